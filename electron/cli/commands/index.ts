@@ -1,0 +1,6 @@
+// Every subcommand of `diskdelta`, in the order --help lists them. Add a command by writing
+// commands/<name>.ts exporting a CliCommand and listing it here.
+import type { CliCommand } from '../args.ts';
+import { runCommand } from './run.ts';
+
+export const COMMANDS: CliCommand[] = [runCommand];

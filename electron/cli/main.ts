@@ -1,0 +1,43 @@
+// The `diskdelta` command: a table of subcommands, each in commands/<name>.ts.
+// Exit codes: 0 success, 2 bad usage (the message names the flag or value), 1 or another
+// non-zero code on failure (see README "Exit codes").
+import { UsageError, EXIT_USAGE } from './args.ts';
+import { COMMANDS } from './commands/index.ts';
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  if (name === '--version') {
+    process.stdout.write(`diskdelta ${await version()}\n`);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`diskdelta: unknown command '${name}'. Run 'diskdelta --help' for the list.\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`diskdelta ${name}: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.synopsis.length));
+  const lines = COMMANDS.map((c) => `  ${c.synopsis.padEnd(width)}  ${c.summary}`);
+  return `Usage: diskdelta COMMAND [OPTIONS]\n\nCommands:\n${lines.join('\n')}\n\nRun 'diskdelta COMMAND --help' for a command's options.\n`;
+}
+
+async function version(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}

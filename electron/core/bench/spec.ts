@@ -1,0 +1,43 @@
+// What a caller (CLI, app, tests) asks the orchestrator for. Validated with zod at every
+// boundary; the orchestrator turns it into the worker's argv from enums and numbers only.
+import { z } from 'zod';
+import { TEST_IDS, type TestId } from '../model/results.ts';
+
+export const PRESET_NAMES = ['standard', 'quick', 'seeks', 'full'] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+export const benchSpecSchema = z
+  .object({
+    /** A folder (a test file is created in it) or a block device (read tests only). */
+    target: z.string().min(1),
+    preset: z.enum(PRESET_NAMES).optional(),
+    tests: z.array(z.enum(TEST_IDS)).min(1).optional(),
+    sizeBytes: z.number().int().min(16 * 1024 * 1024).max(2 ** 50).optional(),
+    durationSec: z.number().min(0.2).max(3600).optional(),
+    warmupSec: z.number().min(0).max(600).optional(),
+    runs: z.number().int().min(1).max(100).optional(),
+    label: z.string().max(200).optional(),
+    /** Page-cache I/O where O_DIRECT is refused (tmpfs); every result is then flagged. */
+    buffered: z.boolean().optional(),
+  })
+  .strict();
+
+export type BenchSpec = z.infer<typeof benchSpecSchema>;
+
+export type BenchPhase = 'prepare' | 'warmup' | 'measure' | 'cleanup';
+
+export type BenchEvent =
+  | {
+      type: 'progress';
+      test: TestId | null;
+      testIndex: number; // 0-based, among the tests of this run
+      testCount: number;
+      phase: BenchPhase;
+      run: number; // 1-based, 0 during prepare/warm-up
+      runs: number;
+      /** Whole benchmark, 0..1. */
+      fraction: number;
+      etaSec: number | null;
+    }
+  | { type: 'sample'; test: TestId; run: number; tMs: number; bytesPerSec: number; iops: number }
+  | { type: 'warning'; code: string; message: string };

@@ -1,0 +1,152 @@
+// The result model shared by the bench orchestrator, the results library, the importers,
+// the comparison and the app. Raw units only: bytes per second, I/Os per second,
+// nanoseconds. Conversion to MB/s, MiB/s or KB/s happens at display time (units.ts).
+
+import type { DeviceFingerprint, StackLayer, SystemFacts } from '../system/types.ts';
+
+/** The standard tests, in the order the grid shows them (CrystalDiskMark's layout). */
+export const GRID_TEST_IDS = [
+  'seq1m-q8t1-read',
+  'seq1m-q8t1-write',
+  'seq1m-q1t1-read',
+  'seq1m-q1t1-write',
+  'rnd4k-q32t1-read',
+  'rnd4k-q32t1-write',
+  'rnd4k-q1t1-read',
+  'rnd4k-q1t1-write',
+] as const;
+
+export const TEST_IDS = [...GRID_TEST_IDS, 'seeks', 'mix70-rnd4k-q8t1'] as const;
+
+export type TestId = (typeof TEST_IDS)[number];
+
+export function isTestId(value: string): value is TestId {
+  return (TEST_IDS as readonly string[]).includes(value);
+}
+
+/** Access pattern, as the worker names it (fio's rw= vocabulary plus bonnie++'s seeks). */
+export type AccessPattern = 'read' | 'write' | 'randread' | 'randwrite' | 'randrw' | 'seeks';
+
+export interface TestParams {
+  rw: AccessPattern;
+  blockSize: number; // bytes
+  queueDepth: number; // I/Os in flight per thread
+  threads: number;
+  /** Share of reads in percent, for randrw. */
+  readPercent?: number;
+}
+
+export interface Warning {
+  /** Stable machine-readable code, e.g. "under-resolved", "noisy", "buffered-io". */
+  code: string;
+  /** One sentence a person can act on. */
+  message: string;
+}
+
+/** Latency in nanoseconds. A field is null when the source did not report it (imports). */
+export interface LatencyNs {
+  mean: number | null;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+  p999: number | null;
+  max: number | null;
+}
+
+export interface Sample {
+  /** Milliseconds since the start of the timed window. */
+  tMs: number;
+  bytesPerSec: number;
+  iops: number;
+}
+
+export interface CpuTime {
+  userNs: number;
+  systemNs: number;
+}
+
+/** One timed window of one test. */
+export interface RunMeasurement {
+  run: number; // 1-based
+  bytesPerSec: number;
+  iops: number;
+  latencyNs: LatencyNs;
+  elapsedNs: number;
+  ios: number;
+  bytes: number;
+  cpu: CpuTime;
+  samples: Sample[];
+}
+
+/** A histogram as sparse [lowerBoundNs, count] pairs, ascending. */
+export type LatencyHistogram = Array<[number, number]>;
+
+export interface TestResult {
+  /** A TestId for DiskDelta's own tests; imports use the nearest TestId or their own name. */
+  test: string;
+  params: TestParams | null;
+  /** Median over runs (measured) or the value in the file (imported). null: not reported. */
+  bytesPerSec: number | null;
+  iops: number | null;
+  latencyNs: LatencyNs | null;
+  best: { bytesPerSec: number | null; iops: number | null } | null;
+  /** Coefficient of variation of bytesPerSec over runs (0.05 = 5 %); null with fewer than 2 runs. */
+  cv: number | null;
+  runs: RunMeasurement[];
+  histogram: LatencyHistogram;
+  /** Worker CPU time over all runs, to recognise a CPU-bound result. */
+  cpu: CpuTime | null;
+  /** True when the result is too short or has too few I/Os to be trusted (bonnie++'s +++++). */
+  underResolved: boolean;
+  warnings: Warning[];
+}
+
+/** A figure kept from an import that maps to none of DiskDelta's tests. */
+export interface ExtraMetric {
+  name: string; // the original tool's name for it
+  value: number | null;
+  unit: string; // the original unit, e.g. "K/sec", "/sec", "us", "% CPU"
+  note?: string;
+}
+
+export type RunSource = 'measured' | 'imported' | 'reference';
+
+export type SourceFormat = 'diskdelta' | 'bonnie++' | 'fio' | 'kdiskmark' | 'crystaldiskmark';
+
+export interface TargetInfo {
+  path: string;
+  kind: 'folder' | 'block-device' | 'unknown';
+  /** The disk under the target, from system/ (issue "Know the machine"). */
+  device?: DeviceFingerprint;
+  /** From the file down to the disk. */
+  stack?: StackLayer[];
+}
+
+export interface RunSettings {
+  preset?: string;
+  sizeBytes?: number;
+  durationSec?: number;
+  warmupSec?: number;
+  runs?: number;
+  buffered?: boolean;
+}
+
+/** A benchmark run as measured, imported or shipped as reference. */
+export interface RunRecord {
+  id?: number;
+  label: string;
+  notes: string;
+  /** ISO 8601. */
+  createdAt: string;
+  source: RunSource;
+  sourceFormat: SourceFormat;
+  /** The source file's own metadata (machine name, date line, comment, profile …). */
+  sourceMeta: Record<string, string>;
+  target: TargetInfo;
+  system?: SystemFacts;
+  settings: RunSettings;
+  engine: { name: string; version: string; ioEngine?: string };
+  results: TestResult[];
+  extras: ExtraMetric[];
+  warnings: Warning[];
+}

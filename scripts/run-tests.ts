@@ -1,0 +1,20 @@
+// `npm test`: every test of the project, in one run of Node's test runner.
+// Unit tests sit next to the code as *.test.ts; the worker's own tests are in native/test.
+// Tests that need root, a loop device or a tool that is missing skip with a message saying so.
+import { spawnSync } from 'node:child_process';
+import { globSync } from 'node:fs';
+
+const patterns = ['electron/**/*.test.ts', 'native/test/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/**/*.test.ts'];
+const files = patterns.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') })).sort();
+if (files.length === 0) {
+  console.error('run-tests: no test files found');
+  process.exit(1);
+}
+// Device-lab tests use loop devices and the blkio throttle; running files one at a time
+// keeps their timings honest on a 2-core machine.
+const result = spawnSync(
+  process.execPath,
+  ['--test', '--test-concurrency=1', '--test-reporter=spec', ...process.argv.slice(2), ...files],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);
