@@ -1,0 +1,199 @@
+// THE API contract: every procedure the renderer may call and every event it may receive,
+// with zod schemas. The Electron IPC bridge, the preload, the WebSocket server and the
+// renderer's client are all driven by this table; no channel or procedure name is written
+// anywhere else. This module must stay free of Node and Electron imports: the renderer
+// bundles it.
+import { z } from 'zod';
+import { benchSpecSchema } from '../bench/spec.ts';
+import { TEST_IDS } from '../model/results.ts';
+import {
+  deviceFingerprintSchema,
+  runRecordSchema,
+  stackLayerSchema,
+  systemFactsSchema,
+  warningSchema,
+} from './schemas.ts';
+
+export const ERROR_CODES = [
+  'BAD_MESSAGE', // the envelope itself is not a request
+  'UNKNOWN_PROCEDURE',
+  'BAD_INPUT', // the input failed the procedure's schema
+  'BAD_OUTPUT', // a handler returned data its schema refuses (a bug on our side)
+  'UNAVAILABLE', // the backend module this procedure needs is not there
+  'NOT_FOUND',
+  'BUSY', // e.g. a run is already going on that device
+  'CANCELLED',
+  'IMPORT_FAILED',
+  'FAILED',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const apiErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
+export type ApiError = z.infer<typeof apiErrorSchema>;
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
+
+const empty = z.object({}).strict();
+const runId = z.string().min(1).max(64);
+const libraryId = z.number().int().positive();
+
+/** A run in the library or a shipped reference run, as the Compare page picks them. */
+export const runRefSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('run'), id: libraryId }).strict(),
+  z.object({ kind: z.literal('reference'), key: z.string().min(1).max(200) }).strict(),
+]);
+export type RunRef = z.infer<typeof runRefSchema>;
+
+export const runSummarySchema = z.object({
+  id: libraryId,
+  label: z.string(),
+  createdAt: z.string(),
+  source: z.enum(['measured', 'imported', 'reference']),
+  sourceFormat: z.string(),
+  targetPath: z.string(),
+  deviceName: z.string().nullable(),
+  deviceModel: z.string().nullable(),
+  deviceClass: z.string().nullable(),
+  testCount: z.number().int(),
+  warningCount: z.number().int(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+export const referenceSummarySchema = z.object({ key: z.string(), record: runRecordSchema });
+
+export const mountSchema = z.object({
+  path: z.string(),
+  device: z.string().nullable(),
+  fsType: z.string().nullable(),
+  options: z.array(z.string()),
+  encrypted: z.boolean().nullable(),
+  discard: z.boolean().nullable(),
+});
+
+export const systemOverviewSchema = z.object({
+  facts: systemFactsSchema.nullable(),
+  disks: z.array(deviceFingerprintSchema),
+  mounts: z.array(mountSchema),
+  /** Folders a run could target, for the path field's suggestions in browser mode. */
+  suggestedTargets: z.array(z.string()),
+  notes: z.array(z.string()),
+});
+export type SystemOverview = z.infer<typeof systemOverviewSchema>;
+
+export const activeRunSchema = z.object({
+  runId,
+  spec: benchSpecSchema,
+  device: z.string(),
+  startedAt: z.string(),
+});
+
+export const procedures = {
+  'system.overview': { input: empty, output: systemOverviewSchema },
+  'system.describeTarget': {
+    input: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    output: z.object({
+      path: z.string(),
+      device: deviceFingerprintSchema.nullable(),
+      stack: z.array(stackLayerSchema),
+      warnings: z.array(warningSchema),
+    }),
+  },
+  'runs.start': { input: benchSpecSchema, output: z.object({ runId }) },
+  'runs.cancel': { input: z.object({ runId }).strict(), output: z.object({ cancelled: z.boolean() }) },
+  'runs.active': { input: empty, output: z.array(activeRunSchema) },
+  'library.list': {
+    input: z
+      .object({
+        label: z.string().max(200).optional(),
+        device: z.string().max(200).optional(),
+        source: z.enum(['measured', 'imported', 'reference']).optional(),
+        since: z.iso.datetime().optional(),
+        until: z.iso.datetime().optional(),
+      })
+      .strict(),
+    output: z.array(runSummarySchema),
+  },
+  'library.get': { input: z.object({ id: libraryId }).strict(), output: runRecordSchema },
+  'library.relabel': {
+    input: z.object({ id: libraryId, label: z.string().trim().min(1).max(200) }).strict(),
+    output: z.object({ id: libraryId, label: z.string() }),
+  },
+  'library.delete': { input: z.object({ id: libraryId }).strict(), output: z.object({ deleted: z.boolean() }) },
+  'library.import': {
+    // The renderer reads the file (picker or drop) and sends its text: it never sends a path
+    // for the backend to open.
+    input: z.object({ fileName: z.string().min(1).max(255), content: z.string().max(32 * 1024 * 1024) }).strict(),
+    output: z.object({ ids: z.array(libraryId), warnings: z.array(warningSchema) }),
+  },
+  'library.export': {
+    input: z.object({ ids: z.array(libraryId).min(1).max(1000), format: z.enum(['json', 'csv']) }).strict(),
+    output: z.object({ fileName: z.string(), mimeType: z.string(), content: z.string() }),
+  },
+  'references.list': { input: empty, output: z.array(referenceSummarySchema) },
+  'compare.load': {
+    input: z.object({ runs: z.array(runRefSchema).min(2).max(6) }).strict(),
+    output: z.object({ runs: z.array(z.object({ ref: runRefSchema, record: runRecordSchema })) }),
+  },
+} as const;
+
+export const events = {
+  'run.progress': z.object({
+    runId,
+    test: z.enum(TEST_IDS).nullable(),
+    testIndex: z.number().int(),
+    testCount: z.number().int(),
+    phase: z.enum(['prepare', 'warmup', 'measure', 'cleanup']),
+    run: z.number().int(),
+    runs: z.number().int(),
+    fraction: z.number(),
+    etaSec: z.number().nullable(),
+  }),
+  /** Samples are batched: one event carries every sample since the previous flush. */
+  'run.samples': z.object({
+    runId,
+    samples: z.array(
+      z.object({ test: z.enum(TEST_IDS), run: z.number().int(), tMs: z.number(), bytesPerSec: z.number(), iops: z.number() }),
+    ),
+  }),
+  'run.warning': z.object({ runId, code: z.string(), message: z.string() }),
+  'run.finished': z.object({
+    runId,
+    status: z.enum(['done', 'cancelled', 'failed']),
+    recordId: libraryId.nullable(),
+    error: apiErrorSchema.nullable(),
+  }),
+} as const;
+
+export type Procedures = typeof procedures;
+export type ProcedureName = keyof Procedures;
+export type ProcedureInput<P extends ProcedureName> = z.input<Procedures[P]['input']>;
+export type ProcedureOutput<P extends ProcedureName> = z.output<Procedures[P]['output']>;
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export const PROCEDURE_NAMES = Object.keys(procedures) as ProcedureName[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export function isProcedureName(name: string): name is ProcedureName {
+  return Object.hasOwn(procedures, name);
+}
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(events, name);
+}
+
+/** The Electron IPC channel of a procedure or event: derived, never written by hand. */
+export function ipcChannel(kind: 'invoke' | 'event', name: ProcedureName | EventName): string {
+  return `diskdelta:${kind}:${name}`;
+}
+
+/** The wire envelope of a request over the WebSocket transport. */
+export const requestEnvelopeSchema = z
+  .object({ type: z.literal('invoke'), id: z.number().int().nonnegative(), procedure: z.string().max(100), input: z.unknown() })
+  .strict();
+
+export type ServerMessage =
+  | { type: 'result'; id: number; result: ApiResult<unknown> }
+  | { type: 'error'; id: null; error: ApiError }
+  | { type: 'event'; event: EventName; payload: unknown };

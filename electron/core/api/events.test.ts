@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createCoalescer } from './events.ts';
+
+const progress = (runId: string, fraction: number) => ({
+  runId, test: 'seq1m-q8t1-read' as const, testIndex: 0, testCount: 1, phase: 'measure' as const, run: 1, runs: 1, fraction, etaSec: 1,
+});
+
+test('a burst of progress becomes one event per interval carrying the latest figures', async () => {
+  const sent: Array<[string, unknown]> = [];
+  const c = createCoalescer((event, payload) => sent.push([event, payload]), 50);
+  for (let i = 0; i <= 100; i++) c.emit('run.progress', progress('r1', i / 100));
+  assert.equal(sent.length, 0, 'nothing is sent synchronously');
+  await sleep(80);
+  assert.equal(sent.length, 1);
+  assert.equal((sent[0]![1] as { fraction: number }).fraction, 1);
+  c.close();
+});
+
+test('samples are batched, and finished flushes what is pending first', async () => {
+  const sent: Array<[string, unknown]> = [];
+  const c = createCoalescer((event, payload) => sent.push([event, payload]), 1000);
+  for (let i = 0; i < 5; i++) {
+    c.emit('run.samples', { runId: 'r', samples: [{ test: 'seq1m-q8t1-write', run: 1, tMs: i * 10, bytesPerSec: 1e6, iops: 1 }] });
+  }
+  c.emit('run.progress', progress('r', 0.9));
+  c.emit('run.finished', { runId: 'r', status: 'done', recordId: 4, error: null });
+  assert.deepEqual(sent.map(([e]) => e), ['run.samples', 'run.progress', 'run.finished']);
+  assert.equal((sent[0]![1] as { samples: unknown[] }).samples.length, 5);
+  c.close();
+});
+
+test('over one second of continuous progress at most ~10 events reach the renderer', async () => {
+  let count = 0;
+  const c = createCoalescer(() => count++, 100);
+  const end = Date.now() + 1000;
+  while (Date.now() < end) {
+    c.emit('run.progress', progress('r', 0.5));
+    await sleep(2);
+  }
+  c.close();
+  assert.ok(count <= 12 && count >= 8, `sent ${count} events`);
+});
+
+test('a payload outside the contract throws at the emitter', () => {
+  const c = createCoalescer(() => {}, 100);
+  assert.throws(() => c.emit('run.warning', { runId: 'r', code: 1 } as never));
+  c.close();
+});

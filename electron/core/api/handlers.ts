@@ -1,0 +1,99 @@
+// The implementation of every procedure of the contract, written against small ports (below)
+// rather than the modules themselves, so that a backend module that is missing makes its
+// procedures answer UNAVAILABLE instead of breaking the app, and so tests can run the
+// dispatch path without a disk. backend.ts adapts the real modules to these ports.
+import type { RunRecord, Warning } from '../model/results.ts';
+import type { ProcedureInput, ProcedureOutput, RunRef, RunSummary, SystemOverview } from './contract.ts';
+import { ApiFailure, type Handlers } from './dispatch.ts';
+import type { RunManager } from './run-manager.ts';
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface LibraryPort {
+  save(record: RunRecord): Awaitable<number>;
+  get(id: number): Awaitable<RunRecord | null>;
+  list(filter: ProcedureInput<'library.list'>): Awaitable<RunSummary[]>;
+  relabel(id: number, label: string): Awaitable<boolean>;
+  remove(id: number): Awaitable<boolean>;
+}
+
+export interface FormatsPort {
+  parseImport(fileName: string, content: string): Awaitable<{ records: RunRecord[]; warnings: Warning[] }>;
+  exportRuns(records: RunRecord[], format: 'json' | 'csv'): Awaitable<{ fileName: string; mimeType: string; content: string }>;
+  references(): Awaitable<Array<{ key: string; record: RunRecord }>>;
+}
+
+export interface SystemPort {
+  overview(): Awaitable<SystemOverview>;
+  describeTarget(path: string): Awaitable<ProcedureOutput<'system.describeTarget'>>;
+}
+
+export interface Backend {
+  library: LibraryPort | null;
+  formats: FormatsPort | null;
+  system: SystemPort | null;
+  runs: RunManager | null;
+  /** Why a port is null, shown in the UNAVAILABLE message. */
+  missing: Partial<Record<'library' | 'formats' | 'system' | 'runs', string>>;
+}
+
+function need<K extends 'library' | 'formats' | 'system' | 'runs'>(backend: Backend, key: K): NonNullable<Backend[K]> {
+  const port = backend[key];
+  if (port) return port as NonNullable<Backend[K]>;
+  throw new ApiFailure('UNAVAILABLE', backend.missing[key] ?? `the ${key} module is not available in this build`);
+}
+
+async function getOrFail(library: LibraryPort, id: number): Promise<RunRecord> {
+  const record = await library.get(id);
+  if (!record) throw new ApiFailure('NOT_FOUND', `no run with id ${id} in the library`);
+  return record;
+}
+
+export function createHandlers(backend: Backend): Handlers {
+  return {
+    'system.overview': async () => need(backend, 'system').overview(),
+    'system.describeTarget': async ({ path }) => need(backend, 'system').describeTarget(path),
+
+    'runs.start': async (spec) => need(backend, 'runs').start(spec),
+    'runs.cancel': async ({ runId }) => need(backend, 'runs').cancel(runId),
+    'runs.active': async () => (backend.runs ? backend.runs.list() : []),
+
+    'library.list': async (filter) => need(backend, 'library').list(filter),
+    'library.get': async ({ id }) => getOrFail(need(backend, 'library'), id),
+    'library.relabel': async ({ id, label }) => {
+      if (!(await need(backend, 'library').relabel(id, label))) throw new ApiFailure('NOT_FOUND', `no run with id ${id}`);
+      return { id, label };
+    },
+    'library.delete': async ({ id }) => ({ deleted: await need(backend, 'library').remove(id) }),
+    'library.import': async ({ fileName, content }) => {
+      const library = need(backend, 'library');
+      const { records, warnings } = await need(backend, 'formats').parseImport(fileName, content);
+      const ids: number[] = [];
+      for (const record of records) ids.push(await library.save(record));
+      return { ids, warnings };
+    },
+    'library.export': async ({ ids, format }) => {
+      const library = need(backend, 'library');
+      const formats = need(backend, 'formats');
+      const records = await Promise.all(ids.map((id) => getOrFail(library, id)));
+      return formats.exportRuns(records, format);
+    },
+
+    'references.list': async () => need(backend, 'formats').references(),
+    'compare.load': async ({ runs }) => {
+      const loaded: Array<{ ref: RunRef; record: RunRecord }> = [];
+      let references: Array<{ key: string; record: RunRecord }> | null = null;
+      for (const ref of runs) {
+        if (ref.kind === 'run') {
+          loaded.push({ ref, record: await getOrFail(need(backend, 'library'), ref.id) });
+        } else {
+          references ??= await need(backend, 'formats').references();
+          const found = references.find((r) => r.key === ref.key);
+          if (!found) throw new ApiFailure('NOT_FOUND', `no reference run '${ref.key}'`);
+          loaded.push({ ref, record: found.record });
+        }
+      }
+      return { runs: loaded };
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunManager, type RunBenchmark } from './run-manager.ts';
+import { ApiFailure } from './dispatch.ts';
+import type { RunRecord } from '../model/results.ts';
+
+// A stand-in orchestrator that waits until aborted (then rejects like the real one, code
+// CANCELLED) or until released. It measures nothing; these tests are about bookkeeping.
+function controllableBenchmark() {
+  const releases: Array<() => void> = [];
+  const run: RunBenchmark = (spec, { signal, onEvent }) =>
+    new Promise<RunRecord>((resolve, reject) => {
+      onEvent?.({ type: 'progress', test: 'seq1m-q8t1-read', testIndex: 0, testCount: 1, phase: 'measure', run: 1, runs: 1, fraction: 0.5, etaSec: 1 });
+      signal?.addEventListener('abort', () => reject(Object.assign(new Error('cancelled'), { code: 'CANCELLED' })));
+      releases.push(() =>
+        resolve({ label: '', notes: '', createdAt: new Date().toISOString(), source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {}, target: { path: spec.target, kind: 'folder' }, settings: {}, engine: { name: 'x', version: '0' }, results: [], extras: [], warnings: [] }),
+      );
+    });
+  return { run, releases };
+}
+
+test('one run per device; cancel reports cancelled; a finished run is saved with its label', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const events: Array<[string, any]> = [];
+  const saved: RunRecord[] = [];
+  const bench = controllableBenchmark();
+  const manager = new RunManager({ runBenchmark: bench.run, save: (r) => (saved.push(r), 42), emit: (e, p) => events.push([e, p]) });
+
+  const first = await manager.start({ target: dir, label: 'SSD' });
+  await assert.rejects(manager.start({ target: dir }), (e: unknown) => e instanceof ApiFailure && e.code === 'BUSY');
+  assert.equal(manager.list().length, 1);
+  assert.deepEqual(await manager.cancel(first.runId), { cancelled: true });
+  assert.equal(manager.list().length, 0);
+  assert.deepEqual(events.at(-1)![1].status, 'cancelled');
+
+  const second = await manager.start({ target: dir, label: 'SSD' });
+  bench.releases.at(-1)!();
+  await new Promise((r) => setTimeout(r, 10));
+  const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === second.runId);
+  assert.deepEqual(finished![1], { runId: second.runId, status: 'done', recordId: 42, error: null });
+  assert.equal(saved[0]!.label, 'SSD');
+  assert.deepEqual(await manager.cancel('nope'), { cancelled: false });
+});
+
+test('a missing target is a BAD_INPUT, and stopAll aborts every run', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const bench = controllableBenchmark();
+  const manager = new RunManager({ runBenchmark: bench.run, save: () => 1, emit: () => {} });
+  await assert.rejects(manager.start({ target: join(dir, 'missing') }), (e: unknown) => e instanceof ApiFailure && e.code === 'BAD_INPUT');
+  await manager.start({ target: dir });
+  await manager.stopAll(1000);
+  assert.equal(manager.list().length, 0);
+});

@@ -1,0 +1,125 @@
+// The app's runs: at most one per device at a time (two benchmarks on one disk would measure
+// each other), each cancellable, all stopped on quit. The orchestrator does the spawning and
+// the worker's SIGTERM; this module owns the bookkeeping and the waiting.
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import type { BenchEvent, BenchSpec } from '../bench/spec.ts';
+import type { RunRecord } from '../model/results.ts';
+import { ApiFailure } from './dispatch.ts';
+import type { EventSink } from './events.ts';
+
+export type RunBenchmark = (
+  spec: BenchSpec,
+  opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal },
+) => Promise<RunRecord>;
+
+export interface RunManagerDeps {
+  runBenchmark: RunBenchmark;
+  /** Stores a finished run and returns its library id. */
+  save: (record: RunRecord) => Promise<number> | number;
+  emit: EventSink;
+}
+
+interface ActiveRun {
+  runId: string;
+  spec: BenchSpec;
+  device: string;
+  startedAt: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** The device a target lives on: st_dev of a folder, st_rdev of a block device. */
+export async function deviceKey(target: string): Promise<string> {
+  let info;
+  try {
+    info = await stat(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new ApiFailure('BAD_INPUT', `target '${target}' cannot be used (${code}): choose an existing folder or block device`);
+  }
+  if (info.isBlockDevice()) return `dev:${info.rdev}`;
+  if (info.isDirectory()) return `dev:${info.dev}`;
+  throw new ApiFailure('BAD_INPUT', `target '${target}' is neither a folder nor a block device`);
+}
+
+function isCancelled(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'CANCELLED';
+}
+
+export class RunManager {
+  readonly #deps: RunManagerDeps;
+  readonly #active = new Map<string, ActiveRun>();
+
+  constructor(deps: RunManagerDeps) {
+    this.#deps = deps;
+  }
+
+  async start(spec: BenchSpec): Promise<{ runId: string }> {
+    const device = await deviceKey(spec.target);
+    for (const run of this.#active.values()) {
+      if (run.device === device) {
+        throw new ApiFailure('BUSY', `a run is already measuring the device under '${run.spec.target}': wait for it or cancel it`);
+      }
+    }
+    const runId = randomUUID();
+    const controller = new AbortController();
+    const entry: ActiveRun = { runId, spec, device, startedAt: new Date().toISOString(), controller, done: Promise.resolve() };
+    this.#active.set(runId, entry);
+    entry.done = this.#execute(entry).finally(() => this.#active.delete(runId));
+    return { runId };
+  }
+
+  async #execute(entry: ActiveRun): Promise<void> {
+    const { emit, runBenchmark, save } = this.#deps;
+    const { runId } = entry;
+    const onEvent = (e: BenchEvent) => {
+      if (e.type === 'progress') {
+        const { type: _t, ...rest } = e;
+        emit('run.progress', { runId, ...rest });
+      } else if (e.type === 'sample') {
+        const { type: _t, ...sample } = e;
+        emit('run.samples', { runId, samples: [sample] });
+      } else {
+        emit('run.warning', { runId, code: e.code, message: e.message });
+      }
+    };
+    try {
+      const record = await runBenchmark(entry.spec, { onEvent, signal: entry.controller.signal });
+      if (entry.spec.label && !record.label) record.label = entry.spec.label;
+      const recordId = await save(record);
+      emit('run.finished', { runId, status: 'done', recordId, error: null });
+    } catch (error) {
+      if (isCancelled(error) || entry.controller.signal.aborted) {
+        emit('run.finished', { runId, status: 'cancelled', recordId: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } });
+      } else {
+        const message = error instanceof Error ? error.message : String(error);
+        emit('run.finished', { runId, status: 'failed', recordId: null, error: { code: 'FAILED', message } });
+      }
+    }
+  }
+
+  list() {
+    return [...this.#active.values()].map(({ runId, spec, device, startedAt }) => ({ runId, spec, device, startedAt }));
+  }
+
+  /** Asks the run to stop; resolves once it has (the orchestrator removes the test file). */
+  async cancel(runId: string): Promise<{ cancelled: boolean }> {
+    const run = this.#active.get(runId);
+    if (!run) return { cancelled: false };
+    run.controller.abort();
+    await run.done;
+    return { cancelled: true };
+  }
+
+  /** On quit: cancel everything and wait (bounded) for the workers to clean up. */
+  async stopAll(graceMs = 3000): Promise<void> {
+    const runs = [...this.#active.values()];
+    for (const run of runs) run.controller.abort();
+    const all = Promise.all(runs.map((r) => r.done));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([all, timeout]);
+    clearTimeout(timer);
+  }
+}
