@@ -2,5 +2,6 @@
 // commands/<name>.ts exporting a CliCommand and listing it here.
 import type { CliCommand } from '../args.ts';
 import { runCommand } from './run.ts';
+import { serveCommand } from './serve.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand];
+export const COMMANDS: CliCommand[] = [runCommand, serveCommand];

@@ -1,0 +1,56 @@
+// `diskdelta serve`: the app in a browser, for machines without a display (reach it through
+// an SSH tunnel: ssh -L 8080:127.0.0.1:PORT host, then open the printed URL with port 8080).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCount, parseFlags, type CliCommand } from '../args.ts';
+import { DEFAULT_DIST_DIR, startAppServer } from '../../server/app-server.ts';
+
+const HELP = `Usage: diskdelta serve [--port N] [--open] [--db FILE]
+
+Serves the DiskDelta app and its API on 127.0.0.1 only. The printed URL carries a token
+made for this launch; without it the page and the API are refused.
+
+  --port N     listen on port N (default: a free port)
+  --open       open the URL in the default browser (xdg-open)
+  --db FILE    use this results library file instead of the default one
+`;
+
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  synopsis: 'serve [--port N] [--open]',
+  summary: 'the app in a browser: UI and API on 127.0.0.1 with a per-launch token',
+  async run(argv) {
+    const { values } = parseFlags(argv, {
+      port: { type: 'string' },
+      open: { type: 'boolean' },
+      db: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    const port = values.port === undefined ? 0 : parseCount(values.port, '--port', 0, 65535);
+    if (!existsSync(join(DEFAULT_DIST_DIR, 'index.html'))) {
+      process.stderr.write('diskdelta serve: the renderer is not built; run `npm run build:renderer` first.\n');
+      return 1;
+    }
+    const server = await startAppServer({ port, dbPath: values.db });
+    process.stdout.write(`DiskDelta is serving on ${server.url}\n(127.0.0.1 only; Ctrl+C stops it and cancels running benchmarks)\n`);
+    if (values.open) {
+      const opener = spawn('xdg-open', [server.url], { stdio: 'ignore', detached: true });
+      opener.on('error', () => process.stderr.write('diskdelta serve: could not run xdg-open; open the URL yourself.\n'));
+      opener.unref();
+    }
+    return new Promise<number>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        server.shutdown().then(() => resolve(0), () => resolve(1));
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+  },
+};

@@ -1,0 +1,44 @@
+// Wires the real backend to the WebSocket server: what `diskdelta serve` runs, and what the
+// e2e tests and the app benchmark start in-process.
+import { fileURLToPath } from 'node:url';
+import { createHandlers } from '../core/api/handlers.ts';
+import { createCoalescer, type EventSink } from '../core/api/events.ts';
+import { openBackend } from '../core/api/backend.ts';
+import { startServer, type RunningServer } from './server.ts';
+
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
+
+export interface AppServerOptions {
+  port?: number;
+  dbPath?: string;
+  distDir?: string;
+}
+
+export interface AppServer extends RunningServer {
+  /** Cancels runs (workers remove their test files), closes the library and the server. */
+  shutdown(): Promise<void>;
+}
+
+export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
+  // The server exists only after the backend; events emitted before it (none in practice)
+  // would have nobody to reach anyway.
+  let server: RunningServer | null = null;
+  const sink: EventSink = (event, payload) => server?.broadcast(event, payload);
+  const coalescer = createCoalescer(sink);
+  const backend = await openBackend({ dbPath: options.dbPath, emit: coalescer.emit });
+  server = await startServer({
+    handlers: createHandlers(backend),
+    distDir: options.distDir ?? DEFAULT_DIST_DIR,
+    port: options.port,
+  });
+  const running = server;
+  return {
+    ...running,
+    async shutdown() {
+      await backend.runs?.stopAll();
+      coalescer.close();
+      await backend.close();
+      await running.close();
+    },
+  };
+}
