@@ -1,0 +1,106 @@
+// Display units. The model stores raw units (bytes/s, IOPS, ns); every figure shown to a
+// person goes through here so that it always carries its unit label.
+//
+// Throughput units:
+//   MB  = 10^6 bytes/s  (the default: what drive makers and CrystalDiskMark print)
+//   MiB = 2^20 bytes/s
+//   KB  = 2^10 bytes/s  (bonnie++'s "K/sec" is KiB/s; we label it "KiB/s" so nobody reads 10^3)
+
+export const THROUGHPUT_UNITS = ['MB', 'MiB', 'KB'] as const;
+export type ThroughputUnit = (typeof THROUGHPUT_UNITS)[number];
+
+const BYTES_PER_UNIT: Record<ThroughputUnit, number> = { MB: 1e6, MiB: 2 ** 20, KB: 2 ** 10 };
+
+const UNIT_LABEL: Record<ThroughputUnit, string> = { MB: 'MB/s', MiB: 'MiB/s', KB: 'KiB/s' };
+
+const UNIT_DESCRIPTION: Record<ThroughputUnit, string> = {
+  MB: 'MB/s (10^6 bytes/s)',
+  MiB: 'MiB/s (2^20 bytes/s)',
+  KB: 'KiB/s (2^10 bytes/s, bonnie++\'s "K/sec")',
+};
+
+/** Accepts what people type: MB, MB/s, mb, MiB, KB, KiB, K, K/sec. */
+export function parseThroughputUnit(text: string): ThroughputUnit | null {
+  const key = text.trim().toLowerCase().replace(/\/s(ec)?$/, '');
+  if (key === 'mb') return 'MB';
+  if (key === 'mib') return 'MiB';
+  if (key === 'kb' || key === 'kib' || key === 'k') return 'KB';
+  return null;
+}
+
+export function throughputLabel(unit: ThroughputUnit): string {
+  return UNIT_LABEL[unit];
+}
+
+export function describeThroughputUnit(unit: ThroughputUnit): string {
+  return UNIT_DESCRIPTION[unit];
+}
+
+export function bytesPerSecTo(bytesPerSec: number, unit: ThroughputUnit): number {
+  return bytesPerSec / BYTES_PER_UNIT[unit];
+}
+
+export function bytesPerSecFrom(value: number, unit: ThroughputUnit): number {
+  return value * BYTES_PER_UNIT[unit];
+}
+
+/**
+ * A plain number with precision that suits its size: thousands get separators and no
+ * decimals (40,300), hundreds one decimal (135.9), smaller numbers two (41.27), tiny ones
+ * three significant digits.
+ */
+export function formatNumber(value: number): string {
+  const abs = Math.abs(value);
+  if (abs >= 1000) return Math.round(value).toLocaleString('en-US');
+  if (abs >= 100) return value.toFixed(1);
+  if (abs >= 1 || abs === 0) return value.toFixed(2);
+  return value.toPrecision(3);
+}
+
+export function formatThroughput(bytesPerSec: number, unit: ThroughputUnit = 'MB'): string {
+  return `${formatNumber(bytesPerSecTo(bytesPerSec, unit))} ${UNIT_LABEL[unit]}`;
+}
+
+/** IOPS are whole operations; below 100 the decimals still matter (bonnie++'s 151.4 seeks/s). */
+export function formatIops(iops: number, label = 'IOPS'): string {
+  const text = iops >= 100 ? Math.round(iops).toLocaleString('en-US') : formatNumber(iops);
+  return `${text} ${label}`;
+}
+
+/** Nanoseconds in the largest unit that keeps the figure ≥ 1: "85.3 µs", "8.20 ms", "1.25 s". */
+export function formatLatency(ns: number): string {
+  const abs = Math.abs(ns);
+  if (abs >= 1e9) return `${formatNumber(ns / 1e9)} s`;
+  if (abs >= 1e6) return `${formatNumber(ns / 1e6)} ms`;
+  if (abs >= 1e3) return `${formatNumber(ns / 1e3)} µs`;
+  return `${formatNumber(ns)} ns`;
+}
+
+/** Byte sizes in binary units, as block sizes and test files are chosen: "4 KiB", "1 MiB". */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let value = bytes;
+  let i = 0;
+  while (Math.abs(value) >= 1024 && i < units.length - 1) {
+    value /= 1024;
+    i += 1;
+  }
+  const text = Number.isInteger(value) ? String(value) : value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2);
+  return `${text} ${units[i]}`;
+}
+
+/** "×3.29", "×0.53", "×69.5", "×123": about three significant digits, two decimals below 10. */
+export function formatRatio(ratio: number): string {
+  if (!Number.isFinite(ratio)) return '×∞';
+  const abs = Math.abs(ratio);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+  return `×${ratio.toFixed(digits)}`;
+}
+
+/** "+229.2 %", "-47.4 %", "±0.0 %". */
+export function formatPercent(percent: number): string {
+  if (!Number.isFinite(percent)) return percent > 0 ? '+∞ %' : '-∞ %';
+  const text = Math.abs(percent).toFixed(1);
+  if (text === '0.0') return '±0.0 %';
+  return `${percent > 0 ? '+' : '-'}${text} %`;
+}

@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { RunRecord } from '../model/results.ts';
+import { LibraryError, openLibrary, resolveDbPath } from './library.ts';
+import { migrate, SCHEMA_VERSION, userVersion } from './migrations.ts';
+import { syntheticRun } from './fixtures/synthetic-run.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'diskdelta-store-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let counter = 0;
+const freshPath = () => join(dir, `lib-${++counter}`, 'library.sqlite');
+
+describe('library round trip', () => {
+  it('gives back every field of a run, with the id it was saved under', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    const run = syntheticRun(7, { tests: 3, runsPerTest: 3, samplesPerRun: 5 });
+    const id = lib.saveRun(run);
+    assert.ok(id > 0);
+    assert.deepEqual(lib.getRun(id), { ...run, id });
+    lib.close();
+  });
+
+  it('keeps absent optional fields absent and null fields null', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    const bare: RunRecord = {
+      label: 'bonnie++ import',
+      notes: '',
+      createdAt: '2011-06-01T00:00:00.000Z',
+      source: 'imported',
+      sourceFormat: 'bonnie++',
+      sourceMeta: {},
+      target: { path: '', kind: 'unknown' },
+      settings: {},
+      engine: { name: 'bonnie++', version: '1.03' },
+      results: [
+        {
+          test: 'seeks',
+          params: null,
+          bytesPerSec: null,
+          iops: null,
+          latencyNs: null,
+          best: null,
+          cv: null,
+          runs: [],
+          histogram: [],
+          cpu: null,
+          underResolved: true,
+          warnings: [],
+        },
+      ],
+      extras: [{ name: 'Random Seeks CPU', value: null, unit: '% CPU' }],
+      warnings: [],
+    };
+    const id = lib.saveRun(bare);
+    const back = lib.getRun(id);
+    assert.deepEqual(back, { ...bare, id });
+    assert.equal(Object.hasOwn(back!, 'system'), false);
+    assert.equal(Object.hasOwn(back!.target, 'device'), false);
+    assert.equal(Object.hasOwn(back!.engine, 'ioEngine'), false);
+    lib.close();
+  });
+
+  it('lists summaries without touching samples, relabels, deletes with everything under the run', () => {
+    const path = freshPath();
+    const lib = openLibrary({ dbPath: path });
+    const a = lib.saveRun(syntheticRun(1));
+    const b = lib.saveRun({ ...syntheticRun(2), source: 'reference', label: 'The 2011 HDD' });
+    assert.deepEqual(
+      lib.listRuns().map((s) => [s.id, s.label, s.source]),
+      [
+        [a, 'SYNTHETIC run 1', 'imported'],
+        [b, 'The 2011 HDD', 'reference'],
+      ],
+    );
+    const summary = lib.listRuns({ source: 'reference' })[0]!;
+    assert.equal(summary.deviceModel, 'Synthetic SSD 2');
+    assert.equal(summary.deviceClass, 'SATA SSD');
+    assert.equal(summary.resultCount, 2);
+    assert.equal(summary.warningCount, 2); // one run-level, one on the first test
+    assert.equal(summary.engine, 'diskdelta-worker 0.1.0');
+    assert.deepEqual(lib.listRuns({ labelContains: '2011 h' }).map((s) => s.id), [b]);
+    assert.deepEqual(lib.listRuns({ labelContains: '%' }), [], 'LIKE wildcards in the search are literal');
+    assert.deepEqual(lib.listRuns({ limit: 1 }).map((s) => s.id), [a]);
+
+    assert.equal(lib.relabel(a, 'renamed'), true);
+    assert.equal(lib.getRun(a)!.label, 'renamed');
+    assert.equal(lib.setNotes(a, 'after the firmware update'), true);
+    assert.equal(lib.getRun(a)!.notes, 'after the firmware update');
+    assert.equal(lib.relabel(9999, 'x'), false);
+
+    assert.equal(lib.deleteRun(a), true);
+    assert.equal(lib.deleteRun(a), false);
+    assert.equal(lib.getRun(a), null);
+    assert.equal(lib.countRuns(), 1);
+    lib.close();
+    // The cascade really removed the children: only run b's rows are left.
+    const db = new DatabaseSync(path, { readOnly: true });
+    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    assert.equal(count('results'), 2);
+    assert.equal(count('measurements'), 6);
+    assert.equal(count('samples'), 24);
+    assert.equal(count('histogram_buckets'), 6);
+    assert.equal(count('warnings'), 2);
+    assert.equal(count('extras'), 2);
+    db.close();
+  });
+
+  it('saves a batch all or nothing', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    const bad = { ...syntheticRun(2), source: 'invented' } as unknown as RunRecord;
+    assert.throws(() => lib.saveRuns([syntheticRun(1), bad]), /CHECK constraint/);
+    assert.equal(lib.countRuns(), 0);
+    assert.deepEqual(lib.saveRuns([syntheticRun(1), syntheticRun(2)]).length, 2);
+    assert.equal(lib.countRuns(), 2);
+    lib.close();
+  });
+});
+
+describe('migrations', () => {
+  it('brings a version-1 library forward, keeping and summarising its runs', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close(); // creates the folder
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 1), 1);
+    old.exec(`INSERT INTO runs (label, created_at, saved_at, source, source_format, target_path, target_kind, device, engine_name, engine_version)
+              VALUES ('kept from v1', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z', 'measured', 'diskdelta', '/mnt', 'folder',
+                      '{"model":"Old HDD","class":"HDD"}', 'diskdelta-worker', '0.0.1')`);
+    old.exec(`INSERT INTO results (run_id, seq, test) VALUES (1, 0, 'seeks'), (1, 1, 'seq1m-q8t1-read')`);
+    old.exec(`INSERT INTO warnings (run_id, seq, code, message) VALUES (1, 0, 'noisy', 'x')`);
+    old.close();
+
+    const lib = openLibrary({ dbPath: path });
+    const [summary] = lib.listRuns();
+    assert.equal(summary?.label, 'kept from v1');
+    assert.equal(summary?.deviceModel, 'Old HDD');
+    assert.equal(summary?.deviceClass, 'HDD');
+    assert.equal(summary?.resultCount, 2);
+    assert.equal(summary?.warningCount, 1);
+    lib.close();
+    const db = new DatabaseSync(path, { readOnly: true });
+    assert.equal(userVersion(db), SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('refuses a library from a newer DiskDelta without touching it', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close();
+    const db = new DatabaseSync(path);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 5}`);
+    db.close();
+    assert.throws(
+      () => openLibrary({ dbPath: path }),
+      (error: unknown) => error instanceof LibraryError && error.code === 'newer-schema' && /newer DiskDelta/.test(error.message),
+    );
+  });
+
+  it('says which file is not a database', () => {
+    const path = join(dir, 'not-a-db.sqlite');
+    writeFileSync(path, 'this is a text file, not SQLite '.repeat(100));
+    assert.throws(() => openLibrary({ dbPath: path }), (error: unknown) => error instanceof LibraryError && error.message.includes(path));
+  });
+});
+
+describe('resolveDbPath', () => {
+  it('takes the flag, then DISKDELTA_DB, then an absolute XDG_DATA_HOME, then ~/.local/share', () => {
+    const env = { DISKDELTA_DB: '/env/lib.sqlite', XDG_DATA_HOME: '/xdg' };
+    assert.equal(resolveDbPath('/flag.sqlite', env, '/home/u'), '/flag.sqlite');
+    assert.equal(resolveDbPath(undefined, env, '/home/u'), '/env/lib.sqlite');
+    assert.equal(resolveDbPath(undefined, { XDG_DATA_HOME: '/xdg' }, '/home/u'), '/xdg/diskdelta/library.sqlite');
+    assert.equal(resolveDbPath(undefined, { XDG_DATA_HOME: 'relative' }, '/home/u'), '/home/u/.local/share/diskdelta/library.sqlite');
+    assert.equal(resolveDbPath(undefined, {}, '/home/u'), '/home/u/.local/share/diskdelta/library.sqlite');
+  });
+});
+
+describe('two processes writing at once', () => {
+  it('saves every run of both and leaves the database intact', async () => {
+    const path = freshPath(); // new file: both children also race to create and migrate it
+    const writer = fileURLToPath(new URL('./fixtures/concurrent-writer.ts', import.meta.url));
+    const perChild = 150;
+    const children = ['alpha', 'beta'].map((tag) => {
+      const proc = spawn(process.execPath, [writer, path, tag, String(perChild)], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      const ready = new Promise<void>((resolve) =>
+        proc.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('ready')) resolve();
+        }),
+      );
+      proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exit = new Promise<{ code: number | null; stderr: string }>((resolve) => proc.on('close', (code) => resolve({ code, stderr })));
+      return { proc, ready, exit };
+    });
+    // Start both write loops together so that their transactions really interleave.
+    await Promise.race([Promise.all(children.map((c) => c.ready)), Promise.all(children.map((c) => c.exit))]);
+    for (const c of children) c.proc.stdin.end('go\n');
+    for (const { exit } of children) {
+      const { code, stderr } = await exit;
+      assert.equal(code, 0, stderr);
+    }
+
+    const lib = openLibrary({ dbPath: path });
+    const labels = lib.listRuns().map((s) => s.label);
+    assert.equal(labels.length, 2 * perChild);
+    for (let i = 0; i < perChild; i += 1) {
+      assert.ok(labels.includes(`alpha ${i}`), `alpha ${i} saved`);
+      assert.ok(labels.includes(`beta ${i}`), `beta ${i} saved`);
+    }
+    assert.deepEqual(lib.integrityCheck(), ['ok']);
+    // Proof that the writes overlapped rather than ran one after the other.
+    const switches = labels.filter((label, i) => i > 0 && label[0] !== labels[i - 1]![0]).length;
+    assert.ok(switches > 2, `the two writers' runs interleave (${switches} switches)`);
+    lib.close();
+  });
+});

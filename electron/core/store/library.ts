@@ -1,0 +1,428 @@
+// The results library: one SQLite file (node:sqlite, so nothing native to rebuild for
+// Electron) holding every run kept by DiskDelta — measured, imported or reference.
+//
+// Concurrency: WAL lets readers run beside a writer; every write takes the lock up front
+// (BEGIN IMMEDIATE) so that a second process waits on the busy timeout instead of failing
+// half-way with SQLITE_BUSY when it upgrades a read lock.
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type {
+  ExtraMetric,
+  LatencyNs,
+  RunMeasurement,
+  RunRecord,
+  RunSource,
+  SourceFormat,
+  TestResult,
+  Warning,
+} from '../model/results.ts';
+import type { DeviceClass } from '../system/types.ts';
+import { migrate, NewerSchemaError } from './migrations.ts';
+
+/** How long a writer waits for another process's transaction before giving up. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+export class LibraryError extends Error {
+  override name = 'LibraryError';
+  readonly code: 'open-failed' | 'newer-schema' | 'not-found';
+  constructor(code: LibraryError['code'], message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** One line of `diskdelta list`: what the runs table alone can tell, no JSON, no samples. */
+export interface RunSummary {
+  id: number;
+  label: string;
+  createdAt: string;
+  source: RunSource;
+  sourceFormat: SourceFormat;
+  targetPath: string;
+  deviceModel: string | null;
+  deviceClass: DeviceClass | null;
+  preset: string | null;
+  engine: string;
+  resultCount: number;
+  warningCount: number;
+}
+
+export interface RunFilter {
+  source?: RunSource;
+  /** Case-insensitive substring of the label. */
+  labelContains?: string;
+  limit?: number;
+}
+
+export interface Library {
+  readonly path: string;
+  saveRun(run: RunRecord): number;
+  /** All or nothing: either every run is saved or none is. */
+  saveRuns(runs: RunRecord[]): number[];
+  getRun(id: number): RunRecord | null;
+  listRuns(filter?: RunFilter): RunSummary[];
+  countRuns(): number;
+  relabel(id: number, label: string): boolean;
+  setNotes(id: number, notes: string): boolean;
+  deleteRun(id: number): boolean;
+  /** Runs fn inside one write transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T;
+  /** PRAGMA integrity_check: ['ok'] for a healthy file. */
+  integrityCheck(): string[];
+  close(): void;
+}
+
+/**
+ * Where the library lives: --db flag, then $DISKDELTA_DB, then the XDG data folder
+ * ($XDG_DATA_HOME, ignored unless absolute as the spec says), then ~/.local/share.
+ */
+export function resolveDbPath(flagValue?: string, env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
+  if (flagValue) return flagValue;
+  if (env.DISKDELTA_DB) return env.DISKDELTA_DB;
+  const xdg = env.XDG_DATA_HOME;
+  const dataHome = xdg && isAbsolute(xdg) ? xdg : join(home, '.local', 'share');
+  return join(dataHome, 'diskdelta', 'library.sqlite');
+}
+
+export function openLibrary(opts: { dbPath?: string } = {}): Library {
+  const path = opts.dbPath ?? resolveDbPath();
+  return new SqliteLibrary(path);
+}
+
+type Row = Record<string, SQLInputValue>;
+
+const LATENCY_KEYS = ['mean', 'p50', 'p90', 'p99', 'p999', 'max'] as const;
+
+class SqliteLibrary implements Library {
+  readonly path: string;
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+  #depth = 0;
+
+  constructor(path: string) {
+    this.path = path;
+    const inMemory = path === ':memory:';
+    try {
+      // The folder holds device serial numbers and a history of the machine: keep it private.
+      if (!inMemory) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      this.#db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
+    } catch (error) {
+      throw new LibraryError('open-failed', `cannot open the library ${path}: ${messageOf(error)}`, { cause: error });
+    }
+    try {
+      if (!inMemory) this.#db.exec('PRAGMA journal_mode = WAL');
+      // WAL's fsync at checkpoints keeps the file safe; NORMAL avoids one fsync per commit.
+      this.#db.exec('PRAGMA synchronous = NORMAL');
+      migrate(this.#db);
+    } catch (error) {
+      this.#db.close();
+      if (error instanceof NewerSchemaError) throw new LibraryError('newer-schema', `the library ${path}: ${error.message}`);
+      throw new LibraryError('open-failed', `cannot open the library ${path}: ${messageOf(error)}`, { cause: error });
+    }
+  }
+
+  #stmt(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  transaction<T>(fn: () => T): T {
+    if (this.#depth > 0) return fn();
+    this.#db.exec('BEGIN IMMEDIATE');
+    this.#depth += 1;
+    try {
+      const value = fn();
+      this.#db.exec('COMMIT');
+      return value;
+    } catch (error) {
+      this.#db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.#depth -= 1;
+    }
+  }
+
+  saveRun(run: RunRecord): number {
+    return this.transaction(() => this.#insertRun(run));
+  }
+
+  saveRuns(runs: RunRecord[]): number[] {
+    return this.transaction(() => runs.map((run) => this.#insertRun(run)));
+  }
+
+  #insertRun(run: RunRecord): number {
+    const device = run.target.device;
+    const warningCount = run.warnings.length + run.results.reduce((n, r) => n + r.warnings.length, 0);
+    const inserted = this.#stmt(
+      `INSERT INTO runs (label, notes, created_at, saved_at, source, source_format, source_meta,
+         target_path, target_kind, device, stack, system, settings, preset,
+         engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      run.label,
+      run.notes,
+      run.createdAt,
+      new Date().toISOString(),
+      run.source,
+      run.sourceFormat,
+      JSON.stringify(run.sourceMeta),
+      run.target.path,
+      run.target.kind,
+      jsonOrNull(device),
+      jsonOrNull(run.target.stack),
+      jsonOrNull(run.system),
+      JSON.stringify(run.settings),
+      run.settings.preset ?? null,
+      run.engine.name,
+      run.engine.version,
+      run.engine.ioEngine ?? null,
+      device?.model ?? null,
+      device?.class ?? null,
+      run.results.length,
+      warningCount,
+    );
+    const runId = Number(inserted.lastInsertRowid);
+    run.results.forEach((result, seq) => this.#insertResult(runId, seq, result));
+    this.#insertWarnings(runId, null, run.warnings);
+    const insertExtra = this.#stmt('INSERT INTO extras (run_id, seq, name, value, unit, note) VALUES (?, ?, ?, ?, ?, ?)');
+    run.extras.forEach((extra, seq) => {
+      insertExtra.run(runId, seq, extra.name, extra.value, extra.unit, extra.note ?? null);
+    });
+    return runId;
+  }
+
+  #insertResult(runId: number, seq: number, result: TestResult): void {
+    const lat = result.latencyNs;
+    const inserted = this.#stmt(
+      `INSERT INTO results (run_id, seq, test, params, bytes_per_sec, iops, has_latency,
+         lat_mean, lat_p50, lat_p90, lat_p99, lat_p999, lat_max, has_best, best_bytes_per_sec, best_iops,
+         cv, cpu_user_ns, cpu_system_ns, under_resolved)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      runId,
+      seq,
+      result.test,
+      jsonOrNull(result.params),
+      result.bytesPerSec,
+      result.iops,
+      lat ? 1 : 0,
+      ...LATENCY_KEYS.map((k) => lat?.[k] ?? null),
+      result.best ? 1 : 0,
+      result.best?.bytesPerSec ?? null,
+      result.best?.iops ?? null,
+      result.cv,
+      result.cpu?.userNs ?? null,
+      result.cpu?.systemNs ?? null,
+      result.underResolved ? 1 : 0,
+    );
+    const resultId = Number(inserted.lastInsertRowid);
+    const insertBucket = this.#stmt('INSERT INTO histogram_buckets (result_id, seq, lower_ns, count) VALUES (?, ?, ?, ?)');
+    result.histogram.forEach(([lowerNs, count], i) => insertBucket.run(resultId, i, lowerNs, count));
+    result.runs.forEach((measurement, i) => this.#insertMeasurement(resultId, i, measurement));
+    this.#insertWarnings(runId, resultId, result.warnings);
+  }
+
+  #insertMeasurement(resultId: number, seq: number, m: RunMeasurement): void {
+    const inserted = this.#stmt(
+      `INSERT INTO measurements (result_id, seq, run, bytes_per_sec, iops,
+         lat_mean, lat_p50, lat_p90, lat_p99, lat_p999, lat_max, elapsed_ns, ios, bytes, cpu_user_ns, cpu_system_ns)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      resultId,
+      seq,
+      m.run,
+      m.bytesPerSec,
+      m.iops,
+      ...LATENCY_KEYS.map((k) => m.latencyNs[k]),
+      m.elapsedNs,
+      m.ios,
+      m.bytes,
+      m.cpu.userNs,
+      m.cpu.systemNs,
+    );
+    const measurementId = Number(inserted.lastInsertRowid);
+    const insertSample = this.#stmt('INSERT INTO samples (measurement_id, seq, t_ms, bytes_per_sec, iops) VALUES (?, ?, ?, ?, ?)');
+    m.samples.forEach((s, i) => insertSample.run(measurementId, i, s.tMs, s.bytesPerSec, s.iops));
+  }
+
+  #insertWarnings(runId: number, resultId: number | null, warnings: Warning[]): void {
+    const insert = this.#stmt('INSERT INTO warnings (run_id, result_id, seq, code, message) VALUES (?, ?, ?, ?, ?)');
+    warnings.forEach((w, seq) => insert.run(runId, resultId, seq, w.code, w.message));
+  }
+
+  getRun(id: number): RunRecord | null {
+    const row = this.#stmt('SELECT * FROM runs WHERE id = ?').get(id) as Row | undefined;
+    if (!row) return null;
+    const target: RunRecord['target'] = { path: str(row.target_path), kind: str(row.target_kind) as RunRecord['target']['kind'] };
+    if (row.device != null) target.device = JSON.parse(str(row.device));
+    if (row.stack != null) target.stack = JSON.parse(str(row.stack));
+    const engine: RunRecord['engine'] = { name: str(row.engine_name), version: str(row.engine_version) };
+    if (row.io_engine != null) engine.ioEngine = str(row.io_engine);
+
+    const warningRows = this.#stmt('SELECT result_id, code, message FROM warnings WHERE run_id = ? ORDER BY result_id, seq').all(id) as Row[];
+    const warningsOf = (resultId: number | null): Warning[] =>
+      warningRows
+        .filter((w) => (w.result_id == null ? null : Number(w.result_id)) === resultId)
+        .map((w) => ({ code: str(w.code), message: str(w.message) }));
+
+    const resultRows = this.#stmt('SELECT * FROM results WHERE run_id = ? ORDER BY seq').all(id) as Row[];
+    const results = resultRows.map((r) => this.#readResult(r, warningsOf(Number(r.id))));
+
+    const extras = (this.#stmt('SELECT name, value, unit, note FROM extras WHERE run_id = ? ORDER BY seq').all(id) as Row[]).map((e) => {
+      const extra: ExtraMetric = { name: str(e.name), value: numOrNull(e.value), unit: str(e.unit) };
+      if (e.note != null) extra.note = str(e.note);
+      return extra;
+    });
+
+    const run: RunRecord = {
+      id: Number(row.id),
+      label: str(row.label),
+      notes: str(row.notes),
+      createdAt: str(row.created_at),
+      source: str(row.source) as RunSource,
+      sourceFormat: str(row.source_format) as SourceFormat,
+      sourceMeta: JSON.parse(str(row.source_meta)),
+      target,
+      settings: JSON.parse(str(row.settings)),
+      engine,
+      results,
+      extras,
+      warnings: warningsOf(null),
+    };
+    if (row.system != null) run.system = JSON.parse(str(row.system));
+    return run;
+  }
+
+  #readResult(r: Row, warnings: Warning[]): TestResult {
+    const resultId = Number(r.id);
+    const histogram = (this.#stmt('SELECT lower_ns, count FROM histogram_buckets WHERE result_id = ? ORDER BY seq').all(resultId) as Row[]).map(
+      (b): [number, number] => [Number(b.lower_ns), Number(b.count)],
+    );
+    const measurementRows = this.#stmt('SELECT * FROM measurements WHERE result_id = ? ORDER BY seq').all(resultId) as Row[];
+    const samplesOf = this.#stmt('SELECT t_ms, bytes_per_sec, iops FROM samples WHERE measurement_id = ? ORDER BY seq');
+    const runs = measurementRows.map(
+      (m): RunMeasurement => ({
+        run: Number(m.run),
+        bytesPerSec: Number(m.bytes_per_sec),
+        iops: Number(m.iops),
+        latencyNs: readLatency(m),
+        elapsedNs: Number(m.elapsed_ns),
+        ios: Number(m.ios),
+        bytes: Number(m.bytes),
+        cpu: { userNs: Number(m.cpu_user_ns), systemNs: Number(m.cpu_system_ns) },
+        samples: (samplesOf.all(Number(m.id)) as Row[]).map((s) => ({
+          tMs: Number(s.t_ms),
+          bytesPerSec: Number(s.bytes_per_sec),
+          iops: Number(s.iops),
+        })),
+      }),
+    );
+    return {
+      test: str(r.test),
+      params: r.params == null ? null : JSON.parse(str(r.params)),
+      bytesPerSec: numOrNull(r.bytes_per_sec),
+      iops: numOrNull(r.iops),
+      latencyNs: r.has_latency ? readLatency(r) : null,
+      best: r.has_best ? { bytesPerSec: numOrNull(r.best_bytes_per_sec), iops: numOrNull(r.best_iops) } : null,
+      cv: numOrNull(r.cv),
+      runs,
+      histogram,
+      cpu: r.cpu_user_ns == null ? null : { userNs: Number(r.cpu_user_ns), systemNs: Number(r.cpu_system_ns) },
+      underResolved: Boolean(r.under_resolved),
+      warnings,
+    };
+  }
+
+  listRuns(filter: RunFilter = {}): RunSummary[] {
+    const where: string[] = [];
+    const params: SQLInputValue[] = [];
+    if (filter.source) {
+      where.push('source = ?');
+      params.push(filter.source);
+    }
+    if (filter.labelContains) {
+      where.push("label LIKE ? ESCAPE '\\'");
+      params.push(`%${filter.labelContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    const limit = filter.limit !== undefined ? ' LIMIT ?' : '';
+    if (filter.limit !== undefined) params.push(filter.limit);
+    const sql =
+      `SELECT id, label, created_at, source, source_format, target_path, device_model, device_class, preset,
+         engine_name, engine_version, result_count, warning_count FROM runs` +
+      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+      ` ORDER BY id${limit}`;
+    return (this.#stmt(sql).all(...params) as Row[]).map((r) => ({
+      id: Number(r.id),
+      label: str(r.label),
+      createdAt: str(r.created_at),
+      source: str(r.source) as RunSource,
+      sourceFormat: str(r.source_format) as SourceFormat,
+      targetPath: str(r.target_path),
+      deviceModel: r.device_model == null ? null : str(r.device_model),
+      deviceClass: r.device_class == null ? null : (str(r.device_class) as DeviceClass),
+      preset: r.preset == null ? null : str(r.preset),
+      engine: r.engine_version ? `${str(r.engine_name)} ${str(r.engine_version)}` : str(r.engine_name),
+      resultCount: Number(r.result_count),
+      warningCount: Number(r.warning_count),
+    }));
+  }
+
+  countRuns(): number {
+    return Number((this.#stmt('SELECT count(*) AS n FROM runs').get() as Row).n);
+  }
+
+  relabel(id: number, label: string): boolean {
+    return this.transaction(() => this.#stmt('UPDATE runs SET label = ? WHERE id = ?').run(label, id).changes > 0);
+  }
+
+  setNotes(id: number, notes: string): boolean {
+    return this.transaction(() => this.#stmt('UPDATE runs SET notes = ? WHERE id = ?').run(notes, id).changes > 0);
+  }
+
+  deleteRun(id: number): boolean {
+    // ON DELETE CASCADE removes results, measurements, samples, buckets, warnings and extras.
+    return this.transaction(() => this.#stmt('DELETE FROM runs WHERE id = ?').run(id).changes > 0);
+  }
+
+  integrityCheck(): string[] {
+    return (this.#db.prepare('PRAGMA integrity_check').all() as Row[]).map((r) => str(r.integrity_check));
+  }
+
+  close(): void {
+    this.#statements.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
+
+function readLatency(row: Row): LatencyNs {
+  return {
+    mean: numOrNull(row.lat_mean),
+    p50: numOrNull(row.lat_p50),
+    p90: numOrNull(row.lat_p90),
+    p99: numOrNull(row.lat_p99),
+    p999: numOrNull(row.lat_p999),
+    max: numOrNull(row.lat_max),
+  };
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+function str(value: SQLInputValue | undefined): string {
+  return value == null ? '' : String(value);
+}
+
+function numOrNull(value: SQLInputValue | undefined): number | null {
+  return value == null ? null : Number(value);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,176 @@
+// The library's schema, as an ordered list of migrations. PRAGMA user_version holds the
+// number of migrations applied; a library written by an older DiskDelta is brought forward
+// on open, inside one IMMEDIATE transaction so that two processes opening the same old file
+// cannot both migrate it. Never edit a migration that has shipped: add a new one.
+import type { DatabaseSync } from 'node:sqlite';
+
+export interface Migration {
+  version: number;
+  why: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    why: 'runs with their context, results per test, per-run measurements, samples, histograms, warnings, extras',
+    sql: `
+      CREATE TABLE runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        label TEXT NOT NULL,
+        notes TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        saved_at TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('measured', 'imported', 'reference')),
+        source_format TEXT NOT NULL,
+        source_meta TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(source_meta)),
+        target_path TEXT NOT NULL,
+        target_kind TEXT NOT NULL,
+        device TEXT CHECK (device IS NULL OR json_valid(device)),
+        stack TEXT CHECK (stack IS NULL OR json_valid(stack)),
+        system TEXT CHECK (system IS NULL OR json_valid(system)),
+        settings TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(settings)),
+        preset TEXT,
+        engine_name TEXT NOT NULL,
+        engine_version TEXT NOT NULL,
+        io_engine TEXT
+      );
+
+      CREATE TABLE results (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        test TEXT NOT NULL,
+        params TEXT CHECK (params IS NULL OR json_valid(params)),
+        bytes_per_sec REAL,
+        iops REAL,
+        has_latency INTEGER NOT NULL DEFAULT 0,
+        lat_mean REAL, lat_p50 REAL, lat_p90 REAL, lat_p99 REAL, lat_p999 REAL, lat_max REAL,
+        has_best INTEGER NOT NULL DEFAULT 0,
+        best_bytes_per_sec REAL,
+        best_iops REAL,
+        cv REAL,
+        cpu_user_ns REAL,
+        cpu_system_ns REAL,
+        under_resolved INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (run_id, seq)
+      );
+      CREATE INDEX results_by_test ON results (test);
+
+      -- One timed window of one test (RunMeasurement).
+      CREATE TABLE measurements (
+        id INTEGER PRIMARY KEY,
+        result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        run INTEGER NOT NULL,
+        bytes_per_sec REAL NOT NULL,
+        iops REAL NOT NULL,
+        lat_mean REAL, lat_p50 REAL, lat_p90 REAL, lat_p99 REAL, lat_p999 REAL, lat_max REAL,
+        elapsed_ns REAL NOT NULL,
+        ios REAL NOT NULL,
+        bytes REAL NOT NULL,
+        cpu_user_ns REAL NOT NULL,
+        cpu_system_ns REAL NOT NULL,
+        UNIQUE (result_id, seq)
+      );
+
+      -- Time series: the bulk of a library, so keyed compactly and never read by list queries.
+      CREATE TABLE samples (
+        measurement_id INTEGER NOT NULL REFERENCES measurements (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        t_ms REAL NOT NULL,
+        bytes_per_sec REAL NOT NULL,
+        iops REAL NOT NULL,
+        PRIMARY KEY (measurement_id, seq)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE histogram_buckets (
+        result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        lower_ns REAL NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (result_id, seq)
+      ) WITHOUT ROWID;
+
+      -- Run-level warnings have result_id NULL; a test's warnings point at its result.
+      CREATE TABLE warnings (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        result_id INTEGER REFERENCES results (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        message TEXT NOT NULL
+      );
+      CREATE INDEX warnings_by_run ON warnings (run_id, result_id, seq);
+      CREATE INDEX warnings_by_result ON warnings (result_id);
+
+      CREATE TABLE extras (
+        run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        value REAL,
+        unit TEXT NOT NULL,
+        note TEXT,
+        PRIMARY KEY (run_id, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    why: 'summary columns on runs so that listing a large library reads one table and no JSON',
+    sql: `
+      ALTER TABLE runs ADD COLUMN device_model TEXT;
+      ALTER TABLE runs ADD COLUMN device_class TEXT;
+      ALTER TABLE runs ADD COLUMN result_count INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE runs ADD COLUMN warning_count INTEGER NOT NULL DEFAULT 0;
+      UPDATE runs SET
+        device_model = json_extract(device, '$.model'),
+        device_class = json_extract(device, '$.class'),
+        result_count = (SELECT count(*) FROM results WHERE results.run_id = runs.id),
+        warning_count = (SELECT count(*) FROM warnings WHERE warnings.run_id = runs.id);
+      CREATE INDEX runs_by_source ON runs (source, id);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export class NewerSchemaError extends Error {
+  override name = 'NewerSchemaError';
+}
+
+export function userVersion(db: DatabaseSync): number {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined;
+  return row?.user_version ?? 0;
+}
+
+/**
+ * Applies the migrations after the database's user_version, up to `target` (all by default;
+ * tests pass a lower target to build an old library). Returns the version reached.
+ */
+export function migrate(db: DatabaseSync, target = SCHEMA_VERSION, migrations: readonly Migration[] = MIGRATIONS): number {
+  const before = userVersion(db);
+  if (before > migrations.length) {
+    throw new NewerSchemaError(
+      `schema version ${before} was written by a newer DiskDelta (this one knows up to ${migrations.length}); ` +
+        'upgrade DiskDelta or use another --db',
+    );
+  }
+  if (before >= target) return before;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    // Another process may have migrated while we waited for the write lock.
+    let version = userVersion(db);
+    for (const migration of migrations) {
+      if (migration.version <= version || migration.version > target) continue;
+      db.exec(migration.sql);
+      version = migration.version;
+      db.exec(`PRAGMA user_version = ${version}`);
+    }
+    db.exec('COMMIT');
+    return version;
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
