@@ -1,0 +1,26 @@
+// I/O engines, as a table of operations (the way fio's ioengine_ops is).
+#ifndef DD_ENGINE_H
+#define DD_ENGINE_H
+
+#include <signal.h>
+
+#include "job.h"
+
+typedef struct {
+  const char *name;
+  const char *help;
+  // Allocates the queue and aligned buffers of one thread. Returns 0 or an errno.
+  int (*init)(thread_ctx_t *t);
+  // Issues I/O until t->deadline_ns or g_stop, then drains what is in flight. 0 or an errno.
+  int (*run)(thread_ctx_t *t);
+  void (*cleanup)(thread_ctx_t *t);
+} io_engine_t;
+
+extern const io_engine_t ENGINE_AIO;
+extern const io_engine_t ENGINE_PSYNC;
+extern const io_engine_t *const ENGINES[];
+extern const unsigned ENGINE_COUNT;
+
+extern volatile sig_atomic_t g_stop;
+
+#endif

@@ -1,0 +1,76 @@
+// A job is one test: an access pattern with block size, queue depth and thread count.
+// The worker knows nothing of preset names; the orchestrator builds jobs from its presets.
+#ifndef DD_JOB_H
+#define DD_JOB_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "histogram.h"
+#include "target.h"
+#include "util.h"
+
+typedef enum { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_SEEKS } rw_t;
+
+typedef struct {
+  const char *name;   // as in fio's rw=, plus "seeks"
+  rw_t rw;
+  int random;
+  int may_write;      // the pattern writes (refused on block devices)
+  const char *help;
+} pattern_def_t;
+
+extern const pattern_def_t PATTERNS[];
+extern const unsigned PATTERN_COUNT;
+
+typedef struct {
+  char name[64];
+  const pattern_def_t *pattern;
+  uint32_t bs;         // bytes
+  uint32_t qd;         // in flight per thread
+  uint32_t threads;
+  uint32_t read_pct;   // randrw: share of reads, percent
+} job_t;
+
+// bonnie++'s Random Seeks: each seeker reads 8 KiB at a random offset; every 10th seek
+// rewrites the block it read.
+#define SEEK_BLOCK 8192u
+#define SEEK_REWRITE_EVERY 10u
+
+typedef struct thread_ctx {
+  const job_t *job;
+  target_t *target;
+  unsigned index;
+  uint64_t region_start, region_len;  // sequential streams split the file between threads
+  uint64_t next_seq;
+  rng_t rng;
+  uint64_t deadline_ns;
+  uint64_t end_ns;                    // when this thread's last I/O completed (after draining)
+  int seeks_read_only;                // block device: seeks never rewrite
+  // Results of this thread for the current window.
+  histogram_t hist;
+  uint64_t ios, bytes, reads, writes;
+  // Running totals the main thread samples while the window is open.
+  _Atomic uint64_t live_bytes, live_ios;
+  int err;                            // errno of a failed I/O, 0 if none
+  uint64_t err_offset;
+  void *engine_data;
+} thread_ctx_t;
+
+// Chooses the next I/O of a thread: offset and direction. Defined in job.c.
+void job_next_io(thread_ctx_t *t, uint64_t *offset, int *is_write);
+// Makes a write buffer unique before it is written again (defeats dedupe and compression).
+void job_scramble(thread_ctx_t *t, void *buf, uint32_t len);
+// Records one completed I/O.
+static inline void job_complete(thread_ctx_t *t, uint32_t bytes, int is_write, uint64_t lat_ns) {
+  hist_add(&t->hist, lat_ns);
+  t->ios++;
+  t->bytes += bytes;
+  if (is_write) t->writes++; else t->reads++;
+  atomic_store_explicit(&t->live_bytes, t->bytes, memory_order_relaxed);
+  atomic_store_explicit(&t->live_ios, t->ios, memory_order_relaxed);
+}
+
+int job_parse(job_t *job, const char *spec, char *err, unsigned errlen);
+
+#endif

@@ -1,0 +1,332 @@
+// diskdelta-worker: does the I/O for DiskDelta and reports on stdout as NDJSON.
+// argv only, validated here; see --help (generated from the option table below).
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "ndjson.h"
+#include "phase.h"
+#include "target.h"
+
+volatile sig_atomic_t g_stop;
+
+#define MAX_JOBS 32
+
+typedef struct {
+  const char *target;
+  uint64_t size;
+  double duration;
+  double warmup;
+  unsigned runs;
+  unsigned sample_ms;
+  int buffered;
+  const char *engine;
+  const char *file;
+  uint64_t seed;
+  job_t jobs[MAX_JOBS];
+  unsigned njobs;
+} options_t;
+
+typedef enum { OPT_STRING, OPT_BYTES, OPT_SECONDS, OPT_COUNT, OPT_FLAG, OPT_JOB, OPT_U64 } opt_kind_t;
+
+typedef struct {
+  const char *name;
+  const char *arg;
+  opt_kind_t kind;
+  size_t offset;
+  double min, max;
+  const char *help;
+} option_def_t;
+
+#define OFF(f) offsetof(options_t, f)
+static const option_def_t OPTIONS[] = {
+    {"--target", "PATH", OPT_STRING, OFF(target), 0, 0, "folder to test in, or a block device (read tests only)"},
+    {"--size", "BYTES", OPT_BYTES, OFF(size), 1 << 20, 1ull << 50, "test file size / device span (default 1073741824)"},
+    {"--duration", "SECONDS", OPT_SECONDS, OFF(duration), 0.05, 3600, "timed window of each run (default 5)"},
+    {"--warmup", "SECONDS", OPT_SECONDS, OFF(warmup), 0, 600, "untimed I/O before the runs of each job (default 1)"},
+    {"--runs", "N", OPT_COUNT, OFF(runs), 1, 100, "timed runs per job (default 1)"},
+    {"--sample-ms", "MS", OPT_COUNT, OFF(sample_ms), 0, 10000, "sample interval, 0 for none; at least 50 (default 100)"},
+    {"--job", "SPEC", OPT_JOB, 0, 0, 0, "a test, repeatable: name=ID,rw=PATTERN,bs=N,qd=N,threads=N[,read=PCT]"},
+    {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "aio (default) or psync; aio falls back to psync, reported"},
+    {"--buffered", NULL, OPT_FLAG, OFF(buffered), 0, 0, "no O_DIRECT (page cache): results are flagged as not the disk's"},
+    {"--file", "PATH", OPT_STRING, OFF(file), 0, 0, "run: reuse a file made by `prepare` (kept afterwards)"},
+    {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
+};
+#define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
+
+const char *job_keys_help(void);
+
+static void print_help(FILE *out) {
+  fprintf(out,
+          "Usage: " WORKER_NAME " VERB [OPTIONS]\n\n"
+          "Verbs:\n"
+          "  run       measure the jobs on --target (test file created, filled, always removed)\n"
+          "  prepare   create and fill a test file in --target and keep it; prints its path (for harnesses)\n"
+          "  cleanup   remove test files left in --target by killed runs\n"
+          "  --help    this text;  --version  the version\n\nOptions:\n");
+  for (unsigned i = 0; i < OPTION_COUNT; i++)
+    fprintf(out, "  %-10s %-8s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
+  fprintf(out, "\nJob keys (--job):\n%s", job_keys_help());
+  fprintf(out, "\nEngines:\n");
+  for (unsigned i = 0; i < ENGINE_COUNT; i++) fprintf(out, "  %-6s %s\n", ENGINES[i]->name, ENGINES[i]->help);
+  fprintf(out,
+          "\nOutput: one JSON object per line on stdout, each {\"v\":%d,\"type\":…}: hello, progress,\n"
+          "sample, result, warning, error, done. Logs go to stderr.\n"
+          "\nExit codes: 0 ok; 2 usage (incl. a write test on a block device); 3 target unusable\n"
+          "(missing, not a folder/device, read-only, no permission); 4 not enough space; 5 O_DIRECT\n"
+          "refused or meaningless (tmpfs) without --buffered; 6 I/O error; 7 interrupted by a signal\n"
+          "(test file removed); 8 internal error.\n"
+          "\nSafety: block devices are opened read-only, always. The test file is created with\n"
+          "O_CREAT|O_EXCL|O_NOFOLLOW under a unique name, locked while in use, and removed at the end,\n"
+          "on error and on SIGTERM/SIGINT/SIGHUP; files of killed runs are removed by the next run.\n",
+          PROTOCOL_VERSION);
+}
+
+static int usage_error(const char *fmt, const char *a, const char *b) {
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, a, b);
+  emit_error("usage", "%s (see " WORKER_NAME " --help)", msg);
+  emit_done("error", EXIT_USAGE);
+  return EXIT_USAGE;
+}
+
+static int parse_options(options_t *o, int argc, char **argv) {
+  for (int i = 2; i < argc; i++) {
+    const option_def_t *def = NULL;
+    for (unsigned k = 0; k < OPTION_COUNT; k++)
+      if (strcmp(argv[i], OPTIONS[k].name) == 0) def = &OPTIONS[k];
+    if (!def) return usage_error("unknown option '%s'%s", argv[i], "");
+    if (def->kind == OPT_FLAG) {
+      *(int *)((char *)o + def->offset) = 1;
+      continue;
+    }
+    if (i + 1 >= argc) return usage_error("%s needs a value%s", def->name, "");
+    const char *val = argv[++i];
+    char *end = NULL;
+    errno = 0;
+    switch (def->kind) {
+      case OPT_STRING:
+        *(const char **)((char *)o + def->offset) = val;
+        break;
+      case OPT_BYTES:
+      case OPT_U64: {
+        unsigned long long v = strtoull(val, &end, 10);
+        if (!*val || *end || errno || *val == '-' ||
+            (def->kind == OPT_BYTES && (v < def->min || v > def->max)))
+          return usage_error("%s '%s' must be a whole number of bytes in range", def->name, val);
+        *(uint64_t *)((char *)o + def->offset) = v;
+        break;
+      }
+      case OPT_SECONDS: {
+        double v = strtod(val, &end);
+        if (!*val || *end || errno || !(v >= def->min && v <= def->max))
+          return usage_error("%s '%s' is not a number of seconds in range", def->name, val);
+        *(double *)((char *)o + def->offset) = v;
+        break;
+      }
+      case OPT_COUNT: {
+        unsigned long v = strtoul(val, &end, 10);
+        if (!*val || *end || errno || *val == '-' || v < def->min || v > def->max)
+          return usage_error("%s '%s' is not a whole number in range", def->name, val);
+        *(unsigned *)((char *)o + def->offset) = (unsigned)v;
+        break;
+      }
+      case OPT_JOB: {
+        if (o->njobs >= MAX_JOBS) return usage_error("too many --job options%s%s", "", "");
+        char err[256];
+        if (job_parse(&o->jobs[o->njobs], val, err, sizeof err) != 0) return usage_error("--job '%s': %s", val, err);
+        o->njobs++;
+        break;
+      }
+      case OPT_FLAG:
+        break;
+    }
+  }
+  if (!o->target) return usage_error("--target is required%s%s", "", "");
+  if (o->sample_ms && o->sample_ms < 50) return usage_error("--sample-ms must be 0 or at least 50%s%s", "", "");
+  return 0;
+}
+
+static void on_signal(int sig) {
+  (void)sig;
+  g_stop = 1;
+  target_unlink_from_signal();  // the test file goes at once, whatever the threads are doing
+}
+
+static void install_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  // If the app that started us dies, stop too (and so remove the test file).
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+}
+
+static void emit_hello(const options_t *o, const target_t *t, const char *engine) {
+  jbuf_t b;
+  jb_begin(&b, "hello");
+  jb_str(&b, "worker", WORKER_NAME);
+  jb_str(&b, "version", WORKER_VERSION);
+  jb_i64(&b, "pid", getpid());
+  jb_str(&b, "engine", engine);
+  jb_str(&b, "target", o->target);
+  jb_str(&b, "kind", t->is_blockdev ? "block-device" : "folder");
+  jb_str(&b, "fs", t->fs_type);
+  jb_str(&b, "file", t->file_path[0] ? t->file_path : NULL);
+  jb_u64(&b, "size", t->size);
+  jb_bool(&b, "direct", t->direct);
+  jb_u64(&b, "jobs", o->njobs);
+  jb_end_emit(&b);
+}
+
+static int finish(target_t *t, int rc) {
+  target_close(t);
+  if (g_stop && rc == 0) rc = EXIT_INTERRUPTED;
+  if (rc == EXIT_INTERRUPTED) emit_error("interrupted", "stopped by a signal; the test file was removed");
+  emit_done(rc == 0 ? "ok" : rc == EXIT_INTERRUPTED ? "interrupted" : "error", rc);
+  return rc;
+}
+
+static options_t *g_progress_opts;
+
+static void fill_progress(uint64_t done, uint64_t total) {
+  static uint64_t last;
+  uint64_t now = now_ns();
+  if (done < total && now - last < 250000000ull) return;
+  last = now;
+  jbuf_t b;
+  jb_begin(&b, "progress");
+  jb_str(&b, "phase", "prepare");
+  jb_u64(&b, "jobs", g_progress_opts ? g_progress_opts->njobs : 0);
+  jb_u64(&b, "done_bytes", done);
+  jb_u64(&b, "total_bytes", total);
+  jb_end_emit(&b);
+}
+
+static const io_engine_t *choose_engine(const options_t *o, int *rc) {
+  const char *want = o->engine ? o->engine : "aio";
+  for (unsigned i = 0; i < ENGINE_COUNT; i++)
+    if (strcmp(ENGINES[i]->name, want) == 0) return ENGINES[i];
+  *rc = usage_error("--engine '%s' is unknown: use aio or psync%s", want, "");
+  return NULL;
+}
+
+// Kernel AIO may be missing (CONFIG_AIO=n) or exhausted (aio-max-nr): fall back, and say so.
+static const io_engine_t *probe_engine(const io_engine_t *engine) {
+  if (engine != &ENGINE_AIO) return engine;
+  unsigned long ctx = 0;
+  if (syscall(SYS_io_setup, 1, &ctx) == 0) {
+    syscall(SYS_io_destroy, ctx);
+    return engine;
+  }
+  emit_warning("aio-unavailable",
+               "kernel AIO is unavailable (%s): using psync, so every job runs at queue depth 1 per thread",
+               strerror(errno));
+  return &ENGINE_PSYNC;
+}
+
+static int cmd_run(options_t *o, int prepare_only) {
+  int rc = 0;
+  const io_engine_t *engine = choose_engine(o, &rc);
+  if (!engine) return rc;
+  if (!prepare_only && o->njobs == 0) return usage_error("run needs at least one --job%s%s", "", "");
+  target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file};
+  for (unsigned i = 0; i < o->njobs; i++) req.needs_write |= o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS;
+  // (seeks are left out above: on a block device they run read-only, with a warning)
+  target_t t;
+  // Only a folder can hold stale files; sweeping a device path is harmless (not a directory).
+  if (!o->file) sweep_stale_files(o->target);
+  rc = target_open(&t, o->target, &req);
+  if (rc) return finish(&t, rc);
+  engine = probe_engine(engine);
+  emit_hello(o, &t, engine->name);
+  if (!t.direct) emit_warning("buffered-io", "O_DIRECT is off (--buffered): results include the page cache and are not the disk's speed");
+  if (t.is_blockdev)
+    for (unsigned i = 0; i < o->njobs; i++)
+      if (o->jobs[i].pattern->rw == RW_SEEKS)
+        emit_warning("seeks-read-only", "%s: on a block device the seeks only read (bonnie++ rewrites every 10th block)", o->jobs[i].name);
+
+  if (t.owns_file) {
+    g_progress_opts = o;
+    rc = target_fill(&t, fill_progress);
+    if (rc) return finish(&t, rc);
+  }
+  if (prepare_only) {
+    // Hand the file over: it stays, and its path is the result.
+    target_keep_file(&t);
+    jbuf_t b;
+    jb_begin(&b, "prepared");
+    jb_str(&b, "file", t.file_path);
+    jb_u64(&b, "size", t.size);
+    jb_end_emit(&b);
+    return finish(&t, 0);
+  }
+
+  uint64_t seq_resume[64] = {0};
+  for (unsigned j = 0; j < o->njobs && !g_stop; j++) {
+    memset(seq_resume, 0, sizeof seq_resume);
+    phase_opts_t po = {.engine = engine, .sample_ms = o->sample_ms, .seed = o->seed, .job_index = j,
+                       .job_count = o->njobs, .runs = o->runs, .seq_resume = seq_resume};
+    phase_result_t *r = malloc(sizeof *r);
+    if (!r) return finish(&t, EXIT_INTERNAL);
+    if (o->warmup > 0) {
+      po.run = 0;
+      po.duration_s = o->warmup;
+      rc = run_phase(&o->jobs[j], &t, &po, r);
+    }
+    for (unsigned run = 1; run <= o->runs && rc == 0 && !g_stop; run++) {
+      po.run = run;
+      po.duration_s = o->duration;
+      rc = run_phase(&o->jobs[j], &t, &po, r);
+      if (rc == 0 && !g_stop) emit_result(&o->jobs[j], &t, &po, r);
+    }
+    free(r);
+    if (rc) break;
+  }
+  return finish(&t, rc);
+}
+
+int main(int argc, char **argv) {
+  install_signals();
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    print_help(argc < 2 ? stderr : stdout);
+    return argc < 2 ? EXIT_USAGE : EXIT_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("%s %s (protocol %d)\n", WORKER_NAME, WORKER_VERSION, PROTOCOL_VERSION);
+    return EXIT_OK;
+  }
+  options_t *o = calloc(1, sizeof *o);
+  if (!o) return EXIT_INTERNAL;
+  o->size = 1ull << 30;
+  o->duration = 5;
+  o->warmup = 1;
+  o->runs = 1;
+  o->sample_ms = 100;
+  int rc = parse_options(o, argc, argv);
+  if (rc) return rc;
+  if (!o->seed && syscall(SYS_getrandom, &o->seed, sizeof o->seed, 0) != (long)sizeof o->seed) o->seed = now_ns();
+  if (strcmp(argv[1], "run") == 0) return cmd_run(o, 0);
+  if (strcmp(argv[1], "prepare") == 0) return cmd_run(o, 1);
+  if (strcmp(argv[1], "cleanup") == 0) {
+    int n = sweep_stale_files(o->target);
+    jbuf_t b;
+    jb_begin(&b, "cleaned");
+    jb_i64(&b, "removed", n);
+    jb_end_emit(&b);
+    emit_done("ok", 0);
+    return 0;
+  }
+  return usage_error("unknown verb '%s': use run, prepare, cleanup or --help%s", argv[1], "");
+}

@@ -1,0 +1,44 @@
+// The thing under test: a test file the worker creates in a folder (and always removes),
+// or a block device opened read-only.
+#ifndef DD_TARGET_H
+#define DD_TARGET_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#define TESTFILE_PREFIX ".diskdelta-"
+#define TESTFILE_SUFFIX ".tmp"
+
+typedef struct {
+  const char *path;          // as given on the command line
+  int is_blockdev;
+  int fd;
+  int direct;                // opened with O_DIRECT
+  int owns_file;             // created here: remove on exit, error and signal
+  char file_path[PATH_MAX];  // the test file, empty for a block device
+  uint64_t size;             // bytes the tests may touch
+  unsigned align;            // buffer and offset alignment for O_DIRECT
+  char fs_type[32];          // "ext4", "tmpfs", … (best effort, for messages)
+} target_t;
+
+typedef struct {
+  uint64_t size;
+  int buffered;          // allow page-cache I/O (warned)
+  int needs_write;       // some job writes
+  const char *reuse;     // --file: a file made by `prepare`, kept afterwards
+} target_request_t;
+
+// Opens or creates the target. Returns 0 or an EXIT_* code after emitting an error line.
+int target_open(target_t *t, const char *path, const target_request_t *req);
+// Fills a fresh test file with incompressible data. progress(done, total) is called often.
+int target_fill(target_t *t, void (*progress)(uint64_t done, uint64_t total));
+// Closes the target and removes the test file if this process created it. Idempotent.
+void target_close(target_t *t);
+// `prepare`: the file outlives this process (the caller removes it).
+void target_keep_file(target_t *t);
+// Removes test files left by killed runs in dir (nobody holds their lock). Returns how many.
+int sweep_stale_files(const char *dir);
+// Called from the signal handler: unlink the test file now (async-signal-safe).
+void target_unlink_from_signal(void);
+
+#endif

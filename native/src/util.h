@@ -1,0 +1,54 @@
+// Small helpers shared by every part of the worker: clocks, random numbers, errors.
+#ifndef DD_UTIL_H
+#define DD_UTIL_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define WORKER_NAME "diskdelta-worker"
+#define WORKER_VERSION "0.1.0"
+#define PROTOCOL_VERSION 1
+
+// Documented exit codes (see --help and README).
+enum {
+  EXIT_OK = 0,
+  EXIT_USAGE = 2,        // bad argv, or a request that can never work (write on a block device)
+  EXIT_TARGET = 3,       // target missing, wrong type, read-only, no permission
+  EXIT_NOSPACE = 4,      // not enough free space for the test file
+  EXIT_NODIRECT = 5,     // O_DIRECT refused or meaningless (tmpfs) and --buffered not given
+  EXIT_IO = 6,           // an I/O error during the test
+  EXIT_INTERRUPTED = 7,  // stopped by SIGTERM/SIGINT/SIGHUP (test file removed)
+  EXIT_INTERNAL = 8,     // out of memory, thread creation failed …
+};
+
+static inline uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+// xoshiro256** : fast, good enough for offsets and incompressible data.
+typedef struct { uint64_t s[4]; } rng_t;
+
+static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t rng_next(rng_t *r) {
+  uint64_t *s = r->s;
+  uint64_t result = rotl64(s[1] * 5, 7) * 9;
+  uint64_t t = s[1] << 17;
+  s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3];
+  s[2] ^= t; s[3] = rotl64(s[3], 45);
+  return result;
+}
+
+void rng_seed(rng_t *r, uint64_t seed);
+
+// Uniform integer in [0, n) without modulo bias worth mentioning (multiply-shift).
+static inline uint64_t rng_below(rng_t *r, uint64_t n) {
+  return (uint64_t)(((__uint128_t)rng_next(r) * n) >> 64);
+}
+
+// Fills buf with random bytes: written data must not compress or deduplicate.
+void fill_random(rng_t *r, void *buf, size_t len);
+
+#endif
