@@ -15,6 +15,8 @@ export interface DeviceFingerprint {
   /** Negotiated link ceiling in bytes per second, e.g. 300e6 for SATA 2. */
   linkCeilingBytesPerSec: number | null;
   linkDescription: string | null; // e.g. "SATA 3.0 Gb/s"
+  /** Why a null field is unknown (added by system/, optional). */
+  reasons?: Reasons;
 }
 
 export interface StackLayer {
@@ -23,6 +25,10 @@ export interface StackLayer {
   details: Record<string, string | number | boolean | null>;
   encrypted?: boolean;
   discardPasses?: boolean | null;
+  /** Link ceiling of a disk layer in bytes per second (disk layers only). */
+  linkCeilingBytesPerSec?: number | null;
+  /** Why a null detail is unknown, keyed by detail name. */
+  reasons?: Reasons;
 }
 
 export interface SystemFacts {
@@ -31,4 +37,50 @@ export interface SystemFacts {
   cores: number | null;
   cryptoFlags: string[]; // e.g. ["aes", "vaes"]
   memoryBytes: number | null;
+  /** Logical CPUs (hardware threads); `cores` counts physical cores. */
+  threads?: number | null;
+  arch?: string | null;
+  fstrimTimer?: FstrimTimerFacts;
+  reasons?: Reasons;
+}
+
+// ---- Additions (issue "Know the machine"): optional fields and new types only. ----
+
+/** Why a field is null, keyed by field name (e.g. { serial: "no vpd_pg80 in sysfs" }). */
+export type Reasons = Record<string, string>;
+
+/** What the block layer says about discards (TRIM/UNMAP) for one queue. */
+export interface DiscardSupport {
+  /** queue/discard_max_bytes > 0: the kernel will send discards down this queue. */
+  supported: boolean | null;
+  granularityBytes: number | null;
+  maxBytes: number | null;
+  maxHwBytes: number | null;
+}
+
+/** Everything `diskdelta devices` shows for one block device. */
+export interface BlockDeviceInfo extends DeviceFingerprint {
+  kind: 'disk' | 'partition';
+  devNumber: string | null; // "8:0"
+  logicalBlockSize: number | null;
+  physicalBlockSize: number | null;
+  removable: boolean | null;
+  readOnly: boolean | null;
+  scheduler: string | null; // the active one, e.g. "mq-deadline"
+  discard: DiscardSupport;
+  partitions: string[];
+  holders: string[];
+  slaves: string[];
+  /** The device-mapper name (dm-*), the loop backing file (loop*), when they apply. */
+  dmName?: string | null;
+  loopBackingFile?: string | null;
+}
+
+/** Whether periodic TRIM is scheduled, read from systemd unit symlinks (not systemctl). */
+export interface FstrimTimerFacts {
+  /** A timers.target.wants/fstrim.timer link exists in /etc, /usr/lib or /lib systemd dirs. */
+  enabled: boolean | null;
+  /** /run/systemd/system exists: systemd is the running init, so an enabled timer fires. */
+  systemdRunning: boolean | null;
+  reason?: string;
 }
