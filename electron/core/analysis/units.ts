@@ -61,10 +61,9 @@ export function formatThroughput(bytesPerSec: number, unit: ThroughputUnit = 'MB
   return `${formatNumber(bytesPerSecTo(bytesPerSec, unit))} ${UNIT_LABEL[unit]}`;
 }
 
-/** IOPS are whole operations; below 100 the decimals still matter (bonnie++'s 151.4 seeks/s). */
+/** Same precision rule as formatNumber, so bonnie++'s 151.4 seeks/s keeps its decimal. */
 export function formatIops(iops: number, label = 'IOPS'): string {
-  const text = iops >= 100 ? Math.round(iops).toLocaleString('en-US') : formatNumber(iops);
-  return `${text} ${label}`;
+  return `${formatNumber(iops)} ${label}`;
 }
 
 /** Nanoseconds in the largest unit that keeps the figure ≥ 1: "85.3 µs", "8.20 ms", "1.25 s". */

@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RunMeasurement, RunRecord, TestResult } from '../model/results.ts';
+import { compareRuns, directionOfUnit, testTitle, type CompareRow } from './compare.ts';
+import { formatComparisonText } from './compare-text.ts';
+
+function result(test: string, fields: Partial<TestResult>): TestResult {
+  return {
+    test,
+    params: null,
+    bytesPerSec: null,
+    iops: null,
+    latencyNs: null,
+    best: null,
+    cv: null,
+    runs: [],
+    histogram: [],
+    cpu: null,
+    underResolved: false,
+    warnings: [],
+    ...fields,
+  };
+}
+
+function run(label: string, results: TestResult[], extra: Partial<RunRecord> = {}): RunRecord {
+  return {
+    label,
+    notes: '',
+    createdAt: '2011-05-01T00:00:00.000Z',
+    source: 'reference',
+    sourceFormat: 'bonnie++',
+    sourceMeta: {},
+    target: { path: '', kind: 'unknown' },
+    settings: {},
+    engine: { name: 'bonnie++', version: '1.03' },
+    results,
+    extras: [],
+    warnings: [],
+    ...extra,
+  };
+}
+
+const KiB = 1024;
+// The seed figures (bonnie++ block input in KiB/s, random seeks/s): ../shared/reference/seed-figures.md
+const hdd = run('laptop hard disk', [
+  result('seq1m-q1t1-read', { bytesPerSec: 40_300 * KiB }),
+  result('seeks', { iops: 151.4 }),
+]);
+const ssd = run('Intel 320 SSD', [
+  result('seq1m-q1t1-read', { bytesPerSec: 132_673 * KiB }),
+  result('seeks', { iops: 10_524, underResolved: true }),
+]);
+const crypt = run('Intel 320 SSD + dm-crypt', [result('seq1m-q1t1-read', { bytesPerSec: 69_805 * KiB })]);
+
+const row = (rows: CompareRow[], test: string, metric: string) => {
+  const found = rows.find((r) => r.test === test && r.metric === metric);
+  assert.ok(found, `row ${test} ${metric}`);
+  return found;
+};
+
+function measured(values: number[]): RunMeasurement[] {
+  return values.map((v, i) => ({
+    run: i + 1,
+    bytesPerSec: v,
+    iops: v / 4096,
+    latencyNs: { mean: null, p50: 1e9 / (v / 4096), p90: null, p99: null, p999: null, max: null },
+    elapsedNs: 1e9,
+    ios: 1,
+    bytes: 1,
+    cpu: { userNs: 0, systemNs: 0 },
+    samples: [],
+  }));
+}
+
+describe('compareRuns on the seed figures', () => {
+  const c = compareRuns([hdd, ssd, crypt]);
+
+  it('tells the story: ×3.29 HDD → SSD, ×0.53 SSD → SSD + dm-crypt, seeks ×69.5', () => {
+    const read = row(c.rows, 'seq1m-q1t1-read', 'bytesPerSec');
+    assert.equal(read.cells[1]!.vsBaseline!.ratioText, '×3.29');
+    assert.equal(read.cells[1]!.vsBaseline!.verdict, 'better');
+    assert.equal(read.cells[2]!.vsPrevious!.ratioText, '×0.53');
+    assert.equal(read.cells[2]!.vsPrevious!.verdict, 'worse');
+    assert.equal(read.cells[2]!.vsPrevious!.percentText, '-47.4 %');
+    assert.equal(read.cells[2]!.vsBaseline!.ratioText, '×1.73');
+    const seeks = row(c.rows, 'seeks', 'iops');
+    assert.equal(seeks.metricLabel, 'seeks');
+    assert.equal(seeks.cells[1]!.vsBaseline!.ratioText, '×69.5');
+    assert.ok(Math.abs(seeks.cells[1]!.vsBaseline!.ratio - 10_524 / 151.4) < 1e-12);
+    assert.equal(seeks.cells[1]!.display, '10,524 seeks/s');
+    assert.equal(seeks.cells[0]!.display, '151.4 seeks/s');
+    assert.equal(seeks.cells[2]!.display, '— (test not in this run)');
+    assert.equal(seeks.cells[2]!.vsBaseline, null);
+  });
+
+  it('shows sequential throughput only (no redundant IOPS row) and in the unit asked for', () => {
+    assert.deepEqual(
+      c.rows.map((r) => `${r.test}/${r.metric}`),
+      ['seq1m-q1t1-read/bytesPerSec', 'seeks/iops'],
+    );
+    assert.equal(row(c.rows, 'seq1m-q1t1-read', 'bytesPerSec').cells[0]!.display, '41.27 MB/s');
+    const kb = compareRuns([hdd, ssd], { unit: 'KB' });
+    assert.equal(kb.rows[0]!.cells[0]!.display, '40,300 KiB/s');
+    assert.equal(kb.rows[0]!.cells[1]!.display, '132,673 KiB/s');
+    assert.equal(kb.unitLabel, 'KiB/s');
+    const mib = compareRuns([hdd], { unit: 'MiB' });
+    assert.equal(mib.rows[0]!.cells[0]!.display, '39.36 MiB/s');
+  });
+
+  it('says the spread is unknown for single imported values and why, under-resolved included', () => {
+    const read = row(c.rows, 'seq1m-q1t1-read', 'bytesPerSec');
+    assert.equal(read.cells[1]!.vsBaseline!.beyondSpread, 'unknown');
+    assert.match(read.cells[1]!.vsBaseline!.spreadReason, /#1 has no spread/);
+    const seeks = row(c.rows, 'seeks', 'iops');
+    assert.equal(seeks.cells[1]!.underResolved, true);
+    assert.match(seeks.cells[1]!.vsBaseline!.spreadReason, /#2 is under-resolved/);
+  });
+
+  it('marks reference data and under-resolved results in its notes, and prints it as text', () => {
+    assert.ok(c.notes.some((n) => n.startsWith('#1, #2, #3 are reference data')));
+    assert.ok(c.notes.some((n) => n.includes('under-resolved') && n.includes('#2')));
+    const text = formatComparisonText(c);
+    assert.match(text, /#2 {2}135\.9 MB\/s +×3\.29 {2}\+229\.2 % {2}better {2}\(spread unknown\)/);
+    assert.match(text, /\| vs #2: ×0\.53 {2}-47\.4 % {2}worse/);
+    assert.match(text, /#2 {2}10,524 seeks\/s \(under-resolved\) +×69\.5/);
+    assert.match(text, /\[reference\]/);
+  });
+});
+
+describe('compareRuns direction and spread', () => {
+  it('counts lower latency as better and higher latency as worse', () => {
+    const a = run('a', [result('rnd4k-q1t1-read', { latencyNs: { mean: null, p50: 100_000, p90: null, p99: 400_000, p999: null, max: null } })]);
+    const b = run('b', [result('rnd4k-q1t1-read', { latencyNs: { mean: null, p50: 50_000, p90: null, p99: 800_000, p999: null, max: null } })]);
+    const c = compareRuns([a, b]);
+    const p50 = row(c.rows, 'rnd4k-q1t1-read', 'latency.p50');
+    assert.equal(p50.direction, 'lower');
+    assert.equal(p50.cells[1]!.vsBaseline!.ratioText, '×0.50');
+    assert.equal(p50.cells[1]!.vsBaseline!.verdict, 'better');
+    assert.equal(p50.cells[0]!.display, '100.0 µs');
+    assert.equal(row(c.rows, 'rnd4k-q1t1-read', 'latency.p99').cells[1]!.vsBaseline!.verdict, 'worse');
+  });
+
+  it('counts lower throughput and IOPS as worse, equal as the same', () => {
+    const a = run('a', [result('rnd4k-q32t1-write', { bytesPerSec: 400e6, iops: 400e6 / 4096 })]);
+    const b = run('b', [result('rnd4k-q32t1-write', { bytesPerSec: 200e6, iops: 200e6 / 4096 })]);
+    const c = compareRuns([a, b, a]);
+    const iops = row(c.rows, 'rnd4k-q32t1-write', 'iops'); // random test: IOPS row present
+    assert.equal(iops.cells[1]!.vsBaseline!.verdict, 'worse');
+    assert.equal(iops.cells[1]!.vsBaseline!.percentText, '-50.0 %');
+    assert.equal(iops.cells[2]!.vsBaseline!.verdict, 'same');
+    assert.equal(iops.cells[2]!.vsPrevious!.ratioText, '×2.00');
+  });
+
+  it('judges the difference against the spread of repeated runs', () => {
+    const tight = (values: number[]) => run('x', [result('seq1m-q8t1-read', { bytesPerSec: values[1]!, runs: measured(values) })]);
+    const clear = compareRuns([tight([100e6, 101e6, 99e6]), tight([110e6, 111e6, 109e6])]);
+    assert.equal(clear.rows[0]!.cells[1]!.vsBaseline!.beyondSpread, 'yes'); // Δ 10 vs 2·√2 ≈ 2.8
+    const noisy = compareRuns([tight([90e6, 100e6, 110e6]), tight([95e6, 105e6, 115e6])]);
+    assert.equal(noisy.rows[0]!.cells[1]!.vsBaseline!.beyondSpread, 'no'); // Δ 5 vs 2·√200 ≈ 28
+    assert.match(noisy.rows[0]!.cells[1]!.vsBaseline!.spreadReason, /within 2× the combined standard deviation/);
+  });
+
+  it('falls back to the CV when there are no per-run values, and to unknown when one side has none', () => {
+    const withCv = (value: number, cv: number | null) => run('x', [result('seq1m-q8t1-write', { bytesPerSec: value, cv })]);
+    // noise = 2·√((5)² + (5.25)²) ≈ 14.5 MB/s
+    assert.equal(compareRuns([withCv(100e6, 0.05), withCv(105e6, 0.05)]).rows[0]!.cells[1]!.vsBaseline!.beyondSpread, 'no');
+    assert.equal(compareRuns([withCv(100e6, 0.05), withCv(130e6, 0.05)]).rows[0]!.cells[1]!.vsBaseline!.beyondSpread, 'yes');
+    assert.equal(compareRuns([withCv(100e6, 0.05), withCv(130e6, null)]).rows[0]!.cells[1]!.vsBaseline!.beyondSpread, 'unknown');
+  });
+
+  it('keeps a row for a result that was too fast to measure, without inventing a ratio', () => {
+    const a = run('a', [result('seeks', { iops: 151.4 })]);
+    const b = run('b', [result('seeks', { iops: null, underResolved: true })]);
+    const c = compareRuns([b, a]);
+    const seeks = row(c.rows, 'seeks', 'iops');
+    assert.equal(seeks.cells[0]!.display, '+++++ (too fast to measure)');
+    assert.equal(seeks.cells[1]!.vsBaseline, null);
+  });
+
+  it('compares imported extra figures by name and unit, with a direction only where the unit has one', () => {
+    const a = run('a', [], { extras: [{ name: 'Per Chr output', value: 800, unit: 'K/sec' }, { name: 'Per Chr CPU', value: 90, unit: '% CPU' }] });
+    const b = run('b', [], { extras: [{ name: 'Per Chr output', value: 400, unit: 'K/sec' }, { name: 'Per Chr CPU', value: 45, unit: '% CPU' }] });
+    const c = compareRuns([a, b]);
+    assert.equal(row(c.rows, 'extras', 'Per Chr output').cells[1]!.vsBaseline!.verdict, 'worse');
+    assert.equal(row(c.rows, 'extras', 'Per Chr CPU').cells[1]!.vsBaseline!.verdict, null);
+    assert.equal(row(c.rows, 'extras', 'Per Chr CPU').cells[1]!.display, '45.00 % CPU');
+    assert.equal(directionOfUnit('us'), 'lower');
+    assert.equal(directionOfUnit('/sec'), 'higher');
+  });
+
+  it('notes when the same test ran with different parameters or engines', () => {
+    const a = run('a', [result('seq1m-q1t1-read', { bytesPerSec: 1, params: { rw: 'read', blockSize: 8192, queueDepth: 1, threads: 1 } })]);
+    const b = run('b', [result('seq1m-q1t1-read', { bytesPerSec: 2, params: { rw: 'read', blockSize: 1 << 20, queueDepth: 1, threads: 1 } })], {
+      source: 'measured',
+      engine: { name: 'diskdelta-worker', version: '0.1.0' },
+    });
+    const c = compareRuns([a, b]);
+    assert.ok(c.notes.includes('seq1m-q1t1-read: the runs differ in block size 8 KiB in #1, 1 MiB in #2.'), c.notes.join('\n'));
+    assert.ok(c.notes.some((n) => n.includes('different engines (bonnie++, diskdelta-worker)')));
+  });
+
+  it('names the grid tests for people', () => {
+    assert.equal(testTitle('seq1m-q8t1-read'), 'sequential read 1M Q8T1');
+    assert.equal(testTitle('rnd4k-q32t1-write'), 'random write 4K Q32T1');
+    assert.equal(testTitle('mix70-rnd4k-q8t1'), 'random 70 % read mix 4K Q8T1');
+    assert.equal(testTitle('fio job "x"'), 'fio job "x"');
+  });
+});

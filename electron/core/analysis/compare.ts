@@ -1,0 +1,342 @@
+// The one comparison of runs, used by the CLI, the app and reports, so that "×3.29" means
+// the same thing everywhere. The first run is the baseline; every other run gets, per
+// metric, its value, the ratio to the baseline, the percent change, whether that change is
+// better or worse (lower latency is better, higher throughput/IOPS/seeks are better), and
+// whether it exceeds the runs' own spread. With three or more runs each run is also compared
+// to the one before it, because an upgrade is often a chain: HDD → SSD → SSD + dm-crypt.
+import type { ExtraMetric, RunRecord, RunSource, SourceFormat, TestResult } from '../model/results.ts';
+import { TEST_IDS } from '../model/results.ts';
+import {
+  describeThroughputUnit,
+  formatBytes,
+  formatIops,
+  formatLatency,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatThroughput,
+  throughputLabel,
+  type ThroughputUnit,
+} from './units.ts';
+
+export type MetricKind = 'throughput' | 'iops' | 'latency' | 'extra';
+/** Which way is better. 'none' for figures with no better side (an imported "% CPU"). */
+export type Direction = 'higher' | 'lower' | 'none';
+export type Verdict = 'better' | 'worse' | 'same';
+/** 'unknown' whenever either side has no spread to judge by (single value, import, under-resolved). */
+export type SpreadVerdict = 'yes' | 'no' | 'unknown';
+
+export interface Delta {
+  ratio: number;
+  ratioText: string; // "×3.29"
+  percentChange: number;
+  percentText: string; // "+229.2 %"
+  /** null when the metric has no better direction. */
+  verdict: Verdict | null;
+  beyondSpread: SpreadVerdict;
+  spreadReason: string;
+}
+
+export interface CompareCell {
+  /** Raw: bytes/s, IOPS, ns, or an extra metric's own unit. null: not reported. */
+  value: number | null;
+  /** Always labelled with its unit, e.g. "135.9 MB/s". */
+  display: string;
+  underResolved: boolean;
+  /** null for the baseline, or when either value is missing or the baseline is zero. */
+  vsBaseline: Delta | null;
+  /** Against the previous run; only with three or more runs. */
+  vsPrevious: Delta | null;
+}
+
+export interface CompareRow {
+  test: string; // the test id, or "extras" for imported figures without a DiskDelta test
+  testTitle: string;
+  metric: string; // bytesPerSec | iops | latency.p50 | latency.p99 | latency.mean | latency.max | extra name
+  metricLabel: string;
+  kind: MetricKind;
+  direction: Direction;
+  cells: CompareCell[];
+}
+
+export interface ComparedRun {
+  id: number | null;
+  label: string;
+  source: RunSource;
+  sourceFormat: SourceFormat;
+  engine: string;
+  createdAt: string;
+  device: string | null;
+}
+
+export interface Comparison {
+  unit: ThroughputUnit;
+  unitLabel: string;
+  unitDescription: string;
+  runs: ComparedRun[];
+  rows: CompareRow[];
+  /** Things a reader must know to trust the figures: reference data, mixed engines, differing parameters. */
+  notes: string[];
+}
+
+/** How many combined standard deviations a difference must reach to count as real. */
+export const SPREAD_FACTOR = 2;
+
+type Metric = { id: string; label: string; kind: MetricKind; direction: Direction };
+
+const LATENCY_METRICS = {
+  p50: { id: 'latency.p50', label: 'latency p50', kind: 'latency', direction: 'lower' },
+  p99: { id: 'latency.p99', label: 'latency p99', kind: 'latency', direction: 'lower' },
+  mean: { id: 'latency.mean', label: 'latency mean', kind: 'latency', direction: 'lower' },
+  max: { id: 'latency.max', label: 'latency max', kind: 'latency', direction: 'lower' },
+} as const satisfies Record<string, Metric>;
+
+export function compareRuns(runs: RunRecord[], options: { unit?: ThroughputUnit } = {}): Comparison {
+  if (runs.length === 0) throw new Error('compareRuns needs at least one run');
+  const unit = options.unit ?? 'MB';
+  const rows: CompareRow[] = [];
+  for (const test of testsInOrder(runs)) {
+    const results = runs.map((run) => run.results.find((r) => r.test === test) ?? null);
+    for (const metric of metricsFor(test, results)) {
+      rows.push(buildRow(test, metric, results, unit));
+    }
+  }
+  rows.push(...extraRows(runs));
+  return {
+    unit,
+    unitLabel: throughputLabel(unit),
+    unitDescription: describeThroughputUnit(unit),
+    runs: runs.map(describeRun),
+    rows,
+    notes: notesFor(runs),
+  };
+}
+
+/** "sequential read 1M Q8T1", "random write 4K Q32T1", "random seeks"; other names as given. */
+export function testTitle(test: string): string {
+  if (test === 'seeks') return 'random seeks';
+  const grid = /^(seq|rnd)(\d+[km])-q(\d+)t(\d+)-(read|write)$/.exec(test);
+  if (grid) return `${grid[1] === 'seq' ? 'sequential' : 'random'} ${grid[5]} ${grid[2]!.toUpperCase()} Q${grid[3]}T${grid[4]}`;
+  const mix = /^mix(\d+)-rnd(\d+[km])-q(\d+)t(\d+)$/.exec(test);
+  if (mix) return `random ${mix[1]} % read mix ${mix[2]!.toUpperCase()} Q${mix[3]}T${mix[4]}`;
+  return test;
+}
+
+function testsInOrder(runs: RunRecord[]): string[] {
+  const seen = new Set<string>();
+  for (const run of runs) for (const r of run.results) seen.add(r.test);
+  const known = TEST_IDS.filter((id) => seen.has(id));
+  const others = [...seen].filter((t) => !(TEST_IDS as readonly string[]).includes(t));
+  return [...known, ...others];
+}
+
+function isRandom(test: string, results: Array<TestResult | null>): boolean {
+  if (test === 'seeks' || /^(rnd|mix)/.test(test)) return true;
+  return results.some((r) => r?.params && r.params.rw !== 'read' && r.params.rw !== 'write');
+}
+
+function metricsFor(test: string, results: Array<TestResult | null>): Metric[] {
+  const present = results.filter((r): r is TestResult => r !== null);
+  const any = (get: (r: TestResult) => number | null | undefined) => present.some((r) => get(r) != null);
+  const metrics: Metric[] = [];
+  const hasThroughput = any((r) => r.bytesPerSec);
+  const hasIops = any((r) => r.iops);
+  // A result with no figure at all but flagged under-resolved (bonnie++'s "+++++") still gets
+  // its row, so the comparison says "too fast to measure" instead of dropping the test.
+  if (hasThroughput || (!hasIops && present.some((r) => r.underResolved))) {
+    metrics.push({ id: 'bytesPerSec', label: 'throughput', kind: 'throughput', direction: 'higher' });
+  }
+  // Sequential IOPS only restate the throughput; random tests are judged by them.
+  if (hasIops && (!hasThroughput || isRandom(test, results))) {
+    metrics.push({ id: 'iops', label: test === 'seeks' ? 'seeks' : 'IOPS', kind: 'iops', direction: 'higher' });
+  }
+  const lat = (k: keyof typeof LATENCY_METRICS) => any((r) => r.latencyNs?.[k]);
+  if (lat('p50')) metrics.push(LATENCY_METRICS.p50);
+  else if (lat('mean')) metrics.push(LATENCY_METRICS.mean);
+  if (lat('p99')) metrics.push(LATENCY_METRICS.p99);
+  else if (lat('max')) metrics.push(LATENCY_METRICS.max);
+  return metrics;
+}
+
+function valueOf(result: TestResult, metric: string): number | null {
+  if (metric === 'bytesPerSec') return result.bytesPerSec;
+  if (metric === 'iops') return result.iops;
+  const key = metric.slice('latency.'.length) as keyof typeof LATENCY_METRICS;
+  return result.latencyNs?.[key] ?? null;
+}
+
+/**
+ * The standard deviation of a metric for one result: from its repeated runs when it has
+ * two or more, else from its coefficient of variation (which the orchestrator computes on
+ * throughput; with a fixed block size IOPS vary by the same proportion). Latency has no CV,
+ * so only runs give it a spread. null: the result carries no spread (one run, an import).
+ */
+function spreadOf(result: TestResult, metric: string): number | null {
+  const values = result.runs
+    .map((m) => (metric === 'bytesPerSec' ? m.bytesPerSec : metric === 'iops' ? m.iops : m.latencyNs[metric.slice('latency.'.length) as keyof typeof LATENCY_METRICS]))
+    .filter((v): v is number => v != null);
+  if (values.length >= 2) {
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    return Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1));
+  }
+  const value = valueOf(result, metric);
+  if ((metric === 'bytesPerSec' || metric === 'iops') && result.cv != null && value != null) return result.cv * value;
+  return null;
+}
+
+interface Side {
+  value: number | null;
+  sd: number | null;
+  underResolved: boolean;
+  runIndex: number;
+}
+
+function delta(from: Side, to: Side, direction: Direction): Delta | null {
+  if (from.value == null || to.value == null || from.value === 0) return null;
+  const ratio = to.value / from.value;
+  const percentChange = (ratio - 1) * 100;
+  let verdict: Verdict | null = null;
+  if (direction !== 'none') {
+    verdict = ratio === 1 ? 'same' : (ratio > 1) === (direction === 'higher') ? 'better' : 'worse';
+  }
+  let beyondSpread: SpreadVerdict = 'unknown';
+  let spreadReason: string;
+  if (from.underResolved || to.underResolved) {
+    const which = from.underResolved ? from.runIndex : to.runIndex;
+    spreadReason = `#${which + 1} is under-resolved (finished too fast to measure)`;
+  } else if (from.sd == null || to.sd == null) {
+    const which = from.sd == null ? from.runIndex : to.runIndex;
+    spreadReason = `#${which + 1} has no spread (a single value)`;
+  } else {
+    const noise = SPREAD_FACTOR * Math.sqrt(from.sd ** 2 + to.sd ** 2);
+    beyondSpread = Math.abs(to.value - from.value) > noise ? 'yes' : 'no';
+    spreadReason = `difference ${beyondSpread === 'yes' ? 'exceeds' : 'is within'} ${SPREAD_FACTOR}× the combined standard deviation`;
+  }
+  return {
+    ratio,
+    ratioText: formatRatio(ratio),
+    percentChange,
+    percentText: formatPercent(percentChange),
+    verdict,
+    beyondSpread,
+    spreadReason,
+  };
+}
+
+function displayValue(metric: Metric, value: number | null, underResolved: boolean, unit: ThroughputUnit, test: string): string {
+  if (value == null) return underResolved ? '+++++ (too fast to measure)' : '— (not reported)';
+  if (metric.kind === 'throughput') return formatThroughput(value, unit);
+  if (metric.kind === 'iops') return formatIops(value, test === 'seeks' ? 'seeks/s' : 'IOPS');
+  return formatLatency(value);
+}
+
+function buildRow(test: string, metric: Metric, results: Array<TestResult | null>, unit: ThroughputUnit): CompareRow {
+  const sides: Side[] = results.map((r, runIndex) => ({
+    value: r ? valueOf(r, metric.id) : null,
+    sd: r ? spreadOf(r, metric.id) : null,
+    underResolved: r?.underResolved ?? false,
+    runIndex,
+  }));
+  const cells = sides.map((side, i): CompareCell => ({
+    value: side.value,
+    display: results[i] ? displayValue(metric, side.value, side.underResolved, unit, test) : '— (test not in this run)',
+    underResolved: side.underResolved,
+    vsBaseline: i === 0 ? null : delta(sides[0]!, side, metric.direction),
+    vsPrevious: i >= 2 ? delta(sides[i - 1]!, side, metric.direction) : null,
+  }));
+  return { test, testTitle: testTitle(test), metric: metric.id, metricLabel: metric.label, kind: metric.kind, direction: metric.direction, cells };
+}
+
+/** Imported figures with no DiskDelta test, matched by original name and unit. */
+function extraRows(runs: RunRecord[]): CompareRow[] {
+  const keys: Array<{ name: string; unit: string }> = [];
+  for (const run of runs) {
+    for (const e of run.extras) {
+      if (!keys.some((k) => k.name === e.name && k.unit === e.unit)) keys.push({ name: e.name, unit: e.unit });
+    }
+  }
+  return keys.map(({ name, unit }) => {
+    const direction = directionOfUnit(unit);
+    const found = runs.map((run) => run.extras.find((e) => e.name === name && e.unit === unit) ?? null);
+    const sides: Side[] = found.map((e, runIndex) => ({ value: e?.value ?? null, sd: null, underResolved: false, runIndex }));
+    return {
+      test: 'extras',
+      testTitle: 'other figures (as imported)',
+      metric: name,
+      metricLabel: name,
+      kind: 'extra' as const,
+      direction,
+      cells: found.map((e, i): CompareCell => ({
+        value: e?.value ?? null,
+        display: displayExtra(e),
+        underResolved: false,
+        vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
+        vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
+      })),
+    };
+  });
+}
+
+function displayExtra(extra: ExtraMetric | null): string {
+  if (!extra) return '— (not in this run)';
+  if (extra.value == null) return `— (${extra.note ?? 'not reported'})`;
+  return `${formatNumber(extra.value)} ${extra.unit}`;
+}
+
+/** Rates are better higher, times better lower; anything else (% CPU, counts) has no side. */
+export function directionOfUnit(unit: string): Direction {
+  const u = unit.trim().toLowerCase();
+  if (/\/\s*s(ec)?$/.test(u) || /^(iops|[kmg]i?b\/s)$/.test(u)) return 'higher';
+  if (/^(ns|us|µs|ms|s|sec|seconds?)$/.test(u)) return 'lower';
+  return 'none';
+}
+
+function describeRun(run: RunRecord): ComparedRun {
+  const model = run.target.device?.model ?? null;
+  return {
+    id: run.id ?? null,
+    label: run.label,
+    source: run.source,
+    sourceFormat: run.sourceFormat,
+    engine: [run.engine.name, run.engine.version].filter(Boolean).join(' '),
+    createdAt: run.createdAt,
+    device: model,
+  };
+}
+
+function notesFor(runs: RunRecord[]): string[] {
+  const notes: string[] = [];
+  const tag = (i: number) => `#${i + 1}`;
+  const reference = runs.flatMap((r, i) => (r.source === 'reference' ? [tag(i)] : []));
+  if (reference.length > 0) {
+    notes.push(`${reference.join(', ')} ${reference.length === 1 ? 'is' : 'are'} reference data (published figures shipped with DiskDelta), not measured on this machine.`);
+  }
+  const imported = runs.flatMap((r, i) => (r.source === 'imported' ? [tag(i)] : []));
+  if (imported.length > 0) notes.push(`${imported.join(', ')} ${imported.length === 1 ? 'was' : 'were'} imported from another tool's results file.`);
+  const engines = new Set(runs.map((r) => r.engine.name));
+  if (engines.size > 1) {
+    notes.push(`The runs come from different engines (${[...engines].join(', ')}): tests with the same name are alike, not identical.`);
+  }
+  for (const test of testsInOrder(runs)) {
+    const params = runs.map((r) => r.results.find((x) => x.test === test)?.params ?? null);
+    const differences: string[] = [];
+    const field = (name: string, get: (p: NonNullable<(typeof params)[number]>) => string) => {
+      const values = params.map((p) => (p ? get(p) : null));
+      const distinct = new Set(values.filter((v): v is string => v !== null));
+      if (distinct.size > 1) differences.push(`${name} ${values.map((v, i) => `${v ?? '?'} in ${tag(i)}`).join(', ')}`);
+    };
+    field('block size', (p) => formatBytes(p.blockSize));
+    field('queue depth', (p) => String(p.queueDepth));
+    field('threads', (p) => String(p.threads));
+    field('pattern', (p) => p.rw);
+    if (differences.length > 0) notes.push(`${test}: the runs differ in ${differences.join('; ')}.`);
+  }
+  const underResolved = runs.flatMap((r, i) => (r.results.some((x) => x.underResolved) ? [tag(i)] : []));
+  if (underResolved.length > 0) {
+    notes.push(
+      `Some results of ${underResolved.join(', ')} are under-resolved: the test finished too fast to measure reliably ` +
+        "(bonnie++ prints +++++), so the real figure may be higher and their spread is unknown.",
+    );
+  }
+  return notes;
+}

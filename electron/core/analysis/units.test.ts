@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  bytesPerSecFrom,
+  bytesPerSecTo,
+  formatBytes,
+  formatIops,
+  formatLatency,
+  formatPercent,
+  formatRatio,
+  formatThroughput,
+  parseThroughputUnit,
+} from './units.ts';
+
+describe('units', () => {
+  it('converts MB (10^6), MiB (2^20) and KB (KiB, bonnie++ K) both ways', () => {
+    assert.equal(bytesPerSecTo(132_673 * 1024, 'KB'), 132_673);
+    assert.equal(bytesPerSecTo(300e6, 'MB'), 300);
+    assert.equal(bytesPerSecTo(2 ** 30, 'MiB'), 1024);
+    assert.equal(bytesPerSecFrom(40_300, 'KB'), 41_267_200);
+  });
+
+  it('labels every figure with its unit', () => {
+    assert.equal(formatThroughput(41_267_200), '41.27 MB/s');
+    assert.equal(formatThroughput(41_267_200, 'MiB'), '39.36 MiB/s');
+    assert.equal(formatThroughput(41_267_200, 'KB'), '40,300 KiB/s');
+    assert.equal(formatThroughput(3.5e9), '3,500 MB/s');
+    assert.equal(formatIops(151.4, 'seeks/s'), '151.4 seeks/s');
+    assert.equal(formatIops(98_765.4), '98,765 IOPS');
+    assert.equal(formatLatency(850), '850.0 ns');
+    assert.equal(formatLatency(85_300), '85.30 µs');
+    assert.equal(formatLatency(8_200_000), '8.20 ms');
+    assert.equal(formatLatency(1.25e9), '1.25 s');
+    assert.equal(formatBytes(4096), '4 KiB');
+    assert.equal(formatBytes(1.5 * 2 ** 30), '1.50 GiB');
+  });
+
+  it('writes ratios and percent changes the way the seed story reads', () => {
+    assert.equal(formatRatio(132_673 / 40_300), '×3.29');
+    assert.equal(formatRatio(69_805 / 132_673), '×0.53');
+    assert.equal(formatRatio(10_524 / 151.4), '×69.5');
+    assert.equal(formatRatio(250.4), '×250');
+    assert.equal(formatPercent(229.21), '+229.2 %');
+    assert.equal(formatPercent(-47.38), '-47.4 %');
+    assert.equal(formatPercent(0.01), '±0.0 %');
+  });
+
+  it('parses the unit names people type', () => {
+    assert.equal(parseThroughputUnit('MB'), 'MB');
+    assert.equal(parseThroughputUnit('mb/s'), 'MB');
+    assert.equal(parseThroughputUnit('MiB'), 'MiB');
+    assert.equal(parseThroughputUnit('KB'), 'KB');
+    assert.equal(parseThroughputUnit('K/sec'), 'KB');
+    assert.equal(parseThroughputUnit('GB'), null);
+  });
+});
