@@ -3,5 +3,7 @@
 import type { CliCommand } from '../args.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
+import { devicesCommand } from './devices.ts';
+import { inspectCommand } from './inspect.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand, serveCommand];
+export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand];

@@ -1,0 +1,105 @@
+// Plain-text views of devices and stacks for the CLI (and any text report): every figure with
+// its unit, every unknown shown as "?" with its reason listed underneath, never left blank.
+import { formatBytes, formatThroughput } from '../analysis/units.ts';
+import type { InspectReport } from './describe.ts';
+import type { BlockDeviceInfo, StackLayer, SystemFacts } from './types.ts';
+
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+const q = (value: string | null | undefined): string => (value === null || value === undefined || value === '' ? '?' : value);
+const yesNo = (value: boolean | null | undefined): string => (value === true ? 'yes' : value === false ? 'no' : '?');
+
+function ceiling(bytesPerSec: number | null | undefined): string {
+  return bytesPerSec ? `~${formatThroughput(bytesPerSec)}` : '?';
+}
+
+function discardText(d: BlockDeviceInfo): string {
+  if (d.discard.supported === false) return 'no';
+  if (d.discard.supported === null) return '?';
+  return `yes (${formatBytes(d.discard.granularityBytes ?? 0)} / ${formatBytes(d.discard.maxBytes ?? 0)})`;
+}
+
+export function formatDevices(devices: BlockDeviceInfo[]): string {
+  if (devices.length === 0) return 'No block devices found in /sys/block.\n';
+  const rows = devices.map((d) => [
+    d.name,
+    d.class,
+    q(d.transport),
+    d.sizeBytes === null ? '?' : formatBytes(d.sizeBytes),
+    q(d.model),
+    q(d.serial),
+    `${d.logicalBlockSize ?? '?'}/${d.physicalBlockSize ?? '?'} B`,
+    yesNo(d.rotational),
+    q(d.linkDescription),
+    ceiling(d.linkCeilingBytesPerSec),
+    q(d.scheduler),
+    discardText(d),
+    [...d.partitions, ...(d.loopBackingFile ? [`file ${d.loopBackingFile}`] : []), ...(d.dmName ? [`dm ${d.dmName}`] : [])].join(',') || '-',
+    d.holders.join(',') || '-',
+  ]);
+  const out = table(
+    ['NAME', 'CLASS', 'TRANSPORT', 'SIZE', 'MODEL', 'SERIAL', 'SECTOR L/P', 'ROTATIONAL', 'LINK', 'CEILING', 'SCHEDULER', 'DISCARD (gran./max)', 'PARTS/BACKING', 'HOLDERS'],
+    rows,
+  );
+  const notes = devices.flatMap((d) => Object.entries(d.reasons ?? {}).map(([field, why]) => `  ${d.name} ${field}: ${why}`));
+  return out + (notes.length > 0 ? `\n? unknown:\n${notes.join('\n')}\n` : '') + 'Ceiling: the most the negotiated link carries after line encoding (MB/s = 10^6 bytes/s); real transfers stay below it.\n';
+}
+
+function layerLine(layer: StackLayer): string {
+  const d = layer.details;
+  const pass = layer.discardPasses === undefined ? '' : `  discards: ${yesNo(layer.discardPasses)}`;
+  switch (layer.kind) {
+    case 'file':
+      return `file       ${layer.name}${d.type === 'loop backing file' ? '  (loop backing file)' : ''}`;
+    case 'mount':
+      return `mount      ${layer.name}  ${String(d.fsType)} from ${String(d.source)}  options ${String(d.options)}  online discard: ${q(d.onlineDiscard as string | null)}`;
+    case 'dm-crypt': {
+      const cipher = d.cipher ? `${String(d.cipher)}, ${String(d.keyBits)}-bit key${d.cipherKeyBits ? ` (AES-${String(d.cipherKeyBits)} if AES)` : ''}` : 'cipher ?';
+      const flags = d.flags === null || d.flags === undefined ? 'flags ?' : `flags: ${String(d.flags) || 'none'}`;
+      return `dm-crypt   ${layer.name} (${String(d.device)}, ${q(d.format as string | null)})  ${cipher}  ${flags}${pass}`;
+    }
+    case 'lvm':
+      return `lvm        ${layer.name} (${String(d.device)})  VG ${q(d.vg as string | null)}  LV ${q(d.lv as string | null)}${pass}`;
+    case 'loop':
+      return `loop       ${layer.name}  backing file ${q(d.backingFile as string | null)}  direct I/O: ${yesNo(d.directIo as boolean | null)}${pass}`;
+    case 'partition':
+      return `partition  ${layer.name}  #${String(d.number ?? '?')} on ${String(d.disk ?? '?')}, ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}${pass}`;
+    case 'disk':
+      return `disk       ${layer.name}  ${String(d.class)} via ${q(d.transport as string | null)}  ${q(d.model as string | null)}  ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}  link ${q(d.link as string | null)} ceiling ${ceiling(layer.linkCeilingBytesPerSec)}${pass}`;
+    default:
+      return `${layer.kind.padEnd(10)} ${layer.name}  ${JSON.stringify(d)}${pass}`;
+  }
+}
+
+export function formatSystem(s: SystemFacts): string {
+  const timer = s.fstrimTimer;
+  return [
+    `CPU        ${q(s.cpuModel)}, ${s.cores ?? '?'} cores / ${s.threads ?? '?'} threads, crypto flags: ${s.cryptoFlags.join(' ') || 'none (no AES instructions: dm-crypt runs in software)'}`,
+    `Memory     ${s.memoryBytes === null ? '?' : formatBytes(s.memoryBytes)}`,
+    `Kernel     ${q(s.kernel)}`,
+    `fstrim     timer enabled: ${yesNo(timer?.enabled)}${timer?.reason ? ` (${timer.reason})` : ''}`,
+  ].join('\n');
+}
+
+export function formatInspect(r: InspectReport): string {
+  const lines: string[] = [];
+  lines.push(`Target     ${r.target.path} (${r.target.kind})`);
+  lines.push('', 'Stack, from the file down to the disk:');
+  (r.target.stack ?? []).forEach((layer, i) => lines.push(`  ${String(i + 1).padStart(2)}. ${layerLine(layer)}`));
+  const reasons = (r.target.stack ?? []).flatMap((l) => Object.entries(l.reasons ?? {}).map(([k, v]) => `      ${l.name} ${k}: ${v}`));
+  if (reasons.length > 0) lines.push('    ? unknown:', ...reasons);
+  lines.push('');
+  lines.push(`Encrypted  ${r.encryptedLayers.join('; ') || 'no layer'}`);
+  lines.push(`Ceiling    ${r.lowestCeiling ? `lowest link ceiling ~${formatThroughput(r.lowestCeiling.bytesPerSec)} at ${r.lowestCeiling.where}` : 'unknown (no physical link found on the path)'}`);
+  const t = r.trim;
+  lines.push(`TRIM       online discard: ${q(t.onlineDiscard)}; discards reach the disk: ${yesNo(t.reachesDisk)}${t.blockedAt ? ` (stopped at ${t.blockedAt})` : ''}`);
+  lines.push(formatSystem(r.system));
+  if (r.unknowns.length > 0) lines.push('', 'Unknown:', ...r.unknowns.map((u) => `  - ${u}`));
+  lines.push('', r.warnings.length > 0 ? 'Warnings:' : 'Warnings: none');
+  for (const w of r.warnings) lines.push(`  [${w.code}] ${w.message}`);
+  return lines.join('\n') + '\n';
+}

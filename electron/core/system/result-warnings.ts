@@ -1,0 +1,70 @@
+// Warnings for one measured figure, from what system/ knows about the target: a figure faster
+// than the link can carry, or a test small enough to live in RAM or the drive's write cache.
+import type { Warning } from '../model/results.ts';
+import { formatBytes, formatThroughput } from '../analysis/units.ts';
+import { directIoTrusted } from './fs-warnings.ts';
+import type { DeviceFingerprint, StackLayer } from './types.ts';
+
+export interface ResultWarningInput {
+  bytesPerSec: number | null;
+  device?: DeviceFingerprint;
+  stack?: StackLayer[];
+  sizeBytes?: number;
+  memoryBytes?: number | null;
+  /** The test wrote (the write-cache check applies to writes only). Unknown → checked. */
+  write?: boolean;
+  /** The run used buffered I/O (no O_DIRECT): the page cache is in play whatever the filesystem. */
+  buffered?: boolean;
+}
+
+/** The lowest known link ceiling among the device and the stack's disks. */
+export function lowestCeiling(device?: DeviceFingerprint, stack?: StackLayer[]): { bytesPerSec: number; where: string } | null {
+  const candidates: Array<{ bytesPerSec: number; where: string }> = [];
+  if (device?.linkCeilingBytesPerSec) candidates.push({ bytesPerSec: device.linkCeilingBytesPerSec, where: `${device.name} (${device.linkDescription ?? 'link'})` });
+  for (const layer of stack ?? []) {
+    if (layer.kind === 'disk' && layer.linkCeilingBytesPerSec) {
+      candidates.push({ bytesPerSec: layer.linkCeilingBytesPerSec, where: `${layer.name} (${String(layer.details.link ?? 'link')})` });
+    }
+  }
+  if (candidates.length === 0) return null;
+  return candidates.reduce((a, b) => (b.bytesPerSec < a.bytesPerSec ? b : a));
+}
+
+/**
+ * The drive's likely write cache, an ESTIMATE from its class and size: HDDs carry up to 256 MiB
+ * of DRAM; SSDs absorb writes in an SLC cache that is rarely below 1 % of capacity (at least
+ * 1 GiB). Null where there is no drive-side cache to speak of.
+ */
+export function likelyWriteCacheBytes(device: DeviceFingerprint): number | null {
+  if (device.class === 'HDD') return 256 * 2 ** 20;
+  if (device.class === 'SATA SSD' || device.class === 'NVMe SSD') {
+    return Math.max(2 ** 30, (device.sizeBytes ?? 0) / 100);
+  }
+  return null;
+}
+
+export function resultWarnings(input: ResultWarningInput): Warning[] {
+  const warnings: Warning[] = [];
+  const ceiling = lowestCeiling(input.device, input.stack);
+  if (input.bytesPerSec !== null && ceiling && input.bytesPerSec > ceiling.bytesPerSec) {
+    warnings.push({
+      code: 'faster-than-link',
+      message: `${formatThroughput(input.bytesPerSec)} is more than the ${formatThroughput(ceiling.bytesPerSec)} that ${ceiling.where} can carry: the data came from a cache, not the drive.`,
+    });
+  }
+  const cacheCanServe = input.buffered === true || (input.stack !== undefined && !directIoTrusted(input.stack));
+  if (input.sizeBytes && input.memoryBytes && input.sizeBytes < input.memoryBytes && cacheCanServe) {
+    warnings.push({
+      code: 'size-below-ram',
+      message: `The test size ${formatBytes(input.sizeBytes)} fits in RAM (${formatBytes(input.memoryBytes)}) and the page cache can serve this target: use a test size above RAM, or O_DIRECT on a filesystem that honours it.`,
+    });
+  }
+  const cache = input.device ? likelyWriteCacheBytes(input.device) : null;
+  if (input.write !== false && input.sizeBytes && cache && input.sizeBytes <= cache) {
+    warnings.push({
+      code: 'size-below-write-cache',
+      message: `The test size ${formatBytes(input.sizeBytes)} fits in the drive's likely write cache (about ${formatBytes(cache)}, estimated for a ${input.device!.class}): sustained writes will be slower than this figure.`,
+    });
+  }
+  return warnings;
+}
