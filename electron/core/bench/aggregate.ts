@@ -1,0 +1,76 @@
+// Worker results of one test (one per run) → the TestResult the rest of DiskDelta uses,
+// with the verdicts that say when a figure cannot be trusted.
+import type { RunMeasurement, Sample, TestId, TestResult, Warning } from '../model/results.ts';
+import { TEST_DEFINITIONS } from './presets.ts';
+import { coefficientOfVariation, combineLatency, median, TRUST } from './statistics.ts';
+import type { WorkerResult } from './worker-protocol.ts';
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+export function aggregateTest(test: TestId, results: WorkerResult[], samples: Map<number, Sample[]>): TestResult {
+  const runs: RunMeasurement[] = results.map((r) => ({
+    run: r.run,
+    bytesPerSec: r.bytes_per_sec,
+    iops: r.iops,
+    latencyNs: { mean: r.lat_ns.mean, p50: r.lat_ns.p50, p90: r.lat_ns.p90, p99: r.lat_ns.p99, p999: r.lat_ns.p999, max: r.lat_ns.max },
+    elapsedNs: r.elapsed_ns,
+    ios: r.ios,
+    bytes: r.bytes,
+    cpu: { userNs: r.cpu.user_ns, systemNs: r.cpu.sys_ns },
+    samples: samples.get(r.run) ?? [],
+  }));
+  const { latencyNs, histogram } = combineLatency(
+    results.map((r) => ({ latency: r.lat_ns, ios: r.ios, histogram: r.hist })),
+  );
+  const throughput = runs.map((r) => r.bytesPerSec);
+  const cv = coefficientOfVariation(throughput);
+  const cpu = {
+    userNs: runs.reduce((a, r) => a + r.cpu.userNs, 0),
+    systemNs: runs.reduce((a, r) => a + r.cpu.systemNs, 0),
+  };
+  const warnings: Warning[] = [];
+  const fewest = Math.min(...runs.map((r) => r.ios));
+  const shortest = Math.min(...runs.map((r) => r.elapsedNs)) / 1e9;
+  const underResolved = fewest < TRUST.minIos || shortest < TRUST.minWindowSec;
+  if (underResolved) {
+    warnings.push({
+      code: 'under-resolved',
+      message: `too little was measured to trust this figure (${fewest} I/Os in ${shortest.toFixed(2)} s; want ≥ ${TRUST.minIos} I/Os and ≥ ${TRUST.minWindowSec} s): raise --duration`,
+    });
+  }
+  if (cv !== null && cv > TRUST.maxCv) {
+    warnings.push({
+      code: 'noisy',
+      message: `runs differ by ${pct(cv)} (coefficient of variation, over ${runs.length} runs): something else is using the disk or the CPU; raise --runs or test on a quiet machine`,
+    });
+  }
+  const elapsedSec = runs.reduce((a, r) => a + r.elapsedNs, 0) / 1e9;
+  const threads = TEST_DEFINITIONS[test].params.threads;
+  const cpuShare = elapsedSec > 0 ? (cpu.userNs + cpu.systemNs) / 1e9 / elapsedSec / threads : 0;
+  if (cpuShare > TRUST.cpuBoundShare) {
+    warnings.push({
+      code: 'cpu-bound',
+      message: `the worker kept its ${threads === 1 ? 'core' : `${threads} cores`} ${pct(cpuShare)} busy: this figure may be the CPU's limit, not the disk's`,
+    });
+  }
+  if (results.some((r) => !r.direct)) {
+    warnings.push({ code: 'buffered-io', message: 'measured without O_DIRECT (--buffered): the page cache is in this figure, not only the disk' });
+  }
+  if (results.some((r) => r.engine === 'psync') && TEST_DEFINITIONS[test].params.queueDepth > 1) {
+    warnings.push({ code: 'queue-depth-emulated', message: `kernel AIO was unavailable: this Q${TEST_DEFINITIONS[test].params.queueDepth} test ran at queue depth 1` });
+  }
+  return {
+    test,
+    params: TEST_DEFINITIONS[test].params,
+    bytesPerSec: median(throughput),
+    iops: median(runs.map((r) => r.iops)),
+    latencyNs,
+    best: { bytesPerSec: Math.max(...throughput), iops: Math.max(...runs.map((r) => r.iops)) },
+    cv,
+    runs,
+    histogram,
+    cpu,
+    underResolved,
+    warnings,
+  };
+}

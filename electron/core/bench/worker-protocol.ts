@@ -1,0 +1,53 @@
+// The worker's NDJSON lines (protocol version 1), validated as they arrive: a line that does
+// not parse is reported, never trusted.
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+
+const latency = z.object({
+  mean: z.number(), min: z.number(), p50: z.number(), p90: z.number(), p99: z.number(), p999: z.number(), max: z.number(),
+});
+
+export const workerMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    v: z.literal(PROTOCOL_VERSION), type: z.literal('hello'), worker: z.string(), version: z.string(), pid: z.number(),
+    engine: z.string(), target: z.string(), kind: z.enum(['folder', 'block-device']), fs: z.string(),
+    file: z.string().nullable(), size: z.number(), direct: z.boolean(), jobs: z.number(),
+  }),
+  z.object({
+    v: z.literal(PROTOCOL_VERSION), type: z.literal('progress'), phase: z.enum(['prepare', 'warmup', 'measure']),
+    job: z.number().optional(), jobs: z.number(), name: z.string().optional(), run: z.number().optional(),
+    runs: z.number().optional(), elapsed_ns: z.number().optional(), planned_ns: z.number().optional(),
+    done_bytes: z.number().optional(), total_bytes: z.number().optional(),
+  }),
+  z.object({
+    v: z.literal(PROTOCOL_VERSION), type: z.literal('sample'), job: z.number(), name: z.string(), run: z.number(),
+    t_ms: z.number(), bytes_per_sec: z.number(), iops: z.number(),
+  }),
+  z.object({
+    v: z.literal(PROTOCOL_VERSION), type: z.literal('result'), job: z.number(), name: z.string(), run: z.number(),
+    rw: z.string(), bs: z.number(), qd: z.number(), threads: z.number(), read_pct: z.number().optional(),
+    engine: z.string(), direct: z.boolean(), elapsed_ns: z.number(), ios: z.number(), bytes: z.number(),
+    reads: z.number(), writes: z.number(), bytes_per_sec: z.number(), iops: z.number(), lat_ns: latency,
+    hist: z.array(z.tuple([z.number(), z.number()])), cpu: z.object({ user_ns: z.number(), sys_ns: z.number() }),
+  }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('warning'), code: z.string(), message: z.string() }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('done'), status: z.string(), exit_code: z.number() }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('prepared'), file: z.string(), size: z.number() }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('cleaned'), removed: z.number() }),
+]);
+
+export type WorkerMessage = z.infer<typeof workerMessageSchema>;
+export type WorkerResult = Extract<WorkerMessage, { type: 'result' }>;
+
+export function parseWorkerLine(line: string): WorkerMessage | { invalid: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return { invalid: `not JSON: ${line.slice(0, 120)}` };
+  }
+  const parsed = workerMessageSchema.safeParse(json);
+  return parsed.success ? parsed.data : { invalid: `unexpected message: ${line.slice(0, 120)}` };
+}
