@@ -5,5 +5,10 @@ import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 import { devicesCommand } from './devices.ts';
 import { inspectCommand } from './inspect.ts';
+import { listCommand } from './list.ts';
+import { showCommand } from './show.ts';
+import { labelCommand } from './label.ts';
+import { deleteCommand } from './delete.ts';
+import { compareCommand } from './compare.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand];
+export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand];

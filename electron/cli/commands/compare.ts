@@ -1,0 +1,44 @@
+// `diskdelta compare ID ID…`: the runs side by side, ratios to the first. The figures come
+// from core/analysis/compare.ts, the same comparison the app and the reports show.
+import { parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
+import { compareRuns } from '../../core/analysis/compare.ts';
+import { formatComparisonText } from '../../core/analysis/compare-text.ts';
+
+const HELP = `Usage: diskdelta compare ID ID... [--json] [--unit MB|MiB|KB] [--db FILE]
+
+Compares runs test by test. The first run is the baseline: every other run gets the ratio
+to it (×3.29 = 3.29 times the baseline's figure), the percent change, whether that is better
+or worse (higher throughput, IOPS and seeks are better; lower latency is better) and whether
+the difference exceeds the runs' own spread. With three or more runs, each is also compared
+to the run before it (HDD → SSD → SSD + dm-crypt).
+
+  --unit U     throughput unit: MB (10^6 bytes/s, default), MiB (2^20), KB (KiB, bonnie++'s K)
+  --json       print the comparison as JSON (raw values and the labelled text)
+${DB_HELP}`;
+
+export const compareCommand: CliCommand = {
+  name: 'compare',
+  synopsis: 'compare ID ID... [--json] [--unit MB|MiB|KB]',
+  summary: 'runs side by side: ratios, % change, better or worse, beyond the spread or not',
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      json: { type: 'boolean' },
+      unit: { type: 'string' },
+      db: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    }, true);
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    const ids = positionals.map(parseRunId);
+    if (ids.length < 2) throw new UsageError('compare needs at least two run ids, the baseline first: diskdelta compare 1 2');
+    const unit = parseUnitFlag(values.unit);
+    return withLibrary('compare', values.db, (library) => {
+      const comparison = compareRuns(requireRuns(library, ids), { unit });
+      process.stdout.write(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison));
+      return 0;
+    });
+  },
+};

@@ -1,0 +1,35 @@
+// `diskdelta delete ID…`: remove runs with everything measured under them. All ids are
+// checked first, so a typo in one id deletes nothing.
+import { parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
+
+const HELP = `Usage: diskdelta delete ID... [--db FILE]
+
+Deletes the runs (results, samples, histograms, warnings included). There is no undo:
+'diskdelta export ID --format json' keeps a copy that 'diskdelta import' brings back.
+
+${DB_HELP}`;
+
+export const deleteCommand: CliCommand = {
+  name: 'delete',
+  synopsis: 'delete ID...',
+  summary: 'remove runs from the library',
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (positionals.length === 0) throw new UsageError('which run? Usage: diskdelta delete ID...');
+    const ids = [...new Set(positionals.map(parseRunId))];
+    return withLibrary('delete', values.db, (library) => {
+      const runs = library.transaction(() => {
+        const found = requireRuns(library, ids);
+        for (const id of ids) library.deleteRun(id);
+        return found;
+      });
+      for (const run of runs) process.stdout.write(`Deleted run ${run.id} "${run.label}".\n`);
+      return 0;
+    });
+  },
+};

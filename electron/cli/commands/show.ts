@@ -1,0 +1,158 @@
+// `diskdelta show ID`: one run with all of its context — where it came from, the device and
+// storage stack, the machine, the settings — and every result with its unit.
+import { parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
+import type { RunRecord, TestResult } from '../../core/model/results.ts';
+import type { DeviceFingerprint, StackLayer } from '../../core/system/types.ts';
+import { testTitle } from '../../core/analysis/compare.ts';
+import {
+  describeThroughputUnit,
+  formatBytes,
+  formatIops,
+  formatLatency,
+  formatNumber,
+  formatThroughput,
+  type ThroughputUnit,
+} from '../../core/analysis/units.ts';
+
+const HELP = `Usage: diskdelta show ID [--json] [--unit MB|MiB|KB] [--db FILE]
+
+Shows run ID: its source, device, storage stack, machine, settings, every result, the
+figures kept from an imported file, and every warning.
+
+  --unit U     throughput unit: MB (10^6 bytes/s, default), MiB (2^20), KB (KiB, bonnie++'s K)
+  --json       print the whole run as JSON (raw units: bytes/s, IOPS, nanoseconds)
+${DB_HELP}`;
+
+function formatDevice(d: DeviceFingerprint): string {
+  const parts = [d.name, d.model ?? 'unknown model', d.class];
+  if (d.serial) parts.push(`serial ${d.serial}`);
+  if (d.sizeBytes !== null) parts.push(formatBytes(d.sizeBytes));
+  if (d.transport) parts.push(d.transport);
+  if (d.linkDescription || d.linkCeilingBytesPerSec !== null) {
+    const ceiling = d.linkCeilingBytesPerSec !== null ? ` (ceiling ${formatThroughput(d.linkCeilingBytesPerSec)})` : '';
+    parts.push(`link ${d.linkDescription ?? ''}${ceiling}`.replace('link  (', 'link ('));
+  }
+  return parts.join(', ');
+}
+
+function formatLayer(layer: StackLayer): string {
+  const details = Object.entries(layer.details)
+    .filter(([, v]) => v !== null && v !== '')
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
+  const flags = [layer.encrypted ? 'encrypted' : '', layer.discardPasses === false ? 'TRIM blocked' : layer.discardPasses ? 'TRIM passes' : '']
+    .filter(Boolean)
+    .join(', ');
+  return [`${layer.kind} ${layer.name}`, details && `(${details})`, flags && `[${flags}]`].filter(Boolean).join(' ');
+}
+
+function formatParams(r: TestResult): string {
+  if (!r.params) return '—';
+  const p = r.params;
+  const mix = p.readPercent !== undefined ? ` ${p.readPercent}% read` : '';
+  return `${p.rw}${mix} ${formatBytes(p.blockSize)} Q${p.queueDepth}T${p.threads}`;
+}
+
+function resultRow(r: TestResult, unit: ThroughputUnit): string[] {
+  const lat = r.latencyNs;
+  const flags = [r.underResolved ? 'under-resolved' : '', r.warnings.length ? `${r.warnings.length} warning(s)` : ''].filter(Boolean).join(', ');
+  return [
+    r.test,
+    formatParams(r),
+    r.bytesPerSec !== null ? formatThroughput(r.bytesPerSec, unit) : r.underResolved ? '+++++' : '—',
+    r.iops !== null ? formatIops(r.iops, r.test === 'seeks' ? 'seeks/s' : 'IOPS') : '—',
+    lat?.p50 != null ? formatLatency(lat.p50) : lat?.mean != null ? `${formatLatency(lat.mean)} (mean)` : '—',
+    lat?.p99 != null ? formatLatency(lat.p99) : lat?.max != null ? `${formatLatency(lat.max)} (max)` : '—',
+    r.cv !== null ? `${(r.cv * 100).toFixed(1)} %` : '—',
+    r.runs.length ? String(r.runs.length) : '—',
+    flags,
+  ];
+}
+
+export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
+  const out: string[] = [];
+  const tag = run.source === 'measured' ? '' : `  [${run.source.toUpperCase()}]`;
+  out.push(`Run ${run.id ?? '(unsaved)'}: ${run.label}${tag}`);
+  const field = (name: string, value: string) => out.push(`  ${name.padEnd(10)}  ${value}`);
+  field('created', run.createdAt);
+  const origin = run.source === 'measured' ? 'measured by DiskDelta' : run.source === 'reference' ? 'reference data shipped with DiskDelta' : 'imported';
+  field('source', `${origin} (format: ${run.sourceFormat})`);
+  if (run.notes) field('notes', run.notes);
+  field('engine', `${run.engine.name} ${run.engine.version}${run.engine.ioEngine ? ` (I/O engine ${run.engine.ioEngine})` : ''}`.trim());
+  if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${run.target.kind})`);
+  if (run.target.device) field('device', formatDevice(run.target.device));
+  if (run.target.stack?.length) field('stack', run.target.stack.map(formatLayer).join(' → '));
+  if (run.system) {
+    const s = run.system;
+    const parts = [
+      s.kernel && `kernel ${s.kernel}`,
+      s.cpuModel && `CPU ${s.cpuModel}${s.cores ? ` (${s.cores} cores)` : ''}`,
+      s.cryptoFlags.length ? `crypto ${s.cryptoFlags.join(' ')}` : '',
+      s.memoryBytes !== null ? `memory ${formatBytes(s.memoryBytes)}` : '',
+    ].filter(Boolean);
+    field('system', parts.join(', ') || '—');
+  }
+  const st = run.settings;
+  const settings = [
+    st.preset && `preset ${st.preset}`,
+    st.sizeBytes !== undefined && `test size ${formatBytes(st.sizeBytes)}`,
+    st.durationSec !== undefined && `${st.durationSec} s per run`,
+    st.runs !== undefined && `${st.runs} run(s)`,
+    st.warmupSec !== undefined && `${st.warmupSec} s warm-up`,
+    st.buffered && 'buffered I/O (page cache)',
+  ].filter(Boolean);
+  if (settings.length) field('settings', settings.join(', '));
+  for (const [key, value] of Object.entries(run.sourceMeta)) field(key, value);
+
+  out.push('', `Results (throughput in ${describeThroughputUnit(unit)}; median over runs, CV = spread)`);
+  if (run.results.length === 0) out.push('  (none)');
+  else {
+    const table = formatTable(
+      ['TEST', 'PARAMETERS', 'THROUGHPUT', 'IOPS', 'LAT P50', 'LAT P99', 'CV', 'RUNS', 'FLAGS'],
+      run.results.map((r) => resultRow(r, unit)),
+    );
+    out.push(...table.trimEnd().split('\n').map((line) => `  ${line}`));
+    const named = run.results.filter((r) => testTitle(r.test) !== r.test);
+    if (named.length) out.push('  ' + named.map((r) => `${r.test} = ${testTitle(r.test)}`).join('; '));
+  }
+  if (run.extras.length) {
+    out.push('', 'Other figures (as in the imported file)');
+    for (const e of run.extras) {
+      const value = e.value === null ? '—' : `${formatNumber(e.value)} ${e.unit}`;
+      out.push(`  ${e.name}: ${value}${e.note ? ` (${e.note})` : ''}`);
+    }
+  }
+  const warnings = [...run.warnings.map((w) => ({ ...w, test: '' })), ...run.results.flatMap((r) => r.warnings.map((w) => ({ ...w, test: r.test })))];
+  if (warnings.length) {
+    out.push('', 'Warnings');
+    for (const w of warnings) out.push(`  ${w.test ? `${w.test}: ` : ''}${w.message} [${w.code}]`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export const showCommand: CliCommand = {
+  name: 'show',
+  synopsis: 'show ID [--json] [--unit MB|MiB|KB]',
+  summary: 'one run with its device, stack, settings, results and warnings',
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      json: { type: 'boolean' },
+      unit: { type: 'string' },
+      db: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    }, true);
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError('show takes one run id: diskdelta show ID');
+    const id = parseRunId(positionals[0]!);
+    const unit = parseUnitFlag(values.unit);
+    return withLibrary('show', values.db, (library) => {
+      const [run] = requireRuns(library, [id]);
+      process.stdout.write(values.json ? `${JSON.stringify(run, null, 2)}\n` : formatRun(run!, unit));
+      return 0;
+    });
+  },
+};

@@ -1,0 +1,65 @@
+// What the library commands (list, show, label, delete, export, import, compare) share:
+// the --db flag, run-id parsing, and turning library failures into a one-line message with
+// exit code 1 (usage mistakes stay UsageError → exit 2, handled by main()).
+import { EXIT_FAILURE, UsageError } from './args.ts';
+import { LibraryError, openLibrary, resolveDbPath, type Library } from '../core/store/library.ts';
+import type { RunRecord } from '../core/model/results.ts';
+import { parseThroughputUnit, THROUGHPUT_UNITS, type ThroughputUnit } from '../core/analysis/units.ts';
+
+/** A failure the user can act on; printed as "diskdelta CMD: message", exit code 1. */
+export class CliFailure extends Error {
+  override name = 'CliFailure';
+}
+
+export const DB_HELP = '  --db FILE    use this results library instead of the default\n' +
+  '               (default: $DISKDELTA_DB, else $XDG_DATA_HOME/diskdelta/library.sqlite,\n' +
+  '               else ~/.local/share/diskdelta/library.sqlite)\n';
+
+export async function withLibrary(command: string, dbFlag: string | undefined, body: (library: Library) => number | Promise<number>): Promise<number> {
+  let library: Library | undefined;
+  try {
+    library = openLibrary({ dbPath: resolveDbPath(dbFlag) });
+    return await body(library);
+  } catch (error) {
+    if (error instanceof CliFailure || error instanceof LibraryError) {
+      process.stderr.write(`diskdelta ${command}: ${error.message}\n`);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  } finally {
+    library?.close();
+  }
+}
+
+/** "7" or "#7" → 7. */
+export function parseRunId(text: string): number {
+  const match = /^#?(\d{1,15})$/.exec(text.trim());
+  const id = match ? Number(match[1]) : NaN;
+  if (!(id > 0)) throw new UsageError(`'${text}' is not a run id: use the number that 'diskdelta list' shows`);
+  return id;
+}
+
+/** Every run asked for, in the order asked; one message naming all the ids that are missing. */
+export function requireRuns(library: Library, ids: number[]): RunRecord[] {
+  const runs = ids.map((id) => library.getRun(id));
+  const missing = ids.filter((_, i) => runs[i] === null);
+  if (missing.length > 0) {
+    const which = missing.length === 1 ? `run ${missing[0]}` : `runs ${missing.join(', ')}`;
+    throw new CliFailure(`no ${which} in the library ${library.path} ('diskdelta list' shows the ids)`);
+  }
+  return runs as RunRecord[];
+}
+
+export function parseUnitFlag(text: string | undefined): ThroughputUnit {
+  if (text === undefined) return 'MB';
+  const unit = parseThroughputUnit(text);
+  if (!unit) throw new UsageError(`--unit '${text}' is not a throughput unit: use ${THROUGHPUT_UNITS.join(', ')}`);
+  return unit;
+}
+
+/** A table with left-aligned columns, for list-like output. */
+export function formatTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, c) => (c === cells.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
