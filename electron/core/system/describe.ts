@@ -91,19 +91,21 @@ function pickDevice(disks: BlockDeviceInfo[]): DeviceFingerprint | null {
 function trimVerdict(layers: StackLayer[], fstrimTimer: FstrimTimerFacts | null): TrimVerdict {
   const firstMount = layers.findIndex((l) => l.kind === 'mount');
   const mount = firstMount >= 0 ? layers[firstMount]! : null;
-  const below = layers.slice(firstMount + 1).filter((l) => l.kind !== 'file');
+  // A partition shares its disk's queue, so the disk answers for it.
+  const below = layers.slice(firstMount + 1).filter((l) => l.kind !== 'file' && l.kind !== 'partition');
   let reachesDisk: boolean | null = below.some((l) => l.kind === 'disk') ? true : null;
   let blockedAt: string | null = null;
-  for (const layer of below) {
-    if (layer.discardPasses === false) {
-      reachesDisk = false;
-      blockedAt = `${layer.kind} ${layer.name}`;
-      break;
-    }
-    if (layer.discardPasses == null && reachesDisk) {
-      reachesDisk = null;
-      blockedAt ??= `${layer.kind} ${layer.name} (unknown)`;
-    }
+  // Layers inherit discard limits from below (LVM on a crypt without allow_discards shows 0
+  // too), so the deepest layer that refuses is the cause.
+  const refusing = below.filter((l) => l.discardPasses === false);
+  const unknown = below.find((l) => l.discardPasses == null);
+  if (refusing.length > 0) {
+    reachesDisk = false;
+    const cause = refusing[refusing.length - 1]!;
+    blockedAt = `${cause.kind} ${cause.name}`;
+  } else if (unknown && reachesDisk) {
+    reachesDisk = null;
+    blockedAt = `${unknown.kind} ${unknown.name} (unknown)`;
   }
   return {
     onlineDiscard: mount ? ((mount.details.onlineDiscard as string | null) ?? null) : null,

@@ -58,7 +58,7 @@ function layerLine(layer: StackLayer): string {
     case 'mount':
       return `mount      ${layer.name}  ${String(d.fsType)} from ${String(d.source)}  options ${String(d.options)}  online discard: ${q(d.onlineDiscard as string | null)}`;
     case 'dm-crypt': {
-      const cipher = d.cipher ? `${String(d.cipher)}, ${String(d.keyBits)}-bit key${d.cipherKeyBits ? ` (AES-${String(d.cipherKeyBits)} if AES)` : ''}` : 'cipher ?';
+      const cipher = d.cipher ? `${String(d.cipher)}, ${String(d.keyBits)}-bit key${d.cipherKeyBits && String(d.cipher).startsWith('aes') ? ` (AES-${String(d.cipherKeyBits)})` : ''}` : 'cipher ?';
       const flags = d.flags === null || d.flags === undefined ? 'flags ?' : `flags: ${String(d.flags) || 'none'}`;
       return `dm-crypt   ${layer.name} (${String(d.device)}, ${q(d.format as string | null)})  ${cipher}  ${flags}${pass}`;
     }

@@ -64,6 +64,8 @@ async function examine(root: string, p: string): Promise<{ resolved: string; kin
     return { resolved, kind: st.isDirectory() ? 'folder' : 'unknown' };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    // A snapshot holds sysfs and procfs, not the user's files: a missing path there is expected.
+    if (!isLiveRoot(root) && code === 'ENOENT') return { resolved: normalized, kind: 'unknown' };
     return { resolved: normalized, kind: 'unknown', reason: `${normalized} cannot be examined (${code}); the stack below is from its mount point` };
   }
 }
