@@ -1,0 +1,84 @@
+// `npm run bench:library [-- RUNS]`: builds a library of SYNTHETIC runs (10,000 by default)
+// in a temporary database and times what `diskdelta list` does with it. Target: list in
+// ≤ 100 ms. A benchmark, not a test: it prints figures and never fails on a slow machine.
+//
+// Timed, each the median of several repetitions after one warm-up:
+//   query   Library.listRuns() — the SQL and the row objects
+//   render  the text table `diskdelta list` prints
+//   json    JSON.stringify for `diskdelta list --json`
+// plus `diskdelta list` as a whole process, next to `diskdelta --version` as the reference
+// for what Node's own start-up costs on this machine.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { formatRunList } from '../electron/cli/commands/list.ts';
+import { syntheticRun } from '../electron/core/store/fixtures/synthetic-run.ts';
+import { openLibrary } from '../electron/core/store/library.ts';
+
+const RUNS = Number(process.argv[2] ?? 10_000);
+const TARGET_MS = 100;
+const REPEAT = 7;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function time(fn: () => void): number {
+  fn(); // warm-up: statement preparation, page cache
+  const times: number[] = [];
+  for (let i = 0; i < REPEAT; i += 1) {
+    const start = performance.now();
+    fn();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'diskdelta-bench-library-'));
+const dbPath = join(dir, 'library.sqlite');
+try {
+  const library = openLibrary({ dbPath });
+  // Standard-grid-sized runs: 8 tests × 3 timed runs × 5 samples, so the samples table is
+  // far larger than the runs table, as in a real library.
+  const buildStart = performance.now();
+  const batch = 500;
+  for (let n = 0; n < RUNS; n += batch) {
+    library.saveRuns(Array.from({ length: Math.min(batch, RUNS - n) }, (_, i) => syntheticRun(n + i, { tests: 8, runsPerTest: 3, samplesPerRun: 5 })));
+  }
+  const buildMs = performance.now() - buildStart;
+  const count = library.countRuns();
+  console.log(`library: ${count.toLocaleString('en-US')} synthetic runs, ${(statSync(dbPath).size / 2 ** 20).toFixed(1)} MiB, built in ${(buildMs / 1000).toFixed(1)} s (${Math.round(count / (buildMs / 1000))} runs/s) at ${dbPath}`);
+
+  let rows = library.listRuns();
+  const queryMs = time(() => {
+    rows = library.listRuns();
+  });
+  const renderMs = time(() => formatRunList(rows));
+  const jsonMs = time(() => JSON.stringify(rows, null, 2));
+  library.close();
+
+  const cli = fileURLToPath(new URL('../bin/diskdelta.js', import.meta.url));
+  const processMs = (args: string[]) =>
+    time(() => {
+      const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+      if (result.status !== 0) throw new Error(`diskdelta ${args.join(' ')} failed: ${result.stderr}`);
+    });
+  const startupMs = processMs(['--version']);
+  const listProcessMs = processMs(['list', '--db', dbPath]);
+
+  const verdict = (ms: number) => (ms <= TARGET_MS ? `within the ${TARGET_MS} ms target` : `OVER the ${TARGET_MS} ms target`);
+  console.log(`list, in process (median of ${REPEAT}):`);
+  console.log(`  query   listRuns()            ${queryMs.toFixed(1)} ms`);
+  console.log(`  render  text table            ${renderMs.toFixed(1)} ms`);
+  console.log(`  json    --json serialisation  ${jsonMs.toFixed(1)} ms`);
+  console.log(`  query + render                ${(queryMs + renderMs).toFixed(1)} ms  ${verdict(queryMs + renderMs)}`);
+  console.log(`whole process (median of ${REPEAT}):`);
+  console.log(`  diskdelta --version           ${startupMs.toFixed(1)} ms  (Node start-up reference)`);
+  console.log(`  diskdelta list                ${listProcessMs.toFixed(1)} ms  (${(listProcessMs - startupMs).toFixed(1)} ms above start-up, ${(listProcessMs / startupMs).toFixed(2)}× the reference)`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
