@@ -81,6 +81,8 @@ export interface Comparison {
 
 /** How many combined standard deviations a difference must reach to count as real. */
 export const SPREAD_FACTOR = 2;
+/** Below this change (what formatPercent shows as ±0.0 %) the verdict is 'same'. */
+export const SAME_BELOW_PERCENT = 0.05;
 
 type Metric = { id: string; label: string; kind: MetricKind; direction: Direction };
 
@@ -197,7 +199,8 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   const percentChange = (ratio - 1) * 100;
   let verdict: Verdict | null = null;
   if (direction !== 'none') {
-    verdict = ratio === 1 ? 'same' : (ratio > 1) === (direction === 'higher') ? 'better' : 'worse';
+    // A change too small to show (±0.0 %) is not called better or worse.
+    verdict = Math.abs(percentChange) < SAME_BELOW_PERCENT ? 'same' : (ratio > 1) === (direction === 'higher') ? 'better' : 'worse';
   }
   let beyondSpread: SpreadVerdict = 'unknown';
   let spreadReason: string;

@@ -1,0 +1,131 @@
+// The library commands through main(), as `diskdelta …` runs them: output and exit codes
+// (0 success, 1 failure such as an unknown id, 2 bad usage). Two cases also run the real
+// executable to check that the exit code reaches the shell.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { main } from '../main.ts';
+import { openLibrary } from '../../core/store/library.ts';
+import { syntheticRun } from '../../core/store/fixtures/synthetic-run.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-library-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `diskdelta ARGS` in this process, capturing what it prints. */
+export async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = process.stdout.write;
+  const err = process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += String(chunk)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+}
+
+describe('library commands', () => {
+  const db = join(dir, 'library.sqlite');
+  const ids: number[] = [];
+  before(() => {
+    const library = openLibrary({ dbPath: db });
+    ids.push(library.saveRun(syntheticRun(1)), library.saveRun({ ...syntheticRun(2), source: 'reference', label: 'the 2011 laptop disk' }), library.saveRun(syntheticRun(3)));
+    library.close();
+  });
+
+  it('list prints every run, reference runs marked; --json gives the summaries', async () => {
+    const text = await runCli(['list', '--db', db]);
+    assert.equal(text.code, 0, text.stderr);
+    const lines = text.stdout.trimEnd().split('\n');
+    assert.match(lines[0]!, /^ID +DATE +SOURCE +DEVICE +TESTS +WARNINGS +LABEL$/);
+    assert.equal(lines.length, 4);
+    assert.match(lines[2]!, /^2 .*\[reference\] diskdelta .*the 2011 laptop disk$/);
+    const json = await runCli(['list', '--json', '--db', db]);
+    assert.deepEqual(JSON.parse(json.stdout).map((s: { id: number }) => s.id), ids);
+  });
+
+  it('list on an empty library says how to add runs', async () => {
+    const result = await runCli(['list', '--db', join(dir, 'empty.sqlite')]);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /No runs in .*empty\.sqlite yet/);
+  });
+
+  it('show prints the context and results; --json is the stored run', async () => {
+    const text = await runCli(['show', String(ids[1]), '--db', db, '--unit', 'MiB']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^Run 2: the 2011 laptop disk {2}\[REFERENCE\]/);
+    assert.match(text.stdout, /device +sdz, Synthetic SSD 2, SATA SSD, serial SYN2, 112 GiB, sata, link SATA 3.0 Gb\/s \(ceiling 300.0 MB\/s\)/);
+    assert.match(text.stdout, /stack .*dm-crypt luks-x .*\[encrypted\] → disk sdz/);
+    assert.match(text.stdout, /seq1m-q8t1-read +read 4 KiB Q1T1 +95.37 MiB\/s/);
+    assert.match(text.stdout, /Sequential Output Per Chr: 812.0 K\/sec/);
+    assert.match(text.stdout, /seq1m-q8t1-read: synthetic warning on test 0 \[noisy\]/);
+    const json = await runCli(['show', `#${ids[1]}`, '--json', '--db', db]);
+    const library = openLibrary({ dbPath: db });
+    assert.deepEqual(JSON.parse(json.stdout), library.getRun(ids[1]!));
+    library.close();
+  });
+
+  it('compare prints ratios to the first run, in the unit asked for', async () => {
+    const text = await runCli(['compare', '1', '2', '3', '--unit', 'KB', '--db', db]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /Throughput in KiB\/s/);
+    assert.match(text.stdout, /#2 {2}97,656 KiB\/s +×1\.00 {2}±0\.0 % {2}same {2}\(within spread\)/);
+    const json = await runCli(['compare', '3', '1', '--json', '--db', db]);
+    const comparison = JSON.parse(json.stdout);
+    assert.deepEqual(comparison.runs.map((r: { id: number }) => r.id), [3, 1]);
+    assert.equal(comparison.rows[0].cells[1].vsBaseline.ratio, (100e6 + 1) / (100e6 + 3));
+  });
+
+  it('label renames; unknown ids fail with exit code 1 and name the id', async () => {
+    assert.equal((await runCli(['label', '1', 'before', 'the', 'upgrade', '--db', db])).code, 0);
+    assert.match((await runCli(['list', '--db', db])).stdout, /^1 .* before the upgrade$/m);
+    const missing = await runCli(['label', '99', 'x', '--db', db]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^diskdelta label: no run 99 in the library .*library\.sqlite/);
+    const compare = await runCli(['compare', '1', '98', '99', '--db', db]);
+    assert.equal(compare.code, 1);
+    assert.match(compare.stderr, /no runs 98, 99/);
+  });
+
+  it('usage mistakes exit with 2', async () => {
+    for (const args of [['show'], ['show', 'abc'], ['compare', '1'], ['compare', '1', '2', '--unit', 'GB'], ['label', '1'], ['delete'], ['list', '--bogus']]) {
+      const result = await runCli([...args, '--db', db]);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /^diskdelta \w+: /);
+    }
+  });
+
+  it('delete checks every id first, then removes', async () => {
+    const partly = await runCli(['delete', '3', '99', '--db', db]);
+    assert.equal(partly.code, 1);
+    assert.equal((await runCli(['show', '3', '--db', db])).code, 0, 'run 3 is still there');
+    const done = await runCli(['delete', '3', '--db', db]);
+    assert.equal(done.code, 0);
+    assert.match(done.stdout, /Deleted run 3/);
+    assert.equal((await runCli(['show', '3', '--db', db])).code, 1);
+  });
+
+  it('a file that is not a library is refused with its name', async () => {
+    const bogus = join(dir, 'notes.txt');
+    writeFileSync(bogus, 'not a database\n'.repeat(300));
+    const result = await runCli(['list', '--db', bogus]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /cannot open the library .*notes\.txt/);
+  });
+
+  it('the exit code reaches the shell', () => {
+    const bin = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
+    const missing = spawnSync(process.execPath, [bin, 'show', '99', '--db', db], { encoding: 'utf8' });
+    assert.equal(missing.status, 1, missing.stderr);
+    const usage = spawnSync(process.execPath, [bin, 'compare', '1', '--db', db], { encoding: 'utf8' });
+    assert.equal(usage.status, 2, usage.stderr);
+  });
+});
