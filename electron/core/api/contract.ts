@@ -49,12 +49,13 @@ export const runSummarySchema = z.object({
   label: z.string(),
   createdAt: z.string(),
   source: z.enum(['measured', 'imported', 'reference']),
-  sourceFormat: z.string(),
+  sourceFormat: z.enum(['diskdelta', 'bonnie++', 'fio', 'kdiskmark', 'crystaldiskmark']),
   targetPath: z.string(),
-  deviceName: z.string().nullable(),
   deviceModel: z.string().nullable(),
-  deviceClass: z.string().nullable(),
-  testCount: z.number().int(),
+  deviceClass: deviceFingerprintSchema.shape.class.nullable(),
+  preset: z.string().nullable(),
+  engine: z.string(),
+  resultCount: z.number().int(),
   warningCount: z.number().int(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
@@ -66,8 +67,13 @@ export const mountSchema = z.object({
   device: z.string().nullable(),
   fsType: z.string().nullable(),
   options: z.array(z.string()),
-  encrypted: z.boolean().nullable(),
-  discard: z.boolean().nullable(),
+  /** Layers of dm-crypt between this file system and its disk; null when unknown. */
+  encryptedLayers: z.array(z.string()).nullable(),
+  /** The mount's online discard: "on", "async", "off", or null where the file system decides elsewhere. */
+  onlineDiscard: z.string().nullable(),
+  /** Whether a discard (online or fstrim) passes every layer down to the disk; null: unknown. */
+  trimReachesDisk: z.boolean().nullable(),
+  diskClass: deviceFingerprintSchema.shape.class.nullable(),
 });
 
 export const systemOverviewSchema = z.object({
@@ -98,6 +104,8 @@ export const procedures = {
       warnings: z.array(warningSchema),
     }),
   },
+  /** Electron only: the native folder dialog. Browser mode answers UNAVAILABLE (type a path). */
+  'dialog.pickFolder': { input: empty, output: z.object({ path: z.string().nullable() }) },
   'runs.start': { input: benchSpecSchema, output: z.object({ runId }) },
   'runs.cancel': { input: z.object({ runId }).strict(), output: z.object({ cancelled: z.boolean() }) },
   'runs.active': { input: empty, output: z.array(activeRunSchema) },

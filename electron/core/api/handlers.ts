@@ -28,16 +28,24 @@ export interface SystemPort {
   describeTarget(path: string): Awaitable<ProcedureOutput<'system.describeTarget'>>;
 }
 
+export interface DialogPort {
+  pickFolder(): Awaitable<string | null>;
+}
+
+type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs';
+
 export interface Backend {
   library: LibraryPort | null;
   formats: FormatsPort | null;
   system: SystemPort | null;
   runs: RunManager | null;
+  /** Native dialogs: Electron only. */
+  dialogs?: DialogPort | null;
   /** Why a port is null, shown in the UNAVAILABLE message. */
-  missing: Partial<Record<'library' | 'formats' | 'system' | 'runs', string>>;
+  missing: Partial<Record<PortName, string>>;
 }
 
-function need<K extends 'library' | 'formats' | 'system' | 'runs'>(backend: Backend, key: K): NonNullable<Backend[K]> {
+function need<K extends PortName>(backend: Backend, key: K): NonNullable<Backend[K]> {
   const port = backend[key];
   if (port) return port as NonNullable<Backend[K]>;
   throw new ApiFailure('UNAVAILABLE', backend.missing[key] ?? `the ${key} module is not available in this build`);
@@ -54,6 +62,10 @@ export function createHandlers(backend: Backend): Handlers {
     'system.overview': async () => need(backend, 'system').overview(),
     'system.describeTarget': async ({ path }) => need(backend, 'system').describeTarget(path),
 
+    'dialog.pickFolder': async () => {
+      if (!backend.dialogs) throw new ApiFailure('UNAVAILABLE', backend.missing.dialogs ?? 'no folder dialog in browser mode: type the folder path');
+      return { path: await backend.dialogs.pickFolder() };
+    },
     'runs.start': async (spec) => need(backend, 'runs').start(spec),
     'runs.cancel': async ({ runId }) => need(backend, 'runs').cancel(runId),
     'runs.active': async () => (backend.runs ? backend.runs.list() : []),

@@ -1,0 +1,61 @@
+import { useEffect } from 'react';
+import { useStore } from 'zustand';
+import { PAGES, useRoute, type PageId } from './view/route.ts';
+import { connectionStore } from './view/connection.ts';
+import { useRuns, useTransportKind } from './stores/index.ts';
+import { OverviewPage } from './pages/overview.tsx';
+import { NewRunPage } from './pages/new-run.tsx';
+import { LiveRunPage } from './pages/live-run.tsx';
+import { LibraryPage } from './pages/library.tsx';
+import { ComparePage } from './pages/compare.tsx';
+import { useStoresApi } from './stores/use-stores-api.ts';
+
+const PAGE_COMPONENTS: Record<PageId, () => React.JSX.Element> = {
+  overview: OverviewPage,
+  new: NewRunPage,
+  live: LiveRunPage,
+  library: LibraryPage,
+  compare: ComparePage,
+};
+
+export function App() {
+  const page = useRoute();
+  const kind = useTransportKind();
+  const connection = useStore(connectionStore, (s) => s.state);
+  const running = useRuns((s) => Object.values(s.runs).some((r) => r.status === 'running' || r.status === 'cancelling'));
+  const stores = useStoresApi();
+  useEffect(() => {
+    void stores.runs.getState().loadActive();
+  }, [stores]);
+  useEffect(() => {
+    const title = PAGES.find((p) => p.id === page)?.title ?? '';
+    document.title = `${title} · DiskDelta`;
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [page]);
+  const Page = PAGE_COMPONENTS[page];
+  return (
+    <div className="shell">
+      <a className="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+      <nav className="sidebar" aria-label="Pages">
+        <div className="brand">Disk<strong>Delta</strong></div>
+        <ul>
+          {PAGES.map((p) => (
+            <li key={p.id}>
+              <a href={`#/${p.id}`} aria-current={p.id === page ? 'page' : undefined}>
+                {p.title}
+                {p.id === 'live' && running ? <span className="dot" aria-label="a run is in progress" /> : null}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p className="mode">{kind === 'browser' ? 'Browser mode · 127.0.0.1' : 'Desktop app'}</p>
+      </nav>
+      <main id="main" tabIndex={-1} data-testid={`page-${page}`}>
+        {kind === 'browser' && connection === 'closed' ? (
+          <div className="banner error" role="alert">The connection to <code>diskdelta serve</code> was lost. Restart it and open the new address it prints.</div>
+        ) : null}
+        <Page />
+      </main>
+    </div>
+  );
+}

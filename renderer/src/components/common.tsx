@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import type { ApiError } from '../../../electron/core/api/contract.ts';
+
+/** A backend error as the person can act on it; UNAVAILABLE says which part is missing. */
+export function ErrorNote({ error, what }: { error: ApiError | null; what?: string }) {
+  if (!error) return null;
+  const title = error.code === 'UNAVAILABLE' ? `${what ?? 'This'} is not available` : `${what ?? 'That'} did not work`;
+  return (
+    <div className={`banner ${error.code === 'UNAVAILABLE' ? 'warn' : 'error'}`} role="alert" data-testid="error-note">
+      <strong>{title}.</strong> {error.message} <span className="code">({error.code})</span>
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="empty" data-testid="empty-state">
+      <h2>{title}</h2>
+      <div>{children}</div>
+    </section>
+  );
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <h1>{title}</h1>
+      {children ? <div className="actions">{children}</div> : null}
+    </header>
+  );
+}
+
+export function WarningList({ warnings, label }: { warnings: Array<{ code: string; message: string; test?: string | null }>; label?: string }) {
+  if (warnings.length === 0) return null;
+  return (
+    <ul className="warnings" aria-label={label ?? 'Warnings'}>
+      {warnings.map((w, i) => (
+        <li key={i}>
+          <span aria-hidden="true">⚠ </span>
+          {w.test ? <span className="muted">{w.test}: </span> : null}
+          {w.message} <span className="code">({w.code})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function formatEta(seconds: number | null): string {
+  if (seconds == null) return 'estimating…';
+  if (seconds < 60) return `${Math.max(0, Math.round(seconds))} s left`;
+  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s left`;
+}
+
+/** Series colours come from CSS variables so that light and dark themes both read well. */
+export const SERIES_COLORS = ['var(--series-0)', 'var(--series-1)', 'var(--series-2)', 'var(--series-3)', 'var(--series-4)', 'var(--series-5)'];

@@ -1,0 +1,37 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { DiskDeltaBridge } from '../../electron/core/api/bridge.ts';
+import { createIpcClient } from './api/ipc-transport.ts';
+import { createWsClient, wsUrlFromLocation } from './api/ws-transport.ts';
+import type { ApiClient } from './api/client.ts';
+import { createStores, StoresContext } from './stores/index.ts';
+import { App } from './app.tsx';
+import { connection } from './view/connection.ts';
+import './styles.css';
+
+declare global {
+  interface Window {
+    diskdelta?: DiskDeltaBridge;
+  }
+}
+
+function pickClient(): ApiClient | string {
+  if (window.diskdelta) return createIpcClient(window.diskdelta);
+  const url = wsUrlFromLocation(window.location);
+  if (!url) return 'This page needs the token from the address printed by `diskdelta serve`. Open that full address.';
+  return createWsClient({ url, onConnectionChange: (state) => connection.set(state) });
+}
+
+const root = createRoot(document.getElementById('root')!);
+const client = pickClient();
+if (typeof client === 'string') {
+  root.render(<main className="fatal"><h1>DiskDelta</h1><p>{client}</p></main>);
+} else {
+  root.render(
+    <StrictMode>
+      <StoresContext value={createStores(client)}>
+        <App />
+      </StoresContext>
+    </StrictMode>,
+  );
+}

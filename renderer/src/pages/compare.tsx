@@ -1,0 +1,256 @@
+import { useEffect, useId, useMemo } from 'react';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { THROUGHPUT_UNITS, formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
+import type { RunRecord } from '../../../electron/core/model/results.ts';
+import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
+import { useCompare, useLibrary } from '../stores/index.ts';
+import { useStoresApi } from '../stores/use-stores-api.ts';
+import { MAX_COMPARED, sameRef } from '../stores/compare.ts';
+import { buildCompareView, latencyPercentiles, latencyTests, logDomain, seriesFor, testTitle, type BarGroup, type CompareView } from '../view/compare-view.ts';
+
+const tooltipStyle = { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' };
+
+export function ComparePage() {
+  const stores = useStoresApi();
+  const { refs, records, references, unit, logScale, loading, error } = useCompare((s) => s);
+  const libraryRuns = useLibrary((s) => s.runs);
+  useEffect(() => {
+    void stores.library.getState().load();
+    void stores.compare.getState().loadReferences();
+  }, [stores]);
+  const view = useMemo(() => (records.length >= 2 ? buildCompareView(records, unit) : null), [records, unit]);
+  const c = stores.compare.getState;
+
+  return (
+    <>
+      <PageHeader title="Compare" />
+      <section aria-labelledby="pick-h" className="picker">
+        <h2 id="pick-h">Runs to compare <span className="muted">({refs.length} of 2–{MAX_COMPARED}; the first one picked is the baseline)</span></h2>
+        <div className="pick-columns">
+          <fieldset>
+            <legend>Your runs</legend>
+            {libraryRuns.length === 0 ? <p className="muted">None yet: <a href="#/new">measure</a> or <a href="#/library">import</a> some.</p> : null}
+            {libraryRuns.map((r) => {
+              const ref = { kind: 'run' as const, id: r.id };
+              const index = refs.findIndex((x) => sameRef(x, ref));
+              return (
+                <label key={r.id} className="check">
+                  <input type="checkbox" checked={index >= 0} disabled={index < 0 && refs.length >= MAX_COMPARED} onChange={() => c().toggle(ref)} data-testid="pick-run" />
+                  {index >= 0 ? <span className="swatch" style={{ background: SERIES_COLORS[index] }}>#{index + 1}</span> : null}
+                  {r.label || `run ${r.id}`} <span className="muted">· {formatDate(r.createdAt)} · {r.source}</span>
+                </label>
+              );
+            })}
+          </fieldset>
+          <fieldset>
+            <legend>Reference runs (published figures)</legend>
+            {references.length === 0 ? <p className="muted">No reference runs are available in this build.</p> : null}
+            {references.map((r) => {
+              const ref = { kind: 'reference' as const, key: r.key };
+              const index = refs.findIndex((x) => sameRef(x, ref));
+              return (
+                <label key={r.key} className="check">
+                  <input type="checkbox" checked={index >= 0} disabled={index < 0 && refs.length >= MAX_COMPARED} onChange={() => c().toggle(ref)} data-testid="pick-reference" />
+                  {index >= 0 ? <span className="swatch" style={{ background: SERIES_COLORS[index] }}>#{index + 1}</span> : null}
+                  {r.label} <span className="muted">· reference</span>
+                </label>
+              );
+            })}
+          </fieldset>
+        </div>
+      </section>
+      <ErrorNote error={error} what="Loading the runs" />
+      {refs.length < 2 ? (
+        <EmptyState title="Pick at least two runs">
+          <p>Tick two to six runs above, for example the old disk and the new one. Reference runs (the 2011 laptop HDD vs SSD vs SSD + dm-crypt) can be mixed with yours.</p>
+        </EmptyState>
+      ) : null}
+      {loading && !view ? <p aria-live="polite">Loading…</p> : null}
+      {view ? <CompareBody view={view} records={records} unit={unit} logScale={logScale} /> : null}
+    </>
+  );
+}
+
+function CompareBody({ view, records, unit, logScale }: { view: CompareView; records: RunRecord[]; unit: ThroughputUnit; logScale: boolean }) {
+  const stores = useStoresApi();
+  const c = stores.compare.getState;
+  const seriesTestChoice = useCompare((s) => s.seriesTest);
+  const latencyTestChoice = useCompare((s) => s.latencyTest);
+  const ids = { log: useId(), series: useId(), latency: useId() };
+  const seriesTest = seriesTestChoice && view.seriesTests.includes(seriesTestChoice) ? seriesTestChoice : view.seriesTests[0] ?? null;
+  const latTests = useMemo(() => latencyTests(records), [records]);
+  const latencyTest = latencyTestChoice && latTests.includes(latencyTestChoice) ? latencyTestChoice : latTests[0] ?? null;
+  const series = useMemo(() => (seriesTest ? seriesFor(records, seriesTest, unit) : []), [records, seriesTest, unit]);
+  const percentiles = useMemo(() => (latencyTest ? latencyPercentiles(records, latencyTest) : []), [records, latencyTest]);
+  const runs = view.comparison.runs;
+
+  return (
+    <div data-testid="compare-view">
+      <div className="toolbar" role="group" aria-label="Display">
+        <fieldset className="segmented">
+          <legend>Units</legend>
+          {THROUGHPUT_UNITS.map((u) => (
+            <label key={u}>
+              <input type="radio" name="unit" value={u} checked={unit === u} onChange={() => c().setUnit(u)} />
+              <span>{throughputLabel(u)}</span>
+            </label>
+          ))}
+        </fieldset>
+        <label className="check" htmlFor={ids.log}>
+          <input id={ids.log} type="checkbox" checked={logScale} onChange={(e) => c().setLogScale(e.target.checked)} /> Logarithmic scale
+        </label>
+      </div>
+      <ol className="legend" aria-label="Compared runs">
+        {runs.map((r, i) => (
+          <li key={i}>
+            <span className="swatch" style={{ background: SERIES_COLORS[i] }}>#{i + 1}</span>
+            <strong>{r.label || '(no label)'}</strong> <span className="muted">{r.device ? `· ${r.device} ` : ''}· {r.source} · {r.engine}{i === 0 ? ' · baseline' : ''}</span>
+            {view.warnings[i]!.warnings.length > 0 ? <span className="warn-count" title={view.warnings[i]!.warnings.map((w) => w.message).join('\n')}> ⚠ {view.warnings[i]!.warnings.length}</span> : null}
+          </li>
+        ))}
+      </ol>
+      {view.comparison.notes.length > 0 ? <ul className="notes">{view.comparison.notes.map((n, i) => <li key={i}>{n}</li>)}</ul> : null}
+
+      <div className="chart-grid">
+        {view.bars.map((group) => <BarGroupChart key={group.id} group={group} runs={runs.map((r) => r.label)} logScale={logScale} />)}
+      </div>
+      {view.bars.length === 0 ? <p className="muted">These runs share no throughput or IOPS figures to chart.</p> : null}
+
+      <section aria-labelledby="speedup-h">
+        <h2 id="speedup-h">Speed-up against #1 ({runs[0]?.label || 'baseline'})</h2>
+        <table className="speedups" data-testid="speedup-table">
+          <thead>
+            <tr><th scope="col">Test</th>{runs.map((r, i) => <th scope="col" key={i}><span className="swatch" style={{ background: SERIES_COLORS[i] }}>#{i + 1}</span> {r.label}</th>)}</tr>
+          </thead>
+          <tbody>
+            {view.speedups.map((row) => (
+              <tr key={`${row.test}:${row.metric}`}>
+                <th scope="row">{row.testTitle}<span className="muted"> · {row.metricLabel}</span></th>
+                {row.cells.map((cell, i) => {
+                  const warnings = view.warnings[i]!.warnings.filter((w) => w.test === row.test);
+                  return (
+                    <td key={i} className={cell.vsBaseline?.verdict ?? undefined}>
+                      <span className="value">{cell.display}</span>
+                      {cell.vsBaseline ? <span className="ratio" title={`${cell.vsBaseline.percentText}; ${cell.vsBaseline.spreadReason}`}> {cell.vsBaseline.ratioText}</span> : null}
+                      {warnings.length > 0 ? <span className="warn-count" title={warnings.map((w) => w.message).join('\n')} aria-label={`${warnings.length} warnings: ${warnings.map((w) => w.message).join(' ')}`}> ⚠</span> : null}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section aria-labelledby="lat-h">
+        <h2 id="lat-h">Latency percentiles</h2>
+        {latencyTest ? (
+          <>
+            <label htmlFor={ids.latency}>Test </label>
+            <select id={ids.latency} value={latencyTest} onChange={(e) => c().setLatencyTest(e.target.value)}>
+              {latTests.map((t) => <option key={t} value={t}>{testTitle(t)}</option>)}
+            </select>
+            <div className="chart" data-testid="latency-chart">
+              <ResponsiveContainer width="100%" height={260}>
+                <BarChart data={percentiles} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+                  <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
+                  <XAxis dataKey="percentile" stroke="var(--muted)" />
+                  <YAxis unit=" µs" width={90} stroke="var(--muted)" scale={logScale ? 'log' : 'auto'} domain={logScale ? logDomain(percentiles, runs.map((_, i) => `r${i}`)) : [0, 'auto']} allowDataOverflow={logScale} />
+                  <Tooltip formatter={(v) => `${formatNumber(Number(v))} µs`} contentStyle={tooltipStyle} />
+                  <Legend />
+                  {runs.map((r, i) => <Bar key={i} dataKey={`r${i}`} name={`#${i + 1} ${r.label}`} fill={SERIES_COLORS[i]} isAnimationActive={false} />)}
+                </BarChart>
+              </ResponsiveContainer>
+            </div>
+          </>
+        ) : (
+          <p className="muted">None of these runs reports latency percentiles (imports from bonnie++ carry none).</p>
+        )}
+      </section>
+
+      <section aria-labelledby="series-h">
+        <h2 id="series-h">Throughput over time ({throughputLabel(unit)})</h2>
+        {seriesTest ? (
+          <>
+            <label htmlFor={ids.series}>Test </label>
+            <select id={ids.series} value={seriesTest} onChange={(e) => c().setSeriesTest(e.target.value)}>
+              {view.seriesTests.map((t) => <option key={t} value={t}>{testTitle(t)}</option>)}
+            </select>
+            <div className="chart" data-testid="series-chart">
+              <ResponsiveContainer width="100%" height={260}>
+                <LineChart margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
+                  <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
+                  <XAxis type="number" dataKey="tMs" unit=" ms" stroke="var(--muted)" domain={[0, 'dataMax']} allowDuplicatedCategory={false} />
+                  <YAxis width={90} unit={` ${throughputLabel(unit)}`} stroke="var(--muted)" />
+                  <Tooltip formatter={(v) => `${formatNumber(Number(v))} ${throughputLabel(unit)}`} contentStyle={tooltipStyle} />
+                  <Legend />
+                  {series.map((s) => (
+                    <Line key={s.runIndex} data={s.points} dataKey="value" name={`#${s.runIndex + 1} ${runs[s.runIndex]?.label ?? ''}`} stroke={SERIES_COLORS[s.runIndex]} dot={false} isAnimationActive={false} />
+                  ))}
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+          </>
+        ) : (
+          <p className="muted">No time series in these runs (imports carry none; DiskDelta's own runs do).</p>
+        )}
+      </section>
+
+      <section aria-labelledby="warn-h">
+        <h2 id="warn-h">Warnings</h2>
+        {view.warnings.every((w) => w.warnings.length === 0) ? <p className="muted">No run carries a warning.</p> : null}
+        {view.warnings.filter((w) => w.warnings.length > 0).map((w) => (
+          <div key={w.runIndex}>
+            <h3><span className="swatch" style={{ background: SERIES_COLORS[w.runIndex] }}>#{w.runIndex + 1}</span> {w.label}</h3>
+            <WarningList warnings={w.warnings} />
+          </div>
+        ))}
+      </section>
+    </div>
+  );
+}
+
+interface BarShapeProps {
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+  fill?: string;
+  value?: unknown;
+  payload?: { test?: string };
+}
+
+/** Bars as plain rects that say what they show, so tests (and screen readers) can find them. */
+function barShape(runIndex: number, group: BarGroup['id']) {
+  return function BarShape(props: BarShapeProps) {
+    const { x = 0, y = 0, width = 0, height = 0, fill } = props;
+    const value = Array.isArray(props.value) ? props.value[1] : props.value;
+    return (
+      <rect x={x} y={y} width={Math.max(0, width)} height={Math.max(0, height)} fill={fill}
+        data-testid="bar" data-group={group} data-run={runIndex} data-test={props.payload?.test} data-value={typeof value === 'number' ? value : undefined} />
+    );
+  };
+}
+
+function BarGroupChart({ group, runs, logScale }: { group: BarGroup; runs: string[]; logScale: boolean }) {
+  const keys = runs.map((_, i) => `r${i}`);
+  const shapes = useMemo(() => runs.map((_, i) => barShape(i, group.id)), [runs.length, group.id]);
+  return (
+    <section aria-labelledby={`bars-${group.id}`} className="chart" data-testid={`bars-${group.id}`}>
+      <h2 id={`bars-${group.id}`}>{group.title} <span className="muted">({group.unitLabel}{logScale ? ', log scale' : ''})</span></h2>
+      <ResponsiveContainer width="100%" height={300}>
+        <BarChart data={group.data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+          <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
+          <XAxis dataKey="title" stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} />
+          <YAxis width={80} stroke="var(--muted)" scale={logScale ? 'log' : 'auto'} domain={logScale ? logDomain(group.data, keys) : [0, 'auto']} allowDataOverflow={logScale}
+            tickFormatter={(v: number) => formatNumber(v)} />
+          <Tooltip formatter={(v) => `${formatNumber(Number(v))} ${group.unitLabel}`} contentStyle={tooltipStyle} />
+          <Legend />
+          {runs.map((label, i) => (
+            <Bar key={i} dataKey={`r${i}`} name={`#${i + 1} ${label}`} fill={SERIES_COLORS[i]} isAnimationActive={false} shape={shapes[i]} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatIops, formatThroughput } from '../../../electron/core/analysis/units.ts';
+import { testTitle } from '../../../electron/core/analysis/compare.ts';
+import { EmptyState, ErrorNote, formatEta, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
+import { useRuns } from '../stores/index.ts';
+import { useStoresApi } from '../stores/use-stores-api.ts';
+import { latestSample, liveSeries, testStates } from '../view/live-view.ts';
+
+const STATUS_TEXT = { running: 'Running', cancelling: 'Cancelling…', done: 'Finished', cancelled: 'Cancelled', failed: 'Failed' } as const;
+
+export function LiveRunPage() {
+  const stores = useStoresApi();
+  const run = useRuns((s) => (s.currentRunId ? s.runs[s.currentRunId] ?? null : null));
+  if (!run) {
+    return (
+      <>
+        <PageHeader title="Live run" />
+        <EmptyState title="No run in progress">
+          <p>Start one from <a href="#/new">New run</a>; its progress and live throughput appear here.</p>
+        </EmptyState>
+      </>
+    );
+  }
+  const p = run.progress;
+  const percent = run.status === 'done' ? 100 : Math.round((p?.fraction ?? 0) * 100);
+  const series = liveSeries(run.samples);
+  const last = latestSample(run);
+  const active = run.status === 'running' || run.status === 'cancelling';
+  return (
+    <>
+      <PageHeader title="Live run">
+        {active ? (
+          <button className="danger" disabled={run.status === 'cancelling'} onClick={() => void stores.runs.getState().cancel(run.runId)}>
+            {run.status === 'cancelling' ? 'Cancelling…' : 'Cancel'}
+          </button>
+        ) : null}
+      </PageHeader>
+      <p className="lead">
+        <strong>{run.spec.label || 'Unlabelled run'}</strong> on <code>{run.spec.target}</code>
+        {run.spec.preset ? <> · preset {run.spec.preset}</> : null}
+      </p>
+      <section aria-labelledby="progress-h">
+        <h2 id="progress-h">
+          <span data-testid="run-status">{STATUS_TEXT[run.status]}</span>
+          {active && p ? <span className="muted"> · {formatEta(p.etaSec)}</span> : null}
+        </h2>
+        <div className="progress" role="progressbar" aria-label="Whole run" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} data-testid="run-progress">
+          <div style={{ width: `${percent}%` }} />
+        </div>
+        <p aria-live="polite">
+          {percent} %
+          {active && p?.test ? <> · {testTitle(p.test)} ({p.testIndex + 1} of {p.testCount}) · {p.phase}{p.run > 0 ? `, run ${p.run} of ${p.runs}` : ''}</> : null}
+          {active && p && !p.test ? <> · {p.phase}</> : null}
+        </p>
+        {testStates(run).length > 0 ? (
+          <ol className="tests" aria-label="Tests">
+            {testStates(run).map((t) => (
+              <li key={t.test} className={t.state}>
+                <span aria-hidden="true">{t.state === 'done' ? '✓' : t.state === 'running' ? '▶' : '·'}</span> {t.title}
+                <span className="sr-only"> ({t.state})</span>
+              </li>
+            ))}
+          </ol>
+        ) : null}
+      </section>
+      {run.status === 'done' && run.recordId != null ? (
+        <div className="banner ok" role="status" data-testid="run-saved">
+          Saved to the library as run #{run.recordId}. <a href="#/library">Open the library</a> or <a href="#/compare">compare it</a>.
+        </div>
+      ) : null}
+      {run.status === 'cancelled' ? <div className="banner warn" role="status">The run was cancelled; its test file was removed and nothing was saved.</div> : null}
+      <ErrorNote error={run.status === 'failed' ? run.error : null} what="The run" />
+      <section aria-labelledby="now-h">
+        <h2 id="now-h">Current figures</h2>
+        {last ? (
+          <dl className="facts big" data-testid="current-figures">
+            <dt>{testTitle(last.test)}</dt>
+            <dd>{formatThroughput(last.bytesPerSec)} · {formatIops(last.iops)}</dd>
+          </dl>
+        ) : (
+          <p className="muted">Figures appear once the first timed window starts (after the warm-up).</p>
+        )}
+      </section>
+      <section aria-labelledby="chart-h">
+        <h2 id="chart-h">Throughput over time (MB/s)</h2>
+        {series.length === 0 ? (
+          <p className="muted">No samples yet.</p>
+        ) : (
+          <div className="chart" data-testid="live-chart">
+            <ResponsiveContainer width="100%" height={280}>
+              <LineChart margin={{ top: 8, right: 24, bottom: 16, left: 8 }}>
+                <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
+                <XAxis type="number" dataKey="tSec" domain={[0, 'dataMax']} unit=" s" stroke="var(--muted)" allowDuplicatedCategory={false} />
+                <YAxis unit=" MB/s" width={90} stroke="var(--muted)" />
+                <Tooltip formatter={(v) => `${Number(v).toFixed(1)} MB/s`} labelFormatter={(t) => `${t} s`} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }} />
+                <Legend />
+                {series.map((s, i) => (
+                  <Line key={s.test} data={s.points} dataKey="mbps" name={s.title} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} dot={false} isAnimationActive={false} />
+                ))}
+              </LineChart>
+            </ResponsiveContainer>
+          </div>
+        )}
+      </section>
+      <WarningList warnings={run.warnings} label="Warnings during this run" />
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { PRESET_NAMES, type PresetName } from '../../../electron/core/bench/spec.ts';
+import { ErrorNote, PageHeader } from '../components/common.tsx';
+import { useRuns, useSystem, useTransportKind } from '../stores/index.ts';
+import { useStoresApi } from '../stores/use-stores-api.ts';
+import { navigate } from '../view/route.ts';
+import { buildSpec, LABEL_SUGGESTIONS, PRESET_DESCRIPTIONS, type RunForm } from '../view/new-run-form.ts';
+
+export function NewRunPage() {
+  const stores = useStoresApi();
+  const kind = useTransportKind();
+  const suggestions = useSystem((s) => s.overview?.suggestedTargets ?? []);
+  const starting = useRuns((s) => s.starting);
+  const startError = useRuns((s) => s.startError);
+  const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', sizeMiB: '256', durationSec: '', runs: '', label: '' });
+  const [formError, setFormError] = useState<string | null>(null);
+  const ids = { target: useId(), targets: useId(), preset: useId(), size: useId(), duration: useId(), runs: useId(), label: useId(), labels: useId() };
+  useEffect(() => {
+    if (!stores.system.getState().overview) void stores.system.getState().load();
+  }, [stores]);
+  const set = (patch: Partial<RunForm>) => setForm((f) => ({ ...f, ...patch }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const spec = buildSpec(form);
+    if (typeof spec === 'string') {
+      setFormError(spec);
+      return;
+    }
+    setFormError(null);
+    const runId = await stores.runs.getState().start(spec);
+    if (runId) navigate('live');
+  };
+
+  return (
+    <>
+      <PageHeader title="New run" />
+      <p className="lead">DiskDelta writes a test file into the folder you choose, measures, and removes the file. Nothing else on the disk is touched.</p>
+      <form className="form" onSubmit={submit} aria-describedby="form-error">
+        <label htmlFor={ids.target}>Target folder</label>
+        <div className="row">
+          <input id={ids.target} name="target" list={ids.targets} value={form.target} required placeholder="/mnt/ssd" autoComplete="off"
+            onChange={(e) => set({ target: e.target.value })} />
+          {kind === 'electron' ? (
+            <button type="button" onClick={async () => { const path = await stores.system.getState().pickFolder(); if (path) set({ target: path }); }}>Choose folder…</button>
+          ) : null}
+        </div>
+        <datalist id={ids.targets}>{suggestions.map((p) => <option key={p} value={p} />)}</datalist>
+        <p className="hint">{kind === 'browser' ? 'Type a folder on the disk to measure; mounted file systems are suggested.' : 'A folder on the disk to measure.'}</p>
+
+        <label htmlFor={ids.preset}>Preset</label>
+        <select id={ids.preset} name="preset" value={form.preset} onChange={(e) => set({ preset: e.target.value as PresetName })}>
+          {PRESET_NAMES.map((p) => <option key={p} value={p}>{p}</option>)}
+        </select>
+        <p className="hint">{PRESET_DESCRIPTIONS[form.preset]}</p>
+
+        <div className="grid3">
+          <div>
+            <label htmlFor={ids.size}>Test file size (MiB)</label>
+            <input id={ids.size} name="sizeMiB" inputMode="numeric" value={form.sizeMiB} onChange={(e) => set({ sizeMiB: e.target.value })} />
+          </div>
+          <div>
+            <label htmlFor={ids.duration}>Seconds per test</label>
+            <input id={ids.duration} name="durationSec" inputMode="decimal" placeholder="preset" value={form.durationSec} onChange={(e) => set({ durationSec: e.target.value })} />
+          </div>
+          <div>
+            <label htmlFor={ids.runs}>Runs</label>
+            <input id={ids.runs} name="runs" inputMode="numeric" placeholder="preset" value={form.runs} onChange={(e) => set({ runs: e.target.value })} />
+          </div>
+        </div>
+
+        <label htmlFor={ids.label}>Label</label>
+        <input id={ids.label} name="label" list={ids.labels} value={form.label} placeholder="HDD, SSD, SSD + dm-crypt…" onChange={(e) => set({ label: e.target.value })} />
+        <datalist id={ids.labels}>{LABEL_SUGGESTIONS.map((l) => <option key={l} value={l} />)}</datalist>
+
+        <div id="form-error" aria-live="polite">
+          {formError ? <div className="banner error" role="alert">{formError}</div> : null}
+          <ErrorNote error={startError} what="Starting the run" />
+        </div>
+        <div className="row">
+          <button type="submit" className="primary" disabled={starting}>{starting ? 'Starting…' : 'Start'}</button>
+        </div>
+      </form>
+    </>
+  );
+}

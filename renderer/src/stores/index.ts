@@ -1,0 +1,38 @@
+// All slices, created once per app with the transport's client, and the React hook to read them.
+import { createContext, useContext } from 'react';
+import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import type { ApiClient } from '../api/client.ts';
+import { createCompareStore, type CompareState } from './compare.ts';
+import { createLibraryStore, type LibraryState } from './library.ts';
+import { createRunsStore, type RunsState } from './runs.ts';
+import { createSystemStore, type SystemState } from './system.ts';
+
+export interface Stores {
+  client: Pick<ApiClient, 'kind'>;
+  runs: StoreApi<RunsState>;
+  library: StoreApi<LibraryState>;
+  compare: StoreApi<CompareState>;
+  system: StoreApi<SystemState>;
+}
+
+export function createStores(client: ApiClient): Stores {
+  const library = createLibraryStore(client);
+  // A run that ends adds a record: the library list is refreshed then.
+  const runs = createRunsStore(client, { onFinished: () => void library.getState().load() });
+  return { client: { kind: client.kind }, runs, library, compare: createCompareStore(client), system: createSystemStore(client) };
+}
+
+export const StoresContext = createContext<Stores | null>(null);
+
+function useStores(): Stores {
+  const stores = useContext(StoresContext);
+  if (!stores) throw new Error('StoresContext is missing');
+  return stores;
+}
+
+export const useRuns = <T,>(select: (s: RunsState) => T): T => useStore(useStores().runs, select);
+export const useLibrary = <T,>(select: (s: LibraryState) => T): T => useStore(useStores().library, select);
+export const useCompare = <T,>(select: (s: CompareState) => T): T => useStore(useStores().compare, select);
+export const useSystem = <T,>(select: (s: SystemState) => T): T => useStore(useStores().system, select);
+export const useTransportKind = (): 'electron' | 'browser' => useStores().client.kind;

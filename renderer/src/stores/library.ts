@@ -1,0 +1,110 @@
+// The results library: list with filters, relabel, delete, import, export.
+import { createStore } from 'zustand/vanilla';
+import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/core/api/contract.ts';
+import type { Warning } from '../../../electron/core/model/results.ts';
+import type { ApiClient } from '../api/client.ts';
+
+export type LibraryFilter = ProcedureInput<'library.list'>;
+
+export interface ImportOutcome {
+  fileName: string;
+  ids: number[];
+  warnings: Warning[];
+  error: ApiError | null;
+}
+
+export interface LibraryState {
+  runs: RunSummary[];
+  filter: LibraryFilter;
+  loading: boolean;
+  loaded: boolean;
+  error: ApiError | null;
+  selected: number[];
+  lastImport: ImportOutcome[];
+  load(): Promise<void>;
+  setFilter(patch: Partial<LibraryFilter>): Promise<void>;
+  toggleSelected(id: number): void;
+  clearSelection(): void;
+  relabel(id: number, label: string): Promise<boolean>;
+  remove(id: number): Promise<boolean>;
+  importFiles(files: Array<{ name: string; text: string }>): Promise<ImportOutcome[]>;
+  exportRuns(ids: number[], format: 'json' | 'csv'): Promise<{ fileName: string; mimeType: string; content: string } | null>;
+}
+
+/** Empty filter fields mean "no filter": they are dropped rather than sent as ''. */
+export function cleanFilter(filter: LibraryFilter): LibraryFilter {
+  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== '')) as LibraryFilter;
+}
+
+export function createLibraryStore(client: ApiClient) {
+  return createStore<LibraryState>()((set, get) => ({
+    runs: [],
+    filter: {},
+    loading: false,
+    loaded: false,
+    error: null,
+    selected: [],
+    lastImport: [],
+    async load() {
+      set({ loading: true });
+      const result = await client.call('library.list', cleanFilter(get().filter));
+      if (result.ok) {
+        const ids = new Set(result.data.map((r) => r.id));
+        set({ runs: result.data, loading: false, loaded: true, error: null, selected: get().selected.filter((id) => ids.has(id)) });
+      } else {
+        set({ loading: false, loaded: true, error: result.error });
+      }
+    },
+    async setFilter(patch) {
+      set({ filter: { ...get().filter, ...patch } });
+      await get().load();
+    },
+    toggleSelected(id) {
+      const selected = get().selected;
+      set({ selected: selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id] });
+    },
+    clearSelection() {
+      set({ selected: [] });
+    },
+    async relabel(id, label) {
+      const result = await client.call('library.relabel', { id, label });
+      if (!result.ok) {
+        set({ error: result.error });
+        return false;
+      }
+      set({ runs: get().runs.map((r) => (r.id === id ? { ...r, label: result.data.label } : r)), error: null });
+      return true;
+    },
+    async remove(id) {
+      const result = await client.call('library.delete', { id });
+      if (!result.ok) {
+        set({ error: result.error });
+        return false;
+      }
+      set({ runs: get().runs.filter((r) => r.id !== id), selected: get().selected.filter((x) => x !== id), error: null });
+      return result.data.deleted;
+    },
+    async importFiles(files) {
+      const outcomes: ImportOutcome[] = [];
+      for (const file of files) {
+        const result = await client.call('library.import', { fileName: file.name, content: file.text });
+        outcomes.push(
+          result.ok
+            ? { fileName: file.name, ids: result.data.ids, warnings: result.data.warnings, error: null }
+            : { fileName: file.name, ids: [], warnings: [], error: result.error },
+        );
+      }
+      set({ lastImport: outcomes });
+      await get().load();
+      return outcomes;
+    },
+    async exportRuns(ids, format) {
+      const result = await client.call('library.export', { ids, format });
+      if (!result.ok) {
+        set({ error: result.error });
+        return null;
+      }
+      return result.data;
+    },
+  }));
+}

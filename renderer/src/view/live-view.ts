@@ -1,0 +1,49 @@
+// The Live run page's figures, derived from the runs slice.
+import { testTitle } from '../../../electron/core/analysis/compare.ts';
+import type { LiveRun, LiveSample } from '../stores/runs.ts';
+
+export interface LiveChartSeries {
+  test: string;
+  title: string;
+  points: Array<{ tSec: number; mbps: number }>;
+}
+
+/** One line per test (each test's clock starts at its own timed window), run 1 … n laid end to end. */
+export function liveSeries(samples: LiveSample[]): LiveChartSeries[] {
+  const byTest = new Map<string, LiveChartSeries>();
+  const offsets = new Map<string, { run: number; offset: number; last: number }>();
+  for (const s of samples) {
+    let series = byTest.get(s.test);
+    if (!series) {
+      series = { test: s.test, title: testTitle(s.test), points: [] };
+      byTest.set(s.test, series);
+    }
+    let o = offsets.get(s.test);
+    if (!o) {
+      o = { run: s.run, offset: 0, last: 0 };
+      offsets.set(s.test, o);
+    }
+    if (s.run !== o.run) {
+      o.offset = o.last;
+      o.run = s.run;
+    }
+    const t = o.offset + s.tMs / 1000;
+    o.last = t;
+    series.points.push({ tSec: Number(t.toFixed(3)), mbps: s.bytesPerSec / 1e6 });
+  }
+  return [...byTest.values()];
+}
+
+export type TestState = 'done' | 'running' | 'waiting';
+
+export function testStates(run: LiveRun): Array<{ test: string; title: string; state: TestState }> {
+  const p = run.progress;
+  return run.tests.map((test, i) => {
+    const finished = run.status === 'done' || (p !== null && i < run.tests.length - 1);
+    return { test, title: testTitle(test), state: finished ? 'done' : run.status === 'running' || run.status === 'cancelling' ? 'running' : 'waiting' };
+  });
+}
+
+export function latestSample(run: LiveRun): LiveSample | null {
+  return run.samples.at(-1) ?? null;
+}
