@@ -1,0 +1,86 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TEST_IDS } from '../model/results.ts';
+import { PRESETS, TEST_DEFINITIONS } from './presets.ts';
+import { jobSpec, workerArgv, type WorkerPlan } from './worker-argv.ts';
+
+const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
+  target: '/mnt/disk',
+  tests: ['seq1m-q8t1-read', 'rnd4k-q1t1-write'],
+  sizeBytes: 256 * 2 ** 20,
+  durationSec: 1.5,
+  warmupSec: 0.5,
+  runs: 3,
+  buffered: false,
+  sampleMs: 100,
+  ...over,
+});
+
+// Every --job value the orchestrator may send: only fixed keys, enum patterns and numbers.
+const JOB_SHAPE = /^name=[a-z0-9-]+,rw=(read|write|randread|randwrite|randrw|seeks),bs=\d+,qd=\d+,threads=\d+(,read=\d+)?$/;
+
+describe('jobSpec', () => {
+  test('the grid tests, seeks and mixed, as the worker spells them', () => {
+    assert.equal(jobSpec('seq1m-q8t1-read'), 'name=seq1m-q8t1-read,rw=read,bs=1048576,qd=8,threads=1');
+    assert.equal(jobSpec('seq1m-q1t1-write'), 'name=seq1m-q1t1-write,rw=write,bs=1048576,qd=1,threads=1');
+    assert.equal(jobSpec('rnd4k-q32t1-read'), 'name=rnd4k-q32t1-read,rw=randread,bs=4096,qd=32,threads=1');
+    assert.equal(jobSpec('rnd4k-q1t1-write'), 'name=rnd4k-q1t1-write,rw=randwrite,bs=4096,qd=1,threads=1');
+    assert.equal(jobSpec('seeks'), 'name=seeks,rw=seeks,bs=8192,qd=1,threads=3');
+    assert.equal(jobSpec('mix70-rnd4k-q8t1'), 'name=mix70-rnd4k-q8t1,rw=randrw,bs=4096,qd=8,threads=1,read=70');
+  });
+
+  test('every known test yields a job of enums and numbers only', () => {
+    for (const id of TEST_IDS) assert.match(jobSpec(id), JOB_SHAPE, id);
+    assert.equal(Object.keys(TEST_DEFINITIONS).length, TEST_IDS.length);
+  });
+});
+
+describe('workerArgv', () => {
+  test('the full argv, in order', () => {
+    assert.deepEqual(workerArgv(plan()), [
+      'run',
+      '--target', '/mnt/disk',
+      '--size', '268435456',
+      '--duration', '1.5',
+      '--warmup', '0.5',
+      '--runs', '3',
+      '--sample-ms', '100',
+      '--job', 'name=seq1m-q8t1-read,rw=read,bs=1048576,qd=8,threads=1',
+      '--job', 'name=rnd4k-q1t1-write,rw=randwrite,bs=4096,qd=1,threads=1',
+    ]);
+  });
+
+  test('--buffered and --file only when asked', () => {
+    assert.ok(!workerArgv(plan()).includes('--buffered'));
+    assert.ok(!workerArgv(plan()).includes('--file'));
+    const argv = workerArgv(plan({ buffered: true, reuseFile: '/mnt/disk/.diskdelta-1-ab.tmp' }));
+    assert.ok(argv.includes('--buffered'));
+    assert.equal(argv[argv.indexOf('--file') + 1], '/mnt/disk/.diskdelta-1-ab.tmp');
+  });
+
+  test('sizes are whole bytes (the worker refuses fractions)', () => {
+    const argv = workerArgv(plan({ sizeBytes: 1.5 * 2 ** 30 + 0.7 }));
+    assert.equal(argv[argv.indexOf('--size') + 1], String(1.5 * 2 ** 30));
+  });
+
+  test('a hostile target path stays one argv element and never becomes a flag or a job', () => {
+    const target = '/tmp/x --job name=evil,rw=write; rm -rf / $(reboot)';
+    const argv = workerArgv(plan({ target }));
+    assert.equal(argv[1], '--target');
+    assert.equal(argv[2], target);
+    assert.equal(argv.filter((a) => a === '--job').length, 2);
+    // Apart from the target, every element is a fixed flag, a number, or a job from the table.
+    argv.forEach((a, i) => {
+      if (i === 2) return;
+      assert.ok(/^(run|--[a-z-]+|\d+(\.\d+)?)$/.test(a) || JOB_SHAPE.test(a), `argv[${i}] = ${a}`);
+    });
+  });
+
+  test('every preset turns into a valid argv', () => {
+    for (const preset of Object.values(PRESETS)) {
+      const argv = workerArgv(plan({ tests: preset.tests, sizeBytes: preset.sizeBytes, durationSec: preset.durationSec, warmupSec: preset.warmupSec, runs: preset.runs }));
+      assert.equal(argv.filter((a) => a === '--job').length, preset.tests.length, preset.name);
+      assert.equal(argv[argv.indexOf('--runs') + 1], String(preset.runs));
+    }
+  });
+});
