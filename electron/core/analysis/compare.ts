@@ -145,11 +145,13 @@ function metricsFor(test: string, results: Array<TestResult | null>): Metric[] {
   const hasIops = any((r) => r.iops);
   // A result with no figure at all but flagged under-resolved (bonnie++'s "+++++") still gets
   // its row, so the comparison says "too fast to measure" instead of dropping the test.
-  if (hasThroughput || (!hasIops && present.some((r) => r.underResolved))) {
+  const seeks = test === 'seeks' || present.some((r) => r.params?.rw === 'seeks');
+  const unresolvedOnly = !hasThroughput && !hasIops && present.some((r) => r.underResolved);
+  if (hasThroughput || (unresolvedOnly && !seeks)) {
     metrics.push({ id: 'bytesPerSec', label: 'throughput', kind: 'throughput', direction: 'higher' });
   }
   // Sequential IOPS only restate the throughput; random tests are judged by them.
-  if (hasIops && (!hasThroughput || isRandom(test, results))) {
+  if ((hasIops && (!hasThroughput || isRandom(test, results))) || (unresolvedOnly && seeks)) {
     metrics.push({ id: 'iops', label: test === 'seeks' ? 'seeks' : 'IOPS', kind: 'iops', direction: 'higher' });
   }
   const lat = (k: keyof typeof LATENCY_METRICS) => any((r) => r.latencyNs?.[k]);

@@ -27,7 +27,7 @@ describe('units', () => {
     assert.equal(formatThroughput(3.5e9), '3,500 MB/s');
     assert.equal(formatIops(151.4, 'seeks/s'), '151.4 seeks/s');
     assert.equal(formatIops(98_765.4), '98,765 IOPS');
-    assert.equal(formatLatency(850), '850.0 ns');
+    assert.equal(formatLatency(850), '850 ns');
     assert.equal(formatLatency(85_300), '85.30 µs');
     assert.equal(formatLatency(8_200_000), '8.20 ms');
     assert.equal(formatLatency(1.25e9), '1.25 s');

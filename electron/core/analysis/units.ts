@@ -46,12 +46,14 @@ export function bytesPerSecFrom(value: number, unit: ThroughputUnit): number {
 
 /**
  * A plain number with precision that suits its size: thousands get separators and no
- * decimals (40,300), hundreds one decimal (135.9), smaller numbers two (41.27), tiny ones
- * three significant digits.
+ * decimals (40,300), whole numbers as they are (98), hundreds one decimal (135.9), smaller
+ * numbers two (41.27), tiny ones three significant digits.
  */
 export function formatNumber(value: number): string {
   const abs = Math.abs(value);
   if (abs >= 1000) return Math.round(value).toLocaleString('en-US');
+  // Whole numbers as files print them (bonnie++'s "98" % CPU), not "98.00".
+  if (Number.isInteger(value)) return String(value);
   if (abs >= 100) return value.toFixed(1);
   if (abs >= 1 || abs === 0) return value.toFixed(2);
   return value.toPrecision(3);
