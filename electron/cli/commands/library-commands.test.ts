@@ -8,29 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { main } from '../main.ts';
+import { runCli } from '../run-cli-in-process.ts';
 import { openLibrary } from '../../core/store/library.ts';
 import { syntheticRun } from '../../core/store/fixtures/synthetic-run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-library-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs `diskdelta ARGS` in this process, capturing what it prints. */
-export async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = process.stdout.write;
-  const err = process.stderr.write;
-  process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += String(chunk)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-}
 
 describe('library commands', () => {
   const db = join(dir, 'library.sqlite');
