@@ -89,10 +89,11 @@ function pickDevice(disks: BlockDeviceInfo[]): DeviceFingerprint | null {
  * and reaches its disk only if that filesystem discards online in turn.
  */
 function trimVerdict(layers: StackLayer[], fstrimTimer: FstrimTimerFacts | null): TrimVerdict {
-  const firstMount = layers.findIndex((l) => l.kind === 'mount');
-  const mount = firstMount >= 0 ? layers[firstMount]! : null;
+  // layers[0] is the target; a mount right under it is the target's own filesystem (a block
+  // device target has none, and a later mount belongs to a loop's backing file).
+  const mount = layers[1]?.kind === 'mount' ? layers[1] : null;
   // A partition shares its disk's queue, so the disk answers for it.
-  const below = layers.slice(firstMount + 1).filter((l) => l.kind !== 'file' && l.kind !== 'partition');
+  const below = layers.slice(mount ? 2 : 1).filter((l) => l.kind !== 'file' && l.kind !== 'partition');
   let reachesDisk: boolean | null = below.some((l) => l.kind === 'disk') ? true : null;
   let blockedAt: string | null = null;
   // Layers inherit discard limits from below (LVM on a crypt without allow_discards shows 0

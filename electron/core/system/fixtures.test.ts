@@ -71,7 +71,7 @@ describe('ThinkPad X201i after the upgrade: Intel 320 SSD, ext4 on LUKS1', () =>
     assert.deepEqual(resultWarnings({ bytesPerSec: seedRead, device: target.device!, stack: target.stack! }).map((w) => w.code), []);
     const tooFast = resultWarnings({ bytesPerSec: 450e6, device: target.device!, stack: target.stack! });
     assert.deepEqual(tooFast.map((w) => w.code), ['faster-than-link']);
-    assert.match(tooFast[0]!.message, /300\.0 MB\/s/);
+    assert.match(tooFast[0]!.message, /than the 300(\.0)? MB\/s that sda/);
   });
 });
 

@@ -116,6 +116,17 @@ describe('loop-mounted ext4', () => {
     assert.equal(byName.get(name)?.sizeBytes, 64 * 2 ** 20);
   });
 
+  test('inspect on the loop device itself: a block-device target with no mount of its own', (t) => {
+    if (loopSkip) return t.skip(loopSkip);
+    const r = diskdelta('inspect', loop!, '--json');
+    assert.equal(r.status, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as InspectReport;
+    assert.equal(report.target.kind, 'block-device');
+    assert.deepEqual(report.target.stack!.slice(0, 3).map((l) => l.kind), ['file', 'loop', 'file']);
+    // The mount further down holds the backing file; it is not the target's filesystem.
+    assert.equal(report.trim.onlineDiscard, null);
+  });
+
   test('mounted with -o discard: loop + backing file, online discard on', (t) => {
     if (loopSkip) return t.skip(loopSkip);
     mountWith(['-o', 'discard']);
