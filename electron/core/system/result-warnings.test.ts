@@ -36,14 +36,15 @@ test('size below RAM only where a cache can serve the test (buffered, tmpfs, ZFS
   assert.deepEqual(resultWarnings({ ...base, sizeBytes: 16 * GiB, stack: [mount('tmpfs')] }), []);
 });
 
-test('write cache: an ESTIMATE per class, checked for writes only', () => {
+test('write cache: an ESTIMATE per class, checked only for results marked as writes', () => {
   assert.equal(likelyWriteCacheBytes(device({ class: 'HDD' })), 256 * 2 ** 20);
   assert.equal(likelyWriteCacheBytes(device({ class: 'NVMe SSD', sizeBytes: 2e12 })), 2e10);
   assert.equal(likelyWriteCacheBytes(device({ class: 'SATA SSD', sizeBytes: 64e9 })), GiB);
   assert.equal(likelyWriteCacheBytes(device({ class: 'RAM' })), null);
   const hdd = device({ class: 'HDD', linkCeilingBytesPerSec: null });
-  assert.deepEqual(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: 64 * 2 ** 20 }).map((w) => w.code), ['size-below-write-cache']);
+  assert.deepEqual(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: 64 * 2 ** 20, write: true }).map((w) => w.code), ['size-below-write-cache']);
   assert.deepEqual(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: 64 * 2 ** 20, write: false }), []);
-  assert.deepEqual(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: GiB }), []);
-  assert.match(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: 2 ** 20 })[0]!.message, /estimated/);
+  assert.deepEqual(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: 64 * 2 ** 20 }), []); // a read, or unknown
+  assert.deepEqual(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: GiB, write: true }), []);
+  assert.match(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: 2 ** 20, write: true })[0]!.message, /estimated/);
 });

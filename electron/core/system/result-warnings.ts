@@ -11,7 +11,7 @@ export interface ResultWarningInput {
   stack?: StackLayer[];
   sizeBytes?: number;
   memoryBytes?: number | null;
-  /** The test wrote (the write-cache check applies to writes only). Unknown → checked. */
+  /** The test wrote. The write-cache check runs only when this is true: on a read it would mislead. */
   write?: boolean;
   /** The run used buffered I/O (no O_DIRECT): the page cache is in play whatever the filesystem. */
   buffered?: boolean;
@@ -60,7 +60,7 @@ export function resultWarnings(input: ResultWarningInput): Warning[] {
     });
   }
   const cache = input.device ? likelyWriteCacheBytes(input.device) : null;
-  if (input.write !== false && input.sizeBytes && cache && input.sizeBytes <= cache) {
+  if (input.write === true && input.sizeBytes && cache && input.sizeBytes <= cache) {
     warnings.push({
       code: 'size-below-write-cache',
       message: `The test size ${formatBytes(input.sizeBytes)} fits in the drive's likely write cache (about ${formatBytes(cache)}, estimated for a ${input.device!.class}): sustained writes will be slower than this figure.`,
