@@ -7,8 +7,12 @@ export async function runCli(args: string[]): Promise<{ code: number; stdout: st
   let stderr = '';
   const out = process.stdout.write;
   const err = process.stderr.write;
-  process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += String(chunk)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
+  // Only strings are captured: the commands write strings, while node:test's child process
+  // sends its reports to the parent as binary chunks on the same stdout, and those must pass.
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+    typeof chunk === 'string' ? ((stdout += chunk), true) : (out as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+    typeof chunk === 'string' ? ((stderr += chunk), true) : (err as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest)) as typeof process.stderr.write;
   try {
     const code = await main(args);
     return { code, stdout, stderr };
