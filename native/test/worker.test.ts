@@ -1,0 +1,499 @@
+// The worker's own tests: the real binary, run on small sizes in temporary folders.
+// Every line it prints must be protocol JSON; every failure must exit with its documented code,
+// say clearly what is wrong, and leave nothing behind in the folder.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { histogramQuantile } from '../../electron/core/bench/statistics.ts';
+import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+
+const NATIVE = fileURLToPath(new URL('..', import.meta.url));
+const WORKER = join(NATIVE, 'build', 'diskdelta-worker');
+const SMALL = ['--size', '33554432', '--duration', '0.3', '--warmup', '0'];
+const isRoot = process.getuid?.() === 0;
+const EXIT = { ok: 0, usage: 2, target: 3, noSpace: 4, noDirect: 5, interrupted: 7 };
+
+interface Outcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  messages: WorkerMessage[];
+  stdout: string;
+  stderr: string;
+}
+
+/** Every stdout line is one protocol message ({"v":1,"type":…}) that the app's parser accepts. */
+function parseStdout(stdout: string): WorkerMessage[] {
+  const lines = stdout.split('\n').filter((l) => l !== '');
+  return lines.map((line, i) => {
+    const json = JSON.parse(line) as { v?: unknown; type?: unknown };
+    assert.equal(json.v, 1, `line ${i + 1} carries v=1: ${line.slice(0, 100)}`);
+    assert.equal(typeof json.type, 'string', `line ${i + 1} has a type`);
+    const parsed = parseWorkerLine(line);
+    assert.ok(!('invalid' in parsed), `line ${i + 1} matches the protocol schema: ${line.slice(0, 160)}`);
+    return parsed as WorkerMessage;
+  });
+}
+
+function runWorker(args: string[]): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(WORKER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      try {
+        resolve({ code, signal, stdout, stderr, messages: parseStdout(stdout) });
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+/** A worker we control while it runs: messages as they arrive, wait for one, signal it. */
+function startWorker(args: string[]) {
+  const child = spawn(WORKER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const messages: WorkerMessage[] = [];
+  const waiters: Array<{ test: (m: WorkerMessage) => boolean; resolve: (m: WorkerMessage) => void }> = [];
+  let pending = '';
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      const [m] = parseStdout(line);
+      messages.push(m!);
+      for (const w of [...waiters]) {
+        if (w.test(m!)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(m!);
+        }
+      }
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const exited = new Promise<Outcome>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, messages, stdout, stderr })),
+  );
+  return {
+    child,
+    messages,
+    exited,
+    waitFor(test: (m: WorkerMessage) => boolean, timeoutMs = 20_000): Promise<WorkerMessage> {
+      const seen = messages.find(test);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no such message within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+        waiters.push({ test, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+        void exited.then(() => reject(new Error(`the worker exited first; stderr: ${stderr}`)));
+      });
+    },
+  };
+}
+
+const testFiles = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('.diskdelta-') && f.endsWith('.tmp'));
+
+/** Polls the folder until no test file is left; returns the milliseconds it took. */
+async function msUntilGone(dir: string, limitMs: number): Promise<number> {
+  const start = performance.now();
+  while (testFiles(dir).length > 0) {
+    if (performance.now() - start > limitMs) return Number.POSITIVE_INFINITY;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return performance.now() - start;
+}
+
+function errorOf(o: Outcome): { code: string; message: string } {
+  const e = o.messages.find((m) => m.type === 'error');
+  assert.ok(e && e.type === 'error', `an error line; stdout: ${o.stdout}`);
+  return e;
+}
+
+/** A failure: its exit code, an error line with this code and a message, a matching done line. */
+function assertFailure(o: Outcome, exit: number, code: string, says: RegExp) {
+  assert.equal(o.code, exit, `exit code; stderr: ${o.stderr}`);
+  const e = errorOf(o);
+  assert.equal(e.code, code);
+  assert.match(e.message, says);
+  assert.ok(o.stderr.includes(e.message), 'the message is on stderr too, for people');
+  const done = o.messages.at(-1);
+  assert.ok(done?.type === 'done', 'the last line is done');
+  assert.equal(done.exit_code, exit);
+  assert.equal(done.status, 'error');
+}
+
+let root: string;
+const scratch = (name: string) => {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+before(() => {
+  // Builds if needed (npm install does it too); a no-op when the binary is up to date.
+  const make = spawnSync('make', ['-s', '-C', NATIVE], { encoding: 'utf8' });
+  assert.equal(make.status, 0, `building the worker: ${make.stderr}`);
+  // On the disk under /tmp (ext4 here), never on tmpfs: the worker needs O_DIRECT.
+  root = mkdtempSync(join(tmpdir(), 'diskdelta-worker-test-'));
+});
+
+after(() => rmSync(root, { recursive: true, force: true }));
+
+describe('help and version', () => {
+  test('--help lists every option of the table, every pattern, every job key and the exit codes', () => {
+    const out = spawnSync(WORKER, ['--help'], { encoding: 'utf8' });
+    assert.equal(out.status, 0);
+    const source = readFileSync(join(NATIVE, 'src', 'main.c'), 'utf8');
+    const options = [...source.matchAll(/^\s*\{"(--[a-z-]+)",/gm)].map((m) => m[1]!);
+    assert.ok(options.length >= 10, `options found in main.c: ${options.join(' ')}`);
+    for (const o of options) assert.match(out.stdout, new RegExp(`^\\s+${o}\\s`, 'm'), `--help lists ${o}`);
+    for (const verb of ['run', 'prepare', 'cleanup']) assert.match(out.stdout, new RegExp(`^\\s+${verb}\\s`, 'm'));
+    for (const rw of ['read', 'write', 'randread', 'randwrite', 'randrw', 'seeks']) assert.match(out.stdout, new RegExp(`\\s${rw}\\s`));
+    for (const key of ['name=', 'rw=', 'bs=', 'qd=', 'threads=', 'read=']) assert.ok(out.stdout.includes(key), key);
+    for (const code of ['0 ok', '2 usage', '3 target', '4 not enough space', '5 O_DIRECT', '6 I/O error', '7 interrupted', '8 internal']) {
+      assert.ok(out.stdout.replace(/\s+/g, ' ').includes(code), `exit code "${code}" documented`);
+    }
+    assert.equal(out.stderr, '', 'help is not mixed into stderr');
+  });
+
+  test('no arguments: usage on stderr, exit 2; --version names the protocol', () => {
+    const none = spawnSync(WORKER, [], { encoding: 'utf8' });
+    assert.equal(none.status, EXIT.usage);
+    assert.match(none.stderr, /Usage:/);
+    assert.equal(none.stdout, '');
+    const version = spawnSync(WORKER, ['--version'], { encoding: 'utf8' });
+    assert.equal(version.status, 0);
+    assert.match(version.stdout, /diskdelta-worker \d+\.\d+\.\d+ \(protocol 1\)/);
+  });
+});
+
+describe('a run on a folder', () => {
+  test('every pattern measures, every line is protocol JSON, nothing is left', async () => {
+    const dir = scratch('ok');
+    const jobs = [
+      'name=sr,rw=read,bs=1048576,qd=8,threads=1',
+      'name=sw,rw=write,bs=1048576,qd=1,threads=1',
+      'name=rr,rw=randread,bs=4096,qd=32,threads=1',
+      'name=rw,rw=randwrite,bs=4096,qd=1,threads=1',
+      'name=mix,rw=randrw,bs=4096,qd=8,threads=1,read=70',
+      'name=sk,rw=seeks,threads=3',
+    ];
+    const o = await runWorker(['run', '--target', dir, ...SMALL, '--runs', '2', ...jobs.flatMap((j) => ['--job', j])]);
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    assert.equal(o.messages[0]!.type, 'hello');
+    const hello = o.messages[0]!;
+    assert.ok(hello.type === 'hello');
+    assert.equal(hello.kind, 'folder');
+    assert.equal(hello.direct, true);
+    assert.equal(hello.size, 33554432);
+    assert.equal(hello.jobs, jobs.length);
+    assert.ok(hello.file?.startsWith(`${dir}/.diskdelta-`) && hello.file.endsWith('.tmp'), `test file ${hello.file}`);
+    const done = o.messages.at(-1)!;
+    assert.ok(done.type === 'done' && done.status === 'ok' && done.exit_code === 0);
+    assert.ok(!o.messages.some((m) => m.type === 'error'));
+    assert.ok(o.messages.some((m) => m.type === 'progress' && m.phase === 'prepare'), 'the fill reports progress');
+
+    const results = o.messages.filter((m) => m.type === 'result');
+    assert.equal(results.length, jobs.length * 2, 'one result per job and run');
+    for (const r of results) {
+      assert.ok(r.type === 'result');
+      // A seek that rewrites its block is one seek of two blocks (bonnie++ counts seeks).
+      const blocks = r.rw === 'seeks' ? r.ios + r.writes : r.ios;
+      assert.ok(r.ios > 0 && r.bytes === blocks * r.bs, `${r.name}: bytes = blocks × bs`);
+      if (r.rw !== 'seeks') assert.equal(r.reads + r.writes, r.ios);
+      assert.ok(r.elapsed_ns >= 0.3e9 && r.elapsed_ns < 3e9, `${r.name}: window ${r.elapsed_ns} ns`);
+      assert.ok(Math.abs(r.bytes_per_sec - r.bytes / (r.elapsed_ns / 1e9)) / r.bytes_per_sec < 1e-5);
+      const l = r.lat_ns;
+      assert.ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max, `${r.name}: ordered percentiles`);
+      assert.ok(l.mean >= l.min && l.mean <= l.max);
+      assert.equal(r.hist.reduce((n, [, c]) => n + c, 0), r.ios, `${r.name}: every I/O is in the histogram`);
+      // The app recomputes percentiles from histograms: it must agree with the worker exactly.
+      for (const [q, key] of [[0.5, 'p50'], [0.9, 'p90'], [0.99, 'p99'], [0.999, 'p999']] as const) {
+        assert.equal(histogramQuantile(r.hist, q, l.min, l.max), l[key], `${r.name} ${key}`);
+      }
+      assert.ok(r.cpu.user_ns + r.cpu.sys_ns > 0, 'CPU time is reported');
+      assert.equal(r.direct, true);
+    }
+    const byName = (n: string) => results.filter((r) => r.type === 'result' && r.name === n) as Array<Extract<WorkerMessage, { type: 'result' }>>;
+    assert.ok(byName('sr').every((r) => r.writes === 0 && r.qd === 8));
+    assert.ok(byName('sw').every((r) => r.reads === 0 && r.writes > 0));
+    const mix = byName('mix')[0]!;
+    assert.ok(mix.reads > 0 && mix.writes > 0 && mix.read_pct === 70);
+    const share = mix.reads / mix.ios;
+    assert.ok(share > 0.6 && share < 0.8, `mixed: ${(share * 100).toFixed(0)} % reads`);
+    const seeks = byName('sk')[0]!;
+    assert.equal(seeks.bs, 8192);
+    assert.equal(seeks.threads, 3);
+    assert.equal(seeks.qd, 1);
+    assert.equal(seeks.reads, seeks.ios, 'every seek reads');
+    // Each of the 3 seekers rewrites its every 10th block: floor(n/10) per seeker.
+    assert.ok(seeks.writes <= seeks.ios / 10 && seeks.writes >= seeks.ios / 10 - 2.7, `seeks rewrite every 10th block: ${seeks.writes}/${seeks.ios}`);
+    assert.ok(seeks.writes > 0);
+    const samples = o.messages.filter((m) => m.type === 'sample');
+    assert.ok(samples.length >= jobs.length, 'samples stream during the runs');
+    assert.deepEqual(testFiles(dir), [], 'the test file is removed at the end');
+  });
+
+  test('the orchestrator\'s job specs are all accepted (parsing happens before the target check)', async () => {
+    const { jobSpec } = await import('../../electron/core/bench/worker-argv.ts');
+    const { TEST_IDS } = await import('../../electron/core/model/results.ts');
+    const o = await runWorker(['run', '--target', join(root, 'absent'), ...TEST_IDS.flatMap((id) => ['--job', jobSpec(id)])]);
+    assert.equal(o.code, EXIT.target, 'got past the job parser to the missing target');
+  });
+});
+
+describe('bad input: a clear error, the documented exit code, nothing left', () => {
+  const read = ['--job', 'name=r,rw=read,bs=1048576,qd=1,threads=1'];
+  const write = ['--job', 'name=w,rw=write,bs=1048576,qd=1,threads=1'];
+
+  test('a target that does not exist → 3', async () => {
+    const o = await runWorker(['run', '--target', join(root, 'no-such-folder'), ...SMALL, ...read]);
+    assertFailure(o, EXIT.target, 'target-missing', /does not exist/);
+    assert.ok(!existsSync(join(root, 'no-such-folder')));
+  });
+
+  test('a regular file as target → 3, and the file is untouched', async () => {
+    const dir = scratch('file-target');
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, 'keep me');
+    const o = await runWorker(['run', '--target', file, ...SMALL, ...write]);
+    assertFailure(o, EXIT.target, 'target-not-folder', /regular file, not a folder/);
+    assert.equal(readFileSync(file, 'utf8'), 'keep me');
+    assert.deepEqual(readdirSync(dir), ['notes.txt']);
+  });
+
+  test('a read-only folder (read-only bind mount) → 3', async (t) => {
+    if (!isRoot) return t.skip('needs root to make a read-only bind mount');
+    const source = scratch('ro-source');
+    const mountpoint = scratch('ro-mount');
+    const mount = (...args: string[]) => spawnSync('mount', args, { encoding: 'utf8' });
+    let m = mount('--bind', source, mountpoint);
+    if (m.status !== 0) return t.skip(`mount --bind failed here: ${m.stderr.trim()}`);
+    try {
+      m = mount('-o', 'remount,ro,bind', mountpoint);
+      assert.equal(m.status, 0, m.stderr);
+      const o = await runWorker(['run', '--target', mountpoint, ...SMALL, ...read]);
+      assertFailure(o, EXIT.target, 'target-read-only', /read-only/);
+      assert.deepEqual(readdirSync(mountpoint), []);
+    } finally {
+      spawnSync('umount', [mountpoint]);
+    }
+    assert.deepEqual(readdirSync(source), []);
+  });
+
+  test('not enough free space (1 PiB) → 4, refused before anything is written', async () => {
+    const dir = scratch('space');
+    const o = await runWorker(['run', '--target', dir, '--size', String(2 ** 50), '--duration', '0.3', '--warmup', '0', ...read]);
+    assertFailure(o, EXIT.noSpace, 'no-space', /not enough free space.*--size/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('tmpfs without --buffered → 5, saying O_DIRECT and tmpfs', async (t) => {
+    if (!existsSync('/dev/shm') || statSync('/dev/shm').isDirectory() === false) return t.skip('no /dev/shm here');
+    const dir = mkdtempSync('/dev/shm/diskdelta-test-');
+    try {
+      const o = await runWorker(['run', '--target', dir, ...SMALL, ...read]);
+      assertFailure(o, EXIT.noDirect, 'no-direct-io', /tmpfs.*--buffered/s);
+      assert.match(errorOf(o).message, /O_DIRECT/);
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('tmpfs with --buffered runs, and warns buffered-io', async (t) => {
+    if (!existsSync('/dev/shm')) return t.skip('no /dev/shm here');
+    const dir = mkdtempSync('/dev/shm/diskdelta-test-');
+    try {
+      const o = await runWorker(['run', '--target', dir, ...SMALL, '--buffered', ...read]);
+      assert.equal(o.code, EXIT.ok, o.stderr);
+      const warning = o.messages.find((m) => m.type === 'warning' && m.code === 'buffered-io');
+      assert.ok(warning, 'a buffered-io warning');
+      const hello = o.messages.find((m) => m.type === 'hello');
+      assert.ok(hello?.type === 'hello' && hello.direct === false && hello.fs === 'tmpfs');
+      const results = o.messages.filter((m) => m.type === 'result');
+      assert.equal(results.length, 1);
+      assert.ok(results.every((r) => r.type === 'result' && r.direct === false));
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  describe('on a block device (a loop device)', () => {
+    let image = '';
+    let device = '';
+    before(() => {
+      if (!isRoot) return;
+      image = join(root, 'loop.img');
+      // Random content, so a hash shows whether anything was written.
+      writeFileSync(image, randomBytes(64 * 2 ** 20));
+      const l = spawnSync('losetup', ['-f', '--show', image], { encoding: 'utf8' });
+      if (l.status === 0) device = l.stdout.trim();
+    });
+    after(() => {
+      if (device) spawnSync('losetup', ['-d', device]);
+    });
+
+    test('a write test → 2, refused', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      for (const job of [write, ['--job', 'name=m,rw=randrw,bs=4096,qd=1,threads=1'], ['--job', 'name=w,rw=randwrite,bs=4096,qd=1,threads=1']]) {
+        const o = await runWorker(['run', '--target', device, ...SMALL, ...read, ...job]);
+        assertFailure(o, EXIT.usage, 'write-on-block-device', /refusing to write to the block device.*read-only/);
+      }
+    });
+
+    test('reads and seeks run read-only: the device is not modified', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      const before = createHash('sha256').update(readFileSync(image)).digest('hex');
+      const o = await runWorker(['run', '--target', device, ...SMALL, ...read, '--job', 'name=sk,rw=seeks,threads=3']);
+      assert.equal(o.code, EXIT.ok, o.stderr);
+      const hello = o.messages.find((m) => m.type === 'hello');
+      assert.ok(hello?.type === 'hello' && hello.kind === 'block-device' && hello.file === null);
+      assert.ok(o.messages.some((m) => m.type === 'warning' && m.code === 'seeks-read-only'), 'seeks say they only read');
+      const seeks = o.messages.find((m) => m.type === 'result' && m.name === 'sk');
+      assert.ok(seeks?.type === 'result' && seeks.ios > 0 && seeks.writes === 0);
+      assert.equal(createHash('sha256').update(readFileSync(image)).digest('hex'), before, 'not one byte written');
+    });
+  });
+
+  test('malformed options and job specs → 2, naming the bad value, before touching the folder', async () => {
+    const dir = scratch('usage');
+    const cases: Array<[string[], RegExp]> = [
+      [['--size', '1G'], /--size '1G'/],
+      [['--size', '-5'], /--size '-5'/],
+      [['--size', ''], /--size ''/],
+      [['--size', '1.5'], /--size '1.5'/],
+      [['--size', '4096'], /--size '4096'.*range/],
+      [['--size', '99999999999999999999999'], /--size/],
+      [['--duration', 'abc'], /--duration 'abc'/],
+      [['--duration', '0'], /--duration '0'/],
+      [['--duration', 'nan'], /--duration 'nan'/],
+      [['--warmup', '-1'], /--warmup '-1'/],
+      [['--runs', '0'], /--runs '0'/],
+      [['--runs', '2x'], /--runs '2x'/],
+      [['--sample-ms', '10'], /--sample-ms/],
+      [['--engine', 'spdk'], /--engine 'spdk'/],
+      [['--job', 'rw=bogus'], /--job 'rw=bogus'.*rw 'bogus'/],
+      [['--job', 'rw=read,bs=1000'], /bs=1000 is not a multiple of 512/],
+      [['--job', 'rw=read,qd=0'], /qd=0/],
+      [['--job', 'rw=read,threads=65'], /threads=65/],
+      [['--job', 'rw=read,bs=4k'], /bs=4k/],
+      [['--job', 'rw=read,name=Bad!'], /name 'Bad!'/],
+      [['--job', 'rw=read,colour=red'], /unknown job key 'colour'/],
+      [['--job', 'bs=4096'], /rw= is required/],
+      [['--job', 'nonsense'], /'nonsense' is not key=value/],
+      [['--frobnicate'], /unknown option '--frobnicate'/],
+      [['--duration'], /--duration needs a value/],
+    ];
+    for (const [args, says] of cases) {
+      const jobs = args[0] === '--job' ? [] : read;
+      const o = await runWorker(['run', '--target', dir, ...SMALL, ...jobs, ...args]);
+      assertFailure(o, EXIT.usage, 'usage', says);
+    }
+    const noJob = await runWorker(['run', '--target', dir, ...SMALL]);
+    assertFailure(noJob, EXIT.usage, 'usage', /at least one --job/);
+    const noTarget = await runWorker(['run', ...SMALL, ...read]);
+    assertFailure(noTarget, EXIT.usage, 'usage', /--target is required/);
+    const verb = await runWorker(['explode', '--target', dir]);
+    assertFailure(verb, EXIT.usage, 'usage', /unknown verb 'explode'/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});
+
+describe('signals', () => {
+  const long = ['--size', '67108864', '--duration', '20', '--warmup', '0', '--job', 'name=rr,rw=randread,bs=4096,qd=4,threads=1'];
+
+  test('SIGTERM while measuring: the test file is gone within 0.5 s, exit 7', async (t) => {
+    const dir = scratch('term-measure');
+    const w = startWorker(['run', '--target', dir, ...long]);
+    await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure');
+    assert.equal(testFiles(dir).length, 1, 'the test file exists while measuring');
+    w.child.kill('SIGTERM');
+    const ms = await msUntilGone(dir, 2000);
+    t.diagnostic(`test file removed ${ms.toFixed(1)} ms after SIGTERM`);
+    assert.ok(ms <= 500, `removed ${ms.toFixed(0)} ms after SIGTERM`);
+    const o = await w.exited;
+    assert.equal(o.code, EXIT.interrupted);
+    assert.equal(errorOf(o).code, 'interrupted');
+    const done = o.messages.at(-1);
+    assert.ok(done?.type === 'done' && done.status === 'interrupted' && done.exit_code === EXIT.interrupted);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('SIGTERM while filling the test file: gone within 0.5 s, exit 7', async (t) => {
+    const dir = scratch('term-fill');
+    // 2 GiB takes a few seconds to fill; the first fill progress line comes after 250 ms.
+    const w = startWorker(['run', '--target', dir, '--size', String(2 ** 31), '--duration', '1', '--warmup', '0', '--job', 'name=r,rw=read,bs=1048576,qd=1,threads=1']);
+    const p = await w.waitFor((m) => m.type === 'progress' && m.phase === 'prepare');
+    assert.ok(p.type === 'progress' && p.done_bytes! < p.total_bytes!, 'still filling');
+    assert.equal(testFiles(dir).length, 1);
+    w.child.kill('SIGTERM');
+    const ms = await msUntilGone(dir, 2000);
+    t.diagnostic(`test file removed ${ms.toFixed(1)} ms after SIGTERM`);
+    assert.ok(ms <= 500, `removed ${ms.toFixed(0)} ms after SIGTERM`);
+    const o = await w.exited;
+    assert.equal(o.code, EXIT.interrupted, o.stderr);
+    assert.ok(!o.messages.some((m) => m.type === 'result'), 'no result from an interrupted run');
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('SIGINT is handled like SIGTERM', async () => {
+    const dir = scratch('int');
+    const w = startWorker(['run', '--target', dir, ...long]);
+    await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure');
+    w.child.kill('SIGINT');
+    assert.ok((await msUntilGone(dir, 2000)) <= 500);
+    assert.equal((await w.exited).code, EXIT.interrupted);
+  });
+
+  test('SIGKILL: the file survives the kill, the next run removes it (stale-file-removed) and leaves nothing', async () => {
+    const dir = scratch('kill');
+    const w = startWorker(['run', '--target', dir, ...long]);
+    await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure');
+    const [file] = testFiles(dir);
+    assert.ok(file);
+    // A sweep while the run is alive must spare its file: the worker holds a lock on it.
+    const sweep = await runWorker(['cleanup', '--target', dir]);
+    assert.equal(sweep.code, 0);
+    assert.ok(sweep.messages.some((m) => m.type === 'cleaned' && m.removed === 0), 'a live run\'s file is not stale');
+    assert.deepEqual(testFiles(dir), [file]);
+
+    w.child.kill('SIGKILL');
+    const killed = await w.exited;
+    assert.equal(killed.signal, 'SIGKILL');
+    assert.deepEqual(testFiles(dir), [file], 'nobody could remove it yet');
+
+    const next = await runWorker(['run', '--target', dir, ...SMALL, '--job', 'name=r,rw=read,bs=1048576,qd=1,threads=1']);
+    assert.equal(next.code, EXIT.ok, next.stderr);
+    const stale = next.messages.find((m) => m.type === 'warning' && m.code === 'stale-file-removed');
+    assert.ok(stale?.type === 'warning' && stale.message.includes(file), 'the next run says it removed the stale file');
+    assert.deepEqual(readdirSync(dir), [], 'nothing left');
+  });
+
+  test('SIGKILL, then the cleanup verb removes the stale file', async () => {
+    const dir = scratch('kill-cleanup');
+    const w = startWorker(['run', '--target', dir, ...long]);
+    await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure');
+    w.child.kill('SIGKILL');
+    await w.exited;
+    assert.equal(testFiles(dir).length, 1);
+    const o = await runWorker(['cleanup', '--target', dir]);
+    assert.equal(o.code, 0);
+    assert.ok(o.messages.some((m) => m.type === 'cleaned' && m.removed === 1));
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});
