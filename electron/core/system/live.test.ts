@@ -15,7 +15,11 @@ import type { BlockDeviceInfo } from './types.ts';
 const CLI = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
 
 function diskdelta(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
+  return diskdeltaIn(process.cwd(), ...args);
+}
+
+function diskdeltaIn(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000, cwd });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -47,6 +51,10 @@ test('inspect /dev/shm: tmpfs, no disk, and the O_DIRECT warning', (t) => {
   const text = diskdelta('inspect', '/dev/shm');
   assert.match(text.stdout, /tmpfs/);
   assert.match(text.stdout, /\[fs-in-memory\].*O_DIRECT/);
+  // A relative PATH is taken from the working folder.
+  const relative = JSON.parse(diskdeltaIn('/dev', 'inspect', 'shm', '--json').stdout) as InspectReport;
+  assert.equal(relative.target.stack![0]!.name, '/dev/shm');
+  assert.equal(relative.target.stack![1]!.details.fsType, 'tmpfs');
 });
 
 test('devices --json: vda is a virtual (virtio) disk, zram0 a RAM disk', (t) => {

@@ -52,7 +52,8 @@ export async function buildStack(targetPath: string, opts?: RootOptions): Promis
 }
 
 async function examine(root: string, p: string): Promise<{ resolved: string; kind: StackReport['kind']; devNumber?: string; reason?: string }> {
-  const normalized = path.posix.resolve('/', p);
+  // Live, a relative path is relative to the working folder; in a snapshot, to its root.
+  const normalized = isLiveRoot(root) ? path.resolve(p) : path.posix.resolve('/', p);
   try {
     const resolved = isLiveRoot(root) ? await realpath(normalized) : normalized;
     const st = await stat(inRoot(root, resolved));
