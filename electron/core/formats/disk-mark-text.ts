@@ -1,0 +1,168 @@
+// The text report shared, with small differences, by CrystalDiskMark 7/8 ("Save as text",
+// "Copy") and KDiskMark, which copies its layout:
+//
+//   [Read]
+//     SEQ    1MiB (Q=  8, T= 1):   560.472 MB/s [    534.5 IOPS] < 14933.18 us>     (CrystalDiskMark)
+//   Sequential   1 MiB (Q=  8, T= 1):  3497.845 MB/s [   3335.9 IOPS] <  2389.89 us>  (KDiskMark)
+//   [Write] …   [Mix] Read 70%/Write 30% …
+//   Profile: Default
+//      Test: 1 GiB (x5) [Measure: 5 sec / Interval: 5 sec]
+//      Date: 2023-05-12 14:34:43
+//        OS: …
+//   Comment: …                                                               (CrystalDiskMark)
+//
+// MB/s is 10^6 bytes/s (both tools say so in the header); latency is the mean in µs.
+// A line of zeros is a test that was not run (the tools print 0.000), so it is skipped.
+import type { AccessPattern, RunRecord, TestParams, TestResult, Warning } from '../model/results.ts';
+import { blockSizeLabel, emptyLatency, importedResult, scaleDecimal, splitLines, testNameFor, uniqueTestName } from './common.ts';
+import { ImportError } from './import-error.ts';
+
+const RESULT_LINE =
+  /^\s*(SEQ|RND|Sequential|Random)\s+(\d+)\s*(MiB|KiB)\s*\(\s*Q=\s*(\d+)\s*,\s*T=\s*(\d+)\s*\)\s*:\s*(\d+(?:\.\d+)?)\s*MB\/s\s*\[\s*(\d+(?:\.\d+)?)\s*IOPS\s*\]\s*<\s*(\d+(?:\.\d+)?)\s*us\s*>\s*$/;
+const SECTION = /^\s*\[(Read|Write|Mix)\](?:\s*Read\s+(\d+)%\s*\/\s*Write\s+(\d+)%)?\s*$/;
+const META_LINE = /^\s*([A-Za-z][A-Za-z ]*?)\s*:\s?(.*)$/;
+
+export interface DiskMarkFlavour {
+  format: 'kdiskmark' | 'crystaldiskmark';
+  tool: string;
+  /** Reads the tool's version (and fio's, for KDiskMark) from the header lines. */
+  header(lines: string[], meta: Record<string, string>): string;
+}
+
+/** "2024/01/06 5:41:48" or "2023-05-12 14:34:43" → "2024-01-06T05:41:48" (local time, as written). */
+function isoLocal(date: string): string | null {
+  const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})$/.exec(date.trim());
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${y}-${p(mo)}-${p(d)}T${p(h)}:${p(mi)}:${p(s)}`;
+}
+
+export function parseDiskMarkText(text: string, fileName: string, flavour: DiskMarkFlavour): RunRecord[] {
+  const lines = splitLines(text);
+  const meta: Record<string, string> = {};
+  const results: TestResult[] = [];
+  const taken = new Set<string>();
+  const notRun: string[] = [];
+  let section: { kind: 'Read' | 'Write' | 'Mix'; readPercent: number } | null = null;
+  let sawSection = false;
+  let inFooter = false;
+  const firstSection = lines.findIndex((l) => SECTION.test(l));
+  if (firstSection === -1) throw new ImportError(fileName, null, `no [Read] or [Write] section: not a complete ${flavour.tool} report`);
+  const version = flavour.header(lines.slice(0, firstSection), meta);
+
+  for (let i = firstSection; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const fail = (problem: string): never => {
+      throw new ImportError(fileName, i + 1, problem);
+    };
+    if (line.trim() === '') continue;
+    const s = SECTION.exec(line);
+    if (s && !inFooter) {
+      const kind = s[1] as 'Read' | 'Write' | 'Mix';
+      const readPercent = kind === 'Mix' ? Number(s[2] ?? '') : kind === 'Read' ? 100 : 0;
+      if (kind === 'Mix' && !(readPercent >= 0 && readPercent <= 100 && readPercent + Number(s[3]) === 100)) {
+        fail('the [Mix] line must say "Read N%/Write M%" with N + M = 100');
+      }
+      section = { kind, readPercent };
+      sawSection = true;
+      continue;
+    }
+    const r = RESULT_LINE.exec(line);
+    if (r && section && !inFooter) {
+      const random = r[1] === 'RND' || r[1] === 'Random';
+      const blockSize = Number(r[2]) * (r[3] === 'MiB' ? 1024 * 1024 : 1024);
+      const queueDepth = Number(r[4]);
+      const threads = Number(r[5]);
+      const bytesPerSec = scaleDecimal(r[6] as string, 6);
+      const iops = scaleDecimal(r[7] as string, 0);
+      const latencyNs = scaleDecimal(r[8] as string, 3);
+      if (bytesPerSec === null || iops === null || latencyNs === null || blockSize <= 0 || queueDepth <= 0 || threads <= 0) {
+        fail('a result line has a number out of range');
+      }
+      const shape = `${random ? 'rnd' : 'seq'}${blockSizeLabel(blockSize)}-q${queueDepth}t${threads}`;
+      if (bytesPerSec === 0 && iops === 0) {
+        notRun.push(`${section.kind} ${shape}`);
+        continue;
+      }
+      let rw: AccessPattern | null;
+      if (section.kind === 'Mix') rw = random ? 'randrw' : null;
+      else if (section.kind === 'Read') rw = random ? 'randread' : 'read';
+      else rw = random ? 'randwrite' : 'write';
+      let params: TestParams | null = null;
+      let name: string;
+      if (rw) {
+        params = { rw, blockSize, queueDepth, threads };
+        if (rw === 'randrw') params.readPercent = section.readPercent;
+        name = testNameFor(params);
+      } else {
+        // Sequential mixed: no DiskDelta access pattern for it, so a descriptive name only.
+        name = `mix${section.readPercent}-${shape}`;
+      }
+      const warnings: Warning[] = [];
+      results.push(
+        importedResult({
+          test: uniqueTestName(taken, name, `line ${i + 1}`),
+          params,
+          bytesPerSec,
+          iops,
+          latencyNs: { ...emptyLatency(), mean: Math.round(latencyNs as number) },
+          warnings,
+        }),
+      );
+      continue;
+    }
+    const m = META_LINE.exec(line);
+    if (m && sawSection) {
+      inFooter = true;
+      const key = (m[1] as string).trim();
+      const value = (m[2] as string).trim();
+      meta[key] = key in meta ? `${meta[key]}\n${value}` : value;
+      continue;
+    }
+    fail(
+      section && !inFooter
+        ? `not a ${flavour.tool} result line (expected e.g. "SEQ 1MiB (Q= 8, T= 1): 560.472 MB/s [ 534.5 IOPS] < 14933.18 us>")`
+        : `unexpected line in the ${flavour.tool} report`,
+    );
+  }
+  // The report ends with its settings; without them the file was cut short.
+  for (const key of ['Test', 'Date']) {
+    if (!(key in meta)) throw new ImportError(fileName, lines.length, `no "${key}:" line: the ${flavour.tool} report looks truncated`);
+  }
+  if (results.length === 0) throw new ImportError(fileName, null, 'every test in the report is 0 (not run)');
+  if (notRun.length > 0) meta.notRun = notRun.join(', ');
+
+  const settings: RunRecord['settings'] = {};
+  const test = /^(\d+)\s*(MiB|GiB)\s*\(x(\d+)\)/.exec(meta.Test ?? '');
+  if (test) {
+    settings.sizeBytes = Number(test[1]) * (test[2] === 'GiB' ? 1024 ** 3 : 1024 ** 2);
+    settings.runs = Number(test[3]);
+  }
+  const measure = /Measure:?\s*(\d+)\s*(sec|min)/.exec(`${meta.Test ?? ''} ${meta.Time ?? ''}`);
+  if (measure) settings.durationSec = Number(measure[1]) * (measure[2] === 'min' ? 60 : 1);
+  if (meta.Profile) settings.preset = meta.Profile;
+  const createdAt = isoLocal(meta.Date ?? '');
+  if (!createdAt) {
+    const at = lines.findIndex((l) => /^\s*Date\s*:/.test(l));
+    throw new ImportError(fileName, at + 1, `"Date:" is not a date like 2024/01/06 5:41:48`);
+  }
+  const label = [flavour.tool, meta.Comment, meta.Target].filter(Boolean).join(' – ');
+  return [
+    {
+      label,
+      notes: meta.Comment ?? '',
+      createdAt,
+      source: 'imported',
+      sourceFormat: flavour.format,
+      sourceMeta: meta,
+      target: { path: meta.Target ?? '', kind: 'unknown' },
+      settings,
+      engine: { name: flavour.tool, version },
+      results,
+      extras: [],
+      warnings: [],
+    },
+  ];
+}
