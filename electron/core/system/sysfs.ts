@@ -2,7 +2,7 @@
 // runs unchanged on this machine (root "/") and on fixture trees in tests. A missing or
 // unreadable entry is a value of null with a reason, never an exception: the caller shows
 // "unknown (reason)" instead of guessing.
-import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readFile, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface RootOptions {
@@ -71,14 +71,6 @@ export async function exists(root: string, abs: string): Promise<boolean> {
   try {
     await lstat(inRoot(root, abs));
     return true;
-  } catch {
-    return false;
-  }
-}
-
-export async function isDirectory(root: string, abs: string): Promise<boolean> {
-  try {
-    return (await stat(inRoot(root, abs))).isDirectory();
   } catch {
     return false;
   }
