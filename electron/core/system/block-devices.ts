@@ -74,6 +74,12 @@ export async function readBlockDevice(name: string, opts?: RootOptions): Promise
     holders: await listDir(root, `${dir}/holders`),
     slaves: await listDir(root, `${dir}/slaves`),
   };
+  const partitionHolders: Record<string, string[]> = {};
+  for (const part of partitions) {
+    const held = await listDir(root, `${dir}/${part}/holders`);
+    if (held.length > 0) partitionHolders[part] = held;
+  }
+  if (Object.keys(partitionHolders).length > 0) info.partitionHolders = partitionHolders;
   if (isDm) info.dmName = note('dmName', await readText(root, `${dir}/dm/name`));
   if (isLoop) info.loopBackingFile = note('loopBackingFile', await readText(root, `${dir}/loop/backing_file`));
   if (Object.keys(reasons).length > 0) info.reasons = reasons;

@@ -44,6 +44,7 @@ describe('ThinkPad X201i after the upgrade: Intel 320 SSD, ext4 on LUKS1', () =>
     assert.equal(sda?.class, 'SATA SSD');
     assert.equal(sda?.linkCeilingBytesPerSec, 300e6);
     assert.deepEqual(sda?.holders, []);
+    assert.deepEqual(sda?.partitionHolders, { sda2: ['dm-0'] });
     const dm = devices.find((d) => d.name === 'dm-0');
     assert.equal(dm?.dmName, 'sda2_crypt');
     assert.deepEqual(dm?.slaves, ['sda2']);

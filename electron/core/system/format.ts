@@ -38,7 +38,7 @@ export function formatDevices(devices: BlockDeviceInfo[]): string {
     ceiling(d.linkCeilingBytesPerSec),
     q(d.scheduler),
     discardText(d),
-    [...d.partitions, ...(d.loopBackingFile ? [`file ${d.loopBackingFile}`] : []), ...(d.dmName ? [`dm ${d.dmName}`] : [])].join(',') || '-',
+    [...d.partitions.map((p) => (d.partitionHolders?.[p] ? `${p}→${d.partitionHolders[p].join('+')}` : p)), ...(d.loopBackingFile ? [`file ${d.loopBackingFile}`] : []), ...(d.dmName ? [`dm ${d.dmName}`] : [])].join(',') || '-',
     d.holders.join(',') || '-',
   ]);
   const out = table(

@@ -69,6 +69,8 @@ export interface BlockDeviceInfo extends DeviceFingerprint {
   scheduler: string | null; // the active one, e.g. "mq-deadline"
   discard: DiscardSupport;
   partitions: string[];
+  /** Who holds each partition (dm-crypt, LVM, md), e.g. { sda2: ["dm-0"] }. */
+  partitionHolders?: Record<string, string[]>;
   holders: string[];
   slaves: string[];
   /** The device-mapper name (dm-*), the loop backing file (loop*), when they apply. */
