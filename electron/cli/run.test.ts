@@ -1,0 +1,243 @@
+// `diskdelta run` end to end: the real CLI in a child process, the real worker, a temporary
+// folder on the disk under /tmp, small sizes and short windows.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NODE = join(ROOT, 'node_modules', '.bin', 'node');
+const SMALL = ['--size', '32MiB', '--duration', '0.3', '--warmup', '0'];
+
+interface CliOutcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Polls until the folder holds a test file (the run is under way); false after limitMs. */
+async function waitForTestFile(dir: string, limitMs: number): Promise<boolean> {
+  const start = Date.now();
+  while (Date.now() - start < limitMs) {
+    if (readdirSync(dir).some((f) => f.startsWith('.diskdelta-'))) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return false;
+}
+
+async function msUntilNoTestFile(dir: string, limitMs: number): Promise<number> {
+  const start = performance.now();
+  while (readdirSync(dir).some((f) => f.startsWith('.diskdelta-'))) {
+    if (performance.now() - start > limitMs) return Number.POSITIVE_INFINITY;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return performance.now() - start;
+}
+
+function diskdelta(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, ['bin/diskdelta.js', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let root: string;
+const scratch = (name: string) => {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('.diskdelta-'));
+
+before(() => {
+  root = mkdtempSync(join(tmpdir(), 'diskdelta-cli-test-'));
+});
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const isNumber = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+
+describe('diskdelta run --json', () => {
+  test('exactly one JSON document with the documented fields; the run is saved to --db', async () => {
+    const dir = scratch('json');
+    const db = join(root, 'library.sqlite');
+    const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q1t1-read,rnd4k-q1t1-write,seeks', ...SMALL, '--runs', '2', '--label', 'SSD', '--json', '--db', db]);
+    assert.equal(o.code, 0, o.stderr);
+    const doc = JSON.parse(o.stdout) as Record<string, unknown>; // throws unless stdout is one document
+    assert.equal(o.stdout.trim().split('\n')[0], '{', 'nothing before the document');
+
+    const target = doc.target as Record<string, unknown>;
+    assert.equal(typeof target, 'object');
+    assert.equal(target.path, dir);
+    assert.equal(target.kind, 'folder');
+
+    const results = doc.results as Array<Record<string, unknown>>;
+    assert.deepEqual(results.map((r) => r.test), ['seq1m-q1t1-read', 'rnd4k-q1t1-write', 'seeks']);
+    for (const r of results) {
+      assert.ok(isNumber(r.bytesPerSec) && (r.bytesPerSec as number) > 0, `${r.test}: bytesPerSec`);
+      assert.ok(isNumber(r.iops) && (r.iops as number) > 0, `${r.test}: iops`);
+      const lat = r.latencyNs as Record<string, unknown>;
+      for (const k of ['mean', 'p50', 'p90', 'p99', 'p999', 'max']) assert.ok(isNumber(lat[k]) && (lat[k] as number) > 0, `${r.test}: latencyNs.${k}`);
+      assert.ok((lat.p50 as number) <= (lat.p99 as number) && (lat.p99 as number) <= (lat.max as number));
+      const runs = r.runs as Array<Record<string, unknown>>;
+      assert.equal(runs.length, 2, `${r.test}: two runs`);
+      assert.deepEqual(runs.map((x) => x.run), [1, 2]);
+      for (const run of runs) assert.ok(isNumber(run.bytesPerSec) && isNumber(run.iops) && isNumber(run.elapsedNs));
+      // The reported figure is the median of the runs (mean of two).
+      const median = ((runs[0]!.bytesPerSec as number) + (runs[1]!.bytesPerSec as number)) / 2;
+      assert.ok(Math.abs((r.bytesPerSec as number) - median) / median < 1e-9, `${r.test}: median of runs`);
+      assert.ok(isNumber(r.cv), `${r.test}: cv over 2 runs`);
+      assert.ok(Array.isArray(r.warnings));
+      // 0.3 s windows are below the trust threshold: every result must say so.
+      assert.ok((r.warnings as Array<{ code: string }>).some((w) => w.code === 'under-resolved'), `${r.test} flagged under-resolved`);
+    }
+    assert.ok(Array.isArray(doc.warnings));
+    assert.equal(doc.label, 'SSD');
+    assert.ok(isNumber(doc.id), 'saved: the document carries the library id');
+    assert.ok(existsSync(db), 'the library file was written');
+    assert.deepEqual(leftovers(dir), [], 'no test file left');
+  });
+
+  test('--no-save: nothing is written to the library', async () => {
+    const dir = scratch('nosave');
+    const db = join(root, 'never.sqlite');
+    const o = await diskdelta(['run', '--target', dir, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--json', '--no-save', '--db', db]);
+    assert.equal(o.code, 0, o.stderr);
+    const doc = JSON.parse(o.stdout) as { id: unknown; results: Array<{ cv: unknown }> };
+    assert.equal(doc.id, null);
+    assert.equal(doc.results[0]!.cv, null, 'no spread from a single run');
+    assert.ok(!existsSync(db));
+    assert.deepEqual(leftovers(dir), []);
+  });
+});
+
+describe('diskdelta run (table)', () => {
+  test('a table with units, no progress bar when stdout is not a terminal', async () => {
+    const dir = scratch('table');
+    const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q8t1-read,seeks', ...SMALL, '--runs', '1', '--no-save']);
+    assert.equal(o.code, 0, o.stderr);
+    assert.match(o.stdout, /SEQ1M Q8T1 read\s+[\d.]+ [kMG]B\/s\s+[\d.,]+ k?IOPS/);
+    assert.match(o.stdout, /Random seeks.*seeks\/s/);
+    assert.match(o.stdout, /latency p50/);
+    assert.ok(!o.stdout.includes('\r'), 'no progress bar in a pipe');
+    assert.deepEqual(leftovers(dir), []);
+  });
+});
+
+describe('diskdelta run: bad usage → exit 2, naming the flag', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['bad --size', ['--size', '1XB'], /--size '1XB'/],
+    ['negative --size', ['--size', '-1G'], /--size/],
+    ['too small --size', ['--size', '1MiB'], /--size '1MiB' is too small/],
+    ['bad --duration', ['--duration', 'abc'], /--duration 'abc'/],
+    ['zero --duration', ['--duration', '0'], /--duration '0'/],
+    ['bad --runs', ['--runs', '0'], /--runs '0'/],
+    ['unknown test', ['--tests', 'seq1m-q8t1-read,warp-speed'], /--tests: unknown test 'warp-speed'/],
+    ['unknown preset', ['--preset', 'turbo'], /--preset 'turbo' is unknown/],
+    ['preset and tests', ['--preset', 'quick', '--tests', 'seeks'], /--preset or --tests/],
+    ['unknown flag', ['--colour', 'red'], /--colour/],
+  ];
+  for (const [name, flags, says] of cases) {
+    test(name, async () => {
+      const dir = scratch(`usage-${name.replace(/\W+/g, '-')}`);
+      const o = await diskdelta(['run', '--target', dir, ...flags, '--no-save']);
+      assert.equal(o.code, 2, `exit 2; stderr: ${o.stderr}`);
+      assert.match(o.stderr, says);
+      assert.equal(o.stdout, '');
+      assert.deepEqual(readdirSync(dir), []);
+    });
+  }
+
+  test('missing --target', async () => {
+    const o = await diskdelta(['run', '--tests', 'seeks', '--no-save']);
+    assert.equal(o.code, 2);
+    assert.match(o.stderr, /--target PATH is required/);
+  });
+});
+
+describe('diskdelta run: failures → non-zero with a clear message, nothing left', () => {
+  test('a target that does not exist', async () => {
+    const missing = join(root, 'no-such-folder');
+    const o = await diskdelta(['run', '--target', missing, '--tests', 'seeks', ...SMALL, '--no-save', '--json']);
+    assert.notEqual(o.code, 0);
+    assert.notEqual(o.code, 2, 'not a usage error: the flags were fine');
+    assert.match(o.stderr, /does not exist/);
+    assert.ok(o.stderr.includes(missing), 'names the path');
+    assert.equal(o.stdout, '', 'no half document on stdout');
+    assert.ok(!existsSync(missing));
+  });
+
+  test('a regular file as target', async () => {
+    const file = join(scratch('file'), 'data.bin');
+    writeFileSync(file, 'x');
+    const o = await diskdelta(['run', '--target', file, '--tests', 'seeks', ...SMALL, '--no-save']);
+    assert.equal(o.code, 3, o.stderr);
+    assert.match(o.stderr, /regular file, not a folder/);
+  });
+
+  test('tmpfs without --buffered: exit 5, says why and what to do', async (t) => {
+    if (!existsSync('/dev/shm')) return t.skip('no /dev/shm here');
+    const dir = mkdtempSync('/dev/shm/diskdelta-cli-test-');
+    try {
+      const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q1t1-read', ...SMALL, '--no-save']);
+      assert.equal(o.code, 5, o.stderr);
+      assert.match(o.stderr, /O_DIRECT.*--buffered/s);
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('not enough free space: exit 4', async () => {
+    const dir = scratch('space');
+    const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q1t1-read', '--size', '1024TiB', '--duration', '0.3', '--warmup', '0', '--no-save']);
+    assert.equal(o.code, 4, o.stderr);
+    assert.match(o.stderr, /not enough free space/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});
+
+describe('diskdelta run: stopping it', () => {
+  const long = ['--tests', 'rnd4k-q1t1-read', '--size', '64MiB', '--duration', '20', '--warmup', '0', '--runs', '1', '--no-save'];
+
+  test('SIGTERM to the CLI stops the worker, removes the test file at once, exit 7', async (t) => {
+    const dir = scratch('term');
+    const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+    await new Promise((r) => setTimeout(r, 300)); // into the timed window
+    child.kill('SIGTERM');
+    const ms = await msUntilNoTestFile(dir, 3000);
+    t.diagnostic(`test file removed ${ms.toFixed(1)} ms after SIGTERM to the CLI`);
+    assert.ok(ms <= 500, `removed ${ms.toFixed(0)} ms after SIGTERM`);
+    assert.equal(await exited, 7, stderr);
+    assert.match(stderr, /cancelled/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('SIGKILL of the CLI: the orphaned worker stops too and removes its file', async (t) => {
+    const dir = scratch('kill-cli');
+    const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGKILL');
+    await exited;
+    const ms = await msUntilNoTestFile(dir, 3000);
+    t.diagnostic(`test file removed ${ms.toFixed(1)} ms after the CLI was killed`);
+    assert.ok(ms <= 1000, `the worker noticed its parent died and removed the file (${ms.toFixed(0)} ms)`);
+  });
+});
