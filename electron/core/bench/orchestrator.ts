@@ -148,6 +148,8 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
           stack: context.target.stack,
           sizeBytes: hello?.size ?? plan.sizeBytes,
           memoryBytes: context.system.memoryBytes,
+          write: isWriteTest(t),
+          buffered: plan.buffered,
         }),
       );
       return result;
