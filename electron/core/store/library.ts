@@ -95,6 +95,13 @@ type Row = Record<string, SQLInputValue>;
 
 const LATENCY_KEYS = ['mean', 'p50', 'p90', 'p99', 'p999', 'max'] as const;
 
+const LIST_COLUMNS =
+  'id, label, created_at, source, source_format, target_path, device_model, device_class, preset, engine_name, engine_version, result_count, warning_count';
+/** One row of LIST_COLUMNS, as SQLite returns it (the CHECKs and NOT NULLs guarantee the types). */
+type ListRow = [
+  number, string, string, RunSource, SourceFormat, string, string | null, DeviceClass | null, string | null, string, string, number, number,
+];
+
 class SqliteLibrary implements Library {
   readonly path: string;
   readonly #db: DatabaseSync;
@@ -352,25 +359,28 @@ class SqliteLibrary implements Library {
     }
     const limit = filter.limit !== undefined ? ' LIMIT ?' : '';
     if (filter.limit !== undefined) params.push(filter.limit);
+    // The column list matches the covering index runs_list (migration 3), and rows come back
+    // as arrays: both matter with thousands of runs (see scripts/bench-library.ts).
     const sql =
-      `SELECT id, label, created_at, source, source_format, target_path, device_model, device_class, preset,
-         engine_name, engine_version, result_count, warning_count FROM runs` +
-      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-      ` ORDER BY id${limit}`;
-    return (this.#stmt(sql).all(...params) as Row[]).map((r) => ({
-      id: Number(r.id),
-      label: str(r.label),
-      createdAt: str(r.created_at),
-      source: str(r.source) as RunSource,
-      sourceFormat: str(r.source_format) as SourceFormat,
-      targetPath: str(r.target_path),
-      deviceModel: r.device_model == null ? null : str(r.device_model),
-      deviceClass: r.device_class == null ? null : (str(r.device_class) as DeviceClass),
-      preset: r.preset == null ? null : str(r.preset),
-      engine: r.engine_version ? `${str(r.engine_name)} ${str(r.engine_version)}` : str(r.engine_name),
-      resultCount: Number(r.result_count),
-      warningCount: Number(r.warning_count),
-    }));
+      `SELECT ${LIST_COLUMNS} FROM runs` + (where.length ? ` WHERE ${where.join(' AND ')}` : '') + ` ORDER BY id${limit}`;
+    const statement = this.#stmt(sql);
+    statement.setReturnArrays(true);
+    return (statement.all(...params) as unknown as ListRow[]).map(
+      ([id, label, createdAt, source, sourceFormat, targetPath, deviceModel, deviceClass, preset, engineName, engineVersion, resultCount, warningCount]) => ({
+        id,
+        label,
+        createdAt,
+        source,
+        sourceFormat,
+        targetPath,
+        deviceModel,
+        deviceClass,
+        preset,
+        engine: engineVersion ? `${engineName} ${engineVersion}` : engineName,
+        resultCount,
+        warningCount,
+      }),
+    );
   }
 
   countRuns(): number {

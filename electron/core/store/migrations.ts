@@ -131,6 +131,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_source ON runs (source, id);
     `,
   },
+  {
+    version: 3,
+    why: 'a covering index for list: with 10,000 runs, scanning it reads ~1/10 of the runs table (no JSON context)',
+    sql: `
+      CREATE INDEX runs_list ON runs (id, label, created_at, source, source_format, target_path, device_model,
+        device_class, preset, engine_name, engine_version, result_count, warning_count);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
