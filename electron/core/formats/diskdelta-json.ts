@@ -113,8 +113,14 @@ export function looksLikeDiskDeltaJson(text: string): boolean {
   return /^\s*\{\s*"format"\s*:\s*"diskdelta-results"/.test(text);
 }
 
+/** Fields in a fixed order, so two exports of the same runs are the same text. */
+function canonical(run: RunRecord): Omit<RunRecord, 'id'> {
+  const { id: _id, label, notes, createdAt, source, sourceFormat, sourceMeta, target, system, settings, engine, results, extras, warnings, ...rest } = run;
+  return { label, notes, createdAt, source, sourceFormat, sourceMeta, target, system, settings, engine, results, extras, warnings, ...rest };
+}
+
 export function exportJson(runs: RunRecord[]): string {
-  const stripped = runs.map(({ id: _id, ...run }) => run);
+  const stripped = runs.map(canonical);
   return `${JSON.stringify({ format: DISKDELTA_FORMAT, version: DISKDELTA_FORMAT_VERSION, runs: stripped }, null, 2)}\n`;
 }
 
