@@ -10,5 +10,7 @@ import { showCommand } from './show.ts';
 import { labelCommand } from './label.ts';
 import { deleteCommand } from './delete.ts';
 import { compareCommand } from './compare.ts';
+import { importCommand } from './import.ts';
+import { exportCommand } from './export.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand];
+export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, importCommand, exportCommand];

@@ -45,10 +45,11 @@ describe('library commands', () => {
     const text = await runCli(['show', String(ids[1]), '--db', db, '--unit', 'MiB']);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^Run 2: the 2011 laptop disk {2}\[REFERENCE\]/);
-    assert.match(text.stdout, /device +sdz, Synthetic SSD 2, SATA SSD, serial SYN2, 112 GiB, sata, link SATA 3.0 Gb\/s \(ceiling 300 MB\/s\)/);
+    assert.match(text.stdout, /device +sdz, Synthetic SSD 2, SATA SSD, serial SYN2, 112 GiB, sata, link SATA 3.0 Gb\/s\n/);
     assert.match(text.stdout, /stack .*dm-crypt luks-x .*\[encrypted\] → disk sdz/);
     assert.match(text.stdout, /seq1m-q8t1-read +read 4 KiB Q1T1 +95.37 MiB\/s/);
     assert.match(text.stdout, /Sequential Output Per Chr: 812 K\/sec/);
+    assert.match(text.stdout, /\nFrom the source file\n {2}synthetic {3}yes\n/);
     assert.match(text.stdout, /seq1m-q8t1-read: synthetic warning on test 0 \[noisy\]/);
     const json = await runCli(['show', `#${ids[1]}`, '--json', '--db', db]);
     const library = openLibrary({ dbPath: db });

@@ -29,10 +29,8 @@ function formatDevice(d: DeviceFingerprint): string {
   if (d.serial) parts.push(`serial ${d.serial}`);
   if (d.sizeBytes !== null) parts.push(formatBytes(d.sizeBytes));
   if (d.transport) parts.push(d.transport);
-  if (d.linkDescription || d.linkCeilingBytesPerSec !== null) {
-    const ceiling = d.linkCeilingBytesPerSec !== null ? ` (ceiling ${formatThroughput(d.linkCeilingBytesPerSec)})` : '';
-    parts.push(`link ${d.linkDescription ?? ''}${ceiling}`.replace('link  (', 'link ('));
-  }
+  if (d.linkDescription) parts.push(`link ${d.linkDescription}`);
+  else if (d.linkCeilingBytesPerSec !== null) parts.push(`link ceiling ${formatThroughput(d.linkCeilingBytesPerSec)}`);
   return parts.join(', ');
 }
 
@@ -103,7 +101,11 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
     st.buffered && 'buffered I/O (page cache)',
   ].filter(Boolean);
   if (settings.length) field('settings', settings.join(', '));
-  for (const [key, value] of Object.entries(run.sourceMeta)) field(key, value);
+  const meta = Object.entries(run.sourceMeta);
+  if (meta.length) {
+    out.push('', run.source === 'measured' ? 'Metadata' : 'From the source file');
+    for (const [key, value] of meta) field(key, value);
+  }
 
   out.push('', `Results (throughput in ${describeThroughputUnit(unit)}; median over runs, CV = spread)`);
   if (run.results.length === 0) out.push('  (none)');

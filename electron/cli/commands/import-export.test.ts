@@ -1,0 +1,186 @@
+// `diskdelta import`, `export` and the reference runs, through main(): what lands in the
+// library is what the importers read, a bad file leaves the library untouched, export →
+// import gives the same numbers, and compare on the reference runs tells the seed's story.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { runCli } from '../run-cli-in-process.ts';
+import { openLibrary } from '../../core/store/library.ts';
+import { parseImport, REFERENCE_DIR } from '../../core/formats/index.ts';
+import type { RunRecord } from '../../core/model/results.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-import-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let counter = 0;
+const freshDb = () => join(dir, `library-${++counter}.sqlite`);
+
+// Two rows of a bonnie++ 2.00a run made on this machine (electron/core/formats/fixtures).
+const BONNIE_HEADER =
+  'format_version,bonnie_version,name,concurrency,seed,file_size,io_chunk_size,putc,putc_cpu,put_block,put_block_cpu,rewrite,rewrite_cpu,getc,getc_cpu,get_block,get_block_cpu,seeks,seeks_cpu,num_files,max_size,min_size,num_dirs,file_chunk_size,seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,ran_create_cpu,ran_stat,ran_stat_cpu,ran_del,ran_del_cpu,putc_latency,put_block_latency,rewrite_latency,getc_latency,get_block_latency,seeks_latency,seq_create_latency,seq_stat_latency,seq_del_latency,ran_create_latency,ran_stat_latency,ran_del_latency';
+const BONNIE_ROW_1 =
+  '1.98,2.00a,fixturehost,1,1795984448,1G,,8192,5,913,98,317821,86,1135932,66,1444,97,+++++,+++,+++++,+++,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,15409us,2085us,11147us,11339us,1760us,9950us,532us,77us,317us,1312us,7us,815us';
+const BONNIE_ROW_2 =
+  '1.98,2.00a,fixturehost,1,1795984448,1G,,8192,5,862,98,337445,88,1219521,77,1453,99,+++++,+++,+++++,+++,1,,,,,1681,98,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,13971us,3190us,9249us,7362us,228us,7174us,2092us,102us,922us,1753us,10us,74us';
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const good1 = file('good-1.csv', `${BONNIE_HEADER}\n${BONNIE_ROW_1}\n`);
+const good2 = file('good-2.csv', `${BONNIE_HEADER}\n${BONNIE_ROW_2}\n`);
+
+/** What a run means, without what the library adds (id) or when the file was read (createdAt). */
+function figures(run: RunRecord) {
+  return { results: run.results, extras: run.extras, warnings: run.warnings, engine: run.engine, sourceFormat: run.sourceFormat };
+}
+
+function allRuns(db: string): RunRecord[] {
+  const library = openLibrary({ dbPath: db });
+  try {
+    return library.listRuns().map((s) => library.getRun(s.id)!);
+  } finally {
+    library.close();
+  }
+}
+
+describe('diskdelta import', () => {
+  it('stores exactly what the importer read, from several files, with a label', async () => {
+    const db = freshDb();
+    const result = await runCli(['import', good1, good2, '--label', 'old laptop', '--db', db]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Imported 2 runs from 2 files into /);
+    const stored = allRuns(db);
+    assert.deepEqual(stored.map((r) => r.label), ['old laptop (1/2)', 'old laptop (2/2)']);
+    assert.deepEqual(stored.map((r) => r.source), ['imported', 'imported']);
+    const parsed = [...parseImport(readFileSync(good1, 'utf8'), 'good-1.csv'), ...parseImport(readFileSync(good2, 'utf8'), 'good-2.csv')];
+    assert.deepEqual(stored.map(figures), parsed.map(figures));
+  });
+
+  it('a bad file among good ones: exit 1, its name and line in the message, nothing imported', async () => {
+    const db = freshDb();
+    assert.equal((await runCli(['import', good1, '--db', db])).code, 0);
+    const before = allRuns(db);
+    const broken = file('broken.json', '{\n  "fio version": "fio-3.33",\n  "jobs": [\n    {"jobname": "x", \n');
+    const result = await runCli(['import', good2, broken, '--db', db]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^diskdelta import: broken\.json(:\d+)?: .*; nothing was imported\n$/);
+    assert.deepEqual(allRuns(db), before);
+  });
+
+  it('unreadable paths and unknown formats are refused the same way', async () => {
+    const db = freshDb();
+    const cases: Array<[string, RegExp]> = [
+      [join(dir, 'missing.csv'), /cannot read .*missing\.csv: no such file; nothing was imported/],
+      [dir, /cannot read .*: it is a folder; nothing was imported/],
+      [file('notes.txt', 'just some notes\nabout my disk\n'), /notes\.txt: unrecognised format/],
+    ];
+    for (const [path, message] of cases) {
+      const result = await runCli(['import', good1, path, '--db', db]);
+      assert.equal(result.code, 1, path);
+      assert.match(result.stderr, message);
+    }
+    assert.deepEqual(allRuns(db), []);
+  });
+
+  it('truncated or corrupted files never leave a partial import (property)', async () => {
+    const db = freshDb();
+    const valid = `${BONNIE_HEADER}\n${BONNIE_ROW_1}\n${BONNIE_ROW_2}\n`;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: valid.length }),
+        fc.option(fc.tuple(fc.nat({ max: valid.length }), fc.string({ minLength: 1, maxLength: 5 })), { nil: undefined }),
+        async (cut, corruption) => {
+          let text = valid.slice(0, cut);
+          if (corruption) text = text.slice(0, corruption[0]) + corruption[1] + text.slice(corruption[0]);
+          const path = file('mutated.csv', text);
+          const before = allRuns(db).length;
+          const result = await runCli(['import', good1, path, '--db', db]);
+          const after = allRuns(db).length;
+          if (result.code === 0) {
+            assert.ok(after >= before + 1, 'a successful import adds at least the good file');
+          } else {
+            assert.equal(result.code, 1);
+            assert.match(result.stderr, /mutated\.csv/);
+            assert.equal(after, before, 'failed import leaves the library unchanged');
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('usage: files and --reference do not mix; no files is a usage error', async () => {
+    assert.equal((await runCli(['import', '--reference', good1, '--db', freshDb()])).code, 2);
+    assert.equal((await runCli(['import', '--db', freshDb()])).code, 2);
+    assert.equal((await runCli(['import', good1, '--label', ' ', '--db', freshDb()])).code, 2);
+  });
+});
+
+describe('diskdelta export', () => {
+  it('JSON export → import into another library gives the same numbers', async () => {
+    const from = freshDb();
+    assert.equal((await runCli(['import', good1, good2, '--db', from])).code, 0);
+    const out = join(dir, 'export.json');
+    const exported = await runCli(['export', '1', '2', '--format', 'json', '--out', out, '--db', from]);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.match(exported.stderr, /Exported 2 runs to .*export\.json \(json\)/);
+    const to = freshDb();
+    assert.equal((await runCli(['import', out, '--db', to])).code, 0);
+    const original = allRuns(from);
+    const copy = allRuns(to);
+    assert.deepEqual(copy.map(figures), original.map((run) => ({ ...figures(run), sourceFormat: 'diskdelta' })));
+    assert.deepEqual(copy.map((r) => [r.label, r.createdAt]), original.map((r) => [r.label, r.createdAt]));
+  });
+
+  it('CSV to standard output; unknown ids exit 1; a bad --format exits 2', async () => {
+    const db = freshDb();
+    assert.equal((await runCli(['import', good1, '--db', db])).code, 0);
+    const csv = await runCli(['export', '1', '--format', 'csv', '--db', db]);
+    assert.equal(csv.code, 0, csv.stderr);
+    assert.match(csv.stdout.split('\n')[0]!, /^run,label,created_at,source/);
+    assert.ok(csv.stdout.includes('fixturehost'));
+    const missing = await runCli(['export', '1', '7', '--db', db]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no run 7/);
+    assert.equal((await runCli(['export', '1', '--format', 'xml', '--db', db])).code, 2);
+    const unwritable = await runCli(['export', '1', '--out', join(dir, 'no-such-folder', 'x.json'), '--db', db]);
+    assert.equal(unwritable.code, 1);
+    assert.match(unwritable.stderr, /cannot write .*x\.json/);
+  });
+});
+
+describe('reference runs', () => {
+  it('import --reference, then compare tells the seed story: ×3.29, ×0.53, ×69.5', async (t) => {
+    if (!existsSync(REFERENCE_DIR)) {
+      t.skip(`the reference data is not in this tree yet (${REFERENCE_DIR})`);
+      return;
+    }
+    const db = freshDb();
+    const imported = await runCli(['import', '--reference', '--db', db]);
+    assert.equal(imported.code, 0, imported.stderr);
+    const again = await runCli(['import', '--reference', '--db', db]);
+    assert.match(again.stdout, /already in/);
+    const summaries = JSON.parse((await runCli(['list', '--json', '--db', db])).stdout) as Array<{ id: number; label: string; source: string }>;
+    assert.ok(summaries.every((s) => s.source === 'reference'));
+    const find = (re: RegExp) => {
+      const s = summaries.find((x) => re.test(x.label));
+      assert.ok(s, `a reference run matching ${re}: ${summaries.map((x) => x.label).join(' | ')}`);
+      return String(s.id);
+    };
+    const hdd = find(/hard disk|HDD/i);
+    const crypt = find(/dm-crypt/i);
+    const ssd = summaries.find((s) => /SSD/.test(s.label) && !/dm-crypt/i.test(s.label) && String(s.id) !== hdd)!;
+    const story = await runCli(['compare', hdd, String(ssd.id), crypt, '--db', db]);
+    assert.equal(story.code, 0, story.stderr);
+    const read = story.stdout.slice(story.stdout.indexOf('sequential read'));
+    assert.match(read, /#2 .*×3\.29 .*better/);
+    assert.match(read, /#3 .*\| vs #2: ×0\.53 .*worse/);
+    assert.match(story.stdout.slice(story.stdout.indexOf('random seeks')), /#2 .*×69\.5 .*better/);
+    assert.match(story.stdout, /reference data \(published figures shipped with DiskDelta\)/);
+  });
+});

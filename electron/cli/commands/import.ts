@@ -1,0 +1,136 @@
+// `diskdelta import FILE…`: results from bonnie++, fio, KDiskMark, CrystalDiskMark or a
+// DiskDelta export into the library (format detected from the content), and
+// `diskdelta import --reference`: the published figures shipped in assets/reference/.
+// Every file is read and parsed before anything is written, and all runs are saved in one
+// transaction: one bad file and the library is left exactly as it was.
+import { parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { CliFailure, DB_HELP, withLibrary } from '../library-cli.ts';
+import { ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../core/formats/index.ts';
+import type { RunRecord } from '../../core/model/results.ts';
+import type { Library } from '../../core/store/library.ts';
+
+const HELP = `Usage: diskdelta import FILE... [--label TEXT] [--db FILE]
+       diskdelta import --reference [--db FILE]
+
+Adds results from other tools to the library. The format is recognised from the content:
+bonnie++ CSV (1.03 and 1.96+), fio JSON (--output-format=json or json+), KDiskMark and
+CrystalDiskMark text exports, and DiskDelta's own JSON export. One file may hold several
+runs (bonnie++ rows). Either every file is imported or, on the first error, none is.
+
+  --label TEXT   label the imported runs (numbered "TEXT (1/3)" when there are several)
+  --reference    add the reference runs shipped with DiskDelta (the 2011 HDD → SSD →
+                 SSD + dm-crypt bonnie++ figures, the discard timings); runs already in
+                 the library are not added twice
+${DB_HELP}`;
+
+const FS_REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
+
+async function readRuns(paths: string[]): Promise<Array<{ path: string; runs: RunRecord[] }>> {
+  const files: Array<{ path: string; runs: RunRecord[] }> = [];
+  for (const path of paths) {
+    let file: { text: string; fileName: string };
+    try {
+      file = await readImportFile(path);
+    } catch (error) {
+      if (error instanceof ImportError) throw new CliFailure(`${error.message}; nothing was imported`);
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      const reason = FS_REASONS[code] ?? (error instanceof Error ? error.message : String(error));
+      throw new CliFailure(`cannot read ${path}: ${reason}; nothing was imported`);
+    }
+    try {
+      files.push({ path, runs: parseImport(file.text, file.fileName) });
+    } catch (error) {
+      if (error instanceof ImportError) throw new CliFailure(`${error.message}; nothing was imported`);
+      throw error;
+    }
+  }
+  return files;
+}
+
+function report(library: Library, ids: number[], from: string): void {
+  const summaries = new Map(library.listRuns().map((s) => [s.id, s]));
+  process.stdout.write(`Imported ${ids.length} run${ids.length === 1 ? '' : 's'} ${from} into ${library.path}:\n`);
+  for (const id of ids) {
+    const s = summaries.get(id);
+    if (s) process.stdout.write(`  ${String(id).padStart(4)}  ${s.source === 'measured' ? '' : `[${s.source}] `}${s.sourceFormat}  ${s.label}\n`);
+  }
+}
+
+async function importReference(dbFlag: string | undefined): Promise<number> {
+  let runs: RunRecord[];
+  try {
+    runs = await loadReferenceRuns();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`diskdelta import: cannot load the reference runs: ${message}\n`);
+    return 1;
+  }
+  return withLibrary('import', dbFlag, (library) => {
+    const present = library.listRuns({ source: 'reference' });
+    const key = (label: string, createdAt: string) => `${label}\u0000${createdAt}`;
+    const have = new Map(present.map((s) => [key(s.label, s.createdAt), s.id]));
+    const missing = runs.filter((run) => !have.has(key(run.label, run.createdAt)));
+    if (missing.length === 0) {
+      const ids = runs.map((run) => have.get(key(run.label, run.createdAt)));
+      process.stdout.write(`The reference runs are already in ${library.path}: ${ids.join(', ')}.\n`);
+      return 0;
+    }
+    report(library, library.saveRuns(missing), 'of reference data (published figures, see assets/reference/)');
+    return 0;
+  });
+}
+
+export const importCommand: CliCommand = {
+  name: 'import',
+  synopsis: 'import FILE... [--label TEXT] | import --reference',
+  summary: 'add bonnie++/fio/KDiskMark/CrystalDiskMark results, or the reference runs',
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      label: { type: 'string' },
+      reference: { type: 'boolean' },
+      db: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    }, true);
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (values.reference) {
+      if (positionals.length > 0 || values.label !== undefined) throw new UsageError('--reference takes no files and no --label');
+      return importReference(values.db);
+    }
+    if (positionals.length === 0) throw new UsageError('which files? Usage: diskdelta import FILE... (or --reference)');
+    const label = values.label?.trim();
+    if (label === '') throw new UsageError('--label is empty');
+    if (label !== undefined && label.length > 200) throw new UsageError(`--label is ${label.length} characters long; keep it to 200`);
+
+    let files: Array<{ path: string; runs: RunRecord[] }>;
+    try {
+      files = await readRuns(positionals);
+    } catch (error) {
+      if (!(error instanceof CliFailure)) throw error;
+      process.stderr.write(`diskdelta import: ${error.message}\n`);
+      return 1;
+    }
+    const runs = files.flatMap((f) => f.runs);
+    if (runs.length === 0) {
+      process.stderr.write('diskdelta import: the files hold no results; nothing was imported\n');
+      return 1;
+    }
+    if (label !== undefined) {
+      runs.forEach((run, i) => {
+        run.label = runs.length === 1 ? label : `${label} (${i + 1}/${runs.length})`;
+      });
+    }
+    return withLibrary('import', values.db, (library) => {
+      const ids = library.saveRuns(runs);
+      report(library, ids, `from ${files.length} file${files.length === 1 ? '' : 's'}`);
+      return 0;
+    });
+  },
+};
