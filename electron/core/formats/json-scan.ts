@@ -29,7 +29,10 @@ function walk(
   let i = start;
   const stack: Frame[] = [];
   const fail = (problem: string, at: number): never => {
-    throw new ImportError(fileName, lineAt(text, Math.min(at, text.length), lineBase), problem);
+    // Running out of text is the usual corruption (a cut download, a full disk): say so.
+    const eof = at >= text.length && !problem.includes('truncated');
+    const message = eof ? 'the file ends in the middle of the JSON document (truncated?)' : problem;
+    throw new ImportError(fileName, lineAt(text, Math.min(at, text.length), lineBase), message);
   };
   const skipWs = () => {
     while (i < text.length && WS.has(text[i] as string)) i++;
@@ -42,7 +45,7 @@ function walk(
     i++;
     let out = '';
     for (;;) {
-      if (i >= text.length) fail('unterminated string', begin);
+      if (i >= text.length) fail(`the file ends inside a string that starts on line ${lineAt(text, begin, lineBase)} (truncated?)`, i);
       const c = text.charCodeAt(i);
       if (c === 0x22) {
         i++;
@@ -75,7 +78,7 @@ function walk(
       return;
     }
     const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 400));
-    if (!m) fail(c === undefined ? 'the document ends too early' : `unexpected character ${JSON.stringify(c)}`, i);
+    if (!m) fail(c === undefined ? 'the document ends too early (truncated?)' : `unexpected character ${JSON.stringify(c)}`, i);
     i += (m as RegExpExecArray)[0].length;
   };
 

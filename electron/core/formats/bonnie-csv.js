@@ -1,0 +1,234 @@
+import { emptyLatency, importedResult, parseToolSize, scaleDecimal, splitLines } from "./common.js";
+import { ImportError } from "./import-error.js";
+const IO_FIELDS = [
+    'putc', 'putc_cpu', 'put_block', 'put_block_cpu', 'rewrite', 'rewrite_cpu',
+    'getc', 'getc_cpu', 'get_block', 'get_block_cpu', 'seeks', 'seeks_cpu',
+];
+const FILE_FIELDS = [
+    'seq_create', 'seq_create_cpu', 'seq_stat', 'seq_stat_cpu', 'seq_del', 'seq_del_cpu',
+    'ran_create', 'ran_create_cpu', 'ran_stat', 'ran_stat_cpu', 'ran_del', 'ran_del_cpu',
+];
+const LATENCY_FIELDS = [
+    'putc_latency', 'put_block_latency', 'rewrite_latency', 'getc_latency', 'get_block_latency', 'seeks_latency',
+    'seq_create_latency', 'seq_stat_latency', 'seq_del_latency', 'ran_create_latency', 'ran_stat_latency', 'ran_del_latency',
+];
+const LAYOUT_103 = ['name', 'file_size', ...IO_FIELDS, 'num_files', ...FILE_FIELDS];
+const LAYOUT_197 = [
+    'format_version', 'bonnie_version', 'name', 'concurrency', 'seed', 'file_size', 'io_chunk_size',
+    ...IO_FIELDS, 'num_files', 'max_size', 'min_size', 'num_dirs', 'file_chunk_size', ...FILE_FIELDS, ...LATENCY_FIELDS,
+];
+const LAYOUT_198 = [...LAYOUT_197.slice(0, 7), 'num_seeks', 'seek_proc_count', ...LAYOUT_197.slice(7)];
+const SETTINGS_FIELDS = new Set([
+    'format_version', 'bonnie_version', 'name', 'concurrency', 'seed', 'file_size', 'io_chunk_size',
+    'num_seeks', 'seek_proc_count', 'num_files', 'max_size', 'min_size', 'num_dirs', 'file_chunk_size',
+]);
+/** What bonnie++'s own report calls each figure, kept as the extra's note. */
+const LABELS = {
+    putc: 'Sequential Output, Per Chr', put_block: 'Sequential Output, Block', rewrite: 'Sequential Output, Rewrite',
+    getc: 'Sequential Input, Per Chr', get_block: 'Sequential Input, Block', seeks: 'Random Seeks',
+    seq_create: 'Sequential Create, Create', seq_stat: 'Sequential Create, Read', seq_del: 'Sequential Create, Delete',
+    ran_create: 'Random Create, Create', ran_stat: 'Random Create, Read', ran_del: 'Random Create, Delete',
+};
+const MAPPED = {
+    get_block: 'seq1m-q1t1-read',
+    put_block: 'seq1m-q1t1-write',
+    seeks: 'seeks',
+};
+function layoutFor(cells) {
+    const first = cells[0] ?? '';
+    // A trailing comma adds one empty field; tolerate exactly that.
+    const n = cells.length > 0 && cells[cells.length - 1] === '' ? [cells.length, cells.length - 1] : [cells.length];
+    const versioned = /^\d+\.\d+[a-z]?$/.test(first);
+    if (versioned) {
+        const fmt = Number(/^\d+\.\d+/.exec(first)?.[0]);
+        if (fmt >= 1.98 && n.includes(LAYOUT_198.length))
+            return { name: '1.98+', fields: LAYOUT_198 };
+        if (fmt < 1.98 && n.includes(LAYOUT_197.length))
+            return { name: '1.9x', fields: LAYOUT_197 };
+        return null;
+    }
+    if (n.includes(LAYOUT_103.length))
+        return { name: '1.0x', fields: LAYOUT_103 };
+    return null;
+}
+/** True when the first data row of `text` is a bonnie++ CSV row in a known layout. */
+export function looksLikeBonnieCsv(text) {
+    for (const raw of splitLines(text).slice(0, 20)) {
+        const line = raw.trim();
+        if (line === '' || isHeader(line))
+            continue;
+        const cells = line.split(',');
+        const layout = layoutFor(cells);
+        if (!layout)
+            return false;
+        // The size field must look like a size: this keeps other CSVs from matching by field count.
+        const size = cells[layout.fields.indexOf('file_size')] ?? '';
+        return size === '' || /^\d+[KMGT]?(:\d+[kKmM]?)*$/i.test(size);
+    }
+    return false;
+}
+function isHeader(line) {
+    return line.startsWith('format_version,') || line.startsWith('name,');
+}
+/** "19954us" → 19954000 ns; "348ms"; "1s"; "" or "+++++" → null. */
+function latencyNs(value, fail, field) {
+    if (value === '' || /^\++$/.test(value))
+        return null;
+    const m = /^(\d+(?:\.\d+)?)(ns|us|ms|s)$/.exec(value);
+    if (!m)
+        fail(`field ${field}: "${value}" is not a latency with a unit (ns, us, ms or s)`);
+    const shift = { ns: 0, us: 3, ms: 6, s: 9 }[m[2]];
+    const ns = scaleDecimal(m[1], shift);
+    if (ns === null)
+        fail(`field ${field}: "${value}" is out of range`);
+    return Math.round(ns);
+}
+function numberCell(value, fail, field) {
+    if (value === '')
+        return { kind: 'empty' };
+    if (/^\++$/.test(value))
+        return { kind: 'too-fast' };
+    const n = scaleDecimal(value, 0);
+    if (n === null)
+        fail(`field ${field}: "${value}" is not a number`);
+    return { kind: 'value', value: n };
+}
+function unitOf(field) {
+    if (field.endsWith('_cpu'))
+        return '% CPU';
+    if (field === 'putc' || field === 'put_block' || field === 'rewrite' || field === 'getc' || field === 'get_block') {
+        return 'K/sec';
+    }
+    return '/sec';
+}
+const UNDER_RESOLVED = {
+    code: 'under-resolved',
+    message: 'bonnie++ printed +++++: the test finished too fast to measure (under 0.5 s); use a larger test size.',
+};
+function nearestWarning(field) {
+    const what = {
+        get_block: 'bonnie++ "Block" sequential input (read() calls through the page cache, one process)',
+        put_block: 'bonnie++ "Block" sequential output (write() calls through the page cache, one process)',
+        seeks: 'bonnie++ random seeks (reads of one block at random offsets, several seeker processes)',
+    }[field];
+    return {
+        code: 'nearest-test',
+        message: `${what} is shown as ${MAPPED[field]}, the nearest DiskDelta test; it is not the same test.`,
+    };
+}
+function parseRow(cells, layout, fail, now) {
+    const get = (f) => (cells[layout.fields.indexOf(f)] ?? '').trim();
+    const meta = { csvLayout: layout.name };
+    for (const f of layout.fields) {
+        if (SETTINGS_FIELDS.has(f) && get(f) !== '')
+            meta[f] = get(f);
+    }
+    meta.date = 'not in the file: createdAt is the time of the import';
+    const latencies = new Map();
+    if (layout.name !== '1.0x') {
+        for (const f of LATENCY_FIELDS)
+            latencies.set(f, latencyNs(get(f), fail, f));
+    }
+    const results = [];
+    const extras = [];
+    for (const f of [...IO_FIELDS, ...FILE_FIELDS]) {
+        const cell = numberCell(get(f), fail, f);
+        if (cell.kind === 'empty')
+            continue; // test not run (e.g. -f skips per-char)
+        const mapped = MAPPED[f];
+        if (mapped) {
+            const key = f;
+            const lat = { ...emptyLatency(), max: latencies.get(`${f}_latency`) ?? null };
+            const value = cell.kind === 'value' ? cell.value : null;
+            results.push(importedResult({
+                test: mapped,
+                params: null,
+                bytesPerSec: key === 'seeks' || value === null ? null : value * 1024,
+                iops: key === 'seeks' ? value : null,
+                latencyNs: lat,
+                underResolved: cell.kind === 'too-fast',
+                warnings: cell.kind === 'too-fast' ? [UNDER_RESOLVED, nearestWarning(key)] : [nearestWarning(key)],
+            }));
+            continue;
+        }
+        const label = LABELS[f.replace(/_cpu$/, '')];
+        const note = cell.kind === 'too-fast' ? `under-resolved: bonnie++ printed ${get(f)} (too fast to measure)` : undefined;
+        const extra = {
+            name: f,
+            value: cell.kind === 'value' ? cell.value : null,
+            unit: unitOf(f),
+        };
+        const notes = [label && (f.endsWith('_cpu') ? `${label}, CPU use` : label), note].filter(Boolean);
+        if (notes.length > 0)
+            extra.note = notes.join('; ');
+        extras.push(extra);
+    }
+    // Latencies of unmapped tests are kept as extras, converted to ns (the raw unit).
+    for (const f of LATENCY_FIELDS) {
+        const base = f.replace(/_latency$/, '');
+        if (base in MAPPED)
+            continue;
+        const raw = get(f);
+        if (raw === '')
+            continue;
+        extras.push({
+            name: f,
+            value: latencies.get(f) ?? null,
+            unit: 'ns',
+            note: `${LABELS[base] ?? base}, worst single operation; the file says ${raw}`,
+        });
+    }
+    if (results.length === 0 && extras.length === 0)
+        fail('the row holds no results');
+    const [sizePart, chunkPart] = get('file_size').split(':');
+    const sizeBytes = sizePart ? parseToolSize(sizePart) : null;
+    if (chunkPart)
+        meta.io_chunk_size = chunkPart;
+    const settings = { runs: 1 };
+    if (sizeBytes !== null)
+        settings.sizeBytes = sizeBytes;
+    const warnings = results.some((r) => r.underResolved)
+        ? [{ code: 'under-resolved', message: 'Some bonnie++ figures were +++++ (too fast to measure); they are kept as null, not zero.' }]
+        : [];
+    return {
+        createdAt: now.toISOString(),
+        notes: '',
+        source: 'imported',
+        sourceFormat: 'bonnie++',
+        sourceMeta: meta,
+        target: { path: '', kind: 'unknown' },
+        settings,
+        engine: { name: 'bonnie++', version: get('bonnie_version') || 'unknown (1.0x CSV layout)' },
+        results,
+        extras,
+        warnings,
+        machine: get('name'),
+        size: get('file_size'),
+    };
+}
+/** Every data row of a bonnie++ CSV file becomes one run. */
+export function parseBonnieCsv(text, fileName, now) {
+    const rows = [];
+    const lines = splitLines(text);
+    lines.forEach((raw, index) => {
+        const line = raw.trim();
+        if (line === '' || isHeader(line))
+            return;
+        const fail = (problem) => {
+            throw new ImportError(fileName, index + 1, problem);
+        };
+        const cells = line.split(',');
+        const layout = layoutFor(cells);
+        if (!layout) {
+            fail(`not a bonnie++ CSV row: ${cells.length} fields (the 1.0x layout has ${LAYOUT_103.length}, ` +
+                `1.93–1.97 have ${LAYOUT_197.length}, 1.98 and 2.0x have ${LAYOUT_198.length})`);
+        }
+        rows.push(parseRow(cells, layout, fail, now));
+    });
+    if (rows.length === 0)
+        throw new ImportError(fileName, null, 'no bonnie++ result rows in the file');
+    return rows.map(({ machine, size, ...run }, i) => ({
+        ...run,
+        label: `${machine || 'bonnie++'} ${size}`.trim() + (rows.length > 1 ? ` #${i + 1}` : ''),
+    }));
+}

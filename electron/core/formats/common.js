@@ -1,0 +1,97 @@
+/**
+ * A decimal string times 10^shift, computed on the digits rather than in floating point, so
+ * "7427.749" MB/s becomes exactly 7427749000 bytes/s (7427.749 * 1e6 is 7427748999.999999).
+ * Returns null for anything that is not a plain non-negative decimal number.
+ */
+export function scaleDecimal(text, shift) {
+    const m = /^(\d+)(?:\.(\d+))?$/.exec(text.trim().replace(/,/g, ''));
+    if (!m)
+        return null;
+    const whole = m[1] ?? '';
+    const frac = m[2] ?? '';
+    if (shift >= frac.length) {
+        const value = Number(whole + frac + '0'.repeat(shift - frac.length));
+        return Number.isFinite(value) ? value : null;
+    }
+    const value = Number(`${whole}${frac.slice(0, shift)}.${frac.slice(shift)}`);
+    return Number.isFinite(value) ? value : null;
+}
+/** 4096 → "4k", 1048576 → "1m", 131072 → "128k", 512 → "512": the TestId spelling. */
+export function blockSizeLabel(bytes) {
+    if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0)
+        return `${bytes / (1024 * 1024)}m`;
+    if (bytes >= 1024 && bytes % 1024 === 0)
+        return `${bytes / 1024}k`;
+    return String(bytes);
+}
+/**
+ * The test name for a set of parameters, spelled the way DiskDelta's TestIds are
+ * ("seq1m-q8t1-read", "rnd4k-q32t1-write", "mix70-rnd4k-q8t1"). When the parameters are
+ * exactly one of DiskDelta's tests the name IS that TestId, so imports from fio, KDiskMark
+ * and CrystalDiskMark line up with measured runs in a comparison; otherwise it is a name in
+ * the same scheme (e.g. "rnd4k-q32t16-read") that still lines up across tools.
+ */
+export function testNameFor(p) {
+    const shape = `${blockSizeLabel(p.blockSize)}-q${p.queueDepth}t${p.threads}`;
+    switch (p.rw) {
+        case 'read':
+            return `seq${shape}-read`;
+        case 'write':
+            return `seq${shape}-write`;
+        case 'randread':
+            return `rnd${shape}-read`;
+        case 'randwrite':
+            return `rnd${shape}-write`;
+        case 'randrw':
+            return `mix${p.readPercent ?? 50}-rnd${shape}`;
+        case 'seeks':
+            return 'seeks';
+    }
+}
+export function emptyLatency() {
+    return { mean: null, p50: null, p90: null, p99: null, p999: null, max: null };
+}
+export function hasLatency(l) {
+    return Object.values(l).some((v) => v !== null);
+}
+/** A TestResult for an imported figure: no per-run detail, no spread, no samples. */
+export function importedResult(fields) {
+    const latency = fields.latencyNs && hasLatency(fields.latencyNs) ? fields.latencyNs : null;
+    return {
+        test: fields.test,
+        params: fields.params,
+        bytesPerSec: fields.bytesPerSec,
+        iops: fields.iops,
+        latencyNs: latency,
+        best: null,
+        cv: null,
+        runs: [],
+        histogram: fields.histogram ?? [],
+        cpu: fields.cpu ?? null,
+        underResolved: fields.underResolved ?? false,
+        warnings: fields.warnings ?? [],
+    };
+}
+/** Unique within one run: a second result with the same name gets the source's own label. */
+export function uniqueTestName(taken, name, qualifier) {
+    let candidate = taken.has(name) ? `${name}:${qualifier}` : name;
+    for (let n = 2; taken.has(candidate); n++)
+        candidate = `${name}:${qualifier}#${n}`;
+    taken.add(candidate);
+    return candidate;
+}
+/** Text lines without their terminators (LF or CRLF); a UTF-8 BOM is already stripped. */
+export function splitLines(text) {
+    return text.split(/\r?\n/);
+}
+/** Size strings the benchmark tools print: "1 GiB", "512 MiB", "256M", "1G", "6G:8k". */
+export function parseToolSize(text) {
+    const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b)?$/i.exec(text.trim());
+    if (!m)
+        return null;
+    const unit = (m[2] ?? '').toLowerCase();
+    const power = unit === '' ? 0 : 'kmgt'.indexOf(unit) + 1;
+    // The tools print binary sizes: bonnie++ "1G" is 1 GiB, KDiskMark/CrystalDiskMark say GiB.
+    const value = Number(m[1]) * 1024 ** power;
+    return Number.isFinite(value) ? Math.round(value) : null;
+}

@@ -1,0 +1,39 @@
+const HEADER = [
+    'run', 'label', 'created_at', 'source', 'source_format', 'engine', 'device_model',
+    'kind', 'test', 'rw', 'block_size [bytes]', 'queue_depth', 'threads', 'read_percent [%]',
+    'bytes_per_sec [B/s]', 'iops [IO/s]', 'lat_mean [ns]', 'lat_p50 [ns]', 'lat_p90 [ns]', 'lat_p99 [ns]',
+    'lat_p99.9 [ns]', 'lat_max [ns]', 'cv [fraction]', 'under_resolved', 'value', 'unit', 'note', 'warnings',
+];
+function cell(value) {
+    if (value === null || value === undefined)
+        return '';
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+export function exportCsv(runs) {
+    const rows = [HEADER];
+    runs.forEach((run, index) => {
+        const runKey = run.id ?? index + 1;
+        const common = [
+            runKey, run.label, run.createdAt, run.source, run.sourceFormat,
+            `${run.engine.name} ${run.engine.version}`.trim(), run.target.device?.model ?? null,
+        ];
+        for (const r of run.results) {
+            const l = r.latencyNs;
+            rows.push([
+                ...common, 'test', r.test, r.params?.rw, r.params?.blockSize, r.params?.queueDepth, r.params?.threads,
+                r.params?.readPercent, r.bytesPerSec, r.iops, l?.mean, l?.p50, l?.p90, l?.p99, l?.p999, l?.max, r.cv,
+                r.underResolved, null, null, null, r.warnings.map((w) => w.code).join(' '),
+            ]);
+        }
+        for (const e of run.extras) {
+            rows.push([
+                ...common, 'extra', e.name, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, e.value, e.unit, e.note, null,
+            ]);
+        }
+    });
+    return rows.map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+}

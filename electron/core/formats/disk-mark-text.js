@@ -1,0 +1,149 @@
+import { blockSizeLabel, emptyLatency, importedResult, scaleDecimal, splitLines, testNameFor, uniqueTestName } from "./common.js";
+import { ImportError } from "./import-error.js";
+const RESULT_LINE = /^\s*(SEQ|RND|Sequential|Random)\s+(\d+)\s*(MiB|KiB)\s*\(\s*Q=\s*(\d+)\s*,\s*T=\s*(\d+)\s*\)\s*:\s*(\d+(?:\.\d+)?)\s*MB\/s\s*\[\s*(\d+(?:\.\d+)?)\s*IOPS\s*\]\s*<\s*(\d+(?:\.\d+)?)\s*us\s*>\s*$/;
+const SECTION = /^\s*\[(Read|Write|Mix)\](?:\s*Read\s+(\d+)%\s*\/\s*Write\s+(\d+)%)?\s*$/;
+const META_LINE = /^\s*([A-Za-z][A-Za-z ]*?)\s*:\s?(.*)$/;
+/** "2024/01/06 5:41:48" or "2023-05-12 14:34:43" → "2024-01-06T05:41:48" (local time, as written). */
+function isoLocal(date) {
+    const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})$/.exec(date.trim());
+    if (!m)
+        return null;
+    const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+        return null;
+    const p = (n) => String(n).padStart(2, '0');
+    return `${y}-${p(mo)}-${p(d)}T${p(h)}:${p(mi)}:${p(s)}`;
+}
+export function parseDiskMarkText(text, fileName, flavour) {
+    const lines = splitLines(text);
+    const meta = {};
+    const results = [];
+    const taken = new Set();
+    const notRun = [];
+    let section = null;
+    let sawSection = false;
+    let inFooter = false;
+    const firstSection = lines.findIndex((l) => SECTION.test(l));
+    if (firstSection === -1)
+        throw new ImportError(fileName, null, `no [Read] or [Write] section: not a complete ${flavour.tool} report`);
+    const version = flavour.header(lines.slice(0, firstSection), meta);
+    for (let i = firstSection; i < lines.length; i++) {
+        const line = lines[i];
+        const fail = (problem) => {
+            throw new ImportError(fileName, i + 1, problem);
+        };
+        if (line.trim() === '')
+            continue;
+        const s = SECTION.exec(line);
+        if (s && !inFooter) {
+            const kind = s[1];
+            const readPercent = kind === 'Mix' ? Number(s[2] ?? '') : kind === 'Read' ? 100 : 0;
+            if (kind === 'Mix' && !(readPercent >= 0 && readPercent <= 100 && readPercent + Number(s[3]) === 100)) {
+                fail('the [Mix] line must say "Read N%/Write M%" with N + M = 100');
+            }
+            section = { kind, readPercent };
+            sawSection = true;
+            continue;
+        }
+        const r = RESULT_LINE.exec(line);
+        if (r && section && !inFooter) {
+            const random = r[1] === 'RND' || r[1] === 'Random';
+            const blockSize = Number(r[2]) * (r[3] === 'MiB' ? 1024 * 1024 : 1024);
+            const queueDepth = Number(r[4]);
+            const threads = Number(r[5]);
+            const bytesPerSec = scaleDecimal(r[6], 6);
+            const iops = scaleDecimal(r[7], 0);
+            const latencyNs = scaleDecimal(r[8], 3);
+            if (bytesPerSec === null || iops === null || latencyNs === null || blockSize <= 0 || queueDepth <= 0 || threads <= 0) {
+                fail('a result line has a number out of range');
+            }
+            const shape = `${random ? 'rnd' : 'seq'}${blockSizeLabel(blockSize)}-q${queueDepth}t${threads}`;
+            if (bytesPerSec === 0 && iops === 0) {
+                notRun.push(`${section.kind} ${shape}`);
+                continue;
+            }
+            let rw;
+            if (section.kind === 'Mix')
+                rw = random ? 'randrw' : null;
+            else if (section.kind === 'Read')
+                rw = random ? 'randread' : 'read';
+            else
+                rw = random ? 'randwrite' : 'write';
+            let params = null;
+            let name;
+            if (rw) {
+                params = { rw, blockSize, queueDepth, threads };
+                if (rw === 'randrw')
+                    params.readPercent = section.readPercent;
+                name = testNameFor(params);
+            }
+            else {
+                // Sequential mixed: no DiskDelta access pattern for it, so a descriptive name only.
+                name = `mix${section.readPercent}-${shape}`;
+            }
+            const warnings = [];
+            results.push(importedResult({
+                test: uniqueTestName(taken, name, `line ${i + 1}`),
+                params,
+                bytesPerSec,
+                iops,
+                latencyNs: { ...emptyLatency(), mean: Math.round(latencyNs) },
+                warnings,
+            }));
+            continue;
+        }
+        const m = META_LINE.exec(line);
+        if (m && sawSection) {
+            inFooter = true;
+            const key = m[1].trim();
+            const value = m[2].trim();
+            meta[key] = key in meta ? `${meta[key]}\n${value}` : value;
+            continue;
+        }
+        fail(section && !inFooter
+            ? `not a ${flavour.tool} result line (expected e.g. "SEQ 1MiB (Q= 8, T= 1): 560.472 MB/s [ 534.5 IOPS] < 14933.18 us>")`
+            : `unexpected line in the ${flavour.tool} report`);
+    }
+    // The report ends with its settings; without them the file was cut short.
+    for (const key of ['Test', 'Date']) {
+        if (!(key in meta))
+            throw new ImportError(fileName, lines.length, `no "${key}:" line: the ${flavour.tool} report looks truncated`);
+    }
+    if (results.length === 0)
+        throw new ImportError(fileName, null, 'every test in the report is 0 (not run)');
+    if (notRun.length > 0)
+        meta.notRun = notRun.join(', ');
+    const settings = {};
+    const test = /^(\d+)\s*(MiB|GiB)\s*\(x(\d+)\)/.exec(meta.Test ?? '');
+    if (test) {
+        settings.sizeBytes = Number(test[1]) * (test[2] === 'GiB' ? 1024 ** 3 : 1024 ** 2);
+        settings.runs = Number(test[3]);
+    }
+    const measure = /Measure:?\s*(\d+)\s*(sec|min)/.exec(`${meta.Test ?? ''} ${meta.Time ?? ''}`);
+    if (measure)
+        settings.durationSec = Number(measure[1]) * (measure[2] === 'min' ? 60 : 1);
+    if (meta.Profile)
+        settings.preset = meta.Profile;
+    const createdAt = isoLocal(meta.Date ?? '');
+    if (!createdAt) {
+        const at = lines.findIndex((l) => /^\s*Date\s*:/.test(l));
+        throw new ImportError(fileName, at + 1, `"Date:" is not a date like 2024/01/06 5:41:48`);
+    }
+    const label = [flavour.tool, meta.Comment, meta.Target].filter(Boolean).join(' – ');
+    return [
+        {
+            label,
+            notes: meta.Comment ?? '',
+            createdAt,
+            source: 'imported',
+            sourceFormat: flavour.format,
+            sourceMeta: meta,
+            target: { path: meta.Target ?? '', kind: 'unknown' },
+            settings,
+            engine: { name: flavour.tool, version },
+            results,
+            extras: [],
+            warnings: [],
+        },
+    ];
+}
