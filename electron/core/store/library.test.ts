@@ -114,10 +114,29 @@ describe('library round trip', () => {
   it('saves a batch all or nothing', () => {
     const lib = openLibrary({ dbPath: freshPath() });
     const bad = { ...syntheticRun(2), source: 'invented' } as unknown as RunRecord;
-    assert.throws(() => lib.saveRuns([syntheticRun(1), bad]), /CHECK constraint/);
+    assert.throws(() => lib.saveRuns([syntheticRun(1), bad]), (error: unknown) => error instanceof LibraryError && /CHECK constraint/.test(error.message));
     assert.equal(lib.countRuns(), 0);
     assert.deepEqual(lib.saveRuns([syntheticRun(1), syntheticRun(2)]).length, 2);
     assert.equal(lib.countRuns(), 2);
+    lib.close();
+  });
+});
+
+describe('errors', () => {
+  it('a write that waits too long for another process fails as busy and saves nothing', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close();
+    const other = new DatabaseSync(path);
+    other.exec('BEGIN IMMEDIATE'); // another process holding the write lock
+    const lib = openLibrary({ dbPath: path, busyTimeoutMs: 50 });
+    assert.throws(
+      () => lib.saveRun(syntheticRun(1)),
+      (error: unknown) => error instanceof LibraryError && error.code === 'busy' && error.message.includes(path),
+    );
+    other.exec('ROLLBACK');
+    other.close();
+    assert.equal(lib.countRuns(), 0);
+    assert.ok(lib.saveRun(syntheticRun(1)) > 0, 'works again once the lock is released');
     lib.close();
   });
 });

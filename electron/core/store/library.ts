@@ -26,7 +26,7 @@ const BUSY_TIMEOUT_MS = 10_000;
 
 export class LibraryError extends Error {
   override name = 'LibraryError';
-  readonly code: 'open-failed' | 'newer-schema' | 'not-found';
+  readonly code: 'open-failed' | 'newer-schema' | 'busy' | 'write-failed';
   constructor(code: LibraryError['code'], message: string, options?: ErrorOptions) {
     super(message, options);
     this.code = code;
@@ -86,9 +86,14 @@ export function resolveDbPath(flagValue?: string, env: NodeJS.ProcessEnv = proce
   return join(dataHome, 'diskdelta', 'library.sqlite');
 }
 
-export function openLibrary(opts: { dbPath?: string } = {}): Library {
-  const path = opts.dbPath ?? resolveDbPath();
-  return new SqliteLibrary(path);
+export interface OpenOptions {
+  dbPath?: string;
+  /** How long a write waits for another process's transaction (default 10 s). */
+  busyTimeoutMs?: number;
+}
+
+export function openLibrary(opts: OpenOptions = {}): Library {
+  return new SqliteLibrary(opts.dbPath ?? resolveDbPath(), opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
 }
 
 type Row = Record<string, SQLInputValue>;
@@ -108,13 +113,13 @@ class SqliteLibrary implements Library {
   readonly #statements = new Map<string, StatementSync>();
   #depth = 0;
 
-  constructor(path: string) {
+  constructor(path: string, busyTimeoutMs: number) {
     this.path = path;
     const inMemory = path === ':memory:';
     try {
       // The folder holds device serial numbers and a history of the machine: keep it private.
       if (!inMemory) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      this.#db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
+      this.#db = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
     } catch (error) {
       throw new LibraryError('open-failed', `cannot open the library ${path}: ${messageOf(error)}`, { cause: error });
     }
@@ -140,19 +145,44 @@ class SqliteLibrary implements Library {
   }
 
   transaction<T>(fn: () => T): T {
+    return this.#inTransaction('BEGIN IMMEDIATE', fn);
+  }
+
+  /** Reads that take several statements see one snapshot, even while another process writes. */
+  #read<T>(fn: () => T): T {
+    return this.#inTransaction('BEGIN', fn);
+  }
+
+  #inTransaction<T>(begin: string, fn: () => T): T {
     if (this.#depth > 0) return fn();
-    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      this.#db.exec(begin);
+    } catch (error) {
+      throw this.#sqliteFailure(error);
+    }
     this.#depth += 1;
     try {
       const value = fn();
       this.#db.exec('COMMIT');
       return value;
     } catch (error) {
-      this.#db.exec('ROLLBACK');
-      throw error;
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw this.#sqliteFailure(error);
     } finally {
       this.#depth -= 1;
     }
+  }
+
+  /** SQLite's own errors (locked, disk full, read-only file, constraint) as a LibraryError naming the file. */
+  #sqliteFailure(error: unknown): unknown {
+    const e = error as { code?: string; errcode?: number; message?: string };
+    if (e?.code !== 'ERR_SQLITE_ERROR') return error;
+    // SQLITE_BUSY (5) and SQLITE_LOCKED (6), also as extended codes (low byte).
+    const primary = (e.errcode ?? 0) & 0xff;
+    if (primary === 5 || primary === 6) {
+      return new LibraryError('busy', `the library ${this.path} is busy: another DiskDelta process kept it locked too long; try again`, { cause: error });
+    }
+    return new LibraryError('write-failed', `cannot write to the library ${this.path}: ${e.message ?? String(error)}`, { cause: error });
   }
 
   saveRun(run: RunRecord): number {
@@ -264,6 +294,10 @@ class SqliteLibrary implements Library {
   }
 
   getRun(id: number): RunRecord | null {
+    return this.#read(() => this.#readRun(id));
+  }
+
+  #readRun(id: number): RunRecord | null {
     const row = this.#stmt('SELECT * FROM runs WHERE id = ?').get(id) as Row | undefined;
     if (!row) return null;
     const target: RunRecord['target'] = { path: str(row.target_path), kind: str(row.target_kind) as RunRecord['target']['kind'] };
