@@ -74,7 +74,7 @@ describe('fio JSON import', () => {
       assert.equal(run.results.length, doc.jobs.length);
       for (const job of doc.jobs) {
         const test = JOB_FILE_NAMES[job.jobname] as string;
-        const result = run.results.find((r) => r.test === test);
+        const result: TestResult | undefined = run.results.find((r) => r.test === test);
         assert.ok(result, `${job.jobname} → ${test}`);
         assert.deepEqual(result.cpu, {
           userNs: Math.round((job.usr_cpu / 100) * job.job_runtime * 1e6),
@@ -92,7 +92,7 @@ describe('fio JSON import', () => {
           );
           assert.equal(result.latencyNs?.max, Math.max(r.clat_ns.max, w.clat_ns.max));
           assert.equal(result.latencyNs?.p99, null);
-          const extra = (n: string) => run.extras.find((e) => e.name === `${test} ${n}`)?.value;
+          const extra = (n: string): number | null | undefined => run.extras.find((e) => e.name === `${test} ${n}`)?.value;
           assert.equal(extra('read bandwidth'), r.bw_bytes);
           assert.equal(extra('write bandwidth'), w.bw_bytes);
           assert.equal(extra('read IOPS'), r.iops);
