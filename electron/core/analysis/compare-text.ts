@@ -4,7 +4,7 @@ import type { Comparison, Delta, SpreadVerdict } from './compare.ts';
 
 const SPREAD_TEXT: Record<SpreadVerdict, string> = {
   yes: 'beyond spread',
-  no: 'within spread',
+  no: 'within spread: may be noise',
   unknown: 'spread unknown',
 };
 
