@@ -136,7 +136,8 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (spec.durationSec < 0.2 || spec.durationSec > 3600) throw new UsageError(`--duration '${values.duration}' is out of range: use 0.2 s to 3600 s`);
   }
   if (values.warmup !== undefined) {
-    spec.warmupSec = values.warmup.trim() === '0' ? 0 : parseDuration(values.warmup, '--warmup');
+    // No warm-up is a valid choice in any spelling (0, 0s, 0.0, 0ms); parseDuration refuses zero.
+    spec.warmupSec = /^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/i.test(values.warmup) ? 0 : parseDuration(values.warmup, '--warmup');
     if (spec.warmupSec > 600) throw new UsageError(`--warmup '${values.warmup}' is out of range: use 0 s to 600 s`);
   }
   if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
