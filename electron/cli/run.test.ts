@@ -1,12 +1,14 @@
 // `diskdelta run` end to end: the real CLI in a child process, the real worker, a temporary
 // folder on the disk under /tmp, small sizes and short windows.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { UsageError } from './args.ts';
+import { specFromFlags } from './commands/run.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
@@ -135,6 +137,21 @@ describe('diskdelta run (table)', () => {
   });
 });
 
+describe('specFromFlags (in process)', () => {
+  test('flags become a spec in raw units', () => {
+    assert.deepEqual(specFromFlags({ target: '/mnt', tests: 'seeks, seq1m-q8t1-read', size: '256MiB', duration: '1.5s', warmup: '500ms', runs: '5', label: 'HDD', buffered: true }), {
+      target: '/mnt', tests: ['seeks', 'seq1m-q8t1-read'], sizeBytes: 256 * 2 ** 20, durationSec: 1.5, warmupSec: 0.5, runs: 5, label: 'HDD', buffered: true,
+    });
+    assert.deepEqual(specFromFlags({ target: '/mnt', preset: 'quick' }), { target: '/mnt', preset: 'quick' });
+  });
+
+  test('no warm-up, in any spelling', () => {
+    for (const zero of ['0', '0s', '0.0', '0ms', '00']) assert.equal(specFromFlags({ target: '/mnt', warmup: zero }).warmupSec, 0, zero);
+    assert.throws(() => specFromFlags({ target: '/mnt', warmup: '-1' }), UsageError);
+    assert.throws(() => specFromFlags({ target: '/mnt', warmup: '11m' }), /--warmup '11m' is out of range/);
+  });
+});
+
 describe('diskdelta run: bad usage → exit 2, naming the flag', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['bad --size', ['--size', '1XB'], /--size '1XB'/],
@@ -239,5 +256,38 @@ describe('diskdelta run: stopping it', () => {
     const ms = await msUntilNoTestFile(dir, 3000);
     t.diagnostic(`test file removed ${ms.toFixed(1)} ms after the CLI was killed`);
     assert.ok(ms <= 1000, `the worker noticed its parent died and removed the file (${ms.toFixed(0)} ms)`);
+  });
+});
+
+describe('diskdelta run on a block device (a loop device)', () => {
+  let image = '';
+  let device = '';
+  before(() => {
+    if (process.getuid?.() !== 0) return;
+    image = join(root, 'loop.img');
+    writeFileSync(image, '');
+    spawnSync('truncate', ['-s', '64M', image]);
+    const l = spawnSync('losetup', ['-f', '--show', image], { encoding: 'utf8' });
+    if (l.status === 0) device = l.stdout.trim();
+  });
+  after(() => {
+    if (device) spawnSync('losetup', ['-d', device]);
+  });
+
+  test('a write test asked for by name → exit 2, nothing written', async (t) => {
+    if (!device) return t.skip(process.getuid?.() !== 0 ? 'needs root to attach a loop device' : 'losetup -f --show failed');
+    const o = await diskdelta(['run', '--target', device, '--tests', 'seq1m-q1t1-read,rnd4k-q1t1-write', ...SMALL, '--no-save']);
+    assert.equal(o.code, 2, o.stderr);
+    assert.match(o.stderr, /refusing write tests on the block device.*rnd4k-q1t1-write/);
+  });
+
+  test('a preset on a device runs its read tests only and says the writes were skipped', async (t) => {
+    if (!device) return t.skip(process.getuid?.() !== 0 ? 'needs root to attach a loop device' : 'losetup -f --show failed');
+    const o = await diskdelta(['run', '--target', device, '--preset', 'quick', ...SMALL, '--no-save', '--json']);
+    assert.equal(o.code, 0, o.stderr);
+    const doc = JSON.parse(o.stdout) as { target: { kind: string }; results: Array<{ test: string }>; warnings: Array<{ code: string }> };
+    assert.equal(doc.target.kind, 'block-device');
+    assert.deepEqual(doc.results.map((r) => r.test), ['seq1m-q8t1-read', 'rnd4k-q1t1-read']);
+    assert.ok(doc.warnings.some((w) => w.code === 'writes-skipped'));
   });
 });
