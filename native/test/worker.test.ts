@@ -253,6 +253,35 @@ describe('a run on a folder', () => {
   });
 });
 
+describe('prepare and --file (the accuracy harness reuses one file for DiskDelta and fio)', () => {
+  test('prepare keeps a filled file; run --file measures it and keeps it; other files are refused', async () => {
+    const dir = scratch('prepare');
+    const p = await runWorker(['prepare', '--target', dir, '--size', '33554432']);
+    assert.equal(p.code, 0, p.stderr);
+    const prepared = p.messages.find((m) => m.type === 'prepared');
+    assert.ok(prepared?.type === 'prepared');
+    assert.equal(prepared.size, 33554432);
+    assert.deepEqual(testFiles(dir), [prepared.file.slice(dir.length + 1)]);
+    assert.equal(statSync(prepared.file).size, 33554432);
+    // Filled with incompressible data: no block of zeros, no repeats in a sample.
+    const head = readFileSync(prepared.file).subarray(0, 1 << 20);
+    assert.ok(head.some((b) => b !== 0));
+    assert.notDeepEqual(head.subarray(0, 4096), head.subarray(4096, 8192));
+
+    const r = await runWorker(['run', '--target', dir, '--file', prepared.file, '--duration', '0.3', '--warmup', '0', '--job', 'name=r,rw=randread,bs=4096,qd=4,threads=1']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.messages.some((m) => m.type === 'result' && m.ios > 0));
+    assert.ok(existsSync(prepared.file), 'a reused file is kept');
+
+    const foreign = join(dir, 'my-data.bin');
+    writeFileSync(foreign, Buffer.alloc(1 << 20, 1));
+    const bad = await runWorker(['run', '--target', dir, '--file', foreign, '--duration', '0.3', '--warmup', '0', '--job', 'name=w,rw=write,bs=4096,qd=1,threads=1']);
+    assertFailure(bad, EXIT.usage, 'bad-reuse', /only accepts a test file made by `prepare`/);
+    assert.ok(readFileSync(foreign).every((b) => b === 1), 'a file that is not ours is never written');
+    rmSync(prepared.file);
+  });
+});
+
 describe('bad input: a clear error, the documented exit code, nothing left', () => {
   const read = ['--job', 'name=r,rw=read,bs=1048576,qd=1,threads=1'];
   const write = ['--job', 'name=w,rw=write,bs=1048576,qd=1,threads=1'];
