@@ -34,7 +34,7 @@ export interface RunningServer {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const MAX_MESSAGE_BYTES = 40 * 1024 * 1024; // an import of a large fio JSON still fits
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024; // an import (base64) up to the importers' own limit still fits
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

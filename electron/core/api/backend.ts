@@ -8,6 +8,7 @@ import { openLibrary, resolveDbPath, type Library } from '../store/library.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { RunManager } from './run-manager.ts';
+import { formatsPort } from './formats-port.ts';
 
 export interface BackendOptions {
   /** The library file; default: resolveDbPath() of the store. */
@@ -46,12 +47,10 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
   const library = openLibrary({ dbPath: resolveDbPath(options.dbPath) });
   const backend: Backend = {
     library: libraryPort(library),
-    formats: null,
+    formats: formatsPort(),
     system: systemPort,
     runs: new RunManager({ runBenchmark, save: (record) => library.saveRun(record), emit: options.emit }),
-    missing: {
-      formats: 'import/export (issue 4) is not in this build yet',
-    },
+    missing: {},
   };
   return {
     ...backend,

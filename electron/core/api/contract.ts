@@ -128,9 +128,9 @@ export const procedures = {
   },
   'library.delete': { input: z.object({ id: libraryId }).strict(), output: z.object({ deleted: z.boolean() }) },
   'library.import': {
-    // The renderer reads the file (picker or drop) and sends its text: it never sends a path
-    // for the backend to open.
-    input: z.object({ fileName: z.string().min(1).max(255), content: z.string().max(32 * 1024 * 1024) }).strict(),
+    // The renderer reads the file (picker or drop) and sends its bytes, base64: it never sends
+    // a path for the backend to open. Bytes, not text, because CrystalDiskMark writes UTF-16.
+    input: z.object({ fileName: z.string().min(1).max(255), contentBase64: z.base64().max(48 * 1024 * 1024) }).strict(),
     output: z.object({ ids: z.array(libraryId), warnings: z.array(warningSchema) }),
   },
   'library.export': {

@@ -18,7 +18,7 @@ export interface LibraryPort {
 }
 
 export interface FormatsPort {
-  parseImport(fileName: string, content: string): Awaitable<{ records: RunRecord[]; warnings: Warning[] }>;
+  parseImport(fileName: string, bytes: Uint8Array): Awaitable<{ records: RunRecord[]; warnings: Warning[] }>;
   exportRuns(records: RunRecord[], format: 'json' | 'csv'): Awaitable<{ fileName: string; mimeType: string; content: string }>;
   references(): Awaitable<Array<{ key: string; record: RunRecord }>>;
 }
@@ -77,9 +77,10 @@ export function createHandlers(backend: Backend): Handlers {
       return { id, label };
     },
     'library.delete': async ({ id }) => ({ deleted: await need(backend, 'library').remove(id) }),
-    'library.import': async ({ fileName, content }) => {
+    'library.import': async ({ fileName, contentBase64 }) => {
       const library = need(backend, 'library');
-      const { records, warnings } = await need(backend, 'formats').parseImport(fileName, content);
+      const bytes = new Uint8Array(Buffer.from(contentBase64, 'base64'));
+      const { records, warnings } = await need(backend, 'formats').parseImport(fileName, bytes);
       const ids: number[] = [];
       for (const record of records) ids.push(await library.save(record));
       return { ids, warnings };

@@ -4,6 +4,7 @@ import { downloadText } from '../components/download.ts';
 import { useLibrary, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
+import { bytesToBase64 } from '../view/base64.ts';
 import type { RunSummary } from '../../../electron/core/api/contract.ts';
 
 export function LibraryPage() {
@@ -23,7 +24,7 @@ export function LibraryPage() {
 
   const importFiles = async (files: FileList | File[]) => {
     setBusy(true);
-    const read = await Promise.all([...files].map(async (f) => ({ name: f.name, text: await f.text() })));
+    const read = await Promise.all([...files].map(async (f) => ({ name: f.name, contentBase64: bytesToBase64(new Uint8Array(await f.arrayBuffer())) })));
     await lib().importFiles(read);
     setBusy(false);
   };

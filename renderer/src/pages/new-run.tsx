@@ -6,10 +6,13 @@ import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
 import { buildSpec, LABEL_SUGGESTIONS, PRESET_DESCRIPTIONS, type RunForm } from '../view/new-run-form.ts';
 
+// A stable empty list: a selector that returns a new [] on every call re-renders forever.
+const NO_SUGGESTIONS: string[] = [];
+
 export function NewRunPage() {
   const stores = useStoresApi();
   const kind = useTransportKind();
-  const suggestions = useSystem((s) => s.overview?.suggestedTargets ?? []);
+  const suggestions = useSystem((s) => s.overview?.suggestedTargets ?? NO_SUGGESTIONS);
   const starting = useRuns((s) => s.starting);
   const startError = useRuns((s) => s.startError);
   const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', sizeMiB: '256', durationSec: '', runs: '', label: '' });

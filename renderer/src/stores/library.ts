@@ -27,7 +27,7 @@ export interface LibraryState {
   clearSelection(): void;
   relabel(id: number, label: string): Promise<boolean>;
   remove(id: number): Promise<boolean>;
-  importFiles(files: Array<{ name: string; text: string }>): Promise<ImportOutcome[]>;
+  importFiles(files: Array<{ name: string; contentBase64: string }>): Promise<ImportOutcome[]>;
   exportRuns(ids: number[], format: 'json' | 'csv'): Promise<{ fileName: string; mimeType: string; content: string } | null>;
 }
 
@@ -87,7 +87,7 @@ export function createLibraryStore(client: ApiClient) {
     async importFiles(files) {
       const outcomes: ImportOutcome[] = [];
       for (const file of files) {
-        const result = await client.call('library.import', { fileName: file.name, content: file.text });
+        const result = await client.call('library.import', { fileName: file.name, contentBase64: file.contentBase64 });
         outcomes.push(
           result.ok
             ? { fileName: file.name, ids: result.data.ids, warnings: result.data.warnings, error: null }

@@ -1,0 +1,147 @@
+// The app in browser mode, end to end, with real (small) runs on a temporary folder.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, SCREENSHOT_DIR, test, type AppFixture } from './fixtures.ts';
+
+const PAGES = ['overview', 'new', 'live', 'library', 'compare'] as const;
+
+/** Fills New run and starts; returns once the Live run page shows the run. */
+async function startRun(page: Page, app: AppFixture, label: string, opts: { preset?: string; sizeMiB?: string; duration?: string } = {}) {
+  await page.goto(`${app.url}#/new`);
+  await page.getByLabel('Target folder').fill(app.targetDir);
+  await page.getByLabel('Preset').selectOption(opts.preset ?? 'quick');
+  await page.getByLabel('Test file size (MiB)').fill(opts.sizeMiB ?? '16');
+  await page.getByLabel('Seconds per test').fill(opts.duration ?? '0.3');
+  await page.getByLabel('Runs').fill('1');
+  await page.getByLabel('Label').fill(label);
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByTestId('page-live')).toBeVisible();
+}
+
+/** Waits for the run to end, recording every progress value seen on the way. */
+async function watchRun(page: Page): Promise<number[]> {
+  const seen: number[] = [];
+  const bar = page.getByTestId('run-progress');
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    const value = Number(await bar.getAttribute('aria-valuenow'));
+    if (seen.at(-1) !== value) seen.push(value);
+    const status = await page.getByTestId('run-status').textContent();
+    if (status && status !== 'Running' && status !== 'Cancelling…') break;
+    await page.waitForTimeout(50);
+  }
+  return seen;
+}
+
+test('run → live progress → library → compare two runs → bars in the chart SVG; screenshots of every page', async ({ page, app }) => {
+  await startRun(page, app, 'HDD');
+  const progress = await watchRun(page);
+  await expect(page.getByTestId('run-status')).toHaveText('Finished');
+  expect(progress.some((p) => p > 0 && p < 100), `progress seen: ${progress.join(', ')}`).toBe(true);
+  await expect(page.getByTestId('run-saved')).toBeVisible();
+  await expect(page.getByTestId('live-chart').locator('svg path.recharts-curve').first()).toBeVisible();
+  expect(app.leftovers()).toEqual([]);
+
+  await startRun(page, app, 'SSD');
+  await watchRun(page);
+  await expect(page.getByTestId('run-status')).toHaveText('Finished');
+
+  await page.goto(`${app.url}#/library`);
+  const rows = page.getByTestId('library-row');
+  await expect(rows).toHaveCount(2);
+  await expect(page.getByTestId('library-table')).toContainText('HDD');
+  await expect(page.getByTestId('library-table')).toContainText('SSD');
+
+  await page.getByRole('checkbox', { name: 'Select HDD' }).check();
+  await page.getByRole('checkbox', { name: 'Select SSD' }).check();
+  await page.getByRole('button', { name: 'Compare selected (2)' }).click();
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+
+  // quick = sequential read + write (MB/s) and 4K QD1 read + write (IOPS): 2 tests × 2 runs per chart.
+  const seqBars = page.getByTestId('bars-throughput').locator('svg rect[data-testid="bar"]');
+  const iopsBars = page.getByTestId('bars-iops').locator('svg rect[data-testid="bar"]');
+  await expect(seqBars).toHaveCount(4);
+  await expect(iopsBars).toHaveCount(4);
+  for (const bar of await seqBars.all()) {
+    expect(Number(await bar.getAttribute('data-value'))).toBeGreaterThan(0);
+    expect(Number(await bar.getAttribute('height'))).toBeGreaterThan(0);
+  }
+  const tests = await seqBars.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-run')}:${e.getAttribute('data-test')}`).sort());
+  expect(tests).toEqual(['0:seq1m-q8t1-read', '0:seq1m-q8t1-write', '1:seq1m-q8t1-read', '1:seq1m-q8t1-write']);
+  await expect(page.getByTestId('speedup-table')).toContainText('×');
+  await expect(page.getByTestId('speedup-table')).toContainText('MB/s');
+
+  // The units switch changes every throughput figure's unit.
+  await page.getByRole('radio', { name: 'KiB/s' }).check();
+  await expect(page.getByTestId('speedup-table')).toContainText('KiB/s');
+  await page.getByRole('radio', { name: 'MB/s', exact: true }).check();
+  await page.getByLabel('Logarithmic scale').check();
+  await expect(seqBars).toHaveCount(4);
+
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const name of PAGES) {
+      await page.goto(`${app.url}#/${name}`);
+      await expect(page.getByTestId(`page-${name}`)).toBeVisible();
+      if (name === 'compare') await expect(seqBars).toHaveCount(4);
+      if (name === 'overview') await expect(page.getByRole('heading', { name: 'Disks' })).toBeVisible();
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${scheme}.png`), fullPage: false });
+    }
+  }
+});
+
+test('cancel stops the run within seconds and leaves no test file', async ({ page, app }) => {
+  await startRun(page, app, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '5' });
+  await expect(page.getByTestId('run-progress')).not.toHaveAttribute('aria-valuenow', '0', { timeout: 20_000 });
+  const started = Date.now();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('Cancelled', { timeout: 5_000 });
+  expect(Date.now() - started).toBeLessThan(3_000);
+  expect(app.leftovers()).toEqual([]);
+  await page.goto(`${app.url}#/library`);
+  await expect(page.getByTestId('empty-state')).toContainText('The library is empty');
+});
+
+test('a request without the token is refused, for the page and for the API', async ({ page, app }) => {
+  const bare = await page.request.get(`${app.origin}/`);
+  expect(bare.status()).toBe(403);
+  const wrong = await page.request.get(`${app.origin}/?token=not-the-token`);
+  expect(wrong.status()).toBe(403);
+  // A page without the token says so instead of starting the app.
+  await page.goto(`${app.origin}/index.html`);
+  await expect(page.locator('body')).toContainText('token');
+  // From a page of the right origin, a socket without the token is refused; with it, it opens.
+  await page.goto(app.url);
+  const outcome = await page.evaluate(async ({ origin, token }) => {
+    const attempt = (url: string) =>
+      new Promise<string>((resolve) => {
+        const ws = new WebSocket(url);
+        ws.onopen = () => (ws.close(), resolve('open'));
+        ws.onerror = () => resolve('refused');
+      });
+    const host = origin.replace('http://', 'ws://');
+    return { noToken: await attempt(`${host}/api`), badToken: await attempt(`${host}/api?token=x`), withToken: await attempt(`${host}/api?token=${token}`) };
+  }, { origin: app.origin, token: app.token });
+  expect(outcome).toEqual({ noToken: 'refused', badToken: 'refused', withToken: 'open' });
+});
+
+test('import of a bonnie++ file through the file picker lands in the library and compares with a reference', async ({ page, app }) => {
+  await page.goto(`${app.url}#/library`);
+  await expect(page.getByTestId('empty-state')).toBeVisible();
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import files…' }).click();
+  await (await chooser).setFiles(join(import.meta.dirname, 'data', 'bonnie-throttled-loop.csv'));
+  await expect(page.getByTestId('import-outcome')).toContainText('imported 1 run');
+  await expect(page.getByTestId('library-row')).toHaveCount(1);
+  await expect(page.getByTestId('library-table')).toContainText('bonnie++');
+
+  // The imported run against a shipped reference run: the seeks bars show both.
+  await page.goto(`${app.url}#/compare`);
+  await page.getByTestId('pick-run').first().check();
+  await page.getByTestId('pick-reference').first().check();
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+  await expect(page.getByTestId('speedup-table')).toContainText('×');
+});

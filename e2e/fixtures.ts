@@ -1,0 +1,79 @@
+// Every test gets its own temporary folder holding the benchmark target and its own library
+// file, and its own `diskdelta serve` on a free port (Insomnia-style data isolation).
+import { test as base, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface AppFixture {
+  /** The URL printed by `diskdelta serve`, token included. */
+  url: string;
+  origin: string;
+  token: string;
+  /** An empty folder to benchmark (on the same disk as the temp dir). */
+  targetDir: string;
+  dbPath: string;
+  /** Files left in targetDir (a finished or cancelled run must leave none). */
+  leftovers(): string[];
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const NODE = join(ROOT, 'node_modules', '.bin', 'node');
+const CLI = join(ROOT, 'bin', 'diskdelta.js');
+
+function waitForUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`diskdelta serve printed no URL in 20 s:\n${out}\n${err}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`diskdelta serve exited with ${code}:\n${out}\n${err}`));
+    });
+  });
+}
+
+export const test = base.extend<{ app: AppFixture }>({
+  app: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'diskdelta-e2e-'));
+    const targetDir = join(dir, 'target');
+    mkdirSync(targetDir);
+    const dbPath = join(dir, 'library.sqlite');
+    const child = spawn(NODE, [CLI, 'serve', '--port', '0', '--db', dbPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await waitForUrl(child);
+      const parsed = new URL(url);
+      await use({
+        url,
+        origin: parsed.origin,
+        token: parsed.searchParams.get('token')!,
+        targetDir,
+        dbPath,
+        leftovers: () => readdirSync(targetDir),
+      });
+    } finally {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+});
+
+export { expect };
+
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');

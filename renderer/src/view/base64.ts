@@ -1,0 +1,7 @@
+/** Bytes → base64 in chunks (String.fromCharCode on a whole 50 MiB file overflows the stack). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  return btoa(binary);
+}
