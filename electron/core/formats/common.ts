@@ -101,7 +101,7 @@ export function splitLines(text: string): string[] {
   return text.split(/\r?\n/);
 }
 
-/** Size strings the benchmark tools print: "1 GiB", "512 MiB", "256M", "1G", "6G:8k". */
+/** Size strings the benchmark tools print: "1 GiB", "512 MiB", "256M", "1G" (binary units). */
 export function parseToolSize(text: string): number | null {
   const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b)?$/i.exec(text.trim());
   if (!m) return null;

@@ -64,6 +64,19 @@ describe('KDiskMark text import', () => {
     assert.match(run.sourceMeta.notRun ?? '', /Read rnd4k-q32t16/);
   });
 
+  it('1.x reports (no version, no fio line, slashes in the date) read the same way', () => {
+    const text = fixture('kdiskmark-2.x.txt')
+      .replace(/^.*KDiskMark \(2\.2\.0\).*$/m, 'KDiskMark: https://github.com/JonMagon/KDiskMark'.padStart(78))
+      .replace(/^.*Flexible I\/O Tester.*\n/m, '')
+      .replace('2026-11-29 20:57:45', '2020/08/05 14:34:43');
+    assert.equal(detectFormat(text), 'kdiskmark');
+    const [run] = parseImport(text, 'KDM_2020.txt');
+    assert.equal(run?.engine.version, 'unknown');
+    assert.equal(run?.sourceMeta.layout, 'KDiskMark 1.x');
+    assert.equal(run?.createdAt, '2020-08-05T14:34:43');
+    assert.equal(run?.results[0]?.bytesPerSec, 867_985_000);
+  });
+
   it('a mangled result line is an error naming its line', () => {
     const lines = fixture('kdiskmark-3.x.txt').split('\n');
     const at = lines.findIndex((l) => l.includes('784.347'));

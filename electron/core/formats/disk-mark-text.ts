@@ -13,7 +13,7 @@
 //
 // MB/s is 10^6 bytes/s (both tools say so in the header); latency is the mean in µs.
 // A line of zeros is a test that was not run (the tools print 0.000), so it is skipped.
-import type { AccessPattern, RunRecord, TestParams, TestResult, Warning } from '../model/results.ts';
+import type { AccessPattern, RunRecord, TestParams, TestResult } from '../model/results.ts';
 import { blockSizeLabel, emptyLatency, importedResult, scaleDecimal, splitLines, testNameFor, uniqueTestName } from './common.ts';
 import { ImportError } from './import-error.ts';
 
@@ -100,7 +100,6 @@ export function parseDiskMarkText(text: string, fileName: string, flavour: DiskM
         // Sequential mixed: no DiskDelta access pattern for it, so a descriptive name only.
         name = `mix${section.readPercent}-${shape}`;
       }
-      const warnings: Warning[] = [];
       results.push(
         importedResult({
           test: uniqueTestName(taken, name, `line ${i + 1}`),
@@ -108,7 +107,6 @@ export function parseDiskMarkText(text: string, fileName: string, flavour: DiskM
           bytesPerSec,
           iops,
           latencyNs: { ...emptyLatency(), mean: Math.round(latencyNs as number) },
-          warnings,
         }),
       );
       continue;

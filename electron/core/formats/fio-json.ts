@@ -198,7 +198,9 @@ function jobShape(jobname: string, opts: Record<string, string>): JobShape {
   }
   // Patterns with no DiskDelta equivalent (sequential mixed, trim, odd block sizes) keep a
   // descriptive name in the same spirit and params null.
-  const dirs: JobShape['dirs'] = rw.includes('trim') ? (rw === 'trimwrite' ? ['trim', 'write'] : ['trim']) : rw === 'rw' || rw === 'readwrite' ? ['read', 'write'] : ['read', 'write'];
+  let dirs: JobShape['dirs'] = ['read', 'write']; // rw/readwrite, or a spelling we do not know: take what ran
+  if (rw === 'trimwrite') dirs = ['trim', 'write'];
+  else if (rw.includes('trim')) dirs = ['trim'];
   const shape = sane(bs) && sane(depth) && sane(threads) ? `${blockSizeLabel(bs)}-q${depth}t${threads}` : null;
   return { name: shape ? `fio-${rw}-${shape}` : `fio-${jobname}`, params: null, dirs, ioEngine };
 }
