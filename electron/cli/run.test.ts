@@ -245,6 +245,25 @@ describe('diskdelta run: stopping it', () => {
     assert.deepEqual(readdirSync(dir), []);
   });
 
+  test('the worker SIGKILLed under the CLI: a clear failure, and the CLI removes the stale file itself', async () => {
+    const dir = scratch('kill-worker');
+    const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+    // The test file is named after the worker: .diskdelta-<pid>-<random>.tmp
+    const [file] = readdirSync(dir);
+    const pid = Number(/^\.diskdelta-(\d+)-/.exec(file!)?.[1]);
+    assert.ok(pid > 0, `worker pid from ${file}`);
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(pid, 'SIGKILL'); // as the OOM killer would
+    const code = await exited;
+    assert.notEqual(code, 0);
+    assert.match(stderr, /killed by SIGKILL/);
+    assert.deepEqual(readdirSync(dir), [], 'the CLI swept the file the dead worker could not remove');
+  });
+
   test('SIGKILL of the CLI: the orphaned worker stops too and removes its file', async (t) => {
     const dir = scratch('kill-cli');
     const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
