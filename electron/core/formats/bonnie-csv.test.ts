@@ -144,12 +144,20 @@ describe('bonnie++ CSV import', () => {
       format_version: '1.97', bonnie_version: '1.97', name: 'x201i', file_size: '6G', put_block: '40300',
       get_block: '+++++', seeks: '151.4', seeks_latency: '1500ms', put_block_latency: '2s',
     };
-    const row = cols197.map((c) => set[c] ?? '').join(',');
+    const row = `${cols197.map((c) => set[c] ?? '').join(',')}\n`;
     const [run] = parseImport(row, 'x.csv', { now: NOW });
     assert.equal(run?.sourceMeta.csvLayout, '1.9x');
     assert.equal(run?.results.find((r) => r.test === 'seeks')?.iops, 151.4);
     assert.equal(run?.results.find((r) => r.test === 'seeks')?.latencyNs?.max, 1_500_000_000);
     assert.equal(run?.results.find((r) => r.test === 'seq1m-q1t1-write')?.latencyNs?.max, 2_000_000_000);
+  });
+
+  it('a last row without its line break is refused as truncated', () => {
+    const text = fixture('bonnie-1.03-layout.csv');
+    assert.throws(
+      () => parseImport(text.trimEnd().slice(0, -1), 'cut.csv', { now: NOW }), // "…,+++" → "…,++"
+      (e: unknown) => e instanceof ImportError && e.line === 2 && /truncated/.test(e.message),
+    );
   });
 
   it('a bad row is an error naming the file and its line', () => {

@@ -258,6 +258,15 @@ export function parseBonnieCsv(text: string, fileName: string, now: Date): RunRe
     rows.push(parseRow(cells, layout as Layout, fail, now));
   });
   if (rows.length === 0) throw new ImportError(fileName, null, 'no bonnie++ result rows in the file');
+  // bonnie++ ends every row with a line break. Without one the last row may have been cut
+  // inside its last field ("…,+++" → "…,+", "…,45" → "…,4"), which no field count can show.
+  if ((lines[lines.length - 1] ?? '').trim() !== '') {
+    throw new ImportError(
+      fileName,
+      lines.length,
+      'the last row does not end with a line break: the file looks truncated (bonnie++ ends every row with one; add it if the file was edited by hand)',
+    );
+  }
   return rows.map(({ machine, size, ...run }, i) => ({
     ...run,
     label: `${machine || 'bonnie++'} ${size}`.trim() + (rows.length > 1 ? ` #${i + 1}` : ''),

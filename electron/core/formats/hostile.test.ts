@@ -72,6 +72,43 @@ describe('hostile input', () => {
     );
   });
 
+  it('a text report cut before its Date line is always refused (never a partial run)', () => {
+    const reports = fixtures.filter((f) => /kdiskmark|crystaldiskmark/.test(f.name));
+    assert.equal(reports.length, 3);
+    fc.assert(
+      fc.property(fc.constantFrom(...reports), fc.double({ min: 0, max: 1, noNaN: true }), ({ name, text }, where) => {
+        const date = /Date:[^\r\n]*/.exec(text) as RegExpExecArray;
+        const lastDigit = date.index + date[0].trimEnd().length - 1;
+        const cut = text.slice(0, Math.floor(lastDigit * where)); // up to the date's last digit, excluded
+        assert.ok(importOrError(cut, name) instanceof ImportError, `cut at ${cut.length}`);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a bonnie++ file cut inside any row is always refused', () => {
+    const csvs = fixtures.filter((f) => f.name.endsWith('.csv'));
+    // Every offset strictly inside a data row (not at a line start or end, not in a header).
+    const cuts = csvs.flatMap(({ name, text }) => {
+      const out: Array<{ name: string; cut: string }> = [];
+      let start = 0;
+      for (const line of text.split('\n')) {
+        if (!line.startsWith('format_version,')) {
+          for (let k = 1; k < line.length; k++) out.push({ name, cut: text.slice(0, start + k) });
+        }
+        start += line.length + 1;
+      }
+      return out;
+    });
+    assert.ok(cuts.length > 500);
+    fc.assert(
+      fc.property(fc.constantFrom(...cuts), ({ name, cut }) => {
+        assert.ok(importOrError(cut, name) instanceof ImportError, `cut after ${JSON.stringify(cut.slice(-20))}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('random byte corruption: complete runs or ImportError', () => {
     fc.assert(
       fc.property(
