@@ -13,6 +13,8 @@ import { formatsPort } from './formats-port.ts';
 export interface BackendOptions {
   /** The library file; default: resolveDbPath() of the store. */
   dbPath?: string;
+  /** The shipped reference runs; default: assets/reference next to the sources. */
+  referenceDir?: string;
   emit: EventSink;
 }
 
@@ -47,7 +49,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
   const library = openLibrary({ dbPath: resolveDbPath(options.dbPath) });
   const backend: Backend = {
     library: libraryPort(library),
-    formats: formatsPort(),
+    formats: formatsPort(options.referenceDir),
     system: systemPort,
     runs: new RunManager({ runBenchmark, save: (record) => library.saveRun(record), emit: options.emit }),
     missing: {},

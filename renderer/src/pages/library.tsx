@@ -113,9 +113,11 @@ export function LibraryPage() {
                 <td><code>{r.targetPath}</code></td>
                 <td>{r.resultCount}</td>
                 <td>{r.warningCount > 0 ? <span className="warn-count" title="warnings recorded with this run">⚠ {r.warningCount}</span> : '—'}</td>
-                <td className="row-actions">
-                  <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`}>Relabel</button>
-                  <button className="danger" onClick={() => setConfirming(r)} aria-label={`Delete ${r.label || `run ${r.id}`}`}>Delete</button>
+                <td>
+                  <div className="row-actions">
+                    <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`}>Relabel</button>
+                    <button className="danger" onClick={() => setConfirming(r)} aria-label={`Delete ${r.label || `run ${r.id}`}`}>Delete</button>
+                  </div>
                 </td>
               </tr>
             ))}

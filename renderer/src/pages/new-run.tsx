@@ -4,7 +4,7 @@ import { ErrorNote, PageHeader } from '../components/common.tsx';
 import { useRuns, useSystem, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
-import { buildSpec, LABEL_SUGGESTIONS, PRESET_DESCRIPTIONS, type RunForm } from '../view/new-run-form.ts';
+import { buildSpec, describePreset, LABEL_SUGGESTIONS, presetDefaults, type RunForm } from '../view/new-run-form.ts';
 
 // A stable empty list: a selector that returns a new [] on every call re-renders forever.
 const NO_SUGGESTIONS: string[] = [];
@@ -15,13 +15,14 @@ export function NewRunPage() {
   const suggestions = useSystem((s) => s.overview?.suggestedTargets ?? NO_SUGGESTIONS);
   const starting = useRuns((s) => s.starting);
   const startError = useRuns((s) => s.startError);
-  const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', sizeMiB: '256', durationSec: '', runs: '', label: '' });
+  const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', sizeMiB: '', durationSec: '', runs: '', label: '' });
   const [formError, setFormError] = useState<string | null>(null);
   const ids = { target: useId(), targets: useId(), preset: useId(), size: useId(), duration: useId(), runs: useId(), label: useId(), labels: useId() };
   useEffect(() => {
     if (!stores.system.getState().overview) void stores.system.getState().load();
   }, [stores]);
   const set = (patch: Partial<RunForm>) => setForm((f) => ({ ...f, ...patch }));
+  const defaults = presetDefaults(form.preset);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -55,20 +56,20 @@ export function NewRunPage() {
         <select id={ids.preset} name="preset" value={form.preset} onChange={(e) => set({ preset: e.target.value as PresetName })}>
           {PRESET_NAMES.map((p) => <option key={p} value={p}>{p}</option>)}
         </select>
-        <p className="hint">{PRESET_DESCRIPTIONS[form.preset]}</p>
+        <p className="hint">{describePreset(form.preset)} Leave a field empty to use the preset's value.</p>
 
         <div className="grid3">
           <div>
             <label htmlFor={ids.size}>Test file size (MiB)</label>
-            <input id={ids.size} name="sizeMiB" inputMode="numeric" value={form.sizeMiB} onChange={(e) => set({ sizeMiB: e.target.value })} />
+            <input id={ids.size} name="sizeMiB" inputMode="numeric" placeholder={defaults.sizeMiB} value={form.sizeMiB} onChange={(e) => set({ sizeMiB: e.target.value })} />
           </div>
           <div>
             <label htmlFor={ids.duration}>Seconds per test</label>
-            <input id={ids.duration} name="durationSec" inputMode="decimal" placeholder="preset" value={form.durationSec} onChange={(e) => set({ durationSec: e.target.value })} />
+            <input id={ids.duration} name="durationSec" inputMode="decimal" placeholder={defaults.durationSec} value={form.durationSec} onChange={(e) => set({ durationSec: e.target.value })} />
           </div>
           <div>
             <label htmlFor={ids.runs}>Runs</label>
-            <input id={ids.runs} name="runs" inputMode="numeric" placeholder="preset" value={form.runs} onChange={(e) => set({ runs: e.target.value })} />
+            <input id={ids.runs} name="runs" inputMode="numeric" placeholder={defaults.runs} value={form.runs} onChange={(e) => set({ runs: e.target.value })} />
           </div>
         </div>
 

@@ -1,6 +1,8 @@
 // The New run form's text fields → a BenchSpec the contract accepts, or a sentence saying
 // which field is wrong. The backend parses the spec again; this is for a friendly message.
 import { benchSpecSchema, type BenchSpec, type PresetName } from '../../../electron/core/bench/spec.ts';
+import { PRESETS } from '../../../electron/core/bench/presets.ts';
+import { formatBytes } from '../../../electron/core/analysis/units.ts';
 
 export interface RunForm {
   target: string;
@@ -13,12 +15,16 @@ export interface RunForm {
 
 export const LABEL_SUGGESTIONS = ['HDD', 'SSD', 'SSD + dm-crypt', 'NVMe', 'USB stick'];
 
-export const PRESET_DESCRIPTIONS: Record<PresetName, string> = {
-  standard: 'The CrystalDiskMark grid: sequential and random, reads and writes, at two queue depths.',
-  quick: 'A short check: sequential read and write, random 4K read and write.',
-  seeks: 'bonnie++-style random seeks, for comparing with its published figures.',
-  full: 'Everything, including seeks and a 70 % read mix. Takes longest.',
-};
+/** What a preset runs and its defaults, from the presets table itself. */
+export function describePreset(name: PresetName): string {
+  const p = PRESETS[name];
+  return `${p.description}: ${p.tests.length} ${p.tests.length === 1 ? 'test' : 'tests'}; defaults ${formatBytes(p.sizeBytes)} test file, ${p.warmupSec} s warm-up + ${p.runs} × ${p.durationSec} s per test.`;
+}
+
+export function presetDefaults(name: PresetName): { sizeMiB: string; durationSec: string; runs: string } {
+  const p = PRESETS[name];
+  return { sizeMiB: String(p.sizeBytes / (1024 * 1024)), durationSec: String(p.durationSec), runs: String(p.runs) };
+}
 
 const MIB = 1024 * 1024;
 
