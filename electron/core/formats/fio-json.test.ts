@@ -16,7 +16,7 @@ type Dir = {
   total_ios: number;
   clat_ns: { mean: number; max: number; percentile?: Record<string, number>; bins?: Record<string, number> };
 };
-type Job = { jobname: string; read: Dir; write: Dir; usr_cpu: number; sys_cpu: number; job_runtime: number };
+type Job = { jobname: string; 'job options': Record<string, string>; read: Dir; write: Dir; usr_cpu: number; sys_cpu: number; job_runtime: number };
 
 /** The JSON document inside a fixture: from the first line starting with "{" to the line "}". */
 function documentOf(text: string): { 'fio version': string; timestamp: number; jobs: Job[] } {
@@ -151,9 +151,36 @@ describe('fio JSON import', () => {
     );
   });
 
+  it('fio 2.x documents: bw in KiB/s and clat in microseconds', () => {
+    const doc = documentOf(fixture('fio-3.33-json.json'));
+    const job = structuredClone(doc.jobs[0]) as Job & { read: Record<string, unknown> };
+    const { bw_bytes: _drop, clat_ns, ...rest } = job.read as Dir & Record<string, unknown>;
+    // The same job as fio 2.x would print it: "bw" in KiB/s, "clat" in µs.
+    job.read = { ...rest, bw: 765964, clat: { mean: clat_ns.mean / 1000, max: clat_ns.max / 1000, N: 1505, percentile: { '50.000000': 10289 } } } as never;
+    const [run] = parseImport(JSON.stringify({ 'fio version': 'fio-2.2.10', jobs: [job] }, null, 2), 'old.json', { now: NOW });
+    const result = run?.results[0];
+    assert.equal(result?.bytesPerSec, 765964 * 1024);
+    assert.equal(result?.latencyNs?.p50, 10_289_000);
+    assert.equal(result?.latencyNs?.max, Math.round(clat_ns.max));
+    assert.equal(run?.createdAt, NOW.toISOString(), 'no timestamp: the import time');
+    assert.match(run?.sourceMeta.date ?? '', /not in the file/);
+  });
+
+  it('patterns with no DiskDelta test shape keep a descriptive name and no params', () => {
+    const doc = documentOf(fixture('fio-3.33-json.json'));
+    const seqMixed = { ...structuredClone(doc.jobs[3]!), jobname: 'seqmix' };
+    seqMixed['job options'] = { rw: 'rw', rwmixread: '70', bs: '1M', iodepth: '4' };
+    const trim = { ...structuredClone(doc.jobs[0]!), jobname: 'trimmer' };
+    trim['job options'] = { rw: 'trim', bs: '1M', iodepth: '8' };
+    const [run] = parseImport(JSON.stringify({ ...doc, jobs: [seqMixed, trim] }), 'odd.json', { now: NOW });
+    assert.deepEqual(run?.results.map((r) => [r.test, r.params]), [['fio-rw-1m-q4t1', null], ['fio-trim-1m-q8t1', null]]);
+    const mixed = run?.results[0];
+    assert.equal(mixed?.bytesPerSec, doc.jobs[3]!.read.bw_bytes + doc.jobs[3]!.write.bw_bytes);
+  });
+
   it('clones of a job (numjobs without group_reporting) are summed', () => {
     const doc = documentOf(fixture('fio-3.33-notes-before.json'));
-    const job = doc.jobs[0] as Job & { 'job options': Record<string, string> };
+    const job = doc.jobs[0] as Job;
     const clone = structuredClone(job);
     const text = JSON.stringify({ ...doc, jobs: [job, clone] }, null, 1);
     const [run] = parseImport(text, 'clones.json', { now: NOW });
