@@ -1,41 +1,19 @@
 // The app in browser mode, end to end, with real (small) runs on a temporary folder.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { expect, SCREENSHOT_DIR, test, type AppFixture } from './fixtures.ts';
+import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { compareTwoRuns, startRun, watchRun, type Open } from './flows.ts';
 
 const PAGES = ['overview', 'new', 'live', 'library', 'compare'] as const;
 
-/** Fills New run and starts; returns once the Live run page shows the run. */
-async function startRun(page: Page, app: AppFixture, label: string, opts: { preset?: string; sizeMiB?: string; duration?: string } = {}) {
-  await page.goto(`${app.url}#/new`);
-  await page.getByLabel('Target folder').fill(app.targetDir);
-  await page.getByLabel('Preset').selectOption(opts.preset ?? 'quick');
-  await page.getByLabel('Test file size (MiB)').fill(opts.sizeMiB ?? '16');
-  await page.getByLabel('Seconds per test').fill(opts.duration ?? '0.3');
-  await page.getByLabel('Runs').fill('1');
-  await page.getByLabel('Label').fill(label);
-  await page.getByRole('button', { name: 'Start' }).click();
-  await expect(page.getByTestId('page-live')).toBeVisible();
-}
-
-/** Waits for the run to end, recording every progress value seen on the way. */
-async function watchRun(page: Page): Promise<number[]> {
-  const seen: number[] = [];
-  const bar = page.getByTestId('run-progress');
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const value = Number(await bar.getAttribute('aria-valuenow'));
-    if (seen.at(-1) !== value) seen.push(value);
-    const status = await page.getByTestId('run-status').textContent();
-    if (status && status !== 'Running' && status !== 'Cancelling…') break;
-    await page.waitForTimeout(50);
-  }
-  return seen;
-}
+/** Browser mode: pages are hash routes of the printed URL. */
+const openAt = (url: string): Open => async (page, route) => {
+  await page.goto(`${url}#/${route}`);
+};
 
 test('run → live progress → library → compare two runs → bars in the chart SVG; screenshots of every page', async ({ page, app }) => {
-  await startRun(page, app, 'HDD');
+  const open = openAt(app.url);
+  await startRun(page, open, app.targetDir, 'HDD');
   const progress = await watchRun(page);
   await expect(page.getByTestId('run-status')).toHaveText('Finished');
   expect(progress.some((p) => p > 0 && p < 100), `progress seen: ${progress.join(', ')}`).toBe(true);
@@ -43,26 +21,14 @@ test('run → live progress → library → compare two runs → bars in the cha
   await expect(page.getByTestId('live-chart').locator('svg path.recharts-curve').first()).toBeVisible();
   expect(app.leftovers()).toEqual([]);
 
-  await startRun(page, app, 'SSD');
+  await startRun(page, open, app.targetDir, 'SSD');
   await watchRun(page);
   await expect(page.getByTestId('run-status')).toHaveText('Finished');
 
   await page.goto(`${app.url}#/library`);
-  const rows = page.getByTestId('library-row');
-  await expect(rows).toHaveCount(2);
   await expect(page.getByTestId('library-table')).toContainText('HDD');
   await expect(page.getByTestId('library-table')).toContainText('SSD');
-
-  await page.getByRole('checkbox', { name: 'Select HDD' }).check();
-  await page.getByRole('checkbox', { name: 'Select SSD' }).check();
-  await page.getByRole('button', { name: 'Compare selected (2)' }).click();
-  await expect(page.getByTestId('compare-view')).toBeVisible();
-
-  // quick = sequential read + write (MB/s) and 4K QD1 read + write (IOPS): 2 tests × 2 runs per chart.
-  const seqBars = page.getByTestId('bars-throughput').locator('svg rect[data-testid="bar"]');
-  const iopsBars = page.getByTestId('bars-iops').locator('svg rect[data-testid="bar"]');
-  await expect(seqBars).toHaveCount(4);
-  await expect(iopsBars).toHaveCount(4);
+  const seqBars = await compareTwoRuns(page, open);
   for (const bar of await seqBars.all()) {
     expect(Number(await bar.getAttribute('data-value'))).toBeGreaterThan(0);
     expect(Number(await bar.getAttribute('height'))).toBeGreaterThan(0);
@@ -94,7 +60,7 @@ test('run → live progress → library → compare two runs → bars in the cha
 });
 
 test('cancel stops the run within seconds and leaves no test file', async ({ page, app }) => {
-  await startRun(page, app, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '5' });
+  await startRun(page, openAt(app.url), app.targetDir, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '5' });
   await expect(page.getByTestId('run-progress')).not.toHaveAttribute('aria-valuenow', '0', { timeout: 20_000 });
   const started = Date.now();
   await page.getByRole('button', { name: 'Cancel' }).click();

@@ -3,8 +3,9 @@
 // Tests that need root, a loop device or a tool that is missing skip with a message saying so.
 import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-const patterns = ['electron/**/*.test.ts', 'native/test/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/**/*.test.ts'];
+const patterns = ['electron/**/*.test.ts', 'native/test/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/**/*.test.ts', 'renderer/**/*.test.ts'];
 const files = patterns.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') })).sort();
 if (files.length === 0) {
   console.error('run-tests: no test files found');
@@ -17,4 +18,11 @@ const result = spawnSync(
   ['--test', '--test-concurrency=1', '--test-reporter=spec', ...process.argv.slice(2), ...files],
   { stdio: 'inherit' },
 );
-process.exit(result.status ?? 1);
+// Then the app end to end: Playwright in Debian's Chromium against `diskdelta serve` (e2e/).
+// Both always run; the exit status is the node tests' failure, else Playwright's.
+const e2e = spawnSync(
+  process.execPath,
+  [fileURLToPath(import.meta.resolve('@playwright/test/cli')), 'test', '-c', 'e2e/playwright.config.ts'],
+  { stdio: 'inherit' },
+);
+process.exit(result.status !== 0 ? (result.status ?? 1) : (e2e.status ?? 1));

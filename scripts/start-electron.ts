@@ -2,23 +2,11 @@
 // Electron binary is missing (its download is blocked on some machines), say so plainly and
 // point at browser mode.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { buildElectron } from './build-electron.ts';
+import { findElectron } from './electron-path.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-/** The Electron executable, or null with the reason. */
-export function findElectron(): { path: string } | { path: null; reason: string } {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    if (typeof path === 'string' && existsSync(path)) return { path };
-    return { path: null, reason: `the electron package points to ${String(path)}, which does not exist` };
-  } catch (error) {
-    return { path: null, reason: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
-  }
-}
 
 if (import.meta.main) {
   const vite = spawnSync(fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url)), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });

@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ApiClient } from '../api/client.ts';
+import { createRunsStore, MAX_LIVE_SAMPLES } from './runs.ts';
+import { cleanFilter, createLibraryStore } from './library.ts';
+import { createCompareStore, MAX_COMPARED } from './compare.ts';
+
+/** A client whose answers the test scripts, and whose events the test fires. */
+function scriptedClient(answers: Record<string, (input: any) => unknown>) {
+  const calls: Array<[string, unknown]> = [];
+  const listeners = new Map<string, Set<(p: any) => void>>();
+  const client: ApiClient = {
+    kind: 'browser',
+    async call(procedure, input) {
+      calls.push([procedure, input]);
+      const answer = answers[procedure];
+      if (!answer) return { ok: false, error: { code: 'UNAVAILABLE', message: `${procedure} not scripted` } };
+      return answer(input) as never;
+    },
+    on(event, listener) {
+      (listeners.get(event) ?? listeners.set(event, new Set()).get(event)!).add(listener as never);
+      return () => listeners.get(event)!.delete(listener as never);
+    },
+  };
+  const fire = (event: string, payload: unknown) => listeners.get(event)?.forEach((l) => l(payload));
+  return { client, calls, fire };
+}
+
+test('runs: start, then events build the live run; finished calls the hook', async () => {
+  const finished: string[] = [];
+  const { client, fire } = scriptedClient({ 'runs.start': () => ({ ok: true, data: { runId: 'r1' } }) });
+  const store = createRunsStore(client, { onFinished: (id) => finished.push(id) });
+  assert.equal(await store.getState().start({ target: '/mnt/x', label: 'SSD' }), 'r1');
+  assert.equal(store.getState().currentRunId, 'r1');
+  fire('run.progress', { runId: 'r1', test: 'seq1m-q8t1-read', testIndex: 0, testCount: 2, phase: 'measure', run: 1, runs: 1, fraction: 0.25, etaSec: 3 });
+  fire('run.progress', { runId: 'r1', test: 'seq1m-q8t1-write', testIndex: 1, testCount: 2, phase: 'measure', run: 1, runs: 1, fraction: 0.75, etaSec: 1 });
+  fire('run.samples', { runId: 'r1', samples: [{ test: 'seq1m-q8t1-read', run: 1, tMs: 100, bytesPerSec: 5e8, iops: 500 }] });
+  fire('run.warning', { runId: 'r1', code: 'noisy', message: 'spread' });
+  let run = store.getState().runs.r1!;
+  assert.deepEqual(run.tests, ['seq1m-q8t1-read', 'seq1m-q8t1-write']);
+  assert.equal(run.progress?.fraction, 0.75);
+  assert.equal(run.samples.length, 1);
+  assert.equal(run.warnings[0]?.code, 'noisy');
+  fire('run.finished', { runId: 'r1', status: 'done', recordId: 7, error: null });
+  run = store.getState().runs.r1!;
+  assert.equal(run.status, 'done');
+  assert.equal(run.recordId, 7);
+  assert.deepEqual(finished, ['r1']);
+});
+
+test('runs: a refused start keeps the error and no current run; live samples are capped', async () => {
+  const { client, fire } = scriptedClient({ 'runs.start': () => ({ ok: false, error: { code: 'BUSY', message: 'busy' } }) });
+  const store = createRunsStore(client);
+  assert.equal(await store.getState().start({ target: '/x' }), null);
+  assert.equal(store.getState().startError?.code, 'BUSY');
+  assert.equal(store.getState().currentRunId, null);
+  const batch = Array.from({ length: 1000 }, (_, i) => ({ test: 'seq1m-q8t1-read', run: 1, tMs: i, bytesPerSec: 1, iops: 1 }));
+  for (let i = 0; i < 5; i++) fire('run.samples', { runId: 'late', samples: batch });
+  assert.equal(store.getState().runs.late!.samples.length, MAX_LIVE_SAMPLES);
+  assert.equal(store.getState().runs.late!.samples.at(-1)!.tMs, 999);
+});
+
+test('library: empty filter fields are not sent; relabel and delete update the list', async () => {
+  assert.deepEqual(cleanFilter({ label: '', device: 'ssd', source: undefined }), { device: 'ssd' });
+  const summary = (id: number, label: string) => ({ id, label, createdAt: '2026-01-01T00:00:00Z', source: 'measured', sourceFormat: 'diskdelta', targetPath: '/x', deviceModel: null, deviceClass: null, preset: null, engine: 'diskdelta', resultCount: 1, warningCount: 0 });
+  const { client, calls } = scriptedClient({
+    'library.list': () => ({ ok: true, data: [summary(1, 'HDD'), summary(2, 'SSD')] }),
+    'library.relabel': ({ id, label }) => ({ ok: true, data: { id, label } }),
+    'library.delete': () => ({ ok: true, data: { deleted: true } }),
+  });
+  const store = createLibraryStore(client);
+  await store.getState().setFilter({ label: '', device: 'ssd' });
+  assert.deepEqual(calls.at(-1), ['library.list', { device: 'ssd' }]);
+  store.getState().toggleSelected(2);
+  assert.equal(await store.getState().relabel(1, 'old HDD'), true);
+  assert.equal(store.getState().runs[0]!.label, 'old HDD');
+  await store.getState().remove(2);
+  assert.deepEqual(store.getState().runs.map((r) => r.id), [1]);
+  assert.deepEqual(store.getState().selected, []);
+});
+
+test('compare: at most six runs, fewer than two loads nothing, a stale answer is dropped', async () => {
+  let release: (() => void) | null = null;
+  const { client, calls } = scriptedClient({
+    'compare.load': (input) =>
+      new Promise((resolve) => {
+        const answer = () => resolve({ ok: true, data: { runs: input.runs.map((ref: unknown) => ({ ref, record: { label: JSON.stringify(ref) } })) } });
+        if (input.runs.length === 2) release = answer;
+        else answer();
+      }),
+  });
+  const store = createCompareStore(client);
+  store.getState().toggle({ kind: 'run', id: 1 });
+  assert.equal(calls.length, 0, 'one run: nothing to load');
+  const slow = store.getState().setRefs([{ kind: 'run', id: 1 }, { kind: 'run', id: 2 }]);
+  await store.getState().setRefs([{ kind: 'run', id: 1 }, { kind: 'run', id: 2 }, { kind: 'reference', key: 'k' }]);
+  release!();
+  await slow;
+  assert.equal(store.getState().records.length, 3, 'the older two-run answer did not overwrite the newer one');
+  for (let id = 3; id <= 10; id++) store.getState().toggle({ kind: 'run', id });
+  assert.equal(store.getState().refs.length, MAX_COMPARED);
+});

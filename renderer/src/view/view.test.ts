@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RunRecord, TestResult } from '../../../electron/core/model/results.ts';
+import { buildCompareView, latencyPercentiles, logDomain, seriesFor } from './compare-view.ts';
+import { buildSpec } from './new-run-form.ts';
+import { liveSeries } from './live-view.ts';
+
+function result(test: string, bytesPerSec: number, iops: number, samples = 0): TestResult {
+  const lat = { mean: 1e6, p50: 9e5, p90: 2e6, p99: 5e6, p999: 8e6, max: 9e6 };
+  return {
+    test, params: null, bytesPerSec, iops, latencyNs: lat, best: null, cv: null,
+    runs: [{ run: 1, bytesPerSec, iops, latencyNs: lat, elapsedNs: 1e9, ios: 1, bytes: 1, cpu: { userNs: 0, systemNs: 0 },
+      samples: Array.from({ length: samples }, (_, i) => ({ tMs: i * 100, bytesPerSec, iops })) }],
+    histogram: [], cpu: null, underResolved: false, warnings: test === 'seeks' ? [{ code: 'noisy', message: 'spread is high' }] : [],
+  };
+}
+
+function record(label: string, factor: number): RunRecord {
+  return {
+    label, notes: '', createdAt: '2026-01-01T00:00:00Z', source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {},
+    target: { path: '/x', kind: 'folder' }, settings: {}, engine: { name: 'diskdelta', version: '0' },
+    results: [result('seq1m-q8t1-read', 100e6 * factor, 100 * factor, 5), result('seq1m-q8t1-write', 50e6 * factor, 50 * factor), result('rnd4k-q1t1-read', 4e6 * factor, 1000 * factor), result('seeks', 1e6 * factor, 150 * factor)],
+    extras: [], warnings: [],
+  };
+}
+
+test('compare view: sequential bars in the chosen unit, random IOPS and seeks, speed-ups and warnings per run', () => {
+  const view = buildCompareView([record('HDD', 1), record('SSD', 3.3)], 'MB');
+  const [seq, iops] = view.bars;
+  assert.equal(seq!.id, 'throughput');
+  assert.deepEqual(seq!.data.map((d) => [d.test, d.r0, Math.round(d.r1! * 10) / 10]), [['seq1m-q8t1-read', 100, 330], ['seq1m-q8t1-write', 50, 165]]);
+  assert.equal(iops!.id, 'iops');
+  assert.deepEqual(iops!.data.map((d) => d.test), ['rnd4k-q1t1-read', 'seeks']);
+  const ratios = view.speedups.flatMap((r) => r.cells.map((c) => c.vsBaseline?.ratioText).filter(Boolean));
+  assert.ok(ratios.every((r) => r === '×3.30'), ratios.join(' '));
+  assert.equal(view.warnings[1]!.warnings[0]!.test, 'seeks');
+  assert.deepEqual(view.seriesTests, ['seq1m-q8t1-read']);
+  const kib = buildCompareView([record('HDD', 1), record('SSD', 2)], 'KB');
+  assert.equal(kib.bars[0]!.unitLabel, 'KiB/s');
+  assert.equal(Math.round(kib.bars[0]!.data[0]!.r0!), Math.round(100e6 / 1024));
+});
+
+test('series, percentiles and log domain', () => {
+  const records = [record('A', 1), record('B', 2)];
+  const series = seriesFor(records, 'seq1m-q8t1-read', 'MiB');
+  assert.equal(series.length, 2);
+  assert.equal(series[1]!.points.length, 5);
+  assert.ok(Math.abs(series[1]!.points[0]!.value - 200e6 / 2 ** 20) < 1e-9);
+  const p = latencyPercentiles(records, 'seeks');
+  assert.deepEqual(p.map((r) => r.percentile), ['p50', 'p90', 'p99', 'p99.9']);
+  assert.equal(p[0]!.r0, 900);
+  assert.deepEqual(logDomain([{ r0: 151.4, r1: 10524 }], ['r0', 'r1']), [100, 100000]);
+  assert.deepEqual(logDomain([{ r0: undefined }], ['r0']), [1, 10]);
+});
+
+test('new run form: friendly messages for bad fields, a valid spec otherwise', () => {
+  const base = { target: '/mnt/ssd', preset: 'quick' as const, sizeMiB: '', durationSec: '', runs: '', label: '' };
+  assert.match(String(buildSpec({ ...base, target: '' })), /Choose the folder/);
+  assert.match(String(buildSpec({ ...base, target: 'relative' })), /absolute/);
+  assert.match(String(buildSpec({ ...base, sizeMiB: '8' })), /at least 16/);
+  assert.match(String(buildSpec({ ...base, durationSec: '0.1' })), /0.2/);
+  assert.deepEqual(buildSpec({ ...base, sizeMiB: '16', durationSec: '0.3', runs: '1', label: ' SSD ' }), {
+    target: '/mnt/ssd', preset: 'quick', sizeBytes: 16 * 1024 * 1024, durationSec: 0.3, runs: 1, label: 'SSD',
+  });
+});
+
+test('live series: one line per test, later runs continue where the previous ended', () => {
+  const s = liveSeries([
+    { test: 'seq1m-q8t1-read', run: 1, tMs: 100, bytesPerSec: 1e8, iops: 1 },
+    { test: 'seq1m-q8t1-read', run: 1, tMs: 200, bytesPerSec: 2e8, iops: 1 },
+    { test: 'seq1m-q8t1-read', run: 2, tMs: 100, bytesPerSec: 3e8, iops: 1 },
+    { test: 'rnd4k-q1t1-read', run: 1, tMs: 100, bytesPerSec: 4e6, iops: 1 },
+  ]);
+  assert.equal(s.length, 2);
+  assert.deepEqual(s[0]!.points, [{ tSec: 0.1, mbps: 100 }, { tSec: 0.2, mbps: 200 }, { tSec: 0.3, mbps: 300 }]);
+});
