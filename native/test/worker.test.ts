@@ -242,6 +242,10 @@ describe('a run on a folder', () => {
     assert.ok(seeks.writes > 0);
     const samples = o.messages.filter((m) => m.type === 'sample');
     assert.ok(samples.length >= jobs.length, 'samples stream during the runs');
+    // Every 100 ms by default: within a run the sample times step by about that much.
+    const sr1 = samples.filter((m) => m.type === 'sample' && m.name === 'sr' && m.run === 1).map((m) => (m.type === 'sample' ? m.t_ms : 0));
+    assert.ok(sr1.length >= 2, `samples of one 0.3 s run: ${sr1.join(', ')}`);
+    for (let i = 1; i < sr1.length; i++) assert.ok(sr1[i]! - sr1[i - 1]! >= 90 && sr1[i]! - sr1[i - 1]! <= 200, `sample steps: ${sr1.join(', ')}`);
     assert.deepEqual(testFiles(dir), [], 'the test file is removed at the end');
   });
 
