@@ -1,16 +1,19 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { useStore } from 'zustand';
 import { PAGES, useRoute, type PageId } from './view/route.ts';
 import { connectionStore } from './view/connection.ts';
 import { useRuns, useTransportKind } from './stores/index.ts';
 import { OverviewPage } from './pages/overview.tsx';
 import { NewRunPage } from './pages/new-run.tsx';
-import { LiveRunPage } from './pages/live-run.tsx';
 import { LibraryPage } from './pages/library.tsx';
-import { ComparePage } from './pages/compare.tsx';
 import { useStoresApi } from './stores/use-stores-api.ts';
 
-const PAGE_COMPONENTS: Record<PageId, () => React.JSX.Element> = {
+// The chart pages carry recharts (most of the bundle): loaded when first opened, so the
+// first page is interactive sooner.
+const LiveRunPage = lazy(() => import('./pages/live-run.tsx').then((m) => ({ default: m.LiveRunPage })));
+const ComparePage = lazy(() => import('./pages/compare.tsx').then((m) => ({ default: m.ComparePage })));
+
+const PAGE_COMPONENTS: Record<PageId, ComponentType> = {
   overview: OverviewPage,
   new: NewRunPage,
   live: LiveRunPage,
@@ -54,7 +57,9 @@ export function App() {
         {kind === 'browser' && connection === 'closed' ? (
           <div className="banner error" role="alert">The connection to <code>diskdelta serve</code> was lost. Restart it and open the new address it prints.</div>
         ) : null}
-        <Page />
+        <Suspense fallback={<p aria-live="polite">Loading…</p>}>
+          <Page />
+        </Suspense>
       </main>
     </div>
   );

@@ -86,13 +86,38 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
 }
 
 /** Throughput over time of one test, run 1 of each record (the runs are alike by design). */
-export function seriesFor(records: RunRecord[], test: string, unit: ThroughputUnit): SeriesLine[] {
+export function seriesFor(records: RunRecord[], test: string, unit: ThroughputUnit, maxPoints = 300): SeriesLine[] {
   return records.flatMap((record, runIndex) => {
     const result = record.results.find((r) => r.test === test);
     const samples = result?.runs[0]?.samples ?? [];
     if (samples.length === 0) return [];
-    return [{ runIndex, points: samples.map((s) => ({ tMs: s.tMs, value: bytesPerSecTo(s.bytesPerSec, unit) })) }];
+    const points = downsample(samples, maxPoints).map((s) => ({ tMs: s.tMs, value: bytesPerSecTo(s.bytesPerSec, unit) }));
+    return [{ runIndex, points }];
   });
+}
+
+/**
+ * At most maxPoints samples, keeping each bucket's lowest and highest in time order: a chart
+ * a few hundred pixels wide shows no more, and the dips and spikes a person looks for stay.
+ */
+export function downsample<T extends { tMs: number; bytesPerSec: number }>(samples: T[], maxPoints: number): T[] {
+  if (samples.length <= maxPoints) return samples;
+  const buckets = Math.max(1, Math.floor(maxPoints / 2));
+  const size = samples.length / buckets;
+  const out: T[] = [];
+  for (let b = 0; b < buckets; b++) {
+    const bucket = samples.slice(Math.floor(b * size), Math.floor((b + 1) * size));
+    if (bucket.length === 0) continue;
+    let lo = bucket[0]!;
+    let hi = bucket[0]!;
+    for (const s of bucket) {
+      if (s.bytesPerSec < lo.bytesPerSec) lo = s;
+      if (s.bytesPerSec > hi.bytesPerSec) hi = s;
+    }
+    if (lo === hi) out.push(lo);
+    else out.push(...(lo.tMs < hi.tMs ? [lo, hi] : [hi, lo]));
+  }
+  return out;
 }
 
 export const PERCENTILES = [

@@ -74,3 +74,13 @@ test('live series: one line per test, later runs continue where the previous end
   assert.equal(s.length, 2);
   assert.deepEqual(s[0]!.points, [{ tSec: 0.1, mbps: 100 }, { tSec: 0.2, mbps: 200 }, { tSec: 0.3, mbps: 300 }]);
 });
+
+test('downsampling keeps each bucket\'s extremes in time order and at most the limit', async () => {
+  const { downsample } = await import('./compare-view.ts');
+  const samples = Array.from({ length: 600 }, (_, i) => ({ tMs: i * 100, bytesPerSec: i === 301 ? 9e9 : i === 450 ? 1 : 1e8 + i }));
+  const out = downsample(samples, 300);
+  assert.ok(out.length <= 300);
+  assert.ok(out.some((s) => s.bytesPerSec === 9e9) && out.some((s) => s.bytesPerSec === 1), 'spike and dip kept');
+  assert.deepEqual(out.map((s) => s.tMs), [...out.map((s) => s.tMs)].sort((a, b) => a - b));
+  assert.equal(downsample(samples.slice(0, 10), 300).length, 10);
+});
