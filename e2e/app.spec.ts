@@ -1,5 +1,5 @@
 // The app in browser mode, end to end, with real (small) runs on a temporary folder.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
 import { compareTwoRuns, startRun, watchRun, type Open } from './flows.ts';
@@ -104,10 +104,33 @@ test('import of a bonnie++ file through the file picker lands in the library and
   await expect(page.getByTestId('library-row')).toHaveCount(1);
   await expect(page.getByTestId('library-table')).toContainText('bonnie++');
 
+  // Relabel it, export it, and (at the end) delete it after confirming.
+  await page.getByRole('button', { name: /^Relabel / }).click();
+  await page.getByLabel('New label').fill('2011 laptop HDD (bonnie++)');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('library-table')).toContainText('2011 laptop HDD (bonnie++)');
+  await page.getByRole('checkbox', { name: 'Select 2011 laptop HDD (bonnie++)' }).check();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSON' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^diskdelta-runs-.*\.json$/);
+  const exported = JSON.parse(readFileSync(await file.path(), 'utf8')) as { runs: Array<{ label: string }> };
+  expect(exported.runs.map((r) => r.label)).toEqual(['2011 laptop HDD (bonnie++)']);
+
   // The imported run against a shipped reference run: the seeks bars show both.
   await page.goto(`${app.url}#/compare`);
   await page.getByTestId('pick-run').first().check();
   await page.getByTestId('pick-reference').first().check();
   await expect(page.getByTestId('compare-view')).toBeVisible();
   await expect(page.getByTestId('speedup-table')).toContainText('×');
+
+  await page.goto(`${app.url}#/library`);
+  await page.getByRole('button', { name: 'Delete 2011 laptop HDD (bonnie++)' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('cannot be undone');
+  await dialog.getByRole('button', { name: 'Keep it' }).click();
+  await expect(page.getByTestId('library-row')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Delete 2011 laptop HDD (bonnie++)' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByTestId('empty-state')).toContainText('The library is empty');
 });
