@@ -53,6 +53,7 @@ test('run → live progress → library → compare two runs → bars in the cha
       await expect(page.getByTestId(`page-${name}`)).toBeVisible();
       if (name === 'compare') await expect(seqBars).toHaveCount(4);
       if (name === 'overview') await expect(page.getByRole('heading', { name: 'Disks' })).toBeVisible();
+      await page.mouse.move(0, 0);
       await page.waitForTimeout(150);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${scheme}.png`), fullPage: false });
     }
@@ -124,6 +125,23 @@ test('import of a bonnie++ file through the file picker lands in the library and
   await expect(page.getByTestId('compare-view')).toBeVisible();
   await expect(page.getByTestId('speedup-table')).toContainText('×');
 
+  // The view DiskDelta exists for: HDD vs SSD vs SSD + dm-crypt (the shipped 2011 figures).
+  await page.getByTestId('pick-run').first().uncheck();
+  await page.getByTestId('pick-reference').first().uncheck();
+  for (const name of ['Laptop hard disk', 'Intel 320 SSD, ThinkPad', 'Intel 320 SSD + dm-crypt']) {
+    await page.getByRole('checkbox', { name: new RegExp(`^${name.replace(/[+]/g, '\\+')}`) }).check();
+  }
+  await expect(page.getByTestId('bars-iops').locator('svg rect[data-testid="bar"]').first()).toBeVisible();
+  await page.getByLabel('Logarithmic scale').check();
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.getByTestId('compare-view').scrollIntoViewIfNeeded();
+    await page.getByTestId('bars-throughput').scrollIntoViewIfNeeded();
+    await page.mouse.move(0, 0); // no tooltip in the picture
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `compare-references-${scheme}.png`) });
+  }
+
   await page.goto(`${app.url}#/library`);
   await page.getByRole('button', { name: 'Delete 2011 laptop HDD (bonnie++)' }).click();
   const dialog = page.getByRole('dialog');
@@ -133,4 +151,32 @@ test('import of a bonnie++ file through the file picker lands in the library and
   await page.getByRole('button', { name: 'Delete 2011 laptop HDD (bonnie++)' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByTestId('empty-state')).toContainText('The library is empty');
+});
+
+test('keyboard: skip link, navigation and the page controls are reached with Tab and work with Enter/Space', async ({ page, app }) => {
+  await page.goto(`${app.url}#/overview`);
+  await expect(page.getByTestId('page-overview')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  const focusedName = () => page.evaluate('document.activeElement && (document.activeElement.getAttribute("aria-label") || document.activeElement.textContent || "").trim()');
+  const reached: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    reached.push(String(await focusedName()));
+  }
+  expect(reached.slice(0, 5)).toEqual(['Overview', 'New run', 'Live run', 'Library', 'Compare']);
+  // Enter on the focused "Library" link opens the page; Tab then reaches its controls.
+  await page.getByRole('link', { name: 'Library' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('page-library')).toBeVisible();
+  const controls: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    controls.push(String(await focusedName()));
+  }
+  expect(controls).toContain('Import files…');
+  // Every form control on New run has a label a screen reader announces.
+  await page.goto(`${app.url}#/new`);
+  const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select')].filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML)`);
+  expect(unlabelled).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { useStore } from 'zustand';
 import { PAGES, useRoute, type PageId } from './view/route.ts';
 import { connectionStore } from './view/connection.ts';
@@ -30,10 +30,14 @@ export function App() {
   useEffect(() => {
     void stores.runs.getState().loadActive();
   }, [stores]);
+  const firstPage = useRef(true);
   useEffect(() => {
     const title = PAGES.find((p) => p.id === page)?.title ?? '';
     document.title = `${title} · DiskDelta`;
-    document.getElementById('main')?.focus({ preventScroll: true });
+    // After a page change, focus goes to the new content (as a screen reader expects); on the
+    // first load it stays at the top, so Tab reaches the skip link first.
+    if (firstPage.current) firstPage.current = false;
+    else document.getElementById('main')?.focus({ preventScroll: true });
   }, [page]);
   const Page = PAGE_COMPONENTS[page];
   return (

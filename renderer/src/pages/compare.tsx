@@ -37,7 +37,7 @@ export function ComparePage() {
                 <label key={r.id} className="check">
                   <input type="checkbox" checked={index >= 0} disabled={index < 0 && refs.length >= MAX_COMPARED} onChange={() => c().toggle(ref)} data-testid="pick-run" />
                   {index >= 0 ? <span className="swatch" style={{ background: SERIES_COLORS[index] }}>#{index + 1}</span> : null}
-                  {r.label || `run ${r.id}`} <span className="muted">· {formatDate(r.createdAt)} · {r.source}</span>
+                  <span>{r.label || `run ${r.id}`} <span className="muted">· {formatDate(r.createdAt)} · {r.source}</span></span>
                 </label>
               );
             })}
@@ -52,7 +52,7 @@ export function ComparePage() {
                 <label key={r.key} className="check">
                   <input type="checkbox" checked={index >= 0} disabled={index < 0 && refs.length >= MAX_COMPARED} onChange={() => c().toggle(ref)} data-testid="pick-reference" />
                   {index >= 0 ? <span className="swatch" style={{ background: SERIES_COLORS[index] }}>#{index + 1}</span> : null}
-                  {r.label} <span className="muted">· reference</span>
+                  <span>{r.label} <span className="muted">· reference</span></span>
                 </label>
               );
             })}
@@ -228,7 +228,7 @@ const BarGroupChart = memo(function BarGroupChart({ group, labels, logScale }: {
           <XAxis dataKey="title" stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} />
           <YAxis width={80} stroke="var(--muted)" scale={logScale ? 'log' : 'auto'} domain={logScale ? logDomain(group.data, keys) : [0, 'auto']} allowDataOverflow={logScale}
             tickFormatter={(v: number) => formatNumber(v)} />
-          <Tooltip formatter={(v) => `${formatNumber(Number(v))} ${group.unitLabel}`} contentStyle={tooltipStyle} />
+          <Tooltip formatter={(v) => `${formatNumber(Number(v))} ${group.unitLabel}`} contentStyle={tooltipStyle} cursor={{ fill: 'var(--grid)' }} />
           {labels.map((label, i) => (
             <Bar key={i} dataKey={`r${i}`} name={`#${i + 1} ${label}`} fill={SERIES_COLORS[i]} isAnimationActive={false} shape={shapes[i]} />
           ))}
@@ -248,7 +248,7 @@ const LatencyChart = memo(function LatencyChart({ data, labels, logScale }: { da
           <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
           <XAxis dataKey="percentile" stroke="var(--muted)" />
           <YAxis unit=" µs" width={90} stroke="var(--muted)" scale={logScale ? 'log' : 'auto'} domain={logScale ? logDomain(data, labels.map((_, i) => `r${i}`)) : [0, 'auto']} allowDataOverflow={logScale} />
-          <Tooltip formatter={(v) => `${formatNumber(Number(v))} µs`} contentStyle={tooltipStyle} />
+          <Tooltip formatter={(v) => `${formatNumber(Number(v))} µs`} contentStyle={tooltipStyle} cursor={{ fill: 'var(--grid)' }} />
           {labels.map((label, i) => <Bar key={i} dataKey={`r${i}`} name={`#${i + 1} ${label}`} fill={SERIES_COLORS[i]} isAnimationActive={false} />)}
         </BarChart>
       </ResponsiveContainer>
@@ -264,7 +264,7 @@ const SeriesChart = memo(function SeriesChart({ series, labels, unitLabel }: { s
           <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
           <XAxis type="number" dataKey="tMs" unit=" ms" stroke="var(--muted)" domain={[0, 'dataMax']} allowDuplicatedCategory={false} />
           <YAxis width={90} unit={` ${unitLabel}`} stroke="var(--muted)" />
-          <Tooltip formatter={(v) => `${formatNumber(Number(v))} ${unitLabel}`} contentStyle={tooltipStyle} />
+          <Tooltip formatter={(v) => `${formatNumber(Number(v))} ${unitLabel}`} contentStyle={tooltipStyle} cursor={{ fill: 'var(--grid)' }} />
           {series.map((s) => (
             <Line key={s.runIndex} data={s.points} dataKey="value" name={`#${s.runIndex + 1} ${labels[s.runIndex] ?? ''}`} stroke={SERIES_COLORS[s.runIndex]} dot={false} isAnimationActive={false} />
           ))}
