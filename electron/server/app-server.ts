@@ -6,7 +6,8 @@ import { createCoalescer, type EventSink } from '../core/api/events.ts';
 import { openBackend } from '../core/api/backend.ts';
 import { startServer, type RunningServer } from './server.ts';
 
-export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
+/** The built renderer; DISKDELTA_RENDERER_DIR points elsewhere (tests, packaged layouts). */
+export const DEFAULT_DIST_DIR = process.env.DISKDELTA_RENDERER_DIR || fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 export interface AppServerOptions {
   port?: number;

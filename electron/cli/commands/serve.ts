@@ -36,7 +36,15 @@ export const serveCommand: CliCommand = {
       process.stderr.write('diskdelta serve: the renderer is not built; run `npm run build:renderer` first.\n');
       return 1;
     }
-    const server = await startAppServer({ port, dbPath: values.db });
+    let server;
+    try {
+      server = await startAppServer({ port, dbPath: values.db });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = code === 'EADDRINUSE' ? `port ${port} is already in use on 127.0.0.1: choose another with --port, or leave it out for a free one` : error instanceof Error ? error.message : String(error);
+      process.stderr.write(`diskdelta serve: ${reason}\n`);
+      return 1;
+    }
     process.stdout.write(`DiskDelta is serving on ${server.url}\n(127.0.0.1 only; Ctrl+C stops it and cancels running benchmarks)\n`);
     if (values.open) {
       const opener = spawn('xdg-open', [server.url], { stdio: 'ignore', detached: true });

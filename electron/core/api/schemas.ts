@@ -36,6 +36,10 @@ export const systemFactsSchema = z.object({
   cores: nullableNum,
   cryptoFlags: z.array(z.string()),
   memoryBytes: nullableNum,
+  threads: nullableNum.optional(),
+  arch: z.string().nullable().optional(),
+  fstrimTimer: z.object({ enabled: z.boolean().nullable(), systemdRunning: z.boolean().nullable(), reason: z.string().optional() }).optional(),
+  reasons: z.record(z.string(), z.string()).optional(),
 });
 
 export const latencySchema = z.object({

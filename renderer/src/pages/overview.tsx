@@ -36,6 +36,7 @@ export function OverviewPage() {
                 <dt>AES in hardware</dt><dd>{overview.facts.cryptoFlags.includes('aes') ? 'yes (aes flag)' : 'no aes flag: dm-crypt will cost more'}</dd>
                 <dt>Memory</dt><dd>{overview.facts.memoryBytes ? formatBytes(overview.facts.memoryBytes) : 'unknown'}</dd>
                 <dt>Kernel</dt><dd>{overview.facts.kernel ?? 'unknown'}</dd>
+                <dt>Periodic TRIM</dt><dd>{describeFstrim(overview.facts.fstrimTimer)}</dd>
               </dl>
             </section>
           ) : null}
@@ -90,4 +91,12 @@ export function OverviewPage() {
       ) : null}
     </>
   );
+}
+
+/** fstrim.timer: the alternative to mounting with `discard`. */
+function describeFstrim(timer: { enabled: boolean | null; systemdRunning: boolean | null; reason?: string } | undefined): string {
+  if (!timer || timer.enabled === null) return timer?.reason ?? 'unknown';
+  if (!timer.enabled) return 'fstrim.timer is not enabled';
+  if (timer.systemdRunning === false) return timer.reason ?? 'fstrim.timer is enabled, but systemd is not running here';
+  return 'fstrim.timer is enabled (weekly TRIM)';
 }
