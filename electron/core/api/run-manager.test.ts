@@ -56,3 +56,26 @@ test('a missing target is a BAD_INPUT, and stopAll aborts every run', async (t) 
   await manager.stopAll(1000);
   assert.equal(manager.list().length, 0);
 });
+
+test('an event outside the contract is dropped and logged; the run goes on and is saved', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const errors: string[] = [];
+  t.mock.method(console, 'error', (m: string) => errors.push(m));
+  const events: string[] = [];
+  const manager = new RunManager({
+    runBenchmark: async (spec, { onEvent }) => {
+      onEvent?.({ type: 'progress', test: 'no-such-test' as never, testIndex: 0, testCount: 1, phase: 'measure', run: 1, runs: 1, fraction: 0.5, etaSec: null });
+      return { label: '', notes: '', createdAt: new Date().toISOString(), source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {}, target: { path: spec.target, kind: 'folder' }, settings: {}, engine: { name: 'x', version: '0' }, results: [], extras: [], warnings: [] };
+    },
+    save: () => 9,
+    emit: (e, p) => {
+      if (e === 'run.progress') throw new Error('refused by the contract');
+      events.push(`${e}:${(p as { status?: string }).status ?? ''}`);
+    },
+  });
+  const { runId } = await manager.start({ target: dir });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(events, ['run.finished:done']);
+  assert.match(errors[0] ?? '', new RegExp(`dropped a progress event of run ${runId}`));
+});

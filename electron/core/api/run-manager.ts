@@ -74,6 +74,15 @@ export class RunManager {
     const { emit, runBenchmark, save } = this.#deps;
     const { runId } = entry;
     const onEvent = (e: BenchEvent) => {
+      // An event the contract refuses is a bug to see in the log, not a reason to abort the
+      // measurement that produced it.
+      try {
+        forward(e);
+      } catch (error) {
+        console.error(`diskdelta: dropped a ${e.type} event of run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+    const forward = (e: BenchEvent) => {
       if (e.type === 'progress') {
         const { type: _t, ...rest } = e;
         emit('run.progress', { runId, ...rest });

@@ -60,6 +60,7 @@ export function LiveRunPage() {
                 <span className="sr-only"> ({t.state})</span>
               </li>
             ))}
+            {p && active && p.testCount > run.tests.length ? <li className="waiting">+ {p.testCount - run.tests.length} more</li> : null}
           </ol>
         ) : null}
       </section>
