@@ -114,6 +114,9 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
   app.on('window-all-closed', () => app.quit());
+  // Stopped from a terminal or by the session: quit the normal way, so workers are stopped
+  // and their test files removed (before-quit).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
   app.whenReady().then(start, (error: unknown) => {
     dialog.showErrorBox('DiskDelta could not start', String(error));
     app.exit(1);

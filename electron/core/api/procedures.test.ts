@@ -1,0 +1,80 @@
+// The procedures against the real core modules (library in memory, formats, system), through
+// the same dispatch the transports use.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { openBackend } from './backend.ts';
+import { createHandlers } from './handlers.ts';
+import { invoke } from './dispatch.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`../formats/fixtures/${name}`, import.meta.url));
+
+async function setup(t: import('node:test').TestContext) {
+  const backend = await openBackend({ dbPath: ':memory:', emit: () => {} });
+  t.after(() => backend.close());
+  const handlers = createHandlers(backend);
+  return <T = any>(procedure: string, input: unknown) => invoke(handlers, procedure, input) as Promise<{ ok: true; data: T } | { ok: false; error: { code: string; message: string } }>;
+}
+
+test('import (bonnie++ CSV, and CrystalDiskMark sent as UTF-16 bytes) → list → relabel → export → delete', async (t) => {
+  const call = await setup(t);
+  const bonnie = await call('library.import', { fileName: 'throttled.csv', contentBase64: fixture('bonnie-2.00a-throttled-loop.csv').toString('base64') });
+  assert.ok(bonnie.ok, JSON.stringify(bonnie));
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(fixture('crystaldiskmark-8.txt').toString('utf8'), 'utf16le')]);
+  const cdm = await call('library.import', { fileName: 'cdm.txt', contentBase64: utf16.toString('base64') });
+  assert.ok(cdm.ok, JSON.stringify(cdm));
+  const list = await call<Array<{ id: number; sourceFormat: string }>>('library.list', {});
+  assert.ok(list.ok);
+  assert.deepEqual(list.data.map((r) => r.sourceFormat).sort(), ['bonnie++', 'crystaldiskmark']);
+  const bonnieId = list.data.find((r) => r.sourceFormat === 'bonnie++')!.id;
+  assert.deepEqual(await call('library.relabel', { id: bonnieId, label: 'HDD' }), { ok: true, data: { id: bonnieId, label: 'HDD' } });
+  const filtered = await call<unknown[]>('library.list', { label: 'hdd' });
+  assert.equal(filtered.ok && filtered.data.length, 1);
+  const csv = await call<{ fileName: string; content: string }>('library.export', { ids: [bonnieId], format: 'csv' });
+  assert.ok(csv.ok && csv.data.fileName.endsWith('.csv') && csv.data.content.includes('HDD'));
+  const json = await call<{ content: string }>('library.export', { ids: [bonnieId], format: 'json' });
+  assert.equal(json.ok && (JSON.parse(json.data.content) as { runs: unknown[] }).runs.length, 1);
+  assert.deepEqual(await call('library.delete', { id: bonnieId }), { ok: true, data: { deleted: true } });
+  const gone = await call('library.get', { id: bonnieId });
+  assert.equal(!gone.ok && gone.error.code, 'NOT_FOUND');
+});
+
+test('a file in no known format is IMPORT_FAILED with the importer\'s reason; nothing is saved', async (t) => {
+  const call = await setup(t);
+  const result = await call('library.import', { fileName: 'notes.txt', contentBase64: Buffer.from('hello\n').toString('base64') });
+  assert.equal(!result.ok && result.error.code, 'IMPORT_FAILED');
+  assert.match(!result.ok ? result.error.message : '', /unrecognised format/);
+  const list = await call<unknown[]>('library.list', {});
+  assert.deepEqual(list.ok && list.data, []);
+});
+
+test('references list the shipped runs; compare.load mixes a library run with references', async (t) => {
+  const call = await setup(t);
+  const refs = await call<Array<{ key: string; record: { source: string } }>>('references.list', {});
+  assert.ok(refs.ok && refs.data.length >= 3);
+  assert.ok(refs.data.every((r) => r.record.source === 'reference'));
+  const imported = await call<{ ids: number[] }>('library.import', { fileName: 'b.csv', contentBase64: fixture('bonnie-2.00a-throttled-loop.csv').toString('base64') });
+  assert.ok(imported.ok);
+  const loaded = await call<{ runs: Array<{ record: { source: string } }> }>('compare.load', {
+    runs: [{ kind: 'run', id: imported.data.ids[0] }, { kind: 'reference', key: refs.data[0]!.key }],
+  });
+  assert.ok(loaded.ok, JSON.stringify(loaded));
+  assert.deepEqual(loaded.data.runs.map((r) => r.record.source), ['imported', 'reference']);
+  const missing = await call('compare.load', { runs: [{ kind: 'reference', key: 'nope' }, { kind: 'run', id: 99 }] });
+  assert.equal(!missing.ok && missing.error.code, 'NOT_FOUND');
+  const one = await call('compare.load', { runs: [{ kind: 'run', id: 1 }] });
+  assert.equal(!one.ok && one.error.code, 'BAD_INPUT');
+});
+
+test('system overview: the root mount, suggested folders, disks as fingerprints', async (t) => {
+  const call = await setup(t);
+  const overview = await call<{ mounts: Array<{ path: string }>; suggestedTargets: string[]; disks: unknown[] }>('system.overview', {});
+  assert.ok(overview.ok, JSON.stringify(overview));
+  assert.ok(overview.data.suggestedTargets.includes(tmpdir()));
+  assert.ok(overview.data.mounts.every((m) => !m.path.startsWith('/proc') && !m.path.startsWith('/sys')));
+  const target = await call<{ path: string; stack: unknown[] }>('system.describeTarget', { path: tmpdir() });
+  assert.ok(target.ok && target.data.stack.length > 0);
+  const dialog = await call('dialog.pickFolder', {});
+  assert.equal(!dialog.ok && dialog.error.code, 'UNAVAILABLE', 'no folder dialog outside Electron');
+});
