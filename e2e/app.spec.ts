@@ -63,6 +63,13 @@ test('run → live progress → library → compare two runs → bars in the cha
 test('cancel stops the run within seconds and leaves no test file', async ({ page, app }) => {
   await startRun(page, openAt(app.url), app.targetDir, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '5' });
   await expect(page.getByTestId('run-progress')).not.toHaveAttribute('aria-valuenow', '0', { timeout: 20_000 });
+  // The Live run page mid-run: progress, current figures and the live chart.
+  await expect(page.getByTestId('live-chart').locator('svg path.recharts-curve').first()).toBeVisible();
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `live-running-${scheme}.png`) });
+  }
   const started = Date.now();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('Cancelled', { timeout: 5_000 });
