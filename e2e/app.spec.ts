@@ -56,6 +56,7 @@ test('run → live progress → library → compare two runs → bars in the cha
       await page.mouse.move(0, 0);
       await page.waitForTimeout(150);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${scheme}.png`), fullPage: false });
+      if (name === 'compare') await page.screenshot({ path: join(SCREENSHOT_DIR, `compare-full-${scheme}.png`), fullPage: true });
     }
   }
 });

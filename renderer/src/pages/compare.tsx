@@ -1,6 +1,6 @@
 import { memo, useEffect, useId, useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { THROUGHPUT_UNITS, formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
+import { THROUGHPUT_UNITS, formatLatency, formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { useCompare, useLibrary } from '../stores/index.ts';
@@ -131,7 +131,7 @@ function CompareBody({ view, records, unit, logScale }: { view: CompareView; rec
                 {row.cells.map((cell, i) => {
                   const warnings = view.warnings[i]!.warnings.filter((w) => w.test === row.test);
                   return (
-                    <td key={i} className={cell.vsBaseline?.verdict ?? undefined}>
+                    <td key={i} className={deltaClass(cell.vsBaseline)}>
                       <span className="value">{cell.display}</span>
                       {cell.vsBaseline ? <span className="ratio" title={`${cell.vsBaseline.percentText}; ${cell.vsBaseline.spreadReason}`}> {cell.vsBaseline.ratioText}</span> : null}
                       {warnings.length > 0 ? <span className="warn-count" title={warnings.map((w) => w.message).join('\n')} aria-label={`${warnings.length} warnings: ${warnings.map((w) => w.message).join(' ')}`}> ⚠</span> : null}
@@ -186,6 +186,16 @@ function CompareBody({ view, records, unit, logScale }: { view: CompareView; rec
       </section>
     </div>
   );
+}
+
+/**
+ * Green or red only for a change that can be told from noise: not for one inside the runs'
+ * own spread, nor for one that rounds to ×1.00.
+ */
+function deltaClass(delta: { verdict: string | null; beyondSpread: string; ratioText: string } | null): string | undefined {
+  if (!delta || delta.verdict === null) return undefined;
+  if (delta.beyondSpread === 'no' || delta.ratioText === '×1.00') return 'same';
+  return delta.verdict;
 }
 
 interface BarShapeProps {
@@ -247,8 +257,9 @@ const LatencyChart = memo(function LatencyChart({ data, labels, logScale }: { da
         <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
           <XAxis dataKey="percentile" stroke="var(--muted)" />
-          <YAxis unit=" µs" width={90} stroke="var(--muted)" scale={logScale ? 'log' : 'auto'} domain={logScale ? logDomain(data, labels.map((_, i) => `r${i}`)) : [0, 'auto']} allowDataOverflow={logScale} />
-          <Tooltip formatter={(v) => `${formatNumber(Number(v))} µs`} contentStyle={tooltipStyle} cursor={{ fill: 'var(--grid)' }} />
+          <YAxis width={90} stroke="var(--muted)" scale={logScale ? 'log' : 'auto'} domain={logScale ? logDomain(data, labels.map((_, i) => `r${i}`)) : [0, 'auto']} allowDataOverflow={logScale}
+            tickFormatter={(us: number) => formatLatency(us * 1000)} />
+          <Tooltip formatter={(v) => formatLatency(Number(v) * 1000)} contentStyle={tooltipStyle} cursor={{ fill: 'var(--grid)' }} />
           {labels.map((label, i) => <Bar key={i} dataKey={`r${i}`} name={`#${i + 1} ${label}`} fill={SERIES_COLORS[i]} isAnimationActive={false} />)}
         </BarChart>
       </ResponsiveContainer>
@@ -263,7 +274,7 @@ const SeriesChart = memo(function SeriesChart({ series, labels, unitLabel }: { s
         <LineChart margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
           <XAxis type="number" dataKey="tMs" unit=" ms" stroke="var(--muted)" domain={[0, 'dataMax']} allowDuplicatedCategory={false} />
-          <YAxis width={90} unit={` ${unitLabel}`} stroke="var(--muted)" />
+          <YAxis width={100} stroke="var(--muted)" tickFormatter={(v: number) => `${formatNumber(v)} ${unitLabel}`} />
           <Tooltip formatter={(v) => `${formatNumber(Number(v))} ${unitLabel}`} contentStyle={tooltipStyle} cursor={{ fill: 'var(--grid)' }} />
           {series.map((s) => (
             <Line key={s.runIndex} data={s.points} dataKey="value" name={`#${s.runIndex + 1} ${labels[s.runIndex] ?? ''}`} stroke={SERIES_COLORS[s.runIndex]} dot={false} isAnimationActive={false} />

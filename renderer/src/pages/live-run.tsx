@@ -1,5 +1,5 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatIops, formatThroughput } from '../../../electron/core/analysis/units.ts';
+import { formatIops, formatNumber, formatThroughput } from '../../../electron/core/analysis/units.ts';
 import { testTitle } from '../../../electron/core/analysis/compare.ts';
 import { EmptyState, ErrorNote, formatEta, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { useRuns } from '../stores/index.ts';
@@ -92,7 +92,7 @@ export function LiveRunPage() {
               <LineChart margin={{ top: 8, right: 24, bottom: 16, left: 8 }}>
                 <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
                 <XAxis type="number" dataKey="tSec" domain={[0, 'dataMax']} unit=" s" stroke="var(--muted)" allowDuplicatedCategory={false} />
-                <YAxis unit=" MB/s" width={90} stroke="var(--muted)" />
+                <YAxis width={100} stroke="var(--muted)" tickFormatter={(v: number) => `${formatNumber(v)} MB/s`} />
                 <Tooltip formatter={(v) => `${Number(v).toFixed(1)} MB/s`} labelFormatter={(t) => `${t} s`} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }} cursor={{ stroke: 'var(--muted)' }} />
                 <Legend />
                 {series.map((s, i) => (
