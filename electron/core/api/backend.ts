@@ -51,7 +51,12 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
     library: libraryPort(library),
     formats: formatsPort(options.referenceDir),
     system: systemPort,
-    runs: new RunManager({ runBenchmark, save: (record) => library.saveRun(record), emit: options.emit }),
+    runs: new RunManager({
+      runBenchmark,
+      save: (record) => library.saveRun(record),
+      emit: options.emit,
+      diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
+    }),
     missing: {},
   };
   return {

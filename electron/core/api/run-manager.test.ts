@@ -79,3 +79,18 @@ test('an event outside the contract is dropped and logged; the run goes on and i
   assert.deepEqual(events, ['run.finished:done']);
   assert.match(errors[0] ?? '', new RegExp(`dropped a progress event of run ${runId}`));
 });
+
+test('two targets on one disk (as system/ sees it) are one device: the second run is BUSY', async (t) => {
+  const a = mkdtempSync(join(tmpdir(), 'dd-rm-a-'));
+  const b = mkdtempSync(join(tmpdir(), 'dd-rm-b-'));
+  t.after(() => [a, b].forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const bench = controllableBenchmark();
+  const disks: Record<string, string> = { [a]: 'sda', [b]: 'sda' };
+  const manager = new RunManager({ runBenchmark: bench.run, save: () => 1, emit: () => {}, diskOf: async (target) => disks[target] ?? null });
+  await manager.start({ target: a });
+  await assert.rejects(manager.start({ target: b }), (e: unknown) => e instanceof ApiFailure && e.code === 'BUSY');
+  disks[b] = 'nvme0n1';
+  await manager.start({ target: b });
+  assert.equal(manager.list().length, 2);
+  await manager.stopAll(1000);
+});

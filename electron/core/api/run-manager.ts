@@ -18,6 +18,11 @@ export interface RunManagerDeps {
   /** Stores a finished run and returns its library id. */
   save: (record: RunRecord) => Promise<number> | number;
   emit: EventSink;
+  /**
+   * The disk under a target (system/'s storage stack), so that a folder and a loop device
+   * on the same disk count as one device. Without it, or when unknown, st_dev decides.
+   */
+  diskOf?: (target: string) => Promise<string | null>;
 }
 
 interface ActiveRun {
@@ -56,7 +61,9 @@ export class RunManager {
   }
 
   async start(spec: BenchSpec): Promise<{ runId: string }> {
-    const device = await deviceKey(spec.target);
+    const fallback = await deviceKey(spec.target);
+    const disk = await this.#deps.diskOf?.(spec.target).catch(() => null);
+    const device = disk ? `disk:${disk}` : fallback;
     for (const run of this.#active.values()) {
       if (run.device === device) {
         throw new ApiFailure('BUSY', `a run is already measuring the device under '${run.spec.target}': wait for it or cancel it`);
