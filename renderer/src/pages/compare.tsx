@@ -1,5 +1,6 @@
 import { memo, useEffect, useId, useMemo } from 'react';
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { useWidth } from '../components/use-width.ts';
 import { THROUGHPUT_UNITS, formatLatency, formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
@@ -223,17 +224,16 @@ function barShape(runIndex: number, group: BarGroup['id']) {
 // The charts have no recharts <Legend>: the numbered, coloured list of runs above them is the
 // legend (one for all charts, readable by screen readers), and recharts' legends re-measure
 // the page on every update, which made Compare miss its 200 ms budget.
-// Chart size before the first measurement, so the first paint already has bars.
-const INITIAL = { width: 540, height: 300 };
 
 const BarGroupChart = memo(function BarGroupChart({ group, labels, logScale }: { group: BarGroup; labels: string[]; logScale: boolean }) {
+  const [box, width] = useWidth<HTMLDivElement>();
   const keys = useMemo(() => labels.map((_, i) => `r${i}`), [labels]);
   const shapes = useMemo(() => labels.map((_, i) => barShape(i, group.id)), [labels, group.id]);
   return (
     <section aria-labelledby={`bars-${group.id}`} className="chart" data-testid={`bars-${group.id}`}>
       <h2 id={`bars-${group.id}`}>{group.title} <span className="muted">({group.unitLabel}{logScale ? ', log scale' : ''})</span></h2>
-      <ResponsiveContainer width="100%" height={300} initialDimension={INITIAL}>
-        <BarChart data={group.data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+      <div ref={box}>
+        {width ? <BarChart width={width} height={300} data={group.data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
           <XAxis dataKey="title" stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} />
           <YAxis width={80} stroke="var(--muted)" scale={logScale ? 'log' : 'auto'} domain={logScale ? logDomain(group.data, keys) : [0, 'auto']} allowDataOverflow={logScale}
@@ -242,8 +242,8 @@ const BarGroupChart = memo(function BarGroupChart({ group, labels, logScale }: {
           {labels.map((label, i) => (
             <Bar key={i} dataKey={`r${i}`} name={`#${i + 1} ${label}`} fill={SERIES_COLORS[i]} isAnimationActive={false} shape={shapes[i]} />
           ))}
-        </BarChart>
-      </ResponsiveContainer>
+        </BarChart> : null}
+      </div>
     </section>
   );
 });
@@ -251,27 +251,29 @@ const BarGroupChart = memo(function BarGroupChart({ group, labels, logScale }: {
 type PercentileRow = ReturnType<typeof latencyPercentiles>[number];
 
 const LatencyChart = memo(function LatencyChart({ data, labels, logScale }: { data: PercentileRow[]; labels: string[]; logScale: boolean }) {
+  const [box, width] = useWidth<HTMLDivElement>();
   return (
     <div className="chart" data-testid="latency-chart">
-      <ResponsiveContainer width="100%" height={260} initialDimension={{ width: 1000, height: 260 }}>
-        <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+      <div ref={box}>
+        {width ? <BarChart width={width} height={260} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
           <XAxis dataKey="percentile" stroke="var(--muted)" />
           <YAxis width={90} stroke="var(--muted)" scale={logScale ? 'log' : 'auto'} domain={logScale ? logDomain(data, labels.map((_, i) => `r${i}`)) : [0, 'auto']} allowDataOverflow={logScale}
             tickFormatter={(us: number) => formatLatency(us * 1000)} />
           <Tooltip formatter={(v) => formatLatency(Number(v) * 1000)} contentStyle={tooltipStyle} cursor={{ fill: 'var(--grid)' }} />
           {labels.map((label, i) => <Bar key={i} dataKey={`r${i}`} name={`#${i + 1} ${label}`} fill={SERIES_COLORS[i]} isAnimationActive={false} />)}
-        </BarChart>
-      </ResponsiveContainer>
+        </BarChart> : null}
+      </div>
     </div>
   );
 });
 
 const SeriesChart = memo(function SeriesChart({ series, labels, unitLabel }: { series: SeriesLine[]; labels: string[]; unitLabel: string }) {
+  const [box, width] = useWidth<HTMLDivElement>();
   return (
     <div className="chart" data-testid="series-chart">
-      <ResponsiveContainer width="100%" height={260} initialDimension={{ width: 1000, height: 260 }}>
-        <LineChart margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
+      <div ref={box}>
+        {width ? <LineChart width={width} height={260} margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
           <XAxis type="number" dataKey="tMs" unit=" ms" stroke="var(--muted)" domain={[0, 'dataMax']} allowDuplicatedCategory={false} />
           <YAxis width={100} stroke="var(--muted)" tickFormatter={(v: number) => `${formatNumber(v)} ${unitLabel}`} />
@@ -279,8 +281,8 @@ const SeriesChart = memo(function SeriesChart({ series, labels, unitLabel }: { s
           {series.map((s) => (
             <Line key={s.runIndex} data={s.points} dataKey="value" name={`#${s.runIndex + 1} ${labels[s.runIndex] ?? ''}`} stroke={SERIES_COLORS[s.runIndex]} dot={false} isAnimationActive={false} />
           ))}
-        </LineChart>
-      </ResponsiveContainer>
+        </LineChart> : null}
+      </div>
     </div>
   );
 });
