@@ -12,11 +12,19 @@ if (import.meta.main) {
   const vite = spawnSync(fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url)), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (vite.status !== 0) process.exit(vite.status ?? 1);
   await buildElectron();
-  const electron = findElectron();
+  let electron = findElectron();
+  if (electron.path === null) {
+    // package.json keeps Electron's postinstall off (allowScripts), because the build machines
+    // cannot download it and `npm install` must not fail there. On a user's machine the
+    // download works: run the package's own installer once, here, on first start.
+    process.stderr.write('npm start: fetching the Electron binary (first start only)…\n');
+    spawnSync(process.execPath, [fileURLToPath(import.meta.resolve('electron/install.js'))], { cwd: root, stdio: 'inherit' });
+    electron = findElectron();
+  }
   if (electron.path === null) {
     process.stderr.write(
       `npm start: the Electron binary is not installed (${electron.reason}).\n` +
-        'Its download is blocked on this machine. The app was built (dist/renderer, dist/electron);\n' +
+        'Downloading it failed (see above). The app was built (dist/renderer, dist/electron);\n' +
         'to use it here, run it in a browser instead:  npx diskdelta serve --open\n',
     );
     process.exit(1);
