@@ -12,7 +12,7 @@
 typedef struct {
   aio_context_t ctx;
   struct iocb *cbs;
-  struct iocb **batch;
+  struct iocb **batch;  // io_submit takes an array: one entry is used
   struct io_event *events;
   void **bufs;
   uint64_t *submitted_at;
@@ -63,33 +63,36 @@ static int aio_run(thread_ctx_t *t) {
   for (;;) {
     uint64_t now = now_ns();
     int submitting = !g_stop && !failed && now < t->deadline_ns;
-    if (submitting && d->nfree > 0) {
-      long n = 0;
-      while (d->nfree > 0) {
-        unsigned slot = d->free_slots[--d->nfree];
-        uint64_t off;
-        int is_write;
-        job_next_io(t, &off, &is_write);
-        if (is_write) job_scramble(t, d->bufs[slot], j->bs);
-        struct iocb *cb = &d->cbs[slot];
-        memset(cb, 0, sizeof *cb);
-        cb->aio_data = slot;
-        cb->aio_lio_opcode = is_write ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD;
-        cb->aio_fildes = (uint32_t)t->target->fd;
-        cb->aio_buf = (uint64_t)(uintptr_t)d->bufs[slot];
-        cb->aio_nbytes = j->bs;
-        cb->aio_offset = (int64_t)off;
-        d->submitted_at[slot] = now;
-        d->batch[n++] = cb;
+    // Each I/O is submitted on its own as soon as its slot is free, as fio does by default
+    // (iodepth_batch_submit=1). Handing every free slot to one io_submit call costs fewer
+    // system calls, but the batch is plugged and dispatched in waves: on a virtio disk that
+    // measured ~20 % fewer IOPS at QD32 than fio (bench:vs-fio), for the same disk.
+    while (submitting && d->nfree > 0) {
+      unsigned slot = d->free_slots[--d->nfree];
+      uint64_t off;
+      int is_write;
+      job_next_io(t, &off, &is_write);
+      if (is_write) job_scramble(t, d->bufs[slot], j->bs);
+      struct iocb *cb = &d->cbs[slot];
+      memset(cb, 0, sizeof *cb);
+      cb->aio_data = slot;
+      cb->aio_lio_opcode = is_write ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD;
+      cb->aio_fildes = (uint32_t)t->target->fd;
+      cb->aio_buf = (uint64_t)(uintptr_t)d->bufs[slot];
+      cb->aio_nbytes = j->bs;
+      cb->aio_offset = (int64_t)off;
+      d->submitted_at[slot] = now_ns();
+      d->batch[0] = cb;
+      if (sys_io_submit(d->ctx, 1, d->batch) == 1) {
+        inflight++;
+        continue;
       }
-      long done = sys_io_submit(d->ctx, n, d->batch);
-      if (done < 0) {
-        if (errno != EAGAIN && errno != EINTR) { t->err = errno; failed = 1; }
-        done = 0;
+      d->free_slots[d->nfree++] = slot;  // not accepted: try again after the next completion
+      if (errno != EAGAIN && errno != EINTR) {
+        t->err = errno;
+        failed = 1;
       }
-      // Whatever was not accepted goes back to the free list, to be tried again.
-      for (long i = done; i < n; i++) d->free_slots[d->nfree++] = (unsigned)d->batch[i]->aio_data;
-      inflight += (unsigned)done;
+      break;
     }
     if (inflight == 0) {
       if (!submitting) break;
