@@ -13,10 +13,15 @@
 // fio runs with --scramble_buffers=0: by default it stamps offsets into every 512-byte
 // sector, which makes its data ~9 % compressible and a compressing device (zram, some SSDs)
 // faster or slower for reasons that are not the I/O path. The worker's data is incompressible.
+//
+// --throttle (root, cgroup v1 blkio): the same comparison on a loop-mounted ext4 capped at
+// 150 MB/s and 4,000 IOPS each way, with both tools inside the capped cgroup. The cap, not
+// the host's drifting cache, then sets the speed, so the two must agree if each counts bytes
+// and time right; what is left of the difference is measurement, not weather.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark } from '../electron/core/bench/orchestrator.ts';
 import { TEST_DEFINITIONS } from '../electron/core/bench/presets.ts';
@@ -33,6 +38,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '0.5' },
     size: { type: 'string', default: '1GiB' },
     tests: { type: 'string' },
+    throttle: { type: 'boolean' },
   },
 });
 const rounds = Number(values.rounds);
@@ -45,18 +51,82 @@ if (spawnSync('fio', ['--version']).status !== 0) {
   console.error('bench:vs-fio needs fio: apt-get install fio');
   process.exit(1);
 }
-const ownFolder = !values.target;
-const folder = values.target ?? mkdtempSync(join(tmpdir(), 'diskdelta-vs-fio-'));
+const ownFolder = !values.target || values.throttle === true;
+const folder = ownFolder ? mkdtempSync(join(tmpdir(), 'diskdelta-vs-fio-')) : values.target!;
+const lab = values.throttle ? setUpThrottledLab(folder) : null;
+const target = lab ? lab.mountPoint : folder;
 const worker = locateWorker();
+// In throttle mode both tools start through a wrapper that joins the capped cgroup first.
+const workerPath = lab ? lab.wrap(worker) : worker;
+const fioPath = lab ? lab.wrap('fio') : 'fio';
 
-const prepared = spawnSync(worker, ['prepare', '--target', folder, '--size', String(sizeBytes)], { encoding: 'utf8' });
+interface Lab {
+  mountPoint: string;
+  wrap(program: string): string;
+  tearDown(): void;
+}
+
+function sh(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+function setUpThrottledLab(dir: string): Lab {
+  const CAP_BPS = 150_000_000;
+  const CAP_IOPS = 4000;
+  const image = join(dir, 'lab.img');
+  const mountPoint = join(dir, 'mnt');
+  mkdirSync(mountPoint);
+  sh('truncate', ['-s', `${Math.ceil((sizeBytes * 1.3) / 2 ** 20) + 64}M`, image]);
+  const device = sh('losetup', ['-f', '--show', image]);
+  const group = `/sys/fs/cgroup/blkio/diskdelta-vs-fio-${process.pid}`;
+  const tearDown = () => {
+    spawnSync('umount', [mountPoint]);
+    spawnSync('losetup', ['-d', device]);
+    for (let i = 0; i < 50 && existsSync(group); i++) {
+      try {
+        rmdirSync(group);
+      } catch {
+        spawnSync('sleep', ['0.1']);
+      }
+    }
+  };
+  try {
+    sh('mkfs.ext4', ['-q', device]);
+    sh('mount', [device, mountPoint]);
+    const majMin = readFileSync(`/sys/block/${basename(device)}/dev`, 'utf8').trim();
+    mkdirSync(group);
+    for (const [file, cap] of [['read_bps', CAP_BPS], ['write_bps', CAP_BPS], ['read_iops', CAP_IOPS], ['write_iops', CAP_IOPS]] as const) {
+      writeFileSync(join(group, `blkio.throttle.${file}_device`), `${majMin} ${cap}`);
+    }
+  } catch (error) {
+    tearDown();
+    console.error(`--throttle needs root, losetup, mkfs.ext4 and cgroup v1 blkio: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  console.log(`throttled lab: ${device} (ext4 at ${mountPoint}) capped at ${CAP_BPS / 1e6} MB/s and ${CAP_IOPS} IOPS each way`);
+  return {
+    mountPoint,
+    tearDown,
+    wrap(program: string) {
+      const wrapper = join(dir, `in-cgroup-${basename(program)}.sh`);
+      writeFileSync(wrapper, `#!/bin/sh\necho $$ > ${group}/cgroup.procs || exit 8\nexec '${program}' "$@"\n`);
+      chmodSync(wrapper, 0o755);
+      return wrapper;
+    },
+  };
+}
+
+const prepared = spawnSync(worker, ['prepare', '--target', target, '--size', String(sizeBytes)], { encoding: 'utf8' });
 const file = prepared.stdout
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as { type: string; file?: string })
   .find((m) => m.type === 'prepared')?.file;
 if (prepared.status !== 0 || !file) {
-  console.error(`could not prepare a test file in ${folder}:\n${prepared.stderr}`);
+  console.error(`could not prepare a test file in ${target}:\n${prepared.stderr}`);
+  lab?.tearDown();
   process.exit(1);
 }
 
@@ -75,7 +145,7 @@ function fioOnce(id: TestId): Measured {
     '--time_based', `--runtime=${durationSec}`, `--ramp_time=${warmupSec}`, '--norandommap', '--randrepeat=0',
     '--scramble_buffers=0', '--group_reporting', '--output-format=json', ...(write ? ['--end_fsync=1'] : []),
   ];
-  const r = spawnSync('fio', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(fioPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`fio failed: ${r.stderr}`);
   type FioJob = Record<'read' | 'write', { bw_bytes: number }> & { usr_cpu: number; sys_cpu: number };
   const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { jobs: FioJob[] };
@@ -85,8 +155,8 @@ function fioOnce(id: TestId): Measured {
 
 async function diskdeltaOnce(id: TestId): Promise<Measured> {
   const record = await runBenchmark(
-    { target: folder, tests: [id], sizeBytes, durationSec, warmupSec, runs: 1 },
-    { reuseFile: file, workerPath: worker },
+    { target, tests: [id], sizeBytes, durationSec, warmupSec, runs: 1 },
+    { reuseFile: file, workerPath },
   );
   const result = record.results[0]!;
   const run = result.runs[0]!;
@@ -119,6 +189,7 @@ try {
   }
 } finally {
   unlinkSync(file);
+  lab?.tearDown();
   if (ownFolder) rmSync(folder, { recursive: true, force: true });
 }
 console.log(`\n${tests.length - failures} of ${tests.length} tests within ±5 % of fio`);
