@@ -219,7 +219,9 @@ class SqliteLibrary implements Library {
       run.engine.name,
       run.engine.version,
       run.engine.ioEngine ?? null,
-      device?.model ?? null,
+      // The list's device column: virtio, loop and zram disks have no model, and their
+      // kernel name ("vda") says more than a dash.
+      device?.model ?? device?.name ?? null,
       device?.class ?? null,
       run.results.length,
       warningCount,
