@@ -5,6 +5,14 @@ import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+// First the type checks of every tsconfig (Node code, renderer, renderer tests, Electron glue):
+// the code runs unbuilt, so nothing else would notice a type error.
+const typecheck = ['tsconfig.json', 'tsconfig.web.json', 'tsconfig.renderer-tests.json', 'tsconfig.electron.json'].map((config) => {
+  const tsc = spawnSync(process.execPath, [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', config], { stdio: 'inherit' });
+  console.log(`typecheck ${config}: ${tsc.status === 0 ? 'ok' : 'FAILED'}`);
+  return tsc.status ?? 1;
+});
+
 const patterns = ['electron/**/*.test.ts', 'native/test/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/**/*.test.ts', 'renderer/**/*.test.ts'];
 const files = patterns.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') })).sort();
 if (files.length === 0) {
@@ -25,4 +33,5 @@ const e2e = spawnSync(
   [fileURLToPath(import.meta.resolve('@playwright/test/cli')), 'test', '-c', 'e2e/playwright.config.ts'],
   { stdio: 'inherit' },
 );
-process.exit(result.status !== 0 ? (result.status ?? 1) : (e2e.status ?? 1));
+const failedTypecheck = typecheck.find((status) => status !== 0);
+process.exit(result.status !== 0 ? (result.status ?? 1) : e2e.status !== 0 ? (e2e.status ?? 1) : (failedTypecheck ?? 0));
