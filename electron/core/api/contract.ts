@@ -139,7 +139,8 @@ export const procedures = {
   },
   'references.list': { input: empty, output: z.array(referenceSummarySchema) },
   'compare.load': {
-    input: z.object({ runs: z.array(runRefSchema).min(2).max(6) }).strict(),
+    // One run is enough: the Compare page fetches only the runs it does not already show.
+    input: z.object({ runs: z.array(runRefSchema).min(1).max(6) }).strict(),
     output: z.object({ runs: z.array(z.object({ ref: runRefSchema, record: runRecordSchema })) }),
   },
 } as const;

@@ -10,6 +10,8 @@ export const MAX_COMPARED = 6;
 export interface CompareState {
   refs: RunRef[];
   records: RunRecord[];
+  /** The records on screen with the refs they answer: ticking one more run reuses them. */
+  loaded: Array<{ ref: RunRef; record: RunRecord }>;
   references: Array<{ key: string; label: string; createdAt: string }>;
   referencesError: ApiError | null;
   unit: ThroughputUnit;
@@ -20,12 +22,14 @@ export interface CompareState {
   error: ApiError | null;
   loadReferences(): Promise<void>;
   toggle(ref: RunRef): void;
-  setRefs(refs: RunRef[]): Promise<void>;
+  /** reuse: keep the records already on screen and fetch only the new refs (the picker's own
+   *  toggles). Without it everything is fetched again, so a relabel elsewhere shows. */
+  setRefs(refs: RunRef[], options?: { reuse?: boolean }): Promise<void>;
   setUnit(unit: ThroughputUnit): void;
   setLogScale(on: boolean): void;
   setSeriesTest(test: string): void;
   setLatencyTest(test: string): void;
-  load(): Promise<void>;
+  load(options?: { reuse?: boolean }): Promise<void>;
 }
 
 export function sameRef(a: RunRef, b: RunRef): boolean {
@@ -36,6 +40,7 @@ export function createCompareStore(client: ApiClient) {
   return createStore<CompareState>()((set, get) => ({
     refs: [],
     records: [],
+    loaded: [],
     references: [],
     referencesError: null,
     unit: 'MB',
@@ -55,28 +60,39 @@ export function createCompareStore(client: ApiClient) {
     toggle(ref) {
       const refs = get().refs;
       const next = refs.some((r) => sameRef(r, ref)) ? refs.filter((r) => !sameRef(r, ref)) : refs.length < MAX_COMPARED ? [...refs, ref] : refs;
-      void get().setRefs(next);
+      void get().setRefs(next, { reuse: true });
     },
-    async setRefs(refs) {
+    async setRefs(refs, options) {
       set({ refs });
-      await get().load();
+      await get().load(options);
     },
     setUnit: (unit) => set({ unit }),
     setLogScale: (logScale) => set({ logScale }),
     setSeriesTest: (seriesTest) => set({ seriesTest }),
     setLatencyTest: (latencyTest) => set({ latencyTest }),
-    async load() {
+    async load(options) {
       const refs = get().refs;
       if (refs.length < 2) {
-        set({ records: [], error: null });
+        set({ records: [], loaded: [], error: null });
         return;
       }
+      const known = options?.reuse ? get().loaded.filter((k) => refs.some((r) => sameRef(r, k.ref))) : [];
+      const missing = refs.filter((r) => !known.some((k) => sameRef(k.ref, r)));
       set({ loading: true });
-      const result = await client.call('compare.load', { runs: refs });
-      // A later selection may have answered first; only the current one is kept.
-      if (get().refs !== refs) return;
-      if (result.ok) set({ records: result.data.runs.map((r) => r.record), loading: false, error: null });
-      else set({ records: [], loading: false, error: result.error });
+      let fetched: Array<{ ref: RunRef; record: RunRecord }> = [];
+      if (missing.length > 0) {
+        const result = await client.call('compare.load', { runs: missing });
+        // A later selection may have answered first; only the current one is kept.
+        if (get().refs !== refs) return;
+        if (!result.ok) {
+          set({ records: [], loaded: [], loading: false, error: result.error });
+          return;
+        }
+        fetched = result.data.runs;
+      }
+      const byRef = [...known, ...fetched];
+      const loaded = refs.flatMap((r) => byRef.filter((k) => sameRef(k.ref, r)).slice(0, 1));
+      set({ loaded, records: loaded.map((l) => l.record), loading: false, error: null });
     },
   }));
 }

@@ -100,3 +100,22 @@ test('compare: at most six runs, fewer than two loads nothing, a stale answer is
   for (let id = 3; id <= 10; id++) store.getState().toggle({ kind: 'run', id });
   assert.equal(store.getState().refs.length, MAX_COMPARED);
 });
+
+test('compare: ticking one more run fetches only that run; an outside selection fetches all', async () => {
+  const { client, calls } = scriptedClient({
+    'compare.load': async (input) => ({ ok: true, data: { runs: input.runs.map((ref: unknown) => ({ ref, record: { label: JSON.stringify(ref) } })) } }),
+  });
+  const store = createCompareStore(client);
+  await store.getState().setRefs([{ kind: 'run', id: 1 }, { kind: 'run', id: 2 }]);
+  store.getState().toggle({ kind: 'run', id: 3 });
+  await new Promise((r) => setTimeout(r, 0));
+  const fetched = (i: number) => (calls[i]![1] as { runs: unknown[] }).runs;
+  assert.deepEqual(fetched(1), [{ kind: 'run', id: 3 }], 'only the new run is fetched');
+  assert.deepEqual(store.getState().records.map((r) => r.label), ['{"kind":"run","id":1}', '{"kind":"run","id":2}', '{"kind":"run","id":3}']);
+  store.getState().toggle({ kind: 'run', id: 1 });
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(calls.length, 2, 'unticking needs no fetch');
+  assert.deepEqual(store.getState().records.map((r) => r.label), ['{"kind":"run","id":2}', '{"kind":"run","id":3}']);
+  await store.getState().setRefs([{ kind: 'run', id: 2 }, { kind: 'run', id: 3 }]);
+  assert.equal(fetched(2).length, 2, 'a selection from elsewhere (the Library) fetches everything again');
+});
