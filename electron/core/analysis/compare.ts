@@ -339,8 +339,8 @@ function notesFor(runs: RunRecord[]): string[] {
   const underResolved = runs.flatMap((r, i) => (r.results.some((x) => x.underResolved) ? [tag(i)] : []));
   if (underResolved.length > 0) {
     notes.push(
-      `Some results of ${underResolved.join(', ')} are under-resolved: the test finished too fast to measure reliably ` +
-        "(bonnie++ prints +++++), so the real figure may be higher and their spread is unknown.",
+      `Some results of ${underResolved.join(', ')} are under-resolved: too little was measured to trust them ` +
+        "(too few I/Os or too short a run; bonnie++ prints +++++ for this), so the real figure may differ and their spread is unknown.",
     );
   }
   return notes;

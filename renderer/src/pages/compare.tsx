@@ -119,7 +119,7 @@ function CompareBody({ view, records, unit, logScale }: { view: CompareView; rec
       </div>
       {view.bars.length === 0 ? <p className="muted">These runs share no throughput or IOPS figures to chart.</p> : null}
 
-      <section aria-labelledby="speedup-h">
+      <section aria-labelledby="speedup-h" className="below-fold">
         <h2 id="speedup-h">Speed-up against #1 ({runs[0]?.label || 'baseline'})</h2>
         <table className="speedups" data-testid="speedup-table">
           <thead>
@@ -145,7 +145,7 @@ function CompareBody({ view, records, unit, logScale }: { view: CompareView; rec
         </table>
       </section>
 
-      <section aria-labelledby="lat-h">
+      <section aria-labelledby="lat-h" className="below-fold">
         <h2 id="lat-h">Latency percentiles</h2>
         {latencyTest ? (
           <>
@@ -160,7 +160,7 @@ function CompareBody({ view, records, unit, logScale }: { view: CompareView; rec
         )}
       </section>
 
-      <section aria-labelledby="series-h">
+      <section aria-labelledby="series-h" className="below-fold">
         <h2 id="series-h">Throughput over time ({throughputLabel(unit)})</h2>
         {seriesTest ? (
           <>
@@ -175,7 +175,7 @@ function CompareBody({ view, records, unit, logScale }: { view: CompareView; rec
         )}
       </section>
 
-      <section aria-labelledby="warn-h">
+      <section aria-labelledby="warn-h" className="below-fold">
         <h2 id="warn-h">Warnings</h2>
         {view.warnings.every((w) => w.warnings.length === 0) ? <p className="muted">No run carries a warning.</p> : null}
         {view.warnings.filter((w) => w.warnings.length > 0).map((w) => (
