@@ -14,6 +14,8 @@ export interface CliCommand {
   name: string;
   synopsis: string;
   summary: string;
+  /** The text of `diskdelta NAME --help`; main() prints it, commands never see --help. */
+  help: string;
   run(argv: string[]): Promise<number>;
 }
 

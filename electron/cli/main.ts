@@ -19,6 +19,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`diskdelta: unknown command '${name}'. Run 'diskdelta --help' for the list.\n`);
     return EXIT_USAGE;
   }
+  // Every command's --help is answered here, so no command parses it.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(command.help);
+    return 0;
+  }
   try {
     return await command.run(rest);
   } catch (error) {

@@ -21,17 +21,13 @@ export const compareCommand: CliCommand = {
   name: 'compare',
   synopsis: 'compare ID ID... [--json] [--unit MB|MiB|KB]',
   summary: 'runs side by side: ratios, % change, better or worse, beyond the spread or not',
+  help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       json: { type: 'boolean' },
       unit: { type: 'string' },
       db: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     }, true);
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
     const ids = positionals.map(parseRunId);
     if (ids.length < 2) throw new UsageError('compare needs at least two run ids, the baseline first: diskdelta compare 1 2');
     const unit = parseUnitFlag(values.unit);

@@ -14,12 +14,9 @@ export const deleteCommand: CliCommand = {
   name: 'delete',
   synopsis: 'delete ID...',
   summary: 'remove runs from the library',
+  help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
+    const { values, positionals } = parseFlags(argv, { db: { type: 'string' } }, true);
     if (positionals.length === 0) throw new UsageError('which run? Usage: diskdelta delete ID...');
     const ids = [...new Set(positionals.map(parseRunId))];
     return withLibrary('delete', values.db, (library) => {

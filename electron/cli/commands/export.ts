@@ -19,17 +19,13 @@ export const exportCommand: CliCommand = {
   name: 'export',
   synopsis: 'export ID... [--format json|csv] [--out FILE]',
   summary: 'runs as DiskDelta JSON (re-importable) or CSV',
+  help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       format: { type: 'string' },
       out: { type: 'string' },
       db: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     }, true);
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
     const format = (values.format ?? 'json').toLowerCase();
     if (format !== 'json' && format !== 'csv') throw new UsageError(`--format '${values.format}' is not json or csv`);
     if (positionals.length === 0) throw new UsageError('which runs? Usage: diskdelta export ID... --format json|csv');

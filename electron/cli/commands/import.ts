@@ -89,17 +89,13 @@ export const importCommand: CliCommand = {
   name: 'import',
   synopsis: 'import FILE... [--label TEXT] | import --reference',
   summary: 'add bonnie++/fio/KDiskMark/CrystalDiskMark results, or the reference runs',
+  help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       label: { type: 'string' },
       reference: { type: 'boolean' },
       db: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     }, true);
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
     if (values.reference) {
       if (positionals.length > 0 || values.label !== undefined) throw new UsageError('--reference takes no files and no --label');
       return importReference(values.db);

@@ -12,12 +12,9 @@ export const labelCommand: CliCommand = {
   name: 'label',
   synopsis: 'label ID TEXT',
   summary: 'rename a run in the library',
+  help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
+    const { values, positionals } = parseFlags(argv, { db: { type: 'string' } }, true);
     const [idText, ...words] = positionals;
     if (idText === undefined) throw new UsageError('which run? Usage: diskdelta label ID TEXT');
     const id = parseRunId(idText);

@@ -29,16 +29,12 @@ export const listCommand: CliCommand = {
   name: 'list',
   synopsis: 'list [--json]',
   summary: 'the runs kept in the results library',
+  help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       json: { type: 'boolean' },
       db: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     }, true);
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     return withLibrary('list', values.db, (library) => {
       const runs = library.listRuns();

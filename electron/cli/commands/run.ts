@@ -39,6 +39,7 @@ export const runCommand: CliCommand = {
   name: 'run',
   synopsis: 'run --target PATH [options]',
   summary: 'measure the disk under PATH (a folder or a block device)',
+  help: HELP,
   async run(argv) {
     const { values } = parseFlags(argv, {
       target: { type: 'string' },
@@ -53,12 +54,7 @@ export const runCommand: CliCommand = {
       json: { type: 'boolean' },
       'no-save': { type: 'boolean' },
       db: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     });
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
     const spec = specFromFlags(values);
     const json = values.json === true;
     const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;

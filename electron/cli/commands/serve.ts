@@ -20,17 +20,13 @@ export const serveCommand: CliCommand = {
   name: 'serve',
   synopsis: 'serve [--port N] [--open]',
   summary: 'the app in a browser: UI and API on 127.0.0.1 with a per-launch token',
+  help: HELP,
   async run(argv) {
     const { values } = parseFlags(argv, {
       port: { type: 'string' },
       open: { type: 'boolean' },
       db: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     });
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
     const port = values.port === undefined ? 0 : parseCount(values.port, '--port', 0, 65535);
     if (!existsSync(join(DEFAULT_DIST_DIR, 'index.html'))) {
       process.stderr.write('diskdelta serve: the renderer is not built; run `npm run build:renderer` first.\n');

@@ -137,17 +137,13 @@ export const showCommand: CliCommand = {
   name: 'show',
   synopsis: 'show ID [--json] [--unit MB|MiB|KB]',
   summary: 'one run with its device, stack, settings, results and warnings',
+  help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       json: { type: 'boolean' },
       unit: { type: 'string' },
       db: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     }, true);
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
     if (positionals.length !== 1) throw new UsageError('show takes one run id: diskdelta show ID');
     const id = parseRunId(positionals[0]!);
     const unit = parseUnitFlag(values.unit);
