@@ -97,8 +97,10 @@ static int open_blockdev(target_t *t, const char *path, const target_request_t *
   t->is_blockdev = 1;
   t->direct = !req->buffered;
   t->align = lbs > 4096 ? (unsigned)lbs : 4096;
+  // Whole MiB keep every block size of the tests aligned; a device smaller than 1 MiB is
+  // used down to its last aligned block.
   t->size = req->size < bytes ? req->size : bytes;
-  t->size -= t->size % (1024 * 1024) ? t->size % (1024 * 1024) : 0;
+  t->size -= t->size % (1024 * 1024);
   if (t->size == 0) t->size = bytes - bytes % t->align;
   snprintf(t->fs_type, sizeof t->fs_type, "block-device");
   return 0;
