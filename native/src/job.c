@@ -58,8 +58,6 @@ static const job_key_t JOB_KEYS[] = {
     {.key = "read", .help = "randrw: percent of reads", .min = 0, .max = 100, .offset = offsetof(job_t, read_pct)},
 };
 
-const char *job_keys_help(void);
-
 int job_parse(job_t *job, const char *spec, char *err, unsigned errlen) {
   memset(job, 0, sizeof *job);
   job->bs = 4096;

@@ -72,5 +72,7 @@ static inline void job_complete(thread_ctx_t *t, uint32_t bytes, int is_write, u
 }
 
 int job_parse(job_t *job, const char *spec, char *err, unsigned errlen);
+// The job keys and patterns, for --help (generated from the tables in job.c).
+const char *job_keys_help(void);
 
 #endif

@@ -61,8 +61,6 @@ static const option_def_t OPTIONS[] = {
 };
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
 
-const char *job_keys_help(void);
-
 static void print_help(FILE *out) {
   fprintf(out,
           "Usage: " WORKER_NAME " VERB [OPTIONS]\n\n"
