@@ -48,8 +48,11 @@ export function decodeImportBytes(bytes: Uint8Array, fileName: string): string {
   return text;
 }
 
-/** Reads a file for import; the size is checked before reading so a huge file is never loaded. */
-export async function readImportFile(path: string): Promise<{ text: string; fileName: string }> {
+/**
+ * Reads a file for import; the size is checked before reading so a huge file is never loaded.
+ * The bytes come back too: the library fingerprints imports by them.
+ */
+export async function readImportFile(path: string): Promise<{ text: string; fileName: string; bytes: Uint8Array }> {
   const fileName = basename(path);
   const handle = await open(path, 'r');
   try {
@@ -57,7 +60,8 @@ export async function readImportFile(path: string): Promise<{ text: string; file
     if (size > MAX_IMPORT_BYTES) throw tooBig(fileName, size);
     const bytes = new Uint8Array(size);
     const { bytesRead } = await handle.read(bytes, 0, size, 0);
-    return { text: decodeImportBytes(bytes.subarray(0, bytesRead), fileName), fileName };
+    const read = bytes.subarray(0, bytesRead);
+    return { text: decodeImportBytes(read, fileName), fileName, bytes: read };
   } finally {
     await handle.close();
   }

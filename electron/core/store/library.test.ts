@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { RunRecord } from '../model/results.ts';
-import { LibraryError, openLibrary, resolveDbPath } from './library.ts';
+import { importFingerprints, LibraryError, openLibrary, resolveDbPath } from './library.ts';
 import { migrate, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import { syntheticRun } from './fixtures/synthetic-run.ts';
 
@@ -86,7 +86,7 @@ describe('library round trip', () => {
     assert.equal(summary.engine, 'diskdelta-worker 0.1.0');
     assert.deepEqual(lib.listRuns({ labelContains: '2011 h' }).map((s) => s.id), [b]);
     assert.deepEqual(lib.listRuns({ labelContains: '%' }), [], 'LIKE wildcards in the search are literal');
-    assert.deepEqual(lib.listRuns({ limit: 1 }).map((s) => s.id), [a]);
+    assert.deepEqual(lib.listRuns({ limit: 1 }).map((s) => s.id), [b], 'the newest run');
 
     assert.equal(lib.relabel(a, 'renamed'), true);
     assert.equal(lib.getRun(a)!.label, 'renamed');
@@ -117,6 +117,64 @@ describe('library round trip', () => {
     assert.throws(() => lib.saveRuns([syntheticRun(1), bad]), (error: unknown) => error instanceof LibraryError && /CHECK constraint/.test(error.message));
     assert.equal(lib.countRuns(), 0);
     assert.deepEqual(lib.saveRuns([syntheticRun(1), syntheticRun(2)]).length, 2);
+    assert.equal(lib.countRuns(), 2);
+    lib.close();
+  });
+});
+
+describe('list filters', () => {
+  it('filters by device model or class, date and count, combined', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    // syntheticRun(n): model "Synthetic SSD n%7", class SATA SSD, created 2026-01-01 plus n minutes.
+    const ids = [1, 2, 3].map((n) => lib.saveRun(syntheticRun(n)));
+    const hdd = syntheticRun(4);
+    hdd.target.device = { ...hdd.target.device!, model: 'WDC 50%_disk', class: 'HDD' };
+    hdd.createdAt = '2011-06-01T10:00:00.000Z';
+    const old = lib.saveRun(hdd);
+    const idsOf = (filter: Parameters<typeof lib.listRuns>[0]) => lib.listRuns(filter).map((s) => s.id);
+    assert.deepEqual(idsOf({ deviceContains: 'ssd 2' }), [ids[1]], 'model, any case');
+    assert.deepEqual(idsOf({ deviceContains: 'hdd' }), [old], 'class');
+    assert.deepEqual(idsOf({ deviceContains: '50%_' }), [old], 'wildcards literal');
+    assert.deepEqual(idsOf({ deviceContains: '5%' }), []);
+    assert.deepEqual(idsOf({ since: '2026-01-01' }), ids);
+    assert.deepEqual(idsOf({ since: '2026-01-02' }), []);
+    assert.deepEqual(idsOf({ since: '2011-06-01', deviceContains: 'sata', limit: 2 }), [ids[1], ids[2]]);
+    lib.close();
+  });
+});
+
+describe('import fingerprints', () => {
+  it('skips runs whose file and place in it were imported before, in one all-or-nothing batch', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    const bytes = new TextEncoder().encode('a bonnie++ file, two rows');
+    const fingerprints = importFingerprints(bytes, 2);
+    assert.notEqual(fingerprints[0], fingerprints[1], 'the index in the file is part of it');
+    assert.deepEqual(importFingerprints(bytes, 2), fingerprints, 'same bytes, same fingerprints');
+    const items = () => [syntheticRun(1), syntheticRun(2)].map((run, i) => ({ run, fingerprint: fingerprints[i]! }));
+
+    const first = lib.importRuns(items());
+    assert.deepEqual(first.map((o) => o.alreadyPresent), [false, false]);
+    const again = lib.importRuns(items());
+    assert.deepEqual(again, first.map((o) => ({ id: o.id, alreadyPresent: true })));
+    assert.equal(lib.countRuns(), 2);
+
+    // A failing batch saves nothing, not even its new runs.
+    const other = importFingerprints(new TextEncoder().encode('another file'), 1)[0]!;
+    const bad = { ...syntheticRun(3), source: 'invented' } as unknown as RunRecord;
+    assert.throws(() => lib.importRuns([{ run: syntheticRun(3), fingerprint: other }, { run: bad, fingerprint: `${other}x` }]), LibraryError);
+    assert.equal(lib.countRuns(), 2);
+    lib.close();
+  });
+
+  it('never deduplicates measured runs', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    const fingerprint = importFingerprints(new Uint8Array([1, 2, 3]), 1)[0]!;
+    const measured = () => ({ run: { ...syntheticRun(1), source: 'measured' as const }, fingerprint });
+    const [a] = lib.importRuns([measured()]);
+    const [b] = lib.importRuns([measured()]);
+    assert.equal(a?.alreadyPresent, false);
+    assert.equal(b?.alreadyPresent, false);
+    assert.notEqual(a?.id, b?.id);
     assert.equal(lib.countRuns(), 2);
     lib.close();
   });
@@ -165,6 +223,32 @@ describe('migrations', () => {
     lib.close();
     const db = new DatabaseSync(path, { readOnly: true });
     assert.equal(userVersion(db), SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('brings a version-3 library forward to import fingerprints, keeping its runs', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close(); // creates the folder
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 3), 3);
+    old.exec(`INSERT INTO runs (label, created_at, saved_at, source, source_format, target_path, target_kind, engine_name, engine_version,
+                device_model, device_class, result_count)
+              VALUES ('imported under v3', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z', 'imported', 'fio', '', 'unknown', 'fio', '3.33',
+                      'Old SSD', 'SATA SSD', 1)`);
+    old.exec(`INSERT INTO results (run_id, seq, test) VALUES (1, 0, 'seq1m-q8t1-read')`);
+    old.close();
+
+    const lib = openLibrary({ dbPath: path });
+    assert.deepEqual(lib.listRuns().map((s) => [s.id, s.label, s.deviceModel, s.resultCount]), [[1, 'imported under v3', 'Old SSD', 1]]);
+    assert.equal(lib.getRun(1)?.results[0]?.test, 'seq1m-q8t1-read');
+    // Its fingerprint is unknown (NULL), so it never blocks a new import.
+    const [outcome] = lib.importRuns([{ run: syntheticRun(1), fingerprint: importFingerprints(new Uint8Array([7]), 1)[0]! }]);
+    assert.deepEqual(outcome, { id: 2, alreadyPresent: false });
+    lib.close();
+    const db = new DatabaseSync(path, { readOnly: true });
+    assert.equal(userVersion(db), SCHEMA_VERSION);
+    assert.equal((db.prepare('SELECT import_fingerprint AS f FROM runs WHERE id = 1').get() as { f: unknown }).f, null);
     db.close();
   });
 

@@ -4,6 +4,7 @@
 // Concurrency: WAL lets readers run beside a writer; every write takes the lock up front
 // (BEGIN IMMEDIATE) so that a second process waits on the busy timeout instead of failing
 // half-way with SQLITE_BUSY when it upgrades a read lock.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -53,7 +54,34 @@ export interface RunFilter {
   source?: RunSource;
   /** Case-insensitive substring of the label. */
   labelContains?: string;
+  /** Case-insensitive substring of the device's model (or kernel name) or of its class. */
+  deviceContains?: string;
+  /** Runs created on or after this ISO date or date-time (UTC, compared as text). */
+  since?: string;
+  /** At most this many runs: the newest (highest ids), still listed oldest first. */
   limit?: number;
+}
+
+/** An imported run and what identifies it: see importFingerprints(). */
+export interface ImportItem {
+  run: RunRecord;
+  fingerprint: string;
+}
+
+/** Where an import item ended up: saved now, or already in the library under that id. */
+export interface ImportOutcome {
+  id: number;
+  alreadyPresent: boolean;
+}
+
+/**
+ * The fingerprints of the runs parsed from one file: the sha256 of its bytes plus the run's
+ * index in the file. Bytes, not the parsed runs, because parsers stamp "now" into files that
+ * carry no date (bonnie++ CSV), so the same file never parses to the same record twice.
+ */
+export function importFingerprints(fileBytes: Uint8Array, runCount: number): string[] {
+  const digest = createHash('sha256').update(fileBytes).digest('hex');
+  return Array.from({ length: runCount }, (_, index) => `sha256:${digest}#${index}`);
 }
 
 export interface Library {
@@ -61,6 +89,11 @@ export interface Library {
   saveRun(run: RunRecord): number;
   /** All or nothing: either every run is saved or none is. */
   saveRuns(runs: RunRecord[]): number[];
+  /**
+   * Saves imported runs, all or nothing, skipping those whose fingerprint is already in the
+   * library. Measured runs are never deduplicated: they are saved and their fingerprint ignored.
+   */
+  importRuns(items: ImportItem[]): ImportOutcome[];
   getRun(id: number): RunRecord | null;
   listRuns(filter?: RunFilter): RunSummary[];
   countRuns(): number;
@@ -193,14 +226,25 @@ class SqliteLibrary implements Library {
     return this.transaction(() => runs.map((run) => this.#insertRun(run)));
   }
 
-  #insertRun(run: RunRecord): number {
+  importRuns(items: ImportItem[]): ImportOutcome[] {
+    return this.transaction(() =>
+      items.map(({ run, fingerprint }): ImportOutcome => {
+        if (run.source === 'measured') return { id: this.#insertRun(run), alreadyPresent: false };
+        const existing = this.#stmt('SELECT id FROM runs WHERE import_fingerprint = ?').get(fingerprint) as Row | undefined;
+        if (existing) return { id: Number(existing.id), alreadyPresent: true };
+        return { id: this.#insertRun(run, fingerprint), alreadyPresent: false };
+      }),
+    );
+  }
+
+  #insertRun(run: RunRecord, importFingerprint: string | null = null): number {
     const device = run.target.device;
     const warningCount = run.warnings.length + run.results.reduce((n, r) => n + r.warnings.length, 0);
     const inserted = this.#stmt(
       `INSERT INTO runs (label, notes, created_at, saved_at, source, source_format, source_meta,
          target_path, target_kind, device, stack, system, settings, preset,
-         engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count, import_fingerprint)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       run.label,
       run.notes,
@@ -225,6 +269,7 @@ class SqliteLibrary implements Library {
       device?.class ?? null,
       run.results.length,
       warningCount,
+      importFingerprint,
     );
     const runId = Number(inserted.lastInsertRowid);
     run.results.forEach((result, seq) => this.#insertResult(runId, seq, result));
@@ -391,14 +436,24 @@ class SqliteLibrary implements Library {
     }
     if (filter.labelContains) {
       where.push("label LIKE ? ESCAPE '\\'");
-      params.push(`%${filter.labelContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(likePattern(filter.labelContains));
     }
-    const limit = filter.limit !== undefined ? ' LIMIT ?' : '';
-    if (filter.limit !== undefined) params.push(filter.limit);
+    if (filter.deviceContains) {
+      where.push("(device_model LIKE ? ESCAPE '\\' OR device_class LIKE ? ESCAPE '\\')");
+      params.push(likePattern(filter.deviceContains), likePattern(filter.deviceContains));
+    }
+    if (filter.since) {
+      where.push('created_at >= ?');
+      params.push(filter.since);
+    }
     // The column list matches the covering index runs_list (migration 3), and rows come back
     // as arrays: both matter with thousands of runs (see scripts/bench-library.ts).
-    const sql =
-      `SELECT ${LIST_COLUMNS} FROM runs` + (where.length ? ` WHERE ${where.join(' AND ')}` : '') + ` ORDER BY id${limit}`;
+    let sql = `SELECT ${LIST_COLUMNS} FROM runs` + (where.length ? ` WHERE ${where.join(' AND ')}` : '');
+    if (filter.limit !== undefined) {
+      sql = `SELECT * FROM (${sql} ORDER BY id DESC LIMIT ?)`;
+      params.push(filter.limit);
+    }
+    sql += ' ORDER BY id';
     const statement = this.#stmt(sql);
     statement.setReturnArrays(true);
     return (statement.all(...params) as unknown as ListRow[]).map(
@@ -455,6 +510,11 @@ function readLatency(row: Row): LatencyNs {
     p999: numOrNull(row.lat_p999),
     max: numOrNull(row.lat_max),
   };
+}
+
+/** A LIKE pattern matching `text` anywhere, its wildcards taken literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 function jsonOrNull(value: unknown): string | null {

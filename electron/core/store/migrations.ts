@@ -139,6 +139,16 @@ export const MIGRATIONS: readonly Migration[] = [
         device_class, preset, engine_name, engine_version, result_count, warning_count);
     `,
   },
+  {
+    version: 4,
+    why: 'import fingerprints (sha256 of the source file + the run\'s index in it) so that importing a file again adds nothing',
+    // Runs already in an older library keep NULL: their source bytes were never stored, so a
+    // fingerprint cannot be rebuilt; only imports made from now on are recognised.
+    sql: `
+      ALTER TABLE runs ADD COLUMN import_fingerprint TEXT;
+      CREATE UNIQUE INDEX runs_by_import_fingerprint ON runs (import_fingerprint) WHERE import_fingerprint IS NOT NULL;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
