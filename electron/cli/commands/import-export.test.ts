@@ -61,6 +61,32 @@ describe('diskdelta import', () => {
     assert.deepEqual(stored.map(figures), parsed.map(figures));
   });
 
+  it('importing the same files again adds nothing and names the runs already there', async () => {
+    const db = freshDb();
+    const both = file('both.csv', `${BONNIE_HEADER}\n${BONNIE_ROW_1}\n${BONNIE_ROW_2}\n`);
+    assert.equal((await runCli(['import', good1, both, '--db', db])).code, 0);
+    assert.equal(allRuns(db).length, 3);
+    for (let i = 0; i < 2; i++) {
+      const again = await runCli(['import', good1, both, '--label', 'renamed', '--db', db]);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(
+        again.stdout,
+        `Nothing imported: every run is already in ${db}:\n` +
+          `  ${good1}: already in the library as #1\n` +
+          `  ${both}, run 1 of 2: already in the library as #2\n` +
+          `  ${both}, run 2 of 2: already in the library as #3\n`,
+      );
+      assert.equal(allRuns(db).length, 3);
+    }
+    assert.deepEqual(allRuns(db).map((r) => r.label.startsWith('renamed')), [false, false, false], 'skipped runs are left as they were');
+    // Same content as both.csv's second row, but another file: new bytes, a new run.
+    const mixed = await runCli(['import', good2, good1, '--db', db]);
+    assert.equal(mixed.code, 0, mixed.stderr);
+    assert.match(mixed.stdout, /^Imported 1 run from 2 files into .*\n +4 +\[imported\] bonnie\+\+ /);
+    assert.match(mixed.stdout, /\nSkipped 1 run already in the library:\n  .*good-1\.csv: already in the library as #1\n$/);
+    assert.equal(allRuns(db).length, 4);
+  });
+
   it('a bad file among good ones: exit 1, its name and line in the message, nothing imported', async () => {
     const db = freshDb();
     assert.equal((await runCli(['import', good1, '--db', db])).code, 0);
@@ -102,7 +128,10 @@ describe('diskdelta import', () => {
           const result = await runCli(['import', good1, path, '--db', db]);
           const after = allRuns(db).length;
           if (result.code === 0) {
-            assert.ok(after >= before + 1, 'a successful import adds at least the good file');
+            // good-1.csv is new only the first time; after that it is named as already there.
+            const imported = Number(/^Imported (\d+) run/m.exec(result.stdout)?.[1] ?? 0);
+            assert.equal(after, before + imported, 'adds exactly the runs it reports');
+            assert.ok(imported > 0 || result.stdout.includes(`${good1}: already in the library as #`), result.stdout);
           } else {
             assert.equal(result.code, 1);
             assert.match(result.stderr, /mutated\.csv/);

@@ -2,12 +2,13 @@
 // DiskDelta export into the library (format detected from the content), and
 // `diskdelta import --reference`: the published figures shipped in assets/reference/.
 // Every file is read and parsed before anything is written, and all runs are saved in one
-// transaction: one bad file and the library is left exactly as it was.
+// transaction: one bad file and the library is left exactly as it was. A run already imported
+// (same file bytes, same place in the file) is skipped and named, not added twice.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, withLibrary } from '../library-cli.ts';
 import { ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../core/formats/index.ts';
 import type { RunRecord } from '../../core/model/results.ts';
-import type { Library } from '../../core/store/library.ts';
+import { importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
 
 const HELP = `Usage: diskdelta import FILE... [--label TEXT] [--db FILE]
        diskdelta import --reference [--db FILE]
@@ -16,6 +17,7 @@ Adds results from other tools to the library. The format is recognised from the 
 bonnie++ CSV (1.03 and 1.96+), fio JSON (--output-format=json or json+), KDiskMark and
 CrystalDiskMark text exports, and DiskDelta's own JSON export. One file may hold several
 runs (bonnie++ rows). Either every file is imported or, on the first error, none is.
+Runs already imported from the same file are skipped and named with their library id.
 
   --label TEXT   label the imported runs (numbered "TEXT (1/3)" when there are several)
   --reference    add the reference runs shipped with DiskDelta (the 2011 HDD → SSD →
@@ -30,10 +32,17 @@ const FS_REASONS: Record<string, string> = {
   EPERM: 'permission denied',
 };
 
-async function readRuns(paths: string[]): Promise<Array<{ path: string; runs: RunRecord[] }>> {
-  const files: Array<{ path: string; runs: RunRecord[] }> = [];
+interface ReadFile {
+  path: string;
+  runs: RunRecord[];
+  /** One per run: see importFingerprints(). */
+  fingerprints: string[];
+}
+
+async function readRuns(paths: string[]): Promise<ReadFile[]> {
+  const files: ReadFile[] = [];
   for (const path of paths) {
-    let file: { text: string; fileName: string };
+    let file: { text: string; fileName: string; bytes: Uint8Array };
     try {
       file = await readImportFile(path);
     } catch (error) {
@@ -43,7 +52,8 @@ async function readRuns(paths: string[]): Promise<Array<{ path: string; runs: Ru
       throw new CliFailure(`cannot read ${path}: ${reason}; nothing was imported`);
     }
     try {
-      files.push({ path, runs: parseImport(file.text, file.fileName) });
+      const runs = parseImport(file.text, file.fileName);
+      files.push({ path, runs, fingerprints: importFingerprints(file.bytes, runs.length) });
     } catch (error) {
       if (error instanceof ImportError) throw new CliFailure(`${error.message}; nothing was imported`);
       throw error;
@@ -105,7 +115,7 @@ export const importCommand: CliCommand = {
     if (label === '') throw new UsageError('--label is empty');
     if (label !== undefined && label.length > 200) throw new UsageError(`--label is ${label.length} characters long; keep it to 200`);
 
-    let files: Array<{ path: string; runs: RunRecord[] }>;
+    let files: ReadFile[];
     try {
       files = await readRuns(positionals);
     } catch (error) {
@@ -123,9 +133,27 @@ export const importCommand: CliCommand = {
         run.label = runs.length === 1 ? label : `${label} (${i + 1}/${runs.length})`;
       });
     }
+    const items: ImportItem[] = [];
+    const origins: string[] = [];
+    for (const file of files) {
+      file.runs.forEach((run, i) => {
+        items.push({ run, fingerprint: file.fingerprints[i]! });
+        origins.push(file.runs.length === 1 ? file.path : `${file.path}, run ${i + 1} of ${file.runs.length}`);
+      });
+    }
     return withLibrary('import', values.db, (library) => {
-      const ids = library.saveRuns(runs);
-      report(library, ids, `from ${files.length} file${files.length === 1 ? '' : 's'}`);
+      const outcomes = library.importRuns(items);
+      const saved = outcomes.filter((o) => !o.alreadyPresent).map((o) => o.id);
+      if (saved.length > 0) report(library, saved, `from ${files.length} file${files.length === 1 ? '' : 's'}`);
+      const skipped = outcomes.flatMap((o, i) => (o.alreadyPresent ? [`  ${origins[i]}: already in the library as #${o.id}\n`] : []));
+      if (skipped.length > 0) {
+        process.stdout.write(
+          saved.length === 0
+            ? `Nothing imported: every run is already in ${library.path}:\n`
+            : `Skipped ${skipped.length} run${skipped.length === 1 ? '' : 's'} already in the library:\n`,
+        );
+        process.stdout.write(skipped.join(''));
+      }
       return 0;
     });
   },

@@ -113,3 +113,54 @@ describe('library commands', () => {
     assert.equal(usage.status, 2, usage.stderr);
   });
 });
+
+describe('list filters', () => {
+  const db = join(dir, 'filters.sqlite');
+  before(() => {
+    const library = openLibrary({ dbPath: db });
+    // syntheticRun(n): imported, device "Synthetic SSD n%7" (SATA SSD), created 2026-01-01 plus n minutes.
+    const hdd = { ...syntheticRun(2), source: 'reference' as const, label: 'The 2011 HDD', createdAt: '2011-06-01T00:00:00.000Z' };
+    hdd.target = { ...hdd.target, device: { ...hdd.target.device!, model: 'Hitachi HTS54', class: 'HDD' } };
+    library.saveRun(syntheticRun(1));
+    library.saveRun(hdd);
+    library.saveRun({ ...syntheticRun(3), source: 'measured', label: 'after the firmware update' });
+    library.close();
+  });
+  const idsOf = async (...flags: string[]) => {
+    const result = await runCli(['list', '--json', ...flags, '--db', db]);
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(result.stdout).map((s: { id: number }) => s.id);
+  };
+
+  it('filters by source, label, device, date and count, combined', async () => {
+    assert.deepEqual(await idsOf('--source', 'reference'), [2]);
+    assert.deepEqual(await idsOf('--source', 'measured'), [3]);
+    assert.deepEqual(await idsOf('--label', 'FIRMWARE'), [3]);
+    assert.deepEqual(await idsOf('--device', 'hitachi'), [2], 'model');
+    assert.deepEqual(await idsOf('--device', 'sata ssd'), [1, 3], 'class');
+    assert.deepEqual(await idsOf('--since', '2026-01-01'), [1, 3]);
+    assert.deepEqual(await idsOf('--limit', '2'), [2, 3], 'the newest two, oldest first');
+    assert.deepEqual(await idsOf('--source', 'imported', '--device', 'ssd', '--limit', '1'), [1]);
+    const none = await runCli(['list', '--label', 'no such run', '--db', db]);
+    assert.equal(none.code, 0);
+    assert.match(none.stdout, /^No runs in .*filters\.sqlite match these filters\.\n$/);
+  });
+
+  it('bad filter values are usage errors (exit 2) that say what is expected', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--source', 'guessed'], /--source 'guessed' is not a source: use measured, imported, reference/],
+      [['--label', ' '], /--label is empty/],
+      [['--device', 'x'.repeat(201)], /--device is 201 characters long/],
+      [['--since', '2026-02-30'], /--since '2026-02-30' is not a date: write YYYY-MM-DD/],
+      [['--since', 'yesterday'], /is not a date/],
+      [['--limit', '0'], /--limit '0' is out of range/],
+      [['--limit', 'ten'], /--limit 'ten' is not a whole number/],
+      [['--since'], /argument missing|--since/],
+    ];
+    for (const [flags, message] of cases) {
+      const result = await runCli(['list', ...flags, '--db', db]);
+      assert.equal(result.code, 2, `${flags.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, message);
+    }
+  });
+});

@@ -1,16 +1,48 @@
 // `diskdelta list`: every run in the library, one line each. Reads only the runs table
-// (see store/migrations.ts v2), so it stays fast with thousands of runs.
-import { parseFlags, UsageError, type CliCommand } from '../args.ts';
+// (see store/migrations.ts v2), so it stays fast with thousands of runs; the filters are
+// SQL conditions on that table, never a filter over every run loaded.
+import { parseCount, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, withLibrary } from '../library-cli.ts';
-import type { RunSummary } from '../../core/store/library.ts';
+import type { RunSource } from '../../core/model/results.ts';
+import type { RunFilter, RunSummary } from '../../core/store/library.ts';
 
-const HELP = `Usage: diskdelta list [--json] [--db FILE]
+const HELP = `Usage: diskdelta list [--source measured|imported|reference] [--label TEXT] [--device TEXT]
+                     [--since YYYY-MM-DD] [--limit N] [--json] [--db FILE]
 
 Lists the runs in the results library: id, date, where they come from (measured here,
 imported from another tool's file, or reference data shipped with DiskDelta), label, device.
+Filters combine (all must match); text filters ignore case.
 
-  --json       print the list as JSON (an array of run summaries)
+  --source S       only runs measured here, imported, or reference data
+  --label TEXT     only runs whose label contains TEXT
+  --device TEXT    only runs whose device model (or kernel name) or class contains TEXT
+  --since DATE     only runs created on or after DATE (YYYY-MM-DD, UTC)
+  --limit N        only the N newest of the matching runs
+  --json           print the list as JSON (an array of run summaries)
 ${DB_HELP}`;
+
+const SOURCES: readonly RunSource[] = ['measured', 'imported', 'reference'];
+
+function parseSource(text: string): RunSource {
+  const source = SOURCES.find((s) => s === text.trim().toLowerCase());
+  if (!source) throw new UsageError(`--source '${text}' is not a source: use ${SOURCES.join(', ')}`);
+  return source;
+}
+
+function parseText(text: string, flag: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new UsageError(`${flag} is empty`);
+  if (trimmed.length > 200) throw new UsageError(`${flag} is ${trimmed.length} characters long; keep it to 200`);
+  return trimmed;
+}
+
+/** A calendar date that exists ("2026-02-30" is refused, not rolled over to March). */
+function parseDate(text: string, flag: string): string {
+  const date = text.trim();
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(date) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
+  if (!valid) throw new UsageError(`${flag} '${text}' is not a date: write YYYY-MM-DD, e.g. 2026-01-31`);
+  return date;
+}
 
 export function formatRunList(runs: RunSummary[]): string {
   const rows = runs.map((r) => [
@@ -27,18 +59,31 @@ export function formatRunList(runs: RunSummary[]): string {
 
 export const listCommand: CliCommand = {
   name: 'list',
-  synopsis: 'list [--json]',
+  synopsis: 'list [--source|--label|--device|--since|--limit …] [--json]',
   summary: 'the runs kept in the results library',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
+      source: { type: 'string' },
+      label: { type: 'string' },
+      device: { type: 'string' },
+      since: { type: 'string' },
+      limit: { type: 'string' },
       json: { type: 'boolean' },
       db: { type: 'string' },
     }, true);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const filter: RunFilter = {};
+    if (values.source !== undefined) filter.source = parseSource(values.source);
+    if (values.label !== undefined) filter.labelContains = parseText(values.label, '--label');
+    if (values.device !== undefined) filter.deviceContains = parseText(values.device, '--device');
+    if (values.since !== undefined) filter.since = parseDate(values.since, '--since');
+    if (values.limit !== undefined) filter.limit = parseCount(values.limit, '--limit', 1, 1_000_000);
+    const filtered = Object.keys(filter).length > 0;
     return withLibrary('list', values.db, (library) => {
-      const runs = library.listRuns();
+      const runs = library.listRuns(filter);
       if (values.json) process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+      else if (runs.length === 0 && filtered) process.stdout.write(`No runs in ${library.path} match these filters.\n`);
       else if (runs.length === 0) process.stdout.write(`No runs in ${library.path} yet: 'diskdelta run', 'diskdelta import FILE' or 'diskdelta import --reference' add some.\n`);
       else process.stdout.write(formatRunList(runs));
       return 0;
