@@ -113,6 +113,13 @@ test('import of a bonnie++ file through the file picker lands in the library and
   await expect(page.getByTestId('library-row')).toHaveCount(1);
   await expect(page.getByTestId('library-table')).toContainText('bonnie++');
 
+  // The same file again: nothing is added, and the page says which run it already is.
+  const again = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import files…' }).click();
+  await (await again).setFiles(join(import.meta.dirname, 'data', 'bonnie-throttled-loop.csv'));
+  await expect(page.getByTestId('import-outcome')).toContainText('imported 0 runs. 1 already in the library (#1): not added again.');
+  await expect(page.getByTestId('library-row')).toHaveCount(1);
+
   // Relabel it, export it, and (at the end) delete it after confirming.
   await page.getByRole('button', { name: /^Relabel / }).click();
   await page.getByLabel('New label').fill('2011 laptop HDD (bonnie++)');

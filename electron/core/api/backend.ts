@@ -4,7 +4,7 @@
 import type { Backend, LibraryPort } from './handlers.ts';
 import type { EventSink } from './events.ts';
 import type { ProcedureInput, RunSummary } from './contract.ts';
-import { openLibrary, resolveDbPath, type Library } from '../store/library.ts';
+import { importFingerprints, openLibrary, resolveDbPath, type Library } from '../store/library.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { RunManager } from './run-manager.ts';
@@ -26,6 +26,10 @@ export interface OpenBackend extends Backend {
 export function libraryPort(library: Library): LibraryPort {
   return {
     save: (record) => library.saveRun(record),
+    importRuns: (records, fileBytes) => {
+      const fingerprints = importFingerprints(fileBytes, records.length);
+      return library.importRuns(records.map((run, i) => ({ run, fingerprint: fingerprints[i]! })));
+    },
     get: (id) => library.getRun(id),
     list: (filter) => library.listRuns({ source: filter.source, labelContains: filter.label || undefined }).filter((s) => matches(s, filter)),
     relabel: (id, label) => library.relabel(id, label),

@@ -11,6 +11,11 @@ type Awaitable<T> = T | Promise<T>;
 
 export interface LibraryPort {
   save(record: RunRecord): Awaitable<number>;
+  /**
+   * Saves the runs of one imported file, all or nothing, skipping runs of that same file
+   * already in the library (the store fingerprints the file's bytes).
+   */
+  importRuns(records: RunRecord[], fileBytes: Uint8Array): Awaitable<Array<{ id: number; alreadyPresent: boolean }>>;
   get(id: number): Awaitable<RunRecord | null>;
   list(filter: ProcedureInput<'library.list'>): Awaitable<RunSummary[]>;
   relabel(id: number, label: string): Awaitable<boolean>;
@@ -81,9 +86,12 @@ export function createHandlers(backend: Backend): Handlers {
       const library = need(backend, 'library');
       const bytes = new Uint8Array(Buffer.from(contentBase64, 'base64'));
       const { records, warnings } = await need(backend, 'formats').parseImport(fileName, bytes);
-      const ids: number[] = [];
-      for (const record of records) ids.push(await library.save(record));
-      return { ids, warnings };
+      const outcomes = await library.importRuns(records, bytes);
+      return {
+        ids: outcomes.filter((o) => !o.alreadyPresent).map((o) => o.id),
+        alreadyPresent: outcomes.filter((o) => o.alreadyPresent).map((o) => o.id),
+        warnings,
+      };
     },
     'library.export': async ({ ids, format }) => {
       const library = need(backend, 'library');

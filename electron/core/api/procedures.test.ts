@@ -40,6 +40,19 @@ test('import (bonnie++ CSV, and CrystalDiskMark sent as UTF-16 bytes) â†’ list â
   assert.equal(!gone.ok && gone.error.code, 'NOT_FOUND');
 });
 
+test('importing the same file again adds nothing and says which runs it already has', async (t) => {
+  const call = await setup(t);
+  const content = fixture('bonnie-2.00a-throttled-loop.csv').toString('base64');
+  const first = await call<{ ids: number[]; alreadyPresent: number[] }>('library.import', { fileName: 'a.csv', contentBase64: content });
+  assert.ok(first.ok && first.data.ids.length > 0 && first.data.alreadyPresent.length === 0, JSON.stringify(first));
+  const again = await call<{ ids: number[]; alreadyPresent: number[] }>('library.import', { fileName: 'copy.csv', contentBase64: content });
+  assert.ok(again.ok, JSON.stringify(again));
+  assert.deepEqual(again.data.ids, []);
+  assert.deepEqual(again.data.alreadyPresent, first.ok ? first.data.ids : []);
+  const list = await call<unknown[]>('library.list', {});
+  assert.equal(list.ok && list.data.length, first.ok ? first.data.ids.length : -1);
+});
+
 test('a file in no known format is IMPORT_FAILED with the importer\'s reason; nothing is saved', async (t) => {
   const call = await setup(t);
   const result = await call('library.import', { fileName: 'notes.txt', contentBase64: Buffer.from('hello\n').toString('base64') });

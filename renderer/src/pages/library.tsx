@@ -74,7 +74,7 @@ export function LibraryPage() {
       <ErrorNote error={error} what="The library" />
       {lastImport.map((o) => (
         <div key={o.fileName} className={`banner ${o.error ? 'error' : 'ok'}`} role="status" data-testid="import-outcome">
-          {o.error ? <><strong>{o.fileName}</strong> was not imported: {o.error.message}</> : <><strong>{o.fileName}</strong>: imported {o.ids.length} {o.ids.length === 1 ? 'run' : 'runs'}.</>}
+          {o.error ? <><strong>{o.fileName}</strong> was not imported: {o.error.message}</> : <><strong>{o.fileName}</strong>: imported {o.ids.length} {o.ids.length === 1 ? 'run' : 'runs'}.{o.alreadyPresent.length > 0 ? ` ${o.alreadyPresent.length} already in the library (${o.alreadyPresent.map((id) => `#${id}`).join(', ')}): not added again.` : ''}</>}
           <WarningList warnings={o.warnings} />
         </div>
       ))}

@@ -9,6 +9,8 @@ export type LibraryFilter = ProcedureInput<'library.list'>;
 export interface ImportOutcome {
   fileName: string;
   ids: number[];
+  /** Runs of this file that an earlier import already saved. */
+  alreadyPresent: number[];
   warnings: Warning[];
   error: ApiError | null;
 }
@@ -90,8 +92,8 @@ export function createLibraryStore(client: ApiClient) {
         const result = await client.call('library.import', { fileName: file.name, contentBase64: file.contentBase64 });
         outcomes.push(
           result.ok
-            ? { fileName: file.name, ids: result.data.ids, warnings: result.data.warnings, error: null }
-            : { fileName: file.name, ids: [], warnings: [], error: result.error },
+            ? { fileName: file.name, ids: result.data.ids, alreadyPresent: result.data.alreadyPresent, warnings: result.data.warnings, error: null }
+            : { fileName: file.name, ids: [], alreadyPresent: [], warnings: [], error: result.error },
         );
       }
       set({ lastImport: outcomes });
