@@ -213,3 +213,29 @@ describe('reference runs', () => {
     assert.match(story.stdout, /reference data \(published figures shipped with DiskDelta\)/);
   });
 });
+
+describe('a real measured run survives export → import', () => {
+  it('carries the machine facts a measurement records (device reasons, threads, fstrim …) and the same numbers', async () => {
+    // Synthetic runs lack the optional machine fields a real run has; a strict importer that
+    // did not know them once refused DiskDelta's own exports. So: measure for real.
+    const target = mkdtempSync(join(dir, 'target-'));
+    const db = freshDb();
+    const run = await runCli(['run', '--target', target, '--tests', 'rnd4k-q1t1-read,seeks', '--size', '16MiB', '--duration', '0.2', '--warmup', '0', '--runs', '2', '--db', db]);
+    assert.equal(run.code, 0, run.stderr);
+    const exported = join(dir, 'measured.json');
+    assert.equal((await runCli(['export', '1', '--format', 'json', '--out', exported, '--db', db])).code, 0);
+    const original = JSON.parse(readFileSync(exported, 'utf8')).runs[0] as RunRecord;
+    assert.ok(original.system && original.target.device, 'the measured run records its machine and device');
+    const back = await runCli(['import', exported, '--db', db]);
+    assert.equal(back.code, 0, back.stderr);
+    const library = openLibrary({ dbPath: db });
+    try {
+      const reimported = library.getRun(2)!;
+      assert.deepEqual(figures(reimported).results, figures(original).results);
+      assert.deepEqual(reimported.system, original.system);
+      assert.deepEqual(reimported.target, original.target);
+    } finally {
+      library.close();
+    }
+  });
+});

@@ -12,7 +12,7 @@ import {
   stackLayerSchema,
   systemFactsSchema,
   warningSchema,
-} from './schemas.ts';
+} from '../model/schemas.ts';
 
 export const ERROR_CODES = [
   'BAD_MESSAGE', // the envelope itself is not a request

@@ -5,108 +5,19 @@
 // instead of guessing.
 import { z } from 'zod';
 import type { RunRecord } from '../model/results.ts';
+import { runRecordSchema } from '../model/schemas.ts';
 import { ImportError } from './import-error.ts';
 import { lineOfPath, parseJsonChecked } from './json-scan.ts';
 
 export const DISKDELTA_FORMAT = 'diskdelta-results';
 export const DISKDELTA_FORMAT_VERSION = 1;
 
-const count = z.number().nonnegative();
-const nullableCount = count.nullable();
-const latency = z.strictObject({
-  mean: nullableCount, p50: nullableCount, p90: nullableCount, p99: nullableCount, p999: nullableCount, max: nullableCount,
-});
-const warning = z.strictObject({ code: z.string().max(200), message: z.string().max(10_000) });
-const cpu = z.strictObject({ userNs: count, systemNs: count });
-const params = z.strictObject({
-  rw: z.enum(['read', 'write', 'randread', 'randwrite', 'randrw', 'seeks']),
-  blockSize: z.number().int().positive(),
-  queueDepth: z.number().int().positive(),
-  threads: z.number().int().positive(),
-  readPercent: z.number().min(0).max(100).optional(),
-});
-const measurement = z.strictObject({
-  run: z.number().int().positive(),
-  bytesPerSec: count,
-  iops: count,
-  latencyNs: latency,
-  elapsedNs: count,
-  ios: count,
-  bytes: count,
-  cpu,
-  samples: z.array(z.strictObject({ tMs: count, bytesPerSec: count, iops: count })),
-});
-const testResult = z.strictObject({
-  test: z.string().min(1).max(200),
-  params: params.nullable(),
-  bytesPerSec: nullableCount,
-  iops: nullableCount,
-  latencyNs: latency.nullable(),
-  best: z.strictObject({ bytesPerSec: nullableCount, iops: nullableCount }).nullable(),
-  cv: nullableCount,
-  runs: z.array(measurement),
-  histogram: z.array(z.tuple([count, count])),
-  cpu: cpu.nullable(),
-  underResolved: z.boolean(),
-  warnings: z.array(warning),
-});
-const device = z.strictObject({
-  name: z.string(),
-  model: z.string().nullable(),
-  serial: z.string().nullable(),
-  sizeBytes: nullableCount,
-  rotational: z.boolean().nullable(),
-  class: z.enum(['HDD', 'SATA SSD', 'NVMe SSD', 'USB', 'virtual', 'RAM', 'loop', 'unknown']),
-  transport: z.string().nullable(),
-  linkCeilingBytesPerSec: nullableCount,
-  linkDescription: z.string().nullable(),
-});
-const stackLayer = z.strictObject({
-  kind: z.enum(['file', 'mount', 'dm-crypt', 'lvm', 'dm', 'partition', 'loop', 'disk', 'other']),
-  name: z.string(),
-  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-  encrypted: z.boolean().optional(),
-  discardPasses: z.boolean().nullable().optional(),
-});
-const runRecord = z.strictObject({
-  label: z.string().max(1000),
-  notes: z.string().max(100_000),
-  createdAt: z.string().max(100),
-  source: z.enum(['measured', 'imported', 'reference']),
-  sourceFormat: z.enum(['diskdelta', 'bonnie++', 'fio', 'kdiskmark', 'crystaldiskmark']),
-  sourceMeta: z.record(z.string(), z.string()),
-  target: z.strictObject({
-    path: z.string(),
-    kind: z.enum(['folder', 'block-device', 'unknown']),
-    device: device.optional(),
-    stack: z.array(stackLayer).optional(),
-  }),
-  system: z
-    .strictObject({
-      kernel: z.string().nullable(),
-      cpuModel: z.string().nullable(),
-      cores: nullableCount,
-      cryptoFlags: z.array(z.string()),
-      memoryBytes: nullableCount,
-    })
-    .optional(),
-  settings: z.strictObject({
-    preset: z.string().optional(),
-    sizeBytes: count.optional(),
-    durationSec: count.optional(),
-    warmupSec: count.optional(),
-    runs: count.optional(),
-    buffered: z.boolean().optional(),
-  }),
-  engine: z.strictObject({ name: z.string(), version: z.string(), ioEngine: z.string().optional() }),
-  results: z.array(testResult),
-  extras: z.array(z.strictObject({ name: z.string(), value: z.number().nullable(), unit: z.string(), note: z.string().optional() })),
-  warnings: z.array(warning),
-});
+// Library ids are not part of the format: the importing library gives new ones.
+const exportedRun = runRecordSchema.omit({ id: true });
 const document = z.strictObject({
   format: z.literal(DISKDELTA_FORMAT),
   version: z.literal(DISKDELTA_FORMAT_VERSION),
-  runs: z.array(runRecord).min(1),
+  runs: z.array(exportedRun).min(1),
 });
 
 export function looksLikeDiskDeltaJson(text: string): boolean {

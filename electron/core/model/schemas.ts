@@ -1,0 +1,173 @@
+// The one zod mirror of the result and system model (results.ts, system/types.ts). The API
+// contract validates its outputs with it, and DiskDelta's JSON import validates hostile files
+// with it; two hand-kept mirrors drifted once (the importer refused DiskDelta's own exports).
+//
+// Objects are strict (an unknown key is an error, never silently dropped), strings are
+// bounded and counts non-negative, so a crafted file cannot smuggle in odd shapes. The checks
+// at the bottom make tsc fail when the model gains, loses or retypes a field, optional ones
+// included, and a schema here does not follow.
+import { z } from 'zod';
+import type {
+  CpuTime, ExtraMetric, LatencyNs, RunMeasurement, RunRecord, RunSettings, Sample, TargetInfo, TestParams, TestResult, Warning,
+} from './results.ts';
+import type { DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from '../system/types.ts';
+
+const count = z.number().nonnegative();
+const nullableCount = count.nullable();
+const text = z.string().max(10_000);
+const shortText = z.string().max(1000);
+const reasons = z.record(shortText, text);
+
+export const warningSchema = z.strictObject({ code: z.string().max(200), message: text });
+
+export const deviceFingerprintSchema = z.strictObject({
+  name: shortText,
+  model: shortText.nullable(),
+  serial: shortText.nullable(),
+  sizeBytes: nullableCount,
+  rotational: z.boolean().nullable(),
+  class: z.enum(['HDD', 'SATA SSD', 'NVMe SSD', 'USB', 'virtual', 'RAM', 'loop', 'unknown']),
+  transport: shortText.nullable(),
+  linkCeilingBytesPerSec: nullableCount,
+  linkDescription: shortText.nullable(),
+  reasons: reasons.optional(),
+});
+
+export const stackLayerSchema = z.strictObject({
+  kind: z.enum(['file', 'mount', 'dm-crypt', 'lvm', 'dm', 'partition', 'loop', 'disk', 'other']),
+  name: text,
+  details: z.record(shortText, z.union([text, z.number(), z.boolean(), z.null()])),
+  encrypted: z.boolean().optional(),
+  discardPasses: z.boolean().nullable().optional(),
+  linkCeilingBytesPerSec: nullableCount.optional(),
+  reasons: reasons.optional(),
+});
+
+export const fstrimTimerSchema = z.strictObject({
+  enabled: z.boolean().nullable(),
+  systemdRunning: z.boolean().nullable(),
+  reason: text.optional(),
+});
+
+export const systemFactsSchema = z.strictObject({
+  kernel: shortText.nullable(),
+  cpuModel: shortText.nullable(),
+  cores: nullableCount,
+  cryptoFlags: z.array(z.string().max(100)),
+  memoryBytes: nullableCount,
+  threads: nullableCount.optional(),
+  arch: shortText.nullable().optional(),
+  fstrimTimer: fstrimTimerSchema.optional(),
+  reasons: reasons.optional(),
+});
+
+export const latencySchema = z.strictObject({
+  mean: nullableCount, p50: nullableCount, p90: nullableCount, p99: nullableCount, p999: nullableCount, max: nullableCount,
+});
+
+export const sampleSchema = z.strictObject({ tMs: count, bytesPerSec: count, iops: count });
+export const cpuSchema = z.strictObject({ userNs: count, systemNs: count });
+
+export const testParamsSchema = z.strictObject({
+  rw: z.enum(['read', 'write', 'randread', 'randwrite', 'randrw', 'seeks']),
+  blockSize: z.number().int().positive(),
+  queueDepth: z.number().int().positive(),
+  threads: z.number().int().positive(),
+  readPercent: z.number().min(0).max(100).optional(),
+});
+
+export const runMeasurementSchema = z.strictObject({
+  run: z.number().int().positive(),
+  bytesPerSec: count,
+  iops: count,
+  latencyNs: latencySchema,
+  elapsedNs: count,
+  ios: count,
+  bytes: count,
+  cpu: cpuSchema,
+  samples: z.array(sampleSchema),
+});
+
+export const testResultSchema = z.strictObject({
+  test: z.string().min(1).max(200),
+  params: testParamsSchema.nullable(),
+  bytesPerSec: nullableCount,
+  iops: nullableCount,
+  latencyNs: latencySchema.nullable(),
+  best: z.strictObject({ bytesPerSec: nullableCount, iops: nullableCount }).nullable(),
+  cv: nullableCount,
+  runs: z.array(runMeasurementSchema),
+  histogram: z.array(z.tuple([count, count])),
+  cpu: cpuSchema.nullable(),
+  underResolved: z.boolean(),
+  warnings: z.array(warningSchema),
+});
+
+export const targetInfoSchema = z.strictObject({
+  path: text,
+  kind: z.enum(['folder', 'block-device', 'unknown']),
+  device: deviceFingerprintSchema.optional(),
+  stack: z.array(stackLayerSchema).optional(),
+});
+
+export const runSettingsSchema = z.strictObject({
+  preset: z.string().max(100).optional(),
+  sizeBytes: count.optional(),
+  durationSec: count.optional(),
+  warmupSec: count.optional(),
+  runs: count.optional(),
+  buffered: z.boolean().optional(),
+});
+
+export const extraMetricSchema = z.strictObject({
+  name: shortText,
+  value: z.number().nullable(),
+  unit: z.string().max(100),
+  note: text.optional(),
+});
+
+export const runRecordSchema = z.strictObject({
+  id: z.number().int().positive().optional(),
+  label: shortText,
+  notes: z.string().max(100_000),
+  createdAt: z.string().max(100),
+  source: z.enum(['measured', 'imported', 'reference']),
+  sourceFormat: z.enum(['diskdelta', 'bonnie++', 'fio', 'kdiskmark', 'crystaldiskmark']),
+  sourceMeta: z.record(shortText, text),
+  target: targetInfoSchema,
+  system: systemFactsSchema.optional(),
+  settings: runSettingsSchema,
+  engine: z.strictObject({ name: z.string().max(100), version: z.string().max(100), ioEngine: z.string().max(100).optional() }),
+  results: z.array(testResultSchema),
+  extras: z.array(extraMetricSchema),
+  warnings: z.array(warningSchema),
+});
+
+// Compile-time agreement with the model, in both directions and on the exact key sets: a plain
+// mutual-assignability check passes when one side lacks an optional field, which is how the
+// two earlier mirrors drifted unnoticed.
+type Exact<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? [keyof A] extends [keyof B]
+      ? [keyof B] extends [keyof A]
+        ? true
+        : false
+      : false
+    : false
+  : false;
+const agree = <T extends true>(value: T): T => value;
+agree<Exact<z.infer<typeof warningSchema>, Warning>>(true);
+agree<Exact<z.infer<typeof deviceFingerprintSchema>, DeviceFingerprint>>(true);
+agree<Exact<z.infer<typeof stackLayerSchema>, StackLayer>>(true);
+agree<Exact<z.infer<typeof fstrimTimerSchema>, FstrimTimerFacts>>(true);
+agree<Exact<z.infer<typeof systemFactsSchema>, SystemFacts>>(true);
+agree<Exact<z.infer<typeof latencySchema>, LatencyNs>>(true);
+agree<Exact<z.infer<typeof sampleSchema>, Sample>>(true);
+agree<Exact<z.infer<typeof cpuSchema>, CpuTime>>(true);
+agree<Exact<z.infer<typeof testParamsSchema>, TestParams>>(true);
+agree<Exact<z.infer<typeof runMeasurementSchema>, RunMeasurement>>(true);
+agree<Exact<z.infer<typeof testResultSchema>, TestResult>>(true);
+agree<Exact<z.infer<typeof targetInfoSchema>, TargetInfo>>(true);
+agree<Exact<z.infer<typeof runSettingsSchema>, RunSettings>>(true);
+agree<Exact<z.infer<typeof extraMetricSchema>, ExtraMetric>>(true);
+agree<Exact<z.infer<typeof runRecordSchema>, RunRecord>>(true);
