@@ -26,6 +26,17 @@ const result = spawnSync(
   ['--test', '--test-concurrency=1', '--test-reporter=spec', ...process.argv.slice(2), ...files],
   { stdio: 'inherit' },
 );
+// The worker's own tests once more, against its AddressSanitizer + UBSan build: a use after
+// free or a leak that the normal build survives fails here (a sanitizer report goes to stderr
+// and turns the exit code non-zero, which every worker test checks).
+const sanitizerBuild = spawnSync('make', ['-s', '-C', 'native', 'sanitize'], { encoding: 'utf8' });
+const sanitized =
+  sanitizerBuild.status === 0
+    ? spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', 'native/test/worker.test.ts', 'native/test/argv-fuzz.test.ts'], {
+        stdio: 'inherit',
+        env: { ...process.env, DISKDELTA_WORKER: fileURLToPath(new URL('../native/build/diskdelta-worker-asan', import.meta.url)) },
+      })
+    : (console.log(`worker under ASan + UBSan: skipped, the compiler cannot build it (make -C native sanitize):\n${sanitizerBuild.stderr}`), { status: 0 });
 // Then the app end to end: Playwright in Debian's Chromium against `diskdelta serve` (e2e/).
 // Both always run; the exit status is the node tests' failure, else Playwright's.
 const e2e = spawnSync(
@@ -34,4 +45,5 @@ const e2e = spawnSync(
   { stdio: 'inherit' },
 );
 const failedTypecheck = typecheck.find((status) => status !== 0);
-process.exit(result.status !== 0 ? (result.status ?? 1) : e2e.status !== 0 ? (e2e.status ?? 1) : (failedTypecheck ?? 0));
+const firstFailure = [result.status, sanitized.status, e2e.status].find((status) => status !== 0);
+process.exit(firstFailure !== undefined ? (firstFailure ?? 1) : (failedTypecheck ?? 0));

@@ -295,6 +295,23 @@ static int cmd_run(options_t *o, int prepare_only) {
   return finish(&t, rc);
 }
 
+// Runs one verb on parsed options; returns the exit code.
+static int run_verb(options_t *o, const char *verb) {
+  if (!o->seed && syscall(SYS_getrandom, &o->seed, sizeof o->seed, 0) != (long)sizeof o->seed) o->seed = now_ns();
+  if (strcmp(verb, "run") == 0) return cmd_run(o, 0);
+  if (strcmp(verb, "prepare") == 0) return cmd_run(o, 1);
+  if (strcmp(verb, "cleanup") == 0) {
+    int n = sweep_stale_files(o->target);
+    jbuf_t b;
+    jb_begin(&b, "cleaned");
+    jb_i64(&b, "removed", n);
+    jb_end_emit(&b);
+    emit_done("ok", 0);
+    return 0;
+  }
+  return usage_error("unknown verb '%s': use run, prepare, cleanup or --help%s", verb, "");
+}
+
 int main(int argc, char **argv) {
   install_signals();
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -313,18 +330,7 @@ int main(int argc, char **argv) {
   o->runs = 1;
   o->sample_ms = 100;
   int rc = parse_options(o, argc, argv);
-  if (rc) return rc;
-  if (!o->seed && syscall(SYS_getrandom, &o->seed, sizeof o->seed, 0) != (long)sizeof o->seed) o->seed = now_ns();
-  if (strcmp(argv[1], "run") == 0) return cmd_run(o, 0);
-  if (strcmp(argv[1], "prepare") == 0) return cmd_run(o, 1);
-  if (strcmp(argv[1], "cleanup") == 0) {
-    int n = sweep_stale_files(o->target);
-    jbuf_t b;
-    jb_begin(&b, "cleaned");
-    jb_i64(&b, "removed", n);
-    jb_end_emit(&b);
-    emit_done("ok", 0);
-    return 0;
-  }
-  return usage_error("unknown verb '%s': use run, prepare, cleanup or --help%s", argv[1], "");
+  if (rc == 0) rc = run_verb(o, argv[1]);
+  free(o);  // (LeakSanitizer checks at exit, so the sanitizer build would flag it otherwise)
+  return rc;
 }

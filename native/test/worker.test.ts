@@ -13,7 +13,9 @@ import { histogramQuantile } from '../../electron/core/bench/statistics.ts';
 import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
-const WORKER = join(NATIVE, 'build', 'diskdelta-worker');
+// DISKDELTA_WORKER runs these tests against another build (npm test runs them again on the
+// AddressSanitizer + UBSan build, native/build/diskdelta-worker-asan).
+const WORKER = process.env.DISKDELTA_WORKER ?? join(NATIVE, 'build', 'diskdelta-worker');
 const SMALL = ['--size', '33554432', '--duration', '0.3', '--warmup', '0'];
 const isRoot = process.getuid?.() === 0;
 const EXIT = { ok: 0, usage: 2, target: 3, noSpace: 4, noDirect: 5, interrupted: 7 };
@@ -242,10 +244,13 @@ describe('a run on a folder', () => {
     assert.ok(seeks.writes > 0);
     const samples = o.messages.filter((m) => m.type === 'sample');
     assert.ok(samples.length >= jobs.length, 'samples stream during the runs');
-    // Every 100 ms by default: within a run the sample times step by about that much.
+    // Every 100 ms by default: sample times rise, and never more than ~10 a second (the
+    // protocol's rate cap). How late a tick comes depends on the machine's load, so the steps'
+    // upper bound is not asserted.
     const sr1 = samples.filter((m) => m.type === 'sample' && m.name === 'sr' && m.run === 1).map((m) => (m.type === 'sample' ? m.t_ms : 0));
     assert.ok(sr1.length >= 2, `samples of one 0.3 s run: ${sr1.join(', ')}`);
-    for (let i = 1; i < sr1.length; i++) assert.ok(sr1[i]! - sr1[i - 1]! >= 90 && sr1[i]! - sr1[i - 1]! <= 200, `sample steps: ${sr1.join(', ')}`);
+    for (let i = 1; i < sr1.length; i++) assert.ok(sr1[i]! > sr1[i - 1]!, `sample times rise: ${sr1.join(', ')}`);
+    assert.ok(sr1.length <= Math.floor(sr1.at(-1)! / 100) + 1, `at most one sample per 100 ms: ${sr1.join(', ')}`);
     assert.deepEqual(testFiles(dir), [], 'the test file is removed at the end');
   });
 
