@@ -251,8 +251,8 @@ describe('a run on a folder', () => {
 
   test('the orchestrator\'s job specs are all accepted (parsing happens before the target check)', async () => {
     const { jobSpec } = await import('../../electron/core/bench/worker-argv.ts');
-    const { TEST_IDS } = await import('../../electron/core/model/results.ts');
-    const o = await runWorker(['run', '--target', join(root, 'absent'), ...TEST_IDS.flatMap((id) => ['--job', jobSpec(id)])]);
+    const { testsOfKind } = await import('../../electron/core/model/catalog.ts');
+    const o = await runWorker(['run', '--target', join(root, 'absent'), ...testsOfKind('rate').flatMap((t) => ['--job', jobSpec(t.id)])]);
     assert.equal(o.code, EXIT.target, 'got past the job parser to the missing target');
   });
 });

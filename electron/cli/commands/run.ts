@@ -2,9 +2,10 @@
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
 import { BenchError } from '../../core/bench/errors.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
-import { PRESETS, TEST_DEFINITIONS } from '../../core/bench/presets.ts';
+import { PRESETS } from '../../core/bench/presets.ts';
+import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
-import { isTestId, type RunRecord, type TestId } from '../../core/model/results.ts';
+import type { RunRecord } from '../../core/model/results.ts';
 import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
 import { table } from '../../core/system/format.ts';
 import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
@@ -20,7 +21,7 @@ Options:
   --preset NAME        ${PRESET_NAMES.map((n) => `${n}`).join(' | ')} (default standard)
 ${PRESET_NAMES.map((n) => `                         ${n.padEnd(9)} ${PRESETS[n].description}`).join('\n')}
   --tests ID,ID,…      run these tests instead of a preset's:
-${Object.values(TEST_DEFINITIONS).map((t) => `                         ${t.id.padEnd(18)} ${t.title}`).join('\n')}
+${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).join('\n')}
   --size SIZE          test file size, e.g. 256MiB, 1GiB, 1G (default: the preset's, 1 GiB)
   --duration SECONDS   timed window of each run, e.g. 1.5, 5s (default: the preset's)
   --warmup SECONDS     untimed I/O before each test (default: the preset's)
@@ -111,14 +112,14 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   if (values.preset && !(PRESET_NAMES as readonly string[]).includes(values.preset)) {
     throw new UsageError(`--preset '${values.preset}' is unknown: use ${PRESET_NAMES.join(', ')}`);
   }
-  let tests: TestId[] | undefined;
+  let tests: string[] | undefined;
   if (values.tests !== undefined) {
     const ids = values.tests.split(',').map((s) => s.trim()).filter(Boolean);
-    const bad = ids.filter((id) => !isTestId(id));
+    const bad = ids.filter((id) => !isCatalogTest(id));
     if (ids.length === 0 || bad.length > 0) {
-      throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${Object.keys(TEST_DEFINITIONS).join(', ')}`);
+      throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${TESTS.map((t) => t.id).join(', ')}`);
     }
-    tests = ids as TestId[];
+    tests = ids;
   }
   const spec: BenchSpec = { target: values.target };
   if (values.preset) spec.preset = values.preset as PresetName;
@@ -172,10 +173,9 @@ function toJson(record: RunRecord) {
 
 export function formatRecord(record: RunRecord): string {
   const rows = record.results.map((r) => {
-    const def = TEST_DEFINITIONS[r.test as TestId];
-    const seeks = r.test === 'seeks';
+    const seeks = (r.params ?? null)?.rw === 'seeks';
     return [
-      def?.title ?? r.test,
+      testLabel(r.test, r.params),
       r.bytesPerSec === null || seeks ? '—' : formatThroughput(r.bytesPerSec),
       r.iops === null ? '—' : formatIops(r.iops, seeks ? 'seeks/s' : 'IOPS'),
       r.latencyNs?.p50 == null ? '—' : formatLatency(r.latencyNs.p50),

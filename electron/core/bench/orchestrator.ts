@@ -1,11 +1,12 @@
 // A benchmark run from spec to RunRecord: plan → argv → spawn → parse NDJSON → aggregate.
 // Used unchanged by the CLI, the app's API and the tests.
 import { stat } from 'node:fs/promises';
-import type { RunRecord, Sample, TestId, TestResult, Warning } from '../model/results.ts';
+import { testWrites } from '../model/catalog.ts';
+import type { RunRecord, Sample, TestResult, Warning } from '../model/results.ts';
 import { describeTarget, resultWarnings } from '../system/index.ts';
 import { aggregateTest } from './aggregate.ts';
 import { BenchError, WORKER_EXIT } from './errors.ts';
-import { PRESETS, isWriteTest } from './presets.ts';
+import { PRESETS } from './presets.ts';
 import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { workerArgv, type WorkerPlan } from './worker-argv.ts';
@@ -32,11 +33,11 @@ export async function planRun(input: BenchSpec): Promise<{ plan: WorkerPlan; war
   }
   const spec = parsed.data;
   const preset = PRESETS[spec.preset ?? 'standard'];
-  let tests: TestId[] = spec.tests ?? preset.tests;
+  let tests: string[] = spec.tests ?? preset.tests;
   const warnings: Warning[] = [];
   const isDevice = await stat(spec.target).then((s) => s.isBlockDevice(), () => false);
   if (isDevice) {
-    const writes = tests.filter(isWriteTest);
+    const writes = tests.filter((t) => testWrites(t));
     if (writes.length > 0 && spec.tests) {
       throw new BenchError(
         'write-on-block-device',
@@ -44,7 +45,7 @@ export async function planRun(input: BenchSpec): Promise<{ plan: WorkerPlan; war
       );
     }
     if (writes.length > 0) {
-      tests = tests.filter((t) => !isWriteTest(t));
+      tests = tests.filter((t) => !testWrites(t));
       warnings.push({ code: 'writes-skipped', message: `${spec.target} is a block device: the write tests of the preset were skipped (devices are only read)` });
     }
     if (tests.length === 0) throw new BenchError('write-on-block-device', `the preset has no read tests to run on the block device ${spec.target}`);
@@ -75,8 +76,8 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   const context = await describeTarget(spec.target);
   warnings.push(...context.warnings);
 
-  const results = new Map<TestId, WorkerResult[]>();
-  const samples = new Map<TestId, Map<number, Sample[]>>();
+  const results = new Map<string, WorkerResult[]>();
+  const samples = new Map<string, Map<number, Sample[]>>();
   let hello: Extract<WorkerMessage, { type: 'hello' }> | undefined;
   let failure: { code: string; message: string } | undefined;
   const progress = new ProgressTracker(plan, emit);
@@ -148,7 +149,7 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
           stack: context.target.stack,
           sizeBytes: hello?.size ?? plan.sizeBytes,
           memoryBytes: context.system.memoryBytes,
-          write: isWriteTest(t),
+          write: testWrites(t),
           buffered: plan.buffered,
         }),
       );

@@ -4,26 +4,6 @@
 
 import type { DeviceFingerprint, StackLayer, SystemFacts } from '../system/types.ts';
 
-/** The standard tests, in the order the grid shows them (CrystalDiskMark's layout). */
-export const GRID_TEST_IDS = [
-  'seq1m-q8t1-read',
-  'seq1m-q8t1-write',
-  'seq1m-q1t1-read',
-  'seq1m-q1t1-write',
-  'rnd4k-q32t1-read',
-  'rnd4k-q32t1-write',
-  'rnd4k-q1t1-read',
-  'rnd4k-q1t1-write',
-] as const;
-
-export const TEST_IDS = [...GRID_TEST_IDS, 'seeks', 'mix70-rnd4k-q8t1'] as const;
-
-export type TestId = (typeof TEST_IDS)[number];
-
-export function isTestId(value: string): value is TestId {
-  return (TEST_IDS as readonly string[]).includes(value);
-}
-
 /** Access pattern, as the worker names it (fio's rw= vocabulary plus bonnie++'s seeks). */
 export type AccessPattern = 'read' | 'write' | 'randread' | 'randwrite' | 'randrw' | 'seeks';
 
@@ -82,7 +62,7 @@ export interface RunMeasurement {
 export type LatencyHistogram = Array<[number, number]>;
 
 export interface TestResult {
-  /** A TestId for DiskDelta's own tests; imports use the nearest TestId or their own name. */
+  /** A test id of the catalog (catalog.ts); imports use the nearest catalog test or their own name. */
   test: string;
   params: TestParams | null;
   /** Median over runs (measured) or the value in the file (imported). null: not reported. */

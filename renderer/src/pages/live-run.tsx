@@ -1,6 +1,6 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatIops, formatNumber, formatThroughput } from '../../../electron/core/analysis/units.ts';
-import { testTitle } from '../../../electron/core/analysis/compare.ts';
+import { testTitle } from '../../../electron/core/model/catalog.ts';
 import { EmptyState, ErrorNote, formatEta, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { useRuns } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
