@@ -4,12 +4,14 @@ import { BenchError } from '../../core/bench/errors.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS } from '../../core/bench/presets.ts';
 import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
+import { exitCodesHelp } from '../../core/model/failures.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
 import type { RunRecord } from '../../core/model/results.ts';
 import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
 import { table } from '../../core/system/format.ts';
-import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
+import { wrap } from '../wrap.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
 
@@ -32,8 +34,7 @@ ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).joi
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 
-Exit codes: 0 ok; 2 bad usage; 3 target unusable; 4 not enough space; 5 O_DIRECT impossible
-(tmpfs) without --buffered; 6 I/O error; 7 interrupted; 1 any other failure.
+${wrap(exitCodesHelp())}
 `;
 
 export const runCommand: CliCommand = {
@@ -89,9 +90,7 @@ export const runCommand: CliCommand = {
       bar?.clear();
       if (error instanceof BenchError) {
         process.stderr.write(`diskdelta run: ${error.message}\n`);
-        if (error.code === 'CANCELLED') return 7;
-        if (error.code === 'bad-spec' || error.code === 'write-on-block-device') return 2;
-        return error.workerExitCode && error.workerExitCode > 0 ? error.workerExitCode : EXIT_FAILURE;
+        return error.exitCode;
       }
       throw error;
     } finally {

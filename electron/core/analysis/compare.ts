@@ -4,8 +4,8 @@
 // better or worse (lower latency is better, higher throughput/IOPS/seeks are better), and
 // whether it exceeds the runs' own spread. With three or more runs each run is also compared
 // to the one before it, because an upgrade is often a chain: HDD → SSD → SSD + dm-crypt.
-import { METRICS, TEST_IDS, testById, testTitle, type Direction, type MetricDef } from '../model/catalog.ts';
-import type { ExtraMetric, RunRecord, RunSource, SourceFormat, TestParams, TestResult } from '../model/results.ts';
+import { METRICS, TEST_IDS, metricById, testById, testTitle, type Direction, type MetricDef } from '../model/catalog.ts';
+import type { ExtraMetric, Figure, RunRecord, RunSource, SourceFormat, TestParams, TestResult } from '../model/results.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -19,7 +19,8 @@ import {
   type ThroughputUnit,
 } from './units.ts';
 
-export type MetricKind = 'throughput' | 'iops' | 'latency' | 'extra';
+/** 'figure': a figure of a kind that is not a rate (seconds per phase, cipher ceiling, forecast). */
+export type MetricKind = 'throughput' | 'iops' | 'latency' | 'figure' | 'extra';
 export type { Direction };
 export type Verdict = 'better' | 'worse' | 'same';
 /** 'unknown' whenever either side has no spread to judge by (single value, import, under-resolved). */
@@ -42,6 +43,8 @@ export interface CompareCell {
   /** Always labelled with its unit, e.g. "135.9 MB/s". */
   display: string;
   underResolved: boolean;
+  /** A forecast or model output, not a measurement: its display says "(estimated)". */
+  estimated: boolean;
   /** null for the baseline, or when either value is missing or the baseline is zero. */
   vsBaseline: Delta | null;
   /** Against the previous run; only with three or more runs. */
@@ -51,6 +54,8 @@ export interface CompareCell {
 export interface CompareRow {
   test: string; // the test id, or "extras" for imported figures without a DiskDelta test
   testTitle: string;
+  /** The test's parameters (catalog, else the results'); null when no source gave them. */
+  params: TestParams | null;
   metric: string; // bytesPerSec | iops | latency.p50 | latency.p99 | latency.mean | latency.max | extra name
   metricLabel: string;
   kind: MetricKind;
@@ -103,6 +108,7 @@ export function compareRuns(runs: RunRecord[], options: { unit?: ThroughputUnit 
     for (const metric of metricsFor(test, results)) {
       rows.push(buildRow(test, metric, results, unit));
     }
+    rows.push(...figureRows(test, results, unit));
   }
   rows.push(...extraRows(runs));
   return {
@@ -250,10 +256,58 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
     value: side.value,
     display: results[i] ? displayValue(metric, side.value, side.underResolved, unit, seeks) : '— (test not in this run)',
     underResolved: side.underResolved,
+    estimated: false,
     vsBaseline: i === 0 ? null : delta(sides[0]!, side, metric.direction),
     vsPrevious: i >= 2 ? delta(sides[i - 1]!, side, metric.direction) : null,
   }));
-  return { test, testTitle: testTitle(test, paramsOf(test, results)), metric: metric.id, metricLabel: metric.label, kind: metric.kind, direction: metric.direction, cells };
+  const params = paramsOf(test, results);
+  return { test, testTitle: testTitle(test, params), params, metric: metric.id, metricLabel: metric.label, kind: metric.kind, direction: metric.direction, cells };
+}
+
+/** One row per (metric, subject) of the figures the runs' results of this test carry. */
+function figureRows(test: string, results: Array<TestResult | null>, unit: ThroughputUnit): CompareRow[] {
+  const keys: Array<{ metric: string; subject: string }> = [];
+  for (const r of results) {
+    for (const f of r?.figures ?? []) {
+      if (!keys.some((k) => k.metric === f.metric && k.subject === f.subject)) keys.push({ metric: f.metric, subject: f.subject });
+    }
+  }
+  return keys.map(({ metric: id, subject }) => {
+    const def = metricById(id);
+    const direction = def?.direction ?? 'none';
+    const found = results.map((r) => r?.figures?.find((f) => f.metric === id && f.subject === subject) ?? null);
+    const sides: Side[] = found.map((f, runIndex) => ({ value: f?.value ?? null, sd: null, underResolved: false, runIndex }));
+    const label = [def?.label ?? id, subject].filter(Boolean).join(' · ');
+    return {
+      test,
+      testTitle: testTitle(test, paramsOf(test, results)),
+      params: paramsOf(test, results),
+      metric: subject ? `${id}:${subject}` : id,
+      metricLabel: label,
+      kind: 'figure' as const,
+      direction,
+      cells: found.map((f, i): CompareCell => ({
+        value: f?.value ?? null,
+        display: results[i] ? displayFigure(f, unit) : '— (test not in this run)',
+        underResolved: false,
+        estimated: f?.provenance === 'estimated',
+        vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
+        vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
+      })),
+    };
+  });
+}
+
+/** A figure with its unit, and "(estimated)" when it comes from a model: never passed off as measured. */
+export function displayFigure(f: Figure | null, unit: ThroughputUnit = 'MB'): string {
+  if (!f) return '— (not in this run)';
+  const mark = f.provenance === 'estimated' ? ' (estimated)' : '';
+  if (f.value == null) return `— (${f.basis ?? 'not obtained'})${mark}`;
+  if (f.unit === 'bytes/s') return formatThroughput(f.value, unit) + mark;
+  if (f.unit === 'ns') return formatLatency(f.value) + mark;
+  if (f.unit === 'IOPS' || f.unit === 'seeks/s') return formatIops(f.value, f.unit) + mark;
+  if (f.unit === 's') return `${formatNumber(f.value)} s${mark}`;
+  return `${formatNumber(f.value)} ${f.unit}${mark}`;
 }
 
 /** Imported figures with no DiskDelta test, matched by original name and unit. */
@@ -271,6 +325,7 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
     return {
       test: 'extras',
       testTitle: 'other figures (as imported)',
+      params: null,
       metric: name,
       metricLabel: name,
       kind: 'extra' as const,
@@ -279,6 +334,7 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
         value: e?.value ?? null,
         display: displayExtra(e),
         underResolved: false,
+        estimated: false,
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
         vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
       })),

@@ -5,6 +5,8 @@
 // bundles it.
 import { z } from 'zod';
 import { benchSpecSchema } from '../bench/spec.ts';
+import { FAILURE_CODES } from '../model/failures.ts';
+import { runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
 import {
   deviceFingerprintSchema,
   runRecordSchema,
@@ -28,7 +30,12 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const apiErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
+export const apiErrorSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  /** Why a run could not start or failed (model/failures.ts): the page offers that failure's action. */
+  failure: z.enum(FAILURE_CODES).optional(),
+});
 export type ApiError = z.infer<typeof apiErrorSchema>;
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
 
@@ -43,21 +50,7 @@ export const runRefSchema = z.discriminatedUnion('kind', [
 ]);
 export type RunRef = z.infer<typeof runRefSchema>;
 
-export const runSummarySchema = z.object({
-  id: libraryId,
-  label: z.string(),
-  createdAt: z.string(),
-  source: z.enum(['measured', 'imported', 'reference']),
-  sourceFormat: z.enum(['diskdelta', 'bonnie++', 'fio', 'kdiskmark', 'crystaldiskmark']),
-  targetPath: z.string(),
-  deviceModel: z.string().nullable(),
-  deviceClass: deviceFingerprintSchema.shape.class.nullable(),
-  preset: z.string().nullable(),
-  engine: z.string(),
-  resultCount: z.number().int(),
-  warningCount: z.number().int(),
-});
-export type RunSummary = z.infer<typeof runSummarySchema>;
+export { runSummarySchema, type RunSummary };
 
 export const referenceSummarySchema = z.object({ key: z.string(), record: runRecordSchema });
 
@@ -108,18 +101,8 @@ export const procedures = {
   'runs.start': { input: benchSpecSchema, output: z.object({ runId }) },
   'runs.cancel': { input: z.object({ runId }).strict(), output: z.object({ cancelled: z.boolean() }) },
   'runs.active': { input: empty, output: z.array(activeRunSchema) },
-  'library.list': {
-    input: z
-      .object({
-        label: z.string().max(200).optional(),
-        device: z.string().max(200).optional(),
-        source: z.enum(['measured', 'imported', 'reference']).optional(),
-        since: z.iso.datetime().optional(),
-        until: z.iso.datetime().optional(),
-      })
-      .strict(),
-    output: z.array(runSummarySchema),
-  },
+  // The same filter as `diskdelta list`, answered by the same SQL (store/library.ts).
+  'library.list': { input: runFilterSchema, output: z.array(runSummarySchema) },
   'library.get': { input: z.object({ id: libraryId }).strict(), output: runRecordSchema },
   'library.relabel': {
     input: z.object({ id: libraryId, label: z.string().trim().min(1).max(200) }).strict(),

@@ -3,6 +3,7 @@
 // nanoseconds. Conversion to MB/s, MiB/s or KB/s happens at display time (units.ts).
 
 import type { DeviceFingerprint, StackLayer, SystemFacts } from '../system/types.ts';
+import type { Provenance, RawUnit } from './catalog.ts';
 
 /** Access pattern, as the worker names it (fio's rw= vocabulary plus bonnie++'s seeks). */
 export type AccessPattern = 'read' | 'write' | 'randread' | 'randwrite' | 'randrw' | 'seeks';
@@ -61,6 +62,24 @@ export interface RunMeasurement {
 /** A histogram as sparse [lowerBoundNs, count] pairs, ascending. */
 export type LatencyHistogram = Array<[number, number]>;
 
+/**
+ * A figure that is not an I/O rate: the seconds of one phase of a workload, a cipher's
+ * ceiling in bytes/s, a forecast. Its metric (catalog.ts METRICS) says the unit and which way
+ * is better; `estimated` figures come from a model, not a measurement, and are shown as such.
+ */
+export interface Figure {
+  /** A catalog metric id, e.g. "phaseSeconds", "cipherBytesPerSec", "forecastBytesPerSec". */
+  metric: string;
+  /** What the figure is of within its test: a phase ("unpack"), a cipher ("aes-xts-plain64"); "" when single. */
+  subject: string;
+  /** Raw, in `unit`; null: not obtained (say why in `basis`). */
+  value: number | null;
+  unit: RawUnit;
+  provenance: Provenance;
+  /** How it was obtained, for estimated figures above all ("cipher ceiling × measured write"). */
+  basis?: string;
+}
+
 export interface TestResult {
   /** A test id of the catalog (catalog.ts); imports use the nearest catalog test or their own name. */
   test: string;
@@ -79,6 +98,11 @@ export interface TestResult {
   /** True when the result is too short or has too few I/Os to be trusted (bonnie++'s +++++). */
   underResolved: boolean;
   warnings: Warning[];
+  /**
+   * The figures of kinds that are not rates (seconds per phase, cipher ceilings, forecasts).
+   * Absent for rate tests; the library stores an empty list as absent.
+   */
+  figures?: Figure[];
 }
 
 /** A figure kept from an import that maps to none of DiskDelta's tests. */

@@ -70,7 +70,7 @@ export function LiveRunPage() {
         </div>
       ) : null}
       {run.status === 'cancelled' ? <div className="banner warn" role="status">The run was cancelled; its test file was removed and nothing was saved.</div> : null}
-      <ErrorNote error={run.status === 'failed' ? run.error : null} what="The run" />
+      <ErrorNote error={run.status === 'failed' ? run.error : null} what="The run" newRunLink />
       <section aria-labelledby="now-h">
         <h2 id="now-h">Current figures</h2>
         {last ? (
