@@ -8,10 +8,11 @@ import { exitCodesHelp } from '../../core/model/failures.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
 import type { RunRecord } from '../../core/model/results.ts';
 import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
-import { table } from '../../core/system/format.ts';
+import { table } from '../system-format.ts';
 import { UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
 import { wrap } from '../wrap.ts';
+import { figureLines } from '../figures-text.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
 
@@ -191,6 +192,7 @@ export function formatRecord(record: RunRecord): string {
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
   const body = table(['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'warnings'], rows);
+  const figures = figureLines(record.results);
   const notes = [...record.warnings, ...record.results.flatMap((r) => r.warnings.map((w) => ({ ...w, message: `${r.test}: ${w.message}` })))];
-  return head + body + (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '');
+  return head + body + (figures.length ? `\nOther figures:\n${figures.join('\n')}\n` : '') + (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '');
 }

@@ -11,6 +11,10 @@ import { parseImport } from '../formats/index.ts';
 import { openLibrary } from '../store/library.ts';
 import type { RunRecord, TestResult } from './results.ts';
 import { runRecordSchema } from './schemas.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../cli/run-cli-in-process.ts';
 
 function figuresResult(test: string, unpackSec: number, cipher: number, forecast: number): TestResult {
   return {
@@ -72,5 +76,18 @@ describe('figures of kinds that are not rates', () => {
     assert.ok(forecast.cells.every((cell) => cell.estimated && cell.display.endsWith('(estimated)')), JSON.stringify(forecast.cells));
     assert.ok(unpack.cells.every((cell) => !cell.estimated));
     assert.match(formatComparisonText(c), /400(\.0)? MB\/s \(estimated\)/);
+  });
+
+  it('diskdelta show lists them with units, the estimate marked', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dd-figures-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const dbPath = join(dir, 'library.sqlite');
+    const lib = openLibrary({ dbPath });
+    const id = lib.saveRun(run('SSD', 12.5, 2.1e9, 480e6));
+    lib.close();
+    const out = await runCli(['show', String(id), '--db', dbPath]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /workload-kernel-tree: seconds · unpack: 12\.50? s\n/);
+    assert.match(out.stdout, /forecast throughput · seq write under dm-crypt: 480(\.0)? MB\/s \(estimated\) — min\(cipher ceiling, measured write\)/);
   });
 });

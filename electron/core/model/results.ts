@@ -2,7 +2,7 @@
 // the comparison and the app. Raw units only: bytes per second, I/Os per second,
 // nanoseconds. Conversion to MB/s, MiB/s or KB/s happens at display time (units.ts).
 
-import type { DeviceFingerprint, StackLayer, SystemFacts } from '../system/types.ts';
+import type { DeviceFingerprint, StackLayer, SystemFacts } from './machine.ts';
 import type { Provenance, RawUnit } from './catalog.ts';
 
 /** Access pattern, as the worker names it (fio's rw= vocabulary plus bonnie++'s seeks). */

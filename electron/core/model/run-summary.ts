@@ -2,9 +2,9 @@
 // schema for `diskdelta list`, the app's Library page and the API, checked against each other
 // below the way schemas.ts checks the result model. The store answers every filter in SQL.
 import { z } from 'zod';
-import { deviceFingerprintSchema } from './schemas.ts';
+import { agree, deviceFingerprintSchema, type Exact } from './schemas.ts';
 import type { RunSource, SourceFormat } from './results.ts';
-import type { DeviceClass } from '../system/types.ts';
+import type { DeviceClass } from './machine.ts';
 
 /** What the runs table alone can tell: no JSON, no samples. */
 export interface RunSummary {
@@ -65,7 +65,6 @@ export const runFilterSchema = z.strictObject({
   limit: z.number().int().min(1).max(1_000_000).optional(),
 });
 
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? ([keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false) : false) : false;
-const agree = <T extends true>(value: T): T => value;
+// The same exact-key agreement as the result model's (schemas.ts).
 agree<Exact<z.infer<typeof runSummarySchema>, RunSummary>>(true);
 agree<Exact<z.infer<typeof runFilterSchema>, RunFilter>>(true);

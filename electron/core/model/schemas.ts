@@ -11,7 +11,7 @@ import { PROVENANCES, RAW_UNITS } from './catalog.ts';
 import type {
   CpuTime, ExtraMetric, Figure, LatencyNs, RunMeasurement, RunRecord, RunSettings, Sample, TargetInfo, TestParams, TestResult, Warning,
 } from './results.ts';
-import type { DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from '../system/types.ts';
+import type { DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from './machine.ts';
 
 const count = z.number().nonnegative();
 const nullableCount = count.nullable();
@@ -157,7 +157,7 @@ export const runRecordSchema = z.strictObject({
 // Compile-time agreement with the model, in both directions and on the exact key sets: a plain
 // mutual-assignability check passes when one side lacks an optional field, which is how the
 // two earlier mirrors drifted unnoticed.
-type Exact<A, B> = [A] extends [B]
+export type Exact<A, B> = [A] extends [B]
   ? [B] extends [A]
     ? [keyof A] extends [keyof B]
       ? [keyof B] extends [keyof A]
@@ -166,7 +166,7 @@ type Exact<A, B> = [A] extends [B]
       : false
     : false
   : false;
-const agree = <T extends true>(value: T): T => value;
+export const agree = <T extends true>(value: T): T => value;
 agree<Exact<z.infer<typeof warningSchema>, Warning>>(true);
 agree<Exact<z.infer<typeof deviceFingerprintSchema>, DeviceFingerprint>>(true);
 agree<Exact<z.infer<typeof stackLayerSchema>, StackLayer>>(true);

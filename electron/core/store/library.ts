@@ -20,7 +20,7 @@ import type {
   TestResult,
   Warning,
 } from '../model/results.ts';
-import type { DeviceClass } from '../system/types.ts';
+import type { DeviceClass } from '../model/machine.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { migrate, NewerSchemaError } from './migrations.ts';
 

@@ -4,7 +4,7 @@
 // plan and a step, runs the step (the worker, or in-process) and collects TestResults.
 import type { z } from 'zod';
 import type { RunSettings, TargetInfo, TestResult } from '../../model/results.ts';
-import type { SystemFacts } from '../../system/types.ts';
+import type { SystemFacts } from '../../model/machine.ts';
 import type { Preset } from '../presets.ts';
 import type { BenchEvent, BenchSpec } from '../spec.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';

@@ -6,7 +6,7 @@ import { testWrites } from '../../model/catalog.ts';
 import type { Sample, TestResult } from '../../model/results.ts';
 import { aggregateTest } from '../aggregate.ts';
 import { ProgressTracker } from '../progress.ts';
-import { resultWarnings } from '../../system/index.ts';
+import { resultWarnings } from '../result-warnings.ts';
 import { workerArgv, type WorkerPlan } from '../worker-argv.ts';
 import type { WorkerResult } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
