@@ -2,6 +2,7 @@
 // it, never one above; core/ imports nothing outside core/ (no cli/, server/, main/, renderer/).
 //
 //   model     the result model, catalog, failure codes, machine-fact types: pure data and schemas
+//   files     writing a file a person chose (no data model of its own)
 //   system    reads the machine (sysfs, mountinfo, dm)
 //   analysis  units, comparison
 //   formats   importers and exporters of result files
@@ -17,7 +18,7 @@ import { globSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const LAYERS = ['model', 'system', 'analysis', 'formats', 'store', 'bench', 'api'] as const;
+export const LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'api'] as const;
 
 const CORE = dirname(fileURLToPath(import.meta.url));
 
