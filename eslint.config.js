@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { LAYERS, layersRule } from './eslint-rules/layers.js';
 
 export default tseslint.config(
   { ignores: ['vite.config.ts', 'node_modules/**', 'dist/**', 'test-results/**', 'native/**/*.c', '**/fixtures/**/*.json'] },
@@ -35,6 +36,13 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // Tests may wire layers together to check them against each other.
+    files: ['electron/**/*.{ts,tsx}', 'renderer/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.fuzz.ts', '**/fixtures/**'],
+    plugins: { diskdelta: { rules: { layers: layersRule } } },
+    rules: { 'diskdelta/layers': ['error', { root: import.meta.dirname, layers: LAYERS }] },
   },
   { files: ['**/*.js', '**/*.cjs', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );
