@@ -62,7 +62,8 @@ test('run → live progress → library → compare two runs → bars in the cha
 });
 
 test('cancel stops the run within seconds and leaves no test file', async ({ page, app }) => {
-  await startRun(page, openAt(app.url), app.targetDir, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '5' });
+  // 60 s per test: the run must outlast the screenshots below however loaded the machine is (it is cancelled anyway).
+  await startRun(page, openAt(app.url), app.targetDir, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '60' });
   await expect(page.getByTestId('run-progress')).not.toHaveAttribute('aria-valuenow', '0', { timeout: 20_000 });
   // The Live run page mid-run: progress, current figures and the live chart.
   await expect(page.getByTestId('live-chart').locator('svg path.recharts-curve').first()).toBeVisible();
