@@ -5,7 +5,7 @@
 // whether it exceeds the runs' own spread. With three or more runs each run is also compared
 // to the one before it, because an upgrade is often a chain: HDD → SSD → SSD + dm-crypt.
 import type { ExtraMetric, RunRecord, RunSource, SourceFormat, TestResult } from '../model/results.ts';
-import { TEST_IDS } from '../model/results.ts';
+import { isFailedResult, TEST_IDS } from '../model/results.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -146,7 +146,8 @@ function metricsFor(test: string, results: Array<TestResult | null>): Metric[] {
   // A result with no figure at all but flagged under-resolved (bonnie++'s "+++++") still gets
   // its row, so the comparison says "too fast to measure" instead of dropping the test.
   const seeks = test === 'seeks' || present.some((r) => r.params?.rw === 'seeks');
-  const unresolvedOnly = !hasThroughput && !hasIops && present.some((r) => r.underResolved);
+  // A failed test (an imported job that errored) likewise keeps its row and says "failed".
+  const unresolvedOnly = !hasThroughput && !hasIops && present.some((r) => r.underResolved || isFailedResult(r));
   if (hasThroughput || (unresolvedOnly && !seeks)) {
     metrics.push({ id: 'bytesPerSec', label: 'throughput', kind: 'throughput', direction: 'higher' });
   }
@@ -228,8 +229,8 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   };
 }
 
-function displayValue(metric: Metric, value: number | null, underResolved: boolean, unit: ThroughputUnit, test: string): string {
-  if (value == null) return underResolved ? '+++++ (too fast to measure)' : '— (not reported)';
+function displayValue(metric: Metric, value: number | null, underResolved: boolean, failed: boolean, unit: ThroughputUnit, test: string): string {
+  if (value == null) return failed ? 'failed (no figure)' : underResolved ? '+++++ (too fast to measure)' : '— (not reported)';
   if (metric.kind === 'throughput') return formatThroughput(value, unit);
   if (metric.kind === 'iops') return formatIops(value, test === 'seeks' ? 'seeks/s' : 'IOPS');
   return formatLatency(value);
@@ -244,7 +245,7 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
   }));
   const cells = sides.map((side, i): CompareCell => ({
     value: side.value,
-    display: results[i] ? displayValue(metric, side.value, side.underResolved, unit, test) : '— (test not in this run)',
+    display: results[i] ? displayValue(metric, side.value, side.underResolved, isFailedResult(results[i]), unit, test) : '— (test not in this run)',
     underResolved: side.underResolved,
     vsBaseline: i === 0 ? null : delta(sides[0]!, side, metric.direction),
     vsPrevious: i >= 2 ? delta(sides[i - 1]!, side, metric.direction) : null,
