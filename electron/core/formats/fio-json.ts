@@ -141,7 +141,7 @@ function bandwidth(ctx: Ctx, d: Obj, p: Path, runtimeMs: number | null): { bytes
   return { bytesPerSec: (num(ctx, d, 'bw', p, true) as number) * 1024, slack: 1024 };
 }
 
-function direction(ctx: Ctx, job: Obj, key: 'read' | 'write' | 'trim', path: Path): Direction | null {
+function direction(ctx: Ctx, job: Obj, key: 'read' | 'write' | 'trim' | 'mixed', path: Path): Direction | null {
   const d = optionalObj(ctx, job, key, path);
   if (!d) return null;
   const p = [...path, key];
@@ -308,6 +308,12 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
       if (!d) continue;
       group.parts.set(dir, [...(group.parts.get(dir) ?? []), d]);
       dirs.push(d);
+    }
+    // unified_rw_reporting=1 (or "mixed") writes one "mixed" object for all directions instead.
+    const mixed = dirs.length === 0 ? direction(ctx, job, 'mixed', path) : null;
+    if (mixed) {
+      group.parts.set('mixed', [...(group.parts.get('mixed') ?? []), mixed]);
+      dirs.push(mixed);
     }
     const usr = num(ctx, job, 'usr_cpu', path, false);
     const sys = num(ctx, job, 'sys_cpu', path, false);

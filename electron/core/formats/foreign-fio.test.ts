@@ -135,6 +135,22 @@ describe('fio JSON published by others', () => {
     assertConsistent(only(run), 4096);
   });
 
+  it('unified_rw_reporting: the one "mixed" object fio writes is the result, not "no results"', () => {
+    // The 3.12 randrw file as fio writes it with unified_rw_reporting=1: both sides in "mixed".
+    const d = doc(read('fio-3.12-randrw-32k.json'));
+    const job = d.jobs[0] as Job & { mixed?: Dir };
+    const { read: r, write: w } = job;
+    job.mixed = { ...r, io_bytes: r.io_bytes + w.io_bytes, io_kbytes: (r.io_kbytes ?? 0) + (w.io_kbytes ?? 0), bw_bytes: (r.bw_bytes ?? 0) + (w.bw_bytes ?? 0), iops: r.iops + w.iops };
+    delete (job as Partial<Job>).read;
+    delete (job as Partial<Job>).write;
+    (d['global options'] as Record<string, string>).unified_rw_reporting = '1';
+    const [run] = parseImport(JSON.stringify(d), 'unified.json', { now: NOW });
+    const result = run?.results[0];
+    assert.equal(result?.test, 'mix50-rnd32k-q16t1');
+    assert.equal(result?.bytesPerSec, (r.bw_bytes as number) + (w.bw_bytes as number));
+    assert.equal(result?.iops, r.iops + w.iops);
+  });
+
   it('two devices in one file: one run per device, test names without stray spaces', () => {
     // The MX200 file with its job run on two devices, named the way job files name sections.
     const d = doc(read('fio-3.1-mx200-randread.json'));
