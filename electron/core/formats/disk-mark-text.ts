@@ -17,8 +17,8 @@
 // against IOPS × block size. Latency is a mean in µs. A line of zeros is a test that was not
 // run (the tools print 0.000), so it is skipped.
 import type { AccessPattern, RunRecord, TargetInfo, TestParams, TestResult, Warning } from '../model/results.ts';
-import type { StackLayer } from '../system/types.ts';
-import { blockSizeLabel, emptyLatency, importedResult, parseToolSize, scaleDecimal, splitLines, testNameFor, uniqueTestName } from './common.ts';
+import type { StackLayer } from '../model/machine.ts';
+import { blockSizeLabel, emptyLatency, importedResult, parseToolSize, scaleDecimal, splitLines, testIdFor, uniqueTestName } from './common.ts';
 import { ImportError } from './import-error.ts';
 import { checkResultRate } from './rate-check.ts';
 
@@ -188,7 +188,7 @@ export function parseDiskMarkText(text: string, fileName: string, flavour: DiskM
       if (rw) {
         params = { rw, blockSize, queueDepth, threads };
         if (rw === 'randrw') params.readPercent = section.readPercent;
-        name = testNameFor(params);
+        name = testIdFor(params);
       } else {
         // Sequential mixed: no DiskDelta access pattern for it, so a descriptive name only.
         name = `mix${section.readPercent}-${shape}`;
