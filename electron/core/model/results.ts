@@ -105,6 +105,17 @@ export interface TestResult {
   figures?: Figure[];
 }
 
+/**
+ * Warning code of a test that ran and failed (a fio job with a non-zero error, say). Such a
+ * result keeps every figure null: a failure is never stored as 0 B/s or 0 IOPS, which would
+ * read as a measurement of a dead disk.
+ */
+export const FAILED_TEST = 'test-failed';
+
+export function isFailedResult(result: Pick<TestResult, 'warnings'>): boolean {
+  return result.warnings.some((w) => w.code === FAILED_TEST);
+}
+
 /** A figure kept from an import that maps to none of DiskDelta's tests. */
 export interface ExtraMetric {
   name: string; // the original tool's name for it
