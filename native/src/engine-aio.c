@@ -144,13 +144,20 @@ static void aio_cleanup(thread_ctx_t *t) {
   t->engine_data = NULL;
 }
 
+// CONFIG_AIO=n, or aio-max-nr exhausted by other programs.
+static int aio_probe(void) {
+  aio_context_t ctx = 0;
+  if (sys_io_setup(1, &ctx) != 0) return errno;
+  sys_io_destroy(ctx);
+  return 0;
+}
+
 const io_engine_t ENGINE_AIO = {
     .name = "aio",
-    .help = "Linux kernel AIO with O_DIRECT: a real queue depth (default)",
+    .help = "Linux kernel AIO with O_DIRECT: a real queue depth, two system calls per I/O",
+    .probe = aio_probe,
+    .fallback = &ENGINE_PSYNC,
     .init = aio_init,
     .run = aio_run,
     .cleanup = aio_cleanup,
 };
-
-const io_engine_t *const ENGINES[] = {&ENGINE_AIO, &ENGINE_PSYNC};
-const unsigned ENGINE_COUNT = sizeof ENGINES / sizeof ENGINES[0];

@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "ndjson.h"
 #include "phase.h"
+#include "stopping.h"
 #include "target.h"
 
 volatile sig_atomic_t g_stop;
@@ -25,6 +26,11 @@ typedef struct {
   double duration;
   double warmup;
   unsigned runs;
+  unsigned max_runs;
+  double precision;
+  double max_time;
+  unsigned min_ios;
+  double min_time;
   unsigned sample_ms;
   int buffered;
   const char *engine;
@@ -51,10 +57,17 @@ static const option_def_t OPTIONS[] = {
     {"--size", "BYTES", OPT_BYTES, OFF(size), 1 << 20, 1ull << 50, "test file size / device span (default 1073741824)"},
     {"--duration", "SECONDS", OPT_SECONDS, OFF(duration), 0.05, 3600, "timed window of each run (default 5)"},
     {"--warmup", "SECONDS", OPT_SECONDS, OFF(warmup), 0, 600, "untimed I/O before the runs of each job (default 1)"},
-    {"--runs", "N", OPT_COUNT, OFF(runs), 1, 100, "timed runs per job (default 1)"},
+    {"--runs", "N", OPT_COUNT, OFF(runs), 1, 100, "timed runs per job; with --precision the fewest (default 1)"},
+    {"--precision", "FRACTION", OPT_SECONDS, OFF(precision), 0, 0.5,
+     "adaptive: add runs until the median's 95 % interval is within ±FRACTION (0.02: ±2 %)\n"
+     "                        and --min-ios/--min-time are met, or until --max-time/--max-runs; 0: --runs fixed (default 0)"},
+    {"--max-runs", "N", OPT_COUNT, OFF(max_runs), 1, 100, "adaptive: most timed runs per job (default 100)"},
+    {"--max-time", "SECONDS", OPT_SECONDS, OFF(max_time), 0, 36000, "adaptive: most timed seconds per job, warm-up excluded; 0: none (default 0)"},
+    {"--min-ios", "N", OPT_COUNT, OFF(min_ios), 0, 1000000, "adaptive: fewest I/Os over a job's runs before it may stop (default 0)"},
+    {"--min-time", "SECONDS", OPT_SECONDS, OFF(min_time), 0, 3600, "adaptive: fewest timed seconds over a job's runs before it may stop (default 0)"},
     {"--sample-ms", "MS", OPT_COUNT, OFF(sample_ms), 0, 10000, "sample interval, 0 for none; at least 50 (default 100)"},
     {"--job", "SPEC", OPT_JOB, 0, 0, 0, "a test, repeatable: name=ID,rw=PATTERN,bs=N,qd=N,threads=N[,read=PCT]"},
-    {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "aio (default) or psync; aio falls back to psync, reported"},
+    {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "io_uring (default), aio or psync; each falls back to the next, reported"},
     {"--buffered", NULL, OPT_FLAG, OFF(buffered), 0, 0, "no O_DIRECT (page cache): results are flagged as not the disk's"},
     {"--file", "PATH", OPT_STRING, OFF(file), 0, 0, "run: reuse a file made by `prepare` (kept afterwards)"},
     {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
@@ -70,7 +83,7 @@ static void print_help(FILE *out) {
           "  cleanup   remove test files left in --target by killed runs\n"
           "  --help    this text;  --version  the version\n\nOptions:\n");
   for (unsigned i = 0; i < OPTION_COUNT; i++)
-    fprintf(out, "  %-10s %-8s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
+    fprintf(out, "  %-11s %-9s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
   fprintf(out, "\nJob keys (--job):\n%s", job_keys_help());
   fprintf(out, "\nEngines:\n");
   for (unsigned i = 0; i < ENGINE_COUNT; i++) fprintf(out, "  %-6s %s\n", ENGINES[i]->name, ENGINES[i]->help);
@@ -125,7 +138,7 @@ static int parse_options(options_t *o, int argc, char **argv) {
       case OPT_SECONDS: {
         double v = strtod(val, &end);
         if (!*val || *end || errno || !(v >= def->min && v <= def->max))
-          return usage_error("%s '%s' is not a number of seconds in range", def->name, val);
+          return usage_error("%s '%s' is not a number in range (see --help)", def->name, val);
         *(double *)((char *)o + def->offset) = v;
         break;
       }
@@ -148,6 +161,7 @@ static int parse_options(options_t *o, int argc, char **argv) {
     }
   }
   if (!o->target) return usage_error("--target is required%s%s", "", "");
+  if (o->precision > 0 && o->max_runs < o->runs) return usage_error("--max-runs must be at least --runs%s%s", "", "");
   if (o->sample_ms && o->sample_ms < 50) return usage_error("--sample-ms must be 0 or at least 50%s%s", "", "");
   return 0;
 }
@@ -213,25 +227,11 @@ static void fill_progress(uint64_t done, uint64_t total) {
 }
 
 static const io_engine_t *choose_engine(const options_t *o, int *rc) {
-  const char *want = o->engine ? o->engine : "aio";
+  const char *want = o->engine ? o->engine : ENGINES[0]->name;
   for (unsigned i = 0; i < ENGINE_COUNT; i++)
     if (strcmp(ENGINES[i]->name, want) == 0) return ENGINES[i];
-  *rc = usage_error("--engine '%s' is unknown: use aio or psync%s", want, "");
+  *rc = usage_error("--engine '%s' is unknown: use io_uring, aio or psync%s", want, "");
   return NULL;
-}
-
-// Kernel AIO may be missing (CONFIG_AIO=n) or exhausted (aio-max-nr): fall back, and say so.
-static const io_engine_t *probe_engine(const io_engine_t *engine) {
-  if (engine != &ENGINE_AIO) return engine;
-  unsigned long ctx = 0;
-  if (syscall(SYS_io_setup, 1, &ctx) == 0) {
-    syscall(SYS_io_destroy, ctx);
-    return engine;
-  }
-  emit_warning("aio-unavailable",
-               "kernel AIO is unavailable (%s): using psync, so every job runs at queue depth 1 per thread",
-               strerror(errno));
-  return &ENGINE_PSYNC;
 }
 
 static int cmd_run(options_t *o, int prepare_only) {
@@ -247,7 +247,7 @@ static int cmd_run(options_t *o, int prepare_only) {
   if (!o->file) sweep_stale_files(o->target);
   rc = target_open(&t, o->target, &req);
   if (rc) return finish(&t, rc);
-  engine = probe_engine(engine);
+  engine = engine_available(engine);
   emit_hello(o, &t, engine->name);
   if (!t.direct) emit_warning("buffered-io", "O_DIRECT is off (--buffered): results include the page cache and are not the disk's speed");
   if (t.is_blockdev)
@@ -276,6 +276,12 @@ static int cmd_run(options_t *o, int prepare_only) {
     memset(seq_resume, 0, sizeof seq_resume);
     phase_opts_t po = {.engine = engine, .sample_ms = o->sample_ms, .seed = o->seed, .job_index = j,
                        .job_count = o->njobs, .runs = o->runs, .seq_resume = seq_resume};
+    stop_rule_t rule = {.precision = o->precision, .min_runs = o->runs,
+                        .max_runs = o->precision > 0 ? o->max_runs : o->runs, .max_time_s = o->max_time,
+                        .min_ios = o->min_ios, .min_seconds = o->min_time};
+    stop_state_t state = {0};
+    po.runs = rule.max_runs;  // with --precision: the most it may take
+    uint64_t job_start = now_ns();  // the job's seconds include its warm-up
     phase_result_t *r = malloc(sizeof *r);
     if (!r) return finish(&t, EXIT_INTERNAL);
     if (o->warmup > 0) {
@@ -283,11 +289,16 @@ static int cmd_run(options_t *o, int prepare_only) {
       po.duration_s = o->warmup;
       rc = run_phase(&o->jobs[j], &t, &po, r);
     }
-    for (unsigned run = 1; run <= o->runs && rc == 0 && !g_stop; run++) {
+    for (unsigned run = 1; rc == 0 && !g_stop; run++) {
       po.run = run;
       po.duration_s = o->duration;
       rc = run_phase(&o->jobs[j], &t, &po, r);
-      if (rc == 0 && !g_stop) emit_result(&o->jobs[j], &t, &po, r);
+      if (rc || g_stop) break;
+      double secs = (double)r->elapsed_ns / 1e9;
+      const char *stop = stop_after_run(&rule, &state, secs > 0 ? (double)r->bytes / secs : 0, r->ios, r->elapsed_ns, o->duration);
+      emit_result(&o->jobs[j], &t, &po, r, &(result_stopping_t){
+        .ci_relative = median_ci_relative(state.values, state.n), .job_ns = now_ns() - job_start, .stop = stop});
+      if (stop) break;
     }
     free(r);
     if (rc) break;
@@ -311,6 +322,7 @@ int main(int argc, char **argv) {
   o->duration = 5;
   o->warmup = 1;
   o->runs = 1;
+  o->max_runs = 100;
   o->sample_ms = 100;
   int rc = parse_options(o, argc, argv);
   if (rc) return rc;

@@ -200,7 +200,8 @@ int run_phase(const job_t *job, target_t *target, const phase_opts_t *o, phase_r
   return 0;
 }
 
-void emit_result(const job_t *job, const target_t *target, const phase_opts_t *o, const phase_result_t *r) {
+void emit_result(const job_t *job, const target_t *target, const phase_opts_t *o, const phase_result_t *r,
+                 const result_stopping_t *s) {
   const histogram_t *h = &r->hist;
   double secs = (double)r->elapsed_ns / 1e9;
   jbuf_t b;
@@ -248,5 +249,8 @@ void emit_result(const job_t *job, const target_t *target, const phase_opts_t *o
   snprintf(cpu, sizeof cpu, "{\"user_ns\":%llu,\"sys_ns\":%llu}", (unsigned long long)r->user_ns,
            (unsigned long long)r->sys_ns);
   jb_raw(&b, cpu);
+  if (s->ci_relative >= 0) jb_dbl(&b, "ci_relative", s->ci_relative);
+  jb_u64(&b, "job_ns", s->job_ns);
+  if (s->stop) jb_str(&b, "stop", s->stop);
   jb_end_emit(&b);
 }

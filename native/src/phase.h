@@ -26,7 +26,16 @@ typedef struct {
 } phase_result_t;
 
 // Returns 0, or an EXIT_* code after emitting an error line.
+// Where a job stands after a run: the interval reached so far, the job's seconds so far
+// (warm-up included) and, on its last run, why it stopped.
+typedef struct {
+  double ci_relative;  // < 0: not yet known (one run)
+  uint64_t job_ns;
+  const char *stop;    // NULL: more runs follow
+} result_stopping_t;
+
 int run_phase(const job_t *job, target_t *target, const phase_opts_t *o, phase_result_t *out);
-void emit_result(const job_t *job, const target_t *target, const phase_opts_t *o, const phase_result_t *r);
+void emit_result(const job_t *job, const target_t *target, const phase_opts_t *o, const phase_result_t *r,
+                 const result_stopping_t *s);
 
 #endif
