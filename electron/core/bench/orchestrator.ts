@@ -59,6 +59,9 @@ export async function planRun(input: BenchSpec): Promise<{ plan: WorkerPlan; war
       durationSec: spec.durationSec ?? preset.durationSec,
       warmupSec: spec.warmupSec ?? preset.warmupSec,
       runs: spec.runs ?? preset.runs,
+      // An explicit --runs asks for that many (CrystalDiskMark's 5 × 5 s), unless a precision is asked too.
+      precision: spec.precision ?? (spec.runs !== undefined ? 0 : preset.precision),
+      maxTimeSec: spec.maxTimeSec ?? preset.maxTimeSec,
       buffered: spec.buffered ?? false,
       sampleMs: 100,
     },
@@ -140,7 +143,7 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   const testResults: TestResult[] = plan.tests
     .filter((t) => results.has(t))
     .map((t) => {
-      const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map());
+      const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map(), plan);
       result.warnings.push(
         ...resultWarnings({
           bytesPerSec: result.bytesPerSec,
@@ -170,6 +173,7 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
       durationSec: plan.durationSec,
       warmupSec: plan.warmupSec,
       runs: plan.runs,
+      ...(plan.precision > 0 ? { precision: plan.precision, maxTimeSec: plan.maxTimeSec } : {}),
       buffered: plan.buffered,
     },
     engine: { name: ENGINE_NAME, version: hello?.version ?? 'unknown', ioEngine: hello?.engine },

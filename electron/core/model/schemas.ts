@@ -8,7 +8,8 @@
 // included, and a schema here does not follow.
 import { z } from 'zod';
 import type {
-  CpuTime, ExtraMetric, LatencyNs, RunMeasurement, RunRecord, RunSettings, Sample, TargetInfo, TestParams, TestResult, Warning,
+  CpuTime, ExtraMetric, LatencyNs, ResultPrecision, RunMeasurement, RunRecord, RunSettings, Sample, TargetInfo, TestParams,
+  TestResult, Warning,
 } from './results.ts';
 import type { DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from '../system/types.ts';
 
@@ -88,6 +89,13 @@ export const runMeasurementSchema = z.strictObject({
   samples: z.array(sampleSchema),
 });
 
+export const resultPrecisionSchema = z.strictObject({
+  ciRelative: nullableCount,
+  target: count,
+  seconds: count,
+  stoppedBy: z.enum(['precision', 'max-time', 'runs']),
+});
+
 export const testResultSchema = z.strictObject({
   test: z.string().min(1).max(200),
   params: testParamsSchema.nullable(),
@@ -100,6 +108,7 @@ export const testResultSchema = z.strictObject({
   histogram: z.array(z.tuple([count, count])),
   cpu: cpuSchema.nullable(),
   underResolved: z.boolean(),
+  precision: resultPrecisionSchema.optional(),
   warnings: z.array(warningSchema),
 });
 
@@ -116,6 +125,8 @@ export const runSettingsSchema = z.strictObject({
   durationSec: count.optional(),
   warmupSec: count.optional(),
   runs: count.optional(),
+  precision: count.optional(),
+  maxTimeSec: count.optional(),
   buffered: z.boolean().optional(),
 });
 
@@ -166,6 +177,7 @@ agree<Exact<z.infer<typeof sampleSchema>, Sample>>(true);
 agree<Exact<z.infer<typeof cpuSchema>, CpuTime>>(true);
 agree<Exact<z.infer<typeof testParamsSchema>, TestParams>>(true);
 agree<Exact<z.infer<typeof runMeasurementSchema>, RunMeasurement>>(true);
+agree<Exact<z.infer<typeof resultPrecisionSchema>, ResultPrecision>>(true);
 agree<Exact<z.infer<typeof testResultSchema>, TestResult>>(true);
 agree<Exact<z.infer<typeof targetInfoSchema>, TargetInfo>>(true);
 agree<Exact<z.infer<typeof runSettingsSchema>, RunSettings>>(true);
