@@ -3,14 +3,16 @@
 #define DD_ENGINE_H
 
 #include <signal.h>
+#include <stddef.h>
 
 #include "job.h"
 
 typedef struct io_engine {
   const char *name;
   const char *help;
-  // Whether this kernel offers the engine at all (0 or an errno); NULL: always available.
-  int (*probe)(void);
+  // Whether the engine can measure this target truthfully here: 0, or an errno with `why`
+  // filled in (a sentence, for the warning). NULL: always.
+  int (*probe)(const target_t *target, char *why, size_t why_len);
   // What to use instead when probe fails (reported as a warning); NULL: none.
   const struct io_engine *fallback;
   // Allocates the queue and aligned buffers of one thread. Returns 0 or an errno.
@@ -30,6 +32,6 @@ extern volatile sig_atomic_t g_stop;
 
 // The engine to run: `want`, or the first of its fallbacks this kernel offers. Each step
 // down is reported with a warning line naming the reason.
-const io_engine_t *engine_available(const io_engine_t *want);
+const io_engine_t *engine_available(const io_engine_t *want, const target_t *target);
 
 #endif

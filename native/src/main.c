@@ -13,7 +13,6 @@
 #include "engine.h"
 #include "ndjson.h"
 #include "phase.h"
-#include "stopping.h"
 #include "target.h"
 
 volatile sig_atomic_t g_stop;
@@ -247,7 +246,7 @@ static int cmd_run(options_t *o, int prepare_only) {
   if (!o->file) sweep_stale_files(o->target);
   rc = target_open(&t, o->target, &req);
   if (rc) return finish(&t, rc);
-  engine = engine_available(engine);
+  engine = engine_available(engine, &t);
   emit_hello(o, &t, engine->name);
   if (!t.direct) emit_warning("buffered-io", "O_DIRECT is off (--buffered): results include the page cache and are not the disk's speed");
   if (t.is_blockdev)
@@ -271,37 +270,13 @@ static int cmd_run(options_t *o, int prepare_only) {
     return finish(&t, 0);
   }
 
-  uint64_t seq_resume[64] = {0};
-  for (unsigned j = 0; j < o->njobs && !g_stop; j++) {
-    memset(seq_resume, 0, sizeof seq_resume);
-    phase_opts_t po = {.engine = engine, .sample_ms = o->sample_ms, .seed = o->seed, .job_index = j,
-                       .job_count = o->njobs, .runs = o->runs, .seq_resume = seq_resume};
-    stop_rule_t rule = {.precision = o->precision, .min_runs = o->runs,
-                        .max_runs = o->precision > 0 ? o->max_runs : o->runs, .max_time_s = o->max_time,
-                        .min_ios = o->min_ios, .min_seconds = o->min_time};
-    stop_state_t state = {0};
-    po.runs = rule.max_runs;  // with --precision: the most it may take
-    uint64_t job_start = now_ns();  // the job's seconds include its warm-up
-    phase_result_t *r = malloc(sizeof *r);
-    if (!r) return finish(&t, EXIT_INTERNAL);
-    if (o->warmup > 0) {
-      po.run = 0;
-      po.duration_s = o->warmup;
-      rc = run_phase(&o->jobs[j], &t, &po, r);
-    }
-    for (unsigned run = 1; rc == 0 && !g_stop; run++) {
-      po.run = run;
-      po.duration_s = o->duration;
-      rc = run_phase(&o->jobs[j], &t, &po, r);
-      if (rc || g_stop) break;
-      double secs = (double)r->elapsed_ns / 1e9;
-      const char *stop = stop_after_run(&rule, &state, secs > 0 ? (double)r->bytes / secs : 0, r->ios, r->elapsed_ns, o->duration);
-      emit_result(&o->jobs[j], &t, &po, r, &(result_stopping_t){
-        .ci_relative = median_ci_relative(state.values, state.n), .job_ns = now_ns() - job_start, .stop = stop});
-      if (stop) break;
-    }
-    free(r);
-    if (rc) break;
+  for (unsigned j = 0; j < o->njobs && !g_stop && rc == 0; j++) {
+    job_opts_t jo = {.engine = engine, .warmup_s = o->warmup, .duration_s = o->duration, .sample_ms = o->sample_ms,
+                     .seed = o->seed, .job_index = j, .job_count = o->njobs,
+                     .stop = {.precision = o->precision, .min_runs = o->runs,
+                              .max_runs = o->precision > 0 ? o->max_runs : o->runs, .max_time_s = o->max_time,
+                              .min_ios = o->min_ios, .min_seconds = o->min_time}};
+    rc = run_job(&o->jobs[j], &t, &jo);
   }
   return finish(&t, rc);
 }

@@ -212,8 +212,10 @@ describe('a run on a folder', () => {
       const blocks = r.rw === 'seeks' ? r.ios + r.writes : r.ios;
       assert.ok(r.ios > 0 && r.bytes === blocks * r.bs, `${r.name}: bytes = blocks × bs`);
       if (r.rw !== 'seeks') assert.equal(r.reads + r.writes, r.ios);
-      assert.ok(r.elapsed_ns >= 0.3e9 && r.elapsed_ns < 3e9, `${r.name}: window ${r.elapsed_ns} ns`);
-      assert.ok(Math.abs(r.bytes_per_sec - r.bytes / (r.elapsed_ns / 1e9)) / r.bytes_per_sec < 1e-5);
+      // A run is one 0.3 s window of the job's stream, from one completion to the first at or
+      // after its end, so it spans about the window (each thread its own span).
+      assert.ok(r.elapsed_ns >= 0.2e9 && r.elapsed_ns < 3e9, `${r.name}: window ${r.elapsed_ns} ns`);
+      if (r.threads === 1) assert.ok(Math.abs(r.bytes_per_sec - r.bytes / (r.elapsed_ns / 1e9)) / r.bytes_per_sec < 1e-5);
       const l = r.lat_ns;
       assert.ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max, `${r.name}: ordered percentiles`);
       assert.ok(l.mean >= l.min && l.mean <= l.max);
@@ -237,8 +239,9 @@ describe('a run on a folder', () => {
     assert.equal(seeks.threads, 3);
     assert.equal(seeks.qd, 1);
     assert.equal(seeks.reads, seeks.ios, 'every seek reads');
-    // Each of the 3 seekers rewrites its every 10th block: floor(n/10) per seeker.
-    assert.ok(seeks.writes <= seeks.ios / 10 && seeks.writes >= seeks.ios / 10 - 2.7, `seeks rewrite every 10th block: ${seeks.writes}/${seeks.ios}`);
+    // Each of the 3 seekers rewrites its every 10th block (counted over the job's stream, so
+    // a run holds a tenth of its seeks, give or take one per seeker).
+    assert.ok(Math.abs(seeks.writes - seeks.ios / 10) <= 3, `seeks rewrite every 10th block: ${seeks.writes}/${seeks.ios}`);
     assert.ok(seeks.writes > 0);
     const samples = o.messages.filter((m) => m.type === 'sample');
     assert.ok(samples.length >= jobs.length, 'samples stream during the runs');
