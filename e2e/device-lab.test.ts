@@ -5,12 +5,15 @@
 // on it, `--preset full` with its defaults (adaptive stopping): every figure within ±3 %,
 // none flagged under-resolved. Needs root, loop devices and cgroup v1 blkio; skips with the
 // reason elsewhere.
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runBenchmark } from '../electron/core/bench/orchestrator.ts';
 import { TEST_DEFINITIONS } from '../electron/core/bench/presets.ts';
 import { locateWorker } from '../electron/core/bench/worker-client.ts';
 import type { RunRecord } from '../electron/core/model/results.ts';
+import { buildWithoutSyscalls } from '../native/test/without-syscalls.ts';
 import { expectedIops, HDD_CAPS, labUnavailable, setUpThrottledLab, type ThrottledLab } from './throttled-lab.ts';
 
 const CAP_BPS = HDD_CAPS.bytesPerSec;
@@ -97,5 +100,34 @@ test('an HDD-like device (ext4, 40 MB/s and 150 IOPS each way): --preset full wi
     const cap = r.test === 'seeks' ? CAP_IOPS : r.test === 'mix70-rnd4k-q8t1' ? CAP_IOPS / 0.7 : expectedIops(hdd!.caps, def.params.blockSize);
     assert.ok(Math.abs(r.iops! / cap - 1) <= 0.03, `${r.test}: ${r.iops!.toFixed(1)} IOPS is not within ±3 % of the cap ${cap.toFixed(1)}`);
     assert.ok(r.precision && r.precision.target === 0.02, `${r.test} records the interval it aimed at`);
+  }
+});
+
+test('a kernel without io_uring (seccomp: io_uring_setup → EPERM, as io_uring_disabled=2): the fallback is reported and its figures are still the caps', { timeout: 300_000 }, async (t) => {
+  if (reason) return t.skip(`device lab: ${reason}`);
+  const helper = buildWithoutSyscalls();
+  if ('reason' in helper) return t.skip(helper.reason);
+  // cgroup wrapper → seccomp helper → worker
+  const script = join(dirname(helper.path), 'worker-without-io-uring.sh');
+  writeFileSync(script, `#!/bin/sh\nexec '${helper.path}' EPERM io_uring '${locateWorker()}' "$@"\n`);
+  chmodSync(script, 0o755);
+  const tests = ['seq1m-q8t1-read', 'seq1m-q1t1-write', 'rnd4k-q32t1-read', 'rnd4k-q1t1-write'] as const;
+  const record = await runBenchmark(
+    { target: hdd!.mountPoint!, tests: [...tests], sizeBytes: 256 * 2 ** 20, label: 'no io_uring' },
+    { workerPath: hdd!.wrap(script) },
+  );
+  try {
+    const warning = record.warnings.find((w) => w.code === 'io-uring-unavailable');
+    assert.ok(warning, 'the fallback is reported');
+    assert.match(warning.message, /not permitted.*using aio/);
+    assert.equal(record.engine.ioEngine, 'aio');
+    for (const r of record.results) {
+      const cap = expectedIops(hdd!.caps, TEST_DEFINITIONS[r.test as keyof typeof TEST_DEFINITIONS].params.blockSize);
+      console.log(`no io_uring ${r.test}: ${r.iops!.toFixed(1)} IOPS, cap ${cap.toFixed(1)}, ratio ${(r.iops! / cap).toFixed(4)}`);
+      assert.ok(Math.abs(r.iops! / cap - 1) <= 0.03, `${r.test}: ${r.iops!.toFixed(1)} IOPS is not within ±3 % of the cap ${cap.toFixed(1)}`);
+      assert.equal(r.underResolved, false);
+    }
+  } finally {
+    rmSync(dirname(helper.path), { recursive: true, force: true });
   }
 });

@@ -48,7 +48,8 @@ typedef struct thread_ctx {
   int seeks_read_only;                // block device: seeks never rewrite
   // The stream is cut into back-to-back windows (warm-up, then runs) without pausing it: a
   // completion at or after window_end closes the window (job_close_windows, phase.c).
-  uint64_t window_start, window_end, window_ns;
+  uint64_t window_start, window_end;
+  _Atomic uint64_t window_ns;         // the main thread lengthens it for a slow device, late in the warm-up
   unsigned window;
   struct window_slots *slots;
   // Results of this thread for the current window.

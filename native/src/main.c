@@ -29,6 +29,7 @@ typedef struct {
   double precision;
   double max_time;
   unsigned min_ios;
+  unsigned min_window_ios;
   double min_time;
   unsigned sample_ms;
   int buffered;
@@ -63,6 +64,8 @@ static const option_def_t OPTIONS[] = {
     {"--max-runs", "N", OPT_COUNT, OFF(max_runs), 1, 100, "adaptive: most timed runs per job (default 100)"},
     {"--max-time", "SECONDS", OPT_SECONDS, OFF(max_time), 0, 36000, "adaptive: most timed seconds per job, warm-up excluded; 0: none (default 0)"},
     {"--min-ios", "N", OPT_COUNT, OFF(min_ios), 0, 1000000, "adaptive: fewest I/Os over a job's runs before it may stop (default 0)"},
+    {"--min-window-ios", "N", OPT_COUNT, OFF(min_window_ios), 0, 1000000,
+     "runs of a slow device last long enough for N I/Os, judged late in the warm-up (default 0: --duration)"},
     {"--min-time", "SECONDS", OPT_SECONDS, OFF(min_time), 0, 3600, "adaptive: fewest timed seconds over a job's runs before it may stop (default 0)"},
     {"--sample-ms", "MS", OPT_COUNT, OFF(sample_ms), 0, 10000, "sample interval, 0 for none; at least 50 (default 100)"},
     {"--job", "SPEC", OPT_JOB, 0, 0, 0, "a test, repeatable: name=ID,rw=PATTERN,bs=N,qd=N,threads=N[,read=PCT]"},
@@ -272,6 +275,7 @@ static int cmd_run(options_t *o, int prepare_only) {
 
   for (unsigned j = 0; j < o->njobs && !g_stop && rc == 0; j++) {
     job_opts_t jo = {.engine = engine, .warmup_s = o->warmup, .duration_s = o->duration, .sample_ms = o->sample_ms,
+                     .min_window_ios = o->min_window_ios,
                      .seed = o->seed, .job_index = j, .job_count = o->njobs,
                      .stop = {.precision = o->precision, .min_runs = o->runs,
                               .max_runs = o->precision > 0 ? o->max_runs : o->runs, .max_time_s = o->max_time,

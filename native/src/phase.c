@@ -18,6 +18,8 @@
 // the window WINDOW_SLOTS later. The hot path never touches it: a thread locks a slot once
 // per window.
 #define WINDOW_SLOTS 8
+// The longest window the warm-up may choose for a slow device.
+#define MAX_WINDOW_NS 5000000000ull
 
 typedef struct {
   pthread_mutex_t lock;
@@ -58,7 +60,7 @@ static void reset_window(thread_ctx_t *t, uint64_t now) {
   t->ios = t->bytes = t->reads = t->writes = 0;
   t->window++;
   t->window_start = now;
-  t->window_end += t->window_ns;
+  t->window_end += atomic_load_explicit(&t->window_ns, memory_order_relaxed);
 }
 
 // A thread that completed nothing for longer than a window (a stalled device) closes one
@@ -279,18 +281,20 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
   }
 
   // Window w ends at first_end + w × run_ns; window 0 is the warm-up when there is one.
-  const uint64_t run_ns = (uint64_t)(o->duration_s * 1e9), warmup_ns = (uint64_t)(o->warmup_s * 1e9);
+  uint64_t run_ns = (uint64_t)(o->duration_s * 1e9);
+  const uint64_t warmup_ns = (uint64_t)(o->warmup_s * 1e9);
   const unsigned first_run = warmup_ns ? 0 : 1;  // the run number of window 0
   const unsigned max_runs = o->stop.max_runs;
   uint64_t t0 = now_ns();
   const uint64_t first_end = t0 + (warmup_ns ? warmup_ns : run_ns);
   // The threads would stop one window after the last possible run; the main thread stops
   // them as soon as it has decided.
-  const uint64_t last_end = first_end + (uint64_t)(max_runs - first_run + 1) * run_ns;
+  // Long enough for any window length the warm-up may choose (below).
+  const uint64_t last_end = first_end + (uint64_t)(max_runs - first_run + 1) * (run_ns > MAX_WINDOW_NS ? run_ns : MAX_WINDOW_NS);
   for (unsigned i = 0; i < n; i++) {
     ws[i].ctx.window_start = t0;
     ws[i].ctx.window_end = first_end;
-    ws[i].ctx.window_ns = run_ns;
+    atomic_store(&ws[i].ctx.window_ns, run_ns);
     atomic_store(&ws[i].ctx.deadline_ns, last_end);
   }
   pthread_barrier_wait(&start);
@@ -303,6 +307,14 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
   uint64_t next_progress = t0 + progress_every, next_sample = sample_every ? t0 + sample_every : UINT64_MAX;
   uint64_t next_flush = writes ? first_end : UINT64_MAX;
   uint64_t last_bytes = 0, last_ios = 0, last_t = t0;
+  stop_rule_t rule = o->stop;
+  double run_s = o->duration_s;
+  // A slow device (an HDD: 38 I/Os a second of 1 MiB) moves few I/Os in a short window, and
+  // then every late-noticed completion moves the figure. Late in the warm-up, the rate so far
+  // decides the runs' window: long enough for min_window_ios I/Os, so a run is as resolved on
+  // an HDD as on an SSD; fast devices keep --duration.
+  uint64_t rate_from = t0 + warmup_ns / 4, rate_at = t0 + warmup_ns * 9 / 10, ios_from = 0;
+  int sized = !warmup_ns || !o->min_window_ios, counting = 0;
   unsigned consumed = 0;  // windows read so far
   int stopping = 0, decided = 0, flush_err = 0;
   unsigned seen;
@@ -319,6 +331,25 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
       while (next_flush <= now) next_flush += run_ns;
       continue;
     }
+    if (!sized && now >= (counting ? rate_at : rate_from)) {
+      uint64_t ios = 0;
+      for (unsigned i = 0; i < n; i++) ios += atomic_load_explicit(&ws[i].ctx.live_ios, memory_order_relaxed);
+      if (!counting) {
+        counting = 1, ios_from = ios, rate_from = now;  // the first quarter of the warm-up is start-up
+      } else {
+        double rate = (double)(ios - ios_from) * 1e9 / (double)(now - rate_from);
+        uint64_t want = rate > 0 ? (uint64_t)((double)o->min_window_ios / rate * 1e9) : MAX_WINDOW_NS;
+        if (want > run_ns) {
+          run_ns = want < MAX_WINDOW_NS ? want : MAX_WINDOW_NS;
+          run_s = (double)run_ns / 1e9;
+          for (unsigned i = 0; i < n; i++) atomic_store_explicit(&ws[i].ctx.window_ns, run_ns, memory_order_relaxed);
+          // The runs it takes to estimate a spread still fit in the test's time.
+          // (half a window of slack: each run spans its window plus the wait for a completion)
+          if (rule.max_time_s > 0 && rule.max_time_s < (rule.min_runs + 0.5) * run_s) rule.max_time_s = (rule.min_runs + 0.5) * run_s;
+        }
+        sized = 1;
+      }
+    }
     window_slot_t *s = &slots->slot[consumed % WINDOW_SLOTS];
     pthread_mutex_lock(&s->lock);
     int complete = !stopping && s->contributors == n;
@@ -329,7 +360,7 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
       cpu_now(&user1, &sys1);
       if (run > 0) {
         uint64_t elapsed = s->elapsed_ns / n;
-        const char *stop = stop_after_run(&o->stop, &state, s->bytes_per_sec, s->ios, elapsed, o->duration_s);
+        const char *stop = stop_after_run(&rule, &state, s->bytes_per_sec, s->ios, elapsed, run_s);
         run_figures_t r = {.elapsed_ns = elapsed, .bytes_per_sec = s->bytes_per_sec, .iops = s->iops,
                            .ios = s->ios, .bytes = s->bytes, .reads = s->reads,
                            .writes = s->writes, .user_ns = user1 - user0, .sys_ns = sys1 - sys0, .hist = &s->hist,
@@ -376,6 +407,7 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
     }
     uint64_t wake = next_progress < next_sample ? next_progress : next_sample;
     if (next_flush < wake && !stopping) wake = next_flush;
+    if (!sized && (counting ? rate_at : rate_from) < wake) wake = counting ? rate_at : rate_from;
     // Sleep until the next line or flush is due, or until a thread hands a window over or ends.
     uint64_t nap = wake > now ? wake - now : 0;
     struct timespec ts = {.tv_sec = (time_t)(nap / 1000000000ull), .tv_nsec = (long)(nap % 1000000000ull)};

@@ -16,6 +16,7 @@ typedef struct {
   double warmup_s;        // 0: no warm-up window
   double duration_s;      // each run's window
   stop_rule_t stop;       // how many runs: fixed, or adaptive (stopping.h)
+  uint64_t min_window_ios;  // 0: every run lasts duration_s; else at least this many I/Os (from the warm-up's rate)
   unsigned sample_ms;     // 0: no samples
   uint64_t seed;
   unsigned job_index, job_count;

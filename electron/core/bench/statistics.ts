@@ -113,6 +113,12 @@ export const TRUST = {
    * (the interval above), not assumed from a count.
    */
   minTotalIos: 50,
+  /**
+   * Adaptive runs last long enough for this many I/Os (judged late in the warm-up): on an HDD
+   * a 1 MiB run then takes ~1.7 s instead of 0.2 s, and a completion noticed late by a busy
+   * CPU moves it by a few percent at most.
+   */
+  minWindowIos: 64,
   /** Fewer than 3 runs give no interval: each window then needs this many I/Os (1 % per I/O) … */
   minIos: 100,
   /** … and this long, or start-up and drain dominate it. Also the least timed seconds over all runs. */

@@ -58,8 +58,8 @@ describe('workerArgv', () => {
     const argv = workerArgv(plan({ precision: 0.02, maxTimeSec: 2 }));
     const value = (flag: string) => argv[argv.indexOf(flag) + 1];
     assert.deepEqual(
-      [value('--precision'), value('--max-time'), value('--min-ios'), value('--min-time')],
-      ['0.02', '2', String(TRUST.minTotalIos), String(TRUST.minWindowSec)],
+      [value('--precision'), value('--max-time'), value('--min-ios'), value('--min-time'), value('--min-window-ios')],
+      ['0.02', '2', String(TRUST.minTotalIos), String(TRUST.minWindowSec), String(TRUST.minWindowIos)],
     );
   });
 

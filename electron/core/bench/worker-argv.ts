@@ -46,6 +46,7 @@ export function workerArgv(plan: WorkerPlan): string[] {
       '--max-time', String(plan.maxTimeSec),
       '--min-ios', String(TRUST.minTotalIos),
       '--min-time', String(TRUST.minWindowSec),
+      '--min-window-ios', String(TRUST.minWindowIos),
     );
   }
   if (plan.buffered) argv.push('--buffered');
