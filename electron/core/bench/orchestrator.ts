@@ -49,6 +49,8 @@ export async function planRun(input: BenchSpec): Promise<{ plan: WorkerPlan; war
     }
     if (tests.length === 0) throw new BenchError('write-on-block-device', `the preset has no read tests to run on the block device ${spec.target}`);
   }
+  const durationSec = spec.durationSec ?? preset.durationSec;
+  const runs = spec.runs ?? preset.runs;
   return {
     spec,
     warnings,
@@ -56,12 +58,13 @@ export async function planRun(input: BenchSpec): Promise<{ plan: WorkerPlan; war
       target: spec.target,
       tests,
       sizeBytes: spec.sizeBytes ?? preset.sizeBytes,
-      durationSec: spec.durationSec ?? preset.durationSec,
+      durationSec,
       warmupSec: spec.warmupSec ?? preset.warmupSec,
-      runs: spec.runs ?? preset.runs,
+      runs,
       // An explicit --runs asks for that many (CrystalDiskMark's 5 × 5 s), unless a precision is asked too.
       precision: spec.precision ?? (spec.runs !== undefined ? 0 : preset.precision),
-      maxTimeSec: spec.maxTimeSec ?? preset.maxTimeSec,
+      // Longer runs than the preset's (--duration 5) still get their fewest runs.
+      maxTimeSec: spec.maxTimeSec ?? Math.max(preset.maxTimeSec, runs * durationSec),
       buffered: spec.buffered ?? false,
       sampleMs: 100,
     },
