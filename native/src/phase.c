@@ -19,7 +19,7 @@
 // per window.
 #define WINDOW_SLOTS 8
 // The longest window the warm-up may choose for a slow device.
-#define MAX_WINDOW_NS 5000000000ull
+#define MAX_WINDOW_NS 2000000000ull
 
 typedef struct {
   pthread_mutex_t lock;

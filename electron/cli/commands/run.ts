@@ -28,7 +28,7 @@ ${Object.values(TEST_DEFINITIONS).map((t) => `                         ${t.id.pa
                        runs (CrystalDiskMark: --runs 5 --duration 5); with --precision, the fewest
   --precision PCT      add runs until the median's 95 % interval is within ±PCT, e.g. 2%
                        (standard and full: 2%; 0 for a fixed count of runs)
-  --max-time SECONDS   with --precision: the most timed seconds per test (default: the preset's, 2 s)
+  --max-time SECONDS   with --precision: the most timed seconds per test (default: the preset's, 1.2 s)
   --label TEXT         a name for this run, e.g. "HDD", "SSD + dm-crypt"
   --buffered           allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged
   --json               print exactly one JSON document on stdout
