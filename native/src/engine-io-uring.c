@@ -264,9 +264,9 @@ static void uring_cleanup(thread_ctx_t *t) {
 }
 
 // blk-throttle (cgroup v1 blkio.throttle.*, v2 io.max) charges an io_uring read twice, its
-// non-blocking first attempt and the blocking retry: on a loop device capped at 40 MB/s,
+// non-blocking first attempt and the blocking retry: on a raw loop device capped at 40 MB/s,
 // this engine and fio's io_uring both read 1 MiB blocks at 20 MB/s, AIO (and io_uring with
-// every request forced async) at 40. Under such a limit io_uring would measure the kernel's
+// every request forced async) at 40. (Through ext4 on it, fio's io_uring read the cap.) Under such a limit io_uring would measure the kernel's
 // accounting, not the device, so the probe declines it. Does any cgroup of this process,
 // up to the root, limit device `dev` (or the disk holding it, for a partition)?
 static int limit_in_file(const char *path, const char *const devs[2], int v2) {
