@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runBenchmark } from '../electron/core/bench/orchestrator.ts';
-import { TEST_DEFINITIONS } from '../electron/core/bench/presets.ts';
+import { rateParams } from '../electron/core/bench/worker-argv.ts';
 import { locateWorker } from '../electron/core/bench/worker-client.ts';
 import type { RunRecord } from '../electron/core/model/results.ts';
 import { buildWithoutSyscalls } from '../native/test/without-syscalls.ts';
@@ -82,10 +82,9 @@ test('an HDD-like device (ext4, 40 MB/s and 150 IOPS each way): --preset full wi
   const seconds = (Date.now() - started) / 1000;
   assert.equal(record.results.length, 10, 'every test of the full preset');
   for (const r of record.results) {
-    const def = TEST_DEFINITIONS[r.test as keyof typeof TEST_DEFINITIONS];
-    // Seeks: 3 synchronous seekers read at the read cap (their every-10th rewrite is capped
+        // Seeks: 3 synchronous seekers read at the read cap (their every-10th rewrite is capped
     // apart, as writes). Mixed 70/30: the read share hits the read cap first.
-    const cap = r.test === 'seeks' ? CAP_IOPS : r.test === 'mix70-rnd4k-q8t1' ? CAP_IOPS / 0.7 : expectedIops(hdd!.caps, def.params.blockSize);
+    const cap = r.test === 'seeks' ? CAP_IOPS : r.test === 'mix70-rnd4k-q8t1' ? CAP_IOPS / 0.7 : expectedIops(hdd!.caps, rateParams(r.test).blockSize);
     const p = r.precision!;
     console.log(
       `HDD lab ${r.test}: ${r.iops!.toFixed(1)} IOPS (${(r.bytesPerSec! / 1e6).toFixed(2)} MB/s), cap ${cap.toFixed(1)}, ratio ${(r.iops! / cap).toFixed(4)}, ` +
@@ -96,8 +95,7 @@ test('an HDD-like device (ext4, 40 MB/s and 150 IOPS each way): --preset full wi
   console.log(`HDD lab: --preset full took ${seconds.toFixed(1)} s in all (1 GiB test file filled at 40 MB/s included)`);
   for (const r of record.results) {
     assert.equal(r.underResolved, false, `${r.test} is flagged under-resolved: ${r.warnings.map((w) => w.message).join('; ')}`);
-    const def = TEST_DEFINITIONS[r.test as keyof typeof TEST_DEFINITIONS];
-    const cap = r.test === 'seeks' ? CAP_IOPS : r.test === 'mix70-rnd4k-q8t1' ? CAP_IOPS / 0.7 : expectedIops(hdd!.caps, def.params.blockSize);
+        const cap = r.test === 'seeks' ? CAP_IOPS : r.test === 'mix70-rnd4k-q8t1' ? CAP_IOPS / 0.7 : expectedIops(hdd!.caps, rateParams(r.test).blockSize);
     assert.ok(Math.abs(r.iops! / cap - 1) <= 0.03, `${r.test}: ${r.iops!.toFixed(1)} IOPS is not within ±3 % of the cap ${cap.toFixed(1)}`);
     assert.ok(r.precision && r.precision.target === 0.02, `${r.test} records the interval it aimed at`);
   }
@@ -122,7 +120,7 @@ test('a kernel without io_uring (seccomp: io_uring_setup → EPERM, as io_uring_
     assert.match(warning.message, /not permitted.*using aio/);
     assert.equal(record.engine.ioEngine, 'aio');
     for (const r of record.results) {
-      const cap = expectedIops(hdd!.caps, TEST_DEFINITIONS[r.test as keyof typeof TEST_DEFINITIONS].params.blockSize);
+      const cap = expectedIops(hdd!.caps, rateParams(r.test).blockSize);
       console.log(`no io_uring ${r.test}: ${r.iops!.toFixed(1)} IOPS, cap ${cap.toFixed(1)}, ratio ${(r.iops! / cap).toFixed(4)}`);
       assert.ok(Math.abs(r.iops! / cap - 1) <= 0.03, `${r.test}: ${r.iops!.toFixed(1)} IOPS is not within ±3 % of the cap ${cap.toFixed(1)}`);
       assert.equal(r.underResolved, false);

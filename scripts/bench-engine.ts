@@ -24,11 +24,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { TEST_DEFINITIONS } from '../electron/core/bench/presets.ts';
 import { median } from '../electron/core/bench/statistics.ts';
 import { locateWorker } from '../electron/core/bench/worker-client.ts';
-import { jobSpec } from '../electron/core/bench/worker-argv.ts';
-import { GRID_TEST_IDS, type TestParams } from '../electron/core/model/results.ts';
+import { jobSpec, rateParams } from '../electron/core/bench/worker-argv.ts';
+import { GRID_TEST_IDS } from '../electron/core/model/catalog.ts';
+import type { TestParams } from '../electron/core/model/results.ts';
 import { expectedIops, HDD_CAPS, labUnavailable, setUpThrottledLab } from '../e2e/throttled-lab.ts';
 import { fioArgs, parseFioJson } from './fio-reference.ts';
 
@@ -51,7 +51,7 @@ interface BenchTest {
   job: string;
 }
 const ALL_TESTS: BenchTest[] = [
-  ...GRID_TEST_IDS.map((id) => ({ id, params: TEST_DEFINITIONS[id].params, job: jobSpec(id) })),
+  ...GRID_TEST_IDS.map((id: string) => ({ id, params: rateParams(id), job: jobSpec(id) })),
   {
     id: 'rnd4k-q32t4-read',
     params: { rw: 'randread', blockSize: 4096, queueDepth: 32, threads: 4 } as TestParams,

@@ -221,8 +221,7 @@ static int start_threads(const job_t *job, target_t *target, const job_opts_t *o
   // Sequential streams each get their own slice; random I/O roams the whole target.
   uint64_t slice = job->pattern->random ? target->size : (target->size / n) / job->bs * job->bs;
   if (slice < job->bs) {
-    emit_error("size-too-small", "the test size is too small for %u thread(s) of %u-byte blocks", n, job->bs);
-    return EXIT_USAGE;
+    return emit_failure(FAIL_USAGE, "the test size is too small for %u thread(s) of %u-byte blocks", n, job->bs);
   }
   for (unsigned i = 0; i < n; i++) {
     thread_ctx_t *c = &ws[i].ctx;
@@ -242,8 +241,8 @@ static int start_threads(const job_t *job, target_t *target, const job_opts_t *o
   }
   for (unsigned i = 0; i < n; i++) {
     if (pthread_create(&tids[i], NULL, thread_main, &ws[i]) != 0) {
-      emit_error("threads", "cannot start thread %u of %u: %s", i + 1, n, strerror(errno));
-      return EXIT_INTERNAL;  // the barrier can never complete; the caller exits the process
+      // the barrier can never complete; the caller exits the process
+      return emit_failure(FAIL_INTERNAL, "cannot start thread %u of %u: %s", i + 1, n, strerror(errno));
     }
   }
   return 0;
@@ -263,8 +262,7 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
   window_slots_t *slots = calloc(1, sizeof *slots);
   if (!ws || !tids || !slots) {
     free(ws), free(tids), free(slots);
-    emit_error("no-memory", "cannot allocate %u threads", n);
-    return EXIT_INTERNAL;
+    return emit_failure(FAIL_INTERNAL, "cannot allocate %u threads", n);
   }
   for (unsigned i = 0; i < WINDOW_SLOTS; i++) {
     pthread_mutex_init(&slots->slot[i].lock, NULL);
@@ -426,22 +424,19 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
   free(ws), free(tids), free(slots);
 
   if (init_failed) {
-    emit_error("engine-init", "the %s engine could not start: %s%s", engine->name, strerror(init_failed),
-               init_failed == EAGAIN ? " (raise /proc/sys/fs/aio-max-nr, or use --engine psync)" : "");
-    return EXIT_INTERNAL;
+    return emit_failure(FAIL_INTERNAL, "the %s engine could not start: %s%s", engine->name, strerror(init_failed),
+                        init_failed == EAGAIN ? " (raise /proc/sys/fs/aio-max-nr, or use --engine psync)" : "");
   }
   if (err) {
-    emit_error(err == ENOSPC ? "no-space" : "io-error", "%s failed at offset %llu: %s%s", job->name,
-               (unsigned long long)err_offset, strerror(err),
-               err == ENOSPC ? ". The disk is full: free some space or pass a smaller --size"
-               : err == EINVAL ? ". The device refused the request (block size or alignment)" : "");
-    return err == ENOSPC ? EXIT_NOSPACE : EXIT_IO;
+    return emit_failure(err == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "%s failed at offset %llu: %s%s", job->name,
+                        (unsigned long long)err_offset, strerror(err),
+                        err == ENOSPC ? ". The disk is full: free some space or pass a smaller --size"
+                        : err == EINVAL ? ". The device refused the request (block size or alignment)" : "");
   }
   if (!decided && !g_stop) {
     // Every thread ended before the last run was read: only an I/O error does that, and it
     // was reported above; anything else is a bug worth saying so.
-    emit_error("internal", "%s: the threads stopped before its runs were complete", job->name);
-    return EXIT_INTERNAL;
+    return emit_failure(FAIL_INTERNAL, "%s: the threads stopped before its runs were complete", job->name);
   }
   return 0;
 }
