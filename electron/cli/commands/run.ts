@@ -6,7 +6,7 @@ import { PRESETS } from '../../core/bench/presets.ts';
 import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
 import { exitCodesHelp } from '../../core/model/failures.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
-import type { RunRecord } from '../../core/model/results.ts';
+import type { RunRecord, TestResult } from '../../core/model/results.ts';
 import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
 import { table } from '../system-format.ts';
 import { UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
@@ -28,7 +28,11 @@ ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).joi
   --size SIZE          test file size, e.g. 256MiB, 1GiB, 1G (default: the preset's, 1 GiB)
   --duration SECONDS   timed window of each run, e.g. 1.5, 5s (default: the preset's)
   --warmup SECONDS     untimed I/O before each test (default: the preset's)
-  --runs N             timed runs per test; the median is reported (default: the preset's)
+  --runs N             timed runs per test; the median is reported. Given alone, exactly N
+                       runs (CrystalDiskMark: --runs 5 --duration 5); with --precision, the fewest
+  --precision PCT      add runs until the median's 95 % interval is within ±PCT, e.g. 2%
+                       (standard and full: 2%; 0 for a fixed count of runs)
+  --max-time SECONDS   with --precision: the most timed seconds per test (default: the preset's, 1.2 s)
   --label TEXT         a name for this run, e.g. "HDD", "SSD + dm-crypt"
   --buffered           allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged
   --json               print exactly one JSON document on stdout
@@ -52,6 +56,8 @@ export const runCommand: CliCommand = {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       runs: { type: 'string' },
+      precision: { type: 'string' },
+      'max-time': { type: 'string' },
       label: { type: 'string' },
       buffered: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -103,7 +109,7 @@ export const runCommand: CliCommand = {
 
 interface RunFlags {
   target?: string; preset?: string; tests?: string; size?: string; duration?: string; warmup?: string;
-  runs?: string; label?: string; buffered?: boolean;
+  runs?: string; precision?: string; 'max-time'?: string; label?: string; buffered?: boolean;
 }
 
 export function specFromFlags(values: RunFlags): BenchSpec {
@@ -138,6 +144,16 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (spec.warmupSec > 600) throw new UsageError(`--warmup '${values.warmup}' is out of range: use 0 s to 600 s`);
   }
   if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
+  if (values.precision !== undefined) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(values.precision);
+    const pct = m ? Number(m[1]) : Number.NaN;
+    if (!(pct >= 0 && pct <= 50)) throw new UsageError(`--precision '${values.precision}' is not a percentage from 0 to 50, e.g. 2%`);
+    spec.precision = pct / 100;
+  }
+  if (values['max-time'] !== undefined) {
+    spec.maxTimeSec = parseDuration(values['max-time'], '--max-time');
+    if (spec.maxTimeSec < 0.2 || spec.maxTimeSec > 36000) throw new UsageError(`--max-time '${values['max-time']}' is out of range: use 0.2 s to 10 h`);
+  }
   if (values.label !== undefined) spec.label = values.label;
   if (values.buffered) spec.buffered = true;
   return spec;
@@ -163,12 +179,20 @@ function toJson(record: RunRecord) {
       warnings: r.warnings,
       best: r.best,
       underResolved: r.underResolved,
+      precision: r.precision,
       params: r.params,
       cpu: r.cpu,
       histogram: r.histogram,
     })),
     warnings: record.warnings,
   };
+}
+
+/** "±1.3 % · 7 runs, 2.1 s": the interval the median reached, and what it took. */
+function precisionCell(p: TestResult['precision'], runs: number): string {
+  if (!p) return '—';
+  const ci = p.ciRelative === null ? '±?' : `±${(p.ciRelative * 100).toFixed(1)} %`;
+  return `${ci} · ${runs} run${runs === 1 ? '' : 's'}, ${p.seconds.toFixed(1)} s${p.stoppedBy === 'max-time' ? ' (time up)' : ''}`;
 }
 
 export function formatRecord(record: RunRecord): string {
@@ -181,6 +205,7 @@ export function formatRecord(record: RunRecord): string {
       r.latencyNs?.p50 == null ? '—' : formatLatency(r.latencyNs.p50),
       r.latencyNs?.p99 == null ? '—' : formatLatency(r.latencyNs.p99),
       r.cv === null ? '—' : `${(r.cv * 100).toFixed(1)} %`,
+      precisionCell(r.precision, r.runs.length),
       r.warnings.length ? r.warnings.map((w) => w.code).join(', ') : '',
     ];
   });
@@ -188,10 +213,13 @@ export function formatRecord(record: RunRecord): string {
   const head =
     `DiskDelta ${record.engine.version} · ${record.target.path}` +
     (record.target.device ? ` (${record.target.device.name}, ${record.target.device.class})` : '') +
-    `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}` +
+    (s.precision
+      ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
+      : `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
+    ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}` +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
-  const body = table(['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'warnings'], rows);
+  const body = table(['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'median ±95 %', 'warnings'], rows);
   const figures = figureLines(record.results);
   const notes = [...record.warnings, ...record.results.flatMap((r) => r.warnings.map((w) => ({ ...w, message: `${r.test}: ${w.message}` })))];
   return head + body + (figures.length ? `\nOther figures:\n${figures.join('\n')}\n` : '') + (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '');

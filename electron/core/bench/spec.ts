@@ -18,7 +18,12 @@ export const benchSpecSchema = z
     sizeBytes: z.number().int().min(16 * 1024 * 1024).max(2 ** 50).optional(),
     durationSec: z.number().min(0.2).max(3600).optional(),
     warmupSec: z.number().min(0).max(600).optional(),
+    /** Without precision: exactly this many runs. With it: the fewest. */
     runs: z.number().int().min(1).max(100).optional(),
+    /** Adaptive stopping: the median's 95 % interval to reach (0.02 = ±2 %); 0: a fixed count of runs. */
+    precision: z.number().min(0).max(0.5).optional(),
+    /** Adaptive stopping: the most timed seconds per test. */
+    maxTimeSec: z.number().min(0.2).max(36000).optional(),
     label: z.string().max(200).optional(),
     /** Page-cache I/O where O_DIRECT is refused (tmpfs); every result is then flagged. */
     buffered: z.boolean().optional(),

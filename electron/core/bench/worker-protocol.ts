@@ -30,6 +30,12 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     engine: z.string(), direct: z.boolean(), elapsed_ns: z.number(), ios: z.number(), bytes: z.number(),
     reads: z.number(), writes: z.number(), bytes_per_sec: z.number(), iops: z.number(), lat_ns: latency,
     hist: z.array(z.tuple([z.number(), z.number()])), cpu: z.object({ user_ns: z.number(), sys_ns: z.number() }),
+    /** The median's interval over the runs so far (relative half-width), from the second run on. */
+    ci_relative: z.number().optional(),
+    /** The job's seconds so far, warm-up included, in ns. */
+    job_ns: z.number(),
+    /** On the job's last run: why it stopped. */
+    stop: z.enum(['precision', 'max-time', 'runs']).optional(),
   }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('warning'), code: z.string(), message: z.string() }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('error'), code: z.string(), message: z.string() }),

@@ -15,6 +15,7 @@ import type {
   LatencyNs,
   RunMeasurement,
   RunRecord,
+  ResultPrecision,
   RunSource,
   SourceFormat,
   TestResult,
@@ -269,8 +270,8 @@ class SqliteLibrary implements Library {
     const inserted = this.#stmt(
       `INSERT INTO results (run_id, seq, test, params, bytes_per_sec, iops, has_latency,
          lat_mean, lat_p50, lat_p90, lat_p99, lat_p999, lat_max, has_best, best_bytes_per_sec, best_iops,
-         cv, cpu_user_ns, cpu_system_ns, under_resolved)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         cv, cpu_user_ns, cpu_system_ns, under_resolved, precision)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       runId,
       seq,
@@ -287,6 +288,7 @@ class SqliteLibrary implements Library {
       result.cpu?.userNs ?? null,
       result.cpu?.systemNs ?? null,
       result.underResolved ? 1 : 0,
+      jsonOrNull(result.precision),
     );
     const resultId = Number(inserted.lastInsertRowid);
     const insertBucket = this.#stmt('INSERT INTO histogram_buckets (result_id, seq, lower_ns, count) VALUES (?, ?, ?, ?)');
@@ -415,6 +417,7 @@ class SqliteLibrary implements Library {
       histogram,
       cpu: r.cpu_user_ns == null ? null : { userNs: Number(r.cpu_user_ns), systemNs: Number(r.cpu_system_ns) },
       underResolved: Boolean(r.under_resolved),
+      ...(r.precision == null ? {} : { precision: JSON.parse(str(r.precision)) as ResultPrecision }),
       warnings,
     };
     if (figures.length > 0) result.figures = figures;
