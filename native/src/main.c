@@ -29,6 +29,8 @@ typedef struct {
   int buffered;
   const char *engine;
   const char *file;
+  unsigned fd;
+  const char *helper;
   uint64_t seed;
   job_t jobs[MAX_JOBS];
   unsigned njobs;
@@ -57,6 +59,8 @@ static const option_def_t OPTIONS[] = {
     {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "aio (default) or psync; aio falls back to psync, reported"},
     {"--buffered", NULL, OPT_FLAG, OFF(buffered), 0, 0, "no O_DIRECT (page cache): results are flagged as not the disk's"},
     {"--file", "PATH", OPT_STRING, OFF(file), 0, 0, "run: reuse a file made by `prepare` (kept afterwards)"},
+    {"--fd", "N", OPT_COUNT, OFF(fd), 3, 1 << 20, "block device: measure on this inherited read-only descriptor of --target"},
+    {"--helper", "PATH", OPT_STRING, OFF(helper), 0, 0, "block device: have `pkexec PATH open-ro` open --target and pass it back"},
     {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
 };
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -80,7 +84,8 @@ static void print_help(FILE *out) {
           "\nExit codes: 0 ok; 2 usage (incl. a write test on a block device); 3 target unusable\n"
           "(missing, not a folder/device, read-only, no permission); 4 not enough space; 5 O_DIRECT\n"
           "refused or meaningless (tmpfs) without --buffered; 6 I/O error; 7 interrupted by a signal\n"
-          "(test file removed); 8 internal error.\n"
+          "(test file removed); 8 internal error; 9 --helper: pkexec missing, no polkit agent, dismissed,\n"
+          "denied, or the helper killed before it passed the device back.\n"
           "\nSafety: block devices are opened read-only, always. The test file is created with\n"
           "O_CREAT|O_EXCL|O_NOFOLLOW under a unique name, locked while in use, and removed at the end,\n"
           "on error and on SIGTERM/SIGINT/SIGHUP; files of killed runs are removed by the next run.\n",
@@ -239,7 +244,8 @@ static int cmd_run(options_t *o, int prepare_only) {
   const io_engine_t *engine = choose_engine(o, &rc);
   if (!engine) return rc;
   if (!prepare_only && o->njobs == 0) return usage_error("run needs at least one --job%s%s", "", "");
-  target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file};
+  target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file,
+                          .fd = (int)o->fd, .helper = o->helper};
   for (unsigned i = 0; i < o->njobs; i++) req.needs_write |= o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS;
   // (seeks are left out above: on a block device they run read-only, with a warning)
   target_t t;

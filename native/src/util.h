@@ -19,6 +19,7 @@ enum {
   EXIT_IO = 6,           // an I/O error during the test
   EXIT_INTERRUPTED = 7,  // stopped by SIGTERM/SIGINT/SIGHUP (test file removed)
   EXIT_INTERNAL = 8,     // out of memory, thread creation failed …
+  EXIT_ELEVATION = 9,    // --helper: pkexec missing, no agent, dismissed, denied, helper killed
 };
 
 static inline uint64_t now_ns(void) {

@@ -1,6 +1,8 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
-import { BenchError } from '../../core/bench/errors.ts';
+import { createInterface } from 'node:readline/promises';
+import { needsElevation } from '../../core/bench/elevation.ts';
+import { BenchError, WORKER_EXIT } from '../../core/bench/errors.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS, TEST_DEFINITIONS } from '../../core/bench/presets.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
@@ -27,12 +29,17 @@ ${Object.values(TEST_DEFINITIONS).map((t) => `                         ${t.id.pa
   --runs N             timed runs per test; the median is reported (default: the preset's)
   --label TEXT         a name for this run, e.g. "HDD", "SSD + dm-crypt"
   --buffered           allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged
+  --elevate            a block device you cannot read: ask once (polkit, pkexec) for the
+                       privileged helper to open it read-only; the measuring stays yours.
+                       Without it a terminal asks first; as root no helper is used
   --json               print exactly one JSON document on stdout
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 
-Exit codes: 0 ok; 2 bad usage; 3 target unusable; 4 not enough space; 5 O_DIRECT impossible
-(tmpfs) without --buffered; 6 I/O error; 7 interrupted; 1 any other failure.
+Exit codes: 0 ok; 2 bad usage; 3 target unusable (incl. a device that needs --elevate, or
+vanished); 4 not enough space; 5 O_DIRECT impossible (tmpfs) without --buffered; 6 I/O error;
+7 interrupted; 9 elevation failed (pkexec or the policy missing, no polkit agent, dismissed,
+denied, the helper killed); 1 any other failure.
 `;
 
 export const runCommand: CliCommand = {
@@ -51,12 +58,16 @@ export const runCommand: CliCommand = {
       runs: { type: 'string' },
       label: { type: 'string' },
       buffered: { type: 'boolean' },
+      elevate: { type: 'boolean' },
       json: { type: 'boolean' },
       'no-save': { type: 'boolean' },
       db: { type: 'string' },
     });
     const spec = specFromFlags(values);
     const json = values.json === true;
+    if (!spec.elevate && !json && process.stdin.isTTY && process.stderr.isTTY && (await needsElevation(spec.target))) {
+      spec.elevate = await confirm(`Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `);
+    }
     const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;
     const controller = new AbortController();
     const onSignal = () => controller.abort();
@@ -90,6 +101,8 @@ export const runCommand: CliCommand = {
         process.stderr.write(`diskdelta run: ${error.message}\n`);
         if (error.code === 'CANCELLED') return 7;
         if (error.code === 'bad-spec' || error.code === 'write-on-block-device') return 2;
+        if (error.code === 'needs-elevation') return WORKER_EXIT.target;
+        if (error.code === 'pkexec-missing' || error.code === 'elevate-policy-missing') return WORKER_EXIT.elevation;
         return error.workerExitCode && error.workerExitCode > 0 ? error.workerExitCode : EXIT_FAILURE;
       }
       throw error;
@@ -102,7 +115,16 @@ export const runCommand: CliCommand = {
 
 interface RunFlags {
   target?: string; preset?: string; tests?: string; size?: string; duration?: string; warmup?: string;
-  runs?: string; label?: string; buffered?: boolean;
+  runs?: string; label?: string; buffered?: boolean; elevate?: boolean;
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
 }
 
 export function specFromFlags(values: RunFlags): BenchSpec {
@@ -139,6 +161,7 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
   if (values.label !== undefined) spec.label = values.label;
   if (values.buffered) spec.buffered = true;
+  if (values.elevate) spec.elevate = true;
   return spec;
 }
 

@@ -11,6 +11,8 @@ export const WORKER_EXIT = {
   io: 6,
   interrupted: 7,
   internal: 8,
+  /** --helper: pkexec missing, no polkit agent, dismissed, denied, helper killed. */
+  elevation: 9,
 } as const;
 
 export class BenchError extends Error {

@@ -11,6 +11,7 @@ import { runWorker, locateWorker } from './worker-client.ts';
 import { workerArgv, type WorkerPlan } from './worker-argv.ts';
 import type { WorkerMessage, WorkerResult } from './worker-protocol.ts';
 import { runCleanup } from './cleanup.ts';
+import { locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
 import { ProgressTracker } from './progress.ts';
 
 export interface RunOptions {
@@ -19,6 +20,8 @@ export interface RunOptions {
   workerPath?: string;
   /** Harness only (bench:vs-fio): reuse a file made by `diskdelta-worker prepare`. */
   reuseFile?: string;
+  /** Where the privileged helper is (elevation.ts); default: installed, else the AppImage's. */
+  helper?: LocateOptions;
 }
 
 export const ENGINE_NAME = 'diskdelta';
@@ -70,6 +73,17 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   if (options.reuseFile) plan.reuseFile = options.reuseFile;
   const workerPath = options.workerPath ?? locateWorker();
   const emit = options.onEvent ?? (() => {});
+  if (await needsElevation(spec.target)) {
+    if (!spec.elevate) {
+      throw new BenchError(
+        'needs-elevation',
+        `reading the block device ${spec.target} needs administrator rights: pass --elevate to have DiskDelta ask for them once through polkit (only opening the device is privileged; the measuring stays yours), or run as root`,
+      );
+    }
+    const helper = await locateHelper(options.helper);
+    plan.helper = helper.path;
+    warnings.push(...helper.warnings);
+  }
   for (const w of warnings) emit({ type: 'warning', ...w });
   const startedAt = new Date();
   const context = await describeTarget(spec.target);

@@ -14,6 +14,8 @@ export interface WorkerPlan {
   sampleMs: number;
   /** Harness only: reuse a file made by `diskdelta-worker prepare`. */
   reuseFile?: string;
+  /** A block device opened by `pkexec HELPER open-ro` (elevation.ts), not by the worker. */
+  helper?: string;
 }
 
 export function jobSpec(id: TestId): string {
@@ -35,6 +37,7 @@ export function workerArgv(plan: WorkerPlan): string[] {
   ];
   if (plan.buffered) argv.push('--buffered');
   if (plan.reuseFile) argv.push('--file', plan.reuseFile);
+  if (plan.helper) argv.push('--helper', plan.helper);
   for (const id of plan.tests) argv.push('--job', jobSpec(id));
   return argv;
 }

@@ -1,0 +1,159 @@
+#include "elevate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fdpass.h"
+#include "helper-protocol.h"
+#include "ndjson.h"
+#include "util.h"
+
+// The child could not exec pkexec at all (not installed): an exit status pkexec never uses.
+#define EXEC_FAILED 125
+
+extern volatile sig_atomic_t g_stop;
+
+static void emit_helper_line(const char *state, pid_t pid, int status) {
+  jbuf_t b;
+  jb_begin(&b, "helper");
+  jb_str(&b, "state", state);
+  jb_i64(&b, "pid", pid);
+  if (strcmp(state, "exited") == 0) {
+    if (WIFEXITED(status)) jb_i64(&b, "exit_code", WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) jb_i64(&b, "signal", WTERMSIG(status));
+  }
+  jb_end_emit(&b);
+}
+
+// The last non-empty line of what pkexec and the helper said: the part worth quoting.
+static const char *last_line(char *text) {
+  size_t n = strlen(text);
+  while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' ')) text[--n] = 0;
+  char *nl = strrchr(text, '\n');
+  return nl ? nl + 1 : text;
+}
+
+// Why no descriptor came: one code and message per failure, and the worker's exit code.
+static int explain(const char *helper, const char *device, pid_t pid, int status, char *said) {
+  const char *quote = last_line(said);
+  if (WIFSIGNALED(status)) {
+    emit_error("helper-killed",
+               "the privileged helper (pid %d) was killed by signal %d before it passed %s back; nothing was "
+               "measured. Run again", (int)pid, WTERMSIG(status), device);
+    return EXIT_ELEVATION;
+  }
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  switch (code) {
+    case EXEC_FAILED:
+      emit_error("pkexec-missing",
+                 "pkexec is not installed, so %s cannot be opened for you: install it (Debian/Ubuntu: sudo apt-get "
+                 "install pkexec), or run as root (%s)", device, quote);
+      return EXIT_ELEVATION;
+    case 126:
+      emit_error("elevate-dismissed", "the authentication to read %s was dismissed; nothing was measured", device);
+      return EXIT_ELEVATION;
+    case 127:
+      if (strstr(said, "authentication agent"))
+        emit_error("elevate-no-agent",
+                   "no polkit authentication agent could ask for the password to read %s (no desktop agent running and "
+                   "no terminal). Run from a terminal, start your desktop's polkit agent, or run as root (pkexec: %s)",
+                   device, quote);
+      else if (strstr(said, "Not authorized"))
+        emit_error("elevate-denied", "polkit did not authorise reading %s (pkexec: %s); nothing was measured", device, quote);
+      else if (strstr(said, "Error accessing") || strstr(said, "No such file"))
+        emit_error("helper-missing",
+                   "the privileged helper %s is not installed: run `sudo npx diskdelta helper install` (pkexec: %s)",
+                   helper, quote);
+      else
+        emit_error("elevate-failed", "pkexec could not run the helper for %s: %s", device, quote);
+      return EXIT_ELEVATION;
+    case HX_REFUSED:
+      emit_error("helper-refused", "the privileged helper refused %s: %s", device, quote);
+      return EXIT_TARGET;
+    case HX_VANISHED:
+      emit_error("device-vanished", "%s went away before it could be opened (unplugged or detached?): %s", device, quote);
+      return EXIT_TARGET;
+    default:
+      emit_error("helper-failed", "the privileged helper could not open %s (exit %d): %s", device, code, quote);
+      return EXIT_ELEVATION;
+  }
+}
+
+int elevate_open_device(const char *helper, const char *device, int *fd) {
+  *fd = -1;
+  int sv[2], err[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+    emit_error("helper-failed", "cannot create the socket for the helper: %s", strerror(errno));
+    return EXIT_INTERNAL;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    emit_error("helper-failed", "cannot start pkexec: %s", strerror(errno));
+    return EXIT_INTERNAL;
+  }
+  if (pid == 0) {
+    // pkexec closes every descriptor above 2, so the socket is the helper's stdout.
+    dup2(sv[1], STDOUT_FILENO);
+    dup2(err[1], STDERR_FILENO);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    execlp("pkexec", "pkexec", helper, "open-ro", device, (char *)NULL);
+    dprintf(STDERR_FILENO, "cannot run pkexec: %s\n", strerror(errno));
+    _exit(EXEC_FAILED);
+  }
+  close(sv[1]);
+  close(err[1]);
+  emit_helper_line("started", pid, 0);
+
+  char said[4096] = "";
+  size_t said_len = 0;
+  char reply[512];
+  int sock_open = 1, err_open = 1, killed = 0;
+  // Authentication may take as long as the user needs; a stop request still ends it.
+  while (sock_open || err_open) {
+    if (g_stop && !killed) {
+      kill(pid, SIGTERM);  // possible while pkexec waits for the user; the helper itself is root's
+      killed = 1;
+    }
+    struct pollfd p[2] = {{.fd = sock_open ? sv[0] : -1, .events = POLLIN}, {.fd = err_open ? err[0] : -1, .events = POLLIN}};
+    int n = poll(p, 2, 200);
+    if (n < 0 && errno != EINTR) break;
+    if (n <= 0) continue;
+    if (p[0].revents) {
+      int got = -1;
+      ssize_t r = fdpass_recv(sv[0], &got, reply, sizeof reply);
+      if (got >= 0) {
+        if (*fd >= 0) close(got);
+        else *fd = got;
+      }
+      if (r <= 0) sock_open = 0;
+    }
+    if (p[1].revents) {
+      ssize_t r = read(err[0], said + said_len, sizeof said - 1 - said_len);
+      if (r > 0) {
+        said_len += (size_t)r;
+        said[said_len] = 0;
+        if (said_len == sizeof said - 1) said_len = 0;  // keep the tail: it explains the failure
+      } else if (r == 0 || errno != EINTR) err_open = 0;
+    }
+  }
+  close(sv[0]);
+  close(err[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  emit_helper_line("exited", pid, status);
+  if (said[0]) logf_stderr("%s", said);
+  if (*fd >= 0) return 0;
+  if (g_stop) return EXIT_INTERRUPTED;
+  return explain(helper, device, pid, status, said);
+}
