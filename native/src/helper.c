@@ -103,7 +103,8 @@ static int verb_open_ro(char **operands) {
   blockdev_status_t status;
   char why[PATH_MAX + 128];
   int fd = blockdev_open_ro(device, 1, &info, &status, why, sizeof why);
-  if (fd < 0) return say(blockdev_exit(status), "refusing to open %s: %s", device, why);
+  if (fd < 0 && blockdev_exit(status) == HX_REFUSED) return say(HX_REFUSED, "refusing %s: %s; nothing was opened", device, why);
+  if (fd < 0) return say(blockdev_exit(status), "cannot open %s: %s", device, why);
   return send_device(fd, device, &info);
 }
 
