@@ -33,17 +33,24 @@ static void emit_helper_line(const char *state, pid_t pid, int status) {
   jb_end_emit(&b);
 }
 
-// The last non-empty line of what pkexec and the helper said: the part worth quoting.
-static const char *last_line(char *text) {
-  size_t n = strlen(text);
-  while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' ')) text[--n] = 0;
-  char *nl = strrchr(text, '\n');
-  return nl ? nl + 1 : text;
+// The line of what pkexec and the helper said that explains the failure: the last one that
+// names an error (pkexec adds "This incident has been reported." after it), else the last.
+static const char *telling_line(char *text) {
+  const char *pick = NULL, *last = NULL;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    if (!*line) continue;
+    last = line;
+    if (strstr(line, "Error") || strstr(line, "diskdelta-helper:")) pick = line;
+  }
+  return pick ? pick : last ? last : "";
 }
 
 // Why no descriptor came: one code and message per failure, and the worker's exit code.
 static int explain(const char *helper, const char *device, pid_t pid, int status, char *said) {
-  const char *quote = last_line(said);
+  // Classified on the whole text first: telling_line cuts it into lines.
+  int no_agent = strstr(said, "authentication agent") != NULL, denied = strstr(said, "Not authorized") != NULL;
+  int not_found = strstr(said, "Error accessing") || strstr(said, "No such file");
+  const char *quote = telling_line(said);
   if (WIFSIGNALED(status)) {
     emit_error("helper-killed",
                "the privileged helper (pid %d) was killed by signal %d before it passed %s back; nothing was "
@@ -61,14 +68,14 @@ static int explain(const char *helper, const char *device, pid_t pid, int status
       emit_error("elevate-dismissed", "the authentication to read %s was dismissed; nothing was measured", device);
       return EXIT_ELEVATION;
     case 127:
-      if (strstr(said, "authentication agent"))
+      if (no_agent)
         emit_error("elevate-no-agent",
                    "no polkit authentication agent could ask for the password to read %s (no desktop agent running and "
                    "no terminal). Run from a terminal, start your desktop's polkit agent, or run as root (pkexec: %s)",
                    device, quote);
-      else if (strstr(said, "Not authorized"))
+      else if (denied)
         emit_error("elevate-denied", "polkit did not authorise reading %s (pkexec: %s); nothing was measured", device, quote);
-      else if (strstr(said, "Error accessing") || strstr(said, "No such file"))
+      else if (not_found)
         emit_error("helper-missing",
                    "the privileged helper %s is not installed: run `sudo npx diskdelta helper install` (pkexec: %s)",
                    helper, quote);
