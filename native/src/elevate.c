@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -163,4 +164,64 @@ int elevate_open_device(const char *helper, const char *device, int *fd) {
   if (*fd >= 0) return 0;
   if (g_stop) return EXIT_INTERRUPTED;
   return explain(helper, device, pid, status, said);
+}
+
+static int unix_address(const char *path, struct sockaddr_un *addr) {
+  memset(addr, 0, sizeof *addr);
+  addr->sun_family = AF_UNIX;
+  if (strlen(path) >= sizeof addr->sun_path) return -1;
+  memcpy(addr->sun_path, path, strlen(path));
+  return 0;
+}
+
+int elevate_hold(int fd, const char *sock_path) {
+  struct sockaddr_un addr;
+  int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (listener < 0 || unix_address(sock_path, &addr) != 0 || bind(listener, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+      listen(listener, 8) != 0) {
+    emit_error("hold-socket", "cannot listen on %s: %s", sock_path, strerror(errno));
+    return EXIT_USAGE;
+  }
+  jbuf_t b;
+  jb_begin(&b, "holding");
+  jb_str(&b, "socket", sock_path);
+  jb_end_emit(&b);
+  int rc = 0;
+  while (!g_stop) {
+    struct pollfd p[2] = {{.fd = listener, .events = POLLIN}, {.fd = STDIN_FILENO, .events = POLLIN}};
+    if (poll(p, 2, 500) < 0 && errno != EINTR) break;
+    if (p[1].revents) {
+      char buf[64];
+      if (read(STDIN_FILENO, buf, sizeof buf) <= 0) break;  // the app closed the session
+    }
+    if (!(p[0].revents & POLLIN)) continue;
+    int conn = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+    if (conn < 0) continue;
+    // Only this user's processes get the descriptor (the folder is private too).
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == getuid()) fdpass_send(conn, fd, "fd\n");
+    else emit_warning("hold-refused", "refused the descriptor to a process of another user");
+    close(conn);
+  }
+  close(listener);
+  unlink(sock_path);
+  close(fd);
+  return rc;
+}
+
+int elevate_fd_from(const char *sock_path, int *fd) {
+  *fd = -1;
+  struct sockaddr_un addr;
+  int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  char text[16];
+  if (s < 0 || unix_address(sock_path, &addr) != 0 || connect(s, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+      fdpass_recv(s, fd, text, sizeof text) <= 0 || *fd < 0) {
+    emit_error("holder-gone", "the session's descriptor holder at %s did not answer (%s): open the device again",
+               sock_path, strerror(errno));
+    if (s >= 0) close(s);
+    return EXIT_ELEVATION;
+  }
+  close(s);
+  return 0;
 }

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "elevate.h"
 #include "engine.h"
 #include "ndjson.h"
 #include "phase.h"
@@ -31,6 +32,8 @@ typedef struct {
   const char *file;
   unsigned fd;
   const char *helper;
+  const char *fd_from;
+  const char *socket;
   uint64_t seed;
   job_t jobs[MAX_JOBS];
   unsigned njobs;
@@ -61,6 +64,8 @@ static const option_def_t OPTIONS[] = {
     {"--file", "PATH", OPT_STRING, OFF(file), 0, 0, "run: reuse a file made by `prepare` (kept afterwards)"},
     {"--fd", "N", OPT_COUNT, OFF(fd), 3, 1 << 20, "block device: measure on this inherited read-only descriptor of --target"},
     {"--helper", "PATH", OPT_STRING, OFF(helper), 0, 0, "block device: have `pkexec PATH open-ro` open --target and pass it back"},
+    {"--fd-from", "PATH", OPT_STRING, OFF(fd_from), 0, 0, "block device: fetch the descriptor from a `hold` process's socket"},
+    {"--socket", "PATH", OPT_STRING, OFF(socket), 0, 0, "hold: where to serve the descriptor (a new name in a private folder)"},
     {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
 };
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -72,6 +77,8 @@ static void print_help(FILE *out) {
           "  run       measure the jobs on --target (test file created, filled, always removed)\n"
           "  prepare   create and fill a test file in --target and keep it; prints its path (for harnesses)\n"
           "  cleanup   remove test files left in --target by killed runs\n"
+          "  hold      open the block device --target (--helper or --fd) once and serve its descriptor on\n"
+          "            --socket to this user's runs (--fd-from) until stdin closes: one authentication a session\n"
           "  --help    this text;  --version  the version\n\nOptions:\n");
   for (unsigned i = 0; i < OPTION_COUNT; i++)
     fprintf(out, "  %-10s %-8s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
@@ -245,7 +252,7 @@ static int cmd_run(options_t *o, int prepare_only) {
   if (!engine) return rc;
   if (!prepare_only && o->njobs == 0) return usage_error("run needs at least one --job%s%s", "", "");
   target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file,
-                          .fd = (int)o->fd, .helper = o->helper};
+                          .fd = (int)o->fd, .helper = o->helper, .fd_from = o->fd_from};
   for (unsigned i = 0; i < o->njobs; i++) req.needs_write |= o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS;
   // (seeks are left out above: on a block device they run read-only, with a warning)
   target_t t;
@@ -301,6 +308,20 @@ static int cmd_run(options_t *o, int prepare_only) {
   return finish(&t, rc);
 }
 
+// `hold`: the descriptor is opened like a run's (the same checks), then served, never measured.
+static int cmd_hold(options_t *o) {
+  if (!o->socket) return usage_error("hold needs --socket PATH%s%s", "", "");
+  if (!o->helper && !o->fd) return usage_error("hold needs --helper PATH or --fd N%s%s", "", "");
+  target_request_t req = {.size = o->size, .fd = (int)o->fd, .helper = o->helper};
+  target_t t;
+  int rc = target_open(&t, o->target, &req);
+  if (rc) return finish(&t, rc);
+  if (!t.is_blockdev) return finish(&t, usage_error("hold is for a block device target%s%s", "", ""));
+  rc = elevate_hold(t.fd, o->socket);
+  t.fd = -1;  // elevate_hold closed it
+  return finish(&t, rc);
+}
+
 int main(int argc, char **argv) {
   install_signals();
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -332,5 +353,6 @@ int main(int argc, char **argv) {
     emit_done("ok", 0);
     return 0;
   }
-  return usage_error("unknown verb '%s': use run, prepare, cleanup or --help%s", argv[1], "");
+  if (strcmp(argv[1], "hold") == 0) return cmd_hold(o);
+  return usage_error("unknown verb '%s': use run, prepare, cleanup, hold or --help%s", argv[1], "");
 }

@@ -79,7 +79,7 @@ static int is_ram_fs(long type) { return type == TMPFS_MAGIC || type == RAMFS_MA
 static int blockdev_fd(const char *path, const struct stat *st, const target_request_t *req, blockdev_info_t *info) {
   blockdev_status_t status;
   char why[PATH_MAX + 128];
-  if (!req->fd && !req->helper) {
+  if (!req->fd && !req->helper && !req->fd_from) {
     char resolved[PATH_MAX];
     if (!realpath(path, resolved)) snprintf(resolved, sizeof resolved, "%s", path);
     int fd = blockdev_open_ro(resolved, !req->buffered, info, &status, why, sizeof why);
@@ -99,6 +99,9 @@ static int blockdev_fd(const char *path, const struct stat *st, const target_req
       return -EXIT_TARGET;
     }
     int rc = elevate_open_device(req->helper, resolved, &fd);
+    if (rc) return -rc;
+  } else if (req->fd_from) {
+    int rc = elevate_fd_from(req->fd_from, &fd);
     if (rc) return -rc;
   }
   if (blockdev_check_fd(fd, info, &status, why, sizeof why) != 0 || info->rdev != st->st_rdev) {
@@ -176,8 +179,8 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     return EXIT_TARGET;
   }
   if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, &st, req);
-  if (req->fd || req->helper) {
-    emit_error("usage", "--fd and --helper are for a block device target; %s is not one", path);
+  if (req->fd || req->helper || req->fd_from) {
+    emit_error("usage", "--fd, --fd-from and --helper are for a block device target; %s is not one", path);
     return EXIT_USAGE;
   }
   if (!S_ISDIR(st.st_mode)) {

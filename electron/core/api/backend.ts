@@ -7,6 +7,8 @@ import type { ProcedureInput, RunSummary } from './contract.ts';
 import { importFingerprints, openLibrary, resolveDbPath, type Library } from '../store/library.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
+import { needsElevation } from '../bench/elevation.ts';
+import { ElevationSessions } from '../bench/elevation-session.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
 
@@ -51,12 +53,17 @@ function matches(summary: RunSummary, filter: ProcedureInput<'library.list'>): b
 
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const library = openLibrary({ dbPath: resolveDbPath(options.dbPath) });
+  // A device the user cannot read is opened once per session by a holder (one authentication).
+  const sessions = new ElevationSessions();
   const backend: Backend = {
     library: libraryPort(library),
     formats: formatsPort(options.referenceDir),
     system: systemPort,
     runs: new RunManager({
-      runBenchmark,
+      runBenchmark: async (spec, opts) => {
+        const fdFrom = (await needsElevation(spec.target)) ? await sessions.socketFor(spec.target) : undefined;
+        return runBenchmark(spec, { ...opts, fdFrom });
+      },
       save: (record) => library.saveRun(record),
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
@@ -66,6 +73,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
   return {
     ...backend,
     async close() {
+      sessions.closeAll();
       library.close();
     },
   };

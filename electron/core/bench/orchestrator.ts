@@ -22,6 +22,8 @@ export interface RunOptions {
   reuseFile?: string;
   /** Where the privileged helper is (elevation.ts); default: installed, else the AppImage's. */
   helper?: LocateOptions;
+  /** The app's session holder of this device's descriptor (elevation-session.ts). */
+  fdFrom?: string;
 }
 
 export const ENGINE_NAME = 'diskdelta';
@@ -73,7 +75,8 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   if (options.reuseFile) plan.reuseFile = options.reuseFile;
   const workerPath = options.workerPath ?? locateWorker();
   const emit = options.onEvent ?? (() => {});
-  if (await needsElevation(spec.target)) {
+  if (options.fdFrom) plan.fdFrom = options.fdFrom;
+  else if (await needsElevation(spec.target)) {
     if (!spec.elevate) {
       throw new BenchError(
         'needs-elevation',

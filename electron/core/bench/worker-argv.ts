@@ -16,6 +16,8 @@ export interface WorkerPlan {
   reuseFile?: string;
   /** A block device opened by `pkexec HELPER open-ro` (elevation.ts), not by the worker. */
   helper?: string;
+  /** A block device whose descriptor a `hold` process serves on this socket (elevation-session.ts). */
+  fdFrom?: string;
 }
 
 export function jobSpec(id: TestId): string {
@@ -38,6 +40,7 @@ export function workerArgv(plan: WorkerPlan): string[] {
   if (plan.buffered) argv.push('--buffered');
   if (plan.reuseFile) argv.push('--file', plan.reuseFile);
   if (plan.helper) argv.push('--helper', plan.helper);
+  if (plan.fdFrom) argv.push('--fd-from', plan.fdFrom);
   for (const id of plan.tests) argv.push('--job', jobSpec(id));
   return argv;
 }

@@ -41,6 +41,8 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     v: z.literal(PROTOCOL_VERSION), type: z.literal('helper'), state: z.enum(['started', 'exited']), pid: z.number(),
     exit_code: z.number().optional(), signal: z.number().optional(),
   }),
+  // `hold`: the descriptor is open and served on this socket (--fd-from) until stdin closes.
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('holding'), socket: z.string() }),
 ]);
 
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;
