@@ -154,6 +154,17 @@ describe('the helper does its verbs', () => {
     assert.ok(opens.some((l) => /O_RDONLY\|.*O_DIRECT/.test(l)), `reopened O_RDONLY|O_DIRECT: ${opens.join('\n')}`);
   });
 
+  test('drop-caches: one write, to the kernel\'s drop_caches knob, and nothing else opened for writing', async (t) => {
+    if (!isRoot) return t.skip('needs root');
+    const out = await runHelper(['drop-caches']);
+    assert.equal(out.code, HX.ok, out.stderr);
+    assert.deepEqual(JSON.parse(out.stdout), { dropped: 'pagecache+dentries+inodes' });
+    if (!hasStrace) return t.diagnostic('strace missing: opens not traced');
+    const writable = out.opens.filter((l) => /O_WRONLY|O_RDWR|O_CREAT/.test(l));
+    assert.equal(writable.length, 1, writable.join('\n'));
+    assert.match(writable[0]!, /"\/proc\/sys\/vm\/drop_caches", O_WRONLY/);
+  });
+
   test('a device that vanished: exit 4 and says so', async (t) => {
     if (!isRoot) return t.skip('needs root');
     const out = await runHelper(['open-ro', '/dev/loop-diskdelta-gone']);

@@ -4,8 +4,10 @@ import { INSTALL_COMMAND, POLICY_FILE, installedHelper } from '../../core/bench/
 import { installHelper, uninstallHelper } from '../../core/bench/helper-install.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
 
-const HELP = `Usage: sudo npx diskdelta helper install | uninstall
-       npx diskdelta helper status
+const HELP = `Usage: diskdelta helper install | uninstall | status
+
+  sudo npx diskdelta helper install     install and uninstall write system folders: root
+  npx diskdelta helper status           exit 0 when installed, 3 when not
 
 Reading a raw disk as a normal user (diskdelta run --target /dev/sdX --elevate, or the app)
 goes through a small helper started by pkexec: it only opens the device read-only and passes

@@ -61,8 +61,12 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
     system: systemPort,
     runs: new RunManager({
       runBenchmark: async (spec, opts) => {
-        const fdFrom = (await needsElevation(spec.target)) ? await sessions.socketFor(spec.target) : undefined;
-        return runBenchmark(spec, { ...opts, fdFrom });
+        if (!(await needsElevation(spec.target))) return runBenchmark(spec, opts);
+        const { socket, warnings } = await sessions.socketFor(spec.target);
+        for (const w of warnings) opts.onEvent?.({ type: 'warning', ...w });
+        const record = await runBenchmark(spec, { ...opts, fdFrom: socket });
+        record.warnings.push(...warnings);
+        return record;
       },
       save: (record) => library.saveRun(record),
       emit: options.emit,

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Warning } from '../model/results.ts';
 import { BenchError } from './errors.ts';
 import { locateHelper, type LocateOptions } from './elevation.ts';
 import { locateWorker } from './worker-client.ts';
@@ -16,6 +17,8 @@ interface Holder {
   child: ChildProcess;
   socket: Promise<string>;
   dir: string;
+  /** From choosing the helper (an AppImage's generic action): told with the first run. */
+  warnings: Warning[];
 }
 
 export interface SessionOptions {
@@ -31,11 +34,14 @@ export class ElevationSessions {
     this.#options = options;
   }
 
-  /** The socket serving `target`'s descriptor; authenticates only when no holder is alive. */
-  async socketFor(target: string): Promise<string> {
+  /**
+   * The socket serving `target`'s descriptor; authenticates only when no holder is alive.
+   * `warnings` come with the run that started the holder.
+   */
+  async socketFor(target: string): Promise<{ socket: string; warnings: Warning[] }> {
     const key = String((await stat(target)).rdev);
     const alive = this.#holders.get(key);
-    if (alive && alive.child.exitCode === null && alive.child.signalCode === null) return alive.socket;
+    if (alive && alive.child.exitCode === null && alive.child.signalCode === null) return { socket: await alive.socket, warnings: [] };
     const holder = await this.#start(target);
     this.#holders.set(key, holder);
     holder.child.once('close', () => {
@@ -43,7 +49,7 @@ export class ElevationSessions {
       void rm(holder.dir, { recursive: true, force: true });
     });
     holder.socket.catch(() => this.#holders.delete(key));
-    return holder.socket;
+    return { socket: await holder.socket, warnings: holder.warnings };
   }
 
   /** Devices with a live holder (for tests and the UI). */
@@ -85,6 +91,6 @@ export class ElevationSessions {
         reject(new BenchError(error.code, error.message, code));
       });
     });
-    return { child, socket, dir };
+    return { child, socket, dir, warnings: helper.warnings };
   }
 }
