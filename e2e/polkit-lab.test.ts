@@ -275,7 +275,7 @@ test('one authentication per session, with the real pkexec: a holder asks once, 
   try {
     for (let i = 0; i < 100 && !lines.some((m) => m.type === 'holding' || m.type === 'done'); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(lines.some((m) => m.type === 'holding'), `the holder listens: ${JSON.stringify(lines)}`);
-    const job = ['--job', 'name=seq,rw=read,bs=1048576,qd=8', '--duration', '1', '--warmup', '0.5', '--size', String(SIZE), '--sample-ms', '0'];
+    const job = ['--job', 'name=seq,rw=read,bs=1048576,qd=8', '--duration', '3', '--warmup', '1', '--size', String(SIZE), '--sample-ms', '0'];
     for (let i = 0; i < 2; i++) {
       const run = await runAs('nobody', [WORKER, 'run', '--target', lab!.device, '--fd-from', socket, ...job]);
       assert.equal(run.code, 0, run.stderr);
@@ -283,7 +283,7 @@ test('one authentication per session, with the real pkexec: a holder asks once, 
       assert.ok(!messages.some((m) => m.type === 'helper'), 'no pkexec for this run');
       const result = messages.find((m) => m.type === 'result');
       // The throttled device, read (bytes came back) and not a cache (never above the cap).
-      assert.ok(result?.type === 'result' && result.bytes > 0 && result.bytes_per_sec <= CAP_BPS * (1 + TOLERANCE), `run ${i + 1} measured the device`);
+      assert.ok(result?.type === 'result' && result.bytes > 0 && result.bytes_per_sec <= CAP_BPS * (1 + TOLERANCE), `run ${i + 1} measured the device: ${JSON.stringify(result ?? run.stdout)}`);
     }
     const started = lines.filter((m) => m.type === 'helper' && m.state === 'started');
     assert.equal(started.length, 1, 'pkexec ran once for the session');
