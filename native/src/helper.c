@@ -5,8 +5,8 @@
 //
 // Nothing from the caller is trusted: pkexec starts this with a clean environment, and every
 // verb validates its operands here again (the caller's checks do not count). The verbs open
-// nothing writable: devices through blockdev_open_ro (shared with the worker), which has no
-// way to ask for write access.
+// no device or file writable: devices through blockdev_open_ro (shared with the worker), which
+// has no way to ask for write access; the one write is drop-caches' to a kernel knob.
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -265,7 +265,8 @@ static void print_help(FILE *out) {
   for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %-12s %-7s %s\n", VERBS[i].name, VERBS[i].operands, VERBS[i].help);
   fprintf(out,
           "\nFiles must be DiskDelta's own test files (%s*%s), regular, owned by the calling user\n"
-          "(PKEXEC_UID), reached without links. Nothing is ever opened writable.\n"
+          "(PKEXEC_UID), reached without links. No device or file is opened writable (the one\n"
+          "write is drop-caches' to /proc/sys/vm/drop_caches).\n"
           "\nExit codes: 0 ok; 2 argv it does not know (incl. any write request); 3 refused (not a block\n"
           "device, a link, '..', not DiskDelta's file, another user's); 4 device or file vanished;\n"
           "5 the kernel refused or the caller's socket is gone; 6 not started as root (use pkexec).\n",
