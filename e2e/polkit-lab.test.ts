@@ -110,9 +110,12 @@ const home = () => join(lab!.dir, 'home');
 const diskdelta = (user: 'nobody' | 'root', args: string[], onLine?: (l: string) => void) => runAs(user, [process.execPath, CLI, ...args], onLine);
 
 /** Writes (or removes) the test rule, then waits until polkitd answers by it. */
-async function setRule(result: 'YES' | 'NO' | null, expect: (r: Run) => boolean, what: string): Promise<void> {
+async function setRule(result: 'YES' | 'NO' | 'SLOW-YES' | null, expect: (r: Run) => boolean, what: string): Promise<void> {
+  // SLOW-YES: polkitd takes 4 s to decide (polkit.spawn blocks its rules engine), a window in
+  // which pkexec is waiting and can be killed.
+  const answer = result === 'SLOW-YES' ? 'polkit.spawn(["/bin/sleep", "4"]); return polkit.Result.YES;' : `return polkit.Result.${result};`;
   if (result) {
-    writeFileSync(RULE, `polkit.addRule(function(action, subject) {\n  if (action.id.indexOf("org.diskdelta.helper.") == 0 && subject.user == "nobody") return polkit.Result.${result};\n});\n`);
+    writeFileSync(RULE, `polkit.addRule(function(action, subject) {\n  if (action.id.indexOf("org.diskdelta.helper.") == 0 && subject.user == "nobody") { ${answer} }\n});\n`);
   } else rmSync(RULE, { force: true });
   // polkitd reloads rules on an inotify event: probe with a verb that opens nothing.
   let last: Run | null = null;
@@ -312,6 +315,28 @@ test('a terminal without --elevate: the CLI asks first; "n" leaves the device al
   assert.match(r.stdout, /Reading \/dev\/loop\d+ needs administrator rights\. Ask for them once through polkit/);
   assert.equal(r.code, 3, r.stdout + r.stderr);
   assert.match(r.stdout + r.stderr, /pass --elevate/);
+});
+
+test('the helper killed mid-open (pkexec waiting for polkit): exit 9, helper-killed, nothing measured', { timeout: 90_000 }, async (t) => {
+  if (reason) return t.skip(`polkit lab: ${reason}`);
+  await setRule('SLOW-YES', authorised, 'slow allow');
+  let killed = 0;
+  const lines: WorkerMessage[] = [];
+  const run = await runAs('nobody', [WORKER, 'run', '--target', lab!.device, '--helper', INSTALLED_HELPER, '--job', 'name=seq,rw=read,bs=1048576,qd=8', '--duration', '1', '--warmup', '0'], (line) => {
+    const m = parseWorkerLine(line);
+    if ('invalid' in m) return;
+    lines.push(m);
+    if (m.type === 'helper' && m.state === 'started') {
+      killed = m.pid;
+      setTimeout(() => process.kill(m.pid, 'SIGKILL'), 1000);
+    }
+  });
+  assert.ok(killed > 0, 'the worker named the helper it started');
+  assert.equal(run.code, 9, run.stderr);
+  const error = lines.find((m) => m.type === 'error');
+  assert.ok(error?.type === 'error' && error.code === 'helper-killed', JSON.stringify(error));
+  assert.match(error.message, new RegExp(`the privileged helper \\(pid ${killed}\\) was killed by signal 9 before it passed /dev/loop\\d+ back; nothing was measured`));
+  assert.ok(!lines.some((m) => m.type === 'result'));
 });
 
 test('a denying rule: exit 9, "polkit did not authorise"', { timeout: 60_000 }, async (t) => {
