@@ -57,10 +57,18 @@ export function createThrottledLoop(options: ThrottleOptions): ThrottledLoop | s
     // Every step on its own: a failure in one must not leave the others behind.
     spawnSync('losetup', ['-d', device]);
     // The processes have exited, so the group is empty; allow the kernel a moment to notice.
+    // A straggler (a process still dying) is moved to the root group, so the group always goes.
     for (let i = 0; i < 50 && made && existsSync(group); i++) {
       try {
         rmdirSync(group);
       } catch {
+        for (const pid of readFileSync(join(group, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+          try {
+            writeFileSync(join(BLKIO, 'cgroup.procs'), pid);
+          } catch {
+            // gone meanwhile
+          }
+        }
         spawnSync('sleep', ['0.1']);
       }
     }
