@@ -52,46 +52,38 @@ static int explain(const char *helper, const char *device, pid_t pid, int status
   int no_agent = strstr(said, "authentication agent") != NULL, denied = strstr(said, "Not authorized") != NULL;
   int not_found = strstr(said, "Error accessing") || strstr(said, "No such file");
   const char *quote = telling_line(said);
-  if (WIFSIGNALED(status)) {
-    emit_error("helper-killed",
-               "the privileged helper (pid %d) was killed by signal %d before it passed %s back; nothing was "
-               "measured. Run again", (int)pid, WTERMSIG(status), device);
-    return EXIT_ELEVATION;
-  }
+  if (WIFSIGNALED(status))
+    return emit_failure(FAIL_HELPER_KILLED,
+                        "the privileged helper (pid %d) was killed by signal %d before it passed %s back; nothing was "
+                        "measured. Run again", (int)pid, WTERMSIG(status), device);
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   switch (code) {
     case EXEC_FAILED:
-      emit_error("pkexec-missing",
-                 "pkexec is not installed, so %s cannot be opened for you: install it (Debian/Ubuntu: sudo apt-get "
-                 "install pkexec), or run as root (%s)", device, quote);
-      return EXIT_ELEVATION;
+      return emit_failure(FAIL_PKEXEC_MISSING,
+                          "pkexec is not installed, so %s cannot be opened for you: install it (Debian/Ubuntu: sudo apt-get "
+                          "install pkexec), or run as root (%s)", device, quote);
     case 126:
-      emit_error("elevate-dismissed", "the authentication to read %s was dismissed; nothing was measured", device);
-      return EXIT_ELEVATION;
+      return emit_failure(FAIL_ELEVATE_DISMISSED, "the authentication to read %s was dismissed; nothing was measured", device);
     case 127:
       if (no_agent)
-        emit_error("elevate-no-agent",
-                   "no polkit authentication agent could ask for the password to read %s (no desktop agent running and "
-                   "no terminal). Run from a terminal, start your desktop's polkit agent, or run as root (pkexec: %s)",
-                   device, quote);
-      else if (denied)
-        emit_error("elevate-denied", "polkit did not authorise reading %s (pkexec: %s); nothing was measured", device, quote);
-      else if (not_found)
-        emit_error("helper-missing",
-                   "the privileged helper %s is not installed: run `sudo npx diskdelta helper install` (pkexec: %s)",
-                   helper, quote);
-      else
-        emit_error("elevate-failed", "pkexec could not run the helper for %s: %s", device, quote);
-      return EXIT_ELEVATION;
+        return emit_failure(FAIL_ELEVATE_NO_AGENT,
+                            "no polkit authentication agent could ask for the password to read %s (no desktop agent running "
+                            "and no terminal). Run from a terminal, start your desktop's polkit agent, or run as root "
+                            "(pkexec: %s)", device, quote);
+      if (denied)
+        return emit_failure(FAIL_ELEVATE_DENIED, "polkit did not authorise reading %s (pkexec: %s); nothing was measured",
+                            device, quote);
+      if (not_found)
+        return emit_failure(FAIL_HELPER_MISSING,
+                            "the privileged helper %s is not installed: run `sudo npx diskdelta helper install` (pkexec: %s)",
+                            helper, quote);
+      return emit_failure(FAIL_ELEVATE_FAILED, "pkexec could not run the helper for %s: %s", device, quote);
     case HX_REFUSED:
-      emit_error("helper-refused", "the privileged helper refused %s: %s", device, quote);
-      return EXIT_TARGET;
+      return emit_failure(FAIL_HELPER_REFUSED, "the privileged helper refused %s: %s", device, quote);
     case HX_VANISHED:
-      emit_error("device-vanished", "%s went away before it could be opened (unplugged or detached?): %s", device, quote);
-      return EXIT_TARGET;
+      return emit_failure(FAIL_DEVICE_VANISHED, "%s went away before it could be opened (unplugged or detached?): %s", device, quote);
     default:
-      emit_error("helper-failed", "the privileged helper could not open %s (exit %d): %s", device, code, quote);
-      return EXIT_ELEVATION;
+      return emit_failure(FAIL_HELPER_FAILED, "the privileged helper could not open %s (exit %d): %s", device, code, quote);
   }
 }
 
@@ -99,13 +91,11 @@ int elevate_open_device(const char *helper, const char *device, int *fd) {
   *fd = -1;
   int sv[2], err[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(err, O_CLOEXEC) != 0) {
-    emit_error("helper-failed", "cannot create the socket for the helper: %s", strerror(errno));
-    return EXIT_INTERNAL;
+    return emit_failure(FAIL_INTERNAL, "cannot create the socket for the helper: %s", strerror(errno));
   }
   pid_t pid = fork();
   if (pid < 0) {
-    emit_error("helper-failed", "cannot start pkexec: %s", strerror(errno));
-    return EXIT_INTERNAL;
+    return emit_failure(FAIL_INTERNAL, "cannot start pkexec: %s", strerror(errno));
   }
   if (pid == 0) {
     // pkexec closes every descriptor above 2, so the socket is the helper's stdout.
@@ -179,8 +169,7 @@ int elevate_hold(int fd, const char *sock_path) {
   int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (listener < 0 || unix_address(sock_path, &addr) != 0 || bind(listener, (struct sockaddr *)&addr, sizeof addr) != 0 ||
       listen(listener, 8) != 0) {
-    emit_error("hold-socket", "cannot listen on %s: %s", sock_path, strerror(errno));
-    return EXIT_USAGE;
+    return emit_failure(FAIL_USAGE, "cannot listen on %s: %s", sock_path, strerror(errno));
   }
   jbuf_t b;
   jb_begin(&b, "holding");
@@ -217,10 +206,10 @@ int elevate_fd_from(const char *sock_path, int *fd) {
   char text[16];
   if (s < 0 || unix_address(sock_path, &addr) != 0 || connect(s, (struct sockaddr *)&addr, sizeof addr) != 0 ||
       fdpass_recv(s, fd, text, sizeof text) <= 0 || *fd < 0) {
-    emit_error("holder-gone", "the session's descriptor holder at %s did not answer (%s): open the device again",
-               sock_path, strerror(errno));
+    int e = errno;
     if (s >= 0) close(s);
-    return EXIT_ELEVATION;
+    return emit_failure(FAIL_HOLDER_GONE, "the session's descriptor holder at %s did not answer (%s): open the device again",
+                        sock_path, strerror(e));
   }
   close(s);
   return 0;

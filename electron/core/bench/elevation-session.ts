@@ -72,7 +72,7 @@ export class ElevationSessions {
     });
     const socket = new Promise<string>((resolve, reject) => {
       let pending = '';
-      let failure: BenchError | null = null;
+      let failure: { code: string; message: string } | null = null;
       child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
         pending += chunk;
         let nl: number;
@@ -81,14 +81,14 @@ export class ElevationSessions {
           pending = pending.slice(nl + 1);
           if ('invalid' in m) continue;
           if (m.type === 'holding') resolve(m.socket);
-          if (m.type === 'error') failure ??= new BenchError(m.code, m.message);
+          if (m.type === 'error') failure ??= m;
         }
       });
       child.stderr!.resume();
-      child.once('error', (error) => reject(new BenchError('worker-spawn', `cannot start the worker: ${error.message}`)));
+      child.once('error', (error) => reject(new BenchError('internal', `cannot start the worker: ${error.message}`)));
       child.once('close', (code) => {
-        const error = failure ?? new BenchError('holder-gone', `the descriptor holder for ${target} exited (code ${code}) before opening it`);
-        reject(new BenchError(error.code, error.message, code));
+        if (failure) reject(BenchError.fromWorker(failure.code, failure.message, code));
+        else reject(new BenchError('holder-gone', `the descriptor holder for ${target} exited (code ${code}) before opening it`));
       });
     });
     return { child, socket, dir, warnings: helper.warnings };

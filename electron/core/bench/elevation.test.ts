@@ -9,9 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BenchError } from './errors.ts';
-import { INSTALL_COMMAND, POLICY_FILE, installedHelper, locateHelper, needsElevation } from './elevation.ts';
+import { INSTALL_COMMAND, POLICY_FILE, deviceAccessArgs, installedHelper, locateHelper, needsElevation } from './elevation.ts';
 import { INSTALLED_HELPER, installHelper, policyText, uninstallHelper } from './helper-install.ts';
-import { workerArgv } from './worker-argv.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 let dir = '';
@@ -84,13 +83,11 @@ test('needsElevation: only a block device this user cannot read, never as root',
   if (isRoot) assert.equal(await needsElevation('/dev/null'), false);
 });
 
-test('the worker gets --helper or --fd-from only when the plan says so', () => {
-  const plan = { target: '/dev/loop7', tests: ['seq1m-q8t1-read' as const], sizeBytes: 2 ** 24, durationSec: 1, warmupSec: 0, runs: 1, buffered: false, sampleMs: 100 };
-  assert.ok(!workerArgv(plan).includes('--helper'));
-  const argv = workerArgv({ ...plan, helper: '/usr/local/libexec/diskdelta/diskdelta-helper' });
-  assert.deepEqual(argv.slice(argv.indexOf('--helper'), argv.indexOf('--helper') + 2), ['--helper', '/usr/local/libexec/diskdelta/diskdelta-helper']);
-  const held = workerArgv({ ...plan, fdFrom: '/run/user/1000/diskdelta-hold-x/fd.sock' });
-  assert.equal(held[held.indexOf('--fd-from') + 1], '/run/user/1000/diskdelta-hold-x/fd.sock');
+test('the worker gets --helper or --fd-from only when the device needs it', () => {
+  assert.deepEqual(deviceAccessArgs({}), []);
+  assert.deepEqual(deviceAccessArgs({ helper: '/usr/local/libexec/diskdelta/diskdelta-helper' }), ['--helper', '/usr/local/libexec/diskdelta/diskdelta-helper']);
+  // A session holder's descriptor wins: no second authentication.
+  assert.deepEqual(deviceAccessArgs({ helper: '/h', fdFrom: '/run/user/1000/diskdelta-hold-x/fd.sock' }), ['--fd-from', '/run/user/1000/diskdelta-hold-x/fd.sock']);
 });
 
 test('helper install/uninstall into a scratch root: a root-owned copy and a policy naming it, one action per verb', async () => {

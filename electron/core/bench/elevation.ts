@@ -93,3 +93,10 @@ export async function locateHelper(options: LocateOptions = {}): Promise<HelperC
     `DiskDelta's polkit policy and helper are not installed, so the device cannot be opened for you: run \`${INSTALL_COMMAND}\` in the DiskDelta folder (or install the .deb), or run as root`,
   );
 }
+
+/** The worker options that give it the device: the helper opens it, or a session holder serves it. */
+export function deviceAccessArgs(access: { helper?: string; fdFrom?: string }): string[] {
+  if (access.fdFrom) return ['--fd-from', access.fdFrom];
+  if (access.helper) return ['--helper', access.helper];
+  return [];
+}
