@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "elevate.h"
 #include "engine.h"
 #include "ndjson.h"
 #include "phase.h"
@@ -35,6 +36,10 @@ typedef struct {
   int buffered;
   const char *engine;
   const char *file;
+  unsigned fd;
+  const char *helper;
+  const char *fd_from;
+  const char *socket;
   uint64_t seed;
   job_t jobs[MAX_JOBS];
   unsigned njobs;
@@ -72,6 +77,10 @@ static const option_def_t OPTIONS[] = {
     {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "io_uring (default), aio or psync; each falls back to the next, reported"},
     {"--buffered", NULL, OPT_FLAG, OFF(buffered), 0, 0, "no O_DIRECT (page cache): results are flagged as not the disk's"},
     {"--file", "PATH", OPT_STRING, OFF(file), 0, 0, "run: reuse a file made by `prepare` (kept afterwards)"},
+    {"--fd", "N", OPT_COUNT, OFF(fd), 3, 1 << 20, "block device: measure on this inherited read-only descriptor of --target"},
+    {"--helper", "PATH", OPT_STRING, OFF(helper), 0, 0, "block device: have `pkexec PATH open-ro` open --target and pass it back"},
+    {"--fd-from", "PATH", OPT_STRING, OFF(fd_from), 0, 0, "block device: fetch the descriptor from a `hold` process's socket"},
+    {"--socket", "PATH", OPT_STRING, OFF(socket), 0, 0, "hold: where to serve the descriptor (a new name in a private folder)"},
     {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
 };
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -87,11 +96,15 @@ typedef struct {
 static int cmd_measure(options_t *o);
 static int cmd_prepare(options_t *o);
 static int cmd_cleanup(options_t *o);
+static int cmd_hold(options_t *o);
 
 static const verb_t VERBS[] = {
     {.name = "run", .run = cmd_measure, .help = "measure the jobs on --target (test file created, filled, always removed)"},
     {.name = "prepare", .run = cmd_prepare, .help = "create and fill a test file in --target and keep it; prints its path (for harnesses)"},
     {.name = "cleanup", .run = cmd_cleanup, .help = "remove test files left in --target by killed runs"},
+    {.name = "hold", .run = cmd_hold,
+     .help = "open the block device --target once (--helper or --fd) and serve its descriptor on --socket\n"
+             "            to this user's runs (--fd-from) until stdin closes: one authentication a session"},
 };
 #define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
 
@@ -253,7 +266,8 @@ static int cmd_run(options_t *o, int prepare_only) {
   const io_engine_t *engine = choose_engine(o, &rc);
   if (!engine) return rc;
   if (!prepare_only && o->njobs == 0) return usage_error("run needs at least one --job%s%s", "", "");
-  target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file};
+  target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file,
+                          .fd = (int)o->fd, .helper = o->helper, .fd_from = o->fd_from};
   for (unsigned i = 0; i < o->njobs; i++) req.needs_write |= o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS;
   // (seeks are left out above: on a block device they run read-only, with a warning)
   target_t t;
@@ -299,6 +313,20 @@ static int cmd_run(options_t *o, int prepare_only) {
 
 static int cmd_measure(options_t *o) { return cmd_run(o, 0); }
 static int cmd_prepare(options_t *o) { return cmd_run(o, 1); }
+
+// `hold`: the descriptor is opened like a run's (the same checks), then served, never measured.
+static int cmd_hold(options_t *o) {
+  if (!o->socket) return usage_error("hold needs --socket PATH%s%s", "", "");
+  if (!o->helper && !o->fd) return usage_error("hold needs --helper PATH or --fd N%s%s", "", "");
+  target_request_t req = {.size = o->size, .fd = (int)o->fd, .helper = o->helper};
+  target_t t;
+  int rc = target_open(&t, o->target, &req);
+  if (rc) return finish(&t, rc);
+  if (!t.is_blockdev) return finish(&t, usage_error("hold is for a block device target%s%s", "", ""));
+  rc = elevate_hold(t.fd, o->socket);
+  t.fd = -1;  // elevate_hold closed it
+  return finish(&t, rc);
+}
 
 static int cmd_cleanup(options_t *o) {
   int n = sweep_stale_files(o->target);

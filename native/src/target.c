@@ -18,6 +18,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "blockdev.h"
+#include "elevate.h"
 #include "ndjson.h"
 #include "util.h"
 
@@ -72,30 +74,56 @@ static const char *fs_name(long type) {
 
 static int is_ram_fs(long type) { return type == TMPFS_MAGIC || type == RAMFS_MAGIC; }
 
-static int open_blockdev(target_t *t, const char *path, const target_request_t *req) {
+// Where the read-only descriptor of a block device comes from: opened here (the user may read
+// the device), inherited (--fd), or passed back by the privileged helper (--helper).
+static int blockdev_fd(const char *path, const struct stat *st, const target_request_t *req, blockdev_info_t *info) {
+  blockdev_status_t status;
+  char why[PATH_MAX + 128];
+  if (!req->fd && !req->helper && !req->fd_from) {
+    char resolved[PATH_MAX];
+    if (!realpath(path, resolved)) snprintf(resolved, sizeof resolved, "%s", path);
+    int fd = blockdev_open_ro(resolved, !req->buffered, info, &status, why, sizeof why);
+    if (fd < 0)
+      return -emit_failure(status == BLOCKDEV_MISSING ? FAIL_DEVICE_VANISHED : status == BLOCKDEV_DENIED ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
+                           "cannot open the block device %s read-only: %s%s", path, why,
+                           status == BLOCKDEV_DENIED ? " (reading a raw device needs root: let DiskDelta ask for it with --elevate)" : "");
+    return fd;
+  }
+  int fd = req->fd;
+  if (req->helper) {
+    char resolved[PATH_MAX];
+    // The helper accepts /dev/NAME only: links such as /dev/disk/by-id/… are resolved here.
+    if (!realpath(path, resolved)) return -emit_failure(FAIL_DEVICE_VANISHED, "%s went away: %s", path, strerror(errno));
+    int rc = elevate_open_device(req->helper, resolved, &fd);
+    if (rc) return -rc;
+  } else if (req->fd_from) {
+    int rc = elevate_fd_from(req->fd_from, &fd);
+    if (rc) return -rc;
+  }
+  if (blockdev_check_fd(fd, info, &status, why, sizeof why) != 0 || info->rdev != st->st_rdev)
+    return -emit_failure(FAIL_BAD_FD, "descriptor %d is not a read-only descriptor of %s: %s", fd, path,
+                         status == BLOCKDEV_OK ? "it is another device" : why);
+  int fl = fcntl(fd, F_GETFL);
+  if (fcntl(fd, F_SETFL, req->buffered ? fl & ~O_DIRECT : fl | O_DIRECT) != 0)
+    return -emit_failure(FAIL_NO_DIRECT_IO, "cannot switch O_DIRECT on the descriptor of %s: %s", path, strerror(errno));
+  return fd;
+}
+
+static int open_blockdev(target_t *t, const char *path, const struct stat *st, const target_request_t *req) {
   if (req->needs_write) {
     return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE,
                         "refusing to write to the block device %s: DiskDelta opens devices read-only, always. "
                         "Run write tests on a folder of a filesystem on that disk instead", path);
   }
-  int flags = O_RDONLY | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT);
-  t->fd = open(path, flags);
-  if (t->fd < 0) {
-    int e = errno;
-    return emit_failure(e == EACCES || e == EPERM ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
-                        "cannot open the block device %s read-only: %s%s", path, strerror(e),
-                        e == EACCES || e == EPERM ? " (reading a raw device needs root or membership of the disk group)" : "");
-  }
-  uint64_t bytes = 0;
-  int lbs = 512;
-  if (ioctl(t->fd, BLKGETSIZE64, &bytes) != 0 || bytes == 0) {
-    return emit_failure(FAIL_TARGET_UNUSABLE, "cannot read the size of %s: %s", path,
-                        bytes == 0 ? "the device is empty" : strerror(errno));
-  }
-  ioctl(t->fd, BLKSSZGET, &lbs);
+  blockdev_info_t info;
+  int fd = blockdev_fd(path, st, req, &info);
+  if (fd < 0) return -fd;
+  t->fd = fd;
+  if (info.bytes == 0) return emit_failure(FAIL_TARGET_UNUSABLE, "cannot measure %s: the device is empty", path);
+  uint64_t bytes = info.bytes;
   t->is_blockdev = 1;
   t->direct = !req->buffered;
-  t->align = lbs > 4096 ? (unsigned)lbs : 4096;
+  t->align = info.sector > 4096 ? (unsigned)info.sector : 4096;
   // Whole MiB keep every block size of the tests aligned; a device smaller than 1 MiB is
   // used down to its last aligned block.
   t->size = req->size < bytes ? req->size : bytes;
@@ -140,7 +168,9 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     return emit_failure(FAIL_TARGET_MISSING, "the target %s does not exist: %s. Give an existing folder or block device",
                         path, strerror(e));
   }
-  if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, req);
+  if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, &st, req);
+  if (req->fd || req->helper || req->fd_from)
+    return emit_failure(FAIL_USAGE, "--fd, --fd-from and --helper are for a block device target; %s is not one", path);
   if (!S_ISDIR(st.st_mode)) {
     return emit_failure(FAIL_TARGET_NOT_FOLDER,
                         "the target %s is %s, not a folder or a block device. Give the folder to test in "
@@ -275,12 +305,8 @@ int sweep_stale_files(const char *dir) {
   if (!d) return 0;
   int removed = 0;
   struct dirent *e;
-  size_t plen = strlen(TESTFILE_PREFIX), slen = strlen(TESTFILE_SUFFIX);
   while ((e = readdir(d)) != NULL) {
-    size_t len = strlen(e->d_name);
-    if (len <= plen + slen || strncmp(e->d_name, TESTFILE_PREFIX, plen) != 0 ||
-        strcmp(e->d_name + len - slen, TESTFILE_SUFFIX) != 0)
-      continue;
+    if (!is_testfile_name(e->d_name)) continue;
     int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) continue;
     struct stat st;

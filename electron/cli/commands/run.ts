@@ -1,5 +1,7 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
+import { createInterface } from 'node:readline/promises';
+import { needsElevation } from '../../core/bench/elevation.ts';
 import { BenchError } from '../../core/bench/errors.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS } from '../../core/bench/presets.ts';
@@ -35,6 +37,9 @@ ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).joi
   --max-time SECONDS   with --precision: the most timed seconds per test (default: the preset's, 1.2 s)
   --label TEXT         a name for this run, e.g. "HDD", "SSD + dm-crypt"
   --buffered           allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged
+  --elevate            a block device you cannot read: ask once (polkit, pkexec) for the
+                       privileged helper to open it read-only; the measuring stays yours.
+                       Without it a terminal asks first; as root no helper is used
   --json               print exactly one JSON document on stdout
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
@@ -60,12 +65,16 @@ export const runCommand: CliCommand = {
       'max-time': { type: 'string' },
       label: { type: 'string' },
       buffered: { type: 'boolean' },
+      elevate: { type: 'boolean' },
       json: { type: 'boolean' },
       'no-save': { type: 'boolean' },
       db: { type: 'string' },
     });
     const spec = specFromFlags(values);
     const json = values.json === true;
+    if (!spec.elevate && !json && process.stdin.isTTY && process.stderr.isTTY && (await needsElevation(spec.target))) {
+      spec.elevate = await confirm(`Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `);
+    }
     const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;
     const controller = new AbortController();
     const onSignal = () => controller.abort();
@@ -109,7 +118,16 @@ export const runCommand: CliCommand = {
 
 interface RunFlags {
   target?: string; preset?: string; tests?: string; size?: string; duration?: string; warmup?: string;
-  runs?: string; precision?: string; 'max-time'?: string; label?: string; buffered?: boolean;
+  runs?: string; precision?: string; 'max-time'?: string; label?: string; buffered?: boolean; elevate?: boolean;
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
 }
 
 export function specFromFlags(values: RunFlags): BenchSpec {
@@ -156,6 +174,7 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   }
   if (values.label !== undefined) spec.label = values.label;
   if (values.buffered) spec.buffered = true;
+  if (values.elevate) spec.elevate = true;
   return spec;
 }
 

@@ -6,6 +6,8 @@ import type { EventSink } from './events.ts';
 import { openLibrary, resolveDbPath } from '../store/library.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
+import { needsElevation } from '../bench/elevation.ts';
+import { ElevationSessions } from '../bench/elevation-session.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
 
@@ -23,12 +25,21 @@ export interface OpenBackend extends Backend {
 
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const library = openLibrary({ dbPath: resolveDbPath(options.dbPath) });
+  // A device the user cannot read is opened once per session by a holder (one authentication).
+  const sessions = new ElevationSessions();
   const backend: Backend = {
     library,
     formats: formatsPort(options.referenceDir),
     system: systemPort,
     runs: new RunManager({
-      runBenchmark,
+      runBenchmark: async (spec, opts) => {
+        if (!(await needsElevation(spec.target))) return runBenchmark(spec, opts);
+        const { socket, warnings } = await sessions.socketFor(spec.target);
+        for (const w of warnings) opts.onEvent?.({ type: 'warning', ...w });
+        const record = await runBenchmark(spec, { ...opts, fdFrom: socket });
+        record.warnings.push(...warnings);
+        return record;
+      },
       save: (record) => library.saveRun(record),
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
@@ -38,6 +49,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
   return {
     ...backend,
     async close() {
+      sessions.closeAll();
       library.close();
     },
   };

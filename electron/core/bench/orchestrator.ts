@@ -13,6 +13,7 @@ import { PRESETS } from './presets.ts';
 import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
+import { deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -20,6 +21,10 @@ export interface RunOptions {
   workerPath?: string;
   /** Harness only (bench:vs-fio): reuse a file made by `diskdelta-worker prepare`. */
   reuseFile?: string;
+  /** Where the privileged helper is (elevation.ts); default: installed, else the AppImage's. */
+  helper?: LocateOptions;
+  /** The app's session holder of this device's descriptor (elevation-session.ts). */
+  fdFrom?: string;
 }
 
 export const ENGINE_NAME = 'diskdelta';
@@ -95,6 +100,21 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   const { steps, warnings, spec } = await planRun(input);
   const workerPath = options.workerPath ?? locateWorker();
   const emit = options.onEvent ?? (() => {});
+  // A device this user cannot read: every worker step measures on a descriptor the helper
+  // opened (or the app's session holder serves), never as root.
+  let helper: string | undefined;
+  if (!options.fdFrom && (await needsElevation(spec.target))) {
+    if (!spec.elevate) {
+      throw new BenchError(
+        'needs-elevation',
+        `reading the block device ${spec.target} needs administrator rights: pass --elevate to have DiskDelta ask for them once through polkit (only opening the device is privileged; the measuring stays yours), or run as root`,
+      );
+    }
+    const choice = await locateHelper(options.helper);
+    helper = choice.path;
+    warnings.push(...choice.warnings);
+  }
+  const access = deviceAccessArgs({ helper, fdFrom: options.fdFrom });
   for (const w of warnings) emit({ type: 'warning', ...w });
   const startedAt = new Date();
   const context = await describeTarget(spec.target);
@@ -113,7 +133,7 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
       reuseFile: options.reuseFile,
     };
     const step = planned.kind.start(planned.plan, stepContext);
-    const stepHello = step.argv ? await runWorkerStep(step, step.argv, { workerPath, signal: options.signal, target: spec.target, warnings, emit }) : null;
+    const stepHello = step.argv ? await runWorkerStep(step, [...step.argv, ...access], { workerPath, signal: options.signal, target: spec.target, warnings, emit }) : null;
     if (!step.argv) await step.run?.(options.signal);
     hello ??= stepHello;
     results.push(...step.results(stepHello));

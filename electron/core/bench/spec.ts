@@ -27,6 +27,11 @@ export const benchSpecSchema = z
     label: z.string().max(200).optional(),
     /** Page-cache I/O where O_DIRECT is refused (tmpfs); every result is then flagged. */
     buffered: z.boolean().optional(),
+    /**
+     * A block device this user cannot read: have the privileged helper open it through
+     * pkexec (one authentication; the measuring stays the user's). Ignored as root.
+     */
+    elevate: z.boolean().optional(),
   })
   .strict();
 

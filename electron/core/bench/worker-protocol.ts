@@ -42,6 +42,13 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('done'), status: z.string(), exit_code: z.number() }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('prepared'), file: z.string(), size: z.number() }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('cleaned'), removed: z.number() }),
+  // --helper: the privileged helper started (its pid) and exited, before any measuring.
+  z.object({
+    v: z.literal(PROTOCOL_VERSION), type: z.literal('helper'), state: z.enum(['started', 'exited']), pid: z.number(),
+    exit_code: z.number().optional(), signal: z.number().optional(),
+  }),
+  // `hold`: the descriptor is open and served on this socket (--fd-from) until stdin closes.
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('holding'), socket: z.string() }),
 ]);
 
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

@@ -16,6 +16,7 @@ export const EXIT_CODES = [
   { exit: 5, name: 'NODIRECT', meaning: 'O_DIRECT refused or meaningless (tmpfs) without --buffered' },
   { exit: 6, name: 'IO', meaning: 'I/O error during the test' },
   { exit: 7, name: 'INTERRUPTED', meaning: 'interrupted by a signal or Ctrl-C (the test file is removed)' },
+  { exit: 9, name: 'ELEVATION', meaning: 'a raw device could not be opened for you: pkexec or the policy missing, no polkit agent, dismissed, denied, or the helper killed' },
 ] as const;
 
 export type ExitName = (typeof EXIT_CODES)[number]['name'];
@@ -30,6 +31,9 @@ export const FAILURE_ACTIONS = {
   'check-disk': 'Check the disk (the kernel log, `dmesg`, and its SMART status), then try again.',
   retry: 'Start the run again when you are ready.',
   report: 'This is a fault in DiskDelta or the machine; try again, and report it if it repeats.',
+  elevate: 'Let DiskDelta ask for administrator rights to open the device (--elevate; the app asks once per device): only the open is privileged.',
+  'install-helper': "Install pkexec and DiskDelta's helper with its polkit policy: sudo npx diskdelta helper install (or the .deb).",
+  'start-agent': "Run from a terminal, or start your desktop's polkit authentication agent, then try again.",
 } as const;
 
 export type FailureAction = keyof typeof FAILURE_ACTIONS;
@@ -48,6 +52,21 @@ export const FAILURES = {
   'io-error': { exit: 'IO', action: 'check-disk', what: 'an I/O error' },
   interrupted: { exit: 'INTERRUPTED', action: 'retry', what: 'stopped by a signal or cancelled' },
   internal: { exit: 'INTERNAL', action: 'report', what: 'an internal error' },
+  // A raw device opened by the privileged helper through pkexec (native/src/elevate.c).
+  'needs-elevation': { exit: 'TARGET', action: 'elevate', what: 'reading the device needs administrator rights' },
+  'device-vanished': { exit: 'TARGET', action: 'check-disk', what: 'the device went away before it could be opened' },
+  'helper-refused': { exit: 'TARGET', action: 'pick-folder', what: 'the privileged helper refused the device' },
+  'bad-fd': { exit: 'USAGE', action: 'report', what: 'a handed-in descriptor is not a read-only one of the target' },
+  'pkexec-missing': { exit: 'ELEVATION', action: 'install-helper', what: 'pkexec is not installed' },
+  'elevate-policy-missing': { exit: 'ELEVATION', action: 'install-helper', what: "DiskDelta's polkit policy and helper are not installed" },
+  'helper-missing': { exit: 'ELEVATION', action: 'install-helper', what: 'the helper the policy names is missing' },
+  'elevate-no-agent': { exit: 'ELEVATION', action: 'start-agent', what: 'no polkit agent could ask for the password' },
+  'elevate-dismissed': { exit: 'ELEVATION', action: 'retry', what: 'the authentication was dismissed' },
+  'elevate-denied': { exit: 'ELEVATION', action: 'run-as-root', what: 'polkit did not authorise it' },
+  'elevate-failed': { exit: 'ELEVATION', action: 'report', what: 'pkexec could not run the helper' },
+  'helper-killed': { exit: 'ELEVATION', action: 'retry', what: 'the helper was killed before it passed the device back' },
+  'helper-failed': { exit: 'ELEVATION', action: 'report', what: 'the helper could not open the device' },
+  'holder-gone': { exit: 'ELEVATION', action: 'retry', what: "the session's descriptor holder is gone" },
 } as const satisfies Record<string, { exit: ExitName; action: FailureAction; what: string }>;
 
 export type FailureCode = keyof typeof FAILURES;
