@@ -24,8 +24,7 @@ export function LibraryPage() {
 
   const importFiles = async (files: FileList | File[]) => {
     setBusy(true);
-    const read = await Promise.all([...files].map(async (f) => ({ name: f.name, contentBase64: bytesToBase64(new Uint8Array(await f.arrayBuffer())) })));
-    await lib().importFiles(read);
+    await lib().importFiles([...files].map((f) => ({ name: f.name, sizeBytes: f.size, read: async () => bytesToBase64(new Uint8Array(await f.arrayBuffer())) })));
     setBusy(false);
   };
   const onPick = async (e: ChangeEvent<HTMLInputElement>) => {

@@ -3,6 +3,14 @@ import { createStore } from 'zustand/vanilla';
 import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/core/api/contract.ts';
 import type { Warning } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
+import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
+
+/** A file picked for import: its bytes are only read (and sent) when it is within the limit. */
+export interface ImportPick {
+  name: string;
+  sizeBytes: number;
+  read(): Promise<string>;
+}
 
 export type LibraryFilter = ProcedureInput<'library.list'>;
 
@@ -29,7 +37,7 @@ export interface LibraryState {
   clearSelection(): void;
   relabel(id: number, label: string): Promise<boolean>;
   remove(id: number): Promise<boolean>;
-  importFiles(files: Array<{ name: string; contentBase64: string }>): Promise<ImportOutcome[]>;
+  importFiles(files: ImportPick[]): Promise<ImportOutcome[]>;
   exportRuns(ids: number[], format: 'json' | 'csv'): Promise<{ fileName: string; mimeType: string; content: string } | null>;
 }
 
@@ -89,7 +97,14 @@ export function createLibraryStore(client: ApiClient) {
     async importFiles(files) {
       const outcomes: ImportOutcome[] = [];
       for (const file of files) {
-        const result = await client.call('library.import', { fileName: file.name, contentBase64: file.contentBase64 });
+        // Checked before reading: a file over the limit would be read whole, then refused by
+        // the server's frame limit with nothing said to the user.
+        if (file.sizeBytes > MAX_IMPORT_BYTES) {
+          const message = `the file is ${(file.sizeBytes / 2 ** 20).toFixed(1)} MiB; imports are limited to ${MAX_IMPORT_BYTES / 2 ** 20} MiB (no benchmark report is that large)`;
+          outcomes.push({ fileName: file.name, ids: [], alreadyPresent: [], warnings: [], error: { code: 'IMPORT_FAILED', message } });
+          continue;
+        }
+        const result = await client.call('library.import', { fileName: file.name, contentBase64: await file.read() });
         outcomes.push(
           result.ok
             ? { fileName: file.name, ids: result.data.ids, alreadyPresent: result.data.alreadyPresent, warnings: result.data.warnings, error: null }

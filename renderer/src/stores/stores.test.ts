@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { ApiClient } from '../api/client.ts';
 import { createRunsStore, MAX_LIVE_SAMPLES } from './runs.ts';
 import { cleanFilter, createLibraryStore } from './library.ts';
+import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
 import { createCompareStore, MAX_COMPARED } from './compare.ts';
 
 /** A client whose answers the test scripts, and whose events the test fires. */
@@ -77,6 +78,25 @@ test('library: empty filter fields are not sent; relabel and delete update the l
   await store.getState().remove(2);
   assert.deepEqual(store.getState().runs.map((r) => r.id), [1]);
   assert.deepEqual(store.getState().selected, []);
+});
+
+test('library: a file over the import limit is refused before it is read or sent, saying the limit', async () => {
+  const { client, calls } = scriptedClient({
+    'library.import': () => ({ ok: true, data: { ids: [5], alreadyPresent: [], warnings: [] } }),
+    'library.list': () => ({ ok: true, data: [] }),
+  });
+  const store = createLibraryStore(client);
+  let reads = 0;
+  const read = async () => (reads++, 'eA==');
+  const outcomes = await store.getState().importFiles([
+    { name: 'huge.json', sizeBytes: 49 * 2 ** 20 + MAX_IMPORT_BYTES, read },
+    { name: 'small.csv', sizeBytes: 1, read },
+  ]);
+  assert.equal(reads, 1, 'only the small file was read');
+  assert.deepEqual(calls.filter(([name]) => name === 'library.import').map(([, input]) => (input as { fileName: string }).fileName), ['small.csv']);
+  assert.equal(outcomes[0]!.error?.code, 'IMPORT_FAILED');
+  assert.match(outcomes[0]!.error!.message, /imports are limited to 50 MiB/);
+  assert.deepEqual(outcomes[1]!.ids, [5]);
 });
 
 test('compare: at most six runs, fewer than two loads nothing, a stale answer is dropped', async () => {
