@@ -10,10 +10,20 @@
 
 #include "ndjson.h"
 
+// Where the threads wait after their engine's init until the main thread says go — or says
+// stop, because a later thread could not be created. (A barrier sized for every thread could
+// never open then, and the threads already waiting on it would outlive the memory they use.)
+typedef struct {
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  unsigned ready;  // threads past init
+  enum { GATE_WAIT, GATE_GO, GATE_STOP } state;
+} start_gate_t;
+
 typedef struct {
   thread_ctx_t ctx;
   const io_engine_t *engine;
-  pthread_barrier_t *start;
+  start_gate_t *gate;
   _Atomic unsigned *finished;
   int init_rc;
 } worker_thread_t;
@@ -21,15 +31,29 @@ typedef struct {
 static void *thread_main(void *arg) {
   worker_thread_t *w = arg;
   w->init_rc = w->engine->init(&w->ctx);
-  pthread_barrier_wait(w->start);  // everyone starts the clock together, even after a failed init
-  if (w->init_rc == 0) {
-    // deadline_ns is published by the main thread before it enters the barrier.
+  start_gate_t *g = w->gate;
+  pthread_mutex_lock(&g->lock);
+  g->ready++;
+  pthread_cond_broadcast(&g->changed);
+  while (g->state == GATE_WAIT) pthread_cond_wait(&g->changed, &g->lock);
+  int go = g->state == GATE_GO;
+  pthread_mutex_unlock(&g->lock);
+  // Everyone starts the clock together, even after a failed init.
+  if (w->init_rc == 0 && go) {
+    // deadline_ns is published by the main thread before it opens the gate.
     w->engine->run(&w->ctx);
     w->ctx.end_ns = now_ns();  // the window closes here, not when the main thread notices
-    w->engine->cleanup(&w->ctx);
   }
+  if (w->init_rc == 0) w->engine->cleanup(&w->ctx);
   atomic_fetch_add(w->finished, 1);
   return NULL;
+}
+
+static void gate_open(start_gate_t *g, int state) {
+  pthread_mutex_lock(&g->lock);
+  g->state = state;
+  pthread_cond_broadcast(&g->changed);
+  pthread_mutex_unlock(&g->lock);
 }
 
 static uint64_t rusage_ns(const struct timeval *tv) {
@@ -63,7 +87,7 @@ static void emit_sample(const job_t *job, const phase_opts_t *o, uint64_t t_ns, 
 }
 
 static int start_threads(const job_t *job, target_t *target, const phase_opts_t *o, const io_engine_t *engine,
-                         worker_thread_t *ws, pthread_t *tids, pthread_barrier_t *start, _Atomic unsigned *finished,
+                         worker_thread_t *ws, pthread_t *tids, start_gate_t *gate, _Atomic unsigned *finished,
                          int *seeks_read_only) {
   unsigned n = job->threads;
   // Sequential streams each get their own slice; random I/O roams the whole target.
@@ -85,13 +109,18 @@ static int start_threads(const job_t *job, target_t *target, const phase_opts_t 
     hist_reset(&c->hist);
     rng_seed(&c->rng, o->seed ^ ((uint64_t)o->job_index << 40) ^ ((uint64_t)o->run << 20) ^ i);
     ws[i].engine = engine;
-    ws[i].start = start;
+    ws[i].gate = gate;
     ws[i].finished = finished;
   }
   for (unsigned i = 0; i < n; i++) {
-    if (pthread_create(&tids[i], NULL, thread_main, &ws[i]) != 0) {
-      emit_error("threads", "cannot start thread %u of %u: %s", i + 1, n, strerror(errno));
-      return EXIT_INTERNAL;  // the barrier can never complete; the caller exits the process
+    int e = pthread_create(&tids[i], NULL, thread_main, &ws[i]);  // returns the error; errno is not set
+    if (e != 0) {
+      // Stop and join the threads that did start before their memory is freed.
+      gate_open(gate, GATE_STOP);
+      for (unsigned k = 0; k < i; k++) pthread_join(tids[k], NULL);
+      emit_error("threads", "cannot start thread %u of %u: %s%s", i + 1, n, strerror(e),
+                 e == EAGAIN || e == ENOMEM ? " (fewer threads, or a lower qd or bs, need less memory)" : "");
+      return EXIT_INTERNAL;
     }
   }
   return 0;
@@ -109,21 +138,23 @@ int run_phase(const job_t *job, target_t *target, const phase_opts_t *o, phase_r
     emit_error("no-memory", "cannot allocate %u threads", n);
     return EXIT_INTERNAL;
   }
-  pthread_barrier_t start;
-  pthread_barrier_init(&start, NULL, n + 1);
+  start_gate_t gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER, .ready = 0, .state = GATE_WAIT};
   _Atomic unsigned finished = 0;
-  int rc = start_threads(job, target, o, engine, ws, tids, &start, &finished, &seeks_read_only);
+  int rc = start_threads(job, target, o, engine, ws, tids, &gate, &finished, &seeks_read_only);
   if (rc) {
     free(ws), free(tids);
     return rc;
   }
+  pthread_mutex_lock(&gate.lock);
+  while (gate.ready < n) pthread_cond_wait(&gate.changed, &gate.lock);
+  pthread_mutex_unlock(&gate.lock);
 
   uint64_t planned = (uint64_t)(o->duration_s * 1e9);
   struct rusage ru0, ru1;
   getrusage(RUSAGE_SELF, &ru0);
   uint64_t t0 = now_ns();
   for (unsigned i = 0; i < n; i++) ws[i].ctx.deadline_ns = t0 + planned;
-  pthread_barrier_wait(&start);
+  gate_open(&gate, GATE_GO);
 
   const uint64_t progress_every = 250ull * 1000000ull;  // ≤ 4 progress lines a second
   uint64_t sample_every = o->run > 0 && o->sample_ms ? (uint64_t)o->sample_ms * 1000000ull : 0;
@@ -156,7 +187,6 @@ int run_phase(const job_t *job, target_t *target, const phase_opts_t *o, phase_r
     }
   }
   for (unsigned i = 0; i < n; i++) pthread_join(tids[i], NULL);
-  pthread_barrier_destroy(&start);
 
   memset(out, 0, sizeof *out);
   hist_reset(&out->hist);

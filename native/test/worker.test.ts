@@ -16,7 +16,7 @@ const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 const WORKER = join(NATIVE, 'build', 'diskdelta-worker');
 const SMALL = ['--size', '33554432', '--duration', '0.3', '--warmup', '0'];
 const isRoot = process.getuid?.() === 0;
-const EXIT = { ok: 0, usage: 2, target: 3, noSpace: 4, noDirect: 5, interrupted: 7 };
+const EXIT = { ok: 0, usage: 2, target: 3, noSpace: 4, noDirect: 5, interrupted: 7, internal: 8 };
 
 interface Outcome {
   code: number | null;
@@ -39,9 +39,14 @@ function parseStdout(stdout: string): WorkerMessage[] {
   });
 }
 
-function runWorker(args: string[]): Promise<Outcome> {
+/** The worker with an address-space limit in KiB (`ulimit -v`): the shell execs it, so its signal is seen. */
+function runWorkerLimited(kib: number, args: string[]): Promise<Outcome> {
+  return runWorker(args, ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`, WORKER]);
+}
+
+function runWorker(args: string[], prefix: string[] = [WORKER]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(WORKER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(prefix[0]!, [...prefix.slice(1), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -286,6 +291,24 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
   });
 });
 
+describe('threads that cannot start', () => {
+  test('under a memory limit, 64 threads: the started ones are stopped and joined, exit 8, never a crash', async () => {
+    const dir = scratch('threads');
+    const prepared = (await runWorker(['prepare', '--target', dir, '--size', '67108864'])).messages.find((m) => m.type === 'prepared');
+    assert.ok(prepared?.type === 'prepared');
+    // 64 thread stacks alone (8 MiB each by default) exceed 400,000 KiB, so some thread always
+    // fails to start; the threads before it are busy filling 8 MiB of buffers each. The old
+    // code freed their memory under them: SIGSEGV/SIGFPE in about one attempt of ten.
+    for (let attempt = 1; attempt <= 30; attempt++) {
+      const o = await runWorkerLimited(400000, ['run', '--target', dir, '--file', prepared.file, '--duration', '0.3', '--warmup', '0', '--job', 'name=r,rw=randread,bs=1048576,qd=8,threads=64']);
+      assert.equal(o.signal, null, `attempt ${attempt}: the worker died of ${o.signal}`);
+      assertFailure(o, EXIT.internal, 'threads', /^cannot start thread \d+ of 64: (Resource temporarily unavailable|Cannot allocate memory) \(fewer threads/);
+    }
+    assert.ok(existsSync(prepared.file));
+    rmSync(prepared.file);
+  });
+});
+
 describe('bad input: a clear error, the documented exit code, nothing left', () => {
   const read = ['--job', 'name=r,rw=read,bs=1048576,qd=1,threads=1'];
   const write = ['--job', 'name=w,rw=write,bs=1048576,qd=1,threads=1'];
@@ -424,6 +447,8 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       [['--job', 'rw=read,bs=1000'], /bs=1000 is not a multiple of 512/],
       [['--job', 'rw=read,qd=0'], /qd=0/],
       [['--job', 'rw=read,threads=65'], /threads=65/],
+      // Each key within its range, together 4 TiB of buffers.
+      [['--job', 'rw=read,bs=67108864,qd=1024,threads=64'], /qd × bs × threads = 1024 × 67108864 × 64 bytes .* over the limit of 1024 MiB/],
       [['--job', 'rw=read,bs=4k'], /bs=4k/],
       [['--job', 'rw=read,name=Bad!'], /name 'Bad!'/],
       [['--job', 'rw=read,colour=red'], /unknown job key 'colour'/],
