@@ -1,7 +1,8 @@
 // `diskdelta run` end to end: the real CLI in a child process, the real worker, a temporary
 // folder on the disk under /tmp, small sizes and short windows.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from './args.ts';
 import { specFromFlags } from './commands/run.ts';
+import { EXIT_NOT_SAVED } from '../core/bench/errors.ts';
+import { openLibrary } from '../core/store/library.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
@@ -120,6 +123,46 @@ describe('diskdelta run --json', () => {
     assert.equal(doc.id, null);
     assert.equal(doc.results[0]!.cv, null, 'no spread from a single run');
     assert.ok(!existsSync(db));
+    assert.deepEqual(leftovers(dir), []);
+  });
+});
+
+describe('diskdelta run and its library: a measurement is never lost', () => {
+  const one = ['--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1'];
+
+  test('a library that cannot be opened (a folder, a truncated file) is found before measuring: exit 1, nothing run', async () => {
+    const folderDb = scratch('db-is-a-folder');
+    const truncated = join(root, 'truncated.sqlite');
+    openLibrary({ dbPath: truncated }).close();
+    truncateSync(truncated, Math.floor(statSync(truncated).size / 2));
+    for (const env of [{ DISKDELTA_DB: folderDb }, { DISKDELTA_DB: truncated }]) {
+      const dir = scratch(`lib-check-${Object.values(env)[0]!.length}`);
+      const o = await diskdelta(['run', '--target', dir, ...one, '--json'], env);
+      assert.equal(o.code, 1, o.stderr);
+      assert.match(o.stderr, /^diskdelta run: cannot open the library .*Nothing was measured: repair or move the library, choose another with --db, or pass --no-save\.\n$/);
+      assert.equal(o.stdout, '');
+      assert.doesNotMatch(o.stderr, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  test('saving fails after measuring: the results are still printed, one line says so, exit 9', async () => {
+    const db = join(root, 'refuses-writes.sqlite');
+    openLibrary({ dbPath: db }).close();
+    // A real failure of the real save path: SQLite aborts the INSERT, as it would on a full disk.
+    const raw = new DatabaseSync(db);
+    raw.exec("CREATE TRIGGER refuse BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+    raw.close();
+    const dir = scratch('save-fails');
+    const json = await diskdelta(['run', '--target', dir, ...one, '--json', '--db', db]);
+    assert.equal(json.code, EXIT_NOT_SAVED, json.stderr);
+    const doc = JSON.parse(json.stdout) as { id: unknown; results: Array<{ test: string; iops: number }> };
+    assert.equal(doc.id, null);
+    assert.equal(doc.results[0]!.test, 'rnd4k-q1t1-read');
+    assert.ok(doc.results[0]!.iops > 0);
+    assert.match(json.stderr, /^diskdelta run: the results above were NOT saved: cannot write to the library .*database or disk is full\n$/m);
+    const table = await diskdelta(['run', '--target', dir, ...one, '--db', db]);
+    assert.equal(table.code, EXIT_NOT_SAVED);
+    assert.match(table.stdout, /random 4K|rnd4k/i);
     assert.deepEqual(leftovers(dir), []);
   });
 });

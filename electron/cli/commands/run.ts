@@ -1,11 +1,11 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
-import { BenchError } from '../../core/bench/errors.ts';
+import { BenchError, EXIT_NOT_SAVED } from '../../core/bench/errors.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS, TEST_DEFINITIONS } from '../../core/bench/presets.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
 import { isTestId, type RunRecord, type TestId } from '../../core/model/results.ts';
-import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
+import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../core/store/library.ts';
 import { table } from '../../core/system/format.ts';
 import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
@@ -32,7 +32,9 @@ ${Object.values(TEST_DEFINITIONS).map((t) => `                         ${t.id.pa
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 
 Exit codes: 0 ok; 2 bad usage; 3 target unusable; 4 not enough space; 5 O_DIRECT impossible
-(tmpfs) without --buffered; 6 I/O error; 7 interrupted; 1 any other failure.
+(tmpfs) without --buffered; 6 I/O error; 7 interrupted; ${EXIT_NOT_SAVED} measured, results printed, but the
+library could not save them; 1 any other failure (a library that cannot be opened is one,
+found before measuring).
 `;
 
 export const runCommand: CliCommand = {
@@ -57,6 +59,20 @@ export const runCommand: CliCommand = {
     });
     const spec = specFromFlags(values);
     const json = values.json === true;
+    // The library is opened and checked before minutes of measuring, not after.
+    let library: Library | null = null;
+    if (!values['no-save']) {
+      try {
+        library = openLibrary({ dbPath: resolveDbPath(values.db) });
+        const problems = library.integrityCheck();
+        if (problems.join() !== 'ok') throw new LibraryError('open-failed', `the library ${library.path} is damaged (${problems[0]})`);
+      } catch (error) {
+        library?.close();
+        if (!(error instanceof LibraryError)) throw error;
+        process.stderr.write(`diskdelta run: ${error.message}. Nothing was measured: repair or move the library, choose another with --db, or pass --no-save.\n`);
+        return EXIT_FAILURE;
+      }
+    }
     const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;
     const controller = new AbortController();
     const onSignal = () => controller.abort();
@@ -74,16 +90,20 @@ export const runCommand: CliCommand = {
         },
       });
       bar?.clear();
-      if (!values['no-save']) {
-        const library = openLibrary({ dbPath: resolveDbPath(values.db) });
+      let saveError: string | null = null;
+      if (library) {
         try {
           record.id = library.saveRun(record);
-        } finally {
-          library.close();
+        } catch (error) {
+          if (!(error instanceof LibraryError)) throw error;
+          saveError = error.message;
         }
       }
+      // The measurement is printed whether or not it could be kept.
       process.stdout.write(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
-      return 0;
+      if (saveError === null) return 0;
+      process.stderr.write(`diskdelta run: the results above were NOT saved: ${saveError}\n`);
+      return EXIT_NOT_SAVED;
     } catch (error) {
       bar?.clear();
       if (error instanceof BenchError) {
@@ -94,6 +114,7 @@ export const runCommand: CliCommand = {
       }
       throw error;
     } finally {
+      library?.close();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }

@@ -13,6 +13,12 @@ export const WORKER_EXIT = {
   internal: 8,
 } as const;
 
+/**
+ * `diskdelta run` only: the measurement finished and was printed, but the library could not
+ * save it (disk full, damaged file). After the worker's codes so that none is shadowed.
+ */
+export const EXIT_NOT_SAVED = 9;
+
 export class BenchError extends Error {
   override name = 'BenchError';
   readonly code: string;
