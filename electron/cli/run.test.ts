@@ -288,6 +288,29 @@ describe('diskdelta run: stopping it', () => {
     assert.deepEqual(readdirSync(dir), []);
   });
 
+  // npx runs bins with the first `node` on the PATH; Debian 12's is Node 18/20, under which
+  // bin/diskdelta.js re-runs itself with the project's Node 24: signals must get through.
+  const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => {
+    const version = spawnSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+    const [major = 99, minor = 0] = version.split('.').map(Number);
+    return version !== '' && (major < 22 || (major === 22 && minor < 18));
+  });
+  for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+    test(`${signal} to the wrapper started by an old Node reaches the real CLI: the run stops, test file removed, exit status passed on`, { skip: !systemNode && 'no Node older than 22.18 here, so bin/diskdelta.js does not re-run itself' }, async () => {
+      const dir = scratch(`wrapper-${signal}`);
+      const child = spawn(systemNode!, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+      child.kill(signal); // the wrapper's pid only, as `kill PID` does
+      assert.equal(await exited, 7, stderr);
+      assert.match(stderr, /cancelled/);
+      assert.deepEqual(readdirSync(dir), [], 'the test file is gone');
+      assert.equal(spawnSync('pgrep', ['-f', `target ${dir}`]).status, 1, 'no process of that run is left');
+    });
+  }
+
   test('the worker SIGKILLed under the CLI: a clear failure, and the CLI removes the stale file itself', async () => {
     const dir = scratch('kill-worker');
     const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -9,6 +9,7 @@ import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../co
 import { table } from '../../core/system/format.ts';
 import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
+import { STOP_SIGNALS } from '../signals.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
 
@@ -75,9 +76,10 @@ export const runCommand: CliCommand = {
     }
     const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;
     const controller = new AbortController();
+    // `on`, not `once`: a second signal (Ctrl-C reaches both bin/diskdelta.js and this process,
+    // which then forwards it) must not kill the process before the worker has cleaned up.
     const onSignal = () => controller.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     try {
       const record = await runBenchmark(spec, {
         signal: controller.signal,
@@ -115,8 +117,7 @@ export const runCommand: CliCommand = {
       throw error;
     } finally {
       library?.close();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
   },
 };

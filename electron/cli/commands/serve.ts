@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCount, parseFlags, type CliCommand } from '../args.ts';
 import { DEFAULT_DIST_DIR, startAppServer } from '../../server/app-server.ts';
+import { STOP_SIGNALS } from '../signals.ts';
 
 const HELP = `Usage: diskdelta serve [--port N] [--open] [--db FILE]
 
@@ -48,13 +49,17 @@ export const serveCommand: CliCommand = {
       opener.unref();
     }
     return new Promise<number>((resolve) => {
+      // Stays installed during the shutdown: a repeated signal must not cut the workers'
+      // cleanup short.
+      let stopping = false;
       const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        server.shutdown().then(() => resolve(0), () => resolve(1));
+        if (stopping) return;
+        stopping = true;
+        server.shutdown().then(() => resolve(0), () => resolve(1)).finally(() => {
+          for (const signal of STOP_SIGNALS) process.off(signal, stop);
+        });
       };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      for (const signal of STOP_SIGNALS) process.on(signal, stop);
     });
   },
 };
