@@ -3,7 +3,7 @@
 // say clearly what is wrong, and leave nothing behind in the folder.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -289,6 +289,44 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     assert.ok(readFileSync(foreign).every((b) => b === 1), 'a file that is not ours is never written');
     rmSync(prepared.file);
   });
+
+  test('--file must be ours in every way: one link, inside --target, owned by the caller, a regular file', async () => {
+    const dir = scratch('reuse-trust');
+    const elsewhere = scratch('reuse-elsewhere');
+    const p = await runWorker(['prepare', '--target', dir, '--size', '16777216']);
+    const prepared = p.messages.find((m) => m.type === 'prepared');
+    assert.ok(prepared?.type === 'prepared');
+    const write = ['--size', '16777216', '--duration', '0.2', '--warmup', '0', '--job', 'name=w,rw=write,bs=4096,qd=1,threads=1'];
+    // Someone's file, hard-linked under DiskDelta's name pattern.
+    const victim = join(elsewhere, 'thesis.txt');
+    writeFileSync(victim, 'years of work');
+    const alias = join(dir, '.diskdelta-1-0000000000000000.tmp');
+    linkSync(victim, alias);
+    const linked = await runWorker(['run', '--target', dir, '--file', alias, ...write]);
+    assertFailure(linked, EXIT.usage, 'bad-reuse', /is refused: it has more than one hard link/);
+    assert.equal(readFileSync(victim, 'utf8'), 'years of work');
+    rmSync(alias);
+    // A test file of ours, but not in --target.
+    const outside = await runWorker(['run', '--target', elsewhere, '--file', prepared.file, ...write]);
+    assertFailure(outside, EXIT.usage, 'bad-reuse', /is refused: it is not inside --target/);
+    // A device node under the name pattern: refused by name of what it is, never ": Success".
+    if (isRoot) {
+      const node = join(dir, '.diskdelta-2-0000000000000000.tmp');
+      assert.equal(spawnSync('mknod', [node, 'c', '1', '3']).status, 0);
+      const device = await runWorker(['run', '--target', dir, '--file', node, ...write]);
+      assertFailure(device, EXIT.usage, 'bad-reuse', /is refused: it is not a regular file/);
+      assert.doesNotMatch(errorOf(device).message, /Success/);
+      rmSync(node);
+      // Another user's file.
+      chownSync(prepared.file, 65534, 65534);
+      const foreign = await runWorker(['run', '--target', dir, '--file', prepared.file, ...write]);
+      assertFailure(foreign, EXIT.usage, 'bad-reuse', /is refused: it belongs to another user/);
+      chownSync(prepared.file, 0, 0);
+    }
+    const ok = await runWorker(['run', '--target', dir, '--file', prepared.file, ...write]);
+    assert.equal(ok.code, 0, ok.stderr);
+    rmSync(prepared.file);
+  });
 });
 
 describe('threads that cannot start', () => {
@@ -317,6 +355,21 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
     const o = await runWorker(['run', '--target', join(root, 'no-such-folder'), ...SMALL, ...read]);
     assertFailure(o, EXIT.target, 'target-missing', /does not exist/);
     assert.ok(!existsSync(join(root, 'no-such-folder')));
+  });
+
+  test('/proc, /sys and other virtual filesystems → 3, saying so (not "0.0 MiB free")', async () => {
+    for (const target of ['/proc', '/sys', '/proc/self']) {
+      const o = await runWorker(['run', '--target', target, ...SMALL, ...read]);
+      assertFailure(o, EXIT.target, 'target-virtual-fs', /is on (proc|sysfs), a virtual filesystem the kernel makes up/);
+      assert.doesNotMatch(errorOf(o).message, /free space/);
+    }
+  });
+
+  test('a 5,000-character path is shown by its ends and length; the reason is not cut off', async () => {
+    const long = join(root, 'x'.repeat(4000), 'y'.repeat(1000));
+    const o = await runWorker(['run', '--target', long, ...SMALL, ...read]);
+    assertFailure(o, EXIT.target, 'target-missing', /x…y+ \(a path of \d{4} characters\) does not exist: File name too long\. Give an existing folder/);
+    assert.ok(errorOf(o).message.length < 400, `message of ${errorOf(o).message.length} characters`);
   });
 
   test('a regular file as target → 3, and the file is untouched', async () => {
