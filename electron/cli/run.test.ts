@@ -200,6 +200,9 @@ describe('diskdelta run: bad usage → exit 2, naming the flag', () => {
     ['bad --size', ['--size', '1XB'], /--size '1XB'/],
     ['negative --size', ['--size', '-1G'], /--size/],
     ['too small --size', ['--size', '1MiB'], /--size '1MiB' is too small/],
+    // Not "sizeBytes: Too big: expected int to be <=9007199254740991".
+    ['absurd --size', ['--size', '100000T'], /^diskdelta run: --size '100000T' is too large: use at most 1PiB/],
+    ['a test named twice', ['--tests', 'seeks,rnd4k-q1t1-read,seeks'], /--tests names 'seeks' twice: each test runs once/],
     ['bad --duration', ['--duration', 'abc'], /--duration 'abc'/],
     ['zero --duration', ['--duration', '0'], /--duration '0'/],
     ['bad --runs', ['--runs', '0'], /--runs '0'/],

@@ -3,13 +3,15 @@ import { formatLatency, formatThroughput, formatIops } from '../../core/analysis
 import { BenchError, EXIT_NOT_SAVED } from '../../core/bench/errors.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS, TEST_DEFINITIONS } from '../../core/bench/presets.ts';
-import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
+import { MAX_SIZE_BYTES, PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
 import { isTestId, type RunRecord, type TestId } from '../../core/model/results.ts';
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../core/store/library.ts';
 import { table } from '../../core/system/format.ts';
 import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
+import { checkLabel } from '../library-cli.ts';
 import { STOP_SIGNALS } from '../signals.ts';
+import { writeOut, writeErr } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
 
@@ -70,7 +72,7 @@ export const runCommand: CliCommand = {
       } catch (error) {
         library?.close();
         if (!(error instanceof LibraryError)) throw error;
-        process.stderr.write(`diskdelta run: ${error.message}. Nothing was measured: repair or move the library, choose another with --db, or pass --no-save.\n`);
+        writeErr(`diskdelta run: ${error.message}. Nothing was measured: repair or move the library, choose another with --db, or pass --no-save.\n`);
         return EXIT_FAILURE;
       }
     }
@@ -87,7 +89,7 @@ export const runCommand: CliCommand = {
           if (event.type === 'progress') bar?.update(event);
           else if (event.type === 'warning' && !json) {
             bar?.clear();
-            process.stderr.write(`warning: ${event.message}\n`);
+            writeErr(`warning: ${event.message}\n`);
           }
         },
       });
@@ -102,14 +104,14 @@ export const runCommand: CliCommand = {
         }
       }
       // The measurement is printed whether or not it could be kept.
-      process.stdout.write(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
+      writeOut(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
       if (saveError === null) return 0;
-      process.stderr.write(`diskdelta run: the results above were NOT saved: ${saveError}\n`);
+      writeErr(`diskdelta run: the results above were NOT saved: ${saveError}\n`);
       return EXIT_NOT_SAVED;
     } catch (error) {
       bar?.clear();
       if (error instanceof BenchError) {
-        process.stderr.write(`diskdelta run: ${error.message}\n`);
+        writeErr(`diskdelta run: ${error.message}\n`);
         if (error.code === 'CANCELLED') return 7;
         if (error.code === 'bad-spec' || error.code === 'write-on-block-device') return 2;
         return error.workerExitCode && error.workerExitCode > 0 ? error.workerExitCode : EXIT_FAILURE;
@@ -140,6 +142,8 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (ids.length === 0 || bad.length > 0) {
       throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${Object.keys(TEST_DEFINITIONS).join(', ')}`);
     }
+    const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (twice) throw new UsageError(`--tests names '${twice}' twice: each test runs once (use --runs for more runs)`);
     tests = ids as TestId[];
   }
   const spec: BenchSpec = { target: values.target };
@@ -148,6 +152,7 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   if (values.size !== undefined) {
     spec.sizeBytes = parseSize(values.size, '--size');
     if (spec.sizeBytes < 16 * 1024 * 1024) throw new UsageError(`--size '${values.size}' is too small: use at least 16MiB`);
+    if (spec.sizeBytes > MAX_SIZE_BYTES) throw new UsageError(`--size '${values.size}' is too large: use at most 1PiB (no disk is larger)`);
   }
   if (values.duration !== undefined) {
     spec.durationSec = parseDuration(values.duration, '--duration');
@@ -159,7 +164,7 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (spec.warmupSec > 600) throw new UsageError(`--warmup '${values.warmup}' is out of range: use 0 s to 600 s`);
   }
   if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
-  if (values.label !== undefined) spec.label = values.label;
+  if (values.label !== undefined) spec.label = checkLabel(values.label, '--label');
   if (values.buffered) spec.buffered = true;
   return spec;
 }

@@ -4,7 +4,7 @@
 // anywhere else. This module must stay free of Node and Electron imports: the renderer
 // bundles it.
 import { z } from 'zod';
-import { benchSpecSchema } from '../bench/spec.ts';
+import { benchSpecSchema, plainLabel } from '../bench/spec.ts';
 import { TEST_IDS } from '../model/results.ts';
 import {
   deviceFingerprintSchema,
@@ -123,7 +123,7 @@ export const procedures = {
   },
   'library.get': { input: z.object({ id: libraryId }).strict(), output: runRecordSchema },
   'library.relabel': {
-    input: z.object({ id: libraryId, label: z.string().trim().min(1).max(200) }).strict(),
+    input: z.object({ id: libraryId, label: plainLabel.pipe(z.string().trim().min(1)) }).strict(),
     output: z.object({ id: libraryId, label: z.string() }),
   },
   'library.delete': { input: z.object({ id: libraryId }).strict(), output: z.object({ deleted: z.boolean() }) },

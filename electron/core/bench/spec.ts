@@ -2,6 +2,16 @@
 // boundary; the orchestrator turns it into the worker's argv from enums and numbers only.
 import { z } from 'zod';
 import { TEST_IDS, type TestId } from '../model/results.ts';
+import { controlCharIn } from '../text/display.ts';
+
+/** A label as people type it: no control characters, which a terminal showing it would obey. */
+export const plainLabel = z
+  .string()
+  .max(200)
+  .refine((s) => controlCharIn(s) === null, 'control characters are not allowed in a label');
+
+/** The largest test file a spec may ask for, 1 PiB: more than any disk, less than 2^53. */
+export const MAX_SIZE_BYTES = 2 ** 50;
 
 export const PRESET_NAMES = ['standard', 'quick', 'seeks', 'full'] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
@@ -11,12 +21,16 @@ export const benchSpecSchema = z
     /** A folder (a test file is created in it) or a block device (read tests only). */
     target: z.string().min(1),
     preset: z.enum(PRESET_NAMES).optional(),
-    tests: z.array(z.enum(TEST_IDS)).min(1).optional(),
-    sizeBytes: z.number().int().min(16 * 1024 * 1024).max(2 ** 50).optional(),
+    tests: z
+      .array(z.enum(TEST_IDS))
+      .min(1)
+      .refine((ids) => new Set(ids).size === ids.length, 'a test is named twice: each runs once')
+      .optional(),
+    sizeBytes: z.number().int().min(16 * 1024 * 1024).max(MAX_SIZE_BYTES).optional(),
     durationSec: z.number().min(0.2).max(3600).optional(),
     warmupSec: z.number().min(0).max(600).optional(),
     runs: z.number().int().min(1).max(100).optional(),
-    label: z.string().max(200).optional(),
+    label: plainLabel.optional(),
     /** Page-cache I/O where O_DIRECT is refused (tmpfs); every result is then flagged. */
     buffered: z.boolean().optional(),
   })

@@ -3,8 +3,11 @@
 import { formatBytes, formatThroughput } from '../analysis/units.ts';
 import type { InspectReport } from './describe.ts';
 import type { BlockDeviceInfo, StackLayer, SystemFacts } from './types.ts';
+import { terminalField } from '../text/display.ts';
 
-export function table(header: string[], rows: string[][]): string {
+/** Left-aligned columns; cells are escaped (terminalField), so data cannot act on a terminal. */
+export function table(header: string[], dataRows: string[][]): string {
+  const rows = dataRows.map((r) => r.map(terminalField));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
