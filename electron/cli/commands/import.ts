@@ -10,6 +10,7 @@ import { ImportError, loadReferenceRuns, parseImport, readImportFile } from '../
 import type { RunRecord } from '../../core/model/results.ts';
 import { importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
 import { writeOut, writeErr } from '../terminal.ts';
+import { shortPath } from '../../core/text/display.ts';
 
 const HELP = `Usage: diskdelta import FILE... [--label TEXT] [--db FILE]
        diskdelta import --reference [--db FILE]
@@ -28,6 +29,8 @@ ${DB_HELP}`;
 
 const FS_REASONS: Record<string, string> = {
   ENOENT: 'no such file',
+  ENAMETOOLONG: 'the name is too long',
+  ENOTDIR: 'a part of the path is not a folder',
   EISDIR: 'it is a folder',
   EACCES: 'permission denied',
   EPERM: 'permission denied',
@@ -50,7 +53,7 @@ async function readRuns(paths: string[]): Promise<ReadFile[]> {
       if (error instanceof ImportError) throw new CliFailure(`${error.message}; nothing was imported`);
       const code = (error as NodeJS.ErrnoException).code ?? '';
       const reason = FS_REASONS[code] ?? (error instanceof Error ? error.message : String(error));
-      throw new CliFailure(`cannot read ${path}: ${reason}; nothing was imported`);
+      throw new CliFailure(`cannot read ${shortPath(path)}: ${reason}; nothing was imported`);
     }
     try {
       const runs = parseImport(file.text, file.fileName);
