@@ -17,10 +17,11 @@ export const DB_HELP = '  --db FILE    use this results library instead of the d
   '               (default: $DISKDELTA_DB, else $XDG_DATA_HOME/diskdelta/library.sqlite,\n' +
   '               else ~/.local/share/diskdelta/library.sqlite)\n';
 
-export async function withLibrary(command: string, dbFlag: string | undefined, body: (library: Library) => number | Promise<number>): Promise<number> {
+/** `readOnly`: the command only reads, so a library it cannot write (read-only mount) still opens. */
+export async function withLibrary(command: string, dbFlag: string | undefined, body: (library: Library) => number | Promise<number>, options: { readOnly?: boolean } = {}): Promise<number> {
   let library: Library | undefined;
   try {
-    library = openLibrary({ dbPath: resolveDbPath(dbFlag) });
+    library = openLibrary({ dbPath: resolveDbPath(dbFlag), readOnly: options.readOnly });
     return await body(library);
   } catch (error) {
     if (error instanceof CliFailure || error instanceof LibraryError) {

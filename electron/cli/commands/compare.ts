@@ -36,6 +36,6 @@ export const compareCommand: CliCommand = {
       const comparison = compareRuns(requireRuns(library, ids), { unit });
       writeOut(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison));
       return 0;
-    });
+    }, { readOnly: true });
   },
 };

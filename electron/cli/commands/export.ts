@@ -50,6 +50,6 @@ export const exportCommand: CliCommand = {
       }
       writeErr(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${values.out} (${format}).\n`);
       return 0;
-    });
+    }, { readOnly: true });
   },
 };

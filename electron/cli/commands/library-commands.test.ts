@@ -3,7 +3,7 @@
 // executable to check that the exit code reaches the shell.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -111,6 +111,33 @@ describe('library commands', () => {
     assert.equal(missing.status, 1, missing.stderr);
     const usage = spawnSync(process.execPath, [bin, 'compare', '1', '--db', db], { encoding: 'utf8' });
     assert.equal(usage.status, 2, usage.stderr);
+  });
+});
+
+describe('a library on a read-only mount', () => {
+  it('list, show, export and compare read it; label says it cannot write', { skip: process.getuid?.() !== 0 && 'needs root for a read-only bind mount' }, async (t) => {
+    const src = join(dir, 'ro-src');
+    const ro = join(dir, 'ro-mount');
+    mkdirSync(src);
+    mkdirSync(ro);
+    const library = openLibrary({ dbPath: join(src, 'library.sqlite') });
+    const id = String(library.saveRun({ ...syntheticRun(1), label: 'on a read-only disk' }));
+    library.close();
+    assert.equal(spawnSync('mount', ['--bind', src, ro]).status, 0);
+    t.after(() => spawnSync('umount', [ro]));
+    assert.equal(spawnSync('mount', ['-o', 'remount,bind,ro', ro]).status, 0);
+    const db = join(ro, 'library.sqlite');
+    const list = await runCli(['list', '--db', db]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /on a read-only disk/);
+    assert.equal((await runCli(['show', id, '--db', db])).code, 0);
+    assert.equal((await runCli(['compare', id, id, '--db', db])).code, 0);
+    const exported = await runCli(['export', id, '--db', db]);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal((JSON.parse(exported.stdout) as { runs: unknown[] }).runs.length, 1);
+    const label = await runCli(['label', id, 'new', '--db', db]);
+    assert.equal(label.code, 1);
+    assert.match(label.stderr, /cannot open the library .*library\.sqlite/);
   });
 });
 

@@ -88,6 +88,6 @@ export const listCommand: CliCommand = {
       else if (runs.length === 0) writeOut(`No runs in ${library.path} yet: 'diskdelta run', 'diskdelta import FILE' or 'diskdelta import --reference' add some.\n`);
       else writeOut(formatRunList(runs));
       return 0;
-    });
+    }, { readOnly: true });
   },
 };

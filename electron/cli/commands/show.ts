@@ -152,6 +152,6 @@ export const showCommand: CliCommand = {
       const [run] = requireRuns(library, [id]);
       writeOut(values.json ? `${JSON.stringify(run, null, 2)}\n` : formatRun(run!, unit));
       return 0;
-    });
+    }, { readOnly: true });
   },
 };
