@@ -167,6 +167,38 @@ describe('diskdelta run and its library: a measurement is never lost', () => {
   });
 });
 
+describe('one run per disk across processes', () => {
+  test('a second process on the same disk waits, saying for whom, and runs once the first is done', async () => {
+    const first = scratch('disk-lock-first');
+    const second = scratch('disk-lock-second'); // another folder on the same disk
+    const long = ['--tests', 'rnd4k-q1t1-read', '--size', '32MiB', '--duration', '20', '--warmup', '0', '--runs', '1', '--no-save'];
+    const holder = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', first, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const holderExit = new Promise<number | null>((resolve) => holder.on('close', (code) => resolve(code)));
+    let waiterExit: Promise<CliOutcome> | undefined;
+    try {
+      assert.ok(await waitForTestFile(first, 15_000), 'the first run started');
+      const waiter = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', second, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--no-save', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      waiter.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      waiter.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      waiterExit = new Promise((resolve) => waiter.on('close', (code) => resolve({ code, stdout, stderr })));
+      const says = new RegExp(`waiting: DiskDelta process ${holder.pid} \\(measuring ${first}\\) is already measuring the disk \\S+; this run starts when it is done`);
+      for (let i = 0; i < 300 && !says.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.match(stderr, says);
+      assert.deepEqual(leftovers(second), [], 'the second run has not touched the disk');
+      assert.ok(readdirSync(first).some((f) => f.startsWith('.diskdelta-')), 'the first run goes on');
+    } finally {
+      holder.kill('SIGTERM');
+    }
+    assert.equal(await holderExit, 7);
+    const o = await waiterExit!;
+    assert.equal(o.code, 0, o.stderr);
+    assert.equal((JSON.parse(o.stdout) as { results: unknown[] }).results.length, 1);
+    assert.deepEqual(leftovers(second), []);
+  });
+});
+
 describe('diskdelta run (table)', () => {
   test('a table with units, no progress bar when stdout is not a terminal', async () => {
     const dir = scratch('table');

@@ -87,7 +87,8 @@ export const runCommand: CliCommand = {
         signal: controller.signal,
         onEvent: (event: BenchEvent) => {
           if (event.type === 'progress') bar?.update(event);
-          else if (event.type === 'warning' && !json) {
+          // Waiting for the disk is said even with --json (on stderr): a silent wait looks like a hang.
+          else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
             bar?.clear();
             writeErr(`warning: ${event.message}\n`);
           }

@@ -12,6 +12,7 @@ import { workerArgv, type WorkerPlan } from './worker-argv.ts';
 import type { WorkerMessage, WorkerResult } from './worker-protocol.ts';
 import { runCleanup } from './cleanup.ts';
 import { ProgressTracker } from './progress.ts';
+import { acquireDiskLock } from './disk-lock.ts';
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -74,6 +75,36 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   const startedAt = new Date();
   const context = await describeTarget(spec.target);
   warnings.push(...context.warnings);
+  // Another DiskDelta process measuring this disk would make both runs wrong: wait for it.
+  const lock = await acquireDiskLock(await diskKey(spec.target, context.target.device?.name), spec.target, {
+    wait: true,
+    signal: options.signal,
+    onWait: (message) => emit({ type: 'warning', code: 'disk-busy', message }),
+  });
+  try {
+    return await measure(spec, plan, warnings, context, startedAt, workerPath, emit, options);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The whole disk under a target: the storage stack's disk, else the device number. */
+async function diskKey(target: string, disk: string | null | undefined): Promise<string> {
+  if (disk) return disk;
+  const info = await stat(target);
+  return `dev:${info.isBlockDevice() ? info.rdev : info.dev}`;
+}
+
+async function measure(
+  spec: BenchSpec,
+  plan: WorkerPlan,
+  warnings: Warning[],
+  context: Awaited<ReturnType<typeof describeTarget>>,
+  startedAt: Date,
+  workerPath: string,
+  emit: (event: BenchEvent) => void,
+  options: RunOptions,
+): Promise<RunRecord> {
 
   const results = new Map<TestId, WorkerResult[]>();
   const samples = new Map<TestId, Map<number, Sample[]>>();
