@@ -3,7 +3,7 @@
 // reason, and its procedures answer UNAVAILABLE.
 import type { Backend, LibraryPort } from './handlers.ts';
 import type { EventSink } from './events.ts';
-import type { ProcedureInput, RunSummary } from './contract.ts';
+import { DEFAULT_LIST_PAGE, type ProcedureInput, type RunSummary } from './contract.ts';
 import { importFingerprints, openLibrary, resolveDbPath, type Library } from '../store/library.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
@@ -31,7 +31,13 @@ export function libraryPort(library: Library): LibraryPort {
       return library.importRuns(records.map((run, i) => ({ run, fingerprint: fingerprints[i]! })));
     },
     get: (id) => library.getRun(id),
-    list: (filter) => library.listRuns({ source: filter.source, labelContains: filter.label || undefined }).filter((s) => matches(s, filter)),
+    // The newest `limit` of the matching runs, oldest first, as `diskdelta list --limit` does.
+    list: (filter) => {
+      const limit = filter.limit ?? DEFAULT_LIST_PAGE;
+      const inSql = !filter.device && !filter.since && !filter.until; // then SQL can bound it
+      const runs = library.listRuns({ source: filter.source, labelContains: filter.label || undefined, limit: inSql ? limit : undefined });
+      return runs.filter((s) => matches(s, filter)).slice(-limit);
+    },
     relabel: (id, label) => library.relabel(id, label),
     remove: (id) => library.deleteRun(id),
   };

@@ -14,6 +14,10 @@ import {
   warningSchema,
 } from '../model/schemas.ts';
 
+/** library.list answers at most this many runs (DEFAULT_LIST_PAGE when the caller names no limit). */
+export const MAX_LIST_PAGE = 5000;
+export const DEFAULT_LIST_PAGE = 500;
+
 export const ERROR_CODES = [
   'BAD_MESSAGE', // the envelope itself is not a request
   'UNKNOWN_PROCEDURE',
@@ -117,9 +121,11 @@ export const procedures = {
         source: z.enum(['measured', 'imported', 'reference']).optional(),
         since: z.iso.datetime().optional(),
         until: z.iso.datetime().optional(),
+        /** At most this many runs, the newest (listed oldest first): the reply stays small whatever the library holds. */
+        limit: z.number().int().min(1).max(MAX_LIST_PAGE).optional(),
       })
       .strict(),
-    output: z.array(runSummarySchema),
+    output: z.array(runSummarySchema).max(MAX_LIST_PAGE),
   },
   'library.get': { input: z.object({ id: libraryId }).strict(), output: runRecordSchema },
   'library.relabel': {

@@ -1,7 +1,7 @@
 // The last check before runs leave the importers: whatever a file said, nothing that is not a
 // finite non-negative number (or null) reaches the library, and no run is empty.
 import type { RunRecord } from '../model/results.ts';
-import { ImportError } from './import-error.ts';
+import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 import { controlCharIn } from '../text/display.ts';
 
 /**
@@ -31,6 +31,7 @@ function ok(value: number | null | undefined): boolean {
 
 export function checkRuns(runs: RunRecord[], fileName: string): void {
   if (runs.length === 0) throw new ImportError(fileName, null, 'the file holds no runs');
+  if (runs.length > MAX_RUNS_PER_IMPORT) throw tooManyRuns(fileName, runs.length);
   for (const [index, run] of runs.entries()) {
     const control = controlCharField(run, `run ${index + 1}`);
     if (control) {

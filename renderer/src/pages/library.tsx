@@ -10,7 +10,7 @@ import type { RunSummary } from '../../../electron/core/api/contract.ts';
 export function LibraryPage() {
   const stores = useStoresApi();
   const kind = useTransportKind();
-  const { runs, loaded, error, selected, filter, lastImport } = useLibrary((s) => s);
+  const { runs, more, loaded, error, selected, filter, lastImport } = useLibrary((s) => s);
   const [editing, setEditing] = useState<number | null>(null);
   const [confirming, setConfirming] = useState<RunSummary | null>(null);
   const [busy, setBusy] = useState(false);
@@ -122,6 +122,12 @@ export function LibraryPage() {
             ))}
           </tbody>
         </table>
+      ) : null}
+      {more ? (
+        <p className="muted" data-testid="library-more">
+          Showing the newest {runs.length} runs; older ones exist. Narrow the filters, or{' '}
+          <button onClick={() => void lib().showMore()}>show more</button>
+        </p>
       ) : null}
       {confirming ? (
         <ConfirmDialog

@@ -1,6 +1,6 @@
 // The results library: list with filters, relabel, delete, import, export.
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/core/api/contract.ts';
+import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE, type ApiError, type ProcedureInput, type RunSummary } from '../../../electron/core/api/contract.ts';
 import type { Warning } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
@@ -25,6 +25,11 @@ export interface ImportOutcome {
 
 export interface LibraryState {
   runs: RunSummary[];
+  /** How many of the newest runs are asked for; showMore() raises it. */
+  pageSize: number;
+  /** Older runs exist beyond the page. */
+  more: boolean;
+  showMore(): Promise<void>;
   filter: LibraryFilter;
   loading: boolean;
   loaded: boolean;
@@ -49,6 +54,8 @@ export function cleanFilter(filter: LibraryFilter): LibraryFilter {
 export function createLibraryStore(client: ApiClient) {
   return createStore<LibraryState>()((set, get) => ({
     runs: [],
+    pageSize: DEFAULT_LIST_PAGE,
+    more: false,
     filter: {},
     loading: false,
     loaded: false,
@@ -57,13 +64,21 @@ export function createLibraryStore(client: ApiClient) {
     lastImport: [],
     async load() {
       set({ loading: true });
-      const result = await client.call('library.list', cleanFilter(get().filter));
+      // One more than the page: its presence says that older runs exist.
+      const pageSize = get().pageSize;
+      const result = await client.call('library.list', { ...cleanFilter(get().filter), limit: Math.min(pageSize + 1, MAX_LIST_PAGE) });
       if (result.ok) {
-        const ids = new Set(result.data.map((r) => r.id));
-        set({ runs: result.data, loading: false, loaded: true, error: null, selected: get().selected.filter((id) => ids.has(id)) });
+        const more = result.data.length > pageSize;
+        const runs = more ? result.data.slice(result.data.length - pageSize) : result.data;
+        const ids = new Set(runs.map((r) => r.id));
+        set({ runs, more, loading: false, loaded: true, error: null, selected: get().selected.filter((id) => ids.has(id)) });
       } else {
         set({ loading: false, loaded: true, error: result.error });
       }
+    },
+    async showMore() {
+      set({ pageSize: Math.min(get().pageSize + DEFAULT_LIST_PAGE, MAX_LIST_PAGE - 1) });
+      await get().load();
     },
     async setFilter(patch) {
       set({ filter: { ...get().filter, ...patch } });

@@ -71,13 +71,31 @@ test('library: empty filter fields are not sent; relabel and delete update the l
   });
   const store = createLibraryStore(client);
   await store.getState().setFilter({ label: '', device: 'ssd' });
-  assert.deepEqual(calls.at(-1), ['library.list', { device: 'ssd' }]);
+  assert.deepEqual(calls.at(-1), ['library.list', { device: 'ssd', limit: 501 }]);
   store.getState().toggleSelected(2);
   assert.equal(await store.getState().relabel(1, 'old HDD'), true);
   assert.equal(store.getState().runs[0]!.label, 'old HDD');
   await store.getState().remove(2);
   assert.deepEqual(store.getState().runs.map((r) => r.id), [1]);
   assert.deepEqual(store.getState().selected, []);
+});
+
+test('library: the list is asked for one page (plus one to know if more exist); showMore asks for the next', async () => {
+  const summary = (id: number) => ({ id, label: `r${id}`, createdAt: '2026-01-01T00:00:00Z', source: 'measured', sourceFormat: 'diskdelta', targetPath: '/x', deviceModel: null, deviceClass: null, preset: null, engine: 'diskdelta', resultCount: 1, warningCount: 0 });
+  const library = Array.from({ length: 1200 }, (_, i) => summary(i + 1));
+  const { client, calls } = scriptedClient({
+    'library.list': ({ limit }: { limit: number }) => ({ ok: true, data: library.slice(-limit) }),
+  });
+  const store = createLibraryStore(client);
+  await store.getState().load();
+  assert.deepEqual(calls.at(-1), ['library.list', { limit: 501 }]);
+  assert.equal(store.getState().runs.length, 500);
+  assert.equal(store.getState().runs[0]!.id, 701, 'the newest 500');
+  assert.equal(store.getState().more, true);
+  await store.getState().showMore();
+  await store.getState().showMore();
+  assert.equal(store.getState().runs.length, 1200);
+  assert.equal(store.getState().more, false);
 });
 
 test('library: a file over the import limit is refused before it is read or sent, saying the limit', async () => {
