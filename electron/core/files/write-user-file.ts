@@ -61,11 +61,10 @@ export async function writeUserFile(path: string, data: string | Uint8Array, opt
   if (info.isSocket()) throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a socket`);
   if (info.isFile()) {
     if (!options.force) throw new UserFileError('exists', path, `${shortPath(path)} already exists and was left unchanged`);
-    return rewriteInPlace(path, bytes);
+    return writeInPlace(path, bytes, true);
   }
-  // Character device, FIFO: a stream. O_TRUNC means nothing to them and O_CREAT must not
-  // turn a vanished device into a file.
-  return writeStream(path, bytes);
+  return writeInPlace(path, bytes, false); // a character device or a FIFO
+
 }
 
 /** The fd number when `path` (or a symlink on the way) names one of this process's open descriptors. */
@@ -102,29 +101,22 @@ async function writeToOwnDescriptor(path: string, fd: number, bytes: Uint8Array)
   }
 }
 
-async function writeStream(path: string, bytes: Uint8Array): Promise<void> {
+/**
+ * Writes into what is at the path, keeping it what it is. A stream (device, FIFO) just gets the
+ * bytes: O_TRUNC means nothing to it and O_CREAT must not turn a vanished device into a file.
+ * A regular file is rewritten from its start and then cut to length: no O_TRUNC before the
+ * bytes are written, so a write that fails for lack of space leaves the old length, not an
+ * empty file.
+ */
+async function writeInPlace(path: string, bytes: Uint8Array, regular: boolean): Promise<void> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(path, constants.O_WRONLY | constants.O_NOCTTY);
     await writeAll(handle, bytes);
-    await handle.close();
-    handle = undefined;
-  } catch (error) {
-    throw failed(path, error);
-  } finally {
-    await handle?.close().catch(() => {});
-  }
-}
-
-async function rewriteInPlace(path: string, bytes: Uint8Array): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    // No O_TRUNC before the bytes are written: a write that fails for lack of space then
-    // leaves the old length, not an empty file.
-    handle = await open(path, constants.O_WRONLY | constants.O_NOCTTY);
-    await writeAll(handle, bytes);
-    await handle.truncate(bytes.length);
-    await handle.sync();
+    if (regular) {
+      await handle.truncate(bytes.length);
+      await handle.sync();
+    }
     await handle.close();
     handle = undefined;
   } catch (error) {
