@@ -337,7 +337,7 @@ describe('threads that cannot start', () => {
     // 64 thread stacks alone (8 MiB each by default) exceed 400,000 KiB, so some thread always
     // fails to start; the threads before it are busy filling 8 MiB of buffers each. The old
     // code freed their memory under them: SIGSEGV/SIGFPE in about one attempt of ten.
-    for (let attempt = 1; attempt <= 30; attempt++) {
+    for (let attempt = 1; attempt <= 20; attempt++) {
       const o = await runWorkerLimited(400000, ['run', '--target', dir, '--file', prepared.file, '--duration', '0.3', '--warmup', '0', '--job', 'name=r,rw=randread,bs=1048576,qd=8,threads=64']);
       assert.equal(o.signal, null, `attempt ${attempt}: the worker died of ${o.signal}`);
       assertFailure(o, EXIT.internal, 'threads', /^cannot start thread \d+ of 64: (Resource temporarily unavailable|Cannot allocate memory) \(fewer threads/);

@@ -103,7 +103,7 @@ describe('diskdelta import', () => {
     const db = freshDb();
     const cases: Array<[string, RegExp]> = [
       [join(dir, 'missing.csv'), /cannot read .*missing\.csv: no such file; nothing was imported/],
-      [dir, /cannot read .*: it is a folder; nothing was imported/],
+      [dir, /: a folder, not a file: import reads result files only; nothing was imported/],
       [file('notes.txt', 'just some notes\nabout my disk\n'), /notes\.txt: unrecognised format/],
     ];
     for (const [path, message] of cases) {
