@@ -2,7 +2,7 @@
 // the --db flag, run-id parsing, and turning library failures into a one-line message with
 // exit code 1 (usage mistakes stay UsageError → exit 2, handled by main()).
 import { EXIT_FAILURE, UsageError } from './args.ts';
-import { controlCharIn } from '../core/text/display.ts';
+import { controlCharIn } from '../core/model/display.ts';
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../core/store/library.ts';
 import type { RunRecord } from '../core/model/results.ts';
 import { parseThroughputUnit, THROUGHPUT_UNITS, type ThroughputUnit } from '../core/analysis/units.ts';
@@ -61,7 +61,7 @@ export function parseUnitFlag(text: string | undefined): ThroughputUnit {
 }
 
 /** A table with left-aligned columns, for list-like output (cells escaped for the terminal). */
-export { table as formatTable } from '../core/system/format.ts';
+export { table as formatTable } from './system-format.ts';
 
 /** A label typed by the user: refused when it holds a control character (a terminal would obey it). */
 export function checkLabel(label: string, flag: string): string {

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from './args.ts';
 import { specFromFlags } from './commands/run.ts';
-import { EXIT_NOT_SAVED } from '../core/bench/errors.ts';
+import { exitCodeOf } from '../core/model/failures.ts';
 import { openLibrary } from '../core/store/library.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -154,14 +154,14 @@ describe('diskdelta run and its library: a measurement is never lost', () => {
     raw.close();
     const dir = scratch('save-fails');
     const json = await diskdelta(['run', '--target', dir, ...one, '--json', '--db', db]);
-    assert.equal(json.code, EXIT_NOT_SAVED, json.stderr);
+    assert.equal(json.code, exitCodeOf('not-saved'), json.stderr);
     const doc = JSON.parse(json.stdout) as { id: unknown; results: Array<{ test: string; iops: number }> };
     assert.equal(doc.id, null);
     assert.equal(doc.results[0]!.test, 'rnd4k-q1t1-read');
     assert.ok(doc.results[0]!.iops > 0);
     assert.match(json.stderr, /^diskdelta run: the results above were NOT saved: cannot write to the library .*database or disk is full\n$/m);
     const table = await diskdelta(['run', '--target', dir, ...one, '--db', db]);
-    assert.equal(table.code, EXIT_NOT_SAVED);
+    assert.equal(table.code, exitCodeOf('not-saved'));
     assert.match(table.stdout, /random 4K|rnd4k/i);
     assert.deepEqual(leftovers(dir), []);
   });

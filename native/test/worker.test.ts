@@ -11,12 +11,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { histogramQuantile } from '../../electron/core/bench/statistics.ts';
 import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../electron/core/model/failures.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 const WORKER = join(NATIVE, 'build', 'diskdelta-worker');
 const SMALL = ['--size', '33554432', '--duration', '0.3', '--warmup', '0'];
 const isRoot = process.getuid?.() === 0;
-const EXIT = { ok: 0, usage: 2, target: 3, noSpace: 4, noDirect: 5, interrupted: 7, internal: 8 };
+// The one list of exit codes (electron/core/model/failures.ts), never a copy of it.
+const EXIT = {
+  ok: 0, usage: exitCodeOf('usage'), target: exitCodeOf('target-missing'), noSpace: exitCodeOf('no-space'),
+  noDirect: exitCodeOf('no-direct-io'), interrupted: exitCodeOf('interrupted'), internal: exitCodeOf('internal'),
+};
 
 interface Outcome {
   code: number | null;
@@ -126,9 +131,11 @@ function errorOf(o: Outcome): { code: string; message: string } {
 }
 
 /** A failure: its exit code, an error line with this code and a message, a matching done line. */
-function assertFailure(o: Outcome, exit: number, code: string, says: RegExp) {
+function assertFailure(o: Outcome, exit: number, code: FailureCode, says: RegExp) {
   assert.equal(o.code, exit, `exit code; stderr: ${o.stderr}`);
+  assert.equal(exitCodeOf(code), exit, `the list gives ${code} the exit code ${exit}`);
   const e = errorOf(o);
+  assert.ok((FAILURE_CODES as string[]).includes(e.code), `${e.code} is in the one list of failure codes`);
   assert.equal(e.code, code);
   assert.match(e.message, says);
   assert.ok(o.stderr.includes(e.message), 'the message is on stderr too, for people');
@@ -166,8 +173,8 @@ describe('help and version', () => {
     for (const verb of ['run', 'prepare', 'cleanup']) assert.match(out.stdout, new RegExp(`^\\s+${verb}\\s`, 'm'));
     for (const rw of ['read', 'write', 'randread', 'randwrite', 'randrw', 'seeks']) assert.match(out.stdout, new RegExp(`\\s${rw}\\s`));
     for (const key of ['name=', 'rw=', 'bs=', 'qd=', 'threads=', 'read=']) assert.ok(out.stdout.includes(key), key);
-    for (const code of ['0 ok', '2 usage', '3 target', '4 not enough space', '5 O_DIRECT', '6 I/O error', '7 interrupted', '8 internal']) {
-      assert.ok(out.stdout.replace(/\s+/g, ' ').includes(code), `exit code "${code}" documented`);
+    for (const { exit, meaning } of EXIT_CODES) {
+      assert.ok(out.stdout.replace(/\s+/g, ' ').includes(`${exit} ${meaning}`), `exit code ${exit} documented`);
     }
     assert.equal(out.stderr, '', 'help is not mixed into stderr');
   });
@@ -256,8 +263,8 @@ describe('a run on a folder', () => {
 
   test('the orchestrator\'s job specs are all accepted (parsing happens before the target check)', async () => {
     const { jobSpec } = await import('../../electron/core/bench/worker-argv.ts');
-    const { TEST_IDS } = await import('../../electron/core/model/results.ts');
-    const o = await runWorker(['run', '--target', join(root, 'absent'), ...TEST_IDS.flatMap((id) => ['--job', jobSpec(id)])]);
+    const { testsOfKind } = await import('../../electron/core/model/catalog.ts');
+    const o = await runWorker(['run', '--target', join(root, 'absent'), ...testsOfKind('rate').flatMap((t) => ['--job', jobSpec(t.id)])]);
     assert.equal(o.code, EXIT.target, 'got past the job parser to the missing target');
   });
 });
@@ -285,7 +292,7 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     const foreign = join(dir, 'my-data.bin');
     writeFileSync(foreign, Buffer.alloc(1 << 20, 1));
     const bad = await runWorker(['run', '--target', dir, '--file', foreign, '--duration', '0.3', '--warmup', '0', '--job', 'name=w,rw=write,bs=4096,qd=1,threads=1']);
-    assertFailure(bad, EXIT.usage, 'bad-reuse', /only accepts a test file made by `prepare`/);
+    assertFailure(bad, EXIT.usage, 'usage', /only accepts a test file made by `prepare`/);
     assert.ok(readFileSync(foreign).every((b) => b === 1), 'a file that is not ours is never written');
     rmSync(prepared.file);
   });
@@ -303,24 +310,24 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     const alias = join(dir, '.diskdelta-1-0000000000000000.tmp');
     linkSync(victim, alias);
     const linked = await runWorker(['run', '--target', dir, '--file', alias, ...write]);
-    assertFailure(linked, EXIT.usage, 'bad-reuse', /is refused: it has more than one hard link/);
+    assertFailure(linked, EXIT.usage, 'usage', /is refused: it has more than one hard link/);
     assert.equal(readFileSync(victim, 'utf8'), 'years of work');
     rmSync(alias);
     // A test file of ours, but not in --target.
     const outside = await runWorker(['run', '--target', elsewhere, '--file', prepared.file, ...write]);
-    assertFailure(outside, EXIT.usage, 'bad-reuse', /is refused: it is not inside --target/);
+    assertFailure(outside, EXIT.usage, 'usage', /is refused: it is not inside --target/);
     // A device node under the name pattern: refused by name of what it is, never ": Success".
     if (isRoot) {
       const node = join(dir, '.diskdelta-2-0000000000000000.tmp');
       assert.equal(spawnSync('mknod', [node, 'c', '1', '3']).status, 0);
       const device = await runWorker(['run', '--target', dir, '--file', node, ...write]);
-      assertFailure(device, EXIT.usage, 'bad-reuse', /is refused: it is not a regular file/);
+      assertFailure(device, EXIT.usage, 'usage', /is refused: it is not a regular file/);
       assert.doesNotMatch(errorOf(device).message, /Success/);
       rmSync(node);
       // Another user's file.
       chownSync(prepared.file, 65534, 65534);
       const foreign = await runWorker(['run', '--target', dir, '--file', prepared.file, ...write]);
-      assertFailure(foreign, EXIT.usage, 'bad-reuse', /is refused: it belongs to another user/);
+      assertFailure(foreign, EXIT.usage, 'usage', /is refused: it belongs to another user/);
       chownSync(prepared.file, 0, 0);
     }
     const ok = await runWorker(['run', '--target', dir, '--file', prepared.file, ...write]);
@@ -340,7 +347,7 @@ describe('threads that cannot start', () => {
     for (let attempt = 1; attempt <= 20; attempt++) {
       const o = await runWorkerLimited(400000, ['run', '--target', dir, '--file', prepared.file, '--duration', '0.3', '--warmup', '0', '--job', 'name=r,rw=randread,bs=1048576,qd=8,threads=64']);
       assert.equal(o.signal, null, `attempt ${attempt}: the worker died of ${o.signal}`);
-      assertFailure(o, EXIT.internal, 'threads', /^cannot start thread \d+ of 64: (Resource temporarily unavailable|Cannot allocate memory) \(fewer threads/);
+      assertFailure(o, EXIT.internal, 'internal', /^cannot start thread \d+ of 64: (Resource temporarily unavailable|Cannot allocate memory) \(fewer threads/);
     }
     assert.ok(existsSync(prepared.file));
     rmSync(prepared.file);
@@ -393,7 +400,7 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       m = mount('-o', 'remount,ro,bind', mountpoint);
       assert.equal(m.status, 0, m.stderr);
       const o = await runWorker(['run', '--target', mountpoint, ...SMALL, ...read]);
-      assertFailure(o, EXIT.target, 'target-read-only', /read-only/);
+      assertFailure(o, EXIT.target, 'target-not-writable', /read-only/);
       assert.deepEqual(readdirSync(mountpoint), []);
     } finally {
       spawnSync('umount', [mountpoint]);

@@ -10,7 +10,7 @@ import { ImportError, loadReferenceRuns, parseImport, readImportFile } from '../
 import type { RunRecord } from '../../core/model/results.ts';
 import { importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
 import { writeOut, writeErr } from '../terminal.ts';
-import { shortPath } from '../../core/text/display.ts';
+import { shortPath } from '../../core/model/display.ts';
 
 const HELP = `Usage: diskdelta import FILE... [--label TEXT] [--db FILE]
        diskdelta import --reference [--db FILE]

@@ -44,7 +44,7 @@ test('waiting: says so once, gets the disk when the holder releases it, or stops
   const controller = new AbortController();
   const aborted = acquireDiskLock(name, '/mnt/third', { wait: true, pollMs: 20, signal: controller.signal });
   controller.abort();
-  assert.equal((await refusal(aborted)).code, 'CANCELLED');
+  assert.equal((await refusal(aborted)).code, 'interrupted');
   await got.release();
 });
 

@@ -63,7 +63,7 @@ export interface AcquireOptions {
 export async function acquireDiskLock(disk: string, target: string, options: AcquireOptions = {}): Promise<DiskLock> {
   let told = false;
   for (;;) {
-    if (options.signal?.aborted) throw new BenchError('CANCELLED', 'the run was cancelled while it waited for the disk');
+    if (options.signal?.aborted) throw new BenchError('interrupted', 'the run was cancelled while it waited for the disk');
     try {
       return await tryLock(disk, target);
     } catch (error) {

@@ -1,8 +1,8 @@
 // What a caller (CLI, app, tests) asks the orchestrator for. Validated with zod at every
 // boundary; the orchestrator turns it into the worker's argv from enums and numbers only.
 import { z } from 'zod';
-import { TEST_IDS, type TestId } from '../model/results.ts';
-import { controlCharIn } from '../text/display.ts';
+import { isCatalogTest, TEST_IDS } from '../model/catalog.ts';
+import { controlCharIn } from '../model/display.ts';
 
 /** A label as people type it: no control characters, which a terminal showing it would obey. */
 export const plainLabel = z
@@ -22,7 +22,7 @@ export const benchSpecSchema = z
     target: z.string().min(1),
     preset: z.enum(PRESET_NAMES).optional(),
     tests: z
-      .array(z.enum(TEST_IDS))
+      .array(z.string().max(200).refine(isCatalogTest, { message: `unknown test: use one of ${TEST_IDS.join(', ')}` }))
       .min(1)
       .refine((ids) => new Set(ids).size === ids.length, 'a test is named twice: each runs once')
       .optional(),
@@ -43,7 +43,8 @@ export type BenchPhase = 'prepare' | 'warmup' | 'measure' | 'cleanup';
 export type BenchEvent =
   | {
       type: 'progress';
-      test: TestId | null;
+      /** A catalog test id; null while preparing. */
+      test: string | null;
       testIndex: number; // 0-based, among the tests of this run
       testCount: number;
       phase: BenchPhase;
@@ -53,5 +54,5 @@ export type BenchEvent =
       fraction: number;
       etaSec: number | null;
     }
-  | { type: 'sample'; test: TestId; run: number; tMs: number; bytesPerSec: number; iops: number }
+  | { type: 'sample'; test: string; run: number; tMs: number; bytesPerSec: number; iops: number }
   | { type: 'warning'; code: string; message: string };

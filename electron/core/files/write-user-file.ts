@@ -18,7 +18,7 @@ import { link, lstat, open, readlink, rename, rm, stat, type FileHandle } from '
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { shortPath } from '../text/display.ts';
+import { shortPath } from '../model/display.ts';
 
 export type UserFileErrorCode = 'exists' | 'refused' | 'failed';
 

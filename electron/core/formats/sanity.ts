@@ -2,7 +2,7 @@
 // finite non-negative number (or null) reaches the library, and no run is empty.
 import type { RunRecord } from '../model/results.ts';
 import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
-import { controlCharIn } from '../text/display.ts';
+import { controlCharIn } from '../model/display.ts';
 
 /**
  * The first string (value or key) anywhere in `value` holding a control character, as

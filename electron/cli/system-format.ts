@@ -1,9 +1,9 @@
 // Plain-text views of devices and stacks for the CLI (and any text report): every figure with
 // its unit, every unknown shown as "?" with its reason listed underneath, never left blank.
-import { formatBytes, formatThroughput } from '../analysis/units.ts';
-import type { InspectReport } from './describe.ts';
-import type { BlockDeviceInfo, StackLayer, SystemFacts } from './types.ts';
-import { terminalField } from '../text/display.ts';
+import { formatBytes, formatThroughput } from '../core/analysis/units.ts';
+import type { InspectReport } from '../core/system/describe.ts';
+import type { BlockDeviceInfo, StackLayer, SystemFacts } from '../core/model/machine.ts';
+import { terminalField } from '../core/model/display.ts';
 
 /** Left-aligned columns; cells are escaped (terminalField), so data cannot act on a terminal. */
 export function table(header: string[], dataRows: string[][]): string {
