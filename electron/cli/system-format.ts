@@ -3,8 +3,11 @@
 import { formatBytes, formatThroughput } from '../core/analysis/units.ts';
 import type { InspectReport } from '../core/system/describe.ts';
 import type { BlockDeviceInfo, StackLayer, SystemFacts } from '../core/model/machine.ts';
+import { terminalField } from '../core/model/display.ts';
 
-export function table(header: string[], rows: string[][]): string {
+/** Left-aligned columns; cells are escaped (terminalField), so data cannot act on a terminal. */
+export function table(header: string[], dataRows: string[][]): string {
+  const rows = dataRows.map((r) => r.map(terminalField));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';

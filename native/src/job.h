@@ -32,6 +32,10 @@ typedef struct {
   uint32_t read_pct;   // randrw: share of reads, percent
 } job_t;
 
+// The I/O buffers of one job, qd × bs × threads, are allocated at once: bounded, so that a
+// request cannot ask for terabytes (64 MiB × 1024 × 64 = 4 TiB within the keys' own limits).
+#define JOB_MAX_BUFFER_BYTES (1ull << 30)
+
 // bonnie++'s Random Seeks: each seeker reads 8 KiB at a random offset; every 10th seek
 // rewrites the block it read.
 #define SEEK_BLOCK 8192u

@@ -36,10 +36,20 @@ typedef struct window_slots {
   _Atomic unsigned handed;  // futex word: bumped by every hand-over and every thread exit
 } window_slots_t;
 
+// Where the threads wait after their engine's init until the main thread says go — or says
+// stop, because a later thread could not be created. (A barrier sized for every thread could
+// never open then, and the threads already waiting on it would outlive the memory they use.)
+typedef struct {
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  unsigned ready;  // threads past init
+  enum { GATE_WAIT, GATE_GO, GATE_STOP } state;
+} start_gate_t;
+
 typedef struct {
   thread_ctx_t ctx;
   const io_engine_t *engine;
-  pthread_barrier_t *start;
+  start_gate_t *gate;
   _Atomic unsigned *finished;
   int init_rc;
 } worker_thread_t;
@@ -101,15 +111,29 @@ void job_close_windows(thread_ctx_t *t, uint64_t now) {
 static void *thread_main(void *arg) {
   worker_thread_t *w = arg;
   w->init_rc = w->engine->init(&w->ctx);
-  pthread_barrier_wait(w->start);  // everyone starts the clock together, even after a failed init
-  if (w->init_rc == 0) {
-    // deadline_ns and window_end are published by the main thread before the barrier.
+  start_gate_t *g = w->gate;
+  pthread_mutex_lock(&g->lock);
+  g->ready++;
+  pthread_cond_broadcast(&g->changed);
+  while (g->state == GATE_WAIT) pthread_cond_wait(&g->changed, &g->lock);
+  int go = g->state == GATE_GO;
+  pthread_mutex_unlock(&g->lock);
+  // Everyone starts the clock together, even after a failed init.
+  if (w->init_rc == 0 && go) {
+    // deadline_ns and window_end are published by the main thread before it opens the gate.
     w->engine->run(&w->ctx);
-    w->engine->cleanup(&w->ctx);
   }
+  if (w->init_rc == 0) w->engine->cleanup(&w->ctx);
   atomic_fetch_add(w->finished, 1);
   wake_main(&w->ctx.slots->handed);
   return NULL;
+}
+
+static void gate_open(start_gate_t *g, int state) {
+  pthread_mutex_lock(&g->lock);
+  g->state = state;
+  pthread_cond_broadcast(&g->changed);
+  pthread_mutex_unlock(&g->lock);
 }
 
 static uint64_t rusage_ns(const struct timeval *tv) {
@@ -215,7 +239,7 @@ static void emit_result(const job_t *job, const target_t *target, const job_opts
 }
 
 static int start_threads(const job_t *job, target_t *target, const job_opts_t *o, const io_engine_t *engine,
-                         worker_thread_t *ws, pthread_t *tids, pthread_barrier_t *start, _Atomic unsigned *finished,
+                         worker_thread_t *ws, pthread_t *tids, start_gate_t *gate, _Atomic unsigned *finished,
                          window_slots_t *slots) {
   unsigned n = job->threads;
   // Sequential streams each get their own slice; random I/O roams the whole target.
@@ -236,13 +260,17 @@ static int start_threads(const job_t *job, target_t *target, const job_opts_t *o
     hist_reset(&c->hist);
     rng_seed(&c->rng, o->seed ^ ((uint64_t)o->job_index << 40) ^ i);
     ws[i].engine = engine;
-    ws[i].start = start;
+    ws[i].gate = gate;
     ws[i].finished = finished;
   }
   for (unsigned i = 0; i < n; i++) {
-    if (pthread_create(&tids[i], NULL, thread_main, &ws[i]) != 0) {
-      // the barrier can never complete; the caller exits the process
-      return emit_failure(FAIL_INTERNAL, "cannot start thread %u of %u: %s", i + 1, n, strerror(errno));
+    int e = pthread_create(&tids[i], NULL, thread_main, &ws[i]);  // returns the error; errno is not set
+    if (e != 0) {
+      // Stop and join the threads that did start before their memory is freed.
+      gate_open(gate, GATE_STOP);
+      for (unsigned k = 0; k < i; k++) pthread_join(tids[k], NULL);
+      return emit_failure(FAIL_INTERNAL, "cannot start thread %u of %u: %s%s", i + 1, n, strerror(e),
+                          e == EAGAIN || e == ENOMEM ? " (fewer threads, or a lower qd or bs, need less memory)" : "");
     }
   }
   return 0;
@@ -269,14 +297,16 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
     slots->slot[i].window = i;
     hist_reset(&slots->slot[i].hist);
   }
-  pthread_barrier_t start;
-  pthread_barrier_init(&start, NULL, n + 1);
+  start_gate_t gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER, .ready = 0, .state = GATE_WAIT};
   _Atomic unsigned finished = 0;
-  int rc = start_threads(job, target, o, engine, ws, tids, &start, &finished, slots);
+  int rc = start_threads(job, target, o, engine, ws, tids, &gate, &finished, slots);
   if (rc) {
     free(ws), free(tids), free(slots);
     return rc;
   }
+  pthread_mutex_lock(&gate.lock);
+  while (gate.ready < n) pthread_cond_wait(&gate.changed, &gate.lock);
+  pthread_mutex_unlock(&gate.lock);
 
   // Window w ends at first_end + w × run_ns; window 0 is the warm-up when there is one.
   uint64_t run_ns = (uint64_t)(o->duration_s * 1e9);
@@ -295,7 +325,7 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
     atomic_store(&ws[i].ctx.window_ns, run_ns);
     atomic_store(&ws[i].ctx.deadline_ns, last_end);
   }
-  pthread_barrier_wait(&start);
+  gate_open(&gate, GATE_GO);
 
   stop_state_t state = {0};
   uint64_t user0, sys0;
@@ -412,7 +442,6 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
     syscall(SYS_futex, &slots->handed, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
   }
   for (unsigned i = 0; i < n; i++) pthread_join(tids[i], NULL);
-  pthread_barrier_destroy(&start);
 
   int init_failed = 0, err = flush_err;
   uint64_t err_offset = 0;

@@ -3,7 +3,7 @@
 // say clearly what is wrong, and leave nothing behind in the folder.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,7 @@ const isRoot = process.getuid?.() === 0;
 // The one list of exit codes (electron/core/model/failures.ts), never a copy of it.
 const EXIT = {
   ok: 0, usage: exitCodeOf('usage'), target: exitCodeOf('target-missing'), noSpace: exitCodeOf('no-space'),
-  noDirect: exitCodeOf('no-direct-io'), interrupted: exitCodeOf('interrupted'),
+  noDirect: exitCodeOf('no-direct-io'), interrupted: exitCodeOf('interrupted'), internal: exitCodeOf('internal'),
 };
 
 interface Outcome {
@@ -45,9 +45,14 @@ function parseStdout(stdout: string): WorkerMessage[] {
   });
 }
 
-function runWorker(args: string[]): Promise<Outcome> {
+/** The worker with an address-space limit in KiB (`ulimit -v`): the shell execs it, so its signal is seen. */
+function runWorkerLimited(kib: number, args: string[]): Promise<Outcome> {
+  return runWorker(args, ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`, WORKER]);
+}
+
+function runWorker(args: string[], prefix: string[] = [WORKER]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(WORKER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(prefix[0]!, [...prefix.slice(1), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -398,6 +403,62 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     assert.ok(readFileSync(foreign).every((b) => b === 1), 'a file that is not ours is never written');
     rmSync(prepared.file);
   });
+
+  test('--file must be ours in every way: one link, inside --target, owned by the caller, a regular file', async () => {
+    const dir = scratch('reuse-trust');
+    const elsewhere = scratch('reuse-elsewhere');
+    const p = await runWorker(['prepare', '--target', dir, '--size', '16777216']);
+    const prepared = p.messages.find((m) => m.type === 'prepared');
+    assert.ok(prepared?.type === 'prepared');
+    const write = ['--size', '16777216', '--duration', '0.2', '--warmup', '0', '--job', 'name=w,rw=write,bs=4096,qd=1,threads=1'];
+    // Someone's file, hard-linked under DiskDelta's name pattern.
+    const victim = join(elsewhere, 'thesis.txt');
+    writeFileSync(victim, 'years of work');
+    const alias = join(dir, '.diskdelta-1-0000000000000000.tmp');
+    linkSync(victim, alias);
+    const linked = await runWorker(['run', '--target', dir, '--file', alias, ...write]);
+    assertFailure(linked, EXIT.usage, 'usage', /is refused: it has more than one hard link/);
+    assert.equal(readFileSync(victim, 'utf8'), 'years of work');
+    rmSync(alias);
+    // A test file of ours, but not in --target.
+    const outside = await runWorker(['run', '--target', elsewhere, '--file', prepared.file, ...write]);
+    assertFailure(outside, EXIT.usage, 'usage', /is refused: it is not inside --target/);
+    // A device node under the name pattern: refused by name of what it is, never ": Success".
+    if (isRoot) {
+      const node = join(dir, '.diskdelta-2-0000000000000000.tmp');
+      assert.equal(spawnSync('mknod', [node, 'c', '1', '3']).status, 0);
+      const device = await runWorker(['run', '--target', dir, '--file', node, ...write]);
+      assertFailure(device, EXIT.usage, 'usage', /is refused: it is not a regular file/);
+      assert.doesNotMatch(errorOf(device).message, /Success/);
+      rmSync(node);
+      // Another user's file.
+      chownSync(prepared.file, 65534, 65534);
+      const foreign = await runWorker(['run', '--target', dir, '--file', prepared.file, ...write]);
+      assertFailure(foreign, EXIT.usage, 'usage', /is refused: it belongs to another user/);
+      chownSync(prepared.file, 0, 0);
+    }
+    const ok = await runWorker(['run', '--target', dir, '--file', prepared.file, ...write]);
+    assert.equal(ok.code, 0, ok.stderr);
+    rmSync(prepared.file);
+  });
+});
+
+describe('threads that cannot start', () => {
+  test('under a memory limit, 64 threads: the started ones are stopped and joined, exit 8, never a crash', async () => {
+    const dir = scratch('threads');
+    const prepared = (await runWorker(['prepare', '--target', dir, '--size', '67108864'])).messages.find((m) => m.type === 'prepared');
+    assert.ok(prepared?.type === 'prepared');
+    // 64 thread stacks alone (8 MiB each by default) exceed 400,000 KiB, so some thread always
+    // fails to start; the threads before it are busy filling 8 MiB of buffers each. The old
+    // code freed their memory under them: SIGSEGV/SIGFPE in about one attempt of ten.
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const o = await runWorkerLimited(400000, ['run', '--target', dir, '--file', prepared.file, '--duration', '0.3', '--warmup', '0', '--job', 'name=r,rw=randread,bs=1048576,qd=8,threads=64']);
+      assert.equal(o.signal, null, `attempt ${attempt}: the worker died of ${o.signal}`);
+      assertFailure(o, EXIT.internal, 'internal', /^cannot start thread \d+ of 64: (Resource temporarily unavailable|Cannot allocate memory) \(fewer threads/);
+    }
+    assert.ok(existsSync(prepared.file));
+    rmSync(prepared.file);
+  });
 });
 
 describe('bad input: a clear error, the documented exit code, nothing left', () => {
@@ -408,6 +469,21 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
     const o = await runWorker(['run', '--target', join(root, 'no-such-folder'), ...SMALL, ...read]);
     assertFailure(o, EXIT.target, 'target-missing', /does not exist/);
     assert.ok(!existsSync(join(root, 'no-such-folder')));
+  });
+
+  test('/proc, /sys and other virtual filesystems → 3, saying so (not "0.0 MiB free")', async () => {
+    for (const target of ['/proc', '/sys', '/proc/self']) {
+      const o = await runWorker(['run', '--target', target, ...SMALL, ...read]);
+      assertFailure(o, EXIT.target, 'target-virtual-fs', /is on (proc|sysfs), a virtual filesystem the kernel makes up/);
+      assert.doesNotMatch(errorOf(o).message, /free space/);
+    }
+  });
+
+  test('a 5,000-character path is shown by its ends and length; the reason is not cut off', async () => {
+    const long = join(root, 'x'.repeat(4000), 'y'.repeat(1000));
+    const o = await runWorker(['run', '--target', long, ...SMALL, ...read]);
+    assertFailure(o, EXIT.target, 'target-missing', /x…y+ \(a path of \d{4} characters\) does not exist: File name too long\. Give an existing folder/);
+    assert.ok(errorOf(o).message.length < 400, `message of ${errorOf(o).message.length} characters`);
   });
 
   test('a regular file as target → 3, and the file is untouched', async () => {
@@ -538,6 +614,8 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       [['--job', 'rw=read,bs=1000'], /bs=1000 is not a multiple of 512/],
       [['--job', 'rw=read,qd=0'], /qd=0/],
       [['--job', 'rw=read,threads=65'], /threads=65/],
+      // Each key within its range, together 4 TiB of buffers.
+      [['--job', 'rw=read,bs=67108864,qd=1024,threads=64'], /qd × bs × threads = 1024 × 67108864 × 64 bytes .* over the limit of 1024 MiB/],
       [['--job', 'rw=read,bs=4k'], /bs=4k/],
       [['--job', 'rw=read,name=Bad!'], /name 'Bad!'/],
       [['--job', 'rw=read,colour=red'], /unknown job key 'colour'/],

@@ -6,15 +6,18 @@ import { BenchError } from '../../core/bench/errors.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS } from '../../core/bench/presets.ts';
 import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
-import { exitCodesHelp } from '../../core/model/failures.ts';
-import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
+import { exitCodeOf, exitCodesHelp } from '../../core/model/failures.ts';
+import { MAX_SIZE_BYTES, PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
-import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
+import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../core/store/library.ts';
 import { table } from '../system-format.ts';
-import { UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
 import { wrap } from '../wrap.ts';
 import { figureLines } from '../figures-text.ts';
+import { checkLabel } from '../library-cli.ts';
+import { STOP_SIGNALS } from '../signals.ts';
+import { writeOut, writeErr } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
 
@@ -44,7 +47,8 @@ ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).joi
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 
-${wrap(exitCodesHelp())}
+${wrap(exitCodesHelp())} A library that cannot be opened or is damaged is found before
+measuring (exit 1); one that fails to save a finished run still gets the results printed (exit 10).
 `;
 
 export const runCommand: CliCommand = {
@@ -72,46 +76,66 @@ export const runCommand: CliCommand = {
     });
     const spec = specFromFlags(values);
     const json = values.json === true;
+    // The library is opened and checked before minutes of measuring, not after.
+    let library: Library | null = null;
+    if (!values['no-save']) {
+      try {
+        library = openLibrary({ dbPath: resolveDbPath(values.db) });
+        const problems = library.integrityCheck();
+        if (problems.join() !== 'ok') throw new LibraryError('open-failed', `the library ${library.path} is damaged (${problems[0]})`);
+      } catch (error) {
+        library?.close();
+        if (!(error instanceof LibraryError)) throw error;
+        writeErr(`diskdelta run: ${error.message}. Nothing was measured: repair or move the library, choose another with --db, or pass --no-save.\n`);
+        return EXIT_FAILURE;
+      }
+    }
     if (!spec.elevate && !json && process.stdin.isTTY && process.stderr.isTTY && (await needsElevation(spec.target))) {
       spec.elevate = await confirm(`Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `);
     }
     const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;
     const controller = new AbortController();
+    // `on`, not `once`: a second signal (Ctrl-C reaches both bin/diskdelta.js and this process,
+    // which then forwards it) must not kill the process before the worker has cleaned up.
     const onSignal = () => controller.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     try {
       const record = await runBenchmark(spec, {
         signal: controller.signal,
         onEvent: (event: BenchEvent) => {
           if (event.type === 'progress') bar?.update(event);
-          else if (event.type === 'warning' && !json) {
+          // Waiting for the disk is said even with --json (on stderr): a silent wait looks like a hang.
+          else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
             bar?.clear();
-            process.stderr.write(`warning: ${event.message}\n`);
+            writeErr(`warning: ${event.message}\n`);
           }
         },
       });
       bar?.clear();
-      if (!values['no-save']) {
-        const library = openLibrary({ dbPath: resolveDbPath(values.db) });
+      let saveError: string | null = null;
+      if (library) {
         try {
           record.id = library.saveRun(record);
-        } finally {
-          library.close();
+        } catch (error) {
+          if (!(error instanceof LibraryError)) throw error;
+          saveError = error.message;
         }
       }
-      process.stdout.write(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
-      return 0;
+      // The measurement is printed whether or not it could be kept.
+      writeOut(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
+      if (saveError === null) return 0;
+      writeErr(`diskdelta run: the results above were NOT saved: ${saveError}\n`);
+      return exitCodeOf('not-saved');
     } catch (error) {
       bar?.clear();
       if (error instanceof BenchError) {
-        process.stderr.write(`diskdelta run: ${error.message}\n`);
+        writeErr(`diskdelta run: ${error.message}\n`);
         return error.exitCode;
       }
       throw error;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      library?.close();
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
   },
 };
@@ -143,6 +167,8 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (ids.length === 0 || bad.length > 0) {
       throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${TESTS.map((t) => t.id).join(', ')}`);
     }
+    const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (twice) throw new UsageError(`--tests names '${twice}' twice: each test runs once (use --runs for more runs)`);
     tests = ids;
   }
   const spec: BenchSpec = { target: values.target };
@@ -151,6 +177,7 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   if (values.size !== undefined) {
     spec.sizeBytes = parseSize(values.size, '--size');
     if (spec.sizeBytes < 16 * 1024 * 1024) throw new UsageError(`--size '${values.size}' is too small: use at least 16MiB`);
+    if (spec.sizeBytes > MAX_SIZE_BYTES) throw new UsageError(`--size '${values.size}' is too large: use at most 1PiB (no disk is larger)`);
   }
   if (values.duration !== undefined) {
     spec.durationSec = parseDuration(values.duration, '--duration');
@@ -172,7 +199,7 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     spec.maxTimeSec = parseDuration(values['max-time'], '--max-time');
     if (spec.maxTimeSec < 0.2 || spec.maxTimeSec > 36000) throw new UsageError(`--max-time '${values['max-time']}' is out of range: use 0.2 s to 10 h`);
   }
-  if (values.label !== undefined) spec.label = values.label;
+  if (values.label !== undefined) spec.label = checkLabel(values.label, '--label');
   if (values.buffered) spec.buffered = true;
   if (values.elevate) spec.elevate = true;
   return spec;

@@ -15,6 +15,7 @@ import {
   formatThroughput,
   type ThroughputUnit,
 } from '../../core/analysis/units.ts';
+import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta show ID [--json] [--unit MB|MiB|KB] [--db FILE]
 
@@ -153,8 +154,8 @@ export const showCommand: CliCommand = {
     const unit = parseUnitFlag(values.unit);
     return withLibrary('show', values.db, (library) => {
       const [run] = requireRuns(library, [id]);
-      process.stdout.write(values.json ? `${JSON.stringify(run, null, 2)}\n` : formatRun(run!, unit));
+      writeOut(values.json ? `${JSON.stringify(run, null, 2)}\n` : formatRun(run!, unit));
       return 0;
-    });
+    }, { readOnly: true });
   },
 };

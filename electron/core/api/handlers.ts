@@ -4,7 +4,7 @@
 // dispatch path without a disk. backend.ts adapts the real modules to these ports.
 import type { RunRecord, Warning } from '../model/results.ts';
 import { importItems, type Library } from '../store/library.ts';
-import type { ProcedureOutput, RunRef, SystemOverview } from './contract.ts';
+import { DEFAULT_LIST_PAGE, type ProcedureOutput, type RunRef, type SystemOverview } from './contract.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
 
@@ -66,7 +66,7 @@ export function createHandlers(backend: Backend): Handlers {
     'runs.cancel': async ({ runId }) => need(backend, 'runs').cancel(runId),
     'runs.active': async () => (backend.runs ? backend.runs.list() : []),
 
-    'library.list': async (filter) => need(backend, 'library').listRuns(filter),
+    'library.list': async (filter) => need(backend, 'library').listRuns({ ...filter, limit: filter.limit ?? DEFAULT_LIST_PAGE }),
     'library.get': async ({ id }) => getOrFail(need(backend, 'library'), id),
     'library.relabel': async ({ id, label }) => {
       if (!(await need(backend, 'library').relabel(id, label))) throw new ApiFailure('NOT_FOUND', `no run with id ${id}`);

@@ -53,6 +53,28 @@ test('importing the same file again adds nothing and says which runs it already 
   assert.equal(list.ok && list.data.length, first.ok ? first.data.ids.length : -1);
 });
 
+test('bounded: 100,000 identical rows are refused saying the limit; the list answers one page of the newest runs', async (t) => {
+  const call = await setup(t);
+  const row = fixture('bonnie-2.00a-throttled-loop.csv').toString('utf8').trim().split('\n').at(-1)!;
+  const flood = `${row}\n`.repeat(100_000);
+  const refused = await call('library.import', { fileName: 'flood.csv', contentBase64: Buffer.from(flood).toString('base64') });
+  assert.equal(!refused.ok && refused.error.code, 'IMPORT_FAILED');
+  assert.match(!refused.ok ? refused.error.message : '', /flood\.csv: the file holds more than 1000 runs; one import takes at most 1000 \(split the file\)/);
+  const empty = await call<unknown[]>('library.list', {});
+  assert.deepEqual(empty.ok && empty.data, []);
+  // 1,000 rows is the limit and is taken; then a page of 500 newest, or more on request.
+  const most = await call<{ ids: number[] }>('library.import', { fileName: 'most.csv', contentBase64: Buffer.from(`${row}\n`.repeat(1000)).toString('base64') });
+  assert.ok(most.ok && most.data.ids.length === 1000, JSON.stringify(!most.ok && most.error));
+  const page = await call<Array<{ id: number }>>('library.list', {});
+  assert.ok(page.ok);
+  assert.equal(page.data.length, 500);
+  assert.equal(page.data.at(-1)!.id, most.data.ids.at(-1));
+  const bigger = await call<unknown[]>('library.list', { limit: 800 });
+  assert.equal(bigger.ok && bigger.data.length, 800);
+  const tooBig = await call('library.list', { limit: 1_000_000 });
+  assert.equal(!tooBig.ok && tooBig.error.code, 'BAD_INPUT');
+});
+
 test('a file in no known format is IMPORT_FAILED with the importer\'s reason; nothing is saved', async (t) => {
   const call = await setup(t);
   const result = await call('library.import', { fileName: 'notes.txt', contentBase64: Buffer.from('hello\n').toString('base64') });

@@ -14,6 +14,7 @@ import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
 import { deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
+import { acquireDiskLock } from './disk-lock.ts';
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -119,7 +120,38 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   const startedAt = new Date();
   const context = await describeTarget(spec.target);
   warnings.push(...context.warnings);
+  // Another DiskDelta process measuring this disk would make both runs wrong: wait for it.
+  const lock = await acquireDiskLock(await diskKey(spec.target, context.target.device?.name), spec.target, {
+    wait: true,
+    signal: options.signal,
+    onWait: (message) => emit({ type: 'warning', code: 'disk-busy', message }),
+  });
+  try {
+    return await measure(spec, steps, warnings, context, startedAt, workerPath, access, emit, options);
+  } finally {
+    await lock.release();
+  }
+}
 
+/** The whole disk under a target: the storage stack's disk, else the device number. */
+async function diskKey(target: string, disk: string | null | undefined): Promise<string> {
+  if (disk) return disk;
+  const info = await stat(target);
+  return `dev:${info.isBlockDevice() ? info.rdev : info.dev}`;
+}
+
+async function measure(
+  spec: BenchSpec,
+  steps: Awaited<ReturnType<typeof planRun>>['steps'],
+  warnings: Warning[],
+  context: Awaited<ReturnType<typeof describeTarget>>,
+  startedAt: Date,
+  workerPath: string,
+  /** Worker arguments that hand it the device (the helper, or the session's descriptor). */
+  access: string[],
+  emit: (event: BenchEvent) => void,
+  options: RunOptions,
+): Promise<RunRecord> {
   const total = steps.reduce((n, s) => n + s.tests.length, 0);
   const results: TestResult[] = [];
   const settings: RunSettings = { preset: spec.preset ?? (spec.tests ? undefined : 'standard') };

@@ -22,7 +22,7 @@
 import { testByForeignName } from '../model/catalog.ts';
 import type { ExtraMetric, LatencyNs, RunRecord, TestResult, Warning } from '../model/results.ts';
 import { emptyLatency, importedResult, parseToolSize, scaleDecimal, splitLines } from './common.ts';
-import { ImportError } from './import-error.ts';
+import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 
 const IO_FIELDS = [
   'putc', 'putc_cpu', 'put_block', 'put_block_cpu', 'rewrite', 'rewrite_cpu',
@@ -298,6 +298,7 @@ export function parseBonnieCsv(text: string, fileName: string, now: Date): RunRe
           `1.93–1.97 have ${LAYOUT_197.length}, 1.98 and 2.0x have ${LAYOUT_198.length})`,
       );
     }
+    if (rows.length === MAX_RUNS_PER_IMPORT) throw tooManyRuns(fileName, `more than ${MAX_RUNS_PER_IMPORT}`);
     rows.push(parseRow(cells, layout as Layout, fail, now));
   });
   if (rows.length === 0) throw new ImportError(fileName, null, 'no bonnie++ result rows in the file');
