@@ -1,6 +1,7 @@
 // system/: what DiskDelta knows about the machine under a measurement. The orchestrator calls
 // describeTarget before a run and resultWarnings for each figure; the CLI shows the rest.
-export { describeTarget, inspectPath, type InspectReport, type TrimVerdict } from './describe.ts';
+export { describeTarget, inspectPath, type InspectReport } from './describe.ts';
+export { trimVerdict, type TrimVerdict } from './trim-verdict.ts';
 export { resultWarnings, lowestCeiling, likelyWriteCacheBytes, type ResultWarningInput } from './result-warnings.ts';
 export { listBlockDevices, readBlockDevice } from './block-devices.ts';
 export { readSystemFacts } from './cpu-memory.ts';
