@@ -3,6 +3,7 @@
 // non-zero code on failure (see README "Exit codes").
 import { UsageError, EXIT_USAGE } from './args.ts';
 import { COMMANDS } from './commands/index.ts';
+import { appVersion } from './version.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -11,7 +12,7 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined ? EXIT_USAGE : 0;
   }
   if (name === '--version') {
-    process.stdout.write(`diskdelta ${await version()}\n`);
+    process.stdout.write(`diskdelta ${await appVersion()}\n`);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
@@ -39,10 +40,4 @@ function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.synopsis.length));
   const lines = COMMANDS.map((c) => `  ${c.synopsis.padEnd(width)}  ${c.summary}`);
   return `Usage: diskdelta COMMAND [OPTIONS]\n\nCommands:\n${lines.join('\n')}\n\nRun 'diskdelta COMMAND --help' for a command's options.\n`;
-}
-
-async function version(): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }

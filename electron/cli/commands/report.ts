@@ -1,0 +1,127 @@
+// `diskdelta report ID…`: the assessment report as a PDF (or, with --html, one self-contained
+// HTML file). The content is the report view of the app (renderer/src/report), printed by the
+// system's Chromium: the same document the app's "Save PDF" gives.
+import { constants } from 'node:fs';
+import { access, link, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { EXIT_USAGE, parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { CliFailure, DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
+import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/report-model.ts';
+import { renderReport, ReportPrintError } from '../../core/report/print.ts';
+import { chromiumPrinter } from '../../core/report/chromium-printer.ts';
+import { appVersion } from '../version.ts';
+
+const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
+                        [--unit MB|MiB|KB] [--db FILE]
+
+Writes an assessment report of 1 to ${MAX_REPORT_RUNS} runs (run #1 is the baseline): what changed in plain
+words, the machine and each run's disk and storage stack, vector charts, every figure with
+units, ratios and spreads, every warning, and how the runs were measured. Reference and
+imported runs are marked as such.
+
+  --out FILE     where to write (default: diskdelta-report-ID-ID….pdf, or .html)
+  --paper P      a4 (default) or letter
+  --html         one self-contained HTML file (styles and charts inline, no network)
+                 instead of a PDF; needs no Chromium
+  --force        replace FILE if it exists
+  --unit U       throughput unit: MB (10^6 bytes/s, default), MiB (2^20), KB (KiB)
+${DB_HELP}
+The PDF is printed by the system's Chromium (Debian package "chromium"; DISKDELTA_CHROMIUM
+names another executable). Nothing is downloaded. The file is written whole or not at all.
+
+Exit codes: 0 written; 2 bad usage (no runs, too many, an existing FILE without --force);
+1 anything else (unknown run ids, FILE not writable, Chromium missing or failing).
+`;
+
+export const reportCommand: CliCommand = {
+  name: 'report',
+  synopsis: 'report ID... [--out FILE] [--paper a4|letter] [--html]',
+  summary: 'an assessment report of the runs as a PDF or self-contained HTML',
+  help: HELP,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      out: { type: 'string' },
+      paper: { type: 'string' },
+      html: { type: 'boolean' },
+      force: { type: 'boolean' },
+      unit: { type: 'string' },
+      db: { type: 'string' },
+    }, true);
+    if (positionals.length === 0) throw new UsageError('which runs? Usage: diskdelta report ID... (the ids that \'diskdelta list\' shows; the first is the baseline)');
+    const ids = positionals.map(parseRunId);
+    if (ids.length > MAX_REPORT_RUNS) throw new UsageError(`a report lays out at most ${MAX_REPORT_RUNS} runs side by side; ${ids.length} were given`);
+    const paper = parsePaper(values.paper);
+    const unit = parseUnitFlag(values.unit);
+    const format = values.html ? 'html' : 'pdf';
+    const out = resolve(values.out ?? `diskdelta-report-${ids.join('-')}.${format}`);
+    // Everything that can be checked before starting Chromium is: a mistake costs no wait.
+    if (!values.force && (await exists(out))) {
+      process.stderr.write(`diskdelta report: ${out} already exists: add --force to replace it, or choose another --out\n`);
+      return EXIT_USAGE;
+    }
+    return withLibrary('report', values.db, async (library) => {
+      const runs = requireRuns(library, ids);
+      await checkWritable(out);
+      let rendered;
+      try {
+        rendered = await renderReport(runs, { format, paper, unit, appVersion: await appVersion() }, chromiumPrinter());
+      } catch (error) {
+        if (error instanceof ReportPrintError) throw new CliFailure(error.message);
+        throw error;
+      }
+      await writeReportFile(out, rendered.bytes, { force: values.force === true });
+      process.stderr.write(`Wrote the report of ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`);
+      return 0;
+    });
+  },
+};
+
+function parsePaper(text: string | undefined): Paper {
+  if (text === undefined) return 'a4';
+  const paper = text.trim().toLowerCase();
+  if (!(PAPERS as readonly string[]).includes(paper)) throw new UsageError(`--paper '${text}' is not a paper size: use ${PAPERS.join(' or ')}`);
+  return paper as Paper;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function checkWritable(out: string): Promise<void> {
+  const dir = dirname(out);
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    throw new CliFailure(`cannot write ${out}: the folder ${dir} ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not writable'}; choose another --out`);
+  }
+}
+
+/**
+ * TO BE REPLACED by writeUserFile (electron/core/files/write-user-file.ts, branch i8) once it
+ * is on main: the minimal whole-or-nothing write. The bytes go to a hidden temporary name in
+ * the same folder, then take the real name: by link() (fails if a file appeared meanwhile,
+ * so nothing is replaced without --force) or by rename() with --force.
+ */
+async function writeReportFile(out: string, bytes: Uint8Array, options: { force: boolean }): Promise<void> {
+  const tmp = join(dirname(out), `.${basename(out)}.${process.pid}.tmp`);
+  try {
+    await writeFile(tmp, bytes, { flag: 'wx' });
+    if (options.force) {
+      await rename(tmp, out);
+    } else {
+      await link(tmp, out);
+      await rm(tmp, { force: true });
+    }
+  } catch (error) {
+    await rm(tmp, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new CliFailure(`${out} appeared while the report was being made: add --force to replace it`);
+    throw new CliFailure(`cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
