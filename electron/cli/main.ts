@@ -3,7 +3,7 @@
 // non-zero code on failure (see README "Exit codes").
 import { UsageError, EXIT_USAGE } from './args.ts';
 import { COMMANDS } from './commands/index.ts';
-import { appVersion } from './version.ts';
+import { appVersion } from '../core/app-version.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -6,10 +6,10 @@ import { access, link, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EXIT_USAGE, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
-import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/report-model.ts';
+import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/paper.ts';
 import { renderReport, ReportPrintError } from '../../core/report/print.ts';
 import { chromiumPrinter } from '../../core/report/chromium-printer.ts';
-import { appVersion } from '../version.ts';
+import { appVersion } from '../../core/app-version.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]

@@ -9,6 +9,7 @@ import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
+import type { ReportPrinter } from '../report/print.ts';
 
 export interface BackendOptions {
   /** The library file; default: resolveDbPath() of the store. */
@@ -16,6 +17,9 @@ export interface BackendOptions {
   /** The shipped reference runs; default: assets/reference next to the sources. */
   referenceDir?: string;
   emit: EventSink;
+  /** Prints report PDFs; none: 'report.render' answers UNAVAILABLE for PDF (HTML still works). */
+  printer?: ReportPrinter;
+  appVersion?: string;
 }
 
 export interface OpenBackend extends Backend {
@@ -61,7 +65,9 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
     }),
-    missing: {},
+    printer: options.printer ?? null,
+    appVersion: options.appVersion,
+    missing: options.printer ? {} : { printer: 'this front end prints no PDF: save the report as HTML' },
   };
   return {
     ...backend,

@@ -6,6 +6,8 @@ import type { RunRecord, Warning } from '../model/results.ts';
 import type { ProcedureInput, ProcedureOutput, RunRef, RunSummary, SystemOverview } from './contract.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
+import { renderReport, ReportPrintError, type ReportPrinter } from '../report/print.ts';
+import { ReportInputError } from '../report/report-model.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -37,7 +39,7 @@ export interface DialogPort {
   pickFolder(): Awaitable<string | null>;
 }
 
-type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs';
+type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs' | 'printer';
 
 export interface Backend {
   library: LibraryPort | null;
@@ -46,6 +48,10 @@ export interface Backend {
   runs: RunManager | null;
   /** Native dialogs: Electron only. */
   dialogs?: DialogPort | null;
+  /** Prints a report's HTML to PDF: Electron's printToPDF in the app, the system's Chromium in browser mode. */
+  printer?: ReportPrinter | null;
+  /** Shown in reports ("DiskDelta 0.1.0"). */
+  appVersion?: string;
   /** Why a port is null, shown in the UNAVAILABLE message. */
   missing: Partial<Record<PortName, string>>;
 }
@@ -101,20 +107,35 @@ export function createHandlers(backend: Backend): Handlers {
     },
 
     'references.list': async () => need(backend, 'formats').references(),
-    'compare.load': async ({ runs }) => {
-      const loaded: Array<{ ref: RunRef; record: RunRecord }> = [];
-      let references: Array<{ key: string; record: RunRecord }> | null = null;
-      for (const ref of runs) {
-        if (ref.kind === 'run') {
-          loaded.push({ ref, record: await getOrFail(need(backend, 'library'), ref.id) });
-        } else {
-          references ??= await need(backend, 'formats').references();
-          const found = references.find((r) => r.key === ref.key);
-          if (!found) throw new ApiFailure('NOT_FOUND', `no reference run '${ref.key}'`);
-          loaded.push({ ref, record: found.record });
-        }
+    'compare.load': async ({ runs }) => ({ runs: await loadRefs(backend, runs) }),
+    'report.render': async ({ runs, format, paper, unit }) => {
+      const records = (await loadRefs(backend, runs)).map((l) => l.record);
+      const printer = format === 'pdf' ? need(backend, 'printer') : null;
+      try {
+        const report = await renderReport(records, { format, paper, unit, appVersion: backend.appVersion }, printer);
+        return { fileName: report.fileName, mimeType: report.mimeType, contentBase64: Buffer.from(report.bytes).toString('base64') };
+      } catch (error) {
+        if (error instanceof ReportInputError) throw new ApiFailure('BAD_INPUT', error.message);
+        if (error instanceof ReportPrintError) throw new ApiFailure('FAILED', error.message);
+        throw error;
       }
-      return { runs: loaded };
     },
   };
+}
+
+/** Library runs and shipped reference runs, in the order asked. */
+async function loadRefs(backend: Backend, refs: RunRef[]): Promise<Array<{ ref: RunRef; record: RunRecord }>> {
+  const loaded: Array<{ ref: RunRef; record: RunRecord }> = [];
+  let references: Array<{ key: string; record: RunRecord }> | null = null;
+  for (const ref of refs) {
+    if (ref.kind === 'run') {
+      loaded.push({ ref, record: await getOrFail(need(backend, 'library'), ref.id) });
+    } else {
+      references ??= await need(backend, 'formats').references();
+      const found = references.find((r) => r.key === ref.key);
+      if (!found) throw new ApiFailure('NOT_FOUND', `no reference run '${ref.key}'`);
+      loaded.push({ ref, record: found.record });
+    }
+  }
+  return loaded;
 }

@@ -5,7 +5,8 @@
 import type { RunRecord } from '../model/results.ts';
 import type { ThroughputUnit } from '../analysis/units.ts';
 import { renderReportHtml } from '../../../renderer/src/report/report-html.ts';
-import { buildReport, type Paper } from './report-model.ts';
+import { buildReport } from './report-model.ts';
+import type { Paper } from './paper.ts';
 
 export const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
 

@@ -6,7 +6,8 @@ import { loadReferenceRuns } from '../formats/reference.ts';
 import type { RunRecord } from '../model/results.ts';
 import { renderReportHtml, REPORT_CSP } from '../../../renderer/src/report/report-html.ts';
 import { barGeometry } from '../../../renderer/src/report/report-chart.ts';
-import { buildReport, MAX_REPORT_RUNS, ReportInputError } from './report-model.ts';
+import { buildReport, ReportInputError } from './report-model.ts';
+import { MAX_REPORT_RUNS } from './paper.ts';
 
 const reference = (await loadReferenceRuns()).slice(0, 3);
 const at = new Date('2026-11-30T07:00:00Z');

@@ -6,12 +6,8 @@ import { summarize, type SummaryAnalysis, type SummarySection } from '../analysi
 import { bytesPerSecTo, formatBytes, formatPercent, throughputLabel, type ThroughputUnit } from '../analysis/units.ts';
 import type { RunRecord, RunSource, TestParams, Warning } from '../model/results.ts';
 import { layerLine } from '../system/format-layer.ts';
+import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
 
-export const PAPERS = ['a4', 'letter'] as const;
-export type Paper = (typeof PAPERS)[number];
-
-/** Six columns of figures is what the full table fits across A4 and Letter in portrait. */
-export const MAX_REPORT_RUNS = 6;
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
