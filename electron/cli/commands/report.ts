@@ -7,8 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { EXIT_USAGE, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/paper.ts';
-import { renderReport, ReportPrintError } from '../../core/report/print.ts';
-import { chromiumPrinter } from '../../core/report/chromium-printer.ts';
+import type { ReportPrinter } from '../../core/report/print.ts';
 import { appVersion } from '../../core/app-version.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
@@ -59,20 +58,32 @@ export const reportCommand: CliCommand = {
       process.stderr.write(`diskdelta report: ${out} already exists: add --force to replace it, or choose another --out\n`);
       return EXIT_USAGE;
     }
-    return withLibrary('report', values.db, async (library) => {
-      const runs = requireRuns(library, ids);
-      await checkWritable(out);
-      let rendered;
-      try {
-        rendered = await renderReport(runs, { format, paper, unit, appVersion: await appVersion() }, chromiumPrinter());
-      } catch (error) {
-        if (error instanceof ReportPrintError) throw new CliFailure(error.message);
-        throw error;
-      }
-      await writeReportFile(out, rendered.bytes, { force: values.force === true });
-      process.stderr.write(`Wrote the report of ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`);
-      return 0;
-    });
+    // Chromium starts first and comes up while the runs are read and the report is laid out.
+    let printer: ReportPrinter | null = null;
+    if (format === 'pdf') {
+      const { chromiumPrinter } = await import('../../core/report/chromium-printer.ts');
+      printer = chromiumPrinter();
+      printer.prepare?.();
+    }
+    try {
+      const { renderReport, ReportPrintError } = await import('../../core/report/print.ts');
+      return await withLibrary('report', values.db, async (library) => {
+        const runs = requireRuns(library, ids);
+        await checkWritable(out);
+        let rendered;
+        try {
+          rendered = await renderReport(runs, { format, paper, unit, appVersion: await appVersion() }, printer);
+        } catch (error) {
+          if (error instanceof ReportPrintError) throw new CliFailure(error.message);
+          throw error;
+        }
+        await writeReportFile(out, rendered.bytes, { force: values.force === true });
+        process.stderr.write(`Wrote the report of ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`);
+        return 0;
+      });
+    } finally {
+      await printer?.close?.();
+    }
   },
 };
 

@@ -3,6 +3,7 @@
 // report-printer.ts). No browser is ever downloaded: Debian's /usr/bin/chromium, or the one
 // DISKDELTA_CHROMIUM names.
 import { accessSync, constants } from 'node:fs';
+import type { Browser } from 'playwright-core';
 import { PRINT_OPTIONS, ReportPrintError, type ReportPrinter } from './print.ts';
 
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
@@ -33,28 +34,47 @@ export function chromiumArgs(): string[] {
 }
 
 export function chromiumPrinter(options: { executablePath?: string } = {}): ReportPrinter {
-  return {
-    name: 'chromium',
-    async print(html) {
+  // One launch per print: nothing is left running between reports (browser mode may print
+  // rarely). prepare() starts it early; print() and close() end it.
+  let launching: Promise<Browser> | null = null;
+  let executable = '';
+  const launch = (): Promise<Browser> =>
+    (launching ??= (async () => {
       const executablePath = options.executablePath ?? findChromium();
       if (!executablePath) throw new ReportPrintError(CHROMIUM_MISSING);
+      executable = executablePath;
       // Loaded on first use: starting the CLI for any other command stays as fast as before.
       const { chromium } = await import('playwright-core');
-      let browser;
       try {
-        browser = await chromium.launch({ executablePath, headless: true, args: chromiumArgs(), timeout: 30_000 });
+        return await chromium.launch({ executablePath, headless: true, args: chromiumArgs(), timeout: 30_000 });
       } catch (error) {
         throw new ReportPrintError(`Chromium (${executablePath}) did not start: ${firstLine(error)}. Reinstall the "chromium" package or point DISKDELTA_CHROMIUM at a working one.`);
       }
+    })());
+  const close = async () => {
+    const pending = launching;
+    launching = null;
+    const browser = await pending?.catch(() => null);
+    await browser?.close().catch(() => {});
+  };
+  return {
+    name: 'chromium',
+    prepare() {
+      // A failure here is reported by print(), which awaits the same promise.
+      launch().catch(() => {});
+    },
+    close,
+    async print(html) {
+      const browser = await launch();
       try {
         const page = await browser.newPage();
         // The report is static HTML with no script and nothing to fetch: 'load' is complete.
         await page.setContent(html, { waitUntil: 'load' });
         return new Uint8Array(await page.pdf(PRINT_OPTIONS));
       } catch (error) {
-        throw new ReportPrintError(`Chromium (${executablePath}) failed while printing: ${firstLine(error)}`);
+        throw new ReportPrintError(`Chromium (${executable}) failed while printing: ${firstLine(error)}`);
       } finally {
-        await browser.close().catch(() => {});
+        await close();
       }
     },
   };

@@ -14,6 +14,10 @@ export type ReportFormat = 'pdf' | 'html';
 
 export interface ReportPrinter {
   name: string;
+  /** Start what printing needs (a browser) now, so it starts while the report is being made. */
+  prepare?(): void;
+  /** Stop whatever prepare() started, if print() did not run; safe to call twice. */
+  close?(): Promise<void>;
   /** The HTML carries its paper size (@page), so a printer needs nothing else. */
   print(html: string): Promise<Uint8Array>;
 }
