@@ -69,8 +69,8 @@ describe('diskdelta report: the PDF', { skip: noPdf }, () => {
   it('replaces an existing file only with --force, and then whole', async () => {
     const before = readFileSync(out);
     const refused = await runCli(['report', '1', '--out', out, '--db', db]);
-    assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /already exists: add --force to replace it/);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /r\.pdf already exists and was left unchanged: add --force to replace it/);
     assert.deepEqual(readFileSync(out), before);
     const forced = await runCli(['report', '1', '--out', out, '--force', '--db', db]);
     assert.equal(forced.code, 0, forced.stderr);
@@ -129,13 +129,19 @@ describe('diskdelta report: bad input', () => {
     assert.equal(existsSync(join(locked, 'r.html')), false);
   });
 
+  it('a device is written directly: --out /dev/null', async () => {
+    const result = await runCli(['report', '1', '--html', '--out', '/dev/null', '--db', db]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /to \/dev\/null \(HTML/);
+  });
+
   it('a path that is a folder: exit 1, the folder untouched', async () => {
     const target = join(dir, 'a-folder.pdf');
     mkdirSync(target);
     writeFileSync(join(target, 'keep'), 'x');
     const result = await runCli(['report', '1', '--html', '--force', '--out', target, '--db', db]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /cannot write .*a-folder\.pdf/);
+    assert.match(result.stderr, /cannot write .*a-folder\.pdf: it is a folder; name a file inside it/);
     assert.deepEqual(readdirSync(target), ['keep']);
     assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
   });

@@ -2,13 +2,14 @@
 // HTML file). The content is the report view of the app (renderer/src/report), printed by the
 // system's Chromium: the same document the app's "Save PDF" gives.
 import { constants } from 'node:fs';
-import { access, link, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { EXIT_USAGE, parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { access, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/paper.ts';
 import type { ReportPrinter } from '../../core/report/print.ts';
 import { appVersion } from '../../core/app-version.ts';
+import { UserFileError, writeUserFile } from '../../core/files/write-user-file.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]
@@ -26,10 +27,12 @@ imported runs are marked as such.
   --unit U       throughput unit: MB (10^6 bytes/s, default), MiB (2^20), KB (KiB)
 ${DB_HELP}
 The PDF is printed by the system's Chromium (Debian package "chromium"; DISKDELTA_CHROMIUM
-names another executable). Nothing is downloaded. The file is written whole or not at all.
+names another executable). Nothing is downloaded. A new file is written whole or not at all;
+--force rewrites an existing one in place (owner and mode kept).
 
-Exit codes: 0 written; 2 bad usage (no runs, too many, an existing FILE without --force);
-1 anything else (unknown run ids, FILE not writable, Chromium missing or failing).
+Exit codes: 0 written; 2 bad usage (no runs, too many, a bad flag); 1 anything else (unknown
+run ids, an existing FILE without --force, FILE not writable, Chromium missing or failing).
+FILE may be a device or pipe (/dev/stdout): it is written directly.
 `;
 
 export const reportCommand: CliCommand = {
@@ -54,9 +57,12 @@ export const reportCommand: CliCommand = {
     const format = values.html ? 'html' : 'pdf';
     const out = resolve(values.out ?? `diskdelta-report-${ids.join('-')}.${format}`);
     // Everything that can be checked before starting Chromium is: a mistake costs no wait.
-    if (!values.force && (await exists(out))) {
-      process.stderr.write(`diskdelta report: ${out} already exists: add --force to replace it, or choose another --out\n`);
-      return EXIT_USAGE;
+    try {
+      await precheck(out, values.force === true);
+    } catch (error) {
+      if (!(error instanceof CliFailure)) throw error;
+      process.stderr.write(`diskdelta report: ${error.message}\n`);
+      return EXIT_FAILURE;
     }
     // Chromium starts first and comes up while the runs are read and the report is laid out.
     let printer: ReportPrinter | null = null;
@@ -69,7 +75,6 @@ export const reportCommand: CliCommand = {
       const { renderReport, ReportPrintError } = await import('../../core/report/print.ts');
       return await withLibrary('report', values.db, async (library) => {
         const runs = requireRuns(library, ids);
-        await checkWritable(out);
         let rendered;
         try {
           rendered = await renderReport(runs, { format, paper, unit, appVersion: await appVersion() }, printer);
@@ -77,7 +82,12 @@ export const reportCommand: CliCommand = {
           if (error instanceof ReportPrintError) throw new CliFailure(error.message);
           throw error;
         }
-        await writeReportFile(out, rendered.bytes, { force: values.force === true });
+        try {
+          await writeUserFile(out, rendered.bytes, { force: values.force === true });
+        } catch (error) {
+          if (!(error instanceof UserFileError)) throw error;
+          throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
+        }
         process.stderr.write(`Wrote the report of ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`);
         return 0;
       });
@@ -94,45 +104,21 @@ function parsePaper(text: string | undefined): Paper {
   return paper as Paper;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function checkWritable(out: string): Promise<void> {
+/**
+ * What can be known before Chromium starts: an existing file without --force, a folder, a
+ * disk, a folder that is missing or not writable. writeUserFile checks again when writing.
+ */
+async function precheck(out: string, force: boolean): Promise<void> {
+  const info = await stat(out).catch(() => null);
+  if (info?.isFile() && !force) throw new CliFailure(`${out} already exists and was left unchanged: add --force to replace it`);
+  if (info?.isDirectory()) throw new CliFailure(`cannot write ${out}: it is a folder; name a file inside it`);
+  if (info?.isBlockDevice()) throw new CliFailure(`refusing to write ${out}: it is a block device, and DiskDelta never writes to disks`);
+  if (info) return; // a file to replace, or a device or pipe written directly
   const dir = dirname(out);
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
     await access(dir, constants.W_OK);
   } catch (error) {
     throw new CliFailure(`cannot write ${out}: the folder ${dir} ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not writable'}; choose another --out`);
-  }
-}
-
-/**
- * TO BE REPLACED by writeUserFile (electron/core/files/write-user-file.ts, branch i8) once it
- * is on main: the minimal whole-or-nothing write. The bytes go to a hidden temporary name in
- * the same folder, then take the real name: by link() (fails if a file appeared meanwhile,
- * so nothing is replaced without --force) or by rename() with --force.
- */
-async function writeReportFile(out: string, bytes: Uint8Array, options: { force: boolean }): Promise<void> {
-  const tmp = join(dirname(out), `.${basename(out)}.${process.pid}.tmp`);
-  try {
-    await writeFile(tmp, bytes, { flag: 'wx' });
-    if (options.force) {
-      await rename(tmp, out);
-    } else {
-      await link(tmp, out);
-      await rm(tmp, { force: true });
-    }
-  } catch (error) {
-    await rm(tmp, { force: true });
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new CliFailure(`${out} appeared while the report was being made: add --force to replace it`);
-    throw new CliFailure(`cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
