@@ -46,19 +46,19 @@ interface Headline {
 }
 
 /** The figures a person recognises, in this order; the first row of each kind that has a ratio. */
-const HEADLINES: Array<{ name: string; match: (row: CompareRow) => boolean; random: boolean }> = [
-  { name: 'sequential read', match: (r) => r.kind === 'throughput' && /^seq.*-read$/.test(r.test), random: false },
-  { name: 'sequential write', match: (r) => r.kind === 'throughput' && /^seq.*-write$/.test(r.test), random: false },
-  { name: 'random 4K reads', match: (r) => r.kind === 'iops' && /^rnd.*-read$/.test(r.test), random: true },
-  { name: 'random 4K writes', match: (r) => r.kind === 'iops' && /^rnd.*-write$/.test(r.test), random: true },
-  { name: 'random seeks', match: (r) => r.kind === 'iops' && r.test === 'seeks', random: true },
+const HEADLINES: Array<{ name: string; match: (row: CompareRow) => boolean; random: boolean; reads: boolean }> = [
+  { name: 'sequential read', match: (r) => r.kind === 'throughput' && /^seq.*-read$/.test(r.test), random: false, reads: true },
+  { name: 'sequential write', match: (r) => r.kind === 'throughput' && /^seq.*-write$/.test(r.test), random: false, reads: false },
+  { name: 'random 4K reads', match: (r) => r.kind === 'iops' && /^rnd.*-read$/.test(r.test), random: true, reads: true },
+  { name: 'random 4K writes', match: (r) => r.kind === 'iops' && /^rnd.*-write$/.test(r.test), random: true, reads: false },
+  { name: 'random seeks', match: (r) => r.kind === 'iops' && r.test === 'seeks', random: true, reads: true },
 ];
 
 function stepSentence(comparison: Comparison, i: number): string | null {
   // With two runs the step is the baseline comparison; in a chain each run is compared to
   // the one before it (the same ratios the comparison table shows as "vs #N").
   const deltaOf = (row: CompareRow) => (i === 1 ? row.cells[1]?.vsBaseline : row.cells[i]?.vsPrevious) ?? null;
-  const found: Array<Headline & { name: string; random: boolean }> = [];
+  const found: Array<Headline & { name: string; random: boolean; reads: boolean }> = [];
   for (const headline of HEADLINES) {
     const row = comparison.rows.find((r) => headline.match(r) && deltaOf(r) !== null);
     if (!row) continue;
@@ -79,9 +79,10 @@ function changeText(delta: Delta): string {
   return `${delta.ratioText} (${Math.abs(delta.percentChange).toFixed(0)} % slower${noise})`;
 }
 
-function meaningOf(found: Array<{ delta: Delta; random: boolean }>): string {
+function meaningOf(found: Array<{ delta: Delta; random: boolean; reads: boolean }>): string {
   const real = found.filter((h) => h.delta.beyondSpread !== 'no');
-  const randomUp = real.some((h) => h.random && h.delta.ratio >= FELT_RANDOM_RATIO);
+  // Programs start by reading: faster random writes alone do not make them start sooner.
+  const randomUp = real.some((h) => h.random && h.reads && h.delta.ratio >= FELT_RANDOM_RATIO);
   const sequentialUp = real.some((h) => !h.random && h.delta.ratio >= FELT_SEQUENTIAL_RATIO);
   const down = real.some((h) => h.delta.verdict === 'worse' && h.delta.ratio <= 1 / 1.2);
   const sentences: string[] = [];

@@ -184,7 +184,8 @@ function paramsText(p: TestParams | null): string {
 
 function methodOf(record: RunRecord): ReportMethod {
   const s = record.settings;
-  const engine = [record.engine.name, record.engine.version, record.engine.ioEngine ? `(${record.engine.ioEngine} I/O engine)` : null].filter(Boolean).join(' ');
+  const version = record.engine.version && record.engine.version !== 'unknown' ? record.engine.version : '(version unknown)';
+  const engine = [record.engine.name, version, record.engine.ioEngine ? `(${record.engine.ioEngine} I/O engine)` : null].filter(Boolean).join(' ');
   const io = record.source !== 'measured'
     ? `as ${record.sourceFormat} did it (${record.sourceFormat === 'bonnie++' ? 'through the page cache' : 'see the source file'})`
     : s.buffered
