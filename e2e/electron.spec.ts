@@ -33,19 +33,24 @@ function electronOrSkip(covered: string): string | null {
   return null;
 }
 
-test('desktop app: sandboxed renderer, run → library → compare two runs', async () => {
-  const executable = electronOrSkip('The same flow runs in browser mode in app.spec.ts.');
-  if (executable === null) return;
+/** The built app with its own library in `dir`. */
+async function launchApp(executable: string, dir: string) {
   await buildElectron();
-  const dir = mkdtempSync(join(tmpdir(), 'diskdelta-electron-'));
-  const targetDir = join(dir, 'target');
-  mkdirSync(targetDir);
-  const app = await electron.launch({
+  return electron.launch({
     executablePath: executable,
     args: [join(ROOT, 'dist', 'electron', 'main.cjs')],
     cwd: ROOT,
     env: { ...process.env, DISKDELTA_DB: join(dir, 'library.sqlite') },
   });
+}
+
+test('desktop app: sandboxed renderer, run → library → compare two runs', async () => {
+  const executable = electronOrSkip('The same flow runs in browser mode in app.spec.ts.');
+  if (executable === null) return;
+  const dir = mkdtempSync(join(tmpdir(), 'diskdelta-electron-'));
+  const targetDir = join(dir, 'target');
+  mkdirSync(targetDir);
+  const app = await launchApp(executable, dir);
   try {
     const page = await app.firstWindow();
     await expect(page.getByTestId('page-overview')).toBeVisible();
@@ -76,14 +81,8 @@ test('desktop app: report PDF printed by Electron’s printToPDF from a hidden w
       'only electron/main/report-printer.ts (type-checked by tsconfig.electron.json) is not run here.',
   );
   if (executable === null) return;
-  await buildElectron();
   const dir = mkdtempSync(join(tmpdir(), 'diskdelta-electron-report-'));
-  const app = await electron.launch({
-    executablePath: executable,
-    args: [join(ROOT, 'dist', 'electron', 'main.cjs')],
-    cwd: ROOT,
-    env: { ...process.env, DISKDELTA_DB: join(dir, 'library.sqlite') },
-  });
+  const app = await launchApp(executable, dir);
   try {
     const page = await app.firstWindow();
     await expect(page.getByTestId('page-overview')).toBeVisible();
