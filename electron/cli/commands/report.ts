@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/paper.ts';
-import type { ReportPrinter } from '../../core/report/print.ts';
+import { ReportPrintError, type ReportPrinter } from '../../core/report/printer.ts';
 import { appVersion } from '../../core/app-version.ts';
 import { UserFileError, writeUserFile } from '../../core/files/write-user-file.ts';
 
@@ -72,7 +72,7 @@ export const reportCommand: CliCommand = {
       printer.prepare?.();
     }
     try {
-      const { renderReport, ReportPrintError } = await import('../../core/report/print.ts');
+      const { renderReport } = await import('../../core/report/print.ts');
       return await withLibrary('report', values.db, async (library) => {
         const runs = requireRuns(library, ids);
         let rendered;

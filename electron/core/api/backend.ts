@@ -9,7 +9,7 @@ import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
-import type { ReportPrinter } from '../report/print.ts';
+import type { ReportPrinter } from '../report/printer.ts';
 
 export interface BackendOptions {
   /** The library file; default: resolveDbPath() of the store. */

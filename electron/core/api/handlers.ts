@@ -6,7 +6,7 @@ import type { RunRecord, Warning } from '../model/results.ts';
 import type { ProcedureInput, ProcedureOutput, RunRef, RunSummary, SystemOverview } from './contract.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
-import { renderReport, ReportPrintError, type ReportPrinter } from '../report/print.ts';
+import { ReportPrintError, type ReportPrinter } from '../report/printer.ts';
 import { ReportInputError } from '../report/report-model.ts';
 
 type Awaitable<T> = T | Promise<T>;
@@ -111,6 +111,8 @@ export function createHandlers(backend: Backend): Handlers {
     'report.render': async ({ runs, format, paper, unit }) => {
       const records = (await loadRefs(backend, runs)).map((l) => l.record);
       const printer = format === 'pdf' ? need(backend, 'printer') : null;
+      // The report view and react-dom/server load on the first report, not with every command.
+      const { renderReport } = await import('../report/print.ts');
       try {
         const report = await renderReport(records, { format, paper, unit, appVersion: backend.appVersion }, printer);
         return { fileName: report.fileName, mimeType: report.mimeType, contentBase64: Buffer.from(report.bytes).toString('base64') };

@@ -99,7 +99,7 @@ test('system overview: the root mount, suggested folders, disks as fingerprints'
 
 test('report.render: HTML of reference and library runs; PDF only through a printer that returns a PDF', async (t) => {
   const printed: string[] = [];
-  const make = async (printer?: import('../report/print.ts').ReportPrinter) => {
+  const make = async (printer?: import('../report/printer.ts').ReportPrinter) => {
     const backend = await openBackend({ dbPath: ':memory:', emit: () => {}, ...(printer ? { printer } : {}) });
     t.after(() => backend.close());
     const handlers = createHandlers(backend);

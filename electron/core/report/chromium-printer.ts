@@ -4,7 +4,7 @@
 // DISKDELTA_CHROMIUM names.
 import { accessSync, constants } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { PRINT_OPTIONS, ReportPrintError, type ReportPrinter } from './print.ts';
+import { PRINT_OPTIONS, ReportPrintError, type ReportPrinter } from './printer.ts';
 
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
 
