@@ -10,6 +10,7 @@ import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
 import { loadReferenceRuns } from '../electron/core/formats/reference.ts';
 import { renderReport } from '../electron/core/report/print.ts';
 import { buildReport } from '../electron/core/report/report-model.ts';
+import { renderReportHtml } from '../renderer/src/report/report-html.ts';
 
 const SEED = ['Laptop hard disk, ThinkPad X201i (2011)', 'Intel 320 SSD, ThinkPad X201i (2011)', 'Intel 320 SSD + dm-crypt (LUKS, AES-256), ThinkPad X201i (2011)'];
 
@@ -57,7 +58,7 @@ test('browser mode: Save PDF on Compare downloads a PDF with the runs’ labels;
 test('the self-contained HTML report shows every chart with the network disabled', async ({ browser }) => {
   const runs = (await loadReferenceRuns()).slice(0, 3);
   const expected = buildReport(runs, { generatedAt: new Date() });
-  const report = await renderReport(runs, { format: 'html', paper: 'a4', unit: 'MB' }, null);
+  const report = await renderReport(runs, { format: 'html', paper: 'a4', unit: 'MB' }, { html: renderReportHtml, printer: null });
   const dir = mkdtempSync(join(tmpdir(), 'diskdelta-e2e-html-'));
   const file = join(dir, report.fileName);
   writeFileSync(file, report.bytes);

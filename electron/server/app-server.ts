@@ -6,6 +6,7 @@ import { createCoalescer, type EventSink } from '../core/api/events.ts';
 import { openBackend } from '../core/api/backend.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { chromiumPrinter } from '../core/report/chromium-printer.ts';
+import { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';
 import { appVersion } from '../core/app-version.ts';
 
 /** The built renderer; DISKDELTA_RENDERER_DIR points elsewhere (tests, packaged layouts). */
@@ -29,7 +30,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const sink: EventSink = (event, payload) => server?.broadcast(event, payload);
   const coalescer = createCoalescer(sink);
   // Browser mode prints report PDFs in the system's Chromium, as the CLI does.
-  const backend = await openBackend({ dbPath: options.dbPath, emit: coalescer.emit, printer: chromiumPrinter(), appVersion: await appVersion() });
+  const backend = await openBackend({ dbPath: options.dbPath, emit: coalescer.emit, reportHtml: renderReportHtmlLazily, printer: chromiumPrinter(), appVersion: await appVersion() });
   server = await startServer({
     handlers: createHandlers(backend),
     distDir: options.distDir ?? DEFAULT_DIST_DIR,

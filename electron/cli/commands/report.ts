@@ -10,6 +10,7 @@ import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/paper.ts'
 import { ReportPrintError, type ReportPrinter } from '../../core/report/printer.ts';
 import { appVersion } from '../../core/app-version.ts';
 import { UserFileError, writeUserFile } from '../../core/files/write-user-file.ts';
+import { renderReportHtmlLazily } from '../../../renderer/src/report/report-html-lazy.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]
@@ -77,7 +78,7 @@ export const reportCommand: CliCommand = {
         const runs = requireRuns(library, ids);
         let rendered;
         try {
-          rendered = await renderReport(runs, { format, paper, unit, appVersion: await appVersion() }, printer);
+          rendered = await renderReport(runs, { format, paper, unit, appVersion: await appVersion() }, { html: renderReportHtmlLazily, printer });
         } catch (error) {
           if (error instanceof ReportPrintError) throw new CliFailure(error.message);
           throw error;

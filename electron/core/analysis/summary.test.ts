@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadReferenceRuns } from '../formats/reference.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
-import type { StackLayer } from '../system/types.ts';
+import type { StackLayer } from '../model/machine.ts';
 import { compareRuns } from './compare.ts';
 import { summarize, SUMMARY_ANALYSES, trimSummary, upgradeSummary, type SummaryAnalysis } from './summary.ts';
 

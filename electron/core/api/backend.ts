@@ -1,15 +1,14 @@
 // Builds the Backend (handlers.ts) from the real core modules. Each module is adapted here to
 // the port the handlers use; a module that is not in this build leaves its port null with a
 // reason, and its procedures answer UNAVAILABLE.
-import type { Backend, LibraryPort } from './handlers.ts';
+import type { Backend } from './handlers.ts';
 import type { EventSink } from './events.ts';
-import type { ProcedureInput, RunSummary } from './contract.ts';
-import { importFingerprints, openLibrary, resolveDbPath, type Library } from '../store/library.ts';
+import { openLibrary, resolveDbPath } from '../store/library.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
-import type { ReportPrinter } from '../report/printer.ts';
+import type { ReportHtml, ReportPrinter } from '../report/printer.ts';
 
 export interface BackendOptions {
   /** The library file; default: resolveDbPath() of the store. */
@@ -17,6 +16,8 @@ export interface BackendOptions {
   /** The shipped reference runs; default: assets/reference next to the sources. */
   referenceDir?: string;
   emit: EventSink;
+  /** The report view as HTML (renderer/src/report/report-html-lazy.ts); none: no reports. */
+  reportHtml?: ReportHtml;
   /** Prints report PDFs; none: 'report.render' answers UNAVAILABLE for PDF (HTML still works). */
   printer?: ReportPrinter;
   appVersion?: string;
@@ -26,37 +27,10 @@ export interface OpenBackend extends Backend {
   close(): Promise<void>;
 }
 
-/** The store filters by source and label; device and dates are filtered here on the summaries. */
-export function libraryPort(library: Library): LibraryPort {
-  return {
-    save: (record) => library.saveRun(record),
-    importRuns: (records, fileBytes) => {
-      const fingerprints = importFingerprints(fileBytes, records.length);
-      return library.importRuns(records.map((run, i) => ({ run, fingerprint: fingerprints[i]! })));
-    },
-    get: (id) => library.getRun(id),
-    list: (filter) => library.listRuns({ source: filter.source, labelContains: filter.label || undefined }).filter((s) => matches(s, filter)),
-    relabel: (id, label) => library.relabel(id, label),
-    remove: (id) => library.deleteRun(id),
-  };
-}
-
-function matches(summary: RunSummary, filter: ProcedureInput<'library.list'>): boolean {
-  if (filter.device) {
-    const needle = filter.device.toLowerCase();
-    const haystack = [summary.deviceModel, summary.deviceClass, summary.targetPath].filter(Boolean).join(' ').toLowerCase();
-    if (!haystack.includes(needle)) return false;
-  }
-  const at = Date.parse(summary.createdAt);
-  if (filter.since && at < Date.parse(filter.since)) return false;
-  if (filter.until && at > Date.parse(filter.until)) return false;
-  return true;
-}
-
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const library = openLibrary({ dbPath: resolveDbPath(options.dbPath) });
   const backend: Backend = {
-    library: libraryPort(library),
+    library,
     formats: formatsPort(options.referenceDir),
     system: systemPort,
     runs: new RunManager({
@@ -65,9 +39,13 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
     }),
+    reportHtml: options.reportHtml ?? null,
     printer: options.printer ?? null,
     appVersion: options.appVersion,
-    missing: options.printer ? {} : { printer: 'this front end prints no PDF: save the report as HTML' },
+    missing: {
+      ...(options.reportHtml ? {} : { reportHtml: 'this build has no report view' }),
+      ...(options.printer ? {} : { printer: 'this front end prints no PDF: save the report as HTML' }),
+    },
   };
   return {
     ...backend,

@@ -3,26 +3,17 @@
 // procedures answer UNAVAILABLE instead of breaking the app, and so tests can run the
 // dispatch path without a disk. backend.ts adapts the real modules to these ports.
 import type { RunRecord, Warning } from '../model/results.ts';
-import type { ProcedureInput, ProcedureOutput, RunRef, RunSummary, SystemOverview } from './contract.ts';
+import { importItems, type Library } from '../store/library.ts';
+import type { ProcedureOutput, RunRef, SystemOverview } from './contract.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
-import { ReportPrintError, type ReportPrinter } from '../report/printer.ts';
+import { ReportPrintError, type ReportHtml, type ReportPrinter } from '../report/printer.ts';
 import { ReportInputError } from '../report/report-model.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
-export interface LibraryPort {
-  save(record: RunRecord): Awaitable<number>;
-  /**
-   * Saves the runs of one imported file, all or nothing, skipping runs of that same file
-   * already in the library (the store fingerprints the file's bytes).
-   */
-  importRuns(records: RunRecord[], fileBytes: Uint8Array): Awaitable<Array<{ id: number; alreadyPresent: boolean }>>;
-  get(id: number): Awaitable<RunRecord | null>;
-  list(filter: ProcedureInput<'library.list'>): Awaitable<RunSummary[]>;
-  relabel(id: number, label: string): Awaitable<boolean>;
-  remove(id: number): Awaitable<boolean>;
-}
+/** The library service itself (store/library.ts), the one the CLI uses too: no adapter. */
+export type LibraryPort = Pick<Library, 'importRuns' | 'getRun' | 'listRuns' | 'relabel' | 'deleteRun'>;
 
 export interface FormatsPort {
   parseImport(fileName: string, bytes: Uint8Array): Awaitable<{ records: RunRecord[]; warnings: Warning[] }>;
@@ -39,7 +30,7 @@ export interface DialogPort {
   pickFolder(): Awaitable<string | null>;
 }
 
-type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs' | 'printer';
+type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs' | 'printer' | 'reportHtml';
 
 export interface Backend {
   library: LibraryPort | null;
@@ -48,6 +39,8 @@ export interface Backend {
   runs: RunManager | null;
   /** Native dialogs: Electron only. */
   dialogs?: DialogPort | null;
+  /** The report view as HTML (the renderer's, handed in by the front end); none: no reports. */
+  reportHtml?: ReportHtml | null;
   /** Prints a report's HTML to PDF: Electron's printToPDF in the app, the system's Chromium in browser mode. */
   printer?: ReportPrinter | null;
   /** Shown in reports ("DiskDelta 0.1.0"). */
@@ -63,7 +56,7 @@ function need<K extends PortName>(backend: Backend, key: K): NonNullable<Backend
 }
 
 async function getOrFail(library: LibraryPort, id: number): Promise<RunRecord> {
-  const record = await library.get(id);
+  const record = library.getRun(id);
   if (!record) throw new ApiFailure('NOT_FOUND', `no run with id ${id} in the library`);
   return record;
 }
@@ -81,18 +74,18 @@ export function createHandlers(backend: Backend): Handlers {
     'runs.cancel': async ({ runId }) => need(backend, 'runs').cancel(runId),
     'runs.active': async () => (backend.runs ? backend.runs.list() : []),
 
-    'library.list': async (filter) => need(backend, 'library').list(filter),
+    'library.list': async (filter) => need(backend, 'library').listRuns(filter),
     'library.get': async ({ id }) => getOrFail(need(backend, 'library'), id),
     'library.relabel': async ({ id, label }) => {
       if (!(await need(backend, 'library').relabel(id, label))) throw new ApiFailure('NOT_FOUND', `no run with id ${id}`);
       return { id, label };
     },
-    'library.delete': async ({ id }) => ({ deleted: await need(backend, 'library').remove(id) }),
+    'library.delete': async ({ id }) => ({ deleted: need(backend, 'library').deleteRun(id) }),
     'library.import': async ({ fileName, contentBase64 }) => {
       const library = need(backend, 'library');
       const bytes = new Uint8Array(Buffer.from(contentBase64, 'base64'));
       const { records, warnings } = await need(backend, 'formats').parseImport(fileName, bytes);
-      const outcomes = await library.importRuns(records, bytes);
+      const outcomes = library.importRuns(importItems(records, bytes));
       return {
         ids: outcomes.filter((o) => !o.alreadyPresent).map((o) => o.id),
         alreadyPresent: outcomes.filter((o) => o.alreadyPresent).map((o) => o.id),
@@ -110,11 +103,11 @@ export function createHandlers(backend: Backend): Handlers {
     'compare.load': async ({ runs }) => ({ runs: await loadRefs(backend, runs) }),
     'report.render': async ({ runs, format, paper, unit }) => {
       const records = (await loadRefs(backend, runs)).map((l) => l.record);
+      const html = need(backend, 'reportHtml');
       const printer = format === 'pdf' ? need(backend, 'printer') : null;
-      // The report view and react-dom/server load on the first report, not with every command.
       const { renderReport } = await import('../report/print.ts');
       try {
-        const report = await renderReport(records, { format, paper, unit, appVersion: backend.appVersion }, printer);
+        const report = await renderReport(records, { format, paper, unit, appVersion: backend.appVersion }, { html, printer });
         return { fileName: report.fileName, mimeType: report.mimeType, contentBase64: Buffer.from(report.bytes).toString('base64') };
       } catch (error) {
         if (error instanceof ReportInputError) throw new ApiFailure('BAD_INPUT', error.message);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { openBackend } from './backend.ts';
 import { createHandlers } from './handlers.ts';
 import { invoke } from './dispatch.ts';
+import { renderReportHtml } from '../../../renderer/src/report/report-html.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../formats/fixtures/${name}`, import.meta.url));
 
@@ -100,7 +101,7 @@ test('system overview: the root mount, suggested folders, disks as fingerprints'
 test('report.render: HTML of reference and library runs; PDF only through a printer that returns a PDF', async (t) => {
   const printed: string[] = [];
   const make = async (printer?: import('../report/printer.ts').ReportPrinter) => {
-    const backend = await openBackend({ dbPath: ':memory:', emit: () => {}, ...(printer ? { printer } : {}) });
+    const backend = await openBackend({ dbPath: ':memory:', emit: () => {}, reportHtml: renderReportHtml, ...(printer ? { printer } : {}) });
     t.after(() => backend.close());
     const handlers = createHandlers(backend);
     return (input: unknown) => invoke(handlers, 'report.render', input) as Promise<{ ok: true; data: { fileName: string; mimeType: string; contentBase64: string } } | { ok: false; error: { code: string; message: string } }>;

@@ -2,6 +2,7 @@
 // so the CLI, the server and the Electron main can name a printer without loading the report.
 // Page size, margins and page numbers live in the HTML's own @page rules
 // (renderer/src/report/report-css.ts): a printer only has to honour them.
+import type { ReportDocument } from './report-model.ts';
 
 export const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
 
@@ -23,3 +24,10 @@ export class ReportPrintError extends Error {
 export function isPdf(bytes: Uint8Array): boolean {
   return bytes.length > 8 && new TextDecoder().decode(bytes.subarray(0, 5)) === '%PDF-';
 }
+
+/**
+ * The report view rendered to one self-contained HTML text. The view is the renderer's
+ * (renderer/src/report/report-html.ts) and core imports nothing outside core/, so each front
+ * end hands it in (renderer/src/report/report-html-lazy.ts loads it on first use).
+ */
+export type ReportHtml = (doc: ReportDocument) => string | Promise<string>;

@@ -5,7 +5,7 @@ import { compareRuns, testTitle, type Comparison } from '../analysis/compare.ts'
 import { summarize, type SummaryAnalysis, type SummarySection } from '../analysis/summary.ts';
 import { bytesPerSecTo, formatBytes, formatPercent, throughputLabel, type ThroughputUnit } from '../analysis/units.ts';
 import type { RunRecord, RunSource, TestParams, Warning } from '../model/results.ts';
-import { layerLine } from '../system/format-layer.ts';
+import { layerLine } from './stack-text.ts';
 import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
 
 

@@ -4,11 +4,11 @@
 import type { TargetInfo, Warning } from '../model/results.ts';
 import { readSystemFacts } from './cpu-memory.ts';
 import { stackWarnings } from './fs-warnings.ts';
-import { lowestCeiling } from './result-warnings.ts';
+import { lowestCeiling } from './ceiling.ts';
 import { buildStack } from './stack.ts';
 import { trimVerdict, type TrimVerdict } from './trim-verdict.ts';
 import type { RootOptions } from './sysfs.ts';
-import type { BlockDeviceInfo, DeviceFingerprint, SystemFacts } from './types.ts';
+import type { BlockDeviceInfo, DeviceFingerprint, SystemFacts } from '../model/machine.ts';
 
 export interface InspectReport {
   target: TargetInfo;

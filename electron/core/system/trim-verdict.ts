@@ -1,6 +1,6 @@
 // Whether a discard (online, or by fstrim) reaches the disk, from a target's stack. Pure (no
 // Node), so the report view can state a run's TRIM state from the stack its record keeps.
-import type { FstrimTimerFacts, StackLayer } from './types.ts';
+import type { FstrimTimerFacts, StackLayer } from '../model/machine.ts';
 
 export interface TrimVerdict {
   /** The mount's own discard option: "on", "async", "off", or null (decided elsewhere, e.g. ZFS). */

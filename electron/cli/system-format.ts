@@ -1,9 +1,9 @@
 // Plain-text views of devices and stacks for the CLI (and any text report): every figure with
 // its unit, every unknown shown as "?" with its reason listed underneath, never left blank.
-import { formatBytes, formatThroughput } from '../analysis/units.ts';
-import type { InspectReport } from './describe.ts';
-import { ceiling, layerLine, q, yesNo } from './format-layer.ts';
-import type { BlockDeviceInfo, SystemFacts } from './types.ts';
+import { formatBytes, formatThroughput } from '../core/analysis/units.ts';
+import type { InspectReport } from '../core/system/describe.ts';
+import type { BlockDeviceInfo, SystemFacts } from '../core/model/machine.ts';
+import { ceiling, layerLine, q, yesNo } from '../core/report/stack-text.ts';
 
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

@@ -1,7 +1,7 @@
-// One layer of a storage stack as text, as `diskdelta inspect` lists it and the report shows
-// it. Pure (no Node): the renderer's report view imports it.
+// One layer of a storage stack as text, as the report shows it and `diskdelta inspect` lists
+// it (electron/cli/system-format.ts). Pure (no Node): the renderer's report view imports it.
 import { formatBytes, formatThroughput } from '../analysis/units.ts';
-import type { StackLayer } from './types.ts';
+import type { StackLayer } from '../model/machine.ts';
 
 export const q = (value: string | null | undefined): string => (value === null || value === undefined || value === '' ? '?' : value);
 export const yesNo = (value: boolean | null | undefined): string => (value === true ? 'yes' : value === false ? 'no' : '?');
