@@ -6,6 +6,7 @@ import { UsageError, EXIT_USAGE } from './args.ts';
 import { wrap } from './wrap.ts';
 import { COMMANDS } from './commands/index.ts';
 import { writeOut, writeErr } from './terminal.ts';
+import { appVersion } from '../core/app-version.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -14,7 +15,7 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined ? EXIT_USAGE : 0;
   }
   if (name === '--version') {
-    writeOut(`diskdelta ${await version()}\n`);
+    writeOut(`diskdelta ${await appVersion()}\n`);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
@@ -42,10 +43,4 @@ function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.synopsis.length));
   const lines = COMMANDS.map((c) => `  ${c.synopsis.padEnd(width)}  ${c.summary}`);
   return `Usage: diskdelta COMMAND [OPTIONS]\n\nCommands:\n${lines.join('\n')}\n\nRun 'diskdelta COMMAND --help' for a command's options.\n\n${wrap(exitCodesHelp())}\n`;
-}
-
-async function version(): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }

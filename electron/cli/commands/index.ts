@@ -13,5 +13,6 @@ import { compareCommand } from './compare.ts';
 import { importCommand } from './import.ts';
 import { exportCommand } from './export.ts';
 import { helperCommand } from './helper.ts';
+import { reportCommand } from './report.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, importCommand, exportCommand, helperCommand];
+export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, reportCommand, importCommand, exportCommand, helperCommand];

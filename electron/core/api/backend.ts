@@ -10,6 +10,7 @@ import { needsElevation } from '../bench/elevation.ts';
 import { ElevationSessions } from '../bench/elevation-session.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
+import type { ReportHtml, ReportPrinter } from '../report/printer.ts';
 
 export interface BackendOptions {
   /** The library file; default: resolveDbPath() of the store. */
@@ -17,6 +18,11 @@ export interface BackendOptions {
   /** The shipped reference runs; default: assets/reference next to the sources. */
   referenceDir?: string;
   emit: EventSink;
+  /** The report view as HTML (renderer/src/report/report-html-lazy.ts); none: no reports. */
+  reportHtml?: ReportHtml;
+  /** Prints report PDFs; none: 'report.render' answers UNAVAILABLE for PDF (HTML still works). */
+  printer?: ReportPrinter;
+  appVersion?: string;
 }
 
 export interface OpenBackend extends Backend {
@@ -44,7 +50,13 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
     }),
-    missing: {},
+    reportHtml: options.reportHtml ?? null,
+    printer: options.printer ?? null,
+    appVersion: options.appVersion,
+    missing: {
+      ...(options.reportHtml ? {} : { reportHtml: 'this build has no report view' }),
+      ...(options.printer ? {} : { printer: 'this front end prints no PDF: save the report as HTML' }),
+    },
   };
   return {
     ...backend,

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { benchSpecSchema, plainLabel } from '../bench/spec.ts';
 import { FAILURE_CODES } from '../model/failures.ts';
 import { runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
+import { THROUGHPUT_UNITS } from '../analysis/units.ts';
+import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
 import {
   deviceFingerprintSchema,
   runRecordSchema,
@@ -134,6 +136,13 @@ export const procedures = {
     // One run is enough: the Compare page fetches only the runs it does not already show.
     input: z.object({ runs: z.array(runRefSchema).min(1).max(6) }).strict(),
     output: z.object({ runs: z.array(z.object({ ref: runRefSchema, record: runRecordSchema })) }),
+  },
+  /** The assessment report of the runs, as a file to save: PDF (printed by this front end's Chromium) or self-contained HTML. */
+  'report.render': {
+    input: z
+      .object({ runs: z.array(runRefSchema).min(1).max(MAX_REPORT_RUNS), format: z.enum(['pdf', 'html']), paper: z.enum(PAPERS), unit: z.enum(THROUGHPUT_UNITS) })
+      .strict(),
+    output: z.object({ fileName: z.string(), mimeType: z.string(), contentBase64: z.string() }),
   },
 } as const;
 

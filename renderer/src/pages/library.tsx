@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import { EmptyState, ErrorNote, formatDate, PageHeader, WarningList } from '../components/common.tsx';
-import { downloadText } from '../components/download.ts';
+import { downloadFile } from '../components/download.ts';
 import { useLibrary, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
@@ -38,7 +38,7 @@ export function LibraryPage() {
   };
   const exportSelected = async (format: 'json' | 'csv') => {
     const file = await lib().exportRuns(selected, format);
-    if (file) downloadText(file.fileName, file.mimeType, file.content);
+    if (file) downloadFile(file.fileName, file.mimeType, file.content);
   };
   const compareSelected = async () => {
     await stores.compare.getState().setRefs(selected.slice(0, 6).map((id) => ({ kind: 'run' as const, id })));
