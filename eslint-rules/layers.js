@@ -16,8 +16,9 @@ import { dirname, relative, resolve } from 'node:path';
 //   formats   importers and exporters of result files
 //   store     the SQLite library
 //   bench     measurement kinds, the worker client, the orchestrator
+//   report    what a report contains (from the comparison and analyses), its printers
 //   api       the contract and the procedures over all of the above
-export const CORE_LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'api'];
+export const CORE_LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'report', 'api'];
 const noElectron = { name: 'electron', why: 'core, the CLI and the server run without Electron (design.md); Electron glue lives in electron/main and electron/preload' };
 export const LAYERS = [
   ...CORE_LAYERS.map((name, rank) => ({

@@ -4,10 +4,11 @@
 // each kind of boundary it guards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
-import { LAYERS, layersRule } from '../../eslint-rules/layers.js';
+import { CORE_LAYERS, LAYERS, layersRule } from '../../eslint-rules/layers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -36,6 +37,11 @@ test('the tree keeps its layers: no upward import in core, no Electron in core, 
   const results = await layeringOnly().lintFiles(['electron', 'renderer']);
   const found = results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(ROOT.length)}:${m.line}: ${m.message}`));
   assert.deepEqual(found, []);
+});
+
+test('every folder of core/ has its place in the order of layers (a new one must be added there)', () => {
+  const folders = readdirSync(new URL('.', import.meta.url), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  assert.deepEqual(folders.filter((f) => !CORE_LAYERS.includes(f)), [], 'add the folder to CORE_LAYERS in eslint-rules/layers.js, in order');
 });
 
 test('an upward import inside core fails (system importing analysis)', async () => {
