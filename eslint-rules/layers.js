@@ -20,24 +20,28 @@ import { dirname, relative, resolve } from 'node:path';
 //   api       the contract and the procedures over all of the above
 export const CORE_LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'report', 'api'];
 const noElectron = { name: 'electron', why: 'core, the CLI and the server run without Electron (design.md); Electron glue lives in electron/main and electron/preload' };
-export const LAYERS = [
-  ...CORE_LAYERS.map((name, rank) => ({
+const CORE = CORE_LAYERS.map((name, rank) => ({
     name,
     dirs: [`electron/core/${name}`],
     mayImport: CORE_LAYERS.slice(0, rank),
     forbidPackages: [noElectron],
-  })),
-  { name: 'cli', dirs: ['electron/cli'], mayImport: [...CORE_LAYERS, 'server'], forbidPackages: [noElectron] },
-  { name: 'server', dirs: ['electron/server'], mayImport: CORE_LAYERS, forbidPackages: [noElectron] },
+  }));
+// The report's HTML is the renderer's report view rendered on the server side (react-dom/server):
+// one code path decides a report's content for the CLI, browser mode and the app.
+const reportView = 'renderer/src/report/';
+export const LAYERS_OUTSIDE_CORE = [
+  { name: 'cli', dirs: ['electron/cli'], mayImport: [...CORE_LAYERS, 'server'], mayImportPaths: [reportView], forbidPackages: [noElectron] },
+  { name: 'server', dirs: ['electron/server'], mayImport: CORE_LAYERS, mayImportPaths: [reportView], forbidPackages: [noElectron] },
   {
     name: 'renderer',
     dirs: ['renderer'],
     // The renderer is web code: no Node, and of core only the contract and the pure modules it
     // shares with the backend (tsconfig.web.json checks they stay free of Node APIs).
-    mayImportPaths: ['electron/core/api/contract.ts', 'electron/core/api/bridge.ts', 'electron/core/model/', 'electron/core/analysis/compare.ts', 'electron/core/analysis/units.ts', 'electron/core/bench/presets.ts', 'electron/core/bench/spec.ts'],
+    mayImportPaths: ['electron/core/api/contract.ts', 'electron/core/api/bridge.ts', 'electron/core/model/', 'electron/core/analysis/compare.ts', 'electron/core/analysis/units.ts', 'electron/core/bench/presets.ts', 'electron/core/bench/spec.ts', 'electron/core/report/'],
     forbidPackages: [{ name: 'node:', why: 'the renderer runs sandboxed without Node; ask the backend through the API contract' }, noElectron, { name: 'ws', why: 'use renderer/src/api' }],
   },
 ];
+export const LAYERS = [...CORE, ...LAYERS_OUTSIDE_CORE];
 
 
 /** @param {string} file @param {{name: string, dirs: string[]}[]} layers */

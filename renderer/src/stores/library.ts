@@ -3,7 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE, type ApiError, type ProcedureInput, type RunSummary } from '../../../electron/core/api/contract.ts';
 import type { Warning } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
-import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
+import { MAX_IMPORT_BYTES } from '../../../electron/core/model/import-limits.ts';
 
 /** A file picked for import: its bytes are only read (and sent) when it is within the limit. */
 export interface ImportPick {
