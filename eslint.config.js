@@ -27,8 +27,16 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unnecessary-condition': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      // A default clause covers the cases a switch does not name (unknown transports, say).
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Off, and why:
+      // - API handlers and ports implement async interfaces; `async () => value` is how a
+      //   synchronous implementation satisfies one, not a forgotten await.
+      '@typescript-eslint/require-await': 'off',
+      // - We match control characters on purpose: to refuse them in input and to escape them
+      //   on terminal output (model/display.ts), and to sniff binary import files.
+      'no-control-regex': 'off',
     },
   },
   {
@@ -43,6 +51,25 @@ export default tseslint.config(
     ignores: ['**/*.test.ts', '**/*.fuzz.ts', '**/fixtures/**'],
     plugins: { diskdelta: { rules: { layers: layersRule } } },
     rules: { 'diskdelta/layers': ['error', { root: import.meta.dirname, layers: LAYERS }] },
+  },
+  {
+    // Tests, benchmarks and fuzz drivers read parsed JSON and probe states the types call
+    // impossible (that is what they test), so the rules about `any` and "unnecessary" checks
+    // would fight them; the promise rules stay on (an un-awaited assertion passes silently).
+    files: ['**/*.test.ts', '**/*.spec.ts', '**/*.fuzz.ts', 'e2e/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/restrict-template-expressions': 'off',
+      '@typescript-eslint/no-base-to-string': 'off',
+    },
   },
   { files: ['**/*.js', '**/*.cjs', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );

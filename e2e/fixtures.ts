@@ -45,6 +45,7 @@ function waitForUrl(child: ChildProcess): Promise<string> {
 }
 
 export const test = base.extend<{ app: AppFixture }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
   app: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'diskdelta-e2e-'));
     const targetDir = join(dir, 'target');

@@ -186,6 +186,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         reply({ type: 'error', id: null, error: { code: 'BAD_MESSAGE', message: 'binary messages are not accepted' } });
         return;
       }
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a text frame: ws hands it over as a Buffer
       handleWireMessage(options.handlers, data.toString()).then(reply, (error: unknown) =>
         reply({ type: 'error', id: null, error: { code: 'INTERNAL', message: String(error) } }),
       );

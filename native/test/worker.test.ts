@@ -64,7 +64,7 @@ function runWorker(args: string[], prefix: string[] = [WORKER]): Promise<Outcome
       try {
         resolve({ code, signal, stdout, stderr, messages: parseStdout(stdout) });
       } catch (error) {
-        reject(error);
+        reject(error as Error);
       }
     });
   });

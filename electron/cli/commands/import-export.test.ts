@@ -84,7 +84,7 @@ describe('diskdelta import', () => {
     const mixed = await runCli(['import', good2, good1, '--db', db]);
     assert.equal(mixed.code, 0, mixed.stderr);
     assert.match(mixed.stdout, /^Imported 1 run from 2 files into .*\n +4 +\[imported\] bonnie\+\+ /);
-    assert.match(mixed.stdout, /\nSkipped 1 run already in the library:\n  .*good-1\.csv: already in the library as #1\n$/);
+    assert.match(mixed.stdout, /\nSkipped 1 run already in the library:\n {2}.*good-1\.csv: already in the library as #1\n$/);
     assert.equal(allRuns(db).length, 4);
   });
 

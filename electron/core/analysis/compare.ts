@@ -128,7 +128,7 @@ function testsInOrder(runs: RunRecord[]): string[] {
   const seen = new Set<string>();
   for (const run of runs) for (const r of run.results) seen.add(r.test);
   const known = TEST_IDS.filter((id) => seen.has(id));
-  const others = [...seen].filter((t) => !(TEST_IDS as readonly string[]).includes(t));
+  const others = [...seen].filter((t) => !(TEST_IDS).includes(t));
   return [...known, ...others];
 }
 

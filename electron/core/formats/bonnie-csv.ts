@@ -126,10 +126,10 @@ function latencyNs(value: string, fail: (m: string) => never, field: string): nu
   if (value === '' || /^\++$/.test(value)) return null;
   const m = /^(\d+(?:\.\d+)?)(ns|us|ms|s)$/.exec(value);
   if (!m) fail(`field ${field}: "${value}" is not a latency with a unit (ns, us, ms or s)`);
-  const shift = { ns: 0, us: 3, ms: 6, s: 9 }[(m as RegExpExecArray)[2] as 'ns' | 'us' | 'ms' | 's'];
-  const ns = scaleDecimal((m as RegExpExecArray)[1] as string, shift);
+  const shift = { ns: 0, us: 3, ms: 6, s: 9 }[(m)[2] as 'ns' | 'us' | 'ms' | 's'];
+  const ns = scaleDecimal((m)[1] as string, shift);
   if (ns === null) fail(`field ${field}: "${value}" is out of range`);
-  return Math.round(ns as number);
+  return Math.round(ns);
 }
 
 type Cell = { kind: 'empty' } | { kind: 'too-fast' } | { kind: 'value'; value: number };
@@ -139,7 +139,7 @@ function numberCell(value: string, fail: (m: string) => never, field: string): C
   if (/^\++$/.test(value)) return { kind: 'too-fast' };
   const n = scaleDecimal(value, 0);
   if (n === null) fail(`field ${field}: "${value}" is not a number`);
-  return { kind: 'value', value: n as number };
+  return { kind: 'value', value: n };
 }
 
 function unitOf(field: string): string {

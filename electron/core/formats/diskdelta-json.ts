@@ -55,5 +55,5 @@ export function parseDiskDeltaJson(text: string, fileName: string): RunRecord[] 
     const where = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('') || 'the top';
     throw new ImportError(fileName, lineOfPath(text, path), `${issue?.message ?? 'invalid document'} (at ${where})`);
   }
-  return parsed.data.runs as RunRecord[];
+  return parsed.data.runs;
 }

@@ -101,7 +101,7 @@ function num(ctx: Ctx, parent: Obj, key: string, path: Path, required: boolean):
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
     failAt(ctx, [...path, key], v === undefined ? `missing number "${key}"` : `"${key}" must be a non-negative number`);
   }
-  return v as number;
+  return v;
 }
 
 function options(ctx: Ctx, parent: Obj, key: string, path: Path): Record<string, string> {
@@ -110,7 +110,7 @@ function options(ctx: Ctx, parent: Obj, key: string, path: Path): Record<string,
   if (!o) return out;
   for (const [k, v] of Object.entries(o)) {
     if (typeof v !== 'string') failAt(ctx, [...path, key, k], 'an option value must be a string');
-    out[k] = v as string;
+    out[k] = v;
   }
   return out;
 }
@@ -275,7 +275,7 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
   const jobsValue = root.jobs;
   if (!Array.isArray(jobsValue) || jobsValue.length === 0) failAt(ctx, ['jobs'], '"jobs" must be a non-empty array');
 
-  const meta: Record<string, string> = { 'fio version': version as string };
+  const meta: Record<string, string> = { 'fio version': version };
   for (const key of ['time', 'timestamp']) {
     const v = root[key];
     if (typeof v === 'string' || typeof v === 'number') meta[key] = String(v);
@@ -295,12 +295,12 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
     if (typeof jobname !== 'string') failAt(ctx, [...path, 'jobname'], 'missing "jobname" string');
     const jobOpts = options(ctx, job, 'job options', path);
     const opts = { ...globalOpts, ...jobOpts };
-    const key = `${jobname as string}\u0000${JSON.stringify(jobOpts)}`;
+    const key = `${jobname}\u0000${JSON.stringify(jobOpts)}`;
     let group = groups.get(key);
     if (!group) {
-      group = { shape: jobShape(jobname as string, opts), jobname: jobname as string, opts, parts: new Map(), cpu: null, cpuEstimated: false, errors: [] };
+      group = { shape: jobShape(jobname, opts), jobname: jobname, opts, parts: new Map(), cpu: null, cpuEstimated: false, errors: [] };
       groups.set(key, group);
-      for (const [k, v] of Object.entries(jobOpts)) meta[`job.${jobname as string}.${k}`] = v;
+      for (const [k, v] of Object.entries(jobOpts)) meta[`job.${jobname}.${k}`] = v;
     }
     const dirs: Direction[] = [];
     for (const dir of group.shape.dirs) {
@@ -383,7 +383,7 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
       }
     }
     if (results.length === 0) continue;
-    runs.push(runFor(targetPath, targetGroups, { meta, createdAt, version: version as string, results, extras, interrupted, split: byTarget.size > 1 }));
+    runs.push(runFor(targetPath, targetGroups, { meta, createdAt, version: version, results, extras, interrupted, split: byTarget.size > 1 }));
   }
   if (runs.length === 0) throw new ImportError(fileName, lineAt(text, start), 'no job in the file has read, write or trim results');
   return runs;

@@ -147,7 +147,7 @@ describe('CrystalDiskMark reports published by others', () => {
     const s = result(run, 'seq128k-q32t1-read');
     assert.equal(s.bytesPerSec, seq * 1e6);
     assert.equal(s.iops, null, 'CrystalDiskMark 6 prints no IOPS for sequential tests');
-    const [mb, iops] = figures(text, /Random Read 4KiB \(Q=  8,T= 8\)/);
+    const [mb, iops] = figures(text, /Random Read 4KiB \(Q= {2}8,T= 8\)/);
     assert.equal(result(run, 'rnd4k-q8t8-read').bytesPerSec, mb * 1e6);
     assert.equal(result(run, 'rnd4k-q8t8-read').iops, iops);
     assert.equal(run.createdAt, '2018-12-15T00:48:36');

@@ -202,5 +202,6 @@ export function lineOfPath(text: string, path: PathPart[], from = 0): number | n
   } catch {
     return null;
   }
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set inside the callback above, which narrowing does not follow
   return found === null ? null : lineAt(text, found);
 }

@@ -41,7 +41,7 @@ export function checkRuns(runs: RunRecord[], fileName: string): void {
       throw new ImportError(fileName, null, `run "${run.label}" holds no results`);
     }
     for (const r of run.results) {
-      const numbers = [r.bytesPerSec, r.iops, r.cv, ...Object.values(r.latencyNs ?? {}), r.cpu?.userNs, r.cpu?.systemNs];
+      const numbers = [r.bytesPerSec, r.iops, r.cv, ...(Object.values(r.latencyNs ?? {}) as number[]), r.cpu?.userNs, r.cpu?.systemNs];
       if (!numbers.every(ok) || !r.histogram.every(([b, c]) => ok(b) && ok(c))) {
         throw new ImportError(fileName, null, `test ${r.test}: a value is negative or not a finite number`);
       }

@@ -121,7 +121,7 @@ function defaultTitle(records: RunRecord[]): string {
 export function collectWarnings(records: RunRecord[]): ReportWarning[] {
   const all = records.flatMap((record, runIndex) => [
     ...record.warnings.map((w) => ({ ...w, runIndex, test: null as string | null })),
-    ...record.results.flatMap((t) => t.warnings.map((w) => ({ ...w, runIndex, test: t.test as string | null }))),
+    ...record.results.flatMap((t) => t.warnings.map((w) => ({ ...w, runIndex, test: t.test }))),
   ]);
   const grouped: ReportWarning[] = [];
   for (const { runIndex, ...w } of all) {

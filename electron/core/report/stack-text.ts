@@ -7,7 +7,10 @@ export const q = (value: string | null | undefined): string => (value === null |
 export const yesNo = (value: boolean | null | undefined): string => (value === true ? 'yes' : value === false ? 'no' : '?');
 
 /** A detail as text; a missing one (a reference run's partial stack) is "?", never "undefined". */
-const text = (value: unknown): string => (value === null || value === undefined || value === '' ? '?' : String(value));
+const text = (value: unknown): string => {
+  if (value === null || value === undefined || value === '') return '?';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+};
 
 export function ceiling(bytesPerSec: number | null | undefined): string {
   return bytesPerSec ? `~${formatThroughput(bytesPerSec)}` : '?';

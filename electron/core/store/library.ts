@@ -243,8 +243,8 @@ class SqliteLibrary implements Library {
 
   /** SQLite's own errors (locked, disk full, read-only file, constraint) as a LibraryError naming the file. */
   #sqliteFailure(error: unknown): unknown {
-    const e = error as { code?: string; errcode?: number; message?: string };
-    if (e?.code !== 'ERR_SQLITE_ERROR') return error;
+    const e = (error ?? {}) as { code?: string; errcode?: number; message?: string };
+    if (e.code !== 'ERR_SQLITE_ERROR') return error;
     // SQLITE_BUSY (5) and SQLITE_LOCKED (6), also as extended codes (low byte).
     const primary = (e.errcode ?? 0) & 0xff;
     if (primary === 5 || primary === 6) {
@@ -386,8 +386,8 @@ class SqliteLibrary implements Library {
     const row = this.#stmt('SELECT * FROM runs WHERE id = ?').get(id) as Row | undefined;
     if (!row) return null;
     const target: RunRecord['target'] = { path: str(row.target_path), kind: str(row.target_kind) as RunRecord['target']['kind'] };
-    if (row.device != null) target.device = JSON.parse(str(row.device));
-    if (row.stack != null) target.stack = JSON.parse(str(row.stack));
+    if (row.device != null) target.device = JSON.parse(str(row.device)) as RunRecord['target']['device'];
+    if (row.stack != null) target.stack = JSON.parse(str(row.stack)) as RunRecord['target']['stack'];
     const engine: RunRecord['engine'] = { name: str(row.engine_name), version: str(row.engine_version) };
     if (row.io_engine != null) engine.ioEngine = str(row.io_engine);
 
@@ -413,15 +413,15 @@ class SqliteLibrary implements Library {
       createdAt: str(row.created_at),
       source: str(row.source) as RunSource,
       sourceFormat: str(row.source_format) as SourceFormat,
-      sourceMeta: JSON.parse(str(row.source_meta)),
+      sourceMeta: JSON.parse(str(row.source_meta)) as RunRecord['sourceMeta'],
       target,
-      settings: JSON.parse(str(row.settings)),
+      settings: JSON.parse(str(row.settings)) as RunRecord['settings'],
       engine,
       results,
       extras,
       warnings: warningsOf(null),
     };
-    if (row.system != null) run.system = JSON.parse(str(row.system));
+    if (row.system != null) run.system = JSON.parse(str(row.system)) as RunRecord['system'];
     return run;
   }
 
@@ -458,7 +458,7 @@ class SqliteLibrary implements Library {
     );
     const result: TestResult = {
       test: str(r.test),
-      params: r.params == null ? null : JSON.parse(str(r.params)),
+      params: r.params == null ? null : (JSON.parse(str(r.params)) as TestResult['params']),
       bytesPerSec: numOrNull(r.bytes_per_sec),
       iops: numOrNull(r.iops),
       latencyNs: r.has_latency ? readLatency(r) : null,
@@ -575,6 +575,7 @@ function jsonOrNull(value: unknown): string | null {
 }
 
 function str(value: SQLInputValue | undefined): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the columns read through it are TEXT or INTEGER, never BLOB
   return value == null ? '' : String(value);
 }
 

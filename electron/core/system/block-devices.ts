@@ -135,7 +135,7 @@ async function readIdentity(
     return { model: null, serial: null, reasons: { model: `${transport} devices have no hardware model`, serial: `${transport} devices have no serial number` } };
   }
   let model: string | null = null;
-  let serial: string | null = null;
+  let serial: string | null;
   if (transport === 'nvme') {
     // device/ of a namespace is its controller, which carries model and serial.
     const m = await readText(root, `${diskDir}/device/model`);

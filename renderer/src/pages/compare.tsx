@@ -220,7 +220,7 @@ interface BarShapeProps {
 function barShape(runIndex: number, group: BarGroup['id']) {
   return function BarShape(props: BarShapeProps) {
     const { x = 0, y = 0, width = 0, height = 0, fill } = props;
-    const value = Array.isArray(props.value) ? props.value[1] : props.value;
+    const value = (Array.isArray(props.value) ? props.value[1] : props.value) as number | undefined;
     return (
       <rect x={x} y={y} width={Math.max(0, width)} height={Math.max(0, height)} fill={fill}
         data-testid="bar" data-group={group} data-run={runIndex} data-test={props.payload?.test} data-value={typeof value === 'number' ? value : undefined} />

@@ -47,9 +47,9 @@ export function LibraryPage() {
   const dateFilter = (value: string, endOfDay: boolean) => (value ? new Date(`${value}T${endOfDay ? '23:59:59' : '00:00:00'}`).toISOString() : undefined);
 
   return (
-    <div onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop} className={dragging ? 'dropping' : undefined}>
+    <div onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={(e) => void onDrop(e)} className={dragging ? 'dropping' : undefined}>
       <PageHeader title="Library">
-        <input ref={fileInput} id={ids.file} type="file" multiple className="sr-only" accept=".csv,.json,.txt,text/plain,application/json" onChange={onPick} data-testid="import-input" />
+        <input ref={fileInput} id={ids.file} type="file" multiple className="sr-only" accept=".csv,.json,.txt,text/plain,application/json" onChange={(e) => void onPick(e)} data-testid="import-input" />
         <button onClick={() => fileInput.current?.click()} disabled={busy}>{busy ? 'Importing…' : 'Import files…'}</button>
         <button onClick={() => void exportSelected('json')} disabled={selected.length === 0}>Export JSON</button>
         <button onClick={() => void exportSelected('csv')} disabled={selected.length === 0}>Export CSV</button>
@@ -101,7 +101,7 @@ export function LibraryPage() {
                 <td><input type="checkbox" aria-label={`Select ${r.label || `run ${r.id}`}`} checked={selected.includes(r.id)} onChange={() => lib().toggleSelected(r.id)} /></td>
                 <td>
                   {editing === r.id ? (
-                    <RelabelForm initial={r.label} onDone={async (label) => { if (label !== null) await lib().relabel(r.id, label); setEditing(null); }} />
+                    <RelabelForm initial={r.label} onDone={(label) => void (async () => { if (label !== null) await lib().relabel(r.id, label); setEditing(null); })()} />
                   ) : (
                     <strong>{r.label || <span className="muted">(no label)</span>}</strong>
                   )}
@@ -134,7 +134,7 @@ export function LibraryPage() {
           title={`Delete “${confirming.label || `run ${confirming.id}`}”?`}
           body="The run and its figures are removed from the library. This cannot be undone."
           confirm="Delete"
-          onClose={async (ok) => { const run = confirming; setConfirming(null); if (ok) await lib().remove(run.id); }}
+          onClose={(ok) => { const run = confirming; setConfirming(null); if (ok) void lib().remove(run.id); }}
         />
       ) : null}
     </div>

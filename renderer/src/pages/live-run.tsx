@@ -93,7 +93,7 @@ export function LiveRunPage() {
                 <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
                 <XAxis type="number" dataKey="tSec" domain={[0, 'dataMax']} unit=" s" stroke="var(--muted)" allowDuplicatedCategory={false} />
                 <YAxis width={100} stroke="var(--muted)" tickFormatter={(v: number) => `${formatNumber(v)} MB/s`} />
-                <Tooltip formatter={(v) => `${Number(v).toFixed(1)} MB/s`} labelFormatter={(t) => `${t} s`} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }} cursor={{ stroke: 'var(--muted)' }} />
+                <Tooltip formatter={(v) => `${Number(v).toFixed(1)} MB/s`} labelFormatter={(t) => `${Number(t)} s`} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }} cursor={{ stroke: 'var(--muted)' }} />
                 <Legend />
                 {series.map((s, i) => (
                   <Line key={s.test} data={s.points} dataKey="mbps" name={s.title} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} dot={false} isAnimationActive={false} />

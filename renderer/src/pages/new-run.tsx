@@ -40,13 +40,13 @@ export function NewRunPage() {
     <>
       <PageHeader title="New run" />
       <p className="lead">DiskDelta writes a test file into the folder you choose, measures, and removes the file. Nothing else on the disk is touched.</p>
-      <form className="form" onSubmit={submit} aria-describedby="form-error">
+      <form className="form" onSubmit={(e) => void submit(e)} aria-describedby="form-error">
         <label htmlFor={ids.target}>Target folder</label>
         <div className="row">
           <input id={ids.target} name="target" list={ids.targets} value={form.target} required placeholder="/mnt/ssd" autoComplete="off"
             onChange={(e) => set({ target: e.target.value })} />
           {kind === 'electron' ? (
-            <button type="button" onClick={async () => { const path = await stores.system.getState().pickFolder(); if (path) set({ target: path }); }}>Choose folder…</button>
+            <button type="button" onClick={() => void stores.system.getState().pickFolder().then((path) => { if (path) set({ target: path }); })}>Choose folder…</button>
           ) : null}
         </div>
         <datalist id={ids.targets}>{suggestions.map((p) => <option key={p} value={p} />)}</datalist>

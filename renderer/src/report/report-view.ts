@@ -86,7 +86,7 @@ function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
               i === 0 ? h('span', { className: 'muted block' }, 'baseline') : null,
               cell.vsBaseline ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsBaseline, against: '#1' })) : null,
               cell.vsPrevious ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsPrevious, against: `#${i}` })) : null,
-              doc.spreads[r]?.[i] ? h('span', { className: 'muted block' }, doc.spreads[r]![i]) : null,
+              doc.spreads[r]?.[i] ? h('span', { className: 'muted block' }, doc.spreads[r][i]) : null,
             ),
           ),
         ),

@@ -48,7 +48,7 @@ export interface LibraryState {
 
 /** Empty filter fields mean "no filter": they are dropped rather than sent as ''. */
 export function cleanFilter(filter: LibraryFilter): LibraryFilter {
-  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== '')) as LibraryFilter;
+  return Object.fromEntries(Object.entries(filter).filter(([, v]: [string, unknown]) => v !== undefined && v !== ''));
 }
 
 export function createLibraryStore(client: ApiClient) {

@@ -77,7 +77,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
         return plan.tests
           .filter((t) => results.has(t))
           .map((t) => {
-            const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map(), plan);
+            const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map<number, Sample[]>(), plan);
             result.warnings.push(
               ...resultWarnings({
                 bytesPerSec: result.bytesPerSec,
