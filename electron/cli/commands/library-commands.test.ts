@@ -151,7 +151,12 @@ describe('list filters', () => {
       [['--source', 'guessed'], /--source 'guessed' is not a source: use measured, imported, reference/],
       [['--label', ' '], /--label is empty/],
       [['--device', 'x'.repeat(201)], /--device is 201 characters long/],
-      [['--since', '2026-02-30'], /--since '2026-02-30' is not a date: write YYYY-MM-DD/],
+      [['--since', '2026-02-30'], /--since '2026-02-30' is not a date: February 2026 has days 01 to 28; write YYYY-MM-DD/],
+      // Once a RangeError with a stack trace: every impossible date is the same usage error.
+      [['--since', '2026-13-01'], /--since '2026-13-01' is not a date: there is no month 13; write YYYY-MM-DD/],
+      [['--since', '2026-01-32'], /--since '2026-01-32' is not a date: January 2026 has days 01 to 31/],
+      [['--since', '0000-00-00'], /--since '0000-00-00' is not a date: there is no month 00/],
+      [['--since', '2026-04-00'], /--since '2026-04-00' is not a date: April 2026 has days 01 to 30/],
       [['--since', 'yesterday'], /is not a date/],
       [['--limit', '0'], /--limit '0' is out of range/],
       [['--limit', 'ten'], /--limit 'ten' is not a whole number/],

@@ -4,6 +4,7 @@ import type { RunRecord, TestResult } from '../../../electron/core/model/results
 import { buildCompareView, latencyPercentiles, logDomain, seriesFor } from './compare-view.ts';
 import { buildSpec } from './new-run-form.ts';
 import { liveSeries } from './live-view.ts';
+import { dayBoundary } from './date-filter.ts';
 
 function result(test: string, bytesPerSec: number, iops: number, samples = 0): TestResult {
   const lat = { mean: 1e6, p50: 9e5, p90: 2e6, p99: 5e6, p999: 8e6, max: 9e6 };
@@ -83,4 +84,12 @@ test('downsampling keeps each bucket\'s extremes in time order and at most the l
   assert.ok(out.some((s) => s.bytesPerSec === 9e9) && out.some((s) => s.bytesPerSec === 1), 'spike and dip kept');
   assert.deepEqual(out.map((s) => s.tMs), [...out.map((s) => s.tMs)].sort((a, b) => a - b));
   assert.equal(downsample(samples.slice(0, 10), 300).length, 10);
+});
+
+test('library date filter: a day as an ISO bound; a date no Date can hold filters nothing instead of throwing', () => {
+  assert.equal(dayBoundary('', false), undefined);
+  assert.equal(new Date(dayBoundary('2026-01-31', false)!).getDate(), 31);
+  assert.equal(new Date(dayBoundary('2026-01-31', true)!).getHours(), 23);
+  assert.equal(dayBoundary('275760-12-31', true), undefined);
+  assert.equal(dayBoundary('2026-13-01', false), undefined);
 });
