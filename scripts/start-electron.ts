@@ -19,7 +19,7 @@ if (import.meta.main) {
     // cannot download it and `npm install` must not fail there. On a user's machine the
     // download works: run the package's own installer once, here, on first start. Its output
     // is kept, not shown: on failure it is a stack trace whose first line is the fact.
-    process.stderr.write("npm start: fetching the Electron binary (first start only: npm install skips it)…\n");
+    process.stderr.write('npm start: fetching the Electron binary (first start only: npm install skips it)…\n');
     const installer = spawnSync(process.execPath, [fileURLToPath(import.meta.resolve('electron/install.js'))], { cwd: root, encoding: 'utf8' });
     installerOutput = `${installer.stdout ?? ''}${installer.stderr ?? ''}${installer.error ? installer.error.message : ''}`;
     electron = findElectron();
