@@ -3,6 +3,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <pthread.h>
@@ -72,6 +74,60 @@ static const char *fs_name(long type) {
 
 static int is_ram_fs(long type) { return type == TMPFS_MAGIC || type == RAMFS_MAGIC; }
 
+
+// Why the kernel said no to opening `path`, from facts rather than a guess: who we run as,
+// who owns the path and its mode. As root (or when the mode allows us) permissions are not
+// the cause, so the message says what else refuses: a device cgroup, a security module,
+// lockdown, an immutable attribute. `remedy` ends the message for a folder; a device's is
+// worked out here from its mode.
+static void explain_denied(char *buf, size_t n, const char *path, int e, const char *remedy) {
+  uid_t uid = geteuid();
+  struct passwd *pw = getpwuid(uid);
+  char who[96];
+  snprintf(who, sizeof who, "uid %d (%s)", (int)uid, pw ? pw->pw_name : "no name");
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    // Not even its owner and mode can be read: a folder on the way is closed to us.
+    snprintf(buf, n, "the kernel said %s (%s) to %s, who may not look inside a folder on the way to %s. %s",
+             strerrorname_np(e) ? strerrorname_np(e) : "?", strerror(e), who, path,
+             remedy ? remedy : "Run as root");
+    return;
+  }
+  struct passwd *owner = getpwuid(st.st_uid);
+  struct group *gr = getgrgid(st.st_gid);
+  char group[64];
+  snprintf(group, sizeof group, "%s", gr ? gr->gr_name : "?");
+  int in_group = getegid() == st.st_gid;
+  gid_t groups[256];
+  int count = getgroups(256, groups);
+  for (int i = 0; i < count && !in_group; i++) in_group = groups[i] == st.st_gid;
+  char facts[256];
+  snprintf(facts, sizeof facts, "%s is %s:%s, mode %04o", path, owner ? owner->pw_name : "?", group,
+           (unsigned)(st.st_mode & 07777));
+  const char *name = strerrorname_np(e) ? strerrorname_np(e) : "?";
+  if (uid == 0) {
+    snprintf(buf, n,
+             "the kernel said %s (%s) to root (uid 0), so file permissions are not the cause (%s): something "
+             "above them refuses it: %s",
+             name, strerror(e), facts,
+             S_ISBLK(st.st_mode) ? "a container's device cgroup (devices.deny), a security module (SELinux, "
+                                   "AppArmor) or kernel lockdown. Run DiskDelta where this device is allowed"
+                                 : "an immutable attribute (lsattr), a security module (SELinux, AppArmor) or a "
+                                   "read-only bind mount. Choose another folder");
+  } else if (S_ISBLK(st.st_mode) && (st.st_mode & S_IRGRP) && !in_group) {
+    snprintf(buf, n,
+             "the kernel said %s (%s) to %s; %s, and this process is not in group %s. Run as root, or join "
+             "that group (usermod -aG %s $USER, then log in again)",
+             name, strerror(e), who, facts, group, group);
+  } else if (S_ISBLK(st.st_mode)) {
+    snprintf(buf, n, "the kernel said %s (%s) to %s; %s%s, so only its owner may open it. Run as root", name,
+             strerror(e), who, facts, in_group ? ", and its group may not read it" : "");
+  } else {
+    snprintf(buf, n, "the kernel said %s (%s) to %s; %s, and this process is %sin group %s. %s", name, strerror(e),
+             who, facts, in_group ? "" : "not ", group, remedy);
+  }
+}
+
 static int open_blockdev(target_t *t, const char *path, const target_request_t *req) {
   if (req->needs_write) {
     emit_error("write-on-block-device",
@@ -83,8 +139,15 @@ static int open_blockdev(target_t *t, const char *path, const target_request_t *
   t->fd = open(path, flags);
   if (t->fd < 0) {
     int e = errno;
-    emit_error("target-open", "cannot open the block device %s read-only: %s%s", path, strerror(e),
-               e == EACCES || e == EPERM ? " (reading a raw device needs root or membership of the disk group)" : "");
+    if (e == EACCES || e == EPERM) {
+      char why[768];
+      explain_denied(why, sizeof why, path, e, NULL);
+      emit_error("target-open", "cannot open the block device %s read-only (O_RDONLY%s): %s", path,
+                 req->buffered ? "" : "|O_DIRECT", why);
+    } else {
+      emit_error("target-open", "cannot open the block device %s read-only (O_RDONLY%s): %s", path,
+                 req->buffered ? "" : "|O_DIRECT", strerror(e));
+    }
     return EXIT_TARGET;
   }
   uint64_t bytes = 0;
@@ -135,8 +198,15 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
 
   struct stat st;
   if (stat(path, &st) != 0) {
-    emit_error("target-missing", "the target %s does not exist: %s. Give an existing folder or block device",
-               path, strerror(errno));
+    int e = errno;
+    if (e == EACCES || e == EPERM) {  // it may well exist: we may not look
+      char why[768];
+      explain_denied(why, sizeof why, path, e, "Choose a folder you may reach, or run as a user who may");
+      emit_error("target-open", "cannot reach the target %s: %s", path, why);
+    } else {
+      emit_error("target-missing", "the target %s does not exist: %s. Give an existing folder or block device",
+                 path, strerror(e));
+    }
     return EXIT_TARGET;
   }
   if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, req);
@@ -188,10 +258,15 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   if (fd < 0) {
     int e = errno;
     t->file_path[0] = 0;
-    emit_error("target-create", "cannot create a test file in %s: %s. %s", path, strerror(e),
-               e == EROFS ? "The filesystem is read-only: choose a writable folder"
-               : e == EACCES || e == EPERM ? "Choose a folder you may write to"
-               : e == ENOSPC ? "The disk is full: free some space" : "Check the folder");
+    if (e == EACCES || e == EPERM) {
+      char why[768];
+      explain_denied(why, sizeof why, path, e, "Choose a folder you may write to, or run as its owner");
+      emit_error("target-create", "cannot create a test file in %s: %s", path, why);
+    } else {
+      emit_error("target-create", "cannot create a test file in %s: %s. %s", path, strerror(e),
+                 e == EROFS ? "The filesystem is read-only: choose a writable folder"
+                 : e == ENOSPC ? "The disk is full: free some space" : "Check the folder");
+    }
     return e == ENOSPC ? EXIT_NOSPACE : EXIT_TARGET;
   }
   t->fd = fd;

@@ -3,9 +3,9 @@
 // say clearly what is wrong, and leave nothing behind in the folder.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,9 +39,11 @@ function parseStdout(stdout: string): WorkerMessage[] {
   });
 }
 
-function runWorker(args: string[]): Promise<Outcome> {
+/** as: run as another user (root only; supplementary groups are dropped), or through a wrapper command. */
+function runWorker(args: string[], as: { uid?: number; gid?: number; via?: string[] } = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(WORKER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, ...prefix] = as.via ?? [WORKER];
+    const child = spawn(command!, [...prefix, ...(as.via ? [WORKER] : []), ...args], { stdio: ['ignore', 'pipe', 'pipe'], uid: as.uid, gid: as.gid });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -309,6 +311,24 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
     assert.deepEqual(readdirSync(dir), ['notes.txt']);
   });
 
+  test('a folder another user may not write to, or not even reach → 3, naming the user, owner and mode', async (t) => {
+    if (!isRoot) return t.skip('needs root to run the worker as another user');
+    // Outside the test's own 0700 folder, so that only the folder itself is closed.
+    const open = mkdtempSync(join(tmpdir(), 'dd-denied-'));
+    t.after(() => rmSync(open, { recursive: true, force: true }));
+    chmodSync(open, 0o755);
+    const closed = join(open, 'closed');
+    mkdirSync(closed, { mode: 0o700 });
+    const nobody = { uid: 65534, gid: 65534 };
+    const create = await runWorker(['run', '--target', open, ...SMALL, ...write], nobody);
+    assertFailure(create, EXIT.target, 'target-create',
+      new RegExp(`cannot create a test file in ${open}: the kernel said EACCES \\(Permission denied\\) to uid 65534 \\(\\w+\\); ${open} is root:root, mode 0755, and this process is not in group root\\. Choose a folder you may write to`));
+    const reach = await runWorker(['run', '--target', join(closed, 'inner'), ...SMALL, ...read], nobody);
+    assertFailure(reach, EXIT.target, 'target-open', /cannot reach the target .*: the kernel said EACCES \(Permission denied\) to uid 65534 \(\w+\), who may not look inside a folder on the way/);
+    assert.doesNotMatch(errorOf(reach).message, /does not exist/);
+    assert.deepEqual(readdirSync(open), ['closed']);
+  });
+
   test('a read-only folder (read-only bind mount) → 3', async (t) => {
     if (!isRoot) return t.skip('needs root to make a read-only bind mount');
     const source = scratch('ro-source');
@@ -403,6 +423,37 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       const seeks = o.messages.find((m) => m.type === 'result' && m.name === 'sk');
       assert.ok(seeks?.type === 'result' && seeks.ios > 0 && seeks.writes === 0);
       assert.equal(createHash('sha256').update(readFileSync(image)).digest('hex'), before, 'not one byte written');
+    });
+
+    // "Operation not permitted" as root once read "needs root or membership of the disk group".
+    // The message must say who asked, what the device's owner and mode are, and what the kernel said.
+    test('refused to root by a device cgroup: says the kernel refused root, so permissions are not the cause', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device and make a devices cgroup');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      const devices = '/sys/fs/cgroup/devices';
+      if (!existsSync(join(devices, 'devices.deny'))) return t.skip(`needs the cgroup v1 devices controller at ${devices}`);
+      const group = join(devices, `diskdelta-worker-test-${process.pid}`);
+      mkdirSync(group);
+      t.after(() => rmdirSync(group));
+      const majMin = readFileSync(`/sys/block/${basename(device)}/dev`, 'utf8').trim();
+      writeFileSync(join(group, 'devices.deny'), `b ${majMin} rwm`);
+      const o = await runWorker(['run', '--target', device, ...SMALL, ...read], { via: ['sh', '-c', `echo $$ > ${join(group, 'cgroup.procs')} && exec "$@"`, 'sh'] });
+      const st = statSync(device);
+      assertFailure(o, EXIT.target, 'target-open', new RegExp(
+        `cannot open the block device ${device} read-only \\(O_RDONLY\\|O_DIRECT\\): the kernel said EPERM \\(Operation not permitted\\) to root \\(uid 0\\), ` +
+        `so file permissions are not the cause \\(${device} is \\w+:\\w+, mode 0${(st.mode & 0o7777).toString(8)}\\): .*device cgroup`));
+      assert.doesNotMatch(errorOf(o).message, /needs root/);
+    });
+
+    test('refused to an ordinary user: names the user, the owner, group and mode, and the way in', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device and to run the worker as another user');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      const o = await runWorker(['run', '--target', device, ...SMALL, ...read], { uid: 65534, gid: 65534 });
+      const st = statSync(device);
+      const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+      // Debian's loop devices are root:disk 0660 (join the group); elsewhere 0600 (only root).
+      const way = st.mode & 0o040 ? 'and this process is not in group \\w+\\. Run as root, or join that group \\(usermod -aG \\w+ \\$USER' : 'so only its owner may open it\\. Run as root';
+      assertFailure(o, EXIT.target, 'target-open', new RegExp(`the kernel said EACCES \\(Permission denied\\) to uid 65534 \\(\\w+\\); ${device} is \\w+:\\w+, mode ${mode}, ${way}`));
     });
   });
 
