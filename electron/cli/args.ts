@@ -92,6 +92,11 @@ export function parseDuration(text: string, flag: string): number {
   return seconds;
 }
 
+/** A duration where none at all is a valid choice, in any spelling: 0, 0s, 0.0, 0ms. */
+export function parseDurationOrZero(text: string, flag: string): number {
+  return /^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/i.test(text) ? 0 : parseDuration(text, flag);
+}
+
 export function parseCount(text: string, flag: string, min: number, max: number): number {
   if (!/^\d+$/.test(text.trim())) throw new UsageError(`${flag} '${text}' is not a whole number`);
   const n = Number(text);

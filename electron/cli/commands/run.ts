@@ -7,7 +7,7 @@ import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '
 import { isTestId, type RunRecord, type TestId } from '../../core/model/results.ts';
 import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
 import { table } from '../../core/system/format.ts';
-import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseDurationOrZero, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
@@ -132,8 +132,7 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (spec.durationSec < 0.2 || spec.durationSec > 3600) throw new UsageError(`--duration '${values.duration}' is out of range: use 0.2 s to 3600 s`);
   }
   if (values.warmup !== undefined) {
-    // No warm-up is a valid choice in any spelling (0, 0s, 0.0, 0ms); parseDuration refuses zero.
-    spec.warmupSec = /^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/i.test(values.warmup) ? 0 : parseDuration(values.warmup, '--warmup');
+    spec.warmupSec = parseDurationOrZero(values.warmup, '--warmup');
     if (spec.warmupSec > 600) throw new UsageError(`--warmup '${values.warmup}' is out of range: use 0 s to 600 s`);
   }
   if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
