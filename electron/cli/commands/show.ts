@@ -3,6 +3,7 @@
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
+import { engineText } from '../../core/model/engine-text.ts';
 import type { DeviceFingerprint, StackLayer } from '../../core/system/types.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
 import {
@@ -77,7 +78,7 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   const origin = run.source === 'measured' ? 'measured by DiskDelta' : run.source === 'reference' ? 'reference data shipped with DiskDelta' : 'imported';
   field('source', `${origin} (format: ${run.sourceFormat})`);
   if (run.notes) field('notes', run.notes);
-  field('engine', `${run.engine.name} ${run.engine.version}${run.engine.ioEngine ? ` (I/O engine ${run.engine.ioEngine})` : ''}`.trim());
+  field('engine', `${engineText(run.engine)}${run.engine.ioEngine ? ` (I/O engine ${run.engine.ioEngine})` : ''}`);
   if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${run.target.kind})`);
   if (run.target.device) field('device', formatDevice(run.target.device));
   if (run.target.stack?.length) field('stack', run.target.stack.map(formatLayer).join(' → '));

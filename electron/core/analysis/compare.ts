@@ -6,6 +6,7 @@
 // to the one before it, because an upgrade is often a chain: HDD → SSD → SSD + dm-crypt.
 import type { ExtraMetric, RunRecord, RunSource, SourceFormat, TestResult } from '../model/results.ts';
 import { TEST_IDS } from '../model/results.ts';
+import { engineText } from '../model/engine-text.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -28,7 +29,7 @@ export type SpreadVerdict = 'yes' | 'no' | 'unknown';
 
 export interface Delta {
   ratio: number;
-  ratioText: string; // "×3.29"
+  ratioText: string; // "×3.29", "213× lower" (see formatRatio)
   percentChange: number;
   percentText: string; // "+229.2 %"
   /** null when the metric has no better direction. */
@@ -43,6 +44,8 @@ export interface CompareCell {
   /** Always labelled with its unit, e.g. "135.9 MB/s". */
   display: string;
   underResolved: boolean;
+  /** false: this run has no such test (or imported figure) at all. */
+  inRun: boolean;
   /** null for the baseline, or when either value is missing or the baseline is zero. */
   vsBaseline: Delta | null;
   /** Against the previous run; only with three or more runs. */
@@ -219,7 +222,7 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   }
   return {
     ratio,
-    ratioText: formatRatio(ratio),
+    ratioText: formatRatio(ratio, direction),
     percentChange,
     percentText: formatPercent(percentChange),
     verdict,
@@ -246,6 +249,7 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
     value: side.value,
     display: results[i] ? displayValue(metric, side.value, side.underResolved, unit, test) : '— (test not in this run)',
     underResolved: side.underResolved,
+    inRun: results[i] !== null,
     vsBaseline: i === 0 ? null : delta(sides[0]!, side, metric.direction),
     vsPrevious: i >= 2 ? delta(sides[i - 1]!, side, metric.direction) : null,
   }));
@@ -275,6 +279,7 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
         value: e?.value ?? null,
         display: displayExtra(e),
         underResolved: false,
+        inRun: e !== null,
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
         vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
       })),
@@ -303,7 +308,7 @@ function describeRun(run: RunRecord): ComparedRun {
     label: run.label,
     source: run.source,
     sourceFormat: run.sourceFormat,
-    engine: [run.engine.name, run.engine.version].filter(Boolean).join(' '),
+    engine: engineText(run.engine),
     createdAt: run.createdAt,
     device: model,
   };
