@@ -4,7 +4,8 @@ import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
 import { engineText } from '../../core/model/engine-text.ts';
-import type { DeviceFingerprint, StackLayer } from '../../core/system/types.ts';
+import type { DeviceFingerprint } from '../../core/system/types.ts';
+import { formatStack } from '../../core/system/format.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
 import {
   describeThroughputUnit,
@@ -33,17 +34,6 @@ function formatDevice(d: DeviceFingerprint): string {
   if (d.linkDescription) parts.push(`link ${d.linkDescription}`);
   else if (d.linkCeilingBytesPerSec !== null) parts.push(`link ceiling ${formatThroughput(d.linkCeilingBytesPerSec)}`);
   return parts.join(', ');
-}
-
-function formatLayer(layer: StackLayer): string {
-  const details = Object.entries(layer.details)
-    .filter(([, v]) => v !== null && v !== '')
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(' ');
-  const flags = [layer.encrypted ? 'encrypted' : '', layer.discardPasses === false ? 'TRIM blocked' : layer.discardPasses ? 'TRIM passes' : '']
-    .filter(Boolean)
-    .join(', ');
-  return [`${layer.kind} ${layer.name}`, details && `(${details})`, flags && `[${flags}]`].filter(Boolean).join(' ');
 }
 
 function formatParams(r: TestResult): string {
@@ -81,7 +71,11 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   field('engine', `${engineText(run.engine)}${run.engine.ioEngine ? ` (I/O engine ${run.engine.ioEngine})` : ''}`);
   if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${run.target.kind})`);
   if (run.target.device) field('device', formatDevice(run.target.device));
-  if (run.target.stack?.length) field('stack', run.target.stack.map(formatLayer).join(' → '));
+  if (run.target.stack?.length) {
+    // The same stack view as `diskdelta inspect`: facts in words, never the model's keys.
+    field('stack', 'from the file down to the disk:');
+    out.push(...formatStack(run.target.stack, '    '));
+  }
   if (run.system) {
     const s = run.system;
     const parts = [

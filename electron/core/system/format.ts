@@ -10,7 +10,26 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
+/**
+ * The words for a fact's field, where a reason or a detail is listed ("onlineDiscard" was
+ * printed as it is in the code). Unlisted fields are split into words, never shown raw.
+ */
+const FIELD_LABELS: Record<string, string> = {
+  model: 'model', serial: 'serial number', link: 'link speed', sizeBytes: 'size', rotational: 'rotational flag',
+  scheduler: 'I/O scheduler', removable: 'removable flag', readOnly: 'read-only flag', devNumber: 'device number',
+  logicalBlockSize: 'logical sector size', physicalBlockSize: 'physical sector size', dmName: 'device-mapper name',
+  loopBackingFile: 'backing file', backingFile: 'backing file', discard: 'discard support', onlineDiscard: 'online discard',
+  directIo: 'direct I/O', cipher: 'cipher', keyBits: 'key size', flags: 'dm-crypt flags', level: 'RAID level',
+  cpu: 'CPU', cpuModel: 'CPU model', memoryBytes: 'memory size', kernel: 'kernel version', fsType: 'filesystem',
+};
+
+export function fieldLabel(field: string): string {
+  return FIELD_LABELS[field] ?? field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+}
+
 const q = (value: string | null | undefined): string => (value === null || value === undefined || value === '' ? '?' : value);
+/** A stack detail as text: imported and older runs may lack any of them, shown as "?" then. */
+const v = (value: unknown): string => (value === null || value === undefined || value === '' ? '?' : String(value));
 const yesNo = (value: boolean | null | undefined): string => (value === true ? 'yes' : value === false ? 'no' : '?');
 
 function ceiling(bytesPerSec: number | null | undefined): string {
@@ -45,7 +64,7 @@ export function formatDevices(devices: BlockDeviceInfo[]): string {
     ['NAME', 'CLASS', 'TRANSPORT', 'SIZE', 'MODEL', 'SERIAL', 'SECTOR L/P', 'ROTATIONAL', 'LINK', 'CEILING', 'SCHEDULER', 'DISCARD (gran./max)', 'PARTS/BACKING', 'HOLDERS'],
     rows,
   );
-  const notes = devices.flatMap((d) => Object.entries(d.reasons ?? {}).map(([field, why]) => `  ${d.name} ${field}: ${why}`));
+  const notes = devices.flatMap((d) => Object.entries(d.reasons ?? {}).map(([field, why]) => `  ${d.name} ${fieldLabel(field)}: ${why}`));
   return out + (notes.length > 0 ? `\n? unknown:\n${notes.join('\n')}\n` : '') + 'Ceiling: the most the negotiated link carries after line encoding (MB/s = 10^6 bytes/s); real transfers stay below it.\n';
 }
 
@@ -56,22 +75,24 @@ function layerLine(layer: StackLayer): string {
     case 'file':
       return `file       ${layer.name}${d.type === 'loop backing file' ? '  (loop backing file)' : ''}`;
     case 'mount':
-      return `mount      ${layer.name}  ${String(d.fsType)} from ${String(d.source)}  options ${String(d.options)}  online discard: ${q(d.onlineDiscard as string | null)}`;
+      return `mount      ${layer.name}  ${v(d.fsType)} from ${v(d.source)}  options ${v(d.options)}  online discard: ${v(d.onlineDiscard)}`;
     case 'dm-crypt': {
-      const cipher = d.cipher ? `${String(d.cipher)}, ${String(d.keyBits)}-bit key${d.cipherKeyBits && String(d.cipher).startsWith('aes') ? ` (AES-${String(d.cipherKeyBits)})` : ''}` : 'cipher ?';
+      const cipher = d.cipher ? `${v(d.cipher)}, ${v(d.keyBits)}-bit key${d.cipherKeyBits && v(d.cipher).startsWith('aes') ? ` (AES-${v(d.cipherKeyBits)})` : ''}` : 'cipher ?';
       const flags = d.flags === null || d.flags === undefined ? 'flags ?' : `flags: ${String(d.flags) || 'none'}`;
-      return `dm-crypt   ${layer.name} (${String(d.device)}, ${q(d.format as string | null)})  ${cipher}  ${flags}${pass}`;
+      return `dm-crypt   ${layer.name} (${v(d.device)}, ${v(d.format)})  ${cipher}  ${flags}${pass}`;
     }
     case 'lvm':
-      return `lvm        ${layer.name} (${String(d.device)})  VG ${q(d.vg as string | null)}  LV ${q(d.lv as string | null)}${pass}`;
+      return `lvm        ${layer.name} (${v(d.device)})  VG ${v(d.vg)}  LV ${v(d.lv)}${pass}`;
     case 'loop':
-      return `loop       ${layer.name}  backing file ${q(d.backingFile as string | null)}  direct I/O: ${yesNo(d.directIo as boolean | null)}${pass}`;
+      return `loop       ${layer.name}  backing file ${v(d.backingFile)}  direct I/O: ${yesNo(d.directIo as boolean | null)}${pass}`;
     case 'partition':
-      return `partition  ${layer.name}  #${String(d.number ?? '?')} on ${String(d.disk ?? '?')}, ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}${pass}`;
+      return `partition  ${layer.name}  #${v(d.number)} on ${v(d.disk)}, ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}${pass}`;
     case 'disk':
-      return `disk       ${layer.name}  ${String(d.class)} via ${q(d.transport as string | null)}  ${q(d.model as string | null)}  ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}  link ${q(d.link as string | null)} ceiling ${ceiling(layer.linkCeilingBytesPerSec)}${pass}`;
-    default:
-      return `${layer.kind.padEnd(10)} ${layer.name}  ${JSON.stringify(d)}${pass}`;
+      return `disk       ${layer.name}  ${v(d.class)} via ${v(d.transport)}  ${v(d.model)}  ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}  link ${v(d.link)} ceiling ${ceiling(layer.linkCeilingBytesPerSec)}${pass}`;
+    default: {
+      const facts = Object.entries(d).filter(([, value]) => value !== null && value !== undefined && value !== '').map(([k, value]) => `${fieldLabel(k)} ${String(value)}`);
+      return `${layer.kind.padEnd(10)} ${layer.name}  ${facts.join(', ')}${pass}`;
+    }
   }
 }
 
@@ -85,13 +106,19 @@ export function formatSystem(s: SystemFacts): string {
   ].join('\n');
 }
 
+/** The storage stack, numbered from the file down to the disk, then what could not be read and why. */
+export function formatStack(stack: StackLayer[], indent = '  '): string[] {
+  const lines = stack.map((layer, i) => `${indent}${String(i + 1).padStart(2)}. ${layerLine(layer)}`);
+  const reasons = stack.flatMap((l) => Object.entries(l.reasons ?? {}).map(([k, v]) => `${indent}    ${l.name} ${fieldLabel(k)}: ${v}`));
+  if (reasons.length > 0) lines.push(`${indent}  ? unknown:`, ...reasons);
+  return lines;
+}
+
 export function formatInspect(r: InspectReport): string {
   const lines: string[] = [];
   lines.push(`Target     ${r.target.path} (${r.target.kind})`);
   lines.push('', 'Stack, from the file down to the disk:');
-  (r.target.stack ?? []).forEach((layer, i) => lines.push(`  ${String(i + 1).padStart(2)}. ${layerLine(layer)}`));
-  const reasons = (r.target.stack ?? []).flatMap((l) => Object.entries(l.reasons ?? {}).map(([k, v]) => `      ${l.name} ${k}: ${v}`));
-  if (reasons.length > 0) lines.push('    ? unknown:', ...reasons);
+  lines.push(...formatStack(r.target.stack ?? []));
   lines.push('');
   lines.push(`Encrypted  ${r.encryptedLayers.join('; ') || 'no layer'}`);
   lines.push(`Ceiling    ${r.lowestCeiling ? `lowest link ceiling ~${formatThroughput(r.lowestCeiling.bytesPerSec)} at ${r.lowestCeiling.where}` : 'unknown (no physical link found on the path)'}`);

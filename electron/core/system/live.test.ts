@@ -51,6 +51,9 @@ test('inspect /dev/shm: tmpfs, no disk, and the O_DIRECT warning', (t) => {
   const text = diskdelta('inspect', '/dev/shm');
   assert.match(text.stdout, /tmpfs/);
   assert.match(text.stdout, /\[fs-in-memory\].*O_DIRECT/);
+  // Why a fact is unknown, in words: "online discard", never the model's key "onlineDiscard".
+  assert.match(text.stdout, /\/dev\/shm online discard: tmpfs has no discard option/);
+  assert.doesNotMatch(text.stdout, /\b[a-z]+[A-Z]\w*\b/, 'no camelCase keys');
   // A relative PATH is taken from the working folder.
   const relative = JSON.parse(diskdeltaIn('/dev', 'inspect', 'shm', '--json').stdout) as InspectReport;
   assert.equal(relative.target.stack![0]!.name, '/dev/shm');
