@@ -41,7 +41,8 @@ export function formatRunList(runs: RunSummary[]): string {
     String(r.id),
     r.createdAt.slice(0, 16).replace('T', ' '),
     r.source === 'measured' ? 'measured' : `[${r.source}] ${r.sourceFormat}`,
-    r.deviceModel ?? (r.targetPath || '—'),
+    // A path is not a device (a fio import names its test file): unknown is a dash.
+    r.deviceModel ?? '—',
     String(r.resultCount),
     r.warningCount > 0 ? String(r.warningCount) : '',
     r.label,

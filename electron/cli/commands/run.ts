@@ -1,6 +1,7 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
 import { BenchError } from '../../core/bench/errors.ts';
+import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS, TEST_DEFINITIONS } from '../../core/bench/presets.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
@@ -186,7 +187,7 @@ export function formatRecord(record: RunRecord): string {
   const s = record.settings;
   const head =
     `DiskDelta ${record.engine.version} · ${record.target.path}` +
-    (record.target.device ? ` (${record.target.device.name}, ${record.target.device.class})` : '') +
+    (record.target.device ? ` (${measuredDeviceText(record.target, { withFile: true })}, ${record.target.device.class})` : '') +
     `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}` +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';

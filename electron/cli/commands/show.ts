@@ -3,7 +3,7 @@
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
-import { engineText } from '../../core/model/engine-text.ts';
+import { engineText, measuredDeviceText } from '../../core/model/run-text.ts';
 import type { DeviceFingerprint } from '../../core/system/types.ts';
 import { formatStack } from '../../core/system/format.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
@@ -69,8 +69,12 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   field('source', `${origin} (format: ${run.sourceFormat})`);
   if (run.notes) field('notes', run.notes);
   field('engine', `${engineText(run.engine)}${run.engine.ioEngine ? ` (I/O engine ${run.engine.ioEngine})` : ''}`);
-  if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${run.target.kind})`);
+  // "(unknown)" after a path read like an unknown target: an import's path is as its file named it.
+  const kind = run.target.kind !== 'unknown' ? run.target.kind : run.source === 'measured' ? 'kind unknown' : 'as named in the imported file';
+  if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${kind})`);
   if (run.target.device) field('device', formatDevice(run.target.device));
+  // Through a loop device the run measured the loop and its backing file as much as the disk.
+  if (run.target.stack?.some((l) => l.kind === 'loop')) field('measured', measuredDeviceText(run.target, { withFile: true }) ?? '?');
   if (run.target.stack?.length) {
     // The same stack view as `diskdelta inspect`: facts in words, never the model's keys.
     field('stack', 'from the file down to the disk:');

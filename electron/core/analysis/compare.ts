@@ -6,7 +6,7 @@
 // to the one before it, because an upgrade is often a chain: HDD → SSD → SSD + dm-crypt.
 import type { ExtraMetric, RunRecord, RunSource, SourceFormat, TestResult } from '../model/results.ts';
 import { TEST_IDS } from '../model/results.ts';
-import { engineText } from '../model/engine-text.ts';
+import { engineText, measuredDeviceText } from '../model/run-text.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -302,7 +302,6 @@ export function directionOfUnit(unit: string): Direction {
 }
 
 function describeRun(run: RunRecord): ComparedRun {
-  const model = run.target.device?.model ?? null;
   return {
     id: run.id ?? null,
     label: run.label,
@@ -310,7 +309,7 @@ function describeRun(run: RunRecord): ComparedRun {
     sourceFormat: run.sourceFormat,
     engine: engineText(run.engine),
     createdAt: run.createdAt,
-    device: model,
+    device: measuredDeviceText(run.target),
   };
 }
 

@@ -3,7 +3,7 @@
 // Cells that a spreadsheet would run as a formula (=, +, -, @ at the start of a text cell,
 // e.g. a hostile label) are prefixed with an apostrophe.
 import type { RunRecord } from '../model/results.ts';
-import { engineText } from '../model/engine-text.ts';
+import { engineText } from '../model/run-text.ts';
 
 const HEADER = [
   'run', 'label', 'created_at', 'source', 'source_format', 'engine', 'device_model',

@@ -20,6 +20,7 @@ import type {
   Warning,
 } from '../model/results.ts';
 import type { DeviceClass } from '../system/types.ts';
+import { measuredDeviceText } from '../model/run-text.ts';
 import { migrate, NewerSchemaError } from './migrations.ts';
 
 /** How long a writer waits for another process's transaction before giving up. */
@@ -264,8 +265,8 @@ class SqliteLibrary implements Library {
       run.engine.version,
       run.engine.ioEngine ?? null,
       // The list's device column: virtio, loop and zram disks have no model, and their
-      // kernel name ("vda") says more than a dash.
-      device?.model ?? device?.name ?? null,
+      // kernel name ("vda") says more than a dash; a loop device in between is named too.
+      measuredDeviceText(run.target),
       device?.class ?? null,
       run.results.length,
       warningCount,
