@@ -6,7 +6,7 @@ import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
-import { MAX_COMPARED, sameRef } from '../stores/compare.ts';
+import { MAX_COMPARED, pickerColumns, sameRef } from '../stores/compare.ts';
 import { buildCompareView, latencyPercentiles, latencyTests, logDomain, seriesFor, testTitle, type BarGroup, type CompareView, type SeriesLine } from '../view/compare-view.ts';
 
 const tooltipStyle = { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' };
@@ -15,6 +15,7 @@ export function ComparePage() {
   const stores = useStoresApi();
   const { refs, records, references, unit, logScale, loading, error } = useCompare((s) => s);
   const libraryRuns = useLibrary((s) => s.runs);
+  const columns = useMemo(() => pickerColumns(libraryRuns, references), [libraryRuns, references]);
   useEffect(() => {
     void stores.library.getState().load();
     void stores.compare.getState().loadReferences();
@@ -30,8 +31,8 @@ export function ComparePage() {
         <div className="pick-columns">
           <fieldset>
             <legend>Your runs</legend>
-            {libraryRuns.length === 0 ? <p className="muted">None yet: <a href="#/new">measure</a> or <a href="#/library">import</a> some.</p> : null}
-            {libraryRuns.map((r) => {
+            {columns.own.length === 0 ? <p className="muted">None yet: <a href="#/new">measure</a> or <a href="#/library">import</a> some.</p> : null}
+            {columns.own.map((r) => {
               const ref = { kind: 'run' as const, id: r.id };
               const index = refs.findIndex((x) => sameRef(x, ref));
               return (
@@ -45,15 +46,15 @@ export function ComparePage() {
           </fieldset>
           <fieldset>
             <legend>Reference runs (published figures)</legend>
-            {references.length === 0 ? <p className="muted">No reference runs are available in this build.</p> : null}
-            {references.map((r) => {
-              const ref = { kind: 'reference' as const, key: r.key };
-              const index = refs.findIndex((x) => sameRef(x, ref));
+            {columns.references.length === 0 ? <p className="muted">No reference runs are available in this build.</p> : null}
+            {columns.references.map((choice) => {
+              const index = refs.findIndex((x) => choice.refs.some((r) => sameRef(x, r)));
+              const key = choice.refs.map((r) => (r.kind === 'run' ? `run:${r.id}` : `ref:${r.key}`)).join(',');
               return (
-                <label key={r.key} className="check">
-                  <input type="checkbox" checked={index >= 0} disabled={index < 0 && refs.length >= MAX_COMPARED} onChange={() => c().toggle(ref)} data-testid="pick-reference" />
+                <label key={key} className="check">
+                  <input type="checkbox" checked={index >= 0} disabled={index < 0 && refs.length >= MAX_COMPARED} onChange={() => c().toggleChoice(choice.refs)} data-testid="pick-reference" />
                   {index >= 0 ? <span className="swatch" style={{ background: SERIES_COLORS[index] }}>#{index + 1}</span> : null}
-                  <span>{r.label} <span className="muted">· reference</span></span>
+                  <span>{choice.label} <span className="muted">· reference{choice.refs.some((r) => r.kind === 'run') ? ', also in your library' : ''}</span></span>
                 </label>
               );
             })}
