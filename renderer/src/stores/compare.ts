@@ -4,6 +4,7 @@ import type { ApiError, RunRef, RunSummary } from '../../../electron/core/api/co
 import type { ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
+import type { ScaleMode } from '../view/compare-view.ts';
 
 export const MAX_COMPARED = 6;
 
@@ -15,7 +16,8 @@ export interface CompareState {
   references: Array<{ key: string; label: string; createdAt: string }>;
   referencesError: ApiError | null;
   unit: ThroughputUnit;
-  logScale: boolean;
+  /** Chart axes: 'auto' picks a log axis per chart when its bars span ×10 or more. */
+  scale: ScaleMode;
   seriesTest: string | null;
   latencyTest: string | null;
   loading: boolean;
@@ -28,7 +30,7 @@ export interface CompareState {
    *  toggles). Without it everything is fetched again, so a relabel elsewhere shows. */
   setRefs(refs: RunRef[], options?: { reuse?: boolean }): Promise<void>;
   setUnit(unit: ThroughputUnit): void;
-  setLogScale(on: boolean): void;
+  setScale(scale: ScaleMode): void;
   setSeriesTest(test: string): void;
   setLatencyTest(test: string): void;
   load(options?: { reuse?: boolean }): Promise<void>;
@@ -74,7 +76,7 @@ export function createCompareStore(client: ApiClient) {
     references: [],
     referencesError: null,
     unit: 'MB',
-    logScale: false,
+    scale: 'auto',
     seriesTest: null,
     latencyTest: null,
     loading: false,
@@ -103,7 +105,7 @@ export function createCompareStore(client: ApiClient) {
       await get().load(options);
     },
     setUnit: (unit) => set({ unit }),
-    setLogScale: (logScale) => set({ logScale }),
+    setScale: (scale) => set({ scale }),
     setSeriesTest: (seriesTest) => set({ seriesTest }),
     setLatencyTest: (latencyTest) => set({ latencyTest }),
     async load(options) {
