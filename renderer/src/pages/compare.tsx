@@ -7,7 +7,7 @@ import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningLi
 import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { MAX_COMPARED, pickerColumns, sameRef } from '../stores/compare.ts';
-import { AUTO_LOG_SPREAD, buildCompareView, chartDomain, chooseScale, labelLayout, labelRoomPx, latencyPercentiles, latencyTests, seriesFor, testTitle, wrapTickLabel, type BarGroup, type BarLabelText, type CompareView, type PercentileRow, type ScaleMode, type SeriesLine } from '../view/compare-view.ts';
+import { AUTO_LOG_SPREAD, buildCompareView, chartDomain, chooseScale, labelLayout, labelRoomPx, latencyPercentiles, latencyTests, logDomain, seriesFor, testTitle, wrapTickLabel, type BarGroup, type BarLabelText, type CompareView, type PercentileRow, type ScaleMode, type SeriesLine } from '../view/compare-view.ts';
 
 const SCALES: ReadonlyArray<[ScaleMode, string]> = [['auto', 'Auto'], ['linear', 'Linear'], ['log', 'Logarithmic']];
 
@@ -177,7 +177,7 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
             <select id={ids.series} value={seriesTest} onChange={(e) => c().setSeriesTest(e.target.value)}>
               {view.seriesTests.map((t) => <option key={t} value={t}>{testTitle(t)}</option>)}
             </select>
-            <SeriesChart series={series} labels={labels} unitLabel={throughputLabel(unit)} />
+            <SeriesChart series={series} labels={labels} unitLabel={throughputLabel(unit)} scale={scale} />
           </>
         ) : (
           <p className="muted">No time series in these runs (imports carry none; DiskDelta's own runs do).</p>
@@ -344,15 +344,20 @@ function wrappedTick(widthPx: number) {
   };
 }
 
-const SeriesChart = memo(function SeriesChart({ series, labels, unitLabel }: { series: SeriesLine[]; labels: string[]; unitLabel: string }) {
+const SeriesChart = memo(function SeriesChart({ series, labels, unitLabel, scale }: { series: SeriesLine[]; labels: string[]; unitLabel: string; scale: ScaleMode }) {
   const [box, width] = useWidth<HTMLDivElement>();
+  // The same choice as the bars: an HDD's line beside an SSD's stays off the floor.
+  const points = useMemo(() => series.flatMap((s) => s.points), [series]);
+  const choice = useMemo(() => chooseScale(points, ['value'], scale), [points, scale]);
   return (
-    <div className="chart" data-testid="series-chart">
+    <div className="chart" data-testid="series-chart" data-scale={choice.log ? 'log' : 'linear'}>
+      <p className="muted">{choice.note}</p>
       <div ref={box}>
         {width ? <LineChart width={width} height={260} margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
           <XAxis type="number" dataKey="tMs" unit=" ms" stroke="var(--muted)" domain={[0, 'dataMax']} allowDuplicatedCategory={false} />
-          <YAxis width={100} stroke="var(--muted)" tickFormatter={(v: number) => `${formatNumber(v)} ${unitLabel}`} />
+          <YAxis width={100} stroke="var(--muted)" scale={choice.log ? 'log' : 'auto'} domain={choice.log ? logDomain(points, ['value']) : [0, 'auto']} allowDataOverflow={choice.log}
+            tickFormatter={(v: number) => `${formatNumber(v)} ${unitLabel}`} />
           <Tooltip formatter={(v) => `${formatNumber(Number(v))} ${unitLabel}`} contentStyle={tooltipStyle} cursor={{ fill: 'var(--grid)' }} />
           {series.map((s) => (
             <Line key={s.runIndex} data={s.points} dataKey="value" name={`#${s.runIndex + 1} ${labels[s.runIndex] ?? ''}`} stroke={SERIES_COLORS[s.runIndex]} dot={false} isAnimationActive={false} />
