@@ -66,21 +66,22 @@ test('run → live progress → library → compare two runs → bars in the cha
 });
 
 test('cancel stops the run and leaves no test file', async ({ page, app }) => {
-  // 8 tests × 60 s: the run cannot end on its own while this test lasts, however slow the
-  // machine (screenshots took a minute on a loaded one), so "Cancelled" can only be the cancel.
+  // 8 tests × 20 s: the run cannot end on its own before the cancel, however slow the machine,
+  // so "Cancelled" can only be the cancel. The click comes before any screenshot: on a loaded
+  // machine a page that redraws its live chart ten times a second took minutes to photograph.
   test.setTimeout(300_000);
-  await startRun(page, openAt(app.url), app.targetDir, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '60' });
+  await startRun(page, openAt(app.url), app.targetDir, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '20' });
   await expect(page.getByTestId('run-progress')).not.toHaveAttribute('aria-valuenow', '0', { timeout: 20_000 });
   // The Live run page mid-run: progress, current figures and the live chart.
   await expect(page.getByTestId('live-chart').locator('svg path.recharts-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `live-running-${scheme}.png`) });
-  }
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('Cancelled', { timeout: 60_000 });
   expect(app.leftovers()).toEqual([]);
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `live-cancelled-${scheme}.png`) });
+  }
   await page.goto(`${app.url}#/library`);
   await expect(page.getByTestId('empty-state')).toContainText('The library is empty');
 });
