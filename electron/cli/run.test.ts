@@ -150,6 +150,15 @@ describe('specFromFlags (in process)', () => {
     assert.deepEqual(specFromFlags({ target: '/mnt', preset: 'quick' }), { target: '/mnt', preset: 'quick' });
   });
 
+  test('adaptive stopping: --precision as a percentage, --max-time as a duration; bad values name the flag', () => {
+    assert.deepEqual(specFromFlags({ target: '/mnt', precision: '2%', 'max-time': '3s' }), { target: '/mnt', precision: 0.02, maxTimeSec: 3 });
+    assert.equal(specFromFlags({ target: '/mnt', precision: '0.5' }).precision, 0.005);
+    assert.equal(specFromFlags({ target: '/mnt', precision: '0' }).precision, 0, 'a fixed count of runs');
+    assert.throws(() => specFromFlags({ target: '/mnt', precision: 'tight' }), /--precision 'tight' is not a percentage from 0 to 50, e\.g\. 2%/);
+    assert.throws(() => specFromFlags({ target: '/mnt', precision: '60%' }), /--precision '60%'/);
+    assert.throws(() => specFromFlags({ target: '/mnt', 'max-time': '0.1s' }), /--max-time '0\.1s' is out of range/);
+  });
+
   test('no warm-up, in any spelling', () => {
     for (const zero of ['0', '0s', '0.0', '0ms', '00']) assert.equal(specFromFlags({ target: '/mnt', warmup: zero }).warmupSec, 0, zero);
     assert.throws(() => specFromFlags({ target: '/mnt', warmup: '-1' }), UsageError);

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "elevate.h"
 #include "engine.h"
 #include "ndjson.h"
 #include "phase.h"
@@ -25,10 +26,20 @@ typedef struct {
   double duration;
   double warmup;
   unsigned runs;
+  unsigned max_runs;
+  double precision;
+  double max_time;
+  unsigned min_ios;
+  unsigned min_window_ios;
+  double min_time;
   unsigned sample_ms;
   int buffered;
   const char *engine;
   const char *file;
+  unsigned fd;
+  const char *helper;
+  const char *fd_from;
+  const char *socket;
   uint64_t seed;
   job_t jobs[MAX_JOBS];
   unsigned njobs;
@@ -51,36 +62,65 @@ static const option_def_t OPTIONS[] = {
     {"--size", "BYTES", OPT_BYTES, OFF(size), 1 << 20, 1ull << 50, "test file size / device span (default 1073741824)"},
     {"--duration", "SECONDS", OPT_SECONDS, OFF(duration), 0.05, 3600, "timed window of each run (default 5)"},
     {"--warmup", "SECONDS", OPT_SECONDS, OFF(warmup), 0, 600, "untimed I/O before the runs of each job (default 1)"},
-    {"--runs", "N", OPT_COUNT, OFF(runs), 1, 100, "timed runs per job (default 1)"},
+    {"--runs", "N", OPT_COUNT, OFF(runs), 1, 100, "timed runs per job; with --precision the fewest (default 1)"},
+    {"--precision", "FRACTION", OPT_SECONDS, OFF(precision), 0, 0.5,
+     "adaptive: add runs until the median's 95 % interval is within ±FRACTION (0.02: ±2 %)\n"
+     "                        and --min-ios/--min-time are met, or until --max-time/--max-runs; 0: --runs fixed (default 0)"},
+    {"--max-runs", "N", OPT_COUNT, OFF(max_runs), 1, 100, "adaptive: most timed runs per job (default 100)"},
+    {"--max-time", "SECONDS", OPT_SECONDS, OFF(max_time), 0, 36000, "adaptive: most timed seconds per job, warm-up excluded; 0: none (default 0)"},
+    {"--min-ios", "N", OPT_COUNT, OFF(min_ios), 0, 1000000, "adaptive: fewest I/Os over a job's runs before it may stop (default 0)"},
+    {"--min-window-ios", "N", OPT_COUNT, OFF(min_window_ios), 0, 1000000,
+     "runs of a slow device last long enough for N I/Os, judged late in the warm-up (default 0: --duration)"},
+    {"--min-time", "SECONDS", OPT_SECONDS, OFF(min_time), 0, 3600, "adaptive: fewest timed seconds over a job's runs before it may stop (default 0)"},
     {"--sample-ms", "MS", OPT_COUNT, OFF(sample_ms), 0, 10000, "sample interval, 0 for none; at least 50 (default 100)"},
     {"--job", "SPEC", OPT_JOB, 0, 0, 0, "a test, repeatable: name=ID,rw=PATTERN,bs=N,qd=N,threads=N[,read=PCT]"},
-    {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "aio (default) or psync; aio falls back to psync, reported"},
+    {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "io_uring (default), aio or psync; each falls back to the next, reported"},
     {"--buffered", NULL, OPT_FLAG, OFF(buffered), 0, 0, "no O_DIRECT (page cache): results are flagged as not the disk's"},
     {"--file", "PATH", OPT_STRING, OFF(file), 0, 0, "run: reuse a file made by `prepare` (kept afterwards)"},
+    {"--fd", "N", OPT_COUNT, OFF(fd), 3, 1 << 20, "block device: measure on this inherited read-only descriptor of --target"},
+    {"--helper", "PATH", OPT_STRING, OFF(helper), 0, 0, "block device: have `pkexec PATH open-ro` open --target and pass it back"},
+    {"--fd-from", "PATH", OPT_STRING, OFF(fd_from), 0, 0, "block device: fetch the descriptor from a `hold` process's socket"},
+    {"--socket", "PATH", OPT_STRING, OFF(socket), 0, 0, "hold: where to serve the descriptor (a new name in a private folder)"},
     {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
 };
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
 
+// The verbs, a table like the engines and the options: a new measurement kind that needs the
+// worker adds one entry here and its own cmd_ function (docs/measurement-kinds.md).
+typedef struct {
+  const char *name;
+  int (*run)(options_t *o);
+  const char *help;
+} verb_t;
+
+static int cmd_measure(options_t *o);
+static int cmd_prepare(options_t *o);
+static int cmd_cleanup(options_t *o);
+static int cmd_hold(options_t *o);
+
+static const verb_t VERBS[] = {
+    {.name = "run", .run = cmd_measure, .help = "measure the jobs on --target (test file created, filled, always removed)"},
+    {.name = "prepare", .run = cmd_prepare, .help = "create and fill a test file in --target and keep it; prints its path (for harnesses)"},
+    {.name = "cleanup", .run = cmd_cleanup, .help = "remove test files left in --target by killed runs"},
+    {.name = "hold", .run = cmd_hold,
+     .help = "open the block device --target once (--helper or --fd) and serve its descriptor on --socket\n"
+             "            to this user's runs (--fd-from) until stdin closes: one authentication a session"},
+};
+#define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
+
 static void print_help(FILE *out) {
-  fprintf(out,
-          "Usage: " WORKER_NAME " VERB [OPTIONS]\n\n"
-          "Verbs:\n"
-          "  run       measure the jobs on --target (test file created, filled, always removed)\n"
-          "  prepare   create and fill a test file in --target and keep it; prints its path (for harnesses)\n"
-          "  cleanup   remove test files left in --target by killed runs\n"
-          "  --help    this text;  --version  the version\n\nOptions:\n");
+  fprintf(out, "Usage: " WORKER_NAME " VERB [OPTIONS]\n\nVerbs:\n");
+  for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %-9s %s\n", VERBS[i].name, VERBS[i].help);
+  fprintf(out, "  --help    this text;  --version  the version\n\nOptions:\n");
   for (unsigned i = 0; i < OPTION_COUNT; i++)
-    fprintf(out, "  %-10s %-8s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
+    fprintf(out, "  %-11s %-9s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
   fprintf(out, "\nJob keys (--job):\n%s", job_keys_help());
   fprintf(out, "\nEngines:\n");
   for (unsigned i = 0; i < ENGINE_COUNT; i++) fprintf(out, "  %-6s %s\n", ENGINES[i]->name, ENGINES[i]->help);
   fprintf(out,
           "\nOutput: one JSON object per line on stdout, each {\"v\":%d,\"type\":…}: hello, progress,\n"
           "sample, result, warning, error, done. Logs go to stderr.\n"
-          "\nExit codes: 0 ok; 2 usage (incl. a write test on a block device); 3 target unusable\n"
-          "(missing, not a folder/device, read-only, no permission); 4 not enough space; 5 O_DIRECT\n"
-          "refused or meaningless (tmpfs) without --buffered; 6 I/O error; 7 interrupted by a signal\n"
-          "(test file removed); 8 internal error.\n"
+          "\n" EXIT_CODES_HELP "\n"
           "\nSafety: block devices are opened read-only, always. The test file is created with\n"
           "O_CREAT|O_EXCL|O_NOFOLLOW under a unique name, locked while in use, and removed at the end,\n"
           "on error and on SIGTERM/SIGINT/SIGHUP; files of killed runs are removed by the next run.\n",
@@ -90,9 +130,9 @@ static void print_help(FILE *out) {
 static int usage_error(const char *fmt, const char *a, const char *b) {
   char msg[512];
   snprintf(msg, sizeof msg, fmt, a, b);
-  emit_error("usage", "%s (see " WORKER_NAME " --help)", msg);
-  emit_done("error", EXIT_USAGE);
-  return EXIT_USAGE;
+  int rc = emit_failure(FAIL_USAGE, "%s (see " WORKER_NAME " --help)", msg);
+  emit_done("error", rc);
+  return rc;
 }
 
 static int parse_options(options_t *o, int argc, char **argv) {
@@ -125,7 +165,7 @@ static int parse_options(options_t *o, int argc, char **argv) {
       case OPT_SECONDS: {
         double v = strtod(val, &end);
         if (!*val || *end || errno || !(v >= def->min && v <= def->max))
-          return usage_error("%s '%s' is not a number of seconds in range", def->name, val);
+          return usage_error("%s '%s' is not a number in range (see --help)", def->name, val);
         *(double *)((char *)o + def->offset) = v;
         break;
       }
@@ -148,6 +188,7 @@ static int parse_options(options_t *o, int argc, char **argv) {
     }
   }
   if (!o->target) return usage_error("--target is required%s%s", "", "");
+  if (o->precision > 0 && o->max_runs < o->runs) return usage_error("--max-runs must be at least --runs%s%s", "", "");
   if (o->sample_ms && o->sample_ms < 50) return usage_error("--sample-ms must be 0 or at least 50%s%s", "", "");
   return 0;
 }
@@ -191,7 +232,7 @@ static void emit_hello(const options_t *o, const target_t *t, const char *engine
 static int finish(target_t *t, int rc) {
   target_close(t);
   if (g_stop && rc == 0) rc = EXIT_INTERRUPTED;
-  if (rc == EXIT_INTERRUPTED) emit_error("interrupted", "stopped by a signal; the test file was removed");
+  if (rc == EXIT_INTERRUPTED) emit_failure(FAIL_INTERRUPTED, "stopped by a signal; the test file was removed");
   emit_done(rc == 0 ? "ok" : rc == EXIT_INTERRUPTED ? "interrupted" : "error", rc);
   return rc;
 }
@@ -213,25 +254,11 @@ static void fill_progress(uint64_t done, uint64_t total) {
 }
 
 static const io_engine_t *choose_engine(const options_t *o, int *rc) {
-  const char *want = o->engine ? o->engine : "aio";
+  const char *want = o->engine ? o->engine : ENGINES[0]->name;
   for (unsigned i = 0; i < ENGINE_COUNT; i++)
     if (strcmp(ENGINES[i]->name, want) == 0) return ENGINES[i];
-  *rc = usage_error("--engine '%s' is unknown: use aio or psync%s", want, "");
+  *rc = usage_error("--engine '%s' is unknown: use io_uring, aio or psync%s", want, "");
   return NULL;
-}
-
-// Kernel AIO may be missing (CONFIG_AIO=n) or exhausted (aio-max-nr): fall back, and say so.
-static const io_engine_t *probe_engine(const io_engine_t *engine) {
-  if (engine != &ENGINE_AIO) return engine;
-  unsigned long ctx = 0;
-  if (syscall(SYS_io_setup, 1, &ctx) == 0) {
-    syscall(SYS_io_destroy, ctx);
-    return engine;
-  }
-  emit_warning("aio-unavailable",
-               "kernel AIO is unavailable (%s): using psync, so every job runs at queue depth 1 per thread",
-               strerror(errno));
-  return &ENGINE_PSYNC;
 }
 
 static int cmd_run(options_t *o, int prepare_only) {
@@ -239,7 +266,8 @@ static int cmd_run(options_t *o, int prepare_only) {
   const io_engine_t *engine = choose_engine(o, &rc);
   if (!engine) return rc;
   if (!prepare_only && o->njobs == 0) return usage_error("run needs at least one --job%s%s", "", "");
-  target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file};
+  target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file,
+                          .fd = (int)o->fd, .helper = o->helper, .fd_from = o->fd_from};
   for (unsigned i = 0; i < o->njobs; i++) req.needs_write |= o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS;
   // (seeks are left out above: on a block device they run read-only, with a warning)
   target_t t;
@@ -247,7 +275,7 @@ static int cmd_run(options_t *o, int prepare_only) {
   if (!o->file) sweep_stale_files(o->target);
   rc = target_open(&t, o->target, &req);
   if (rc) return finish(&t, rc);
-  engine = probe_engine(engine);
+  engine = engine_available(engine, &t);
   emit_hello(o, &t, engine->name);
   if (!t.direct) emit_warning("buffered-io", "O_DIRECT is off (--buffered): results include the page cache and are not the disk's speed");
   if (t.is_blockdev)
@@ -271,28 +299,43 @@ static int cmd_run(options_t *o, int prepare_only) {
     return finish(&t, 0);
   }
 
-  uint64_t seq_resume[64] = {0};
-  for (unsigned j = 0; j < o->njobs && !g_stop; j++) {
-    memset(seq_resume, 0, sizeof seq_resume);
-    phase_opts_t po = {.engine = engine, .sample_ms = o->sample_ms, .seed = o->seed, .job_index = j,
-                       .job_count = o->njobs, .runs = o->runs, .seq_resume = seq_resume};
-    phase_result_t *r = malloc(sizeof *r);
-    if (!r) return finish(&t, EXIT_INTERNAL);
-    if (o->warmup > 0) {
-      po.run = 0;
-      po.duration_s = o->warmup;
-      rc = run_phase(&o->jobs[j], &t, &po, r);
-    }
-    for (unsigned run = 1; run <= o->runs && rc == 0 && !g_stop; run++) {
-      po.run = run;
-      po.duration_s = o->duration;
-      rc = run_phase(&o->jobs[j], &t, &po, r);
-      if (rc == 0 && !g_stop) emit_result(&o->jobs[j], &t, &po, r);
-    }
-    free(r);
-    if (rc) break;
+  for (unsigned j = 0; j < o->njobs && !g_stop && rc == 0; j++) {
+    job_opts_t jo = {.engine = engine, .warmup_s = o->warmup, .duration_s = o->duration, .sample_ms = o->sample_ms,
+                     .min_window_ios = o->min_window_ios,
+                     .seed = o->seed, .job_index = j, .job_count = o->njobs,
+                     .stop = {.precision = o->precision, .min_runs = o->runs,
+                              .max_runs = o->precision > 0 ? o->max_runs : o->runs, .max_time_s = o->max_time,
+                              .min_ios = o->min_ios, .min_seconds = o->min_time}};
+    rc = run_job(&o->jobs[j], &t, &jo);
   }
   return finish(&t, rc);
+}
+
+static int cmd_measure(options_t *o) { return cmd_run(o, 0); }
+static int cmd_prepare(options_t *o) { return cmd_run(o, 1); }
+
+// `hold`: the descriptor is opened like a run's (the same checks), then served, never measured.
+static int cmd_hold(options_t *o) {
+  if (!o->socket) return usage_error("hold needs --socket PATH%s%s", "", "");
+  if (!o->helper && !o->fd) return usage_error("hold needs --helper PATH or --fd N%s%s", "", "");
+  target_request_t req = {.size = o->size, .fd = (int)o->fd, .helper = o->helper};
+  target_t t;
+  int rc = target_open(&t, o->target, &req);
+  if (rc) return finish(&t, rc);
+  if (!t.is_blockdev) return finish(&t, usage_error("hold is for a block device target%s%s", "", ""));
+  rc = elevate_hold(t.fd, o->socket);
+  t.fd = -1;  // elevate_hold closed it
+  return finish(&t, rc);
+}
+
+static int cmd_cleanup(options_t *o) {
+  int n = sweep_stale_files(o->target);
+  jbuf_t b;
+  jb_begin(&b, "cleaned");
+  jb_i64(&b, "removed", n);
+  jb_end_emit(&b);
+  emit_done("ok", 0);
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -311,20 +354,17 @@ int main(int argc, char **argv) {
   o->duration = 5;
   o->warmup = 1;
   o->runs = 1;
+  o->max_runs = 100;
   o->sample_ms = 100;
   int rc = parse_options(o, argc, argv);
   if (rc) return rc;
   if (!o->seed && syscall(SYS_getrandom, &o->seed, sizeof o->seed, 0) != (long)sizeof o->seed) o->seed = now_ns();
-  if (strcmp(argv[1], "run") == 0) return cmd_run(o, 0);
-  if (strcmp(argv[1], "prepare") == 0) return cmd_run(o, 1);
-  if (strcmp(argv[1], "cleanup") == 0) {
-    int n = sweep_stale_files(o->target);
-    jbuf_t b;
-    jb_begin(&b, "cleaned");
-    jb_i64(&b, "removed", n);
-    jb_end_emit(&b);
-    emit_done("ok", 0);
-    return 0;
+  for (unsigned i = 0; i < VERB_COUNT; i++)
+    if (strcmp(argv[1], VERBS[i].name) == 0) return VERBS[i].run(o);
+  char names[128] = "";
+  for (unsigned i = 0; i < VERB_COUNT; i++) {
+    strncat(names, VERBS[i].name, sizeof names - strlen(names) - 1);
+    strncat(names, ", ", sizeof names - strlen(names) - 1);
   }
-  return usage_error("unknown verb '%s': use run, prepare, cleanup or --help%s", argv[1], "");
+  return usage_error("unknown verb '%s': use %sor --help", argv[1], names);
 }

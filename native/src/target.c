@@ -20,6 +20,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "blockdev.h"
+#include "elevate.h"
 #include "ndjson.h"
 #include "util.h"
 
@@ -74,7 +76,6 @@ static const char *fs_name(long type) {
 
 static int is_ram_fs(long type) { return type == TMPFS_MAGIC || type == RAMFS_MAGIC; }
 
-
 // Why the kernel said no to opening `path`, from facts rather than a guess: who we run as,
 // who owns the path and its mode. As root (or when the mode allows us) permissions are not
 // the cause, so the message says what else refuses: a device cgroup, a security module,
@@ -116,11 +117,12 @@ static void explain_denied(char *buf, size_t n, const char *path, int e, const c
                                    "read-only bind mount. Choose another folder");
   } else if (S_ISBLK(st.st_mode) && (st.st_mode & S_IRGRP) && !in_group) {
     snprintf(buf, n,
-             "the kernel said %s (%s) to %s; %s, and this process is not in group %s. Run as root, or join "
-             "that group (usermod -aG %s $USER, then log in again)",
+             "the kernel said %s (%s) to %s; %s, and this process is not in group %s. Run as root, let "
+             "DiskDelta ask for it with --elevate, or join that group (usermod -aG %s $USER, then log in again)",
              name, strerror(e), who, facts, group, group);
   } else if (S_ISBLK(st.st_mode)) {
-    snprintf(buf, n, "the kernel said %s (%s) to %s; %s%s, so only its owner may open it. Run as root", name,
+    snprintf(buf, n, "the kernel said %s (%s) to %s; %s%s, so only its owner may open it. Run as root, or let "
+             "DiskDelta ask for it with --elevate", name,
              strerror(e), who, facts, in_group ? ", and its group may not read it" : "");
   } else {
     snprintf(buf, n, "the kernel said %s (%s) to %s; %s, and this process is %sin group %s. %s", name, strerror(e),
@@ -128,38 +130,63 @@ static void explain_denied(char *buf, size_t n, const char *path, int e, const c
   }
 }
 
-static int open_blockdev(target_t *t, const char *path, const target_request_t *req) {
-  if (req->needs_write) {
-    emit_error("write-on-block-device",
-               "refusing to write to the block device %s: DiskDelta opens devices read-only, always. "
-               "Run write tests on a folder of a filesystem on that disk instead", path);
-    return EXIT_USAGE;
-  }
-  int flags = O_RDONLY | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT);
-  t->fd = open(path, flags);
-  if (t->fd < 0) {
+// Where the read-only descriptor of a block device comes from: opened here (the user may read
+// the device), inherited (--fd), or passed back by the privileged helper (--helper).
+static int blockdev_fd(const char *path, const struct stat *st, const target_request_t *req, blockdev_info_t *info) {
+  blockdev_status_t status;
+  char why[PATH_MAX + 128];
+  if (!req->fd && !req->helper && !req->fd_from) {
+    char resolved[PATH_MAX];
+    if (!realpath(path, resolved)) snprintf(resolved, sizeof resolved, "%s", path);
+    int fd = blockdev_open_ro(resolved, !req->buffered, info, &status, why, sizeof why);
     int e = errno;
-    if (e == EACCES || e == EPERM) {
-      char why[768];
-      explain_denied(why, sizeof why, path, e, NULL);
-      emit_error("target-open", "cannot open the block device %s read-only (O_RDONLY%s): %s", path,
-                 req->buffered ? "" : "|O_DIRECT", why);
-    } else {
-      emit_error("target-open", "cannot open the block device %s read-only (O_RDONLY%s): %s", path,
-                 req->buffered ? "" : "|O_DIRECT", strerror(e));
+    if (fd < 0 && status == BLOCKDEV_DENIED) {
+      // Said from facts: "needs root" was printed to root, refused by a device cgroup.
+      char denied[768];
+      explain_denied(denied, sizeof denied, path, e == EPERM || e == EACCES ? e : EACCES, NULL);
+      return -emit_failure(FAIL_PERMISSION, "cannot open the block device %s read-only (O_RDONLY%s): %s", path,
+                           req->buffered ? "" : "|O_DIRECT", denied);
     }
-    return EXIT_TARGET;
+    if (fd < 0)
+      return -emit_failure(status == BLOCKDEV_MISSING ? FAIL_DEVICE_VANISHED : FAIL_TARGET_UNUSABLE,
+                           "cannot open the block device %s read-only: %s", path, why);
+    return fd;
   }
-  uint64_t bytes = 0;
-  int lbs = 512;
-  if (ioctl(t->fd, BLKGETSIZE64, &bytes) != 0 || bytes == 0) {
-    emit_error("target-size", "cannot read the size of %s: %s", path, bytes == 0 ? "the device is empty" : strerror(errno));
-    return EXIT_TARGET;
+  int fd = req->fd;
+  if (req->helper) {
+    char resolved[PATH_MAX];
+    // The helper accepts /dev/NAME only: links such as /dev/disk/by-id/… are resolved here.
+    if (!realpath(path, resolved)) return -emit_failure(FAIL_DEVICE_VANISHED, "%s went away: %s", path, strerror(errno));
+    int rc = elevate_open_device(req->helper, resolved, &fd);
+    if (rc) return -rc;
+  } else if (req->fd_from) {
+    int rc = elevate_fd_from(req->fd_from, &fd);
+    if (rc) return -rc;
   }
-  ioctl(t->fd, BLKSSZGET, &lbs);
+  if (blockdev_check_fd(fd, info, &status, why, sizeof why) != 0 || info->rdev != st->st_rdev)
+    return -emit_failure(FAIL_BAD_FD, "descriptor %d is not a read-only descriptor of %s: %s", fd, path,
+                         status == BLOCKDEV_OK ? "it is another device" : why);
+  int fl = fcntl(fd, F_GETFL);
+  if (fcntl(fd, F_SETFL, req->buffered ? fl & ~O_DIRECT : fl | O_DIRECT) != 0)
+    return -emit_failure(FAIL_NO_DIRECT_IO, "cannot switch O_DIRECT on the descriptor of %s: %s", path, strerror(errno));
+  return fd;
+}
+
+static int open_blockdev(target_t *t, const char *path, const struct stat *st, const target_request_t *req) {
+  if (req->needs_write) {
+    return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE,
+                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always. "
+                        "Run write tests on a folder of a filesystem on that disk instead", path);
+  }
+  blockdev_info_t info;
+  int fd = blockdev_fd(path, st, req, &info);
+  if (fd < 0) return -fd;
+  t->fd = fd;
+  if (info.bytes == 0) return emit_failure(FAIL_TARGET_UNUSABLE, "cannot measure %s: the device is empty", path);
+  uint64_t bytes = info.bytes;
   t->is_blockdev = 1;
   t->direct = !req->buffered;
-  t->align = lbs > 4096 ? (unsigned)lbs : 4096;
+  t->align = info.sector > 4096 ? (unsigned)info.sector : 4096;
   // Whole MiB keep every block size of the tests aligned; a device smaller than 1 MiB is
   // used down to its last aligned block.
   t->size = req->size < bytes ? req->size : bytes;
@@ -173,15 +200,15 @@ static int open_reused_file(target_t *t, const char *file, const target_request_
   const char *base = strrchr(file, '/');
   base = base ? base + 1 : file;
   if (strncmp(base, TESTFILE_PREFIX, strlen(TESTFILE_PREFIX)) != 0) {
-    emit_error("bad-reuse", "--file only accepts a test file made by `prepare` (named %s*%s): %s",
-               TESTFILE_PREFIX, TESTFILE_SUFFIX, file);
-    return EXIT_USAGE;
+    return emit_failure(FAIL_USAGE, "--file only accepts a test file made by `prepare` (named %s*%s): %s",
+                        TESTFILE_PREFIX, TESTFILE_SUFFIX, file);
   }
   t->fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT));
   struct stat st;
   if (t->fd < 0 || fstat(t->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    emit_error("target-open", "cannot open the prepared test file %s: %s", file, strerror(errno));
-    return EXIT_TARGET;
+    int e = errno;
+    return emit_failure(e == EACCES || e == EPERM ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
+                        "cannot open the prepared test file %s: %s", file, strerror(e));
   }
   t->size = (uint64_t)st.st_size < req->size ? (uint64_t)st.st_size : req->size;
   t->direct = !req->buffered;
@@ -201,52 +228,48 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     int e = errno;
     if (e == EACCES || e == EPERM) {  // it may well exist: we may not look
       char why[768];
-      explain_denied(why, sizeof why, path, e, "Choose a folder you may reach, or run as a user who may");
-      emit_error("target-open", "cannot reach the target %s: %s", path, why);
-    } else {
-      emit_error("target-missing", "the target %s does not exist: %s. Give an existing folder or block device",
-                 path, strerror(e));
+      explain_denied(why, sizeof why, path, e, "Choose a folder you may enter, or run as a user who may");
+      return emit_failure(FAIL_PERMISSION, "cannot reach the target %s: %s", path, why);
     }
-    return EXIT_TARGET;
+    return emit_failure(FAIL_TARGET_MISSING, "the target %s does not exist: %s. Give an existing folder or block device",
+                        path, strerror(e));
   }
-  if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, req);
+  if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, &st, req);
+  if (req->fd || req->helper || req->fd_from)
+    return emit_failure(FAIL_USAGE, "--fd, --fd-from and --helper are for a block device target; %s is not one", path);
   if (!S_ISDIR(st.st_mode)) {
-    emit_error("target-not-folder",
-               "the target %s is %s, not a folder or a block device. Give the folder to test in "
-               "(a test file is created and removed there)",
-               path, S_ISREG(st.st_mode) ? "a regular file" : "a special file");
-    return EXIT_TARGET;
+    return emit_failure(FAIL_TARGET_NOT_FOLDER,
+                        "the target %s is %s, not a folder or a block device. Give the folder to test in "
+                        "(a test file is created and removed there)",
+                        path, S_ISREG(st.st_mode) ? "a regular file" : "a special file");
   }
 
   struct statfs sfs;
   if (statfs(path, &sfs) == 0) {
     snprintf(t->fs_type, sizeof t->fs_type, "%s", fs_name((long)sfs.f_type));
     if (is_ram_fs((long)sfs.f_type) && !req->buffered) {
-      emit_error("no-direct-io",
-                 "%s is on %s, which keeps files in memory: O_DIRECT cannot reach a disk there and the "
-                 "numbers would be RAM speed. Test a folder on a disk, or pass --buffered to measure "
-                 "anyway (every result is then flagged)",
-                 path, fs_name((long)sfs.f_type));
-      return EXIT_NODIRECT;
+      return emit_failure(FAIL_NO_DIRECT_IO,
+                          "%s is on %s, which keeps files in memory: O_DIRECT cannot reach a disk there and the "
+                          "numbers would be RAM speed. Test a folder on a disk, or pass --buffered to measure "
+                          "anyway (every result is then flagged)",
+                          path, fs_name((long)sfs.f_type));
     }
   }
 
   struct statvfs vfs;
   if (statvfs(path, &vfs) == 0) {
     if (vfs.f_flag & ST_RDONLY) {
-      emit_error("target-read-only",
-                 "%s is on a read-only filesystem: no test file can be created there. Choose a writable "
-                 "folder, or give the block device for read-only tests", path);
-      return EXIT_TARGET;
+      return emit_failure(FAIL_TARGET_NOT_WRITABLE,
+                          "%s is on a read-only filesystem: no test file can be created there. Choose a writable "
+                          "folder, or give the block device for read-only tests", path);
     }
     uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
     uint64_t reserve = 16ull * 1024 * 1024;  // leave the filesystem some room to breathe
     if (avail < req->size + reserve) {
-      emit_error("no-space",
-                 "not enough free space in %s: the test file needs %.1f MiB (+16 MiB headroom), "
-                 "%.1f MiB are free. Pass a smaller --size or free some space",
-                 path, req->size / 1048576.0, avail / 1048576.0);
-      return EXIT_NOSPACE;
+      return emit_failure(FAIL_NO_SPACE,
+                          "not enough free space in %s: the test file needs %.1f MiB (+16 MiB headroom), "
+                          "%.1f MiB are free. Pass a smaller --size or free some space",
+                          path, req->size / 1048576.0, avail / 1048576.0);
     }
   }
 
@@ -258,16 +281,17 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   if (fd < 0) {
     int e = errno;
     t->file_path[0] = 0;
+    failure_t f = e == EROFS ? FAIL_TARGET_NOT_WRITABLE
+                  : e == EACCES || e == EPERM ? FAIL_PERMISSION
+                  : e == ENOSPC ? FAIL_NO_SPACE : FAIL_TARGET_UNUSABLE;
     if (e == EACCES || e == EPERM) {
       char why[768];
       explain_denied(why, sizeof why, path, e, "Choose a folder you may write to, or run as its owner");
-      emit_error("target-create", "cannot create a test file in %s: %s", path, why);
-    } else {
-      emit_error("target-create", "cannot create a test file in %s: %s. %s", path, strerror(e),
-                 e == EROFS ? "The filesystem is read-only: choose a writable folder"
-                 : e == ENOSPC ? "The disk is full: free some space" : "Check the folder");
+      return emit_failure(f, "cannot create a test file in %s: %s", path, why);
     }
-    return e == ENOSPC ? EXIT_NOSPACE : EXIT_TARGET;
+    return emit_failure(f, "cannot create a test file in %s: %s. %s", path, strerror(e),
+                        e == EROFS ? "The filesystem is read-only: choose a writable folder"
+                        : e == ENOSPC ? "The disk is full: free some space" : "Check the folder");
   }
   t->fd = fd;
   t->owns_file = 1;
@@ -279,11 +303,10 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   if (!req->buffered) {
     int flags = fcntl(fd, F_GETFL);
     if (fcntl(fd, F_SETFL, flags | O_DIRECT) != 0) {
-      emit_error("no-direct-io",
-                 "the filesystem under %s (%s) refuses O_DIRECT, so the page cache would be measured, "
-                 "not the disk. Pass --buffered to measure anyway (every result is then flagged)",
-                 path, t->fs_type);
-      return EXIT_NODIRECT;
+      return emit_failure(FAIL_NO_DIRECT_IO,
+                          "the filesystem under %s (%s) refuses O_DIRECT, so the page cache would be measured, "
+                          "not the disk. Pass --buffered to measure anyway (every result is then flagged)",
+                          path, t->fs_type);
     }
     t->direct = 1;
   }
@@ -292,9 +315,8 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   if (t->size == 0) t->size = req->size - req->size % t->align;
   int rc = fallocate(fd, 0, 0, (off_t)t->size);
   if (rc != 0 && errno == ENOSPC) {
-    emit_error("no-space", "the disk under %s is full: could not reserve %.1f MiB for the test file. "
-               "Pass a smaller --size or free some space", path, t->size / 1048576.0);
-    return EXIT_NOSPACE;
+    return emit_failure(FAIL_NO_SPACE, "the disk under %s is full: could not reserve %.1f MiB for the test file. "
+                        "Pass a smaller --size or free some space", path, t->size / 1048576.0);
   }
   return 0;
 }
@@ -303,8 +325,7 @@ int target_fill(target_t *t, void (*progress)(uint64_t done, uint64_t total)) {
   const size_t chunk = 4u * 1024 * 1024;
   void *buf = NULL;
   if (posix_memalign(&buf, t->align, chunk) != 0) {
-    emit_error("no-memory", "cannot allocate the fill buffer");
-    return EXIT_INTERNAL;
+    return emit_failure(FAIL_INTERNAL, "cannot allocate the fill buffer");
   }
   rng_t rng;
   rng_seed(&rng, now_ns());
@@ -317,17 +338,15 @@ int target_fill(target_t *t, void (*progress)(uint64_t done, uint64_t total)) {
     ssize_t w = pwrite(t->fd, buf, n, (off_t)done);
     if (w < 0 || (size_t)w != n) {
       int e = w < 0 ? errno : ENOSPC;
-      emit_error(e == ENOSPC ? "no-space" : "io-error", "writing the test file %s failed at %.1f MiB: %s%s",
-                 t->file_path, done / 1048576.0, strerror(e), e == ENOSPC ? ". Free some space or pass a smaller --size" : "");
-      rc = e == ENOSPC ? EXIT_NOSPACE : EXIT_IO;
+      rc = emit_failure(e == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "writing the test file %s failed at %.1f MiB: %s%s",
+                        t->file_path, done / 1048576.0, strerror(e), e == ENOSPC ? ". Free some space or pass a smaller --size" : "");
       break;
     }
     done += n;
     if (progress) progress(done, t->size);
   }
   if (rc == 0 && !g_stop && fdatasync(t->fd) != 0) {
-    emit_error("io-error", "flushing the test file failed: %s", strerror(errno));
-    rc = EXIT_IO;
+    rc = emit_failure(FAIL_IO_ERROR, "flushing the test file failed: %s", strerror(errno));
   }
   free(buf);
   return rc;
@@ -356,12 +375,8 @@ int sweep_stale_files(const char *dir) {
   if (!d) return 0;
   int removed = 0;
   struct dirent *e;
-  size_t plen = strlen(TESTFILE_PREFIX), slen = strlen(TESTFILE_SUFFIX);
   while ((e = readdir(d)) != NULL) {
-    size_t len = strlen(e->d_name);
-    if (len <= plen + slen || strncmp(e->d_name, TESTFILE_PREFIX, plen) != 0 ||
-        strcmp(e->d_name + len - slen, TESTFILE_SUFFIX) != 0)
-      continue;
+    if (!is_testfile_name(e->d_name)) continue;
     int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) continue;
     struct stat st;

@@ -9,14 +9,20 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { histogramQuantile } from '../../electron/core/bench/statistics.ts';
+import { histogramQuantile, medianInterval } from '../../electron/core/bench/statistics.ts';
 import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../electron/core/model/failures.ts';
+import { buildWithoutSyscalls } from './without-syscalls.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 const WORKER = join(NATIVE, 'build', 'diskdelta-worker');
 const SMALL = ['--size', '33554432', '--duration', '0.3', '--warmup', '0'];
 const isRoot = process.getuid?.() === 0;
-const EXIT = { ok: 0, usage: 2, target: 3, noSpace: 4, noDirect: 5, interrupted: 7 };
+// The one list of exit codes (electron/core/model/failures.ts), never a copy of it.
+const EXIT = {
+  ok: 0, usage: exitCodeOf('usage'), target: exitCodeOf('target-missing'), noSpace: exitCodeOf('no-space'),
+  noDirect: exitCodeOf('no-direct-io'), interrupted: exitCodeOf('interrupted'),
+};
 
 interface Outcome {
   code: number | null;
@@ -126,9 +132,11 @@ function errorOf(o: Outcome): { code: string; message: string } {
 }
 
 /** A failure: its exit code, an error line with this code and a message, a matching done line. */
-function assertFailure(o: Outcome, exit: number, code: string, says: RegExp) {
+function assertFailure(o: Outcome, exit: number, code: FailureCode, says: RegExp) {
   assert.equal(o.code, exit, `exit code; stderr: ${o.stderr}`);
+  assert.equal(exitCodeOf(code), exit, `the list gives ${code} the exit code ${exit}`);
   const e = errorOf(o);
+  assert.ok((FAILURE_CODES as string[]).includes(e.code), `${e.code} is in the one list of failure codes`);
   assert.equal(e.code, code);
   assert.match(e.message, says);
   assert.ok(o.stderr.includes(e.message), 'the message is on stderr too, for people');
@@ -166,8 +174,8 @@ describe('help and version', () => {
     for (const verb of ['run', 'prepare', 'cleanup']) assert.match(out.stdout, new RegExp(`^\\s+${verb}\\s`, 'm'));
     for (const rw of ['read', 'write', 'randread', 'randwrite', 'randrw', 'seeks']) assert.match(out.stdout, new RegExp(`\\s${rw}\\s`));
     for (const key of ['name=', 'rw=', 'bs=', 'qd=', 'threads=', 'read=']) assert.ok(out.stdout.includes(key), key);
-    for (const code of ['0 ok', '2 usage', '3 target', '4 not enough space', '5 O_DIRECT', '6 I/O error', '7 interrupted', '8 internal']) {
-      assert.ok(out.stdout.replace(/\s+/g, ' ').includes(code), `exit code "${code}" documented`);
+    for (const { exit, meaning } of EXIT_CODES) {
+      assert.ok(out.stdout.replace(/\s+/g, ' ').includes(`${exit} ${meaning}`), `exit code ${exit} documented`);
     }
     assert.equal(out.stderr, '', 'help is not mixed into stderr');
   });
@@ -217,8 +225,10 @@ describe('a run on a folder', () => {
       const blocks = r.rw === 'seeks' ? r.ios + r.writes : r.ios;
       assert.ok(r.ios > 0 && r.bytes === blocks * r.bs, `${r.name}: bytes = blocks × bs`);
       if (r.rw !== 'seeks') assert.equal(r.reads + r.writes, r.ios);
-      assert.ok(r.elapsed_ns >= 0.3e9 && r.elapsed_ns < 3e9, `${r.name}: window ${r.elapsed_ns} ns`);
-      assert.ok(Math.abs(r.bytes_per_sec - r.bytes / (r.elapsed_ns / 1e9)) / r.bytes_per_sec < 1e-5);
+      // A run is one 0.3 s window of the job's stream, from one completion to the first at or
+      // after its end, so it spans about the window (each thread its own span).
+      assert.ok(r.elapsed_ns >= 0.2e9 && r.elapsed_ns < 3e9, `${r.name}: window ${r.elapsed_ns} ns`);
+      if (r.threads === 1) assert.ok(Math.abs(r.bytes_per_sec - r.bytes / (r.elapsed_ns / 1e9)) / r.bytes_per_sec < 1e-5);
       const l = r.lat_ns;
       assert.ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max, `${r.name}: ordered percentiles`);
       assert.ok(l.mean >= l.min && l.mean <= l.max);
@@ -235,15 +245,19 @@ describe('a run on a folder', () => {
     assert.ok(byName('sw').every((r) => r.reads === 0 && r.writes > 0));
     const mix = byName('mix')[0]!;
     assert.ok(mix.reads > 0 && mix.writes > 0 && mix.read_pct === 70);
+    // Each I/O is a read with probability 0.7: the share's spread depends on how many I/Os this
+    // machine managed in 0.3 s, so the bound is 4 binomial standard deviations, never tighter than ±10 %.
     const share = mix.reads / mix.ios;
-    assert.ok(share > 0.6 && share < 0.8, `mixed: ${(share * 100).toFixed(0)} % reads`);
+    const bound = Math.max(0.1, 4 * Math.sqrt((0.7 * 0.3) / mix.ios));
+    assert.ok(Math.abs(share - 0.7) < bound, `mixed: ${(share * 100).toFixed(0)} % reads of ${mix.ios} I/Os (allowed 70 ± ${(bound * 100).toFixed(0)} %)`);
     const seeks = byName('sk')[0]!;
     assert.equal(seeks.bs, 8192);
     assert.equal(seeks.threads, 3);
     assert.equal(seeks.qd, 1);
     assert.equal(seeks.reads, seeks.ios, 'every seek reads');
-    // Each of the 3 seekers rewrites its every 10th block: floor(n/10) per seeker.
-    assert.ok(seeks.writes <= seeks.ios / 10 && seeks.writes >= seeks.ios / 10 - 2.7, `seeks rewrite every 10th block: ${seeks.writes}/${seeks.ios}`);
+    // Each of the 3 seekers rewrites its every 10th block (counted over the job's stream, so
+    // a run holds a tenth of its seeks, give or take one per seeker).
+    assert.ok(Math.abs(seeks.writes - seeks.ios / 10) <= 3, `seeks rewrite every 10th block: ${seeks.writes}/${seeks.ios}`);
     assert.ok(seeks.writes > 0);
     const samples = o.messages.filter((m) => m.type === 'sample');
     assert.ok(samples.length >= jobs.length, 'samples stream during the runs');
@@ -256,9 +270,109 @@ describe('a run on a folder', () => {
 
   test('the orchestrator\'s job specs are all accepted (parsing happens before the target check)', async () => {
     const { jobSpec } = await import('../../electron/core/bench/worker-argv.ts');
-    const { TEST_IDS } = await import('../../electron/core/model/results.ts');
-    const o = await runWorker(['run', '--target', join(root, 'absent'), ...TEST_IDS.flatMap((id) => ['--job', jobSpec(id)])]);
+    const { testsOfKind } = await import('../../electron/core/model/catalog.ts');
+    const o = await runWorker(['run', '--target', join(root, 'absent'), ...testsOfKind('rate').flatMap((t) => ['--job', jobSpec(t.id)])]);
     assert.equal(o.code, EXIT.target, 'got past the job parser to the missing target');
+  });
+});
+
+describe('engines: io_uring by default, reported fallbacks', () => {
+  const helper = buildWithoutSyscalls();
+  after(() => {
+    if ('path' in helper) rmSync(join(helper.path, '..'), { recursive: true, force: true });
+  });
+  const job = ['--job', 'name=q8,rw=randread,bs=4096,qd=8,threads=1', '--job', 'name=sw,rw=write,bs=1048576,qd=4,threads=2'];
+
+  test('io_uring is the default engine where the kernel has it, and the results say so', async () => {
+    const o = await runWorker(['run', '--target', scratch('uring'), ...SMALL, ...job]);
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    const hello = o.messages.find((m) => m.type === 'hello');
+    assert.ok(hello?.type === 'hello' && hello.engine === 'io_uring', `engine ${hello?.type === 'hello' ? hello.engine : '?'}`);
+    const results = o.messages.filter((m) => m.type === 'result');
+    assert.ok(results.length === 2 && results.every((r) => r.type === 'result' && r.engine === 'io_uring' && r.ios > 0));
+    const sw = results.find((r) => r.type === 'result' && r.name === 'sw');
+    assert.ok(sw?.type === 'result' && sw.qd === 4 && sw.threads === 2 && sw.writes === sw.ios, 'two threads, each its own ring, write');
+  });
+
+  for (const errno of ['ENOSYS', 'EPERM'] as const) {
+    test(`a kernel without io_uring (io_uring_setup → ${errno}, as ${errno === 'EPERM' ? 'kernel.io_uring_disabled=2' : 'CONFIG_IO_URING=n'}): aio, with a warning naming why`, async (t) => {
+      if ('reason' in helper) return t.skip(helper.reason);
+      const dir = scratch(`no-uring-${errno}`);
+      const o = await new Promise<Outcome>((resolve, reject) => {
+        const child = spawn(helper.path, [errno, 'io_uring', WORKER, 'run', '--target', dir, ...SMALL, ...job], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+        child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        child.on('error', reject);
+        child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, messages: parseStdout(stdout) }));
+      });
+      assert.equal(o.code, EXIT.ok, o.stderr);
+      const warning = o.messages.find((m) => m.type === 'warning' && m.code === 'io-uring-unavailable');
+      assert.ok(warning?.type === 'warning', 'the fallback is reported');
+      assert.match(warning.message, errno === 'EPERM' ? /not permitted.*io_uring_disabled/ : /no io_uring/);
+      assert.match(warning.message, /using aio$/);
+      const hello = o.messages.find((m) => m.type === 'hello');
+      assert.ok(hello?.type === 'hello' && hello.engine === 'aio');
+      for (const r of o.messages.filter((m) => m.type === 'result')) {
+        assert.ok(r.type === 'result' && r.engine === 'aio' && r.ios > 0 && r.bytes === r.ios * r.bs, 'measured with aio, at its depth');
+        assert.equal(r.qd, r.name === 'q8' ? 8 : 4);
+      }
+      assert.deepEqual(testFiles(dir), []);
+    });
+  }
+
+  test('no io_uring and no kernel AIO: psync, two warnings, queue depth 1', async (t) => {
+    if ('reason' in helper) return t.skip(helper.reason);
+    const dir = scratch('no-aio');
+    const child = spawnSync(helper.path, ['ENOSYS', 'io_uring,aio', WORKER, 'run', '--target', dir, ...SMALL, ...job], { encoding: 'utf8' });
+    assert.equal(child.status, EXIT.ok, child.stderr);
+    const messages = parseStdout(child.stdout);
+    assert.deepEqual(messages.filter((m) => m.type === 'warning').map((m) => m.type === 'warning' && m.code), ['io-uring-unavailable', 'aio-unavailable']);
+    const results = messages.filter((m) => m.type === 'result');
+    assert.ok(results.length === 2 && results.every((r) => r.type === 'result' && r.engine === 'psync' && r.qd === 1));
+  });
+});
+
+describe('adaptive stopping (--precision)', () => {
+  test('each result carries the interval so far, which is the app\'s own medianInterval; the last says why it stopped', async () => {
+    const o = await runWorker([
+      'run', '--target', scratch('adaptive'), '--size', '33554432', '--warmup', '0.1', '--duration', '0.1', '--runs', '3',
+      '--precision', '0.02', '--max-time', '1', '--min-ios', '50', '--min-time', '0.3',
+      '--job', 'name=a,rw=randread,bs=4096,qd=4,threads=1', '--job', 'name=b,rw=read,bs=1048576,qd=2,threads=1',
+    ]);
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    for (const name of ['a', 'b']) {
+      const runs = o.messages.filter((m) => m.type === 'result' && m.name === name) as Array<Extract<WorkerMessage, { type: 'result' }>>;
+      assert.ok(runs.length >= 3, `${name}: at least --runs runs (${runs.length})`);
+      assert.ok(runs.length <= 11, `${name}: about --max-time / --duration runs at most (${runs.length})`);
+      runs.forEach((r, i) => {
+        assert.equal(r.run, i + 1);
+        const expected = medianInterval(runs.slice(0, i + 1).map((x) => x.bytes_per_sec));
+        if (i === 0) assert.equal(r.ci_relative, undefined, 'no interval from one run');
+        // The same formula on both sides; the worker prints 6 significant digits of each figure,
+        // which moves an interval computed from the printed figures by far less than 1e-3 of itself.
+        else assert.ok(Math.abs(r.ci_relative! - expected!) <= 1e-6 + 1e-3 * expected!, `${name} run ${r.run}: worker ${r.ci_relative} vs app ${expected}`);
+        assert.equal(r.stop, i === runs.length - 1 ? r.stop : undefined, 'only the last run says why');
+        if (i > 0) assert.ok(r.job_ns > runs[i - 1]!.job_ns, 'job seconds grow');
+      });
+      const last = runs.at(-1)!;
+      const ios = runs.reduce((a, r) => a + r.ios, 0);
+      if (last.stop === 'precision') {
+        assert.ok(last.ci_relative! <= 0.02 && ios >= 50 && runs.length >= 3, `${name}: stopped precise and resolved`);
+      } else {
+        assert.equal(last.stop, 'max-time', `${name}: stop reason ${last.stop}`);
+        const measured = runs.reduce((a, r) => a + r.elapsed_ns, 0) / 1e9;
+        assert.ok(measured + 0.1 > 1, `${name}: max-time stops when another run would not fit (${measured.toFixed(3)} s measured)`);
+      }
+    }
+  });
+
+  test('without --precision: exactly --runs runs, the last saying "runs"', async () => {
+    const o = await runWorker(['run', '--target', scratch('fixed'), ...SMALL, '--runs', '2', '--job', 'name=f,rw=randread,bs=4096,qd=1,threads=1']);
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    const runs = o.messages.filter((m) => m.type === 'result');
+    assert.deepEqual(runs.map((r) => r.type === 'result' && [r.run, r.stop ?? null]), [[1, null], [2, 'runs']]);
   });
 });
 
@@ -285,7 +399,7 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     const foreign = join(dir, 'my-data.bin');
     writeFileSync(foreign, Buffer.alloc(1 << 20, 1));
     const bad = await runWorker(['run', '--target', dir, '--file', foreign, '--duration', '0.3', '--warmup', '0', '--job', 'name=w,rw=write,bs=4096,qd=1,threads=1']);
-    assertFailure(bad, EXIT.usage, 'bad-reuse', /only accepts a test file made by `prepare`/);
+    assertFailure(bad, EXIT.usage, 'usage', /only accepts a test file made by `prepare`/);
     assert.ok(readFileSync(foreign).every((b) => b === 1), 'a file that is not ours is never written');
     rmSync(prepared.file);
   });
@@ -321,10 +435,10 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
     mkdirSync(closed, { mode: 0o700 });
     const nobody = { uid: 65534, gid: 65534 };
     const create = await runWorker(['run', '--target', open, ...SMALL, ...write], nobody);
-    assertFailure(create, EXIT.target, 'target-create',
+    assertFailure(create, EXIT.target, 'permission',
       new RegExp(`cannot create a test file in ${open}: the kernel said EACCES \\(Permission denied\\) to uid 65534 \\(\\w+\\); ${open} is root:root, mode 0755, and this process is not in group root\\. Choose a folder you may write to`));
     const reach = await runWorker(['run', '--target', join(closed, 'inner'), ...SMALL, ...read], nobody);
-    assertFailure(reach, EXIT.target, 'target-open', /cannot reach the target .*: the kernel said EACCES \(Permission denied\) to uid 65534 \(\w+\), who may not look inside a folder on the way/);
+    assertFailure(reach, EXIT.target, 'permission', /cannot reach the target .*: the kernel said EACCES \(Permission denied\) to uid 65534 \(\w+\), who may not look inside a folder on the way/);
     assert.doesNotMatch(errorOf(reach).message, /does not exist/);
     assert.deepEqual(readdirSync(open), ['closed']);
   });
@@ -340,7 +454,7 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       m = mount('-o', 'remount,ro,bind', mountpoint);
       assert.equal(m.status, 0, m.stderr);
       const o = await runWorker(['run', '--target', mountpoint, ...SMALL, ...read]);
-      assertFailure(o, EXIT.target, 'target-read-only', /read-only/);
+      assertFailure(o, EXIT.target, 'target-not-writable', /read-only/);
       assert.deepEqual(readdirSync(mountpoint), []);
     } finally {
       spawnSync('umount', [mountpoint]);
@@ -439,7 +553,7 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       writeFileSync(join(group, 'devices.deny'), `b ${majMin} rwm`);
       const o = await runWorker(['run', '--target', device, ...SMALL, ...read], { via: ['sh', '-c', `echo $$ > ${join(group, 'cgroup.procs')} && exec "$@"`, 'sh'] });
       const st = statSync(device);
-      assertFailure(o, EXIT.target, 'target-open', new RegExp(
+      assertFailure(o, EXIT.target, 'permission', new RegExp(
         `cannot open the block device ${device} read-only \\(O_RDONLY\\|O_DIRECT\\): the kernel said EPERM \\(Operation not permitted\\) to root \\(uid 0\\), ` +
         `so file permissions are not the cause \\(${device} is \\w+:\\w+, mode 0${(st.mode & 0o7777).toString(8)}\\): .*device cgroup`));
       assert.doesNotMatch(errorOf(o).message, /needs root/);
@@ -453,7 +567,7 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
       // Debian's loop devices are root:disk 0660 (join the group); elsewhere 0600 (only root).
       const way = st.mode & 0o040 ? 'and this process is not in group \\w+\\. Run as root, or join that group \\(usermod -aG \\w+ \\$USER' : 'so only its owner may open it\\. Run as root';
-      assertFailure(o, EXIT.target, 'target-open', new RegExp(`the kernel said EACCES \\(Permission denied\\) to uid 65534 \\(\\w+\\); ${device} is \\w+:\\w+, mode ${mode}, ${way}`));
+      assertFailure(o, EXIT.target, 'permission', new RegExp(`the kernel said EACCES \\(Permission denied\\) to uid 65534 \\(\\w+\\); ${device} is \\w+:\\w+, mode ${mode}, ${way}`));
     });
   });
 

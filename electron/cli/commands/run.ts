@@ -1,15 +1,21 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
+import { createInterface } from 'node:readline/promises';
+import { needsElevation } from '../../core/bench/elevation.ts';
 import { BenchError } from '../../core/bench/errors.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
-import { PRESETS, TEST_DEFINITIONS } from '../../core/bench/presets.ts';
+import { PRESETS } from '../../core/bench/presets.ts';
+import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
+import { exitCodesHelp } from '../../core/model/failures.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
-import { isTestId, type RunRecord, type TestId } from '../../core/model/results.ts';
+import type { RunRecord, TestResult } from '../../core/model/results.ts';
 import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
-import { table } from '../../core/system/format.ts';
-import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseDurationOrZero, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { table } from '../system-format.ts';
+import { UsageError, parseCount, parseDuration, parseDurationOrZero, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
+import { wrap } from '../wrap.ts';
+import { figureLines } from '../figures-text.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
 
@@ -21,19 +27,25 @@ Options:
   --preset NAME        ${PRESET_NAMES.map((n) => `${n}`).join(' | ')} (default standard)
 ${PRESET_NAMES.map((n) => `                         ${n.padEnd(9)} ${PRESETS[n].description}`).join('\n')}
   --tests ID,ID,…      run these tests instead of a preset's:
-${Object.values(TEST_DEFINITIONS).map((t) => `                         ${t.id.padEnd(18)} ${t.title}`).join('\n')}
+${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).join('\n')}
   --size SIZE          test file size, e.g. 256MiB, 1GiB, 1G (default: the preset's, 1 GiB)
   --duration SECONDS   timed window of each run, e.g. 1.5, 5s (default: the preset's)
   --warmup SECONDS     untimed I/O before each test (default: the preset's)
-  --runs N             timed runs per test; the median is reported (default: the preset's)
+  --runs N             timed runs per test; the median is reported. Given alone, exactly N
+                       runs (CrystalDiskMark: --runs 5 --duration 5); with --precision, the fewest
+  --precision PCT      add runs until the median's 95 % interval is within ±PCT, e.g. 2%
+                       (standard and full: 2%; 0 for a fixed count of runs)
+  --max-time SECONDS   with --precision: the most timed seconds per test (default: the preset's, 1.2 s)
   --label TEXT         a name for this run, e.g. "HDD", "SSD + dm-crypt"
   --buffered           allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged
+  --elevate            a block device you cannot read: ask once (polkit, pkexec) for the
+                       privileged helper to open it read-only; the measuring stays yours.
+                       Without it a terminal asks first; as root no helper is used
   --json               print exactly one JSON document on stdout
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 
-Exit codes: 0 ok; 2 bad usage; 3 target unusable; 4 not enough space; 5 O_DIRECT impossible
-(tmpfs) without --buffered; 6 I/O error; 7 interrupted; 1 any other failure.
+${wrap(exitCodesHelp())}
 `;
 
 export const runCommand: CliCommand = {
@@ -50,14 +62,20 @@ export const runCommand: CliCommand = {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       runs: { type: 'string' },
+      precision: { type: 'string' },
+      'max-time': { type: 'string' },
       label: { type: 'string' },
       buffered: { type: 'boolean' },
+      elevate: { type: 'boolean' },
       json: { type: 'boolean' },
       'no-save': { type: 'boolean' },
       db: { type: 'string' },
     });
     const spec = specFromFlags(values);
     const json = values.json === true;
+    if (!spec.elevate && !json && process.stdin.isTTY && process.stderr.isTTY && (await needsElevation(spec.target))) {
+      spec.elevate = await confirm(`Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `);
+    }
     const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;
     const controller = new AbortController();
     const onSignal = () => controller.abort();
@@ -89,9 +107,7 @@ export const runCommand: CliCommand = {
       bar?.clear();
       if (error instanceof BenchError) {
         process.stderr.write(`diskdelta run: ${error.message}\n`);
-        if (error.code === 'CANCELLED') return 7;
-        if (error.code === 'bad-spec' || error.code === 'write-on-block-device') return 2;
-        return error.workerExitCode && error.workerExitCode > 0 ? error.workerExitCode : EXIT_FAILURE;
+        return error.exitCode;
       }
       throw error;
     } finally {
@@ -103,7 +119,16 @@ export const runCommand: CliCommand = {
 
 interface RunFlags {
   target?: string; preset?: string; tests?: string; size?: string; duration?: string; warmup?: string;
-  runs?: string; label?: string; buffered?: boolean;
+  runs?: string; precision?: string; 'max-time'?: string; label?: string; buffered?: boolean; elevate?: boolean;
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
 }
 
 export function specFromFlags(values: RunFlags): BenchSpec {
@@ -112,14 +137,14 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   if (values.preset && !(PRESET_NAMES as readonly string[]).includes(values.preset)) {
     throw new UsageError(`--preset '${values.preset}' is unknown: use ${PRESET_NAMES.join(', ')}`);
   }
-  let tests: TestId[] | undefined;
+  let tests: string[] | undefined;
   if (values.tests !== undefined) {
     const ids = values.tests.split(',').map((s) => s.trim()).filter(Boolean);
-    const bad = ids.filter((id) => !isTestId(id));
+    const bad = ids.filter((id) => !isCatalogTest(id));
     if (ids.length === 0 || bad.length > 0) {
-      throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${Object.keys(TEST_DEFINITIONS).join(', ')}`);
+      throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${TESTS.map((t) => t.id).join(', ')}`);
     }
-    tests = ids as TestId[];
+    tests = ids;
   }
   const spec: BenchSpec = { target: values.target };
   if (values.preset) spec.preset = values.preset as PresetName;
@@ -137,8 +162,19 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (spec.warmupSec > 600) throw new UsageError(`--warmup '${values.warmup}' is out of range: use 0 s to 600 s`);
   }
   if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
+  if (values.precision !== undefined) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(values.precision);
+    const pct = m ? Number(m[1]) : Number.NaN;
+    if (!(pct >= 0 && pct <= 50)) throw new UsageError(`--precision '${values.precision}' is not a percentage from 0 to 50, e.g. 2%`);
+    spec.precision = pct / 100;
+  }
+  if (values['max-time'] !== undefined) {
+    spec.maxTimeSec = parseDuration(values['max-time'], '--max-time');
+    if (spec.maxTimeSec < 0.2 || spec.maxTimeSec > 36000) throw new UsageError(`--max-time '${values['max-time']}' is out of range: use 0.2 s to 10 h`);
+  }
   if (values.label !== undefined) spec.label = values.label;
   if (values.buffered) spec.buffered = true;
+  if (values.elevate) spec.elevate = true;
   return spec;
 }
 
@@ -162,6 +198,7 @@ function toJson(record: RunRecord) {
       warnings: r.warnings,
       best: r.best,
       underResolved: r.underResolved,
+      precision: r.precision,
       params: r.params,
       cpu: r.cpu,
       histogram: r.histogram,
@@ -170,17 +207,24 @@ function toJson(record: RunRecord) {
   };
 }
 
+/** "±1.3 % · 7 runs, 2.1 s": the interval the median reached, and what it took. */
+function precisionCell(p: TestResult['precision'], runs: number): string {
+  if (!p) return '—';
+  const ci = p.ciRelative === null ? '±?' : `±${(p.ciRelative * 100).toFixed(1)} %`;
+  return `${ci} · ${runs} run${runs === 1 ? '' : 's'}, ${p.seconds.toFixed(1)} s${p.stoppedBy === 'max-time' ? ' (time up)' : ''}`;
+}
+
 export function formatRecord(record: RunRecord): string {
   const rows = record.results.map((r) => {
-    const def = TEST_DEFINITIONS[r.test as TestId];
-    const seeks = r.test === 'seeks';
+    const seeks = (r.params ?? null)?.rw === 'seeks';
     return [
-      def?.title ?? r.test,
+      testLabel(r.test, r.params),
       r.bytesPerSec === null || seeks ? '—' : formatThroughput(r.bytesPerSec),
       r.iops === null ? '—' : formatIops(r.iops, seeks ? 'seeks/s' : 'IOPS'),
       r.latencyNs?.p50 == null ? '—' : formatLatency(r.latencyNs.p50),
       r.latencyNs?.p99 == null ? '—' : formatLatency(r.latencyNs.p99),
       r.cv === null ? '—' : `${(r.cv * 100).toFixed(1)} %`,
+      precisionCell(r.precision, r.runs.length),
       r.warnings.length ? r.warnings.map((w) => w.code).join(', ') : '',
     ];
   });
@@ -188,10 +232,14 @@ export function formatRecord(record: RunRecord): string {
   const head =
     `DiskDelta ${record.engine.version} · ${record.target.path}` +
     (record.target.device ? ` (${measuredDeviceText(record.target, { withFile: true })}, ${record.target.device.class})` : '') +
-    `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}` +
+    (s.precision
+      ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
+      : `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
+    ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}` +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
-  const body = table(['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'warnings'], rows);
+  const body = table(['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'median ±95 %', 'warnings'], rows);
+  const figures = figureLines(record.results);
   const notes = [...record.warnings, ...record.results.flatMap((r) => r.warnings.map((w) => ({ ...w, message: `${r.test}: ${w.message}` })))];
-  return head + body + (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '');
+  return head + body + (figures.length ? `\nOther figures:\n${figures.join('\n')}\n` : '') + (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '');
 }

@@ -2,11 +2,12 @@
 // storage stack, the machine, the settings — and every result with its unit.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
-import type { RunRecord, TestResult } from '../../core/model/results.ts';
+import { isFailedResult, type RunRecord, type TestResult } from '../../core/model/results.ts';
 import { engineText, measuredDeviceText } from '../../core/model/run-text.ts';
-import type { DeviceFingerprint } from '../../core/system/types.ts';
-import { formatStack } from '../../core/system/format.ts';
+import type { DeviceFingerprint } from '../../core/model/machine.ts';
+import { formatStack } from '../system-format.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
+import { figureLines } from '../figures-text.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -45,11 +46,12 @@ function formatParams(r: TestResult): string {
 
 function resultRow(r: TestResult, unit: ThroughputUnit): string[] {
   const lat = r.latencyNs;
-  const flags = [r.underResolved ? 'under-resolved' : '', r.warnings.length ? `${r.warnings.length} warning(s)` : ''].filter(Boolean).join(', ');
+  const failed = isFailedResult(r);
+  const flags = [failed ? 'FAILED' : '', r.underResolved ? 'under-resolved' : '', r.warnings.length ? `${r.warnings.length} warning(s)` : ''].filter(Boolean).join(', ');
   return [
     r.test,
     formatParams(r),
-    r.bytesPerSec !== null ? formatThroughput(r.bytesPerSec, unit) : r.underResolved ? '+++++' : '—',
+    r.bytesPerSec !== null ? formatThroughput(r.bytesPerSec, unit) : failed ? 'failed' : r.underResolved ? '+++++' : '—',
     r.iops !== null ? formatIops(r.iops, r.test === 'seeks' ? 'seeks/s' : 'IOPS') : '—',
     lat?.p50 != null ? formatLatency(lat.p50) : lat?.mean != null ? `${formatLatency(lat.mean)} (mean)` : '—',
     lat?.p99 != null ? formatLatency(lat.p99) : lat?.max != null ? `${formatLatency(lat.max)} (max)` : '—',
@@ -117,6 +119,8 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
     const named = run.results.filter((r) => testTitle(r.test) !== r.test);
     if (named.length) out.push('  ' + named.map((r) => `${r.test} = ${testTitle(r.test)}`).join('; '));
   }
+  const figures = figureLines(run.results, unit);
+  if (figures.length) out.push('', 'Other figures of the tests', ...figures);
   if (run.extras.length) {
     out.push('', 'Other figures (as in the imported file)');
     for (const e of run.extras) {

@@ -1,12 +1,13 @@
 // Builds the Backend (handlers.ts) from the real core modules. Each module is adapted here to
 // the port the handlers use; a module that is not in this build leaves its port null with a
 // reason, and its procedures answer UNAVAILABLE.
-import type { Backend, LibraryPort } from './handlers.ts';
+import type { Backend } from './handlers.ts';
 import type { EventSink } from './events.ts';
-import type { ProcedureInput, RunSummary } from './contract.ts';
-import { importFingerprints, openLibrary, resolveDbPath, type Library } from '../store/library.ts';
+import { openLibrary, resolveDbPath } from '../store/library.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
+import { needsElevation } from '../bench/elevation.ts';
+import { ElevationSessions } from '../bench/elevation-session.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
 
@@ -22,41 +23,23 @@ export interface OpenBackend extends Backend {
   close(): Promise<void>;
 }
 
-/** The store filters by source and label; device and dates are filtered here on the summaries. */
-export function libraryPort(library: Library): LibraryPort {
-  return {
-    save: (record) => library.saveRun(record),
-    importRuns: (records, fileBytes) => {
-      const fingerprints = importFingerprints(fileBytes, records.length);
-      return library.importRuns(records.map((run, i) => ({ run, fingerprint: fingerprints[i]! })));
-    },
-    get: (id) => library.getRun(id),
-    list: (filter) => library.listRuns({ source: filter.source, labelContains: filter.label || undefined }).filter((s) => matches(s, filter)),
-    relabel: (id, label) => library.relabel(id, label),
-    remove: (id) => library.deleteRun(id),
-  };
-}
-
-function matches(summary: RunSummary, filter: ProcedureInput<'library.list'>): boolean {
-  if (filter.device) {
-    const needle = filter.device.toLowerCase();
-    const haystack = [summary.deviceModel, summary.deviceClass, summary.targetPath].filter(Boolean).join(' ').toLowerCase();
-    if (!haystack.includes(needle)) return false;
-  }
-  const at = Date.parse(summary.createdAt);
-  if (filter.since && at < Date.parse(filter.since)) return false;
-  if (filter.until && at > Date.parse(filter.until)) return false;
-  return true;
-}
-
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const library = openLibrary({ dbPath: resolveDbPath(options.dbPath) });
+  // A device the user cannot read is opened once per session by a holder (one authentication).
+  const sessions = new ElevationSessions();
   const backend: Backend = {
-    library: libraryPort(library),
+    library,
     formats: formatsPort(options.referenceDir),
     system: systemPort,
     runs: new RunManager({
-      runBenchmark,
+      runBenchmark: async (spec, opts) => {
+        if (!(await needsElevation(spec.target))) return runBenchmark(spec, opts);
+        const { socket, warnings } = await sessions.socketFor(spec.target);
+        for (const w of warnings) opts.onEvent?.({ type: 'warning', ...w });
+        const record = await runBenchmark(spec, { ...opts, fdFrom: socket });
+        record.warnings.push(...warnings);
+        return record;
+      },
       save: (record) => library.saveRun(record),
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
@@ -66,6 +49,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
   return {
     ...backend,
     async close() {
+      sessions.closeAll();
       library.close();
     },
   };

@@ -1,7 +1,7 @@
 // What a caller (CLI, app, tests) asks the orchestrator for. Validated with zod at every
 // boundary; the orchestrator turns it into the worker's argv from enums and numbers only.
 import { z } from 'zod';
-import { TEST_IDS, type TestId } from '../model/results.ts';
+import { isCatalogTest, TEST_IDS } from '../model/catalog.ts';
 
 export const PRESET_NAMES = ['standard', 'quick', 'seeks', 'full'] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
@@ -11,14 +11,27 @@ export const benchSpecSchema = z
     /** A folder (a test file is created in it) or a block device (read tests only). */
     target: z.string().min(1),
     preset: z.enum(PRESET_NAMES).optional(),
-    tests: z.array(z.enum(TEST_IDS)).min(1).optional(),
+    tests: z
+      .array(z.string().max(200).refine(isCatalogTest, { message: `unknown test: use one of ${TEST_IDS.join(', ')}` }))
+      .min(1)
+      .optional(),
     sizeBytes: z.number().int().min(16 * 1024 * 1024).max(2 ** 50).optional(),
     durationSec: z.number().min(0.2).max(3600).optional(),
     warmupSec: z.number().min(0).max(600).optional(),
+    /** Without precision: exactly this many runs. With it: the fewest. */
     runs: z.number().int().min(1).max(100).optional(),
+    /** Adaptive stopping: the median's 95 % interval to reach (0.02 = ±2 %); 0: a fixed count of runs. */
+    precision: z.number().min(0).max(0.5).optional(),
+    /** Adaptive stopping: the most timed seconds per test. */
+    maxTimeSec: z.number().min(0.2).max(36000).optional(),
     label: z.string().max(200).optional(),
     /** Page-cache I/O where O_DIRECT is refused (tmpfs); every result is then flagged. */
     buffered: z.boolean().optional(),
+    /**
+     * A block device this user cannot read: have the privileged helper open it through
+     * pkexec (one authentication; the measuring stays the user's). Ignored as root.
+     */
+    elevate: z.boolean().optional(),
   })
   .strict();
 
@@ -29,7 +42,8 @@ export type BenchPhase = 'prepare' | 'warmup' | 'measure' | 'cleanup';
 export type BenchEvent =
   | {
       type: 'progress';
-      test: TestId | null;
+      /** A catalog test id; null while preparing. */
+      test: string | null;
       testIndex: number; // 0-based, among the tests of this run
       testCount: number;
       phase: BenchPhase;
@@ -39,5 +53,5 @@ export type BenchEvent =
       fraction: number;
       etaSec: number | null;
     }
-  | { type: 'sample'; test: TestId; run: number; tMs: number; bytesPerSec: number; iops: number }
+  | { type: 'sample'; test: string; run: number; tMs: number; bytesPerSec: number; iops: number }
   | { type: 'warning'; code: string; message: string };

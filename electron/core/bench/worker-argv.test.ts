@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TEST_IDS } from '../model/results.ts';
-import { PRESETS, TEST_DEFINITIONS } from './presets.ts';
+import { testsOfKind } from '../model/catalog.ts';
+import { PRESETS } from './presets.ts';
+import { TRUST } from './statistics.ts';
 import { jobSpec, workerArgv, type WorkerPlan } from './worker-argv.ts';
 
 const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
@@ -11,6 +12,8 @@ const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
   durationSec: 1.5,
   warmupSec: 0.5,
   runs: 3,
+  precision: 0,
+  maxTimeSec: 2,
   buffered: false,
   sampleMs: 100,
   ...over,
@@ -30,8 +33,9 @@ describe('jobSpec', () => {
   });
 
   test('every known test yields a job of enums and numbers only', () => {
-    for (const id of TEST_IDS) assert.match(jobSpec(id), JOB_SHAPE, id);
-    assert.equal(Object.keys(TEST_DEFINITIONS).length, TEST_IDS.length);
+    const rate = testsOfKind('rate');
+    assert.ok(rate.length >= 10, 'the grid, seeks and the mix are rate tests');
+    for (const t of rate) assert.match(jobSpec(t.id), JOB_SHAPE, t.id);
   });
 });
 
@@ -48,6 +52,16 @@ describe('workerArgv', () => {
       '--job', 'name=seq1m-q8t1-read,rw=read,bs=1048576,qd=8,threads=1',
       '--job', 'name=rnd4k-q1t1-write,rw=randwrite,bs=4096,qd=1,threads=1',
     ]);
+  });
+
+  test('adaptive stopping: the interval, the time limit and the resolution rule from TRUST; none for a fixed count', () => {
+    assert.ok(!workerArgv(plan()).includes('--precision'));
+    const argv = workerArgv(plan({ precision: 0.02, maxTimeSec: 2 }));
+    const value = (flag: string) => argv[argv.indexOf(flag) + 1];
+    assert.deepEqual(
+      [value('--precision'), value('--max-time'), value('--min-ios'), value('--min-time'), value('--min-window-ios')],
+      ['0.02', '2', String(TRUST.minTotalIos), String(TRUST.minWindowSec), String(TRUST.minWindowIos)],
+    );
   });
 
   test('--buffered and --file only when asked', () => {
@@ -78,7 +92,8 @@ describe('workerArgv', () => {
 
   test('every preset turns into a valid argv', () => {
     for (const preset of Object.values(PRESETS)) {
-      const argv = workerArgv(plan({ tests: preset.tests, sizeBytes: preset.sizeBytes, durationSec: preset.durationSec, warmupSec: preset.warmupSec, runs: preset.runs }));
+      const { tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec } = preset;
+      const argv = workerArgv(plan({ tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec }));
       assert.equal(argv.filter((a) => a === '--job').length, preset.tests.length, preset.name);
       assert.equal(argv[argv.indexOf('--runs') + 1], String(preset.runs));
     }

@@ -2,27 +2,8 @@
 // the comparison and the app. Raw units only: bytes per second, I/Os per second,
 // nanoseconds. Conversion to MB/s, MiB/s or KB/s happens at display time (units.ts).
 
-import type { DeviceFingerprint, StackLayer, SystemFacts } from '../system/types.ts';
-
-/** The standard tests, in the order the grid shows them (CrystalDiskMark's layout). */
-export const GRID_TEST_IDS = [
-  'seq1m-q8t1-read',
-  'seq1m-q8t1-write',
-  'seq1m-q1t1-read',
-  'seq1m-q1t1-write',
-  'rnd4k-q32t1-read',
-  'rnd4k-q32t1-write',
-  'rnd4k-q1t1-read',
-  'rnd4k-q1t1-write',
-] as const;
-
-export const TEST_IDS = [...GRID_TEST_IDS, 'seeks', 'mix70-rnd4k-q8t1'] as const;
-
-export type TestId = (typeof TEST_IDS)[number];
-
-export function isTestId(value: string): value is TestId {
-  return (TEST_IDS as readonly string[]).includes(value);
-}
+import type { DeviceFingerprint, StackLayer, SystemFacts } from './machine.ts';
+import type { Provenance, RawUnit } from './catalog.ts';
 
 /** Access pattern, as the worker names it (fio's rw= vocabulary plus bonnie++'s seeks). */
 export type AccessPattern = 'read' | 'write' | 'randread' | 'randwrite' | 'randrw' | 'seeks';
@@ -81,8 +62,26 @@ export interface RunMeasurement {
 /** A histogram as sparse [lowerBoundNs, count] pairs, ascending. */
 export type LatencyHistogram = Array<[number, number]>;
 
+/**
+ * A figure that is not an I/O rate: the seconds of one phase of a workload, a cipher's
+ * ceiling in bytes/s, a forecast. Its metric (catalog.ts METRICS) says the unit and which way
+ * is better; `estimated` figures come from a model, not a measurement, and are shown as such.
+ */
+export interface Figure {
+  /** A catalog metric id, e.g. "phaseSeconds", "cipherBytesPerSec", "forecastBytesPerSec". */
+  metric: string;
+  /** What the figure is of within its test: a phase ("unpack"), a cipher ("aes-xts-plain64"); "" when single. */
+  subject: string;
+  /** Raw, in `unit`; null: not obtained (say why in `basis`). */
+  value: number | null;
+  unit: RawUnit;
+  provenance: Provenance;
+  /** How it was obtained, for estimated figures above all ("cipher ceiling × measured write"). */
+  basis?: string;
+}
+
 export interface TestResult {
-  /** A TestId for DiskDelta's own tests; imports use the nearest TestId or their own name. */
+  /** A test id of the catalog (catalog.ts); imports use the nearest catalog test or their own name. */
   test: string;
   params: TestParams | null;
   /** Median over runs (measured) or the value in the file (imported). null: not reported. */
@@ -98,7 +97,36 @@ export interface TestResult {
   cpu: CpuTime | null;
   /** True when the result is too short or has too few I/Os to be trusted (bonnie++'s +++++). */
   underResolved: boolean;
+  /** How precise the median is and why the runs stopped (DiskDelta's measured runs only). */
+  precision?: ResultPrecision;
   warnings: Warning[];
+  /**
+   * The figures of kinds that are not rates (seconds per phase, cipher ceilings, forecasts).
+   * Absent for rate tests; the library stores an empty list as absent.
+   */
+  figures?: Figure[];
+}
+
+/**
+ * Warning code of a test that ran and failed (a fio job with a non-zero error, say). Such a
+ * result keeps every figure null: a failure is never stored as 0 B/s or 0 IOPS, which would
+ * read as a measurement of a dead disk.
+ */
+export const FAILED_TEST = 'test-failed';
+
+export function isFailedResult(result: Pick<TestResult, 'warnings'>): boolean {
+  return result.warnings.some((w) => w.code === FAILED_TEST);
+}
+
+export interface ResultPrecision {
+  /** Half-width of the median's 95 % confidence interval, relative (0.02 = ±2 %); null below 2 runs. */
+  ciRelative: number | null;
+  /** The half-width asked for; 0 when the number of runs was fixed. */
+  target: number;
+  /** Seconds the test took, its warm-up included. */
+  seconds: number;
+  /** Why the runs stopped: the interval was reached, the test's time was up, or the fixed count was done. */
+  stoppedBy: 'precision' | 'max-time' | 'runs';
 }
 
 /** A figure kept from an import that maps to none of DiskDelta's tests. */
@@ -128,6 +156,10 @@ export interface RunSettings {
   durationSec?: number;
   warmupSec?: number;
   runs?: number;
+  /** Adaptive stopping: the interval asked for (0.02 = ±2 %); absent or 0 when runs were fixed. */
+  precision?: number;
+  /** Adaptive stopping: the most timed seconds a test may take. */
+  maxTimeSec?: number;
   buffered?: boolean;
 }
 
