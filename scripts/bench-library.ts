@@ -14,11 +14,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { parseCount } from '../electron/cli/args.ts';
 import { formatRunList } from '../electron/cli/commands/list.ts';
 import { syntheticRun } from '../electron/core/store/fixtures/synthetic-run.ts';
 import { openLibrary } from '../electron/core/store/library.ts';
 
-const RUNS = Number(process.argv[2] ?? 10_000);
+let RUNS = 10_000;
+try {
+  if (process.argv[2] !== undefined) RUNS = parseCount(process.argv[2], 'the run count', 1, 1_000_000);
+} catch (error) {
+  console.error(`bench:library: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
 const TARGET_MS = 100;
 const REPEAT = 7;
 let lastCold = 0;

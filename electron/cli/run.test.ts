@@ -33,10 +33,14 @@ async function waitForTestFile(dir: string, limitMs: number): Promise<boolean> {
   return false;
 }
 
-async function msUntilNoTestFile(dir: string, limitMs: number): Promise<number> {
+/**
+ * Milliseconds until the folder holds no test file, for diagnostics only: a speed is never
+ * asserted. The cap only ends a hung wait (the runs below would last an hour).
+ */
+async function msUntilNoTestFile(dir: string, capMs = 30_000): Promise<number> {
   const start = performance.now();
   while (readdirSync(dir).some((f) => f.startsWith('.diskdelta-'))) {
-    if (performance.now() - start > limitMs) return Number.POSITIVE_INFINITY;
+    if (performance.now() - start > capMs) return Number.POSITIVE_INFINITY;
     await new Promise((r) => setTimeout(r, 5));
   }
   return performance.now() - start;
@@ -204,7 +208,8 @@ describe('diskdelta run (table)', () => {
     const dir = scratch('table');
     const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q8t1-read,seeks', ...SMALL, '--runs', '1', '--no-save']);
     assert.equal(o.code, 0, o.stderr);
-    assert.match(o.stdout, /SEQ1M Q8T1 read\s+[\d.]+ [kMG]B\/s\s+[\d.,]+ k?IOPS/);
+    // Figures of any size: "1,669 MB/s" on a fast disk, "0.647 MB/s" on a slow one.
+    assert.match(o.stdout, /SEQ1M Q8T1 read\s+\d[\d,]*(\.\d+)? [kMG]B\/s\s+\d[\d,]*(\.\d+)? k?IOPS/);
     assert.match(o.stdout, /Random seeks.*seeks\/s/);
     assert.match(o.stdout, /latency p50/);
     assert.ok(!o.stdout.includes('\r'), 'no progress bar in a pipe');
@@ -313,23 +318,32 @@ describe('diskdelta run: failures → non-zero with a clear message, nothing lef
 });
 
 describe('diskdelta run: stopping it', () => {
-  const long = ['--tests', 'rnd4k-q1t1-read', '--size', '64MiB', '--duration', '20', '--warmup', '0', '--runs', '1', '--no-save'];
-
-  test('SIGTERM to the CLI stops the worker, removes the test file at once, exit 7', async (t) => {
-    const dir = scratch('term');
+  // An hour-long window: a run that ignored the signal could not end on its own within the
+  // test's timeout, so "it stopped" needs no timed assertion (how fast is only reported).
+  const long = ['--tests', 'rnd4k-q1t1-read', '--size', '64MiB', '--duration', '3600', '--warmup', '0', '--runs', '1', '--no-save'];
+  const HANG = { timeout: 60_000 };
+  const start = (t: { after(fn: () => void): void }, dir: string) => {
     const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+    t.after(() => child.kill('SIGKILL'));
+    return { child, exited, stderr: () => stderr };
+  };
+  /** The worker's pid, from its test file's name: .diskdelta-<pid>-<random>.tmp */
+  const workerPid = (dir: string) => Number(/^\.diskdelta-(\d+)-/.exec(leftovers(dir)[0] ?? '')?.[1]);
+
+  test('SIGTERM to the CLI stops the worker and removes the test file before the CLI exits, exit 7', HANG, async (t) => {
+    const dir = scratch('term');
+    const run = start(t, dir);
+    assert.ok(await waitForTestFile(dir, 30_000), 'the run started');
     await new Promise((r) => setTimeout(r, 300)); // into the timed window
-    child.kill('SIGTERM');
-    const ms = await msUntilNoTestFile(dir, 3000);
-    t.diagnostic(`test file removed ${ms.toFixed(1)} ms after SIGTERM to the CLI`);
-    assert.ok(ms <= 500, `removed ${ms.toFixed(0)} ms after SIGTERM`);
-    assert.equal(await exited, 7, stderr);
-    assert.match(stderr, /cancelled/);
-    assert.deepEqual(readdirSync(dir), []);
+    const signalled = performance.now();
+    run.child.kill('SIGTERM');
+    assert.equal(await run.exited, 7, run.stderr());
+    t.diagnostic(`the CLI exited ${(performance.now() - signalled).toFixed(1)} ms after SIGTERM`);
+    assert.match(run.stderr(), /cancelled/);
+    assert.deepEqual(readdirSync(dir), [], 'no test file once the command has returned');
   });
 
   // npx runs bins with the first `node` on the PATH; Debian 12's is Node 18/20, under which
@@ -355,36 +369,37 @@ describe('diskdelta run: stopping it', () => {
     });
   }
 
-  test('the worker SIGKILLed under the CLI: a clear failure, and the CLI removes the stale file itself', async () => {
+  test('the worker SIGKILLed under the CLI: a clear failure, and the CLI removes the stale file itself', HANG, async (t) => {
     const dir = scratch('kill-worker');
-    const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
-    // The test file is named after the worker: .diskdelta-<pid>-<random>.tmp
-    const [file] = readdirSync(dir);
-    const pid = Number(/^\.diskdelta-(\d+)-/.exec(file!)?.[1]);
-    assert.ok(pid > 0, `worker pid from ${file}`);
+    const run = start(t, dir);
+    assert.ok(await waitForTestFile(dir, 30_000), 'the run started');
+    const pid = workerPid(dir);
+    assert.ok(pid > 0, `worker pid from ${leftovers(dir)[0]}`);
     await new Promise((r) => setTimeout(r, 300));
     process.kill(pid, 'SIGKILL'); // as the OOM killer would
-    const code = await exited;
+    const code = await run.exited;
     assert.notEqual(code, 0);
-    assert.match(stderr, /killed by SIGKILL/);
+    assert.match(run.stderr(), /killed by SIGKILL/);
     assert.deepEqual(readdirSync(dir), [], 'the CLI swept the file the dead worker could not remove');
   });
 
-  test('SIGKILL of the CLI: the orphaned worker stops too and removes its file', async (t) => {
+  test('SIGKILL of the CLI: the orphaned worker stops too and removes its file', HANG, async (t) => {
     const dir = scratch('kill-cli');
-    const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+    const run = start(t, dir);
+    assert.ok(await waitForTestFile(dir, 30_000), 'the run started');
+    const pid = workerPid(dir);
+    t.after(() => {
+      try {
+        process.kill(pid, 'SIGKILL'); // only if the test failed and the worker lives on
+      } catch {}
+    });
     await new Promise((r) => setTimeout(r, 300));
-    child.kill('SIGKILL');
-    await exited;
-    const ms = await msUntilNoTestFile(dir, 3000);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const ms = await msUntilNoTestFile(dir);
     t.diagnostic(`test file removed ${ms.toFixed(1)} ms after the CLI was killed`);
-    assert.ok(ms <= 1000, `the worker noticed its parent died and removed the file (${ms.toFixed(0)} ms)`);
+    // Its run lasts an hour: a worker that did not notice its parent die would still hold the file.
+    assert.ok(Number.isFinite(ms), 'the worker noticed its parent died and removed its file');
   });
 });
 

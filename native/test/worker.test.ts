@@ -3,9 +3,9 @@
 // say clearly what is wrong, and leave nothing behind in the folder.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,12 +49,14 @@ function parseStdout(stdout: string): WorkerMessage[] {
 
 /** The worker with an address-space limit in KiB (`ulimit -v`): the shell execs it, so its signal is seen. */
 function runWorkerLimited(kib: number, args: string[]): Promise<Outcome> {
-  return runWorker(args, ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`, WORKER]);
+  return runWorker(args, { via: ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`] });
 }
 
-function runWorker(args: string[], prefix: string[] = [WORKER]): Promise<Outcome> {
+/** as: run as another user (root only; supplementary groups are dropped), or through a wrapper command. */
+function runWorker(args: string[], as: { uid?: number; gid?: number; via?: string[] } = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(prefix[0]!, [...prefix.slice(1), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, ...prefix] = as.via ?? [WORKER];
+    const child = spawn(command!, [...prefix, ...(as.via ? [WORKER] : []), ...args], { stdio: ['ignore', 'pipe', 'pipe'], uid: as.uid, gid: as.gid });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -117,11 +119,14 @@ function startWorker(args: string[]) {
 
 const testFiles = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('.diskdelta-') && f.endsWith('.tmp'));
 
-/** Polls the folder until no test file is left; returns the milliseconds it took. */
-async function msUntilGone(dir: string, limitMs: number): Promise<number> {
+/**
+ * Polls the folder until no test file is left; returns the milliseconds it took, for the
+ * test's diagnostics only: a speed is never asserted. The cap only ends a hung wait.
+ */
+async function msUntilGone(dir: string, capMs = 60_000): Promise<number> {
   const start = performance.now();
   while (testFiles(dir).length > 0) {
-    if (performance.now() - start > limitMs) return Number.POSITIVE_INFINITY;
+    if (performance.now() - start > capMs) return Number.POSITIVE_INFINITY;
     await new Promise((r) => setTimeout(r, 5));
   }
   return performance.now() - start;
@@ -501,6 +506,24 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
     assert.deepEqual(readdirSync(dir), ['notes.txt']);
   });
 
+  test('a folder another user may not write to, or not even reach → 3, naming the user, owner and mode', async (t) => {
+    if (!isRoot) return t.skip('needs root to run the worker as another user');
+    // Outside the test's own 0700 folder, so that only the folder itself is closed.
+    const open = mkdtempSync(join(tmpdir(), 'dd-denied-'));
+    t.after(() => rmSync(open, { recursive: true, force: true }));
+    chmodSync(open, 0o755);
+    const closed = join(open, 'closed');
+    mkdirSync(closed, { mode: 0o700 });
+    const nobody = { uid: 65534, gid: 65534 };
+    const create = await runWorker(['run', '--target', open, ...SMALL, ...write], nobody);
+    assertFailure(create, EXIT.target, 'permission',
+      new RegExp(`cannot create a test file in ${open}: the kernel said EACCES \\(Permission denied\\) to uid 65534 \\(\\w+\\); ${open} is root:root, mode 0755, and this process is not in group root\\. Choose a folder you may write to`));
+    const reach = await runWorker(['run', '--target', join(closed, 'inner'), ...SMALL, ...read], nobody);
+    assertFailure(reach, EXIT.target, 'permission', /cannot reach the target .*: the kernel said EACCES \(Permission denied\) to uid 65534 \(\w+\), who may not look inside a folder on the way/);
+    assert.doesNotMatch(errorOf(reach).message, /does not exist/);
+    assert.deepEqual(readdirSync(open), ['closed']);
+  });
+
   test('a read-only folder (read-only bind mount) → 3', async (t) => {
     if (!isRoot) return t.skip('needs root to make a read-only bind mount');
     const source = scratch('ro-source');
@@ -596,6 +619,37 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       assert.ok(seeks?.type === 'result' && seeks.ios > 0 && seeks.writes === 0);
       assert.equal(createHash('sha256').update(readFileSync(image)).digest('hex'), before, 'not one byte written');
     });
+
+    // "Operation not permitted" as root once read "needs root or membership of the disk group".
+    // The message must say who asked, what the device's owner and mode are, and what the kernel said.
+    test('refused to root by a device cgroup: says the kernel refused root, so permissions are not the cause', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device and make a devices cgroup');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      const devices = '/sys/fs/cgroup/devices';
+      if (!existsSync(join(devices, 'devices.deny'))) return t.skip(`needs the cgroup v1 devices controller at ${devices}`);
+      const group = join(devices, `diskdelta-worker-test-${process.pid}`);
+      mkdirSync(group);
+      t.after(() => rmdirSync(group));
+      const majMin = readFileSync(`/sys/block/${basename(device)}/dev`, 'utf8').trim();
+      writeFileSync(join(group, 'devices.deny'), `b ${majMin} rwm`);
+      const o = await runWorker(['run', '--target', device, ...SMALL, ...read], { via: ['sh', '-c', `echo $$ > ${join(group, 'cgroup.procs')} && exec "$@"`, 'sh'] });
+      const st = statSync(device);
+      assertFailure(o, EXIT.target, 'permission', new RegExp(
+        `cannot open the block device ${device} read-only \\(O_RDONLY\\|O_DIRECT\\): the kernel said EPERM \\(Operation not permitted\\) to root \\(uid 0\\), ` +
+        `so file permissions are not the cause \\(${device} is \\w+:\\w+, mode 0${(st.mode & 0o7777).toString(8)}\\): .*device cgroup`));
+      assert.doesNotMatch(errorOf(o).message, /needs root/);
+    });
+
+    test('refused to an ordinary user: names the user, the owner, group and mode, and the way in', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device and to run the worker as another user');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      const o = await runWorker(['run', '--target', device, ...SMALL, ...read], { uid: 65534, gid: 65534 });
+      const st = statSync(device);
+      const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+      // Debian's loop devices are root:disk 0660 (join the group); elsewhere 0600 (only root).
+      const way = st.mode & 0o040 ? 'and this process is not in group \\w+\\. Run as root, or join that group \\(usermod -aG \\w+ \\$USER' : 'so only its owner may open it\\. Run as root';
+      assertFailure(o, EXIT.target, 'permission', new RegExp(`the kernel said EACCES \\(Permission denied\\) to uid 65534 \\(\\w+\\); ${device} is \\w+:\\w+, mode ${mode}, ${way}`));
+    });
   });
 
   test('malformed options and job specs → 2, naming the bad value, before touching the folder', async () => {
@@ -645,17 +699,20 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
 });
 
 describe('signals', () => {
-  const long = ['--size', '67108864', '--duration', '20', '--warmup', '0', '--job', 'name=rr,rw=randread,bs=4096,qd=4,threads=1'];
+  // An hour-long window: a worker that ignored the signal could not finish on its own within
+  // the test's timeout, so "it stopped" needs no timed assertion (the speed is only reported).
+  const long = ['--size', '67108864', '--duration', '3600', '--warmup', '0', '--job', 'name=rr,rw=randread,bs=4096,qd=4,threads=1'];
+  const HANG = { timeout: 60_000 };
 
-  test('SIGTERM while measuring: the test file is gone within 0.5 s, exit 7', async (t) => {
+  test('SIGTERM while measuring: the worker removes the test file before it exits, exit 7', HANG, async (t) => {
     const dir = scratch('term-measure');
     const w = startWorker(['run', '--target', dir, ...long]);
+    t.after(() => w.child.kill('SIGKILL'));
     await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure');
     assert.equal(testFiles(dir).length, 1, 'the test file exists while measuring');
     w.child.kill('SIGTERM');
-    const ms = await msUntilGone(dir, 2000);
+    const ms = await msUntilGone(dir);
     t.diagnostic(`test file removed ${ms.toFixed(1)} ms after SIGTERM`);
-    assert.ok(ms <= 500, `removed ${ms.toFixed(0)} ms after SIGTERM`);
     const o = await w.exited;
     assert.equal(o.code, EXIT.interrupted);
     assert.equal(errorOf(o).code, 'interrupted');
@@ -664,30 +721,32 @@ describe('signals', () => {
     assert.deepEqual(readdirSync(dir), []);
   });
 
-  test('SIGTERM while filling the test file: gone within 0.5 s, exit 7', async (t) => {
+  test('SIGTERM while filling the test file: removed before the worker exits, exit 7', HANG, async (t) => {
     const dir = scratch('term-fill');
     // 2 GiB takes a few seconds to fill; the first fill progress line comes after 250 ms.
     const w = startWorker(['run', '--target', dir, '--size', String(2 ** 31), '--duration', '1', '--warmup', '0', '--job', 'name=r,rw=read,bs=1048576,qd=1,threads=1']);
+    t.after(() => w.child.kill('SIGKILL'));
     const p = await w.waitFor((m) => m.type === 'progress' && m.phase === 'prepare');
     assert.ok(p.type === 'progress' && p.done_bytes! < p.total_bytes!, 'still filling');
     assert.equal(testFiles(dir).length, 1);
     w.child.kill('SIGTERM');
-    const ms = await msUntilGone(dir, 2000);
+    const ms = await msUntilGone(dir);
     t.diagnostic(`test file removed ${ms.toFixed(1)} ms after SIGTERM`);
-    assert.ok(ms <= 500, `removed ${ms.toFixed(0)} ms after SIGTERM`);
     const o = await w.exited;
     assert.equal(o.code, EXIT.interrupted, o.stderr);
     assert.ok(!o.messages.some((m) => m.type === 'result'), 'no result from an interrupted run');
     assert.deepEqual(readdirSync(dir), []);
   });
 
-  test('SIGINT is handled like SIGTERM', async () => {
+  test('SIGINT is handled like SIGTERM', HANG, async (t) => {
     const dir = scratch('int');
     const w = startWorker(['run', '--target', dir, ...long]);
+    t.after(() => w.child.kill('SIGKILL'));
     await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure');
     w.child.kill('SIGINT');
-    assert.ok((await msUntilGone(dir, 2000)) <= 500);
-    assert.equal((await w.exited).code, EXIT.interrupted);
+    const o = await w.exited;
+    assert.equal(o.code, EXIT.interrupted);
+    assert.deepEqual(testFiles(dir), [], 'removed by the worker itself, before it exited');
   });
 
   test('SIGKILL: the file survives the kill, the next run removes it (stale-file-removed) and leaves nothing', async () => {

@@ -6,9 +6,11 @@ import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { runCli } from '../run-cli-in-process.ts';
+import { labelsFor } from './import.ts';
 import { openLibrary } from '../../core/store/library.ts';
 import { parseImport, REFERENCE_DIR } from '../../core/formats/index.ts';
 import type { RunRecord } from '../../core/model/results.ts';
@@ -49,6 +51,14 @@ function allRuns(db: string): RunRecord[] {
   }
 }
 
+describe('import --label', () => {
+  it('one run: the label; runs of one file: numbered; runs of several files: their file, then their number', () => {
+    assert.deepEqual(labelsFor('mine', [{ path: '/x/a.json', runs: 1 }]), [['mine']]);
+    assert.deepEqual(labelsFor('mine', [{ path: '/x/a.csv', runs: 3 }]), [['mine (1/3)', 'mine (2/3)', 'mine (3/3)']]);
+    assert.deepEqual(labelsFor('mine', [{ path: '/x/a.json', runs: 1 }, { path: 'b.csv', runs: 2 }]), [['mine (a.json)'], ['mine (b.csv, 1/2)', 'mine (b.csv, 2/2)']]);
+  });
+});
+
 describe('diskdelta import', () => {
   it('stores exactly what the importer read, from several files, with a label', async () => {
     const db = freshDb();
@@ -56,7 +66,8 @@ describe('diskdelta import', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^Imported 2 runs from 2 files into /);
     const stored = allRuns(db);
-    assert.deepEqual(stored.map((r) => r.label), ['old laptop (1/2)', 'old laptop (2/2)']);
+    // Runs of two files are not one numbered series: each names its file.
+    assert.deepEqual(stored.map((r) => r.label), ['old laptop (good-1.csv)', 'old laptop (good-2.csv)']);
     assert.deepEqual(stored.map((r) => r.source), ['imported', 'imported']);
     const parsed = [...parseImport(readFileSync(good1, 'utf8'), 'good-1.csv'), ...parseImport(readFileSync(good2, 'utf8'), 'good-2.csv')];
     assert.deepEqual(stored.map(figures), parsed.map(figures));
@@ -86,6 +97,16 @@ describe('diskdelta import', () => {
     assert.match(mixed.stdout, /^Imported 1 run from 2 files into .*\n +4 +\[imported\] bonnie\+\+ /);
     assert.match(mixed.stdout, /\nSkipped 1 run already in the library:\n {2}.*good-1\.csv: already in the library as #1\n$/);
     assert.equal(allRuns(db).length, 4);
+  });
+
+  it('a fio import lists no device rather than its test file path; the path stays the target', async () => {
+    const db = freshDb();
+    const fio = fileURLToPath(new URL('../../core/formats/fixtures/fio-3.33-json.json', import.meta.url));
+    assert.equal((await runCli(['import', fio, '--db', db])).code, 0);
+    const row = (await runCli(['list', '--db', db])).stdout.split('\n')[1]!;
+    assert.match(row, /^1 +\S+ \S+ +\[imported\] fio +— +\d+ /);
+    assert.doesNotMatch(row, /\/tmp\/fmt-fio\/testfile/);
+    assert.match((await runCli(['show', '1', '--db', db])).stdout, /target +\/tmp\/fmt-fio\/testfile/);
   });
 
   it('a bad file among good ones: exit 1, its name and line in the message, nothing imported', async () => {

@@ -46,7 +46,9 @@ describe('library commands', () => {
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^Run 2: the 2011 laptop disk {2}\[REFERENCE\]/);
     assert.match(text.stdout, /device +sdz, Synthetic SSD 2, SATA SSD, serial SYN2, 112 GiB, sata, link SATA 3.0 Gb\/s\n/);
-    assert.match(text.stdout, /stack .*dm-crypt luks-x .*\[encrypted\] → disk sdz/);
+    // The stack as `inspect` shows it: one layer a line, in words, a missing detail as "?".
+    assert.match(text.stdout, /stack +from the file down to the disk:\n +1\. file +diskdelta-test\.tmp\n +2\. mount +\/mnt\/synthetic .*\n +3\. dm-crypt +luks-x .*aes-xts-plain64, 512-bit key.*\n +4\. disk +sdz/);
+    assert.doesNotMatch(text.stdout, /undefined|[a-z][A-Z]\w*=/, 'no model keys (fsType=…), no "undefined"');
     assert.match(text.stdout, /seq1m-q8t1-read +read 4 KiB Q1T1 +95.37 MiB\/s/);
     assert.match(text.stdout, /Sequential Output Per Chr: 812 K\/sec/);
     assert.match(text.stdout, /\nFrom the source file\n {2}synthetic {3}yes\n/);
@@ -232,7 +234,12 @@ describe('list filters', () => {
       [['--source', 'guessed'], /--source 'guessed' is not a source: use measured, imported, reference/],
       [['--label', ' '], /--label is empty/],
       [['--device', 'x'.repeat(201)], /--device is 201 characters long/],
-      [['--since', '2026-02-30'], /--since '2026-02-30' is not a date: write YYYY-MM-DD/],
+      [['--since', '2026-02-30'], /--since '2026-02-30' is not a date: February 2026 has days 01 to 28; write YYYY-MM-DD/],
+      // Once a RangeError with a stack trace: every impossible date is the same usage error.
+      [['--since', '2026-13-01'], /--since '2026-13-01' is not a date: there is no month 13; write YYYY-MM-DD/],
+      [['--since', '2026-01-32'], /--since '2026-01-32' is not a date: January 2026 has days 01 to 31/],
+      [['--since', '0000-00-00'], /--since '0000-00-00' is not a date: there is no month 00/],
+      [['--since', '2026-04-00'], /--since '2026-04-00' is not a date: April 2026 has days 01 to 30/],
       [['--since', 'yesterday'], /is not a date/],
       [['--limit', '0'], /--limit '0' is out of range/],
       [['--limit', 'ten'], /--limit 'ten' is not a whole number/],

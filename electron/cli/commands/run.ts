@@ -3,6 +3,7 @@ import { formatLatency, formatThroughput, formatIops } from '../../core/analysis
 import { createInterface } from 'node:readline/promises';
 import { needsElevation } from '../../core/bench/elevation.ts';
 import { BenchError } from '../../core/bench/errors.ts';
+import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS } from '../../core/bench/presets.ts';
 import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
@@ -11,7 +12,7 @@ import { MAX_SIZE_BYTES, PRESET_NAMES, type BenchEvent, type BenchSpec, type Pre
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../core/store/library.ts';
 import { table } from '../system-format.ts';
-import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseDurationOrZero, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
 import { wrap } from '../wrap.ts';
 import { figureLines } from '../figures-text.ts';
@@ -184,8 +185,7 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (spec.durationSec < 0.2 || spec.durationSec > 3600) throw new UsageError(`--duration '${values.duration}' is out of range: use 0.2 s to 3600 s`);
   }
   if (values.warmup !== undefined) {
-    // No warm-up is a valid choice in any spelling (0, 0s, 0.0, 0ms); parseDuration refuses zero.
-    spec.warmupSec = /^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/i.test(values.warmup) ? 0 : parseDuration(values.warmup, '--warmup');
+    spec.warmupSec = parseDurationOrZero(values.warmup, '--warmup');
     if (spec.warmupSec > 600) throw new UsageError(`--warmup '${values.warmup}' is out of range: use 0 s to 600 s`);
   }
   if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
@@ -258,7 +258,7 @@ export function formatRecord(record: RunRecord): string {
   const s = record.settings;
   const head =
     `DiskDelta ${record.engine.version} · ${record.target.path}` +
-    (record.target.device ? ` (${record.target.device.name}, ${record.target.device.class})` : '') +
+    (record.target.device ? ` (${measuredDeviceText(record.target, { withFile: true })}, ${record.target.device.class})` : '') +
     (s.precision
       ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
       : `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +

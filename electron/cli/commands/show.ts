@@ -3,7 +3,9 @@
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { isFailedResult, type RunRecord, type TestResult } from '../../core/model/results.ts';
-import type { DeviceFingerprint, StackLayer } from '../../core/model/machine.ts';
+import { engineText, measuredDeviceText } from '../../core/model/run-text.ts';
+import type { DeviceFingerprint } from '../../core/model/machine.ts';
+import { formatStack } from '../system-format.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
 import { figureLines } from '../figures-text.ts';
 import {
@@ -34,17 +36,6 @@ function formatDevice(d: DeviceFingerprint): string {
   if (d.linkDescription) parts.push(`link ${d.linkDescription}`);
   else if (d.linkCeilingBytesPerSec !== null) parts.push(`link ceiling ${formatThroughput(d.linkCeilingBytesPerSec)}`);
   return parts.join(', ');
-}
-
-function formatLayer(layer: StackLayer): string {
-  const details = Object.entries(layer.details)
-    .filter(([, v]) => v !== null && v !== '')
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(' ');
-  const flags = [layer.encrypted ? 'encrypted' : '', layer.discardPasses === false ? 'TRIM blocked' : layer.discardPasses ? 'TRIM passes' : '']
-    .filter(Boolean)
-    .join(', ');
-  return [`${layer.kind} ${layer.name}`, details && `(${details})`, flags && `[${flags}]`].filter(Boolean).join(' ');
 }
 
 function formatParams(r: TestResult): string {
@@ -80,10 +71,18 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   const origin = run.source === 'measured' ? 'measured by DiskDelta' : run.source === 'reference' ? 'reference data shipped with DiskDelta' : 'imported';
   field('source', `${origin} (format: ${run.sourceFormat})`);
   if (run.notes) field('notes', run.notes);
-  field('engine', `${run.engine.name} ${run.engine.version}${run.engine.ioEngine ? ` (I/O engine ${run.engine.ioEngine})` : ''}`.trim());
-  if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${run.target.kind})`);
+  field('engine', `${engineText(run.engine)}${run.engine.ioEngine ? ` (I/O engine ${run.engine.ioEngine})` : ''}`);
+  // "(unknown)" after a path read like an unknown target: an import's path is as its file named it.
+  const kind = run.target.kind !== 'unknown' ? run.target.kind : run.source === 'measured' ? 'kind unknown' : 'as named in the imported file';
+  if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${kind})`);
   if (run.target.device) field('device', formatDevice(run.target.device));
-  if (run.target.stack?.length) field('stack', run.target.stack.map(formatLayer).join(' → '));
+  // Through a loop device the run measured the loop and its backing file as much as the disk.
+  if (run.target.stack?.some((l) => l.kind === 'loop')) field('measured', measuredDeviceText(run.target, { withFile: true }) ?? '?');
+  if (run.target.stack?.length) {
+    // The same stack view as `diskdelta inspect`: facts in words, never the model's keys.
+    field('stack', 'from the file down to the disk:');
+    out.push(...formatStack(run.target.stack, '    '));
+  }
   if (run.system) {
     const s = run.system;
     const parts = [

@@ -6,6 +6,7 @@
 // to the one before it, because an upgrade is often a chain: HDD → SSD → SSD + dm-crypt.
 import { METRICS, TEST_IDS, metricById, testById, testTitle, type Direction, type MetricDef } from '../model/catalog.ts';
 import { isFailedResult, type ExtraMetric, type Figure, type RunRecord, type RunSource, type SourceFormat, type TestParams, type TestResult } from '../model/results.ts';
+import { engineText, measuredDeviceText } from '../model/run-text.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -28,7 +29,7 @@ export type SpreadVerdict = 'yes' | 'no' | 'unknown';
 
 export interface Delta {
   ratio: number;
-  ratioText: string; // "×3.29"
+  ratioText: string; // "×3.29", "213× lower" (see formatRatio)
   percentChange: number;
   percentText: string; // "+229.2 %"
   /** null when the metric has no better direction. */
@@ -43,6 +44,8 @@ export interface CompareCell {
   /** Always labelled with its unit, e.g. "135.9 MB/s". */
   display: string;
   underResolved: boolean;
+  /** false: this run has no such test (or imported figure) at all. */
+  inRun: boolean;
   /** A forecast or model output, not a measurement: its display says "(estimated)". */
   estimated: boolean;
   /** null for the baseline, or when either value is missing or the baseline is zero. */
@@ -229,7 +232,7 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   }
   return {
     ratio,
-    ratioText: formatRatio(ratio),
+    ratioText: formatRatio(ratio, direction),
     percentChange,
     percentText: formatPercent(percentChange),
     verdict,
@@ -257,6 +260,7 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
     value: side.value,
     display: results[i] ? displayValue(metric, side.value, side.underResolved, isFailedResult(results[i]), unit, seeks) : '— (test not in this run)',
     underResolved: side.underResolved,
+    inRun: results[i] !== null,
     estimated: false,
     vsBaseline: i === 0 ? null : delta(sides[0]!, side, metric.direction),
     vsPrevious: i >= 2 ? delta(sides[i - 1]!, side, metric.direction) : null,
@@ -291,6 +295,7 @@ function figureRows(test: string, results: Array<TestResult | null>, unit: Throu
         value: f?.value ?? null,
         display: results[i] ? displayFigure(f, unit) : '— (test not in this run)',
         underResolved: false,
+        inRun: results[i] !== null,
         estimated: f?.provenance === 'estimated',
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
         vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
@@ -335,6 +340,7 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
         value: e?.value ?? null,
         display: displayExtra(e),
         underResolved: false,
+        inRun: e !== null,
         estimated: false,
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
         vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
@@ -358,15 +364,14 @@ export function directionOfUnit(unit: string): Direction {
 }
 
 function describeRun(run: RunRecord): ComparedRun {
-  const model = run.target.device?.model ?? null;
   return {
     id: run.id ?? null,
     label: run.label,
     source: run.source,
     sourceFormat: run.sourceFormat,
-    engine: [run.engine.name, run.engine.version].filter(Boolean).join(' '),
+    engine: engineText(run.engine),
     createdAt: run.createdAt,
-    device: model,
+    device: measuredDeviceText(run.target),
   };
 }
 

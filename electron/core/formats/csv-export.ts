@@ -3,6 +3,7 @@
 // Cells that a spreadsheet would run as a formula (=, +, -, @ at the start of a text cell,
 // e.g. a hostile label) are prefixed with an apostrophe.
 import type { RunRecord } from '../model/results.ts';
+import { engineText } from '../model/run-text.ts';
 
 const HEADER = [
   'run', 'label', 'created_at', 'source', 'source_format', 'engine', 'device_model',
@@ -26,7 +27,7 @@ export function exportCsv(runs: RunRecord[]): string {
     const runKey = run.id ?? index + 1;
     const common: Cell[] = [
       runKey, run.label, run.createdAt, run.source, run.sourceFormat,
-      `${run.engine.name} ${run.engine.version}`.trim(), run.target.device?.model ?? null,
+      engineText(run.engine), run.target.device?.model ?? null,
     ];
     for (const r of run.results) {
       const l = r.latencyNs;

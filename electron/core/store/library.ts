@@ -26,6 +26,7 @@ import type { DeviceClass } from '../model/machine.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import { shortPath } from '../model/display.ts';
+import { measuredDeviceText } from '../model/run-text.ts';
 
 /** How long a writer waits for another process's transaction before giving up. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -299,8 +300,8 @@ class SqliteLibrary implements Library {
       run.engine.version,
       run.engine.ioEngine ?? null,
       // The list's device column: virtio, loop and zram disks have no model, and their
-      // kernel name ("vda") says more than a dash.
-      device?.model ?? device?.name ?? null,
+      // kernel name ("vda") says more than a dash; a loop device in between is named too.
+      measuredDeviceText(run.target),
       device?.class ?? null,
       run.results.length,
       warningCount,

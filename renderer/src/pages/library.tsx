@@ -5,6 +5,7 @@ import { useLibrary, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
 import { bytesToBase64 } from '../view/base64.ts';
+import { dayBoundary } from '../view/date-filter.ts';
 import type { RunSummary } from '../../../electron/core/api/contract.ts';
 
 export function LibraryPage() {
@@ -44,7 +45,6 @@ export function LibraryPage() {
     await stores.compare.getState().setRefs(selected.slice(0, 6).map((id) => ({ kind: 'run' as const, id })));
     navigate('compare');
   };
-  const dateFilter = (value: string, endOfDay: boolean) => (value ? new Date(`${value}T${endOfDay ? '23:59:59' : '00:00:00'}`).toISOString() : undefined);
 
   return (
     <div onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={(e) => void onDrop(e)} className={dragging ? 'dropping' : undefined}>
@@ -67,8 +67,8 @@ export function LibraryPage() {
             <option value="">any</option><option value="measured">measured</option><option value="imported">imported</option><option value="reference">reference</option>
           </select>
         </div>
-        <div><label htmlFor={ids.since}>From</label><input id={ids.since} type="date" onChange={(e) => void lib().setFilter({ since: dateFilter(e.target.value, false) })} /></div>
-        <div><label htmlFor={ids.until}>To</label><input id={ids.until} type="date" onChange={(e) => void lib().setFilter({ until: dateFilter(e.target.value, true) })} /></div>
+        <div><label htmlFor={ids.since}>From</label><input id={ids.since} type="date" onChange={(e) => void lib().setFilter({ since: dayBoundary(e.target.value, false) })} /></div>
+        <div><label htmlFor={ids.until}>To</label><input id={ids.until} type="date" onChange={(e) => void lib().setFilter({ until: dayBoundary(e.target.value, true) })} /></div>
       </form>
       <ErrorNote error={error} what="The library" />
       {lastImport.map((o) => (

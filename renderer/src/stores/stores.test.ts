@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client.ts';
 import { createRunsStore, MAX_LIVE_SAMPLES } from './runs.ts';
 import { cleanFilter, createLibraryStore } from './library.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
-import { createCompareStore, MAX_COMPARED } from './compare.ts';
+import { createCompareStore, MAX_COMPARED, pickerColumns } from './compare.ts';
 
 /** A client whose answers the test scripts, and whose events the test fires. */
 function scriptedClient(answers: Record<string, (input: any) => unknown>) {
@@ -156,4 +156,30 @@ test('compare: ticking one more run fetches only that run; an outside selection 
   assert.deepEqual(store.getState().records.map((r) => r.label), ['{"kind":"run","id":2}', '{"kind":"run","id":3}']);
   await store.getState().setRefs([{ kind: 'run', id: 2 }, { kind: 'run', id: 3 }]);
   assert.equal(fetched(2).length, 2, 'a selection from elsewhere (the Library) fetches everything again');
+});
+
+test('compare picker: a reference imported into the library is listed once, and either copy ticks it', async () => {
+  const runs = [
+    { id: 1, label: 'my SSD', createdAt: '2026-01-01T00:00:00Z', source: 'measured' as const },
+    { id: 2, label: 'Laptop hard disk (2011)', createdAt: '2011-01-01T00:00:00.000Z', source: 'reference' as const },
+    { id: 3, label: 'a reference no longer shipped', createdAt: '2010-01-01T00:00:00Z', source: 'reference' as const },
+  ];
+  const shipped = [{ key: 'hdd-2011', label: 'Laptop hard disk (2011)', createdAt: '2011-01-01T00:00:00Z' }];
+  const columns = pickerColumns(runs, shipped);
+  assert.deepEqual(columns.own.map((r) => r.id), [1], 'no reference under "Your runs"');
+  assert.deepEqual(columns.references, [
+    { label: 'Laptop hard disk (2011)', refs: [{ kind: 'reference', key: 'hdd-2011' }, { kind: 'run', id: 2 }] },
+    { label: 'a reference no longer shipped', refs: [{ kind: 'run', id: 3 }] },
+  ]);
+
+  const { client } = scriptedClient({
+    'compare.load': async (input) => ({ ok: true, data: { runs: input.runs.map((ref: unknown) => ({ ref, record: { label: JSON.stringify(ref) } })) } }),
+  });
+  const store = createCompareStore(client);
+  // The Library's "Compare selected" picked the library copy (run 2): the one box unticks it.
+  await store.getState().setRefs([{ kind: 'run', id: 1 }, { kind: 'run', id: 2 }]);
+  store.getState().toggleChoice(columns.references[0]!.refs);
+  assert.deepEqual(store.getState().refs, [{ kind: 'run', id: 1 }]);
+  store.getState().toggleChoice(columns.references[0]!.refs);
+  assert.deepEqual(store.getState().refs, [{ kind: 'run', id: 1 }, { kind: 'reference', key: 'hdd-2011' }], 'ticking adds the shipped one');
 });
