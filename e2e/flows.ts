@@ -6,7 +6,13 @@ import { expect } from '@playwright/test';
 export type Open = (page: Page, route: string) => Promise<void>;
 
 /** Fills New run and starts; returns once the Live run page shows the run. */
-export async function startRun(page: Page, open: Open, targetDir: string, label: string, opts: { preset?: string; sizeMiB?: string; duration?: string } = {}) {
+export async function startRun(
+  page: Page,
+  open: Open,
+  targetDir: string,
+  label: string,
+  opts: { preset?: string; sizeMiB?: string; duration?: string } = {},
+) {
   await open(page, 'new');
   await page.getByLabel('Target folder').fill(targetDir);
   await page.getByLabel('Preset').selectOption(opts.preset ?? 'quick');

@@ -6,7 +6,6 @@
 // A.forbidPackages ([{ name, why }], a name ending in ':' is a prefix).
 import { dirname, relative, resolve } from 'node:path';
 
-
 // The layers of core/, bottom first: a module may import its own layer and those below it, never
 // one above, and nothing outside core/.
 //   model     the result model, catalog, failure codes, machine-fact types: pure data and schemas
@@ -19,30 +18,51 @@ import { dirname, relative, resolve } from 'node:path';
 //   report    what a report contains (from the comparison and analyses), its printers
 //   api       the contract and the procedures over all of the above
 export const CORE_LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'report', 'api'];
-const noElectron = { name: 'electron', why: 'core, the CLI and the server run without Electron (design.md); Electron glue lives in electron/main and electron/preload' };
+const noElectron = {
+  name: 'electron',
+  why: 'core, the CLI and the server run without Electron (design.md); Electron glue lives in electron/main and electron/preload',
+};
 const CORE = CORE_LAYERS.map((name, rank) => ({
-    name,
-    dirs: [`electron/core/${name}`],
-    mayImport: CORE_LAYERS.slice(0, rank),
-    forbidPackages: [noElectron],
-  }));
+  name,
+  dirs: [`electron/core/${name}`],
+  mayImport: CORE_LAYERS.slice(0, rank),
+  forbidPackages: [noElectron],
+}));
 // The report's HTML is the renderer's report view rendered on the server side (react-dom/server):
 // one code path decides a report's content for the CLI, browser mode and the app.
 const reportView = 'renderer/src/report/';
 export const LAYERS_OUTSIDE_CORE = [
-  { name: 'cli', dirs: ['electron/cli'], mayImport: [...CORE_LAYERS, 'server'], mayImportPaths: [reportView], forbidPackages: [noElectron] },
+  {
+    name: 'cli',
+    dirs: ['electron/cli'],
+    mayImport: [...CORE_LAYERS, 'server'],
+    mayImportPaths: [reportView],
+    forbidPackages: [noElectron],
+  },
   { name: 'server', dirs: ['electron/server'], mayImport: CORE_LAYERS, mayImportPaths: [reportView], forbidPackages: [noElectron] },
   {
     name: 'renderer',
     dirs: ['renderer'],
     // The renderer is web code: no Node, and of core only the contract and the pure modules it
     // shares with the backend (tsconfig.web.json checks they stay free of Node APIs).
-    mayImportPaths: ['electron/core/api/contract.ts', 'electron/core/api/bridge.ts', 'electron/core/model/', 'electron/core/analysis/compare.ts', 'electron/core/analysis/units.ts', 'electron/core/bench/presets.ts', 'electron/core/bench/spec.ts', 'electron/core/report/'],
-    forbidPackages: [{ name: 'node:', why: 'the renderer runs sandboxed without Node; ask the backend through the API contract' }, noElectron, { name: 'ws', why: 'use renderer/src/api' }],
+    mayImportPaths: [
+      'electron/core/api/contract.ts',
+      'electron/core/api/bridge.ts',
+      'electron/core/model/',
+      'electron/core/analysis/compare.ts',
+      'electron/core/analysis/units.ts',
+      'electron/core/bench/presets.ts',
+      'electron/core/bench/spec.ts',
+      'electron/core/report/',
+    ],
+    forbidPackages: [
+      { name: 'node:', why: 'the renderer runs sandboxed without Node; ask the backend through the API contract' },
+      noElectron,
+      { name: 'ws', why: 'use renderer/src/api' },
+    ],
   },
 ];
 export const LAYERS = [...CORE, ...LAYERS_OUTSIDE_CORE];
-
 
 /** @param {string} file @param {{name: string, dirs: string[]}[]} layers */
 function layerOf(file, layers, root) {
@@ -50,7 +70,8 @@ function layerOf(file, layers, root) {
   let best;
   for (const layer of layers)
     for (const dir of layer.dirs)
-      if ((rel === dir || rel.startsWith(dir.endsWith('/') ? dir : `${dir}/`)) && (!best || dir.length > best.dir.length)) best = { layer, dir };
+      if ((rel === dir || rel.startsWith(dir.endsWith('/') ? dir : `${dir}/`)) && (!best || dir.length > best.dir.length))
+        best = { layer, dir };
   return best?.layer;
 }
 
@@ -73,7 +94,11 @@ export const layersRule = {
       if (!source.startsWith('.')) {
         for (const rule of here.forbidPackages ?? [])
           if (source === rule.name || source.startsWith(`${rule.name}/`) || (rule.name.endsWith(':') && source.startsWith(rule.name)))
-            context.report({ node, messageId: 'forbidden', data: { from: here.name, target: source, why: rule.why ? `: ${rule.why}` : '' } });
+            context.report({
+              node,
+              messageId: 'forbidden',
+              data: { from: here.name, target: source, why: rule.why ? `: ${rule.why}` : '' },
+            });
         return;
       }
       const target = resolve(dirname(context.filename), source);
@@ -81,7 +106,16 @@ export const layersRule = {
       if (!there || there === here || (here.mayImport ?? []).includes(there.name)) return;
       const rel = relative(root, target).split('\\').join('/');
       if ((here.mayImportPaths ?? []).some((prefix) => rel.startsWith(prefix))) return;
-      context.report({ node, messageId: 'upward', data: { from: here.name, to: there.name, target: source, allowed: [...(here.mayImport ?? []), ...(here.mayImportPaths ?? [])].join(', ') || 'nothing outside itself' } });
+      context.report({
+        node,
+        messageId: 'upward',
+        data: {
+          from: here.name,
+          to: there.name,
+          target: source,
+          allowed: [...(here.mayImport ?? []), ...(here.mayImportPaths ?? [])].join(', ') || 'nothing outside itself',
+        },
+      });
     };
     return {
       ImportDeclaration: (node) => check(node.source, node.source.value),

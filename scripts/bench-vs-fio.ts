@@ -77,8 +77,15 @@ const worker = locateWorker();
 function setUpLab(): ThrottledLab {
   const caps = { bytesPerSec: 150_000_000, iops: 4000 };
   try {
-    const lab = setUpThrottledLab({ name: 'diskdelta-vs-fio', sizeBytes: Math.ceil(sizeBytes * 1.3) + 64 * 2 ** 20, caps, filesystem: true });
-    console.log(`throttled lab: ${lab.device} (ext4 at ${lab.mountPoint}) capped at ${caps.bytesPerSec / 1e6} MB/s and ${caps.iops} IOPS each way`);
+    const lab = setUpThrottledLab({
+      name: 'diskdelta-vs-fio',
+      sizeBytes: Math.ceil(sizeBytes * 1.3) + 64 * 2 ** 20,
+      caps,
+      filesystem: true,
+    });
+    console.log(
+      `throttled lab: ${lab.device} (ext4 at ${lab.mountPoint}) capped at ${caps.bytesPerSec / 1e6} MB/s and ${caps.iops} IOPS each way`,
+    );
     return lab;
   } catch (error) {
     console.error(`--throttle needs root, losetup, mkfs.ext4 and cgroup v1 blkio: ${(error as Error).message}`);
@@ -118,10 +125,7 @@ function fioOnce(id: string): Measured {
 }
 
 async function diskdeltaOnce(id: string): Promise<Measured> {
-  const record = await runBenchmark(
-    { target, tests: [id], sizeBytes, durationSec, warmupSec, runs: 1 },
-    { reuseFile: file, workerPath },
-  );
+  const record = await runBenchmark({ target, tests: [id], sizeBytes, durationSec, warmupSec, runs: 1 }, { reuseFile: file, workerPath });
   const result = record.results[0]!;
   const run = result.runs[0]!;
   return { bytesPerSec: result.bytesPerSec!, cpuPercent: ((run.cpu.userNs + run.cpu.systemNs) / run.elapsedNs) * 100 };
@@ -147,10 +151,14 @@ try {
     const ratios = dd.map((m, i) => m.bytesPerSec / fio[i]!.bytesPerSec);
     const v = pairedVerdict(ratios);
     counts[v.verdict]++;
-    console.log(`${id.padEnd(20)} ${mb(ddMedian).padStart(15)} ${mb(fioMedian).padStart(10)}  ${v.ratio.toFixed(3)}  ${cpu.padStart(10)}  ${v.text}`);
+    console.log(
+      `${id.padEnd(20)} ${mb(ddMedian).padStart(15)} ${mb(fioMedian).padStart(10)}  ${v.ratio.toFixed(3)}  ${cpu.padStart(10)}  ${v.text}`,
+    );
     const list = (ms: Measured[]) => ms.map((m) => (m.bytesPerSec / 1e6).toFixed(1)).join(' ');
     console.log(`${''.padEnd(20)} runs: DD ${list(dd)} | fio ${list(fio)} | ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}`);
-    console.log(`${''.padEnd(20)} ratios spread ${v.min.toFixed(2)}–${v.max.toFixed(2)}: one round ±${(v.roundNoise * 100).toFixed(0)} %, the median ±${(2 * v.medianNoise * 100).toFixed(1)} %`);
+    console.log(
+      `${''.padEnd(20)} ratios spread ${v.min.toFixed(2)}–${v.max.toFixed(2)}: one round ±${(v.roundNoise * 100).toFixed(0)} %, the median ±${(2 * v.medianNoise * 100).toFixed(1)} %`,
+    );
   }
 } finally {
   unlinkSync(file);

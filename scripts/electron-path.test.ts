@@ -26,7 +26,10 @@ test('a blocked download: names the host and the error, offers browser mode, a m
 });
 
 test('an HTTP error or no output at all is still explained without a stack trace', () => {
-  assert.match(explainElectronDownloadFailure('HTTPError: Response code 404 (Not Found)\n    at x', '41.7.1'), /the download failed: HTTPError: Response code 404/);
+  assert.match(
+    explainElectronDownloadFailure('HTTPError: Response code 404 (Not Found)\n    at x', '41.7.1'),
+    /the download failed: HTTPError: Response code 404/,
+  );
   assert.match(explainElectronDownloadFailure('', null), /the download failed without saying why/);
 });
 
@@ -37,20 +40,27 @@ test('findElectron here: a path that exists, or a reason in our words', (t) => {
   assert.match(found.reason, /holds no Electron binary: npm install skips its download/);
 });
 
-test('npm start where the binary is missing and the download cannot connect: what is true and what to do, exit 1', { timeout: 180_000 }, (t) => {
-  const found = findElectron();
-  if (found.path !== null) return t.skip('the Electron binary is installed here: npm start would open the app');
-  // The real script, with the download pointed at a closed local port and an empty cache, so
-  // it fails the same way on every machine (as a blocked one does) and never fetches 100 MB.
-  const cache = mkdtempSync(join(tmpdir(), 'dd-electron-cache-'));
-  t.after(() => rmSync(cache, { recursive: true, force: true }));
-  const start = fileURLToPath(new URL('./start-electron.ts', import.meta.url));
-  const r = spawnSync(process.execPath, [start], {
-    encoding: 'utf8',
-    env: { ...process.env, ELECTRON_MIRROR: 'http://127.0.0.1:9/', electron_config_cache: cache, ELECTRON_OVERRIDE_DIST_PATH: '' },
-  });
-  assert.equal(r.status, 1, r.stderr);
-  assert.match(r.stderr, /npm start: the Electron binary is not installed, and fetching it now failed: this machine cannot reach 127\.0\.0\.1/);
-  assert.match(r.stderr, /npx diskdelta serve --open/);
-  assert.doesNotMatch(r.stderr, /delete node_modules\/electron|    at /);
-});
+test(
+  'npm start where the binary is missing and the download cannot connect: what is true and what to do, exit 1',
+  { timeout: 180_000 },
+  (t) => {
+    const found = findElectron();
+    if (found.path !== null) return t.skip('the Electron binary is installed here: npm start would open the app');
+    // The real script, with the download pointed at a closed local port and an empty cache, so
+    // it fails the same way on every machine (as a blocked one does) and never fetches 100 MB.
+    const cache = mkdtempSync(join(tmpdir(), 'dd-electron-cache-'));
+    t.after(() => rmSync(cache, { recursive: true, force: true }));
+    const start = fileURLToPath(new URL('./start-electron.ts', import.meta.url));
+    const r = spawnSync(process.execPath, [start], {
+      encoding: 'utf8',
+      env: { ...process.env, ELECTRON_MIRROR: 'http://127.0.0.1:9/', electron_config_cache: cache, ELECTRON_OVERRIDE_DIST_PATH: '' },
+    });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /npm start: the Electron binary is not installed, and fetching it now failed: this machine cannot reach 127\.0\.0\.1/,
+    );
+    assert.match(r.stderr, /npx diskdelta serve --open/);
+    assert.doesNotMatch(r.stderr, /delete node_modules\/electron| {4}at /);
+  },
+);

@@ -17,11 +17,17 @@ export function findElectron(): { path: string } | { path: null; reason: string 
   }
   const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
   if (!override && !existsSync(join(packageDir, 'path.txt'))) {
-    return { path: null, reason: `${packageDir} holds no Electron binary: npm install skips its download, and \`npm start\` fetches it on first start` };
+    return {
+      path: null,
+      reason: `${packageDir} holds no Electron binary: npm install skips its download, and \`npm start\` fetches it on first start`,
+    };
   }
   const path = require('electron') as unknown;
   if (typeof path === 'string' && existsSync(path)) return { path };
-  return { path: null, reason: `the Electron binary should be at ${String(path)}, which does not exist${override ? ' (ELECTRON_OVERRIDE_DIST_PATH is set)' : ''}` };
+  return {
+    path: null,
+    reason: `the Electron binary should be at ${String(path)}, which does not exist${override ? ' (ELECTRON_OVERRIDE_DIST_PATH is set)' : ''}`,
+  };
 }
 
 export function electronVersion(): string | null {
@@ -38,7 +44,10 @@ export function electronVersion(): string | null {
  * works, never "delete node_modules/electron and try again".
  */
 export function explainElectronDownloadFailure(installerOutput: string, version: string | null): string {
-  const error = installerOutput.split('\n').map((l) => l.trim()).find((l) => /error|ENOTFOUND|ECONN|ETIMEDOUT|EAI_AGAIN|\b[45]\d\d\b/i.test(l) && !l.startsWith('at '));
+  const error = installerOutput
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /error|ENOTFOUND|ECONN|ETIMEDOUT|EAI_AGAIN|\b[45]\d\d\b/i.test(l) && !l.startsWith('at '));
   const host = /(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT)\s+([\w.-]+)/.exec(installerOutput)?.[1] ?? null;
   const cause = host
     ? `this machine cannot reach ${host}, where Electron's releases are (${error ?? 'no network route'})`

@@ -26,15 +26,23 @@ let failed = false;
 // 1. libFuzzer: in-process, millions of inputs.
 const build = spawnSync('make', ['-s', '-C', native, 'fuzz', 'sanitize'], { encoding: 'utf8' });
 if (build.status !== 0) {
-  console.log(`job-parse: skipped, the libFuzzer build failed (needs clang and libclang-rt: apt-get install clang-14 libclang-rt-14-dev):\n${build.stderr}`);
+  console.log(
+    `job-parse: skipped, the libFuzzer build failed (needs clang and libclang-rt: apt-get install clang-14 libclang-rt-14-dev):\n${build.stderr}`,
+  );
 } else {
   const corpus = mkdtempSync(join(tmpdir(), 'diskdelta-fuzz-job-'));
   writeFileSync(join(corpus, 'grid'), 'name=seq1m-q8t1-read,rw=read,bs=1048576,qd=8,threads=1');
   writeFileSync(join(corpus, 'mixed'), 'name=mix,rw=randrw,read=70,bs=4096,qd=8,threads=1');
   writeFileSync(join(corpus, 'seeks'), 'name=sk,rw=seeks,threads=3');
-  const run = spawnSync(join(native, 'build', 'fuzz-job-parse'), [`-max_total_time=${Math.round(budgetMs / 1000)}`, '-print_final_stats=1', corpus], { encoding: 'utf8' });
+  const run = spawnSync(
+    join(native, 'build', 'fuzz-job-parse'),
+    [`-max_total_time=${Math.round(budgetMs / 1000)}`, '-print_final_stats=1', corpus],
+    { encoding: 'utf8' },
+  );
   const runs = /stat::number_of_executed_units:\s*(\d+)/.exec(run.stderr)?.[1] ?? '?';
-  console.log(`job-parse: ${run.status === 0 ? 'no finding' : 'FINDING (crash input saved in the current folder)'}, ${runs} inputs in ${minutes} min`);
+  console.log(
+    `job-parse: ${run.status === 0 ? 'no finding' : 'FINDING (crash input saved in the current folder)'}, ${runs} inputs in ${minutes} min`,
+  );
   if (run.status !== 0) {
     console.log(run.stderr.slice(-4000));
     failed = true;

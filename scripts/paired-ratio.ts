@@ -31,8 +31,10 @@ export function pairedVerdict(ratios: number[], tolerance = TOLERANCE): PairedVe
   const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)} %`;
   const tol = `±${(tolerance * 100).toFixed(0)} %`;
   const text =
-    verdict === 'within' ? `within ${tol}`
-    : verdict === 'outside' ? `OUTSIDE ${tol}`
-    : `undecided: this machine's noise (±${pct(2 * medianNoise)} on the median) is larger than ${tol}`;
+    verdict === 'within'
+      ? `within ${tol}`
+      : verdict === 'outside'
+        ? `OUTSIDE ${tol}`
+        : `undecided: this machine's noise (±${pct(2 * medianNoise)} on the median) is larger than ${tol}`;
   return { ratio, min: Math.min(...ratios), max: Math.max(...ratios), roundNoise, medianNoise, verdict, text };
 }

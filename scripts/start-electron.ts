@@ -9,7 +9,10 @@ import { electronVersion, explainElectronDownloadFailure, findElectron } from '.
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 if (import.meta.main) {
-  const vite = spawnSync(fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url)), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const vite = spawnSync(fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url)), ['build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (vite.status !== 0) process.exit(vite.status ?? 1);
   await buildElectron();
   let electron = findElectron();
@@ -20,7 +23,10 @@ if (import.meta.main) {
     // download works: run the package's own installer once, here, on first start. Its output
     // is kept, not shown: on failure it is a stack trace whose first line is the fact.
     process.stderr.write('npm start: fetching the Electron binary (first start only: npm install skips it)…\n');
-    const installer = spawnSync(process.execPath, [fileURLToPath(import.meta.resolve('electron/install.js'))], { cwd: root, encoding: 'utf8' });
+    const installer = spawnSync(process.execPath, [fileURLToPath(import.meta.resolve('electron/install.js'))], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     installerOutput = `${installer.stdout ?? ''}${installer.stderr ?? ''}${installer.error ? installer.error.message : ''}`;
     electron = findElectron();
   }
@@ -28,6 +34,9 @@ if (import.meta.main) {
     process.stderr.write(`${explainElectronDownloadFailure(installerOutput, electronVersion())}\n`);
     process.exit(1);
   }
-  const child = spawn(electron.path, [fileURLToPath(new URL('../dist/electron/main.cjs', import.meta.url))], { cwd: root, stdio: 'inherit' });
+  const child = spawn(electron.path, [fileURLToPath(new URL('../dist/electron/main.cjs', import.meta.url))], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

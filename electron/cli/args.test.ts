@@ -44,7 +44,19 @@ describe('parseDate', () => {
   });
 
   test('every impossible or malformed date is a UsageError naming the flag, never a RangeError', () => {
-    for (const bad of ['2026-13-01', '2026-01-32', '2026-02-30', '2025-02-29', '1900-02-29', '0000-00-00', '2026-00-10', '2026-1-5', '26-01-01', 'yesterday', '']) {
+    for (const bad of [
+      '2026-13-01',
+      '2026-01-32',
+      '2026-02-30',
+      '2025-02-29',
+      '1900-02-29',
+      '0000-00-00',
+      '2026-00-10',
+      '2026-1-5',
+      '26-01-01',
+      'yesterday',
+      '',
+    ]) {
       rejects(() => parseDate(bad, '--since'), '--since', bad);
     }
   });

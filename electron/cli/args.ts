@@ -34,11 +34,20 @@ export function parseFlags<T extends Options>(argv: string[], options: T, allowP
 }
 
 const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1,
-  k: 1024, kb: 1000, kib: 1024,
-  m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3,
-  t: 1024 ** 4, tb: 1000 ** 4, tib: 1024 ** 4,
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1000,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1000 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1000 ** 3,
+  gib: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1000 ** 4,
+  tib: 1024 ** 4,
 };
 
 /**

@@ -9,10 +9,10 @@ export async function runCli(args: string[]): Promise<{ code: number; stdout: st
   const err = process.stderr.write.bind(process.stderr);
   // Only strings are captured: the commands write strings, while node:test's child process
   // sends its reports to the parent as binary chunks on the same stdout, and those must pass.
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
-    typeof chunk === 'string' ? ((stdout += chunk), true) : (out as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest));
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
-    typeof chunk === 'string' ? ((stderr += chunk), true) : (err as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest));
+  process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) =>
+    typeof chunk === 'string' ? ((stdout += chunk), true) : (out as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
+  process.stderr.write = (chunk: string | Uint8Array, ...rest: unknown[]) =>
+    typeof chunk === 'string' ? ((stderr += chunk), true) : (err as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
   try {
     const code = await main(args);
     return { code, stdout, stderr };

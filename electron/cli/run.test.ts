@@ -81,7 +81,21 @@ describe('diskdelta run --json', () => {
   test('exactly one JSON document with the documented fields; the run is saved to --db', async () => {
     const dir = scratch('json');
     const db = join(root, 'library.sqlite');
-    const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q1t1-read,rnd4k-q1t1-write,seeks', ...SMALL, '--runs', '2', '--label', 'SSD', '--json', '--db', db]);
+    const o = await diskdelta([
+      'run',
+      '--target',
+      dir,
+      '--tests',
+      'seq1m-q1t1-read,rnd4k-q1t1-write,seeks',
+      ...SMALL,
+      '--runs',
+      '2',
+      '--label',
+      'SSD',
+      '--json',
+      '--db',
+      db,
+    ]);
     assert.equal(o.code, 0, o.stderr);
     const doc = JSON.parse(o.stdout) as Record<string, unknown>; // throws unless stdout is one document
     assert.equal(o.stdout.trim().split('\n')[0], '{', 'nothing before the document');
@@ -92,16 +106,23 @@ describe('diskdelta run --json', () => {
     assert.equal(target.kind, 'folder');
 
     const results = doc.results as Array<Record<string, unknown>>;
-    assert.deepEqual(results.map((r) => r.test), ['seq1m-q1t1-read', 'rnd4k-q1t1-write', 'seeks']);
+    assert.deepEqual(
+      results.map((r) => r.test),
+      ['seq1m-q1t1-read', 'rnd4k-q1t1-write', 'seeks'],
+    );
     for (const r of results) {
       assert.ok(isNumber(r.bytesPerSec) && (r.bytesPerSec as number) > 0, `${r.test}: bytesPerSec`);
       assert.ok(isNumber(r.iops) && (r.iops as number) > 0, `${r.test}: iops`);
       const lat = r.latencyNs as Record<string, unknown>;
-      for (const k of ['mean', 'p50', 'p90', 'p99', 'p999', 'max']) assert.ok(isNumber(lat[k]) && (lat[k] as number) > 0, `${r.test}: latencyNs.${k}`);
+      for (const k of ['mean', 'p50', 'p90', 'p99', 'p999', 'max'])
+        assert.ok(isNumber(lat[k]) && (lat[k] as number) > 0, `${r.test}: latencyNs.${k}`);
       assert.ok((lat.p50 as number) <= (lat.p99 as number) && (lat.p99 as number) <= (lat.max as number));
       const runs = r.runs as Array<Record<string, unknown>>;
       assert.equal(runs.length, 2, `${r.test}: two runs`);
-      assert.deepEqual(runs.map((x) => x.run), [1, 2]);
+      assert.deepEqual(
+        runs.map((x) => x.run),
+        [1, 2],
+      );
       for (const run of runs) assert.ok(isNumber(run.bytesPerSec) && isNumber(run.iops) && isNumber(run.elapsedNs));
       // The reported figure is the median of the runs (mean of two).
       const median = ((runs[0]!.bytesPerSec as number) + (runs[1]!.bytesPerSec as number)) / 2;
@@ -109,7 +130,10 @@ describe('diskdelta run --json', () => {
       assert.ok(isNumber(r.cv), `${r.test}: cv over 2 runs`);
       assert.ok(Array.isArray(r.warnings));
       // 0.3 s windows are below the trust threshold: every result must say so.
-      assert.ok((r.warnings as Array<{ code: string }>).some((w) => w.code === 'under-resolved'), `${r.test} flagged under-resolved`);
+      assert.ok(
+        (r.warnings as Array<{ code: string }>).some((w) => w.code === 'under-resolved'),
+        `${r.test} flagged under-resolved`,
+      );
     }
     assert.ok(Array.isArray(doc.warnings));
     assert.equal(doc.label, 'SSD');
@@ -121,7 +145,20 @@ describe('diskdelta run --json', () => {
   test('--no-save: nothing is written to the library', async () => {
     const dir = scratch('nosave');
     const db = join(root, 'never.sqlite');
-    const o = await diskdelta(['run', '--target', dir, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--json', '--no-save', '--db', db]);
+    const o = await diskdelta([
+      'run',
+      '--target',
+      dir,
+      '--tests',
+      'rnd4k-q1t1-read',
+      ...SMALL,
+      '--runs',
+      '1',
+      '--json',
+      '--no-save',
+      '--db',
+      db,
+    ]);
     assert.equal(o.code, 0, o.stderr);
     const doc = JSON.parse(o.stdout) as { id: unknown; results: Array<{ cv: unknown }> };
     assert.equal(doc.id, null);
@@ -143,7 +180,10 @@ describe('diskdelta run and its library: a measurement is never lost', () => {
       const dir = scratch(`lib-check-${Object.values(env)[0]!.length}`);
       const o = await diskdelta(['run', '--target', dir, ...one, '--json'], env);
       assert.equal(o.code, 1, o.stderr);
-      assert.match(o.stderr, /^diskdelta run: cannot open the library .*Nothing was measured: repair or move the library, choose another with --db, or pass --no-save\.\n$/);
+      assert.match(
+        o.stderr,
+        /^diskdelta run: cannot open the library .*Nothing was measured: repair or move the library, choose another with --db, or pass --no-save\.\n$/,
+      );
       assert.equal(o.stdout, '');
       assert.doesNotMatch(o.stderr, /\n\s+at /, 'no stack trace');
     }
@@ -163,7 +203,10 @@ describe('diskdelta run and its library: a measurement is never lost', () => {
     assert.equal(doc.id, null);
     assert.equal(doc.results[0]!.test, 'rnd4k-q1t1-read');
     assert.ok(doc.results[0]!.iops > 0);
-    assert.match(json.stderr, /^diskdelta run: the results above were NOT saved: cannot write to the library .*database or disk is full\n$/m);
+    assert.match(
+      json.stderr,
+      /^diskdelta run: the results above were NOT saved: cannot write to the library .*database or disk is full\n$/m,
+    );
     const table = await diskdelta(['run', '--target', dir, ...one, '--db', db]);
     assert.equal(table.code, exitCodeOf('not-saved'));
     assert.match(table.stdout, /random 4K|rnd4k/i);
@@ -181,17 +224,26 @@ describe('one run per disk across processes', () => {
     let waiterExit: Promise<CliOutcome> | undefined;
     try {
       assert.ok(await waitForTestFile(first, 15_000), 'the first run started');
-      const waiter = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', second, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--no-save', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const waiter = spawn(
+        NODE,
+        ['bin/diskdelta.js', 'run', '--target', second, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--no-save', '--json'],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       let stderr = '';
       waiter.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
       waiter.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
       waiterExit = new Promise((resolve) => waiter.on('close', (code) => resolve({ code, stdout, stderr })));
-      const says = new RegExp(`waiting: DiskDelta process ${holder.pid} \\(measuring ${first}\\) is already measuring the disk \\S+; this run starts when it is done`);
+      const says = new RegExp(
+        `waiting: DiskDelta process ${holder.pid} \\(measuring ${first}\\) is already measuring the disk \\S+; this run starts when it is done`,
+      );
       for (let i = 0; i < 300 && !says.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
       assert.match(stderr, says);
       assert.deepEqual(leftovers(second), [], 'the second run has not touched the disk');
-      assert.ok(readdirSync(first).some((f) => f.startsWith('.diskdelta-')), 'the first run goes on');
+      assert.ok(
+        readdirSync(first).some((f) => f.startsWith('.diskdelta-')),
+        'the first run goes on',
+      );
     } finally {
       holder.kill('SIGTERM');
     }
@@ -219,17 +271,43 @@ describe('diskdelta run (table)', () => {
 
 describe('specFromFlags (in process)', () => {
   test('flags become a spec in raw units', () => {
-    assert.deepEqual(specFromFlags({ target: '/mnt', tests: 'seeks, seq1m-q8t1-read', size: '256MiB', duration: '1.5s', warmup: '500ms', runs: '5', label: 'HDD', buffered: true }), {
-      target: '/mnt', tests: ['seeks', 'seq1m-q8t1-read'], sizeBytes: 256 * 2 ** 20, durationSec: 1.5, warmupSec: 0.5, runs: 5, label: 'HDD', buffered: true,
-    });
+    assert.deepEqual(
+      specFromFlags({
+        target: '/mnt',
+        tests: 'seeks, seq1m-q8t1-read',
+        size: '256MiB',
+        duration: '1.5s',
+        warmup: '500ms',
+        runs: '5',
+        label: 'HDD',
+        buffered: true,
+      }),
+      {
+        target: '/mnt',
+        tests: ['seeks', 'seq1m-q8t1-read'],
+        sizeBytes: 256 * 2 ** 20,
+        durationSec: 1.5,
+        warmupSec: 0.5,
+        runs: 5,
+        label: 'HDD',
+        buffered: true,
+      },
+    );
     assert.deepEqual(specFromFlags({ target: '/mnt', preset: 'quick' }), { target: '/mnt', preset: 'quick' });
   });
 
   test('adaptive stopping: --precision as a percentage, --max-time as a duration; bad values name the flag', () => {
-    assert.deepEqual(specFromFlags({ target: '/mnt', precision: '2%', 'max-time': '3s' }), { target: '/mnt', precision: 0.02, maxTimeSec: 3 });
+    assert.deepEqual(specFromFlags({ target: '/mnt', precision: '2%', 'max-time': '3s' }), {
+      target: '/mnt',
+      precision: 0.02,
+      maxTimeSec: 3,
+    });
     assert.equal(specFromFlags({ target: '/mnt', precision: '0.5' }).precision, 0.005);
     assert.equal(specFromFlags({ target: '/mnt', precision: '0' }).precision, 0, 'a fixed count of runs');
-    assert.throws(() => specFromFlags({ target: '/mnt', precision: 'tight' }), /--precision 'tight' is not a percentage from 0 to 50, e\.g\. 2%/);
+    assert.throws(
+      () => specFromFlags({ target: '/mnt', precision: 'tight' }),
+      /--precision 'tight' is not a percentage from 0 to 50, e\.g\. 2%/,
+    );
     assert.throws(() => specFromFlags({ target: '/mnt', precision: '60%' }), /--precision '60%'/);
     assert.throws(() => specFromFlags({ target: '/mnt', 'max-time': '0.1s' }), /--max-time '0\.1s' is out of range/);
   });
@@ -310,7 +388,20 @@ describe('diskdelta run: failures → non-zero with a clear message, nothing lef
 
   test('not enough free space: exit 4', async () => {
     const dir = scratch('space');
-    const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q1t1-read', '--size', '1024TiB', '--duration', '0.3', '--warmup', '0', '--no-save']);
+    const o = await diskdelta([
+      'run',
+      '--target',
+      dir,
+      '--tests',
+      'seq1m-q1t1-read',
+      '--size',
+      '1024TiB',
+      '--duration',
+      '0.3',
+      '--warmup',
+      '0',
+      '--no-save',
+    ]);
     assert.equal(o.code, 4, o.stderr);
     assert.match(o.stderr, /not enough free space/);
     assert.deepEqual(readdirSync(dir), []);
@@ -354,19 +445,26 @@ describe('diskdelta run: stopping it', () => {
     return version !== '' && (major < 22 || (major === 22 && minor < 18));
   });
   for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
-    test(`${signal} to the wrapper started by an old Node reaches the real CLI: the run stops, test file removed, exit status passed on`, { skip: !systemNode && 'no Node older than 22.18 here, so bin/diskdelta.js does not re-run itself' }, async () => {
-      const dir = scratch(`wrapper-${signal}`);
-      const child = spawn(systemNode!, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
-      child.kill(signal); // the wrapper's pid only, as `kill PID` does
-      assert.equal(await exited, 7, stderr);
-      assert.match(stderr, /cancelled/);
-      assert.deepEqual(readdirSync(dir), [], 'the test file is gone');
-      assert.equal(spawnSync('pgrep', ['-f', `target ${dir}`]).status, 1, 'no process of that run is left');
-    });
+    test(
+      `${signal} to the wrapper started by an old Node reaches the real CLI: the run stops, test file removed, exit status passed on`,
+      { skip: !systemNode && 'no Node older than 22.18 here, so bin/diskdelta.js does not re-run itself' },
+      async () => {
+        const dir = scratch(`wrapper-${signal}`);
+        const child = spawn(systemNode!, ['bin/diskdelta.js', 'run', '--target', dir, ...long], {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+        assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+        child.kill(signal); // the wrapper's pid only, as `kill PID` does
+        assert.equal(await exited, 7, stderr);
+        assert.match(stderr, /cancelled/);
+        assert.deepEqual(readdirSync(dir), [], 'the test file is gone');
+        assert.equal(spawnSync('pgrep', ['-f', `target ${dir}`]).status, 1, 'no process of that run is left');
+      },
+    );
   }
 
   test('the worker SIGKILLed under the CLI: a clear failure, and the CLI removes the stale file itself', HANG, async (t) => {
@@ -391,7 +489,9 @@ describe('diskdelta run: stopping it', () => {
     t.after(() => {
       try {
         process.kill(pid, 'SIGKILL'); // only if the test failed and the worker lives on
-      } catch {}
+      } catch {
+        // gone already: the normal case
+      }
     });
     await new Promise((r) => setTimeout(r, 300));
     run.child.kill('SIGKILL');
@@ -431,7 +531,10 @@ describe('diskdelta run on a block device (a loop device)', () => {
     assert.equal(o.code, 0, o.stderr);
     const doc = JSON.parse(o.stdout) as { target: { kind: string }; results: Array<{ test: string }>; warnings: Array<{ code: string }> };
     assert.equal(doc.target.kind, 'block-device');
-    assert.deepEqual(doc.results.map((r) => r.test), ['seq1m-q8t1-read', 'rnd4k-q1t1-read']);
+    assert.deepEqual(
+      doc.results.map((r) => r.test),
+      ['seq1m-q8t1-read', 'rnd4k-q1t1-read'],
+    );
     assert.ok(doc.warnings.some((w) => w.code === 'writes-skipped'));
   });
 });

@@ -56,17 +56,24 @@ export function ensureRendererBuilt(distDir: string, log: (line: string) => void
       `the app's pages are not built (${distDir}) and vite, which builds them, is not installed: run \`npm install\` in ${root}`,
     );
   }
-  log(current.state === 'missing'
-    ? 'building the app\'s pages (first start: vite, a few seconds)…'
-    : `rebuilding the app's pages: ${current.newest} is newer than the build…`);
+  log(
+    current.state === 'missing'
+      ? "building the app's pages (first start: vite, a few seconds)…"
+      : `rebuilding the app's pages: ${current.newest} is newer than the build…`,
+  );
   const temp = `${distDir.replace(/\/+$/, '')}.building-${process.pid}`;
   rmSync(temp, { recursive: true, force: true });
   // stdout too goes to stderr: the server's stdout carries only its URL.
-  const result = spawnSync(vite, ['build', '--logLevel', 'warn', '--outDir', temp, '--emptyOutDir'], { cwd: root, stdio: ['ignore', 2, 2] });
+  const result = spawnSync(vite, ['build', '--logLevel', 'warn', '--outDir', temp, '--emptyOutDir'], {
+    cwd: root,
+    stdio: ['ignore', 2, 2],
+  });
   if (result.status !== 0 || !existsSync(join(temp, 'index.html'))) {
     rmSync(temp, { recursive: true, force: true });
     const why = result.error ? result.error.message : `vite exited with status ${result.status ?? result.signal}`;
-    throw new RendererBuildError(`building the app's pages failed (${why}); the messages above say why. \`npm run build:renderer\` repeats it`);
+    throw new RendererBuildError(
+      `building the app's pages failed (${why}); the messages above say why. \`npm run build:renderer\` repeats it`,
+    );
   }
   rmSync(distDir, { recursive: true, force: true });
   renameSync(temp, distDir);

@@ -52,7 +52,8 @@ const CONTENT_TYPES: Record<string, string> = {
 
 // The same policy the Electron window sets: no inline script, no remote code; the socket
 // may only go back to where the page came from.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 /** The hostname part of a Host header, or null when it is not a loopback name. */
 export function loopbackHost(host: string | undefined): string | null {

@@ -13,7 +13,9 @@ const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 test('libFuzzer: 200,000 job specs, no crash, no sanitizer report, every accepted job within bounds', (t) => {
   const build = spawnSync('make', ['-s', '-C', NATIVE, 'fuzz'], { encoding: 'utf8' });
   if (build.status !== 0) {
-    t.skip(`the libFuzzer build needs clang and its runtime (apt-get install clang-14 libclang-rt-14-dev): ${build.stderr.trim().split('\n').at(-1) ?? ''}`);
+    t.skip(
+      `the libFuzzer build needs clang and its runtime (apt-get install clang-14 libclang-rt-14-dev): ${build.stderr.trim().split('\n').at(-1) ?? ''}`,
+    );
     return;
   }
   const corpus = mkdtempSync(join(tmpdir(), 'diskdelta-fuzz-job-'));

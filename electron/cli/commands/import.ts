@@ -121,11 +121,15 @@ export const importCommand: CliCommand = {
   summary: 'add bonnie++/fio/KDiskMark/CrystalDiskMark results, or the reference runs',
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      label: { type: 'string' },
-      reference: { type: 'boolean' },
-      db: { type: 'string' },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        label: { type: 'string' },
+        reference: { type: 'boolean' },
+        db: { type: 'string' },
+      },
+      true,
+    );
     if (values.reference) {
       if (positionals.length > 0 || values.label !== undefined) throw new UsageError('--reference takes no files and no --label');
       return importReference(values.db);
@@ -150,7 +154,10 @@ export const importCommand: CliCommand = {
       return 1;
     }
     if (label !== undefined) {
-      const labels = labelsFor(label, files.map((f) => ({ path: f.path, runs: f.runs.length })));
+      const labels = labelsFor(
+        label,
+        files.map((f) => ({ path: f.path, runs: f.runs.length })),
+      );
       files.forEach((file, f) => file.runs.forEach((run, i) => (run.label = labels[f]![i]!)));
     }
     const items: ImportItem[] = [];

@@ -15,4 +15,18 @@ import { exportCommand } from './export.ts';
 import { helperCommand } from './helper.ts';
 import { reportCommand } from './report.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, reportCommand, importCommand, exportCommand, helperCommand];
+export const COMMANDS: CliCommand[] = [
+  runCommand,
+  serveCommand,
+  devicesCommand,
+  inspectCommand,
+  listCommand,
+  showCommand,
+  labelCommand,
+  deleteCommand,
+  compareCommand,
+  reportCommand,
+  importCommand,
+  exportCommand,
+  helperCommand,
+];

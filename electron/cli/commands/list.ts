@@ -57,15 +57,19 @@ export const listCommand: CliCommand = {
   summary: 'the runs kept in the results library',
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      source: { type: 'string' },
-      label: { type: 'string' },
-      device: { type: 'string' },
-      since: { type: 'string' },
-      limit: { type: 'string' },
-      json: { type: 'boolean' },
-      db: { type: 'string' },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        source: { type: 'string' },
+        label: { type: 'string' },
+        device: { type: 'string' },
+        since: { type: 'string' },
+        limit: { type: 'string' },
+        json: { type: 'boolean' },
+        db: { type: 'string' },
+      },
+      true,
+    );
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const filter: RunFilter = {};
     if (values.source !== undefined) filter.source = parseSource(values.source);
@@ -74,13 +78,21 @@ export const listCommand: CliCommand = {
     if (values.since !== undefined) filter.since = parseDate(values.since, '--since');
     if (values.limit !== undefined) filter.limit = parseCount(values.limit, '--limit', 1, 1_000_000);
     const filtered = Object.keys(filter).length > 0;
-    return withLibrary('list', values.db, (library) => {
-      const runs = library.listRuns(filter);
-      if (values.json) writeOut(`${JSON.stringify(runs, null, 2)}\n`);
-      else if (runs.length === 0 && filtered) writeOut(`No runs in ${library.path} match these filters.\n`);
-      else if (runs.length === 0) writeOut(`No runs in ${library.path} yet: 'diskdelta run', 'diskdelta import FILE' or 'diskdelta import --reference' add some.\n`);
-      else writeOut(formatRunList(runs));
-      return 0;
-    }, { readOnly: true });
+    return withLibrary(
+      'list',
+      values.db,
+      (library) => {
+        const runs = library.listRuns(filter);
+        if (values.json) writeOut(`${JSON.stringify(runs, null, 2)}\n`);
+        else if (runs.length === 0 && filtered) writeOut(`No runs in ${library.path} match these filters.\n`);
+        else if (runs.length === 0)
+          writeOut(
+            `No runs in ${library.path} yet: 'diskdelta run', 'diskdelta import FILE' or 'diskdelta import --reference' add some.\n`,
+          );
+        else writeOut(formatRunList(runs));
+        return 0;
+      },
+      { readOnly: true },
+    );
   },
 };

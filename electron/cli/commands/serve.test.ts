@@ -53,7 +53,10 @@ test('serve: bad flags exit 2; a missing renderer build is said plainly', () => 
   const bad = spawnSync(process.execPath, [CLI, 'serve', '--port', 'x'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--port 'x'/);
-  const missing = spawnSync(process.execPath, [CLI, 'serve'], { encoding: 'utf8', env: { ...process.env, DISKDELTA_RENDERER_DIR: '/nonexistent-dd' } });
+  const missing = spawnSync(process.execPath, [CLI, 'serve'], {
+    encoding: 'utf8',
+    env: { ...process.env, DISKDELTA_RENDERER_DIR: '/nonexistent-dd' },
+  });
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /npm run build:renderer/);
 });
@@ -89,14 +92,24 @@ test('the renderer build: missing, then built into place, then fresh; a newer so
   const dist = join(dir, 'renderer');
   assert.equal(rendererState(dist).state, 'missing');
   const said: string[] = [];
-  assert.equal(ensureRendererBuilt(dist, (line) => said.push(line)), 'built');
+  assert.equal(
+    ensureRendererBuilt(dist, (line) => said.push(line)),
+    'built',
+  );
   assert.match(said.join('\n'), /building the app's pages \(first start/);
   assert.ok(existsSync(join(dist, 'index.html')), 'index.html built');
   assert.deepEqual(readdirSync(dir), ['renderer'], 'the temporary build folder was renamed into place');
-  assert.equal(ensureRendererBuilt(dist, (line) => said.push(line)), 'fresh', 'not rebuilt when nothing changed');
+  assert.equal(
+    ensureRendererBuilt(dist, (line) => said.push(line)),
+    'fresh',
+    'not rebuilt when nothing changed',
+  );
   // A build older than every source (as after a git pull) is stale and names the newer file.
   utimesSync(join(dist, 'index.html'), new Date(0), new Date(0));
   const stale = rendererState(dist);
   assert.equal(stale.state, 'stale');
-  assert.ok(stale.state === 'stale' && /\/(renderer\/|electron\/core\/|vite\.config\.ts$)/.test(stale.newest), stale.state === 'stale' ? stale.newest : '');
+  assert.ok(
+    stale.state === 'stale' && /\/(renderer\/|electron\/core\/|vite\.config\.ts$)/.test(stale.newest),
+    stale.state === 'stale' ? stale.newest : '',
+  );
 });

@@ -39,7 +39,9 @@ export const serveCommand: CliCommand = {
     if (process.env.DISKDELTA_RENDERER_DIR) {
       // A build placed elsewhere (packaged app, tests) is used as it is, never rebuilt.
       if (!existsSync(join(DEFAULT_DIST_DIR, 'index.html'))) {
-        say(`no index.html in DISKDELTA_RENDERER_DIR=${DEFAULT_DIST_DIR}: point it at a renderer build (\`npm run build:renderer\` makes dist/renderer)`);
+        say(
+          `no index.html in DISKDELTA_RENDERER_DIR=${DEFAULT_DIST_DIR}: point it at a renderer build (\`npm run build:renderer\` makes dist/renderer)`,
+        );
         return 1;
       }
     } else {
@@ -56,7 +58,12 @@ export const serveCommand: CliCommand = {
       server = await startAppServer({ port, dbPath: values.db });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const reason = code === 'EADDRINUSE' ? `port ${port} is already in use on 127.0.0.1: choose another with --port, or leave it out for a free one` : error instanceof Error ? error.message : String(error);
+      const reason =
+        code === 'EADDRINUSE'
+          ? `port ${port} is already in use on 127.0.0.1: choose another with --port, or leave it out for a free one`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       writeErr(`diskdelta serve: ${reason}\n`);
       return 1;
     }
@@ -69,9 +76,15 @@ export const serveCommand: CliCommand = {
       const stop = () => {
         if (stopping) return;
         stopping = true;
-        server.shutdown().then(() => resolve(0), () => resolve(1)).finally(() => {
-          for (const signal of STOP_SIGNALS) process.off(signal, stop);
-        });
+        server
+          .shutdown()
+          .then(
+            () => resolve(0),
+            () => resolve(1),
+          )
+          .finally(() => {
+            for (const signal of STOP_SIGNALS) process.off(signal, stop);
+          });
       };
       for (const signal of STOP_SIGNALS) process.on(signal, stop);
     });

@@ -21,7 +21,10 @@ const UNIT_DESCRIPTION: Record<ThroughputUnit, string> = {
 
 /** Accepts what people type: MB, MB/s, mb, MiB, KB, KiB, K, K/sec. */
 export function parseThroughputUnit(text: string): ThroughputUnit | null {
-  const key = text.trim().toLowerCase().replace(/\/s(ec)?$/, '');
+  const key = text
+    .trim()
+    .toLowerCase()
+    .replace(/\/s(ec)?$/, '');
   if (key === 'mb') return 'MB';
   if (key === 'mib') return 'MiB';
   if (key === 'kb' || key === 'kib' || key === 'k') return 'KB';

@@ -4,7 +4,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createCoalescer } from './events.ts';
 
 const progress = (runId: string, fraction: number) => ({
-  runId, test: 'seq1m-q8t1-read' as const, testIndex: 0, testCount: 1, phase: 'measure' as const, run: 1, runs: 1, fraction, etaSec: 1,
+  runId,
+  test: 'seq1m-q8t1-read' as const,
+  testIndex: 0,
+  testCount: 1,
+  phase: 'measure' as const,
+  run: 1,
+  runs: 1,
+  fraction,
+  etaSec: 1,
 });
 
 test('a burst of progress becomes one event per interval carrying the latest figures', async () => {
@@ -26,7 +34,10 @@ test('samples are batched, and finished flushes what is pending first', async ()
   }
   c.emit('run.progress', progress('r', 0.9));
   c.emit('run.finished', { runId: 'r', status: 'done', recordId: 4, error: null });
-  assert.deepEqual(sent.map(([e]) => e), ['run.samples', 'run.progress', 'run.finished']);
+  assert.deepEqual(
+    sent.map(([e]) => e),
+    ['run.samples', 'run.progress', 'run.finished'],
+  );
   assert.equal((sent[0]![1] as { samples: unknown[] }).samples.length, 5);
   c.close();
 });

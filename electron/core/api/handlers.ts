@@ -67,7 +67,8 @@ export function createHandlers(backend: Backend): Handlers {
     'system.describeTarget': async ({ path }) => need(backend, 'system').describeTarget(path),
 
     'dialog.pickFolder': async () => {
-      if (!backend.dialogs) throw new ApiFailure('UNAVAILABLE', backend.missing.dialogs ?? 'no folder dialog in browser mode: type the folder path');
+      if (!backend.dialogs)
+        throw new ApiFailure('UNAVAILABLE', backend.missing.dialogs ?? 'no folder dialog in browser mode: type the folder path');
       return { path: await backend.dialogs.pickFolder() };
     },
     'runs.start': async (spec) => need(backend, 'runs').start(spec),

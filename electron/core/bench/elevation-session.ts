@@ -67,9 +67,13 @@ export class ElevationSessions {
     const helper = await locateHelper(this.#options.helper);
     const dir = await mkdtemp(join(process.env.XDG_RUNTIME_DIR || tmpdir(), 'diskdelta-hold-'));
     const socketPath = join(dir, 'fd.sock');
-    const child = spawn(this.#options.workerPath ?? locateWorker(), ['hold', '--target', target, '--helper', helper.path, '--socket', socketPath], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      this.#options.workerPath ?? locateWorker(),
+      ['hold', '--target', target, '--helper', helper.path, '--socket', socketPath],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     const socket = new Promise<string>((resolve, reject) => {
       let pending = '';
       let failure: { code: string; message: string } | null = null;

@@ -26,8 +26,39 @@ export function looksLikeDiskDeltaJson(text: string): boolean {
 
 /** Fields in a fixed order, so two exports of the same runs are the same text. */
 function canonical(run: RunRecord): Omit<RunRecord, 'id'> {
-  const { id: _id, label, notes, createdAt, source, sourceFormat, sourceMeta, target, system, settings, engine, results, extras, warnings, ...rest } = run;
-  return { label, notes, createdAt, source, sourceFormat, sourceMeta, target, system, settings, engine, results, extras, warnings, ...rest };
+  const {
+    id: _id,
+    label,
+    notes,
+    createdAt,
+    source,
+    sourceFormat,
+    sourceMeta,
+    target,
+    system,
+    settings,
+    engine,
+    results,
+    extras,
+    warnings,
+    ...rest
+  } = run;
+  return {
+    label,
+    notes,
+    createdAt,
+    source,
+    sourceFormat,
+    sourceMeta,
+    target,
+    system,
+    settings,
+    engine,
+    results,
+    extras,
+    warnings,
+    ...rest,
+  };
 }
 
 export function exportJson(runs: RunRecord[]): string {

@@ -19,7 +19,16 @@
 // Latency is the completion latency clat_ns (clat in µs before fio 3.0): mean, max,
 // p50/p90/p99/p99.9; json+'s clat bins become the histogram. Clones of a job (numjobs without
 // group_reporting) ran together and are summed, as group_reporting would.
-import { FAILED_TEST, type AccessPattern, type ExtraMetric, type LatencyNs, type RunRecord, type TestParams, type TestResult, type Warning } from '../model/results.ts';
+import {
+  FAILED_TEST,
+  type AccessPattern,
+  type ExtraMetric,
+  type LatencyNs,
+  type RunRecord,
+  type TestParams,
+  type TestResult,
+  type Warning,
+} from '../model/results.ts';
 import { blockSizeLabel, emptyLatency, importedResult, testIdFor, uniqueTestName } from './common.ts';
 import { ImportError } from './import-error.ts';
 import { lineAt, lineOfPath, scanJsonValue } from './json-scan.ts';
@@ -181,7 +190,8 @@ function direction(ctx: Ctx, job: Obj, key: 'read' | 'write' | 'trim' | 'mixed',
           .map((k): [number, number] => {
             const count = num(ctx, bins, k, [...cp, 'bins'], true) as number;
             const bound = Number(k);
-            if (!/^\d+$/.test(k) || !Number.isSafeInteger(bound)) failAt(ctx, [...cp, 'bins', k], 'a histogram bin must be a latency in ns');
+            if (!/^\d+$/.test(k) || !Number.isSafeInteger(bound))
+              failAt(ctx, [...cp, 'bins', k], 'a histogram bin must be a latency in ns');
             return [bound * scale, count];
           })
           .sort((a, b) => a[0] - b[0]);
@@ -232,7 +242,8 @@ function jobShape(jobname: string, opts: Record<string, string>): JobShape {
   const bsParts = (opts.bs ?? opts.blocksize ?? '4k').split(',').map((t) => parseFioSize(t, kbBase));
   const readBs = bsParts[0] ?? null;
   const writeBs = bsParts[1] ?? readBs;
-  const mixRead = opts.rwmixread !== undefined ? Number(opts.rwmixread) : opts.rwmixwrite !== undefined ? 100 - Number(opts.rwmixwrite) : 50;
+  const mixRead =
+    opts.rwmixread !== undefined ? Number(opts.rwmixread) : opts.rwmixwrite !== undefined ? 100 - Number(opts.rwmixwrite) : 50;
   const sane = (n: number | null): n is number => n !== null && Number.isSafeInteger(n) && n > 0;
   const bsFor = (pattern: string) => (pattern.includes('write') ? writeBs : readBs);
   const simple: Record<string, { rw: AccessPattern; dirs: JobShape['dirs'] }> = {
@@ -383,7 +394,9 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
       }
     }
     if (results.length === 0) continue;
-    runs.push(runFor(targetPath, targetGroups, { meta, createdAt, version: version, results, extras, interrupted, split: byTarget.size > 1 }));
+    runs.push(
+      runFor(targetPath, targetGroups, { meta, createdAt, version: version, results, extras, interrupted, split: byTarget.size > 1 }),
+    );
   }
   if (runs.length === 0) throw new ImportError(fileName, lineAt(text, start), 'no job in the file has read, write or trim results');
   return runs;
@@ -428,7 +441,15 @@ function failedResult(name: string, group: Group, errorText: Map<number, string>
 function runFor(
   targetPath: string,
   groups: Group[],
-  ctx: { meta: Record<string, string>; createdAt: string; version: string; results: TestResult[]; extras: ExtraMetric[]; interrupted: RegExpExecArray | null; split: boolean },
+  ctx: {
+    meta: Record<string, string>;
+    createdAt: string;
+    version: string;
+    results: TestResult[];
+    extras: ExtraMetric[];
+    interrupted: RegExpExecArray | null;
+    split: boolean;
+  },
 ): RunRecord {
   const first = groups[0] as Group;
   const opts = first.opts;

@@ -85,7 +85,8 @@ function walk(
       return;
     }
     SCALAR.lastIndex = i;
-    if (!SCALAR.test(text)) fail(c === undefined ? 'the document ends too early (truncated?)' : `unexpected character ${JSON.stringify(c)}`, i);
+    if (!SCALAR.test(text))
+      fail(c === undefined ? 'the document ends too early (truncated?)' : `unexpected character ${JSON.stringify(c)}`, i);
     i = SCALAR.lastIndex;
   };
 

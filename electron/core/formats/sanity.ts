@@ -35,7 +35,11 @@ export function checkRuns(runs: RunRecord[], fileName: string): void {
   for (const [index, run] of runs.entries()) {
     const control = controlCharField(run, `run ${index + 1}`);
     if (control) {
-      throw new ImportError(fileName, null, `${control[0]} holds the control character ${control[1]}, which a terminal would obey (escape sequences): not a report DiskDelta imports`);
+      throw new ImportError(
+        fileName,
+        null,
+        `${control[0]} holds the control character ${control[1]}, which a terminal would obey (escape sequences): not a report DiskDelta imports`,
+      );
     }
     if (run.results.length === 0 && run.extras.length === 0) {
       throw new ImportError(fileName, null, `run "${run.label}" holds no results`);

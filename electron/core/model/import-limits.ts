@@ -17,4 +17,3 @@ export const MAX_RUNS_PER_IMPORT = 1000;
 
 /** JSON nested deeper than this is refused: no format we read goes past ~6 levels. */
 export const MAX_JSON_DEPTH = 64;
-

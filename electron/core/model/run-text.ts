@@ -27,7 +27,9 @@ export function measuredDeviceText(target: Pick<TargetInfo, 'device' | 'stack'>,
   const loops = (target.stack ?? []).filter((layer) => layer.kind === 'loop');
   if (loops.length === 0) return disk;
   const via = loops
-    .map((loop) => (options.withFile && typeof loop.details.backingFile === 'string' ? `${loop.name} (file ${loop.details.backingFile})` : loop.name))
+    .map((loop) =>
+      options.withFile && typeof loop.details.backingFile === 'string' ? `${loop.name} (file ${loop.details.backingFile})` : loop.name,
+    )
     .join(' on ');
   return disk ? `${via} on ${disk}` : via;
 }

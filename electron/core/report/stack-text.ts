@@ -26,7 +26,9 @@ export function layerLine(layer: StackLayer): string {
     case 'mount':
       return `mount      ${layer.name}  ${text(d.fsType)} from ${text(d.source)}  options ${text(d.options)}  online discard: ${q(d.onlineDiscard as string | null)}`;
     case 'dm-crypt': {
-      const cipher = d.cipher ? `${String(d.cipher)}${d.keyBits != null ? `, ${String(d.keyBits)}-bit key` : ''}${d.cipherKeyBits && String(d.cipher).startsWith('aes') ? ` (AES-${String(d.cipherKeyBits)})` : ''}` : 'cipher ?';
+      const cipher = d.cipher
+        ? `${String(d.cipher)}${d.keyBits != null ? `, ${String(d.keyBits)}-bit key` : ''}${d.cipherKeyBits && String(d.cipher).startsWith('aes') ? ` (AES-${String(d.cipherKeyBits)})` : ''}`
+        : 'cipher ?';
       const flags = d.flags === null || d.flags === undefined ? 'flags ?' : `flags: ${String(d.flags) || 'none'}`;
       return `dm-crypt   ${layer.name} (${text(d.device)}, ${q(d.format as string | null)})  ${cipher}  ${flags}${pass}`;
     }

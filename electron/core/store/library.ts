@@ -158,7 +158,19 @@ const LIST_COLUMNS =
   'id, label, created_at, source, source_format, target_path, device_model, device_class, preset, engine_name, engine_version, result_count, warning_count';
 /** One row of LIST_COLUMNS, as SQLite returns it (the CHECKs and NOT NULLs guarantee the types). */
 type ListRow = [
-  number, string, string, RunSource, SourceFormat, string, string | null, DeviceClass | null, string | null, string, string, number, number,
+  number,
+  string,
+  string,
+  RunSource,
+  SourceFormat,
+  string,
+  string | null,
+  DeviceClass | null,
+  string | null,
+  string,
+  string,
+  number,
+  number,
 ];
 
 class SqliteLibrary implements Library {
@@ -173,7 +185,9 @@ class SqliteLibrary implements Library {
     try {
       if (readOnly) {
         this.#db = new DatabaseSync(`${pathToFileURL(path).href}?${readOnly === 'immutable' ? 'immutable=1' : 'mode=ro'}`, {
-          readOnly: true, timeout: busyTimeoutMs, enableForeignKeyConstraints: true,
+          readOnly: true,
+          timeout: busyTimeoutMs,
+          enableForeignKeyConstraints: true,
         });
       } else {
         // The folder holds device serial numbers and a history of the machine: keep it private.
@@ -188,7 +202,10 @@ class SqliteLibrary implements Library {
       const version = userVersion(this.#db);
       if (version !== SCHEMA_VERSION) {
         this.#db.close();
-        throw new LibraryError('open-failed', `the library ${shortPath(path)} is read-only here and has schema version ${version}, this DiskDelta reads ${SCHEMA_VERSION}: open it once where it can be written (it is upgraded then)`);
+        throw new LibraryError(
+          'open-failed',
+          `the library ${shortPath(path)} is read-only here and has schema version ${version}, this DiskDelta reads ${SCHEMA_VERSION}: open it once where it can be written (it is upgraded then)`,
+        );
       }
       return;
     }
@@ -249,9 +266,15 @@ class SqliteLibrary implements Library {
     // SQLITE_BUSY (5) and SQLITE_LOCKED (6), also as extended codes (low byte).
     const primary = (e.errcode ?? 0) & 0xff;
     if (primary === 5 || primary === 6) {
-      return new LibraryError('busy', `the library ${shortPath(this.path)} is busy: another DiskDelta process kept it locked too long; try again`, { cause: error });
+      return new LibraryError(
+        'busy',
+        `the library ${shortPath(this.path)} is busy: another DiskDelta process kept it locked too long; try again`,
+        { cause: error },
+      );
     }
-    return new LibraryError('write-failed', `cannot write to the library ${shortPath(this.path)}: ${e.message ?? String(error)}`, { cause: error });
+    return new LibraryError('write-failed', `cannot write to the library ${shortPath(this.path)}: ${e.message ?? String(error)}`, {
+      cause: error,
+    });
   }
 
   saveRun(run: RunRecord): number {
@@ -346,8 +369,12 @@ class SqliteLibrary implements Library {
     const insertBucket = this.#stmt('INSERT INTO histogram_buckets (result_id, seq, lower_ns, count) VALUES (?, ?, ?, ?)');
     result.histogram.forEach(([lowerNs, count], i) => insertBucket.run(resultId, i, lowerNs, count));
     result.runs.forEach((measurement, i) => this.#insertMeasurement(resultId, i, measurement));
-    const insertFigure = this.#stmt('INSERT INTO figures (result_id, seq, metric, subject, value, unit, provenance, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    (result.figures ?? []).forEach((f, i) => insertFigure.run(resultId, i, f.metric, f.subject, f.value, f.unit, f.provenance, f.basis ?? null));
+    const insertFigure = this.#stmt(
+      'INSERT INTO figures (result_id, seq, metric, subject, value, unit, provenance, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    (result.figures ?? []).forEach((f, i) =>
+      insertFigure.run(resultId, i, f.metric, f.subject, f.value, f.unit, f.provenance, f.basis ?? null),
+    );
     this.#insertWarnings(runId, resultId, result.warnings);
   }
 
@@ -392,7 +419,9 @@ class SqliteLibrary implements Library {
     const engine: RunRecord['engine'] = { name: str(row.engine_name), version: str(row.engine_version) };
     if (row.io_engine != null) engine.ioEngine = str(row.io_engine);
 
-    const warningRows = this.#stmt('SELECT result_id, code, message FROM warnings WHERE run_id = ? ORDER BY result_id, seq').all(id) as Row[];
+    const warningRows = this.#stmt('SELECT result_id, code, message FROM warnings WHERE run_id = ? ORDER BY result_id, seq').all(
+      id,
+    ) as Row[];
     const warningsOf = (resultId: number | null): Warning[] =>
       warningRows
         .filter((w) => (w.result_id == null ? null : Number(w.result_id)) === resultId)
@@ -428,35 +457,41 @@ class SqliteLibrary implements Library {
 
   #readResult(r: Row, warnings: Warning[]): TestResult {
     const resultId = Number(r.id);
-    const histogram = (this.#stmt('SELECT lower_ns, count FROM histogram_buckets WHERE result_id = ? ORDER BY seq').all(resultId) as Row[]).map(
-      (b): [number, number] => [Number(b.lower_ns), Number(b.count)],
-    );
+    const histogram = (
+      this.#stmt('SELECT lower_ns, count FROM histogram_buckets WHERE result_id = ? ORDER BY seq').all(resultId) as Row[]
+    ).map((b): [number, number] => [Number(b.lower_ns), Number(b.count)]);
     const measurementRows = this.#stmt('SELECT * FROM measurements WHERE result_id = ? ORDER BY seq').all(resultId) as Row[];
     const samplesOf = this.#stmt('SELECT t_ms, bytes_per_sec, iops FROM samples WHERE measurement_id = ? ORDER BY seq');
-    const runs = measurementRows.map(
-      (m): RunMeasurement => ({
-        run: Number(m.run),
-        bytesPerSec: Number(m.bytes_per_sec),
-        iops: Number(m.iops),
-        latencyNs: readLatency(m),
-        elapsedNs: Number(m.elapsed_ns),
-        ios: Number(m.ios),
-        bytes: Number(m.bytes),
-        cpu: { userNs: Number(m.cpu_user_ns), systemNs: Number(m.cpu_system_ns) },
-        samples: (samplesOf.all(Number(m.id)) as Row[]).map((s) => ({
-          tMs: Number(s.t_ms),
-          bytesPerSec: Number(s.bytes_per_sec),
-          iops: Number(s.iops),
-        })),
-      }),
-    );
-    const figures = (this.#stmt('SELECT metric, subject, value, unit, provenance, basis FROM figures WHERE result_id = ? ORDER BY seq').all(resultId) as Row[]).map(
-      (f): Figure => {
-        const figure: Figure = { metric: str(f.metric), subject: str(f.subject), value: numOrNull(f.value), unit: str(f.unit) as Figure['unit'], provenance: str(f.provenance) as Figure['provenance'] };
-        if (f.basis != null) figure.basis = str(f.basis);
-        return figure;
-      },
-    );
+    const runs = measurementRows.map((m): RunMeasurement => ({
+      run: Number(m.run),
+      bytesPerSec: Number(m.bytes_per_sec),
+      iops: Number(m.iops),
+      latencyNs: readLatency(m),
+      elapsedNs: Number(m.elapsed_ns),
+      ios: Number(m.ios),
+      bytes: Number(m.bytes),
+      cpu: { userNs: Number(m.cpu_user_ns), systemNs: Number(m.cpu_system_ns) },
+      samples: (samplesOf.all(Number(m.id)) as Row[]).map((s) => ({
+        tMs: Number(s.t_ms),
+        bytesPerSec: Number(s.bytes_per_sec),
+        iops: Number(s.iops),
+      })),
+    }));
+    const figures = (
+      this.#stmt('SELECT metric, subject, value, unit, provenance, basis FROM figures WHERE result_id = ? ORDER BY seq').all(
+        resultId,
+      ) as Row[]
+    ).map((f): Figure => {
+      const figure: Figure = {
+        metric: str(f.metric),
+        subject: str(f.subject),
+        value: numOrNull(f.value),
+        unit: str(f.unit) as Figure['unit'],
+        provenance: str(f.provenance) as Figure['provenance'],
+      };
+      if (f.basis != null) figure.basis = str(f.basis);
+      return figure;
+    });
     const result: TestResult = {
       test: str(r.test),
       params: r.params == null ? null : (JSON.parse(str(r.params)) as TestResult['params']),
@@ -511,7 +546,21 @@ class SqliteLibrary implements Library {
     const statement = this.#stmt(sql);
     statement.setReturnArrays(true);
     return (statement.all(...params) as unknown as ListRow[]).map(
-      ([id, label, createdAt, source, sourceFormat, targetPath, deviceModel, deviceClass, preset, engineName, engineVersion, resultCount, warningCount]) => ({
+      ([
+        id,
+        label,
+        createdAt,
+        source,
+        sourceFormat,
+        targetPath,
+        deviceModel,
+        deviceClass,
+        preset,
+        engineName,
+        engineVersion,
+        resultCount,
+        warningCount,
+      ]) => ({
         id,
         label,
         createdAt,

@@ -61,7 +61,8 @@ test('inspect /dev/shm: tmpfs, no disk, and the O_DIRECT warning', (t) => {
 });
 
 test('devices --json: vda is a virtual (virtio) disk, zram0 a RAM disk', (t) => {
-  if (!existsSync('/sys/block/vda') || !existsSync('/sys/block/zram0')) return t.skip('vda and zram0 exist only on the device lab machines');
+  if (!existsSync('/sys/block/vda') || !existsSync('/sys/block/zram0'))
+    return t.skip('vda and zram0 exist only on the device lab machines');
   const r = diskdelta('devices', '--json');
   assert.equal(r.status, 0, r.stderr);
   const byName = new Map((JSON.parse(r.stdout) as BlockDeviceInfo[]).map((d) => [d.name, d]));
@@ -133,7 +134,10 @@ describe('loop-mounted ext4', () => {
     assert.equal(r.status, 0, r.stderr);
     const report = JSON.parse(r.stdout) as InspectReport;
     assert.equal(report.target.kind, 'block-device');
-    assert.deepEqual(report.target.stack!.slice(0, 3).map((l) => l.kind), ['file', 'loop', 'file']);
+    assert.deepEqual(
+      report.target.stack!.slice(0, 3).map((l) => l.kind),
+      ['file', 'loop', 'file'],
+    );
     // The mount further down holds the backing file; it is not the target's filesystem.
     assert.equal(report.trim.onlineDiscard, null);
   });

@@ -54,13 +54,16 @@ export function pickerColumns(
   references: Array<{ key: string; label: string; createdAt: string }>,
 ): { own: typeof runs; references: ReferenceChoice[] } {
   const copies = runs.filter((r) => r.source === 'reference');
-  const twinOf = (ref: { label: string; createdAt: string }) => copies.filter((r) => r.label === ref.label && Date.parse(r.createdAt) === Date.parse(ref.createdAt));
+  const twinOf = (ref: { label: string; createdAt: string }) =>
+    copies.filter((r) => r.label === ref.label && Date.parse(r.createdAt) === Date.parse(ref.createdAt));
   const shipped = references.map((ref): ReferenceChoice => ({
     label: ref.label,
     refs: [{ kind: 'reference', key: ref.key }, ...twinOf(ref).map((r): RunRef => ({ kind: 'run', id: r.id }))],
   }));
   const twinned = new Set(shipped.flatMap((c) => c.refs.flatMap((r) => (r.kind === 'run' ? [r.id] : []))));
-  const orphans = copies.filter((r) => !twinned.has(r.id)).map((r): ReferenceChoice => ({ label: r.label, refs: [{ kind: 'run', id: r.id }] }));
+  const orphans = copies
+    .filter((r) => !twinned.has(r.id))
+    .map((r): ReferenceChoice => ({ label: r.label, refs: [{ kind: 'run', id: r.id }] }));
   return { own: runs.filter((r) => r.source !== 'reference'), references: [...shipped, ...orphans] };
 }
 
@@ -84,20 +87,31 @@ export function createCompareStore(client: ApiClient) {
     async loadReferences() {
       const result = await client.call('references.list', {});
       if (result.ok) {
-        set({ references: result.data.map((r) => ({ key: r.key, label: r.record.label, createdAt: r.record.createdAt })), referencesError: null });
+        set({
+          references: result.data.map((r) => ({ key: r.key, label: r.record.label, createdAt: r.record.createdAt })),
+          referencesError: null,
+        });
       } else {
         set({ referencesError: result.error });
       }
     },
     toggle(ref) {
       const refs = get().refs;
-      const next = refs.some((r) => sameRef(r, ref)) ? refs.filter((r) => !sameRef(r, ref)) : refs.length < MAX_COMPARED ? [...refs, ref] : refs;
+      const next = refs.some((r) => sameRef(r, ref))
+        ? refs.filter((r) => !sameRef(r, ref))
+        : refs.length < MAX_COMPARED
+          ? [...refs, ref]
+          : refs;
       void get().setRefs(next, { reuse: true });
     },
     toggleChoice(choice) {
       const refs = get().refs;
       const picked = refs.some((r) => choice.some((c) => sameRef(r, c)));
-      if (picked) void get().setRefs(refs.filter((r) => !choice.some((c) => sameRef(r, c))), { reuse: true });
+      if (picked)
+        void get().setRefs(
+          refs.filter((r) => !choice.some((c) => sameRef(r, c))),
+          { reuse: true },
+        );
       else if (choice[0]) get().toggle(choice[0]);
     },
     async setRefs(refs, options) {

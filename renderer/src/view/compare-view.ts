@@ -2,7 +2,14 @@
 // bar groups, the speedup table, latency percentiles and overlaid time series. Pure, so
 // tests and the app benchmark can run it without a browser.
 import { compareRuns, testTitle, type Comparison, type CompareRow } from '../../../electron/core/analysis/compare.ts';
-import { bytesPerSecTo, formatLatency, formatNumber, formatRatio, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
+import {
+  bytesPerSecTo,
+  formatLatency,
+  formatNumber,
+  formatRatio,
+  throughputLabel,
+  type ThroughputUnit,
+} from '../../../electron/core/analysis/units.ts';
 import type { RunRecord, Warning } from '../../../electron/core/model/results.ts';
 
 export interface BarDatum {
@@ -58,11 +65,14 @@ export interface ScaleChoice {
 }
 
 export function chooseScale(data: readonly object[], keys: string[], mode: ScaleMode): ScaleChoice {
-  const values = data.flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k])).filter((v): v is number => typeof v === 'number' && v > 0);
+  const values = data
+    .flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k]))
+    .filter((v): v is number => typeof v === 'number' && v > 0);
   const spread = values.length > 0 ? Math.max(...values) / Math.min(...values) : 1;
   const span = `values span ×${formatNumber(Math.round(spread))}`;
   if (mode === 'log') return { log: true, note: 'log scale' };
-  if (mode === 'linear') return { log: false, note: spread >= AUTO_LOG_SPREAD ? `linear scale: ${span}, small bars may not show` : 'linear scale' };
+  if (mode === 'linear')
+    return { log: false, note: spread >= AUTO_LOG_SPREAD ? `linear scale: ${span}, small bars may not show` : 'linear scale' };
   return spread >= AUTO_LOG_SPREAD ? { log: true, note: `log scale: ${span}` } : { log: false, note: 'linear scale' };
 }
 
@@ -123,7 +133,9 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
   if (iopsRows.length > 0) {
     bars.push({ id: 'iops', title: 'Random I/O and seeks', unitLabel: 'IOPS · seeks/s', data: barData(iopsRows, (v) => v) });
   }
-  const seriesTests = [...new Set(records.flatMap((r) => r.results.filter((t) => t.runs.some((m) => m.samples.length > 0)).map((t) => t.test)))];
+  const seriesTests = [
+    ...new Set(records.flatMap((r) => r.results.filter((t) => t.runs.some((m) => m.samples.length > 0)).map((t) => t.test))),
+  ];
   return {
     comparison,
     bars,
@@ -207,12 +219,20 @@ export function latencyPercentiles(records: RunRecord[], test: string): Percenti
 
 /** Tests with at least one latency percentile in some run. */
 export function latencyTests(records: RunRecord[]): string[] {
-  return [...new Set(records.flatMap((r) => r.results.filter((t) => t.latencyNs && PERCENTILES.some((p) => t.latencyNs?.[p.key] != null)).map((t) => t.test)))];
+  return [
+    ...new Set(
+      records.flatMap((r) =>
+        r.results.filter((t) => t.latencyNs && PERCENTILES.some((p) => t.latencyNs?.[p.key] != null)).map((t) => t.test),
+      ),
+    ),
+  ];
 }
 
 /** Log axes cannot show 0 or nothing: the domain spans the positive values with headroom. */
 export function logDomain(data: readonly object[], keys: string[]): [number, number] {
-  const values = data.flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k])).filter((v): v is number => typeof v === 'number' && v > 0);
+  const values = data
+    .flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k]))
+    .filter((v): v is number => typeof v === 'number' && v > 0);
   if (values.length === 0) return [1, 10];
   const min = Math.min(...values);
   const max = Math.max(...values);
@@ -246,7 +266,9 @@ export function wrapTickLabel(text: string, widthPx: number, charPx = 6.2, maxLi
  * its label: linear from 0, log from the power of ten under the smallest bar.
  */
 export function chartDomain(data: readonly object[], keys: string[], log: boolean, room = 0.2): [number, number] {
-  const values = data.flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k])).filter((v): v is number => typeof v === 'number' && v > 0);
+  const values = data
+    .flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k]))
+    .filter((v): v is number => typeof v === 'number' && v > 0);
   if (values.length === 0) return log ? [1, 10] : [0, 1];
   const free = Math.min(0.7, Math.max(0.05, room));
   const max = Math.max(...values);
