@@ -409,6 +409,32 @@ describe('engines: io_uring by default, reported fallbacks', () => {
     const results = messages.filter((m) => m.type === 'result');
     assert.ok(results.length === 2 && results.every((r) => r.type === 'result' && r.engine === 'psync' && r.qd === 1));
   });
+
+  test('a locked-memory limit too small for registered buffers: still io_uring, one warning naming the limit', async (t) => {
+    if (!isRoot) return t.skip('needs root to run the worker as another user (root has CAP_IPC_LOCK, which no limit applies to)');
+    const nobody = { uid: 65534, gid: 65534 };
+    const dir = mkdtempSync(join(tmpdir(), 'dd-memlock-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    chownSync(dir, nobody.uid, nobody.gid);
+    // 64 KiB fits each ring (a few pages) but not 4 × 1 MiB of buffers per thread.
+    const o = await runWorker(['run', '--target', dir, ...SMALL, '--job', 'name=r,rw=randread,bs=1048576,qd=4,threads=2'], {
+      ...nobody,
+      via: ['prlimit', '--memlock=65536'],
+    });
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    const warnings = o.messages.filter((m) => m.type === 'warning');
+    assert.deepEqual(
+      warnings.map((m) => m.type === 'warning' && m.code),
+      ['io-uring-buffers-unregistered'],
+      'one warning for the process, not one per thread',
+    );
+    assert.match(
+      warnings[0]!.type === 'warning' ? warnings[0]!.message : '',
+      /4096 KiB of buffers per thread .*locked-memory limit 64 KiB\).*ulimit -l/,
+    );
+    const results = o.messages.filter((m) => m.type === 'result');
+    assert.ok(results.length > 0 && results.every((r) => r.type === 'result' && r.engine === 'io_uring' && r.ios > 0));
+  });
 });
 
 describe('adaptive stopping (--precision)', () => {
