@@ -62,9 +62,6 @@ measuring (exit 1); one that fails to save a finished run still gets the results
 `;
 
 export const runCommand: CliCommand = {
-  name: 'run',
-  synopsis: 'run --target PATH [options]',
-  summary: 'measure the disk under PATH (a folder or a block device)',
   help: HELP,
   async run(argv) {
     const { values } = parseFlags(argv, {
