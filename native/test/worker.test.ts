@@ -74,7 +74,7 @@ function runWorkerLimited(kib: number, args: string[]): Promise<Outcome> {
 function tasksOfUser(uid: number): number {
   let count = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let tasks: string[] = [];
+    let tasks: string[];
     try {
       tasks = readdirSync(`/proc/${pid}/task`);
     } catch {
