@@ -19,6 +19,7 @@ import { INSTALLED_HELPER } from '../electron/core/bench/helper-install.ts';
 import { parseWorkerLine, type WorkerMessage } from '../electron/core/bench/worker-protocol.ts';
 import { createThrottledLoop, labUnavailable, type ThrottledLoop } from './throttled-loop.ts';
 import { measureUntilWithin, missOf } from './judge-against-cap.ts';
+import { holdMachineLock } from './machine-lock.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'bin', 'diskdelta.js');
@@ -142,8 +143,11 @@ async function setRule(result: 'YES' | 'NO' | 'SLOW-YES' | null, expect: (r: Run
 }
 const authorised = (r: Run) => r.code !== null && r.code < 126;
 
+let releaseLab: (() => void) | null = null;
+
 before(async () => {
   if (reason) return;
+  releaseLab = await holdMachineLock('polkit-lab', (message) => console.log(`polkit lab: ${message}`));
   const made = createThrottledLoop({
     name: 'polkit',
     sizeBytes: SIZE,
@@ -204,6 +208,7 @@ after(() => {
   }
   if (busPid) rmSync('/run/dbus/pid', { force: true });
   lab?.destroy();
+  releaseLab?.();
 });
 
 interface JsonRun {
