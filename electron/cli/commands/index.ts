@@ -14,12 +14,14 @@ import { importCommand } from './import.ts';
 import { exportCommand } from './export.ts';
 import { helperCommand } from './helper.ts';
 import { reportCommand } from './report.ts';
+import { trimAuditCommand } from './trim-audit.ts';
 
 export const COMMANDS: CliCommand[] = [
   runCommand,
   serveCommand,
   devicesCommand,
   inspectCommand,
+  trimAuditCommand,
   listCommand,
   showCommand,
   labelCommand,
