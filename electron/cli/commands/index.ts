@@ -15,6 +15,7 @@ import { exportCommand } from './export.ts';
 import { helperCommand } from './helper.ts';
 import { reportCommand } from './report.ts';
 import { trimAuditCommand } from './trim-audit.ts';
+import { discardCostCommand } from './discard-cost.ts';
 
 export const COMMANDS: CliCommand[] = [
   runCommand,
@@ -22,6 +23,7 @@ export const COMMANDS: CliCommand[] = [
   devicesCommand,
   inspectCommand,
   trimAuditCommand,
+  discardCostCommand,
   listCommand,
   showCommand,
   labelCommand,

@@ -2,9 +2,11 @@
 // numbers, phases aggregated into medians (warm-ups left out) and a real run end to end.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compareRuns } from '../../analysis/compare.ts';
+import { loadReferenceRuns } from '../../formats/reference.ts';
 import { planRun, runBenchmark } from '../orchestrator.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import { phaseFigures, workloadArgv, type WorkloadPlan } from './workload.ts';
@@ -101,5 +103,30 @@ describe('the workload kind', () => {
     }
     assert.match(record.results[0]?.figures?.[0]?.basis ?? '', /one file of 34 MB/);
     assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("the seed's Intel 525 reference and a measured tree-3.9.1 run, in one comparison: write and delete side by side, lower is better", async (t) => {
+    // 592 MB written twice: in memory (tmpfs) where there is one, so the test checks the view, not this disk.
+    const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'dd-workload-seed-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const measured = await runBenchmark({ target: dir, tests: ['tree-3.9.1'], runs: 1, label: 'this machine' });
+    const seed = (await loadReferenceRuns()).filter((r) => /Intel 525/.test(r.label));
+    assert.equal(seed.length, 2);
+    const c = compareRuns([...seed, measured]);
+    for (const phase of ['write', 'delete']) {
+      const row = c.rows.find((r) => r.test === 'tree-3.9.1' && r.metric === `phaseSeconds:${phase}`);
+      assert.ok(row, `a tree-3.9.1 ${phase} row`);
+      assert.equal(row.direction, 'lower');
+      assert.deepEqual(
+        row.cells.map((cell) => cell.inRun && cell.value !== null),
+        [true, true, true],
+        'both seed runs and the measured run have the figure',
+      );
+      assert.ok(row.cells[2]!.vsBaseline?.verdict, 'the measured run is judged against the seed');
+    }
+    assert.ok(
+      c.notes.some((n) => /reference/i.test(n)),
+      'the comparison says reference figures are in it',
+    );
   });
 });
