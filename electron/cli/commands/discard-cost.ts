@@ -17,9 +17,6 @@ Everything it makes is removed, whatever happens.
 `;
 
 export const discardCostCommand: CliCommand = {
-  name: 'discard-cost',
-  synopsis: 'discard-cost FOLDER [--runs N] [--json]',
-  summary: 'measure what online discard costs per source-tree delete here, and what fstrim takes (root)',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' }, runs: { type: 'string' } }, true);

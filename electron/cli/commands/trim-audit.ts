@@ -16,9 +16,6 @@ Counters are per device: on a disk other programs use, their discards count too.
 `;
 
 export const trimAuditCommand: CliCommand = {
-  name: 'trim-audit',
-  synopsis: 'trim-audit FOLDER [--no-fstrim] [--json]',
-  summary: 'see which layers a TRIM reaches (discard counters before and after a delete + fstrim)',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' }, 'no-fstrim': { type: 'boolean' } }, true);

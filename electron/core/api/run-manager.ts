@@ -15,6 +15,11 @@ export interface RunManagerDeps {
   runBenchmark: RunBenchmark;
   /** Stores a finished run and returns its library id. */
   save: (record: RunRecord) => Promise<number> | number;
+  /**
+   * Where a run goes when save fails (store/unsaved.ts): returns the file it was written to.
+   * The measurement is never dropped; without it, the failure says the results are lost.
+   */
+  keepUnsaved?: (record: RunRecord) => Promise<string>;
   emit: EventSink;
   /**
    * The disk under a target (system/'s storage stack), so that a folder and a loop device
@@ -103,7 +108,13 @@ export class RunManager {
     try {
       const record = await runBenchmark(entry.spec, { onEvent, signal: entry.controller.signal });
       if (entry.spec.label && !record.label) record.label = entry.spec.label;
-      const recordId = await save(record);
+      let recordId: number;
+      try {
+        recordId = await save(record);
+      } catch (error) {
+        emit('run.finished', { runId, status: 'failed', recordId: null, error: await this.#unsaved(record, error) });
+        return;
+      }
       emit('run.finished', { runId, status: 'done', recordId, error: null });
     } catch (error) {
       if (isCancelled(error) || entry.controller.signal.aborted) {
@@ -120,6 +131,21 @@ export class RunManager {
         emit('run.finished', { runId, status: 'failed', recordId: null, error: { code: 'FAILED', message, failure } });
       }
     }
+  }
+
+  /** The failure of a run that was measured but not saved, naming where its results are. */
+  async #unsaved(record: RunRecord, error: unknown): Promise<{ code: 'FAILED'; message: string; failure: 'not-saved' }> {
+    const why = error instanceof Error ? error.message : String(error);
+    let kept: string;
+    try {
+      const path = this.#deps.keepUnsaved ? await this.#deps.keepUnsaved(record) : null;
+      kept = path
+        ? `they were written to ${path}: import that file (Import, or diskdelta import FILE) once the library can be written`
+        : 'they are lost';
+    } catch (keepError) {
+      kept = `and could not be kept elsewhere either: ${keepError instanceof Error ? keepError.message : String(keepError)}`;
+    }
+    return { code: 'FAILED', failure: 'not-saved', message: `the run was measured but the library could not save it (${why}); ${kept}` };
   }
 
   list() {
