@@ -58,6 +58,20 @@ describe('the workload kind', () => {
     assert.deepEqual(workloadArgv({ ...tree, test: 'bigfile', sizeBytes: 2 ** 30 }).slice(-2), ['--size', String(2 ** 30)]);
   });
 
+  it("the workloads preset: the tree at the seed's size, the 3 GB file and programs starting, three timed passes each", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dd-workload-preset-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const { steps } = await planRun({ target: dir, preset: 'workloads' });
+    assert.deepEqual(
+      steps.map((s) => [s.kind.id, s.tests, (s.plan as WorkloadPlan).runs, (s.plan as WorkloadPlan).sizeBytes]),
+      [
+        ['workload', ['tree-3.9.1'], 3, 3e9],
+        ['workload', ['bigfile'], 3, 3e9],
+        ['workload', ['app-start'], 3, 3e9],
+      ],
+    );
+  });
+
   it('figures: the median of the timed passes per phase (warm-ups out), with the range and the spread in the basis', () => {
     const figures = phaseFigures(
       [pass('write', 0, 99), pass('write', 1, 3), pass('delete', 1, 1), pass('write', 2, 5), pass('write', 3, 4), pass('delete', 2, 2)],

@@ -117,15 +117,15 @@ export const workloadKind: MeasurementKind<WorkloadPlan> = {
   title: 'Workloads (seconds per phase)',
   stepPerTest: true,
   planSchema,
-  plan: (spec, _preset, tests) => {
+  plan: (spec, preset, tests) => {
     const test = tests[0] ?? '';
     return {
       target: spec.target,
       test: test as WorkloadTest,
-      // The seed averaged three passes after warm-up rounds.
-      runs: spec.runs ?? 3,
+      // The seed averaged three passes after warm-up rounds (a rate preset's runs are not passes).
+      runs: spec.runs ?? (preset.name === 'workloads' ? preset.runs : 3),
       warmupPasses: 1,
-      sizeBytes: spec.sizeBytes ?? BIGFILE_BYTES,
+      sizeBytes: spec.sizeBytes ?? (preset.name === 'workloads' ? preset.sizeBytes : BIGFILE_BYTES),
       readers: 4,
     };
   },
