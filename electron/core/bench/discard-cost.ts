@@ -4,7 +4,6 @@
 // user's own mount alone; what it changes: the discards reach the loop device and become holes
 // punched in its file, so the cost below that is the backing filesystem's (and its disk's).
 // Root only (losetup, mount). Everything made is removed on every exit path, in `finally`.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -12,7 +11,7 @@ import type { Figure } from '../model/results.ts';
 import { blockLayers, readDiscardCounters } from '../system/discard-audit.ts';
 import { BenchError } from './errors.ts';
 import { phaseFigures, SEED_TREE } from './kinds/workload.ts';
-import { parseFstrimBytes } from './trim-audit.ts';
+import { parseFstrimBytes, runCommand as run } from './trim-audit.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
 import type { WorkerMessage } from './worker-protocol.ts';
 
@@ -32,18 +31,6 @@ export interface DiscardCostResult {
   settings: DiscardSetting[];
   fstrim: { seconds: number; bytes: number | null };
   verdict: string;
-}
-
-function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', (e) => resolve({ code: null, stdout, stderr: e.message }));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 async function must(command: string, args: string[]): Promise<string> {

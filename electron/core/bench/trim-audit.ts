@@ -32,7 +32,7 @@ export interface TrimAuditOptions {
 }
 
 /** Runs a command, resolving its exit code, stdout and stderr; never rejects for a non-zero exit. */
-function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCommand(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -77,13 +77,13 @@ export async function runTrimAudit(target: string, options: TrimAuditOptions = {
   else if (!mountPoint) fstrim = { skipped: 'the mount point is unknown' };
   else {
     const started = performance.now();
-    const r = await run('fstrim', ['-v', mountPoint]);
+    const r = await runCommand('fstrim', ['-v', mountPoint]);
     const seconds = (performance.now() - started) / 1000;
     fstrim =
       r.code === 0 ? { seconds, bytes: parseFstrimBytes(r.stdout) } : { skipped: `fstrim failed: ${r.stderr.trim() || `exit ${r.code}`}` };
   }
   // Discards a filesystem issues online are sent when its journal commits: wait for that.
-  await run('sync', []);
+  await runCommand('sync', []);
   const after = await readDiscardCounters(layers);
   return {
     target,
