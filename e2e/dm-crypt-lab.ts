@@ -216,6 +216,9 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
   let consoleText = '';
   child.stdout.on('data', (d: Buffer) => (consoleText += d.toString()));
   child.stderr.on('data', (d: Buffer) => (consoleText += d.toString()));
+  // A test runner that exits (or is interrupted) must not leave a guest running.
+  const killGuest = () => child.kill('SIGKILL');
+  process.on('exit', killGuest);
   const timeoutMs = opts.timeoutMs ?? 300_000;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
@@ -224,6 +227,7 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     }, timeoutMs);
     child.on('close', () => {
       clearTimeout(timer);
+      process.off('exit', killGuest);
       resolve();
     });
   });

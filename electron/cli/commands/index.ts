@@ -12,5 +12,6 @@ import { deleteCommand } from './delete.ts';
 import { compareCommand } from './compare.ts';
 import { importCommand } from './import.ts';
 import { exportCommand } from './export.ts';
+import { ciphersCommand } from './ciphers.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, importCommand, exportCommand];
+export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, importCommand, exportCommand, ciphersCommand];
