@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -72,18 +73,47 @@ static const char *fs_name(long type) {
 
 static int is_ram_fs(long type) { return type == TMPFS_MAGIC || type == RAMFS_MAGIC; }
 
+// DiskDelta's own throwaway devices (electron/core/crypto/throwaway.ts): a dm-crypt mapping
+// named diskdelta-crypt-* or a loop device over a file named .diskdelta-crypt-*. They hold
+// only DiskDelta's own test file, so they may be written; every other device is read-only.
+static int is_own_throwaway(dev_t rdev) {
+  char p[128], buf[4096];
+  snprintf(p, sizeof p, "/sys/dev/block/%u:%u/dm/name", major(rdev), minor(rdev));
+  FILE *f = fopen(p, "r");
+  if (f) {
+    int own = fgets(buf, sizeof buf, f) && strncmp(buf, THROWAWAY_DM_PREFIX, strlen(THROWAWAY_DM_PREFIX)) == 0;
+    fclose(f);
+    return own;
+  }
+  snprintf(p, sizeof p, "/sys/dev/block/%u:%u/loop/backing_file", major(rdev), minor(rdev));
+  f = fopen(p, "r");
+  if (!f) return 0;
+  int own = 0;
+  if (fgets(buf, sizeof buf, f)) {
+    const char *base = strrchr(buf, '/');
+    own = base && strncmp(base + 1, THROWAWAY_FILE_PREFIX, strlen(THROWAWAY_FILE_PREFIX)) == 0;
+  }
+  fclose(f);
+  return own;
+}
+
 static int open_blockdev(target_t *t, const char *path, const target_request_t *req) {
-  if (req->needs_write) {
+  int flags = (req->needs_write ? O_RDWR : O_RDONLY) | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT);
+  t->fd = open(path, flags);
+  struct stat st;
+  // Checked on the opened descriptor (no race with a renamed path); nothing was written yet.
+  if (req->needs_write && t->fd >= 0 && (fstat(t->fd, &st) != 0 || !is_own_throwaway(st.st_rdev))) {
+    close(t->fd);
+    t->fd = -1;
     emit_error("write-on-block-device",
-               "refusing to write to the block device %s: DiskDelta opens devices read-only, always. "
+               "refusing to write to the block device %s: DiskDelta opens devices read-only, always "
+               "(only its own throwaway loop/dm-crypt devices over its own test file are written). "
                "Run write tests on a folder of a filesystem on that disk instead", path);
     return EXIT_USAGE;
   }
-  int flags = O_RDONLY | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT);
-  t->fd = open(path, flags);
   if (t->fd < 0) {
     int e = errno;
-    emit_error("target-open", "cannot open the block device %s read-only: %s%s", path, strerror(e),
+    emit_error("target-open", "cannot open the block device %s %s: %s%s", path, req->needs_write ? "for writing" : "read-only", strerror(e),
                e == EACCES || e == EPERM ? " (reading a raw device needs root or membership of the disk group)" : "");
     return EXIT_TARGET;
   }

@@ -7,6 +7,9 @@
 #include <stdint.h>
 
 #define TESTFILE_PREFIX ".diskdelta-"
+// Names of the throwaway encryption devices (the only block devices ever written).
+#define THROWAWAY_DM_PREFIX "diskdelta-crypt-"
+#define THROWAWAY_FILE_PREFIX ".diskdelta-crypt-"
 #define TESTFILE_SUFFIX ".tmp"
 
 typedef struct {

@@ -13,5 +13,6 @@ import { compareCommand } from './compare.ts';
 import { importCommand } from './import.ts';
 import { exportCommand } from './export.ts';
 import { ciphersCommand } from './ciphers.ts';
+import { encryptionCommand } from './encryption.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, importCommand, exportCommand, ciphersCommand];
+export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, importCommand, exportCommand, ciphersCommand, encryptionCommand];

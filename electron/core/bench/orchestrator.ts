@@ -12,6 +12,7 @@ import { workerArgv, type WorkerPlan } from './worker-argv.ts';
 import type { WorkerMessage, WorkerResult } from './worker-protocol.ts';
 import { runCleanup } from './cleanup.ts';
 import { ProgressTracker } from './progress.ts';
+import { isOwnThrowawayDevice } from '../crypto/throwaway.ts';
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -35,7 +36,8 @@ export async function planRun(input: BenchSpec): Promise<{ plan: WorkerPlan; war
   let tests: TestId[] = spec.tests ?? preset.tests;
   const warnings: Warning[] = [];
   const isDevice = await stat(spec.target).then((s) => s.isBlockDevice(), () => false);
-  if (isDevice) {
+  // DiskDelta's own throwaway loop/dm-crypt devices hold only its test file: they may be written.
+  if (isDevice && !(await isOwnThrowawayDevice(spec.target))) {
     const writes = tests.filter(isWriteTest);
     if (writes.length > 0 && spec.tests) {
       throw new BenchError(
