@@ -1,29 +1,31 @@
 // `diskdelta export ID… --format json|csv`: runs out of the library. JSON keeps every field
 // (DiskDelta's own format, which `diskdelta import` reads back); CSV is for spreadsheets.
-import { rename, writeFile, rm } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+import { UserFileError, writeUserFile } from '../../core/files/write-user-file.ts';
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
 import { exportCsv, exportJson } from '../../core/formats/index.ts';
 
-const HELP = `Usage: diskdelta export ID... [--format json|csv] [--out FILE] [--db FILE]
+const HELP = `Usage: diskdelta export ID... [--format json|csv] [--out FILE [--force]] [--db FILE]
 
 Writes the runs to standard output or to FILE.
 
   --format F   json (default): every field, raw units; 'diskdelta import' reads it back
                csv: one row per run and test, units in the header, for spreadsheets
-  --out FILE   write to FILE (replaced as a whole, never left half-written)
+  --out FILE   write to FILE: a new file appears whole or not at all; a device, pipe or
+               terminal (/dev/stdout, a FIFO) is written directly; a symlink is followed
+  --force      replace FILE if it exists (rewritten in place: owner, mode and hard links kept)
 ${DB_HELP}`;
 
 export const exportCommand: CliCommand = {
   name: 'export',
-  synopsis: 'export ID... [--format json|csv] [--out FILE]',
+  synopsis: 'export ID... [--format json|csv] [--out FILE [--force]]',
   summary: 'runs as DiskDelta JSON (re-importable) or CSV',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       format: { type: 'string' },
       out: { type: 'string' },
+      force: { type: 'boolean' },
       db: { type: 'string' },
     }, true);
     const format = (values.format ?? 'json').toLowerCase();
@@ -37,14 +39,11 @@ export const exportCommand: CliCommand = {
         process.stdout.write(text);
         return 0;
       }
-      // Write beside the target and rename, so an interrupted export never leaves half a file.
-      const tmp = join(dirname(values.out), `.${basename(values.out)}.${process.pid}.tmp`);
       try {
-        await writeFile(tmp, text, { flag: 'wx' });
-        await rename(tmp, values.out);
+        await writeUserFile(values.out, text, { force: values.force === true });
       } catch (error) {
-        await rm(tmp, { force: true });
-        throw new CliFailure(`cannot write ${values.out}: ${error instanceof Error ? error.message : String(error)}`);
+        if (!(error instanceof UserFileError)) throw error;
+        throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
       }
       process.stderr.write(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${values.out} (${format}).\n`);
       return 0;

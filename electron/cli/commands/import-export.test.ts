@@ -2,7 +2,7 @@
 // library is what the importers read, a bad file leaves the library untouched, export →
 // import gives the same numbers, and compare on the reference runs tells the seed's story.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -179,7 +179,29 @@ describe('diskdelta export', () => {
     assert.equal((await runCli(['export', '1', '--format', 'xml', '--db', db])).code, 2);
     const unwritable = await runCli(['export', '1', '--out', join(dir, 'no-such-folder', 'x.json'), '--db', db]);
     assert.equal(unwritable.code, 1);
-    assert.match(unwritable.stderr, /cannot write .*x\.json/);
+    assert.match(unwritable.stderr, /cannot write .*x\.json: the folder .*no-such-folder does not exist/);
+    assert.doesNotMatch(unwritable.stderr, /\.tmp/, 'the hidden temporary file is never named');
+  });
+
+  it('--out never replaces what is there: devices stay devices, a file needs --force and keeps its inode', async () => {
+    const db = freshDb();
+    assert.equal((await runCli(['import', good1, '--db', db])).code, 0);
+    const existing = file('existing.json', 'keep me');
+    const refused = await runCli(['export', '1', '--out', existing, '--db', db]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /already exists and was left unchanged: add --force to replace it/);
+    assert.equal(readFileSync(existing, 'utf8'), 'keep me');
+    const inode = statSync(existing).ino;
+    assert.equal((await runCli(['export', '1', '--out', existing, '--force', '--db', db])).code, 0);
+    assert.equal(statSync(existing).ino, inode);
+    assert.equal((JSON.parse(readFileSync(existing, 'utf8')) as { runs: unknown[] }).runs.length, 1);
+    // Only after the file checks, which fail harmlessly on a writer that renames over targets.
+    const toNull = await runCli(['export', '1', '--out', '/dev/null', '--db', db]);
+    assert.equal(toNull.code, 0, toNull.stderr);
+    assert.ok(statSync('/dev/null').isCharacterDevice(), '/dev/null is still a device');
+    const toFull = await runCli(['export', '1', '--out', '/dev/full', '--db', db]);
+    assert.equal(toFull.code, 1, 'a write error is an error');
+    assert.match(toFull.stderr, /cannot write \/dev\/full: no space left/);
   });
 });
 
