@@ -171,6 +171,8 @@ export interface GuestRun {
   diskBytes?: number;
   /** QEMU's throttling of the disk (throttling.bps-total), bytes/s; unthrottled when absent. */
   throttleBps?: number;
+  /** A second disk /dev/vdb of the same size and throttle (a separate disk for LUKS2, say). */
+  secondDisk?: boolean;
   memoryMiB?: number;
   timeoutMs?: number;
 }
@@ -204,12 +206,19 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     run('truncate', ['-s', String(opts.diskBytes ?? 512 * 1024 * 1024), disk]);
   }
   const throttle = opts.throttleBps ? `,throttling.bps-total=${opts.throttleBps}` : '';
+  const drives = ['-drive', `file=${disk},if=virtio,format=raw,cache=none${throttle}`];
+  if (opts.secondDisk) {
+    const second = join(share, 'disk2.img');
+    writeFileSync(second, '');
+    run('truncate', ['-s', String(opts.diskBytes ?? 512 * 1024 * 1024), second]);
+    drives.push('-drive', `file=${second},if=virtio,format=raw,cache=none${throttle}`);
+  }
   const args = [
     '-M', 'pc', '-cpu', 'max', '-m', String(opts.memoryMiB ?? 1024), '-smp', '2', '-nographic', '-no-reboot',
     '-kernel', kernel.kernel, '-initrd', kernel.initrd,
     '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
     '-virtfs', `local,path=${share},mount_tag=lab,security_model=none,multidevs=remap`,
-    '-drive', `file=${disk},if=virtio,format=raw,cache=none${throttle}`,
+    ...drives,
     '-append', 'console=ttyS0 quiet panic=-1 loglevel=3',
   ];
   const child = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'pipe', 'pipe'] });

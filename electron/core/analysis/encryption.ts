@@ -22,7 +22,7 @@
 //   IOPS follow from bytes/s and the block size. The seed's story is the first case: 132.7
 //   (KiB-based) MB/s raw with a one-core ~70 MB/s cipher gives min(132.7, 70) = 70 against the
 //   published 69.8.
-import type { CipherCeilings } from '../crypto/cipher-ceilings.ts';
+import type { CipherCeilings } from '../crypto/cipher-types.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
 
 /** Request size the cipher's bulk rate is taken at (cryptsetup benchmark's block). */

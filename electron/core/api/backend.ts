@@ -9,6 +9,7 @@ import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
+import { cryptoPort } from './crypto-port.ts';
 
 export interface BackendOptions {
   /** The library file; default: resolveDbPath() of the store. */
@@ -55,6 +56,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
     library: libraryPort(library),
     formats: formatsPort(options.referenceDir),
     system: systemPort,
+    crypto: cryptoPort(),
     runs: new RunManager({
       runBenchmark,
       save: (record) => library.saveRun(record),

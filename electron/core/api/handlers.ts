@@ -33,17 +33,23 @@ export interface SystemPort {
   describeTarget(path: string): Awaitable<ProcedureOutput<'system.describeTarget'>>;
 }
 
+export interface CryptoPort {
+  /** The last cipher ceilings measured in this session, or measure now. */
+  ciphers(measure: boolean): Awaitable<ProcedureOutput<'crypto.ciphers'>['ceilings']>;
+}
+
 export interface DialogPort {
   pickFolder(): Awaitable<string | null>;
 }
 
-type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs';
+type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs' | 'crypto';
 
 export interface Backend {
   library: LibraryPort | null;
   formats: FormatsPort | null;
   system: SystemPort | null;
   runs: RunManager | null;
+  crypto?: CryptoPort | null;
   /** Native dialogs: Electron only. */
   dialogs?: DialogPort | null;
   /** Why a port is null, shown in the UNAVAILABLE message. */
@@ -101,6 +107,7 @@ export function createHandlers(backend: Backend): Handlers {
     },
 
     'references.list': async () => need(backend, 'formats').references(),
+    'crypto.ciphers': async ({ measure }) => ({ ceilings: await need(backend, 'crypto').ciphers(measure === true) }),
     'compare.load': async ({ runs }) => {
       const loaded: Array<{ ref: RunRef; record: RunRecord }> = [];
       let references: Array<{ key: string; record: RunRecord }> | null = null;

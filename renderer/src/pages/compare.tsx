@@ -6,6 +6,7 @@ import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
+import { CompareEncryption } from './compare-encryption.tsx';
 import { MAX_COMPARED, sameRef } from '../stores/compare.ts';
 import { buildCompareView, latencyPercentiles, latencyTests, logDomain, seriesFor, testTitle, type BarGroup, type CompareView, type SeriesLine } from '../view/compare-view.ts';
 
@@ -118,6 +119,7 @@ function CompareBody({ view, records, unit, logScale }: { view: CompareView; rec
         {view.bars.map((group) => <BarGroupChart key={group.id} group={group} labels={labels} logScale={logScale} />)}
       </div>
       {view.bars.length === 0 ? <p className="muted">These runs share no throughput or IOPS figures to chart.</p> : null}
+      <CompareEncryption records={records} unit={unit} logScale={logScale} />
 
       <section aria-labelledby="speedup-h" className="below-fold">
         <h2 id="speedup-h">Speed-up against #1 ({runs[0]?.label || 'baseline'})</h2>

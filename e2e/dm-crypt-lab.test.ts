@@ -1,0 +1,208 @@
+// The encryption assessment in the dm-crypt lab (e2e/dm-crypt-lab.ts): real dm-crypt, LUKS2
+// and AF_ALG in a QEMU guest, the real `diskdelta` inside it. Two boots, each combining checks:
+//
+//   cipher-bound (disk unthrottled, a sparse file read at GB/s; the emulated cipher at MB/s):
+//     - `diskdelta-worker ciphers` (AF_ALG) within ±10 % of `cryptsetup benchmark`, aes-xts 256/512,
+//       interleaved in the same guest;
+//     - the throwaway mapping: the mapping is cipher-bound, the forecast within ±15 % (seq read/write);
+//     - SIGKILL mid-run leaves a mapping + loop + file; the next run removes them and says so;
+//     - files on the guest's filesystem other than DiskDelta's are unchanged (md5);
+//     - an existing LUKS2 volume (luksFormat in the guest, ext4 on it, the run on a folder there):
+//       read-only (the disk's sectors-written counter does not move), forecast within ±15 %.
+//   disk-bound (both disks throttled by QEMU far below the cipher): the same two runs, disk-bound.
+//
+// Figures under emulation say nothing about real hardware; the relations are what is checked.
+// Skips with the reason where QEMU, busybox-static, cpio, kmod or cryptsetup are missing.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ensureLabKernel, labModprobe, labUnavailable, runInGuest, type GuestResult, type LabKernel } from './dm-crypt-lab.ts';
+import type { EncryptionReport } from '../electron/core/crypto/encryption-run.ts';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const DD = join(REPO, 'node_modules', '.bin', 'diskdelta');
+const WORKER = join(REPO, 'native', 'build', 'diskdelta-worker');
+const FORECAST_TOLERANCE = 0.15;
+const CIPHER_TOLERANCE = 0.1;
+
+let reason = labUnavailable();
+let kernel: LabKernel | null = null;
+if (!reason) {
+  try {
+    kernel = ensureLabKernel();
+  } catch (error) {
+    reason = `cannot prepare the lab kernel: ${(error as Error).message}`;
+  }
+}
+const guests: GuestResult[] = [];
+after(() => {
+  for (const g of guests) g.dispose();
+});
+
+/** Shell: a folder on ext4 on /dev/vda with bystander files, and the LUKS2 volume on /dev/vdb. */
+function setup(k: LabKernel): string {
+  return `
+${labModprobe(k)}
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/vda
+mkdir -p /run/a && mount -o noatime /dev/vda /run/a && mkdir -p /run/a/target/keep
+head -c 8388608 /dev/urandom > /run/a/bystander.bin
+head -c 1048576 /dev/urandom > /run/a/target/keep/note.bin
+sums() { (cd /run/a && find . -type f ! -name '.diskdelta-*' | sort | xargs md5sum); }
+sums > sums-before.txt
+printf 'lab-passphrase' > /tmp/pass
+cryptsetup luksFormat --type luks2 --batch-mode --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file /tmp/pass /dev/vdb
+cryptsetup open --key-file /tmp/pass /dev/vdb labluks
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/mapper/labluks
+mkdir -p /run/l && mount -o noatime /dev/mapper/labluks /run/l && mkdir -p /run/l/dir
+sync
+`;
+}
+
+function runs(args: string): string {
+  return `
+$DD encryption --target /run/a/target --mode throwaway ${args} --json --no-save > throwaway.json 2> throwaway.err; echo $? > throwaway.rc
+sync; cat /sys/block/vdb/stat > vdb-before.txt
+$DD encryption --target /run/l/dir --mode existing ${args} --json --no-save > luks.json 2> luks.err; echo $? > luks.rc
+cat /sys/block/vdb/stat > vdb-after.txt
+`;
+}
+
+const read = (g: GuestResult, name: string) => (existsSync(join(g.share, name)) ? readFileSync(join(g.share, name), 'utf8') : '');
+
+function report(g: GuestResult, name: 'throwaway' | 'luks'): EncryptionReport {
+  const rc = read(g, `${name}.rc`).trim();
+  assert.equal(rc, '0', `${name} run exit status; stderr:\n${read(g, `${name}.err`)}\noutput:\n${g.output.slice(-2000)}`);
+  return JSON.parse(read(g, `${name}.json`)) as EncryptionReport;
+}
+
+/** Forecast vs measured for the given tests, each within the tolerance; returns a printable line. */
+function checkForecast(r: EncryptionReport, tests: string[], regime: 'cipher' | 'disk'): string {
+  const lines: string[] = [];
+  for (const test of tests) {
+    const v = r.verdict.find((x) => x.test === test);
+    const f = r.forecast.find((x) => x.test === test);
+    assert.ok(v && f, `${test}: a verdict and a forecast (${JSON.stringify(r.verdict)})`);
+    assert.equal(f.provenance, 'estimated');
+    const line = `${r.mode} ${test}: raw ${(v.rawBytesPerSec / 1e6).toFixed(2)} MB/s, dm-crypt ${(v.encryptedBytesPerSec / 1e6).toFixed(2)}, cipher ${((v.cipherBytesPerSec ?? 0) / 1e6).toFixed(2)}, forecast ${(f.estimatedBytesPerSec / 1e6).toFixed(2)} (${v.ceiling})`;
+    lines.push(line);
+    assert.equal(v.ceiling, regime, line);
+    const error = f.estimatedBytesPerSec / v.encryptedBytesPerSec - 1;
+    assert.ok(Math.abs(error) <= FORECAST_TOLERANCE, `${line}: forecast off by ${(error * 100).toFixed(1)} %`);
+  }
+  return lines.join('\n');
+}
+
+function vdbSectorsWritten(text: string): number {
+  return Number(text.trim().split(/\s+/)[6]);
+}
+
+describe('dm-crypt lab', { skip: reason ?? false }, () => {
+  test('cipher-bound: ciphers vs cryptsetup, throwaway + SIGKILL cleanup, LUKS2 read-only, forecasts', { timeout: 1_500_000 }, async () => {
+    const k = kernel!;
+    const g = await runInGuest(k, {
+      secondDisk: true,
+      diskBytes: 512 * 1024 * 1024,
+      timeoutMs: 1_400_000,
+      script: `DD=${DD}; W=${WORKER}
+${setup(k)}
+for k in 256 512; do
+  for r in 1 2 3 4; do
+    cryptsetup benchmark -c aes-xts -s $k | tail -1 >> cs-$k.txt
+    $W ciphers --cipher aes-xts-plain64:$k --sector 65536 --threads 1 --duration 1 | grep '"cipher"' >> dd-$k.ndjson
+    $W ciphers --cipher aes-xts-plain64:$k --sector 65536 --threads 1 --duration 1 | grep '"cipher"' >> dd-$k.ndjson
+    cryptsetup benchmark -c aes-xts -s $k | tail -1 >> cs-$k.txt
+  done
+done
+${runs('--tests seq1m-q8t1-read,seq1m-q8t1-write --size 64MiB --duration 2 --warmup 0.3')}
+sums > sums-after-throwaway.txt
+$DD encryption --target /run/a/target --mode throwaway --tests seq1m-q8t1-read --size 64MiB --duration 60 --no-save > killed.out 2>&1 &
+P=$!
+for i in $(seq 1 900); do dmsetup ls | grep -q diskdelta-crypt && pgrep -f 'diskdelta-worker run' > /dev/null && break; sleep 0.2; done
+sleep 1
+kill -9 $P; sleep 2
+dmsetup ls > leftover-dm.txt; losetup -a > leftover-loop.txt; ls -a /run/a/target > leftover-files.txt
+$DD encryption --target /run/a/target --mode throwaway --tests seq1m-q8t1-read --size 32MiB --duration 0.5 --warmup 0 --no-save > next.out 2> next.err; echo $? > next.rc
+dmsetup ls > after-dm.txt; losetup -a > after-loop.txt; ls -a /run/a/target > after-files.txt
+sums > sums-after.txt
+`,
+    });
+    guests.push(g);
+    assert.equal(g.status, 0, `the guest ran the script to the end; console:\n${g.console.slice(-3000)}\noutput:\n${g.output.slice(-3000)}`);
+
+    // 1. AF_ALG ciphers vs cryptsetup benchmark, in ABBA rounds (cryptsetup, ours, ours,
+    //    cryptsetup) so drift of the emulation's speed cancels: the median of the rounds' ratios.
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const cipherLines: string[] = [];
+    for (const bits of [256, 512]) {
+      const cs = read(g, `cs-${bits}.txt`).trim().split('\n').map((l) => {
+        const m = /aes-xts\s+\d+b\s+([\d.]+)\s+MiB\/s\s+([\d.]+)\s+MiB\/s/.exec(l);
+        assert.ok(m, `cryptsetup benchmark line: ${l}`);
+        return { enc: Number(m[1]) * 1048576, dec: Number(m[2]) * 1048576 };
+      });
+      const dd = read(g, `dd-${bits}.ndjson`).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.equal(dd.length, 8);
+      assert.equal(cs.length, 8);
+      for (const m of dd) assert.equal(m['backend'], 'af_alg', 'the kernel crypto API, not OpenSSL');
+      for (const dir of ['enc', 'dec'] as const) {
+        const ours = dd.map((m) => m[dir === 'enc' ? 'encrypt_bps' : 'decrypt_bps'] as number);
+        const theirs = cs.map((c) => c[dir]);
+        const ratios = [0, 2, 4, 6].map((i) => (ours[i]! + ours[i + 1]!) / (theirs[i]! + theirs[i + 1]!));
+        const ratio = median(ratios);
+        const line = `aes-xts ${bits} ${dir}: diskdelta/cryptsetup per round ${ratios.map((r) => r.toFixed(2)).join(' ')}; median ${ratio.toFixed(2)} (diskdelta median ${(median(ours) / 1e6).toFixed(2)} MB/s, cryptsetup ${(median(theirs) / 1e6).toFixed(2)} MB/s)`;
+        cipherLines.push(line);
+        assert.ok(Math.abs(ratio - 1) <= CIPHER_TOLERANCE, `${line}: off by ${((ratio - 1) * 100).toFixed(1)} %`);
+      }
+    }
+
+    // 2. The throwaway mapping, cipher-bound, and the existing LUKS2 volume.
+    const throwaway = report(g, 'throwaway');
+    assert.equal(throwaway.ceilings.source, 'kernel');
+    const t = checkForecast(throwaway, ['seq1m-q8t1-read', 'seq1m-q8t1-write'], 'cipher');
+    const luks = report(g, 'luks');
+    assert.equal(luks.mode, 'existing');
+    assert.match(luks.encrypted.target.path, /^\/dev\/dm-/);
+    assert.equal(luks.raw.target.path, '/dev/vdb');
+    assert.deepEqual(luks.raw.results.map((x) => x.test), ['seq1m-q8t1-read'], 'an existing mapping is only read');
+    const l = checkForecast(luks, ['seq1m-q8t1-read'], 'cipher');
+    assert.equal(vdbSectorsWritten(read(g, 'vdb-after.txt')), vdbSectorsWritten(read(g, 'vdb-before.txt')), 'nothing written to the LUKS2 disk');
+
+    // 3. SIGKILL mid-run: the leftovers exist, the next run removes them and says so.
+    assert.match(read(g, 'leftover-dm.txt'), /diskdelta-crypt-\d+-/, 'the killed run left its mapping');
+    assert.match(read(g, 'leftover-loop.txt'), /\.diskdelta-crypt-\d+-[0-9a-f]+\.img/, 'and its loop device');
+    assert.equal(read(g, 'next.rc').trim(), '0', read(g, 'next.err'));
+    const next = read(g, 'next.out');
+    assert.match(next, /Cleaned up: removed the dm-crypt mapping diskdelta-crypt-\d+-[0-9a-f]+ left by a killed run/);
+    assert.match(next, /Cleaned up: detached the loop device \/dev\/loop\d+ left by a killed run/);
+    assert.doesNotMatch(read(g, 'after-dm.txt'), /diskdelta-crypt/);
+    assert.doesNotMatch(read(g, 'after-loop.txt'), /diskdelta-crypt/);
+    assert.doesNotMatch(read(g, 'after-files.txt'), /\.diskdelta-/);
+    assert.match(read(g, 'after-dm.txt'), /labluks/, 'the user\'s own mapping is untouched');
+
+    // 4. Nothing else on the guest's filesystem changed.
+    const before = read(g, 'sums-before.txt');
+    assert.match(before, /bystander\.bin/);
+    assert.equal(read(g, 'sums-after-throwaway.txt'), before);
+    assert.equal(read(g, 'sums-after.txt'), before);
+    console.log(`${cipherLines.join('\n')}\n${t}\n${l}`);
+  });
+
+  test('disk-bound: QEMU throttles both disks far below the cipher; throwaway and LUKS2, forecasts', { timeout: 1_500_000 }, async () => {
+    const k = kernel!;
+    const g = await runInGuest(k, {
+      secondDisk: true,
+      diskBytes: 256 * 1024 * 1024,
+      throttleBps: 3 * 1024 * 1024,
+      timeoutMs: 1_400_000,
+      script: `DD=${DD}\n${setup(k)}\n${runs('--tests seq1m-q8t1-read,seq1m-q8t1-write --size 32MiB --duration 4 --warmup 0.5')}\nsums > sums-after.txt`,
+    });
+    guests.push(g);
+    assert.equal(g.status, 0, `the guest ran the script to the end; console:\n${g.console.slice(-3000)}\noutput:\n${g.output.slice(-3000)}`);
+    const t = checkForecast(report(g, 'throwaway'), ['seq1m-q8t1-read', 'seq1m-q8t1-write'], 'disk');
+    const l = checkForecast(report(g, 'luks'), ['seq1m-q8t1-read'], 'disk');
+    assert.equal(vdbSectorsWritten(read(g, 'vdb-after.txt')), vdbSectorsWritten(read(g, 'vdb-before.txt')), 'nothing written to the LUKS2 disk');
+    assert.equal(read(g, 'sums-after.txt'), read(g, 'sums-before.txt'));
+    console.log(`${t}\n${l}`);
+  });
+});

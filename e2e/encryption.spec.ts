@@ -1,0 +1,57 @@
+// The encryption views in browser mode: Overview measures the CPU's cipher ceilings (on this
+// machine through OpenSSL, labelled a user-space estimate, where the kernel has no AF_ALG);
+// Compare shows HDD / SSD / SSD + dm-crypt with the cipher line and hatched forecasts.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+
+test('Overview measures the cipher ceilings; Compare draws the cipher line and the estimated forecasts apart from measurements', async ({ page, app }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${app.url}#/`);
+  const section = page.getByTestId('cipher-ceilings');
+  await section.getByRole('button', { name: 'Measure cipher ceilings' }).click();
+  await expect(section.getByTestId('cipher-table')).toBeVisible({ timeout: 60_000 });
+  await expect(section.getByTestId('cipher-table')).toContainText('aes-xts-plain64');
+  await expect(section.getByTestId('cipher-table')).toContainText('64 KiB (bulk)');
+  const source = await section.getByTestId('cipher-source').textContent();
+  // Kernel figures or a labelled estimate, never an unlabelled OpenSSL figure.
+  expect(source).toMatch(/kernel crypto API \(AF_ALG\)|user-space estimate.*Every figure below is a user-space estimate/);
+  if (/user-space/.test(source ?? '')) await expect(section.getByRole('columnheader', { name: /estimate/ }).first()).toBeVisible();
+  await expect(section).toContainText(/AES-NI: (yes|no), VAES: (yes|no)/);
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: join(SCREENSHOT_DIR, `overview-ciphers-${scheme}.png`) });
+  }
+
+  await page.goto(`${app.url}#/compare`);
+  for (const name of ['Laptop hard disk', 'Intel 320 SSD, ThinkPad', 'Intel 320 SSD + dm-crypt']) {
+    await page.getByRole('checkbox', { name: new RegExp(`^${name.replace(/[+]/g, '\\+')}`) }).check();
+  }
+  const enc = page.getByTestId('compare-encryption');
+  await expect(enc).toBeVisible();
+  await expect(enc.getByRole('heading')).toContainText(/sequential read/i);
+  await expect(enc.getByTestId('enc-source')).toContainText('Cipher ceiling');
+  // The cipher's ceiling is drawn as a labelled line; forecasts only for the two unencrypted runs.
+  await expect(enc.getByTestId('enc-chart').locator('.recharts-reference-line')).toHaveCount(1);
+  await expect(enc.getByTestId('enc-chart')).toContainText('cipher ceiling');
+  const rows = enc.getByTestId('enc-table').locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText('(estimated)');
+  await expect(rows.nth(1)).toContainText('(estimated)');
+  await expect(rows.nth(2)).toContainText('measured encrypted');
+  // Forecast bars are hatched (a pattern fill) and outlined dashed; measured bars are solid.
+  const forecastBars = enc.getByTestId('enc-chart').locator('path[fill="url(#forecast-hatch)"]');
+  await expect(forecastBars).toHaveCount(2);
+  expect(await forecastBars.first().getAttribute('stroke-dasharray')).toBe('5 3');
+  // The ceiling of a modern CPU dwarfs the 2011 disks: the log scale shows all three apart.
+  await page.getByLabel('Logarithmic scale').check();
+  await expect(enc.getByRole('heading')).toContainText('log scale');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await enc.scrollIntoViewIfNeeded();
+    await page.mouse.move(0, 0);
+    await enc.screenshot({ path: join(SCREENSHOT_DIR, `compare-encryption-${scheme}.png`) });
+  }
+});
