@@ -107,6 +107,16 @@ static double measure(const cipher_backend_t *be, const cipher_spec_t *spec, con
   return failed ? -1 : bps;
 }
 
+// Every "cipher" line names its backend and label, so no figure is ever read without its source.
+static void begin_cipher_line(jbuf_t *b, const cipher_backend_t *be, const cipher_spec_t *spec) {
+  jb_begin(b, "cipher");
+  jb_str(b, "backend", be->name);
+  jb_str(b, "label", be->label);
+  jb_str(b, "cipher", spec->dm_name);
+  jb_u64(b, "key_bits", spec->key_bits);
+  jb_str(b, "kernel_name", spec->kernel_name);
+}
+
 static int usage(const char *what, const char *arg) {
   emit_error("usage", "ciphers: %s '%s' (see " WORKER_NAME " --help)", what, arg);
   emit_done("error", EXIT_USAGE);
@@ -209,12 +219,7 @@ int cmd_ciphers(int argc, char **argv) {
     char err[256] = "";
     cipher_ctx_t *probe = NULL;
     if (be->open(spec, key, &probe, err, sizeof err) != 0) {
-      jb_begin(&b, "cipher");
-      jb_str(&b, "backend", be->name);
-      jb_str(&b, "label", be->label);
-      jb_str(&b, "cipher", spec->dm_name);
-      jb_u64(&b, "key_bits", spec->key_bits);
-      jb_str(&b, "kernel_name", spec->kernel_name);
+      begin_cipher_line(&b, be, spec);
       jb_str(&b, "unavailable", err);
       jb_end_emit(&b);
       continue;
@@ -225,12 +230,7 @@ int cmd_ciphers(int argc, char **argv) {
         double enc = measure(be, spec, key, o.sectors[z], o.threads[t], 1, o.duration, err, sizeof err);
         double dec = enc < 0 ? -1 : measure(be, spec, key, o.sectors[z], o.threads[t], 0, o.duration, err, sizeof err);
         if (g_stop) break;
-        jb_begin(&b, "cipher");
-        jb_str(&b, "backend", be->name);
-        jb_str(&b, "label", be->label);
-        jb_str(&b, "cipher", spec->dm_name);
-        jb_u64(&b, "key_bits", spec->key_bits);
-        jb_str(&b, "kernel_name", spec->kernel_name);
+        begin_cipher_line(&b, be, spec);
         jb_u64(&b, "sector", o.sectors[z]);
         jb_u64(&b, "threads", o.threads[t]);
         if (enc < 0 || dec < 0) {
