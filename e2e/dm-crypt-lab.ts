@@ -175,12 +175,6 @@ export interface GuestRun {
   secondDisk?: boolean;
   memoryMiB?: number;
   timeoutMs?: number;
-  /**
-   * QEMU's instruction counting (-icount shift=N): the guest's clock advances with the
-   * instructions it executes, not with the host's wall clock, so what the guest times (a
-   * cipher's MB/s) no longer swings with the load of a shared host. Single-threaded TCG.
-   */
-  icountShift?: number;
 }
 
 export interface GuestResult {
@@ -225,7 +219,6 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
     '-virtfs', `local,path=${share},mount_tag=lab,security_model=none,multidevs=remap`,
     ...drives,
-    ...(opts.icountShift !== undefined ? ['-icount', `shift=${opts.icountShift},sleep=off`] : []),
     '-append', 'console=ttyS0 quiet panic=-1 loglevel=3',
   ];
   const child = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -10,6 +10,8 @@ import { runBenchmark } from '../bench/orchestrator.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
 import { cryptoPort } from './crypto-port.ts';
+import { measureEncryptionCost } from '../crypto/encryption-run.ts';
+import { PRESETS } from '../bench/presets.ts';
 
 export interface BackendOptions {
   /** The library file; default: resolveDbPath() of the store. */
@@ -60,6 +62,15 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
     runs: new RunManager({
       runBenchmark,
       save: (record) => library.saveRun(record),
+      runEncryption: async (spec, opts) => {
+        const preset = PRESETS[spec.preset ?? 'quick'];
+        const report = await measureEncryptionCost({
+          target: spec.target, mode: spec.encryption ?? 'auto', tests: spec.tests ?? preset.tests,
+          sizeBytes: spec.sizeBytes ?? Math.min(preset.sizeBytes, 256 * 1024 * 1024), durationSec: spec.durationSec ?? preset.durationSec,
+          runs: spec.runs ?? 1, ...(spec.label ? { label: spec.label } : {}),
+        }, opts);
+        return [report.raw, report.encrypted];
+      },
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
     }),

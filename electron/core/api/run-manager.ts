@@ -18,6 +18,8 @@ export interface RunManagerDeps {
   /** Stores a finished run and returns its library id. */
   save: (record: RunRecord) => Promise<number> | number;
   emit: EventSink;
+  /** A spec with `encryption`: the raw and the dm-crypt run (both saved), instead of one run. */
+  runEncryption?: (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord[]>;
   /**
    * The disk under a target (system/'s storage stack), so that a folder and a loop device
    * on the same disk count as one device. Without it, or when unknown, st_dev decides.
@@ -78,7 +80,7 @@ export class RunManager {
   }
 
   async #execute(entry: ActiveRun): Promise<void> {
-    const { emit, runBenchmark, save } = this.#deps;
+    const { emit, runBenchmark, runEncryption, save } = this.#deps;
     const { runId } = entry;
     const onEvent = (e: BenchEvent) => {
       // An event the contract refuses is a bug to see in the log, not a reason to abort the
@@ -101,9 +103,16 @@ export class RunManager {
       }
     };
     try {
-      const record = await runBenchmark(entry.spec, { onEvent, signal: entry.controller.signal });
-      if (entry.spec.label && !record.label) record.label = entry.spec.label;
-      const recordId = await save(record);
+      const opts = { onEvent, signal: entry.controller.signal };
+      let recordId = 0;
+      if (entry.spec.encryption) {
+        if (!runEncryption) throw new Error('measuring the cost of encryption is not available in this build');
+        for (const record of await runEncryption(entry.spec, opts)) recordId = await save(record);
+      } else {
+        const record = await runBenchmark(entry.spec, opts);
+        if (entry.spec.label && !record.label) record.label = entry.spec.label;
+        recordId = await save(record);
+      }
       emit('run.finished', { runId, status: 'done', recordId, error: null });
     } catch (error) {
       if (isCancelled(error) || entry.controller.signal.aborted) {

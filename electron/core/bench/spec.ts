@@ -19,6 +19,12 @@ export const benchSpecSchema = z
     label: z.string().max(200).optional(),
     /** Page-cache I/O where O_DIRECT is refused (tmpfs); every result is then flagged. */
     buffered: z.boolean().optional(),
+    /**
+     * Also measure what dm-crypt costs (core/crypto/encryption-run.ts): the run's tests on a
+     * throwaway mapping (or the existing one under the target) and on the device beneath.
+     * Root only; the orchestrator itself ignores it.
+     */
+    encryption: z.enum(['auto', 'throwaway', 'existing']).optional(),
   })
   .strict();
 

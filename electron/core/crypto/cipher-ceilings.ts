@@ -112,6 +112,19 @@ export async function measureCipherCeilings(req: CipherRequest = {}, workerPath?
 }
 
 /**
+ * Two measurements of the same ciphers as one: each figure the mean of both. Taken before and
+ * after a measured mapping, so a CPU whose speed drifts (a shared or throttling machine) is
+ * compared with the cipher's rate over the same stretch of time.
+ */
+export function mergeCeilings(a: CipherCeilings, b: CipherCeilings): CipherCeilings {
+  const figures = a.figures.map((f) => {
+    const g = b.figures.find((x) => x.cipher === f.cipher && x.keyBits === f.keyBits && x.sectorBytes === f.sectorBytes && x.threads === f.threads);
+    return g ? { ...f, encryptBps: (f.encryptBps + g.encryptBps) / 2, decryptBps: (f.decryptBps + g.decryptBps) / 2 } : f;
+  });
+  return { ...a, figures, warnings: [...new Set([...a.warnings, ...b.warnings])] };
+}
+
+/**
  * The ceiling a dm-crypt mapping with this cipher can reach, bytes/s: the figure for the
  * sector size (nearest measured), with the given number of threads (1 = one core, the
  * 2011 laptop's story; dm-crypt spreads work over CPUs through its workqueues).
