@@ -153,7 +153,7 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   }
   // The cipher again after the mapping's runs: the forecast uses the mean of both.
   const ceilings = mergeCeilings(before, await measureCiphers());
-  const rates = cipherRates(ceilings, setup.cipher, setup.keyBits, setup.sectorBytes);
+  const rates = cipherRates(ceilings, setup.cipher, setup.keyBits);
   if (!rates) notes.push(`the cipher ${setup.cipher} ${setup.keyBits} bit could not be measured here: no ceiling, no forecast`);
   return {
     mode, setup, ceilings, rates, raw, encrypted, cleaned, notes,

@@ -29,7 +29,7 @@ export function CompareEncryption({ records, unit, logScale }: { records: RunRec
       <h2 id="enc-h">Encryption: {testTitle(view.test)} <span className="muted">({u}{logScale ? ', log scale' : ''})</span></h2>
       <p className="muted">
         Solid bars are measured. <span className="forecast-key" aria-hidden="true" /> Hatched, outlined bars are <strong>estimated</strong>: each
-        unencrypted run forecast under dm-crypt (aes-xts-plain64, 512-bit key, 4096-byte sectors as LUKS2 picks on most SSDs) on this CPU.{' '}
+        unencrypted run forecast under dm-crypt (aes-xts-plain64, 512-bit key) on this CPU.{' '}
         <span className="ceiling-key" aria-hidden="true" /> The dashed line is the cipher's ceiling on all cores.
       </p>
       {ciphers ? (

@@ -33,11 +33,11 @@ export function isEncryptedRun(r: RunRecord): boolean {
   return (r.target.stack ?? []).some((l) => l.kind === 'dm-crypt') || /dm-crypt|luks/i.test(r.label);
 }
 
-export function buildEncryptionView(records: RunRecord[], ceilings: CipherCeilings | null, unit: ThroughputUnit, cipher = 'aes-xts-plain64', keyBits = 512, sectorBytes = 4096): EncryptionView | null {
+export function buildEncryptionView(records: RunRecord[], ceilings: CipherCeilings | null, unit: ThroughputUnit, cipher = 'aes-xts-plain64', keyBits = 512): EncryptionView | null {
   const test = SEQUENTIAL.find((t) => records.some((r) => r.results.some((x) => x.test === t && x.bytesPerSec !== null)));
   if (!test) return null;
   const write = test.endsWith('write');
-  const rates = ceilings ? cipherRates(ceilings, cipher, keyBits, sectorBytes) : null;
+  const rates = ceilings ? cipherRates(ceilings, cipher, keyBits) : null;
   const to = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bytesPerSecTo(bps, unit));
   const rows = records.map((r, runIndex): EncryptionRow => {
     const encrypted = isEncryptedRun(r);
