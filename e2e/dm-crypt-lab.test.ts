@@ -120,12 +120,12 @@ function vdbSectorsWritten(text: string): number {
 }
 
 describe('dm-crypt lab', { skip: reason ?? false }, () => {
-  test('cipher-bound: ciphers vs cryptsetup, throwaway + SIGKILL cleanup, LUKS2 read-only, forecasts', { timeout: 1_500_000 }, async () => {
+  test('cipher-bound: ciphers vs cryptsetup, throwaway + SIGKILL cleanup, LUKS2 read-only, forecasts', { timeout: 3_000_000 }, async () => {
     const k = kernel!;
     const g = await runInGuest(k, {
       secondDisk: true,
       diskBytes: 512 * 1024 * 1024,
-      timeoutMs: 1_400_000,
+      timeoutMs: 2_900_000,
       script: `DD=${DD}; W=${WORKER}
 ${setup(k)}
 for k in 256 512; do
@@ -218,13 +218,13 @@ sums > sums-after.txt
     c.done();
   });
 
-  test('disk-bound: QEMU throttles both disks far below the cipher; throwaway and LUKS2, forecasts', { timeout: 1_500_000 }, async () => {
+  test('disk-bound: QEMU throttles both disks far below the cipher; throwaway and LUKS2, forecasts', { timeout: 3_000_000 }, async () => {
     const k = kernel!;
     const g = await runInGuest(k, {
       secondDisk: true,
       diskBytes: 256 * 1024 * 1024,
       throttleBps: 3 * 1024 * 1024,
-      timeoutMs: 1_400_000,
+      timeoutMs: 2_900_000,
       script: `DD=${DD}\n${setup(k)}\n${runs('--tests seq1m-q8t1-read,seq1m-q8t1-write --size 32MiB --duration 4 --warmup 0.5')}\nsums > sums-after.txt`,
     });
     guests.push(g);

@@ -97,7 +97,7 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     : { cipher: spec.cipher ?? 'aes-xts-plain64', keyBits: spec.keyBits ?? 512, sectorBytes: spec.sectorBytes ?? 512, flags: spec.flags ?? [] };
 
   const measureCiphers = () => measureCipherCeilings(
-    { ciphers: [`${setup.cipher}:${setup.keyBits}`], sectors: [setup.sectorBytes, 65536], windowSeconds: 0.5 },
+    { ciphers: [`${setup.cipher}:${setup.keyBits}`], sectors: [65536], windowSeconds: 0.4 },
     opts.workerPath,
   ).catch((error: unknown) => {
     if (error instanceof BenchError && error.code === 'usage') {
