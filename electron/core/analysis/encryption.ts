@@ -112,8 +112,10 @@ export function forecastTest(result: TestResult, rates: CipherRates, opts: Forec
   const p = pipelined ? Math.max(1, Math.min(inFlight > 1 ? inFlight : cpus, cpus)) : 1;
   const one = write ? rates.encrypt1 : rates.decrypt1;
   const all = write ? rates.encryptAll : rates.decryptAll;
-  // Between 1 and all CPUs: linear between the two measured rates.
-  const cipher = p <= 1 || rates.cpus <= 1 ? one : one + ((all - one) * (p - 1)) / (rates.cpus - 1);
+  // Between 1 and all CPUs: linear between the two measured rates. More CPUs never make the
+  // cipher slower than one: an all-CPU figure under the one-CPU one is contention in the
+  // measurement (another load on the machine), not a property of dm-crypt.
+  const cipher = p <= 1 || rates.cpus <= 1 ? one : one + ((Math.max(all, one) - one) * (p - 1)) / (rates.cpus - 1);
   const estimated = pipelined ? Math.min(raw, cipher) : 1 / (1 / raw + 1 / cipher);
   return {
     test: result.test,
