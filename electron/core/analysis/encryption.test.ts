@@ -79,3 +79,10 @@ test('verdict: cipher-bound, disk-bound and bus-bound pairs, each with the numbe
   const [bus] = encryptionVerdict(run([result('seq1m-q8t1-read', 'read', 1 << 20, 8, 280e6)], 300e6), run([result('seq1m-q8t1-read', 'read', 1 << 20, 8, 279e6)]), rates);
   assert.equal(bus?.ceiling, 'bus');
 });
+
+test('an all-CPU cipher figure below the one-CPU one (contention while measuring) never lowers the forecast under one CPU', () => {
+  const contended = { ...rates, cpus: 2, decrypt1: 17e6, decryptAll: 3.7e6 };
+  const f = forecastTest(result('seq1m-q8t1-read', 'read', 1 << 20, 8, 117e6), contended)!;
+  assert.equal(f.cipherThreads, 2);
+  assert.equal(f.cipherBytesPerSec, 17e6);
+});
