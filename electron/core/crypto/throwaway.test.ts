@@ -2,13 +2,13 @@
 // cryptsetup command line, and the one rule that lets the worker write to a block device —
 // only DiskDelta's own loop device over its own .diskdelta-crypt-* file (root + loop devices).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cryptsetupOpenArgs, FILE_PREFIX, isOwnThrowawayDevice, throwawayUnavailable } from './throwaway.ts';
+import { cryptsetupOpenArgs, FILE_PREFIX, isOwnThrowawayDevice, sweepThrowaways, throwawayUnavailable } from './throwaway.ts';
 
 const WORKER = fileURLToPath(new URL('../../../native/build/diskdelta-worker', import.meta.url));
 const isRoot = process.getuid?.() === 0;
@@ -66,4 +66,36 @@ test('the worker writes to a loop device only when its file is DiskDelta\'s own 
   const allowed = write(own);
   assert.equal(allowed.status, 0, allowed.stdout + allowed.stderr);
   assert.match(allowed.stdout, /"type":"result"/);
+});
+
+test('after a SIGKILL: the sweep detaches the loop of a dead owner and removes its file, says so, and leaves a live owner\'s and any other loop alone', async (t) => {
+  if (!isRoot) return t.skip('needs root for loop devices');
+  const dir = mkdtempSync(join(tmpdir(), 'dd-sweep-'));
+  const loops: string[] = [];
+  t.after(() => {
+    for (const l of loops) spawnSync('losetup', ['-d', l]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // A pid that is certainly dead: a child that has exited.
+  const dead = spawnSync('true').pid!;
+  const attach = (name: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, Buffer.alloc(1 << 20));
+    const r = spawnSync('losetup', ['-f', '--show', file], { encoding: 'utf8' });
+    if (r.status === 0) loops.push(r.stdout.trim());
+    return { file, loop: r.status === 0 ? r.stdout.trim() : null };
+  };
+  const stale = attach(`${FILE_PREFIX}${dead}-dead.img`);
+  const live = attach(`${FILE_PREFIX}${process.pid}-live.img`);
+  const other = attach('not-ours.img');
+  if (!stale.loop || !live.loop || !other.loop) return t.skip('no free loop devices');
+  const said = await sweepThrowaways();
+  assert.ok(said.some((s) => s === `detached the loop device ${stale.loop} left by a killed run (pid ${dead})`), said.join('\n'));
+  assert.ok(said.some((s) => s === `removed its file ${stale.file}`), said.join('\n'));
+  assert.equal(existsSync(stale.file), false);
+  const listed = spawnSync('losetup', ['-a'], { encoding: 'utf8' }).stdout;
+  assert.doesNotMatch(listed, new RegExp(`${dead}-dead`));
+  assert.match(listed, new RegExp(`${process.pid}-live`), 'a live owner\'s loop stays');
+  assert.match(listed, /not-ours\.img/, 'a loop that is not DiskDelta\'s stays');
+  assert.ok(existsSync(live.file) && existsSync(other.file));
 });
