@@ -1,5 +1,5 @@
 // The app in browser mode, end to end, with real (small) runs on a temporary folder.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
 import { compareTwoRuns, startRun, watchRun, type Open } from './flows.ts';
@@ -194,4 +194,19 @@ test('keyboard: skip link, navigation and the page controls are reached with Tab
   await page.goto(`${app.url}#/new`);
   const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select')].filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML)`);
   expect(unlabelled).toEqual([]);
+});
+
+test('a failed start and a failed run say what to do: another folder, or allow page-cache I/O', async ({ page, app }) => {
+  const open = openAt(app.url);
+  await open(page, 'new');
+  await page.getByLabel('Target folder').fill(join(app.targetDir, 'no-such-folder'));
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByTestId('failure-action')).toHaveAttribute('data-action', 'pick-folder');
+  await expect(page.getByTestId('error-note')).toContainText('Choose another folder');
+  // /dev/shm keeps files in memory: the worker refuses O_DIRECT there (failure no-direct-io).
+  test.skip(!statSync('/dev/shm', { throwIfNoEntry: false })?.isDirectory(), 'no /dev/shm on this machine');
+  await startRun(page, open, '/dev/shm', 'on tmpfs');
+  await expect(page.getByTestId('run-status')).toHaveText('Failed', { timeout: 20_000 });
+  await expect(page.getByTestId('failure-action')).toHaveAttribute('data-action', 'use-buffered');
+  await expect(page.getByTestId('failure-action').getByRole('link', { name: 'Back to New run' })).toBeVisible();
 });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { TEST_IDS, type RunRecord, type TestResult } from '../electron/core/model/results.ts';
+import { TEST_IDS } from '../electron/core/model/catalog.ts';
+import type { RunRecord, TestResult } from '../electron/core/model/results.ts';
 import { openLibrary } from '../electron/core/store/library.ts';
 import { startAppServer } from '../electron/server/app-server.ts';
 

@@ -24,11 +24,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark } from '../electron/core/bench/orchestrator.ts';
-import { TEST_DEFINITIONS } from '../electron/core/bench/presets.ts';
 import { median } from '../electron/core/bench/statistics.ts';
 import { locateWorker } from '../electron/core/bench/worker-client.ts';
 import { parseSize } from '../electron/cli/args.ts';
-import { GRID_TEST_IDS, type TestId } from '../electron/core/model/results.ts';
+import { GRID_TEST_IDS } from '../electron/core/model/catalog.ts';
+import { rateParams } from '../electron/core/bench/worker-argv.ts';
 
 const { values } = parseArgs({
   options: {
@@ -45,7 +45,7 @@ const rounds = Number(values.rounds);
 const durationSec = Number(values.duration);
 const warmupSec = Number(values.warmup);
 const sizeBytes = parseSize(values.size!, '--size');
-const tests = (values.tests ? values.tests.split(',') : [...GRID_TEST_IDS]) as TestId[];
+const tests = (values.tests ? values.tests.split(',') : [...GRID_TEST_IDS]);
 
 if (spawnSync('fio', ['--version']).status !== 0) {
   console.error('bench:vs-fio needs fio: apt-get install fio');
@@ -136,8 +136,8 @@ interface Measured {
   cpuPercent: number;
 }
 
-function fioOnce(id: TestId): Measured {
-  const p = TEST_DEFINITIONS[id].params;
+function fioOnce(id: string): Measured {
+  const p = rateParams(id);
   const write = p.rw === 'write' || p.rw === 'randwrite';
   const args = [
     '--name=vs', `--filename=${file}`, `--size=${sizeBytes}`, '--direct=1', '--ioengine=libaio',
@@ -153,7 +153,7 @@ function fioOnce(id: TestId): Measured {
   return { bytesPerSec: write ? job.write.bw_bytes : job.read.bw_bytes, cpuPercent: job.usr_cpu + job.sys_cpu };
 }
 
-async function diskdeltaOnce(id: TestId): Promise<Measured> {
+async function diskdeltaOnce(id: string): Promise<Measured> {
   const record = await runBenchmark(
     { target, tests: [id], sizeBytes, durationSec, warmupSec, runs: 1 },
     { reuseFile: file, workerPath },

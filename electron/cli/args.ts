@@ -1,10 +1,12 @@
 // Flag parsing shared by every subcommand. Errors are UsageError so that main() maps them
 // to exit code 2 with a message that names the bad flag or value.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { exitCodeOf } from '../core/model/failures.ts';
 
+// From the one list of exit codes (core/model/failures.ts), which --help prints.
 export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+export const EXIT_FAILURE = exitCodeOf('internal');
+export const EXIT_USAGE = exitCodeOf('usage');
 
 export class UsageError extends Error {
   override name = 'UsageError';

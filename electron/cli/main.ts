@@ -1,7 +1,9 @@
 // The `diskdelta` command: a table of subcommands, each in commands/<name>.ts.
-// Exit codes: 0 success, 2 bad usage (the message names the flag or value), 1 or another
-// non-zero code on failure (see README "Exit codes").
+// Exit codes: the one list in core/model/failures.ts, printed by --help; no command returns
+// a status outside it.
+import { exitCodesHelp } from '../core/model/failures.ts';
 import { UsageError, EXIT_USAGE } from './args.ts';
+import { wrap } from './wrap.ts';
 import { COMMANDS } from './commands/index.ts';
 
 export async function main(argv: string[]): Promise<number> {
@@ -38,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.synopsis.length));
   const lines = COMMANDS.map((c) => `  ${c.synopsis.padEnd(width)}  ${c.summary}`);
-  return `Usage: diskdelta COMMAND [OPTIONS]\n\nCommands:\n${lines.join('\n')}\n\nRun 'diskdelta COMMAND --help' for a command's options.\n`;
+  return `Usage: diskdelta COMMAND [OPTIONS]\n\nCommands:\n${lines.join('\n')}\n\nRun 'diskdelta COMMAND --help' for a command's options.\n\n${wrap(exitCodesHelp())}\n`;
 }
 
 async function version(): Promise<string> {

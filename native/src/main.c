@@ -62,7 +62,27 @@ static const option_def_t OPTIONS[] = {
 };
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
 
+// The verbs, a table like the engines and the options: a new measurement kind that needs the
+// worker adds one entry here and its own cmd_ function (docs/measurement-kinds.md).
+typedef struct {
+  const char *name;
+  int (*run)(options_t *o);
+  const char *help;
+} verb_t;
+
+static int cmd_measure(options_t *o);
+static int cmd_prepare(options_t *o);
+static int cmd_cleanup(options_t *o);
+
+static const verb_t VERBS[] = {
+    {.name = "run", .run = cmd_measure, .help = "measure the jobs on --target (test file created, filled, always removed)"},
+    {.name = "prepare", .run = cmd_prepare, .help = "create and fill a test file in --target and keep it; prints its path (for harnesses)"},
+    {.name = "cleanup", .run = cmd_cleanup, .help = "remove test files left in --target by killed runs"},
+};
+#define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
+
 static void print_help(FILE *out) {
+<<<<<<< HEAD
   fprintf(out,
           "Usage: " WORKER_NAME " VERB [OPTIONS]\n\n"
           "Verbs:\n"
@@ -71,6 +91,11 @@ static void print_help(FILE *out) {
           "  cleanup   remove test files left in --target by killed runs\n"
           "  ciphers   encrypt/decrypt throughput of dm-crypt's ciphers on this CPU (no --target; own options below)\n"
           "  --help    this text;  --version  the version\n\nOptions:\n");
+=======
+  fprintf(out, "Usage: " WORKER_NAME " VERB [OPTIONS]\n\nVerbs:\n");
+  for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %-9s %s\n", VERBS[i].name, VERBS[i].help);
+  fprintf(out, "  --help    this text;  --version  the version\n\nOptions:\n");
+>>>>>>> main
   for (unsigned i = 0; i < OPTION_COUNT; i++)
     fprintf(out, "  %-10s %-8s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
   fprintf(out, "\nJob keys (--job):\n%s", job_keys_help());
@@ -90,10 +115,7 @@ static void print_help(FILE *out) {
   fprintf(out,
           "\nOutput: one JSON object per line on stdout, each {\"v\":%d,\"type\":…}: hello, progress,\n"
           "sample, result, warning, error, done. Logs go to stderr.\n"
-          "\nExit codes: 0 ok; 2 usage (incl. a write test on a block device); 3 target unusable\n"
-          "(missing, not a folder/device, read-only, no permission); 4 not enough space; 5 O_DIRECT\n"
-          "refused or meaningless (tmpfs) without --buffered; 6 I/O error; 7 interrupted by a signal\n"
-          "(test file removed); 8 internal error.\n"
+          "\n" EXIT_CODES_HELP "\n"
           "\nSafety: block devices are opened read-only, always. The test file is created with\n"
           "O_CREAT|O_EXCL|O_NOFOLLOW under a unique name, locked while in use, and removed at the end,\n"
           "on error and on SIGTERM/SIGINT/SIGHUP; files of killed runs are removed by the next run.\n",
@@ -103,9 +125,9 @@ static void print_help(FILE *out) {
 static int usage_error(const char *fmt, const char *a, const char *b) {
   char msg[512];
   snprintf(msg, sizeof msg, fmt, a, b);
-  emit_error("usage", "%s (see " WORKER_NAME " --help)", msg);
-  emit_done("error", EXIT_USAGE);
-  return EXIT_USAGE;
+  int rc = emit_failure(FAIL_USAGE, "%s (see " WORKER_NAME " --help)", msg);
+  emit_done("error", rc);
+  return rc;
 }
 
 static int parse_options(options_t *o, int argc, char **argv) {
@@ -204,7 +226,7 @@ static void emit_hello(const options_t *o, const target_t *t, const char *engine
 static int finish(target_t *t, int rc) {
   target_close(t);
   if (g_stop && rc == 0) rc = EXIT_INTERRUPTED;
-  if (rc == EXIT_INTERRUPTED) emit_error("interrupted", "stopped by a signal; the test file was removed");
+  if (rc == EXIT_INTERRUPTED) emit_failure(FAIL_INTERRUPTED, "stopped by a signal; the test file was removed");
   emit_done(rc == 0 ? "ok" : rc == EXIT_INTERRUPTED ? "interrupted" : "error", rc);
   return rc;
 }
@@ -290,7 +312,7 @@ static int cmd_run(options_t *o, int prepare_only) {
     phase_opts_t po = {.engine = engine, .sample_ms = o->sample_ms, .seed = o->seed, .job_index = j,
                        .job_count = o->njobs, .runs = o->runs, .seq_resume = seq_resume};
     phase_result_t *r = malloc(sizeof *r);
-    if (!r) return finish(&t, EXIT_INTERNAL);
+    if (!r) return finish(&t, emit_failure(FAIL_INTERNAL, "cannot allocate the results of a job"));
     if (o->warmup > 0) {
       po.run = 0;
       po.duration_s = o->warmup;
@@ -306,6 +328,19 @@ static int cmd_run(options_t *o, int prepare_only) {
     if (rc) break;
   }
   return finish(&t, rc);
+}
+
+static int cmd_measure(options_t *o) { return cmd_run(o, 0); }
+static int cmd_prepare(options_t *o) { return cmd_run(o, 1); }
+
+static int cmd_cleanup(options_t *o) {
+  int n = sweep_stale_files(o->target);
+  jbuf_t b;
+  jb_begin(&b, "cleaned");
+  jb_i64(&b, "removed", n);
+  jb_end_emit(&b);
+  emit_done("ok", 0);
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -329,16 +364,16 @@ int main(int argc, char **argv) {
   int rc = parse_options(o, argc, argv);
   if (rc) return rc;
   if (!o->seed && syscall(SYS_getrandom, &o->seed, sizeof o->seed, 0) != (long)sizeof o->seed) o->seed = now_ns();
-  if (strcmp(argv[1], "run") == 0) return cmd_run(o, 0);
-  if (strcmp(argv[1], "prepare") == 0) return cmd_run(o, 1);
-  if (strcmp(argv[1], "cleanup") == 0) {
-    int n = sweep_stale_files(o->target);
-    jbuf_t b;
-    jb_begin(&b, "cleaned");
-    jb_i64(&b, "removed", n);
-    jb_end_emit(&b);
-    emit_done("ok", 0);
-    return 0;
+  for (unsigned i = 0; i < VERB_COUNT; i++)
+    if (strcmp(argv[1], VERBS[i].name) == 0) return VERBS[i].run(o);
+  char names[128] = "";
+  for (unsigned i = 0; i < VERB_COUNT; i++) {
+    strncat(names, VERBS[i].name, sizeof names - strlen(names) - 1);
+    strncat(names, ", ", sizeof names - strlen(names) - 1);
   }
+<<<<<<< HEAD
   return usage_error("unknown verb '%s': use run, prepare, cleanup, ciphers or --help%s", argv[1], "");
+=======
+  return usage_error("unknown verb '%s': use %sor --help", argv[1], names);
+>>>>>>> main
 }

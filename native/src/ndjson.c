@@ -124,11 +124,12 @@ void emit_warning(const char *code, const char *fmt, ...) {
   va_end(ap);
 }
 
-void emit_error(const char *code, const char *fmt, ...) {
+int emit_failure(failure_t failure, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  emit_coded("error", code, fmt, ap);
+  emit_coded("error", failure.code, fmt, ap);
   va_end(ap);
+  return failure.exit;
 }
 
 void emit_done(const char *status, int exit_code) {

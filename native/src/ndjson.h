@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "failures.h"
+
 typedef struct {
   char *buf;
   size_t len, cap;
@@ -23,7 +25,8 @@ void jb_raw(jbuf_t *b, const char *text);     // append verbatim
 void jb_end_emit(jbuf_t *b);                  // } + newline, written atomically, buffer freed
 
 void emit_warning(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void emit_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// An error line with the failure's code (failures.h, generated from the one list); returns its exit status.
+int emit_failure(failure_t failure, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void emit_done(const char *status, int exit_code);
 void logf_stderr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -69,8 +69,7 @@ static int start_threads(const job_t *job, target_t *target, const phase_opts_t 
   // Sequential streams each get their own slice; random I/O roams the whole target.
   uint64_t slice = job->pattern->random ? target->size : (target->size / n) / job->bs * job->bs;
   if (slice < job->bs) {
-    emit_error("size-too-small", "the test size is too small for %u thread(s) of %u-byte blocks", n, job->bs);
-    return EXIT_USAGE;
+    return emit_failure(FAIL_USAGE, "the test size is too small for %u thread(s) of %u-byte blocks", n, job->bs);
   }
   for (unsigned i = 0; i < n; i++) {
     thread_ctx_t *c = &ws[i].ctx;
@@ -90,8 +89,8 @@ static int start_threads(const job_t *job, target_t *target, const phase_opts_t 
   }
   for (unsigned i = 0; i < n; i++) {
     if (pthread_create(&tids[i], NULL, thread_main, &ws[i]) != 0) {
-      emit_error("threads", "cannot start thread %u of %u: %s", i + 1, n, strerror(errno));
-      return EXIT_INTERNAL;  // the barrier can never complete; the caller exits the process
+      // the barrier can never complete; the caller exits the process
+      return emit_failure(FAIL_INTERNAL, "cannot start thread %u of %u: %s", i + 1, n, strerror(errno));
     }
   }
   return 0;
@@ -106,8 +105,7 @@ int run_phase(const job_t *job, target_t *target, const phase_opts_t *o, phase_r
   pthread_t *tids = calloc(n, sizeof *tids);
   if (!ws || !tids) {
     free(ws), free(tids);
-    emit_error("no-memory", "cannot allocate %u threads", n);
-    return EXIT_INTERNAL;
+    return emit_failure(FAIL_INTERNAL, "cannot allocate %u threads", n);
   }
   pthread_barrier_t start;
   pthread_barrier_init(&start, NULL, n + 1);
@@ -185,17 +183,15 @@ int run_phase(const job_t *job, target_t *target, const phase_opts_t *o, phase_r
   free(ws), free(tids);
 
   if (init_failed) {
-    emit_error("engine-init", "the %s engine could not start: %s%s", engine->name, strerror(init_failed),
-               init_failed == EAGAIN ? " (raise /proc/sys/fs/aio-max-nr, or use --engine psync)" : "");
-    return EXIT_INTERNAL;
+    return emit_failure(FAIL_INTERNAL, "the %s engine could not start: %s%s", engine->name, strerror(init_failed),
+                        init_failed == EAGAIN ? " (raise /proc/sys/fs/aio-max-nr, or use --engine psync)" : "");
   }
   if (out->err) {
     int e = out->err;
-    emit_error(e == ENOSPC ? "no-space" : "io-error", "%s failed at offset %llu: %s%s", job->name,
-               (unsigned long long)out->err_offset, strerror(e),
-               e == ENOSPC ? ". The disk is full: free some space or pass a smaller --size"
-               : e == EINVAL ? ". The device refused the request (block size or alignment)" : "");
-    return e == ENOSPC ? EXIT_NOSPACE : EXIT_IO;
+    return emit_failure(e == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "%s failed at offset %llu: %s%s", job->name,
+                        (unsigned long long)out->err_offset, strerror(e),
+                        e == ENOSPC ? ". The disk is full: free some space or pass a smaller --size"
+                        : e == EINVAL ? ". The device refused the request (block size or alignment)" : "");
   }
   return 0;
 }

@@ -98,6 +98,7 @@ static int is_own_throwaway(dev_t rdev) {
 }
 
 static int open_blockdev(target_t *t, const char *path, const target_request_t *req) {
+<<<<<<< HEAD
   int flags = (req->needs_write ? O_RDWR : O_RDONLY) | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT);
   t->fd = open(path, flags);
   struct stat st;
@@ -110,18 +111,30 @@ static int open_blockdev(target_t *t, const char *path, const target_request_t *
                "(only its own throwaway loop/dm-crypt devices over its own test file are written). "
                "Run write tests on a folder of a filesystem on that disk instead", path);
     return EXIT_USAGE;
+=======
+  if (req->needs_write) {
+    return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE,
+                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always. "
+                        "Run write tests on a folder of a filesystem on that disk instead", path);
+>>>>>>> main
   }
   if (t->fd < 0) {
     int e = errno;
+<<<<<<< HEAD
     emit_error("target-open", "cannot open the block device %s %s: %s%s", path, req->needs_write ? "for writing" : "read-only", strerror(e),
                e == EACCES || e == EPERM ? " (reading a raw device needs root or membership of the disk group)" : "");
     return EXIT_TARGET;
+=======
+    return emit_failure(e == EACCES || e == EPERM ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
+                        "cannot open the block device %s read-only: %s%s", path, strerror(e),
+                        e == EACCES || e == EPERM ? " (reading a raw device needs root or membership of the disk group)" : "");
+>>>>>>> main
   }
   uint64_t bytes = 0;
   int lbs = 512;
   if (ioctl(t->fd, BLKGETSIZE64, &bytes) != 0 || bytes == 0) {
-    emit_error("target-size", "cannot read the size of %s: %s", path, bytes == 0 ? "the device is empty" : strerror(errno));
-    return EXIT_TARGET;
+    return emit_failure(FAIL_TARGET_UNUSABLE, "cannot read the size of %s: %s", path,
+                        bytes == 0 ? "the device is empty" : strerror(errno));
   }
   ioctl(t->fd, BLKSSZGET, &lbs);
   t->is_blockdev = 1;
@@ -140,15 +153,15 @@ static int open_reused_file(target_t *t, const char *file, const target_request_
   const char *base = strrchr(file, '/');
   base = base ? base + 1 : file;
   if (strncmp(base, TESTFILE_PREFIX, strlen(TESTFILE_PREFIX)) != 0) {
-    emit_error("bad-reuse", "--file only accepts a test file made by `prepare` (named %s*%s): %s",
-               TESTFILE_PREFIX, TESTFILE_SUFFIX, file);
-    return EXIT_USAGE;
+    return emit_failure(FAIL_USAGE, "--file only accepts a test file made by `prepare` (named %s*%s): %s",
+                        TESTFILE_PREFIX, TESTFILE_SUFFIX, file);
   }
   t->fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT));
   struct stat st;
   if (t->fd < 0 || fstat(t->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    emit_error("target-open", "cannot open the prepared test file %s: %s", file, strerror(errno));
-    return EXIT_TARGET;
+    int e = errno;
+    return emit_failure(e == EACCES || e == EPERM ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
+                        "cannot open the prepared test file %s: %s", file, strerror(e));
   }
   t->size = (uint64_t)st.st_size < req->size ? (uint64_t)st.st_size : req->size;
   t->direct = !req->buffered;
@@ -165,48 +178,46 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
 
   struct stat st;
   if (stat(path, &st) != 0) {
-    emit_error("target-missing", "the target %s does not exist: %s. Give an existing folder or block device",
-               path, strerror(errno));
-    return EXIT_TARGET;
+    int e = errno;
+    if (e == EACCES || e == EPERM)
+      return emit_failure(FAIL_PERMISSION, "the target %s cannot be reached: %s. Choose a folder you may enter", path, strerror(e));
+    return emit_failure(FAIL_TARGET_MISSING, "the target %s does not exist: %s. Give an existing folder or block device",
+                        path, strerror(e));
   }
   if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, req);
   if (!S_ISDIR(st.st_mode)) {
-    emit_error("target-not-folder",
-               "the target %s is %s, not a folder or a block device. Give the folder to test in "
-               "(a test file is created and removed there)",
-               path, S_ISREG(st.st_mode) ? "a regular file" : "a special file");
-    return EXIT_TARGET;
+    return emit_failure(FAIL_TARGET_NOT_FOLDER,
+                        "the target %s is %s, not a folder or a block device. Give the folder to test in "
+                        "(a test file is created and removed there)",
+                        path, S_ISREG(st.st_mode) ? "a regular file" : "a special file");
   }
 
   struct statfs sfs;
   if (statfs(path, &sfs) == 0) {
     snprintf(t->fs_type, sizeof t->fs_type, "%s", fs_name((long)sfs.f_type));
     if (is_ram_fs((long)sfs.f_type) && !req->buffered) {
-      emit_error("no-direct-io",
-                 "%s is on %s, which keeps files in memory: O_DIRECT cannot reach a disk there and the "
-                 "numbers would be RAM speed. Test a folder on a disk, or pass --buffered to measure "
-                 "anyway (every result is then flagged)",
-                 path, fs_name((long)sfs.f_type));
-      return EXIT_NODIRECT;
+      return emit_failure(FAIL_NO_DIRECT_IO,
+                          "%s is on %s, which keeps files in memory: O_DIRECT cannot reach a disk there and the "
+                          "numbers would be RAM speed. Test a folder on a disk, or pass --buffered to measure "
+                          "anyway (every result is then flagged)",
+                          path, fs_name((long)sfs.f_type));
     }
   }
 
   struct statvfs vfs;
   if (statvfs(path, &vfs) == 0) {
     if (vfs.f_flag & ST_RDONLY) {
-      emit_error("target-read-only",
-                 "%s is on a read-only filesystem: no test file can be created there. Choose a writable "
-                 "folder, or give the block device for read-only tests", path);
-      return EXIT_TARGET;
+      return emit_failure(FAIL_TARGET_NOT_WRITABLE,
+                          "%s is on a read-only filesystem: no test file can be created there. Choose a writable "
+                          "folder, or give the block device for read-only tests", path);
     }
     uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
     uint64_t reserve = 16ull * 1024 * 1024;  // leave the filesystem some room to breathe
     if (avail < req->size + reserve) {
-      emit_error("no-space",
-                 "not enough free space in %s: the test file needs %.1f MiB (+16 MiB headroom), "
-                 "%.1f MiB are free. Pass a smaller --size or free some space",
-                 path, req->size / 1048576.0, avail / 1048576.0);
-      return EXIT_NOSPACE;
+      return emit_failure(FAIL_NO_SPACE,
+                          "not enough free space in %s: the test file needs %.1f MiB (+16 MiB headroom), "
+                          "%.1f MiB are free. Pass a smaller --size or free some space",
+                          path, req->size / 1048576.0, avail / 1048576.0);
     }
   }
 
@@ -218,11 +229,13 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   if (fd < 0) {
     int e = errno;
     t->file_path[0] = 0;
-    emit_error("target-create", "cannot create a test file in %s: %s. %s", path, strerror(e),
-               e == EROFS ? "The filesystem is read-only: choose a writable folder"
-               : e == EACCES || e == EPERM ? "Choose a folder you may write to"
-               : e == ENOSPC ? "The disk is full: free some space" : "Check the folder");
-    return e == ENOSPC ? EXIT_NOSPACE : EXIT_TARGET;
+    failure_t f = e == EROFS ? FAIL_TARGET_NOT_WRITABLE
+                  : e == EACCES || e == EPERM ? FAIL_PERMISSION
+                  : e == ENOSPC ? FAIL_NO_SPACE : FAIL_TARGET_UNUSABLE;
+    return emit_failure(f, "cannot create a test file in %s: %s. %s", path, strerror(e),
+                        e == EROFS ? "The filesystem is read-only: choose a writable folder"
+                        : e == EACCES || e == EPERM ? "Choose a folder you may write to"
+                        : e == ENOSPC ? "The disk is full: free some space" : "Check the folder");
   }
   t->fd = fd;
   t->owns_file = 1;
@@ -234,11 +247,10 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   if (!req->buffered) {
     int flags = fcntl(fd, F_GETFL);
     if (fcntl(fd, F_SETFL, flags | O_DIRECT) != 0) {
-      emit_error("no-direct-io",
-                 "the filesystem under %s (%s) refuses O_DIRECT, so the page cache would be measured, "
-                 "not the disk. Pass --buffered to measure anyway (every result is then flagged)",
-                 path, t->fs_type);
-      return EXIT_NODIRECT;
+      return emit_failure(FAIL_NO_DIRECT_IO,
+                          "the filesystem under %s (%s) refuses O_DIRECT, so the page cache would be measured, "
+                          "not the disk. Pass --buffered to measure anyway (every result is then flagged)",
+                          path, t->fs_type);
     }
     t->direct = 1;
   }
@@ -247,9 +259,8 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   if (t->size == 0) t->size = req->size - req->size % t->align;
   int rc = fallocate(fd, 0, 0, (off_t)t->size);
   if (rc != 0 && errno == ENOSPC) {
-    emit_error("no-space", "the disk under %s is full: could not reserve %.1f MiB for the test file. "
-               "Pass a smaller --size or free some space", path, t->size / 1048576.0);
-    return EXIT_NOSPACE;
+    return emit_failure(FAIL_NO_SPACE, "the disk under %s is full: could not reserve %.1f MiB for the test file. "
+                        "Pass a smaller --size or free some space", path, t->size / 1048576.0);
   }
   return 0;
 }
@@ -258,8 +269,7 @@ int target_fill(target_t *t, void (*progress)(uint64_t done, uint64_t total)) {
   const size_t chunk = 4u * 1024 * 1024;
   void *buf = NULL;
   if (posix_memalign(&buf, t->align, chunk) != 0) {
-    emit_error("no-memory", "cannot allocate the fill buffer");
-    return EXIT_INTERNAL;
+    return emit_failure(FAIL_INTERNAL, "cannot allocate the fill buffer");
   }
   rng_t rng;
   rng_seed(&rng, now_ns());
@@ -272,17 +282,15 @@ int target_fill(target_t *t, void (*progress)(uint64_t done, uint64_t total)) {
     ssize_t w = pwrite(t->fd, buf, n, (off_t)done);
     if (w < 0 || (size_t)w != n) {
       int e = w < 0 ? errno : ENOSPC;
-      emit_error(e == ENOSPC ? "no-space" : "io-error", "writing the test file %s failed at %.1f MiB: %s%s",
-                 t->file_path, done / 1048576.0, strerror(e), e == ENOSPC ? ". Free some space or pass a smaller --size" : "");
-      rc = e == ENOSPC ? EXIT_NOSPACE : EXIT_IO;
+      rc = emit_failure(e == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "writing the test file %s failed at %.1f MiB: %s%s",
+                        t->file_path, done / 1048576.0, strerror(e), e == ENOSPC ? ". Free some space or pass a smaller --size" : "");
       break;
     }
     done += n;
     if (progress) progress(done, t->size);
   }
   if (rc == 0 && !g_stop && fdatasync(t->fd) != 0) {
-    emit_error("io-error", "flushing the test file failed: %s", strerror(errno));
-    rc = EXIT_IO;
+    rc = emit_failure(FAIL_IO_ERROR, "flushing the test file failed: %s", strerror(errno));
   }
   free(buf);
   return rc;

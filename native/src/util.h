@@ -9,17 +9,8 @@
 #define WORKER_VERSION "0.1.0"
 #define PROTOCOL_VERSION 1
 
-// Documented exit codes (see --help and README).
-enum {
-  EXIT_OK = 0,
-  EXIT_USAGE = 2,        // bad argv, or a request that can never work (write on a block device)
-  EXIT_TARGET = 3,       // target missing, wrong type, read-only, no permission
-  EXIT_NOSPACE = 4,      // not enough free space for the test file
-  EXIT_NODIRECT = 5,     // O_DIRECT refused or meaningless (tmpfs) and --buffered not given
-  EXIT_IO = 6,           // an I/O error during the test
-  EXIT_INTERRUPTED = 7,  // stopped by SIGTERM/SIGINT/SIGHUP (test file removed)
-  EXIT_INTERNAL = 8,     // out of memory, thread creation failed …
-};
+// The exit codes and failure codes are generated from the one list in TypeScript.
+#include "failures.h"
 
 static inline uint64_t now_ns(void) {
   struct timespec ts;

@@ -11,12 +11,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { histogramQuantile } from '../../electron/core/bench/statistics.ts';
 import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../electron/core/model/failures.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 const WORKER = join(NATIVE, 'build', 'diskdelta-worker');
 const SMALL = ['--size', '33554432', '--duration', '0.3', '--warmup', '0'];
 const isRoot = process.getuid?.() === 0;
-const EXIT = { ok: 0, usage: 2, target: 3, noSpace: 4, noDirect: 5, interrupted: 7 };
+// The one list of exit codes (electron/core/model/failures.ts), never a copy of it.
+const EXIT = {
+  ok: 0, usage: exitCodeOf('usage'), target: exitCodeOf('target-missing'), noSpace: exitCodeOf('no-space'),
+  noDirect: exitCodeOf('no-direct-io'), interrupted: exitCodeOf('interrupted'),
+};
 
 interface Outcome {
   code: number | null;
@@ -121,9 +126,11 @@ function errorOf(o: Outcome): { code: string; message: string } {
 }
 
 /** A failure: its exit code, an error line with this code and a message, a matching done line. */
-function assertFailure(o: Outcome, exit: number, code: string, says: RegExp) {
+function assertFailure(o: Outcome, exit: number, code: FailureCode, says: RegExp) {
   assert.equal(o.code, exit, `exit code; stderr: ${o.stderr}`);
+  assert.equal(exitCodeOf(code), exit, `the list gives ${code} the exit code ${exit}`);
   const e = errorOf(o);
+  assert.ok((FAILURE_CODES as string[]).includes(e.code), `${e.code} is in the one list of failure codes`);
   assert.equal(e.code, code);
   assert.match(e.message, says);
   assert.ok(o.stderr.includes(e.message), 'the message is on stderr too, for people');
@@ -161,8 +168,8 @@ describe('help and version', () => {
     for (const verb of ['run', 'prepare', 'cleanup']) assert.match(out.stdout, new RegExp(`^\\s+${verb}\\s`, 'm'));
     for (const rw of ['read', 'write', 'randread', 'randwrite', 'randrw', 'seeks']) assert.match(out.stdout, new RegExp(`\\s${rw}\\s`));
     for (const key of ['name=', 'rw=', 'bs=', 'qd=', 'threads=', 'read=']) assert.ok(out.stdout.includes(key), key);
-    for (const code of ['0 ok', '2 usage', '3 target', '4 not enough space', '5 O_DIRECT', '6 I/O error', '7 interrupted', '8 internal']) {
-      assert.ok(out.stdout.replace(/\s+/g, ' ').includes(code), `exit code "${code}" documented`);
+    for (const { exit, meaning } of EXIT_CODES) {
+      assert.ok(out.stdout.replace(/\s+/g, ' ').includes(`${exit} ${meaning}`), `exit code ${exit} documented`);
     }
     assert.equal(out.stderr, '', 'help is not mixed into stderr');
   });
@@ -251,8 +258,8 @@ describe('a run on a folder', () => {
 
   test('the orchestrator\'s job specs are all accepted (parsing happens before the target check)', async () => {
     const { jobSpec } = await import('../../electron/core/bench/worker-argv.ts');
-    const { TEST_IDS } = await import('../../electron/core/model/results.ts');
-    const o = await runWorker(['run', '--target', join(root, 'absent'), ...TEST_IDS.flatMap((id) => ['--job', jobSpec(id)])]);
+    const { testsOfKind } = await import('../../electron/core/model/catalog.ts');
+    const o = await runWorker(['run', '--target', join(root, 'absent'), ...testsOfKind('rate').flatMap((t) => ['--job', jobSpec(t.id)])]);
     assert.equal(o.code, EXIT.target, 'got past the job parser to the missing target');
   });
 });
@@ -280,7 +287,7 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     const foreign = join(dir, 'my-data.bin');
     writeFileSync(foreign, Buffer.alloc(1 << 20, 1));
     const bad = await runWorker(['run', '--target', dir, '--file', foreign, '--duration', '0.3', '--warmup', '0', '--job', 'name=w,rw=write,bs=4096,qd=1,threads=1']);
-    assertFailure(bad, EXIT.usage, 'bad-reuse', /only accepts a test file made by `prepare`/);
+    assertFailure(bad, EXIT.usage, 'usage', /only accepts a test file made by `prepare`/);
     assert.ok(readFileSync(foreign).every((b) => b === 1), 'a file that is not ours is never written');
     rmSync(prepared.file);
   });
@@ -317,7 +324,7 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       m = mount('-o', 'remount,ro,bind', mountpoint);
       assert.equal(m.status, 0, m.stderr);
       const o = await runWorker(['run', '--target', mountpoint, ...SMALL, ...read]);
-      assertFailure(o, EXIT.target, 'target-read-only', /read-only/);
+      assertFailure(o, EXIT.target, 'target-not-writable', /read-only/);
       assert.deepEqual(readdirSync(mountpoint), []);
     } finally {
       spawnSync('umount', [mountpoint]);

@@ -1,7 +1,7 @@
 // `diskdelta devices [--json]`: every block device with its class, link ceiling and queue facts.
 import { parseFlags, type CliCommand } from '../args.ts';
 import { listBlockDevices } from '../../core/system/block-devices.ts';
-import { formatDevices } from '../../core/system/format.ts';
+import { formatDevices } from '../system-format.ts';
 
 const HELP = `Usage: diskdelta devices [--json]
 

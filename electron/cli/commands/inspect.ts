@@ -1,7 +1,7 @@
 // `diskdelta inspect PATH [--json]`: the storage stack under a path, down to the disks.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { inspectPath } from '../../core/system/describe.ts';
-import { formatInspect } from '../../core/system/format.ts';
+import { formatInspect } from '../system-format.ts';
 
 const HELP = `Usage: diskdelta inspect PATH [--json]
 

@@ -75,8 +75,8 @@ export const listCommand: CliCommand = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const filter: RunFilter = {};
     if (values.source !== undefined) filter.source = parseSource(values.source);
-    if (values.label !== undefined) filter.labelContains = parseText(values.label, '--label');
-    if (values.device !== undefined) filter.deviceContains = parseText(values.device, '--device');
+    if (values.label !== undefined) filter.label = parseText(values.label, '--label');
+    if (values.device !== undefined) filter.device = parseText(values.device, '--device');
     if (values.since !== undefined) filter.since = parseDate(values.since, '--since');
     if (values.limit !== undefined) filter.limit = parseCount(values.limit, '--limit', 1, 1_000_000);
     const filtered = Object.keys(filter).length > 0;

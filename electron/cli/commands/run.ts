@@ -2,13 +2,17 @@
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
 import { BenchError } from '../../core/bench/errors.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
-import { PRESETS, TEST_DEFINITIONS } from '../../core/bench/presets.ts';
+import { PRESETS } from '../../core/bench/presets.ts';
+import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
+import { exitCodesHelp } from '../../core/model/failures.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
-import { isTestId, type RunRecord, type TestId } from '../../core/model/results.ts';
+import type { RunRecord } from '../../core/model/results.ts';
 import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
-import { table } from '../../core/system/format.ts';
-import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { table } from '../system-format.ts';
+import { UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
+import { wrap } from '../wrap.ts';
+import { figureLines } from '../figures-text.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
 
@@ -20,7 +24,7 @@ Options:
   --preset NAME        ${PRESET_NAMES.map((n) => `${n}`).join(' | ')} (default standard)
 ${PRESET_NAMES.map((n) => `                         ${n.padEnd(9)} ${PRESETS[n].description}`).join('\n')}
   --tests ID,ID,…      run these tests instead of a preset's:
-${Object.values(TEST_DEFINITIONS).map((t) => `                         ${t.id.padEnd(18)} ${t.title}`).join('\n')}
+${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).join('\n')}
   --size SIZE          test file size, e.g. 256MiB, 1GiB, 1G (default: the preset's, 1 GiB)
   --duration SECONDS   timed window of each run, e.g. 1.5, 5s (default: the preset's)
   --warmup SECONDS     untimed I/O before each test (default: the preset's)
@@ -31,8 +35,7 @@ ${Object.values(TEST_DEFINITIONS).map((t) => `                         ${t.id.pa
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 
-Exit codes: 0 ok; 2 bad usage; 3 target unusable; 4 not enough space; 5 O_DIRECT impossible
-(tmpfs) without --buffered; 6 I/O error; 7 interrupted; 1 any other failure.
+${wrap(exitCodesHelp())}
 `;
 
 export const runCommand: CliCommand = {
@@ -88,9 +91,7 @@ export const runCommand: CliCommand = {
       bar?.clear();
       if (error instanceof BenchError) {
         process.stderr.write(`diskdelta run: ${error.message}\n`);
-        if (error.code === 'CANCELLED') return 7;
-        if (error.code === 'bad-spec' || error.code === 'write-on-block-device') return 2;
-        return error.workerExitCode && error.workerExitCode > 0 ? error.workerExitCode : EXIT_FAILURE;
+        return error.exitCode;
       }
       throw error;
     } finally {
@@ -111,14 +112,14 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   if (values.preset && !(PRESET_NAMES as readonly string[]).includes(values.preset)) {
     throw new UsageError(`--preset '${values.preset}' is unknown: use ${PRESET_NAMES.join(', ')}`);
   }
-  let tests: TestId[] | undefined;
+  let tests: string[] | undefined;
   if (values.tests !== undefined) {
     const ids = values.tests.split(',').map((s) => s.trim()).filter(Boolean);
-    const bad = ids.filter((id) => !isTestId(id));
+    const bad = ids.filter((id) => !isCatalogTest(id));
     if (ids.length === 0 || bad.length > 0) {
-      throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${Object.keys(TEST_DEFINITIONS).join(', ')}`);
+      throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${TESTS.map((t) => t.id).join(', ')}`);
     }
-    tests = ids as TestId[];
+    tests = ids;
   }
   const spec: BenchSpec = { target: values.target };
   if (values.preset) spec.preset = values.preset as PresetName;
@@ -172,10 +173,9 @@ function toJson(record: RunRecord) {
 
 export function formatRecord(record: RunRecord): string {
   const rows = record.results.map((r) => {
-    const def = TEST_DEFINITIONS[r.test as TestId];
-    const seeks = r.test === 'seeks';
+    const seeks = (r.params ?? null)?.rw === 'seeks';
     return [
-      def?.title ?? r.test,
+      testLabel(r.test, r.params),
       r.bytesPerSec === null || seeks ? '—' : formatThroughput(r.bytesPerSec),
       r.iops === null ? '—' : formatIops(r.iops, seeks ? 'seeks/s' : 'IOPS'),
       r.latencyNs?.p50 == null ? '—' : formatLatency(r.latencyNs.p50),
@@ -192,6 +192,7 @@ export function formatRecord(record: RunRecord): string {
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
   const body = table(['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'warnings'], rows);
+  const figures = figureLines(record.results);
   const notes = [...record.warnings, ...record.results.flatMap((r) => r.warnings.map((w) => ({ ...w, message: `${r.test}: ${w.message}` })))];
-  return head + body + (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '');
+  return head + body + (figures.length ? `\nOther figures:\n${figures.join('\n')}\n` : '') + (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '');
 }

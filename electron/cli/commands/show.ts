@@ -3,8 +3,9 @@
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
-import type { DeviceFingerprint, StackLayer } from '../../core/system/types.ts';
+import type { DeviceFingerprint, StackLayer } from '../../core/model/machine.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
+import { figureLines } from '../figures-text.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -118,6 +119,8 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
     const named = run.results.filter((r) => testTitle(r.test) !== r.test);
     if (named.length) out.push('  ' + named.map((r) => `${r.test} = ${testTitle(r.test)}`).join('; '));
   }
+  const figures = figureLines(run.results, unit);
+  if (figures.length) out.push('', 'Other figures of the tests', ...figures);
   if (run.extras.length) {
     out.push('', 'Other figures (as in the imported file)');
     for (const e of run.extras) {

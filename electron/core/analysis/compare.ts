@@ -4,8 +4,8 @@
 // better or worse (lower latency is better, higher throughput/IOPS/seeks are better), and
 // whether it exceeds the runs' own spread. With three or more runs each run is also compared
 // to the one before it, because an upgrade is often a chain: HDD → SSD → SSD + dm-crypt.
-import type { ExtraMetric, RunRecord, RunSource, SourceFormat, TestResult } from '../model/results.ts';
-import { TEST_IDS } from '../model/results.ts';
+import { METRICS, TEST_IDS, metricById, testById, testTitle, type Direction, type MetricDef } from '../model/catalog.ts';
+import type { ExtraMetric, Figure, RunRecord, RunSource, SourceFormat, TestParams, TestResult } from '../model/results.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -19,9 +19,9 @@ import {
   type ThroughputUnit,
 } from './units.ts';
 
-export type MetricKind = 'throughput' | 'iops' | 'latency' | 'extra';
-/** Which way is better. 'none' for figures with no better side (an imported "% CPU"). */
-export type Direction = 'higher' | 'lower' | 'none';
+/** 'figure': a figure of a kind that is not a rate (seconds per phase, cipher ceiling, forecast). */
+export type MetricKind = 'throughput' | 'iops' | 'latency' | 'figure' | 'extra';
+export type { Direction };
 export type Verdict = 'better' | 'worse' | 'same';
 /** 'unknown' whenever either side has no spread to judge by (single value, import, under-resolved). */
 export type SpreadVerdict = 'yes' | 'no' | 'unknown';
@@ -43,6 +43,8 @@ export interface CompareCell {
   /** Always labelled with its unit, e.g. "135.9 MB/s". */
   display: string;
   underResolved: boolean;
+  /** A forecast or model output, not a measurement: its display says "(estimated)". */
+  estimated: boolean;
   /** null for the baseline, or when either value is missing or the baseline is zero. */
   vsBaseline: Delta | null;
   /** Against the previous run; only with three or more runs. */
@@ -52,6 +54,8 @@ export interface CompareCell {
 export interface CompareRow {
   test: string; // the test id, or "extras" for imported figures without a DiskDelta test
   testTitle: string;
+  /** The test's parameters (catalog, else the results'); null when no source gave them. */
+  params: TestParams | null;
   metric: string; // bytesPerSec | iops | latency.p50 | latency.p99 | latency.mean | latency.max | extra name
   metricLabel: string;
   kind: MetricKind;
@@ -84,14 +88,16 @@ export const SPREAD_FACTOR = 2;
 /** Below this change (what formatPercent shows as ±0.0 %) the verdict is 'same'. */
 export const SAME_BELOW_PERCENT = 0.05;
 
-type Metric = { id: string; label: string; kind: MetricKind; direction: Direction };
+/** A catalog metric (model/catalog.ts) and how the comparison groups it. */
+type Metric = MetricDef & { kind: MetricKind };
 
+const metric = (def: MetricDef, kind: MetricKind): Metric => ({ ...def, kind });
 const LATENCY_METRICS = {
-  p50: { id: 'latency.p50', label: 'latency p50', kind: 'latency', direction: 'lower' },
-  p99: { id: 'latency.p99', label: 'latency p99', kind: 'latency', direction: 'lower' },
-  mean: { id: 'latency.mean', label: 'latency mean', kind: 'latency', direction: 'lower' },
-  max: { id: 'latency.max', label: 'latency max', kind: 'latency', direction: 'lower' },
-} as const satisfies Record<string, Metric>;
+  p50: metric(METRICS['latency.p50'], 'latency'),
+  p99: metric(METRICS['latency.p99'], 'latency'),
+  mean: metric(METRICS['latency.mean'], 'latency'),
+  max: metric(METRICS['latency.max'], 'latency'),
+};
 
 export function compareRuns(runs: RunRecord[], options: { unit?: ThroughputUnit } = {}): Comparison {
   if (runs.length === 0) throw new Error('compareRuns needs at least one run');
@@ -102,6 +108,7 @@ export function compareRuns(runs: RunRecord[], options: { unit?: ThroughputUnit 
     for (const metric of metricsFor(test, results)) {
       rows.push(buildRow(test, metric, results, unit));
     }
+    rows.push(...figureRows(test, results, unit));
   }
   rows.push(...extraRows(runs));
   return {
@@ -114,15 +121,8 @@ export function compareRuns(runs: RunRecord[], options: { unit?: ThroughputUnit 
   };
 }
 
-/** "sequential read 1M Q8T1", "random write 4K Q32T1", "random seeks"; other names as given. */
-export function testTitle(test: string): string {
-  if (test === 'seeks') return 'random seeks';
-  const grid = /^(seq|rnd)(\d+[km])-q(\d+)t(\d+)-(read|write)$/.exec(test);
-  if (grid) return `${grid[1] === 'seq' ? 'sequential' : 'random'} ${grid[5]} ${grid[2]!.toUpperCase()} Q${grid[3]}T${grid[4]}`;
-  const mix = /^mix(\d+)-rnd(\d+[km])-q(\d+)t(\d+)$/.exec(test);
-  if (mix) return `random ${mix[1]} % read mix ${mix[2]!.toUpperCase()} Q${mix[3]}T${mix[4]}`;
-  return test;
-}
+/** The catalog's title, re-exported for the callers that title a comparison's tests. */
+export { testTitle };
 
 function testsInOrder(runs: RunRecord[]): string[] {
   const seen = new Set<string>();
@@ -132,9 +132,18 @@ function testsInOrder(runs: RunRecord[]): string[] {
   return [...known, ...others];
 }
 
+/** The parameters a test ran with: the catalog's, else the first result's that has them. */
+function paramsOf(test: string, results: Array<TestResult | null>): TestParams | null {
+  return testById(test)?.params ?? results.find((r) => r?.params)?.params ?? null;
+}
+
 function isRandom(test: string, results: Array<TestResult | null>): boolean {
-  if (test === 'seeks' || /^(rnd|mix)/.test(test)) return true;
-  return results.some((r) => r?.params && r.params.rw !== 'read' && r.params.rw !== 'write');
+  const params = paramsOf(test, results);
+  return params !== null && params.rw !== 'read' && params.rw !== 'write';
+}
+
+function isSeeks(test: string, results: Array<TestResult | null>): boolean {
+  return paramsOf(test, results)?.rw === 'seeks';
 }
 
 function metricsFor(test: string, results: Array<TestResult | null>): Metric[] {
@@ -145,14 +154,14 @@ function metricsFor(test: string, results: Array<TestResult | null>): Metric[] {
   const hasIops = any((r) => r.iops);
   // A result with no figure at all but flagged under-resolved (bonnie++'s "+++++") still gets
   // its row, so the comparison says "too fast to measure" instead of dropping the test.
-  const seeks = test === 'seeks' || present.some((r) => r.params?.rw === 'seeks');
+  const seeks = isSeeks(test, results);
   const unresolvedOnly = !hasThroughput && !hasIops && present.some((r) => r.underResolved);
   if (hasThroughput || (unresolvedOnly && !seeks)) {
-    metrics.push({ id: 'bytesPerSec', label: 'throughput', kind: 'throughput', direction: 'higher' });
+    metrics.push(metric(METRICS.bytesPerSec, 'throughput'));
   }
   // Sequential IOPS only restate the throughput; random tests are judged by them.
   if ((hasIops && (!hasThroughput || isRandom(test, results))) || (unresolvedOnly && seeks)) {
-    metrics.push({ id: 'iops', label: test === 'seeks' ? 'seeks' : 'IOPS', kind: 'iops', direction: 'higher' });
+    metrics.push(metric({ ...METRICS.iops, label: seeks ? METRICS.seeks.label : METRICS.iops.label }, 'iops'));
   }
   const lat = (k: keyof typeof LATENCY_METRICS) => any((r) => r.latencyNs?.[k]);
   if (lat('p50')) metrics.push(LATENCY_METRICS.p50);
@@ -228,10 +237,10 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   };
 }
 
-function displayValue(metric: Metric, value: number | null, underResolved: boolean, unit: ThroughputUnit, test: string): string {
+function displayValue(metric: Metric, value: number | null, underResolved: boolean, unit: ThroughputUnit, seeks: boolean): string {
   if (value == null) return underResolved ? '+++++ (too fast to measure)' : '— (not reported)';
   if (metric.kind === 'throughput') return formatThroughput(value, unit);
-  if (metric.kind === 'iops') return formatIops(value, test === 'seeks' ? 'seeks/s' : 'IOPS');
+  if (metric.kind === 'iops') return formatIops(value, seeks ? 'seeks/s' : 'IOPS');
   return formatLatency(value);
 }
 
@@ -242,14 +251,63 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
     underResolved: r?.underResolved ?? false,
     runIndex,
   }));
+  const seeks = isSeeks(test, results);
   const cells = sides.map((side, i): CompareCell => ({
     value: side.value,
-    display: results[i] ? displayValue(metric, side.value, side.underResolved, unit, test) : '— (test not in this run)',
+    display: results[i] ? displayValue(metric, side.value, side.underResolved, unit, seeks) : '— (test not in this run)',
     underResolved: side.underResolved,
+    estimated: false,
     vsBaseline: i === 0 ? null : delta(sides[0]!, side, metric.direction),
     vsPrevious: i >= 2 ? delta(sides[i - 1]!, side, metric.direction) : null,
   }));
-  return { test, testTitle: testTitle(test), metric: metric.id, metricLabel: metric.label, kind: metric.kind, direction: metric.direction, cells };
+  const params = paramsOf(test, results);
+  return { test, testTitle: testTitle(test, params), params, metric: metric.id, metricLabel: metric.label, kind: metric.kind, direction: metric.direction, cells };
+}
+
+/** One row per (metric, subject) of the figures the runs' results of this test carry. */
+function figureRows(test: string, results: Array<TestResult | null>, unit: ThroughputUnit): CompareRow[] {
+  const keys: Array<{ metric: string; subject: string }> = [];
+  for (const r of results) {
+    for (const f of r?.figures ?? []) {
+      if (!keys.some((k) => k.metric === f.metric && k.subject === f.subject)) keys.push({ metric: f.metric, subject: f.subject });
+    }
+  }
+  return keys.map(({ metric: id, subject }) => {
+    const def = metricById(id);
+    const direction = def?.direction ?? 'none';
+    const found = results.map((r) => r?.figures?.find((f) => f.metric === id && f.subject === subject) ?? null);
+    const sides: Side[] = found.map((f, runIndex) => ({ value: f?.value ?? null, sd: null, underResolved: false, runIndex }));
+    const label = [def?.label ?? id, subject].filter(Boolean).join(' · ');
+    return {
+      test,
+      testTitle: testTitle(test, paramsOf(test, results)),
+      params: paramsOf(test, results),
+      metric: subject ? `${id}:${subject}` : id,
+      metricLabel: label,
+      kind: 'figure' as const,
+      direction,
+      cells: found.map((f, i): CompareCell => ({
+        value: f?.value ?? null,
+        display: results[i] ? displayFigure(f, unit) : '— (test not in this run)',
+        underResolved: false,
+        estimated: f?.provenance === 'estimated',
+        vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
+        vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
+      })),
+    };
+  });
+}
+
+/** A figure with its unit, and "(estimated)" when it comes from a model: never passed off as measured. */
+export function displayFigure(f: Figure | null, unit: ThroughputUnit = 'MB'): string {
+  if (!f) return '— (not in this run)';
+  const mark = f.provenance === 'estimated' ? ' (estimated)' : '';
+  if (f.value == null) return `— (${f.basis ?? 'not obtained'})${mark}`;
+  if (f.unit === 'bytes/s') return formatThroughput(f.value, unit) + mark;
+  if (f.unit === 'ns') return formatLatency(f.value) + mark;
+  if (f.unit === 'IOPS' || f.unit === 'seeks/s') return formatIops(f.value, f.unit) + mark;
+  if (f.unit === 's') return `${formatNumber(f.value)} s${mark}`;
+  return `${formatNumber(f.value)} ${f.unit}${mark}`;
 }
 
 /** Imported figures with no DiskDelta test, matched by original name and unit. */
@@ -267,6 +325,7 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
     return {
       test: 'extras',
       testTitle: 'other figures (as imported)',
+      params: null,
       metric: name,
       metricLabel: name,
       kind: 'extra' as const,
@@ -275,6 +334,7 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
         value: e?.value ?? null,
         display: displayExtra(e),
         underResolved: false,
+        estimated: false,
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
         vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
       })),

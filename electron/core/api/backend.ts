@@ -1,10 +1,9 @@
 // Builds the Backend (handlers.ts) from the real core modules. Each module is adapted here to
 // the port the handlers use; a module that is not in this build leaves its port null with a
 // reason, and its procedures answer UNAVAILABLE.
-import type { Backend, LibraryPort } from './handlers.ts';
+import type { Backend } from './handlers.ts';
 import type { EventSink } from './events.ts';
-import type { ProcedureInput, RunSummary } from './contract.ts';
-import { importFingerprints, openLibrary, resolveDbPath, type Library } from '../store/library.ts';
+import { openLibrary, resolveDbPath } from '../store/library.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { RunManager } from './run-manager.ts';
@@ -25,37 +24,10 @@ export interface OpenBackend extends Backend {
   close(): Promise<void>;
 }
 
-/** The store filters by source and label; device and dates are filtered here on the summaries. */
-export function libraryPort(library: Library): LibraryPort {
-  return {
-    save: (record) => library.saveRun(record),
-    importRuns: (records, fileBytes) => {
-      const fingerprints = importFingerprints(fileBytes, records.length);
-      return library.importRuns(records.map((run, i) => ({ run, fingerprint: fingerprints[i]! })));
-    },
-    get: (id) => library.getRun(id),
-    list: (filter) => library.listRuns({ source: filter.source, labelContains: filter.label || undefined }).filter((s) => matches(s, filter)),
-    relabel: (id, label) => library.relabel(id, label),
-    remove: (id) => library.deleteRun(id),
-  };
-}
-
-function matches(summary: RunSummary, filter: ProcedureInput<'library.list'>): boolean {
-  if (filter.device) {
-    const needle = filter.device.toLowerCase();
-    const haystack = [summary.deviceModel, summary.deviceClass, summary.targetPath].filter(Boolean).join(' ').toLowerCase();
-    if (!haystack.includes(needle)) return false;
-  }
-  const at = Date.parse(summary.createdAt);
-  if (filter.since && at < Date.parse(filter.since)) return false;
-  if (filter.until && at > Date.parse(filter.until)) return false;
-  return true;
-}
-
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const library = openLibrary({ dbPath: resolveDbPath(options.dbPath) });
   const backend: Backend = {
-    library: libraryPort(library),
+    library,
     formats: formatsPort(options.referenceDir),
     system: systemPort,
     crypto: cryptoPort(),

@@ -2,6 +2,7 @@
 // the procedure name is looked up in the contract and the input parsed with its schema BEFORE
 // any handler runs; the handler's output is checked against the contract on the way out.
 import type { z } from 'zod';
+import type { FailureCode } from '../model/failures.ts';
 import {
   isProcedureName,
   procedures,
@@ -23,14 +24,17 @@ export type Handlers = {
 export class ApiFailure extends Error {
   override name = 'ApiFailure';
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string) {
+  /** The run failure behind it (model/failures.ts), when there is one. */
+  readonly failure: FailureCode | undefined;
+  constructor(code: ErrorCode, message: string, failure?: FailureCode) {
     super(message);
     this.code = code;
+    this.failure = failure;
   }
 }
 
-export function failure(code: ErrorCode, message: string): { ok: false; error: ApiError } {
-  return { ok: false, error: { code, message } };
+export function failure(code: ErrorCode, message: string, cause?: FailureCode): { ok: false; error: ApiError } {
+  return { ok: false, error: cause ? { code, message, failure: cause } : { code, message } };
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -50,7 +54,7 @@ export async function invoke(handlers: Handlers, procedure: string, input: unkno
     const handler = handlers[procedure] as (input: unknown) => Promise<unknown>;
     data = await handler(parsed.data);
   } catch (error) {
-    if (error instanceof ApiFailure) return failure(error.code, error.message);
+    if (error instanceof ApiFailure) return failure(error.code, error.message, error.failure);
     const message = error instanceof Error ? error.message : String(error);
     return failure('INTERNAL', `${procedure}: ${message}`);
   }

@@ -3,24 +3,15 @@
 // procedures answer UNAVAILABLE instead of breaking the app, and so tests can run the
 // dispatch path without a disk. backend.ts adapts the real modules to these ports.
 import type { RunRecord, Warning } from '../model/results.ts';
-import type { ProcedureInput, ProcedureOutput, RunRef, RunSummary, SystemOverview } from './contract.ts';
+import { importItems, type Library } from '../store/library.ts';
+import type { ProcedureOutput, RunRef, SystemOverview } from './contract.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
-export interface LibraryPort {
-  save(record: RunRecord): Awaitable<number>;
-  /**
-   * Saves the runs of one imported file, all or nothing, skipping runs of that same file
-   * already in the library (the store fingerprints the file's bytes).
-   */
-  importRuns(records: RunRecord[], fileBytes: Uint8Array): Awaitable<Array<{ id: number; alreadyPresent: boolean }>>;
-  get(id: number): Awaitable<RunRecord | null>;
-  list(filter: ProcedureInput<'library.list'>): Awaitable<RunSummary[]>;
-  relabel(id: number, label: string): Awaitable<boolean>;
-  remove(id: number): Awaitable<boolean>;
-}
+/** The library service itself (store/library.ts), the one the CLI uses too: no adapter. */
+export type LibraryPort = Pick<Library, 'importRuns' | 'getRun' | 'listRuns' | 'relabel' | 'deleteRun'>;
 
 export interface FormatsPort {
   parseImport(fileName: string, bytes: Uint8Array): Awaitable<{ records: RunRecord[]; warnings: Warning[] }>;
@@ -63,7 +54,7 @@ function need<K extends PortName>(backend: Backend, key: K): NonNullable<Backend
 }
 
 async function getOrFail(library: LibraryPort, id: number): Promise<RunRecord> {
-  const record = await library.get(id);
+  const record = library.getRun(id);
   if (!record) throw new ApiFailure('NOT_FOUND', `no run with id ${id} in the library`);
   return record;
 }
@@ -81,18 +72,18 @@ export function createHandlers(backend: Backend): Handlers {
     'runs.cancel': async ({ runId }) => need(backend, 'runs').cancel(runId),
     'runs.active': async () => (backend.runs ? backend.runs.list() : []),
 
-    'library.list': async (filter) => need(backend, 'library').list(filter),
+    'library.list': async (filter) => need(backend, 'library').listRuns(filter),
     'library.get': async ({ id }) => getOrFail(need(backend, 'library'), id),
     'library.relabel': async ({ id, label }) => {
       if (!(await need(backend, 'library').relabel(id, label))) throw new ApiFailure('NOT_FOUND', `no run with id ${id}`);
       return { id, label };
     },
-    'library.delete': async ({ id }) => ({ deleted: await need(backend, 'library').remove(id) }),
+    'library.delete': async ({ id }) => ({ deleted: need(backend, 'library').deleteRun(id) }),
     'library.import': async ({ fileName, contentBase64 }) => {
       const library = need(backend, 'library');
       const bytes = new Uint8Array(Buffer.from(contentBase64, 'base64'));
       const { records, warnings } = await need(backend, 'formats').parseImport(fileName, bytes);
-      const outcomes = await library.importRuns(records, bytes);
+      const outcomes = library.importRuns(importItems(records, bytes));
       return {
         ids: outcomes.filter((o) => !o.alreadyPresent).map((o) => o.id),
         alreadyPresent: outcomes.filter((o) => o.alreadyPresent).map((o) => o.id),

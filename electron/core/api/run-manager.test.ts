@@ -6,15 +6,17 @@ import { join } from 'node:path';
 import { RunManager, type RunBenchmark } from './run-manager.ts';
 import { ApiFailure } from './dispatch.ts';
 import type { RunRecord } from '../model/results.ts';
+import { BenchError } from '../bench/errors.ts';
+import { events as contractEvents } from './contract.ts';
 
-// A stand-in orchestrator that waits until aborted (then rejects like the real one, code
-// CANCELLED) or until released. It measures nothing; these tests are about bookkeeping.
+// A stand-in orchestrator that waits until aborted (then rejects like the real one, failure
+// 'interrupted') or until released. It measures nothing; these tests are about bookkeeping.
 function controllableBenchmark() {
   const releases: Array<() => void> = [];
   const run: RunBenchmark = (spec, { signal, onEvent }) =>
     new Promise<RunRecord>((resolve, reject) => {
       onEvent?.({ type: 'progress', test: 'seq1m-q8t1-read', testIndex: 0, testCount: 1, phase: 'measure', run: 1, runs: 1, fraction: 0.5, etaSec: 1 });
-      signal?.addEventListener('abort', () => reject(Object.assign(new Error('cancelled'), { code: 'CANCELLED' })));
+      signal?.addEventListener('abort', () => reject(new BenchError('interrupted', 'cancelled')));
       releases.push(() =>
         resolve({ label: '', notes: '', createdAt: new Date().toISOString(), source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {}, target: { path: spec.target, kind: 'folder' }, settings: {}, engine: { name: 'x', version: '0' }, results: [], extras: [], warnings: [] }),
       );
@@ -51,7 +53,7 @@ test('a missing target is a BAD_INPUT, and stopAll aborts every run', async (t) 
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const bench = controllableBenchmark();
   const manager = new RunManager({ runBenchmark: bench.run, save: () => 1, emit: () => {} });
-  await assert.rejects(manager.start({ target: join(dir, 'missing') }), (e: unknown) => e instanceof ApiFailure && e.code === 'BAD_INPUT');
+  await assert.rejects(manager.start({ target: join(dir, 'missing') }), (e: unknown) => e instanceof ApiFailure && e.code === 'BAD_INPUT' && e.failure === 'target-missing');
   await manager.start({ target: dir });
   await manager.stopAll(1000);
   assert.equal(manager.list().length, 0);
@@ -95,6 +97,7 @@ test('two targets on one disk (as system/ sees it) are one device: the second ru
   await manager.stopAll(1000);
 });
 
+<<<<<<< HEAD
 test('a spec with encryption runs the encryption assessment: both records saved, the last id reported; its failure is the run\'s', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -121,4 +124,32 @@ test('a spec with encryption runs the encryption assessment: both records saved,
   const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === bad.runId)![1];
   assert.equal(finished.status, 'failed');
   assert.match(finished.error.message, /device-mapper/);
+=======
+test('a failed run\'s finished event carries its failure code, so the page can offer the right action', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const finished: unknown[] = [];
+  const outcomes: Array<[Error, string]> = [
+    [new BenchError('no-space', 'not enough free space in /x'), 'no-space'],
+    [new BenchError('permission', 'cannot open /dev/sdb'), 'permission'],
+    [new Error('a bug'), 'internal'],
+  ];
+  for (const [error, expected] of outcomes) {
+    const manager = new RunManager({
+      runBenchmark: async () => {
+        throw error;
+      },
+      save: () => 1,
+      emit: (e, p) => {
+        if (e === 'run.finished') finished.push(contractEvents['run.finished'].parse(p));
+      },
+    });
+    await manager.start({ target: dir });
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(finished.at(-1), {
+      runId: (finished.at(-1) as { runId: string }).runId, status: 'failed', recordId: null,
+      error: { code: 'FAILED', message: error.message, failure: expected },
+    });
+  }
+>>>>>>> main
 });

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { BenchEvent, BenchSpec } from '../bench/spec.ts';
 import type { RunRecord } from '../model/results.ts';
+import { BenchError } from '../bench/errors.ts';
 import { ApiFailure } from './dispatch.ts';
 import type { EventSink } from './events.ts';
 
@@ -43,15 +44,16 @@ export async function deviceKey(target: string): Promise<string> {
     info = await stat(target);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new ApiFailure('BAD_INPUT', `target '${target}' cannot be used (${code}): choose an existing folder or block device`);
+    const cause = code === 'EACCES' || code === 'EPERM' ? 'permission' : code === 'ENOENT' || code === 'ENOTDIR' ? 'target-missing' : 'target-unusable';
+    throw new ApiFailure('BAD_INPUT', `target '${target}' cannot be used (${code}): choose an existing folder or block device`, cause);
   }
   if (info.isBlockDevice()) return `dev:${info.rdev}`;
   if (info.isDirectory()) return `dev:${info.dev}`;
-  throw new ApiFailure('BAD_INPUT', `target '${target}' is neither a folder nor a block device`);
+  throw new ApiFailure('BAD_INPUT', `target '${target}' is neither a folder nor a block device`, 'target-not-folder');
 }
 
 function isCancelled(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'CANCELLED';
+  return error instanceof BenchError && error.code === 'interrupted';
 }
 
 export class RunManager {
@@ -119,7 +121,9 @@ export class RunManager {
         emit('run.finished', { runId, status: 'cancelled', recordId: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } });
       } else {
         const message = error instanceof Error ? error.message : String(error);
-        emit('run.finished', { runId, status: 'failed', recordId: null, error: { code: 'FAILED', message } });
+        // The failure's code travels with the message, so the page can offer what to do.
+        const failure = error instanceof BenchError ? error.code : 'internal';
+        emit('run.finished', { runId, status: 'failed', recordId: null, error: { code: 'FAILED', message, failure } });
       }
     }
   }

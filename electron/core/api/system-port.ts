@@ -3,7 +3,7 @@
 import { homedir, tmpdir } from 'node:os';
 import { inspectPath, listBlockDevices, readSystemFacts, describeTarget } from '../system/index.ts';
 import { allOptions, readMountinfo, type MountEntry } from '../system/mountinfo.ts';
-import type { DeviceFingerprint } from '../system/types.ts';
+import type { DeviceFingerprint } from '../model/machine.ts';
 import type { SystemOverview } from './contract.ts';
 import type { SystemPort } from './handlers.ts';
 

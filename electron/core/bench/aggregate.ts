@@ -1,13 +1,13 @@
 // Worker results of one test (one per run) → the TestResult the rest of DiskDelta uses,
 // with the verdicts that say when a figure cannot be trusted.
-import type { RunMeasurement, Sample, TestId, TestResult, Warning } from '../model/results.ts';
-import { TEST_DEFINITIONS } from './presets.ts';
+import type { RunMeasurement, Sample, TestResult, Warning } from '../model/results.ts';
+import { rateParams } from './worker-argv.ts';
 import { coefficientOfVariation, combineLatency, median, TRUST } from './statistics.ts';
 import type { WorkerResult } from './worker-protocol.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
-export function aggregateTest(test: TestId, results: WorkerResult[], samples: Map<number, Sample[]>): TestResult {
+export function aggregateTest(test: string, results: WorkerResult[], samples: Map<number, Sample[]>): TestResult {
   const runs: RunMeasurement[] = results.map((r) => ({
     run: r.run,
     bytesPerSec: r.bytes_per_sec,
@@ -45,7 +45,8 @@ export function aggregateTest(test: TestId, results: WorkerResult[], samples: Ma
     });
   }
   const elapsedSec = runs.reduce((a, r) => a + r.elapsedNs, 0) / 1e9;
-  const threads = TEST_DEFINITIONS[test].params.threads;
+  const params = rateParams(test);
+  const threads = params.threads;
   const cpuShare = elapsedSec > 0 ? (cpu.userNs + cpu.systemNs) / 1e9 / elapsedSec / threads : 0;
   if (cpuShare > TRUST.cpuBoundShare) {
     warnings.push({
@@ -56,12 +57,12 @@ export function aggregateTest(test: TestId, results: WorkerResult[], samples: Ma
   if (results.some((r) => !r.direct)) {
     warnings.push({ code: 'buffered-io', message: 'measured without O_DIRECT (--buffered): the page cache is in this figure, not only the disk' });
   }
-  if (results.some((r) => r.engine === 'psync') && TEST_DEFINITIONS[test].params.queueDepth > 1) {
-    warnings.push({ code: 'queue-depth-emulated', message: `kernel AIO was unavailable: this Q${TEST_DEFINITIONS[test].params.queueDepth} test ran at queue depth 1` });
+  if (results.some((r) => r.engine === 'psync') && params.queueDepth > 1) {
+    warnings.push({ code: 'queue-depth-emulated', message: `kernel AIO was unavailable: this Q${params.queueDepth} test ran at queue depth 1` });
   }
   return {
     test,
-    params: TEST_DEFINITIONS[test].params,
+    params,
     bytesPerSec: median(throughput),
     iops: median(runs.map((r) => r.iops)),
     latencyNs,

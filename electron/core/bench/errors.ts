@@ -1,25 +1,23 @@
-// Errors of a benchmark run. `code` is stable (the worker's error code, or one of ours);
-// `message` says what happened and what to do.
-
-/** The worker's documented exit codes (native/src/util.h). */
-export const WORKER_EXIT = {
-  ok: 0,
-  usage: 2,
-  target: 3,
-  noSpace: 4,
-  noDirectIo: 5,
-  io: 6,
-  interrupted: 7,
-  internal: 8,
-} as const;
+// Errors of a benchmark run. `code` is one of the one list of failure codes
+// (model/failures.ts), which the worker's error lines carry too; it decides the CLI's exit
+// status and the action the app offers. `message` says what happened and what to do.
+import { exitCodeOf, failureOfExit, isFailureCode, type FailureCode } from '../model/failures.ts';
 
 export class BenchError extends Error {
   override name = 'BenchError';
-  readonly code: string;
-  readonly workerExitCode: number | null;
-  constructor(code: string, message: string, workerExitCode: number | null = null) {
+  readonly code: FailureCode;
+  constructor(code: FailureCode, message: string) {
     super(message);
     this.code = code;
-    this.workerExitCode = workerExitCode;
+  }
+
+  /** The exit status of `diskdelta run` for this failure: always one its --help lists. */
+  get exitCode(): number {
+    return exitCodeOf(this.code);
+  }
+
+  /** From the worker's error line (its code) or, failing that, its exit status. */
+  static fromWorker(code: string | undefined, message: string, exitStatus: number | null): BenchError {
+    return new BenchError(code !== undefined && isFailureCode(code) ? code : failureOfExit(exitStatus), message);
   }
 }

@@ -1,18 +1,23 @@
-// A benchmark run from spec to RunRecord: plan → argv → spawn → parse NDJSON → aggregate.
-// Used unchanged by the CLI, the app's API and the tests.
+// A benchmark run from spec to RunRecord: plan → one step per measurement kind (worker argv
+// or in-process) → read its messages → aggregate → one record. The kinds table
+// (kinds/index.ts) knows each kind's tests, messages and figures; this module only sequences
+// them. Used unchanged by the CLI, the app's API and the tests.
 import { stat } from 'node:fs/promises';
-import type { RunRecord, Sample, TestId, TestResult, Warning } from '../model/results.ts';
-import { describeTarget, resultWarnings } from '../system/index.ts';
-import { aggregateTest } from './aggregate.ts';
-import { BenchError, WORKER_EXIT } from './errors.ts';
-import { PRESETS, isWriteTest } from './presets.ts';
+import { testById } from '../model/catalog.ts';
+import type { RunRecord, RunSettings, TestResult, Warning } from '../model/results.ts';
+import { describeTarget } from '../system/index.ts';
+import { BenchError } from './errors.ts';
+import { kindById } from './kinds/index.ts';
+import type { KindStep, MeasurementKind, StepContext, WorkerHello } from './kinds/kind.ts';
+import { PRESETS } from './presets.ts';
 import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
-import { workerArgv, type WorkerPlan } from './worker-argv.ts';
-import type { WorkerMessage, WorkerResult } from './worker-protocol.ts';
 import { runCleanup } from './cleanup.ts';
+<<<<<<< HEAD
 import { ProgressTracker } from './progress.ts';
 import { isOwnThrowawayDevice } from '../crypto/throwaway.ts';
+=======
+>>>>>>> main
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -24,52 +29,82 @@ export interface RunOptions {
 
 export const ENGINE_NAME = 'diskdelta';
 
-/** Resolves the spec against its preset: what will actually run, with every default filled. */
-export async function planRun(input: BenchSpec): Promise<{ plan: WorkerPlan; warnings: Warning[]; spec: BenchSpec }> {
+/** The tests of one kind, in the order asked, with that kind's validated plan. */
+export interface PlannedStep {
+  kind: MeasurementKind<unknown>;
+  tests: string[];
+  plan: unknown;
+}
+
+function invalid(where: string, error: { issues: Array<{ path: PropertyKey[]; message: string }> }): BenchError {
+  const issue = error.issues[0];
+  return new BenchError('usage', `invalid benchmark request: ${[where, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.') || 'spec'}: ${issue?.message}`);
+}
+
+/** Resolves the spec against its preset: what will actually run, kind by kind, with every default filled. */
+export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[]; warnings: Warning[]; spec: BenchSpec }> {
   const parsed = benchSpecSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new BenchError('bad-spec', `invalid benchmark request: ${issue?.path.join('.') || 'spec'}: ${issue?.message}`);
-  }
+  if (!parsed.success) throw invalid('', parsed.error);
   const spec = parsed.data;
   const preset = PRESETS[spec.preset ?? 'standard'];
-  let tests: TestId[] = spec.tests ?? preset.tests;
+  let tests: string[] = spec.tests ?? preset.tests;
   const warnings: Warning[] = [];
+  const kindOf = (test: string): MeasurementKind<unknown> => {
+    const id = testById(test)?.kind;
+    const kind = id ? kindById(id) : undefined;
+    if (!kind) throw new BenchError('usage', `no measurement kind runs the test '${test}'`);
+    return kind;
+  };
+  const writes = (test: string) => kindOf(test).writes(test);
   const isDevice = await stat(spec.target).then((s) => s.isBlockDevice(), () => false);
+<<<<<<< HEAD
   // DiskDelta's own throwaway loop/dm-crypt devices hold only its test file: they may be written.
   if (isDevice && !(await isOwnThrowawayDevice(spec.target))) {
     const writes = tests.filter(isWriteTest);
     if (writes.length > 0 && spec.tests) {
+=======
+  if (isDevice) {
+    const writing = tests.filter(writes);
+    if (writing.length > 0 && spec.tests) {
+>>>>>>> main
       throw new BenchError(
         'write-on-block-device',
-        `refusing write tests on the block device ${spec.target} (${writes.join(', ')}): DiskDelta opens devices read-only, always. Test a folder on that disk for writes`,
+        `refusing write tests on the block device ${spec.target} (${writing.join(', ')}): DiskDelta opens devices read-only, always. Test a folder on that disk for writes`,
       );
     }
-    if (writes.length > 0) {
-      tests = tests.filter((t) => !isWriteTest(t));
+    if (writing.length > 0) {
+      tests = tests.filter((t) => !writes(t));
       warnings.push({ code: 'writes-skipped', message: `${spec.target} is a block device: the write tests of the preset were skipped (devices are only read)` });
     }
     if (tests.length === 0) throw new BenchError('write-on-block-device', `the preset has no read tests to run on the block device ${spec.target}`);
   }
-  return {
-    spec,
-    warnings,
-    plan: {
-      target: spec.target,
-      tests,
-      sizeBytes: spec.sizeBytes ?? preset.sizeBytes,
-      durationSec: spec.durationSec ?? preset.durationSec,
-      warmupSec: spec.warmupSec ?? preset.warmupSec,
-      runs: spec.runs ?? preset.runs,
-      buffered: spec.buffered ?? false,
-      sampleMs: 100,
-    },
+  // Consecutive tests of one kind share a step (one worker invocation for the whole grid).
+  const steps: PlannedStep[] = [];
+  for (const test of tests) {
+    const kind = kindOf(test);
+    const last = steps.at(-1);
+    if (last?.kind === kind) last.tests.push(test);
+    else steps.push({ kind, tests: [test], plan: null });
+  }
+  for (const step of steps) {
+    const checked = step.kind.planSchema.safeParse(step.kind.plan(spec, preset, step.tests));
+    if (!checked.success) throw invalid(step.kind.id, checked.error);
+    step.plan = checked.data;
+  }
+  return { spec, warnings, steps };
+}
+
+/** Progress of one step, as a share of the whole run (steps weighted by their test count). */
+function stepEmitter(emit: (e: BenchEvent) => void, before: number, count: number, total: number): (e: BenchEvent) => void {
+  if (before === 0 && count === total) return emit;
+  return (e) => {
+    if (e.type !== 'progress') return emit(e);
+    emit({ ...e, testIndex: before + e.testIndex, testCount: total, fraction: (before + e.fraction * count) / total });
   };
 }
 
 export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): Promise<RunRecord> {
-  const { plan, warnings, spec } = await planRun(input);
-  if (options.reuseFile) plan.reuseFile = options.reuseFile;
+  const { steps, warnings, spec } = await planRun(input);
   const workerPath = options.workerPath ?? locateWorker();
   const emit = options.onEvent ?? (() => {});
   for (const w of warnings) emit({ type: 'warning', ...w });
@@ -77,85 +112,26 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   const context = await describeTarget(spec.target);
   warnings.push(...context.warnings);
 
-  const results = new Map<TestId, WorkerResult[]>();
-  const samples = new Map<TestId, Map<number, Sample[]>>();
-  let hello: Extract<WorkerMessage, { type: 'hello' }> | undefined;
-  let failure: { code: string; message: string } | undefined;
-  const progress = new ProgressTracker(plan, emit);
-
-  const onMessage = (m: WorkerMessage) => {
-    switch (m.type) {
-      case 'hello':
-        hello = m;
-        break;
-      case 'progress':
-        progress.update(m);
-        break;
-      case 'sample': {
-        const test = plan.tests[m.job];
-        if (!test) break;
-        const sample: Sample = { tMs: m.t_ms, bytesPerSec: m.bytes_per_sec, iops: m.iops };
-        const perRun = samples.get(test) ?? new Map<number, Sample[]>();
-        samples.set(test, perRun);
-        perRun.set(m.run, [...(perRun.get(m.run) ?? []), sample]);
-        emit({ type: 'sample', test, run: m.run, ...sample });
-        break;
-      }
-      case 'result': {
-        const test = plan.tests[m.job];
-        if (test) results.set(test, [...(results.get(test) ?? []), m]);
-        break;
-      }
-      case 'warning':
-        warnings.push({ code: m.code, message: m.message });
-        emit({ type: 'warning', code: m.code, message: m.message });
-        break;
-      case 'error':
-        failure ??= { code: m.code, message: m.message };
-        break;
-      default:
-        break;
-    }
-  };
-
-  const exit = await runWorker(workerArgv(plan), {
-    workerPath,
-    signal: options.signal,
-    onMessage,
-    onInvalid: (problem) => warnings.push({ code: 'protocol', message: `the worker printed ${problem}` }),
-  });
-
-  if (exit.code !== WORKER_EXIT.ok) {
-    // A worker killed outright (SIGKILL, OOM) could not remove its test file: do it now.
-    if (exit.signal === 'SIGKILL' || exit.code === null) await runCleanup(workerPath, spec.target);
-    if (options.signal?.aborted) throw new BenchError('CANCELLED', 'the run was cancelled; its test file was removed');
-    if (failure) throw new BenchError(failure.code, failure.message, exit.code);
-    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-    throw new BenchError(
-      'worker-failed',
-      `the measuring worker ${how} before finishing; its test file has been removed. ${exit.stderr.trim().split('\n').pop() ?? ''}`.trim(),
-      exit.code,
-    );
+  const total = steps.reduce((n, s) => n + s.tests.length, 0);
+  const results: TestResult[] = [];
+  const settings: RunSettings = { preset: spec.preset ?? (spec.tests ? undefined : 'standard') };
+  let hello: WorkerHello | null = null;
+  let before = 0;
+  for (const planned of steps) {
+    const stepContext: StepContext = {
+      target: context.target,
+      system: context.system,
+      emit: stepEmitter(emit, before, planned.tests.length, total),
+      reuseFile: options.reuseFile,
+    };
+    const step = planned.kind.start(planned.plan, stepContext);
+    const stepHello = step.argv ? await runWorkerStep(step, step.argv, { workerPath, signal: options.signal, target: spec.target, warnings, emit }) : null;
+    if (!step.argv) await step.run?.(options.signal);
+    hello ??= stepHello;
+    results.push(...step.results(stepHello));
+    Object.assign(settings, step.settings(stepHello));
+    before += planned.tests.length;
   }
-  progress.finish();
-
-  const testResults: TestResult[] = plan.tests
-    .filter((t) => results.has(t))
-    .map((t) => {
-      const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map());
-      result.warnings.push(
-        ...resultWarnings({
-          bytesPerSec: result.bytesPerSec,
-          device: context.target.device,
-          stack: context.target.stack,
-          sizeBytes: hello?.size ?? plan.sizeBytes,
-          memoryBytes: context.system.memoryBytes,
-          write: isWriteTest(t),
-          buffered: plan.buffered,
-        }),
-      );
-      return result;
-    });
 
   return {
     label: spec.label ?? '',
@@ -166,17 +142,50 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
     sourceMeta: { finishedAt: new Date().toISOString() },
     target: { ...context.target, path: spec.target, kind: hello?.kind ?? context.target.kind },
     system: context.system,
-    settings: {
-      preset: spec.preset ?? (spec.tests ? undefined : 'standard'),
-      sizeBytes: hello?.size ?? plan.sizeBytes,
-      durationSec: plan.durationSec,
-      warmupSec: plan.warmupSec,
-      runs: plan.runs,
-      buffered: plan.buffered,
-    },
+    settings,
     engine: { name: ENGINE_NAME, version: hello?.version ?? 'unknown', ioEngine: hello?.engine },
-    results: testResults,
+    results,
     extras: [],
     warnings,
   };
+}
+
+interface WorkerStepOptions {
+  workerPath: string;
+  signal: AbortSignal | undefined;
+  target: string;
+  warnings: Warning[];
+  emit: (e: BenchEvent) => void;
+}
+
+/** Runs one worker step to its end: the protocol's common messages here, the kind's in step.read. */
+async function runWorkerStep(step: KindStep, argv: string[], o: WorkerStepOptions): Promise<WorkerHello | null> {
+  let hello: WorkerHello | null = null;
+  let failure: { code: string; message: string } | undefined;
+  const exit = await runWorker(argv, {
+    workerPath: o.workerPath,
+    signal: o.signal,
+    onMessage: (m) => {
+      if (m.type === 'hello') hello = m;
+      else if (m.type === 'warning') {
+        o.warnings.push({ code: m.code, message: m.message });
+        o.emit({ type: 'warning', code: m.code, message: m.message });
+      } else if (m.type === 'error') failure ??= { code: m.code, message: m.message };
+      else if (m.type !== 'done') step.read(m);
+    },
+    onInvalid: (problem) => o.warnings.push({ code: 'protocol', message: `the worker printed ${problem}` }),
+  });
+  if (exit.code !== 0) {
+    // A worker killed outright (SIGKILL, OOM) could not remove its test file: do it now.
+    if (exit.signal === 'SIGKILL' || exit.code === null) await runCleanup(o.workerPath, o.target);
+    if (o.signal?.aborted) throw new BenchError('interrupted', 'the run was cancelled; its test file was removed');
+    if (failure) throw BenchError.fromWorker(failure.code, failure.message, exit.code);
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    throw BenchError.fromWorker(
+      undefined,
+      `the measuring worker ${how} before finishing; its test file has been removed. ${exit.stderr.trim().split('\n').pop() ?? ''}`.trim(),
+      exit.code,
+    );
+  }
+  return hello;
 }

@@ -1,43 +1,17 @@
-// The tests DiskDelta knows and the presets that group them. The worker knows nothing of
-// these names: each test becomes a `--job` of enums and numbers (see worker-argv.ts).
-import type { TestId, TestParams } from '../model/results.ts';
+// The presets that group the catalog's tests (model/catalog.ts). The worker knows nothing of
+// these names: each test becomes a `--job` of enums and numbers (see bench/kinds/rate).
+import { GRID_TEST_IDS } from '../model/catalog.ts';
 import type { PresetName } from './spec.ts';
 
 const MiB = 1024 * 1024;
 
-export interface TestDefinition {
-  id: TestId;
-  title: string; // as a person reads it in a table
-  params: TestParams;
-}
-
-export const TEST_DEFINITIONS: Record<TestId, TestDefinition> = {
-  'seq1m-q8t1-read': { id: 'seq1m-q8t1-read', title: 'SEQ1M Q8T1 read', params: { rw: 'read', blockSize: MiB, queueDepth: 8, threads: 1 } },
-  'seq1m-q8t1-write': { id: 'seq1m-q8t1-write', title: 'SEQ1M Q8T1 write', params: { rw: 'write', blockSize: MiB, queueDepth: 8, threads: 1 } },
-  'seq1m-q1t1-read': { id: 'seq1m-q1t1-read', title: 'SEQ1M Q1T1 read', params: { rw: 'read', blockSize: MiB, queueDepth: 1, threads: 1 } },
-  'seq1m-q1t1-write': { id: 'seq1m-q1t1-write', title: 'SEQ1M Q1T1 write', params: { rw: 'write', blockSize: MiB, queueDepth: 1, threads: 1 } },
-  'rnd4k-q32t1-read': { id: 'rnd4k-q32t1-read', title: 'RND4K Q32T1 read', params: { rw: 'randread', blockSize: 4096, queueDepth: 32, threads: 1 } },
-  'rnd4k-q32t1-write': { id: 'rnd4k-q32t1-write', title: 'RND4K Q32T1 write', params: { rw: 'randwrite', blockSize: 4096, queueDepth: 32, threads: 1 } },
-  'rnd4k-q1t1-read': { id: 'rnd4k-q1t1-read', title: 'RND4K Q1T1 read', params: { rw: 'randread', blockSize: 4096, queueDepth: 1, threads: 1 } },
-  'rnd4k-q1t1-write': { id: 'rnd4k-q1t1-write', title: 'RND4K Q1T1 write', params: { rw: 'randwrite', blockSize: 4096, queueDepth: 1, threads: 1 } },
-  // bonnie++'s Random Seeks: 3 concurrent seekers, 8 KiB blocks, every 10th rewritten.
-  seeks: { id: 'seeks', title: 'Random seeks (bonnie++ style, 3 seekers)', params: { rw: 'seeks', blockSize: 8192, queueDepth: 1, threads: 3 } },
-  'mix70-rnd4k-q8t1': {
-    id: 'mix70-rnd4k-q8t1',
-    title: 'MIX 70/30 RND4K Q8T1',
-    params: { rw: 'randrw', blockSize: 4096, queueDepth: 8, threads: 1, readPercent: 70 },
-  },
-};
-
-const STANDARD: TestId[] = [
-  'seq1m-q8t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-read', 'seq1m-q1t1-write',
-  'rnd4k-q32t1-read', 'rnd4k-q32t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write',
-];
+const STANDARD = [...GRID_TEST_IDS];
 
 export interface Preset {
   name: PresetName;
   description: string;
-  tests: TestId[];
+  /** Catalog test ids (model/catalog.ts). */
+  tests: string[];
   /** Defaults a spec may override. */
   sizeBytes: number;
   durationSec: number;
@@ -56,8 +30,3 @@ export const PRESETS: Record<PresetName, Preset> = {
   seeks: { name: 'seeks', description: 'bonnie++-style random seeks, time-bounded', tests: ['seeks'], sizeBytes: 1024 * MiB, durationSec: 2, warmupSec: 0.5, runs: 5 },
   full: { name: 'full', description: 'standard + seeks + 70/30 mixed', tests: [...STANDARD, 'seeks', 'mix70-rnd4k-q8t1'], sizeBytes: 1024 * MiB, durationSec: 1.5, warmupSec: 0.5, runs: 3 },
 };
-
-export function isWriteTest(id: TestId): boolean {
-  const rw = TEST_DEFINITIONS[id].params.rw;
-  return rw === 'write' || rw === 'randwrite' || rw === 'randrw';
-}

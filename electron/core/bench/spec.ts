@@ -1,7 +1,7 @@
 // What a caller (CLI, app, tests) asks the orchestrator for. Validated with zod at every
 // boundary; the orchestrator turns it into the worker's argv from enums and numbers only.
 import { z } from 'zod';
-import { TEST_IDS, type TestId } from '../model/results.ts';
+import { isCatalogTest, TEST_IDS } from '../model/catalog.ts';
 
 export const PRESET_NAMES = ['standard', 'quick', 'seeks', 'full'] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
@@ -11,7 +11,10 @@ export const benchSpecSchema = z
     /** A folder (a test file is created in it) or a block device (read tests only). */
     target: z.string().min(1),
     preset: z.enum(PRESET_NAMES).optional(),
-    tests: z.array(z.enum(TEST_IDS)).min(1).optional(),
+    tests: z
+      .array(z.string().max(200).refine(isCatalogTest, { message: `unknown test: use one of ${TEST_IDS.join(', ')}` }))
+      .min(1)
+      .optional(),
     sizeBytes: z.number().int().min(16 * 1024 * 1024).max(2 ** 50).optional(),
     durationSec: z.number().min(0.2).max(3600).optional(),
     warmupSec: z.number().min(0).max(600).optional(),
@@ -35,7 +38,8 @@ export type BenchPhase = 'prepare' | 'warmup' | 'measure' | 'cleanup';
 export type BenchEvent =
   | {
       type: 'progress';
-      test: TestId | null;
+      /** A catalog test id; null while preparing. */
+      test: string | null;
       testIndex: number; // 0-based, among the tests of this run
       testCount: number;
       phase: BenchPhase;
@@ -45,5 +49,5 @@ export type BenchEvent =
       fraction: number;
       etaSec: number | null;
     }
-  | { type: 'sample'; test: TestId; run: number; tMs: number; bytesPerSec: number; iops: number }
+  | { type: 'sample'; test: string; run: number; tMs: number; bytesPerSec: number; iops: number }
   | { type: 'warning'; code: string; message: string };

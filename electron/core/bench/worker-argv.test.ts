@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TEST_IDS } from '../model/results.ts';
-import { PRESETS, TEST_DEFINITIONS } from './presets.ts';
+import { testsOfKind } from '../model/catalog.ts';
+import { PRESETS } from './presets.ts';
 import { jobSpec, workerArgv, type WorkerPlan } from './worker-argv.ts';
 
 const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
@@ -30,8 +30,9 @@ describe('jobSpec', () => {
   });
 
   test('every known test yields a job of enums and numbers only', () => {
-    for (const id of TEST_IDS) assert.match(jobSpec(id), JOB_SHAPE, id);
-    assert.equal(Object.keys(TEST_DEFINITIONS).length, TEST_IDS.length);
+    const rate = testsOfKind('rate');
+    assert.ok(rate.length >= 10, 'the grid, seeks and the mix are rate tests');
+    for (const t of rate) assert.match(jobSpec(t.id), JOB_SHAPE, t.id);
   });
 });
 

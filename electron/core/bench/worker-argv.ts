@@ -1,11 +1,12 @@
 // Spec → the worker's argv, from enums and numbers only: no caller text reaches a flag
 // except the target path, which is passed as one argv element (never through a shell).
-import type { TestId } from '../model/results.ts';
-import { TEST_DEFINITIONS } from './presets.ts';
+import { testById } from '../model/catalog.ts';
+import type { TestParams } from '../model/results.ts';
 
 export interface WorkerPlan {
   target: string;
-  tests: TestId[];
+  /** Catalog test ids of the rate kind. */
+  tests: string[];
   sizeBytes: number;
   durationSec: number;
   warmupSec: number;
@@ -16,8 +17,15 @@ export interface WorkerPlan {
   reuseFile?: string;
 }
 
-export function jobSpec(id: TestId): string {
-  const p = TEST_DEFINITIONS[id].params;
+/** The worker job's parameters of a rate test of the catalog. */
+export function rateParams(id: string): TestParams {
+  const params = testById(id)?.params;
+  if (!params) throw new Error(`${id} is not a rate test of the catalog`);
+  return params;
+}
+
+export function jobSpec(id: string): string {
+  const p = rateParams(id);
   const parts = [`name=${id}`, `rw=${p.rw}`, `bs=${p.blockSize}`, `qd=${p.queueDepth}`, `threads=${p.threads}`];
   if (p.readPercent !== undefined) parts.push(`read=${p.readPercent}`);
   return parts.join(',');

@@ -14,7 +14,7 @@ export function locateWorker(): string {
   const path = fromEnv || fileURLToPath(new URL('../../../native/build/diskdelta-worker', import.meta.url));
   if (!existsSync(path)) {
     throw new BenchError(
-      'worker-missing',
+      'internal',
       fromEnv
         ? `DISKDELTA_WORKER points to ${path}, which does not exist`
         : `the measuring worker ${path} is not built: run \`npm install\` (it builds native/ with a C compiler; install one with \`apt-get install gcc make\`)`,
@@ -71,7 +71,7 @@ export function runWorker(argv: string[], options: WorkerRunOptions): Promise<Wo
 
   return new Promise((resolve, reject) => {
     child.on('error', (error) => {
-      reject(new BenchError('worker-spawn', `cannot start the worker: ${error.message}`));
+      reject(new BenchError('internal', `cannot start the worker: ${error.message}`));
     });
     child.on('close', (code, signal) => {
       clearTimeout(killTimer);

@@ -19,6 +19,7 @@
 //  ("19954us", "348ms", "1s") are the worst single operation, stored in ns as latencyNs.max.
 //  Every other field (per-char, rewrite, file creation, CPU %) is kept as an extra metric under
 //  its CSV column name with its unit.
+import { testByForeignName } from '../model/catalog.ts';
 import type { ExtraMetric, LatencyNs, RunRecord, TestResult, Warning } from '../model/results.ts';
 import { emptyLatency, importedResult, parseToolSize, scaleDecimal, splitLines } from './common.ts';
 import { ImportError } from './import-error.ts';
@@ -56,11 +57,14 @@ const LABELS: Record<string, string> = {
   ran_create: 'Random Create, Create', ran_stat: 'Random Create, Read', ran_del: 'Random Create, Delete',
 };
 
-const MAPPED = {
-  get_block: 'seq1m-q1t1-read',
-  put_block: 'seq1m-q1t1-write',
-  seeks: 'seeks',
-} as const;
+/** The bonnie++ fields that map to a catalog test (model/catalog.ts names.bonnie). */
+const MAPPED = Object.fromEntries(
+  (['get_block', 'put_block', 'seeks'] as const).map((field) => {
+    const test = testByForeignName('bonnie', field);
+    if (!test) throw new Error(`the catalog maps no test from bonnie++'s ${field}`);
+    return [field, test.id];
+  }),
+) as Record<'get_block' | 'put_block' | 'seeks', string>;
 
 type Layout = { name: '1.0x' | '1.9x' | '1.98+'; fields: string[] };
 

@@ -1,4 +1,5 @@
-// Helpers shared by the importers: exact decimal parsing, test naming and result building.
+// Helpers shared by the importers: exact decimal parsing and result building. Test ids come
+// from the catalog (model/catalog.ts testIdFor), re-exported here for the importers.
 import type { LatencyNs, TestParams, TestResult, Warning } from '../model/results.ts';
 
 /**
@@ -19,37 +20,7 @@ export function scaleDecimal(text: string, shift: number): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-/** 4096 → "4k", 1048576 → "1m", 131072 → "128k", 512 → "512": the TestId spelling. */
-export function blockSizeLabel(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)}m`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024}k`;
-  return String(bytes);
-}
-
-/**
- * The test name for a set of parameters, spelled the way DiskDelta's TestIds are
- * ("seq1m-q8t1-read", "rnd4k-q32t1-write", "mix70-rnd4k-q8t1"). When the parameters are
- * exactly one of DiskDelta's tests the name IS that TestId, so imports from fio, KDiskMark
- * and CrystalDiskMark line up with measured runs in a comparison; otherwise it is a name in
- * the same scheme (e.g. "rnd4k-q32t16-read") that still lines up across tools.
- */
-export function testNameFor(p: TestParams): string {
-  const shape = `${blockSizeLabel(p.blockSize)}-q${p.queueDepth}t${p.threads}`;
-  switch (p.rw) {
-    case 'read':
-      return `seq${shape}-read`;
-    case 'write':
-      return `seq${shape}-write`;
-    case 'randread':
-      return `rnd${shape}-read`;
-    case 'randwrite':
-      return `rnd${shape}-write`;
-    case 'randrw':
-      return `mix${p.readPercent ?? 50}-rnd${shape}`;
-    case 'seeks':
-      return 'seeks';
-  }
-}
+export { blockSizeLabel, testIdFor } from '../model/catalog.ts';
 
 export function emptyLatency(): LatencyNs {
   return { mean: null, p50: null, p90: null, p99: null, p999: null, max: null };

@@ -36,6 +36,15 @@ export function exportCsv(runs: RunRecord[]): string {
         r.underResolved, null, null, null, r.warnings.map((w) => w.code).join(' '),
       ]);
     }
+    for (const r of run.results) {
+      for (const f of r.figures ?? []) {
+        const what = [f.metric, f.subject].filter(Boolean).join(' ');
+        rows.push([
+          ...common, 'figure', r.test, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+          null, f.value, f.unit, `${what} (${f.provenance}${f.basis ? `: ${f.basis}` : ''})`, null,
+        ]);
+      }
+    }
     for (const e of run.extras) {
       rows.push([
         ...common, 'extra', e.name, null, null, null, null, null, null, null, null, null, null, null, null, null, null,

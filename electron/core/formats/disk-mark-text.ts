@@ -14,7 +14,7 @@
 // MB/s is 10^6 bytes/s (both tools say so in the header); latency is the mean in µs.
 // A line of zeros is a test that was not run (the tools print 0.000), so it is skipped.
 import type { AccessPattern, RunRecord, TestParams, TestResult } from '../model/results.ts';
-import { blockSizeLabel, emptyLatency, importedResult, scaleDecimal, splitLines, testNameFor, uniqueTestName } from './common.ts';
+import { blockSizeLabel, emptyLatency, importedResult, scaleDecimal, splitLines, testIdFor, uniqueTestName } from './common.ts';
 import { ImportError } from './import-error.ts';
 
 const RESULT_LINE =
@@ -95,7 +95,7 @@ export function parseDiskMarkText(text: string, fileName: string, flavour: DiskM
       if (rw) {
         params = { rw, blockSize, queueDepth, threads };
         if (rw === 'randrw') params.readPercent = section.readPercent;
-        name = testNameFor(params);
+        name = testIdFor(params);
       } else {
         // Sequential mixed: no DiskDelta access pattern for it, so a descriptive name only.
         name = `mix${section.readPercent}-${shape}`;

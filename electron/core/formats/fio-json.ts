@@ -3,7 +3,7 @@
 // normal-format report) is tolerated and kept in sourceMeta.
 //
 // Each job becomes one TestResult, named from its rw pattern, block size, effective queue
-// depth and numjobs (common.ts testNameFor): read bs=1M iodepth=8 numjobs=1 is exactly
+// depth and numjobs (common.ts testIdFor): read bs=1M iodepth=8 numjobs=1 is exactly
 // DiskDelta's seq1m-q8t1-read. Synchronous engines (psync, sync, …) run at depth 1 whatever
 // iodepth says (fio prints a note and caps it), so depth 1 is used for them.
 // Bandwidth is bw_bytes (bytes/s; older fio only has bw in KiB/s, ×1024), IOPS as is, latency
@@ -11,7 +11,7 @@
 // become the histogram. Clones of a job (numjobs without group_reporting) ran together and are
 // summed, as group_reporting would.
 import type { AccessPattern, ExtraMetric, LatencyNs, RunRecord, TestParams, TestResult, Warning } from '../model/results.ts';
-import { blockSizeLabel, emptyLatency, importedResult, testNameFor, uniqueTestName } from './common.ts';
+import { blockSizeLabel, emptyLatency, importedResult, testIdFor, uniqueTestName } from './common.ts';
 import { ImportError } from './import-error.ts';
 import { lineAt, lineOfPath, scanJsonValue } from './json-scan.ts';
 
@@ -194,7 +194,7 @@ function jobShape(jobname: string, opts: Record<string, string>): JobShape {
   if (known && sane(bs) && sane(depth) && sane(threads) && (known.rw !== 'randrw' || readBs === writeBs)) {
     const params: TestParams = { rw: known.rw, blockSize: bs, queueDepth: depth, threads };
     if (known.rw === 'randrw') params.readPercent = mixRead;
-    return { name: testNameFor(params), params, dirs: known.dirs, ioEngine };
+    return { name: testIdFor(params), params, dirs: known.dirs, ioEngine };
   }
   // Patterns with no DiskDelta equivalent (sequential mixed, trim, odd block sizes) keep a
   // descriptive name in the same spirit and params null.

@@ -2,27 +2,8 @@
 // the comparison and the app. Raw units only: bytes per second, I/Os per second,
 // nanoseconds. Conversion to MB/s, MiB/s or KB/s happens at display time (units.ts).
 
-import type { DeviceFingerprint, StackLayer, SystemFacts } from '../system/types.ts';
-
-/** The standard tests, in the order the grid shows them (CrystalDiskMark's layout). */
-export const GRID_TEST_IDS = [
-  'seq1m-q8t1-read',
-  'seq1m-q8t1-write',
-  'seq1m-q1t1-read',
-  'seq1m-q1t1-write',
-  'rnd4k-q32t1-read',
-  'rnd4k-q32t1-write',
-  'rnd4k-q1t1-read',
-  'rnd4k-q1t1-write',
-] as const;
-
-export const TEST_IDS = [...GRID_TEST_IDS, 'seeks', 'mix70-rnd4k-q8t1'] as const;
-
-export type TestId = (typeof TEST_IDS)[number];
-
-export function isTestId(value: string): value is TestId {
-  return (TEST_IDS as readonly string[]).includes(value);
-}
+import type { DeviceFingerprint, StackLayer, SystemFacts } from './machine.ts';
+import type { Provenance, RawUnit } from './catalog.ts';
 
 /** Access pattern, as the worker names it (fio's rw= vocabulary plus bonnie++'s seeks). */
 export type AccessPattern = 'read' | 'write' | 'randread' | 'randwrite' | 'randrw' | 'seeks';
@@ -81,8 +62,26 @@ export interface RunMeasurement {
 /** A histogram as sparse [lowerBoundNs, count] pairs, ascending. */
 export type LatencyHistogram = Array<[number, number]>;
 
+/**
+ * A figure that is not an I/O rate: the seconds of one phase of a workload, a cipher's
+ * ceiling in bytes/s, a forecast. Its metric (catalog.ts METRICS) says the unit and which way
+ * is better; `estimated` figures come from a model, not a measurement, and are shown as such.
+ */
+export interface Figure {
+  /** A catalog metric id, e.g. "phaseSeconds", "cipherBytesPerSec", "forecastBytesPerSec". */
+  metric: string;
+  /** What the figure is of within its test: a phase ("unpack"), a cipher ("aes-xts-plain64"); "" when single. */
+  subject: string;
+  /** Raw, in `unit`; null: not obtained (say why in `basis`). */
+  value: number | null;
+  unit: RawUnit;
+  provenance: Provenance;
+  /** How it was obtained, for estimated figures above all ("cipher ceiling × measured write"). */
+  basis?: string;
+}
+
 export interface TestResult {
-  /** A TestId for DiskDelta's own tests; imports use the nearest TestId or their own name. */
+  /** A test id of the catalog (catalog.ts); imports use the nearest catalog test or their own name. */
   test: string;
   params: TestParams | null;
   /** Median over runs (measured) or the value in the file (imported). null: not reported. */
@@ -99,6 +98,11 @@ export interface TestResult {
   /** True when the result is too short or has too few I/Os to be trusted (bonnie++'s +++++). */
   underResolved: boolean;
   warnings: Warning[];
+  /**
+   * The figures of kinds that are not rates (seconds per phase, cipher ceilings, forecasts).
+   * Absent for rate tests; the library stores an empty list as absent.
+   */
+  figures?: Figure[];
 }
 
 /** A figure kept from an import that maps to none of DiskDelta's tests. */

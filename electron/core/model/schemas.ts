@@ -7,10 +7,11 @@
 // at the bottom make tsc fail when the model gains, loses or retypes a field, optional ones
 // included, and a schema here does not follow.
 import { z } from 'zod';
+import { PROVENANCES, RAW_UNITS } from './catalog.ts';
 import type {
-  CpuTime, ExtraMetric, LatencyNs, RunMeasurement, RunRecord, RunSettings, Sample, TargetInfo, TestParams, TestResult, Warning,
+  CpuTime, ExtraMetric, Figure, LatencyNs, RunMeasurement, RunRecord, RunSettings, Sample, TargetInfo, TestParams, TestResult, Warning,
 } from './results.ts';
-import type { DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from '../system/types.ts';
+import type { DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from './machine.ts';
 
 const count = z.number().nonnegative();
 const nullableCount = count.nullable();
@@ -88,6 +89,15 @@ export const runMeasurementSchema = z.strictObject({
   samples: z.array(sampleSchema),
 });
 
+export const figureSchema = z.strictObject({
+  metric: z.string().min(1).max(200),
+  subject: z.string().max(200),
+  value: z.number().nullable(),
+  unit: z.enum(RAW_UNITS),
+  provenance: z.enum(PROVENANCES),
+  basis: text.optional(),
+});
+
 export const testResultSchema = z.strictObject({
   test: z.string().min(1).max(200),
   params: testParamsSchema.nullable(),
@@ -101,6 +111,7 @@ export const testResultSchema = z.strictObject({
   cpu: cpuSchema.nullable(),
   underResolved: z.boolean(),
   warnings: z.array(warningSchema),
+  figures: z.array(figureSchema).optional(),
 });
 
 export const targetInfoSchema = z.strictObject({
@@ -146,7 +157,7 @@ export const runRecordSchema = z.strictObject({
 // Compile-time agreement with the model, in both directions and on the exact key sets: a plain
 // mutual-assignability check passes when one side lacks an optional field, which is how the
 // two earlier mirrors drifted unnoticed.
-type Exact<A, B> = [A] extends [B]
+export type Exact<A, B> = [A] extends [B]
   ? [B] extends [A]
     ? [keyof A] extends [keyof B]
       ? [keyof B] extends [keyof A]
@@ -155,7 +166,7 @@ type Exact<A, B> = [A] extends [B]
       : false
     : false
   : false;
-const agree = <T extends true>(value: T): T => value;
+export const agree = <T extends true>(value: T): T => value;
 agree<Exact<z.infer<typeof warningSchema>, Warning>>(true);
 agree<Exact<z.infer<typeof deviceFingerprintSchema>, DeviceFingerprint>>(true);
 agree<Exact<z.infer<typeof stackLayerSchema>, StackLayer>>(true);
@@ -166,6 +177,7 @@ agree<Exact<z.infer<typeof sampleSchema>, Sample>>(true);
 agree<Exact<z.infer<typeof cpuSchema>, CpuTime>>(true);
 agree<Exact<z.infer<typeof testParamsSchema>, TestParams>>(true);
 agree<Exact<z.infer<typeof runMeasurementSchema>, RunMeasurement>>(true);
+agree<Exact<z.infer<typeof figureSchema>, Figure>>(true);
 agree<Exact<z.infer<typeof testResultSchema>, TestResult>>(true);
 agree<Exact<z.infer<typeof targetInfoSchema>, TargetInfo>>(true);
 agree<Exact<z.infer<typeof runSettingsSchema>, RunSettings>>(true);

@@ -84,8 +84,8 @@ describe('library round trip', () => {
     assert.equal(summary.resultCount, 2);
     assert.equal(summary.warningCount, 2); // one run-level, one on the first test
     assert.equal(summary.engine, 'diskdelta-worker 0.1.0');
-    assert.deepEqual(lib.listRuns({ labelContains: '2011 h' }).map((s) => s.id), [b]);
-    assert.deepEqual(lib.listRuns({ labelContains: '%' }), [], 'LIKE wildcards in the search are literal');
+    assert.deepEqual(lib.listRuns({ label: '2011 h' }).map((s) => s.id), [b]);
+    assert.deepEqual(lib.listRuns({ label: '%' }), [], 'LIKE wildcards in the search are literal');
     assert.deepEqual(lib.listRuns({ limit: 1 }).map((s) => s.id), [b], 'the newest run');
 
     assert.equal(lib.relabel(a, 'renamed'), true);
@@ -132,13 +132,13 @@ describe('list filters', () => {
     hdd.createdAt = '2011-06-01T10:00:00.000Z';
     const old = lib.saveRun(hdd);
     const idsOf = (filter: Parameters<typeof lib.listRuns>[0]) => lib.listRuns(filter).map((s) => s.id);
-    assert.deepEqual(idsOf({ deviceContains: 'ssd 2' }), [ids[1]], 'model, any case');
-    assert.deepEqual(idsOf({ deviceContains: 'hdd' }), [old], 'class');
-    assert.deepEqual(idsOf({ deviceContains: '50%_' }), [old], 'wildcards literal');
-    assert.deepEqual(idsOf({ deviceContains: '5%' }), []);
+    assert.deepEqual(idsOf({ device: 'ssd 2' }), [ids[1]], 'model, any case');
+    assert.deepEqual(idsOf({ device: 'hdd' }), [old], 'class');
+    assert.deepEqual(idsOf({ device: '50%_' }), [old], 'wildcards literal');
+    assert.deepEqual(idsOf({ device: '5%' }), []);
     assert.deepEqual(idsOf({ since: '2026-01-01' }), ids);
     assert.deepEqual(idsOf({ since: '2026-01-02' }), []);
-    assert.deepEqual(idsOf({ since: '2011-06-01', deviceContains: 'sata', limit: 2 }), [ids[1], ids[2]]);
+    assert.deepEqual(idsOf({ since: '2011-06-01', device: 'sata', limit: 2 }), [ids[1], ids[2]]);
     lib.close();
   });
 });

@@ -11,6 +11,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type {
   ExtraMetric,
+  Figure,
   LatencyNs,
   RunMeasurement,
   RunRecord,
@@ -19,7 +20,8 @@ import type {
   TestResult,
   Warning,
 } from '../model/results.ts';
-import type { DeviceClass } from '../system/types.ts';
+import type { DeviceClass } from '../model/machine.ts';
+import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { migrate, NewerSchemaError } from './migrations.ts';
 
 /** How long a writer waits for another process's transaction before giving up. */
@@ -34,33 +36,7 @@ export class LibraryError extends Error {
   }
 }
 
-/** One line of `diskdelta list`: what the runs table alone can tell, no JSON, no samples. */
-export interface RunSummary {
-  id: number;
-  label: string;
-  createdAt: string;
-  source: RunSource;
-  sourceFormat: SourceFormat;
-  targetPath: string;
-  deviceModel: string | null;
-  deviceClass: DeviceClass | null;
-  preset: string | null;
-  engine: string;
-  resultCount: number;
-  warningCount: number;
-}
-
-export interface RunFilter {
-  source?: RunSource;
-  /** Case-insensitive substring of the label. */
-  labelContains?: string;
-  /** Case-insensitive substring of the device's model (or kernel name) or of its class. */
-  deviceContains?: string;
-  /** Runs created on or after this ISO date or date-time (UTC, compared as text). */
-  since?: string;
-  /** At most this many runs: the newest (highest ids), still listed oldest first. */
-  limit?: number;
-}
+export type { RunFilter, RunSummary };
 
 /** An imported run and what identifies it: see importFingerprints(). */
 export interface ImportItem {
@@ -84,6 +60,13 @@ export function importFingerprints(fileBytes: Uint8Array, runCount: number): str
   return Array.from({ length: runCount }, (_, index) => `sha256:${digest}#${index}`);
 }
 
+/** The import items of one file's runs: each run with its fingerprint. */
+export function importItems(runs: RunRecord[], fileBytes: Uint8Array): ImportItem[] {
+  const fingerprints = importFingerprints(fileBytes, runs.length);
+  return runs.map((run, i) => ({ run, fingerprint: fingerprints[i]! }));
+}
+
+/** The one library service: the CLI's commands and the app's procedures both call it. */
 export interface Library {
   readonly path: string;
   saveRun(run: RunRecord): number;
@@ -309,6 +292,8 @@ class SqliteLibrary implements Library {
     const insertBucket = this.#stmt('INSERT INTO histogram_buckets (result_id, seq, lower_ns, count) VALUES (?, ?, ?, ?)');
     result.histogram.forEach(([lowerNs, count], i) => insertBucket.run(resultId, i, lowerNs, count));
     result.runs.forEach((measurement, i) => this.#insertMeasurement(resultId, i, measurement));
+    const insertFigure = this.#stmt('INSERT INTO figures (result_id, seq, metric, subject, value, unit, provenance, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    (result.figures ?? []).forEach((f, i) => insertFigure.run(resultId, i, f.metric, f.subject, f.value, f.unit, f.provenance, f.basis ?? null));
     this.#insertWarnings(runId, resultId, result.warnings);
   }
 
@@ -411,7 +396,14 @@ class SqliteLibrary implements Library {
         })),
       }),
     );
-    return {
+    const figures = (this.#stmt('SELECT metric, subject, value, unit, provenance, basis FROM figures WHERE result_id = ? ORDER BY seq').all(resultId) as Row[]).map(
+      (f): Figure => {
+        const figure: Figure = { metric: str(f.metric), subject: str(f.subject), value: numOrNull(f.value), unit: str(f.unit) as Figure['unit'], provenance: str(f.provenance) as Figure['provenance'] };
+        if (f.basis != null) figure.basis = str(f.basis);
+        return figure;
+      },
+    );
+    const result: TestResult = {
       test: str(r.test),
       params: r.params == null ? null : JSON.parse(str(r.params)),
       bytesPerSec: numOrNull(r.bytes_per_sec),
@@ -425,6 +417,8 @@ class SqliteLibrary implements Library {
       underResolved: Boolean(r.under_resolved),
       warnings,
     };
+    if (figures.length > 0) result.figures = figures;
+    return result;
   }
 
   listRuns(filter: RunFilter = {}): RunSummary[] {
@@ -434,17 +428,22 @@ class SqliteLibrary implements Library {
       where.push('source = ?');
       params.push(filter.source);
     }
-    if (filter.labelContains) {
+    if (filter.label) {
       where.push("label LIKE ? ESCAPE '\\'");
-      params.push(likePattern(filter.labelContains));
+      params.push(likePattern(filter.label));
     }
-    if (filter.deviceContains) {
-      where.push("(device_model LIKE ? ESCAPE '\\' OR device_class LIKE ? ESCAPE '\\')");
-      params.push(likePattern(filter.deviceContains), likePattern(filter.deviceContains));
+    if (filter.device) {
+      const pattern = likePattern(filter.device);
+      where.push("(device_model LIKE ? ESCAPE '\\' OR device_class LIKE ? ESCAPE '\\' OR target_path LIKE ? ESCAPE '\\')");
+      params.push(pattern, pattern, pattern);
     }
     if (filter.since) {
       where.push('created_at >= ?');
       params.push(filter.since);
+    }
+    if (filter.until) {
+      where.push('created_at <= ?');
+      params.push(filter.until);
     }
     // The column list matches the covering index runs_list (migration 3), and rows come back
     // as arrays: both matter with thousands of runs (see scripts/bench-library.ts).

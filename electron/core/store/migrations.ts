@@ -149,6 +149,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX runs_by_import_fingerprint ON runs (import_fingerprint) WHERE import_fingerprint IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    why: 'figures of kinds that are not rates (seconds per phase, cipher ceilings, forecasts), each with its provenance',
+    sql: `
+      CREATE TABLE figures (
+        result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        metric TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        value REAL,
+        unit TEXT NOT NULL,
+        provenance TEXT NOT NULL CHECK (provenance IN ('measured', 'imported', 'reference', 'estimated')),
+        basis TEXT,
+        PRIMARY KEY (result_id, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { classify, placementOf } from './classify.ts';
 import { pcieCeiling, sataCeiling, usbCeiling, type LinkCeiling } from './link.ts';
 import { exists, listDir, readBytes, readNumber, readText, resolveInRoot, rootOf, type RootOptions } from './sysfs.ts';
-import type { BlockDeviceInfo, DiscardSupport, Reasons } from './types.ts';
+import type { BlockDeviceInfo, DiscardSupport, Reasons } from '../model/machine.ts';
 
 /** Every block device under /sys/block, skipping loop devices with nothing attached. */
 export async function listBlockDevices(opts?: RootOptions): Promise<BlockDeviceInfo[]> {

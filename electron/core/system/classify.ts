@@ -1,6 +1,6 @@
 // Transport and class of a block device from its name and its place in the sysfs device tree
 // (the resolved /sys/block/NAME path names every bus between the CPU and the disk).
-import type { DeviceClass } from './types.ts';
+import type { DeviceClass } from '../model/machine.ts';
 
 export interface Placement {
   transport: string | null;

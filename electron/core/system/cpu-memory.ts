@@ -2,7 +2,7 @@
 // runs at GB/s or at the 70 MB/s of the 2011 laptop; RAM size decides what the page cache holds.
 import { readText, rootOf, type RootOptions } from './sysfs.ts';
 import { readFstrimTimer } from './fstrim.ts';
-import type { Reasons, SystemFacts } from './types.ts';
+import type { Reasons, SystemFacts } from '../model/machine.ts';
 
 /** Flags that speed up disk encryption: x86 AES-NI/VAES (+carry-less multiply, SHA), ARMv8 Crypto Extensions. */
 const X86_CRYPTO = ['aes', 'vaes', 'pclmulqdq', 'vpclmulqdq', 'sha_ni', 'avx2', 'avx512f'];

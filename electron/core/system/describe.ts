@@ -4,10 +4,10 @@
 import type { TargetInfo, Warning } from '../model/results.ts';
 import { readSystemFacts } from './cpu-memory.ts';
 import { stackWarnings } from './fs-warnings.ts';
-import { lowestCeiling } from './result-warnings.ts';
+import { lowestCeiling } from './ceiling.ts';
 import { buildStack } from './stack.ts';
 import type { RootOptions } from './sysfs.ts';
-import type { BlockDeviceInfo, DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from './types.ts';
+import type { BlockDeviceInfo, DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from '../model/machine.ts';
 
 export interface TrimVerdict {
   /** The mount's own discard option: "on", "async", "off", or null (decided elsewhere, e.g. ZFS). */

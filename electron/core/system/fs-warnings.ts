@@ -2,7 +2,7 @@
 // cache or do not honour O_DIRECT, and loop devices that read through the page cache. Each
 // says where the figure would really come from.
 import type { Warning } from '../model/results.ts';
-import type { StackLayer } from './types.ts';
+import type { StackLayer } from '../model/machine.ts';
 
 const NETWORK_FS = new Set(['nfs', 'nfs4', 'cifs', 'smb3', 'smbfs', '9p', 'ceph', 'glusterfs', 'afs', 'virtiofs', 'lustre', 'fuse.sshfs', 'fuse.rclone', 'fuse.s3fs', 'fuse.glusterfs']);
 const MEMORY_FS = new Set(['tmpfs', 'ramfs']);

@@ -2,7 +2,7 @@
 // output (which is for people, and needs a running systemd).
 import { readlink } from 'node:fs/promises';
 import { exists, inRoot, rootOf, type RootOptions } from './sysfs.ts';
-import type { FstrimTimerFacts } from './types.ts';
+import type { FstrimTimerFacts } from '../model/machine.ts';
 
 const UNIT_DIRS = ['/etc/systemd/system', '/usr/lib/systemd/system', '/lib/systemd/system'];
 

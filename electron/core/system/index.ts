@@ -1,9 +1,9 @@
 // system/: what DiskDelta knows about the machine under a measurement. The orchestrator calls
-// describeTarget before a run and resultWarnings for each figure; the CLI shows the rest.
+// describeTarget before a run (bench/result-warnings.ts then judges each figure against these
+// facts); the CLI shows the rest. The fact types live in model/machine.ts.
 export { describeTarget, inspectPath, type InspectReport, type TrimVerdict } from './describe.ts';
-export { resultWarnings, lowestCeiling, likelyWriteCacheBytes, type ResultWarningInput } from './result-warnings.ts';
+export { lowestCeiling } from './ceiling.ts';
 export { listBlockDevices, readBlockDevice } from './block-devices.ts';
 export { readSystemFacts } from './cpu-memory.ts';
 export { stackWarnings, directIoTrusted } from './fs-warnings.ts';
 export type { RootOptions } from './sysfs.ts';
-export type * from './types.ts';

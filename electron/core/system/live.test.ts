@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { InspectReport } from './describe.ts';
-import type { BlockDeviceInfo } from './types.ts';
+import type { BlockDeviceInfo } from '../model/machine.ts';
 
 const CLI = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
 

@@ -7,7 +7,7 @@ import { readBlockDevice } from './block-devices.ts';
 import { dmKindFromUuid, parseCryptArgs, readDmTables, splitLvmName, type DmTarget } from './dm.ts';
 import { allOptions, findMount, optionValue, readMountinfo, type MountEntry } from './mountinfo.ts';
 import { inRoot, isLiveRoot, listDir, readNumber, readText, resolveInRoot, rootOf, type Read, type RootOptions } from './sysfs.ts';
-import type { BlockDeviceInfo, StackLayer } from './types.ts';
+import type { BlockDeviceInfo, StackLayer } from '../model/machine.ts';
 
 export interface StackReport {
   path: string;

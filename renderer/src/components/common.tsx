@@ -1,13 +1,27 @@
 import type { ReactNode } from 'react';
 import type { ApiError } from '../../../electron/core/api/contract.ts';
+import { actionOf } from '../../../electron/core/model/failures.ts';
 
-/** A backend error as the person can act on it; UNAVAILABLE says which part is missing. */
-export function ErrorNote({ error, what }: { error: ApiError | null; what?: string }) {
+/** Actions that mean "start again with another folder or size": the New run form is where. */
+const NEEDS_NEW_RUN = new Set(['pick-folder', 'free-space', 'use-buffered', 'run-as-root', 'fix-input']);
+
+/**
+ * A backend error as the person can act on it: UNAVAILABLE says which part is missing; a run
+ * failure (error.failure, model/failures.ts) says what to do about it, with a way there.
+ */
+export function ErrorNote({ error, what, newRunLink = false }: { error: ApiError | null; what?: string; newRunLink?: boolean }) {
   if (!error) return null;
   const title = error.code === 'UNAVAILABLE' ? `${what ?? 'This'} is not available` : `${what ?? 'That'} did not work`;
+  const action = error.failure ? actionOf(error.failure) : null;
   return (
     <div className={`banner ${error.code === 'UNAVAILABLE' ? 'warn' : 'error'}`} role="alert" data-testid="error-note">
-      <strong>{title}.</strong> {error.message} <span className="code">({error.code})</span>
+      <strong>{title}.</strong> {error.message} <span className="code">({error.failure ?? error.code})</span>
+      {action ? (
+        <p data-testid="failure-action" data-action={action.action}>
+          {action.text}
+          {newRunLink && NEEDS_NEW_RUN.has(action.action) ? <> <a href="#/new">Back to New run</a></> : null}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatIops, formatNumber, formatThroughput } from '../../../electron/core/analysis/units.ts';
-import { testTitle } from '../../../electron/core/analysis/compare.ts';
+import { testTitle } from '../../../electron/core/model/catalog.ts';
 import { EmptyState, ErrorNote, formatEta, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { useRuns } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
@@ -70,7 +70,7 @@ export function LiveRunPage() {
         </div>
       ) : null}
       {run.status === 'cancelled' ? <div className="banner warn" role="status">The run was cancelled; its test file was removed and nothing was saved.</div> : null}
-      <ErrorNote error={run.status === 'failed' ? run.error : null} what="The run" />
+      <ErrorNote error={run.status === 'failed' ? run.error : null} what="The run" newRunLink />
       <section aria-labelledby="now-h">
         <h2 id="now-h">Current figures</h2>
         {last ? (

@@ -41,7 +41,8 @@ export interface CompareView {
   warnings: RunWarnings[];
 }
 
-const SEQUENTIAL = /^seq/;
+/** Sequential tests by their parameters (catalog or import), never by the shape of their id. */
+const isSequential = (row: CompareRow) => row.params?.rw === 'read' || row.params?.rw === 'write';
 
 export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): CompareView {
   const comparison = compareRuns(records, { unit });
@@ -53,7 +54,7 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
       });
       return datum;
     });
-  const throughputRows = comparison.rows.filter((r) => r.kind === 'throughput' && SEQUENTIAL.test(r.test));
+  const throughputRows = comparison.rows.filter((r) => r.kind === 'throughput' && isSequential(r));
   const iopsRows = comparison.rows.filter((r) => r.kind === 'iops');
   const bars: BarGroup[] = [];
   if (throughputRows.length > 0) {

@@ -1,5 +1,5 @@
 // The Live run page's figures, derived from the runs slice.
-import { testTitle } from '../../../electron/core/analysis/compare.ts';
+import { testTitle } from '../../../electron/core/model/catalog.ts';
 import type { LiveRun, LiveSample } from '../stores/runs.ts';
 
 export interface LiveChartSeries {

@@ -1,9 +1,11 @@
 // Warnings for one measured figure, from what system/ knows about the target: a figure faster
 // than the link can carry, or a test small enough to live in RAM or the drive's write cache.
+// In bench/ (not system/) because it judges a result and words it with units: system/ only
+// reads the machine.
 import type { Warning } from '../model/results.ts';
+import type { DeviceFingerprint, StackLayer } from '../model/machine.ts';
 import { formatBytes, formatThroughput } from '../analysis/units.ts';
-import { directIoTrusted } from './fs-warnings.ts';
-import type { DeviceFingerprint, StackLayer } from './types.ts';
+import { directIoTrusted, lowestCeiling } from '../system/index.ts';
 
 export interface ResultWarningInput {
   bytesPerSec: number | null;
@@ -17,18 +19,6 @@ export interface ResultWarningInput {
   buffered?: boolean;
 }
 
-/** The lowest known link ceiling among the device and the stack's disks. */
-export function lowestCeiling(device?: DeviceFingerprint, stack?: StackLayer[]): { bytesPerSec: number; where: string } | null {
-  const candidates: Array<{ bytesPerSec: number; where: string }> = [];
-  if (device?.linkCeilingBytesPerSec) candidates.push({ bytesPerSec: device.linkCeilingBytesPerSec, where: `${device.name} (${device.linkDescription ?? 'link'})` });
-  for (const layer of stack ?? []) {
-    if (layer.kind === 'disk' && layer.linkCeilingBytesPerSec) {
-      candidates.push({ bytesPerSec: layer.linkCeilingBytesPerSec, where: `${layer.name} (${String(layer.details.link ?? 'link')})` });
-    }
-  }
-  if (candidates.length === 0) return null;
-  return candidates.reduce((a, b) => (b.bytesPerSec < a.bytesPerSec ? b : a));
-}
 
 /**
  * The drive's likely write cache, an ESTIMATE from its class and size: HDDs carry up to 256 MiB

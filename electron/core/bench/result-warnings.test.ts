@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { likelyWriteCacheBytes, resultWarnings } from './result-warnings.ts';
-import type { DeviceFingerprint, StackLayer } from './types.ts';
+import type { DeviceFingerprint, StackLayer } from '../model/machine.ts';
 
 const device = (over: Partial<DeviceFingerprint>): DeviceFingerprint => ({
   name: 'sda', model: null, serial: null, sizeBytes: 120e9, rotational: false, class: 'SATA SSD', transport: 'sata',

@@ -1,8 +1,8 @@
 // Plain-text views of devices and stacks for the CLI (and any text report): every figure with
 // its unit, every unknown shown as "?" with its reason listed underneath, never left blank.
-import { formatBytes, formatThroughput } from '../analysis/units.ts';
-import type { InspectReport } from './describe.ts';
-import type { BlockDeviceInfo, StackLayer, SystemFacts } from './types.ts';
+import { formatBytes, formatThroughput } from '../core/analysis/units.ts';
+import type { InspectReport } from '../core/system/describe.ts';
+import type { BlockDeviceInfo, StackLayer, SystemFacts } from '../core/model/machine.ts';
 
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

@@ -1,0 +1,94 @@
+// The rate kind: DiskDelta's I/O tests (the CrystalDiskMark grid, seeks, the mix). Each test
+// becomes a `--job` of the worker's `run` verb; its result lines, one per timed run, are
+// aggregated into a median with spread, latency percentiles and trust verdicts.
+import { z } from 'zod';
+import { testWrites } from '../../model/catalog.ts';
+import type { Sample, TestResult } from '../../model/results.ts';
+import { aggregateTest } from '../aggregate.ts';
+import { ProgressTracker } from '../progress.ts';
+import { resultWarnings } from '../result-warnings.ts';
+import { workerArgv, type WorkerPlan } from '../worker-argv.ts';
+import type { WorkerResult } from '../worker-protocol.ts';
+import type { MeasurementKind } from './kind.ts';
+
+const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
+  target: z.string().min(1),
+  tests: z.array(z.string()).min(1),
+  sizeBytes: z.number().int().min(16 * 1024 * 1024).max(2 ** 50),
+  durationSec: z.number().min(0.2).max(3600),
+  warmupSec: z.number().min(0).max(600),
+  runs: z.number().int().min(1).max(100),
+  buffered: z.boolean(),
+  sampleMs: z.number().int().min(50).max(10_000),
+  reuseFile: z.string().optional(),
+});
+
+export const rateKind: MeasurementKind<WorkerPlan> = {
+  id: 'rate',
+  title: 'I/O rate (throughput, IOPS, latency)',
+  planSchema,
+  plan: (spec, preset, tests) => ({
+    target: spec.target,
+    tests,
+    sizeBytes: spec.sizeBytes ?? preset.sizeBytes,
+    durationSec: spec.durationSec ?? preset.durationSec,
+    warmupSec: spec.warmupSec ?? preset.warmupSec,
+    runs: spec.runs ?? preset.runs,
+    buffered: spec.buffered ?? false,
+    sampleMs: 100,
+  }),
+  writes: (test) => testWrites(test),
+  start(plan, context) {
+    const worker = context.reuseFile ? { ...plan, reuseFile: context.reuseFile } : plan;
+    const results = new Map<string, WorkerResult[]>();
+    const samples = new Map<string, Map<number, Sample[]>>();
+    const progress = new ProgressTracker(plan, context.emit);
+    let finished = false;
+    return {
+      argv: workerArgv(worker),
+      read(m) {
+        if (m.type === 'progress') progress.update(m);
+        else if (m.type === 'sample') {
+          const test = plan.tests[m.job];
+          if (!test) return;
+          const sample: Sample = { tMs: m.t_ms, bytesPerSec: m.bytes_per_sec, iops: m.iops };
+          const perRun = samples.get(test) ?? new Map<number, Sample[]>();
+          samples.set(test, perRun);
+          perRun.set(m.run, [...(perRun.get(m.run) ?? []), sample]);
+          context.emit({ type: 'sample', test, run: m.run, ...sample });
+        } else if (m.type === 'result') {
+          const test = plan.tests[m.job];
+          if (test) results.set(test, [...(results.get(test) ?? []), m]);
+        }
+      },
+      results(hello): TestResult[] {
+        if (!finished) progress.finish();
+        finished = true;
+        return plan.tests
+          .filter((t) => results.has(t))
+          .map((t) => {
+            const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map());
+            result.warnings.push(
+              ...resultWarnings({
+                bytesPerSec: result.bytesPerSec,
+                device: context.target.device,
+                stack: context.target.stack,
+                sizeBytes: hello?.size ?? plan.sizeBytes,
+                memoryBytes: context.system.memoryBytes,
+                write: testWrites(t),
+                buffered: plan.buffered,
+              }),
+            );
+            return result;
+          });
+      },
+      settings: (hello) => ({
+        sizeBytes: hello?.size ?? plan.sizeBytes,
+        durationSec: plan.durationSec,
+        warmupSec: plan.warmupSec,
+        runs: plan.runs,
+        buffered: plan.buffered,
+      }),
+    };
+  },
+};

@@ -1,0 +1,201 @@
+// THE catalog of tests and metrics: what each test is called, which kind of measurement
+// runs it, which figures it yields (unit, which way is better) and the names other tools
+// give it. Compare, the importers, the API's events, the CLI and the renderer look tests up
+// here; nobody rebuilds a title or an id from a string's shape.
+//
+// A test id is an open string: a result may carry a test this catalog does not list (an
+// import's own name, a test of a newer DiskDelta). Lookups answer undefined for those and
+// callers fall back to the id itself, or to a title built from the result's parameters.
+//
+// Pure data and functions: the renderer bundles this module.
+import type { AccessPattern, TestParams } from './results.ts';
+
+/** Which way is better. 'none' for figures with no better side (an imported "% CPU"). */
+export type Direction = 'higher' | 'lower' | 'none';
+
+/**
+ * Where a figure comes from. A run is measured, imported or reference; a single figure may
+ * also be *estimated* (a forecast from a model, e.g. encryption cost from cipher speed), which
+ * is always shown as such, next to measured figures and never in their place.
+ */
+export const PROVENANCES = ['measured', 'imported', 'reference', 'estimated'] as const;
+export type Provenance = (typeof PROVENANCES)[number];
+
+/** Raw units, as stored: conversion for display happens in analysis/units.ts. */
+export const RAW_UNITS = ['bytes/s', 'IOPS', 'seeks/s', 'ns', 's', 'bytes', 'count'] as const;
+export type RawUnit = (typeof RAW_UNITS)[number];
+
+export interface MetricDef {
+  id: string;
+  /** As a person reads it next to a value: "throughput", "latency p99", "seconds". */
+  label: string;
+  unit: RawUnit;
+  direction: Direction;
+}
+
+/**
+ * Every metric a result can carry. The rate metrics are a TestResult's own fields; the others
+ * are Figures (results.ts), which name their metric by id.
+ */
+export const METRICS = {
+  bytesPerSec: { id: 'bytesPerSec', label: 'throughput', unit: 'bytes/s', direction: 'higher' },
+  iops: { id: 'iops', label: 'IOPS', unit: 'IOPS', direction: 'higher' },
+  seeks: { id: 'seeks', label: 'seeks', unit: 'seeks/s', direction: 'higher' },
+  'latency.p50': { id: 'latency.p50', label: 'latency p50', unit: 'ns', direction: 'lower' },
+  'latency.p99': { id: 'latency.p99', label: 'latency p99', unit: 'ns', direction: 'lower' },
+  'latency.mean': { id: 'latency.mean', label: 'latency mean', unit: 'ns', direction: 'lower' },
+  'latency.max': { id: 'latency.max', label: 'latency max', unit: 'ns', direction: 'lower' },
+  /** Wall time of one phase of a workload (unpack, sync, delete …): lower is better. */
+  phaseSeconds: { id: 'phaseSeconds', label: 'seconds', unit: 's', direction: 'lower' },
+  /** What one CPU core encrypts or decrypts with one cipher, in memory: the CPU's ceiling. */
+  cipherBytesPerSec: { id: 'cipherBytesPerSec', label: 'cipher throughput', unit: 'bytes/s', direction: 'higher' },
+  /** A forecast of a rate (e.g. a disk's throughput under dm-crypt), always estimated. */
+  forecastBytesPerSec: { id: 'forecastBytesPerSec', label: 'forecast throughput', unit: 'bytes/s', direction: 'higher' },
+} as const satisfies Record<string, MetricDef>;
+
+export type MetricId = keyof typeof METRICS;
+
+export function metricById(id: string): MetricDef | undefined {
+  return Object.hasOwn(METRICS, id) ? METRICS[id as MetricId] : undefined;
+}
+
+/** The names the same test has in other tools' results, for importers and for people. */
+export interface ForeignNames {
+  /** CrystalDiskMark's grid cell (and KDiskMark's), e.g. "SEQ1M Q8T1". */
+  grid?: string;
+  /** bonnie++'s CSV field, e.g. "get_block" (Sequential Input, Block). */
+  bonnie?: string;
+  /** KDiskMark's text report line, e.g. "Sequential 1 MiB (Q= 8, T= 1)" under [Read]. */
+  kdiskmark?: string;
+  /** CrystalDiskMark's text report line, e.g. "SEQ 1MiB (Q= 8, T= 1)" under [Read]. */
+  crystaldiskmark?: string;
+}
+
+export interface TestDef {
+  id: string;
+  /** The measurement kind that runs it (bench/kinds): 'rate' for the I/O tests. */
+  kind: string;
+  /** Short, for tables: "SEQ1M Q8T1 read". */
+  label: string;
+  /** In words, for comparisons and charts: "sequential read 1M Q8T1". */
+  title: string;
+  /** The worker job's parameters (rate tests); null for kinds without I/O parameters. */
+  params: TestParams | null;
+  /** Whether it writes to the target (refused on block devices). */
+  writes: boolean;
+  /** Which metric a comparison judges it by first. */
+  primary: MetricId;
+  names: ForeignNames;
+}
+
+const MiB = 1024 * 1024;
+
+/** What each access pattern is called, and how a test of that pattern is named and titled. */
+const PATTERNS: Record<AccessPattern, { words: (p: TestParams) => string; id: (shape: string, p: TestParams) => string; writes: boolean }> = {
+  read: { words: () => 'sequential read', id: (s) => `seq${s}-read`, writes: false },
+  write: { words: () => 'sequential write', id: (s) => `seq${s}-write`, writes: true },
+  randread: { words: () => 'random read', id: (s) => `rnd${s}-read`, writes: false },
+  randwrite: { words: () => 'random write', id: (s) => `rnd${s}-write`, writes: true },
+  randrw: { words: (p) => `random ${p.readPercent ?? 50} % read mix`, id: (s, p) => `mix${p.readPercent ?? 50}-rnd${s}`, writes: true },
+  // Seeks rewrite every 10th block on a file, but on a block device they only read (with a
+  // warning), so they are not refused there.
+  seeks: { words: () => 'random seeks', id: () => 'seeks', writes: false },
+};
+
+/** 4096 → "4k", 1048576 → "1m", 131072 → "128k", 512 → "512": the test id spelling. */
+export function blockSizeLabel(bytes: number): string {
+  if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB}m`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024}k`;
+  return String(bytes);
+}
+
+function shapeOf(p: TestParams): string {
+  return `${blockSizeLabel(p.blockSize)}-q${p.queueDepth}t${p.threads}`;
+}
+
+/** "sequential read 1M Q8T1", "random 70 % read mix 4K Q8T1", "random seeks": from the parameters alone. */
+export function titleForParams(p: TestParams): string {
+  if (p.rw === 'seeks') return PATTERNS.seeks.words(p);
+  return `${PATTERNS[p.rw].words(p)} ${blockSizeLabel(p.blockSize).toUpperCase()} Q${p.queueDepth}T${p.threads}`;
+}
+
+function rateTest(params: TestParams, label: string, names: ForeignNames, primary: MetricId): TestDef {
+  return { id: PATTERNS[params.rw].id(shapeOf(params), params), kind: 'rate', label, title: titleForParams(params), params, writes: PATTERNS[params.rw].writes, primary, names };
+}
+
+const q = (n: number) => `Q=${String(n).padStart(3)}, T= 1`;
+
+/** In the order the grid shows them (CrystalDiskMark's layout), then seeks and the mix. */
+export const TESTS: readonly TestDef[] = [
+  rateTest({ rw: 'read', blockSize: MiB, queueDepth: 8, threads: 1 }, 'SEQ1M Q8T1 read', { grid: 'SEQ1M Q8T1', crystaldiskmark: `SEQ 1MiB (${q(8)})`, kdiskmark: `Sequential 1 MiB (${q(8)})` }, 'bytesPerSec'),
+  rateTest({ rw: 'write', blockSize: MiB, queueDepth: 8, threads: 1 }, 'SEQ1M Q8T1 write', { grid: 'SEQ1M Q8T1', crystaldiskmark: `SEQ 1MiB (${q(8)})`, kdiskmark: `Sequential 1 MiB (${q(8)})` }, 'bytesPerSec'),
+  rateTest({ rw: 'read', blockSize: MiB, queueDepth: 1, threads: 1 }, 'SEQ1M Q1T1 read', { grid: 'SEQ1M Q1T1', crystaldiskmark: `SEQ 1MiB (${q(1)})`, kdiskmark: `Sequential 1 MiB (${q(1)})`, bonnie: 'get_block' }, 'bytesPerSec'),
+  rateTest({ rw: 'write', blockSize: MiB, queueDepth: 1, threads: 1 }, 'SEQ1M Q1T1 write', { grid: 'SEQ1M Q1T1', crystaldiskmark: `SEQ 1MiB (${q(1)})`, kdiskmark: `Sequential 1 MiB (${q(1)})`, bonnie: 'put_block' }, 'bytesPerSec'),
+  rateTest({ rw: 'randread', blockSize: 4096, queueDepth: 32, threads: 1 }, 'RND4K Q32T1 read', { grid: 'RND4K Q32T1', crystaldiskmark: `RND 4KiB (${q(32)})`, kdiskmark: `Random 4 KiB (${q(32)})` }, 'iops'),
+  rateTest({ rw: 'randwrite', blockSize: 4096, queueDepth: 32, threads: 1 }, 'RND4K Q32T1 write', { grid: 'RND4K Q32T1', crystaldiskmark: `RND 4KiB (${q(32)})`, kdiskmark: `Random 4 KiB (${q(32)})` }, 'iops'),
+  rateTest({ rw: 'randread', blockSize: 4096, queueDepth: 1, threads: 1 }, 'RND4K Q1T1 read', { grid: 'RND4K Q1T1', crystaldiskmark: `RND 4KiB (${q(1)})`, kdiskmark: `Random 4 KiB (${q(1)})` }, 'iops'),
+  rateTest({ rw: 'randwrite', blockSize: 4096, queueDepth: 1, threads: 1 }, 'RND4K Q1T1 write', { grid: 'RND4K Q1T1', crystaldiskmark: `RND 4KiB (${q(1)})`, kdiskmark: `Random 4 KiB (${q(1)})` }, 'iops'),
+  // bonnie++'s Random Seeks: 3 concurrent seekers, 8 KiB blocks, every 10th rewritten.
+  rateTest({ rw: 'seeks', blockSize: 8192, queueDepth: 1, threads: 3 }, 'Random seeks (bonnie++ style, 3 seekers)', { bonnie: 'seeks' }, 'seeks'),
+  rateTest({ rw: 'randrw', blockSize: 4096, queueDepth: 8, threads: 1, readPercent: 70 }, 'MIX 70/30 RND4K Q8T1', { crystaldiskmark: `RND 4KiB (${q(8)}) [Mix Read 70%/Write 30%]` }, 'iops'),
+];
+
+/** Every test id of the catalog, in catalog order. */
+export const TEST_IDS: readonly string[] = TESTS.map((t) => t.id);
+
+/** The CrystalDiskMark grid (preset `standard`), in the order the grid shows it. */
+export const GRID_TEST_IDS: readonly string[] = TESTS.filter((t) => t.names.grid).map((t) => t.id);
+
+const BY_ID = new Map(TESTS.map((t) => [t.id, t]));
+
+export function testById(id: string): TestDef | undefined {
+  return BY_ID.get(id);
+}
+
+export function isCatalogTest(id: string): boolean {
+  return BY_ID.has(id);
+}
+
+/** The tests of one kind, in catalog order. */
+export function testsOfKind(kind: string): TestDef[] {
+  return TESTS.filter((t) => t.kind === kind);
+}
+
+/**
+ * How a result of this test is titled: the catalog's title, else one built from the result's
+ * parameters (an import's "rnd4k-q32t16-read"), else the name as the source gave it.
+ */
+export function testTitle(id: string, params?: TestParams | null): string {
+  return BY_ID.get(id)?.title ?? (params ? titleForParams(params) : id);
+}
+
+/** Short label for tables: the catalog's, else the title. */
+export function testLabel(id: string, params?: TestParams | null): string {
+  return BY_ID.get(id)?.label ?? testTitle(id, params);
+}
+
+function sameParams(a: TestParams, b: TestParams): boolean {
+  return a.rw === b.rw && a.blockSize === b.blockSize && a.queueDepth === b.queueDepth && a.threads === b.threads && (a.rw !== 'randrw' || (a.readPercent ?? 50) === (b.readPercent ?? 50));
+}
+
+/**
+ * The test id for a set of parameters: the catalog test with exactly these parameters, so
+ * imports from fio, KDiskMark and CrystalDiskMark line up with measured runs; otherwise a name
+ * in the same scheme ("rnd4k-q32t16-read") that still lines up across tools.
+ */
+export function testIdFor(p: TestParams): string {
+  const known = TESTS.find((t) => t.params && sameParams(t.params, p));
+  return known?.id ?? PATTERNS[p.rw].id(shapeOf(p), p);
+}
+
+/** The catalog test another tool's name maps to, e.g. ('bonnie', 'get_block') → seq1m-q1t1-read. */
+export function testByForeignName(tool: keyof ForeignNames, name: string): TestDef | undefined {
+  return TESTS.find((t) => t.names[tool] === name);
+}
+
+/** Whether a test (catalog or not) writes: from the catalog, else from its parameters. */
+export function testWrites(id: string, params?: TestParams | null): boolean {
+  const known = BY_ID.get(id);
+  if (known) return known.writes;
+  return params ? PATTERNS[params.rw].writes : false;
+}

@@ -1,0 +1,108 @@
+// THE list of failure codes and exit codes, for the C worker, the CLI and the app. The worker's
+// header native/src/failures.h is generated from this module (`npm run gen:failures`;
+// failures.test.ts fails when the two differ), so each code and its exit status is written
+// once. The worker and `diskdelta` share the exit codes: a worker status passes through the
+// CLI unchanged and means the same thing, and every status either can return is listed here.
+//
+// Pure data: the renderer bundles it to offer the right action for a failure.
+
+/** Every exit status the worker or `diskdelta` may return, with what it means (for --help). */
+export const EXIT_CODES = [
+  { exit: 0, name: 'OK', meaning: 'ok' },
+  { exit: 1, name: 'INTERNAL', meaning: 'any other failure (no such run, an unreadable library, an internal error)' },
+  { exit: 2, name: 'USAGE', meaning: 'bad usage (the message names the flag or value), incl. a write test on a block device' },
+  { exit: 3, name: 'TARGET', meaning: 'target unusable (missing, not a folder or block device, read-only, no permission)' },
+  { exit: 4, name: 'NOSPACE', meaning: 'not enough free space for the test file' },
+  { exit: 5, name: 'NODIRECT', meaning: 'O_DIRECT refused or meaningless (tmpfs) without --buffered' },
+  { exit: 6, name: 'IO', meaning: 'I/O error during the test' },
+  { exit: 7, name: 'INTERRUPTED', meaning: 'interrupted by a signal or Ctrl-C (the test file is removed)' },
+] as const;
+
+export type ExitName = (typeof EXIT_CODES)[number]['name'];
+
+/** What the app offers a person for a failure. */
+export const FAILURE_ACTIONS = {
+  'fix-input': 'Correct the value the message names and start again.',
+  'pick-folder': 'Choose another folder to test in.',
+  'free-space': 'Free some space on that disk, or choose a smaller test size.',
+  'run-as-root': 'Run DiskDelta as root (or as a member of the disk group) to read a raw device, or choose a folder you may write to.',
+  'use-buffered': 'Choose a folder on a disk, or allow page-cache I/O (every result is then flagged).',
+  'check-disk': 'Check the disk (the kernel log, `dmesg`, and its SMART status), then try again.',
+  retry: 'Start the run again when you are ready.',
+  report: 'This is a fault in DiskDelta or the machine; try again, and report it if it repeats.',
+} as const;
+
+export type FailureAction = keyof typeof FAILURE_ACTIONS;
+
+/** Every way a run can fail, by stable code: the worker's `error` lines carry these codes. */
+export const FAILURES = {
+  usage: { exit: 'USAGE', action: 'fix-input', what: 'a bad option or value' },
+  'write-on-block-device': { exit: 'USAGE', action: 'pick-folder', what: 'a write test on a block device (devices are opened read-only)' },
+  'target-missing': { exit: 'TARGET', action: 'pick-folder', what: 'the target does not exist' },
+  'target-not-folder': { exit: 'TARGET', action: 'pick-folder', what: 'the target is neither a folder nor a block device' },
+  'target-not-writable': { exit: 'TARGET', action: 'pick-folder', what: 'the target is on a read-only file system' },
+  permission: { exit: 'TARGET', action: 'run-as-root', what: 'no permission to open the target' },
+  'target-unusable': { exit: 'TARGET', action: 'pick-folder', what: 'the target cannot be opened or sized' },
+  'no-space': { exit: 'NOSPACE', action: 'free-space', what: 'not enough free space' },
+  'no-direct-io': { exit: 'NODIRECT', action: 'use-buffered', what: 'O_DIRECT refused or meaningless (tmpfs)' },
+  'io-error': { exit: 'IO', action: 'check-disk', what: 'an I/O error' },
+  interrupted: { exit: 'INTERRUPTED', action: 'retry', what: 'stopped by a signal or cancelled' },
+  internal: { exit: 'INTERNAL', action: 'report', what: 'an internal error' },
+} as const satisfies Record<string, { exit: ExitName; action: FailureAction; what: string }>;
+
+export type FailureCode = keyof typeof FAILURES;
+export const FAILURE_CODES = Object.keys(FAILURES) as [FailureCode, ...FailureCode[]];
+
+export function isFailureCode(code: string): code is FailureCode {
+  return Object.hasOwn(FAILURES, code);
+}
+
+export function exitCodeOf(code: FailureCode): number {
+  const name = FAILURES[code].exit;
+  return EXIT_CODES.find((e) => e.name === name)!.exit;
+}
+
+/** The failure a bare exit status stands for (a worker that died before saying why). */
+export function failureOfExit(status: number | null): FailureCode {
+  const name = EXIT_CODES.find((e) => e.exit === status)?.name;
+  const code = FAILURE_CODES.find((c) => FAILURES[c].exit === name && c !== 'write-on-block-device');
+  return code ?? 'internal';
+}
+
+export function actionOf(code: FailureCode): { action: FailureAction; text: string } {
+  const action = FAILURES[code].action;
+  return { action, text: FAILURE_ACTIONS[action] };
+}
+
+/** "Exit codes: 0 ok; 1 internal error …; …" for the CLI's and the worker's --help. */
+export function exitCodesHelp(): string {
+  return `Exit codes: ${EXIT_CODES.map((e) => `${e.exit} ${e.meaning}`).join('; ')}.`;
+}
+
+/** native/src/failures.h, generated: the exit codes and each failure code with its status. */
+export function failuresHeader(): string {
+  const cName = (code: string) => `FAIL_${code.toUpperCase().replace(/-/g, '_')}`;
+  const width = Math.max(...FAILURE_CODES.map((c) => cName(c).length));
+  return [
+    '// GENERATED from electron/core/model/failures.ts by `npm run gen:failures`: do not edit.',
+    '// Each failure is its stable code (the `code` of the error line) and the exit status it ends with.',
+    '#ifndef DD_FAILURES_H',
+    '#define DD_FAILURES_H',
+    '',
+    'enum {',
+    ...EXIT_CODES.map((e) => `  EXIT_${e.name} = ${e.exit},`),
+    '};',
+    '',
+    'typedef struct {',
+    '  const char *code;',
+    '  int exit;',
+    '} failure_t;',
+    '',
+    ...FAILURE_CODES.map((c) => `#define ${cName(c).padEnd(width)} ((failure_t){"${c}", EXIT_${FAILURES[c].exit}})`),
+    '',
+    `#define EXIT_CODES_HELP ${JSON.stringify(exitCodesHelp())}`,
+    '',
+    '#endif',
+    '',
+  ].join('\n');
+}

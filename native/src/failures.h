@@ -1,0 +1,37 @@
+// GENERATED from electron/core/model/failures.ts by `npm run gen:failures`: do not edit.
+// Each failure is its stable code (the `code` of the error line) and the exit status it ends with.
+#ifndef DD_FAILURES_H
+#define DD_FAILURES_H
+
+enum {
+  EXIT_OK = 0,
+  EXIT_INTERNAL = 1,
+  EXIT_USAGE = 2,
+  EXIT_TARGET = 3,
+  EXIT_NOSPACE = 4,
+  EXIT_NODIRECT = 5,
+  EXIT_IO = 6,
+  EXIT_INTERRUPTED = 7,
+};
+
+typedef struct {
+  const char *code;
+  int exit;
+} failure_t;
+
+#define FAIL_USAGE                 ((failure_t){"usage", EXIT_USAGE})
+#define FAIL_WRITE_ON_BLOCK_DEVICE ((failure_t){"write-on-block-device", EXIT_USAGE})
+#define FAIL_TARGET_MISSING        ((failure_t){"target-missing", EXIT_TARGET})
+#define FAIL_TARGET_NOT_FOLDER     ((failure_t){"target-not-folder", EXIT_TARGET})
+#define FAIL_TARGET_NOT_WRITABLE   ((failure_t){"target-not-writable", EXIT_TARGET})
+#define FAIL_PERMISSION            ((failure_t){"permission", EXIT_TARGET})
+#define FAIL_TARGET_UNUSABLE       ((failure_t){"target-unusable", EXIT_TARGET})
+#define FAIL_NO_SPACE              ((failure_t){"no-space", EXIT_NOSPACE})
+#define FAIL_NO_DIRECT_IO          ((failure_t){"no-direct-io", EXIT_NODIRECT})
+#define FAIL_IO_ERROR              ((failure_t){"io-error", EXIT_IO})
+#define FAIL_INTERRUPTED           ((failure_t){"interrupted", EXIT_INTERRUPTED})
+#define FAIL_INTERNAL              ((failure_t){"internal", EXIT_INTERNAL})
+
+#define EXIT_CODES_HELP "Exit codes: 0 ok; 1 any other failure (no such run, an unreadable library, an internal error); 2 bad usage (the message names the flag or value), incl. a write test on a block device; 3 target unusable (missing, not a folder or block device, read-only, no permission); 4 not enough free space for the test file; 5 O_DIRECT refused or meaningless (tmpfs) without --buffered; 6 I/O error during the test; 7 interrupted by a signal or Ctrl-C (the test file is removed)."
+
+#endif
