@@ -146,7 +146,7 @@ for i in $(seq 1 900); do dmsetup ls | grep -q diskdelta-crypt && pgrep -f 'disk
 sleep 1
 # SIGKILL the process that owns the mapping (its pid is in the name): bin/diskdelta may run the
 # CLI in a child Node, and killing only the wrapper would leave the owner running.
-OWNER=$(dmsetup ls | sed -n 's/^diskdelta-crypt-\([0-9]*\)-.*/\1/p' | head -1)
+OWNER=$(dmsetup ls | sed -n 's/^diskdelta-crypt-\\([0-9]*\\)-.*/\\1/p' | head -1)
 kill -9 $OWNER; sleep 3
 dmsetup ls > leftover-dm.txt; losetup -a > leftover-loop.txt; ls -a /run/a/target > leftover-files.txt
 $DD encryption --target /run/a/target --mode throwaway --tests seq1m-q8t1-read --size 32MiB --duration 0.5 --warmup 0 --no-save > next.out 2> next.err; echo $? > next.rc

@@ -118,7 +118,7 @@ static void begin_cipher_line(jbuf_t *b, const cipher_backend_t *be, const ciphe
 }
 
 static int usage(const char *what, const char *arg) {
-  emit_error("usage", "ciphers: %s '%s' (see " WORKER_NAME " --help)", what, arg);
+  emit_failure(FAIL_USAGE, "ciphers: %s '%s' (see " WORKER_NAME " --help)", what, arg);
   emit_done("error", EXIT_USAGE);
   return EXIT_USAGE;
 }
@@ -190,7 +190,7 @@ int cmd_ciphers(int argc, char **argv) {
   if (want_kernel && CIPHER_AF_ALG.available(err_kernel, sizeof err_kernel)) be = &CIPHER_AF_ALG;
   if (!be && want_user && CIPHER_OPENSSL.available(err_user, sizeof err_user)) be = &CIPHER_OPENSSL;
   if (!be) {
-    emit_error("no-cipher-backend", "no way to measure ciphers here: %s%s%s", err_kernel[0] ? err_kernel : "AF_ALG not tried",
+    emit_failure(FAIL_NO_CIPHER_BACKEND, "no way to measure ciphers here: %s%s%s", err_kernel[0] ? err_kernel : "AF_ALG not tried",
                "; ", err_user[0] ? err_user : "OpenSSL not tried");
     emit_done("error", EXIT_TARGET);
     return EXIT_TARGET;
@@ -244,7 +244,7 @@ int cmd_ciphers(int argc, char **argv) {
       }
   }
   if (g_stop) {
-    emit_error("interrupted", "stopped by a signal");
+    emit_failure(FAIL_INTERRUPTED, "stopped by a signal");
     emit_done("interrupted", EXIT_INTERRUPTED);
     return EXIT_INTERRUPTED;
   }

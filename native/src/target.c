@@ -98,7 +98,6 @@ static int is_own_throwaway(dev_t rdev) {
 }
 
 static int open_blockdev(target_t *t, const char *path, const target_request_t *req) {
-<<<<<<< HEAD
   int flags = (req->needs_write ? O_RDWR : O_RDONLY) | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT);
   t->fd = open(path, flags);
   struct stat st;
@@ -106,29 +105,16 @@ static int open_blockdev(target_t *t, const char *path, const target_request_t *
   if (req->needs_write && t->fd >= 0 && (fstat(t->fd, &st) != 0 || !is_own_throwaway(st.st_rdev))) {
     close(t->fd);
     t->fd = -1;
-    emit_error("write-on-block-device",
-               "refusing to write to the block device %s: DiskDelta opens devices read-only, always "
-               "(only its own throwaway loop/dm-crypt devices over its own test file are written). "
-               "Run write tests on a folder of a filesystem on that disk instead", path);
-    return EXIT_USAGE;
-=======
-  if (req->needs_write) {
     return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE,
-                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always. "
+                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always "
+                        "(only its own throwaway loop/dm-crypt devices over its own test file are written). "
                         "Run write tests on a folder of a filesystem on that disk instead", path);
->>>>>>> main
   }
   if (t->fd < 0) {
     int e = errno;
-<<<<<<< HEAD
-    emit_error("target-open", "cannot open the block device %s %s: %s%s", path, req->needs_write ? "for writing" : "read-only", strerror(e),
-               e == EACCES || e == EPERM ? " (reading a raw device needs root or membership of the disk group)" : "");
-    return EXIT_TARGET;
-=======
     return emit_failure(e == EACCES || e == EPERM ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
-                        "cannot open the block device %s read-only: %s%s", path, strerror(e),
+                        "cannot open the block device %s %s: %s%s", path, req->needs_write ? "for writing" : "read-only", strerror(e),
                         e == EACCES || e == EPERM ? " (reading a raw device needs root or membership of the disk group)" : "");
->>>>>>> main
   }
   uint64_t bytes = 0;
   int lbs = 512;

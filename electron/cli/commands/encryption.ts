@@ -6,7 +6,7 @@ import { DM_CRYPT_FLAGS, type DmCryptFlag, type Throwaway } from '../../core/cry
 import { measureEncryptionCost, type EncryptionSpec } from '../../core/crypto/encryption-run.ts';
 import { formatEncryptionReport } from '../../core/crypto/encryption-text.ts';
 import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
-import { EXIT_FAILURE, UsageError, parseCount, parseFlags, type CliCommand } from '../args.ts';
+import { UsageError, parseCount, parseFlags, type CliCommand } from '../args.ts';
 import { specFromFlags } from './run.ts';
 
 const HELP = `Usage: diskdelta encryption --target DIR [options]
@@ -105,10 +105,7 @@ export const encryptionCommand: CliCommand = {
     } catch (error) {
       if (!(error instanceof BenchError)) throw error;
       process.stderr.write(`diskdelta encryption: ${error.message}\n`);
-      if (error.code === 'CANCELLED') return 7;
-      if (error.code === 'bad-spec' || error.code === 'no-dm-crypt') return 2;
-      if (['needs-root', 'throwaway-unavailable', 'no-cipher-backend'].includes(error.code)) return 3;
-      return EXIT_FAILURE;
+      return error.exitCode;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -97,7 +97,6 @@ test('two targets on one disk (as system/ sees it) are one device: the second ru
   await manager.stopAll(1000);
 });
 
-<<<<<<< HEAD
 test('a spec with encryption runs the encryption assessment: both records saved, the last id reported; its failure is the run\'s', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -124,7 +123,8 @@ test('a spec with encryption runs the encryption assessment: both records saved,
   const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === bad.runId)![1];
   assert.equal(finished.status, 'failed');
   assert.match(finished.error.message, /device-mapper/);
-=======
+});
+
 test('a failed run\'s finished event carries its failure code, so the page can offer the right action', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -151,5 +151,4 @@ test('a failed run\'s finished event carries its failure code, so the page can o
       error: { code: 'FAILED', message: error.message, failure: expected },
     });
   }
->>>>>>> main
 });

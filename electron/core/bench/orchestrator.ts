@@ -13,11 +13,7 @@ import { PRESETS } from './presets.ts';
 import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
-<<<<<<< HEAD
-import { ProgressTracker } from './progress.ts';
 import { isOwnThrowawayDevice } from '../crypto/throwaway.ts';
-=======
->>>>>>> main
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -57,16 +53,10 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
   };
   const writes = (test: string) => kindOf(test).writes(test);
   const isDevice = await stat(spec.target).then((s) => s.isBlockDevice(), () => false);
-<<<<<<< HEAD
   // DiskDelta's own throwaway loop/dm-crypt devices hold only its test file: they may be written.
   if (isDevice && !(await isOwnThrowawayDevice(spec.target))) {
-    const writes = tests.filter(isWriteTest);
-    if (writes.length > 0 && spec.tests) {
-=======
-  if (isDevice) {
     const writing = tests.filter(writes);
     if (writing.length > 0 && spec.tests) {
->>>>>>> main
       throw new BenchError(
         'write-on-block-device',
         `refusing write tests on the block device ${spec.target} (${writing.join(', ')}): DiskDelta opens devices read-only, always. Test a folder on that disk for writes`,

@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { BenchError, WORKER_EXIT } from '../bench/errors.ts';
+import { BenchError } from '../bench/errors.ts';
+import { isFailureCode } from '../model/failures.ts';
 import { locateWorker } from '../bench/worker-client.ts';
 import { parseCpuinfo } from '../system/cpu-memory.ts';
 
@@ -61,7 +62,7 @@ export function parseCipherOutput(stdout: string, cpuinfo: string | null, window
     const m = parsed.data;
     if (m.type === 'hello') hello = { backend: m.backend, cpus: m.cpus };
     else if (m.type === 'warning') warnings.push(m.message);
-    else if (m.type === 'error') throw new BenchError(m.code, m.message);
+    else if (m.type === 'error') throw new BenchError(isFailureCode(m.code) ? m.code : 'internal', m.message);
     else if (m.type === 'cipher') {
       if (m.unavailable !== undefined) {
         if (!unavailable.some((u) => u.cipher === m.cipher && u.keyBits === m.key_bits)) {
@@ -75,7 +76,7 @@ export function parseCipherOutput(stdout: string, cpuinfo: string | null, window
       }
     }
   }
-  if (!hello) throw new BenchError('worker-protocol', 'the worker printed no ciphers hello line');
+  if (!hello) throw new BenchError('internal', 'the worker printed no ciphers hello line');
   const cpu = cpuinfo === null ? null : parseCpuinfo(cpuinfo);
   const flags = cpu?.cryptoFlags ?? [];
   const source: CipherSource = hello.backend === 'af_alg' ? 'kernel' : 'user-space-estimate';
@@ -102,12 +103,12 @@ export async function measureCipherCeilings(req: CipherRequest = {}, workerPath?
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err = (err + c).slice(-4096)));
-    child.on('error', (e) => reject(new BenchError('worker-spawn', `cannot start the worker: ${e.message}`)));
+    child.on('error', (e) => reject(new BenchError('internal', `cannot start the worker: ${e.message}`)));
     child.on('close', (exit) => resolve({ stdout: out, code: exit, stderr: err }));
   });
   const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => null);
   const ceilings = parseCipherOutput(stdout, cpuinfo, req.windowSeconds ?? 0.3);
-  if (code !== WORKER_EXIT.ok) throw new BenchError('worker-failed', `the worker's ciphers verb exited ${code}: ${stderr.trim()}`, code);
+  if (code !== 0) throw BenchError.fromWorker(undefined, `the worker's ciphers verb exited ${code}: ${stderr.trim()}`, code);
   return ceilings;
 }
 

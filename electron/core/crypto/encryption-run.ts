@@ -8,10 +8,11 @@
 import type { BenchEvent, BenchSpec } from '../bench/spec.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { BenchError } from '../bench/errors.ts';
-import { isWriteTest, PRESETS } from '../bench/presets.ts';
-import type { RunRecord, TestId } from '../model/results.ts';
+import { PRESETS } from '../bench/presets.ts';
+import { testById } from '../model/catalog.ts';
+import type { RunRecord } from '../model/results.ts';
 import { inspectPath } from '../system/index.ts';
-import type { StackLayer } from '../system/types.ts';
+import type { StackLayer } from '../model/machine.ts';
 import { cipherRates, encryptionVerdict, forecastRun, type CipherRates, type TestForecast, type TestVerdict } from '../analysis/encryption.ts';
 import { measureCipherCeilings, mergeCeilings, type CipherCeilings } from './cipher-ceilings.ts';
 import { openThrowaway, sweepThrowaways, sweepThrowawayFiles, throwawayUnavailable, type DmCryptFlag, type Throwaway } from './throwaway.ts';
@@ -20,7 +21,7 @@ export interface EncryptionSpec {
   /** A folder on the disk to assess. */
   target: string;
   mode: 'throwaway' | 'existing' | 'auto';
-  tests?: TestId[];
+  tests?: string[];
   sizeBytes?: number;
   durationSec?: number;
   warmupSec?: number;
@@ -66,7 +67,10 @@ export function existingCrypt(layers: StackLayer[]): { mapping: string; beneath:
   return { mapping: device(layer), beneath: device(below), layer };
 }
 
-const DEFAULT_TESTS: TestId[] = ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-read'];
+/** Whether a test writes (the catalog says; an existing mapping is only ever read). */
+const writesTo = (test: string): boolean => testById(test)?.writes ?? true;
+
+const DEFAULT_TESTS: string[] = ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-read'];
 
 export async function measureEncryptionCost(spec: EncryptionSpec, opts: EncryptionOptions = {}): Promise<EncryptionReport> {
   const notes: string[] = [];
@@ -84,7 +88,7 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   }
   if (mode === 'throwaway') {
     const why = await throwawayUnavailable();
-    if (why) throw new BenchError('throwaway-unavailable', why);
+    if (why) throw new BenchError('dm-crypt-unavailable', why);
   }
 
   const setup = mode === 'existing'
@@ -101,7 +105,7 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     opts.workerPath,
   ).catch((error: unknown) => {
     if (error instanceof BenchError && error.code === 'usage') {
-      throw new BenchError('bad-spec', `the worker cannot measure the cipher ${setup.cipher} with ${setup.keyBits}-bit keys: ${error.message}`);
+      throw new BenchError('usage', `the worker cannot measure the cipher ${setup.cipher} with ${setup.keyBits}-bit keys: ${error.message}`);
     }
     throw error;
   });
@@ -109,10 +113,10 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
 
   let tests = spec.tests ?? DEFAULT_TESTS;
   if (mode === 'existing') {
-    const writes = tests.filter(isWriteTest);
+    const writes = tests.filter(writesTo);
     if (writes.length > 0) notes.push(`an existing mapping is only read: ${writes.join(', ')} left out (writes are measured through a test file on the filesystem, never raw)`);
-    tests = tests.filter((t) => !isWriteTest(t));
-    if (tests.length === 0) throw new BenchError('bad-spec', 'an existing dm-crypt mapping is only read: choose at least one read test');
+    tests = tests.filter((t) => !writesTo(t));
+    if (tests.length === 0) throw new BenchError('usage', 'an existing dm-crypt mapping is only read: choose at least one read test');
   }
   const base: Omit<BenchSpec, 'target'> = {
     tests,

@@ -122,7 +122,7 @@ export async function sweepThrowawayFiles(folder: string): Promise<string[]> {
 
 /** The cryptsetup argv for a plain mapping with a key cryptsetup reads from /dev/urandom itself. */
 export function cryptsetupOpenArgs(o: Pick<ThrowawayOptions, 'cipher' | 'keyBits' | 'sectorBytes' | 'flags'>, loop: string, name: string): string[] {
-  if (!/^[a-z0-9]+(-[a-z0-9]+)*(-[a-z0-9]+(:[a-z0-9]+)?)?$/.test(o.cipher)) throw new BenchError('bad-spec', `not a dm-crypt cipher spec: ${o.cipher}`);
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*(-[a-z0-9]+(:[a-z0-9]+)?)?$/.test(o.cipher)) throw new BenchError('usage', `not a dm-crypt cipher spec: ${o.cipher}`);
   return [
     'open', '--type', 'plain', '--cipher', o.cipher, '--key-size', String(o.keyBits), '--sector-size', String(o.sectorBytes),
     '--key-file', '/dev/urandom', '--keyfile-size', String(o.keyBits / 8),
@@ -151,7 +151,7 @@ export async function openThrowaway(o: ThrowawayOptions): Promise<Throwaway> {
       .catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
     const prepared = prep.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; file?: string; message?: string });
     const made = prepared.find((m) => m.type === 'prepared')?.file;
-    if (!made) throw new BenchError('throwaway-prepare', `could not make the test file in ${o.folder}: ${prepared.find((m) => m.type === 'error')?.message ?? 'no answer from the worker'}`);
+    if (!made) throw new BenchError('throwaway-failed', `could not make the test file in ${o.folder}: ${prepared.find((m) => m.type === 'error')?.message ?? 'no answer from the worker'}`);
     file = join(dirname(made), `${FILE_PREFIX}${id}.img`);
     await rename(made, file);
     // --direct-io: the loop device reads the file with O_DIRECT, so the host's page cache is not measured.

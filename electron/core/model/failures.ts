@@ -48,6 +48,11 @@ export const FAILURES = {
   'io-error': { exit: 'IO', action: 'check-disk', what: 'an I/O error' },
   interrupted: { exit: 'INTERRUPTED', action: 'retry', what: 'stopped by a signal or cancelled' },
   internal: { exit: 'INTERNAL', action: 'report', what: 'an internal error' },
+  'no-cipher-backend': { exit: 'TARGET', action: 'report', what: 'no way to measure ciphers: neither AF_ALG in the kernel nor OpenSSL libcrypto' },
+  'needs-root': { exit: 'TARGET', action: 'run-as-root', what: 'a dm-crypt mapping or a raw device needs root' },
+  'no-dm-crypt': { exit: 'USAGE', action: 'fix-input', what: 'the target is not on a dm-crypt mapping' },
+  'dm-crypt-unavailable': { exit: 'TARGET', action: 'report', what: 'no cryptsetup, losetup or device-mapper here' },
+  'throwaway-failed': { exit: 'INTERNAL', action: 'report', what: 'the throwaway dm-crypt mapping could not be set up' },
 } as const satisfies Record<string, { exit: ExitName; action: FailureAction; what: string }>;
 
 export type FailureCode = keyof typeof FAILURES;
