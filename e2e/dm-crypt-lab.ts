@@ -227,7 +227,15 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
   child.stderr.on('data', (d: Buffer) => (consoleText += d.toString()));
   // A test runner that exits (or is interrupted) must not leave a guest running.
   const killGuest = () => child.kill('SIGKILL');
+  // On SIGTERM/SIGINT (a test runner's timeout, Ctrl-C) 'exit' does not run: stop the guest,
+  // then die of the same signal.
+  const onSignal = (signal: NodeJS.Signals) => {
+    killGuest();
+    process.kill(process.pid, signal);
+  };
   process.on('exit', killGuest);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
   const timeoutMs = opts.timeoutMs ?? 300_000;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
@@ -237,6 +245,8 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     child.on('close', () => {
       clearTimeout(timer);
       process.off('exit', killGuest);
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
       resolve();
     });
   });
