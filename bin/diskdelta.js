@@ -3,9 +3,12 @@
 // Node's type stripping (Node >= 22.18). The project pins Node 24 as the dev dependency
 // `node`; when this file is started by an older system Node (npx runs bins with the first
 // `node` on the PATH), it re-executes itself with that pinned Node.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
+// What `kill PID` or a closing terminal sends to this process must reach the real one.
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
@@ -17,11 +20,23 @@ if (major < 22 || (major === 22 && minor < 18)) {
     );
     process.exit(1);
   }
-  const child = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
+  // Asynchronous, so that this process can pass signals on: spawnSync would leave them here,
+  // stopping this wrapper while the child (a run, or `serve` with its token) went on.
+  // A terminal's Ctrl-C reaches both processes; the commands treat a repeated signal as one.
+  const child = spawn(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  const forward = (signal) => child.kill(signal);
+  for (const signal of FORWARDED) process.on(signal, forward);
+  child.on('error', (error) => {
+    process.stderr.write(`diskdelta: cannot start ${pinned}: ${error.message}\n`);
+    process.exit(1);
   });
-  if (child.signal) process.kill(process.pid, child.signal);
-  process.exit(child.status ?? 1);
+  child.on('exit', (code, signal) => {
+    for (const s of FORWARDED) process.off(s, forward);
+    // Die of the same signal, so that the caller sees what the child saw.
+    if (signal) process.kill(process.pid, signal);
+    else process.exit(code ?? 1);
+  });
+} else {
+  const { main } = await import('../electron/cli/main.ts');
+  process.exitCode = await main(process.argv.slice(2));
 }
-const { main } = await import('../electron/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));

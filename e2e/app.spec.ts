@@ -33,7 +33,8 @@ test('run → live progress → library → compare two runs → bars in the cha
     expect(Number(await bar.getAttribute('data-value'))).toBeGreaterThan(0);
     expect(Number(await bar.getAttribute('height'))).toBeGreaterThan(0);
   }
-  const tests = await seqBars.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-run')}:${e.getAttribute('data-test')}`).sort());
+  // Through locators, not evaluateAll: e2e code is type-checked without DOM types.
+  const tests = (await Promise.all((await seqBars.all()).map(async (b) => `${await b.getAttribute('data-run')}:${await b.getAttribute('data-test')}`))).sort();
   expect(tests).toEqual(['0:seq1m-q8t1-read', '0:seq1m-q8t1-write', '1:seq1m-q8t1-read', '1:seq1m-q8t1-write']);
   await expect(page.getByTestId('speedup-table')).toContainText('×');
   await expect(page.getByTestId('speedup-table')).toContainText('MB/s');
@@ -62,7 +63,8 @@ test('run → live progress → library → compare two runs → bars in the cha
 });
 
 test('cancel stops the run within seconds and leaves no test file', async ({ page, app }) => {
-  await startRun(page, openAt(app.url), app.targetDir, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '5' });
+  // 60 s per test: the run must outlast the screenshots below however loaded the machine is (it is cancelled anyway).
+  await startRun(page, openAt(app.url), app.targetDir, 'to cancel', { preset: 'standard', sizeMiB: '32', duration: '60' });
   await expect(page.getByTestId('run-progress')).not.toHaveAttribute('aria-valuenow', '0', { timeout: 20_000 });
   // The Live run page mid-run: progress, current figures and the live chart.
   await expect(page.getByTestId('live-chart').locator('svg path.recharts-curve').first()).toBeVisible();

@@ -2,7 +2,8 @@
 // is missing (its download is blocked on this machine) the test skips and says why; the
 // browser-mode spec (app.spec.ts) covers the same renderer and backend.
 import { _electron as electron, expect, test } from '@playwright/test';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,27 +21,36 @@ const open: Open = async (page, route) => {
   }, route);
 };
 
-test('desktop app: sandboxed renderer, run → library → compare two runs', async () => {
+/** The Electron executable, or a skip that says why (printed too, so the run's log shows it). */
+function electronOrSkip(covered: string): string | null {
   const found = findElectron();
-  if (found.path === null) {
-    const why =
-      `the Electron binary is not installed here (${found.reason}); its download is blocked on this ` +
-      'machine. The same flow runs in browser mode in app.spec.ts.';
-    // Printed as well as recorded, so the run's log says why this spec did nothing.
-    console.log(`electron.spec.ts skipped: ${why}`);
-    test.skip(true, why);
-    return;
-  }
+  if (found.path !== null) return found.path;
+  const why =
+    `the Electron binary is not installed here (${found.reason}); its download is blocked on this ` +
+    `machine. ${covered}`;
+  console.log(`electron.spec.ts skipped: ${why}`);
+  test.skip(true, why);
+  return null;
+}
+
+/** The built app with its own library in `dir`. */
+async function launchApp(executable: string, dir: string) {
   await buildElectron();
-  const dir = mkdtempSync(join(tmpdir(), 'diskdelta-electron-'));
-  const targetDir = join(dir, 'target');
-  mkdirSync(targetDir);
-  const app = await electron.launch({
-    executablePath: found.path,
+  return electron.launch({
+    executablePath: executable,
     args: [join(ROOT, 'dist', 'electron', 'main.cjs')],
     cwd: ROOT,
     env: { ...process.env, DISKDELTA_DB: join(dir, 'library.sqlite') },
   });
+}
+
+test('desktop app: sandboxed renderer, run → library → compare two runs', async () => {
+  const executable = electronOrSkip('The same flow runs in browser mode in app.spec.ts.');
+  if (executable === null) return;
+  const dir = mkdtempSync(join(tmpdir(), 'diskdelta-electron-'));
+  const targetDir = join(dir, 'target');
+  mkdirSync(targetDir);
+  const app = await launchApp(executable, dir);
   try {
     const page = await app.firstWindow();
     await expect(page.getByTestId('page-overview')).toBeVisible();
@@ -59,6 +69,41 @@ test('desktop app: sandboxed renderer, run → library → compare two runs', as
     await expect(page.getByTestId('run-status')).toHaveText('Finished');
     await compareTwoRuns(page, open);
     expect(readdirSync(targetDir)).toEqual([]);
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('desktop app: report PDF printed by Electron’s printToPDF from a hidden window', async () => {
+  const executable = electronOrSkip(
+    'The report content is the same static HTML that browser mode prints with the system Chromium (report.spec.ts); ' +
+      'only electron/main/report-printer.ts (type-checked by tsconfig.electron.json) is not run here.',
+  );
+  if (executable === null) return;
+  const dir = mkdtempSync(join(tmpdir(), 'diskdelta-electron-report-'));
+  const app = await launchApp(executable, dir);
+  try {
+    const page = await app.firstWindow();
+    await expect(page.getByTestId('page-overview')).toBeVisible();
+    // Through the preload's named verbs, as the Save PDF button does (a click would open
+    // Electron's save dialog, which a test cannot answer).
+    const answer = await page.evaluate(async () => {
+      type Verb = (input: unknown) => Promise<{ ok: boolean; data?: unknown; error?: unknown }>;
+      const verbs = (globalThis as unknown as { diskdelta: { verbs: Record<string, Verb> } }).diskdelta.verbs;
+      const refs = (await verbs['references.list']!({})) as { ok: boolean; data: Array<{ key: string }> };
+      const runs = refs.data.slice(0, 3).map((r) => ({ kind: 'reference', key: r.key }));
+      return verbs['report.render']!({ runs, format: 'pdf', paper: 'letter', unit: 'MB' });
+    });
+    expect(answer.ok, JSON.stringify(answer.error)).toBe(true);
+    const { contentBase64, mimeType } = answer.data as { contentBase64: string; mimeType: string };
+    expect(mimeType).toBe('application/pdf');
+    const pdf = join(dir, 'report.pdf');
+    writeFileSync(pdf, Buffer.from(contentBase64, 'base64'));
+    const text = execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    for (const needle of ['×3.29', '×0.53', '×69.5', 'Laptop hard disk, ThinkPad X201i (2011)', 'Intel 320 SSD, ThinkPad X201i (2011)']) expect(text).toContain(needle);
+    expect(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' })).toMatch(/pts \(letter\)/);
+    expect(execFileSync('pdfimages', ['-list', pdf], { encoding: 'utf8' }).trim().split('\n')).toHaveLength(2);
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });

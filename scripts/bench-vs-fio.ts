@@ -10,18 +10,16 @@
 // a tool keeps a core busy the device is not what limits it, and the ratio then compares the
 // tools' overheads, not their accuracy (zram shows this for the 4K tests).
 //
-// fio runs with --scramble_buffers=0: by default it stamps offsets into every 512-byte
-// sector, which makes its data ~9 % compressible and a compressing device (zram, some SSDs)
-// faster or slower for reasons that are not the I/O path. The worker's data is incompressible.
+// fio runs as scripts/fio-reference.ts sets it up (incompressible data, like the worker's).
 //
 // --throttle (root, cgroup v1 blkio): the same comparison on a loop-mounted ext4 capped at
 // 150 MB/s and 4,000 IOPS each way, with both tools inside the capped cgroup. The cap, not
 // the host's drifting cache, then sets the speed, so the two must agree if each counts bytes
 // and time right; what is left of the difference is measurement, not weather.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark } from '../electron/core/bench/orchestrator.ts';
 import { median } from '../electron/core/bench/statistics.ts';
@@ -29,6 +27,8 @@ import { locateWorker } from '../electron/core/bench/worker-client.ts';
 import { parseSize } from '../electron/cli/args.ts';
 import { GRID_TEST_IDS } from '../electron/core/model/catalog.ts';
 import { rateParams } from '../electron/core/bench/worker-argv.ts';
+import { setUpThrottledLab, type ThrottledLab } from '../e2e/throttled-lab.ts';
+import { fioArgs, parseFioJson } from './fio-reference.ts';
 
 const { values } = parseArgs({
   options: {
@@ -53,70 +53,24 @@ if (spawnSync('fio', ['--version']).status !== 0) {
 }
 const ownFolder = !values.target || values.throttle === true;
 const folder = ownFolder ? mkdtempSync(join(tmpdir(), 'diskdelta-vs-fio-')) : values.target!;
-const lab = values.throttle ? setUpThrottledLab(folder) : null;
-const target = lab ? lab.mountPoint : folder;
+const lab = values.throttle ? setUpLab() : null;
+const target = lab ? lab.mountPoint! : folder;
 const worker = locateWorker();
-// In throttle mode both tools start through a wrapper that joins the capped cgroup first.
-const workerPath = lab ? lab.wrap(worker) : worker;
-const fioPath = lab ? lab.wrap('fio') : 'fio';
 
-interface Lab {
-  mountPoint: string;
-  wrap(program: string): string;
-  tearDown(): void;
-}
-
-function sh(cmd: string, args: string[]): string {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr.trim()}`);
-  return r.stdout.trim();
-}
-
-function setUpThrottledLab(dir: string): Lab {
-  const CAP_BPS = 150_000_000;
-  const CAP_IOPS = 4000;
-  const image = join(dir, 'lab.img');
-  const mountPoint = join(dir, 'mnt');
-  mkdirSync(mountPoint);
-  sh('truncate', ['-s', `${Math.ceil((sizeBytes * 1.3) / 2 ** 20) + 64}M`, image]);
-  const device = sh('losetup', ['-f', '--show', image]);
-  const group = `/sys/fs/cgroup/blkio/diskdelta-vs-fio-${process.pid}`;
-  const tearDown = () => {
-    spawnSync('umount', [mountPoint]);
-    spawnSync('losetup', ['-d', device]);
-    for (let i = 0; i < 50 && existsSync(group); i++) {
-      try {
-        rmdirSync(group);
-      } catch {
-        spawnSync('sleep', ['0.1']);
-      }
-    }
-  };
+function setUpLab(): ThrottledLab {
+  const caps = { bytesPerSec: 150_000_000, iops: 4000 };
   try {
-    sh('mkfs.ext4', ['-q', device]);
-    sh('mount', [device, mountPoint]);
-    const majMin = readFileSync(`/sys/block/${basename(device)}/dev`, 'utf8').trim();
-    mkdirSync(group);
-    for (const [file, cap] of [['read_bps', CAP_BPS], ['write_bps', CAP_BPS], ['read_iops', CAP_IOPS], ['write_iops', CAP_IOPS]] as const) {
-      writeFileSync(join(group, `blkio.throttle.${file}_device`), `${majMin} ${cap}`);
-    }
+    const lab = setUpThrottledLab({ name: 'diskdelta-vs-fio', sizeBytes: Math.ceil(sizeBytes * 1.3) + 64 * 2 ** 20, caps, filesystem: true });
+    console.log(`throttled lab: ${lab.device} (ext4 at ${lab.mountPoint}) capped at ${caps.bytesPerSec / 1e6} MB/s and ${caps.iops} IOPS each way`);
+    return lab;
   } catch (error) {
-    tearDown();
     console.error(`--throttle needs root, losetup, mkfs.ext4 and cgroup v1 blkio: ${(error as Error).message}`);
     process.exit(1);
   }
-  console.log(`throttled lab: ${device} (ext4 at ${mountPoint}) capped at ${CAP_BPS / 1e6} MB/s and ${CAP_IOPS} IOPS each way`);
-  return {
-    mountPoint,
-    tearDown,
-    wrap(program: string) {
-      const wrapper = join(dir, `in-cgroup-${basename(program)}.sh`);
-      writeFileSync(wrapper, `#!/bin/sh\necho $$ > ${group}/cgroup.procs || exit 8\nexec '${program}' "$@"\n`);
-      chmodSync(wrapper, 0o755);
-      return wrapper;
-    },
-  };
 }
+// In throttle mode both tools start through a wrapper that joins the capped cgroup first.
+const workerPath = lab ? lab.wrap(worker) : worker;
+const fioPath = lab ? lab.wrap('fio') : 'fio';
 
 const prepared = spawnSync(worker, ['prepare', '--target', target, '--size', String(sizeBytes)], { encoding: 'utf8' });
 const file = prepared.stdout
@@ -137,19 +91,12 @@ interface Measured {
 }
 
 function fioOnce(id: string): Measured {
-  const p = rateParams(id);
-  const write = p.rw === 'write' || p.rw === 'randwrite';
-  const args = [
-    '--name=vs', `--filename=${file}`, `--size=${sizeBytes}`, '--direct=1', '--ioengine=libaio',
-    `--rw=${p.rw}`, `--bs=${p.blockSize}`, `--iodepth=${p.queueDepth}`, `--numjobs=${p.threads}`,
-    '--time_based', `--runtime=${durationSec}`, `--ramp_time=${warmupSec}`, '--norandommap', '--randrepeat=0',
-    '--scramble_buffers=0', '--group_reporting', '--output-format=json', ...(write ? ['--end_fsync=1'] : []),
-  ];
+  const params = rateParams(id);
+  const write = params.rw === 'write' || params.rw === 'randwrite';
+  const args = fioArgs({ file: file!, sizeBytes, params, ioengine: 'libaio', durationSec, warmupSec });
   const r = spawnSync(fioPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`fio failed: ${r.stderr}`);
-  type FioJob = Record<'read' | 'write', { bw_bytes: number }> & { usr_cpu: number; sys_cpu: number };
-  const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { jobs: FioJob[] };
-  const job = json.jobs[0]!;
+  const job = parseFioJson(r.stdout);
   return { bytesPerSec: write ? job.write.bw_bytes : job.read.bw_bytes, cpuPercent: job.usr_cpu + job.sys_cpu };
 }
 

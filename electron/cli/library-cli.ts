@@ -2,9 +2,11 @@
 // the --db flag, run-id parsing, and turning library failures into a one-line message with
 // exit code 1 (usage mistakes stay UsageError → exit 2, handled by main()).
 import { EXIT_FAILURE, UsageError } from './args.ts';
+import { controlCharIn } from '../core/model/display.ts';
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../core/store/library.ts';
 import type { RunRecord } from '../core/model/results.ts';
 import { parseThroughputUnit, THROUGHPUT_UNITS, type ThroughputUnit } from '../core/analysis/units.ts';
+import { writeErr } from './terminal.ts';
 
 /** A failure the user can act on; printed as "diskdelta CMD: message", exit code 1. */
 export class CliFailure extends Error {
@@ -15,14 +17,15 @@ export const DB_HELP = '  --db FILE    use this results library instead of the d
   '               (default: $DISKDELTA_DB, else $XDG_DATA_HOME/diskdelta/library.sqlite,\n' +
   '               else ~/.local/share/diskdelta/library.sqlite)\n';
 
-export async function withLibrary(command: string, dbFlag: string | undefined, body: (library: Library) => number | Promise<number>): Promise<number> {
+/** `readOnly`: the command only reads, so a library it cannot write (read-only mount) still opens. */
+export async function withLibrary(command: string, dbFlag: string | undefined, body: (library: Library) => number | Promise<number>, options: { readOnly?: boolean } = {}): Promise<number> {
   let library: Library | undefined;
   try {
-    library = openLibrary({ dbPath: resolveDbPath(dbFlag) });
+    library = openLibrary({ dbPath: resolveDbPath(dbFlag), readOnly: options.readOnly });
     return await body(library);
   } catch (error) {
     if (error instanceof CliFailure || error instanceof LibraryError) {
-      process.stderr.write(`diskdelta ${command}: ${error.message}\n`);
+      writeErr(`diskdelta ${command}: ${error.message}\n`);
       return EXIT_FAILURE;
     }
     throw error;
@@ -57,9 +60,12 @@ export function parseUnitFlag(text: string | undefined): ThroughputUnit {
   return unit;
 }
 
-/** A table with left-aligned columns, for list-like output. */
-export function formatTable(header: string[], rows: string[][]): string {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c === cells.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)].join('\n') + '\n';
+/** A table with left-aligned columns, for list-like output (cells escaped for the terminal). */
+export { table as formatTable } from './system-format.ts';
+
+/** A label typed by the user: refused when it holds a control character (a terminal would obey it). */
+export function checkLabel(label: string, flag: string): string {
+  const control = controlCharIn(label);
+  if (control) throw new UsageError(`${flag} holds the control character ${control}: labels are plain text`);
+  return label;
 }

@@ -1,7 +1,8 @@
 // `diskdelta run` end to end: the real CLI in a child process, the real worker, a temporary
 // folder on the disk under /tmp, small sizes and short windows.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from './args.ts';
 import { specFromFlags } from './commands/run.ts';
+import { exitCodeOf } from '../core/model/failures.ts';
+import { openLibrary } from '../core/store/library.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
@@ -124,6 +127,78 @@ describe('diskdelta run --json', () => {
   });
 });
 
+describe('diskdelta run and its library: a measurement is never lost', () => {
+  const one = ['--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1'];
+
+  test('a library that cannot be opened (a folder, a truncated file) is found before measuring: exit 1, nothing run', async () => {
+    const folderDb = scratch('db-is-a-folder');
+    const truncated = join(root, 'truncated.sqlite');
+    openLibrary({ dbPath: truncated }).close();
+    truncateSync(truncated, Math.floor(statSync(truncated).size / 2));
+    for (const env of [{ DISKDELTA_DB: folderDb }, { DISKDELTA_DB: truncated }]) {
+      const dir = scratch(`lib-check-${Object.values(env)[0]!.length}`);
+      const o = await diskdelta(['run', '--target', dir, ...one, '--json'], env);
+      assert.equal(o.code, 1, o.stderr);
+      assert.match(o.stderr, /^diskdelta run: cannot open the library .*Nothing was measured: repair or move the library, choose another with --db, or pass --no-save\.\n$/);
+      assert.equal(o.stdout, '');
+      assert.doesNotMatch(o.stderr, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  test('saving fails after measuring: the results are still printed, one line says so, exit 10', async () => {
+    const db = join(root, 'refuses-writes.sqlite');
+    openLibrary({ dbPath: db }).close();
+    // A real failure of the real save path: SQLite aborts the INSERT, as it would on a full disk.
+    const raw = new DatabaseSync(db);
+    raw.exec("CREATE TRIGGER refuse BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+    raw.close();
+    const dir = scratch('save-fails');
+    const json = await diskdelta(['run', '--target', dir, ...one, '--json', '--db', db]);
+    assert.equal(json.code, exitCodeOf('not-saved'), json.stderr);
+    const doc = JSON.parse(json.stdout) as { id: unknown; results: Array<{ test: string; iops: number }> };
+    assert.equal(doc.id, null);
+    assert.equal(doc.results[0]!.test, 'rnd4k-q1t1-read');
+    assert.ok(doc.results[0]!.iops > 0);
+    assert.match(json.stderr, /^diskdelta run: the results above were NOT saved: cannot write to the library .*database or disk is full\n$/m);
+    const table = await diskdelta(['run', '--target', dir, ...one, '--db', db]);
+    assert.equal(table.code, exitCodeOf('not-saved'));
+    assert.match(table.stdout, /random 4K|rnd4k/i);
+    assert.deepEqual(leftovers(dir), []);
+  });
+});
+
+describe('one run per disk across processes', () => {
+  test('a second process on the same disk waits, saying for whom, and runs once the first is done', async () => {
+    const first = scratch('disk-lock-first');
+    const second = scratch('disk-lock-second'); // another folder on the same disk
+    const long = ['--tests', 'rnd4k-q1t1-read', '--size', '32MiB', '--duration', '20', '--warmup', '0', '--runs', '1', '--no-save'];
+    const holder = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', first, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const holderExit = new Promise<number | null>((resolve) => holder.on('close', (code) => resolve(code)));
+    let waiterExit: Promise<CliOutcome> | undefined;
+    try {
+      assert.ok(await waitForTestFile(first, 15_000), 'the first run started');
+      const waiter = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', second, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--no-save', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      waiter.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      waiter.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      waiterExit = new Promise((resolve) => waiter.on('close', (code) => resolve({ code, stdout, stderr })));
+      const says = new RegExp(`waiting: DiskDelta process ${holder.pid} \\(measuring ${first}\\) is already measuring the disk \\S+; this run starts when it is done`);
+      for (let i = 0; i < 300 && !says.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.match(stderr, says);
+      assert.deepEqual(leftovers(second), [], 'the second run has not touched the disk');
+      assert.ok(readdirSync(first).some((f) => f.startsWith('.diskdelta-')), 'the first run goes on');
+    } finally {
+      holder.kill('SIGTERM');
+    }
+    assert.equal(await holderExit, 7);
+    const o = await waiterExit!;
+    assert.equal(o.code, 0, o.stderr);
+    assert.equal((JSON.parse(o.stdout) as { results: unknown[] }).results.length, 1);
+    assert.deepEqual(leftovers(second), []);
+  });
+});
+
 describe('diskdelta run (table)', () => {
   test('a table with units, no progress bar when stdout is not a terminal', async () => {
     const dir = scratch('table');
@@ -145,6 +220,15 @@ describe('specFromFlags (in process)', () => {
     assert.deepEqual(specFromFlags({ target: '/mnt', preset: 'quick' }), { target: '/mnt', preset: 'quick' });
   });
 
+  test('adaptive stopping: --precision as a percentage, --max-time as a duration; bad values name the flag', () => {
+    assert.deepEqual(specFromFlags({ target: '/mnt', precision: '2%', 'max-time': '3s' }), { target: '/mnt', precision: 0.02, maxTimeSec: 3 });
+    assert.equal(specFromFlags({ target: '/mnt', precision: '0.5' }).precision, 0.005);
+    assert.equal(specFromFlags({ target: '/mnt', precision: '0' }).precision, 0, 'a fixed count of runs');
+    assert.throws(() => specFromFlags({ target: '/mnt', precision: 'tight' }), /--precision 'tight' is not a percentage from 0 to 50, e\.g\. 2%/);
+    assert.throws(() => specFromFlags({ target: '/mnt', precision: '60%' }), /--precision '60%'/);
+    assert.throws(() => specFromFlags({ target: '/mnt', 'max-time': '0.1s' }), /--max-time '0\.1s' is out of range/);
+  });
+
   test('no warm-up, in any spelling', () => {
     for (const zero of ['0', '0s', '0.0', '0ms', '00']) assert.equal(specFromFlags({ target: '/mnt', warmup: zero }).warmupSec, 0, zero);
     assert.throws(() => specFromFlags({ target: '/mnt', warmup: '-1' }), UsageError);
@@ -157,6 +241,9 @@ describe('diskdelta run: bad usage → exit 2, naming the flag', () => {
     ['bad --size', ['--size', '1XB'], /--size '1XB'/],
     ['negative --size', ['--size', '-1G'], /--size/],
     ['too small --size', ['--size', '1MiB'], /--size '1MiB' is too small/],
+    // Not "sizeBytes: Too big: expected int to be <=9007199254740991".
+    ['absurd --size', ['--size', '100000T'], /^diskdelta run: --size '100000T' is too large: use at most 1PiB/],
+    ['a test named twice', ['--tests', 'seeks,rnd4k-q1t1-read,seeks'], /--tests names 'seeks' twice: each test runs once/],
     ['bad --duration', ['--duration', 'abc'], /--duration 'abc'/],
     ['zero --duration', ['--duration', '0'], /--duration '0'/],
     ['bad --runs', ['--runs', '0'], /--runs '0'/],
@@ -244,6 +331,29 @@ describe('diskdelta run: stopping it', () => {
     assert.match(stderr, /cancelled/);
     assert.deepEqual(readdirSync(dir), []);
   });
+
+  // npx runs bins with the first `node` on the PATH; Debian 12's is Node 18/20, under which
+  // bin/diskdelta.js re-runs itself with the project's Node 24: signals must get through.
+  const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => {
+    const version = spawnSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+    const [major = 99, minor = 0] = version.split('.').map(Number);
+    return version !== '' && (major < 22 || (major === 22 && minor < 18));
+  });
+  for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+    test(`${signal} to the wrapper started by an old Node reaches the real CLI: the run stops, test file removed, exit status passed on`, { skip: !systemNode && 'no Node older than 22.18 here, so bin/diskdelta.js does not re-run itself' }, async () => {
+      const dir = scratch(`wrapper-${signal}`);
+      const child = spawn(systemNode!, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+      child.kill(signal); // the wrapper's pid only, as `kill PID` does
+      assert.equal(await exited, 7, stderr);
+      assert.match(stderr, /cancelled/);
+      assert.deepEqual(readdirSync(dir), [], 'the test file is gone');
+      assert.equal(spawnSync('pgrep', ['-f', `target ${dir}`]).status, 1, 'no process of that run is left');
+    });
+  }
 
   test('the worker SIGKILLed under the CLI: a clear failure, and the CLI removes the stale file itself', async () => {
     const dir = scratch('kill-worker');

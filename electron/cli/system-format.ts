@@ -2,19 +2,16 @@
 // its unit, every unknown shown as "?" with its reason listed underneath, never left blank.
 import { formatBytes, formatThroughput } from '../core/analysis/units.ts';
 import type { InspectReport } from '../core/system/describe.ts';
-import type { BlockDeviceInfo, StackLayer, SystemFacts } from '../core/model/machine.ts';
+import type { BlockDeviceInfo, SystemFacts } from '../core/model/machine.ts';
+import { terminalField } from '../core/model/display.ts';
+import { ceiling, layerLine, q, yesNo } from '../core/report/stack-text.ts';
 
-export function table(header: string[], rows: string[][]): string {
+/** Left-aligned columns; cells are escaped (terminalField), so data cannot act on a terminal. */
+export function table(header: string[], dataRows: string[][]): string {
+  const rows = dataRows.map((r) => r.map(terminalField));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
-}
-
-const q = (value: string | null | undefined): string => (value === null || value === undefined || value === '' ? '?' : value);
-const yesNo = (value: boolean | null | undefined): string => (value === true ? 'yes' : value === false ? 'no' : '?');
-
-function ceiling(bytesPerSec: number | null | undefined): string {
-  return bytesPerSec ? `~${formatThroughput(bytesPerSec)}` : '?';
 }
 
 function discardText(d: BlockDeviceInfo): string {
@@ -49,31 +46,6 @@ export function formatDevices(devices: BlockDeviceInfo[]): string {
   return out + (notes.length > 0 ? `\n? unknown:\n${notes.join('\n')}\n` : '') + 'Ceiling: the most the negotiated link carries after line encoding (MB/s = 10^6 bytes/s); real transfers stay below it.\n';
 }
 
-function layerLine(layer: StackLayer): string {
-  const d = layer.details;
-  const pass = layer.discardPasses === undefined ? '' : `  discards: ${yesNo(layer.discardPasses)}`;
-  switch (layer.kind) {
-    case 'file':
-      return `file       ${layer.name}${d.type === 'loop backing file' ? '  (loop backing file)' : ''}`;
-    case 'mount':
-      return `mount      ${layer.name}  ${String(d.fsType)} from ${String(d.source)}  options ${String(d.options)}  online discard: ${q(d.onlineDiscard as string | null)}`;
-    case 'dm-crypt': {
-      const cipher = d.cipher ? `${String(d.cipher)}, ${String(d.keyBits)}-bit key${d.cipherKeyBits && String(d.cipher).startsWith('aes') ? ` (AES-${String(d.cipherKeyBits)})` : ''}` : 'cipher ?';
-      const flags = d.flags === null || d.flags === undefined ? 'flags ?' : `flags: ${String(d.flags) || 'none'}`;
-      return `dm-crypt   ${layer.name} (${String(d.device)}, ${q(d.format as string | null)})  ${cipher}  ${flags}${pass}`;
-    }
-    case 'lvm':
-      return `lvm        ${layer.name} (${String(d.device)})  VG ${q(d.vg as string | null)}  LV ${q(d.lv as string | null)}${pass}`;
-    case 'loop':
-      return `loop       ${layer.name}  backing file ${q(d.backingFile as string | null)}  direct I/O: ${yesNo(d.directIo as boolean | null)}${pass}`;
-    case 'partition':
-      return `partition  ${layer.name}  #${String(d.number ?? '?')} on ${String(d.disk ?? '?')}, ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}${pass}`;
-    case 'disk':
-      return `disk       ${layer.name}  ${String(d.class)} via ${q(d.transport as string | null)}  ${q(d.model as string | null)}  ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}  link ${q(d.link as string | null)} ceiling ${ceiling(layer.linkCeilingBytesPerSec)}${pass}`;
-    default:
-      return `${layer.kind.padEnd(10)} ${layer.name}  ${JSON.stringify(d)}${pass}`;
-  }
-}
 
 export function formatSystem(s: SystemFacts): string {
   const timer = s.fstrimTimer;

@@ -8,6 +8,7 @@
 //   formats   importers and exporters of result files
 //   store     the SQLite library
 //   bench     measurement kinds, the worker client, the orchestrator
+//   report    what a report contains (from the comparison and analyses), its printers
 //   api       the contract and the procedures over all of the above
 //
 // Tests (*.test.ts) are exempt: they may wire layers together to check them against each other.
@@ -18,7 +19,7 @@ import { globSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'api'] as const;
+export const LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'report', 'api'] as const;
 
 const CORE = dirname(fileURLToPath(import.meta.url));
 

@@ -7,6 +7,8 @@ import { openBackend, type OpenBackend } from '../core/api/backend.ts';
 import { createCoalescer } from '../core/api/events.ts';
 import { createHandlers } from '../core/api/handlers.ts';
 import { eventSender, registerIpc, type IpcEventLike } from './ipc-bridge.ts';
+import { electronPrinter } from './report-printer.ts';
+import { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';
 
 // This file is bundled to dist/electron/main.cjs (scripts/build-electron.ts); paths are
 // relative to that bundle, or to the packaged app's resources.
@@ -18,6 +20,9 @@ const PRELOAD = join(BUNDLE_DIR, 'preload.cjs');
 
 // The worker and the reference runs: shipped as extra resources when packaged (electron-builder.yml).
 if (app.isPackaged) process.env.DISKDELTA_WORKER ??= join(process.resourcesPath, 'diskdelta-worker');
+// The privileged helper: the .deb installs a policy naming it; an AppImage can only offer this
+// copy to pkexec's generic action (core/bench/elevation.ts).
+if (app.isPackaged) process.env.DISKDELTA_BUNDLED_HELPER ??= join(process.resourcesPath, 'diskdelta-helper');
 else process.env.DISKDELTA_WORKER ??= join(APP_ROOT, 'native', 'build', 'diskdelta-worker');
 const REFERENCE_DIR = app.isPackaged ? join(process.resourcesPath, 'reference') : join(APP_ROOT, 'assets', 'reference');
 
@@ -76,7 +81,7 @@ async function start(): Promise<void> {
   });
 
   const coalescer = createCoalescer(eventSender(() => win?.webContents ?? null));
-  backend = await openBackend({ emit: coalescer.emit, referenceDir: REFERENCE_DIR });
+  backend = await openBackend({ emit: coalescer.emit, referenceDir: REFERENCE_DIR, reportHtml: renderReportHtmlLazily, printer: electronPrinter(), appVersion: app.getVersion() });
   backend.dialogs = {
     async pickFolder() {
       const options = { title: 'Choose the folder to measure', properties: ['openDirectory' as const, 'createDirectory' as const] };

@@ -5,6 +5,9 @@ import { createHandlers } from '../core/api/handlers.ts';
 import { createCoalescer, type EventSink } from '../core/api/events.ts';
 import { openBackend } from '../core/api/backend.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { chromiumPrinter } from '../core/report/chromium-printer.ts';
+import { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';
+import { appVersion } from '../core/app-version.ts';
 
 /** The built renderer; DISKDELTA_RENDERER_DIR points elsewhere (tests, packaged layouts). */
 export const DEFAULT_DIST_DIR = process.env.DISKDELTA_RENDERER_DIR || fileURLToPath(new URL('../../dist/renderer', import.meta.url));
@@ -26,7 +29,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   let server: RunningServer | null = null;
   const sink: EventSink = (event, payload) => server?.broadcast(event, payload);
   const coalescer = createCoalescer(sink);
-  const backend = await openBackend({ dbPath: options.dbPath, emit: coalescer.emit });
+  // Browser mode prints report PDFs in the system's Chromium, as the CLI does.
+  const backend = await openBackend({ dbPath: options.dbPath, emit: coalescer.emit, reportHtml: renderReportHtmlLazily, printer: chromiumPrinter(), appVersion: await appVersion() });
   server = await startServer({
     handlers: createHandlers(backend),
     distDir: options.distDir ?? DEFAULT_DIST_DIR,

@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { loopbackHost, startServer, type RunningServer } from './server.ts';
+import { loopbackHost, MAX_MESSAGE_BYTES, startServer, type RunningServer } from './server.ts';
+import { MAX_IMPORT_BYTES } from '../core/formats/import-error.ts';
 import { PROCEDURE_NAMES } from '../core/api/contract.ts';
 import type { Handlers } from '../core/api/dispatch.ts';
 
@@ -30,7 +32,7 @@ async function withServer(t: import('node:test').TestContext) {
     rmSync(dist, { recursive: true, force: true });
     rmSync(join(dist, '..', 'secret-dd-test.txt'), { force: true });
   });
-  return { server, ...spy };
+  return { server: Object.assign(server, { distDir: dist }), ...spy };
 }
 
 function get(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
@@ -111,4 +113,75 @@ test('with token and Origin: bad messages get errors, good ones reach the handle
   const event = new Promise<any>((resolve) => ws.once('message', (d) => resolve(JSON.parse(d.toString()))));
   server.broadcast('run.warning', { runId: 'r', code: 'noisy', message: 'm' });
   assert.deepEqual(await event, { type: 'event', event: 'run.warning', payload: { runId: 'r', code: 'noisy', message: 'm' } });
+});
+
+/** Sends raw bytes on a new TCP connection; resolves with everything the server sent back. */
+function raw(server: RunningServer, bytes: string | Buffer): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = netConnect(server.port, '127.0.0.1', () => socket.write(bytes));
+    let got = '';
+    socket.on('data', (chunk) => (got += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(got));
+    socket.setTimeout(3000, () => socket.destroy());
+  });
+}
+
+/** A client-to-server frame, masked as the protocol requires; `length` may lie about the payload. */
+function frame(opcode: number, payload: Buffer, length = payload.length): Buffer {
+  const mask = Buffer.from([1, 2, 3, 4]);
+  const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
+  const head = length < 126
+    ? Buffer.from([0x80 | opcode, 0x80 | length])
+    : Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | 127]), (() => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(length)); return b; })()]);
+  return Buffer.concat([head, mask, masked]);
+}
+
+test('a malformed request target gets 400 on the page and the socket path; the server carries on', async (t) => {
+  const { server } = await withServer(t);
+  for (const target of ['http://[::1:80/', '//[/', 'http://%zz/?token=x']) {
+    const page = await raw(server, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    assert.match(page, /^HTTP\/1\.1 400 /, `page ${target}`);
+    const upgrade = await raw(server, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+    assert.match(upgrade, /^HTTP\/1\.1 400 /, `upgrade ${target}`);
+  }
+  assert.equal((await get(server, `/?token=${server.token}`)).status, 200);
+});
+
+test('a WebSocket protocol error closes only that socket: oversize frame, invalid UTF-8, reserved opcode', async (t) => {
+  const { server } = await withServer(t);
+  const handshake = `GET /api?token=${server.token} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nOrigin: http://127.0.0.1:${server.port}\r\n` +
+    'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n';
+  const bad = [
+    frame(0x1, Buffer.alloc(8), MAX_MESSAGE_BYTES + 1), // announces more than the limit
+    frame(0x1, Buffer.from([0xc3, 0x28])), // invalid UTF-8 in a text frame
+    frame(0x3, Buffer.from('x')), // reserved opcode
+  ];
+  const bystander = await connect(server, `?token=${server.token}`, { origin: `http://127.0.0.1:${server.port}` });
+  assert.ok(bystander instanceof WebSocket);
+  t.after(() => bystander.close());
+  for (const bytes of bad) {
+    const reply = await raw(server, Buffer.concat([Buffer.from(handshake), bytes]));
+    assert.match(reply, /^HTTP\/1\.1 101 /);
+  }
+  const ok = await ask(bystander, JSON.stringify({ type: 'invoke', id: 9, procedure: 'runs.active', input: {} }));
+  assert.deepEqual(ok, { type: 'result', id: 9, result: { ok: true, data: [] } });
+});
+
+test('the frame limit holds an import at the importers\' limit, as the page sends it', () => {
+  const envelope = JSON.stringify({ type: 'invoke', id: 1, procedure: 'library.import', input: { fileName: 'x'.repeat(255), contentBase64: '' } });
+  assert.ok(Math.ceil(MAX_IMPORT_BYTES / 3) * 4 + envelope.length <= MAX_MESSAGE_BYTES);
+});
+
+test('the token check and the folder boundary judge the normalised, real path', async (t) => {
+  const { server } = await withServer(t);
+  for (const spelling of ['/%2findex.html', '/%2F%2Findex.html', '//index.html', '/assets/../index.html', '/./index.html', '/assets/%2e%2e/index.html']) {
+    assert.equal((await get(server, spelling)).status, 403, spelling);
+  }
+  const dist = server.distDir;
+  symlinkSync(join(dist, '..', 'secret-dd-test.txt'), join(dist, 'assets', 'leak.txt'));
+  symlinkSync('/etc', join(dist, 'assets', 'etc'));
+  assert.equal((await get(server, '/assets/leak.txt')).status, 404);
+  assert.equal((await get(server, '/assets/etc/hostname')).status, 404);
+  assert.equal((await get(server, '/assets/app.js')).status, 200);
 });

@@ -9,12 +9,14 @@
 // The port in Host/Origin is not pinned, so an SSH tunnel to another local port still works.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { extname, join, normalize, posix, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, EventPayload, ServerMessage } from '../core/api/contract.ts';
 import { handleWireMessage, type Handlers } from '../core/api/dispatch.ts';
+import { MAX_IMPORT_BYTES } from '../core/formats/import-error.ts';
 
 export interface ServerOptions {
   handlers: Handlers;
@@ -34,7 +36,8 @@ export interface RunningServer {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const MAX_MESSAGE_BYTES = 64 * 1024 * 1024; // an import (base64) up to the importers' own limit still fits
+// An import up to the importers' own limit, base64 (4/3) inside a JSON envelope, still fits.
+export const MAX_MESSAGE_BYTES = Math.ceil(MAX_IMPORT_BYTES / 3) * 4 + 64 * 1024;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -75,28 +78,62 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
+/**
+ * The request target as a URL, or null when it cannot be one. Node's parser lets through
+ * targets `new URL()` rejects (an absolute URL with a bad host, for one): those get a 400,
+ * never an exception in the request handler, which would stop the server for everyone.
+ */
+export function requestUrl(target: string | undefined, host: string): URL | null {
+  try {
+    return new URL(target ?? '/', `http://${host}`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The path a request names, decoded and normalised ("/%2f/index.html" → "/index.html",
+ * "/a/../b" → "/b"), so that the page's token check and the folder boundary judge the path
+ * that will be read, not one spelling of it. Null when it does not decode or holds a NUL.
+ */
+export function normalisedPath(url: URL): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  return posix.normalize(`/${decoded}`);
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const distDir = normalize(options.distDir);
+  // Real paths: a file is served only if its own real path lies inside this one, so a
+  // symlink in the folder cannot lead outside it.
+  const distDir = (() => {
+    try {
+      return realpathSync(options.distDir);
+    } catch {
+      return normalize(options.distDir);
+    }
+  })();
   const clients = new Set<WebSocket>();
 
   const serveStatic = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
-    let pathname: string;
-    try {
-      pathname = decodeURIComponent(url.pathname);
-    } catch {
-      return refuse(res, 400, 'bad path');
-    }
+    const pathname = normalisedPath(url);
+    if (pathname === null) return refuse(res, 400, 'bad path');
     const isPage = pathname === '/' || pathname === '/index.html';
     // The page needs the token; the hashed assets it loads carry no data and are public.
     if (isPage && !tokenMatches(url.searchParams.get('token'), token)) {
       return refuse(res, 403, 'DiskDelta: this address needs the token. Open the full URL printed by `diskdelta serve`.');
     }
-    const file = normalize(join(distDir, isPage ? 'index.html' : pathname));
-    if (!file.startsWith(distDir + sep)) return refuse(res, 404, 'not found');
+    let file: string;
     let body: Buffer;
     try {
+      file = await realpath(join(distDir, isPage ? 'index.html' : pathname));
+      if (!file.startsWith(distDir + sep)) return refuse(res, 404, 'not found');
       body = await readFile(file);
     } catch {
       if (isPage) return refuse(res, 500, 'The renderer is not built: run `npm run build:renderer` first.');
@@ -115,15 +152,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const http = createServer((req, res) => {
     const host = loopbackHost(req.headers.host);
     if (!host) return refuse(res, 403, 'refused: not a loopback Host');
-    const url = new URL(req.url ?? '/', `http://${host}`);
+    const url = requestUrl(req.url, host);
+    if (!url) return refuse(res, 400, 'bad request target');
     serveStatic(req, res, url).catch((error: unknown) => refuse(res, 500, String(error)));
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   http.on('upgrade', (req, socket, head) => {
+    // A peer that resets the connection must not raise an unhandled 'error'.
+    socket.on('error', () => socket.destroy());
     const host = loopbackHost(req.headers.host);
     if (!host) return refuseUpgrade(socket, 403, 'Forbidden');
-    const url = new URL(req.url ?? '/', `http://${host}`);
+    const url = requestUrl(req.url, host);
+    if (!url) return refuseUpgrade(socket, 400, 'Bad Request');
     if (url.pathname !== '/api') return refuseUpgrade(socket, 404, 'Not Found');
     if (req.headers.origin !== `http://${host}`) return refuseUpgrade(socket, 403, 'Forbidden');
     if (!tokenMatches(url.searchParams.get('token'), token)) return refuseUpgrade(socket, 401, 'Unauthorized');
@@ -133,6 +174,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   wss.on('connection', (ws: WebSocket) => {
     clients.add(ws);
     ws.on('close', () => clients.delete(ws));
+    // A protocol error (a frame over the size limit, invalid UTF-8, a reserved opcode) is this
+    // socket's problem: ws closes it with the matching close code. Without a listener the
+    // 'error' event would be thrown and stop the server, with any run in progress.
+    ws.on('error', () => clients.delete(ws));
     ws.on('message', (data, isBinary) => {
       const reply = (message: ServerMessage) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));

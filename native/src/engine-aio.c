@@ -2,6 +2,7 @@
 // no libaio-dev. With O_DIRECT this gives a real queue depth, like fio's libaio engine.
 #include <errno.h>
 #include <linux/aio_abi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -49,7 +50,7 @@ static int aio_init(thread_ctx_t *t) {
   if (!d->cbs || !d->batch || !d->events || !d->bufs || !d->submitted_at || !d->free_slots) return aio_cleanup(t), ENOMEM;
   for (unsigned i = 0; i < qd; i++) {
     if (posix_memalign(&d->bufs[i], t->target->align, t->job->bs) != 0) return aio_cleanup(t), ENOMEM;
-    fill_random(&t->rng, d->bufs[i], t->job->bs);
+    if (t->job->pattern->may_write) fill_random(&t->rng, d->bufs[i], t->job->bs);  // reads need no data
     d->free_slots[d->nfree++] = i;
   }
   return 0;
@@ -62,7 +63,7 @@ static int aio_run(thread_ctx_t *t) {
   int failed = 0;
   for (;;) {
     uint64_t now = now_ns();
-    int submitting = !g_stop && !failed && now < t->deadline_ns;
+    int submitting = !g_stop && !failed && job_submitting(t, now);
     // Each I/O is submitted on its own as soon as its slot is free, as fio does by default
     // (iodepth_batch_submit=1). Handing every free slot to one io_submit call costs fewer
     // system calls, but the batch is plugged and dispatched in waves: on a virtio disk that
@@ -119,7 +120,7 @@ static int aio_run(thread_ctx_t *t) {
         }
         failed = 1;
       } else {
-        job_complete(t, j->bs, is_write, completed_at - d->submitted_at[slot]);
+        job_complete(t, j->bs, is_write, completed_at - d->submitted_at[slot], completed_at);
       }
       d->free_slots[d->nfree++] = slot;
       inflight--;
@@ -144,13 +145,20 @@ static void aio_cleanup(thread_ctx_t *t) {
   t->engine_data = NULL;
 }
 
+// CONFIG_AIO=n, or aio-max-nr exhausted by other programs.
+static int aio_probe(const target_t *target, char *why, size_t why_len) {
+  aio_context_t ctx = 0;
+  if (sys_io_setup(1, &ctx) != 0) return snprintf(why, why_len, "%s", strerror(errno)), errno;
+  sys_io_destroy(ctx);
+  return 0;
+}
+
 const io_engine_t ENGINE_AIO = {
     .name = "aio",
-    .help = "Linux kernel AIO with O_DIRECT: a real queue depth (default)",
+    .help = "Linux kernel AIO with O_DIRECT: a real queue depth, two system calls per I/O",
+    .probe = aio_probe,
+    .fallback = &ENGINE_PSYNC,
     .init = aio_init,
     .run = aio_run,
     .cleanup = aio_cleanup,
 };
-
-const io_engine_t *const ENGINES[] = {&ENGINE_AIO, &ENGINE_PSYNC};
-const unsigned ENGINE_COUNT = sizeof ENGINES / sizeof ENGINES[0];

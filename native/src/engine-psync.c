@@ -32,7 +32,7 @@ static int psync_run(thread_ctx_t *t) {
   uint64_t seeks = 0;
   while (!g_stop) {
     uint64_t start = now_ns();
-    if (start >= t->deadline_ns) break;
+    if (!job_submitting(t, start)) break;
     uint64_t off;
     int is_write;
     job_next_io(t, &off, &is_write);
@@ -51,7 +51,8 @@ static int psync_run(thread_ctx_t *t) {
       t->err_offset = off;
       return rc;
     }
-    job_complete(t, bytes, is_write, now_ns() - start);
+    uint64_t done = now_ns();
+    job_complete(t, bytes, is_write, done - start, done);
   }
   return 0;
 }

@@ -101,6 +101,11 @@ int job_parse(job_t *job, const char *spec, char *err, unsigned errlen) {
   if (rc == 0 && !job->pattern) { snprintf(err, errlen, "rw= is required"); rc = -1; }
   if (rc == 0 && job->bs % 512) { snprintf(err, errlen, "bs=%u is not a multiple of 512", job->bs); rc = -1; }
   if (rc == 0 && job->pattern->rw == RW_SEEKS) { job->bs = SEEK_BLOCK; job->qd = 1; }
+  if (rc == 0 && (uint64_t)job->qd * job->bs * job->threads > JOB_MAX_BUFFER_BYTES) {
+    snprintf(err, errlen, "qd × bs × threads = %u × %u × %u bytes of I/O buffers is over the limit of %llu MiB: lower one of them",
+             job->qd, job->bs, job->threads, JOB_MAX_BUFFER_BYTES >> 20);
+    rc = -1;
+  }
   if (rc == 0 && !job->name[0]) snprintf(job->name, sizeof job->name, "%s-bs%u-q%ut%u", job->pattern->name, job->bs, job->qd, job->threads);
   return rc;
 }
@@ -117,5 +122,6 @@ const char *job_keys_help(void) {
   for (unsigned i = 0; i < sizeof JOB_KEYS / sizeof JOB_KEYS[0]; i++)
     n += (size_t)snprintf(text + n, sizeof text - n, "    %s=N%*s%s (%u..%u)\n", JOB_KEYS[i].key,
                           (int)(12 - strlen(JOB_KEYS[i].key)), "", JOB_KEYS[i].help, JOB_KEYS[i].min, JOB_KEYS[i].max);
+  snprintf(text + n, sizeof text - n, "    qd x bs x threads (the I/O buffers) at most %llu MiB\n", JOB_MAX_BUFFER_BYTES >> 20);
   return text;
 }

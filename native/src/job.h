@@ -32,6 +32,10 @@ typedef struct {
   uint32_t read_pct;   // randrw: share of reads, percent
 } job_t;
 
+// The I/O buffers of one job, qd × bs × threads, are allocated at once: bounded, so that a
+// request cannot ask for terabytes (64 MiB × 1024 × 64 = 4 TiB within the keys' own limits).
+#define JOB_MAX_BUFFER_BYTES (1ull << 30)
+
 // bonnie++'s Random Seeks: each seeker reads 8 KiB at a random offset; every 10th seek
 // rewrites the block it read.
 #define SEEK_BLOCK 8192u
@@ -44,13 +48,18 @@ typedef struct thread_ctx {
   uint64_t region_start, region_len;  // sequential streams split the file between threads
   uint64_t next_seq;
   rng_t rng;
-  uint64_t deadline_ns;
-  uint64_t end_ns;                    // when this thread's last I/O completed (after draining)
+  _Atomic uint64_t deadline_ns;       // stop submitting from here on (the main thread may bring it forward)
   int seeks_read_only;                // block device: seeks never rewrite
+  // The stream is cut into back-to-back windows (warm-up, then runs) without pausing it: a
+  // completion at or after window_end closes the window (job_close_windows, phase.c).
+  uint64_t window_start, window_end;
+  _Atomic uint64_t window_ns;         // the main thread lengthens it for a slow device, late in the warm-up
+  unsigned window;
+  struct window_slots *slots;
   // Results of this thread for the current window.
   histogram_t hist;
   uint64_t ios, bytes, reads, writes;
-  // Running totals the main thread samples while the window is open.
+  // Running totals of the job, which the main thread samples for the live chart.
   _Atomic uint64_t live_bytes, live_ios;
   int err;                            // errno of a failed I/O, 0 if none
   uint64_t err_offset;
@@ -61,14 +70,25 @@ typedef struct thread_ctx {
 void job_next_io(thread_ctx_t *t, uint64_t *offset, int *is_write);
 // Makes a write buffer unique before it is written again (defeats dedupe and compression).
 void job_scramble(thread_ctx_t *t, void *buf, uint32_t len);
-// Records one completed I/O.
-static inline void job_complete(thread_ctx_t *t, uint32_t bytes, int is_write, uint64_t lat_ns) {
+// Hands this thread's figures for the window that ended by `now` to the main thread.
+void job_close_windows(thread_ctx_t *t, uint64_t now);
+// Whether the thread may submit another I/O at `now`.
+static inline int job_submitting(thread_ctx_t *t, uint64_t now) {
+  return now < atomic_load_explicit(&t->deadline_ns, memory_order_relaxed);
+}
+// Records one completed I/O; `now` is when it completed and decides its window.
+static inline void job_complete(thread_ctx_t *t, uint32_t bytes, int is_write, uint64_t lat_ns, uint64_t now) {
   hist_add(&t->hist, lat_ns);
   t->ios++;
   t->bytes += bytes;
   if (is_write) t->writes++; else t->reads++;
-  atomic_store_explicit(&t->live_bytes, t->bytes, memory_order_relaxed);
-  atomic_store_explicit(&t->live_ios, t->ios, memory_order_relaxed);
+  // The first completion at or after the boundary is the window's last: a window then spans
+  // whole intervals between completions, so even a few large I/Os per window give their
+  // true rate instead of a count rounded to the window's length.
+  // Running totals over the whole job (one writer: a plain load and store suffice).
+  atomic_store_explicit(&t->live_bytes, atomic_load_explicit(&t->live_bytes, memory_order_relaxed) + bytes, memory_order_relaxed);
+  atomic_store_explicit(&t->live_ios, atomic_load_explicit(&t->live_ios, memory_order_relaxed) + 1, memory_order_relaxed);
+  if (__builtin_expect(now >= t->window_end, 0)) job_close_windows(t, now);
 }
 
 int job_parse(job_t *job, const char *spec, char *err, unsigned errlen);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cipher.h"
+#include "elevate.h"
 #include "engine.h"
 #include "ndjson.h"
 #include "phase.h"
@@ -26,10 +27,20 @@ typedef struct {
   double duration;
   double warmup;
   unsigned runs;
+  unsigned max_runs;
+  double precision;
+  double max_time;
+  unsigned min_ios;
+  unsigned min_window_ios;
+  double min_time;
   unsigned sample_ms;
   int buffered;
   const char *engine;
   const char *file;
+  unsigned fd;
+  const char *helper;
+  const char *fd_from;
+  const char *socket;
   uint64_t seed;
   job_t jobs[MAX_JOBS];
   unsigned njobs;
@@ -52,12 +63,25 @@ static const option_def_t OPTIONS[] = {
     {"--size", "BYTES", OPT_BYTES, OFF(size), 1 << 20, 1ull << 50, "test file size / device span (default 1073741824)"},
     {"--duration", "SECONDS", OPT_SECONDS, OFF(duration), 0.05, 3600, "timed window of each run (default 5)"},
     {"--warmup", "SECONDS", OPT_SECONDS, OFF(warmup), 0, 600, "untimed I/O before the runs of each job (default 1)"},
-    {"--runs", "N", OPT_COUNT, OFF(runs), 1, 100, "timed runs per job (default 1)"},
+    {"--runs", "N", OPT_COUNT, OFF(runs), 1, 100, "timed runs per job; with --precision the fewest (default 1)"},
+    {"--precision", "FRACTION", OPT_SECONDS, OFF(precision), 0, 0.5,
+     "adaptive: add runs until the median's 95 % interval is within ±FRACTION (0.02: ±2 %)\n"
+     "                        and --min-ios/--min-time are met, or until --max-time/--max-runs; 0: --runs fixed (default 0)"},
+    {"--max-runs", "N", OPT_COUNT, OFF(max_runs), 1, 100, "adaptive: most timed runs per job (default 100)"},
+    {"--max-time", "SECONDS", OPT_SECONDS, OFF(max_time), 0, 36000, "adaptive: most timed seconds per job, warm-up excluded; 0: none (default 0)"},
+    {"--min-ios", "N", OPT_COUNT, OFF(min_ios), 0, 1000000, "adaptive: fewest I/Os over a job's runs before it may stop (default 0)"},
+    {"--min-window-ios", "N", OPT_COUNT, OFF(min_window_ios), 0, 1000000,
+     "runs of a slow device last long enough for N I/Os, judged late in the warm-up (default 0: --duration)"},
+    {"--min-time", "SECONDS", OPT_SECONDS, OFF(min_time), 0, 3600, "adaptive: fewest timed seconds over a job's runs before it may stop (default 0)"},
     {"--sample-ms", "MS", OPT_COUNT, OFF(sample_ms), 0, 10000, "sample interval, 0 for none; at least 50 (default 100)"},
     {"--job", "SPEC", OPT_JOB, 0, 0, 0, "a test, repeatable: name=ID,rw=PATTERN,bs=N,qd=N,threads=N[,read=PCT]"},
-    {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "aio (default) or psync; aio falls back to psync, reported"},
+    {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "io_uring (default), aio or psync; each falls back to the next, reported"},
     {"--buffered", NULL, OPT_FLAG, OFF(buffered), 0, 0, "no O_DIRECT (page cache): results are flagged as not the disk's"},
     {"--file", "PATH", OPT_STRING, OFF(file), 0, 0, "run: reuse a file made by `prepare` (kept afterwards)"},
+    {"--fd", "N", OPT_COUNT, OFF(fd), 3, 1 << 20, "block device: measure on this inherited read-only descriptor of --target"},
+    {"--helper", "PATH", OPT_STRING, OFF(helper), 0, 0, "block device: have `pkexec PATH open-ro` open --target and pass it back"},
+    {"--fd-from", "PATH", OPT_STRING, OFF(fd_from), 0, 0, "block device: fetch the descriptor from a `hold` process's socket"},
+    {"--socket", "PATH", OPT_STRING, OFF(socket), 0, 0, "hold: where to serve the descriptor (a new name in a private folder)"},
     {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
 };
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -73,11 +97,15 @@ typedef struct {
 static int cmd_measure(options_t *o);
 static int cmd_prepare(options_t *o);
 static int cmd_cleanup(options_t *o);
+static int cmd_hold(options_t *o);
 
 static const verb_t VERBS[] = {
     {.name = "run", .run = cmd_measure, .help = "measure the jobs on --target (test file created, filled, always removed)"},
     {.name = "prepare", .run = cmd_prepare, .help = "create and fill a test file in --target and keep it; prints its path (for harnesses)"},
     {.name = "cleanup", .run = cmd_cleanup, .help = "remove test files left in --target by killed runs"},
+    {.name = "hold", .run = cmd_hold,
+     .help = "open the block device --target once (--helper or --fd) and serve its descriptor on --socket\n"
+             "            to this user's runs (--fd-from) until stdin closes: one authentication a session"},
 };
 #define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
 
@@ -88,7 +116,7 @@ static void print_help(FILE *out) {
   fprintf(out, "  %-9s %s\n", "ciphers", "encrypt/decrypt throughput of dm-crypt's ciphers on this CPU (no --target; own options below)");
   fprintf(out, "  --help    this text;  --version  the version\n\nOptions:\n");
   for (unsigned i = 0; i < OPTION_COUNT; i++)
-    fprintf(out, "  %-10s %-8s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
+    fprintf(out, "  %-11s %-9s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
   fprintf(out, "\nJob keys (--job):\n%s", job_keys_help());
   fprintf(out,
           "\nCiphers options (verb ciphers; each list option repeatable):\n"
@@ -151,7 +179,7 @@ static int parse_options(options_t *o, int argc, char **argv) {
       case OPT_SECONDS: {
         double v = strtod(val, &end);
         if (!*val || *end || errno || !(v >= def->min && v <= def->max))
-          return usage_error("%s '%s' is not a number of seconds in range", def->name, val);
+          return usage_error("%s '%s' is not a number in range (see --help)", def->name, val);
         *(double *)((char *)o + def->offset) = v;
         break;
       }
@@ -174,6 +202,7 @@ static int parse_options(options_t *o, int argc, char **argv) {
     }
   }
   if (!o->target) return usage_error("--target is required%s%s", "", "");
+  if (o->precision > 0 && o->max_runs < o->runs) return usage_error("--max-runs must be at least --runs%s%s", "", "");
   if (o->sample_ms && o->sample_ms < 50) return usage_error("--sample-ms must be 0 or at least 50%s%s", "", "");
   return 0;
 }
@@ -239,25 +268,11 @@ static void fill_progress(uint64_t done, uint64_t total) {
 }
 
 static const io_engine_t *choose_engine(const options_t *o, int *rc) {
-  const char *want = o->engine ? o->engine : "aio";
+  const char *want = o->engine ? o->engine : ENGINES[0]->name;
   for (unsigned i = 0; i < ENGINE_COUNT; i++)
     if (strcmp(ENGINES[i]->name, want) == 0) return ENGINES[i];
-  *rc = usage_error("--engine '%s' is unknown: use aio or psync%s", want, "");
+  *rc = usage_error("--engine '%s' is unknown: use io_uring, aio or psync%s", want, "");
   return NULL;
-}
-
-// Kernel AIO may be missing (CONFIG_AIO=n) or exhausted (aio-max-nr): fall back, and say so.
-static const io_engine_t *probe_engine(const io_engine_t *engine) {
-  if (engine != &ENGINE_AIO) return engine;
-  unsigned long ctx = 0;
-  if (syscall(SYS_io_setup, 1, &ctx) == 0) {
-    syscall(SYS_io_destroy, ctx);
-    return engine;
-  }
-  emit_warning("aio-unavailable",
-               "kernel AIO is unavailable (%s): using psync, so every job runs at queue depth 1 per thread",
-               strerror(errno));
-  return &ENGINE_PSYNC;
 }
 
 static int cmd_run(options_t *o, int prepare_only) {
@@ -265,7 +280,8 @@ static int cmd_run(options_t *o, int prepare_only) {
   const io_engine_t *engine = choose_engine(o, &rc);
   if (!engine) return rc;
   if (!prepare_only && o->njobs == 0) return usage_error("run needs at least one --job%s%s", "", "");
-  target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file};
+  target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file,
+                          .fd = (int)o->fd, .helper = o->helper, .fd_from = o->fd_from};
   for (unsigned i = 0; i < o->njobs; i++) req.needs_write |= o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS;
   // (seeks are left out above: on a block device they run read-only, with a warning)
   target_t t;
@@ -273,7 +289,7 @@ static int cmd_run(options_t *o, int prepare_only) {
   if (!o->file) sweep_stale_files(o->target);
   rc = target_open(&t, o->target, &req);
   if (rc) return finish(&t, rc);
-  engine = probe_engine(engine);
+  engine = engine_available(engine, &t);
   emit_hello(o, &t, engine->name);
   if (!t.direct) emit_warning("buffered-io", "O_DIRECT is off (--buffered): results include the page cache and are not the disk's speed");
   if (t.is_blockdev)
@@ -297,32 +313,34 @@ static int cmd_run(options_t *o, int prepare_only) {
     return finish(&t, 0);
   }
 
-  uint64_t seq_resume[64] = {0};
-  for (unsigned j = 0; j < o->njobs && !g_stop; j++) {
-    memset(seq_resume, 0, sizeof seq_resume);
-    phase_opts_t po = {.engine = engine, .sample_ms = o->sample_ms, .seed = o->seed, .job_index = j,
-                       .job_count = o->njobs, .runs = o->runs, .seq_resume = seq_resume};
-    phase_result_t *r = malloc(sizeof *r);
-    if (!r) return finish(&t, emit_failure(FAIL_INTERNAL, "cannot allocate the results of a job"));
-    if (o->warmup > 0) {
-      po.run = 0;
-      po.duration_s = o->warmup;
-      rc = run_phase(&o->jobs[j], &t, &po, r);
-    }
-    for (unsigned run = 1; run <= o->runs && rc == 0 && !g_stop; run++) {
-      po.run = run;
-      po.duration_s = o->duration;
-      rc = run_phase(&o->jobs[j], &t, &po, r);
-      if (rc == 0 && !g_stop) emit_result(&o->jobs[j], &t, &po, r);
-    }
-    free(r);
-    if (rc) break;
+  for (unsigned j = 0; j < o->njobs && !g_stop && rc == 0; j++) {
+    job_opts_t jo = {.engine = engine, .warmup_s = o->warmup, .duration_s = o->duration, .sample_ms = o->sample_ms,
+                     .min_window_ios = o->min_window_ios,
+                     .seed = o->seed, .job_index = j, .job_count = o->njobs,
+                     .stop = {.precision = o->precision, .min_runs = o->runs,
+                              .max_runs = o->precision > 0 ? o->max_runs : o->runs, .max_time_s = o->max_time,
+                              .min_ios = o->min_ios, .min_seconds = o->min_time}};
+    rc = run_job(&o->jobs[j], &t, &jo);
   }
   return finish(&t, rc);
 }
 
 static int cmd_measure(options_t *o) { return cmd_run(o, 0); }
 static int cmd_prepare(options_t *o) { return cmd_run(o, 1); }
+
+// `hold`: the descriptor is opened like a run's (the same checks), then served, never measured.
+static int cmd_hold(options_t *o) {
+  if (!o->socket) return usage_error("hold needs --socket PATH%s%s", "", "");
+  if (!o->helper && !o->fd) return usage_error("hold needs --helper PATH or --fd N%s%s", "", "");
+  target_request_t req = {.size = o->size, .fd = (int)o->fd, .helper = o->helper};
+  target_t t;
+  int rc = target_open(&t, o->target, &req);
+  if (rc) return finish(&t, rc);
+  if (!t.is_blockdev) return finish(&t, usage_error("hold is for a block device target%s%s", "", ""));
+  rc = elevate_hold(t.fd, o->socket);
+  t.fd = -1;  // elevate_hold closed it
+  return finish(&t, rc);
+}
 
 static int cmd_cleanup(options_t *o) {
   int n = sweep_stale_files(o->target);
@@ -351,6 +369,7 @@ int main(int argc, char **argv) {
   o->duration = 5;
   o->warmup = 1;
   o->runs = 1;
+  o->max_runs = 100;
   o->sample_ms = 100;
   int rc = parse_options(o, argc, argv);
   if (rc) return rc;

@@ -19,6 +19,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "blockdev.h"
+#include "elevate.h"
 #include "ndjson.h"
 #include "util.h"
 
@@ -73,6 +75,41 @@ static const char *fs_name(long type) {
 
 static int is_ram_fs(long type) { return type == TMPFS_MAGIC || type == RAMFS_MAGIC; }
 
+// Where the read-only descriptor of a block device comes from: opened here (the user may read
+// the device), inherited (--fd), or passed back by the privileged helper (--helper).
+static int blockdev_fd(const char *path, const struct stat *st, const target_request_t *req, blockdev_info_t *info) {
+  blockdev_status_t status;
+  char why[PATH_MAX + 128];
+  if (!req->fd && !req->helper && !req->fd_from) {
+    char resolved[PATH_MAX];
+    if (!realpath(path, resolved)) snprintf(resolved, sizeof resolved, "%s", path);
+    int fd = blockdev_open_ro(resolved, !req->buffered, info, &status, why, sizeof why);
+    if (fd < 0)
+      return -emit_failure(status == BLOCKDEV_MISSING ? FAIL_DEVICE_VANISHED : status == BLOCKDEV_DENIED ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
+                           "cannot open the block device %s read-only: %s%s", path, why,
+                           status == BLOCKDEV_DENIED ? " (reading a raw device needs root: let DiskDelta ask for it with --elevate)" : "");
+    return fd;
+  }
+  int fd = req->fd;
+  if (req->helper) {
+    char resolved[PATH_MAX];
+    // The helper accepts /dev/NAME only: links such as /dev/disk/by-id/… are resolved here.
+    if (!realpath(path, resolved)) return -emit_failure(FAIL_DEVICE_VANISHED, "%s went away: %s", path, strerror(errno));
+    int rc = elevate_open_device(req->helper, resolved, &fd);
+    if (rc) return -rc;
+  } else if (req->fd_from) {
+    int rc = elevate_fd_from(req->fd_from, &fd);
+    if (rc) return -rc;
+  }
+  if (blockdev_check_fd(fd, info, &status, why, sizeof why) != 0 || info->rdev != st->st_rdev)
+    return -emit_failure(FAIL_BAD_FD, "descriptor %d is not a read-only descriptor of %s: %s", fd, path,
+                         status == BLOCKDEV_OK ? "it is another device" : why);
+  int fl = fcntl(fd, F_GETFL);
+  if (fcntl(fd, F_SETFL, req->buffered ? fl & ~O_DIRECT : fl | O_DIRECT) != 0)
+    return -emit_failure(FAIL_NO_DIRECT_IO, "cannot switch O_DIRECT on the descriptor of %s: %s", path, strerror(errno));
+  return fd;
+}
+
 // DiskDelta's own throwaway devices (electron/core/crypto/throwaway.ts): a dm-crypt mapping
 // named diskdelta-crypt-* or a loop device over a file named .diskdelta-crypt-*. They hold
 // only DiskDelta's own test file, so they may be written; every other device is read-only.
@@ -97,35 +134,41 @@ static int is_own_throwaway(dev_t rdev) {
   return own;
 }
 
-static int open_blockdev(target_t *t, const char *path, const target_request_t *req) {
-  int flags = (req->needs_write ? O_RDWR : O_RDONLY) | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT);
-  t->fd = open(path, flags);
+// Our own throwaway device, opened for writing; checked again on the opened descriptor.
+static int open_own_throwaway(target_t *t, const char *path) {
   struct stat st;
-  // Checked on the opened descriptor (no race with a renamed path); nothing was written yet.
-  if (req->needs_write && t->fd >= 0 && (fstat(t->fd, &st) != 0 || !is_own_throwaway(st.st_rdev))) {
-    close(t->fd);
+  t->fd = open(path, O_RDWR | O_CLOEXEC | O_DIRECT);
+  if (t->fd < 0 || fstat(t->fd, &st) != 0 || !S_ISBLK(st.st_mode) || !is_own_throwaway(st.st_rdev)) {
+    if (t->fd >= 0) close(t->fd);
     t->fd = -1;
-    return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE,
-                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always "
-                        "(only its own throwaway loop/dm-crypt devices over its own test file are written). "
-                        "Run write tests on a folder of a filesystem on that disk instead", path);
-  }
-  if (t->fd < 0) {
-    int e = errno;
-    return emit_failure(e == EACCES || e == EPERM ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
-                        "cannot open the block device %s %s: %s%s", path, req->needs_write ? "for writing" : "read-only", strerror(e),
-                        e == EACCES || e == EPERM ? " (reading a raw device needs root or membership of the disk group)" : "");
+    return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE, "refusing to write to the block device %s: it is not DiskDelta's own throwaway device", shown_path(path));
   }
   uint64_t bytes = 0;
-  int lbs = 512;
-  if (ioctl(t->fd, BLKGETSIZE64, &bytes) != 0 || bytes == 0) {
-    return emit_failure(FAIL_TARGET_UNUSABLE, "cannot read the size of %s: %s", path,
-                        bytes == 0 ? "the device is empty" : strerror(errno));
+  if (ioctl(t->fd, BLKGETSIZE64, &bytes) != 0 || bytes == 0) return emit_failure(FAIL_TARGET_UNUSABLE, "cannot read the size of %s", shown_path(path));
+  t->is_blockdev = 1;
+  t->direct = 1;
+  t->align = 4096;
+  t->size = bytes - bytes % (1024 * 1024);
+  snprintf(t->fs_type, sizeof t->fs_type, "block-device");
+  return 0;
+}
+
+static int open_blockdev(target_t *t, const char *path, const struct stat *st, const target_request_t *req) {
+  if (req->needs_write && is_own_throwaway(st->st_rdev)) return open_own_throwaway(t, path);
+  if (req->needs_write) {
+    return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE,
+                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always. "
+                        "Run write tests on a folder of a filesystem on that disk instead", shown_path(path));
   }
-  ioctl(t->fd, BLKSSZGET, &lbs);
+  blockdev_info_t info;
+  int fd = blockdev_fd(path, st, req, &info);
+  if (fd < 0) return -fd;
+  t->fd = fd;
+  if (info.bytes == 0) return emit_failure(FAIL_TARGET_UNUSABLE, "cannot measure %s: the device is empty", shown_path(path));
+  uint64_t bytes = info.bytes;
   t->is_blockdev = 1;
   t->direct = !req->buffered;
-  t->align = lbs > 4096 ? (unsigned)lbs : 4096;
+  t->align = info.sector > 4096 ? (unsigned)info.sector : 4096;
   // Whole MiB keep every block size of the tests aligned; a device smaller than 1 MiB is
   // used down to its last aligned block.
   t->size = req->size < bytes ? req->size : bytes;
@@ -135,58 +178,118 @@ static int open_blockdev(target_t *t, const char *path, const target_request_t *
   return 0;
 }
 
-static int open_reused_file(target_t *t, const char *file, const target_request_t *req) {
+// --file names a file to measure in place, and write tests write into it: it must be a test
+// file of ours in every way that matters, not just by name. A hard link to someone's file under
+// our name pattern, a file elsewhere, another user's file or a device node is refused before
+// anything is opened for writing.
+static int open_reused_file(target_t *t, const char *file, const char *target, const target_request_t *req) {
   const char *base = strrchr(file, '/');
   base = base ? base + 1 : file;
   if (strncmp(base, TESTFILE_PREFIX, strlen(TESTFILE_PREFIX)) != 0) {
     return emit_failure(FAIL_USAGE, "--file only accepts a test file made by `prepare` (named %s*%s): %s",
-                        TESTFILE_PREFIX, TESTFILE_SUFFIX, file);
+                        TESTFILE_PREFIX, TESTFILE_SUFFIX, shown_path(file));
   }
-  t->fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT));
   struct stat st;
-  if (t->fd < 0 || fstat(t->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (lstat(file, &st) != 0) {
     int e = errno;
     return emit_failure(e == EACCES || e == EPERM ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
-                        "cannot open the prepared test file %s: %s", file, strerror(e));
+                        "cannot use the prepared test file %s: %s", shown_path(file), strerror(e));
   }
-  t->size = (uint64_t)st.st_size < req->size ? (uint64_t)st.st_size : req->size;
+  const char *why = !S_ISREG(st.st_mode) ? (S_ISLNK(st.st_mode) ? "it is a symbolic link" : "it is not a regular file (a device node, FIFO or folder)")
+                    : st.st_nlink != 1 ? "it has more than one hard link: another name shares its data"
+                    : st.st_uid != geteuid() ? "it belongs to another user"
+                    : NULL;
+  // Inside --target: the folder holding the file is the target folder itself.
+  char *real_file = why ? NULL : realpath(file, NULL);
+  char *real_target = why ? NULL : realpath(target, NULL);
+  if (!why) {
+    char *slash = real_file ? strrchr(real_file, '/') : NULL;
+    if (slash) *slash = 0;
+    if (!real_file || !real_target || strcmp(real_file, real_target) != 0) why = "it is not inside --target";
+  }
+  free(real_file), free(real_target);
+  if (why) {
+    return emit_failure(FAIL_USAGE, "--file %s is refused: %s. Only a file made by `prepare` in --target is reused",
+                        shown_path(file), why);
+  }
+  t->fd = open(file, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (req->buffered ? 0 : O_DIRECT));
+  struct stat now;
+  if (t->fd < 0 || fstat(t->fd, &now) != 0) {
+    int e = errno;
+    return emit_failure(e == EACCES || e == EPERM ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
+                        "cannot open the prepared test file %s: %s", shown_path(file), strerror(e));
+  }
+  if (now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+    return emit_failure(FAIL_USAGE, "--file %s was replaced while it was being opened; nothing was written", shown_path(file));
+  }
+  t->size = (uint64_t)now.st_size < req->size ? (uint64_t)now.st_size : req->size;
   t->direct = !req->buffered;
   t->align = 4096;
   snprintf(t->file_path, sizeof t->file_path, "%s", file);
   return 0;
 }
 
+// Filesystems the kernel makes up (/proc, /sys …): no disk under them, and statvfs says
+// "0 bytes free", which would otherwise read as a full disk.
+static const char *virtual_fs_name(long type) {
+  switch (type) {
+    case PROC_SUPER_MAGIC: return "proc";
+    case SYSFS_MAGIC: return "sysfs";
+    case DEBUGFS_MAGIC: return "debugfs";
+    case TRACEFS_MAGIC: return "tracefs";
+    case CGROUP_SUPER_MAGIC: return "cgroup";
+    case CGROUP2_SUPER_MAGIC: return "cgroup2";
+    case SECURITYFS_MAGIC: return "securityfs";
+    case BPF_FS_MAGIC: return "bpf";
+    case PSTOREFS_MAGIC: return "pstore";
+    case DEVPTS_SUPER_MAGIC: return "devpts";
+    case EFIVARFS_MAGIC: return "efivarfs";
+    case 0x62656570: return "configfs";
+    case 0x19800202: return "mqueue";
+    case NSFS_MAGIC: return "nsfs";
+    default: return NULL;
+  }
+}
+
 int target_open(target_t *t, const char *path, const target_request_t *req) {
   memset(t, 0, sizeof *t);
   t->fd = -1;
   t->path = path;
-  if (req->reuse) return open_reused_file(t, req->reuse, req);
+  if (req->reuse) return open_reused_file(t, req->reuse, path, req);
 
   struct stat st;
   if (stat(path, &st) != 0) {
     int e = errno;
     if (e == EACCES || e == EPERM)
-      return emit_failure(FAIL_PERMISSION, "the target %s cannot be reached: %s. Choose a folder you may enter", path, strerror(e));
+      return emit_failure(FAIL_PERMISSION, "the target %s cannot be reached: %s. Choose a folder you may enter", shown_path(path), strerror(e));
     return emit_failure(FAIL_TARGET_MISSING, "the target %s does not exist: %s. Give an existing folder or block device",
-                        path, strerror(e));
+                        shown_path(path), strerror(e));
   }
-  if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, req);
+  if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, &st, req);
+  if (req->fd || req->helper || req->fd_from)
+    return emit_failure(FAIL_USAGE, "--fd, --fd-from and --helper are for a block device target; %s is not one", shown_path(path));
   if (!S_ISDIR(st.st_mode)) {
     return emit_failure(FAIL_TARGET_NOT_FOLDER,
                         "the target %s is %s, not a folder or a block device. Give the folder to test in "
                         "(a test file is created and removed there)",
-                        path, S_ISREG(st.st_mode) ? "a regular file" : "a special file");
+                        shown_path(path), S_ISREG(st.st_mode) ? "a regular file" : "a special file");
   }
 
   struct statfs sfs;
   if (statfs(path, &sfs) == 0) {
+    const char *virtual_fs = virtual_fs_name((long)sfs.f_type);
+    if (virtual_fs) {
+      return emit_failure(FAIL_TARGET_VIRTUAL_FS,
+                          "%s is on %s, a virtual filesystem the kernel makes up: there is no disk under it to measure. "
+                          "Give a folder on a disk (for example your home folder)", shown_path(path), virtual_fs);
+    }
     snprintf(t->fs_type, sizeof t->fs_type, "%s", fs_name((long)sfs.f_type));
     if (is_ram_fs((long)sfs.f_type) && !req->buffered) {
       return emit_failure(FAIL_NO_DIRECT_IO,
                           "%s is on %s, which keeps files in memory: O_DIRECT cannot reach a disk there and the "
                           "numbers would be RAM speed. Test a folder on a disk, or pass --buffered to measure "
                           "anyway (every result is then flagged)",
-                          path, fs_name((long)sfs.f_type));
+                          shown_path(path), fs_name((long)sfs.f_type));
     }
   }
 
@@ -195,7 +298,7 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     if (vfs.f_flag & ST_RDONLY) {
       return emit_failure(FAIL_TARGET_NOT_WRITABLE,
                           "%s is on a read-only filesystem: no test file can be created there. Choose a writable "
-                          "folder, or give the block device for read-only tests", path);
+                          "folder, or give the block device for read-only tests", shown_path(path));
     }
     uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
     uint64_t reserve = 16ull * 1024 * 1024;  // leave the filesystem some room to breathe
@@ -203,7 +306,7 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
       return emit_failure(FAIL_NO_SPACE,
                           "not enough free space in %s: the test file needs %.1f MiB (+16 MiB headroom), "
                           "%.1f MiB are free. Pass a smaller --size or free some space",
-                          path, req->size / 1048576.0, avail / 1048576.0);
+                          shown_path(path), req->size / 1048576.0, avail / 1048576.0);
     }
   }
 
@@ -218,7 +321,7 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     failure_t f = e == EROFS ? FAIL_TARGET_NOT_WRITABLE
                   : e == EACCES || e == EPERM ? FAIL_PERMISSION
                   : e == ENOSPC ? FAIL_NO_SPACE : FAIL_TARGET_UNUSABLE;
-    return emit_failure(f, "cannot create a test file in %s: %s. %s", path, strerror(e),
+    return emit_failure(f, "cannot create a test file in %s: %s. %s", shown_path(path), strerror(e),
                         e == EROFS ? "The filesystem is read-only: choose a writable folder"
                         : e == EACCES || e == EPERM ? "Choose a folder you may write to"
                         : e == ENOSPC ? "The disk is full: free some space" : "Check the folder");
@@ -236,7 +339,7 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
       return emit_failure(FAIL_NO_DIRECT_IO,
                           "the filesystem under %s (%s) refuses O_DIRECT, so the page cache would be measured, "
                           "not the disk. Pass --buffered to measure anyway (every result is then flagged)",
-                          path, t->fs_type);
+                          shown_path(path), t->fs_type);
     }
     t->direct = 1;
   }
@@ -246,7 +349,7 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   int rc = fallocate(fd, 0, 0, (off_t)t->size);
   if (rc != 0 && errno == ENOSPC) {
     return emit_failure(FAIL_NO_SPACE, "the disk under %s is full: could not reserve %.1f MiB for the test file. "
-                        "Pass a smaller --size or free some space", path, t->size / 1048576.0);
+                        "Pass a smaller --size or free some space", shown_path(path), t->size / 1048576.0);
   }
   return 0;
 }
@@ -269,7 +372,7 @@ int target_fill(target_t *t, void (*progress)(uint64_t done, uint64_t total)) {
     if (w < 0 || (size_t)w != n) {
       int e = w < 0 ? errno : ENOSPC;
       rc = emit_failure(e == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "writing the test file %s failed at %.1f MiB: %s%s",
-                        t->file_path, done / 1048576.0, strerror(e), e == ENOSPC ? ". Free some space or pass a smaller --size" : "");
+                        shown_path(t->file_path), done / 1048576.0, strerror(e), e == ENOSPC ? ". Free some space or pass a smaller --size" : "");
       break;
     }
     done += n;
@@ -305,12 +408,8 @@ int sweep_stale_files(const char *dir) {
   if (!d) return 0;
   int removed = 0;
   struct dirent *e;
-  size_t plen = strlen(TESTFILE_PREFIX), slen = strlen(TESTFILE_SUFFIX);
   while ((e = readdir(d)) != NULL) {
-    size_t len = strlen(e->d_name);
-    if (len <= plen + slen || strncmp(e->d_name, TESTFILE_PREFIX, plen) != 0 ||
-        strcmp(e->d_name + len - slen, TESTFILE_SUFFIX) != 0)
-      continue;
+    if (!is_testfile_name(e->d_name)) continue;
     int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) continue;
     struct stat st;

@@ -6,11 +6,10 @@
 #include <limits.h>
 #include <stdint.h>
 
-#define TESTFILE_PREFIX ".diskdelta-"
+#include "testfile-name.h"
 // Names of the throwaway encryption devices (the only block devices ever written).
 #define THROWAWAY_DM_PREFIX "diskdelta-crypt-"
 #define THROWAWAY_FILE_PREFIX ".diskdelta-crypt-"
-#define TESTFILE_SUFFIX ".tmp"
 
 typedef struct {
   const char *path;          // as given on the command line
@@ -29,6 +28,9 @@ typedef struct {
   int buffered;          // allow page-cache I/O (warned)
   int needs_write;       // some job writes
   const char *reuse;     // --file: a file made by `prepare`, kept afterwards
+  int fd;                // --fd: a read-only descriptor of the block device, 0 if none
+  const char *helper;    // --helper: have pkexec + this helper open the block device
+  const char *fd_from;   // --fd-from: fetch the descriptor from a `hold` process's socket
 } target_request_t;
 
 // Opens or creates the target. Returns 0 or an EXIT_* code after emitting an error line.

@@ -1,6 +1,17 @@
 #include "util.h"
 
+#include <stdio.h>
 #include <string.h>
+
+const char *shown_path(const char *path) {
+  static _Thread_local char slots[4][256];
+  static _Thread_local unsigned next;
+  size_t len = strlen(path);
+  if (len <= 200) return path;
+  char *buf = slots[next++ % 4];
+  snprintf(buf, sizeof slots[0], "%.80s…%s (a path of %zu characters)", path, path + len - 80, len);
+  return buf;
+}
 
 void rng_seed(rng_t *r, uint64_t seed) {
   // splitmix64 expands one seed into the four words xoshiro needs.

@@ -39,6 +39,11 @@ static inline uint64_t rng_below(rng_t *r, uint64_t n) {
   return (uint64_t)(((__uint128_t)rng_next(r) * n) >> 64);
 }
 
+// A path as messages show it: whole up to 200 bytes, else its start and end and its length, so
+// that a 5,000-character path neither floods the terminal nor cuts the message's reason off.
+// The result lives until the fourth next call in the same thread.
+const char *shown_path(const char *path);
+
 // Fills buf with random bytes: written data must not compress or deduplicate.
 void fill_random(rng_t *r, void *buf, size_t len);
 

@@ -3,15 +3,16 @@
 // say clearly what is wrong, and leave nothing behind in the folder.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { histogramQuantile } from '../../electron/core/bench/statistics.ts';
+import { histogramQuantile, medianInterval } from '../../electron/core/bench/statistics.ts';
 import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
 import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../electron/core/model/failures.ts';
+import { buildWithoutSyscalls } from './without-syscalls.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 const WORKER = join(NATIVE, 'build', 'diskdelta-worker');
@@ -20,7 +21,7 @@ const isRoot = process.getuid?.() === 0;
 // The one list of exit codes (electron/core/model/failures.ts), never a copy of it.
 const EXIT = {
   ok: 0, usage: exitCodeOf('usage'), target: exitCodeOf('target-missing'), noSpace: exitCodeOf('no-space'),
-  noDirect: exitCodeOf('no-direct-io'), interrupted: exitCodeOf('interrupted'),
+  noDirect: exitCodeOf('no-direct-io'), interrupted: exitCodeOf('interrupted'), internal: exitCodeOf('internal'),
 };
 
 interface Outcome {
@@ -44,9 +45,14 @@ function parseStdout(stdout: string): WorkerMessage[] {
   });
 }
 
-function runWorker(args: string[]): Promise<Outcome> {
+/** The worker with an address-space limit in KiB (`ulimit -v`): the shell execs it, so its signal is seen. */
+function runWorkerLimited(kib: number, args: string[]): Promise<Outcome> {
+  return runWorker(args, ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`, WORKER]);
+}
+
+function runWorker(args: string[], prefix: string[] = [WORKER]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(WORKER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(prefix[0]!, [...prefix.slice(1), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -219,8 +225,10 @@ describe('a run on a folder', () => {
       const blocks = r.rw === 'seeks' ? r.ios + r.writes : r.ios;
       assert.ok(r.ios > 0 && r.bytes === blocks * r.bs, `${r.name}: bytes = blocks × bs`);
       if (r.rw !== 'seeks') assert.equal(r.reads + r.writes, r.ios);
-      assert.ok(r.elapsed_ns >= 0.3e9 && r.elapsed_ns < 3e9, `${r.name}: window ${r.elapsed_ns} ns`);
-      assert.ok(Math.abs(r.bytes_per_sec - r.bytes / (r.elapsed_ns / 1e9)) / r.bytes_per_sec < 1e-5);
+      // A run is one 0.3 s window of the job's stream, from one completion to the first at or
+      // after its end, so it spans about the window (each thread its own span).
+      assert.ok(r.elapsed_ns >= 0.2e9 && r.elapsed_ns < 3e9, `${r.name}: window ${r.elapsed_ns} ns`);
+      if (r.threads === 1) assert.ok(Math.abs(r.bytes_per_sec - r.bytes / (r.elapsed_ns / 1e9)) / r.bytes_per_sec < 1e-5);
       const l = r.lat_ns;
       assert.ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max, `${r.name}: ordered percentiles`);
       assert.ok(l.mean >= l.min && l.mean <= l.max);
@@ -237,15 +245,19 @@ describe('a run on a folder', () => {
     assert.ok(byName('sw').every((r) => r.reads === 0 && r.writes > 0));
     const mix = byName('mix')[0]!;
     assert.ok(mix.reads > 0 && mix.writes > 0 && mix.read_pct === 70);
+    // Each I/O is a read with probability 0.7: the share's spread depends on how many I/Os this
+    // machine managed in 0.3 s, so the bound is 4 binomial standard deviations, never tighter than ±10 %.
     const share = mix.reads / mix.ios;
-    assert.ok(share > 0.6 && share < 0.8, `mixed: ${(share * 100).toFixed(0)} % reads`);
+    const bound = Math.max(0.1, 4 * Math.sqrt((0.7 * 0.3) / mix.ios));
+    assert.ok(Math.abs(share - 0.7) < bound, `mixed: ${(share * 100).toFixed(0)} % reads of ${mix.ios} I/Os (allowed 70 ± ${(bound * 100).toFixed(0)} %)`);
     const seeks = byName('sk')[0]!;
     assert.equal(seeks.bs, 8192);
     assert.equal(seeks.threads, 3);
     assert.equal(seeks.qd, 1);
     assert.equal(seeks.reads, seeks.ios, 'every seek reads');
-    // Each of the 3 seekers rewrites its every 10th block: floor(n/10) per seeker.
-    assert.ok(seeks.writes <= seeks.ios / 10 && seeks.writes >= seeks.ios / 10 - 2.7, `seeks rewrite every 10th block: ${seeks.writes}/${seeks.ios}`);
+    // Each of the 3 seekers rewrites its every 10th block (counted over the job's stream, so
+    // a run holds a tenth of its seeks, give or take one per seeker).
+    assert.ok(Math.abs(seeks.writes - seeks.ios / 10) <= 3, `seeks rewrite every 10th block: ${seeks.writes}/${seeks.ios}`);
     assert.ok(seeks.writes > 0);
     const samples = o.messages.filter((m) => m.type === 'sample');
     assert.ok(samples.length >= jobs.length, 'samples stream during the runs');
@@ -261,6 +273,106 @@ describe('a run on a folder', () => {
     const { testsOfKind } = await import('../../electron/core/model/catalog.ts');
     const o = await runWorker(['run', '--target', join(root, 'absent'), ...testsOfKind('rate').flatMap((t) => ['--job', jobSpec(t.id)])]);
     assert.equal(o.code, EXIT.target, 'got past the job parser to the missing target');
+  });
+});
+
+describe('engines: io_uring by default, reported fallbacks', () => {
+  const helper = buildWithoutSyscalls();
+  after(() => {
+    if ('path' in helper) rmSync(join(helper.path, '..'), { recursive: true, force: true });
+  });
+  const job = ['--job', 'name=q8,rw=randread,bs=4096,qd=8,threads=1', '--job', 'name=sw,rw=write,bs=1048576,qd=4,threads=2'];
+
+  test('io_uring is the default engine where the kernel has it, and the results say so', async () => {
+    const o = await runWorker(['run', '--target', scratch('uring'), ...SMALL, ...job]);
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    const hello = o.messages.find((m) => m.type === 'hello');
+    assert.ok(hello?.type === 'hello' && hello.engine === 'io_uring', `engine ${hello?.type === 'hello' ? hello.engine : '?'}`);
+    const results = o.messages.filter((m) => m.type === 'result');
+    assert.ok(results.length === 2 && results.every((r) => r.type === 'result' && r.engine === 'io_uring' && r.ios > 0));
+    const sw = results.find((r) => r.type === 'result' && r.name === 'sw');
+    assert.ok(sw?.type === 'result' && sw.qd === 4 && sw.threads === 2 && sw.writes === sw.ios, 'two threads, each its own ring, write');
+  });
+
+  for (const errno of ['ENOSYS', 'EPERM'] as const) {
+    test(`a kernel without io_uring (io_uring_setup → ${errno}, as ${errno === 'EPERM' ? 'kernel.io_uring_disabled=2' : 'CONFIG_IO_URING=n'}): aio, with a warning naming why`, async (t) => {
+      if ('reason' in helper) return t.skip(helper.reason);
+      const dir = scratch(`no-uring-${errno}`);
+      const o = await new Promise<Outcome>((resolve, reject) => {
+        const child = spawn(helper.path, [errno, 'io_uring', WORKER, 'run', '--target', dir, ...SMALL, ...job], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+        child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        child.on('error', reject);
+        child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, messages: parseStdout(stdout) }));
+      });
+      assert.equal(o.code, EXIT.ok, o.stderr);
+      const warning = o.messages.find((m) => m.type === 'warning' && m.code === 'io-uring-unavailable');
+      assert.ok(warning?.type === 'warning', 'the fallback is reported');
+      assert.match(warning.message, errno === 'EPERM' ? /not permitted.*io_uring_disabled/ : /no io_uring/);
+      assert.match(warning.message, /using aio$/);
+      const hello = o.messages.find((m) => m.type === 'hello');
+      assert.ok(hello?.type === 'hello' && hello.engine === 'aio');
+      for (const r of o.messages.filter((m) => m.type === 'result')) {
+        assert.ok(r.type === 'result' && r.engine === 'aio' && r.ios > 0 && r.bytes === r.ios * r.bs, 'measured with aio, at its depth');
+        assert.equal(r.qd, r.name === 'q8' ? 8 : 4);
+      }
+      assert.deepEqual(testFiles(dir), []);
+    });
+  }
+
+  test('no io_uring and no kernel AIO: psync, two warnings, queue depth 1', async (t) => {
+    if ('reason' in helper) return t.skip(helper.reason);
+    const dir = scratch('no-aio');
+    const child = spawnSync(helper.path, ['ENOSYS', 'io_uring,aio', WORKER, 'run', '--target', dir, ...SMALL, ...job], { encoding: 'utf8' });
+    assert.equal(child.status, EXIT.ok, child.stderr);
+    const messages = parseStdout(child.stdout);
+    assert.deepEqual(messages.filter((m) => m.type === 'warning').map((m) => m.type === 'warning' && m.code), ['io-uring-unavailable', 'aio-unavailable']);
+    const results = messages.filter((m) => m.type === 'result');
+    assert.ok(results.length === 2 && results.every((r) => r.type === 'result' && r.engine === 'psync' && r.qd === 1));
+  });
+});
+
+describe('adaptive stopping (--precision)', () => {
+  test('each result carries the interval so far, which is the app\'s own medianInterval; the last says why it stopped', async () => {
+    const o = await runWorker([
+      'run', '--target', scratch('adaptive'), '--size', '33554432', '--warmup', '0.1', '--duration', '0.1', '--runs', '3',
+      '--precision', '0.02', '--max-time', '1', '--min-ios', '50', '--min-time', '0.3',
+      '--job', 'name=a,rw=randread,bs=4096,qd=4,threads=1', '--job', 'name=b,rw=read,bs=1048576,qd=2,threads=1',
+    ]);
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    for (const name of ['a', 'b']) {
+      const runs = o.messages.filter((m) => m.type === 'result' && m.name === name) as Array<Extract<WorkerMessage, { type: 'result' }>>;
+      assert.ok(runs.length >= 3, `${name}: at least --runs runs (${runs.length})`);
+      assert.ok(runs.length <= 11, `${name}: about --max-time / --duration runs at most (${runs.length})`);
+      runs.forEach((r, i) => {
+        assert.equal(r.run, i + 1);
+        const expected = medianInterval(runs.slice(0, i + 1).map((x) => x.bytes_per_sec));
+        if (i === 0) assert.equal(r.ci_relative, undefined, 'no interval from one run');
+        // The same formula on both sides; the worker prints 6 significant digits of each figure,
+        // which moves an interval computed from the printed figures by far less than 1e-3 of itself.
+        else assert.ok(Math.abs(r.ci_relative! - expected!) <= 1e-6 + 1e-3 * expected!, `${name} run ${r.run}: worker ${r.ci_relative} vs app ${expected}`);
+        assert.equal(r.stop, i === runs.length - 1 ? r.stop : undefined, 'only the last run says why');
+        if (i > 0) assert.ok(r.job_ns > runs[i - 1]!.job_ns, 'job seconds grow');
+      });
+      const last = runs.at(-1)!;
+      const ios = runs.reduce((a, r) => a + r.ios, 0);
+      if (last.stop === 'precision') {
+        assert.ok(last.ci_relative! <= 0.02 && ios >= 50 && runs.length >= 3, `${name}: stopped precise and resolved`);
+      } else {
+        assert.equal(last.stop, 'max-time', `${name}: stop reason ${last.stop}`);
+        const measured = runs.reduce((a, r) => a + r.elapsed_ns, 0) / 1e9;
+        assert.ok(measured + 0.1 > 1, `${name}: max-time stops when another run would not fit (${measured.toFixed(3)} s measured)`);
+      }
+    }
+  });
+
+  test('without --precision: exactly --runs runs, the last saying "runs"', async () => {
+    const o = await runWorker(['run', '--target', scratch('fixed'), ...SMALL, '--runs', '2', '--job', 'name=f,rw=randread,bs=4096,qd=1,threads=1']);
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    const runs = o.messages.filter((m) => m.type === 'result');
+    assert.deepEqual(runs.map((r) => r.type === 'result' && [r.run, r.stop ?? null]), [[1, null], [2, 'runs']]);
   });
 });
 
@@ -291,6 +403,62 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     assert.ok(readFileSync(foreign).every((b) => b === 1), 'a file that is not ours is never written');
     rmSync(prepared.file);
   });
+
+  test('--file must be ours in every way: one link, inside --target, owned by the caller, a regular file', async () => {
+    const dir = scratch('reuse-trust');
+    const elsewhere = scratch('reuse-elsewhere');
+    const p = await runWorker(['prepare', '--target', dir, '--size', '16777216']);
+    const prepared = p.messages.find((m) => m.type === 'prepared');
+    assert.ok(prepared?.type === 'prepared');
+    const write = ['--size', '16777216', '--duration', '0.2', '--warmup', '0', '--job', 'name=w,rw=write,bs=4096,qd=1,threads=1'];
+    // Someone's file, hard-linked under DiskDelta's name pattern.
+    const victim = join(elsewhere, 'thesis.txt');
+    writeFileSync(victim, 'years of work');
+    const alias = join(dir, '.diskdelta-1-0000000000000000.tmp');
+    linkSync(victim, alias);
+    const linked = await runWorker(['run', '--target', dir, '--file', alias, ...write]);
+    assertFailure(linked, EXIT.usage, 'usage', /is refused: it has more than one hard link/);
+    assert.equal(readFileSync(victim, 'utf8'), 'years of work');
+    rmSync(alias);
+    // A test file of ours, but not in --target.
+    const outside = await runWorker(['run', '--target', elsewhere, '--file', prepared.file, ...write]);
+    assertFailure(outside, EXIT.usage, 'usage', /is refused: it is not inside --target/);
+    // A device node under the name pattern: refused by name of what it is, never ": Success".
+    if (isRoot) {
+      const node = join(dir, '.diskdelta-2-0000000000000000.tmp');
+      assert.equal(spawnSync('mknod', [node, 'c', '1', '3']).status, 0);
+      const device = await runWorker(['run', '--target', dir, '--file', node, ...write]);
+      assertFailure(device, EXIT.usage, 'usage', /is refused: it is not a regular file/);
+      assert.doesNotMatch(errorOf(device).message, /Success/);
+      rmSync(node);
+      // Another user's file.
+      chownSync(prepared.file, 65534, 65534);
+      const foreign = await runWorker(['run', '--target', dir, '--file', prepared.file, ...write]);
+      assertFailure(foreign, EXIT.usage, 'usage', /is refused: it belongs to another user/);
+      chownSync(prepared.file, 0, 0);
+    }
+    const ok = await runWorker(['run', '--target', dir, '--file', prepared.file, ...write]);
+    assert.equal(ok.code, 0, ok.stderr);
+    rmSync(prepared.file);
+  });
+});
+
+describe('threads that cannot start', () => {
+  test('under a memory limit, 64 threads: the started ones are stopped and joined, exit 8, never a crash', async () => {
+    const dir = scratch('threads');
+    const prepared = (await runWorker(['prepare', '--target', dir, '--size', '67108864'])).messages.find((m) => m.type === 'prepared');
+    assert.ok(prepared?.type === 'prepared');
+    // 64 thread stacks alone (8 MiB each by default) exceed 400,000 KiB, so some thread always
+    // fails to start; the threads before it are busy filling 8 MiB of buffers each. The old
+    // code freed their memory under them: SIGSEGV/SIGFPE in about one attempt of ten.
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const o = await runWorkerLimited(400000, ['run', '--target', dir, '--file', prepared.file, '--duration', '0.3', '--warmup', '0', '--job', 'name=r,rw=randread,bs=1048576,qd=8,threads=64']);
+      assert.equal(o.signal, null, `attempt ${attempt}: the worker died of ${o.signal}`);
+      assertFailure(o, EXIT.internal, 'internal', /^cannot start thread \d+ of 64: (Resource temporarily unavailable|Cannot allocate memory) \(fewer threads/);
+    }
+    assert.ok(existsSync(prepared.file));
+    rmSync(prepared.file);
+  });
 });
 
 describe('bad input: a clear error, the documented exit code, nothing left', () => {
@@ -301,6 +469,21 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
     const o = await runWorker(['run', '--target', join(root, 'no-such-folder'), ...SMALL, ...read]);
     assertFailure(o, EXIT.target, 'target-missing', /does not exist/);
     assert.ok(!existsSync(join(root, 'no-such-folder')));
+  });
+
+  test('/proc, /sys and other virtual filesystems → 3, saying so (not "0.0 MiB free")', async () => {
+    for (const target of ['/proc', '/sys', '/proc/self']) {
+      const o = await runWorker(['run', '--target', target, ...SMALL, ...read]);
+      assertFailure(o, EXIT.target, 'target-virtual-fs', /is on (proc|sysfs), a virtual filesystem the kernel makes up/);
+      assert.doesNotMatch(errorOf(o).message, /free space/);
+    }
+  });
+
+  test('a 5,000-character path is shown by its ends and length; the reason is not cut off', async () => {
+    const long = join(root, 'x'.repeat(4000), 'y'.repeat(1000));
+    const o = await runWorker(['run', '--target', long, ...SMALL, ...read]);
+    assertFailure(o, EXIT.target, 'target-missing', /x…y+ \(a path of \d{4} characters\) does not exist: File name too long\. Give an existing folder/);
+    assert.ok(errorOf(o).message.length < 400, `message of ${errorOf(o).message.length} characters`);
   });
 
   test('a regular file as target → 3, and the file is untouched', async () => {
@@ -431,6 +614,8 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       [['--job', 'rw=read,bs=1000'], /bs=1000 is not a multiple of 512/],
       [['--job', 'rw=read,qd=0'], /qd=0/],
       [['--job', 'rw=read,threads=65'], /threads=65/],
+      // Each key within its range, together 4 TiB of buffers.
+      [['--job', 'rw=read,bs=67108864,qd=1024,threads=64'], /qd × bs × threads = 1024 × 67108864 × 64 bytes .* over the limit of 1024 MiB/],
       [['--job', 'rw=read,bs=4k'], /bs=4k/],
       [['--job', 'rw=read,name=Bad!'], /name 'Bad!'/],
       [['--job', 'rw=read,colour=red'], /unknown job key 'colour'/],

@@ -12,6 +12,8 @@ import { useStoresApi } from './stores/use-stores-api.ts';
 // first page is interactive sooner.
 const LiveRunPage = lazy(() => import('./pages/live-run.tsx').then((m) => ({ default: m.LiveRunPage })));
 const ComparePage = lazy(() => import('./pages/compare.tsx').then((m) => ({ default: m.ComparePage })));
+// The report view brings react-dom/server's sibling code paths and the report model: loaded when opened.
+const ReportPage = lazy(() => import('./pages/report.tsx').then((m) => ({ default: m.ReportPage })));
 
 const PAGE_COMPONENTS: Record<PageId, ComponentType> = {
   overview: OverviewPage,
@@ -19,6 +21,7 @@ const PAGE_COMPONENTS: Record<PageId, ComponentType> = {
   live: LiveRunPage,
   library: LibraryPage,
   compare: ComparePage,
+  report: ReportPage,
 };
 
 export function App() {

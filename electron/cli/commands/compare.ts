@@ -4,6 +4,7 @@ import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { compareRuns } from '../../core/analysis/compare.ts';
 import { formatComparisonText } from '../../core/analysis/compare-text.ts';
+import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta compare ID ID... [--json] [--unit MB|MiB|KB] [--db FILE]
 
@@ -33,8 +34,8 @@ export const compareCommand: CliCommand = {
     const unit = parseUnitFlag(values.unit);
     return withLibrary('compare', values.db, (library) => {
       const comparison = compareRuns(requireRuns(library, ids), { unit });
-      process.stdout.write(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison));
+      writeOut(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison));
       return 0;
-    });
+    }, { readOnly: true });
   },
 };

@@ -2,6 +2,7 @@
 // checked first, so a typo in one id deletes nothing.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
+import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta delete ID... [--db FILE]
 
@@ -25,7 +26,7 @@ export const deleteCommand: CliCommand = {
         for (const id of ids) library.deleteRun(id);
         return found;
       });
-      for (const run of runs) process.stdout.write(`Deleted run ${run.id} "${run.label}".\n`);
+      for (const run of runs) writeOut(`Deleted run ${run.id} "${run.label}".\n`);
       return 0;
     });
   },

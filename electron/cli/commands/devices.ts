@@ -2,6 +2,7 @@
 import { parseFlags, type CliCommand } from '../args.ts';
 import { listBlockDevices } from '../../core/system/block-devices.ts';
 import { formatDevices } from '../system-format.ts';
+import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta devices [--json]
 
@@ -17,7 +18,7 @@ export const devicesCommand: CliCommand = {
   async run(argv) {
     const { values } = parseFlags(argv, { json: { type: 'boolean' } });
     const devices = await listBlockDevices();
-    process.stdout.write(values.json ? JSON.stringify(devices, null, 2) + '\n' : formatDevices(devices));
+    writeOut(values.json ? JSON.stringify(devices, null, 2) + '\n' : formatDevices(devices));
     return 0;
   },
 };

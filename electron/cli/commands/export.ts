@@ -4,6 +4,7 @@ import { UserFileError, writeUserFile } from '../../core/files/write-user-file.t
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
 import { exportCsv, exportJson } from '../../core/formats/index.ts';
+import { writeOut, writeErr } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta export ID... [--format json|csv] [--out FILE [--force]] [--db FILE]
 
@@ -36,7 +37,9 @@ export const exportCommand: CliCommand = {
       const runs = requireRuns(library, ids);
       const text = format === 'json' ? exportJson(runs) : exportCsv(runs);
       if (values.out === undefined) {
-        process.stdout.write(text);
+        // Data, byte for byte, into a pipe or file; escaped only when a terminal shows it.
+        if (process.stdout.isTTY) writeOut(text);
+        else process.stdout.write(text);
         return 0;
       }
       try {
@@ -45,8 +48,8 @@ export const exportCommand: CliCommand = {
         if (!(error instanceof UserFileError)) throw error;
         throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
       }
-      process.stderr.write(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${values.out} (${format}).\n`);
+      writeErr(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${values.out} (${format}).\n`);
       return 0;
-    });
+    }, { readOnly: true });
   },
 };

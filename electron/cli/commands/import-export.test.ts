@@ -2,9 +2,10 @@
 // library is what the importers read, a bad file leaves the library untouched, export →
 // import gives the same numbers, and compare on the reference runs tells the seed's story.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { runCli } from '../run-cli-in-process.ts';
@@ -102,7 +103,7 @@ describe('diskdelta import', () => {
     const db = freshDb();
     const cases: Array<[string, RegExp]> = [
       [join(dir, 'missing.csv'), /cannot read .*missing\.csv: no such file; nothing was imported/],
-      [dir, /cannot read .*: it is a folder; nothing was imported/],
+      [dir, /: a folder, not a file: import reads result files only; nothing was imported/],
       [file('notes.txt', 'just some notes\nabout my disk\n'), /notes\.txt: unrecognised format/],
     ];
     for (const [path, message] of cases) {
@@ -147,6 +148,46 @@ describe('diskdelta import', () => {
     assert.equal((await runCli(['import', '--reference', good1, '--db', freshDb()])).code, 2);
     assert.equal((await runCli(['import', '--db', freshDb()])).code, 2);
     assert.equal((await runCli(['import', good1, '--label', ' ', '--db', freshDb()])).code, 2);
+  });
+});
+
+describe('diskdelta import of what is not a result file', () => {
+  it('a FIFO, /dev/zero, a /proc file and a folder are refused before opening; nothing hangs, nothing is imported', async () => {
+    const db = freshDb();
+    const fifo = join(dir, 'results.fifo');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const cases: Array<[string, RegExp]> = [
+      [fifo, /results\.fifo: a FIFO \(named pipe\), not a file: import reads result files only; nothing was imported/],
+      ['/dev/zero', /zero: a character device, not a file/],
+      ['/proc/self/status', /status: a file of proc, a virtual filesystem the kernel makes up/],
+      ['/sys/kernel/mm/transparent_hugepage/enabled', /enabled: a file of sysfs/],
+      [dir, /a folder, not a file/],
+    ];
+    for (const [path, says] of cases) {
+      if (!existsSync(path)) continue;
+      // A hang (the old open() of a FIFO waits for a writer forever) fails here instead of stalling the suite.
+      const result = await Promise.race([
+        runCli(['import', path, '--db', db]),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => {
+            // Release the blocked reader (a writer opens and closes), so the suite can end.
+            if (path === fifo) closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+            reject(new Error(`import ${path} hung`));
+          }, 20_000).unref(),
+        ),
+      ]);
+      assert.equal(result.code, 1, path);
+      assert.match(result.stderr, says, path);
+    }
+    assert.equal(allRuns(db).length, 0);
+  });
+
+  it('a 5,000-character path is named by its ends and length, not echoed whole', async () => {
+    const long = join(dir, 'x'.repeat(3000), 'y'.repeat(2000));
+    const result = await runCli(['import', long, '--db', freshDb()]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^diskdelta import: cannot read .*x…y+ \(a path of \d+ characters\): the name is too long; nothing was imported\n$/);
+    assert.ok(result.stderr.length < 400);
   });
 });
 

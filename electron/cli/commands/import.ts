@@ -5,10 +5,12 @@
 // transaction: one bad file and the library is left exactly as it was. A run already imported
 // (same file bytes, same place in the file) is skipped and named, not added twice.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { CliFailure, DB_HELP, withLibrary } from '../library-cli.ts';
+import { CliFailure, DB_HELP, checkLabel, withLibrary } from '../library-cli.ts';
 import { ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../core/formats/index.ts';
 import type { RunRecord } from '../../core/model/results.ts';
 import { importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
+import { writeOut, writeErr } from '../terminal.ts';
+import { shortPath } from '../../core/model/display.ts';
 
 const HELP = `Usage: diskdelta import FILE... [--label TEXT] [--db FILE]
        diskdelta import --reference [--db FILE]
@@ -27,6 +29,8 @@ ${DB_HELP}`;
 
 const FS_REASONS: Record<string, string> = {
   ENOENT: 'no such file',
+  ENAMETOOLONG: 'the name is too long',
+  ENOTDIR: 'a part of the path is not a folder',
   EISDIR: 'it is a folder',
   EACCES: 'permission denied',
   EPERM: 'permission denied',
@@ -49,7 +53,7 @@ async function readRuns(paths: string[]): Promise<ReadFile[]> {
       if (error instanceof ImportError) throw new CliFailure(`${error.message}; nothing was imported`);
       const code = (error as NodeJS.ErrnoException).code ?? '';
       const reason = FS_REASONS[code] ?? (error instanceof Error ? error.message : String(error));
-      throw new CliFailure(`cannot read ${path}: ${reason}; nothing was imported`);
+      throw new CliFailure(`cannot read ${shortPath(path)}: ${reason}; nothing was imported`);
     }
     try {
       const runs = parseImport(file.text, file.fileName);
@@ -64,10 +68,10 @@ async function readRuns(paths: string[]): Promise<ReadFile[]> {
 
 function report(library: Library, ids: number[], from: string): void {
   const summaries = new Map(library.listRuns().map((s) => [s.id, s]));
-  process.stdout.write(`Imported ${ids.length} run${ids.length === 1 ? '' : 's'} ${from} into ${library.path}:\n`);
+  writeOut(`Imported ${ids.length} run${ids.length === 1 ? '' : 's'} ${from} into ${library.path}:\n`);
   for (const id of ids) {
     const s = summaries.get(id);
-    if (s) process.stdout.write(`  ${String(id).padStart(4)}  ${s.source === 'measured' ? '' : `[${s.source}] `}${s.sourceFormat}  ${s.label}\n`);
+    if (s) writeOut(`  ${String(id).padStart(4)}  ${s.source === 'measured' ? '' : `[${s.source}] `}${s.sourceFormat}  ${s.label}\n`);
   }
 }
 
@@ -77,7 +81,7 @@ async function importReference(dbFlag: string | undefined): Promise<number> {
     runs = await loadReferenceRuns();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`diskdelta import: cannot load the reference runs: ${message}\n`);
+    writeErr(`diskdelta import: cannot load the reference runs: ${message}\n`);
     return 1;
   }
   return withLibrary('import', dbFlag, (library) => {
@@ -87,7 +91,7 @@ async function importReference(dbFlag: string | undefined): Promise<number> {
     const missing = runs.filter((run) => !have.has(key(run.label, run.createdAt)));
     if (missing.length === 0) {
       const ids = runs.map((run) => have.get(key(run.label, run.createdAt)));
-      process.stdout.write(`The reference runs are already in ${library.path}: ${ids.join(', ')}.\n`);
+      writeOut(`The reference runs are already in ${library.path}: ${ids.join(', ')}.\n`);
       return 0;
     }
     report(library, library.saveRuns(missing), 'of reference data (published figures, see assets/reference/)');
@@ -114,18 +118,19 @@ export const importCommand: CliCommand = {
     const label = values.label?.trim();
     if (label === '') throw new UsageError('--label is empty');
     if (label !== undefined && label.length > 200) throw new UsageError(`--label is ${label.length} characters long; keep it to 200`);
+    if (label !== undefined) checkLabel(label, '--label');
 
     let files: ReadFile[];
     try {
       files = await readRuns(positionals);
     } catch (error) {
       if (!(error instanceof CliFailure)) throw error;
-      process.stderr.write(`diskdelta import: ${error.message}\n`);
+      writeErr(`diskdelta import: ${error.message}\n`);
       return 1;
     }
     const runs = files.flatMap((f) => f.runs);
     if (runs.length === 0) {
-      process.stderr.write('diskdelta import: the files hold no results; nothing was imported\n');
+      writeErr('diskdelta import: the files hold no results; nothing was imported\n');
       return 1;
     }
     if (label !== undefined) {
@@ -147,12 +152,12 @@ export const importCommand: CliCommand = {
       if (saved.length > 0) report(library, saved, `from ${files.length} file${files.length === 1 ? '' : 's'}`);
       const skipped = outcomes.flatMap((o, i) => (o.alreadyPresent ? [`  ${origins[i]}: already in the library as #${o.id}\n`] : []));
       if (skipped.length > 0) {
-        process.stdout.write(
+        writeOut(
           saved.length === 0
             ? `Nothing imported: every run is already in ${library.path}:\n`
             : `Skipped ${skipped.length} run${skipped.length === 1 ? '' : 's'} already in the library:\n`,
         );
-        process.stdout.write(skipped.join(''));
+        writeOut(skipped.join(''));
       }
       return 0;
     });

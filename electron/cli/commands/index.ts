@@ -12,7 +12,9 @@ import { deleteCommand } from './delete.ts';
 import { compareCommand } from './compare.ts';
 import { importCommand } from './import.ts';
 import { exportCommand } from './export.ts';
+import { helperCommand } from './helper.ts';
+import { reportCommand } from './report.ts';
 import { ciphersCommand } from './ciphers.ts';
 import { encryptionCommand } from './encryption.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, importCommand, exportCommand, ciphersCommand, encryptionCommand];
+export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, reportCommand, importCommand, exportCommand, ciphersCommand, encryptionCommand, helperCommand];

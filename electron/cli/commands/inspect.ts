@@ -2,6 +2,7 @@
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { inspectPath } from '../../core/system/describe.ts';
 import { formatInspect } from '../system-format.ts';
+import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta inspect PATH [--json]
 
@@ -19,7 +20,7 @@ export const inspectCommand: CliCommand = {
     const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' } }, true);
     if (positionals.length !== 1) throw new UsageError('give exactly one PATH (a folder or a block device)');
     const report = await inspectPath(positionals[0]!);
-    process.stdout.write(values.json ? JSON.stringify(report, null, 2) + '\n' : formatInspect(report));
+    writeOut(values.json ? JSON.stringify(report, null, 2) + '\n' : formatInspect(report));
     return 0;
   },
 };

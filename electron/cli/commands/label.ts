@@ -1,6 +1,7 @@
 // `diskdelta label ID TEXT`: rename a run (the label is what lists and comparisons show).
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { CliFailure, DB_HELP, parseRunId, withLibrary } from '../library-cli.ts';
+import { CliFailure, DB_HELP, parseRunId, withLibrary, checkLabel } from '../library-cli.ts';
+import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta label ID TEXT [--db FILE]
 
@@ -21,9 +22,10 @@ export const labelCommand: CliCommand = {
     const label = words.join(' ').trim();
     if (label === '') throw new UsageError('the new label is empty. Usage: diskdelta label ID TEXT');
     if (label.length > 200) throw new UsageError(`the label is ${label.length} characters long; keep it to 200`);
+    checkLabel(label, 'the label');
     return withLibrary('label', values.db, (library) => {
       if (!library.relabel(id, label)) throw new CliFailure(`no run ${id} in the library ${library.path} ('diskdelta list' shows the ids)`);
-      process.stdout.write(`Run ${id} is now labelled "${label}".\n`);
+      writeOut(`Run ${id} is now labelled "${label}".\n`);
       return 0;
     });
   },

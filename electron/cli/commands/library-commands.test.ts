@@ -3,7 +3,7 @@
 // executable to check that the exit code reaches the shell.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -111,6 +111,87 @@ describe('library commands', () => {
     assert.equal(missing.status, 1, missing.stderr);
     const usage = spawnSync(process.execPath, [bin, 'compare', '1', '--db', db], { encoding: 'utf8' });
     assert.equal(usage.status, 2, usage.stderr);
+  });
+});
+
+describe('a library on a read-only mount', () => {
+  it('list, show, export and compare read it; label says it cannot write', { skip: process.getuid?.() !== 0 && 'needs root for a read-only bind mount' }, async (t) => {
+    const src = join(dir, 'ro-src');
+    const ro = join(dir, 'ro-mount');
+    mkdirSync(src);
+    mkdirSync(ro);
+    const library = openLibrary({ dbPath: join(src, 'library.sqlite') });
+    const id = String(library.saveRun({ ...syntheticRun(1), label: 'on a read-only disk' }));
+    library.close();
+    assert.equal(spawnSync('mount', ['--bind', src, ro]).status, 0);
+    t.after(() => spawnSync('umount', [ro]));
+    assert.equal(spawnSync('mount', ['-o', 'remount,bind,ro', ro]).status, 0);
+    const db = join(ro, 'library.sqlite');
+    const list = await runCli(['list', '--db', db]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /on a read-only disk/);
+    assert.equal((await runCli(['show', id, '--db', db])).code, 0);
+    assert.equal((await runCli(['compare', id, id, '--db', db])).code, 0);
+    const exported = await runCli(['export', id, '--db', db]);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal((JSON.parse(exported.stdout) as { runs: unknown[] }).runs.length, 1);
+    const label = await runCli(['label', id, 'new', '--db', db]);
+    assert.equal(label.code, 1);
+    assert.match(label.stderr, /cannot open the library .*library\.sqlite/);
+  });
+});
+
+describe('terminal escapes never reach the terminal', () => {
+  const OSC52 = '\u001b]52;c;cm0gLXJmIH4=\u0007';
+  const CLEAR = '\u001b[2J\u001b[H';
+
+  it('a label or text in the library (stored by an older version) is printed escaped by list, show and label', async () => {
+    const db = join(dir, 'escapes.sqlite');
+    const library = openLibrary({ dbPath: db });
+    const run = syntheticRun(1);
+    const id = library.saveRun({ ...run, label: `pwned${CLEAR}${OSC52}`, target: { ...run.target, path: `/mnt/${CLEAR}x` } });
+    library.close();
+    for (const args of [['list'], ['show', String(id)], ['compare', String(id), String(id)]]) {
+      const result = await runCli([...args, '--db', db]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.doesNotMatch(result.stdout + result.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${args[0]}: no raw control character`);
+      assert.ok(result.stdout.includes('\\u001b]52;c;'), `${args[0]} shows the escape as text`);
+    }
+  });
+
+  it('label, run --label and import --label refuse control characters (exit 2)', async () => {
+    const db = join(dir, 'escapes-2.sqlite');
+    const library = openLibrary({ dbPath: db });
+    const id = library.saveRun(syntheticRun(1));
+    library.close();
+    const label = await runCli(['label', String(id), `x${OSC52}`, '--db', db]);
+    assert.equal(label.code, 2);
+    assert.match(label.stderr, /the label holds the control character U\+001B: labels are plain text/);
+    assert.doesNotMatch(label.stderr, /\u001b/);
+    const run = await runCli(['run', '--target', dir, '--label', `SSD${CLEAR}`, '--no-save']);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--label holds the control character U\+001B/);
+    const file = join(dir, 'some.csv');
+    writeFileSync(file, 'x');
+    const imported = await runCli(['import', file, '--label', 'a\u009bb', '--db', db]);
+    assert.equal(imported.code, 2);
+    assert.match(imported.stderr, /U\+009B/);
+  });
+
+  it('an imported file whose JSON escapes decode to control characters is refused, naming the field', async () => {
+    const db = join(dir, 'escapes-3.sqlite');
+    const source = openLibrary({ dbPath: db });
+    const id = source.saveRun(syntheticRun(1));
+    source.close();
+    const out = join(dir, 'escapes-export.json');
+    assert.equal((await runCli(['export', String(id), '--out', out, '--db', db])).code, 0);
+    const doc = JSON.parse(readFileSync(out, 'utf8')) as { runs: Array<{ label: string }> };
+    doc.runs[0]!.label = `pwned${OSC52}`;
+    writeFileSync(out, JSON.stringify(doc)); // JSON.stringify writes ESC as the escape \u001b
+    const result = await runCli(['import', out, '--db', join(dir, 'escapes-4.sqlite')]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /run 1\.label holds the control character U\+001B, which a terminal would obey/);
+    assert.doesNotMatch(result.stderr, /\u001b/);
   });
 });
 

@@ -5,6 +5,7 @@ import { parseCount, parseFlags, UsageError, type CliCommand } from '../args.ts'
 import { DB_HELP, formatTable, withLibrary } from '../library-cli.ts';
 import type { RunSource } from '../../core/model/results.ts';
 import type { RunFilter, RunSummary } from '../../core/store/library.ts';
+import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta list [--source measured|imported|reference] [--label TEXT] [--device TEXT]
                      [--since YYYY-MM-DD] [--limit N] [--json] [--db FILE]
@@ -82,11 +83,11 @@ export const listCommand: CliCommand = {
     const filtered = Object.keys(filter).length > 0;
     return withLibrary('list', values.db, (library) => {
       const runs = library.listRuns(filter);
-      if (values.json) process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
-      else if (runs.length === 0 && filtered) process.stdout.write(`No runs in ${library.path} match these filters.\n`);
-      else if (runs.length === 0) process.stdout.write(`No runs in ${library.path} yet: 'diskdelta run', 'diskdelta import FILE' or 'diskdelta import --reference' add some.\n`);
-      else process.stdout.write(formatRunList(runs));
+      if (values.json) writeOut(`${JSON.stringify(runs, null, 2)}\n`);
+      else if (runs.length === 0 && filtered) writeOut(`No runs in ${library.path} match these filters.\n`);
+      else if (runs.length === 0) writeOut(`No runs in ${library.path} yet: 'diskdelta run', 'diskdelta import FILE' or 'diskdelta import --reference' add some.\n`);
+      else writeOut(formatRunList(runs));
       return 0;
-    });
+    }, { readOnly: true });
   },
 };

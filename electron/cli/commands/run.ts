@@ -1,18 +1,23 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
+import { createInterface } from 'node:readline/promises';
+import { needsElevation } from '../../core/bench/elevation.ts';
 import { BenchError } from '../../core/bench/errors.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS } from '../../core/bench/presets.ts';
 import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
-import { exitCodesHelp } from '../../core/model/failures.ts';
-import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
-import type { RunRecord } from '../../core/model/results.ts';
-import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
+import { exitCodeOf, exitCodesHelp } from '../../core/model/failures.ts';
+import { MAX_SIZE_BYTES, PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
+import type { RunRecord, TestResult } from '../../core/model/results.ts';
+import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../core/store/library.ts';
 import { table } from '../system-format.ts';
-import { UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
 import { wrap } from '../wrap.ts';
 import { figureLines } from '../figures-text.ts';
+import { checkLabel } from '../library-cli.ts';
+import { STOP_SIGNALS } from '../signals.ts';
+import { writeOut, writeErr } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
 
@@ -28,14 +33,22 @@ ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).joi
   --size SIZE          test file size, e.g. 256MiB, 1GiB, 1G (default: the preset's, 1 GiB)
   --duration SECONDS   timed window of each run, e.g. 1.5, 5s (default: the preset's)
   --warmup SECONDS     untimed I/O before each test (default: the preset's)
-  --runs N             timed runs per test; the median is reported (default: the preset's)
+  --runs N             timed runs per test; the median is reported. Given alone, exactly N
+                       runs (CrystalDiskMark: --runs 5 --duration 5); with --precision, the fewest
+  --precision PCT      add runs until the median's 95 % interval is within ±PCT, e.g. 2%
+                       (standard and full: 2%; 0 for a fixed count of runs)
+  --max-time SECONDS   with --precision: the most timed seconds per test (default: the preset's, 1.2 s)
   --label TEXT         a name for this run, e.g. "HDD", "SSD + dm-crypt"
   --buffered           allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged
+  --elevate            a block device you cannot read: ask once (polkit, pkexec) for the
+                       privileged helper to open it read-only; the measuring stays yours.
+                       Without it a terminal asks first; as root no helper is used
   --json               print exactly one JSON document on stdout
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 
-${wrap(exitCodesHelp())}
+${wrap(exitCodesHelp())} A library that cannot be opened or is damaged is found before
+measuring (exit 1); one that fails to save a finished run still gets the results printed (exit 10).
 `;
 
 export const runCommand: CliCommand = {
@@ -52,58 +65,93 @@ export const runCommand: CliCommand = {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       runs: { type: 'string' },
+      precision: { type: 'string' },
+      'max-time': { type: 'string' },
       label: { type: 'string' },
       buffered: { type: 'boolean' },
+      elevate: { type: 'boolean' },
       json: { type: 'boolean' },
       'no-save': { type: 'boolean' },
       db: { type: 'string' },
     });
     const spec = specFromFlags(values);
     const json = values.json === true;
+    // The library is opened and checked before minutes of measuring, not after.
+    let library: Library | null = null;
+    if (!values['no-save']) {
+      try {
+        library = openLibrary({ dbPath: resolveDbPath(values.db) });
+        const problems = library.integrityCheck();
+        if (problems.join() !== 'ok') throw new LibraryError('open-failed', `the library ${library.path} is damaged (${problems[0]})`);
+      } catch (error) {
+        library?.close();
+        if (!(error instanceof LibraryError)) throw error;
+        writeErr(`diskdelta run: ${error.message}. Nothing was measured: repair or move the library, choose another with --db, or pass --no-save.\n`);
+        return EXIT_FAILURE;
+      }
+    }
+    if (!spec.elevate && !json && process.stdin.isTTY && process.stderr.isTTY && (await needsElevation(spec.target))) {
+      spec.elevate = await confirm(`Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `);
+    }
     const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;
     const controller = new AbortController();
+    // `on`, not `once`: a second signal (Ctrl-C reaches both bin/diskdelta.js and this process,
+    // which then forwards it) must not kill the process before the worker has cleaned up.
     const onSignal = () => controller.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     try {
       const record = await runBenchmark(spec, {
         signal: controller.signal,
         onEvent: (event: BenchEvent) => {
           if (event.type === 'progress') bar?.update(event);
-          else if (event.type === 'warning' && !json) {
+          // Waiting for the disk is said even with --json (on stderr): a silent wait looks like a hang.
+          else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
             bar?.clear();
-            process.stderr.write(`warning: ${event.message}\n`);
+            writeErr(`warning: ${event.message}\n`);
           }
         },
       });
       bar?.clear();
-      if (!values['no-save']) {
-        const library = openLibrary({ dbPath: resolveDbPath(values.db) });
+      let saveError: string | null = null;
+      if (library) {
         try {
           record.id = library.saveRun(record);
-        } finally {
-          library.close();
+        } catch (error) {
+          if (!(error instanceof LibraryError)) throw error;
+          saveError = error.message;
         }
       }
-      process.stdout.write(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
-      return 0;
+      // The measurement is printed whether or not it could be kept.
+      writeOut(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
+      if (saveError === null) return 0;
+      writeErr(`diskdelta run: the results above were NOT saved: ${saveError}\n`);
+      return exitCodeOf('not-saved');
     } catch (error) {
       bar?.clear();
       if (error instanceof BenchError) {
-        process.stderr.write(`diskdelta run: ${error.message}\n`);
+        writeErr(`diskdelta run: ${error.message}\n`);
         return error.exitCode;
       }
       throw error;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      library?.close();
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
   },
 };
 
 interface RunFlags {
   target?: string; preset?: string; tests?: string; size?: string; duration?: string; warmup?: string;
-  runs?: string; label?: string; buffered?: boolean;
+  runs?: string; precision?: string; 'max-time'?: string; label?: string; buffered?: boolean; elevate?: boolean;
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
 }
 
 export function specFromFlags(values: RunFlags): BenchSpec {
@@ -119,6 +167,8 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (ids.length === 0 || bad.length > 0) {
       throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${TESTS.map((t) => t.id).join(', ')}`);
     }
+    const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (twice) throw new UsageError(`--tests names '${twice}' twice: each test runs once (use --runs for more runs)`);
     tests = ids;
   }
   const spec: BenchSpec = { target: values.target };
@@ -127,6 +177,7 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   if (values.size !== undefined) {
     spec.sizeBytes = parseSize(values.size, '--size');
     if (spec.sizeBytes < 16 * 1024 * 1024) throw new UsageError(`--size '${values.size}' is too small: use at least 16MiB`);
+    if (spec.sizeBytes > MAX_SIZE_BYTES) throw new UsageError(`--size '${values.size}' is too large: use at most 1PiB (no disk is larger)`);
   }
   if (values.duration !== undefined) {
     spec.durationSec = parseDuration(values.duration, '--duration');
@@ -138,8 +189,19 @@ export function specFromFlags(values: RunFlags): BenchSpec {
     if (spec.warmupSec > 600) throw new UsageError(`--warmup '${values.warmup}' is out of range: use 0 s to 600 s`);
   }
   if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
-  if (values.label !== undefined) spec.label = values.label;
+  if (values.precision !== undefined) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(values.precision);
+    const pct = m ? Number(m[1]) : Number.NaN;
+    if (!(pct >= 0 && pct <= 50)) throw new UsageError(`--precision '${values.precision}' is not a percentage from 0 to 50, e.g. 2%`);
+    spec.precision = pct / 100;
+  }
+  if (values['max-time'] !== undefined) {
+    spec.maxTimeSec = parseDuration(values['max-time'], '--max-time');
+    if (spec.maxTimeSec < 0.2 || spec.maxTimeSec > 36000) throw new UsageError(`--max-time '${values['max-time']}' is out of range: use 0.2 s to 10 h`);
+  }
+  if (values.label !== undefined) spec.label = checkLabel(values.label, '--label');
   if (values.buffered) spec.buffered = true;
+  if (values.elevate) spec.elevate = true;
   return spec;
 }
 
@@ -163,12 +225,20 @@ function toJson(record: RunRecord) {
       warnings: r.warnings,
       best: r.best,
       underResolved: r.underResolved,
+      precision: r.precision,
       params: r.params,
       cpu: r.cpu,
       histogram: r.histogram,
     })),
     warnings: record.warnings,
   };
+}
+
+/** "±1.3 % · 7 runs, 2.1 s": the interval the median reached, and what it took. */
+function precisionCell(p: TestResult['precision'], runs: number): string {
+  if (!p) return '—';
+  const ci = p.ciRelative === null ? '±?' : `±${(p.ciRelative * 100).toFixed(1)} %`;
+  return `${ci} · ${runs} run${runs === 1 ? '' : 's'}, ${p.seconds.toFixed(1)} s${p.stoppedBy === 'max-time' ? ' (time up)' : ''}`;
 }
 
 export function formatRecord(record: RunRecord): string {
@@ -181,6 +251,7 @@ export function formatRecord(record: RunRecord): string {
       r.latencyNs?.p50 == null ? '—' : formatLatency(r.latencyNs.p50),
       r.latencyNs?.p99 == null ? '—' : formatLatency(r.latencyNs.p99),
       r.cv === null ? '—' : `${(r.cv * 100).toFixed(1)} %`,
+      precisionCell(r.precision, r.runs.length),
       r.warnings.length ? r.warnings.map((w) => w.code).join(', ') : '',
     ];
   });
@@ -188,10 +259,13 @@ export function formatRecord(record: RunRecord): string {
   const head =
     `DiskDelta ${record.engine.version} · ${record.target.path}` +
     (record.target.device ? ` (${record.target.device.name}, ${record.target.device.class})` : '') +
-    `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}` +
+    (s.precision
+      ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
+      : `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
+    ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}` +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
-  const body = table(['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'warnings'], rows);
+  const body = table(['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'median ±95 %', 'warnings'], rows);
   const figures = figureLines(record.results);
   const notes = [...record.warnings, ...record.results.flatMap((r) => r.warnings.map((w) => ({ ...w, message: `${r.test}: ${w.message}` })))];
   return head + body + (figures.length ? `\nOther figures:\n${figures.join('\n')}\n` : '') + (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '');

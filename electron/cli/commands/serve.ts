@@ -5,6 +5,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCount, parseFlags, type CliCommand } from '../args.ts';
 import { DEFAULT_DIST_DIR, startAppServer } from '../../server/app-server.ts';
+import { STOP_SIGNALS } from '../signals.ts';
+import { writeOut, writeErr } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta serve [--port N] [--open] [--db FILE]
 
@@ -29,7 +31,7 @@ export const serveCommand: CliCommand = {
     });
     const port = values.port === undefined ? 0 : parseCount(values.port, '--port', 0, 65535);
     if (!existsSync(join(DEFAULT_DIST_DIR, 'index.html'))) {
-      process.stderr.write('diskdelta serve: the renderer is not built; run `npm run build:renderer` first.\n');
+      writeErr('diskdelta serve: the renderer is not built; run `npm run build:renderer` first.\n');
       return 1;
     }
     let server;
@@ -38,23 +40,27 @@ export const serveCommand: CliCommand = {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const reason = code === 'EADDRINUSE' ? `port ${port} is already in use on 127.0.0.1: choose another with --port, or leave it out for a free one` : error instanceof Error ? error.message : String(error);
-      process.stderr.write(`diskdelta serve: ${reason}\n`);
+      writeErr(`diskdelta serve: ${reason}\n`);
       return 1;
     }
-    process.stdout.write(`DiskDelta is serving on ${server.url}\n(127.0.0.1 only; Ctrl+C stops it and cancels running benchmarks)\n`);
+    writeOut(`DiskDelta is serving on ${server.url}\n(127.0.0.1 only; Ctrl+C stops it and cancels running benchmarks)\n`);
     if (values.open) {
       const opener = spawn('xdg-open', [server.url], { stdio: 'ignore', detached: true });
-      opener.on('error', () => process.stderr.write('diskdelta serve: could not run xdg-open; open the URL yourself.\n'));
+      opener.on('error', () => writeErr('diskdelta serve: could not run xdg-open; open the URL yourself.\n'));
       opener.unref();
     }
     return new Promise<number>((resolve) => {
+      // Stays installed during the shutdown: a repeated signal must not cut the workers'
+      // cleanup short.
+      let stopping = false;
       const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        server.shutdown().then(() => resolve(0), () => resolve(1));
+        if (stopping) return;
+        stopping = true;
+        server.shutdown().then(() => resolve(0), () => resolve(1)).finally(() => {
+          for (const signal of STOP_SIGNALS) process.off(signal, stop);
+        });
       };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      for (const signal of STOP_SIGNALS) process.on(signal, stop);
     });
   },
 };

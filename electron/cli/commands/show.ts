@@ -2,7 +2,7 @@
 // storage stack, the machine, the settings — and every result with its unit.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
-import type { RunRecord, TestResult } from '../../core/model/results.ts';
+import { isFailedResult, type RunRecord, type TestResult } from '../../core/model/results.ts';
 import type { DeviceFingerprint, StackLayer } from '../../core/model/machine.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
 import { figureLines } from '../figures-text.ts';
@@ -15,6 +15,7 @@ import {
   formatThroughput,
   type ThroughputUnit,
 } from '../../core/analysis/units.ts';
+import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta show ID [--json] [--unit MB|MiB|KB] [--db FILE]
 
@@ -55,11 +56,12 @@ function formatParams(r: TestResult): string {
 
 function resultRow(r: TestResult, unit: ThroughputUnit): string[] {
   const lat = r.latencyNs;
-  const flags = [r.underResolved ? 'under-resolved' : '', r.warnings.length ? `${r.warnings.length} warning(s)` : ''].filter(Boolean).join(', ');
+  const failed = isFailedResult(r);
+  const flags = [failed ? 'FAILED' : '', r.underResolved ? 'under-resolved' : '', r.warnings.length ? `${r.warnings.length} warning(s)` : ''].filter(Boolean).join(', ');
   return [
     r.test,
     formatParams(r),
-    r.bytesPerSec !== null ? formatThroughput(r.bytesPerSec, unit) : r.underResolved ? '+++++' : '—',
+    r.bytesPerSec !== null ? formatThroughput(r.bytesPerSec, unit) : failed ? 'failed' : r.underResolved ? '+++++' : '—',
     r.iops !== null ? formatIops(r.iops, r.test === 'seeks' ? 'seeks/s' : 'IOPS') : '—',
     lat?.p50 != null ? formatLatency(lat.p50) : lat?.mean != null ? `${formatLatency(lat.mean)} (mean)` : '—',
     lat?.p99 != null ? formatLatency(lat.p99) : lat?.max != null ? `${formatLatency(lat.max)} (max)` : '—',
@@ -152,8 +154,8 @@ export const showCommand: CliCommand = {
     const unit = parseUnitFlag(values.unit);
     return withLibrary('show', values.db, (library) => {
       const [run] = requireRuns(library, [id]);
-      process.stdout.write(values.json ? `${JSON.stringify(run, null, 2)}\n` : formatRun(run!, unit));
+      writeOut(values.json ? `${JSON.stringify(run, null, 2)}\n` : formatRun(run!, unit));
       return 0;
-    });
+    }, { readOnly: true });
   },
 };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RunMeasurement, RunRecord, TestResult } from '../model/results.ts';
+import { FAILED_TEST, type RunMeasurement, type RunRecord, type TestResult } from '../model/results.ts';
 import { compareRuns, directionOfUnit, testTitle, type CompareRow } from './compare.ts';
 import { formatComparisonText } from './compare-text.ts';
 
@@ -176,6 +176,20 @@ describe('compareRuns direction and spread', () => {
     assert.equal(c.rows.length, 1, 'no throughput row for seeks');
     assert.equal(seeks.cells[0]!.display, '+++++ (too fast to measure)');
     assert.equal(seeks.cells[1]!.vsBaseline, null);
+  });
+
+  it('keeps a row for a test that failed and says so, never 0 and never a ratio', () => {
+    const ok = run('ok', [result('seq1m-q1t1-write', { bytesPerSec: 500e6, iops: 476.8 })]);
+    const failed = run('failed', [
+      result('seq1m-q1t1-write', { bytesPerSec: null, iops: null, warnings: [{ code: FAILED_TEST, message: 'fio job 1m failed with error 22' }] }),
+    ]);
+    const c = compareRuns([ok, failed]);
+    const write = row(c.rows, 'seq1m-q1t1-write', 'bytesPerSec');
+    assert.equal(write.cells[1]!.value, null);
+    assert.equal(write.cells[1]!.display, 'failed (no figure)');
+    assert.equal(write.cells[1]!.vsBaseline, null);
+    // Alone, the failed test still has its row.
+    assert.equal(row(compareRuns([failed]).rows, 'seq1m-q1t1-write', 'bytesPerSec').cells[0]!.display, 'failed (no figure)');
   });
 
   it('compares imported extra figures by name and unit, with a direction only where the unit has one', () => {

@@ -5,7 +5,7 @@
 // whether it exceeds the runs' own spread. With three or more runs each run is also compared
 // to the one before it, because an upgrade is often a chain: HDD → SSD → SSD + dm-crypt.
 import { METRICS, TEST_IDS, metricById, testById, testTitle, type Direction, type MetricDef } from '../model/catalog.ts';
-import type { ExtraMetric, Figure, RunRecord, RunSource, SourceFormat, TestParams, TestResult } from '../model/results.ts';
+import { isFailedResult, type ExtraMetric, type Figure, type RunRecord, type RunSource, type SourceFormat, type TestParams, type TestResult } from '../model/results.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -155,7 +155,8 @@ function metricsFor(test: string, results: Array<TestResult | null>): Metric[] {
   // A result with no figure at all but flagged under-resolved (bonnie++'s "+++++") still gets
   // its row, so the comparison says "too fast to measure" instead of dropping the test.
   const seeks = isSeeks(test, results);
-  const unresolvedOnly = !hasThroughput && !hasIops && present.some((r) => r.underResolved);
+  // A failed test (an imported job that errored) likewise keeps its row and says "failed".
+  const unresolvedOnly = !hasThroughput && !hasIops && present.some((r) => r.underResolved || isFailedResult(r));
   if (hasThroughput || (unresolvedOnly && !seeks)) {
     metrics.push(metric(METRICS.bytesPerSec, 'throughput'));
   }
@@ -237,8 +238,8 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   };
 }
 
-function displayValue(metric: Metric, value: number | null, underResolved: boolean, unit: ThroughputUnit, seeks: boolean): string {
-  if (value == null) return underResolved ? '+++++ (too fast to measure)' : '— (not reported)';
+function displayValue(metric: Metric, value: number | null, underResolved: boolean, failed: boolean, unit: ThroughputUnit, seeks: boolean): string {
+  if (value == null) return failed ? 'failed (no figure)' : underResolved ? '+++++ (too fast to measure)' : '— (not reported)';
   if (metric.kind === 'throughput') return formatThroughput(value, unit);
   if (metric.kind === 'iops') return formatIops(value, seeks ? 'seeks/s' : 'IOPS');
   return formatLatency(value);
@@ -254,7 +255,7 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
   const seeks = isSeeks(test, results);
   const cells = sides.map((side, i): CompareCell => ({
     value: side.value,
-    display: results[i] ? displayValue(metric, side.value, side.underResolved, unit, seeks) : '— (test not in this run)',
+    display: results[i] ? displayValue(metric, side.value, side.underResolved, isFailedResult(results[i]), unit, seeks) : '— (test not in this run)',
     underResolved: side.underResolved,
     estimated: false,
     vsBaseline: i === 0 ? null : delta(sides[0]!, side, metric.direction),

@@ -6,11 +6,14 @@ import type { EventSink } from './events.ts';
 import { openLibrary, resolveDbPath } from '../store/library.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
+import { needsElevation } from '../bench/elevation.ts';
+import { ElevationSessions } from '../bench/elevation-session.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
 import { cryptoPort } from './crypto-port.ts';
 import { measureEncryptionCost } from '../crypto/encryption-run.ts';
 import { PRESETS } from '../bench/presets.ts';
+import type { ReportHtml, ReportPrinter } from '../report/printer.ts';
 
 export interface BackendOptions {
   /** The library file; default: resolveDbPath() of the store. */
@@ -18,6 +21,11 @@ export interface BackendOptions {
   /** The shipped reference runs; default: assets/reference next to the sources. */
   referenceDir?: string;
   emit: EventSink;
+  /** The report view as HTML (renderer/src/report/report-html-lazy.ts); none: no reports. */
+  reportHtml?: ReportHtml;
+  /** Prints report PDFs; none: 'report.render' answers UNAVAILABLE for PDF (HTML still works). */
+  printer?: ReportPrinter;
+  appVersion?: string;
 }
 
 export interface OpenBackend extends Backend {
@@ -26,13 +34,22 @@ export interface OpenBackend extends Backend {
 
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const library = openLibrary({ dbPath: resolveDbPath(options.dbPath) });
+  // A device the user cannot read is opened once per session by a holder (one authentication).
+  const sessions = new ElevationSessions();
   const backend: Backend = {
     library,
     formats: formatsPort(options.referenceDir),
     system: systemPort,
     crypto: cryptoPort(),
     runs: new RunManager({
-      runBenchmark,
+      runBenchmark: async (spec, opts) => {
+        if (!(await needsElevation(spec.target))) return runBenchmark(spec, opts);
+        const { socket, warnings } = await sessions.socketFor(spec.target);
+        for (const w of warnings) opts.onEvent?.({ type: 'warning', ...w });
+        const record = await runBenchmark(spec, { ...opts, fdFrom: socket });
+        record.warnings.push(...warnings);
+        return record;
+      },
       save: (record) => library.saveRun(record),
       runEncryption: async (spec, opts) => {
         const preset = PRESETS[spec.preset ?? 'quick'];
@@ -46,11 +63,18 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
     }),
-    missing: {},
+    reportHtml: options.reportHtml ?? null,
+    printer: options.printer ?? null,
+    appVersion: options.appVersion,
+    missing: {
+      ...(options.reportHtml ? {} : { reportHtml: 'this build has no report view' }),
+      ...(options.printer ? {} : { printer: 'this front end prints no PDF: save the report as HTML' }),
+    },
   };
   return {
     ...backend,
     async close() {
+      sessions.closeAll();
       library.close();
     },
   };

@@ -4,9 +4,11 @@
 // anywhere else. This module must stay free of Node and Electron imports: the renderer
 // bundles it.
 import { z } from 'zod';
-import { benchSpecSchema } from '../bench/spec.ts';
+import { benchSpecSchema, plainLabel } from '../bench/spec.ts';
 import { FAILURE_CODES } from '../model/failures.ts';
 import { runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
+import { THROUGHPUT_UNITS } from '../analysis/units.ts';
+import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
 import {
   deviceFingerprintSchema,
   runRecordSchema,
@@ -14,6 +16,10 @@ import {
   systemFactsSchema,
   warningSchema,
 } from '../model/schemas.ts';
+
+/** library.list answers at most this many runs (DEFAULT_LIST_PAGE when the caller names no limit). */
+export const MAX_LIST_PAGE = 5000;
+export const DEFAULT_LIST_PAGE = 500;
 
 export const ERROR_CODES = [
   'BAD_MESSAGE', // the envelope itself is not a request
@@ -118,11 +124,16 @@ export const procedures = {
   'runs.start': { input: benchSpecSchema, output: z.object({ runId }) },
   'runs.cancel': { input: z.object({ runId }).strict(), output: z.object({ cancelled: z.boolean() }) },
   'runs.active': { input: empty, output: z.array(activeRunSchema) },
-  // The same filter as `diskdelta list`, answered by the same SQL (store/library.ts).
-  'library.list': { input: runFilterSchema, output: z.array(runSummarySchema) },
+  // The same filter as `diskdelta list`, answered by the same SQL (store/library.ts); the app
+  // gets at most a page of the newest runs (handlers.ts), so the reply stays small whatever
+  // the library holds.
+  'library.list': {
+    input: runFilterSchema.extend({ limit: z.number().int().min(1).max(MAX_LIST_PAGE).optional() }),
+    output: z.array(runSummarySchema).max(MAX_LIST_PAGE),
+  },
   'library.get': { input: z.object({ id: libraryId }).strict(), output: runRecordSchema },
   'library.relabel': {
-    input: z.object({ id: libraryId, label: z.string().trim().min(1).max(200) }).strict(),
+    input: z.object({ id: libraryId, label: plainLabel.pipe(z.string().trim().min(1)) }).strict(),
     output: z.object({ id: libraryId, label: z.string() }),
   },
   'library.delete': { input: z.object({ id: libraryId }).strict(), output: z.object({ deleted: z.boolean() }) },
@@ -150,6 +161,13 @@ export const procedures = {
     // One run is enough: the Compare page fetches only the runs it does not already show.
     input: z.object({ runs: z.array(runRefSchema).min(1).max(6) }).strict(),
     output: z.object({ runs: z.array(z.object({ ref: runRefSchema, record: runRecordSchema })) }),
+  },
+  /** The assessment report of the runs, as a file to save: PDF (printed by this front end's Chromium) or self-contained HTML. */
+  'report.render': {
+    input: z
+      .object({ runs: z.array(runRefSchema).min(1).max(MAX_REPORT_RUNS), format: z.enum(['pdf', 'html']), paper: z.enum(PAPERS), unit: z.enum(THROUGHPUT_UNITS) })
+      .strict(),
+    output: z.object({ fileName: z.string(), mimeType: z.string(), contentBase64: z.string() }),
   },
 } as const;
 

@@ -47,6 +47,26 @@ test('input failing the schema is refused before the handler, naming the field',
   assert.deepEqual(calls, ['library.relabel']);
 });
 
+test('labels with control characters (terminal escapes) are refused by relabel and runs.start', async () => {
+  const { calls, handlers } = spyHandlers();
+  for (const label of ['\u001b]52;c;cm0gLXJmIH4=\u0007', 'a\u001b[2Jb', 'x\u009by', 'evil\u202egnp.exe', 'two\nlines']) {
+    const relabel = await invoke(handlers, 'library.relabel', { id: 3, label });
+    assert.equal(!relabel.ok && relabel.error.code, 'BAD_INPUT', JSON.stringify(label));
+    assert.match(!relabel.ok ? relabel.error.message : '', /control characters are not allowed in a label/);
+    const start = await invoke(handlers, 'runs.start', { target: '/tmp', label });
+    assert.equal(!start.ok && start.error.code, 'BAD_INPUT');
+  }
+  assert.deepEqual(calls, []);
+});
+
+test('runs.start refuses a test named twice', async () => {
+  const { calls, handlers } = spyHandlers();
+  const twice = await invoke(handlers, 'runs.start', { target: '/tmp', tests: ['seeks', 'seeks'] });
+  assert.equal(!twice.ok && twice.error.code, 'BAD_INPUT');
+  assert.match(!twice.ok ? twice.error.message : '', /named twice/);
+  assert.deepEqual(calls, []);
+});
+
 test('a handler output outside the contract becomes BAD_OUTPUT, not data', async () => {
   const { handlers } = spyHandlers();
   const result = await invoke(handlers, 'runs.cancel', { runId: 'abc' });

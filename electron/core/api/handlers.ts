@@ -4,9 +4,11 @@
 // dispatch path without a disk. backend.ts adapts the real modules to these ports.
 import type { RunRecord, Warning } from '../model/results.ts';
 import { importItems, type Library } from '../store/library.ts';
-import type { ProcedureOutput, RunRef, SystemOverview } from './contract.ts';
+import { DEFAULT_LIST_PAGE, type ProcedureOutput, type RunRef, type SystemOverview } from './contract.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
+import { ReportPrintError, type ReportHtml, type ReportPrinter } from '../report/printer.ts';
+import { ReportInputError } from '../report/report-model.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -33,7 +35,7 @@ export interface DialogPort {
   pickFolder(): Awaitable<string | null>;
 }
 
-type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs' | 'crypto';
+type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs' | 'printer' | 'reportHtml' | 'crypto';
 
 export interface Backend {
   library: LibraryPort | null;
@@ -43,6 +45,12 @@ export interface Backend {
   crypto?: CryptoPort | null;
   /** Native dialogs: Electron only. */
   dialogs?: DialogPort | null;
+  /** The report view as HTML (the renderer's, handed in by the front end); none: no reports. */
+  reportHtml?: ReportHtml | null;
+  /** Prints a report's HTML to PDF: Electron's printToPDF in the app, the system's Chromium in browser mode. */
+  printer?: ReportPrinter | null;
+  /** Shown in reports ("DiskDelta 0.1.0"). */
+  appVersion?: string;
   /** Why a port is null, shown in the UNAVAILABLE message. */
   missing: Partial<Record<PortName, string>>;
 }
@@ -72,7 +80,7 @@ export function createHandlers(backend: Backend): Handlers {
     'runs.cancel': async ({ runId }) => need(backend, 'runs').cancel(runId),
     'runs.active': async () => (backend.runs ? backend.runs.list() : []),
 
-    'library.list': async (filter) => need(backend, 'library').listRuns(filter),
+    'library.list': async (filter) => need(backend, 'library').listRuns({ ...filter, limit: filter.limit ?? DEFAULT_LIST_PAGE }),
     'library.get': async ({ id }) => getOrFail(need(backend, 'library'), id),
     'library.relabel': async ({ id, label }) => {
       if (!(await need(backend, 'library').relabel(id, label))) throw new ApiFailure('NOT_FOUND', `no run with id ${id}`);
@@ -99,20 +107,37 @@ export function createHandlers(backend: Backend): Handlers {
 
     'references.list': async () => need(backend, 'formats').references(),
     'crypto.ciphers': async ({ measure }) => ({ ceilings: await need(backend, 'crypto').ciphers(measure === true) }),
-    'compare.load': async ({ runs }) => {
-      const loaded: Array<{ ref: RunRef; record: RunRecord }> = [];
-      let references: Array<{ key: string; record: RunRecord }> | null = null;
-      for (const ref of runs) {
-        if (ref.kind === 'run') {
-          loaded.push({ ref, record: await getOrFail(need(backend, 'library'), ref.id) });
-        } else {
-          references ??= await need(backend, 'formats').references();
-          const found = references.find((r) => r.key === ref.key);
-          if (!found) throw new ApiFailure('NOT_FOUND', `no reference run '${ref.key}'`);
-          loaded.push({ ref, record: found.record });
-        }
+    'compare.load': async ({ runs }) => ({ runs: await loadRefs(backend, runs) }),
+    'report.render': async ({ runs, format, paper, unit }) => {
+      const records = (await loadRefs(backend, runs)).map((l) => l.record);
+      const html = need(backend, 'reportHtml');
+      const printer = format === 'pdf' ? need(backend, 'printer') : null;
+      const { renderReport } = await import('../report/print.ts');
+      try {
+        const report = await renderReport(records, { format, paper, unit, appVersion: backend.appVersion }, { html, printer });
+        return { fileName: report.fileName, mimeType: report.mimeType, contentBase64: Buffer.from(report.bytes).toString('base64') };
+      } catch (error) {
+        if (error instanceof ReportInputError) throw new ApiFailure('BAD_INPUT', error.message);
+        if (error instanceof ReportPrintError) throw new ApiFailure('FAILED', error.message);
+        throw error;
       }
-      return { runs: loaded };
     },
   };
+}
+
+/** Library runs and shipped reference runs, in the order asked. */
+async function loadRefs(backend: Backend, refs: RunRef[]): Promise<Array<{ ref: RunRef; record: RunRecord }>> {
+  const loaded: Array<{ ref: RunRef; record: RunRecord }> = [];
+  let references: Array<{ key: string; record: RunRecord }> | null = null;
+  for (const ref of refs) {
+    if (ref.kind === 'run') {
+      loaded.push({ ref, record: await getOrFail(need(backend, 'library'), ref.id) });
+    } else {
+      references ??= await need(backend, 'formats').references();
+      const found = references.find((r) => r.key === ref.key);
+      if (!found) throw new ApiFailure('NOT_FOUND', `no reference run '${ref.key}'`);
+      loaded.push({ ref, record: found.record });
+    }
+  }
+  return loaded;
 }

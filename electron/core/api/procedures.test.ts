@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { openBackend } from './backend.ts';
 import { createHandlers } from './handlers.ts';
 import { invoke } from './dispatch.ts';
+import { renderReportHtml } from '../../../renderer/src/report/report-html.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../formats/fixtures/${name}`, import.meta.url));
 
@@ -51,6 +52,28 @@ test('importing the same file again adds nothing and says which runs it already 
   assert.deepEqual(again.data.alreadyPresent, first.ok ? first.data.ids : []);
   const list = await call<unknown[]>('library.list', {});
   assert.equal(list.ok && list.data.length, first.ok ? first.data.ids.length : -1);
+});
+
+test('bounded: 100,000 identical rows are refused saying the limit; the list answers one page of the newest runs', async (t) => {
+  const call = await setup(t);
+  const row = fixture('bonnie-2.00a-throttled-loop.csv').toString('utf8').trim().split('\n').at(-1)!;
+  const flood = `${row}\n`.repeat(100_000);
+  const refused = await call('library.import', { fileName: 'flood.csv', contentBase64: Buffer.from(flood).toString('base64') });
+  assert.equal(!refused.ok && refused.error.code, 'IMPORT_FAILED');
+  assert.match(!refused.ok ? refused.error.message : '', /flood\.csv: the file holds more than 1000 runs; one import takes at most 1000 \(split the file\)/);
+  const empty = await call<unknown[]>('library.list', {});
+  assert.deepEqual(empty.ok && empty.data, []);
+  // 1,000 rows is the limit and is taken; then a page of 500 newest, or more on request.
+  const most = await call<{ ids: number[] }>('library.import', { fileName: 'most.csv', contentBase64: Buffer.from(`${row}\n`.repeat(1000)).toString('base64') });
+  assert.ok(most.ok && most.data.ids.length === 1000, JSON.stringify(!most.ok && most.error));
+  const page = await call<Array<{ id: number }>>('library.list', {});
+  assert.ok(page.ok);
+  assert.equal(page.data.length, 500);
+  assert.equal(page.data.at(-1)!.id, most.data.ids.at(-1));
+  const bigger = await call<unknown[]>('library.list', { limit: 800 });
+  assert.equal(bigger.ok && bigger.data.length, 800);
+  const tooBig = await call('library.list', { limit: 1_000_000 });
+  assert.equal(!tooBig.ok && tooBig.error.code, 'BAD_INPUT');
 });
 
 test('a file in no known format is IMPORT_FAILED with the importer\'s reason; nothing is saved', async (t) => {
@@ -113,4 +136,42 @@ test('crypto.ciphers: null until measured; a measurement is kept for the session
   assert.deepEqual(again.data.ceilings, measured.data.ceilings);
   const bad = await call('crypto.ciphers', { measure: 'yes' });
   assert.equal(!bad.ok && bad.error.code, 'BAD_INPUT');
+});
+
+test('report.render: HTML of reference and library runs; PDF only through a printer that returns a PDF', async (t) => {
+  const printed: string[] = [];
+  const make = async (printer?: import('../report/printer.ts').ReportPrinter) => {
+    const backend = await openBackend({ dbPath: ':memory:', emit: () => {}, reportHtml: renderReportHtml, ...(printer ? { printer } : {}) });
+    t.after(() => backend.close());
+    const handlers = createHandlers(backend);
+    return (input: unknown) => invoke(handlers, 'report.render', input) as Promise<{ ok: true; data: { fileName: string; mimeType: string; contentBase64: string } } | { ok: false; error: { code: string; message: string } }>;
+  };
+  const noPrinter = await make();
+  const listing = await openBackend({ dbPath: ':memory:', emit: () => {} });
+  t.after(() => listing.close());
+  const refs = (await invoke(createHandlers(listing), 'references.list', {})) as { ok: true; data: Array<{ key: string }> };
+  const runs = refs.data.slice(0, 3).map((r) => ({ kind: 'reference', key: r.key }));
+  const html = await noPrinter({ runs, format: 'html', paper: 'letter', unit: 'KB' });
+  assert.ok(html.ok, JSON.stringify(html));
+  assert.equal(html.data.mimeType, 'text/html');
+  const text = Buffer.from(html.data.contentBase64, 'base64').toString('utf8');
+  assert.match(text, /size: letter portrait/);
+  assert.match(text, /40,300 KiB\/s/); // the unit asked for, as bonnie++ printed it
+  const pdfWithout = await noPrinter({ runs, format: 'pdf', paper: 'a4', unit: 'MB' });
+  assert.deepEqual(!pdfWithout.ok && pdfWithout.error.code, 'UNAVAILABLE');
+
+  const liar = await make({ name: 'liar', async print(h) { printed.push(h); return new TextEncoder().encode('<html>not a pdf'); } });
+  const lied = await liar({ runs, format: 'pdf', paper: 'a4', unit: 'MB' });
+  assert.ok(!lied.ok && lied.error.code === 'FAILED' && /not a PDF/.test(lied.error.message), JSON.stringify(lied));
+  assert.equal(printed.length, 1);
+  assert.match(printed[0]!, /×69\.5/);
+
+  const good = await make({ name: 'fake', async print() { return new TextEncoder().encode('%PDF-1.4 fake'); } });
+  const pdf = await good({ runs, format: 'pdf', paper: 'a4', unit: 'MB' });
+  assert.ok(pdf.ok && pdf.data.mimeType === 'application/pdf' && pdf.data.fileName.endsWith('.pdf'), JSON.stringify(pdf));
+
+  const tooMany = await good({ runs: [...runs, ...runs, runs[0]], format: 'html', paper: 'a4', unit: 'MB' });
+  assert.equal(!tooMany.ok && tooMany.error.code, 'BAD_INPUT');
+  const missing = await good({ runs: [{ kind: 'run', id: 42 }], format: 'html', paper: 'a4', unit: 'MB' });
+  assert.equal(!missing.ok && missing.error.code, 'NOT_FOUND');
 });

@@ -2,12 +2,17 @@
 // with the verdicts that say when a figure cannot be trusted.
 import type { RunMeasurement, Sample, TestResult, Warning } from '../model/results.ts';
 import { rateParams } from './worker-argv.ts';
-import { coefficientOfVariation, combineLatency, median, TRUST } from './statistics.ts';
+import { coefficientOfVariation, combineLatency, median, medianInterval, TRUST } from './statistics.ts';
 import type { WorkerResult } from './worker-protocol.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
-export function aggregateTest(test: string, results: WorkerResult[], samples: Map<number, Sample[]>): TestResult {
+/** What the test was asked for: the interval to reach (0: a fixed count of runs). */
+export interface AggregatePlan {
+  precision: number;
+}
+
+export function aggregateTest(test: string, results: WorkerResult[], samples: Map<number, Sample[]>, plan: AggregatePlan): TestResult {
   const runs: RunMeasurement[] = results.map((r) => ({
     run: r.run,
     bytesPerSec: r.bytes_per_sec,
@@ -29,19 +34,15 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
     systemNs: runs.reduce((a, r) => a + r.cpu.systemNs, 0),
   };
   const warnings: Warning[] = [];
-  const fewest = Math.min(...runs.map((r) => r.ios));
-  const shortest = Math.min(...runs.map((r) => r.elapsedNs)) / 1e9;
-  const underResolved = fewest < TRUST.minIos || shortest < TRUST.minWindowSec;
-  if (underResolved) {
-    warnings.push({
-      code: 'under-resolved',
-      message: `too little was measured to trust this figure (${fewest} I/Os in ${shortest.toFixed(2)} s; want ≥ ${TRUST.minIos} I/Os and ≥ ${TRUST.minWindowSec} s): raise --duration`,
-    });
-  }
-  if (cv !== null && cv > TRUST.maxCv) {
+  const ciRelative = medianInterval(throughput);
+  const resolution = resolve(runs, ciRelative);
+  if (resolution) warnings.push({ code: 'under-resolved', message: resolution });
+  const underResolved = resolution !== null;
+  const wide = runs.length >= 3 && ciRelative !== null && ciRelative > TRUST.maxCiRelative;
+  if ((cv !== null && cv > TRUST.maxCv) || wide) {
     warnings.push({
       code: 'noisy',
-      message: `runs differ by ${pct(cv)} (coefficient of variation, over ${runs.length} runs): something else is using the disk or the CPU; raise --runs or test on a quiet machine`,
+      message: `runs differ by ${pct(cv ?? 0)} (coefficient of variation, over ${runs.length} runs)${ciRelative === null ? '' : `, so the median is known within ±${pct(ciRelative)} (95 %)`}: something else is using the disk or the CPU; raise --max-time or --runs, or test on a quiet machine`,
     });
   }
   const elapsedSec = runs.reduce((a, r) => a + r.elapsedNs, 0) / 1e9;
@@ -58,7 +59,7 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
     warnings.push({ code: 'buffered-io', message: 'measured without O_DIRECT (--buffered): the page cache is in this figure, not only the disk' });
   }
   if (results.some((r) => r.engine === 'psync') && params.queueDepth > 1) {
-    warnings.push({ code: 'queue-depth-emulated', message: `kernel AIO was unavailable: this Q${params.queueDepth} test ran at queue depth 1` });
+    warnings.push({ code: 'queue-depth-emulated', message: `neither io_uring nor kernel AIO was available: this Q${params.queueDepth} test ran at queue depth 1` });
   }
   return {
     test,
@@ -72,6 +73,35 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
     histogram,
     cpu,
     underResolved,
+    precision: {
+      ciRelative,
+      target: plan.precision,
+      seconds: Math.max(0, ...results.map((r) => r.job_ns)) / 1e9,
+      // A worker older than adaptive stopping does not say: it ran the count it was given.
+      stoppedBy: results.at(-1)?.stop ?? 'runs',
+    },
     warnings,
   };
+}
+
+/**
+ * Why a figure cannot be trusted for lack of measurement, or null. With 3 or more runs the
+ * median's interval is measured (a wide one is flagged as noisy), so what is asked is enough
+ * I/Os and seconds over all runs: a slow disk's 1 MiB figure, a few dozen I/Os per run but
+ * steady, is resolved. With fewer runs nothing is measured about precision, and each window
+ * must be long and full enough on its own.
+ */
+function resolve(runs: RunMeasurement[], ciRelative: number | null): string | null {
+  const totalIos = runs.reduce((a, r) => a + r.ios, 0);
+  const totalSec = runs.reduce((a, r) => a + r.elapsedNs, 0) / 1e9;
+  if (runs.length >= 3 && ciRelative !== null) {
+    if (totalIos < TRUST.minTotalIos || totalSec < TRUST.minWindowSec) {
+      return `too little was measured to trust this figure (${totalIos} I/Os in ${totalSec.toFixed(2)} s over ${runs.length} runs; want ≥ ${TRUST.minTotalIos} I/Os and ≥ ${TRUST.minWindowSec} s): raise --max-time`;
+    }
+    return null;
+  }
+  const fewest = Math.min(...runs.map((r) => r.ios));
+  const shortest = Math.min(...runs.map((r) => r.elapsedNs)) / 1e9;
+  if (fewest >= TRUST.minIos && shortest >= TRUST.minWindowSec) return null;
+  return `too little was measured to trust this figure (${fewest} I/Os in ${shortest.toFixed(2)} s; want ≥ ${TRUST.minIos} I/Os and ≥ ${TRUST.minWindowSec} s per run, or 3 runs or more): raise --duration or --runs`;
 }

@@ -14,6 +14,8 @@ import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
 import { isOwnThrowawayDevice } from '../crypto/throwaway.ts';
+import { deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
+import { acquireDiskLock } from './disk-lock.ts';
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -21,6 +23,10 @@ export interface RunOptions {
   workerPath?: string;
   /** Harness only (bench:vs-fio): reuse a file made by `diskdelta-worker prepare`. */
   reuseFile?: string;
+  /** Where the privileged helper is (elevation.ts); default: installed, else the AppImage's. */
+  helper?: LocateOptions;
+  /** The app's session holder of this device's descriptor (elevation-session.ts). */
+  fdFrom?: string;
 }
 
 export const ENGINE_NAME = 'diskdelta';
@@ -97,11 +103,57 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   const { steps, warnings, spec } = await planRun(input);
   const workerPath = options.workerPath ?? locateWorker();
   const emit = options.onEvent ?? (() => {});
+  // A device this user cannot read: every worker step measures on a descriptor the helper
+  // opened (or the app's session holder serves), never as root.
+  let helper: string | undefined;
+  if (!options.fdFrom && (await needsElevation(spec.target))) {
+    if (!spec.elevate) {
+      throw new BenchError(
+        'needs-elevation',
+        `reading the block device ${spec.target} needs administrator rights: pass --elevate to have DiskDelta ask for them once through polkit (only opening the device is privileged; the measuring stays yours), or run as root`,
+      );
+    }
+    const choice = await locateHelper(options.helper);
+    helper = choice.path;
+    warnings.push(...choice.warnings);
+  }
+  const access = deviceAccessArgs({ helper, fdFrom: options.fdFrom });
   for (const w of warnings) emit({ type: 'warning', ...w });
   const startedAt = new Date();
   const context = await describeTarget(spec.target);
   warnings.push(...context.warnings);
+  // Another DiskDelta process measuring this disk would make both runs wrong: wait for it.
+  const lock = await acquireDiskLock(await diskKey(spec.target, context.target.device?.name), spec.target, {
+    wait: true,
+    signal: options.signal,
+    onWait: (message) => emit({ type: 'warning', code: 'disk-busy', message }),
+  });
+  try {
+    return await measure(spec, steps, warnings, context, startedAt, workerPath, access, emit, options);
+  } finally {
+    await lock.release();
+  }
+}
 
+/** The whole disk under a target: the storage stack's disk, else the device number. */
+async function diskKey(target: string, disk: string | null | undefined): Promise<string> {
+  if (disk) return disk;
+  const info = await stat(target);
+  return `dev:${info.isBlockDevice() ? info.rdev : info.dev}`;
+}
+
+async function measure(
+  spec: BenchSpec,
+  steps: Awaited<ReturnType<typeof planRun>>['steps'],
+  warnings: Warning[],
+  context: Awaited<ReturnType<typeof describeTarget>>,
+  startedAt: Date,
+  workerPath: string,
+  /** Worker arguments that hand it the device (the helper, or the session's descriptor). */
+  access: string[],
+  emit: (event: BenchEvent) => void,
+  options: RunOptions,
+): Promise<RunRecord> {
   const total = steps.reduce((n, s) => n + s.tests.length, 0);
   const results: TestResult[] = [];
   const settings: RunSettings = { preset: spec.preset ?? (spec.tests ? undefined : 'standard') };
@@ -115,7 +167,7 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
       reuseFile: options.reuseFile,
     };
     const step = planned.kind.start(planned.plan, stepContext);
-    const stepHello = step.argv ? await runWorkerStep(step, step.argv, { workerPath, signal: options.signal, target: spec.target, warnings, emit }) : null;
+    const stepHello = step.argv ? await runWorkerStep(step, [...step.argv, ...access], { workerPath, signal: options.signal, target: spec.target, warnings, emit }) : null;
     if (!step.argv) await step.run?.(options.signal);
     hello ??= stepHello;
     results.push(...step.results(stepHello));

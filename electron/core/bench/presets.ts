@@ -2,6 +2,7 @@
 // these names: each test becomes a `--job` of enums and numbers (see bench/kinds/rate).
 import { GRID_TEST_IDS } from '../model/catalog.ts';
 import type { PresetName } from './spec.ts';
+import { TRUST } from './statistics.ts';
 
 const MiB = 1024 * 1024;
 
@@ -16,17 +17,27 @@ export interface Preset {
   sizeBytes: number;
   durationSec: number;
   warmupSec: number;
+  /** The fewest timed runs (adaptive), or the exact count (precision 0). */
   runs: number;
+  /** Adaptive stopping: the median's 95 % interval to reach; 0 for a fixed count of runs. */
+  precision: number;
+  /** Adaptive stopping: the most timed seconds per test. */
+  maxTimeSec: number;
 }
 
 /**
- * Default timing: 0.5 s warm-up + 3 runs of 1.5 s per test keeps `standard` (8 tests) under a
- * minute with a 1 GiB file, while 3 runs still give a median and a spread. CrystalDiskMark's
- * 5 × 5 s is available with --runs 5 --duration 5.
+ * Adaptive timing (standard, full): after a 0.25 s warm-up, runs of 0.2 s (longer on a slow
+ * device: 64 I/Os each) are added, at least 5, until the median's 95 % interval is within ±2 %
+ * and the figure is resolved (TRUST), or 1.2 s of runs have passed. Many short runs estimate
+ * the spread far sooner than 3 long ones: a test takes ~1.3–1.6 s, so `standard` fits in 20 s
+ * with the 1 GiB fill, and every result records the interval it reached. CrystalDiskMark's
+ * 5 × 5 s is available with --runs 5 --duration 5 (an explicit --runs means a fixed count).
  */
+const ADAPTIVE = { durationSec: 0.2, warmupSec: 0.25, runs: 5, precision: TRUST.precision, maxTimeSec: 1.2 } as const;
+
 export const PRESETS: Record<PresetName, Preset> = {
-  standard: { name: 'standard', description: 'the 8-test grid (CrystalDiskMark layout)', tests: STANDARD, sizeBytes: 1024 * MiB, durationSec: 1.5, warmupSec: 0.5, runs: 3 },
-  quick: { name: 'quick', description: 'sequential and 4K QD1 read/write, one short run each', tests: ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write'], sizeBytes: 256 * MiB, durationSec: 1, warmupSec: 0.3, runs: 1 },
-  seeks: { name: 'seeks', description: 'bonnie++-style random seeks, time-bounded', tests: ['seeks'], sizeBytes: 1024 * MiB, durationSec: 2, warmupSec: 0.5, runs: 5 },
-  full: { name: 'full', description: 'standard + seeks + 70/30 mixed', tests: [...STANDARD, 'seeks', 'mix70-rnd4k-q8t1'], sizeBytes: 1024 * MiB, durationSec: 1.5, warmupSec: 0.5, runs: 3 },
+  standard: { name: 'standard', description: 'the 8-test grid (CrystalDiskMark layout)', tests: STANDARD, sizeBytes: 1024 * MiB, ...ADAPTIVE },
+  quick: { name: 'quick', description: 'sequential and 4K QD1 read/write, one short run each', tests: ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write'], sizeBytes: 256 * MiB, durationSec: 1, warmupSec: 0.3, runs: 1, precision: 0, maxTimeSec: 1 },
+  seeks: { name: 'seeks', description: 'bonnie++-style random seeks, time-bounded', tests: ['seeks'], sizeBytes: 1024 * MiB, durationSec: 2, warmupSec: 0.5, runs: 5, precision: 0, maxTimeSec: 10 },
+  full: { name: 'full', description: 'standard + seeks + 70/30 mixed', tests: [...STANDARD, 'seeks', 'mix70-rnd4k-q8t1'], sizeBytes: 1024 * MiB, ...ADAPTIVE },
 };

@@ -11,7 +11,7 @@ type ProgressMessage = Extract<WorkerMessage, { type: 'progress' }>;
 // 2 tests × (1 s warm-up + 2 runs × 2 s) = 10 s of planned measuring.
 const plan: WorkerPlan = {
   target: '/mnt/disk', tests: ['seq1m-q8t1-read', 'rnd4k-q1t1-read'], sizeBytes: 2 ** 28,
-  durationSec: 2, warmupSec: 1, runs: 2, buffered: false, sampleMs: 100,
+  durationSec: 2, warmupSec: 1, runs: 2, precision: 0, maxTimeSec: 4, buffered: false, sampleMs: 100,
 };
 
 function tracker() {

@@ -17,7 +17,9 @@ export class ProgressTracker {
   constructor(plan: WorkerPlan, emit: (event: BenchEvent) => void) {
     this.plan = plan;
     this.emit = emit;
-    this.perTestSec = plan.warmupSec + plan.runs * plan.durationSec;
+    // Adaptive tests stop between their fewest runs and their time limit: plan for the limit,
+    // so the estimate only ever improves (each test that finishes early moves progress on).
+    this.perTestSec = plan.warmupSec + (plan.precision > 0 ? Math.max(plan.maxTimeSec, plan.runs * plan.durationSec) : plan.runs * plan.durationSec);
   }
 
   update(m: ProgressMessage): void {

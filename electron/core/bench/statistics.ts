@@ -76,11 +76,52 @@ export function combineLatency(runs: LatencyRun[]): { latencyNs: LatencyNs; hist
   };
 }
 
+/** Two-sided 95 % quantiles of Student's t, 1..30 degrees of freedom (as in native/src/stopping.c). */
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/**
+ * Half-width of the median's 95 % confidence interval, relative to the median (0.02 = ±2 %);
+ * null below 2 values. Standard error of a median: sqrt(pi/2) · s / sqrt(n) (normal data),
+ * with Student's t for the few runs a test has. The worker stops adaptive tests on the same
+ * formula (native/src/stopping.c); the worker's tests check that the two agree.
+ */
+export function medianInterval(values: number[]): number | null {
+  const n = values.length;
+  const m = median(values);
+  if (n < 2 || !(m > 0)) return null;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
+  const t = n - 1 <= 30 ? T975[n - 2]! : 1.96 + 2.4 / (n - 1);
+  return (t * Math.sqrt(Math.PI / 2) * sd) / Math.sqrt(n) / m;
+}
+
 /** Thresholds for the trust verdicts, in one place so the README can quote them. */
 export const TRUST = {
-  /** Fewer I/Os than this in a timed window: the figure moves by more than 1 % per I/O. */
+  /**
+   * Adaptive stopping (presets standard, full, seeks): a test adds runs until the median's
+   * 95 % interval is within ±2 %, and is resolved (below), or its time is up.
+   */
+  precision: 0.02,
+  /** A median known only within more than ±10 % (95 % interval, 3 runs or more) is flagged as noisy. */
+  maxCiRelative: 0.1,
+  /**
+   * I/Os over all runs: one I/O is then at most 2 % of what the figure rests on, whatever
+   * the block size. Large blocks on a slow disk move few I/Os; their precision is measured
+   * (the interval above), not assumed from a count.
+   */
+  minTotalIos: 50,
+  /**
+   * Adaptive runs last long enough for this many I/Os (judged late in the warm-up): on an HDD
+   * a 1 MiB run then takes ~1.7 s instead of 0.2 s, and a completion noticed late by a busy
+   * CPU moves it by a few percent at most.
+   */
+  minWindowIos: 64,
+  /** Fewer than 3 runs give no interval: each window then needs this many I/Os (1 % per I/O) … */
   minIos: 100,
-  /** A timed window shorter than this is dominated by start-up and drain. */
+  /** … and this long, or start-up and drain dominate it. Also the least timed seconds over all runs. */
   minWindowSec: 0.5,
   /** Runs that differ more than this (CV) are flagged as noisy. */
   maxCv: 0.1,

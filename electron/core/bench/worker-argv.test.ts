@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testsOfKind } from '../model/catalog.ts';
 import { PRESETS } from './presets.ts';
+import { TRUST } from './statistics.ts';
 import { jobSpec, workerArgv, type WorkerPlan } from './worker-argv.ts';
 
 const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
@@ -11,6 +12,8 @@ const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
   durationSec: 1.5,
   warmupSec: 0.5,
   runs: 3,
+  precision: 0,
+  maxTimeSec: 2,
   buffered: false,
   sampleMs: 100,
   ...over,
@@ -51,6 +54,16 @@ describe('workerArgv', () => {
     ]);
   });
 
+  test('adaptive stopping: the interval, the time limit and the resolution rule from TRUST; none for a fixed count', () => {
+    assert.ok(!workerArgv(plan()).includes('--precision'));
+    const argv = workerArgv(plan({ precision: 0.02, maxTimeSec: 2 }));
+    const value = (flag: string) => argv[argv.indexOf(flag) + 1];
+    assert.deepEqual(
+      [value('--precision'), value('--max-time'), value('--min-ios'), value('--min-time'), value('--min-window-ios')],
+      ['0.02', '2', String(TRUST.minTotalIos), String(TRUST.minWindowSec), String(TRUST.minWindowIos)],
+    );
+  });
+
   test('--buffered and --file only when asked', () => {
     assert.ok(!workerArgv(plan()).includes('--buffered'));
     assert.ok(!workerArgv(plan()).includes('--file'));
@@ -79,7 +92,8 @@ describe('workerArgv', () => {
 
   test('every preset turns into a valid argv', () => {
     for (const preset of Object.values(PRESETS)) {
-      const argv = workerArgv(plan({ tests: preset.tests, sizeBytes: preset.sizeBytes, durationSec: preset.durationSec, warmupSec: preset.warmupSec, runs: preset.runs }));
+      const { tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec } = preset;
+      const argv = workerArgv(plan({ tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec }));
       assert.equal(argv.filter((a) => a === '--job').length, preset.tests.length, preset.name);
       assert.equal(argv[argv.indexOf('--runs') + 1], String(preset.runs));
     }

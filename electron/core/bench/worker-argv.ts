@@ -2,6 +2,7 @@
 // except the target path, which is passed as one argv element (never through a shell).
 import { testById } from '../model/catalog.ts';
 import type { TestParams } from '../model/results.ts';
+import { TRUST } from './statistics.ts';
 
 export interface WorkerPlan {
   target: string;
@@ -10,7 +11,12 @@ export interface WorkerPlan {
   sizeBytes: number;
   durationSec: number;
   warmupSec: number;
+  /** The fewest timed runs; the exact count when precision is 0. */
   runs: number;
+  /** Adaptive stopping: the median's 95 % interval to reach (0.02 = ±2 %); 0 for a fixed count of runs. */
+  precision: number;
+  /** Adaptive stopping: the most timed seconds per test. */
+  maxTimeSec: number;
   buffered: boolean;
   sampleMs: number;
   /** Harness only: reuse a file made by `diskdelta-worker prepare`. */
@@ -41,6 +47,16 @@ export function workerArgv(plan: WorkerPlan): string[] {
     '--runs', String(plan.runs),
     '--sample-ms', String(plan.sampleMs),
   ];
+  if (plan.precision > 0) {
+    // A test stops once precise and resolved (TRUST), or at its time limit.
+    argv.push(
+      '--precision', String(plan.precision),
+      '--max-time', String(plan.maxTimeSec),
+      '--min-ios', String(TRUST.minTotalIos),
+      '--min-time', String(TRUST.minWindowSec),
+      '--min-window-ios', String(TRUST.minWindowIos),
+    );
+  }
   if (plan.buffered) argv.push('--buffered');
   if (plan.reuseFile) argv.push('--file', plan.reuseFile);
   for (const id of plan.tests) argv.push('--job', jobSpec(id));

@@ -30,12 +30,25 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     engine: z.string(), direct: z.boolean(), elapsed_ns: z.number(), ios: z.number(), bytes: z.number(),
     reads: z.number(), writes: z.number(), bytes_per_sec: z.number(), iops: z.number(), lat_ns: latency,
     hist: z.array(z.tuple([z.number(), z.number()])), cpu: z.object({ user_ns: z.number(), sys_ns: z.number() }),
+    /** The median's interval over the runs so far (relative half-width), from the second run on. */
+    ci_relative: z.number().optional(),
+    /** The job's seconds so far, warm-up included, in ns. */
+    job_ns: z.number(),
+    /** On the job's last run: why it stopped. */
+    stop: z.enum(['precision', 'max-time', 'runs']).optional(),
   }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('warning'), code: z.string(), message: z.string() }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('error'), code: z.string(), message: z.string() }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('done'), status: z.string(), exit_code: z.number() }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('prepared'), file: z.string(), size: z.number() }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('cleaned'), removed: z.number() }),
+  // --helper: the privileged helper started (its pid) and exited, before any measuring.
+  z.object({
+    v: z.literal(PROTOCOL_VERSION), type: z.literal('helper'), state: z.enum(['started', 'exited']), pid: z.number(),
+    exit_code: z.number().optional(), signal: z.number().optional(),
+  }),
+  // `hold`: the descriptor is open and served on this socket (--fd-from) until stdin closes.
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('holding'), socket: z.string() }),
 ]);
 
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

@@ -18,6 +18,7 @@ import { link, lstat, open, readlink, rename, rm, stat, type FileHandle } from '
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { shortPath } from '../model/display.ts';
 
 export type UserFileErrorCode = 'exists' | 'refused' | 'failed';
 
@@ -51,20 +52,19 @@ export async function writeUserFile(path: string, data: string | Uint8Array, opt
     if (errnoCode(error) !== 'ENOENT') throw failed(path, error);
     if ((await lstat(path).catch(() => null))?.isSymbolicLink()) {
       const to = await readlink(path).catch(() => '?');
-      throw new UserFileError('refused', path, `cannot write ${path}: it is a symbolic link to ${to}, which does not exist`);
+      throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a symbolic link to ${to}, which does not exist`);
     }
     return writeNewFile(path, bytes);
   }
-  if (info.isDirectory()) throw new UserFileError('refused', path, `cannot write ${path}: it is a folder; name a file inside it`);
-  if (info.isBlockDevice()) throw new UserFileError('refused', path, `refusing to write ${path}: it is a block device, and DiskDelta never writes to disks`);
-  if (info.isSocket()) throw new UserFileError('refused', path, `cannot write ${path}: it is a socket`);
+  if (info.isDirectory()) throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a folder; name a file inside it`);
+  if (info.isBlockDevice()) throw new UserFileError('refused', path, `refusing to write ${shortPath(path)}: it is a block device, and DiskDelta never writes to disks`);
+  if (info.isSocket()) throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a socket`);
   if (info.isFile()) {
-    if (!options.force) throw new UserFileError('exists', path, `${path} already exists and was left unchanged`);
-    return rewriteInPlace(path, bytes);
+    if (!options.force) throw new UserFileError('exists', path, `${shortPath(path)} already exists and was left unchanged`);
+    return writeInPlace(path, bytes, true);
   }
-  // Character device, FIFO: a stream. O_TRUNC means nothing to them and O_CREAT must not
-  // turn a vanished device into a file.
-  return writeStream(path, bytes);
+  return writeInPlace(path, bytes, false); // a character device or a FIFO
+
 }
 
 /** The fd number when `path` (or a symlink on the way) names one of this process's open descriptors. */
@@ -85,7 +85,7 @@ async function writeToOwnDescriptor(path: string, fd: number, bytes: Uint8Array)
   const kind = await new Promise<Stats>((ok, fail) => fstat(fd, (e, s) => (e ? fail(e) : ok(s)))).catch((error: unknown) => {
     throw failed(path, error);
   });
-  if (kind.isBlockDevice()) throw new UserFileError('refused', path, `refusing to write ${path}: it is a block device, and DiskDelta never writes to disks`);
+  if (kind.isBlockDevice()) throw new UserFileError('refused', path, `refusing to write ${shortPath(path)}: it is a block device, and DiskDelta never writes to disks`);
   let offset = 0;
   while (offset < bytes.length) {
     try {
@@ -101,29 +101,22 @@ async function writeToOwnDescriptor(path: string, fd: number, bytes: Uint8Array)
   }
 }
 
-async function writeStream(path: string, bytes: Uint8Array): Promise<void> {
+/**
+ * Writes into what is at the path, keeping it what it is. A stream (device, FIFO) just gets the
+ * bytes: O_TRUNC means nothing to it and O_CREAT must not turn a vanished device into a file.
+ * A regular file is rewritten from its start and then cut to length: no O_TRUNC before the
+ * bytes are written, so a write that fails for lack of space leaves the old length, not an
+ * empty file.
+ */
+async function writeInPlace(path: string, bytes: Uint8Array, regular: boolean): Promise<void> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(path, constants.O_WRONLY | constants.O_NOCTTY);
     await writeAll(handle, bytes);
-    await handle.close();
-    handle = undefined;
-  } catch (error) {
-    throw failed(path, error);
-  } finally {
-    await handle?.close().catch(() => {});
-  }
-}
-
-async function rewriteInPlace(path: string, bytes: Uint8Array): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    // No O_TRUNC before the bytes are written: a write that fails for lack of space then
-    // leaves the old length, not an empty file.
-    handle = await open(path, constants.O_WRONLY | constants.O_NOCTTY);
-    await writeAll(handle, bytes);
-    await handle.truncate(bytes.length);
-    await handle.sync();
+    if (regular) {
+      await handle.truncate(bytes.length);
+      await handle.sync();
+    }
     await handle.close();
     handle = undefined;
   } catch (error) {
@@ -136,10 +129,10 @@ async function rewriteInPlace(path: string, bytes: Uint8Array): Promise<void> {
 async function writeNewFile(path: string, bytes: Uint8Array): Promise<void> {
   const folder = dirname(resolve(path));
   const folderInfo = await stat(folder).catch((error: unknown) => {
-    if (errnoCode(error) === 'ENOENT') throw new UserFileError('failed', path, `cannot write ${path}: the folder ${folder} does not exist`);
+    if (errnoCode(error) === 'ENOENT') throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: the folder ${shortPath(folder)} does not exist`);
     throw failed(path, error);
   });
-  if (!folderInfo.isDirectory()) throw new UserFileError('failed', path, `cannot write ${path}: ${folder} is not a folder`);
+  if (!folderInfo.isDirectory()) throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: ${shortPath(folder)} is not a folder`);
   const tmp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let handle: FileHandle | undefined;
   try {
@@ -151,7 +144,7 @@ async function writeNewFile(path: string, bytes: Uint8Array): Promise<void> {
     // link() fails if the name appeared since stat(): that file is kept, not replaced.
     await link(tmp, path).catch(async (error: unknown) => {
       const code = errnoCode(error);
-      if (code === 'EEXIST') throw new UserFileError('exists', path, `${path} appeared while writing and was left unchanged`);
+      if (code === 'EEXIST') throw new UserFileError('exists', path, `${shortPath(path)} appeared while writing and was left unchanged`);
       // Filesystems without hard links (vfat, some FUSE): rename, which the stat above made safe enough.
       if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EMLINK' || code === 'ENOSYS') await rename(tmp, path);
       else throw error;
@@ -197,5 +190,5 @@ function failed(path: string, error: unknown): UserFileError {
   if (error instanceof UserFileError) return error;
   const code = errnoCode(error);
   const reason = code ? `${REASONS[code] ?? 'the system refused'} (${code})` : error instanceof Error ? error.message : String(error);
-  return new UserFileError('failed', path, `cannot write ${path}: ${reason}`);
+  return new UserFileError('failed', path, `cannot write ${shortPath(path)}: ${reason}`);
 }

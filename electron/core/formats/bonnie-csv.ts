@@ -22,7 +22,7 @@
 import { testByForeignName } from '../model/catalog.ts';
 import type { ExtraMetric, LatencyNs, RunRecord, TestResult, Warning } from '../model/results.ts';
 import { emptyLatency, importedResult, parseToolSize, scaleDecimal, splitLines } from './common.ts';
-import { ImportError } from './import-error.ts';
+import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 
 const IO_FIELDS = [
   'putc', 'putc_cpu', 'put_block', 'put_block_cpu', 'rewrite', 'rewrite_cpu',
@@ -32,6 +32,8 @@ const FILE_FIELDS = [
   'seq_create', 'seq_create_cpu', 'seq_stat', 'seq_stat_cpu', 'seq_del', 'seq_del_cpu',
   'ran_create', 'ran_create_cpu', 'ran_stat', 'ran_stat_cpu', 'ran_del', 'ran_del_cpu',
 ] as const;
+const META_TEXT_LIMIT = 4000;
+
 const LATENCY_FIELDS = [
   'putc_latency', 'put_block_latency', 'rewrite_latency', 'getc_latency', 'get_block_latency', 'seeks_latency',
   'seq_create_latency', 'seq_stat_latency', 'seq_del_latency', 'ran_create_latency', 'ran_stat_latency', 'ran_del_latency',
@@ -83,14 +85,31 @@ function layoutFor(cells: string[]): Layout | null {
   return null;
 }
 
-/** True when the first data row of `text` is a bonnie++ CSV row in a known layout. */
+/**
+ * A line that is meant as a CSV row: many commas and the start of one of the layouts (a
+ * version pair "1.97,1.97," or, for 1.0x, "name,size,"). bonnie++ run without -q prints its
+ * progress lines and text table before the row ("Using uid:65534, gid:65534." has a comma
+ * too), so lines that are not meant as rows are text, while a meant-as-row line that does not
+ * fit a layout stays an error: a row cut short is never mistaken for text.
+ */
+function isRowCandidate(line: string): boolean {
+  const cells = line.split(',');
+  if (cells.length < 8) return false;
+  const [a = '', b = ''] = cells;
+  if (/^\d+\.\d+[a-z]?$/.test(a) && /^\d+\.\d+[a-z]?$/.test(b)) return true;
+  return /^\d+[KMGT]?(:\d+[kKmM]?)*$/i.test(b) && !/\s{2,}/.test(a);
+}
+
+/** True when `text` holds a bonnie++ CSV row in a known layout (with or without the text report around it). */
 export function looksLikeBonnieCsv(text: string): boolean {
-  for (const raw of splitLines(text).slice(0, 20)) {
+  for (const raw of splitLines(text)) {
     const line = raw.trim();
-    if (line === '' || isHeader(line)) continue;
+    if (line === '' || isHeader(line) || !isRowCandidate(line)) continue;
     const cells = line.split(',');
     const layout = layoutFor(cells);
-    if (!layout) return false;
+    // A row that starts with bonnie++'s version pair but has the wrong number of fields is a
+    // damaged bonnie++ file: recognised, so that the error names the row's line.
+    if (!layout) return /^\d+\.\d+[a-z]?,\d+\.\d+[a-z]?,/.test(line);
     // The size field must look like a size: this keeps other CSVs from matching by field count.
     const size = cells[layout.fields.indexOf('file_size')] ?? '';
     return size === '' || /^\d+[KMGT]?(:\d+[kKmM]?)*$/i.test(size);
@@ -159,7 +178,10 @@ function parseRow(
   for (const f of layout.fields) {
     if (SETTINGS_FIELDS.has(f) && get(f) !== '') meta[f] = get(f);
   }
-  meta.date = 'not in the file: createdAt is the time of the import';
+  const startedAt = startTimeFromSeed(get('seed'), now);
+  meta.date = startedAt
+    ? 'from the seed field: bonnie++ seeds its random numbers with time(NULL) when the run starts (unless -z gives a seed)'
+    : 'not in the file: createdAt is the time of the import';
 
   const latencies = new Map<string, number | null>();
   if (layout.name !== '1.0x') {
@@ -225,7 +247,7 @@ function parseRow(
     ? [{ code: 'under-resolved', message: 'Some bonnie++ figures were +++++ (too fast to measure); they are kept as null, not zero.' }]
     : [];
   return {
-    createdAt: now.toISOString(),
+    createdAt: (startedAt ?? now).toISOString(),
     notes: '',
     source: 'imported',
     sourceFormat: 'bonnie++',
@@ -241,13 +263,30 @@ function parseRow(
   };
 }
 
-/** Every data row of a bonnie++ CSV file becomes one run. */
+// bonnie++ 1.93 and later write the seed of their random numbers, which is time(NULL) at the
+// start of the run unless -z sets it (checked against runs made here and published ones: the
+// seed is the day the results were posted). A seed that cannot be a start time (a small -z
+// number, or the future) is not taken for one.
+const EARLIEST_START = Date.UTC(1999, 0, 1);
+
+function startTimeFromSeed(seed: string, now: Date): Date | null {
+  if (!/^\d{9,10}$/.test(seed)) return null;
+  const at = Number(seed) * 1000;
+  return at >= EARLIEST_START && at <= now.getTime() + 86_400_000 ? new Date(at) : null;
+}
+
+/** Every bonnie++ CSV row of the file becomes one run; the text report around rows is kept, not parsed. */
 export function parseBonnieCsv(text: string, fileName: string, now: Date): RunRecord[] {
   const rows: Array<ReturnType<typeof parseRow>> = [];
   const lines = splitLines(text);
+  const reportLines: string[] = [];
   lines.forEach((raw, index) => {
     const line = raw.trim();
     if (line === '' || isHeader(line)) return;
+    if (!isRowCandidate(line)) {
+      reportLines.push(raw);
+      return;
+    }
     const fail = (problem: string): never => {
       throw new ImportError(fileName, index + 1, problem);
     };
@@ -259,6 +298,7 @@ export function parseBonnieCsv(text: string, fileName: string, now: Date): RunRe
           `1.93–1.97 have ${LAYOUT_197.length}, 1.98 and 2.0x have ${LAYOUT_198.length})`,
       );
     }
+    if (rows.length === MAX_RUNS_PER_IMPORT) throw tooManyRuns(fileName, `more than ${MAX_RUNS_PER_IMPORT}`);
     rows.push(parseRow(cells, layout as Layout, fail, now));
   });
   if (rows.length === 0) throw new ImportError(fileName, null, 'no bonnie++ result rows in the file');
@@ -271,8 +311,11 @@ export function parseBonnieCsv(text: string, fileName: string, now: Date): RunRe
       'the last row does not end with a line break: the file looks truncated (bonnie++ ends every row with one; add it if the file was edited by hand)',
     );
   }
+  // The text report (bonnie++ without -q) says nothing the rows do not; it is kept for reference.
+  const report = reportLines.join('\n').trim().slice(0, META_TEXT_LIMIT);
   return rows.map(({ machine, size, ...run }, i) => ({
     ...run,
+    sourceMeta: report ? { ...run.sourceMeta, textReport: report } : run.sourceMeta,
     label: `${machine || 'bonnie++'} ${size}`.trim() + (rows.length > 1 ? ` #${i + 1}` : ''),
   }));
 }

@@ -1,7 +1,8 @@
 // Bytes → text for the importers, before any parsing: enforces the size limit, recognises
 // the encodings the tools write (UTF-8 with or without BOM; UTF-16LE with BOM, which is what
 // CrystalDiskMark saves) and refuses binary files with the line of the first bad byte.
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat, statfs } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ImportError, MAX_IMPORT_BYTES } from './import-error.ts';
 import { lineAt } from './json-scan.ts';
@@ -48,15 +49,42 @@ export function decodeImportBytes(bytes: Uint8Array, fileName: string): string {
   return text;
 }
 
+// statfs f_type of filesystems whose "files" are made up by the kernel on reading: their size
+// says 0 (or 4096) whatever they hold, and some never end.
+const VIRTUAL_FILESYSTEMS: Record<number, string> = {
+  0x9fa0: 'proc', 0x62656572: 'sysfs', 0x64626720: 'debugfs', 0x74726163: 'tracefs',
+  0x27e0eb: 'cgroup', 0x63677270: 'cgroup2', 0x73636673: 'securityfs', 0x62656570: 'configfs',
+  0xcafe4a11: 'bpf', 0x6165676c: 'pstore', 0xde5e81e4: 'efivarfs',
+};
+
+/** What a path is when it is not a regular file, for "… is a FIFO" messages. */
+function kindOf(info: import('node:fs').Stats): string {
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
 /**
  * Reads a file for import; the size is checked before reading so a huge file is never loaded.
- * The bytes come back too: the library fingerprints imports by them.
+ * Only regular files on a real filesystem are read, and that is checked before opening: a FIFO
+ * would block the open (and the command) forever, /dev/zero never ends, and /proc files claim
+ * to be empty. The bytes come back too: the library fingerprints imports by them.
  */
 export async function readImportFile(path: string): Promise<{ text: string; fileName: string; bytes: Uint8Array }> {
   const fileName = basename(path);
-  const handle = await open(path, 'r');
+  const info = await stat(path);
+  if (!info.isFile()) throw new ImportError(fileName, null, `${kindOf(info)}, not a file: import reads result files only`);
+  const fs = VIRTUAL_FILESYSTEMS[(await statfs(path)).type];
+  if (fs) throw new ImportError(fileName, null, `a file of ${fs}, a virtual filesystem the kernel makes up, not a result file`);
+  // O_NONBLOCK: should a FIFO be swapped in after the check, the open returns instead of waiting.
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   try {
-    const { size } = await handle.stat();
+    const now = await handle.stat();
+    if (!now.isFile() || now.ino !== info.ino || now.dev !== info.dev) throw new ImportError(fileName, null, 'the file was replaced while being opened; nothing was read');
+    const { size } = now;
     if (size > MAX_IMPORT_BYTES) throw tooBig(fileName, size);
     const bytes = new Uint8Array(size);
     const { bytesRead } = await handle.read(bytes, 0, size, 0);

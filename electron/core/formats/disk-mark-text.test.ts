@@ -28,11 +28,14 @@ describe('KDiskMark text import', () => {
     const [run, ...more] = parseImport(text, 'KDM_20261129.txt');
     assert.equal(more.length, 0);
     assert.ok(run);
+    // KDiskMark's "MB/s" is fio's bw (KiB/s) ÷ 1000: 765.964 "MB/s" is 765964 KiB/s.
     checkResults(run, [
-      ['seq1m-q8t1-read', 784_347_000, 748.0, 10_598_930], //   784.347 MB/s [    748.0 IOPS] < 10598.93 us>
-      ['rnd4k-q32t1-read', 200_436_000, 48934.5, 643_760], //  200.436 MB/s [  48934.5 IOPS] <   643.76 us>
-      ['seq1m-q1t1-write', 2_349_208_000, 2240.4, 249_980], // 2349.208 MB/s [   2240.4 IOPS] <   249.98 us>
+      ['seq1m-q8t1-read', 765_964 * 1024, 748.0, 10_668_790], //   765.964 MB/s [    748.0 IOPS] < 10668.79 us>
+      ['rnd4k-q32t1-read', 195_738 * 1024, 48934.5, 652_890], //  195.738 MB/s [  48934.5 IOPS] <   652.89 us>
+      ['seq1m-q1t1-write', 2_294_148 * 1024, 2240.4, 444_200], // 2294.148 MB/s [   2240.4 IOPS] <   444.20 us>
     ]);
+    assert.match(run.notes, /1,024,000 bytes\/s/);
+    assert.ok(run.results.every((r) => r.warnings.length === 0), 'rates agree with IOPS × block size');
     assert.deepEqual(run.results[0]?.params, { rw: 'read', blockSize: 1048576, queueDepth: 8, threads: 1 });
     assert.equal(run.source, 'imported');
     assert.equal(run.sourceFormat, 'kdiskmark');
@@ -52,10 +55,12 @@ describe('KDiskMark text import', () => {
     const [run] = parseImport(text, 'KDM_old.txt');
     assert.ok(run);
     checkResults(run, [
-      ['seq1m-q8t1-read', 867_985_000, 827.8, 9_573_310],
-      ['seq1m-q1t1-write', 2_493_840_000, 2378.3, 289_180],
-      ['mix70-rnd4k-q8t1', 97_575_000, 23822.1, 316_510],
+      ['seq1m-q8t1-read', 847_641 * 1024, 827.8, 9_645_000],
+      ['seq1m-q1t1-write', 2_435_390 * 1024, 2378.3, 418_260],
+      ['mix70-rnd4k-q8t1', 54_999 * 1024, 13749.9, 334_220],
     ]);
+    // KDiskMark's mix figure is 0.7 × read + 0.3 × write, not the total: said, not hidden.
+    assert.deepEqual(run.results[2]?.warnings.map((w) => w.code), ['kdiskmark-mix-weighted']);
     assert.deepEqual(run.results[2]?.params, { rw: 'randrw', blockSize: 4096, queueDepth: 8, threads: 1, readPercent: 70 });
     assert.equal(run.engine.version, '2.2.0');
     assert.equal(run.sourceMeta.layout, 'KDiskMark 2.x');
@@ -74,13 +79,15 @@ describe('KDiskMark text import', () => {
     assert.equal(run?.engine.version, 'unknown');
     assert.equal(run?.sourceMeta.layout, 'KDiskMark 1.x');
     assert.equal(run?.createdAt, '2020-08-05T14:34:43');
-    assert.equal(run?.results[0]?.bytesPerSec, 867_985_000);
+    // No version: 1.4–1.5.1. IOPS × block size says ÷ 1000 (1.5.1) for these figures.
+    assert.equal(run?.results[0]?.bytesPerSec, 847_641 * 1024);
+    assert.match(run?.notes ?? '', /names no version/);
   });
 
   it('a mangled result line is an error naming its line', () => {
     const lines = fixture('kdiskmark-3.x.txt').split('\n');
-    const at = lines.findIndex((l) => l.includes('784.347'));
-    lines[at] = lines[at]!.replace('784.347 MB/s', '784.347 MB/x');
+    const at = lines.findIndex((l) => l.includes('765.964'));
+    lines[at] = lines[at]!.replace('765.964 MB/s', '765.964 MB/x');
     assert.throws(
       () => parseImport(lines.join('\n'), 'k.txt'),
       (e: unknown) => e instanceof ImportError && e.file === 'k.txt' && e.line === at + 1,

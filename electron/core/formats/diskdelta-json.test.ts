@@ -8,7 +8,8 @@ import { detectFormat, exportJson, ImportError, parseImport } from './index.ts';
 
 const dir = new URL('./fixtures/', import.meta.url);
 const NOW = new Date('2026-11-29T12:00:00.000Z');
-const importable = readdirSync(dir).filter((f) => !f.endsWith('.fio') && !f.endsWith('.md'));
+// Files made here and files other people published (fixtures/foreign/).
+const importable = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.(json|txt|csv)$/.test(f));
 
 /** Everything but the fields an import is expected to change. */
 function numbersOf(run: RunRecord) {

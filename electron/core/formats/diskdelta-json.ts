@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { RunRecord } from '../model/results.ts';
 import { runRecordSchema } from '../model/schemas.ts';
-import { ImportError } from './import-error.ts';
+import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 import { lineOfPath, parseJsonChecked } from './json-scan.ts';
 
 export const DISKDELTA_FORMAT = 'diskdelta-results';
@@ -46,6 +46,8 @@ export function parseDiskDeltaJson(text: string, fileName: string): RunRecord[] 
       `written by a newer DiskDelta (format version ${version}); this one reads version ${DISKDELTA_FORMAT_VERSION}`,
     );
   }
+  const runs = (data as { runs?: unknown } | null)?.runs;
+  if (Array.isArray(runs) && runs.length > MAX_RUNS_PER_IMPORT) throw tooManyRuns(fileName, runs.length);
   const parsed = document.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

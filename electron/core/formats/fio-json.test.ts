@@ -151,15 +151,17 @@ describe('fio JSON import', () => {
     );
   });
 
-  it('fio 2.x documents: bw in KiB/s and clat in microseconds', () => {
+  it('fio 2.x documents: no bw_bytes, io_bytes in KiB, clat in microseconds', () => {
     const doc = documentOf(fixture('fio-3.33-json.json'));
     const job = structuredClone(doc.jobs[0]) as Job & { read: Record<string, unknown> };
-    const { bw_bytes: _drop, clat_ns, ...rest } = job.read as Dir & Record<string, unknown>;
-    // The same job as fio 2.x would print it: "bw" in KiB/s, "clat" in µs.
-    job.read = { ...rest, bw: 765964, clat: { mean: clat_ns.mean / 1000, max: clat_ns.max / 1000, N: 1505, percentile: { '50.000000': 10289 } } } as never;
+    const { bw_bytes: _drop, io_kbytes: kib, clat_ns, ...rest } = job.read as Dir & Record<string, unknown>;
+    // The same job as fio 2.x would print it (stat.c before 2.21): io_bytes >> 10, "bw" in
+    // whole KiB/s, "clat" in µs. The rate comes from io_bytes / runtime, not the rounded bw.
+    const runtime = rest.runtime as number;
+    job.read = { ...rest, io_bytes: kib, bw: 765964, clat: { mean: clat_ns.mean / 1000, max: clat_ns.max / 1000, N: 1505, percentile: { '50.000000': 10289 } } } as never;
     const [run] = parseImport(JSON.stringify({ 'fio version': 'fio-2.2.10', jobs: [job] }, null, 2), 'old.json', { now: NOW });
     const result = run?.results[0];
-    assert.equal(result?.bytesPerSec, 765964 * 1024);
+    assert.equal(result?.bytesPerSec, ((kib as number) * 1024 * 1000) / runtime);
     assert.equal(result?.latencyNs?.p50, 10_289_000);
     assert.equal(result?.latencyNs?.max, Math.round(clat_ns.max));
     assert.equal(run?.createdAt, NOW.toISOString(), 'no timestamp: the import time');

@@ -5,15 +5,25 @@
 // Each job becomes one TestResult, named from its rw pattern, block size, effective queue
 // depth and numjobs (common.ts testIdFor): read bs=1M iodepth=8 numjobs=1 is exactly
 // DiskDelta's seq1m-q8t1-read. Synchronous engines (psync, sync, …) run at depth 1 whatever
-// iodepth says (fio prints a note and caps it), so depth 1 is used for them.
-// Bandwidth is bw_bytes (bytes/s; older fio only has bw in KiB/s, ×1024), IOPS as is, latency
-// is the completion latency clat_ns (mean, max, p50/p90/p99/p99.9), and json+'s clat bins
-// become the histogram. Clones of a job (numjobs without group_reporting) ran together and are
-// summed, as group_reporting would.
-import type { AccessPattern, ExtraMetric, LatencyNs, RunRecord, TestParams, TestResult, Warning } from '../model/results.ts';
+// iodepth says (fio prints a note and caps it), so depth 1 is used for them. Jobs on
+// different targets (filename, or directory + filename) become one run per target.
+//
+// What the numbers mean, read from fio's stat.c in each version:
+//  - bw_bytes (bytes/s, since fio 3.2) is used where present. Before it, bw is whole KiB/s
+//    rounded down (10 KiB/s for a floppy that did 10.6), so the rate is io_bytes / runtime:
+//    io_bytes is in bytes since fio 2.21 (which added io_kbytes), in KiB before (">> 10").
+//  - A job with a non-zero "error" failed: its figures are null with a test-failed warning,
+//    never 0 B/s.
+//  - usr_cpu/sys_cpu are percent of job_runtime (since fio 3.8); before that the job's I/O
+//    runtime stands in for it, and the run's notes say so.
+// Latency is the completion latency clat_ns (clat in µs before fio 3.0): mean, max,
+// p50/p90/p99/p99.9; json+'s clat bins become the histogram. Clones of a job (numjobs without
+// group_reporting) ran together and are summed, as group_reporting would.
+import { FAILED_TEST, type AccessPattern, type ExtraMetric, type LatencyNs, type RunRecord, type TestParams, type TestResult, type Warning } from '../model/results.ts';
 import { blockSizeLabel, emptyLatency, importedResult, testIdFor, uniqueTestName } from './common.ts';
 import { ImportError } from './import-error.ts';
 import { lineAt, lineOfPath, scanJsonValue } from './json-scan.ts';
+import { checkResultRate } from './rate-check.ts';
 
 type Path = Array<string | number>;
 type Obj = Record<string, unknown>;
@@ -21,13 +31,36 @@ type Obj = Record<string, unknown>;
 const SYNC_ENGINES = new Set(['sync', 'psync', 'vsync', 'pvsync', 'pvsync2', 'mmap', 'splice', 'null']);
 const META_TEXT_LIMIT = 2000;
 
-/** fio sizes: "4k", "1M", "64m", "4KiB", plain bytes. fio's default kb_base is 1024. */
-export function parseFioSize(text: string): number | null {
-  const m = /^(\d+)\s*([kmgt]?)(i?b)?$/i.exec(text.trim());
+/**
+ * A size as fio reads it (parse.c __get_mult_bytes): "4k", "64m", "50000Mi", "4GB", plain
+ * bytes. With the default kb_base=1024, k/m/g/t/p (with or without "b", or "i" as in "Mi")
+ * are powers of 1024 and the IEC spellings KiB/MiB/GiB are powers of 1000 — fio's documented
+ * compatibility inversion; kb_base=1000 swaps the two. null for what fio would not read as a
+ * byte count ("100%", a bad suffix).
+ */
+export function parseFioSize(text: string, kbBase: 1000 | 1024 = 1024): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  if (!m) return null;
+  const suffix = (m[2] ?? '').toLowerCase();
+  let mult = 1;
+  if (suffix !== '' && suffix !== 'b') {
+    const pow = 'kmgtp'.indexOf(suffix[0] as string) + 1;
+    if (pow === 0 || !/^[kmgtp](i?b?)$/.test(suffix)) return null;
+    const iec = suffix.endsWith('ib');
+    mult = (iec ? (kbBase === 1024 ? 1000 : 1024) : kbBase) ** pow;
+  }
+  const value = Math.round(Number(m[1]) * mult);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+/** A duration as fio reads runtime= (parse.c get_mult_time): "60", "30s", "5m", "1h", "500ms". Seconds. */
+export function parseFioSeconds(text: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
   if (!m) return null;
   const unit = (m[2] ?? '').toLowerCase();
-  const value = Number(m[1]) * 1024 ** (unit === '' ? 0 : 'kmgt'.indexOf(unit) + 1);
-  return Number.isSafeInteger(value) ? value : null;
+  const perUnit: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400, ms: 1e-3, msec: 1e-3, us: 1e-6, usec: 1e-6 };
+  const factor = perUnit[unit];
+  return factor === undefined ? null : Number(m[1]) * factor;
 }
 
 /** The document starts on the first line whose text begins with "{". */
@@ -87,16 +120,33 @@ interface Direction {
   bytesPerSec: number;
   iops: number;
   ios: number;
+  /** The direction's I/O time in ms (stands in for job_runtime in fio before 3.8). */
+  runtimeMs: number;
+  /** How much the rate may be off from IOPS × bs through fio's own rounding, in bytes/s. */
+  rateSlack: number;
   latency: LatencyNs;
   histogram: Array<[number, number]>;
 }
 
-function direction(ctx: Ctx, job: Obj, key: 'read' | 'write' | 'trim', path: Path): Direction | null {
+/** bw_bytes; else io_bytes / runtime (io_bytes in KiB before fio 2.21, which added io_kbytes); else bw KiB/s. */
+function bandwidth(ctx: Ctx, d: Obj, p: Path, runtimeMs: number | null): { bytesPerSec: number; slack: number } {
+  const bwBytes = num(ctx, d, 'bw_bytes', p, false);
+  if (bwBytes !== null) return { bytesPerSec: bwBytes, slack: 1 };
+  const ioBytes = num(ctx, d, 'io_bytes', p, false);
+  if (ioBytes !== null && runtimeMs !== null && runtimeMs > 0) {
+    const bytes = d.io_kbytes !== undefined ? ioBytes : ioBytes * 1024;
+    // Old fio's io_bytes is KiB rounded down: up to 1 KiB over the whole run.
+    return { bytesPerSec: (bytes * 1000) / runtimeMs, slack: d.io_kbytes !== undefined ? 1 : (1024 * 1000) / runtimeMs };
+  }
+  return { bytesPerSec: (num(ctx, d, 'bw', p, true) as number) * 1024, slack: 1024 };
+}
+
+function direction(ctx: Ctx, job: Obj, key: 'read' | 'write' | 'trim' | 'mixed', path: Path): Direction | null {
   const d = optionalObj(ctx, job, key, path);
   if (!d) return null;
   const p = [...path, key];
-  const bwBytes = num(ctx, d, 'bw_bytes', p, false);
-  const bwKiB = bwBytes === null ? num(ctx, d, 'bw', p, true) : null;
+  const runtimeMs = num(ctx, d, 'runtime', p, false);
+  const { bytesPerSec, slack } = bandwidth(ctx, d, p, runtimeMs);
   const iops = num(ctx, d, 'iops', p, true) as number;
   const ios = num(ctx, d, 'total_ios', p, false) ?? 0;
   const latency = emptyLatency();
@@ -138,7 +188,7 @@ function direction(ctx: Ctx, job: Obj, key: 'read' | 'write' | 'trim', path: Pat
       }
     }
   }
-  return { bytesPerSec: bwBytes ?? (bwKiB as number) * 1024, iops, ios, latency, histogram };
+  return { bytesPerSec, iops, ios, runtimeMs: runtimeMs ?? 0, rateSlack: slack, latency, histogram };
 }
 
 /** Sums directions that ran at the same time (clones of a job, or the two sides of randrw). */
@@ -158,6 +208,8 @@ function combine(parts: Direction[]): Direction {
     bytesPerSec: parts.reduce((s, d) => s + d.bytesPerSec, 0),
     iops: parts.reduce((s, d) => s + d.iops, 0),
     ios: total,
+    runtimeMs: Math.max(...parts.map((d) => d.runtimeMs)),
+    rateSlack: parts.reduce((s, d) => s + d.rateSlack, 0),
     latency,
     histogram: [...bins.entries()].sort((a, b) => a[0] - b[0]),
   };
@@ -176,7 +228,8 @@ function jobShape(jobname: string, opts: Record<string, string>): JobShape {
   const depthOpt = Number(opts.iodepth ?? '1');
   const depth = SYNC_ENGINES.has(ioEngine) ? 1 : depthOpt;
   const threads = Number(opts.numjobs ?? '1');
-  const bsParts = (opts.bs ?? opts.blocksize ?? '4k').split(',').map(parseFioSize);
+  const kbBase = opts.kb_base === '1000' ? 1000 : 1024;
+  const bsParts = (opts.bs ?? opts.blocksize ?? '4k').split(',').map((t) => parseFioSize(t, kbBase));
   const readBs = bsParts[0] ?? null;
   const writeBs = bsParts[1] ?? readBs;
   const mixRead = opts.rwmixread !== undefined ? Number(opts.rwmixread) : opts.rwmixwrite !== undefined ? 100 - Number(opts.rwmixwrite) : 50;
@@ -234,7 +287,6 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
   if (after) meta.textAfter = after.slice(0, META_TEXT_LIMIT);
 
   // Group clones (same job name and options) so numjobs without group_reporting is summed.
-  type Group = { shape: JobShape; jobname: string; parts: Map<string, Direction[]>; cpu: { userNs: number; systemNs: number } | null; errors: number[] };
   const groups = new Map<string, Group>();
   (jobsValue as unknown[]).forEach((value, j) => {
     const path: Path = ['jobs', j];
@@ -246,19 +298,32 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
     const key = `${jobname as string}\u0000${JSON.stringify(jobOpts)}`;
     let group = groups.get(key);
     if (!group) {
-      group = { shape: jobShape(jobname as string, opts), jobname: jobname as string, parts: new Map(), cpu: null, errors: [] };
+      group = { shape: jobShape(jobname as string, opts), jobname: jobname as string, opts, parts: new Map(), cpu: null, cpuEstimated: false, errors: [] };
       groups.set(key, group);
       for (const [k, v] of Object.entries(jobOpts)) meta[`job.${jobname as string}.${k}`] = v;
     }
+    const dirs: Direction[] = [];
     for (const dir of group.shape.dirs) {
       const d = direction(ctx, job, dir, path);
-      if (d) group.parts.set(dir, [...(group.parts.get(dir) ?? []), d]);
+      if (!d) continue;
+      group.parts.set(dir, [...(group.parts.get(dir) ?? []), d]);
+      dirs.push(d);
+    }
+    // unified_rw_reporting=1 (or "mixed") writes one "mixed" object for all directions instead.
+    const mixed = dirs.length === 0 ? direction(ctx, job, 'mixed', path) : null;
+    if (mixed) {
+      group.parts.set('mixed', [...(group.parts.get('mixed') ?? []), mixed]);
+      dirs.push(mixed);
     }
     const usr = num(ctx, job, 'usr_cpu', path, false);
     const sys = num(ctx, job, 'sys_cpu', path, false);
-    const runtimeMs = num(ctx, job, 'job_runtime', path, false);
-    if (usr !== null && sys !== null && runtimeMs !== null) {
-      // usr_cpu/sys_cpu are percent of the job's run time.
+    // usr_cpu/sys_cpu are percent of job_runtime (fio 3.8+); older fio has only the I/O runtime.
+    let runtimeMs = num(ctx, job, 'job_runtime', path, false);
+    if (runtimeMs === null && dirs.length > 0) {
+      runtimeMs = Math.max(...dirs.map((d) => d.runtimeMs));
+      group.cpuEstimated = true;
+    }
+    if (usr !== null && sys !== null && runtimeMs !== null && runtimeMs > 0) {
       const cpu = group.cpu ?? { userNs: 0, systemNs: 0 };
       cpu.userNs += Math.round((usr / 100) * runtimeMs * 1e6);
       cpu.systemNs += Math.round((sys / 100) * runtimeMs * 1e6);
@@ -268,17 +333,37 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
     if (error) group.errors.push(error);
   });
 
-  const taken = new Set<string>();
-  const results: TestResult[] = [];
-  const extras: ExtraMetric[] = [];
+  // fio prints why a job failed on stderr, before the document: "fio: pid=0, err=22/file:…, error=Invalid argument".
+  const errorText = new Map<number, string>();
+  for (const m of before.matchAll(/err=\s*(\d+)\/[^\n]*?error=([^\n]+)/g)) errorText.set(Number(m[1]), (m[2] as string).trim());
+  const interrupted = /fio: terminating on signal (\d+)/.exec(`${before}\n${after}`);
+
+  const ts = typeof root.timestamp === 'number' && Number.isFinite(root.timestamp) ? root.timestamp : null;
+  const createdAt = ts !== null && ts > 0 && ts < 1e11 ? new Date(ts * 1000).toISOString() : now.toISOString();
+  if (ts === null) meta.date = 'not in the file: createdAt is the time of the import';
+
+  // One run per target: jobs on two devices are two runs, each named by its own device.
+  const byTarget = new Map<string, Group[]>();
   for (const group of groups.values()) {
-    const perDir = [...group.parts.entries()].map(([dir, parts]) => [dir, combine(parts)] as const);
-    if (perDir.length === 0) continue;
-    const total = combine(perDir.map(([, d]) => d));
-    const name = uniqueTestName(taken, group.shape.name, group.jobname);
-    const warnings: Warning[] = group.errors.map((e) => ({ code: 'fio-error', message: `fio reported error ${e} for job ${group.jobname}.` }));
-    results.push(
-      importedResult({
+    const target = targetOf(group.opts);
+    byTarget.set(target.path, [...(byTarget.get(target.path) ?? []), group]);
+  }
+  const runs: RunRecord[] = [];
+  for (const [targetPath, targetGroups] of byTarget) {
+    const taken = new Set<string>();
+    const results: TestResult[] = [];
+    const extras: ExtraMetric[] = [];
+    for (const group of targetGroups) {
+      const perDir = [...group.parts.entries()].map(([dir, parts]) => [dir, combine(parts)] as const);
+      if (perDir.length === 0 && group.errors.length === 0) continue;
+      // A job name is a label a person typed: trimmed and single-spaced, it qualifies a duplicate.
+      const name = uniqueTestName(taken, group.shape.name, group.jobname.trim().replace(/\s+/g, ' ') || `job ${results.length + 1}`);
+      if (group.errors.length > 0) {
+        results.push(failedResult(name, group, errorText));
+        continue;
+      }
+      const total = combine(perDir.map(([, d]) => d));
+      const result = importedResult({
         test: name,
         params: group.shape.params,
         bytesPerSec: total.bytesPerSec,
@@ -286,47 +371,105 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
         latencyNs: total.latency,
         histogram: total.histogram,
         cpu: group.cpu,
-        warnings,
-      }),
-    );
-    if (perDir.length > 1) {
-      // The split of a mixed job is kept so nothing in the file is lost.
-      for (const [dir, d] of perDir) {
-        extras.push({ name: `${name} ${dir} bandwidth`, value: d.bytesPerSec, unit: 'B/s', note: `fio job ${group.jobname}` });
-        extras.push({ name: `${name} ${dir} IOPS`, value: d.iops, unit: 'IO/s', note: `fio job ${group.jobname}` });
+      });
+      checkResultRate(`fio job ${group.jobname}`, result, { rateStep: 0, iopsStep: 1e-6, slackBytesPerSec: total.rateSlack });
+      results.push(result);
+      if (perDir.length > 1) {
+        // The split of a mixed job is kept so nothing in the file is lost.
+        for (const [dir, d] of perDir) {
+          extras.push({ name: `${name} ${dir} bandwidth`, value: d.bytesPerSec, unit: 'B/s', note: `fio job ${group.jobname}` });
+          extras.push({ name: `${name} ${dir} IOPS`, value: d.iops, unit: 'IO/s', note: `fio job ${group.jobname}` });
+        }
       }
     }
+    if (results.length === 0) continue;
+    runs.push(runFor(targetPath, targetGroups, { meta, createdAt, version: version as string, results, extras, interrupted, split: byTarget.size > 1 }));
   }
-  if (results.length === 0) throw new ImportError(fileName, lineAt(text, start), 'no job in the file has read, write or trim results');
+  if (runs.length === 0) throw new ImportError(fileName, lineAt(text, start), 'no job in the file has read, write or trim results');
+  return runs;
+}
 
-  const ts = typeof root.timestamp === 'number' && Number.isFinite(root.timestamp) ? root.timestamp : null;
-  const createdAt = ts !== null && ts > 0 && ts < 1e11 ? new Date(ts * 1000).toISOString() : now.toISOString();
-  if (ts === null) meta.date = 'not in the file: createdAt is the time of the import';
-  const firstOpts = { ...globalOpts, ...((jobsValue as Obj[])[0]?.['job options'] as Record<string, string> | undefined) };
-  const path = firstOpts.filename ?? firstOpts.directory ?? '';
+interface Group {
+  shape: JobShape;
+  jobname: string;
+  /** Global options merged with the job's own. */
+  opts: Record<string, string>;
+  parts: Map<string, Direction[]>;
+  cpu: { userNs: number; systemNs: number } | null;
+  /** True when the CPU time came from the I/O runtime (no job_runtime before fio 3.8). */
+  cpuEstimated: boolean;
+  errors: number[];
+}
+
+/**
+ * What a job ran on, as fio builds the file name (filesetup.c add_file): directory + "/" +
+ * filename when both are set; the directory alone when fio names the files itself.
+ */
+function targetOf(opts: Record<string, string>): RunRecord['target'] {
+  const dir = opts.directory;
+  const file = opts.filename;
+  if (file && dir) return { path: `${dir.replace(/\/+$/, '')}/${file}`, kind: 'unknown' };
+  if (file) return { path: file, kind: file.startsWith('/dev/') ? 'block-device' : 'unknown' };
+  if (dir) return { path: dir, kind: 'folder' };
+  return { path: '', kind: 'unknown' };
+}
+
+function failedResult(name: string, group: Group, errorText: Map<number, string>): TestResult {
+  const why = [...new Set(group.errors)].map((e) => `error ${e}${errorText.has(e) ? ` (${errorText.get(e)})` : ''}`).join(', ');
+  return importedResult({
+    test: name,
+    params: group.shape.params,
+    bytesPerSec: null,
+    iops: null,
+    warnings: [{ code: FAILED_TEST, message: `fio job ${group.jobname} failed with ${why}: it measured nothing, so no figure is kept.` }],
+  });
+}
+
+function runFor(
+  targetPath: string,
+  groups: Group[],
+  ctx: { meta: Record<string, string>; createdAt: string; version: string; results: TestResult[]; extras: ExtraMetric[]; interrupted: RegExpExecArray | null; split: boolean },
+): RunRecord {
+  const first = groups[0] as Group;
+  const opts = first.opts;
+  const kbBase = opts.kb_base === '1000' ? 1000 : 1024;
   const settings: RunRecord['settings'] = { runs: 1 };
-  const size = firstOpts.size ? parseFioSize(firstOpts.size) : null;
+  const size = opts.size ? parseFioSize(opts.size, kbBase) : null;
   if (size !== null) settings.sizeBytes = size;
-  if (firstOpts.runtime && /^\d+$/.test(firstOpts.runtime)) settings.durationSec = Number(firstOpts.runtime);
-  if (firstOpts.direct !== undefined) settings.buffered = firstOpts.direct !== '1';
-  const engine: RunRecord['engine'] = { name: 'fio', version: version as string };
-  const ioEngine = [...groups.values()][0]?.shape.ioEngine;
-  if (ioEngine) engine.ioEngine = ioEngine;
-  const names = [...groups.values()].map((g) => g.jobname);
-  return [
-    {
-      label: `fio ${names[0]}${names.length > 1 ? ` +${names.length - 1} more` : ''}`,
-      notes: '',
-      createdAt,
-      source: 'imported',
-      sourceFormat: 'fio',
-      sourceMeta: meta,
-      target: { path, kind: path.startsWith('/dev/') ? 'block-device' : 'unknown' },
-      settings,
-      engine,
-      results,
-      extras,
-      warnings: [],
-    },
-  ];
+  const runtime = opts.runtime ? parseFioSeconds(opts.runtime) : null;
+  if (runtime !== null) settings.durationSec = runtime;
+  if (opts.direct !== undefined) settings.buffered = opts.direct !== '1';
+  const engine: RunRecord['engine'] = { name: 'fio', version: ctx.version };
+  engine.ioEngine = first.shape.ioEngine;
+  const names = groups.map((g) => g.jobname.trim());
+  const notes: string[] = [];
+  const estimated = groups.filter((g) => g.cpuEstimated && g.cpu).map((g) => g.jobname.trim());
+  if (estimated.length > 0) {
+    notes.push(
+      `CPU time of ${estimated.join(', ')} is usr_cpu/sys_cpu × the I/O runtime: this fio (before 3.8) does not write ` +
+        'job_runtime, the time those percentages are of.',
+    );
+  }
+  const warnings: Warning[] = [];
+  if (ctx.interrupted) {
+    warnings.push({
+      code: 'interrupted',
+      message: `fio was stopped by signal ${ctx.interrupted[1]} ("terminating on signal"): the figures cover only the part that ran, not the full job.`,
+    });
+  }
+  const label = `fio ${names[0]}${names.length > 1 ? ` +${names.length - 1} more` : ''}${ctx.split && targetPath ? ` (${targetPath})` : ''}`;
+  return {
+    label,
+    notes: notes.join('\n'),
+    createdAt: ctx.createdAt,
+    source: 'imported',
+    sourceFormat: 'fio',
+    sourceMeta: { ...ctx.meta },
+    target: targetOf(opts),
+    settings,
+    engine,
+    results: ctx.results,
+    extras: ctx.extras,
+    warnings,
+  };
 }

@@ -12,8 +12,9 @@ import { decodeImportBytes, detectFormat, exportJson, ImportError, MAX_IMPORT_BY
 
 const dir = new URL('./fixtures/', import.meta.url);
 const NOW = new Date('2026-11-29T12:00:00.000Z');
-const fixtures = readdirSync(dir)
-  .filter((f) => !f.endsWith('.fio') && !f.endsWith('.md'))
+// Files made here and files other people published (fixtures/foreign/).
+const fixtures = (readdirSync(dir, { recursive: true }) as string[])
+  .filter((f) => /\.(json|txt|csv)$/.test(f))
   .map((name) => ({ name, text: readFileSync(new URL(name, dir), 'utf8') }));
 // A DiskDelta export too, so the JSON schema path is fuzzed as well.
 fixtures.push({ name: 'export.json', text: exportJson(parseImport(fixtures[0]!.text, fixtures[0]!.name, { now: NOW })) });
@@ -74,10 +75,10 @@ describe('hostile input', () => {
 
   it('a text report cut before its Date line is always refused (never a partial run)', () => {
     const reports = fixtures.filter((f) => /kdiskmark|crystaldiskmark/.test(f.name));
-    assert.equal(reports.length, 3);
+    assert.ok(reports.length >= 3);
     fc.assert(
       fc.property(fc.constantFrom(...reports), fc.double({ min: 0, max: 1, noNaN: true }), ({ name, text }, where) => {
-        const date = /Date:[^\r\n]*/.exec(text) as RegExpExecArray;
+        const date = /Date\s*:[^\r\n]*/.exec(text) as RegExpExecArray; // "Date:" or "Date :" (CrystalDiskMark 3–6)
         const lastDigit = date.index + date[0].trimEnd().length - 1;
         const cut = text.slice(0, Math.floor(lastDigit * where)); // up to the date's last digit, excluded
         assert.ok(importOrError(cut, name) instanceof ImportError, `cut at ${cut.length}`);

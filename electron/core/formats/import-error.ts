@@ -8,6 +8,17 @@
  */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 
+/**
+ * Runs one file may add. A bonnie++ CSV holds a row per run and a DiskDelta export a run per
+ * entry; honest files hold a few dozen. 100,000 identical rows once became 100,000 runs,
+ * 1.4 GB of memory and a 607 MB library: refused, saying the limit, before the runs are built.
+ */
+export const MAX_RUNS_PER_IMPORT = 1000;
+
+export function tooManyRuns(fileName: string, count: number | string): ImportError {
+  return new ImportError(fileName, null, `the file holds ${count} runs; one import takes at most ${MAX_RUNS_PER_IMPORT} (split the file)`);
+}
+
 /** JSON nested deeper than this is refused: no format we read goes past ~6 levels. */
 export const MAX_JSON_DEPTH = 64;
 

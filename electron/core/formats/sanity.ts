@@ -1,7 +1,29 @@
 // The last check before runs leave the importers: whatever a file said, nothing that is not a
 // finite non-negative number (or null) reaches the library, and no run is empty.
 import type { RunRecord } from '../model/results.ts';
-import { ImportError } from './import-error.ts';
+import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
+import { controlCharIn } from '../model/display.ts';
+
+/**
+ * The first string (value or key) anywhere in `value` holding a control character, as
+ * [where, which]. Raw control bytes are refused with the text (checkText); this catches the
+ * ones a JSON file writes as escapes ("\u001b"), which parse into real ones.
+ */
+function controlCharField(value: unknown, where: string): [string, string] | null {
+  if (typeof value === 'string') {
+    const control = controlCharIn(value, { layout: true });
+    return control ? [where, control] : null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const control = controlCharIn(key, { layout: true });
+    const path = Array.isArray(value) ? `${where}[${key}]` : `${where}.${key}`;
+    if (control) return [path, control];
+    const found = controlCharField(inner, path);
+    if (found) return found;
+  }
+  return null;
+}
 
 function ok(value: number | null | undefined): boolean {
   return value === null || value === undefined || (Number.isFinite(value) && value >= 0);
@@ -9,7 +31,12 @@ function ok(value: number | null | undefined): boolean {
 
 export function checkRuns(runs: RunRecord[], fileName: string): void {
   if (runs.length === 0) throw new ImportError(fileName, null, 'the file holds no runs');
-  for (const run of runs) {
+  if (runs.length > MAX_RUNS_PER_IMPORT) throw tooManyRuns(fileName, runs.length);
+  for (const [index, run] of runs.entries()) {
+    const control = controlCharField(run, `run ${index + 1}`);
+    if (control) {
+      throw new ImportError(fileName, null, `${control[0]} holds the control character ${control[1]}, which a terminal would obey (escape sequences): not a report DiskDelta imports`);
+    }
     if (run.results.length === 0 && run.extras.length === 0) {
       throw new ImportError(fileName, null, `run "${run.label}" holds no results`);
     }

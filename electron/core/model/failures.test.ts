@@ -22,6 +22,7 @@ describe('one list of failure and exit codes', () => {
     assert.equal(failureOfExit(8), 'internal', 'an undocumented status is an internal failure');
     assert.equal(failureOfExit(null), 'internal', 'a worker killed by a signal');
     assert.equal(failureOfExit(4), 'no-space');
+    assert.equal(failureOfExit(10), 'internal', 'not-saved is the CLI\'s own: a worker ending with 10 is not that');
     assert.ok(Object.values(FAILURES).every((f) => f.what.length > 0));
   });
 

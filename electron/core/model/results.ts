@@ -97,12 +97,36 @@ export interface TestResult {
   cpu: CpuTime | null;
   /** True when the result is too short or has too few I/Os to be trusted (bonnie++'s +++++). */
   underResolved: boolean;
+  /** How precise the median is and why the runs stopped (DiskDelta's measured runs only). */
+  precision?: ResultPrecision;
   warnings: Warning[];
   /**
    * The figures of kinds that are not rates (seconds per phase, cipher ceilings, forecasts).
    * Absent for rate tests; the library stores an empty list as absent.
    */
   figures?: Figure[];
+}
+
+/**
+ * Warning code of a test that ran and failed (a fio job with a non-zero error, say). Such a
+ * result keeps every figure null: a failure is never stored as 0 B/s or 0 IOPS, which would
+ * read as a measurement of a dead disk.
+ */
+export const FAILED_TEST = 'test-failed';
+
+export function isFailedResult(result: Pick<TestResult, 'warnings'>): boolean {
+  return result.warnings.some((w) => w.code === FAILED_TEST);
+}
+
+export interface ResultPrecision {
+  /** Half-width of the median's 95 % confidence interval, relative (0.02 = ±2 %); null below 2 runs. */
+  ciRelative: number | null;
+  /** The half-width asked for; 0 when the number of runs was fixed. */
+  target: number;
+  /** Seconds the test took, its warm-up included. */
+  seconds: number;
+  /** Why the runs stopped: the interval was reached, the test's time was up, or the fixed count was done. */
+  stoppedBy: 'precision' | 'max-time' | 'runs';
 }
 
 /** A figure kept from an import that maps to none of DiskDelta's tests. */
@@ -132,6 +156,10 @@ export interface RunSettings {
   durationSec?: number;
   warmupSec?: number;
   runs?: number;
+  /** Adaptive stopping: the interval asked for (0.02 = ±2 %); absent or 0 when runs were fixed. */
+  precision?: number;
+  /** Adaptive stopping: the most timed seconds a test may take. */
+  maxTimeSec?: number;
   buffered?: boolean;
 }
 

@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { PROVENANCES, RAW_UNITS } from './catalog.ts';
 import type {
-  CpuTime, ExtraMetric, Figure, LatencyNs, RunMeasurement, RunRecord, RunSettings, Sample, TargetInfo, TestParams, TestResult, Warning,
+  CpuTime, ExtraMetric, Figure, LatencyNs, ResultPrecision, RunMeasurement, RunRecord, RunSettings, Sample, TargetInfo,
+  TestParams, TestResult, Warning,
 } from './results.ts';
 import type { DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from './machine.ts';
 
@@ -89,6 +90,13 @@ export const runMeasurementSchema = z.strictObject({
   samples: z.array(sampleSchema),
 });
 
+export const resultPrecisionSchema = z.strictObject({
+  ciRelative: nullableCount,
+  target: count,
+  seconds: count,
+  stoppedBy: z.enum(['precision', 'max-time', 'runs']),
+});
+
 export const figureSchema = z.strictObject({
   metric: z.string().min(1).max(200),
   subject: z.string().max(200),
@@ -110,6 +118,7 @@ export const testResultSchema = z.strictObject({
   histogram: z.array(z.tuple([count, count])),
   cpu: cpuSchema.nullable(),
   underResolved: z.boolean(),
+  precision: resultPrecisionSchema.optional(),
   warnings: z.array(warningSchema),
   figures: z.array(figureSchema).optional(),
 });
@@ -127,6 +136,8 @@ export const runSettingsSchema = z.strictObject({
   durationSec: count.optional(),
   warmupSec: count.optional(),
   runs: count.optional(),
+  precision: count.optional(),
+  maxTimeSec: count.optional(),
   buffered: z.boolean().optional(),
 });
 
@@ -177,6 +188,7 @@ agree<Exact<z.infer<typeof sampleSchema>, Sample>>(true);
 agree<Exact<z.infer<typeof cpuSchema>, CpuTime>>(true);
 agree<Exact<z.infer<typeof testParamsSchema>, TestParams>>(true);
 agree<Exact<z.infer<typeof runMeasurementSchema>, RunMeasurement>>(true);
+agree<Exact<z.infer<typeof resultPrecisionSchema>, ResultPrecision>>(true);
 agree<Exact<z.infer<typeof figureSchema>, Figure>>(true);
 agree<Exact<z.infer<typeof testResultSchema>, TestResult>>(true);
 agree<Exact<z.infer<typeof targetInfoSchema>, TargetInfo>>(true);

@@ -5,7 +5,8 @@
 // (BEGIN IMMEDIATE) so that a second process waits on the busy timeout instead of failing
 // half-way with SQLITE_BUSY when it upgrades a read lock.
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
@@ -15,6 +16,7 @@ import type {
   LatencyNs,
   RunMeasurement,
   RunRecord,
+  ResultPrecision,
   RunSource,
   SourceFormat,
   TestResult,
@@ -22,7 +24,8 @@ import type {
 } from '../model/results.ts';
 import type { DeviceClass } from '../model/machine.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
-import { migrate, NewerSchemaError } from './migrations.ts';
+import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
+import { shortPath } from '../model/display.ts';
 
 /** How long a writer waits for another process's transaction before giving up. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -106,10 +109,44 @@ export interface OpenOptions {
   dbPath?: string;
   /** How long a write waits for another process's transaction (default 10 s). */
   busyTimeoutMs?: number;
+  /**
+   * The caller only reads (list, show, export, compare): when the file cannot be opened for
+   * writing — a read-only mount, a file of another user — it is opened read-only instead of
+   * failing. Writes then fail with 'write-failed'.
+   */
+  readOnly?: boolean;
 }
 
 export function openLibrary(opts: OpenOptions = {}): Library {
-  return new SqliteLibrary(opts.dbPath ?? resolveDbPath(), opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
+  const path = opts.dbPath ?? resolveDbPath();
+  const busyTimeoutMs = opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  try {
+    return new SqliteLibrary(path, busyTimeoutMs);
+  } catch (error) {
+    const fallback = opts.readOnly && error instanceof LibraryError && error.code === 'open-failed' ? readOnlyMode(path) : null;
+    if (!fallback) throw error;
+    return new SqliteLibrary(path, busyTimeoutMs, fallback);
+  }
+}
+
+/**
+ * How to open a library that cannot be written: 'immutable' on a read-only filesystem (nobody
+ * can change it, and SQLite need not create its WAL index beside it, which it cannot there),
+ * 'ro' when only this user may not write; null when the file is not there to read at all.
+ */
+function readOnlyMode(path: string): 'immutable' | 'ro' | null {
+  try {
+    accessSync(path, constants.R_OK);
+  } catch {
+    return null;
+  }
+  try {
+    accessSync(path, constants.W_OK);
+    accessSync(dirname(path), constants.W_OK);
+    return null; // writable: the failure was something else, keep its message
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EROFS' ? 'immutable' : 'ro';
+  }
 }
 
 type Row = Record<string, SQLInputValue>;
@@ -129,15 +166,30 @@ class SqliteLibrary implements Library {
   readonly #statements = new Map<string, StatementSync>();
   #depth = 0;
 
-  constructor(path: string, busyTimeoutMs: number) {
+  constructor(path: string, busyTimeoutMs: number, readOnly: 'immutable' | 'ro' | null = null) {
     this.path = path;
     const inMemory = path === ':memory:';
     try {
-      // The folder holds device serial numbers and a history of the machine: keep it private.
-      if (!inMemory) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      this.#db = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
+      if (readOnly) {
+        this.#db = new DatabaseSync(`${pathToFileURL(path).href}?${readOnly === 'immutable' ? 'immutable=1' : 'mode=ro'}`, {
+          readOnly: true, timeout: busyTimeoutMs, enableForeignKeyConstraints: true,
+        });
+      } else {
+        // The folder holds device serial numbers and a history of the machine: keep it private.
+        if (!inMemory) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        this.#db = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
+      }
     } catch (error) {
-      throw new LibraryError('open-failed', `cannot open the library ${path}: ${messageOf(error)}`, { cause: error });
+      throw new LibraryError('open-failed', `cannot open the library ${shortPath(path)}: ${messageOf(error)}`, { cause: error });
+    }
+    if (readOnly) {
+      // No migrations on a file we may not write: its schema must already be this version's.
+      const version = userVersion(this.#db);
+      if (version !== SCHEMA_VERSION) {
+        this.#db.close();
+        throw new LibraryError('open-failed', `the library ${shortPath(path)} is read-only here and has schema version ${version}, this DiskDelta reads ${SCHEMA_VERSION}: open it once where it can be written (it is upgraded then)`);
+      }
+      return;
     }
     try {
       if (!inMemory) this.#db.exec('PRAGMA journal_mode = WAL');
@@ -146,8 +198,8 @@ class SqliteLibrary implements Library {
       migrate(this.#db);
     } catch (error) {
       this.#db.close();
-      if (error instanceof NewerSchemaError) throw new LibraryError('newer-schema', `the library ${path}: ${error.message}`);
-      throw new LibraryError('open-failed', `cannot open the library ${path}: ${messageOf(error)}`, { cause: error });
+      if (error instanceof NewerSchemaError) throw new LibraryError('newer-schema', `the library ${shortPath(path)}: ${error.message}`);
+      throw new LibraryError('open-failed', `cannot open the library ${shortPath(path)}: ${messageOf(error)}`, { cause: error });
     }
   }
 
@@ -196,9 +248,9 @@ class SqliteLibrary implements Library {
     // SQLITE_BUSY (5) and SQLITE_LOCKED (6), also as extended codes (low byte).
     const primary = (e.errcode ?? 0) & 0xff;
     if (primary === 5 || primary === 6) {
-      return new LibraryError('busy', `the library ${this.path} is busy: another DiskDelta process kept it locked too long; try again`, { cause: error });
+      return new LibraryError('busy', `the library ${shortPath(this.path)} is busy: another DiskDelta process kept it locked too long; try again`, { cause: error });
     }
-    return new LibraryError('write-failed', `cannot write to the library ${this.path}: ${e.message ?? String(error)}`, { cause: error });
+    return new LibraryError('write-failed', `cannot write to the library ${shortPath(this.path)}: ${e.message ?? String(error)}`, { cause: error });
   }
 
   saveRun(run: RunRecord): number {
@@ -269,8 +321,8 @@ class SqliteLibrary implements Library {
     const inserted = this.#stmt(
       `INSERT INTO results (run_id, seq, test, params, bytes_per_sec, iops, has_latency,
          lat_mean, lat_p50, lat_p90, lat_p99, lat_p999, lat_max, has_best, best_bytes_per_sec, best_iops,
-         cv, cpu_user_ns, cpu_system_ns, under_resolved)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         cv, cpu_user_ns, cpu_system_ns, under_resolved, precision)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       runId,
       seq,
@@ -287,6 +339,7 @@ class SqliteLibrary implements Library {
       result.cpu?.userNs ?? null,
       result.cpu?.systemNs ?? null,
       result.underResolved ? 1 : 0,
+      jsonOrNull(result.precision),
     );
     const resultId = Number(inserted.lastInsertRowid);
     const insertBucket = this.#stmt('INSERT INTO histogram_buckets (result_id, seq, lower_ns, count) VALUES (?, ?, ?, ?)');
@@ -415,6 +468,7 @@ class SqliteLibrary implements Library {
       histogram,
       cpu: r.cpu_user_ns == null ? null : { userNs: Number(r.cpu_user_ns), systemNs: Number(r.cpu_system_ns) },
       underResolved: Boolean(r.under_resolved),
+      ...(r.precision == null ? {} : { precision: JSON.parse(str(r.precision)) as ResultPrecision }),
       warnings,
     };
     if (figures.length > 0) result.figures = figures;

@@ -166,6 +166,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 6,
+    why: 'adaptive stopping: each result keeps the interval its median reached, its seconds and why its runs stopped',
+    // NULL for results measured before, and for imports (their runs were not ours to stop).
+    sql: `
+      ALTER TABLE results ADD COLUMN precision TEXT CHECK (precision IS NULL OR json_valid(precision));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

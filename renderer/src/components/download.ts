@@ -1,6 +1,8 @@
-// Saves text as a file through the browser's download (works in Electron too, which asks where).
-export function downloadText(fileName: string, mimeType: string, content: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
+// Saves a file through the browser's download (works in Electron too, which asks where).
+export function downloadFile(fileName: string, mimeType: string, content: string | Uint8Array): void {
+  // A copy into a plain ArrayBuffer: Blob does not take a view of a shared buffer.
+  const part = typeof content === 'string' ? content : new Uint8Array(content).buffer;
+  const url = URL.createObjectURL(new Blob([part], { type: mimeType }));
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;

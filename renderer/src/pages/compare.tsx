@@ -4,6 +4,7 @@ import { useWidth } from '../components/use-width.ts';
 import { THROUGHPUT_UNITS, formatLatency, formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
+import { SaveReport } from '../components/save-report.tsx';
 import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CompareEncryption } from './compare-encryption.tsx';
@@ -68,6 +69,12 @@ export function ComparePage() {
         </EmptyState>
       ) : null}
       {loading && !view ? <p aria-live="polite">Loading…</p> : null}
+      {view ? (
+        <section aria-labelledby="report-h" className="report-actions">
+          <h2 id="report-h">Report <span className="muted">(what changed in words, the charts, every figure and how it was measured)</span></h2>
+          <div className="actions"><SaveReport runs={refs} unit={unit} formats={['pdf']} /><a href="#/report">Open the report view</a></div>
+        </section>
+      ) : null}
       {view ? <CompareBody view={view} records={records} unit={unit} logScale={logScale} /> : null}
     </>
   );

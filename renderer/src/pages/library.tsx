@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import { EmptyState, ErrorNote, formatDate, PageHeader, WarningList } from '../components/common.tsx';
-import { downloadText } from '../components/download.ts';
+import { downloadFile } from '../components/download.ts';
 import { useLibrary, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
@@ -10,7 +10,7 @@ import type { RunSummary } from '../../../electron/core/api/contract.ts';
 export function LibraryPage() {
   const stores = useStoresApi();
   const kind = useTransportKind();
-  const { runs, loaded, error, selected, filter, lastImport } = useLibrary((s) => s);
+  const { runs, more, loaded, error, selected, filter, lastImport } = useLibrary((s) => s);
   const [editing, setEditing] = useState<number | null>(null);
   const [confirming, setConfirming] = useState<RunSummary | null>(null);
   const [busy, setBusy] = useState(false);
@@ -24,8 +24,7 @@ export function LibraryPage() {
 
   const importFiles = async (files: FileList | File[]) => {
     setBusy(true);
-    const read = await Promise.all([...files].map(async (f) => ({ name: f.name, contentBase64: bytesToBase64(new Uint8Array(await f.arrayBuffer())) })));
-    await lib().importFiles(read);
+    await lib().importFiles([...files].map((f) => ({ name: f.name, sizeBytes: f.size, read: async () => bytesToBase64(new Uint8Array(await f.arrayBuffer())) })));
     setBusy(false);
   };
   const onPick = async (e: ChangeEvent<HTMLInputElement>) => {
@@ -39,7 +38,7 @@ export function LibraryPage() {
   };
   const exportSelected = async (format: 'json' | 'csv') => {
     const file = await lib().exportRuns(selected, format);
-    if (file) downloadText(file.fileName, file.mimeType, file.content);
+    if (file) downloadFile(file.fileName, file.mimeType, file.content);
   };
   const compareSelected = async () => {
     await stores.compare.getState().setRefs(selected.slice(0, 6).map((id) => ({ kind: 'run' as const, id })));
@@ -123,6 +122,12 @@ export function LibraryPage() {
             ))}
           </tbody>
         </table>
+      ) : null}
+      {more ? (
+        <p className="muted" data-testid="library-more">
+          Showing the newest {runs.length} runs; older ones exist. Narrow the filters, or{' '}
+          <button onClick={() => void lib().showMore()}>show more</button>
+        </p>
       ) : null}
       {confirming ? (
         <ConfirmDialog

@@ -50,7 +50,8 @@ export function NewRunPage() {
           ) : null}
         </div>
         <datalist id={ids.targets}>{suggestions.map((p) => <option key={p} value={p} />)}</datalist>
-        <p className="hint">{kind === 'browser' ? 'Type a folder on the disk to measure; mounted file systems are suggested.' : 'A folder on the disk to measure.'}</p>
+        <p className="hint">{kind === 'browser' ? 'Type a folder on the disk to measure; mounted file systems are suggested.' : 'A folder on the disk to measure.'}{' '}
+          Or a block device such as /dev/sdb (read tests only): if you cannot read it, DiskDelta asks once per device for administrator rights, and only to open it.</p>
 
         <label htmlFor={ids.preset}>Preset</label>
         <select id={ids.preset} name="preset" value={form.preset} onChange={(e) => set({ preset: e.target.value as PresetName })}>

@@ -5,6 +5,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { ApiClient } from '../api/client.ts';
 import { createCompareStore, type CompareState } from './compare.ts';
 import { createLibraryStore, type LibraryState } from './library.ts';
+import { createReportStore, type ReportState } from './report.ts';
 import { createRunsStore, type RunsState } from './runs.ts';
 import { createSystemStore, type SystemState } from './system.ts';
 
@@ -14,13 +15,14 @@ export interface Stores {
   library: StoreApi<LibraryState>;
   compare: StoreApi<CompareState>;
   system: StoreApi<SystemState>;
+  report: StoreApi<ReportState>;
 }
 
 export function createStores(client: ApiClient): Stores {
   const library = createLibraryStore(client);
   // A run that ends adds a record: the library list is refreshed then.
   const runs = createRunsStore(client, { onFinished: () => void library.getState().load() });
-  return { client: { kind: client.kind }, runs, library, compare: createCompareStore(client), system: createSystemStore(client) };
+  return { client: { kind: client.kind }, runs, library, compare: createCompareStore(client), system: createSystemStore(client), report: createReportStore(client) };
 }
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -35,4 +37,5 @@ export const useRuns = <T,>(select: (s: RunsState) => T): T => useStore(useStore
 export const useLibrary = <T,>(select: (s: LibraryState) => T): T => useStore(useStores().library, select);
 export const useCompare = <T,>(select: (s: CompareState) => T): T => useStore(useStores().compare, select);
 export const useSystem = <T,>(select: (s: SystemState) => T): T => useStore(useStores().system, select);
+export const useReport = <T,>(select: (s: ReportState) => T): T => useStore(useStores().report, select);
 export const useTransportKind = (): 'electron' | 'browser' => useStores().client.kind;

@@ -1,8 +1,16 @@
 // The results library: list with filters, relabel, delete, import, export.
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/core/api/contract.ts';
+import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE, type ApiError, type ProcedureInput, type RunSummary } from '../../../electron/core/api/contract.ts';
 import type { Warning } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
+import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
+
+/** A file picked for import: its bytes are only read (and sent) when it is within the limit. */
+export interface ImportPick {
+  name: string;
+  sizeBytes: number;
+  read(): Promise<string>;
+}
 
 export type LibraryFilter = ProcedureInput<'library.list'>;
 
@@ -17,6 +25,11 @@ export interface ImportOutcome {
 
 export interface LibraryState {
   runs: RunSummary[];
+  /** How many of the newest runs are asked for; showMore() raises it. */
+  pageSize: number;
+  /** Older runs exist beyond the page. */
+  more: boolean;
+  showMore(): Promise<void>;
   filter: LibraryFilter;
   loading: boolean;
   loaded: boolean;
@@ -29,7 +42,7 @@ export interface LibraryState {
   clearSelection(): void;
   relabel(id: number, label: string): Promise<boolean>;
   remove(id: number): Promise<boolean>;
-  importFiles(files: Array<{ name: string; contentBase64: string }>): Promise<ImportOutcome[]>;
+  importFiles(files: ImportPick[]): Promise<ImportOutcome[]>;
   exportRuns(ids: number[], format: 'json' | 'csv'): Promise<{ fileName: string; mimeType: string; content: string } | null>;
 }
 
@@ -41,6 +54,8 @@ export function cleanFilter(filter: LibraryFilter): LibraryFilter {
 export function createLibraryStore(client: ApiClient) {
   return createStore<LibraryState>()((set, get) => ({
     runs: [],
+    pageSize: DEFAULT_LIST_PAGE,
+    more: false,
     filter: {},
     loading: false,
     loaded: false,
@@ -49,13 +64,21 @@ export function createLibraryStore(client: ApiClient) {
     lastImport: [],
     async load() {
       set({ loading: true });
-      const result = await client.call('library.list', cleanFilter(get().filter));
+      // One more than the page: its presence says that older runs exist.
+      const pageSize = get().pageSize;
+      const result = await client.call('library.list', { ...cleanFilter(get().filter), limit: Math.min(pageSize + 1, MAX_LIST_PAGE) });
       if (result.ok) {
-        const ids = new Set(result.data.map((r) => r.id));
-        set({ runs: result.data, loading: false, loaded: true, error: null, selected: get().selected.filter((id) => ids.has(id)) });
+        const more = result.data.length > pageSize;
+        const runs = more ? result.data.slice(result.data.length - pageSize) : result.data;
+        const ids = new Set(runs.map((r) => r.id));
+        set({ runs, more, loading: false, loaded: true, error: null, selected: get().selected.filter((id) => ids.has(id)) });
       } else {
         set({ loading: false, loaded: true, error: result.error });
       }
+    },
+    async showMore() {
+      set({ pageSize: Math.min(get().pageSize + DEFAULT_LIST_PAGE, MAX_LIST_PAGE - 1) });
+      await get().load();
     },
     async setFilter(patch) {
       set({ filter: { ...get().filter, ...patch } });
@@ -89,7 +112,14 @@ export function createLibraryStore(client: ApiClient) {
     async importFiles(files) {
       const outcomes: ImportOutcome[] = [];
       for (const file of files) {
-        const result = await client.call('library.import', { fileName: file.name, contentBase64: file.contentBase64 });
+        // Checked before reading: a file over the limit would be read whole, then refused by
+        // the server's frame limit with nothing said to the user.
+        if (file.sizeBytes > MAX_IMPORT_BYTES) {
+          const message = `the file is ${(file.sizeBytes / 2 ** 20).toFixed(1)} MiB; imports are limited to ${MAX_IMPORT_BYTES / 2 ** 20} MiB (no benchmark report is that large)`;
+          outcomes.push({ fileName: file.name, ids: [], alreadyPresent: [], warnings: [], error: { code: 'IMPORT_FAILED', message } });
+          continue;
+        }
+        const result = await client.call('library.import', { fileName: file.name, contentBase64: await file.read() });
         outcomes.push(
           result.ok
             ? { fileName: file.name, ids: result.data.ids, alreadyPresent: result.data.alreadyPresent, warnings: result.data.warnings, error: null }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { ApiClient } from '../api/client.ts';
 import { createRunsStore, MAX_LIVE_SAMPLES } from './runs.ts';
 import { cleanFilter, createLibraryStore } from './library.ts';
+import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
 import { createCompareStore, MAX_COMPARED } from './compare.ts';
 
 /** A client whose answers the test scripts, and whose events the test fires. */
@@ -70,13 +71,50 @@ test('library: empty filter fields are not sent; relabel and delete update the l
   });
   const store = createLibraryStore(client);
   await store.getState().setFilter({ label: '', device: 'ssd' });
-  assert.deepEqual(calls.at(-1), ['library.list', { device: 'ssd' }]);
+  assert.deepEqual(calls.at(-1), ['library.list', { device: 'ssd', limit: 501 }]);
   store.getState().toggleSelected(2);
   assert.equal(await store.getState().relabel(1, 'old HDD'), true);
   assert.equal(store.getState().runs[0]!.label, 'old HDD');
   await store.getState().remove(2);
   assert.deepEqual(store.getState().runs.map((r) => r.id), [1]);
   assert.deepEqual(store.getState().selected, []);
+});
+
+test('library: the list is asked for one page (plus one to know if more exist); showMore asks for the next', async () => {
+  const summary = (id: number) => ({ id, label: `r${id}`, createdAt: '2026-01-01T00:00:00Z', source: 'measured', sourceFormat: 'diskdelta', targetPath: '/x', deviceModel: null, deviceClass: null, preset: null, engine: 'diskdelta', resultCount: 1, warningCount: 0 });
+  const library = Array.from({ length: 1200 }, (_, i) => summary(i + 1));
+  const { client, calls } = scriptedClient({
+    'library.list': ({ limit }: { limit: number }) => ({ ok: true, data: library.slice(-limit) }),
+  });
+  const store = createLibraryStore(client);
+  await store.getState().load();
+  assert.deepEqual(calls.at(-1), ['library.list', { limit: 501 }]);
+  assert.equal(store.getState().runs.length, 500);
+  assert.equal(store.getState().runs[0]!.id, 701, 'the newest 500');
+  assert.equal(store.getState().more, true);
+  await store.getState().showMore();
+  await store.getState().showMore();
+  assert.equal(store.getState().runs.length, 1200);
+  assert.equal(store.getState().more, false);
+});
+
+test('library: a file over the import limit is refused before it is read or sent, saying the limit', async () => {
+  const { client, calls } = scriptedClient({
+    'library.import': () => ({ ok: true, data: { ids: [5], alreadyPresent: [], warnings: [] } }),
+    'library.list': () => ({ ok: true, data: [] }),
+  });
+  const store = createLibraryStore(client);
+  let reads = 0;
+  const read = async () => (reads++, 'eA==');
+  const outcomes = await store.getState().importFiles([
+    { name: 'huge.json', sizeBytes: 49 * 2 ** 20 + MAX_IMPORT_BYTES, read },
+    { name: 'small.csv', sizeBytes: 1, read },
+  ]);
+  assert.equal(reads, 1, 'only the small file was read');
+  assert.deepEqual(calls.filter(([name]) => name === 'library.import').map(([, input]) => (input as { fileName: string }).fileName), ['small.csv']);
+  assert.equal(outcomes[0]!.error?.code, 'IMPORT_FAILED');
+  assert.match(outcomes[0]!.error!.message, /imports are limited to 50 MiB/);
+  assert.deepEqual(outcomes[1]!.ids, [5]);
 });
 
 test('compare: at most six runs, fewer than two loads nothing, a stale answer is dropped', async () => {

@@ -21,7 +21,8 @@ describe('the kinds table', () => {
     assert.equal(steps[0]?.kind.id, 'rate');
     assert.deepEqual(steps[0]?.tests, ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write']);
     assert.deepEqual(steps[0]?.plan, {
-      target: dir, tests: steps[0]?.tests, sizeBytes: 256 * 2 ** 20, durationSec: 1, warmupSec: 0.3, runs: 2, buffered: false, sampleMs: 100,
+      target: dir, tests: steps[0]?.tests, sizeBytes: 256 * 2 ** 20, durationSec: 1, warmupSec: 0.3, runs: 2, precision: 0, maxTimeSec: 2,
+      buffered: false, sampleMs: 100,
     });
   });
 
@@ -31,8 +32,11 @@ describe('the kinds table', () => {
 
   it('the rate kind\'s plan schema refuses what the worker would refuse', () => {
     const rate = kindById('rate')!;
-    const plan = { target: '/tmp', tests: ['seeks'], sizeBytes: 2 ** 20, durationSec: 1, warmupSec: 0, runs: 1, buffered: false, sampleMs: 100 };
+    const plan = {
+      target: '/tmp', tests: ['seeks'], sizeBytes: 2 ** 20, durationSec: 1, warmupSec: 0, runs: 1, precision: 0, maxTimeSec: 1, buffered: false, sampleMs: 100,
+    };
     assert.ok(!rate.planSchema.safeParse(plan).success, '1 MiB is below the 16 MiB minimum');
     assert.ok(rate.planSchema.safeParse({ ...plan, sizeBytes: 2 ** 24 }).success);
+    assert.ok(!rate.planSchema.safeParse({ ...plan, sizeBytes: 2 ** 24, precision: 0.9 }).success, 'an interval of ±90 % is no precision');
   });
 });

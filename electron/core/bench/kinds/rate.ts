@@ -18,6 +18,8 @@ const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   durationSec: z.number().min(0.2).max(3600),
   warmupSec: z.number().min(0).max(600),
   runs: z.number().int().min(1).max(100),
+  precision: z.number().min(0).max(0.5),
+  maxTimeSec: z.number().min(0.2).max(36000),
   buffered: z.boolean(),
   sampleMs: z.number().int().min(50).max(10_000),
   reuseFile: z.string().optional(),
@@ -27,16 +29,24 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
   id: 'rate',
   title: 'I/O rate (throughput, IOPS, latency)',
   planSchema,
-  plan: (spec, preset, tests) => ({
-    target: spec.target,
-    tests,
-    sizeBytes: spec.sizeBytes ?? preset.sizeBytes,
-    durationSec: spec.durationSec ?? preset.durationSec,
-    warmupSec: spec.warmupSec ?? preset.warmupSec,
-    runs: spec.runs ?? preset.runs,
-    buffered: spec.buffered ?? false,
-    sampleMs: 100,
-  }),
+  plan: (spec, preset, tests) => {
+    const durationSec = spec.durationSec ?? preset.durationSec;
+    const runs = spec.runs ?? preset.runs;
+    return {
+      target: spec.target,
+      tests,
+      sizeBytes: spec.sizeBytes ?? preset.sizeBytes,
+      durationSec,
+      warmupSec: spec.warmupSec ?? preset.warmupSec,
+      runs,
+      // An explicit --runs asks for that many (CrystalDiskMark's 5 × 5 s), unless a precision is asked too.
+      precision: spec.precision ?? (spec.runs !== undefined ? 0 : preset.precision),
+      // Longer runs than the preset's (--duration 5) still get their fewest runs.
+      maxTimeSec: spec.maxTimeSec ?? Math.max(preset.maxTimeSec, runs * durationSec),
+      buffered: spec.buffered ?? false,
+      sampleMs: 100,
+    };
+  },
   writes: (test) => testWrites(test),
   start(plan, context) {
     const worker = context.reuseFile ? { ...plan, reuseFile: context.reuseFile } : plan;
@@ -67,7 +77,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
         return plan.tests
           .filter((t) => results.has(t))
           .map((t) => {
-            const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map());
+            const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map(), plan);
             result.warnings.push(
               ...resultWarnings({
                 bytesPerSec: result.bytesPerSec,
@@ -87,6 +97,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
         durationSec: plan.durationSec,
         warmupSec: plan.warmupSec,
         runs: plan.runs,
+        ...(plan.precision > 0 ? { precision: plan.precision, maxTimeSec: plan.maxTimeSec } : {}),
         buffered: plan.buffered,
       }),
     };

@@ -1,0 +1,98 @@
+// Reports end to end: browser mode's Save PDF and Save HTML buttons download real files (the
+// PDF read back with pdftotext), the report route shows every section and chart, and the
+// self-contained HTML shows every chart with the network off.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { loadReferenceRuns } from '../electron/core/formats/reference.ts';
+import { renderReport } from '../electron/core/report/print.ts';
+import { buildReport } from '../electron/core/report/report-model.ts';
+import { renderReportHtml } from '../renderer/src/report/report-html.ts';
+
+const SEED = ['Laptop hard disk, ThinkPad X201i (2011)', 'Intel 320 SSD, ThinkPad X201i (2011)', 'Intel 320 SSD + dm-crypt (LUKS, AES-256), ThinkPad X201i (2011)'];
+
+test('browser mode: Save PDF on Compare downloads a PDF with the runs’ labels; the report route shows it all and saves HTML', async ({ page, app }) => {
+  await page.goto(`${app.url}#/compare`);
+  for (const label of SEED) await page.getByTestId('pick-reference').and(page.getByRole('checkbox', { name: label })).check();
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Save PDF' }).click();
+  const pdf = await download;
+  expect(pdf.suggestedFilename()).toMatch(/^diskdelta-report-.*\.pdf$/);
+  const dir = mkdtempSync(join(tmpdir(), 'diskdelta-e2e-report-'));
+  try {
+    const pdfPath = join(dir, 'report.pdf');
+    await pdf.saveAs(pdfPath);
+    expect(readFileSync(pdfPath).subarray(0, 5).toString()).toBe('%PDF-');
+    const text = execFileSync('pdftotext', [pdfPath, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    for (const label of SEED) expect(text).toContain(label);
+    for (const figure of ['×3.29', '×0.53', '×69.5']) expect(text).toContain(figure);
+
+    // The report view: the same sections and charts, in the app, with the paper choice.
+    await page.getByRole('link', { name: 'Open the report view' }).click();
+    await expect(page.getByTestId('page-report')).toBeVisible();
+    const preview = page.getByTestId('report-preview');
+    for (const id of ['summary', 'runs', 'charts', 'figures', 'warnings', 'method']) await expect(preview.getByTestId(`report-${id}`)).toBeVisible();
+    await expect(preview.getByTestId('report-chart')).toHaveCount(2);
+    await expect(preview.getByTestId('summary-upgrade')).toContainText('×69.5');
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'report-route.png') });
+
+    await page.getByLabel('Paper').selectOption('letter');
+    const htmlDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Save HTML' }).click();
+    const htmlPath = join(dir, 'report.html');
+    await (await htmlDownload).saveAs(htmlPath);
+    const html = readFileSync(htmlPath, 'utf8');
+    expect(html).toContain('size: letter portrait');
+    for (const label of SEED) expect(html).toContain(label.replace(/&/g, '&amp;'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the self-contained HTML report shows every chart with the network disabled', async ({ browser }) => {
+  const runs = (await loadReferenceRuns()).slice(0, 3);
+  const expected = buildReport(runs, { generatedAt: new Date() });
+  const report = await renderReport(runs, { format: 'html', paper: 'a4', unit: 'MB' }, { html: renderReportHtml, printer: null });
+  const dir = mkdtempSync(join(tmpdir(), 'diskdelta-e2e-html-'));
+  const file = join(dir, report.fileName);
+  writeFileSync(file, report.bytes);
+  const context = await browser.newContext({ offline: true });
+  try {
+    const page = await context.newPage();
+    // Anything the page asks for beyond its own file is recorded and refused.
+    const requested: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      requested.push(url);
+      return route.abort();
+    });
+    await page.goto(pathToFileURL(file).href);
+    const charts = page.getByTestId('report-chart');
+    await expect(charts).toHaveCount(expected.charts.length);
+    for (const chart of await charts.all()) {
+      await chart.scrollIntoViewIfNeeded();
+      await expect(chart.locator('svg')).toBeVisible();
+      const box = await chart.locator('svg').boundingBox();
+      expect(box && box.width > 100 && box.height > 20).toBe(true);
+    }
+    // Every figure a run has is a bar with a width; the seeks bar of the HDD is short but there.
+    const bars = page.locator('rect[data-testid="report-bar"][data-value]');
+    const values = expected.charts.flatMap((c) => c.bars.filter((b) => b.value !== null));
+    await expect(bars).toHaveCount(values.length);
+    for (const bar of await bars.all()) expect(Number(await bar.getAttribute('width'))).toBeGreaterThan(0);
+    await expect(page.getByTestId('report-summary')).toContainText('×3.29');
+    expect(requested).toEqual([]);
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'report-html-offline.png'), fullPage: true });
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

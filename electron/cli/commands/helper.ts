@@ -1,0 +1,53 @@
+// `diskdelta helper install|uninstall|status`: DiskDelta's privileged helper and polkit policy
+// for a source checkout (`sudo npx diskdelta helper install`); the .deb installs its own.
+import { INSTALL_COMMAND, POLICY_FILE, installedHelper } from '../../core/bench/elevation.ts';
+import { installHelper, uninstallHelper } from '../../core/bench/helper-install.ts';
+import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
+
+const HELP = `Usage: diskdelta helper install | uninstall | status
+
+  sudo npx diskdelta helper install     install and uninstall write system folders: root
+  npx diskdelta helper status           exit 0 when installed, 3 when not
+
+Reading a raw disk as a normal user (diskdelta run --target /dev/sdX --elevate, or the app)
+goes through a small helper started by pkexec: it only opens the device read-only and passes
+the descriptor back; the benchmark runs as you. install copies native/build/diskdelta-helper
+to /usr/local/libexec/diskdelta/ (root-owned) and puts DiskDelta's polkit actions in
+${POLICY_FILE}; uninstall removes both. Both need root.
+`;
+
+export const helperCommand: CliCommand = {
+  name: 'helper',
+  synopsis: 'helper install|uninstall|status',
+  summary: 'install or remove the privileged helper and its polkit policy (root)',
+  help: HELP,
+  async run(argv) {
+    const { positionals } = parseFlags(argv, {}, true);
+    const [action, ...extra] = positionals;
+    if (extra.length > 0 || !['install', 'uninstall', 'status'].includes(action ?? '')) {
+      throw new UsageError('say install, uninstall or status');
+    }
+    if (action === 'status') {
+      const helper = await installedHelper();
+      process.stdout.write(helper ? `installed: ${POLICY_FILE} names ${helper}\n` : `not installed: run \`${INSTALL_COMMAND}\`\n`);
+      return helper ? 0 : 3;
+    }
+    if (process.getuid?.() !== 0) {
+      process.stderr.write(`diskdelta helper: ${action} writes system folders: run \`sudo npx diskdelta helper ${action}\`\n`);
+      return EXIT_FAILURE;
+    }
+    try {
+      if (action === 'install') {
+        const { helper, policy } = await installHelper({ root: '/' });
+        process.stdout.write(`installed ${helper} and ${policy}\n`);
+      } else {
+        const removed = await uninstallHelper({ root: '/' });
+        process.stdout.write(removed.length ? `removed ${removed.join(', ')}\n` : 'nothing to remove: the helper was not installed\n');
+      }
+      return 0;
+    } catch (error) {
+      process.stderr.write(`diskdelta helper: ${error instanceof Error ? error.message : String(error)}\n`);
+      return EXIT_FAILURE;
+    }
+  },
+};

@@ -1,0 +1,125 @@
+// `diskdelta report ID…`: the assessment report as a PDF (or, with --html, one self-contained
+// HTML file). The content is the report view of the app (renderer/src/report), printed by the
+// system's Chromium: the same document the app's "Save PDF" gives.
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { CliFailure, DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
+import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/paper.ts';
+import { ReportPrintError, type ReportPrinter } from '../../core/report/printer.ts';
+import { appVersion } from '../../core/app-version.ts';
+import { UserFileError, writeUserFile } from '../../core/files/write-user-file.ts';
+import { renderReportHtmlLazily } from '../../../renderer/src/report/report-html-lazy.ts';
+
+const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
+                        [--unit MB|MiB|KB] [--db FILE]
+
+Writes an assessment report of 1 to ${MAX_REPORT_RUNS} runs (run #1 is the baseline): what changed in plain
+words, the machine and each run's disk and storage stack, vector charts, every figure with
+units, ratios and spreads, every warning, and how the runs were measured. Reference and
+imported runs are marked as such.
+
+  --out FILE     where to write (default: diskdelta-report-ID-ID….pdf, or .html)
+  --paper P      a4 (default) or letter
+  --html         one self-contained HTML file (styles and charts inline, no network)
+                 instead of a PDF; needs no Chromium
+  --force        replace FILE if it exists
+  --unit U       throughput unit: MB (10^6 bytes/s, default), MiB (2^20), KB (KiB)
+${DB_HELP}
+The PDF is printed by the system's Chromium (Debian package "chromium"; DISKDELTA_CHROMIUM
+names another executable). Nothing is downloaded. A new file is written whole or not at all;
+--force rewrites an existing one in place (owner and mode kept).
+
+Exit codes: 0 written; 2 bad usage (no runs, too many, a bad flag); 1 anything else (unknown
+run ids, an existing FILE without --force, FILE not writable, Chromium missing or failing).
+FILE may be a device or pipe (/dev/stdout): it is written directly.
+`;
+
+export const reportCommand: CliCommand = {
+  name: 'report',
+  synopsis: 'report ID... [--out FILE] [--paper a4|letter] [--html]',
+  summary: 'an assessment report of the runs as a PDF or self-contained HTML',
+  help: HELP,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      out: { type: 'string' },
+      paper: { type: 'string' },
+      html: { type: 'boolean' },
+      force: { type: 'boolean' },
+      unit: { type: 'string' },
+      db: { type: 'string' },
+    }, true);
+    if (positionals.length === 0) throw new UsageError('which runs? Usage: diskdelta report ID... (the ids that \'diskdelta list\' shows; the first is the baseline)');
+    const ids = positionals.map(parseRunId);
+    if (ids.length > MAX_REPORT_RUNS) throw new UsageError(`a report lays out at most ${MAX_REPORT_RUNS} runs side by side; ${ids.length} were given`);
+    const paper = parsePaper(values.paper);
+    const unit = parseUnitFlag(values.unit);
+    const format = values.html ? 'html' : 'pdf';
+    const out = resolve(values.out ?? `diskdelta-report-${ids.join('-')}.${format}`);
+    // Everything that can be checked before starting Chromium is: a mistake costs no wait.
+    try {
+      await precheck(out, values.force === true);
+    } catch (error) {
+      if (!(error instanceof CliFailure)) throw error;
+      process.stderr.write(`diskdelta report: ${error.message}\n`);
+      return EXIT_FAILURE;
+    }
+    // Chromium starts first and comes up while the runs are read and the report is laid out.
+    let printer: ReportPrinter | null = null;
+    if (format === 'pdf') {
+      const { chromiumPrinter } = await import('../../core/report/chromium-printer.ts');
+      printer = chromiumPrinter();
+      printer.prepare?.();
+    }
+    try {
+      const { renderReport } = await import('../../core/report/print.ts');
+      return await withLibrary('report', values.db, async (library) => {
+        const runs = requireRuns(library, ids);
+        let rendered;
+        try {
+          rendered = await renderReport(runs, { format, paper, unit, appVersion: await appVersion() }, { html: renderReportHtmlLazily, printer });
+        } catch (error) {
+          if (error instanceof ReportPrintError) throw new CliFailure(error.message);
+          throw error;
+        }
+        try {
+          await writeUserFile(out, rendered.bytes, { force: values.force === true });
+        } catch (error) {
+          if (!(error instanceof UserFileError)) throw error;
+          throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
+        }
+        process.stderr.write(`Wrote the report of ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`);
+        return 0;
+      });
+    } finally {
+      await printer?.close?.();
+    }
+  },
+};
+
+function parsePaper(text: string | undefined): Paper {
+  if (text === undefined) return 'a4';
+  const paper = text.trim().toLowerCase();
+  if (!(PAPERS as readonly string[]).includes(paper)) throw new UsageError(`--paper '${text}' is not a paper size: use ${PAPERS.join(' or ')}`);
+  return paper as Paper;
+}
+
+/**
+ * What can be known before Chromium starts: an existing file without --force, a folder, a
+ * disk, a folder that is missing or not writable. writeUserFile checks again when writing.
+ */
+async function precheck(out: string, force: boolean): Promise<void> {
+  const info = await stat(out).catch(() => null);
+  if (info?.isFile() && !force) throw new CliFailure(`${out} already exists and was left unchanged: add --force to replace it`);
+  if (info?.isDirectory()) throw new CliFailure(`cannot write ${out}: it is a folder; name a file inside it`);
+  if (info?.isBlockDevice()) throw new CliFailure(`refusing to write ${out}: it is a block device, and DiskDelta never writes to disks`);
+  if (info) return; // a file to replace, or a device or pipe written directly
+  const dir = dirname(out);
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    throw new CliFailure(`cannot write ${out}: the folder ${dir} ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not writable'}; choose another --out`);
+  }
+}

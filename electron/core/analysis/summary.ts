@@ -1,0 +1,126 @@
+// The summary of a report in plain sentences: a list of sections, each written by one
+// analysis function from the runs and their comparison. A function returns null when its
+// runs carry nothing for it to say, so a report never shows an empty heading or a
+// placeholder. New analyses (what encryption costs, issue 9) are one more entry in
+// SUMMARY_ANALYSES.
+import type { RunRecord } from '../model/results.ts';
+import { trimVerdict } from '../system/trim-verdict.ts';
+import type { CompareRow, Comparison, Delta } from './compare.ts';
+
+export interface SummarySection {
+  id: string;
+  title: string;
+  /** Each a sentence or two, in the order a reader should meet them. */
+  paragraphs: string[];
+}
+
+export interface SummaryInput {
+  records: RunRecord[];
+  comparison: Comparison;
+}
+
+export type SummaryAnalysis = (input: SummaryInput) => SummarySection | null;
+
+/** A ratio this far from ×1 in random I/O changes how a machine feels to use. */
+const FELT_RANDOM_RATIO = 10;
+const FELT_SEQUENTIAL_RATIO = 2;
+
+/** What changed from each run to the next: the headline figures and what they mean in use. */
+export function upgradeSummary({ comparison }: SummaryInput): SummarySection | null {
+  const runs = comparison.runs;
+  if (runs.length < 2) return null;
+  const paragraphs: string[] = [];
+  for (let i = 1; i < runs.length; i++) {
+    const step = stepSentence(comparison, i);
+    if (step) paragraphs.push(step);
+  }
+  if (paragraphs.length === 0) return null;
+  return { id: 'upgrade', title: 'What changed', paragraphs };
+}
+
+interface Headline {
+  row: CompareRow;
+  delta: Delta;
+  from: string;
+  to: string;
+}
+
+/** The figures a person recognises, in this order; the first row of each kind that has a ratio. */
+const HEADLINES: Array<{ name: string; match: (row: CompareRow) => boolean; random: boolean; reads: boolean }> = [
+  { name: 'sequential read', match: (r) => r.kind === 'throughput' && /^seq.*-read$/.test(r.test), random: false, reads: true },
+  { name: 'sequential write', match: (r) => r.kind === 'throughput' && /^seq.*-write$/.test(r.test), random: false, reads: false },
+  { name: 'random 4K reads', match: (r) => r.kind === 'iops' && /^rnd.*-read$/.test(r.test), random: true, reads: true },
+  { name: 'random 4K writes', match: (r) => r.kind === 'iops' && /^rnd.*-write$/.test(r.test), random: true, reads: false },
+  { name: 'random seeks', match: (r) => r.kind === 'iops' && r.test === 'seeks', random: true, reads: true },
+];
+
+function stepSentence(comparison: Comparison, i: number): string | null {
+  // With two runs the step is the baseline comparison; in a chain each run is compared to
+  // the one before it (the same ratios the comparison table shows as "vs #N").
+  const deltaOf = (row: CompareRow) => (i === 1 ? row.cells[1]?.vsBaseline : row.cells[i]?.vsPrevious) ?? null;
+  const found: Array<Headline & { name: string; random: boolean; reads: boolean }> = [];
+  for (const headline of HEADLINES) {
+    const row = comparison.rows.find((r) => headline.match(r) && deltaOf(r) !== null);
+    if (!row) continue;
+    found.push({ ...headline, row, delta: deltaOf(row)!, from: row.cells[i - 1]!.display, to: row.cells[i]!.display });
+  }
+  if (found.length === 0) return null;
+  const from = comparison.runs[i - 1]!;
+  const to = comparison.runs[i]!;
+  const figures = found.map((h) => `${capitalise(h.name)} ${changeText(h.delta)} (${h.from} → ${h.to})`);
+  const meaning = meaningOf(found);
+  return `From #${i} ${from.label} to #${i + 1} ${to.label}: ${figures.join('; ')}.${meaning ? ` ${meaning}` : ''}`;
+}
+
+function changeText(delta: Delta): string {
+  const noise = delta.beyondSpread === 'no' ? ', within the runs’ spread: may be noise' : '';
+  if (delta.verdict === 'same' || delta.ratioText === '×1.00') return `unchanged (${delta.ratioText}${noise})`;
+  if (delta.ratio >= 1) return `${delta.ratioText} faster${noise}`;
+  return `${delta.ratioText} (${Math.abs(delta.percentChange).toFixed(0)} % slower${noise})`;
+}
+
+function meaningOf(found: Array<{ delta: Delta; random: boolean; reads: boolean }>): string {
+  const real = found.filter((h) => h.delta.beyondSpread !== 'no');
+  // Programs start by reading: faster random writes alone do not make them start sooner.
+  const randomUp = real.some((h) => h.random && h.reads && h.delta.ratio >= FELT_RANDOM_RATIO);
+  const sequentialUp = real.some((h) => !h.random && h.delta.ratio >= FELT_SEQUENTIAL_RATIO);
+  const down = real.some((h) => h.delta.verdict === 'worse' && h.delta.ratio <= 1 / 1.2);
+  const sentences: string[] = [];
+  if (randomUp) sentences.push('Programs that read many small files (starting applications, booting, searching a source tree) will start much faster.');
+  if (sequentialUp) sentences.push('Large files copy and load in a fraction of the time.');
+  if (down) sentences.push('Some figures went down: the later setup is slower at them.');
+  return sentences.join(' ');
+}
+
+/** TRIM: whether discards reach each measured disk, online or by a periodic fstrim. */
+export function trimSummary({ records, comparison }: SummaryInput): SummarySection | null {
+  const paragraphs: string[] = [];
+  records.forEach((record, i) => {
+    const stack = record.target.stack;
+    // Only a stack read from a live machine (a mount or a disk in it) can answer; a published
+    // run's one-line stack cannot, and "unknown, unknown, unknown" tells a reader nothing.
+    if (!stack || !stack.some((l) => l.kind === 'mount' || l.kind === 'disk')) return;
+    const verdict = trimVerdict(stack, record.system?.fstrimTimer ?? null);
+    const online = verdict.onlineDiscard === null ? 'set by the file system itself' : verdict.onlineDiscard === 'off' ? 'off' : `on (${verdict.onlineDiscard})`;
+    const reaches = verdict.reachesDisk === true
+      ? 'discards reach the disk'
+      : verdict.reachesDisk === false
+        ? `discards stop at ${verdict.blockedAt ?? 'a layer above the disk'}, so neither online discard nor fstrim reaches the disk`
+        : `whether discards reach the disk is unknown${verdict.blockedAt ? ` (${verdict.blockedAt})` : ''}`;
+    const timer = verdict.fstrimTimer?.enabled === true ? 'the weekly fstrim.timer is enabled' : verdict.fstrimTimer?.enabled === false ? 'fstrim.timer is not enabled' : 'the fstrim.timer state is unknown';
+    paragraphs.push(`#${i + 1} ${comparison.runs[i]?.label ?? record.label}: online discard ${online}; ${reaches}; ${timer}.`);
+  });
+  if (paragraphs.length === 0) return null;
+  return { id: 'trim', title: 'TRIM', paragraphs };
+}
+
+/** Every analysis that can speak in a report's summary, in the order they are shown. */
+export const SUMMARY_ANALYSES: SummaryAnalysis[] = [upgradeSummary, trimSummary];
+
+export function summarize(input: SummaryInput, analyses: SummaryAnalysis[] = SUMMARY_ANALYSES): SummarySection[] {
+  return analyses.map((analysis) => analysis(input)).filter((s): s is SummarySection => s !== null && s.paragraphs.length > 0);
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,44 @@
+// The one way runs become a report file (renderReport): the document (report-model.ts), its
+// HTML (the renderer's report view, handed in), and for PDF the printer of the front end
+// (printer.ts), which is all that differs between the Electron app, the CLI and browser mode.
+import type { RunRecord } from '../model/results.ts';
+import type { ThroughputUnit } from '../analysis/units.ts';
+import { buildReport } from './report-model.ts';
+import type { Paper } from './paper.ts';
+import { isPdf, ReportPrintError, type ReportHtml, type ReportPrinter } from './printer.ts';
+
+export type ReportFormat = 'pdf' | 'html';
+
+export interface RenderOptions {
+  format: ReportFormat;
+  paper: Paper;
+  unit: ThroughputUnit;
+  generatedAt?: Date;
+  appVersion?: string;
+}
+
+export interface RenderedReport {
+  fileName: string;
+  mimeType: string;
+  bytes: Uint8Array;
+}
+
+export interface ReportTools {
+  html: ReportHtml;
+  /** Needed for PDF only. */
+  printer: ReportPrinter | null;
+}
+
+/** Runs → the report file's bytes. */
+export async function renderReport(records: RunRecord[], options: RenderOptions, { html: renderHtml, printer }: ReportTools): Promise<RenderedReport> {
+  const doc = buildReport(records, { generatedAt: options.generatedAt ?? new Date(), paper: options.paper, unit: options.unit, appVersion: options.appVersion });
+  const html = await renderHtml(doc);
+  const base = `diskdelta-report-${records.map((r, i) => (r.id ? String(r.id) : `r${i + 1}`)).join('-')}`;
+  if (options.format === 'html') return { fileName: `${base}.html`, mimeType: 'text/html', bytes: new TextEncoder().encode(html) };
+  if (!printer) throw new ReportPrintError('no PDF printer in this build: save the report as HTML instead');
+  const bytes = await printer.print(html);
+  // A printer that "succeeds" with something else must not become a .pdf file on disk.
+  if (!isPdf(bytes)) throw new ReportPrintError(`${printer.name} returned ${bytes.length} bytes that are not a PDF`);
+  return { fileName: `${base}.pdf`, mimeType: 'application/pdf', bytes };
+}
+

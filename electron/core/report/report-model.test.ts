@@ -1,0 +1,127 @@
+// The report's document and its self-contained HTML: what a reader gets, checked on the
+// shipped reference runs and on runs built to hit each rule.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadReferenceRuns } from '../formats/reference.ts';
+import type { RunRecord } from '../model/results.ts';
+import { renderReportHtml, REPORT_CSP } from '../../../renderer/src/report/report-html.ts';
+import { barGeometry } from '../../../renderer/src/report/report-chart.ts';
+import { buildReport, ReportInputError } from './report-model.ts';
+import { MAX_REPORT_RUNS } from './paper.ts';
+
+const reference = (await loadReferenceRuns()).slice(0, 3);
+const at = new Date('2026-11-30T07:00:00Z');
+
+function measured(label: string, extra: Partial<RunRecord> = {}): RunRecord {
+  return {
+    label, notes: '', createdAt: '2026-11-29T10:00:00.000Z', source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {},
+    target: { path: '/mnt', kind: 'folder' },
+    system: { kernel: '6.1.0-28-amd64', cpuModel: 'AMD EPYC', cores: 2, threads: 2, cryptoFlags: ['aes', 'vaes'], memoryBytes: 24 * 2 ** 30 },
+    settings: { preset: 'quick', sizeBytes: 64 * 2 ** 20, durationSec: 1.5, warmupSec: 0.5, runs: 3 },
+    engine: { name: 'diskdelta', version: '0.1.0', ioEngine: 'aio' },
+    results: [
+      {
+        test: 'seq1m-q8t1-read', params: { rw: 'read', blockSize: 1 << 20, queueDepth: 8, threads: 1 }, bytesPerSec: 400e6, iops: 381, latencyNs: null,
+        best: null, cv: 0.021, runs: [], histogram: [], cpu: null, underResolved: false, warnings: [{ code: 'noisy', message: 'spread 21 %' }],
+      },
+      {
+        test: 'rnd4k-q32t1-read', params: { rw: 'randread', blockSize: 4096, queueDepth: 32, threads: 1 }, bytesPerSec: 80e6, iops: 19531, latencyNs: null,
+        best: null, cv: null, runs: [], histogram: [], cpu: null, underResolved: false, warnings: [],
+      },
+    ],
+    extras: [], warnings: [], ...extra,
+  };
+}
+
+describe('buildReport', () => {
+  it('refuses no runs and more runs than the table lays out, saying what to do', () => {
+    assert.throws(() => buildReport([], { generatedAt: at }), ReportInputError);
+    const many = Array.from({ length: MAX_REPORT_RUNS + 1 }, (_, i) => measured(`r${i}`));
+    assert.throws(() => buildReport(many, { generatedAt: at }), /at most 6 runs side by side; 7 were given: pick/);
+    assert.equal(buildReport(many.slice(0, MAX_REPORT_RUNS), { generatedAt: at }).runs.length, MAX_REPORT_RUNS);
+  });
+
+  it('marks reference runs and carries the machine as the source describes it', () => {
+    const doc = buildReport(reference, { generatedAt: at });
+    assert.deepEqual(doc.runs.map((r) => r.source), ['reference', 'reference', 'reference']);
+    assert.match(doc.runs[0]!.sourceText, /not measured on this machine/);
+    assert.match(doc.runs[0]!.machineNote!, /ThinkPad X201i/);
+    assert.equal(doc.runs[0]!.machine, null);
+    assert.deepEqual(doc.summary.map((s) => s.id), ['upgrade']);
+  });
+
+  it('gives a measured run its machine, AES in hardware, method and O_DIRECT', () => {
+    const doc = buildReport([measured('old'), measured('new')], { generatedAt: at, paper: 'letter' });
+    const run = doc.runs[0]!;
+    assert.deepEqual(run.machine, { cpu: 'AMD EPYC, 2 cores / 2 threads', aes: 'yes (aes, vaes)', memory: '24 GiB', kernel: '6.1.0-28-amd64' });
+    assert.equal(run.method.io, 'O_DIRECT (bypasses the page cache)');
+    assert.equal(run.method.timing, 'preset quick, 0.5 s warm-up, then 3 × 1.5 s timed runs, median shown');
+    assert.equal(run.method.sizes, 'test file 64 MiB');
+    assert.equal(run.method.engine, 'diskdelta 0.1.0 (aio I/O engine)');
+    assert.equal(doc.paper, 'letter');
+    const noAes = buildReport([measured('x', { system: { kernel: null, cpuModel: 'Core 2', cores: 2, cryptoFlags: [], memoryBytes: null } })], { generatedAt: at });
+    assert.match(noAes.runs[0]!.machine!.aes, /^no: dm-crypt would run its cipher in software/);
+  });
+
+  it('charts throughput for sequential tests and IOPS for random ones, and keeps every row in the table with its spread', () => {
+    const doc = buildReport([measured('old'), measured('new')], { generatedAt: at });
+    assert.deepEqual(doc.charts.map((c) => [c.id, c.unitLabel]), [['seq1m-q8t1-read:bytesPerSec', 'MB/s'], ['rnd4k-q32t1-read:iops', 'IOPS']]);
+    assert.deepEqual(doc.charts[0]!.bars.map((b) => b.value), [400, 400]);
+    const rows = doc.comparison.rows.map((r) => `${r.test}:${r.metric}`);
+    assert.deepEqual(rows, ['seq1m-q8t1-read:bytesPerSec', 'rnd4k-q32t1-read:bytesPerSec', 'rnd4k-q32t1-read:iops']);
+    assert.deepEqual(doc.spreads[0], ['CV 2.1 %', 'CV 2.1 %']);
+    assert.deepEqual(doc.spreads[1], [null, null]);
+  });
+
+  it('lists a warning several runs share once, with every run that has it', () => {
+    const doc = buildReport([measured('old'), measured('new')], { generatedAt: at });
+    assert.deepEqual(doc.warnings.map((w) => [w.code, w.test, w.runIndexes]), [['noisy', 'seq1m-q8t1-read', [0, 1]]]);
+  });
+});
+
+describe('bar geometry', () => {
+  it('is linear from zero, and a tiny figure still shows a bar', () => {
+    const doc = buildReport(reference, { generatedAt: at });
+    const seeks = doc.charts.find((c) => c.id.startsWith('seeks'))!;
+    const { bars, plotWidth } = barGeometry(seeks);
+    assert.equal(bars[1]!.width, plotWidth);
+    assert.equal(bars[0]!.width, Math.max(1, (151.4 / 10_524) * plotWidth));
+    assert.equal(bars[2]!.width, 0); // not in that run: no bar, the text says so
+  });
+});
+
+describe('renderReportHtml', () => {
+  const html = renderReportHtml(buildReport(reference, { generatedAt: at }));
+
+  it('is one file that can load nothing: no script, no external reference, a CSP that forbids any', () => {
+    assert.doesNotMatch(html, /<script/i);
+    assert.doesNotMatch(html, /\b(src|href)=/i);
+    assert.doesNotMatch(html, /url\(/i);
+    assert.ok(html.includes(`content="${REPORT_CSP}"`));
+    assert.match(REPORT_CSP, /^default-src 'none'/);
+  });
+
+  it('holds every section, every chart as inline SVG, and the seed figures', () => {
+    for (const id of ['summary', 'runs', 'charts', 'figures', 'warnings', 'method']) assert.ok(html.includes(`data-testid="report-${id}"`), id);
+    assert.equal(html.match(/<svg /g)?.length, 2);
+    for (const figure of ['×3.29', '×0.53', '×69.5']) assert.ok(html.includes(figure), figure);
+    for (const run of reference) assert.ok(html.includes(run.label.replace(/&/g, '&amp;')), run.label);
+  });
+
+  it('never hides a section until scrolled to (the Compare page does; a printout must not)', () => {
+    assert.doesNotMatch(html, /content-visibility/);
+  });
+
+  it('escapes labels: a run named like markup stays text', () => {
+    const evil = buildReport([measured('<img src=x onerror=alert(1)>'), measured('b')], { generatedAt: at });
+    const text = renderReportHtml(evil);
+    assert.doesNotMatch(text, /<img/);
+    assert.ok(text.includes('&lt;img src=x onerror=alert(1)&gt;'));
+  });
+
+  it('sets the paper size on the page itself, with page numbers', () => {
+    assert.match(html, /@page \{\s*size: A4 portrait/);
+    assert.match(renderReportHtml(buildReport(reference, { generatedAt: at, paper: 'letter' })), /size: letter portrait/);
+    assert.match(html, /counter\(page\) " of " counter\(pages\)/);
+  });
+});

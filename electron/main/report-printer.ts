@@ -1,0 +1,27 @@
+// The desktop app's report printer: the report's static HTML (renderer/src/report) loaded in a
+// hidden, sandboxed window with JavaScript off (the report has none), printed by Electron's
+// own Chromium with the same options the CLI gives the system's Chromium. Only the printer
+// differs between the front ends; the document is the same text.
+import { BrowserWindow } from 'electron';
+import { PRINT_OPTIONS, ReportPrintError, type ReportPrinter } from '../core/report/printer.ts';
+
+export function electronPrinter(): ReportPrinter {
+  return {
+    name: 'Electron printToPDF',
+    async print(html) {
+      const window = new BrowserWindow({
+        show: false,
+        webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, spellcheck: false },
+      });
+      try {
+        // A data: URL keeps the document off the disk; its CSP (default-src 'none') forbids any load.
+        await window.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`);
+        return new Uint8Array(await window.webContents.printToPDF(PRINT_OPTIONS));
+      } catch (error) {
+        throw new ReportPrintError(`printing the report failed: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        window.destroy();
+      }
+    },
+  };
+}

@@ -1,0 +1,295 @@
+// diskdelta-helper: the only part of DiskDelta that runs as root. It is started through pkexec
+// (polkit action org.diskdelta.helper, auth_admin_keep), does one fixed verb, and exits; the
+// measuring worker stays the user's own process (GNOME Disks' model, not KDiskMark's root
+// benchmark whose authorisation expires mid-run).
+//
+// Nothing from the caller is trusted: pkexec starts this with a clean environment, and every
+// verb validates its operands here again (the caller's checks do not count). The verbs open
+// no device or file writable: devices through blockdev_open_ro (shared with the worker), which
+// has no way to ask for write access; the one write is drop-caches' to a kernel knob.
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/loop.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "blockdev.h"
+#include "fdpass.h"
+#include "helper-protocol.h"
+#include "testfile-name.h"
+
+#define HELPER_NAME "diskdelta-helper"
+#define HELPER_VERSION "0.1.0"
+
+static int say(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int say(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, HELPER_NAME ": ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return code;
+}
+
+// The caller: pkexec puts the invoking user's uid in PKEXEC_UID. Run by root directly (no
+// pkexec), the caller is root.
+static int caller_uid(uid_t *uid) {
+  const char *s = getenv("PKEXEC_UID");
+  if (!s) {
+    *uid = getuid();
+    return 0;
+  }
+  if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 10) return -1;
+  unsigned long v = strtoul(s, NULL, 10);
+  if (v > 0xfffffffful) return -1;
+  *uid = (uid_t)v;
+  return 0;
+}
+
+// A device operand is exactly /dev/NAME: one component, no '/', no '.'-leading names (so no
+// "..") and no links resolved here: the caller resolves /dev/disk/by-id/… before asking.
+static int valid_device_path(const char *path) {
+  const char *prefix = "/dev/";
+  size_t plen = strlen(prefix), len = strlen(path);
+  if (strncmp(path, prefix, plen) != 0 || len == plen || len - plen > 64) return 0;
+  const char *name = path + plen;
+  if (name[0] == '.') return 0;
+  return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+:@-.") == strlen(name);
+}
+
+static int require_socket_stdout(void) {
+  struct stat st;
+  if (fstat(STDOUT_FILENO, &st) != 0 || !S_ISSOCK(st.st_mode))
+    return say(HX_USAGE, "stdout must be the caller's Unix socket (the descriptor travels over it); nothing was opened");
+  return 0;
+}
+
+static int send_device(int fd, const char *device, const blockdev_info_t *info) {
+  char text[256];
+  snprintf(text, sizeof text, "{\"device\":\"%s\",\"bytes\":%llu,\"sector\":%d}\n", device,
+           (unsigned long long)info->bytes, info->sector);
+  int rc = fdpass_send(STDOUT_FILENO, fd, text);
+  close(fd);
+  if (rc != 0) return say(HX_FAILED, "could not hand the descriptor back: %s (the caller went away?)", strerror(errno));
+  return HX_OK;
+}
+
+static int blockdev_exit(blockdev_status_t status) {
+  switch (status) {
+    case BLOCKDEV_MISSING: return HX_VANISHED;
+    case BLOCKDEV_SYMLINK:
+    case BLOCKDEV_NOT_BLOCK:
+    case BLOCKDEV_WRITABLE_FD: return HX_REFUSED;
+    default: return HX_FAILED;
+  }
+}
+
+// open-ro DEVICE: the read-only O_DIRECT descriptor of a block device, passed back over stdout.
+static int verb_open_ro(char **operands) {
+  const char *device = operands[0];
+  if (!valid_device_path(device))
+    return say(HX_REFUSED, "refusing '%s': a device is named /dev/NAME (no links, no '..', no sub-folders); nothing was opened", device);
+  int rc = require_socket_stdout();
+  if (rc) return rc;
+  blockdev_info_t info;
+  blockdev_status_t status;
+  char why[PATH_MAX + 128];
+  int fd = blockdev_open_ro(device, 1, &info, &status, why, sizeof why);
+  if (fd < 0 && blockdev_exit(status) == HX_REFUSED) return say(HX_REFUSED, "refusing %s: %s; nothing was opened", device, why);
+  if (fd < 0) return say(blockdev_exit(status), "cannot open %s: %s", device, why);
+  return send_device(fd, device, &info);
+}
+
+// drop-caches: sync, then drop the page cache, dentries and inodes (cold-start workloads).
+static int verb_drop_caches(char **operands) {
+  (void)operands;
+  sync();
+  int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return say(HX_FAILED, "cannot open /proc/sys/vm/drop_caches: %s", strerror(errno));
+  ssize_t n = write(fd, "3\n", 2);
+  int e = errno;
+  close(fd);
+  if (n != 2) return say(HX_FAILED, "dropping the caches failed: %s", strerror(e));
+  printf("{\"dropped\":\"pagecache+dentries+inodes\"}\n");
+  return HX_OK;
+}
+
+// A file operand must be a test file DiskDelta made for the calling user: an absolute path
+// without '.'/'..' components, named .diskdelta-*.tmp, every folder on the way reached without
+// following a link, the file itself a regular file (not a link) with one name, owned by the
+// user pkexec says called. Returns an O_RDONLY descriptor of it, or -1 after saying why
+// (*code set).
+static int open_own_file(const char *path, int *code) {
+  uid_t uid;
+  if (caller_uid(&uid) != 0) return *code = say(HX_REFUSED, "PKEXEC_UID is malformed; nothing was opened"), -1;
+  size_t len = strlen(path);
+  if (path[0] != '/' || len >= PATH_MAX || path[len - 1] == '/')
+    return *code = say(HX_REFUSED, "refusing '%s': give the absolute path of a DiskDelta test file; nothing was opened", path), -1;
+  const char *base = strrchr(path, '/') + 1;
+  if (!is_testfile_name(base))
+    return *code = say(HX_REFUSED, "refusing '%s': not a file DiskDelta created (named %s*%s); nothing was opened", path,
+                       TESTFILE_PREFIX, TESTFILE_SUFFIX), -1;
+  char copy[PATH_MAX];
+  snprintf(copy, sizeof copy, "%s", path);
+  int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  char *save = NULL;
+  char *part = strtok_r(copy + 1, "/", &save);
+  while (part && dir >= 0) {
+    char *next = strtok_r(NULL, "/", &save);
+    if (strcmp(part, ".") == 0 || strcmp(part, "..") == 0) {
+      close(dir);
+      return *code = say(HX_REFUSED, "refusing '%s': '.' and '..' are not allowed in the path; nothing was opened", path), -1;
+    }
+    if (!next) break;  // part is the file itself
+    int sub = openat(dir, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int e = errno;
+    close(dir);
+    if (sub < 0)
+      return *code = say(e == ENOENT ? HX_VANISHED : HX_REFUSED, "refusing '%s': the folder '%s' %s; nothing was opened", path, part,
+                         e == ELOOP || e == ENOTDIR ? "is a link or not a folder" : strerror(e)), -1;
+    dir = sub;
+    part = next;
+  }
+  if (dir < 0) return *code = say(HX_FAILED, "cannot open /: %s", strerror(errno)), -1;
+  int pfd = openat(dir, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  int e = errno;
+  close(dir);
+  if (pfd < 0) return *code = say(e == ENOENT ? HX_VANISHED : HX_FAILED, "cannot reach '%s': %s", path, strerror(e)), -1;
+  struct stat st;
+  const char *problem = NULL;
+  char owner[96];
+  if (fstat(pfd, &st) != 0) problem = strerror(errno);
+  else if (S_ISLNK(st.st_mode)) problem = "it is a symbolic link";
+  else if (!S_ISREG(st.st_mode)) problem = "it is not a regular file";
+  else if (st.st_uid != uid) {
+    snprintf(owner, sizeof owner, "it belongs to uid %u, not to the caller (uid %u)", (unsigned)st.st_uid, (unsigned)uid);
+    problem = owner;
+  } else if (st.st_nlink != 1) problem = "it has other hard links";
+  if (problem) {
+    close(pfd);
+    return *code = say(HX_REFUSED, "refusing '%s': %s; nothing was opened", path, problem), -1;
+  }
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
+  int fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  e = errno;
+  close(pfd);
+  if (fd < 0) return *code = say(HX_FAILED, "cannot open '%s' read-only: %s", path, strerror(e)), -1;
+  return fd;
+}
+
+// loop-attach FILE: a read-only loop device over DiskDelta's own test file, with autoclear:
+// the loop goes away by itself when the caller closes the descriptor passed back (no second
+// root step for teardown). The encryption issue layers its throwaway dm-crypt mapping on it.
+static int verb_loop_attach(char **operands) {
+  int rc = require_socket_stdout();
+  if (rc) return rc;
+  int file = open_own_file(operands[0], &rc);
+  if (file < 0) return rc;
+  int ctl = open("/dev/loop-control", O_RDONLY | O_CLOEXEC);
+  if (ctl < 0) {
+    close(file);
+    return say(HX_FAILED, "cannot open /dev/loop-control: %s", strerror(errno));
+  }
+  // Another process may take the free device between GET_FREE and CONFIGURE: try again.
+  for (int attempt = 0; attempt < 8; attempt++) {
+    int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+    if (n < 0) break;
+    char device[32];
+    snprintf(device, sizeof device, "/dev/loop%d", n);
+    blockdev_info_t info;
+    blockdev_status_t status;
+    char why[256];
+    int loop = blockdev_open_ro(device, 0, &info, &status, why, sizeof why);
+    if (loop < 0) continue;
+    struct loop_config config;
+    memset(&config, 0, sizeof config);
+    config.fd = (unsigned)file;
+    config.info.lo_flags = LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR | LO_FLAGS_DIRECT_IO;
+    snprintf((char *)config.info.lo_file_name, sizeof config.info.lo_file_name, "%s", operands[0]);
+    if (ioctl(loop, LOOP_CONFIGURE, &config) != 0) {
+      int e = errno;
+      close(loop);
+      if (e == EBUSY) continue;
+      close(ctl);
+      close(file);
+      return say(HX_FAILED, "attaching %s to %s failed: %s", operands[0], device, strerror(e));
+    }
+    close(ctl);
+    close(file);
+    if (blockdev_check_fd(loop, &info, &status, why, sizeof why) != 0) {
+      close(loop);
+      return say(HX_FAILED, "the new loop device %s is unusable: %s", device, why);
+    }
+    return send_device(loop, device, &info);
+  }
+  close(ctl);
+  close(file);
+  return say(HX_FAILED, "no free loop device: %s", strerror(errno));
+}
+
+typedef struct {
+  const char *name;
+  const char *operands;  // for --help
+  int operand_count;
+  int (*run)(char **operands);
+  const char *help;
+} verb_t;
+
+// The whole surface of the helper. Planned for the encryption issue, with the same checks
+// (open_own_file for files, a "diskdelta-<uid>-" name prefix for mappings it made):
+//   crypt-setup FILE      loop-attach + a throwaway dm-crypt mapping with a random key made
+//                         here, never seen by the caller; passes the mapping back read-only
+//   crypt-teardown NAME   removes a mapping crypt-setup made for this caller
+static const verb_t VERBS[] = {
+    {.name = "open-ro", .operands = "DEVICE", .operand_count = 1, .run = verb_open_ro,
+     .help = "open the block device /dev/NAME read-only (O_DIRECT) and pass the descriptor back over stdout"},
+    {.name = "drop-caches", .operands = "", .operand_count = 0, .run = verb_drop_caches,
+     .help = "sync, then drop the page cache, dentries and inodes (for cold-start measurements)"},
+    {.name = "loop-attach", .operands = "FILE", .operand_count = 1, .run = verb_loop_attach,
+     .help = "a read-only, self-clearing loop device over DiskDelta's own test FILE, passed back over stdout"},
+};
+#define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
+
+static void print_help(FILE *out) {
+  fprintf(out, "Usage: pkexec /path/to/" HELPER_NAME " VERB [OPERAND]\n\n"
+               "The privileged helper of DiskDelta: one verb, then it exits. Verbs:\n");
+  for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %-12s %-7s %s\n", VERBS[i].name, VERBS[i].operands, VERBS[i].help);
+  fprintf(out,
+          "\nFiles must be DiskDelta's own test files (%s*%s), regular, owned by the calling user\n"
+          "(PKEXEC_UID), reached without links. No device or file is opened writable (the one\n"
+          "write is drop-caches' to /proc/sys/vm/drop_caches).\n"
+          "\nExit codes: 0 ok; 2 argv it does not know (incl. any write request); 3 refused (not a block\n"
+          "device, a link, '..', not DiskDelta's file, another user's); 4 device or file vanished;\n"
+          "5 the kernel refused or the caller's socket is gone; 6 not started as root (use pkexec).\n",
+          TESTFILE_PREFIX, TESTFILE_SUFFIX);
+}
+
+int main(int argc, char **argv) {
+  signal(SIGPIPE, SIG_IGN);
+  umask(077);
+  if (argc == 2 && strcmp(argv[1], "--help") == 0) return print_help(stdout), HX_OK;
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) return printf(HELPER_NAME " " HELPER_VERSION "\n"), HX_OK;
+  if (geteuid() != 0) return say(HX_NOT_ROOT, "must run as root, started through pkexec; nothing was done");
+  if (argc < 2) return print_help(stderr), HX_USAGE;
+  const verb_t *verb = NULL;
+  for (unsigned i = 0; i < VERB_COUNT; i++)
+    if (strcmp(argv[1], VERBS[i].name) == 0) verb = &VERBS[i];
+  if (!verb) {
+    if (strncmp(argv[1], "open", 4) == 0 || strstr(argv[1], "write") || strstr(argv[1], "rw"))
+      return say(HX_USAGE, "refusing '%s': the helper opens nothing writable (the only open is open-ro); nothing was opened", argv[1]);
+    return say(HX_USAGE, "unknown verb '%s' (see --help); nothing was done", argv[1]);
+  }
+  if (argc - 2 != verb->operand_count)
+    return say(HX_USAGE, "%s takes exactly %d operand%s (%s), got %d; nothing was done", verb->name, verb->operand_count,
+               verb->operand_count == 1 ? "" : "s", verb->operand_count ? verb->operands : "none", argc - 2);
+  return verb->run(argv + 2);
+}

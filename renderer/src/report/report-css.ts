@@ -1,0 +1,61 @@
+// The report's styles: always the light theme, sized for paper. A TypeScript string rather
+// than a .css file because Node (CLI, browser-mode server), the Electron bundle and Vite all
+// import it as it is, and the self-contained HTML inlines it. Everything is scoped under
+// .report except @page, so the app's report route can use it beside the app's own styles.
+// Page numbers are @page margin boxes (Chromium ≥ 131): they are part of the document, so
+// the same numbers appear whichever Chromium prints it, or when a person prints the HTML.
+import type { Paper } from '../../../electron/core/report/paper.ts';
+
+const PAGE_SIZE: Record<Paper, string> = { a4: 'A4', letter: 'letter' };
+
+export function pageCss(paper: Paper): string {
+  return `@page {
+  size: ${PAGE_SIZE[paper]} portrait;
+  margin: 14mm 13mm 16mm 13mm;
+  @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8pt "DejaVu Sans", Arial, sans-serif; color: #6b7280; }
+  @bottom-left { content: "DiskDelta report"; font: 8pt "DejaVu Sans", Arial, sans-serif; color: #6b7280; }
+}`;
+}
+
+export const REPORT_CSS = `
+.report { color-scheme: light; background: #fff; color: #111827; font: 9.5pt/1.4 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif;
+  -webkit-print-color-adjust: exact; print-color-adjust: exact; max-width: 190mm; margin: 0 auto; }
+.report h1 { font-size: 17pt; margin: 0 0 2mm; line-height: 1.2; }
+.report h2 { font-size: 12.5pt; margin: 6mm 0 2mm; padding-bottom: 1mm; border-bottom: 1px solid #d1d5db; break-after: avoid; }
+.report h3 { font-size: 10pt; margin: 3mm 0 1mm; break-after: avoid; }
+.report p { margin: 0 0 2mm; }
+.report .run-line { font-size: 10.5pt; }
+.report .muted { color: #6b7280; }
+.report .block { display: block; }
+.report .code, .report code { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; color: #4b5563; }
+.report .swatch { display: inline-block; min-width: 6mm; padding: 0 1mm; border-radius: 2px; color: #fff; font-size: 8pt; font-weight: bold; text-align: center; }
+.report .badge { display: inline-block; padding: 0 1.5mm; border: 1px solid #9ca3af; border-radius: 2px; font-size: 7.5pt; font-weight: normal; text-transform: uppercase; letter-spacing: 0.03em; color: #374151; }
+.report .badge.reference { border-color: #7c3aed; color: #6d28d9; }
+.report .badge.imported { border-color: #d97706; color: #b45309; }
+.report .section-summary p { font-size: 10pt; }
+.report .run-cards { display: grid; grid-template-columns: 1fr 1fr; gap: 3mm; }
+.report .run-card, .report .method-run { border: 1px solid #e5e7eb; border-radius: 2mm; padding: 2mm 3mm; break-inside: avoid; }
+.report .run-card h3, .report .method-run h3 { margin-top: 0; }
+.report dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.5mm 3mm; margin: 0; font-size: 8.5pt; }
+.report dt { color: #6b7280; }
+.report dd { margin: 0; overflow-wrap: anywhere; }
+.report .stack-title { margin: 1.5mm 0 0.5mm; font-size: 8pt; color: #6b7280; }
+.report ol.stack { margin: 0; padding-left: 5mm; font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; overflow-wrap: anywhere; }
+.report .charts { display: grid; grid-template-columns: 1fr; gap: 2mm; }
+.report figure.chart { margin: 0; break-inside: avoid; }
+.report figure.chart figcaption { font-size: 8.5pt; font-weight: bold; margin-bottom: 1mm; }
+.report figure.chart svg { display: block; font-family: "DejaVu Sans", Arial, sans-serif; overflow: visible; }
+.report table.figures { width: 100%; border-collapse: collapse; font-size: 7.5pt; }
+.report table.figures thead { display: table-header-group; }
+.report table.figures th, .report table.figures td { border-bottom: 1px solid #e5e7eb; padding: 1mm 1.2mm; text-align: left; vertical-align: top; }
+.report table.figures thead th { border-bottom: 1.5px solid #9ca3af; }
+.report table.figures tr { break-inside: avoid; }
+.report table.figures .value { font-weight: bold; }
+.report .delta.better.spread-yes strong, .report .delta.better.spread-unknown strong { color: #047857; }
+.report .delta.worse.spread-yes strong, .report .delta.worse.spread-unknown strong { color: #b91c1c; }
+.report ul.notes, .report ul.warnings, .report ul.tests { margin: 0 0 2mm; padding-left: 5mm; }
+.report ul.warnings li, .report ul.notes li { break-inside: avoid; margin-bottom: 0.8mm; }
+.report ul.tests { font-size: 8pt; }
+.report .method-run { margin-bottom: 2mm; }
+@media print { .report { max-width: none; } }
+`;

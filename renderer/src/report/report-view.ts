@@ -1,0 +1,168 @@
+// The report view: one ReportDocument (electron/core/report/report-model.ts) as a printable
+// page. Written with createElement rather than JSX so that Node (which strips types but does
+// not compile JSX) renders the very same components to the static HTML file and the PDF;
+// the app's report route renders them live. Light theme and print rules: report-css.ts.
+// Nothing here is hidden until scrolled to (no content-visibility): every section prints.
+import { createElement as h, Fragment, type ReactElement, type ReactNode } from 'react';
+import type { Delta } from '../../../electron/core/analysis/compare.ts';
+import type { ReportDocument, ReportRun } from '../../../electron/core/report/report-model.ts';
+import { REPORT_COLORS, ReportChartView } from './report-chart.ts';
+
+const SPREAD_TEXT = { yes: 'beyond spread', no: 'within spread', unknown: 'spread unknown' } as const;
+const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'no better side' } as const;
+
+/** "2026-11-30 06:49 UTC": the same in every time zone, so the PDF says what the file says. */
+export function reportDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function Swatch({ index }: { index: number }): ReactElement {
+  return h('span', { className: 'swatch', style: { background: REPORT_COLORS[index % REPORT_COLORS.length] } }, `#${index + 1}`);
+}
+
+function Section({ id, title, children }: { id: string; title: string; children?: ReactNode }): ReactElement {
+  return h('section', { className: `report-section section-${id}`, 'aria-labelledby': `${id}-h`, 'data-testid': `report-${id}` }, h('h2', { id: `${id}-h` }, title), children);
+}
+
+function SourceBadge({ run }: { run: ReportRun }): ReactElement | null {
+  if (run.source === 'measured') return null;
+  return h('span', { className: `badge ${run.source}` }, run.source === 'reference' ? 'reference' : 'imported');
+}
+
+function RunCard({ run, index }: { run: ReportRun; index: number }): ReactElement {
+  const rows: Array<[string, ReactNode]> = [
+    ['Source', run.sourceText],
+    ['Date', reportDate(run.createdAt)],
+    ['Disk', run.disk],
+  ];
+  if (run.machine) {
+    rows.push(['CPU', run.machine.cpu], ['AES in hardware', run.machine.aes], ['Memory', run.machine.memory], ['Kernel', run.machine.kernel]);
+  } else {
+    rows.push(['Machine', run.machineNote ?? 'not recorded with this run']);
+  }
+  if (run.notes) rows.push(['Notes', run.notes]);
+  return h(
+    'article',
+    { className: 'run-card', 'data-testid': 'report-run' },
+    h('h3', null, h(Swatch, { index }), ' ', run.label, ' ', h(SourceBadge, { run })),
+    h('dl', null, ...rows.flatMap(([k, v]) => [h('dt', { key: `${k}-t` }, k), h('dd', { key: `${k}-d` }, v)])),
+    run.stack.length > 0
+      ? h(Fragment, null, h('p', { className: 'stack-title' }, 'Storage stack, from the file down to the disk:'), h('ol', { className: 'stack' }, ...run.stack.map((line, i) => h('li', { key: i }, line))))
+      : null,
+  );
+}
+
+function DeltaText({ delta, against }: { delta: Delta; against: string }): ReactElement {
+  return h(
+    'span',
+    { className: `delta ${delta.verdict ?? 'none'} spread-${delta.beyondSpread}` },
+    h('strong', null, delta.ratioText),
+    ` ${delta.percentText}`,
+    delta.verdict ? ` ${delta.verdict}` : '',
+    ` vs ${against}, ${SPREAD_TEXT[delta.beyondSpread]}`,
+  );
+}
+
+function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
+  const { comparison } = doc;
+  return h(
+    'table',
+    { className: 'figures', 'data-testid': 'report-table' },
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Test · figure'), ...comparison.runs.map((run, i) => h('th', { scope: 'col', key: i }, h(Swatch, { index: i }), ' ', run.label)))),
+    h(
+      'tbody',
+      null,
+      ...comparison.rows.map((row, r) =>
+        h(
+          'tr',
+          { key: `${row.test}:${row.metric}` },
+          h('th', { scope: 'row' }, row.testTitle, h('br'), h('span', { className: 'muted' }, `${row.metricLabel}, ${DIRECTION_TEXT[row.direction]}`)),
+          ...row.cells.map((cell, i) =>
+            h(
+              'td',
+              { key: i },
+              h('span', { className: 'value' }, cell.display, cell.underResolved && cell.value !== null ? ' (under-resolved)' : ''),
+              i === 0 ? h('span', { className: 'muted block' }, 'baseline') : null,
+              cell.vsBaseline ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsBaseline, against: '#1' })) : null,
+              cell.vsPrevious ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsPrevious, against: `#${i}` })) : null,
+              doc.spreads[r]?.[i] ? h('span', { className: 'muted block' }, doc.spreads[r]![i]) : null,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function Warnings({ doc }: { doc: ReportDocument }): ReactElement {
+  const notes = doc.comparison.notes;
+  return h(
+    Section,
+    { id: 'warnings', title: 'Notes and warnings' },
+    notes.length > 0 ? h('ul', { className: 'notes' }, ...notes.map((n, i) => h('li', { key: i }, n))) : null,
+    doc.warnings.length === 0
+      ? h('p', { className: 'muted' }, 'No run carries a warning.')
+      : h(
+          'ul',
+          { className: 'warnings' },
+          ...doc.warnings.map((w, i) =>
+            h('li', { key: i }, ...w.runIndexes.map((r) => h(Fragment, { key: r }, h(Swatch, { index: r }), ' ')), w.test ? h('span', { className: 'muted' }, `${w.test}: `) : null, w.message, h('span', { className: 'code' }, ` (${w.code})`)),
+          ),
+        ),
+  );
+}
+
+function Method({ doc }: { doc: ReportDocument }): ReactElement {
+  return h(
+    Section,
+    { id: 'method', title: 'How it was measured' },
+    h(
+      'p',
+      null,
+      `Throughput in ${doc.comparison.unitDescription}; IOPS are I/O operations per second; latency in ns, µs or ms as labelled. ` +
+        'Ratios are to run #1 (×2.00 = twice its figure); with three or more runs each is also compared to the run before it. ' +
+        'A difference is "beyond spread" when it exceeds twice the runs’ combined standard deviation.',
+    ),
+    ...doc.runs.map((run, i) =>
+      h(
+        'div',
+        { className: 'method-run', key: i },
+        h('h3', null, h(Swatch, { index: i }), ' ', run.label, ' ', h(SourceBadge, { run })),
+        h(
+          'dl',
+          null,
+          h('dt', null, 'Engine'), h('dd', null, run.method.engine),
+          h('dt', null, 'I/O'), h('dd', null, run.method.io),
+          h('dt', null, 'Size'), h('dd', null, run.method.sizes),
+          h('dt', null, 'Timing'), h('dd', null, run.method.timing),
+          h('dt', null, 'Date'), h('dd', null, reportDate(run.method.measuredAt)),
+        ),
+        h('ul', { className: 'tests' }, ...run.method.tests.map((t) => h('li', { key: t.id }, h('code', null, t.id), ` ${t.title}: ${t.params}`))),
+      ),
+    ),
+  );
+}
+
+export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
+  const labels = doc.comparison.runs.map((r) => r.label);
+  return h(
+    'article',
+    { className: 'report', 'data-testid': 'report' },
+    h(
+      'header',
+      { className: 'report-header' },
+      h('h1', null, doc.title),
+      h('p', { className: 'run-line' }, ...doc.runs.flatMap((run, i) => [i > 0 ? ' → ' : null, h(Swatch, { index: i, key: `s${i}` }), ` ${run.label}`])),
+      h('p', { className: 'muted' }, `Generated ${reportDate(doc.generatedAt)} by DiskDelta${doc.appVersion ? ` ${doc.appVersion}` : ''} · ${doc.runs.length} run${doc.runs.length === 1 ? '' : 's'} · run #1 is the baseline`),
+    ),
+    doc.summary.length > 0
+      ? h(Section, { id: 'summary', title: 'Summary' }, ...doc.summary.map((s) => h('div', { key: s.id, className: `summary-${s.id}`, 'data-testid': `summary-${s.id}` }, h('h3', null, s.title), ...s.paragraphs.map((p, i) => h('p', { key: i }, p)))))
+      : null,
+    h(Section, { id: 'runs', title: 'Runs, disks and machines' }, h('div', { className: 'run-cards' }, ...doc.runs.map((run, i) => h(RunCard, { run, index: i, key: i })))),
+    doc.charts.length > 0 ? h(Section, { id: 'charts', title: 'Charts' }, h('div', { className: 'charts' }, ...doc.charts.map((chart) => h(ReportChartView, { chart, labels, key: chart.id })))) : null,
+    h(Section, { id: 'figures', title: 'Every figure' }, h(FullTable, { doc })),
+    h(Warnings, { doc }),
+    h(Method, { doc }),
+  );
+}
