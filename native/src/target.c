@@ -157,7 +157,8 @@ static int open_blockdev(target_t *t, const char *path, const struct stat *st, c
   if (req->needs_write && is_own_throwaway(st->st_rdev)) return open_own_throwaway(t, path);
   if (req->needs_write) {
     return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE,
-                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always. "
+                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always "
+                        "(only its own throwaway loop/dm-crypt devices over its own test file are written). "
                         "Run write tests on a folder of a filesystem on that disk instead", shown_path(path));
   }
   blockdev_info_t info;
