@@ -155,7 +155,11 @@ sums > sums-after.txt
 `,
     });
     guests.push(g);
-    assert.equal(g.status, 0, `the guest ran the script to the end; console:\n${g.console.slice(-3000)}\noutput:\n${g.output.slice(-3000)}`);
+    assert.equal(
+      g.status,
+      0,
+      `the guest ran the script to the end; console:\n${g.console.slice(-3000)}\noutput:\n${g.output.slice(-3000)}`,
+    );
 
     const c = new Checks();
     // 1. AF_ALG ciphers vs cryptsetup benchmark, in ABBA rounds (cryptsetup, ours, ours,
@@ -163,12 +167,18 @@ sums > sums-after.txt
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     for (const bits of [256, 512]) {
       c.attempt(`ciphers vs cryptsetup, aes-xts ${bits}`, () => {
-        const cs = read(g, `cs-${bits}.txt`).trim().split('\n').map((l) => {
-          const m = /aes-xts\s+\d+b\s+([\d.]+)\s+MiB\/s\s+([\d.]+)\s+MiB\/s/.exec(l);
-          assert.ok(m, `cryptsetup benchmark line: ${l}`);
-          return { enc: Number(m[1]) * 1048576, dec: Number(m[2]) * 1048576 };
-        });
-        const dd = read(g, `dd-${bits}.ndjson`).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+        const cs = read(g, `cs-${bits}.txt`)
+          .trim()
+          .split('\n')
+          .map((l) => {
+            const m = /aes-xts\s+\d+b\s+([\d.]+)\s+MiB\/s\s+([\d.]+)\s+MiB\/s/.exec(l);
+            assert.ok(m, `cryptsetup benchmark line: ${l}`);
+            return { enc: Number(m[1]) * 1048576, dec: Number(m[2]) * 1048576 };
+          });
+        const dd = read(g, `dd-${bits}.ndjson`)
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
         assert.equal(dd.length, 8);
         assert.equal(cs.length, 8);
         for (const m of dd) assert.equal(m['backend'], 'af_alg', 'the kernel crypto API, not OpenSSL');
@@ -195,10 +205,17 @@ sums > sums-after.txt
       assert.equal(luks.mode, 'existing');
       assert.match(luks.encrypted.target.path, /^\/dev\/dm-/);
       assert.equal(luks.raw.target.path, '/dev/vdb');
-      assert.deepEqual(luks.raw.results.map((x) => x.test), ['seq1m-q8t1-read'], 'an existing mapping is only read');
+      assert.deepEqual(
+        luks.raw.results.map((x) => x.test),
+        ['seq1m-q8t1-read'],
+        'an existing mapping is only read',
+      );
       checkForecast(c, luks, ['seq1m-q8t1-read'], 'cipher');
     });
-    c.that(vdbSectorsWritten(read(g, 'vdb-after.txt')) === vdbSectorsWritten(read(g, 'vdb-before.txt')), 'nothing written to the LUKS2 disk');
+    c.that(
+      vdbSectorsWritten(read(g, 'vdb-after.txt')) === vdbSectorsWritten(read(g, 'vdb-before.txt')),
+      'nothing written to the LUKS2 disk',
+    );
 
     // 3. SIGKILL mid-run: the leftovers exist, the next run removes them and says so.
     c.attempt('SIGKILL, then the next run cleans up', () => {
@@ -211,15 +228,20 @@ sums > sums-after.txt
       assert.doesNotMatch(read(g, 'after-dm.txt'), /diskdelta-crypt/);
       assert.doesNotMatch(read(g, 'after-loop.txt'), /diskdelta-crypt/);
       assert.doesNotMatch(read(g, 'after-files.txt'), /\.diskdelta-/);
-      assert.match(read(g, 'after-dm.txt'), /labluks/, 'the user\'s own mapping is untouched');
-      c.figures.push(`after SIGKILL the next run said:\n${next.split('\n').filter((l) => l.startsWith('Cleaned up')).join('\n')}`);
+      assert.match(read(g, 'after-dm.txt'), /labluks/, "the user's own mapping is untouched");
+      c.figures.push(
+        `after SIGKILL the next run said:\n${next
+          .split('\n')
+          .filter((l) => l.startsWith('Cleaned up'))
+          .join('\n')}`,
+      );
     });
 
     // 4. Nothing else on the guest's filesystem changed.
     const before = read(g, 'sums-before.txt');
     c.that(/bystander\.bin/.test(before), 'the bystander files were summed');
-    c.that(read(g, 'sums-after-throwaway.txt') === before, 'files outside DiskDelta\'s own unchanged after the throwaway run');
-    c.that(read(g, 'sums-after.txt') === before, 'files outside DiskDelta\'s own unchanged after the SIGKILL and the cleanup');
+    c.that(read(g, 'sums-after-throwaway.txt') === before, "files outside DiskDelta's own unchanged after the throwaway run");
+    c.that(read(g, 'sums-after.txt') === before, "files outside DiskDelta's own unchanged after the SIGKILL and the cleanup");
     c.done();
   });
 
@@ -233,12 +255,19 @@ sums > sums-after.txt
       script: `DD=${DD}\n${setup(k)}\n${runs('--tests seq1m-q8t1-read,seq1m-q8t1-write --size 32MiB --duration 4 --warmup 0.5')}\nsums > sums-after.txt`,
     });
     guests.push(g);
-    assert.equal(g.status, 0, `the guest ran the script to the end; console:\n${g.console.slice(-3000)}\noutput:\n${g.output.slice(-3000)}`);
+    assert.equal(
+      g.status,
+      0,
+      `the guest ran the script to the end; console:\n${g.console.slice(-3000)}\noutput:\n${g.output.slice(-3000)}`,
+    );
     const c = new Checks();
     c.attempt('throwaway, disk-bound', () => checkForecast(c, report(g, 'throwaway'), ['seq1m-q8t1-read', 'seq1m-q8t1-write'], 'disk'));
     c.attempt('existing LUKS2, disk-bound', () => checkForecast(c, report(g, 'luks'), ['seq1m-q8t1-read'], 'disk'));
-    c.that(vdbSectorsWritten(read(g, 'vdb-after.txt')) === vdbSectorsWritten(read(g, 'vdb-before.txt')), 'nothing written to the LUKS2 disk');
-    c.that(read(g, 'sums-after.txt') === read(g, 'sums-before.txt'), 'files outside DiskDelta\'s own unchanged');
+    c.that(
+      vdbSectorsWritten(read(g, 'vdb-after.txt')) === vdbSectorsWritten(read(g, 'vdb-before.txt')),
+      'nothing written to the LUKS2 disk',
+    );
+    c.that(read(g, 'sums-after.txt') === read(g, 'sums-before.txt'), "files outside DiskDelta's own unchanged");
     c.done();
   });
 });

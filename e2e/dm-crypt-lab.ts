@@ -18,8 +18,20 @@ const BOOT_MODULES = ['virtio_pci', 'virtio_blk', '9pnet_virtio', '9p'];
 
 /** Modules a test loads inside the guest (`labModprobe`), for dm-crypt, AF_ALG and ext4. */
 export const CRYPT_MODULES = [
-  'dm-crypt', 'xts', 'aesni-intel', 'essiv', 'cbc', 'sha256_generic', 'algif_skcipher', 'loop', 'ext4',
-  'serpent-avx2', 'twofish-avx-x86_64', 'adiantum', 'chacha-x86_64', 'nhpoly1305-avx2',
+  'dm-crypt',
+  'xts',
+  'aesni-intel',
+  'essiv',
+  'cbc',
+  'sha256_generic',
+  'algif_skcipher',
+  'loop',
+  'ext4',
+  'serpent-avx2',
+  'twofish-avx-x86_64',
+  'adiantum',
+  'chacha-x86_64',
+  'nhpoly1305-avx2',
 ];
 
 export interface LabKernel {
@@ -39,7 +51,8 @@ function tool(name: string, args: string[] = ['--version']): boolean {
 export function labUnavailable(): string | null {
   if (process.env['DISKDELTA_SKIP_LAB']) return 'DISKDELTA_SKIP_LAB is set';
   if (!tool('qemu-system-x86_64')) return 'needs qemu-system-x86_64 (Debian qemu-system-x86)';
-  if (!existsSync('/bin/busybox') && !existsSync('/usr/bin/busybox')) return 'needs a static busybox for the initramfs (Debian busybox-static)';
+  if (!existsSync('/bin/busybox') && !existsSync('/usr/bin/busybox'))
+    return 'needs a static busybox for the initramfs (Debian busybox-static)';
   if (!tool('cpio')) return 'needs cpio (Debian cpio)';
   if (!tool('depmod', ['-V']) || !tool('modprobe', ['-V'])) return 'needs depmod and modprobe (Debian kmod)';
   if (!tool('cryptsetup')) return 'needs cryptsetup in the shared root (Debian cryptsetup-bin)';
@@ -80,7 +93,9 @@ function kernelPackage(): string {
  */
 export function ensureLabKernel(): LabKernel {
   mkdirSync(LAB_CACHE, { recursive: true });
-  const ready = readdirSync(LAB_CACHE).filter((n) => n.startsWith('kernel-') && existsSync(join(LAB_CACHE, n, 'initrd.cpio.gz'))).sort();
+  const ready = readdirSync(LAB_CACHE)
+    .filter((n) => n.startsWith('kernel-') && existsSync(join(LAB_CACHE, n, 'initrd.cpio.gz')))
+    .sort();
   const cached = ready.at(-1);
   if (cached) return describeKernel(join(LAB_CACHE, cached));
 
@@ -158,7 +173,10 @@ function buildInitramfs(dir: string, version: string): void {
   }
   writeFileSync(join(staging, 'init'), initScript(insmods));
   chmodSync(join(staging, 'init'), 0o755);
-  const cpio = spawnSync('sh', ['-c', 'find . | cpio -o -H newc --quiet | gzip -1 > ../initrd.cpio.gz'], { cwd: staging, encoding: 'utf8' });
+  const cpio = spawnSync('sh', ['-c', 'find . | cpio -o -H newc --quiet | gzip -1 > ../initrd.cpio.gz'], {
+    cwd: staging,
+    encoding: 'utf8',
+  });
   if (cpio.status !== 0) throw new Error(`building the initramfs failed: ${cpio.stderr}`);
   rmSync(staging, { recursive: true, force: true });
 }
@@ -214,12 +232,27 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     drives.push('-drive', `file=${second},if=virtio,format=raw,cache=none${throttle}`);
   }
   const args = [
-    '-M', 'pc', '-cpu', 'max', '-m', String(opts.memoryMiB ?? 1024), '-smp', '2', '-nographic', '-no-reboot',
-    '-kernel', kernel.kernel, '-initrd', kernel.initrd,
-    '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
-    '-virtfs', `local,path=${share},mount_tag=lab,security_model=none,multidevs=remap`,
+    '-M',
+    'pc',
+    '-cpu',
+    'max',
+    '-m',
+    String(opts.memoryMiB ?? 1024),
+    '-smp',
+    '2',
+    '-nographic',
+    '-no-reboot',
+    '-kernel',
+    kernel.kernel,
+    '-initrd',
+    kernel.initrd,
+    '-virtfs',
+    'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
+    '-virtfs',
+    `local,path=${share},mount_tag=lab,security_model=none,multidevs=remap`,
     ...drives,
-    '-append', 'console=ttyS0 quiet panic=-1 loglevel=3',
+    '-append',
+    'console=ttyS0 quiet panic=-1 loglevel=3',
   ];
   const child = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let consoleText = '';

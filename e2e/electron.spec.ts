@@ -25,9 +25,7 @@ const open: Open = async (page, route) => {
 function electronOrSkip(covered: string): string | null {
   const found = findElectron();
   if (found.path !== null) return found.path;
-  const why =
-    `the Electron binary is not installed here (${found.reason}); its download is blocked on this ` +
-    `machine. ${covered}`;
+  const why = `the Electron binary is not installed here (${found.reason}); its download is blocked on this ` + `machine. ${covered}`;
   console.log(`electron.spec.ts skipped: ${why}`);
   test.skip(true, why);
   return null;
@@ -101,7 +99,8 @@ test('desktop app: report PDF printed by Electron’s printToPDF from a hidden w
     const pdf = join(dir, 'report.pdf');
     writeFileSync(pdf, Buffer.from(contentBase64, 'base64'));
     const text = execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-    for (const needle of ['×3.29', '×0.53', '×69.5', 'Laptop hard disk, ThinkPad X201i (2011)', 'Intel 320 SSD, ThinkPad X201i (2011)']) expect(text).toContain(needle);
+    for (const needle of ['×3.29', '×0.53', '×69.5', 'Laptop hard disk, ThinkPad X201i (2011)', 'Intel 320 SSD, ThinkPad X201i (2011)'])
+      expect(text).toContain(needle);
     expect(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' })).toMatch(/pts \(letter\)/);
     expect(execFileSync('pdfimages', ['-list', pdf], { encoding: 'utf8' }).trim().split('\n')).toHaveLength(2);
   } finally {

@@ -5,7 +5,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
 
-test('Overview measures the cipher ceilings; Compare draws the cipher line and the estimated forecasts apart from measurements', async ({ page, app }) => {
+test('Overview measures the cipher ceilings; Compare draws the cipher line and the estimated forecasts apart from measurements', async ({
+  page,
+  app,
+}) => {
   test.setTimeout(120_000);
   await page.goto(`${app.url}#/`);
   const section = page.getByTestId('cipher-ceilings');
@@ -56,9 +59,15 @@ test('Overview measures the cipher ceilings; Compare draws the cipher line and t
   }
 });
 
-test('New run: "also measure what encryption costs" where dm-crypt cannot run ends with a message saying what is missing', async ({ page, app }) => {
+test('New run: "also measure what encryption costs" where dm-crypt cannot run ends with a message saying what is missing', async ({
+  page,
+  app,
+}) => {
   const dmPossible = process.getuid?.() === 0 && /\bdevice-mapper\b/.test(readFileSync('/proc/misc', 'utf8'));
-  test.skip(dmPossible, 'this machine can run dm-crypt: the failure path is not reachable; e2e/dm-crypt-lab.test.ts measures the real thing');
+  test.skip(
+    dmPossible,
+    'this machine can run dm-crypt: the failure path is not reachable; e2e/dm-crypt-lab.test.ts measures the real thing',
+  );
   await page.goto(`${app.url}#/new`);
   await page.getByLabel('Target folder').fill(app.targetDir);
   await page.getByLabel('Also measure what encryption (dm-crypt) costs on this disk').check();

@@ -45,12 +45,16 @@ function waitForUrl(child: ChildProcess): Promise<string> {
 }
 
 export const test = base.extend<{ app: AppFixture }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
   app: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'diskdelta-e2e-'));
     const targetDir = join(dir, 'target');
     mkdirSync(targetDir);
     const dbPath = join(dir, 'library.sqlite');
-    const child = spawn(NODE, [CLI, 'serve', '--port', '0', '--db', dbPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The build global-setup made, as it is: serve would otherwise rebuild it when a source is
+    // newer (an edit during the run), which is slow and not what the tests are about.
+    const env = { ...process.env, DISKDELTA_RENDERER_DIR: join(ROOT, 'dist', 'renderer') };
+    const child = spawn(NODE, [CLI, 'serve', '--port', '0', '--db', dbPath], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await waitForUrl(child);
       const parsed = new URL(url);

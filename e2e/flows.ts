@@ -6,7 +6,13 @@ import { expect } from '@playwright/test';
 export type Open = (page: Page, route: string) => Promise<void>;
 
 /** Fills New run and starts; returns once the Live run page shows the run. */
-export async function startRun(page: Page, open: Open, targetDir: string, label: string, opts: { preset?: string; sizeMiB?: string; duration?: string } = {}) {
+export async function startRun(
+  page: Page,
+  open: Open,
+  targetDir: string,
+  label: string,
+  opts: { preset?: string; sizeMiB?: string; duration?: string } = {},
+) {
   await open(page, 'new');
   await page.getByLabel('Target folder').fill(targetDir);
   await page.getByLabel('Preset').selectOption(opts.preset ?? 'quick');
@@ -16,6 +22,24 @@ export async function startRun(page: Page, open: Open, targetDir: string, label:
   await page.getByLabel('Label').fill(label);
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByTestId('page-live')).toBeVisible();
+}
+
+/**
+ * Every run.progress fraction the server sends to this page over its WebSocket (browser mode),
+ * recorded from the moment of the call. Unlike sampling the progress bar, this does not depend
+ * on how fast the machine is: a short run on a loaded machine can finish before the page is
+ * looked at, but its progress events are still sent. Call before the page opens its socket.
+ */
+export function recordProgressEvents(page: Page): number[] {
+  const fractions: number[] = [];
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', ({ payload }) => {
+      if (typeof payload !== 'string' || !payload.includes('"run.progress"')) return;
+      const message = JSON.parse(payload) as { event?: string; payload?: { fraction?: number } };
+      if (message.event === 'run.progress' && typeof message.payload?.fraction === 'number') fractions.push(message.payload.fraction);
+    });
+  });
+  return fractions;
 }
 
 /** Waits for the run to end, recording every progress value seen on the way. */

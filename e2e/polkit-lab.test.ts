@@ -34,7 +34,12 @@ const SIZE = 256 * 2 ** 20;
 function unavailable(): string | null {
   const lab = labUnavailable();
   if (lab) return lab;
-  for (const [path, pkg] of [['/usr/bin/pkexec', 'pkexec'], [POLKITD, 'polkitd'], ['/usr/bin/dbus-daemon', 'dbus'], ['/usr/bin/setpriv', 'util-linux']]) {
+  for (const [path, pkg] of [
+    ['/usr/bin/pkexec', 'pkexec'],
+    [POLKITD, 'polkitd'],
+    ['/usr/bin/dbus-daemon', 'dbus'],
+    ['/usr/bin/setpriv', 'util-linux'],
+  ]) {
     if (!existsSync(path!)) return `needs ${path} (Debian package ${pkg})`;
   }
   if (!(statSync('/usr/bin/pkexec').mode & 0o4000)) return '/usr/bin/pkexec is not setuid root';
@@ -77,7 +82,11 @@ function startAs(user: 'nobody' | 'root', command: string[], onLine?: (line: str
   const quoted = command.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
   const drop = user === 'nobody' ? `setpriv --reuid=${NOBODY} --regid=${NOBODY} --clear-groups ` : '';
   const env = `env -i PATH=/usr/bin:/bin HOME=${home()} DISKDELTA_DB=${join(home(), `${user}.sqlite`)} `;
-  const child = spawn('sh', ['-c', lab!.joinGroup(`${drop}${env}${quoted}`)], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], cwd: home() });
+  const child = spawn('sh', ['-c', lab!.joinGroup(`${drop}${env}${quoted}`)], {
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: home(),
+  });
   let stdout = '';
   let stderr = '';
   let pending = '';
@@ -107,7 +116,8 @@ function runAs(user: 'nobody' | 'root', command: string[], onLine?: (line: strin
 /** A home and working folder both users may write. */
 const home = () => join(lab!.dir, 'home');
 
-const diskdelta = (user: 'nobody' | 'root', args: string[], onLine?: (l: string) => void) => runAs(user, [process.execPath, CLI, ...args], onLine);
+const diskdelta = (user: 'nobody' | 'root', args: string[], onLine?: (l: string) => void) =>
+  runAs(user, [process.execPath, CLI, ...args], onLine);
 
 /** Writes (or removes) the test rule, then waits until polkitd answers by it. */
 async function setRule(result: 'YES' | 'NO' | 'SLOW-YES' | null, expect: (r: Run) => boolean, what: string): Promise<void> {
@@ -115,7 +125,10 @@ async function setRule(result: 'YES' | 'NO' | 'SLOW-YES' | null, expect: (r: Run
   // which pkexec is waiting and can be killed.
   const answer = result === 'SLOW-YES' ? 'polkit.spawn(["/bin/sleep", "4"]); return polkit.Result.YES;' : `return polkit.Result.${result};`;
   if (result) {
-    writeFileSync(RULE, `polkit.addRule(function(action, subject) {\n  if (action.id.indexOf("org.diskdelta.helper.") == 0 && subject.user == "nobody") { ${answer} }\n});\n`);
+    writeFileSync(
+      RULE,
+      `polkit.addRule(function(action, subject) {\n  if (action.id.indexOf("org.diskdelta.helper.") == 0 && subject.user == "nobody") { ${answer} }\n});\n`,
+    );
   } else rmSync(RULE, { force: true });
   // polkitd reloads rules on an inotify event: probe with a verb that opens nothing.
   let last: Run | null = null;
@@ -197,37 +210,62 @@ interface JsonRun {
   results: { test: string; bytesPerSec: number | null; iops: number | null }[];
 }
 // A full second of warm-up lets the throttle's accounting settle before the timed runs.
-const RUN_ARGS = () => ['run', '--target', lab!.device, '--preset', 'quick', '--size', '256MiB', '--warmup', '1', '--duration', '2', '--runs', '2', '--json', '--no-save'];
+const RUN_ARGS = () => [
+  'run',
+  '--target',
+  lab!.device,
+  '--preset',
+  'quick',
+  '--size',
+  '256MiB',
+  '--warmup',
+  '1',
+  '--duration',
+  '2',
+  '--runs',
+  '2',
+  '--json',
+  '--no-save',
+];
 
-test('as nobody with an allowing rule: --elevate measures the loop device, and matches a root run within ±10 %', { timeout: 180_000 }, async (t) => {
-  if (reason) return t.skip(`polkit lab: ${reason}`);
-  const denied = await diskdelta('nobody', RUN_ARGS());
-  assert.equal(denied.code, 3, 'without --elevate (and no terminal to ask on) the device is unusable');
-  assert.match(denied.stderr, /needs administrator rights: pass --elevate/);
+test(
+  'as nobody with an allowing rule: --elevate measures the loop device, and matches a root run within ±10 %',
+  { timeout: 180_000 },
+  async (t) => {
+    if (reason) return t.skip(`polkit lab: ${reason}`);
+    const denied = await diskdelta('nobody', RUN_ARGS());
+    assert.equal(denied.code, 3, 'without --elevate (and no terminal to ask on) the device is unusable');
+    assert.match(denied.stderr, /needs administrator rights: pass --elevate/);
 
-  const asRoot = await diskdelta('root', RUN_ARGS());
-  assert.equal(asRoot.code, 0, asRoot.stderr);
-  const asNobody = await diskdelta('nobody', [...RUN_ARGS(), '--elevate']);
-  assert.equal(asNobody.code, 0, asNobody.stderr);
-  const root = JSON.parse(asRoot.stdout) as JsonRun;
-  const nobody = JSON.parse(asNobody.stdout) as JsonRun;
-  assert.equal(nobody.target.kind, 'block-device');
-  // Reads only: the preset's write tests are skipped on a device.
-  assert.deepEqual(nobody.results.map((r) => r.test), ['seq1m-q8t1-read', 'rnd4k-q1t1-read']);
-  const pairs = [
-    ['seq1m-q8t1-read', 'bytesPerSec', CAP_BPS],
-    ['rnd4k-q1t1-read', 'iops', CAP_IOPS],
-  ] as const;
-  for (const [id, field, cap] of pairs) {
-    const a = root.results.find((r) => r.test === id)?.[field];
-    const b = nobody.results.find((r) => r.test === id)?.[field];
-    assert.ok(typeof a === 'number' && typeof b === 'number', `${id}: both runs measured ${field}`);
-    console.log(`polkit lab ${id}: root ${a.toFixed(1)}, nobody through the helper ${b.toFixed(1)} ${field}, ratio ${(b / a).toFixed(4)}, cap ${cap}`);
-    assert.ok(Math.abs(b / a - 1) <= TOLERANCE, `${id}: nobody's ${b.toFixed(1)} is not within ±10 % of root's ${a.toFixed(1)}`);
-    // And it is the throttled device that was read, not a cache (which would beat the cap).
-    assert.ok(b <= cap * (1 + TOLERANCE), `${id}: ${b.toFixed(1)} ${field} is above the cap ${cap}`);
-  }
-});
+    const asRoot = await diskdelta('root', RUN_ARGS());
+    assert.equal(asRoot.code, 0, asRoot.stderr);
+    const asNobody = await diskdelta('nobody', [...RUN_ARGS(), '--elevate']);
+    assert.equal(asNobody.code, 0, asNobody.stderr);
+    const root = JSON.parse(asRoot.stdout) as JsonRun;
+    const nobody = JSON.parse(asNobody.stdout) as JsonRun;
+    assert.equal(nobody.target.kind, 'block-device');
+    // Reads only: the preset's write tests are skipped on a device.
+    assert.deepEqual(
+      nobody.results.map((r) => r.test),
+      ['seq1m-q8t1-read', 'rnd4k-q1t1-read'],
+    );
+    const pairs = [
+      ['seq1m-q8t1-read', 'bytesPerSec', CAP_BPS],
+      ['rnd4k-q1t1-read', 'iops', CAP_IOPS],
+    ] as const;
+    for (const [id, field, cap] of pairs) {
+      const a = root.results.find((r) => r.test === id)?.[field];
+      const b = nobody.results.find((r) => r.test === id)?.[field];
+      assert.ok(typeof a === 'number' && typeof b === 'number', `${id}: both runs measured ${field}`);
+      console.log(
+        `polkit lab ${id}: root ${a.toFixed(1)}, nobody through the helper ${b.toFixed(1)} ${field}, ratio ${(b / a).toFixed(4)}, cap ${cap}`,
+      );
+      assert.ok(Math.abs(b / a - 1) <= TOLERANCE, `${id}: nobody's ${b.toFixed(1)} is not within ±10 % of root's ${a.toFixed(1)}`);
+      // And it is the throttled device that was read, not a cache (which would beat the cap).
+      assert.ok(b <= cap * (1 + TOLERANCE), `${id}: ${b.toFixed(1)} ${field} is above the cap ${cap}`);
+    }
+  },
+);
 
 test('expiry cannot kill a run: samples keep arriving after the helper has exited and its pid is gone', { timeout: 60_000 }, async (t) => {
   if (reason) return t.skip(`polkit lab: ${reason}`);
@@ -245,7 +283,24 @@ test('expiry cannot kill a run: samples keep arriving after the helper has exite
   const messages: WorkerMessage[] = [];
   const run = await runAs(
     'nobody',
-    [WORKER, 'run', '--target', lab!.device, '--helper', INSTALLED_HELPER, '--job', 'name=seq,rw=read,bs=1048576,qd=8', '--duration', '3', '--warmup', '0', '--size', String(SIZE), '--sample-ms', '100'],
+    [
+      WORKER,
+      'run',
+      '--target',
+      lab!.device,
+      '--helper',
+      INSTALLED_HELPER,
+      '--job',
+      'name=seq,rw=read,bs=1048576,qd=8',
+      '--duration',
+      '3',
+      '--warmup',
+      '0',
+      '--size',
+      String(SIZE),
+      '--sample-ms',
+      '100',
+    ],
     (line) => {
       const m = parseWorkerLine(line);
       assert.ok(!('invalid' in m), line);
@@ -264,50 +319,89 @@ test('expiry cannot kill a run: samples keep arriving after the helper has exite
   assert.ok(samplesWhileGone >= 20, `samples kept arriving with the helper's pid gone: ${samplesWhileGone}`);
   assert.equal(samplesWhileAlive, 0);
   const result = messages.find((m) => m.type === 'result');
-  assert.ok(result?.type === 'result' && result.bytes > 0 && result.bytes_per_sec <= CAP_BPS * (1 + TOLERANCE), 'and it measured the device');
+  assert.ok(
+    result?.type === 'result' && result.bytes > 0 && result.bytes_per_sec <= CAP_BPS * (1 + TOLERANCE),
+    'and it measured the device',
+  );
 });
 
-test('one authentication per session, with the real pkexec: a holder asks once, two runs measure on its descriptor, another user gets nothing', { timeout: 90_000 }, async (t) => {
-  if (reason) return t.skip(`polkit lab: ${reason}`);
-  const socket = join(home(), `hold-${process.pid}.sock`);
-  const lines: WorkerMessage[] = [];
-  const holder = startAs('nobody', [WORKER, 'hold', '--target', lab!.device, '--helper', INSTALLED_HELPER, '--socket', socket], (line) => {
-    const m = parseWorkerLine(line);
-    if (!('invalid' in m)) lines.push(m);
-  });
-  try {
-    for (let i = 0; i < 100 && !lines.some((m) => m.type === 'holding' || m.type === 'done'); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(lines.some((m) => m.type === 'holding'), `the holder listens: ${JSON.stringify(lines)}`);
-    const job = ['--job', 'name=seq,rw=read,bs=1048576,qd=8', '--duration', '3', '--warmup', '1', '--size', String(SIZE), '--sample-ms', '0'];
-    for (let i = 0; i < 2; i++) {
-      const run = await runAs('nobody', [WORKER, 'run', '--target', lab!.device, '--fd-from', socket, ...job]);
-      assert.equal(run.code, 0, run.stderr);
-      const messages = run.stdout.split('\n').filter(Boolean).map((l) => parseWorkerLine(l) as WorkerMessage);
-      assert.ok(!messages.some((m) => m.type === 'helper'), 'no pkexec for this run');
-      const result = messages.find((m) => m.type === 'result');
-      // The throttled device, read (bytes came back) and not a cache (never above the cap).
-      assert.ok(result?.type === 'result' && result.bytes > 0 && result.bytes_per_sec <= CAP_BPS * (1 + TOLERANCE), `run ${i + 1} measured the device: ${JSON.stringify(result ?? run.stdout)}`);
+test(
+  'one authentication per session, with the real pkexec: a holder asks once, two runs measure on its descriptor, another user gets nothing',
+  { timeout: 90_000 },
+  async (t) => {
+    if (reason) return t.skip(`polkit lab: ${reason}`);
+    const socket = join(home(), `hold-${process.pid}.sock`);
+    const lines: WorkerMessage[] = [];
+    const holder = startAs(
+      'nobody',
+      [WORKER, 'hold', '--target', lab!.device, '--helper', INSTALLED_HELPER, '--socket', socket],
+      (line) => {
+        const m = parseWorkerLine(line);
+        if (!('invalid' in m)) lines.push(m);
+      },
+    );
+    try {
+      for (let i = 0; i < 100 && !lines.some((m) => m.type === 'holding' || m.type === 'done'); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      assert.ok(
+        lines.some((m) => m.type === 'holding'),
+        `the holder listens: ${JSON.stringify(lines)}`,
+      );
+      const job = [
+        '--job',
+        'name=seq,rw=read,bs=1048576,qd=8',
+        '--duration',
+        '3',
+        '--warmup',
+        '1',
+        '--size',
+        String(SIZE),
+        '--sample-ms',
+        '0',
+      ];
+      for (let i = 0; i < 2; i++) {
+        const run = await runAs('nobody', [WORKER, 'run', '--target', lab!.device, '--fd-from', socket, ...job]);
+        assert.equal(run.code, 0, run.stderr);
+        const messages = run.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => parseWorkerLine(l) as WorkerMessage);
+        assert.ok(!messages.some((m) => m.type === 'helper'), 'no pkexec for this run');
+        const result = messages.find((m) => m.type === 'result');
+        // The throttled device, read (bytes came back) and not a cache (never above the cap).
+        assert.ok(
+          result?.type === 'result' && result.bytes > 0 && result.bytes_per_sec <= CAP_BPS * (1 + TOLERANCE),
+          `run ${i + 1} measured the device: ${JSON.stringify(result ?? run.stdout)}`,
+        );
+      }
+      const started = lines.filter((m) => m.type === 'helper' && m.state === 'started');
+      assert.equal(started.length, 1, 'pkexec ran once for the session');
+      // root is another user to this holder: SO_PEERCRED refuses it.
+      const other = await runAs('root', [WORKER, 'run', '--target', lab!.device, '--fd-from', socket, ...job]);
+      assert.equal(other.code, 9);
+      assert.match(other.stdout, /"code":"holder-gone"/);
+    } finally {
+      holder.child.stdin.end();
     }
-    const started = lines.filter((m) => m.type === 'helper' && m.state === 'started');
-    assert.equal(started.length, 1, 'pkexec ran once for the session');
-    // root is another user to this holder: SO_PEERCRED refuses it.
-    const other = await runAs('root', [WORKER, 'run', '--target', lab!.device, '--fd-from', socket, ...job]);
-    assert.equal(other.code, 9);
-    assert.match(other.stdout, /"code":"holder-gone"/);
-  } finally {
-    holder.child.stdin.end();
-  }
-  const end = await holder.done;
-  assert.equal(end.code, 0, end.stderr);
-  assert.ok(lines.some((m) => m.type === 'warning' && m.code === 'hold-refused'));
-  assert.equal(existsSync(socket), false, 'the holder removed its socket');
-});
+    const end = await holder.done;
+    assert.equal(end.code, 0, end.stderr);
+    assert.ok(lines.some((m) => m.type === 'warning' && m.code === 'hold-refused'));
+    assert.equal(existsSync(socket), false, 'the holder removed its socket');
+  },
+);
 
 test('a terminal without --elevate: the CLI asks first; "n" leaves the device alone (exit 3)', { timeout: 60_000 }, async (t) => {
   if (reason) return t.skip(`polkit lab: ${reason}`);
   if (spawnSync('script', ['--version']).status !== 0) return t.skip('needs script(1) from util-linux for a terminal');
   // script(1) gives the command a terminal; its input is our "n".
-  const inner = ['script', '-q', '-e', '-c', [process.execPath, CLI, ...RUN_ARGS().filter((a) => a !== '--json')].map((a) => `'${a}'`).join(' '), '/dev/null'];
+  const inner = [
+    'script',
+    '-q',
+    '-e',
+    '-c',
+    [process.execPath, CLI, ...RUN_ARGS().filter((a) => a !== '--json')].map((a) => `'${a}'`).join(' '),
+    '/dev/null',
+  ];
   const { child, done } = startAs('nobody', inner);
   child.stdin.write('n\n');
   child.stdin.end();
@@ -322,20 +416,42 @@ test('the helper killed mid-open (pkexec waiting for polkit): exit 9, helper-kil
   await setRule('SLOW-YES', authorised, 'slow allow');
   let killed = 0;
   const lines: WorkerMessage[] = [];
-  const run = await runAs('nobody', [WORKER, 'run', '--target', lab!.device, '--helper', INSTALLED_HELPER, '--job', 'name=seq,rw=read,bs=1048576,qd=8', '--duration', '1', '--warmup', '0'], (line) => {
-    const m = parseWorkerLine(line);
-    if ('invalid' in m) return;
-    lines.push(m);
-    if (m.type === 'helper' && m.state === 'started') {
-      killed = m.pid;
-      setTimeout(() => process.kill(m.pid, 'SIGKILL'), 1000);
-    }
-  });
+  const run = await runAs(
+    'nobody',
+    [
+      WORKER,
+      'run',
+      '--target',
+      lab!.device,
+      '--helper',
+      INSTALLED_HELPER,
+      '--job',
+      'name=seq,rw=read,bs=1048576,qd=8',
+      '--duration',
+      '1',
+      '--warmup',
+      '0',
+    ],
+    (line) => {
+      const m = parseWorkerLine(line);
+      if ('invalid' in m) return;
+      lines.push(m);
+      if (m.type === 'helper' && m.state === 'started') {
+        killed = m.pid;
+        setTimeout(() => process.kill(m.pid, 'SIGKILL'), 1000);
+      }
+    },
+  );
   assert.ok(killed > 0, 'the worker named the helper it started');
   assert.equal(run.code, 9, run.stderr);
   const error = lines.find((m) => m.type === 'error');
   assert.ok(error?.type === 'error' && error.code === 'helper-killed', JSON.stringify(error));
-  assert.match(error.message, new RegExp(`the privileged helper \\(pid ${killed}\\) was killed by signal 9 before it passed /dev/loop\\d+ back; nothing was measured`));
+  assert.match(
+    error.message,
+    new RegExp(
+      `the privileged helper \\(pid ${killed}\\) was killed by signal 9 before it passed /dev/loop\\d+ back; nothing was measured`,
+    ),
+  );
   assert.ok(!lines.some((m) => m.type === 'result'));
 });
 
@@ -344,7 +460,10 @@ test('a denying rule: exit 9, "polkit did not authorise"', { timeout: 60_000 }, 
   await setRule('NO', (r) => r.code === 127 && /Not authorized/.test(r.stderr), 'deny');
   const r = await diskdelta('nobody', [...RUN_ARGS(), '--elevate']);
   assert.equal(r.code, 9, r.stderr);
-  assert.match(r.stderr, /polkit did not authorise reading \/dev\/loop\d+ \(pkexec: Error executing command as another user: Not authorized\)/);
+  assert.match(
+    r.stderr,
+    /polkit did not authorise reading \/dev\/loop\d+ \(pkexec: Error executing command as another user: Not authorized\)/,
+  );
   assert.equal(r.stdout, '');
 });
 

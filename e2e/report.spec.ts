@@ -12,11 +12,22 @@ import { renderReport } from '../electron/core/report/print.ts';
 import { buildReport } from '../electron/core/report/report-model.ts';
 import { renderReportHtml } from '../renderer/src/report/report-html.ts';
 
-const SEED = ['Laptop hard disk, ThinkPad X201i (2011)', 'Intel 320 SSD, ThinkPad X201i (2011)', 'Intel 320 SSD + dm-crypt (LUKS, AES-256), ThinkPad X201i (2011)'];
+const SEED = [
+  'Laptop hard disk, ThinkPad X201i (2011)',
+  'Intel 320 SSD, ThinkPad X201i (2011)',
+  'Intel 320 SSD + dm-crypt (LUKS, AES-256), ThinkPad X201i (2011)',
+];
 
-test('browser mode: Save PDF on Compare downloads a PDF with the runs’ labels; the report route shows it all and saves HTML', async ({ page, app }) => {
+test('browser mode: Save PDF on Compare downloads a PDF with the runs’ labels; the report route shows it all and saves HTML', async ({
+  page,
+  app,
+}) => {
   await page.goto(`${app.url}#/compare`);
-  for (const label of SEED) await page.getByTestId('pick-reference').and(page.getByRole('checkbox', { name: label })).check();
+  for (const label of SEED)
+    await page
+      .getByTestId('pick-reference')
+      .and(page.getByRole('checkbox', { name: label }))
+      .check();
   await expect(page.getByTestId('compare-view')).toBeVisible();
 
   const download = page.waitForEvent('download');
@@ -36,7 +47,8 @@ test('browser mode: Save PDF on Compare downloads a PDF with the runs’ labels;
     await page.getByRole('link', { name: 'Open the report view' }).click();
     await expect(page.getByTestId('page-report')).toBeVisible();
     const preview = page.getByTestId('report-preview');
-    for (const id of ['summary', 'runs', 'charts', 'figures', 'warnings', 'method']) await expect(preview.getByTestId(`report-${id}`)).toBeVisible();
+    for (const id of ['summary', 'runs', 'charts', 'figures', 'warnings', 'method'])
+      await expect(preview.getByTestId(`report-${id}`)).toBeVisible();
     await expect(preview.getByTestId('report-chart')).toHaveCount(2);
     await expect(preview.getByTestId('summary-upgrade')).toContainText('×69.5');
     mkdirSync(SCREENSHOT_DIR, { recursive: true });

@@ -88,7 +88,10 @@ export function setUpThrottledLab(opts: { name: string; sizeBytes: number; caps:
     const majMin = readFileSync(`/sys/block/${basename(device)}/dev`, 'utf8').trim();
     group = join(BLKIO, `${opts.name}-${process.pid}`);
     mkdirSync(group);
-    const limits: Array<[string, number]> = [['read_bps', opts.caps.bytesPerSec], ['read_iops', opts.caps.iops]];
+    const limits: Array<[string, number]> = [
+      ['read_bps', opts.caps.bytesPerSec],
+      ['read_iops', opts.caps.iops],
+    ];
     if (opts.caps.writes !== false) limits.push(['write_bps', opts.caps.bytesPerSec], ['write_iops', opts.caps.iops]);
     for (const [file, cap] of limits) {
       const path = join(group, `blkio.throttle.${file}_device`);

@@ -15,27 +15,74 @@ import { openLibrary } from '../electron/core/store/library.ts';
 import { startAppServer } from '../electron/server/app-server.ts';
 
 const ROUNDS = 5;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 function syntheticRun(n: number, withSeries: boolean): RunRecord {
   const results: TestResult[] = TEST_IDS.map((test, t) => {
     const bytesPerSec = 40e6 * (n + 1) * (1 + t / 10);
-    const lat = { mean: 8e5 / (n + 1), p50: 7e5 / (n + 1), p90: 1.5e6 / (n + 1), p99: 4e6 / (n + 1), p999: 9e6 / (n + 1), max: 2e7 / (n + 1) };
-    const samples = withSeries && test === 'seq1m-q8t1-read'
-      ? Array.from({ length: 600 }, (_, i) => ({ tMs: (i + 1) * 100, bytesPerSec: bytesPerSec * (0.9 + 0.2 * Math.abs(Math.sin(i / 7))), iops: bytesPerSec / 1048576 }))
-      : [];
+    const lat = {
+      mean: 8e5 / (n + 1),
+      p50: 7e5 / (n + 1),
+      p90: 1.5e6 / (n + 1),
+      p99: 4e6 / (n + 1),
+      p999: 9e6 / (n + 1),
+      max: 2e7 / (n + 1),
+    };
+    const samples =
+      withSeries && test === 'seq1m-q8t1-read'
+        ? Array.from({ length: 600 }, (_, i) => ({
+            tMs: (i + 1) * 100,
+            bytesPerSec: bytesPerSec * (0.9 + 0.2 * Math.abs(Math.sin(i / 7))),
+            iops: bytesPerSec / 1048576,
+          }))
+        : [];
     return {
-      test, params: null, bytesPerSec, iops: bytesPerSec / 4096, latencyNs: lat, best: null, cv: 0.02,
-      runs: [{ run: 1, bytesPerSec, iops: bytesPerSec / 4096, latencyNs: lat, elapsedNs: 60e9, ios: 1e6, bytes: 1e9, cpu: { userNs: 1e8, systemNs: 1e8 }, samples }],
-      histogram: [], cpu: null, underResolved: false,
+      test,
+      params: null,
+      bytesPerSec,
+      iops: bytesPerSec / 4096,
+      latencyNs: lat,
+      best: null,
+      cv: 0.02,
+      runs: [
+        {
+          run: 1,
+          bytesPerSec,
+          iops: bytesPerSec / 4096,
+          latencyNs: lat,
+          elapsedNs: 60e9,
+          ios: 1e6,
+          bytes: 1e9,
+          cpu: { userNs: 1e8, systemNs: 1e8 },
+          samples,
+        },
+      ],
+      histogram: [],
+      cpu: null,
+      underResolved: false,
       warnings: t === 8 ? [{ code: 'synthetic', message: 'synthetic figure for bench:app' }] : [],
     };
   });
   return {
-    label: `synthetic ${n + 1} (bench:app)`, notes: '', createdAt: new Date(Date.UTC(2026, 0, n + 1)).toISOString(),
-    source: 'imported', sourceFormat: 'diskdelta', sourceMeta: { synthetic: 'yes' },
-    target: { path: '/synthetic', kind: 'folder' }, settings: {}, engine: { name: 'synthetic', version: '0' },
-    results, extras: [], warnings: [],
+    label: `synthetic ${n + 1} (bench:app)`,
+    notes: '',
+    createdAt: new Date(Date.UTC(2026, 0, n + 1)).toISOString(),
+    source: 'imported',
+    sourceFormat: 'diskdelta',
+    sourceMeta: { synthetic: 'yes' },
+    target: { path: '/synthetic', kind: 'folder' },
+    settings: {},
+    engine: { name: 'synthetic', version: '0' },
+    results,
+    extras: [],
+    warnings: [],
   };
 }
 
@@ -108,10 +155,22 @@ try {
 }
 
 const fmt = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (runs: ${xs.map((x) => x.toFixed(0)).join(', ')})`;
-console.log(`bench:app — browser mode, headless Debian Chromium, ${ROUNDS} rounds, 6 synthetic runs × ${TEST_IDS.length} tests, 3 series × 600 samples`);
+console.log(
+  `bench:app — browser mode, headless Debian Chromium, ${ROUNDS} rounds, 6 synthetic runs × ${TEST_IDS.length} tests, 3 series × 600 samples`,
+);
 // A shared 2-core machine skews these timings: the load says how much.
-console.log(`load average during the run: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} CPUs`);
-console.log(`first load to interactive (goto → library rows clickable): ${fmt(loads)}   target ≤ 1000 ms  ${median(loads) <= 1000 ? 'OK' : 'MISSED'}`);
+console.log(
+  `load average during the run: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${availableParallelism()} CPUs`,
+);
+console.log(
+  `first load to interactive (goto → library rows clickable): ${fmt(loads)}   target ≤ 1000 ms  ${median(loads) <= 1000 ? 'OK' : 'MISSED'}`,
+);
 console.log(`  of which DOM interactive (navigation timing):           ${fmt(domInteractive)}`);
-console.log(`Compare, 6th run ticked → run fetched, every chart rendered, the screen painted: ${fmt(compareLoads)}   target ≤ 200 ms  ${median(compareLoads) <= 200 ? 'OK' : 'MISSED'}`);
-console.log(`Compare re-render (units switch, no fetch):                     ${fmt(rerenders)}   target ≤ 200 ms  ${median(rerenders) <= 200 ? 'OK' : 'MISSED'}`);
+console.log(
+  `Compare, 6th run ticked → run fetched, every chart rendered, the screen painted: ${fmt(compareLoads)}   target ≤ 200 ms  ${median(compareLoads) <= 200 ? 'OK' : 'MISSED'}`,
+);
+console.log(
+  `Compare re-render (units switch, no fetch):                     ${fmt(rerenders)}   target ≤ 200 ms  ${median(rerenders) <= 200 ? 'OK' : 'MISSED'}`,
+);

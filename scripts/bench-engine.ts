@@ -85,13 +85,43 @@ function timed(argv: string[], outFile: string): { status: number | null; cpuSec
   return { status: r.status, cpuSec, stderr: r.stderr };
 }
 
-function runTool(tool: Tool, test: BenchTest, file: string, target: string, sizeBytes: number, wrap: (p: string) => string, scratch: string, warmupSec: number): Measured {
+function runTool(
+  tool: Tool,
+  test: BenchTest,
+  file: string,
+  target: string,
+  sizeBytes: number,
+  wrap: (p: string) => string,
+  scratch: string,
+  warmupSec: number,
+): Measured {
   const out = join(scratch, 'out.json');
   if (tool === 'diskdelta') {
-    const argv = [wrap(worker), 'run', '--target', target, '--file', file, '--size', String(sizeBytes), '--duration', String(durationSec),
-      '--warmup', String(warmupSec), '--runs', '1', '--sample-ms', '0', '--job', test.job];
+    const argv = [
+      wrap(worker),
+      'run',
+      '--target',
+      target,
+      '--file',
+      file,
+      '--size',
+      String(sizeBytes),
+      '--duration',
+      String(durationSec),
+      '--warmup',
+      String(warmupSec),
+      '--runs',
+      '1',
+      '--sample-ms',
+      '0',
+      '--job',
+      test.job,
+    ];
     const r = timed(argv, out);
-    const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; iops?: number; ios?: number; engine?: string });
+    const lines = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; iops?: number; ios?: number; engine?: string });
     const result = lines.find((m) => m.type === 'result');
     if (r.status !== 0 || !result) throw new Error(`worker failed: ${r.stderr}${readFileSync(out, 'utf8')}`);
     return { iops: result.iops!, cpuUsPerIo: (r.cpuSec * 1e6) / result.ios!, engine: lines.find((m) => m.type === 'hello')?.engine };
@@ -106,7 +136,11 @@ function runTool(tool: Tool, test: BenchTest, file: string, target: string, size
 
 function prepare(target: string, sizeBytes: number): string {
   const r = spawnSync(worker, ['prepare', '--target', target, '--size', String(sizeBytes)], { encoding: 'utf8' });
-  const file = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; file?: string }).find((m) => m.type === 'prepared')?.file;
+  const file = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; file?: string })
+    .find((m) => m.type === 'prepared')?.file;
   if (r.status !== 0 || !file) throw new Error(`could not prepare a test file in ${target}: ${r.stderr}`);
   return file;
 }
@@ -115,7 +149,14 @@ const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDig
 const spread = (xs: number[], d = 0) => `${fmt(median(xs), d)} [${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)}]`;
 
 /** Alternating rounds of the three tools on one file; per test, every tool's figures. */
-function measure(label: string, file: string, target: string, sizeBytes: number, wrap: (p: string) => string, warmupSec: number): Map<string, Record<Tool, Measured[]>> {
+function measure(
+  label: string,
+  file: string,
+  target: string,
+  sizeBytes: number,
+  wrap: (p: string) => string,
+  warmupSec: number,
+): Map<string, Record<Tool, Measured[]>> {
   const scratch = mkdtempSync(join(tmpdir(), 'diskdelta-bench-engine-'));
   const all = new Map<string, Record<Tool, Measured[]>>();
   try {
@@ -154,9 +195,24 @@ function zramPart(): void {
     const file = prepare(mnt, sizeBytes);
     // No warm-up: the CPU time of the whole process is divided by the I/Os it did.
     const all = measure('zram0', file, mnt, sizeBytes, (p) => p, 0);
-    console.log(`\n/dev/zram0 with ext4 (CPU-bound), ${sizeBytes / 2 ** 20} MiB file, ${rounds} rounds × ${durationSec} s per tool and test, order rotating`);
-    console.log('IOPS: median [min–max]; CPU: µs of user + system time per I/O, median; ratios: median of the per-round ratios to fio\'s better engine that round\n');
-    const head = ['test', 'DiskDelta IOPS', 'fio io_uring IOPS', 'fio libaio IOPS', 'IOPS ×best', 'CPU µs/IO DD', 'io_uring', 'libaio', 'CPU ×best', 'verdict'];
+    console.log(
+      `\n/dev/zram0 with ext4 (CPU-bound), ${sizeBytes / 2 ** 20} MiB file, ${rounds} rounds × ${durationSec} s per tool and test, order rotating`,
+    );
+    console.log(
+      "IOPS: median [min–max]; CPU: µs of user + system time per I/O, median; ratios: median of the per-round ratios to fio's better engine that round\n",
+    );
+    const head = [
+      'test',
+      'DiskDelta IOPS',
+      'fio io_uring IOPS',
+      'fio libaio IOPS',
+      'IOPS ×best',
+      'CPU µs/IO DD',
+      'io_uring',
+      'libaio',
+      'CPU ×best',
+      'verdict',
+    ];
     const rows: string[][] = [];
     let met = 0;
     for (const [id, m] of all) {
@@ -168,13 +224,22 @@ function zramPart(): void {
       const ok = iopsRatio >= 1 && cpuRatio <= 1;
       if (ok) met++;
       rows.push([
-        id, spread(dd.map((x) => x.iops)), spread(m['fio io_uring'].map((x) => x.iops)), spread(m['fio libaio'].map((x) => x.iops)),
-        iopsRatio.toFixed(2), fmt(median(dd.map((x) => x.cpuUsPerIo)), 2), fmt(median(m['fio io_uring'].map((x) => x.cpuUsPerIo)), 2),
-        fmt(median(m['fio libaio'].map((x) => x.cpuUsPerIo)), 2), cpuRatio.toFixed(2), ok ? 'met' : 'NOT met',
+        id,
+        spread(dd.map((x) => x.iops)),
+        spread(m['fio io_uring'].map((x) => x.iops)),
+        spread(m['fio libaio'].map((x) => x.iops)),
+        iopsRatio.toFixed(2),
+        fmt(median(dd.map((x) => x.cpuUsPerIo)), 2),
+        fmt(median(m['fio io_uring'].map((x) => x.cpuUsPerIo)), 2),
+        fmt(median(m['fio libaio'].map((x) => x.cpuUsPerIo)), 2),
+        cpuRatio.toFixed(2),
+        ok ? 'met' : 'NOT met',
       ]);
     }
     printTable(head, rows);
-    console.log(`\nzram0: ${met} of ${all.size} tests at ≥ 1.0 × fio's best IOPS and ≤ 1.0 × its CPU per I/O (DiskDelta's engine: ${all.values().next().value?.diskdelta[0]?.engine ?? '?'})`);
+    console.log(
+      `\nzram0: ${met} of ${all.size} tests at ≥ 1.0 × fio's best IOPS and ≤ 1.0 × its CPU per I/O (DiskDelta's engine: ${all.values().next().value?.diskdelta[0]?.engine ?? '?'})`,
+    );
     rmSync(file, { force: true });
   } finally {
     spawnSync('umount', [mnt]);
@@ -196,7 +261,9 @@ function throttlePart(): void {
     spawnSync('sync');
     // Truth: a 0.5 s warm-up (fio's ramp_time), as a real run has, so neither tool's start counts.
     const all = measure('throttled', file, lab.mountPoint!, sizeBytes, (p) => lab.wrap(p), 0.5);
-    console.log(`\nthrottled loop device with ext4 (${lab.device}, ${HDD_CAPS.bytesPerSec / 1e6} MB/s and ${HDD_CAPS.iops} IOPS each way): truth, ${rounds} rounds × ${durationSec} s`);
+    console.log(
+      `\nthrottled loop device with ext4 (${lab.device}, ${HDD_CAPS.bytesPerSec / 1e6} MB/s and ${HDD_CAPS.iops} IOPS each way): truth, ${rounds} rounds × ${durationSec} s`,
+    );
     console.log('IOPS: median [min–max]; ×cap: median IOPS over the cap that binds (bytes/s ÷ block size, or IOPS)\n');
     const rows: string[][] = [];
     let met = 0;
@@ -206,12 +273,31 @@ function throttlePart(): void {
       const ratio = (tool: Tool) => median(m[tool].map((x) => x.iops)) / cap;
       const ok = Math.abs(ratio('diskdelta') - 1) <= 0.03;
       if (ok) met++;
-      rows.push([id, fmt(cap, 1), spread(m.diskdelta.map((x) => x.iops), 1), ratio('diskdelta').toFixed(3),
-        spread(m['fio io_uring'].map((x) => x.iops), 1), ratio('fio io_uring').toFixed(3), spread(m['fio libaio'].map((x) => x.iops), 1),
-        ratio('fio libaio').toFixed(3), ok ? 'within ±3 %' : 'OUTSIDE ±3 %']);
+      rows.push([
+        id,
+        fmt(cap, 1),
+        spread(
+          m.diskdelta.map((x) => x.iops),
+          1,
+        ),
+        ratio('diskdelta').toFixed(3),
+        spread(
+          m['fio io_uring'].map((x) => x.iops),
+          1,
+        ),
+        ratio('fio io_uring').toFixed(3),
+        spread(
+          m['fio libaio'].map((x) => x.iops),
+          1,
+        ),
+        ratio('fio libaio').toFixed(3),
+        ok ? 'within ±3 %' : 'OUTSIDE ±3 %',
+      ]);
     }
     printTable(['test', 'cap IOPS', 'DiskDelta IOPS', '×cap', 'fio io_uring', '×cap', 'fio libaio', '×cap', 'verdict'], rows);
-    console.log(`\nthrottled: ${met} of ${all.size} DiskDelta figures within ±3 % of the cap (engine ${all.values().next().value?.diskdelta[0]?.engine ?? '?'}: io_uring declines a cgroup-throttled device; on the raw device the throttle charges io_uring's reads twice, see README)`);
+    console.log(
+      `\nthrottled: ${met} of ${all.size} DiskDelta figures within ±3 % of the cap (engine ${all.values().next().value?.diskdelta[0]?.engine ?? '?'}: io_uring declines a cgroup-throttled device; on the raw device the throttle charges io_uring's reads twice, see README)`,
+    );
     rmSync(file, { force: true });
   } finally {
     lab.tearDown();

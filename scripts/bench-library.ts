@@ -14,11 +14,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { parseCount } from '../electron/cli/args.ts';
 import { formatRunList } from '../electron/cli/commands/list.ts';
 import { syntheticRun } from '../electron/core/store/fixtures/synthetic-run.ts';
 import { openLibrary } from '../electron/core/store/library.ts';
 
-const RUNS = Number(process.argv[2] ?? 10_000);
+let RUNS = 10_000;
+try {
+  if (process.argv[2] !== undefined) RUNS = parseCount(process.argv[2], 'the run count', 1, 1_000_000);
+} catch (error) {
+  console.error(`bench:library: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
 const TARGET_MS = 100;
 const REPEAT = 7;
 let lastCold = 0;
@@ -51,11 +58,15 @@ try {
   const buildStart = performance.now();
   const batch = 500;
   for (let n = 0; n < RUNS; n += batch) {
-    library.saveRuns(Array.from({ length: Math.min(batch, RUNS - n) }, (_, i) => syntheticRun(n + i, { tests: 8, runsPerTest: 3, samplesPerRun: 5 })));
+    library.saveRuns(
+      Array.from({ length: Math.min(batch, RUNS - n) }, (_, i) => syntheticRun(n + i, { tests: 8, runsPerTest: 3, samplesPerRun: 5 })),
+    );
   }
   const buildMs = performance.now() - buildStart;
   const count = library.countRuns();
-  console.log(`library: ${count.toLocaleString('en-US')} synthetic runs, ${(statSync(dbPath).size / 2 ** 20).toFixed(1)} MiB, built in ${(buildMs / 1000).toFixed(1)} s (${Math.round(count / (buildMs / 1000))} runs/s) at ${dbPath}`);
+  console.log(
+    `library: ${count.toLocaleString('en-US')} synthetic runs, ${(statSync(dbPath).size / 2 ** 20).toFixed(1)} MiB, built in ${(buildMs / 1000).toFixed(1)} s (${Math.round(count / (buildMs / 1000))} runs/s) at ${dbPath}`,
+  );
 
   let rows: ReturnType<typeof library.listRuns> = [];
   const queryMs = time(() => {
@@ -85,7 +96,9 @@ try {
   console.log(`  first call (cold JIT)         ${(queryCold + renderCold).toFixed(1)} ms  ${verdict(queryCold + renderCold)}`);
   console.log(`whole process (median of ${REPEAT}):`);
   console.log(`  diskdelta --version           ${startupMs.toFixed(1)} ms  (Node start-up reference)`);
-  console.log(`  diskdelta list                ${listProcessMs.toFixed(1)} ms  (${(listProcessMs - startupMs).toFixed(1)} ms above start-up, ${(listProcessMs / startupMs).toFixed(2)}× the reference)`);
+  console.log(
+    `  diskdelta list                ${listProcessMs.toFixed(1)} ms  (${(listProcessMs - startupMs).toFixed(1)} ms above start-up, ${(listProcessMs / startupMs).toFixed(2)}× the reference)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

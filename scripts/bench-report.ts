@@ -63,10 +63,18 @@ try {
   }
   const r = median(report);
   const f = median(floor);
-  console.log(`Chromium: ${chromium}; ${ROUNDS} rounds, alternated; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs`);
-  console.log(`  diskdelta report 1 2 3 (3 runs, ${statSync(out).size} bytes PDF)  median ${r.toFixed(2)} s   [${report.map((x) => x.toFixed(2)).join(', ')}]`);
-  console.log(`  empty page to PDF, same Chromium (floor)        median ${f.toFixed(2)} s   [${floor.map((x) => x.toFixed(2)).join(', ')}]`);
-  console.log(`  report − floor: ${(r - f).toFixed(2)} s (target ≤ 1.5 s); report ${r.toFixed(2)} s (target ≤ 3 s); ratio ×${(r / f).toFixed(2)}`);
+  console.log(
+    `Chromium: ${chromium}; ${ROUNDS} rounds, alternated; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs`,
+  );
+  console.log(
+    `  diskdelta report 1 2 3 (3 runs, ${statSync(out).size} bytes PDF)  median ${r.toFixed(2)} s   [${report.map((x) => x.toFixed(2)).join(', ')}]`,
+  );
+  console.log(
+    `  empty page to PDF, same Chromium (floor)        median ${f.toFixed(2)} s   [${floor.map((x) => x.toFixed(2)).join(', ')}]`,
+  );
+  console.log(
+    `  report − floor: ${(r - f).toFixed(2)} s (target ≤ 1.5 s); report ${r.toFixed(2)} s (target ≤ 3 s); ratio ×${(r / f).toFixed(2)}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

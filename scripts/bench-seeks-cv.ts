@@ -38,12 +38,26 @@ function fioReference(): void {
   try {
     const iops: number[] = [];
     for (let run = 0; run < RUNS; run++) {
-      const fio = spawnSync('fio', [
-        '--name=seeks-reference', `--filename=${file}`, `--size=${preset.sizeBytes}`, '--rw=randread', '--bs=8k',
-        '--numjobs=3', '--ioengine=psync', '--direct=1', '--time_based', `--runtime=${preset.durationSec * 1000}ms`,
-        // fio takes a ramp per run; DiskDelta warms up once per test: close enough for a noise floor.
-        `--ramp_time=${preset.warmupSec * 1000}ms`, '--group_reporting', '--output-format=json',
-      ], { encoding: 'utf8' });
+      const fio = spawnSync(
+        'fio',
+        [
+          '--name=seeks-reference',
+          `--filename=${file}`,
+          `--size=${preset.sizeBytes}`,
+          '--rw=randread',
+          '--bs=8k',
+          '--numjobs=3',
+          '--ioengine=psync',
+          '--direct=1',
+          '--time_based',
+          `--runtime=${preset.durationSec * 1000}ms`,
+          // fio takes a ramp per run; DiskDelta warms up once per test: close enough for a noise floor.
+          `--ramp_time=${preset.warmupSec * 1000}ms`,
+          '--group_reporting',
+          '--output-format=json',
+        ],
+        { encoding: 'utf8' },
+      );
       if (fio.status !== 0) throw new Error(fio.stderr.trim());
       const report = JSON.parse(fio.stdout) as { jobs: Array<{ read: { iops: number } }> };
       iops.push(report.jobs[0]!.read.iops);
@@ -72,10 +86,14 @@ try {
   const seeksCv = coefficientOfVariation(perRun);
   console.log(`device: ${record.target.device ? `${record.target.device.name} (${record.target.device.class})` : 'unknown'}`);
   console.log(`seeks/s per run: ${perRun.map((v) => v.toFixed(0)).join(', ')}`);
-  console.log(`median: ${result.iops?.toFixed(0)} seeks/s, best ${result.best?.iops?.toFixed(0)} seeks/s, p50 latency ${((result.latencyNs?.p50 ?? 0) / 1000).toFixed(1)} µs`);
+  console.log(
+    `median: ${result.iops?.toFixed(0)} seeks/s, best ${result.best?.iops?.toFixed(0)} seeks/s, p50 latency ${((result.latencyNs?.p50 ?? 0) / 1000).toFixed(1)} µs`,
+  );
   // The result's cv is over throughput; seeks/s is the same figure divided by a constant
   // block size here (every 10th seek rewrites), printed both ways to show they agree.
-  console.log(`CV over ${perRun.length} runs: ${pct(result.cv)} (throughput), ${pct(seeksCv)} (seeks/s); target ≤ ${TARGET_CV * 100} %: ${result.cv !== null && result.cv <= TARGET_CV ? 'met' : 'NOT met'}`);
+  console.log(
+    `CV over ${perRun.length} runs: ${pct(result.cv)} (throughput), ${pct(seeksCv)} (seeks/s); target ≤ ${TARGET_CV * 100} %: ${result.cv !== null && result.cv <= TARGET_CV ? 'met' : 'NOT met'}`,
+  );
   for (const w of [...record.warnings, ...result.warnings]) console.log(`warning: ${w.code}: ${w.message}`);
   fioReference();
 } finally {

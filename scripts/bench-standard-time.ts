@@ -26,19 +26,28 @@ async function throttled(): Promise<void> {
   try {
     const worker = locateWorker();
     const prepared = spawnSync(worker, ['prepare', '--target', lab.mountPoint!, '--size', String(sizeBytes)], { encoding: 'utf8' });
-    const file = prepared.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; file?: string }).find((m) => m.type === 'prepared')?.file;
+    const file = prepared.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; file?: string })
+      .find((m) => m.type === 'prepared')?.file;
     if (!file) throw new Error(`prepare failed: ${prepared.stderr}`);
     spawnSync('sync');
     const run = async (label: string, extra: { runs?: number; durationSec?: number }) => {
       const start = performance.now();
-      const record = await runBenchmark({ target: lab.mountPoint!, preset: 'standard', sizeBytes, ...extra }, { reuseFile: file, workerPath: lab.wrap(worker) });
+      const record = await runBenchmark(
+        { target: lab.mountPoint!, preset: 'standard', sizeBytes, ...extra },
+        { reuseFile: file, workerPath: lab.wrap(worker) },
+      );
       const seconds = (performance.now() - start) / 1000;
       console.log(`${label}: ${seconds.toFixed(1)} s`);
       return record;
     };
     const adaptive = await run('standard, adaptive (defaults)', {});
     const cdm = await run('standard, 5 × 5 s (CrystalDiskMark)', { runs: 5, durationSec: 5 });
-    console.log(`\n${'test'.padEnd(20)} ${'adaptive IOPS'.padStart(14)} ${'±95 %'.padStart(8)} ${'runs'.padStart(5)} ${'5×5 s IOPS'.padStart(11)}  ratio  verdict`);
+    console.log(
+      `\n${'test'.padEnd(20)} ${'adaptive IOPS'.padStart(14)} ${'±95 %'.padStart(8)} ${'runs'.padStart(5)} ${'5×5 s IOPS'.padStart(11)}  ratio  verdict`,
+    );
     let within = 0;
     for (const a of adaptive.results) {
       const c = cdm.results.find((r) => r.test === a.test)!;
@@ -69,7 +78,9 @@ function onThisDisk(given: string | undefined): void {
     });
     const seconds = (performance.now() - start) / 1000;
     if (run.status !== 0) console.log(`the run failed (exit ${run.status ?? run.signal}): the time below is not a finished run`);
-    console.log(`standard preset: ${seconds.toFixed(1)} s (target ≤ ${TARGET_SEC} s): ${run.status === 0 && seconds <= TARGET_SEC ? 'met' : 'NOT met'}`);
+    console.log(
+      `standard preset: ${seconds.toFixed(1)} s (target ≤ ${TARGET_SEC} s): ${run.status === 0 && seconds <= TARGET_SEC ? 'met' : 'NOT met'}`,
+    );
     process.exitCode = run.status === 0 ? 0 : 1;
   } finally {
     if (!given) rmSync(folder, { recursive: true, force: true });

@@ -19,10 +19,24 @@ export function fioArgs(run: FioRun): string[] {
   const p = run.params;
   const write = p.rw === 'write' || p.rw === 'randwrite';
   return [
-    '--name=reference', `--filename=${run.file}`, `--size=${run.sizeBytes}`, '--direct=1', `--ioengine=${run.ioengine}`,
-    `--rw=${p.rw}`, `--bs=${p.blockSize}`, `--iodepth=${p.queueDepth}`, `--numjobs=${p.threads}`,
-    '--time_based', `--runtime=${run.durationSec}`, `--ramp_time=${run.warmupSec}`, '--norandommap', '--randrepeat=0',
-    '--scramble_buffers=0', '--group_reporting', '--output-format=json', ...(write ? ['--end_fsync=1'] : []),
+    '--name=reference',
+    `--filename=${run.file}`,
+    `--size=${run.sizeBytes}`,
+    '--direct=1',
+    `--ioengine=${run.ioengine}`,
+    `--rw=${p.rw}`,
+    `--bs=${p.blockSize}`,
+    `--iodepth=${p.queueDepth}`,
+    `--numjobs=${p.threads}`,
+    '--time_based',
+    `--runtime=${run.durationSec}`,
+    `--ramp_time=${run.warmupSec}`,
+    '--norandommap',
+    '--randrepeat=0',
+    '--scramble_buffers=0',
+    '--group_reporting',
+    '--output-format=json',
+    ...(write ? ['--end_fsync=1'] : []),
   ];
 }
 

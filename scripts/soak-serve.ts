@@ -133,9 +133,26 @@ const deadline = Date.now() + SECONDS * 1000;
 const more = () => Date.now() < deadline && ops < MAX_OPS && serverExit === null;
 
 const REQUEST_TARGETS = [
-  'http://[::1:80/', '//[/', 'http://%zz/', 'http://[x]/', '/%2findex.html', '/%2F%2Findex.html', '//index.html',
-  '/assets/../index.html', '/assets/%2e%2e/%2e%2e/etc/passwd', '/%00', '/%', '/..%2f..%2fetc%2fpasswd', `/?token=${'A'.repeat(5000)}`,
-  '/' + 'x/'.repeat(2000), '*', 'https://:80/', '/api', `/api?token=${TOKEN}`, `/?token=${TOKEN}`, '/assets/app.js',
+  'http://[::1:80/',
+  '//[/',
+  'http://%zz/',
+  'http://[x]/',
+  '/%2findex.html',
+  '/%2F%2Findex.html',
+  '//index.html',
+  '/assets/../index.html',
+  '/assets/%2e%2e/%2e%2e/etc/passwd',
+  '/%00',
+  '/%',
+  '/..%2f..%2fetc%2fpasswd',
+  `/?token=${'A'.repeat(5000)}`,
+  '/' + 'x/'.repeat(2000),
+  '*',
+  'https://:80/',
+  '/api',
+  `/api?token=${TOKEN}`,
+  `/?token=${TOKEN}`,
+  '/assets/app.js',
 ];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PRI', 'G\u0000T', 'CONNECT'];
 
@@ -152,7 +169,14 @@ function rawExchange(bytes: Buffer | string, wait = 100): Promise<void> {
 function requestLine(): string {
   const target = pick(REQUEST_TARGETS);
   const host = pick([`${HOST}:${PORT}`, 'evil.example', 'localhost', '', '[::1]', '127.0.0.1.evil.example']);
-  const extra = pick(['', 'Connection: close\r\n', 'Transfer-Encoding: chunked\r\n', 'Content-Length: -1\r\n', 'Content-Length: 99999999\r\n', `X: ${'y'.repeat(random(20000))}\r\n`]);
+  const extra = pick([
+    '',
+    'Connection: close\r\n',
+    'Transfer-Encoding: chunked\r\n',
+    'Content-Length: -1\r\n',
+    'Content-Length: 99999999\r\n',
+    `X: ${'y'.repeat(random(20000))}\r\n`,
+  ]);
   return `${pick(METHODS)} ${target} HTTP/1.${random(2)}\r\nHost: ${host}\r\n${extra}\r\n`;
 }
 
@@ -175,13 +199,24 @@ function frame(opcode: number, payload: Buffer, { length = payload.length, maske
 function hostileFrames(): Buffer {
   const kind = random(7);
   switch (kind) {
-    case 0: return frame(pick([0x3, 0x4, 0x5, 0x6, 0x7, 0xb, 0xc, 0xd, 0xe, 0xf]), Buffer.from('x')); // reserved opcode
-    case 1: return frame(0x1, Buffer.from([0xc3, 0x28, 0xff, 0xfe])); // invalid UTF-8
-    case 2: return frame(0x1, Buffer.alloc(16), { length: 2 ** 40 }); // oversize length
-    case 3: return frame(0x1, Buffer.from('{"type":"invoke"}'), { masked: false }); // unmasked
-    case 4: return Buffer.from(Array.from({ length: 1 + random(512) }, () => random(256))); // garbage
-    case 5: return Buffer.concat([frame(0x1, Buffer.from('{"ty'), { fin: false }), frame(0x9, Buffer.from('ping')), frame(0x0, Buffer.from('pe":1}'))]);
-    default: return frame(0x8, Buffer.from([0x03, 0xe8, 0xff])); // close with invalid reason
+    case 0:
+      return frame(pick([0x3, 0x4, 0x5, 0x6, 0x7, 0xb, 0xc, 0xd, 0xe, 0xf]), Buffer.from('x')); // reserved opcode
+    case 1:
+      return frame(0x1, Buffer.from([0xc3, 0x28, 0xff, 0xfe])); // invalid UTF-8
+    case 2:
+      return frame(0x1, Buffer.alloc(16), { length: 2 ** 40 }); // oversize length
+    case 3:
+      return frame(0x1, Buffer.from('{"type":"invoke"}'), { masked: false }); // unmasked
+    case 4:
+      return Buffer.from(Array.from({ length: 1 + random(512) }, () => random(256))); // garbage
+    case 5:
+      return Buffer.concat([
+        frame(0x1, Buffer.from('{"ty'), { fin: false }),
+        frame(0x9, Buffer.from('ping')),
+        frame(0x0, Buffer.from('pe":1}')),
+      ]);
+    default:
+      return frame(0x8, Buffer.from([0x03, 0xe8, 0xff])); // close with invalid reason
   }
 }
 
@@ -191,20 +226,51 @@ const HANDSHAKE = () =>
 
 function randomValue(depth = 0): unknown {
   switch (random(depth > 2 ? 6 : 9)) {
-    case 0: return random(2) === 0;
-    case 1: return random(2 ** 31) * (random(2) ? 1 : -1);
-    case 2: return pick([NaN, Infinity, -0, 1e308, 2 ** 53 + 1]);
-    case 3: return pick(['', '\u001b]52;c;eA==\u0007', '../../etc/passwd', '\ud800', 'x'.repeat(random(3000)), '/tmp', '__proto__']);
-    case 4: return null;
-    case 5: return undefined;
-    case 6: return Array.from({ length: random(5) }, () => randomValue(depth + 1));
-    default: return Object.fromEntries(Array.from({ length: random(5) }, () => [pick(['id', 'ids', 'label', 'target', 'format', 'runs', 'path', '__proto__', 'constructor', 'limit', 'fileName', 'contentBase64']), randomValue(depth + 1)]));
+    case 0:
+      return random(2) === 0;
+    case 1:
+      return random(2 ** 31) * (random(2) ? 1 : -1);
+    case 2:
+      return pick([NaN, Infinity, -0, 1e308, 2 ** 53 + 1]);
+    case 3:
+      return pick(['', '\u001b]52;c;eA==\u0007', '../../etc/passwd', '\ud800', 'x'.repeat(random(3000)), '/tmp', '__proto__']);
+    case 4:
+      return null;
+    case 5:
+      return undefined;
+    case 6:
+      return Array.from({ length: random(5) }, () => randomValue(depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: random(5) }, () => [
+          pick([
+            'id',
+            'ids',
+            'label',
+            'target',
+            'format',
+            'runs',
+            'path',
+            '__proto__',
+            'constructor',
+            'limit',
+            'fileName',
+            'contentBase64',
+          ]),
+          randomValue(depth + 1),
+        ]),
+      );
   }
 }
 
 /** Random API calls; never a valid runs.start (one run is the point), never a delete of a real id. */
 function randomCall(): [string, unknown] {
-  const procedure = pick([...PROCEDURE_NAMES.filter((p) => p !== 'library.delete' && p !== 'runs.start'), 'fs.readFile', '__proto__', 'constructor']);
+  const procedure = pick([
+    ...PROCEDURE_NAMES.filter((p) => p !== 'library.delete' && p !== 'runs.start'),
+    'fs.readFile',
+    '__proto__',
+    'constructor',
+  ]);
   if (random(3) === 0) {
     const safe: Record<string, unknown> = {
       'library.list': { limit: 1 + random(5000) },
@@ -226,7 +292,16 @@ async function apiWorker(): Promise<void> {
     try {
       api ??= await client();
       if (random(10) === 0) {
-        api.ws.send(pick(['not json', '{', '[]', 'null', '{"type":"invoke","id":"x"}', JSON.stringify({ type: 'invoke', id: 1, procedure: 'runs.start', input: { target: 7 } })]));
+        api.ws.send(
+          pick([
+            'not json',
+            '{',
+            '[]',
+            'null',
+            '{"type":"invoke","id":"x"}',
+            JSON.stringify({ type: 'invoke', id: 1, procedure: 'runs.start', input: { target: 7 } }),
+          ]),
+        );
       } else {
         const [procedure, input] = randomCall();
         await Promise.race([api.call(procedure, input), sleep(5000)]);
@@ -282,9 +357,13 @@ if (serverExit === null) {
   else {
     recordId = finished.recordId;
     const saved = await control.call('library.get', { id: recordId });
-    if (!saved.ok || saved.data.label !== 'soak' || !(saved.data.results?.[0]?.iops > 0)) failures.push(`run ${recordId} is not in the library as measured: ${JSON.stringify(saved).slice(0, 200)}`);
+    if (!saved.ok || saved.data.label !== 'soak' || !(saved.data.results?.[0]?.iops > 0))
+      failures.push(`run ${recordId} is not in the library as measured: ${JSON.stringify(saved).slice(0, 200)}`);
   }
-  const page = await fetch(`${ORIGIN}/?token=${TOKEN}`).then((r) => r.status, () => 0);
+  const page = await fetch(`${ORIGIN}/?token=${TOKEN}`).then(
+    (r) => r.status,
+    () => 0,
+  );
   if (page !== 200) failures.push(`the page answers ${page}, not 200`);
   const active = await control.call('runs.active', {});
   if (!active.ok) failures.push('runs.active failed after the soak');
@@ -301,7 +380,10 @@ if (serverExit === null) {
   }
   rssEnd = rssBytes(pid);
   if (fdEnd > fdStart) failures.push(`open file descriptors: ${fdEnd} after, ${fdStart} before`);
-  if (rssEnd > 2 * rssStart) failures.push(`resident memory: ${(rssEnd / 2 ** 20).toFixed(1)} MiB after, over 2x the ${(rssStart / 2 ** 20).toFixed(1)} MiB at the start`);
+  if (rssEnd > 2 * rssStart)
+    failures.push(
+      `resident memory: ${(rssEnd / 2 ** 20).toFixed(1)} MiB after, over 2x the ${(rssStart / 2 ** 20).toFixed(1)} MiB at the start`,
+    );
 }
 
 control.ws.close();
@@ -312,10 +394,14 @@ if (leftovers.length > 0) failures.push(`test files left in the target: ${leftov
 rmSync(work, { recursive: true, force: true });
 
 console.log(`soak:serve on ${HOST}:${PORT}, ${CONNECTIONS} connections, ${fuzzSeconds.toFixed(1)} s, ${ops} operations (cap ${MAX_OPS})`);
-console.log(`  hostile request lines ${counts.requestLines}, hostile WebSocket sessions ${counts.frames}, API calls ${counts.apiCalls}, client-side errors ${counts.errors}`);
+console.log(
+  `  hostile request lines ${counts.requestLines}, hostile WebSocket sessions ${counts.frames}, API calls ${counts.apiCalls}, client-side errors ${counts.errors}`,
+);
 console.log(`  run ${runId}: ${recordId !== null ? `finished and saved as #${recordId}` : 'NOT saved'}`);
 console.log(`  file descriptors: ${fdStart} at the start, ${fdEnd} at the end`);
-console.log(`  resident memory: ${(rssStart / 2 ** 20).toFixed(1)} MiB at the start, ${(rssEnd / 2 ** 20).toFixed(1)} MiB at the end (ratio ${(rssEnd / rssStart).toFixed(2)}, limit 2.00)`);
+console.log(
+  `  resident memory: ${(rssStart / 2 ** 20).toFixed(1)} MiB at the start, ${(rssEnd / 2 ** 20).toFixed(1)} MiB at the end (ratio ${(rssEnd / rssStart).toFixed(2)}, limit 2.00)`,
+);
 if (failures.length > 0) {
   console.log(`FAILED:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
   process.exit(1);

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UsageError, parseCount, parseDuration, parseFlags, parseSize } from './args.ts';
+import { UsageError, parseCount, parseDate, parseDuration, parseFlags, parseSize } from './args.ts';
 
 /** The call throws a UsageError whose message names the flag and the bad value. */
 function rejects(fn: () => unknown, flag: string, value: string) {
@@ -27,6 +27,38 @@ describe('parseSize', () => {
 
   test('malformed sizes are usage errors naming the flag and the value', () => {
     for (const bad of ['1XB', '-1G', '', 'abc', '1 G B', '1e9', 'GiB', '0', '0MiB']) rejects(() => parseSize(bad, '--size'), '--size', bad);
+  });
+
+  test('a size past 1 PiB is refused by the flag parser, not as a schema error about sizeBytes', () => {
+    assert.equal(parseSize('1024TiB', '--size'), 2 ** 50);
+    for (const big of ['1025TiB', '9999999999999999TiB']) rejects(() => parseSize(big, '--size'), '--size', big);
+    assert.throws(() => parseSize('1025TiB', '--size'), /too large: use at most 1PiB/);
+  });
+});
+
+describe('parseDate', () => {
+  test('real calendar dates, leap days included', () => {
+    assert.equal(parseDate('2026-01-31', '--since'), '2026-01-31');
+    assert.equal(parseDate(' 2024-02-29 ', '--since'), '2024-02-29');
+    assert.equal(parseDate('2000-02-29', '--since'), '2000-02-29');
+  });
+
+  test('every impossible or malformed date is a UsageError naming the flag, never a RangeError', () => {
+    for (const bad of [
+      '2026-13-01',
+      '2026-01-32',
+      '2026-02-30',
+      '2025-02-29',
+      '1900-02-29',
+      '0000-00-00',
+      '2026-00-10',
+      '2026-1-5',
+      '26-01-01',
+      'yesterday',
+      '',
+    ]) {
+      rejects(() => parseDate(bad, '--since'), '--since', bad);
+    }
   });
 });
 

@@ -34,11 +34,20 @@ export function parseFlags<T extends Options>(argv: string[], options: T, allowP
 }
 
 const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1,
-  k: 1024, kb: 1000, kib: 1024,
-  m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3,
-  t: 1024 ** 4, tb: 1000 ** 4, tib: 1024 ** 4,
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1000,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1000 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1000 ** 3,
+  gib: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1000 ** 4,
+  tib: 1024 ** 4,
 };
 
 /**
@@ -53,8 +62,34 @@ export function parseSize(text: string, flag: string): number {
   }
   const bytes = Math.round(Number(match[1]) * unit);
   if (!Number.isFinite(bytes) || bytes <= 0) throw new UsageError(`${flag} '${text}' must be larger than zero`);
+  // Beyond 2^53 the byte count is no longer exact; no disk is that large anyway.
+  if (bytes > MAX_SIZE_BYTES) throw new UsageError(`${flag} '${text}' is too large: use at most 1PiB`);
   return bytes;
 }
+
+export const MAX_SIZE_BYTES = 2 ** 50;
+
+/**
+ * A calendar date "YYYY-MM-DD" that exists: "2026-13-01", "2026-01-32" and "2026-02-30" are
+ * refused with the reason (never rolled over to the next month, never a RangeError).
+ */
+export function parseDate(text: string, flag: string): string {
+  const date = text.trim();
+  const usage = `write YYYY-MM-DD, e.g. 2026-01-31`;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) throw new UsageError(`${flag} '${text}' is not a date: ${usage}`);
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12) throw new UsageError(`${flag} '${text}' is not a date: there is no month ${match[2]}; ${usage}`);
+  // Day 0 of the next month is the last day of this one.
+  const days = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeapYear(year) ? 1 : 0);
+  if (day < 1 || day > days) {
+    throw new UsageError(`${flag} '${text}' is not a date: ${MONTHS[month - 1]} ${year} has days 01 to ${days}; ${usage}`);
+  }
+  return date;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
 /** "5", "5s", "1.5s", "500ms", "2m" → seconds. */
 export function parseDuration(text: string, flag: string): number {
@@ -66,6 +101,11 @@ export function parseDuration(text: string, flag: string): number {
   const seconds = Number(match[1]) * factor;
   if (!(seconds > 0)) throw new UsageError(`${flag} '${text}' must be longer than zero`);
   return seconds;
+}
+
+/** A duration where none at all is a valid choice, in any spelling: 0, 0s, 0.0, 0ms. */
+export function parseDurationOrZero(text: string, flag: string): number {
+  return /^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/i.test(text) ? 0 : parseDuration(text, flag);
 }
 
 export function parseCount(text: string, flag: string, min: number, max: number): number {

@@ -13,12 +13,18 @@ export class CliFailure extends Error {
   override name = 'CliFailure';
 }
 
-export const DB_HELP = '  --db FILE    use this results library instead of the default\n' +
+export const DB_HELP =
+  '  --db FILE    use this results library instead of the default\n' +
   '               (default: $DISKDELTA_DB, else $XDG_DATA_HOME/diskdelta/library.sqlite,\n' +
   '               else ~/.local/share/diskdelta/library.sqlite)\n';
 
 /** `readOnly`: the command only reads, so a library it cannot write (read-only mount) still opens. */
-export async function withLibrary(command: string, dbFlag: string | undefined, body: (library: Library) => number | Promise<number>, options: { readOnly?: boolean } = {}): Promise<number> {
+export async function withLibrary(
+  command: string,
+  dbFlag: string | undefined,
+  body: (library: Library) => number | Promise<number>,
+  options: { readOnly?: boolean } = {},
+): Promise<number> {
   let library: Library | undefined;
   try {
     library = openLibrary({ dbPath: resolveDbPath(dbFlag), readOnly: options.readOnly });

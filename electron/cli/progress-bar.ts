@@ -18,7 +18,8 @@ export class ProgressBar {
     this.lastDrawMs = now;
     const width = 30;
     const filled = Math.round(Math.min(1, Math.max(0, p.fraction)) * width);
-    const what = p.phase === 'prepare' ? 'writing the test file' : `${p.test ?? ''} ${p.phase === 'warmup' ? 'warm-up' : `run ${p.run}/${p.runs}`}`;
+    const what =
+      p.phase === 'prepare' ? 'writing the test file' : `${p.test ?? ''} ${p.phase === 'warmup' ? 'warm-up' : `run ${p.run}/${p.runs}`}`;
     const eta = p.etaSec === null ? '' : ` ETA ${Math.ceil(p.etaSec)} s`;
     const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(p.fraction * 100).toFixed(0).padStart(3)} % test ${p.testIndex + 1}/${p.testCount} ${what}${eta}`;
     this.out.write(`\r\x1b[2K${line.slice(0, (this.out.columns || 100) - 1)}`);

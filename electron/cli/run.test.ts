@@ -33,10 +33,14 @@ async function waitForTestFile(dir: string, limitMs: number): Promise<boolean> {
   return false;
 }
 
-async function msUntilNoTestFile(dir: string, limitMs: number): Promise<number> {
+/**
+ * Milliseconds until the folder holds no test file, for diagnostics only: a speed is never
+ * asserted. The cap only ends a hung wait (the runs below would last an hour).
+ */
+async function msUntilNoTestFile(dir: string, capMs = 30_000): Promise<number> {
   const start = performance.now();
   while (readdirSync(dir).some((f) => f.startsWith('.diskdelta-'))) {
-    if (performance.now() - start > limitMs) return Number.POSITIVE_INFINITY;
+    if (performance.now() - start > capMs) return Number.POSITIVE_INFINITY;
     await new Promise((r) => setTimeout(r, 5));
   }
   return performance.now() - start;
@@ -77,7 +81,21 @@ describe('diskdelta run --json', () => {
   test('exactly one JSON document with the documented fields; the run is saved to --db', async () => {
     const dir = scratch('json');
     const db = join(root, 'library.sqlite');
-    const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q1t1-read,rnd4k-q1t1-write,seeks', ...SMALL, '--runs', '2', '--label', 'SSD', '--json', '--db', db]);
+    const o = await diskdelta([
+      'run',
+      '--target',
+      dir,
+      '--tests',
+      'seq1m-q1t1-read,rnd4k-q1t1-write,seeks',
+      ...SMALL,
+      '--runs',
+      '2',
+      '--label',
+      'SSD',
+      '--json',
+      '--db',
+      db,
+    ]);
     assert.equal(o.code, 0, o.stderr);
     const doc = JSON.parse(o.stdout) as Record<string, unknown>; // throws unless stdout is one document
     assert.equal(o.stdout.trim().split('\n')[0], '{', 'nothing before the document');
@@ -88,16 +106,23 @@ describe('diskdelta run --json', () => {
     assert.equal(target.kind, 'folder');
 
     const results = doc.results as Array<Record<string, unknown>>;
-    assert.deepEqual(results.map((r) => r.test), ['seq1m-q1t1-read', 'rnd4k-q1t1-write', 'seeks']);
+    assert.deepEqual(
+      results.map((r) => r.test),
+      ['seq1m-q1t1-read', 'rnd4k-q1t1-write', 'seeks'],
+    );
     for (const r of results) {
       assert.ok(isNumber(r.bytesPerSec) && (r.bytesPerSec as number) > 0, `${r.test}: bytesPerSec`);
       assert.ok(isNumber(r.iops) && (r.iops as number) > 0, `${r.test}: iops`);
       const lat = r.latencyNs as Record<string, unknown>;
-      for (const k of ['mean', 'p50', 'p90', 'p99', 'p999', 'max']) assert.ok(isNumber(lat[k]) && (lat[k] as number) > 0, `${r.test}: latencyNs.${k}`);
+      for (const k of ['mean', 'p50', 'p90', 'p99', 'p999', 'max'])
+        assert.ok(isNumber(lat[k]) && (lat[k] as number) > 0, `${r.test}: latencyNs.${k}`);
       assert.ok((lat.p50 as number) <= (lat.p99 as number) && (lat.p99 as number) <= (lat.max as number));
       const runs = r.runs as Array<Record<string, unknown>>;
       assert.equal(runs.length, 2, `${r.test}: two runs`);
-      assert.deepEqual(runs.map((x) => x.run), [1, 2]);
+      assert.deepEqual(
+        runs.map((x) => x.run),
+        [1, 2],
+      );
       for (const run of runs) assert.ok(isNumber(run.bytesPerSec) && isNumber(run.iops) && isNumber(run.elapsedNs));
       // The reported figure is the median of the runs (mean of two).
       const median = ((runs[0]!.bytesPerSec as number) + (runs[1]!.bytesPerSec as number)) / 2;
@@ -105,7 +130,10 @@ describe('diskdelta run --json', () => {
       assert.ok(isNumber(r.cv), `${r.test}: cv over 2 runs`);
       assert.ok(Array.isArray(r.warnings));
       // 0.3 s windows are below the trust threshold: every result must say so.
-      assert.ok((r.warnings as Array<{ code: string }>).some((w) => w.code === 'under-resolved'), `${r.test} flagged under-resolved`);
+      assert.ok(
+        (r.warnings as Array<{ code: string }>).some((w) => w.code === 'under-resolved'),
+        `${r.test} flagged under-resolved`,
+      );
     }
     assert.ok(Array.isArray(doc.warnings));
     assert.equal(doc.label, 'SSD');
@@ -117,7 +145,20 @@ describe('diskdelta run --json', () => {
   test('--no-save: nothing is written to the library', async () => {
     const dir = scratch('nosave');
     const db = join(root, 'never.sqlite');
-    const o = await diskdelta(['run', '--target', dir, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--json', '--no-save', '--db', db]);
+    const o = await diskdelta([
+      'run',
+      '--target',
+      dir,
+      '--tests',
+      'rnd4k-q1t1-read',
+      ...SMALL,
+      '--runs',
+      '1',
+      '--json',
+      '--no-save',
+      '--db',
+      db,
+    ]);
     assert.equal(o.code, 0, o.stderr);
     const doc = JSON.parse(o.stdout) as { id: unknown; results: Array<{ cv: unknown }> };
     assert.equal(doc.id, null);
@@ -139,7 +180,10 @@ describe('diskdelta run and its library: a measurement is never lost', () => {
       const dir = scratch(`lib-check-${Object.values(env)[0]!.length}`);
       const o = await diskdelta(['run', '--target', dir, ...one, '--json'], env);
       assert.equal(o.code, 1, o.stderr);
-      assert.match(o.stderr, /^diskdelta run: cannot open the library .*Nothing was measured: repair or move the library, choose another with --db, or pass --no-save\.\n$/);
+      assert.match(
+        o.stderr,
+        /^diskdelta run: cannot open the library .*Nothing was measured: repair or move the library, choose another with --db, or pass --no-save\.\n$/,
+      );
       assert.equal(o.stdout, '');
       assert.doesNotMatch(o.stderr, /\n\s+at /, 'no stack trace');
     }
@@ -159,7 +203,10 @@ describe('diskdelta run and its library: a measurement is never lost', () => {
     assert.equal(doc.id, null);
     assert.equal(doc.results[0]!.test, 'rnd4k-q1t1-read');
     assert.ok(doc.results[0]!.iops > 0);
-    assert.match(json.stderr, /^diskdelta run: the results above were NOT saved: cannot write to the library .*database or disk is full\n$/m);
+    assert.match(
+      json.stderr,
+      /^diskdelta run: the results above were NOT saved: cannot write to the library .*database or disk is full\n$/m,
+    );
     const table = await diskdelta(['run', '--target', dir, ...one, '--db', db]);
     assert.equal(table.code, exitCodeOf('not-saved'));
     assert.match(table.stdout, /random 4K|rnd4k/i);
@@ -177,17 +224,26 @@ describe('one run per disk across processes', () => {
     let waiterExit: Promise<CliOutcome> | undefined;
     try {
       assert.ok(await waitForTestFile(first, 15_000), 'the first run started');
-      const waiter = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', second, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--no-save', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const waiter = spawn(
+        NODE,
+        ['bin/diskdelta.js', 'run', '--target', second, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--no-save', '--json'],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       let stderr = '';
       waiter.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
       waiter.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
       waiterExit = new Promise((resolve) => waiter.on('close', (code) => resolve({ code, stdout, stderr })));
-      const says = new RegExp(`waiting: DiskDelta process ${holder.pid} \\(measuring ${first}\\) is already measuring the disk \\S+; this run starts when it is done`);
+      const says = new RegExp(
+        `waiting: DiskDelta process ${holder.pid} \\(measuring ${first}\\) is already measuring the disk \\S+; this run starts when it is done`,
+      );
       for (let i = 0; i < 300 && !says.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
       assert.match(stderr, says);
       assert.deepEqual(leftovers(second), [], 'the second run has not touched the disk');
-      assert.ok(readdirSync(first).some((f) => f.startsWith('.diskdelta-')), 'the first run goes on');
+      assert.ok(
+        readdirSync(first).some((f) => f.startsWith('.diskdelta-')),
+        'the first run goes on',
+      );
     } finally {
       holder.kill('SIGTERM');
     }
@@ -204,7 +260,8 @@ describe('diskdelta run (table)', () => {
     const dir = scratch('table');
     const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q8t1-read,seeks', ...SMALL, '--runs', '1', '--no-save']);
     assert.equal(o.code, 0, o.stderr);
-    assert.match(o.stdout, /SEQ1M Q8T1 read\s+[\d.]+ [kMG]B\/s\s+[\d.,]+ k?IOPS/);
+    // Figures of any size: "1,669 MB/s" on a fast disk, "0.647 MB/s" on a slow one.
+    assert.match(o.stdout, /SEQ1M Q8T1 read\s+\d[\d,]*(\.\d+)? [kMG]B\/s\s+\d[\d,]*(\.\d+)? k?IOPS/);
     assert.match(o.stdout, /Random seeks.*seeks\/s/);
     assert.match(o.stdout, /latency p50/);
     assert.ok(!o.stdout.includes('\r'), 'no progress bar in a pipe');
@@ -214,17 +271,43 @@ describe('diskdelta run (table)', () => {
 
 describe('specFromFlags (in process)', () => {
   test('flags become a spec in raw units', () => {
-    assert.deepEqual(specFromFlags({ target: '/mnt', tests: 'seeks, seq1m-q8t1-read', size: '256MiB', duration: '1.5s', warmup: '500ms', runs: '5', label: 'HDD', buffered: true }), {
-      target: '/mnt', tests: ['seeks', 'seq1m-q8t1-read'], sizeBytes: 256 * 2 ** 20, durationSec: 1.5, warmupSec: 0.5, runs: 5, label: 'HDD', buffered: true,
-    });
+    assert.deepEqual(
+      specFromFlags({
+        target: '/mnt',
+        tests: 'seeks, seq1m-q8t1-read',
+        size: '256MiB',
+        duration: '1.5s',
+        warmup: '500ms',
+        runs: '5',
+        label: 'HDD',
+        buffered: true,
+      }),
+      {
+        target: '/mnt',
+        tests: ['seeks', 'seq1m-q8t1-read'],
+        sizeBytes: 256 * 2 ** 20,
+        durationSec: 1.5,
+        warmupSec: 0.5,
+        runs: 5,
+        label: 'HDD',
+        buffered: true,
+      },
+    );
     assert.deepEqual(specFromFlags({ target: '/mnt', preset: 'quick' }), { target: '/mnt', preset: 'quick' });
   });
 
   test('adaptive stopping: --precision as a percentage, --max-time as a duration; bad values name the flag', () => {
-    assert.deepEqual(specFromFlags({ target: '/mnt', precision: '2%', 'max-time': '3s' }), { target: '/mnt', precision: 0.02, maxTimeSec: 3 });
+    assert.deepEqual(specFromFlags({ target: '/mnt', precision: '2%', 'max-time': '3s' }), {
+      target: '/mnt',
+      precision: 0.02,
+      maxTimeSec: 3,
+    });
     assert.equal(specFromFlags({ target: '/mnt', precision: '0.5' }).precision, 0.005);
     assert.equal(specFromFlags({ target: '/mnt', precision: '0' }).precision, 0, 'a fixed count of runs');
-    assert.throws(() => specFromFlags({ target: '/mnt', precision: 'tight' }), /--precision 'tight' is not a percentage from 0 to 50, e\.g\. 2%/);
+    assert.throws(
+      () => specFromFlags({ target: '/mnt', precision: 'tight' }),
+      /--precision 'tight' is not a percentage from 0 to 50, e\.g\. 2%/,
+    );
     assert.throws(() => specFromFlags({ target: '/mnt', precision: '60%' }), /--precision '60%'/);
     assert.throws(() => specFromFlags({ target: '/mnt', 'max-time': '0.1s' }), /--max-time '0\.1s' is out of range/);
   });
@@ -305,7 +388,20 @@ describe('diskdelta run: failures → non-zero with a clear message, nothing lef
 
   test('not enough free space: exit 4', async () => {
     const dir = scratch('space');
-    const o = await diskdelta(['run', '--target', dir, '--tests', 'seq1m-q1t1-read', '--size', '1024TiB', '--duration', '0.3', '--warmup', '0', '--no-save']);
+    const o = await diskdelta([
+      'run',
+      '--target',
+      dir,
+      '--tests',
+      'seq1m-q1t1-read',
+      '--size',
+      '1024TiB',
+      '--duration',
+      '0.3',
+      '--warmup',
+      '0',
+      '--no-save',
+    ]);
     assert.equal(o.code, 4, o.stderr);
     assert.match(o.stderr, /not enough free space/);
     assert.deepEqual(readdirSync(dir), []);
@@ -313,23 +409,32 @@ describe('diskdelta run: failures → non-zero with a clear message, nothing lef
 });
 
 describe('diskdelta run: stopping it', () => {
-  const long = ['--tests', 'rnd4k-q1t1-read', '--size', '64MiB', '--duration', '20', '--warmup', '0', '--runs', '1', '--no-save'];
-
-  test('SIGTERM to the CLI stops the worker, removes the test file at once, exit 7', async (t) => {
-    const dir = scratch('term');
+  // An hour-long window: a run that ignored the signal could not end on its own within the
+  // test's timeout, so "it stopped" needs no timed assertion (how fast is only reported).
+  const long = ['--tests', 'rnd4k-q1t1-read', '--size', '64MiB', '--duration', '3600', '--warmup', '0', '--runs', '1', '--no-save'];
+  const HANG = { timeout: 60_000 };
+  const start = (t: { after(fn: () => void): void }, dir: string) => {
     const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+    t.after(() => child.kill('SIGKILL'));
+    return { child, exited, stderr: () => stderr };
+  };
+  /** The worker's pid, from its test file's name: .diskdelta-<pid>-<random>.tmp */
+  const workerPid = (dir: string) => Number(/^\.diskdelta-(\d+)-/.exec(leftovers(dir)[0] ?? '')?.[1]);
+
+  test('SIGTERM to the CLI stops the worker and removes the test file before the CLI exits, exit 7', HANG, async (t) => {
+    const dir = scratch('term');
+    const run = start(t, dir);
+    assert.ok(await waitForTestFile(dir, 30_000), 'the run started');
     await new Promise((r) => setTimeout(r, 300)); // into the timed window
-    child.kill('SIGTERM');
-    const ms = await msUntilNoTestFile(dir, 3000);
-    t.diagnostic(`test file removed ${ms.toFixed(1)} ms after SIGTERM to the CLI`);
-    assert.ok(ms <= 500, `removed ${ms.toFixed(0)} ms after SIGTERM`);
-    assert.equal(await exited, 7, stderr);
-    assert.match(stderr, /cancelled/);
-    assert.deepEqual(readdirSync(dir), []);
+    const signalled = performance.now();
+    run.child.kill('SIGTERM');
+    assert.equal(await run.exited, 7, run.stderr());
+    t.diagnostic(`the CLI exited ${(performance.now() - signalled).toFixed(1)} ms after SIGTERM`);
+    assert.match(run.stderr(), /cancelled/);
+    assert.deepEqual(readdirSync(dir), [], 'no test file once the command has returned');
   });
 
   // npx runs bins with the first `node` on the PATH; Debian 12's is Node 18/20, under which
@@ -340,51 +445,61 @@ describe('diskdelta run: stopping it', () => {
     return version !== '' && (major < 22 || (major === 22 && minor < 18));
   });
   for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
-    test(`${signal} to the wrapper started by an old Node reaches the real CLI: the run stops, test file removed, exit status passed on`, { skip: !systemNode && 'no Node older than 22.18 here, so bin/diskdelta.js does not re-run itself' }, async () => {
-      const dir = scratch(`wrapper-${signal}`);
-      const child = spawn(systemNode!, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
-      child.kill(signal); // the wrapper's pid only, as `kill PID` does
-      assert.equal(await exited, 7, stderr);
-      assert.match(stderr, /cancelled/);
-      assert.deepEqual(readdirSync(dir), [], 'the test file is gone');
-      assert.equal(spawnSync('pgrep', ['-f', `target ${dir}`]).status, 1, 'no process of that run is left');
-    });
+    test(
+      `${signal} to the wrapper started by an old Node reaches the real CLI: the run stops, test file removed, exit status passed on`,
+      { skip: !systemNode && 'no Node older than 22.18 here, so bin/diskdelta.js does not re-run itself' },
+      async () => {
+        const dir = scratch(`wrapper-${signal}`);
+        const child = spawn(systemNode!, ['bin/diskdelta.js', 'run', '--target', dir, ...long], {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+        assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+        child.kill(signal); // the wrapper's pid only, as `kill PID` does
+        assert.equal(await exited, 7, stderr);
+        assert.match(stderr, /cancelled/);
+        assert.deepEqual(readdirSync(dir), [], 'the test file is gone');
+        assert.equal(spawnSync('pgrep', ['-f', `target ${dir}`]).status, 1, 'no process of that run is left');
+      },
+    );
   }
 
-  test('the worker SIGKILLed under the CLI: a clear failure, and the CLI removes the stale file itself', async () => {
+  test('the worker SIGKILLed under the CLI: a clear failure, and the CLI removes the stale file itself', HANG, async (t) => {
     const dir = scratch('kill-worker');
-    const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
-    // The test file is named after the worker: .diskdelta-<pid>-<random>.tmp
-    const [file] = readdirSync(dir);
-    const pid = Number(/^\.diskdelta-(\d+)-/.exec(file!)?.[1]);
-    assert.ok(pid > 0, `worker pid from ${file}`);
+    const run = start(t, dir);
+    assert.ok(await waitForTestFile(dir, 30_000), 'the run started');
+    const pid = workerPid(dir);
+    assert.ok(pid > 0, `worker pid from ${leftovers(dir)[0]}`);
     await new Promise((r) => setTimeout(r, 300));
     process.kill(pid, 'SIGKILL'); // as the OOM killer would
-    const code = await exited;
+    const code = await run.exited;
     assert.notEqual(code, 0);
-    assert.match(stderr, /killed by SIGKILL/);
+    assert.match(run.stderr(), /killed by SIGKILL/);
     assert.deepEqual(readdirSync(dir), [], 'the CLI swept the file the dead worker could not remove');
   });
 
-  test('SIGKILL of the CLI: the orphaned worker stops too and removes its file', async (t) => {
+  test('SIGKILL of the CLI: the orphaned worker stops too and removes its file', HANG, async (t) => {
     const dir = scratch('kill-cli');
-    const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+    const run = start(t, dir);
+    assert.ok(await waitForTestFile(dir, 30_000), 'the run started');
+    const pid = workerPid(dir);
+    t.after(() => {
+      try {
+        process.kill(pid, 'SIGKILL'); // only if the test failed and the worker lives on
+      } catch {
+        // gone already: the normal case
+      }
+    });
     await new Promise((r) => setTimeout(r, 300));
-    child.kill('SIGKILL');
-    await exited;
-    const ms = await msUntilNoTestFile(dir, 3000);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const ms = await msUntilNoTestFile(dir);
     t.diagnostic(`test file removed ${ms.toFixed(1)} ms after the CLI was killed`);
-    assert.ok(ms <= 1000, `the worker noticed its parent died and removed the file (${ms.toFixed(0)} ms)`);
+    // Its run lasts an hour: a worker that did not notice its parent die would still hold the file.
+    assert.ok(Number.isFinite(ms), 'the worker noticed its parent died and removed its file');
   });
 });
 
@@ -416,7 +531,10 @@ describe('diskdelta run on a block device (a loop device)', () => {
     assert.equal(o.code, 0, o.stderr);
     const doc = JSON.parse(o.stdout) as { target: { kind: string }; results: Array<{ test: string }>; warnings: Array<{ code: string }> };
     assert.equal(doc.target.kind, 'block-device');
-    assert.deepEqual(doc.results.map((r) => r.test), ['seq1m-q8t1-read', 'rnd4k-q1t1-read']);
+    assert.deepEqual(
+      doc.results.map((r) => r.test),
+      ['seq1m-q8t1-read', 'rnd4k-q1t1-read'],
+    );
     assert.ok(doc.warnings.some((w) => w.code === 'writes-skipped'));
   });
 });

@@ -2,7 +2,7 @@
 // its unit, every unknown shown as "?" with its reason listed underneath, never left blank.
 import { formatBytes, formatThroughput } from '../core/analysis/units.ts';
 import type { InspectReport } from '../core/system/describe.ts';
-import type { BlockDeviceInfo, SystemFacts } from '../core/model/machine.ts';
+import type { BlockDeviceInfo, StackLayer, SystemFacts } from '../core/model/machine.ts';
 import { terminalField } from '../core/model/display.ts';
 import { ceiling, layerLine, q, yesNo } from '../core/report/stack-text.ts';
 
@@ -10,8 +10,55 @@ import { ceiling, layerLine, q, yesNo } from '../core/report/stack-text.ts';
 export function table(header: string[], dataRows: string[][]): string {
   const rows = dataRows.map((r) => r.map(terminalField));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+/**
+ * The words for a fact's field, where a reason or a detail is listed ("onlineDiscard" was
+ * printed as it is in the code). Unlisted fields are split into words, never shown raw.
+ */
+const FIELD_LABELS: Record<string, string> = {
+  model: 'model',
+  serial: 'serial number',
+  link: 'link speed',
+  sizeBytes: 'size',
+  rotational: 'rotational flag',
+  scheduler: 'I/O scheduler',
+  removable: 'removable flag',
+  readOnly: 'read-only flag',
+  devNumber: 'device number',
+  logicalBlockSize: 'logical sector size',
+  physicalBlockSize: 'physical sector size',
+  dmName: 'device-mapper name',
+  loopBackingFile: 'backing file',
+  backingFile: 'backing file',
+  discard: 'discard support',
+  onlineDiscard: 'online discard',
+  directIo: 'direct I/O',
+  cipher: 'cipher',
+  keyBits: 'key size',
+  flags: 'dm-crypt flags',
+  level: 'RAID level',
+  cpu: 'CPU',
+  cpuModel: 'CPU model',
+  memoryBytes: 'memory size',
+  kernel: 'kernel version',
+  fsType: 'filesystem',
+};
+
+export function fieldLabel(field: string): string {
+  return (
+    FIELD_LABELS[field] ??
+    field
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/[_-]+/g, ' ')
+      .toLowerCase()
+  );
 }
 
 function discardText(d: BlockDeviceInfo): string {
@@ -35,17 +82,39 @@ export function formatDevices(devices: BlockDeviceInfo[]): string {
     ceiling(d.linkCeilingBytesPerSec),
     q(d.scheduler),
     discardText(d),
-    [...d.partitions.map((p) => (d.partitionHolders?.[p] ? `${p}→${d.partitionHolders[p].join('+')}` : p)), ...(d.loopBackingFile ? [`file ${d.loopBackingFile}`] : []), ...(d.dmName ? [`dm ${d.dmName}`] : [])].join(',') || '-',
+    [
+      ...d.partitions.map((p) => (d.partitionHolders?.[p] ? `${p}→${d.partitionHolders[p].join('+')}` : p)),
+      ...(d.loopBackingFile ? [`file ${d.loopBackingFile}`] : []),
+      ...(d.dmName ? [`dm ${d.dmName}`] : []),
+    ].join(',') || '-',
     d.holders.join(',') || '-',
   ]);
   const out = table(
-    ['NAME', 'CLASS', 'TRANSPORT', 'SIZE', 'MODEL', 'SERIAL', 'SECTOR L/P', 'ROTATIONAL', 'LINK', 'CEILING', 'SCHEDULER', 'DISCARD (gran./max)', 'PARTS/BACKING', 'HOLDERS'],
+    [
+      'NAME',
+      'CLASS',
+      'TRANSPORT',
+      'SIZE',
+      'MODEL',
+      'SERIAL',
+      'SECTOR L/P',
+      'ROTATIONAL',
+      'LINK',
+      'CEILING',
+      'SCHEDULER',
+      'DISCARD (gran./max)',
+      'PARTS/BACKING',
+      'HOLDERS',
+    ],
     rows,
   );
-  const notes = devices.flatMap((d) => Object.entries(d.reasons ?? {}).map(([field, why]) => `  ${d.name} ${field}: ${why}`));
-  return out + (notes.length > 0 ? `\n? unknown:\n${notes.join('\n')}\n` : '') + 'Ceiling: the most the negotiated link carries after line encoding (MB/s = 10^6 bytes/s); real transfers stay below it.\n';
+  const notes = devices.flatMap((d) => Object.entries(d.reasons ?? {}).map(([field, why]) => `  ${d.name} ${fieldLabel(field)}: ${why}`));
+  return (
+    out +
+    (notes.length > 0 ? `\n? unknown:\n${notes.join('\n')}\n` : '') +
+    'Ceiling: the most the negotiated link carries after line encoding (MB/s = 10^6 bytes/s); real transfers stay below it.\n'
+  );
 }
-
 
 export function formatSystem(s: SystemFacts): string {
   const timer = s.fstrimTimer;
@@ -57,18 +126,28 @@ export function formatSystem(s: SystemFacts): string {
   ].join('\n');
 }
 
+/** The storage stack, numbered from the file down to the disk, then what could not be read and why. */
+export function formatStack(stack: StackLayer[], indent = '  '): string[] {
+  const lines = stack.map((layer, i) => `${indent}${String(i + 1).padStart(2)}. ${layerLine(layer)}`);
+  const reasons = stack.flatMap((l) => Object.entries(l.reasons ?? {}).map(([k, v]) => `${indent}    ${l.name} ${fieldLabel(k)}: ${v}`));
+  if (reasons.length > 0) lines.push(`${indent}  ? unknown:`, ...reasons);
+  return lines;
+}
+
 export function formatInspect(r: InspectReport): string {
   const lines: string[] = [];
   lines.push(`Target     ${r.target.path} (${r.target.kind})`);
   lines.push('', 'Stack, from the file down to the disk:');
-  (r.target.stack ?? []).forEach((layer, i) => lines.push(`  ${String(i + 1).padStart(2)}. ${layerLine(layer)}`));
-  const reasons = (r.target.stack ?? []).flatMap((l) => Object.entries(l.reasons ?? {}).map(([k, v]) => `      ${l.name} ${k}: ${v}`));
-  if (reasons.length > 0) lines.push('    ? unknown:', ...reasons);
+  lines.push(...formatStack(r.target.stack ?? []));
   lines.push('');
   lines.push(`Encrypted  ${r.encryptedLayers.join('; ') || 'no layer'}`);
-  lines.push(`Ceiling    ${r.lowestCeiling ? `lowest link ceiling ~${formatThroughput(r.lowestCeiling.bytesPerSec)} at ${r.lowestCeiling.where}` : 'unknown (no physical link found on the path)'}`);
+  lines.push(
+    `Ceiling    ${r.lowestCeiling ? `lowest link ceiling ~${formatThroughput(r.lowestCeiling.bytesPerSec)} at ${r.lowestCeiling.where}` : 'unknown (no physical link found on the path)'}`,
+  );
   const t = r.trim;
-  lines.push(`TRIM       online discard: ${q(t.onlineDiscard)}; discards reach the disk: ${yesNo(t.reachesDisk)}${t.blockedAt ? ` (stopped at ${t.blockedAt})` : ''}`);
+  lines.push(
+    `TRIM       online discard: ${q(t.onlineDiscard)}; discards reach the disk: ${yesNo(t.reachesDisk)}${t.blockedAt ? ` (stopped at ${t.blockedAt})` : ''}`,
+  );
   lines.push(formatSystem(r.system));
   if (r.unknowns.length > 0) lines.push('', 'Unknown:', ...r.unknowns.map((u) => `  - ${u}`));
   lines.push('', r.warnings.length > 0 ? 'Warnings:' : 'Warnings: none');

@@ -1,70 +1,94 @@
-// The layers of core/, bottom first. A module may import its own layer and the layers below
-// it, never one above; core/ imports nothing outside core/ (no cli/, server/, main/, renderer/).
-//
-//   model     the result model, catalog, failure codes, machine-fact types: pure data and schemas
-//   files     writing a file a person chose (no data model of its own)
-//   system    reads the machine (sysfs, mountinfo, dm)
-//   analysis  units, comparison
-//   formats   importers and exporters of result files
-//   store     the SQLite library
-//   bench     measurement kinds, the worker client, the orchestrator
-//   report    what a report contains (from the comparison and analyses), its printers
-//   api       the contract and the procedures over all of the above
-//
-// Tests (*.test.ts) are exempt: they may wire layers together to check them against each other.
-// A lint rule may replace this scan later; until then it fails on the first upward import.
+// The layering of design.md, enforced by the ESLint rule `diskdelta/layers` (eslint-rules/layers.js
+// holds the one table of layers). `npm run lint` checks the whole tree with every rule; this test
+// runs the layering rule alone, without type information, so it stays fast, and proves it fails on
+// each kind of boundary it guards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { globSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { CORE_LAYERS, LAYERS, layersRule } from '../../eslint-rules/layers.js';
 
-export const LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'report', 'api'] as const;
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const CORE = dirname(fileURLToPath(import.meta.url));
+// Only this rule's findings: the tree's disable comments name rules this instance does not load.
+const layering = (m: { ruleId: string | null }) => m.ruleId === 'diskdelta/layers';
 
-/** Every relative import or re-export specifier of a module. */
-export function importsOf(source: string): string[] {
-  const specs = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+['"]([^'"]+)['"]/g), ...source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)];
-  return specs.map((m) => m[1]!).filter((s) => s.startsWith('.'));
+function layeringOnly(): ESLint {
+  return new ESLint({
+    cwd: ROOT,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { ignores: ['**/node_modules/**', '**/*.test.ts', '**/*.fuzz.ts', '**/fixtures/**'] },
+      {
+        files: ['**/*.ts', '**/*.tsx'],
+        languageOptions: { parser: tseslint.parser },
+        plugins: { diskdelta: { rules: { layers: layersRule } } },
+        rules: { 'diskdelta/layers': ['error', { root: ROOT, layers: LAYERS }] },
+      },
+    ],
+  });
 }
 
-/** The layer of a path under core/, or null outside core/. */
-function layerOf(path: string): string | null {
-  const rel = relative(CORE, path);
-  if (rel.startsWith('..')) return null;
-  return rel.split('/')[0] ?? null;
+async function problems(code: string, path: string): Promise<string[]> {
+  const [result] = await layeringOnly().lintText(code, { filePath: `${ROOT}${path}` });
+  return (result?.messages ?? []).filter(layering).map((m) => m.message);
 }
 
-export function upwardImports(): string[] {
-  const problems: string[] = [];
-  const files = globSync('**/*.ts', { cwd: CORE }).filter((f) => !f.endsWith('.test.ts') && !f.includes('/fixtures/'));
-  for (const file of files) {
-    const from = layerOf(join(CORE, file))!;
-    const fromRank = LAYERS.indexOf(from as (typeof LAYERS)[number]);
-    if (fromRank < 0) {
-      if (file.includes('/')) problems.push(`${file}: core/${from} is not a layer in LAYERS (add it in order)`);
-      continue;
-    }
-    for (const spec of importsOf(readFileSync(join(CORE, file), 'utf8'))) {
-      const target = resolve(CORE, dirname(file), spec);
-      const to = layerOf(target);
-      if (to === null) {
-        problems.push(`core/${file} imports ${spec}, outside core/`);
-        continue;
-      }
-      const toRank = LAYERS.indexOf(to as (typeof LAYERS)[number]);
-      if (toRank > fromRank) problems.push(`core/${file} (${from}) imports ${spec} (${to}), a layer above it`);
-    }
-  }
-  return problems;
-}
-
-test('no module of core/ imports a layer above its own, or anything outside core/', () => {
-  assert.deepEqual(upwardImports(), []);
+test('the tree keeps its layers: no upward import in core, no Electron in core, no Node in the renderer', async () => {
+  const results = await layeringOnly().lintFiles(['electron', 'renderer']);
+  const found = results.flatMap((r) => r.messages.filter(layering).map((m) => `${r.filePath.slice(ROOT.length)}:${m.line}: ${m.message}`));
+  assert.deepEqual(found, []);
 });
 
-test('the scan sees imports, re-exports and dynamic imports', () => {
-  const source = `import { a } from '../api/x.ts';\nexport { b } from "./y.ts";\nimport type {\n  C,\n} from '../store/z.ts';\nconst m = await import('../bench/w.ts');\nimport { z } from 'zod';`;
-  assert.deepEqual(importsOf(source), ['../api/x.ts', './y.ts', '../store/z.ts', '../bench/w.ts']);
+test('every folder of core/ has its place in the order of layers (a new one must be added there)', () => {
+  const folders = readdirSync(new URL('.', import.meta.url), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  assert.deepEqual(
+    folders.filter((f) => !CORE_LAYERS.includes(f)),
+    [],
+    'add the folder to CORE_LAYERS in eslint-rules/layers.js, in order',
+  );
+});
+
+test('an upward import inside core fails (system importing analysis)', async () => {
+  const found = await problems(
+    "import { ratio } from '../analysis/compare.ts';\nexport const x = ratio;",
+    'electron/core/system/planted.ts',
+  );
+  assert.equal(found.length, 1);
+  assert.match(found[0]!, /system may not import analysis/);
+});
+
+test('core importing the CLI (outside core) or Electron fails', async () => {
+  assert.match(
+    (await problems("import { main } from '../../cli/main.ts';", 'electron/core/bench/planted.ts'))[0] ?? '',
+    /bench may not import cli/,
+  );
+  assert.match(
+    (await problems("import { app } from 'electron';", 'electron/core/api/planted.ts'))[0] ?? '',
+    /may not import the package "electron"/,
+  );
+});
+
+test('the renderer importing Node or a core internal fails; the contract and shared pure modules pass', async () => {
+  assert.match((await problems("import { readFileSync } from 'node:fs';", 'renderer/src/planted.ts'))[0] ?? '', /"node:fs"/);
+  assert.match(
+    (await problems("import { openLibrary } from '../../electron/core/store/library.ts';", 'renderer/src/planted.ts'))[0] ?? '',
+    /renderer may not import store/,
+  );
+  assert.deepEqual(
+    await problems(
+      "import { CONTRACT } from '../../electron/core/api/contract.ts';\nimport { TESTS } from '../../electron/core/model/catalog.ts';",
+      'renderer/src/planted.ts',
+    ),
+    [],
+  );
+});
+
+test('a lower layer importing a higher one is named with what it may import', async () => {
+  const [message] = await problems("export { x } from '../api/contract.ts';", 'electron/core/model/planted.ts');
+  assert.match(message ?? '', /model may not import api .*: model may import only nothing outside itself/);
 });

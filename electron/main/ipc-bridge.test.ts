@@ -14,7 +14,8 @@ function setup() {
   };
   const trusted: IpcEventLike = { sender: { id: 1 }, senderFrame: { url: 'file:///app/index.html' } };
   const unregister = registerIpc(ipcMain, handlers, (e) => e.sender.id === 1 && e.senderFrame?.url === 'file:///app/index.html');
-  const call = (name: string, event: IpcEventLike, ...args: unknown[]) => registered.get(ipcChannel('invoke', name as never))!(event, ...args);
+  const call = (name: string, event: IpcEventLike, ...args: unknown[]) =>
+    registered.get(ipcChannel('invoke', name as never))!(event, ...args);
   return { calls, registered, trusted, unregister, call };
 }
 

@@ -81,12 +81,18 @@ async function start(): Promise<void> {
   });
 
   const coalescer = createCoalescer(eventSender(() => win?.webContents ?? null));
-  backend = await openBackend({ emit: coalescer.emit, referenceDir: REFERENCE_DIR, reportHtml: renderReportHtmlLazily, printer: electronPrinter(), appVersion: app.getVersion() });
+  backend = await openBackend({
+    emit: coalescer.emit,
+    referenceDir: REFERENCE_DIR,
+    reportHtml: renderReportHtmlLazily,
+    printer: electronPrinter(),
+    appVersion: app.getVersion(),
+  });
   backend.dialogs = {
     async pickFolder() {
       const options = { title: 'Choose the folder to measure', properties: ['openDirectory' as const, 'createDirectory' as const] };
       const result = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
-      return result.canceled ? null : result.filePaths[0] ?? null;
+      return result.canceled ? null : (result.filePaths[0] ?? null);
     },
   };
   registerIpc(ipcMain, createHandlers(backend), isTrustedSender);

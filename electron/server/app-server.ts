@@ -30,7 +30,13 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const sink: EventSink = (event, payload) => server?.broadcast(event, payload);
   const coalescer = createCoalescer(sink);
   // Browser mode prints report PDFs in the system's Chromium, as the CLI does.
-  const backend = await openBackend({ dbPath: options.dbPath, emit: coalescer.emit, reportHtml: renderReportHtmlLazily, printer: chromiumPrinter(), appVersion: await appVersion() });
+  const backend = await openBackend({
+    dbPath: options.dbPath,
+    emit: coalescer.emit,
+    reportHtml: renderReportHtmlLazily,
+    printer: chromiumPrinter(),
+    appVersion: await appVersion(),
+  });
   server = await startServer({
     handlers: createHandlers(backend),
     distDir: options.distDir ?? DEFAULT_DIST_DIR,

@@ -13,9 +13,7 @@ import type { Handlers } from '../core/api/dispatch.ts';
 
 function spyHandlers() {
   const calls: string[] = [];
-  const handlers = Object.fromEntries(
-    PROCEDURE_NAMES.map((name) => [name, async () => (calls.push(name), [])]),
-  ) as unknown as Handlers;
+  const handlers = Object.fromEntries(PROCEDURE_NAMES.map((name) => [name, async () => (calls.push(name), [])])) as unknown as Handlers;
   return { calls, handlers };
 }
 
@@ -37,11 +35,14 @@ async function withServer(t: import('node:test').TestContext) {
 
 function get(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -104,8 +105,14 @@ test('with token and Origin: bad messages get errors, good ones reach the handle
   assert.ok(ws instanceof WebSocket);
   t.after(() => ws.close());
   assert.equal((await ask(ws, 'not json')).error.code, 'BAD_MESSAGE');
-  assert.equal((await ask(ws, JSON.stringify({ type: 'invoke', id: 1, procedure: 'fs.readFile', input: {} }))).result.error.code, 'UNKNOWN_PROCEDURE');
-  assert.equal((await ask(ws, JSON.stringify({ type: 'invoke', id: 2, procedure: 'library.get', input: { id: 'x' } }))).result.error.code, 'BAD_INPUT');
+  assert.equal(
+    (await ask(ws, JSON.stringify({ type: 'invoke', id: 1, procedure: 'fs.readFile', input: {} }))).result.error.code,
+    'UNKNOWN_PROCEDURE',
+  );
+  assert.equal(
+    (await ask(ws, JSON.stringify({ type: 'invoke', id: 2, procedure: 'library.get', input: { id: 'x' } }))).result.error.code,
+    'BAD_INPUT',
+  );
   assert.deepEqual(calls, []);
   const ok = await ask(ws, JSON.stringify({ type: 'invoke', id: 3, procedure: 'runs.active', input: {} }));
   assert.deepEqual(ok, { type: 'result', id: 3, result: { ok: true, data: [] } });
@@ -131,9 +138,17 @@ function raw(server: RunningServer, bytes: string | Buffer): Promise<string> {
 function frame(opcode: number, payload: Buffer, length = payload.length): Buffer {
   const mask = Buffer.from([1, 2, 3, 4]);
   const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
-  const head = length < 126
-    ? Buffer.from([0x80 | opcode, 0x80 | length])
-    : Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | 127]), (() => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(length)); return b; })()]);
+  const head =
+    length < 126
+      ? Buffer.from([0x80 | opcode, 0x80 | length])
+      : Buffer.concat([
+          Buffer.from([0x80 | opcode, 0x80 | 127]),
+          (() => {
+            const b = Buffer.alloc(8);
+            b.writeBigUInt64BE(BigInt(length));
+            return b;
+          })(),
+        ]);
   return Buffer.concat([head, mask, masked]);
 }
 
@@ -142,7 +157,10 @@ test('a malformed request target gets 400 on the page and the socket path; the s
   for (const target of ['http://[::1:80/', '//[/', 'http://%zz/?token=x']) {
     const page = await raw(server, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
     assert.match(page, /^HTTP\/1\.1 400 /, `page ${target}`);
-    const upgrade = await raw(server, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+    const upgrade = await raw(
+      server,
+      `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+    );
     assert.match(upgrade, /^HTTP\/1\.1 400 /, `upgrade ${target}`);
   }
   assert.equal((await get(server, `/?token=${server.token}`)).status, 200);
@@ -150,7 +168,8 @@ test('a malformed request target gets 400 on the page and the socket path; the s
 
 test('a WebSocket protocol error closes only that socket: oversize frame, invalid UTF-8, reserved opcode', async (t) => {
   const { server } = await withServer(t);
-  const handshake = `GET /api?token=${server.token} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nOrigin: http://127.0.0.1:${server.port}\r\n` +
+  const handshake =
+    `GET /api?token=${server.token} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nOrigin: http://127.0.0.1:${server.port}\r\n` +
     'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n';
   const bad = [
     frame(0x1, Buffer.alloc(8), MAX_MESSAGE_BYTES + 1), // announces more than the limit
@@ -168,14 +187,26 @@ test('a WebSocket protocol error closes only that socket: oversize frame, invali
   assert.deepEqual(ok, { type: 'result', id: 9, result: { ok: true, data: [] } });
 });
 
-test('the frame limit holds an import at the importers\' limit, as the page sends it', () => {
-  const envelope = JSON.stringify({ type: 'invoke', id: 1, procedure: 'library.import', input: { fileName: 'x'.repeat(255), contentBase64: '' } });
+test("the frame limit holds an import at the importers' limit, as the page sends it", () => {
+  const envelope = JSON.stringify({
+    type: 'invoke',
+    id: 1,
+    procedure: 'library.import',
+    input: { fileName: 'x'.repeat(255), contentBase64: '' },
+  });
   assert.ok(Math.ceil(MAX_IMPORT_BYTES / 3) * 4 + envelope.length <= MAX_MESSAGE_BYTES);
 });
 
 test('the token check and the folder boundary judge the normalised, real path', async (t) => {
   const { server } = await withServer(t);
-  for (const spelling of ['/%2findex.html', '/%2F%2Findex.html', '//index.html', '/assets/../index.html', '/./index.html', '/assets/%2e%2e/index.html']) {
+  for (const spelling of [
+    '/%2findex.html',
+    '/%2F%2Findex.html',
+    '//index.html',
+    '/assets/../index.html',
+    '/./index.html',
+    '/assets/%2e%2e/index.html',
+  ]) {
     assert.equal((await get(server, spelling)).status, 403, spelling);
   }
   const dist = server.distDir;

@@ -52,7 +52,8 @@ const CONTENT_TYPES: Record<string, string> = {
 
 // The same policy the Electron window sets: no inline script, no remote code; the socket
 // may only go back to where the page came from.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 /** The hostname part of a Host header, or null when it is not a loopback name. */
 export function loopbackHost(host: string | undefined): string | null {
@@ -186,6 +187,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         reply({ type: 'error', id: null, error: { code: 'BAD_MESSAGE', message: 'binary messages are not accepted' } });
         return;
       }
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a text frame: ws hands it over as a Buffer
       handleWireMessage(options.handlers, data.toString()).then(reply, (error: unknown) =>
         reply({ type: 'error', id: null, error: { code: 'INTERNAL', message: String(error) } }),
       );

@@ -3,6 +3,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <pthread.h>
@@ -75,6 +77,60 @@ static const char *fs_name(long type) {
 
 static int is_ram_fs(long type) { return type == TMPFS_MAGIC || type == RAMFS_MAGIC; }
 
+// Why the kernel said no to opening `path`, from facts rather than a guess: who we run as,
+// who owns the path and its mode. As root (or when the mode allows us) permissions are not
+// the cause, so the message says what else refuses: a device cgroup, a security module,
+// lockdown, an immutable attribute. `remedy` ends the message for a folder; a device's is
+// worked out here from its mode.
+static void explain_denied(char *buf, size_t n, const char *path, int e, const char *remedy) {
+  uid_t uid = geteuid();
+  struct passwd *pw = getpwuid(uid);
+  char who[96];
+  snprintf(who, sizeof who, "uid %d (%s)", (int)uid, pw ? pw->pw_name : "no name");
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    // Not even its owner and mode can be read: a folder on the way is closed to us.
+    snprintf(buf, n, "the kernel said %s (%s) to %s, who may not look inside a folder on the way to %s. %s",
+             strerrorname_np(e) ? strerrorname_np(e) : "?", strerror(e), who, path,
+             remedy ? remedy : "Run as root");
+    return;
+  }
+  struct passwd *owner = getpwuid(st.st_uid);
+  struct group *gr = getgrgid(st.st_gid);
+  char group[64];
+  snprintf(group, sizeof group, "%s", gr ? gr->gr_name : "?");
+  int in_group = getegid() == st.st_gid;
+  gid_t groups[256];
+  int count = getgroups(256, groups);
+  for (int i = 0; i < count && !in_group; i++) in_group = groups[i] == st.st_gid;
+  char facts[256];
+  snprintf(facts, sizeof facts, "%s is %s:%s, mode %04o", path, owner ? owner->pw_name : "?", group,
+           (unsigned)(st.st_mode & 07777));
+  const char *name = strerrorname_np(e) ? strerrorname_np(e) : "?";
+  if (uid == 0) {
+    snprintf(buf, n,
+             "the kernel said %s (%s) to root (uid 0), so file permissions are not the cause (%s): something "
+             "above them refuses it: %s",
+             name, strerror(e), facts,
+             S_ISBLK(st.st_mode) ? "a container's device cgroup (devices.deny), a security module (SELinux, "
+                                   "AppArmor) or kernel lockdown. Run DiskDelta where this device is allowed"
+                                 : "an immutable attribute (lsattr), a security module (SELinux, AppArmor) or a "
+                                   "read-only bind mount. Choose another folder");
+  } else if (S_ISBLK(st.st_mode) && (st.st_mode & S_IRGRP) && !in_group) {
+    snprintf(buf, n,
+             "the kernel said %s (%s) to %s; %s, and this process is not in group %s. Run as root, let "
+             "DiskDelta ask for it with --elevate, or join that group (usermod -aG %s $USER, then log in again)",
+             name, strerror(e), who, facts, group, group);
+  } else if (S_ISBLK(st.st_mode)) {
+    snprintf(buf, n, "the kernel said %s (%s) to %s; %s%s, so only its owner may open it. Run as root, or let "
+             "DiskDelta ask for it with --elevate", name,
+             strerror(e), who, facts, in_group ? ", and its group may not read it" : "");
+  } else {
+    snprintf(buf, n, "the kernel said %s (%s) to %s; %s, and this process is %sin group %s. %s", name, strerror(e),
+             who, facts, in_group ? "" : "not ", group, remedy);
+  }
+}
+
 // Where the read-only descriptor of a block device comes from: opened here (the user may read
 // the device), inherited (--fd), or passed back by the privileged helper (--helper).
 static int blockdev_fd(const char *path, const struct stat *st, const target_request_t *req, blockdev_info_t *info) {
@@ -84,10 +140,17 @@ static int blockdev_fd(const char *path, const struct stat *st, const target_req
     char resolved[PATH_MAX];
     if (!realpath(path, resolved)) snprintf(resolved, sizeof resolved, "%s", path);
     int fd = blockdev_open_ro(resolved, !req->buffered, info, &status, why, sizeof why);
+    int e = errno;
+    if (fd < 0 && status == BLOCKDEV_DENIED) {
+      // Said from facts: "needs root" was printed to root, refused by a device cgroup.
+      char denied[768];
+      explain_denied(denied, sizeof denied, path, e == EPERM || e == EACCES ? e : EACCES, NULL);
+      return -emit_failure(FAIL_PERMISSION, "cannot open the block device %s read-only (O_RDONLY%s): %s", path,
+                           req->buffered ? "" : "|O_DIRECT", denied);
+    }
     if (fd < 0)
-      return -emit_failure(status == BLOCKDEV_MISSING ? FAIL_DEVICE_VANISHED : status == BLOCKDEV_DENIED ? FAIL_PERMISSION : FAIL_TARGET_UNUSABLE,
-                           "cannot open the block device %s read-only: %s%s", path, why,
-                           status == BLOCKDEV_DENIED ? " (reading a raw device needs root: let DiskDelta ask for it with --elevate)" : "");
+      return -emit_failure(status == BLOCKDEV_MISSING ? FAIL_DEVICE_VANISHED : FAIL_TARGET_UNUSABLE,
+                           "cannot open the block device %s read-only: %s", path, why);
     return fd;
   }
   int fd = req->fd;
@@ -261,8 +324,11 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   struct stat st;
   if (stat(path, &st) != 0) {
     int e = errno;
-    if (e == EACCES || e == EPERM)
-      return emit_failure(FAIL_PERMISSION, "the target %s cannot be reached: %s. Choose a folder you may enter", shown_path(path), strerror(e));
+    if (e == EACCES || e == EPERM) {  // it may well exist: we may not look
+      char why[768];
+      explain_denied(why, sizeof why, path, e, "Choose a folder you may enter, or run as a user who may");
+      return emit_failure(FAIL_PERMISSION, "cannot reach the target %s: %s", shown_path(path), why);
+    }
     return emit_failure(FAIL_TARGET_MISSING, "the target %s does not exist: %s. Give an existing folder or block device",
                         shown_path(path), strerror(e));
   }
@@ -322,9 +388,13 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     failure_t f = e == EROFS ? FAIL_TARGET_NOT_WRITABLE
                   : e == EACCES || e == EPERM ? FAIL_PERMISSION
                   : e == ENOSPC ? FAIL_NO_SPACE : FAIL_TARGET_UNUSABLE;
+    if (e == EACCES || e == EPERM) {
+      char why[768];
+      explain_denied(why, sizeof why, path, e, "Choose a folder you may write to, or run as its owner");
+      return emit_failure(f, "cannot create a test file in %s: %s", shown_path(path), why);
+    }
     return emit_failure(f, "cannot create a test file in %s: %s. %s", shown_path(path), strerror(e),
                         e == EROFS ? "The filesystem is read-only: choose a writable folder"
-                        : e == EACCES || e == EPERM ? "Choose a folder you may write to"
                         : e == ENOSPC ? "The disk is full: free some space" : "Check the folder");
   }
   t->fd = fd;

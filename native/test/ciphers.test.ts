@@ -10,19 +10,36 @@ import assert from 'node:assert/strict';
 
 const WORKER = join(fileURLToPath(new URL('..', import.meta.url)), 'build', 'diskdelta-worker');
 
-interface Line { type: string; [k: string]: unknown }
+interface Line {
+  type: string;
+  [k: string]: unknown;
+}
 
 function ciphers(args: string[]) {
   const r = spawnSync(WORKER, ['ciphers', ...args], { encoding: 'utf8' });
-  const lines = r.stdout.split('\n').filter(Boolean).map((l) => {
-    const j = JSON.parse(l) as Line & { v: number };
-    assert.equal(j.v, 1, `protocol version on ${l}`);
-    return j;
-  });
+  const lines = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const j = JSON.parse(l) as Line & { v: number };
+      assert.equal(j.v, 1, `protocol version on ${l}`);
+      return j;
+    });
   return { code: r.status, lines, stderr: r.stderr };
 }
 
-const QUICK = ['--cipher', 'aes-xts-plain64:512', '--cipher', 'serpent-xts-plain64:512', '--sector', '4096', '--threads', '1', '--duration', '0.05'];
+const QUICK = [
+  '--cipher',
+  'aes-xts-plain64:512',
+  '--cipher',
+  'serpent-xts-plain64:512',
+  '--sector',
+  '4096',
+  '--threads',
+  '1',
+  '--duration',
+  '0.05',
+];
 
 test('--backend openssl: every figure is labelled a user-space estimate; what OpenSSL lacks is named, not measured', (t) => {
   const r = ciphers(['--backend', 'openssl', ...QUICK]);
@@ -82,7 +99,15 @@ test('bad options: exit 2, the message names the value, nothing measured', () =>
 
 test('--help lists the ciphers verb and every cipher it knows', () => {
   const r = spawnSync(WORKER, ['--help'], { encoding: 'utf8' });
-  for (const name of ['ciphers', 'aes-xts-plain64:256', 'aes-xts-plain64:512', 'aes-cbc-essiv:sha256:256', 'serpent-xts-plain64:512', 'twofish-xts-plain64:512', 'adiantum']) {
+  for (const name of [
+    'ciphers',
+    'aes-xts-plain64:256',
+    'aes-xts-plain64:512',
+    'aes-cbc-essiv:sha256:256',
+    'serpent-xts-plain64:512',
+    'twofish-xts-plain64:512',
+    'adiantum',
+  ]) {
     assert.ok(r.stdout.includes(name), name);
   }
 });

@@ -16,7 +16,18 @@ import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/w
 const BUILD = fileURLToPath(new URL('../build/', import.meta.url));
 const WORKER = join(BUILD, 'diskdelta-worker');
 const HELPER = join(BUILD, 'diskdelta-helper');
-const READ_JOB = ['--job', 'name=r,rw=read,bs=1048576,qd=2', '--duration', '0.3', '--warmup', '0', '--size', '8388608', '--sample-ms', '100'];
+const READ_JOB = [
+  '--job',
+  'name=r,rw=read,bs=1048576,qd=2',
+  '--duration',
+  '0.3',
+  '--warmup',
+  '0',
+  '--size',
+  '8388608',
+  '--sample-ms',
+  '100',
+];
 const isRoot = process.getuid?.() === 0;
 
 let dir = '';
@@ -67,11 +78,14 @@ function run(args: string[], opts: { path?: string; onlyPath?: string; fd?: numb
     child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => {
-      const messages = stdout.split('\n').filter(Boolean).map((line) => {
-        const m = parseWorkerLine(line);
-        assert.ok(!('invalid' in m), `a protocol line: ${line}`);
-        return m as WorkerMessage;
-      });
+      const messages = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const m = parseWorkerLine(line);
+          assert.ok(!('invalid' in m), `a protocol line: ${line}`);
+          return m as WorkerMessage;
+        });
       resolve({ code, messages, stderr });
     });
   });
@@ -102,13 +116,47 @@ const failures = [
   {
     name: 'no polkit agent (pkexec 127)',
     body: 'echo "Error creating textual authentication agent: Error opening current controlling terminal for the process (\\`/dev/tty\'): No such device or address" >&2; exit 127',
-    exit: 9, code: 'elevate-no-agent', says: /no polkit authentication agent/,
+    exit: 9,
+    code: 'elevate-no-agent',
+    says: /no polkit authentication agent/,
   },
-  { name: 'denied (pkexec 127)', body: 'echo "Error executing command as another user: Not authorized" >&2; exit 127', exit: 9, code: 'elevate-denied', says: /polkit did not authorise reading/ },
-  { name: 'helper missing (pkexec 127)', body: 'echo "Error accessing /usr/local/libexec/diskdelta/diskdelta-helper: No such file or directory" >&2; exit 127', exit: 9, code: 'helper-missing', says: /sudo npx diskdelta helper install/ },
-  { name: 'helper killed mid-open', body: 'kill -9 $$', exit: 9, code: 'helper-killed', says: /killed by signal 9 before it passed .* back; nothing was measured/ },
-  { name: 'device vanished before the open', body: 'exec "$1" open-ro /dev/loop-diskdelta-gone', exit: 3, code: 'device-vanished', says: /went away before it could be opened/, root: true },
-  { name: 'helper refuses', body: 'exec "$1" open-ro /dev/null', exit: 3, code: 'helper-refused', says: /refused .*character device/, root: true },
+  {
+    name: 'denied (pkexec 127)',
+    body: 'echo "Error executing command as another user: Not authorized" >&2; exit 127',
+    exit: 9,
+    code: 'elevate-denied',
+    says: /polkit did not authorise reading/,
+  },
+  {
+    name: 'helper missing (pkexec 127)',
+    body: 'echo "Error accessing /usr/local/libexec/diskdelta/diskdelta-helper: No such file or directory" >&2; exit 127',
+    exit: 9,
+    code: 'helper-missing',
+    says: /sudo npx diskdelta helper install/,
+  },
+  {
+    name: 'helper killed mid-open',
+    body: 'kill -9 $$',
+    exit: 9,
+    code: 'helper-killed',
+    says: /killed by signal 9 before it passed .* back; nothing was measured/,
+  },
+  {
+    name: 'device vanished before the open',
+    body: 'exec "$1" open-ro /dev/loop-diskdelta-gone',
+    exit: 3,
+    code: 'device-vanished',
+    says: /went away before it could be opened/,
+    root: true,
+  },
+  {
+    name: 'helper refuses',
+    body: 'exec "$1" open-ro /dev/null',
+    exit: 3,
+    code: 'helper-refused',
+    says: /refused .*character device/,
+    root: true,
+  },
 ];
 
 for (const f of failures) {

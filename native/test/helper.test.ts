@@ -27,7 +27,9 @@ interface Outcome {
 /** Runs the helper; Node's stdout pipe is a Unix socket, as the worker's is. */
 function runHelper(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
   const trace = join(dir, `trace-${Math.random().toString(36).slice(2)}`);
-  const [cmd, argv] = hasStrace ? ['strace', ['-f', '-qq', '-e', 'trace=open,openat,openat2', '-o', trace, HELPER, ...args]] : [HELPER, args];
+  const [cmd, argv] = hasStrace
+    ? ['strace', ['-f', '-qq', '-e', 'trace=open,openat,openat2', '-o', trace, HELPER, ...args]]
+    : [HELPER, args];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd as string, argv as string[], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, ...env } });
     let stdout = '';
@@ -36,7 +38,12 @@ function runHelper(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => {
-      const opens = hasStrace && existsSync(trace) ? readFileSync(trace, 'utf8').split('\n').filter((l) => /open/.test(l)) : [];
+      const opens =
+        hasStrace && existsSync(trace)
+          ? readFileSync(trace, 'utf8')
+              .split('\n')
+              .filter((l) => /open/.test(l))
+          : [];
       resolve({ code, stdout, stderr, opens });
     });
   });
@@ -66,11 +73,30 @@ after(() => {
 });
 
 describe('the helper refuses, with a message and nothing opened', () => {
-  const refusals: { name: string; args: () => string[]; code: number; message: RegExp; path?: () => string; env?: () => NodeJS.ProcessEnv }[] = [
+  const refusals: {
+    name: string;
+    args: () => string[];
+    code: number;
+    message: RegExp;
+    path?: () => string;
+    env?: () => NodeJS.ProcessEnv;
+  }[] = [
     { name: 'a regular file', args: () => ['open-ro', join(dir, 'plain')], code: HX.refused, message: /a device is named \/dev\/NAME/ },
-    { name: 'a regular file under /dev', args: () => ['open-ro', devFile], code: HX.refused, message: /a regular file, not a block device/, path: () => devFile },
+    {
+      name: 'a regular file under /dev',
+      args: () => ['open-ro', devFile],
+      code: HX.refused,
+      message: /a regular file, not a block device/,
+      path: () => devFile,
+    },
     { name: 'a symlink to a device', args: () => ['open-ro', devLink], code: HX.refused, message: /symbolic link/, path: () => devLink },
-    { name: 'a character device', args: () => ['open-ro', '/dev/null'], code: HX.refused, message: /a character device, not a block device/, path: () => '/dev/null' },
+    {
+      name: 'a character device',
+      args: () => ['open-ro', '/dev/null'],
+      code: HX.refused,
+      message: /a character device, not a block device/,
+      path: () => '/dev/null',
+    },
     { name: '.. tricks', args: () => ['open-ro', `/dev/../${loop.slice(1)}`], code: HX.refused, message: /no '\.\.'/ },
     { name: 'a sub-folder of /dev', args: () => ['open-ro', '/dev/mapper/../loop0'], code: HX.refused, message: /no sub-folders/ },
     { name: 'a write request (open-rw)', args: () => ['open-rw', loop], code: HX.usage, message: /opens nothing writable/ },
@@ -79,13 +105,55 @@ describe('the helper refuses, with a message and nothing opened', () => {
     { name: 'a write request (flag)', args: () => ['--write', 'open-ro', loop], code: HX.usage, message: /opens nothing writable/ },
     { name: 'argv it does not know', args: () => ['frobnicate', loop], code: HX.usage, message: /unknown verb 'frobnicate'/ },
     { name: 'no verb', args: () => [], code: HX.usage, message: /Usage: pkexec/ },
-    { name: 'a file not created by DiskDelta', args: () => ['loop-attach', image], code: HX.refused, message: /not a file DiskDelta created/, path: () => image },
-    { name: 'one owned by another user', args: () => ['loop-attach', ownFile], code: HX.refused, message: /belongs to uid 0, not to the caller \(uid 65534\)/, path: () => ownFile, env: () => ({ PKEXEC_UID: '65534' }) },
-    { name: 'a DiskDelta file reached through a symlinked folder', args: () => ['loop-attach', join(dir, 'linked', '.diskdelta-1-a.tmp')], code: HX.refused, message: /is a link or not a folder/ },
-    { name: 'a DiskDelta-named symlink', args: () => ['loop-attach', fileLink], code: HX.refused, message: /symbolic link/, path: () => fileLink },
-    { name: 'a DiskDelta file with a second hard link', args: () => ['loop-attach', hardFile], code: HX.refused, message: /other hard links/, path: () => hardFile },
-    { name: 'a DiskDelta-named folder', args: () => ['loop-attach', ownDir], code: HX.refused, message: /not a regular file/, path: () => ownDir },
-    { name: 'a malformed PKEXEC_UID', args: () => ['loop-attach', ownFile], code: HX.refused, message: /PKEXEC_UID is malformed/, env: () => ({ PKEXEC_UID: '0; rm' }) },
+    {
+      name: 'a file not created by DiskDelta',
+      args: () => ['loop-attach', image],
+      code: HX.refused,
+      message: /not a file DiskDelta created/,
+      path: () => image,
+    },
+    {
+      name: 'one owned by another user',
+      args: () => ['loop-attach', ownFile],
+      code: HX.refused,
+      message: /belongs to uid 0, not to the caller \(uid 65534\)/,
+      path: () => ownFile,
+      env: () => ({ PKEXEC_UID: '65534' }),
+    },
+    {
+      name: 'a DiskDelta file reached through a symlinked folder',
+      args: () => ['loop-attach', join(dir, 'linked', '.diskdelta-1-a.tmp')],
+      code: HX.refused,
+      message: /is a link or not a folder/,
+    },
+    {
+      name: 'a DiskDelta-named symlink',
+      args: () => ['loop-attach', fileLink],
+      code: HX.refused,
+      message: /symbolic link/,
+      path: () => fileLink,
+    },
+    {
+      name: 'a DiskDelta file with a second hard link',
+      args: () => ['loop-attach', hardFile],
+      code: HX.refused,
+      message: /other hard links/,
+      path: () => hardFile,
+    },
+    {
+      name: 'a DiskDelta-named folder',
+      args: () => ['loop-attach', ownDir],
+      code: HX.refused,
+      message: /not a regular file/,
+      path: () => ownDir,
+    },
+    {
+      name: 'a malformed PKEXEC_UID',
+      args: () => ['loop-attach', ownFile],
+      code: HX.refused,
+      message: /PKEXEC_UID is malformed/,
+      env: () => ({ PKEXEC_UID: '0; rm' }),
+    },
   ];
   let devFile = '';
   let devLink = '';
@@ -151,10 +219,13 @@ describe('the helper does its verbs', () => {
     assert.deepEqual(reply, { device: loop, bytes: 8 * 2 ** 20, sector: 512 });
     if (!hasStrace) return t.diagnostic('strace missing: open flags not traced');
     const opens = out.opens.filter((l) => l.includes('"/proc/self/fd/'));
-    assert.ok(opens.some((l) => /O_RDONLY\|.*O_DIRECT/.test(l)), `reopened O_RDONLY|O_DIRECT: ${opens.join('\n')}`);
+    assert.ok(
+      opens.some((l) => /O_RDONLY\|.*O_DIRECT/.test(l)),
+      `reopened O_RDONLY|O_DIRECT: ${opens.join('\n')}`,
+    );
   });
 
-  test('drop-caches: one write, to the kernel\'s drop_caches knob, and nothing else opened for writing', async (t) => {
+  test("drop-caches: one write, to the kernel's drop_caches knob, and nothing else opened for writing", async (t) => {
     if (!isRoot) return t.skip('needs root');
     const out = await runHelper(['drop-caches']);
     assert.equal(out.code, HX.ok, out.stderr);
@@ -173,7 +244,7 @@ describe('the helper does its verbs', () => {
     assert.equal(out.stdout, '');
   });
 
-  test('loop-attach: a read-only, self-clearing loop over the caller\'s own DiskDelta file', async (t) => {
+  test("loop-attach: a read-only, self-clearing loop over the caller's own DiskDelta file", async (t) => {
     if (!isRoot || !loop) return t.skip('needs root and loop devices');
     const file = join(dir, '.diskdelta-2-attach.tmp');
     writeFileSync(file, Buffer.alloc(4 << 20, 1));
@@ -187,7 +258,8 @@ describe('the helper does its verbs', () => {
     const name = reply.device.slice('/dev/'.length);
     let attached = true;
     for (let i = 0; i < 100 && attached; i++) {
-      attached = existsSync(`/sys/block/${name}/loop/backing_file`) && readFileSync(`/sys/block/${name}/loop/backing_file`, 'utf8').includes(file);
+      attached =
+        existsSync(`/sys/block/${name}/loop/backing_file`) && readFileSync(`/sys/block/${name}/loop/backing_file`, 'utf8').includes(file);
       if (attached) spawnSync('sleep', ['0.1']);
     }
     if (attached) spawnSync('losetup', ['-d', reply.device]);

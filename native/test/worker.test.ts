@@ -3,9 +3,22 @@
 // say clearly what is wrong, and leave nothing behind in the folder.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,13 +28,20 @@ import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../e
 import { buildWithoutSyscalls } from './without-syscalls.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
-const WORKER = join(NATIVE, 'build', 'diskdelta-worker');
+// DISKDELTA_WORKER runs these tests against another build (npm test runs them again on the
+// AddressSanitizer + UBSan build, native/build/diskdelta-worker-asan).
+const WORKER = process.env.DISKDELTA_WORKER ?? join(NATIVE, 'build', 'diskdelta-worker');
 const SMALL = ['--size', '33554432', '--duration', '0.3', '--warmup', '0'];
 const isRoot = process.getuid?.() === 0;
 // The one list of exit codes (electron/core/model/failures.ts), never a copy of it.
 const EXIT = {
-  ok: 0, usage: exitCodeOf('usage'), target: exitCodeOf('target-missing'), noSpace: exitCodeOf('no-space'),
-  noDirect: exitCodeOf('no-direct-io'), interrupted: exitCodeOf('interrupted'), internal: exitCodeOf('internal'),
+  ok: 0,
+  usage: exitCodeOf('usage'),
+  target: exitCodeOf('target-missing'),
+  noSpace: exitCodeOf('no-space'),
+  noDirect: exitCodeOf('no-direct-io'),
+  interrupted: exitCodeOf('interrupted'),
+  internal: exitCodeOf('internal'),
 };
 
 interface Outcome {
@@ -47,12 +67,18 @@ function parseStdout(stdout: string): WorkerMessage[] {
 
 /** The worker with an address-space limit in KiB (`ulimit -v`): the shell execs it, so its signal is seen. */
 function runWorkerLimited(kib: number, args: string[]): Promise<Outcome> {
-  return runWorker(args, ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`, WORKER]);
+  return runWorker(args, { via: ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`] });
 }
 
-function runWorker(args: string[], prefix: string[] = [WORKER]): Promise<Outcome> {
+/** as: run as another user (root only; supplementary groups are dropped), or through a wrapper command. */
+function runWorker(args: string[], as: { uid?: number; gid?: number; via?: string[] } = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(prefix[0]!, [...prefix.slice(1), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, ...prefix] = as.via ?? [WORKER];
+    const child = spawn(command!, [...prefix, ...(as.via ? [WORKER] : []), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      uid: as.uid,
+      gid: as.gid,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -62,7 +88,7 @@ function runWorker(args: string[], prefix: string[] = [WORKER]): Promise<Outcome
       try {
         resolve({ code, signal, stdout, stderr, messages: parseStdout(stdout) });
       } catch (error) {
-        reject(error);
+        reject(error as Error);
       }
     });
   });
@@ -115,11 +141,14 @@ function startWorker(args: string[]) {
 
 const testFiles = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('.diskdelta-') && f.endsWith('.tmp'));
 
-/** Polls the folder until no test file is left; returns the milliseconds it took. */
-async function msUntilGone(dir: string, limitMs: number): Promise<number> {
+/**
+ * Polls the folder until no test file is left; returns the milliseconds it took, for the
+ * test's diagnostics only: a speed is never asserted. The cap only ends a hung wait.
+ */
+async function msUntilGone(dir: string, capMs = 60_000): Promise<number> {
   const start = performance.now();
   while (testFiles(dir).length > 0) {
-    if (performance.now() - start > limitMs) return Number.POSITIVE_INFINITY;
+    if (performance.now() - start > capMs) return Number.POSITIVE_INFINITY;
     await new Promise((r) => setTimeout(r, 5));
   }
   return performance.now() - start;
@@ -215,7 +244,10 @@ describe('a run on a folder', () => {
     const done = o.messages.at(-1)!;
     assert.ok(done.type === 'done' && done.status === 'ok' && done.exit_code === 0);
     assert.ok(!o.messages.some((m) => m.type === 'error'));
-    assert.ok(o.messages.some((m) => m.type === 'progress' && m.phase === 'prepare'), 'the fill reports progress');
+    assert.ok(
+      o.messages.some((m) => m.type === 'progress' && m.phase === 'prepare'),
+      'the fill reports progress',
+    );
 
     const results = o.messages.filter((m) => m.type === 'result');
     assert.equal(results.length, jobs.length * 2, 'one result per job and run');
@@ -232,15 +264,25 @@ describe('a run on a folder', () => {
       const l = r.lat_ns;
       assert.ok(l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max, `${r.name}: ordered percentiles`);
       assert.ok(l.mean >= l.min && l.mean <= l.max);
-      assert.equal(r.hist.reduce((n, [, c]) => n + c, 0), r.ios, `${r.name}: every I/O is in the histogram`);
+      assert.equal(
+        r.hist.reduce((n, [, c]) => n + c, 0),
+        r.ios,
+        `${r.name}: every I/O is in the histogram`,
+      );
       // The app recomputes percentiles from histograms: it must agree with the worker exactly.
-      for (const [q, key] of [[0.5, 'p50'], [0.9, 'p90'], [0.99, 'p99'], [0.999, 'p999']] as const) {
+      for (const [q, key] of [
+        [0.5, 'p50'],
+        [0.9, 'p90'],
+        [0.99, 'p99'],
+        [0.999, 'p999'],
+      ] as const) {
         assert.equal(histogramQuantile(r.hist, q, l.min, l.max), l[key], `${r.name} ${key}`);
       }
       assert.ok(r.cpu.user_ns + r.cpu.sys_ns > 0, 'CPU time is reported');
       assert.equal(r.direct, true);
     }
-    const byName = (n: string) => results.filter((r) => r.type === 'result' && r.name === n) as Array<Extract<WorkerMessage, { type: 'result' }>>;
+    const byName = (n: string) =>
+      results.filter((r) => r.type === 'result' && r.name === n) as Array<Extract<WorkerMessage, { type: 'result' }>>;
     assert.ok(byName('sr').every((r) => r.writes === 0 && r.qd === 8));
     assert.ok(byName('sw').every((r) => r.reads === 0 && r.writes > 0));
     const mix = byName('mix')[0]!;
@@ -249,7 +291,10 @@ describe('a run on a folder', () => {
     // machine managed in 0.3 s, so the bound is 4 binomial standard deviations, never tighter than ±10 %.
     const share = mix.reads / mix.ios;
     const bound = Math.max(0.1, 4 * Math.sqrt((0.7 * 0.3) / mix.ios));
-    assert.ok(Math.abs(share - 0.7) < bound, `mixed: ${(share * 100).toFixed(0)} % reads of ${mix.ios} I/Os (allowed 70 ± ${(bound * 100).toFixed(0)} %)`);
+    assert.ok(
+      Math.abs(share - 0.7) < bound,
+      `mixed: ${(share * 100).toFixed(0)} % reads of ${mix.ios} I/Os (allowed 70 ± ${(bound * 100).toFixed(0)} %)`,
+    );
     const seeks = byName('sk')[0]!;
     assert.equal(seeks.bs, 8192);
     assert.equal(seeks.threads, 3);
@@ -261,14 +306,17 @@ describe('a run on a folder', () => {
     assert.ok(seeks.writes > 0);
     const samples = o.messages.filter((m) => m.type === 'sample');
     assert.ok(samples.length >= jobs.length, 'samples stream during the runs');
-    // Every 100 ms by default: within a run the sample times step by about that much.
+    // Every 100 ms by default: sample times rise, and never more than ~10 a second (the
+    // protocol's rate cap). How late a tick comes depends on the machine's load, so the steps'
+    // upper bound is not asserted.
     const sr1 = samples.filter((m) => m.type === 'sample' && m.name === 'sr' && m.run === 1).map((m) => (m.type === 'sample' ? m.t_ms : 0));
     assert.ok(sr1.length >= 2, `samples of one 0.3 s run: ${sr1.join(', ')}`);
-    for (let i = 1; i < sr1.length; i++) assert.ok(sr1[i]! - sr1[i - 1]! >= 90 && sr1[i]! - sr1[i - 1]! <= 200, `sample steps: ${sr1.join(', ')}`);
+    for (let i = 1; i < sr1.length; i++) assert.ok(sr1[i]! > sr1[i - 1]!, `sample times rise: ${sr1.join(', ')}`);
+    assert.ok(sr1.length <= Math.floor(sr1.at(-1)! / 100) + 1, `at most one sample per 100 ms: ${sr1.join(', ')}`);
     assert.deepEqual(testFiles(dir), [], 'the test file is removed at the end');
   });
 
-  test('the orchestrator\'s job specs are all accepted (parsing happens before the target check)', async () => {
+  test("the orchestrator's job specs are all accepted (parsing happens before the target check)", async () => {
     const { jobSpec } = await import('../../electron/core/bench/worker-argv.ts');
     const { testsOfKind } = await import('../../electron/core/model/catalog.ts');
     const o = await runWorker(['run', '--target', join(root, 'absent'), ...testsOfKind('rate').flatMap((t) => ['--job', jobSpec(t.id)])]);
@@ -299,7 +347,9 @@ describe('engines: io_uring by default, reported fallbacks', () => {
       if ('reason' in helper) return t.skip(helper.reason);
       const dir = scratch(`no-uring-${errno}`);
       const o = await new Promise<Outcome>((resolve, reject) => {
-        const child = spawn(helper.path, [errno, 'io_uring', WORKER, 'run', '--target', dir, ...SMALL, ...job], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(helper.path, [errno, 'io_uring', WORKER, 'run', '--target', dir, ...SMALL, ...job], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -325,21 +375,46 @@ describe('engines: io_uring by default, reported fallbacks', () => {
   test('no io_uring and no kernel AIO: psync, two warnings, queue depth 1', async (t) => {
     if ('reason' in helper) return t.skip(helper.reason);
     const dir = scratch('no-aio');
-    const child = spawnSync(helper.path, ['ENOSYS', 'io_uring,aio', WORKER, 'run', '--target', dir, ...SMALL, ...job], { encoding: 'utf8' });
+    const child = spawnSync(helper.path, ['ENOSYS', 'io_uring,aio', WORKER, 'run', '--target', dir, ...SMALL, ...job], {
+      encoding: 'utf8',
+    });
     assert.equal(child.status, EXIT.ok, child.stderr);
     const messages = parseStdout(child.stdout);
-    assert.deepEqual(messages.filter((m) => m.type === 'warning').map((m) => m.type === 'warning' && m.code), ['io-uring-unavailable', 'aio-unavailable']);
+    assert.deepEqual(
+      messages.filter((m) => m.type === 'warning').map((m) => m.type === 'warning' && m.code),
+      ['io-uring-unavailable', 'aio-unavailable'],
+    );
     const results = messages.filter((m) => m.type === 'result');
     assert.ok(results.length === 2 && results.every((r) => r.type === 'result' && r.engine === 'psync' && r.qd === 1));
   });
 });
 
 describe('adaptive stopping (--precision)', () => {
-  test('each result carries the interval so far, which is the app\'s own medianInterval; the last says why it stopped', async () => {
+  test("each result carries the interval so far, which is the app's own medianInterval; the last says why it stopped", async () => {
     const o = await runWorker([
-      'run', '--target', scratch('adaptive'), '--size', '33554432', '--warmup', '0.1', '--duration', '0.1', '--runs', '3',
-      '--precision', '0.02', '--max-time', '1', '--min-ios', '50', '--min-time', '0.3',
-      '--job', 'name=a,rw=randread,bs=4096,qd=4,threads=1', '--job', 'name=b,rw=read,bs=1048576,qd=2,threads=1',
+      'run',
+      '--target',
+      scratch('adaptive'),
+      '--size',
+      '33554432',
+      '--warmup',
+      '0.1',
+      '--duration',
+      '0.1',
+      '--runs',
+      '3',
+      '--precision',
+      '0.02',
+      '--max-time',
+      '1',
+      '--min-ios',
+      '50',
+      '--min-time',
+      '0.3',
+      '--job',
+      'name=a,rw=randread,bs=4096,qd=4,threads=1',
+      '--job',
+      'name=b,rw=read,bs=1048576,qd=2,threads=1',
     ]);
     assert.equal(o.code, EXIT.ok, o.stderr);
     for (const name of ['a', 'b']) {
@@ -352,7 +427,11 @@ describe('adaptive stopping (--precision)', () => {
         if (i === 0) assert.equal(r.ci_relative, undefined, 'no interval from one run');
         // The same formula on both sides; the worker prints 6 significant digits of each figure,
         // which moves an interval computed from the printed figures by far less than 1e-3 of itself.
-        else assert.ok(Math.abs(r.ci_relative! - expected!) <= 1e-6 + 1e-3 * expected!, `${name} run ${r.run}: worker ${r.ci_relative} vs app ${expected}`);
+        else
+          assert.ok(
+            Math.abs(r.ci_relative! - expected!) <= 1e-6 + 1e-3 * expected!,
+            `${name} run ${r.run}: worker ${r.ci_relative} vs app ${expected}`,
+          );
         assert.equal(r.stop, i === runs.length - 1 ? r.stop : undefined, 'only the last run says why');
         if (i > 0) assert.ok(r.job_ns > runs[i - 1]!.job_ns, 'job seconds grow');
       });
@@ -369,10 +448,25 @@ describe('adaptive stopping (--precision)', () => {
   });
 
   test('without --precision: exactly --runs runs, the last saying "runs"', async () => {
-    const o = await runWorker(['run', '--target', scratch('fixed'), ...SMALL, '--runs', '2', '--job', 'name=f,rw=randread,bs=4096,qd=1,threads=1']);
+    const o = await runWorker([
+      'run',
+      '--target',
+      scratch('fixed'),
+      ...SMALL,
+      '--runs',
+      '2',
+      '--job',
+      'name=f,rw=randread,bs=4096,qd=1,threads=1',
+    ]);
     assert.equal(o.code, EXIT.ok, o.stderr);
     const runs = o.messages.filter((m) => m.type === 'result');
-    assert.deepEqual(runs.map((r) => r.type === 'result' && [r.run, r.stop ?? null]), [[1, null], [2, 'runs']]);
+    assert.deepEqual(
+      runs.map((r) => r.type === 'result' && [r.run, r.stop ?? null]),
+      [
+        [1, null],
+        [2, 'runs'],
+      ],
+    );
   });
 });
 
@@ -391,16 +485,43 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     assert.ok(head.some((b) => b !== 0));
     assert.notDeepEqual(head.subarray(0, 4096), head.subarray(4096, 8192));
 
-    const r = await runWorker(['run', '--target', dir, '--file', prepared.file, '--duration', '0.3', '--warmup', '0', '--job', 'name=r,rw=randread,bs=4096,qd=4,threads=1']);
+    const r = await runWorker([
+      'run',
+      '--target',
+      dir,
+      '--file',
+      prepared.file,
+      '--duration',
+      '0.3',
+      '--warmup',
+      '0',
+      '--job',
+      'name=r,rw=randread,bs=4096,qd=4,threads=1',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.messages.some((m) => m.type === 'result' && m.ios > 0));
     assert.ok(existsSync(prepared.file), 'a reused file is kept');
 
     const foreign = join(dir, 'my-data.bin');
     writeFileSync(foreign, Buffer.alloc(1 << 20, 1));
-    const bad = await runWorker(['run', '--target', dir, '--file', foreign, '--duration', '0.3', '--warmup', '0', '--job', 'name=w,rw=write,bs=4096,qd=1,threads=1']);
+    const bad = await runWorker([
+      'run',
+      '--target',
+      dir,
+      '--file',
+      foreign,
+      '--duration',
+      '0.3',
+      '--warmup',
+      '0',
+      '--job',
+      'name=w,rw=write,bs=4096,qd=1,threads=1',
+    ]);
     assertFailure(bad, EXIT.usage, 'usage', /only accepts a test file made by `prepare`/);
-    assert.ok(readFileSync(foreign).every((b) => b === 1), 'a file that is not ours is never written');
+    assert.ok(
+      readFileSync(foreign).every((b) => b === 1),
+      'a file that is not ours is never written',
+    );
     rmSync(prepared.file);
   });
 
@@ -444,7 +565,11 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
 });
 
 describe('threads that cannot start', () => {
-  test('under a memory limit, 64 threads: the started ones are stopped and joined, exit 8, never a crash', async () => {
+  // AddressSanitizer reserves terabytes of address space for its shadow memory at start, so the
+  // sanitizer build cannot run under an address-space limit at all (it aborts before main).
+  const sanitized = WORKER.endsWith('-asan');
+  test('under a memory limit, 64 threads: the started ones are stopped and joined, exit 8, never a crash', async (t) => {
+    if (sanitized) return t.skip('the ASan build cannot start under `ulimit -v` (its shadow memory alone exceeds any such limit)');
     const dir = scratch('threads');
     const prepared = (await runWorker(['prepare', '--target', dir, '--size', '67108864'])).messages.find((m) => m.type === 'prepared');
     assert.ok(prepared?.type === 'prepared');
@@ -452,9 +577,26 @@ describe('threads that cannot start', () => {
     // fails to start; the threads before it are busy filling 8 MiB of buffers each. The old
     // code freed their memory under them: SIGSEGV/SIGFPE in about one attempt of ten.
     for (let attempt = 1; attempt <= 20; attempt++) {
-      const o = await runWorkerLimited(400000, ['run', '--target', dir, '--file', prepared.file, '--duration', '0.3', '--warmup', '0', '--job', 'name=r,rw=randread,bs=1048576,qd=8,threads=64']);
+      const o = await runWorkerLimited(400000, [
+        'run',
+        '--target',
+        dir,
+        '--file',
+        prepared.file,
+        '--duration',
+        '0.3',
+        '--warmup',
+        '0',
+        '--job',
+        'name=r,rw=randread,bs=1048576,qd=8,threads=64',
+      ]);
       assert.equal(o.signal, null, `attempt ${attempt}: the worker died of ${o.signal}`);
-      assertFailure(o, EXIT.internal, 'internal', /^cannot start thread \d+ of 64: (Resource temporarily unavailable|Cannot allocate memory) \(fewer threads/);
+      assertFailure(
+        o,
+        EXIT.internal,
+        'internal',
+        /^cannot start thread \d+ of 64: (Resource temporarily unavailable|Cannot allocate memory) \(fewer threads/,
+      );
     }
     assert.ok(existsSync(prepared.file));
     rmSync(prepared.file);
@@ -482,7 +624,12 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
   test('a 5,000-character path is shown by its ends and length; the reason is not cut off', async () => {
     const long = join(root, 'x'.repeat(4000), 'y'.repeat(1000));
     const o = await runWorker(['run', '--target', long, ...SMALL, ...read]);
-    assertFailure(o, EXIT.target, 'target-missing', /x…y+ \(a path of \d{4} characters\) does not exist: File name too long\. Give an existing folder/);
+    assertFailure(
+      o,
+      EXIT.target,
+      'target-missing',
+      /x…y+ \(a path of \d{4} characters\) does not exist: File name too long\. Give an existing folder/,
+    );
     assert.ok(errorOf(o).message.length < 400, `message of ${errorOf(o).message.length} characters`);
   });
 
@@ -494,6 +641,35 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
     assertFailure(o, EXIT.target, 'target-not-folder', /regular file, not a folder/);
     assert.equal(readFileSync(file, 'utf8'), 'keep me');
     assert.deepEqual(readdirSync(dir), ['notes.txt']);
+  });
+
+  test('a folder another user may not write to, or not even reach → 3, naming the user, owner and mode', async (t) => {
+    if (!isRoot) return t.skip('needs root to run the worker as another user');
+    // Outside the test's own 0700 folder, so that only the folder itself is closed.
+    const open = mkdtempSync(join(tmpdir(), 'dd-denied-'));
+    t.after(() => rmSync(open, { recursive: true, force: true }));
+    chmodSync(open, 0o755);
+    const closed = join(open, 'closed');
+    mkdirSync(closed, { mode: 0o700 });
+    const nobody = { uid: 65534, gid: 65534 };
+    const create = await runWorker(['run', '--target', open, ...SMALL, ...write], nobody);
+    assertFailure(
+      create,
+      EXIT.target,
+      'permission',
+      new RegExp(
+        `cannot create a test file in ${open}: the kernel said EACCES \\(Permission denied\\) to uid 65534 \\(\\w+\\); ${open} is root:root, mode 0755, and this process is not in group root\\. Choose a folder you may write to`,
+      ),
+    );
+    const reach = await runWorker(['run', '--target', join(closed, 'inner'), ...SMALL, ...read], nobody);
+    assertFailure(
+      reach,
+      EXIT.target,
+      'permission',
+      /cannot reach the target .*: the kernel said EACCES \(Permission denied\) to uid 65534 \(\w+\), who may not look inside a folder on the way/,
+    );
+    assert.doesNotMatch(errorOf(reach).message, /does not exist/);
+    assert.deepEqual(readdirSync(open), ['closed']);
   });
 
   test('a read-only folder (read-only bind mount) → 3', async (t) => {
@@ -572,7 +748,11 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
     test('a write test → 2, refused', async (t) => {
       if (!isRoot) return t.skip('needs root to attach a loop device');
       if (!device) return t.skip('losetup -f --show failed: no free loop device');
-      for (const job of [write, ['--job', 'name=m,rw=randrw,bs=4096,qd=1,threads=1'], ['--job', 'name=w,rw=randwrite,bs=4096,qd=1,threads=1']]) {
+      for (const job of [
+        write,
+        ['--job', 'name=m,rw=randrw,bs=4096,qd=1,threads=1'],
+        ['--job', 'name=w,rw=randwrite,bs=4096,qd=1,threads=1'],
+      ]) {
         const o = await runWorker(['run', '--target', device, ...SMALL, ...read, ...job]);
         assertFailure(o, EXIT.usage, 'write-on-block-device', /refusing to write to the block device.*read-only/);
       }
@@ -586,10 +766,60 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       assert.equal(o.code, EXIT.ok, o.stderr);
       const hello = o.messages.find((m) => m.type === 'hello');
       assert.ok(hello?.type === 'hello' && hello.kind === 'block-device' && hello.file === null);
-      assert.ok(o.messages.some((m) => m.type === 'warning' && m.code === 'seeks-read-only'), 'seeks say they only read');
+      assert.ok(
+        o.messages.some((m) => m.type === 'warning' && m.code === 'seeks-read-only'),
+        'seeks say they only read',
+      );
       const seeks = o.messages.find((m) => m.type === 'result' && m.name === 'sk');
       assert.ok(seeks?.type === 'result' && seeks.ios > 0 && seeks.writes === 0);
       assert.equal(createHash('sha256').update(readFileSync(image)).digest('hex'), before, 'not one byte written');
+    });
+
+    // "Operation not permitted" as root once read "needs root or membership of the disk group".
+    // The message must say who asked, what the device's owner and mode are, and what the kernel said.
+    test('refused to root by a device cgroup: says the kernel refused root, so permissions are not the cause', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device and make a devices cgroup');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      const devices = '/sys/fs/cgroup/devices';
+      if (!existsSync(join(devices, 'devices.deny'))) return t.skip(`needs the cgroup v1 devices controller at ${devices}`);
+      const group = join(devices, `diskdelta-worker-test-${process.pid}`);
+      mkdirSync(group);
+      t.after(() => rmdirSync(group));
+      const majMin = readFileSync(`/sys/block/${basename(device)}/dev`, 'utf8').trim();
+      writeFileSync(join(group, 'devices.deny'), `b ${majMin} rwm`);
+      const o = await runWorker(['run', '--target', device, ...SMALL, ...read], {
+        via: ['sh', '-c', `echo $$ > ${join(group, 'cgroup.procs')} && exec "$@"`, 'sh'],
+      });
+      const st = statSync(device);
+      assertFailure(
+        o,
+        EXIT.target,
+        'permission',
+        new RegExp(
+          `cannot open the block device ${device} read-only \\(O_RDONLY\\|O_DIRECT\\): the kernel said EPERM \\(Operation not permitted\\) to root \\(uid 0\\), ` +
+            `so file permissions are not the cause \\(${device} is \\w+:\\w+, mode 0${(st.mode & 0o7777).toString(8)}\\): .*device cgroup`,
+        ),
+      );
+      assert.doesNotMatch(errorOf(o).message, /needs root/);
+    });
+
+    test('refused to an ordinary user: names the user, the owner, group and mode, and the way in', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device and to run the worker as another user');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      const o = await runWorker(['run', '--target', device, ...SMALL, ...read], { uid: 65534, gid: 65534 });
+      const st = statSync(device);
+      const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+      // Debian's loop devices are root:disk 0660 (join the group); elsewhere 0600 (only root).
+      const way =
+        st.mode & 0o040
+          ? 'and this process is not in group \\w+\\. Run as root, or join that group \\(usermod -aG \\w+ \\$USER'
+          : 'so only its owner may open it\\. Run as root';
+      assertFailure(
+        o,
+        EXIT.target,
+        'permission',
+        new RegExp(`the kernel said EACCES \\(Permission denied\\) to uid 65534 \\(\\w+\\); ${device} is \\w+:\\w+, mode ${mode}, ${way}`),
+      );
     });
   });
 
@@ -640,17 +870,20 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
 });
 
 describe('signals', () => {
-  const long = ['--size', '67108864', '--duration', '20', '--warmup', '0', '--job', 'name=rr,rw=randread,bs=4096,qd=4,threads=1'];
+  // An hour-long window: a worker that ignored the signal could not finish on its own within
+  // the test's timeout, so "it stopped" needs no timed assertion (the speed is only reported).
+  const long = ['--size', '67108864', '--duration', '3600', '--warmup', '0', '--job', 'name=rr,rw=randread,bs=4096,qd=4,threads=1'];
+  const HANG = { timeout: 60_000 };
 
-  test('SIGTERM while measuring: the test file is gone within 0.5 s, exit 7', async (t) => {
+  test('SIGTERM while measuring: the worker removes the test file before it exits, exit 7', HANG, async (t) => {
     const dir = scratch('term-measure');
     const w = startWorker(['run', '--target', dir, ...long]);
+    t.after(() => w.child.kill('SIGKILL'));
     await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure');
     assert.equal(testFiles(dir).length, 1, 'the test file exists while measuring');
     w.child.kill('SIGTERM');
-    const ms = await msUntilGone(dir, 2000);
+    const ms = await msUntilGone(dir);
     t.diagnostic(`test file removed ${ms.toFixed(1)} ms after SIGTERM`);
-    assert.ok(ms <= 500, `removed ${ms.toFixed(0)} ms after SIGTERM`);
     const o = await w.exited;
     assert.equal(o.code, EXIT.interrupted);
     assert.equal(errorOf(o).code, 'interrupted');
@@ -659,30 +892,44 @@ describe('signals', () => {
     assert.deepEqual(readdirSync(dir), []);
   });
 
-  test('SIGTERM while filling the test file: gone within 0.5 s, exit 7', async (t) => {
+  test('SIGTERM while filling the test file: removed before the worker exits, exit 7', HANG, async (t) => {
     const dir = scratch('term-fill');
     // 2 GiB takes a few seconds to fill; the first fill progress line comes after 250 ms.
-    const w = startWorker(['run', '--target', dir, '--size', String(2 ** 31), '--duration', '1', '--warmup', '0', '--job', 'name=r,rw=read,bs=1048576,qd=1,threads=1']);
+    const w = startWorker([
+      'run',
+      '--target',
+      dir,
+      '--size',
+      String(2 ** 31),
+      '--duration',
+      '1',
+      '--warmup',
+      '0',
+      '--job',
+      'name=r,rw=read,bs=1048576,qd=1,threads=1',
+    ]);
+    t.after(() => w.child.kill('SIGKILL'));
     const p = await w.waitFor((m) => m.type === 'progress' && m.phase === 'prepare');
     assert.ok(p.type === 'progress' && p.done_bytes! < p.total_bytes!, 'still filling');
     assert.equal(testFiles(dir).length, 1);
     w.child.kill('SIGTERM');
-    const ms = await msUntilGone(dir, 2000);
+    const ms = await msUntilGone(dir);
     t.diagnostic(`test file removed ${ms.toFixed(1)} ms after SIGTERM`);
-    assert.ok(ms <= 500, `removed ${ms.toFixed(0)} ms after SIGTERM`);
     const o = await w.exited;
     assert.equal(o.code, EXIT.interrupted, o.stderr);
     assert.ok(!o.messages.some((m) => m.type === 'result'), 'no result from an interrupted run');
     assert.deepEqual(readdirSync(dir), []);
   });
 
-  test('SIGINT is handled like SIGTERM', async () => {
+  test('SIGINT is handled like SIGTERM', HANG, async (t) => {
     const dir = scratch('int');
     const w = startWorker(['run', '--target', dir, ...long]);
+    t.after(() => w.child.kill('SIGKILL'));
     await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure');
     w.child.kill('SIGINT');
-    assert.ok((await msUntilGone(dir, 2000)) <= 500);
-    assert.equal((await w.exited).code, EXIT.interrupted);
+    const o = await w.exited;
+    assert.equal(o.code, EXIT.interrupted);
+    assert.deepEqual(testFiles(dir), [], 'removed by the worker itself, before it exited');
   });
 
   test('SIGKILL: the file survives the kill, the next run removes it (stale-file-removed) and leaves nothing', async () => {
@@ -694,7 +941,10 @@ describe('signals', () => {
     // A sweep while the run is alive must spare its file: the worker holds a lock on it.
     const sweep = await runWorker(['cleanup', '--target', dir]);
     assert.equal(sweep.code, 0);
-    assert.ok(sweep.messages.some((m) => m.type === 'cleaned' && m.removed === 0), 'a live run\'s file is not stale');
+    assert.ok(
+      sweep.messages.some((m) => m.type === 'cleaned' && m.removed === 0),
+      "a live run's file is not stale",
+    );
     assert.deepEqual(testFiles(dir), [file]);
 
     w.child.kill('SIGKILL');

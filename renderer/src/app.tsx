@@ -45,9 +45,20 @@ export function App() {
   const Page = PAGE_COMPONENTS[page];
   return (
     <div className="shell">
-      <a className="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+      <a
+        className="skip"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <nav className="sidebar" aria-label="Pages">
-        <div className="brand">Disk<strong>Delta</strong></div>
+        <div className="brand">
+          Disk<strong>Delta</strong>
+        </div>
         <ul>
           {PAGES.map((p) => (
             <li key={p.id}>
@@ -62,7 +73,9 @@ export function App() {
       </nav>
       <main id="main" tabIndex={-1} data-testid={`page-${page}`}>
         {kind === 'browser' && connection === 'closed' ? (
-          <div className="banner error" role="alert">The connection to <code>diskdelta serve</code> was lost. Restart it and open the new address it prints.</div>
+          <div className="banner error" role="alert">
+            The connection to <code>diskdelta serve</code> was lost. Restart it and open the new address it prints.
+          </div>
         ) : null}
         <Suspense fallback={<p aria-live="polite">Loading…</p>}>
           <Page />

@@ -25,7 +25,12 @@ function pickClient(): ApiClient | string {
 const root = createRoot(document.getElementById('root')!);
 const client = pickClient();
 if (typeof client === 'string') {
-  root.render(<main className="fatal"><h1>DiskDelta</h1><p>{client}</p></main>);
+  root.render(
+    <main className="fatal">
+      <h1>DiskDelta</h1>
+      <p>{client}</p>
+    </main>,
+  );
 } else {
   root.render(
     <StrictMode>

@@ -48,7 +48,11 @@ export const ciphersCommand: CliCommand = {
     if (windowSeconds < 0.05 || windowSeconds > 60) throw new UsageError('--window must be 0.05 to 60 seconds');
     try {
       const ceilings = await measureCipherCeilings({
-        ciphers: values.cipher ?? [], sectors, threads, windowSeconds, backend: values['user-space'] ? 'openssl' : 'auto',
+        ciphers: values.cipher ?? [],
+        sectors,
+        threads,
+        windowSeconds,
+        backend: values['user-space'] ? 'openssl' : 'auto',
       });
       process.stdout.write(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));
       return 0;

@@ -24,18 +24,27 @@ export const compareCommand: CliCommand = {
   summary: 'runs side by side: ratios, % change, better or worse, beyond the spread or not',
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      json: { type: 'boolean' },
-      unit: { type: 'string' },
-      db: { type: 'string' },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        json: { type: 'boolean' },
+        unit: { type: 'string' },
+        db: { type: 'string' },
+      },
+      true,
+    );
     const ids = positionals.map(parseRunId);
     if (ids.length < 2) throw new UsageError('compare needs at least two run ids, the baseline first: diskdelta compare 1 2');
     const unit = parseUnitFlag(values.unit);
-    return withLibrary('compare', values.db, (library) => {
-      const comparison = compareRuns(requireRuns(library, ids), { unit });
-      writeOut(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison));
-      return 0;
-    }, { readOnly: true });
+    return withLibrary(
+      'compare',
+      values.db,
+      (library) => {
+        const comparison = compareRuns(requireRuns(library, ids), { unit });
+        writeOut(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison));
+        return 0;
+      },
+      { readOnly: true },
+    );
   },
 };

@@ -46,21 +46,37 @@ export const encryptionCommand: CliCommand = {
   help: HELP,
   async run(argv) {
     const { values } = parseFlags(argv, {
-      target: { type: 'string' }, mode: { type: 'string' }, cipher: { type: 'string' }, 'key-size': { type: 'string' },
-      'sector-size': { type: 'string' }, perf: { type: 'string' }, tests: { type: 'string' }, size: { type: 'string' },
-      duration: { type: 'string' }, warmup: { type: 'string' }, runs: { type: 'string' }, label: { type: 'string' },
-      json: { type: 'boolean' }, 'no-save': { type: 'boolean' }, db: { type: 'string' },
+      target: { type: 'string' },
+      mode: { type: 'string' },
+      cipher: { type: 'string' },
+      'key-size': { type: 'string' },
+      'sector-size': { type: 'string' },
+      perf: { type: 'string' },
+      tests: { type: 'string' },
+      size: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      runs: { type: 'string' },
+      label: { type: 'string' },
+      json: { type: 'boolean' },
+      'no-save': { type: 'boolean' },
+      db: { type: 'string' },
     });
     const bench = specFromFlags({ ...values, target: values.target });
     const mode = values.mode ?? 'auto';
-    if (mode !== 'auto' && mode !== 'throwaway' && mode !== 'existing') throw new UsageError(`--mode '${mode}' is unknown: use auto, throwaway or existing`);
-    const flags = (values.perf ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+    if (mode !== 'auto' && mode !== 'throwaway' && mode !== 'existing')
+      throw new UsageError(`--mode '${mode}' is unknown: use auto, throwaway or existing`);
+    const flags = (values.perf ?? '')
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
     const badFlag = flags.find((f) => !(DM_CRYPT_FLAGS as readonly string[]).includes(f));
     if (badFlag) throw new UsageError(`--perf '${badFlag}' is not a dm-crypt flag: use ${DM_CRYPT_FLAGS.join(', ')}`);
     const sector = values['sector-size'] === undefined ? 512 : parseCount(values['sector-size'], '--sector-size', 512, 4096);
     if (sector !== 512 && sector !== 4096) throw new UsageError(`--sector-size '${sector}' must be 512 or 4096`);
     const spec: EncryptionSpec = {
-      target: bench.target, mode,
+      target: bench.target,
+      mode,
       ...(bench.tests ? { tests: bench.tests } : {}),
       ...(bench.sizeBytes ? { sizeBytes: bench.sizeBytes } : {}),
       ...(bench.durationSec ? { durationSec: bench.durationSec } : {}),
@@ -69,7 +85,8 @@ export const encryptionCommand: CliCommand = {
       ...(bench.label ? { label: bench.label } : {}),
       ...(values.cipher ? { cipher: values.cipher } : {}),
       ...(values['key-size'] ? { keyBits: parseCount(values['key-size'], '--key-size', 128, 1024) } : {}),
-      sectorBytes: sector, flags: flags as DmCryptFlag[],
+      sectorBytes: sector,
+      flags: flags as DmCryptFlag[],
     };
     const controller = new AbortController();
     let throwaway: Throwaway | null = null;

@@ -23,33 +23,42 @@ export const exportCommand: CliCommand = {
   summary: 'runs as DiskDelta JSON (re-importable) or CSV',
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      format: { type: 'string' },
-      out: { type: 'string' },
-      force: { type: 'boolean' },
-      db: { type: 'string' },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        format: { type: 'string' },
+        out: { type: 'string' },
+        force: { type: 'boolean' },
+        db: { type: 'string' },
+      },
+      true,
+    );
     const format = (values.format ?? 'json').toLowerCase();
     if (format !== 'json' && format !== 'csv') throw new UsageError(`--format '${values.format}' is not json or csv`);
     if (positionals.length === 0) throw new UsageError('which runs? Usage: diskdelta export ID... --format json|csv');
     const ids = positionals.map(parseRunId);
-    return withLibrary('export', values.db, async (library) => {
-      const runs = requireRuns(library, ids);
-      const text = format === 'json' ? exportJson(runs) : exportCsv(runs);
-      if (values.out === undefined) {
-        // Data, byte for byte, into a pipe or file; escaped only when a terminal shows it.
-        if (process.stdout.isTTY) writeOut(text);
-        else process.stdout.write(text);
+    return withLibrary(
+      'export',
+      values.db,
+      async (library) => {
+        const runs = requireRuns(library, ids);
+        const text = format === 'json' ? exportJson(runs) : exportCsv(runs);
+        if (values.out === undefined) {
+          // Data, byte for byte, into a pipe or file; escaped only when a terminal shows it.
+          if (process.stdout.isTTY) writeOut(text);
+          else process.stdout.write(text);
+          return 0;
+        }
+        try {
+          await writeUserFile(values.out, text, { force: values.force === true });
+        } catch (error) {
+          if (!(error instanceof UserFileError)) throw error;
+          throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
+        }
+        writeErr(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${values.out} (${format}).\n`);
         return 0;
-      }
-      try {
-        await writeUserFile(values.out, text, { force: values.force === true });
-      } catch (error) {
-        if (!(error instanceof UserFileError)) throw error;
-        throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
-      }
-      writeErr(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${values.out} (${format}).\n`);
-      return 0;
-    }, { readOnly: true });
+      },
+      { readOnly: true },
+    );
   },
 };

@@ -6,9 +6,11 @@ import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { runCli } from '../run-cli-in-process.ts';
+import { labelsFor } from './import.ts';
 import { openLibrary } from '../../core/store/library.ts';
 import { parseImport, REFERENCE_DIR } from '../../core/formats/index.ts';
 import type { RunRecord } from '../../core/model/results.ts';
@@ -49,6 +51,20 @@ function allRuns(db: string): RunRecord[] {
   }
 }
 
+describe('import --label', () => {
+  it('one run: the label; runs of one file: numbered; runs of several files: their file, then their number', () => {
+    assert.deepEqual(labelsFor('mine', [{ path: '/x/a.json', runs: 1 }]), [['mine']]);
+    assert.deepEqual(labelsFor('mine', [{ path: '/x/a.csv', runs: 3 }]), [['mine (1/3)', 'mine (2/3)', 'mine (3/3)']]);
+    assert.deepEqual(
+      labelsFor('mine', [
+        { path: '/x/a.json', runs: 1 },
+        { path: 'b.csv', runs: 2 },
+      ]),
+      [['mine (a.json)'], ['mine (b.csv, 1/2)', 'mine (b.csv, 2/2)']],
+    );
+  });
+});
+
 describe('diskdelta import', () => {
   it('stores exactly what the importer read, from several files, with a label', async () => {
     const db = freshDb();
@@ -56,8 +72,15 @@ describe('diskdelta import', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^Imported 2 runs from 2 files into /);
     const stored = allRuns(db);
-    assert.deepEqual(stored.map((r) => r.label), ['old laptop (1/2)', 'old laptop (2/2)']);
-    assert.deepEqual(stored.map((r) => r.source), ['imported', 'imported']);
+    // Runs of two files are not one numbered series: each names its file.
+    assert.deepEqual(
+      stored.map((r) => r.label),
+      ['old laptop (good-1.csv)', 'old laptop (good-2.csv)'],
+    );
+    assert.deepEqual(
+      stored.map((r) => r.source),
+      ['imported', 'imported'],
+    );
     const parsed = [...parseImport(readFileSync(good1, 'utf8'), 'good-1.csv'), ...parseImport(readFileSync(good2, 'utf8'), 'good-2.csv')];
     assert.deepEqual(stored.map(figures), parsed.map(figures));
   });
@@ -79,13 +102,27 @@ describe('diskdelta import', () => {
       );
       assert.equal(allRuns(db).length, 3);
     }
-    assert.deepEqual(allRuns(db).map((r) => r.label.startsWith('renamed')), [false, false, false], 'skipped runs are left as they were');
+    assert.deepEqual(
+      allRuns(db).map((r) => r.label.startsWith('renamed')),
+      [false, false, false],
+      'skipped runs are left as they were',
+    );
     // Same content as both.csv's second row, but another file: new bytes, a new run.
     const mixed = await runCli(['import', good2, good1, '--db', db]);
     assert.equal(mixed.code, 0, mixed.stderr);
     assert.match(mixed.stdout, /^Imported 1 run from 2 files into .*\n +4 +\[imported\] bonnie\+\+ /);
-    assert.match(mixed.stdout, /\nSkipped 1 run already in the library:\n  .*good-1\.csv: already in the library as #1\n$/);
+    assert.match(mixed.stdout, /\nSkipped 1 run already in the library:\n {2}.*good-1\.csv: already in the library as #1\n$/);
     assert.equal(allRuns(db).length, 4);
+  });
+
+  it('a fio import lists no device rather than its test file path; the path stays the target', async () => {
+    const db = freshDb();
+    const fio = fileURLToPath(new URL('../../core/formats/fixtures/fio-3.33-json.json', import.meta.url));
+    assert.equal((await runCli(['import', fio, '--db', db])).code, 0);
+    const row = (await runCli(['list', '--db', db])).stdout.split('\n')[1]!;
+    assert.match(row, /^1 +\S+ \S+ +\[imported\] fio +— +\d+ /);
+    assert.doesNotMatch(row, /\/tmp\/fmt-fio\/testfile/);
+    assert.match((await runCli(['show', '1', '--db', db])).stdout, /target +\/tmp\/fmt-fio\/testfile/);
   });
 
   it('a bad file among good ones: exit 1, its name and line in the message, nothing imported', async () => {
@@ -186,7 +223,10 @@ describe('diskdelta import of what is not a result file', () => {
     const long = join(dir, 'x'.repeat(3000), 'y'.repeat(2000));
     const result = await runCli(['import', long, '--db', freshDb()]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^diskdelta import: cannot read .*x…y+ \(a path of \d+ characters\): the name is too long; nothing was imported\n$/);
+    assert.match(
+      result.stderr,
+      /^diskdelta import: cannot read .*x…y+ \(a path of \d+ characters\): the name is too long; nothing was imported\n$/,
+    );
     assert.ok(result.stderr.length < 400);
   });
 });
@@ -203,8 +243,14 @@ describe('diskdelta export', () => {
     assert.equal((await runCli(['import', out, '--db', to])).code, 0);
     const original = allRuns(from);
     const copy = allRuns(to);
-    assert.deepEqual(copy.map(figures), original.map((run) => ({ ...figures(run), sourceFormat: 'diskdelta' })));
-    assert.deepEqual(copy.map((r) => [r.label, r.createdAt]), original.map((r) => [r.label, r.createdAt]));
+    assert.deepEqual(
+      copy.map(figures),
+      original.map((run) => ({ ...figures(run), sourceFormat: 'diskdelta' })),
+    );
+    assert.deepEqual(
+      copy.map((r) => [r.label, r.createdAt]),
+      original.map((r) => [r.label, r.createdAt]),
+    );
   });
 
   it('CSV to standard output; unknown ids exit 1; a bad --format exits 2', async () => {
@@ -257,7 +303,11 @@ describe('reference runs', () => {
     assert.equal(imported.code, 0, imported.stderr);
     const again = await runCli(['import', '--reference', '--db', db]);
     assert.match(again.stdout, /already in/);
-    const summaries = JSON.parse((await runCli(['list', '--json', '--db', db])).stdout) as Array<{ id: number; label: string; source: string }>;
+    const summaries = JSON.parse((await runCli(['list', '--json', '--db', db])).stdout) as Array<{
+      id: number;
+      label: string;
+      source: string;
+    }>;
     assert.ok(summaries.every((s) => s.source === 'reference'));
     const find = (re: RegExp) => {
       const s = summaries.find((x) => re.test(x.label));
@@ -283,7 +333,23 @@ describe('a real measured run survives export → import', () => {
     // did not know them once refused DiskDelta's own exports. So: measure for real.
     const target = mkdtempSync(join(dir, 'target-'));
     const db = freshDb();
-    const run = await runCli(['run', '--target', target, '--tests', 'rnd4k-q1t1-read,seeks', '--size', '16MiB', '--duration', '0.2', '--warmup', '0', '--runs', '2', '--db', db]);
+    const run = await runCli([
+      'run',
+      '--target',
+      target,
+      '--tests',
+      'rnd4k-q1t1-read,seeks',
+      '--size',
+      '16MiB',
+      '--duration',
+      '0.2',
+      '--warmup',
+      '0',
+      '--runs',
+      '2',
+      '--db',
+      db,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const exported = join(dir, 'measured.json');
     assert.equal((await runCli(['export', '1', '--format', 'json', '--out', exported, '--db', db])).code, 0);

@@ -4,6 +4,7 @@
 // Every file is read and parsed before anything is written, and all runs are saved in one
 // transaction: one bad file and the library is left exactly as it was. A run already imported
 // (same file bytes, same place in the file) is skipped and named, not added twice.
+import { basename } from 'node:path';
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, checkLabel, withLibrary } from '../library-cli.ts';
 import { ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../core/formats/index.ts';
@@ -21,7 +22,8 @@ CrystalDiskMark text exports, and DiskDelta's own JSON export. One file may hold
 runs (bonnie++ rows). Either every file is imported or, on the first error, none is.
 Runs already imported from the same file are skipped and named with their library id.
 
-  --label TEXT   label the imported runs (numbered "TEXT (1/3)" when there are several)
+  --label TEXT   label the imported runs: "TEXT"; with several files each says its file,
+                 "TEXT (a.json)"; several runs of one file are numbered, "TEXT (2/3)"
   --reference    add the reference runs shipped with DiskDelta (the 2011 HDD → SSD →
                  SSD + dm-crypt bonnie++ figures, the discard timings); runs already in
                  the library are not added twice
@@ -99,17 +101,35 @@ async function importReference(dbFlag: string | undefined): Promise<number> {
   });
 }
 
+/**
+ * --label for each run of each file: runs of different files are not one numbered series
+ * ("mine (1/2)" and "mine (2/2)" for a.json and b.csv read as one file's two runs), so each
+ * names its file when there are several files, and runs are numbered within their own file.
+ */
+export function labelsFor(label: string, files: Array<{ path: string; runs: number }>): string[][] {
+  return files.map((file) =>
+    Array.from({ length: file.runs }, (_, i) => {
+      const parts = [files.length > 1 ? basename(file.path) : '', file.runs > 1 ? `${i + 1}/${file.runs}` : ''].filter(Boolean);
+      return parts.length > 0 ? `${label} (${parts.join(', ')})` : label;
+    }),
+  );
+}
+
 export const importCommand: CliCommand = {
   name: 'import',
   synopsis: 'import FILE... [--label TEXT] | import --reference',
   summary: 'add bonnie++/fio/KDiskMark/CrystalDiskMark results, or the reference runs',
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      label: { type: 'string' },
-      reference: { type: 'boolean' },
-      db: { type: 'string' },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        label: { type: 'string' },
+        reference: { type: 'boolean' },
+        db: { type: 'string' },
+      },
+      true,
+    );
     if (values.reference) {
       if (positionals.length > 0 || values.label !== undefined) throw new UsageError('--reference takes no files and no --label');
       return importReference(values.db);
@@ -134,9 +154,11 @@ export const importCommand: CliCommand = {
       return 1;
     }
     if (label !== undefined) {
-      runs.forEach((run, i) => {
-        run.label = runs.length === 1 ? label : `${label} (${i + 1}/${runs.length})`;
-      });
+      const labels = labelsFor(
+        label,
+        files.map((f) => ({ path: f.path, runs: f.runs.length })),
+      );
+      files.forEach((file, f) => file.runs.forEach((run, i) => (run.label = labels[f]![i]!)));
     }
     const items: ImportItem[] = [];
     const origins: string[] = [];

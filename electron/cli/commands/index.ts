@@ -17,4 +17,20 @@ import { reportCommand } from './report.ts';
 import { ciphersCommand } from './ciphers.ts';
 import { encryptionCommand } from './encryption.ts';
 
-export const COMMANDS: CliCommand[] = [runCommand, serveCommand, devicesCommand, inspectCommand, listCommand, showCommand, labelCommand, deleteCommand, compareCommand, reportCommand, importCommand, exportCommand, ciphersCommand, encryptionCommand, helperCommand];
+export const COMMANDS: CliCommand[] = [
+  runCommand,
+  serveCommand,
+  devicesCommand,
+  inspectCommand,
+  listCommand,
+  showCommand,
+  labelCommand,
+  deleteCommand,
+  compareCommand,
+  reportCommand,
+  importCommand,
+  exportCommand,
+  ciphersCommand,
+  encryptionCommand,
+  helperCommand,
+];

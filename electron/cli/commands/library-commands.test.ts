@@ -20,7 +20,11 @@ describe('library commands', () => {
   const ids: number[] = [];
   before(() => {
     const library = openLibrary({ dbPath: db });
-    ids.push(library.saveRun(syntheticRun(1)), library.saveRun({ ...syntheticRun(2), source: 'reference', label: 'the 2011 laptop disk' }), library.saveRun(syntheticRun(3)));
+    ids.push(
+      library.saveRun(syntheticRun(1)),
+      library.saveRun({ ...syntheticRun(2), source: 'reference', label: 'the 2011 laptop disk' }),
+      library.saveRun(syntheticRun(3)),
+    );
     library.close();
   });
 
@@ -32,7 +36,10 @@ describe('library commands', () => {
     assert.equal(lines.length, 4);
     assert.match(lines[2]!, /^2 .*\[reference\] diskdelta .*the 2011 laptop disk$/);
     const json = await runCli(['list', '--json', '--db', db]);
-    assert.deepEqual(JSON.parse(json.stdout).map((s: { id: number }) => s.id), ids);
+    assert.deepEqual(
+      JSON.parse(json.stdout).map((s: { id: number }) => s.id),
+      ids,
+    );
   });
 
   it('list on an empty library says how to add runs', async () => {
@@ -46,7 +53,12 @@ describe('library commands', () => {
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^Run 2: the 2011 laptop disk {2}\[REFERENCE\]/);
     assert.match(text.stdout, /device +sdz, Synthetic SSD 2, SATA SSD, serial SYN2, 112 GiB, sata, link SATA 3.0 Gb\/s\n/);
-    assert.match(text.stdout, /stack .*dm-crypt luks-x .*\[encrypted\] → disk sdz/);
+    // The stack as `inspect` shows it: one layer a line, in words, a missing detail as "?".
+    assert.match(
+      text.stdout,
+      /stack +from the file down to the disk:\n +1\. file +diskdelta-test\.tmp\n +2\. mount +\/mnt\/synthetic .*\n +3\. dm-crypt +luks-x .*aes-xts-plain64, 512-bit key.*\n +4\. disk +sdz/,
+    );
+    assert.doesNotMatch(text.stdout, /undefined|[a-z][A-Z]\w*=/, 'no model keys (fsType=…), no "undefined"');
     assert.match(text.stdout, /seq1m-q8t1-read +read 4 KiB Q1T1 +95.37 MiB\/s/);
     assert.match(text.stdout, /Sequential Output Per Chr: 812 K\/sec/);
     assert.match(text.stdout, /\nFrom the source file\n {2}synthetic {3}yes\n/);
@@ -64,7 +76,10 @@ describe('library commands', () => {
     assert.match(text.stdout, /#2 {2}97,656 KiB\/s +×1\.00 {2}±0\.0 % {2}same {2}\(within spread: may be noise\)/);
     const json = await runCli(['compare', '3', '1', '--json', '--db', db]);
     const comparison = JSON.parse(json.stdout);
-    assert.deepEqual(comparison.runs.map((r: { id: number }) => r.id), [3, 1]);
+    assert.deepEqual(
+      comparison.runs.map((r: { id: number }) => r.id),
+      [3, 1],
+    );
     assert.equal(comparison.rows[0].cells[1].vsBaseline.ratio, (100e6 + 1) / (100e6 + 3));
   });
 
@@ -80,7 +95,15 @@ describe('library commands', () => {
   });
 
   it('usage mistakes exit with 2', async () => {
-    for (const args of [['show'], ['show', 'abc'], ['compare', '1'], ['compare', '1', '2', '--unit', 'GB'], ['label', '1'], ['delete'], ['list', '--bogus']]) {
+    for (const args of [
+      ['show'],
+      ['show', 'abc'],
+      ['compare', '1'],
+      ['compare', '1', '2', '--unit', 'GB'],
+      ['label', '1'],
+      ['delete'],
+      ['list', '--bogus'],
+    ]) {
       const result = await runCli([...args, '--db', db]);
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, /^diskdelta \w+: /);
@@ -115,30 +138,34 @@ describe('library commands', () => {
 });
 
 describe('a library on a read-only mount', () => {
-  it('list, show, export and compare read it; label says it cannot write', { skip: process.getuid?.() !== 0 && 'needs root for a read-only bind mount' }, async (t) => {
-    const src = join(dir, 'ro-src');
-    const ro = join(dir, 'ro-mount');
-    mkdirSync(src);
-    mkdirSync(ro);
-    const library = openLibrary({ dbPath: join(src, 'library.sqlite') });
-    const id = String(library.saveRun({ ...syntheticRun(1), label: 'on a read-only disk' }));
-    library.close();
-    assert.equal(spawnSync('mount', ['--bind', src, ro]).status, 0);
-    t.after(() => spawnSync('umount', [ro]));
-    assert.equal(spawnSync('mount', ['-o', 'remount,bind,ro', ro]).status, 0);
-    const db = join(ro, 'library.sqlite');
-    const list = await runCli(['list', '--db', db]);
-    assert.equal(list.code, 0, list.stderr);
-    assert.match(list.stdout, /on a read-only disk/);
-    assert.equal((await runCli(['show', id, '--db', db])).code, 0);
-    assert.equal((await runCli(['compare', id, id, '--db', db])).code, 0);
-    const exported = await runCli(['export', id, '--db', db]);
-    assert.equal(exported.code, 0, exported.stderr);
-    assert.equal((JSON.parse(exported.stdout) as { runs: unknown[] }).runs.length, 1);
-    const label = await runCli(['label', id, 'new', '--db', db]);
-    assert.equal(label.code, 1);
-    assert.match(label.stderr, /cannot open the library .*library\.sqlite/);
-  });
+  it(
+    'list, show, export and compare read it; label says it cannot write',
+    { skip: process.getuid?.() !== 0 && 'needs root for a read-only bind mount' },
+    async (t) => {
+      const src = join(dir, 'ro-src');
+      const ro = join(dir, 'ro-mount');
+      mkdirSync(src);
+      mkdirSync(ro);
+      const library = openLibrary({ dbPath: join(src, 'library.sqlite') });
+      const id = String(library.saveRun({ ...syntheticRun(1), label: 'on a read-only disk' }));
+      library.close();
+      assert.equal(spawnSync('mount', ['--bind', src, ro]).status, 0);
+      t.after(() => spawnSync('umount', [ro]));
+      assert.equal(spawnSync('mount', ['-o', 'remount,bind,ro', ro]).status, 0);
+      const db = join(ro, 'library.sqlite');
+      const list = await runCli(['list', '--db', db]);
+      assert.equal(list.code, 0, list.stderr);
+      assert.match(list.stdout, /on a read-only disk/);
+      assert.equal((await runCli(['show', id, '--db', db])).code, 0);
+      assert.equal((await runCli(['compare', id, id, '--db', db])).code, 0);
+      const exported = await runCli(['export', id, '--db', db]);
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.equal((JSON.parse(exported.stdout) as { runs: unknown[] }).runs.length, 1);
+      const label = await runCli(['label', id, 'new', '--db', db]);
+      assert.equal(label.code, 1);
+      assert.match(label.stderr, /cannot open the library .*library\.sqlite/);
+    },
+  );
 });
 
 describe('terminal escapes never reach the terminal', () => {
@@ -154,7 +181,11 @@ describe('terminal escapes never reach the terminal', () => {
     for (const args of [['list'], ['show', String(id)], ['compare', String(id), String(id)]]) {
       const result = await runCli([...args, '--db', db]);
       assert.equal(result.code, 0, result.stderr);
-      assert.doesNotMatch(result.stdout + result.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${args[0]}: no raw control character`);
+      assert.doesNotMatch(
+        result.stdout + result.stderr,
+        /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/,
+        `${args[0]}: no raw control character`,
+      );
       assert.ok(result.stdout.includes('\\u001b]52;c;'), `${args[0]} shows the escape as text`);
     }
   });
@@ -232,7 +263,12 @@ describe('list filters', () => {
       [['--source', 'guessed'], /--source 'guessed' is not a source: use measured, imported, reference/],
       [['--label', ' '], /--label is empty/],
       [['--device', 'x'.repeat(201)], /--device is 201 characters long/],
-      [['--since', '2026-02-30'], /--since '2026-02-30' is not a date: write YYYY-MM-DD/],
+      [['--since', '2026-02-30'], /--since '2026-02-30' is not a date: February 2026 has days 01 to 28; write YYYY-MM-DD/],
+      // Once a RangeError with a stack trace: every impossible date is the same usage error.
+      [['--since', '2026-13-01'], /--since '2026-13-01' is not a date: there is no month 13; write YYYY-MM-DD/],
+      [['--since', '2026-01-32'], /--since '2026-01-32' is not a date: January 2026 has days 01 to 31/],
+      [['--since', '0000-00-00'], /--since '0000-00-00' is not a date: there is no month 00/],
+      [['--since', '2026-04-00'], /--since '2026-04-00' is not a date: April 2026 has days 01 to 30/],
       [['--since', 'yesterday'], /is not a date/],
       [['--limit', '0'], /--limit '0' is out of range/],
       [['--limit', 'ten'], /--limit 'ten' is not a whole number/],

@@ -1,7 +1,7 @@
 // `diskdelta list`: every run in the library, one line each. Reads only the runs table
 // (see store/migrations.ts v2), so it stays fast with thousands of runs; the filters are
 // SQL conditions on that table, never a filter over every run loaded.
-import { parseCount, parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { parseCount, parseDate, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, withLibrary } from '../library-cli.ts';
 import type { RunSource } from '../../core/model/results.ts';
 import type { RunFilter, RunSummary } from '../../core/store/library.ts';
@@ -37,20 +37,13 @@ function parseText(text: string, flag: string): string {
   return trimmed;
 }
 
-/** A calendar date that exists ("2026-02-30" is refused, not rolled over to March). */
-function parseDate(text: string, flag: string): string {
-  const date = text.trim();
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(date) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
-  if (!valid) throw new UsageError(`${flag} '${text}' is not a date: write YYYY-MM-DD, e.g. 2026-01-31`);
-  return date;
-}
-
 export function formatRunList(runs: RunSummary[]): string {
   const rows = runs.map((r) => [
     String(r.id),
     r.createdAt.slice(0, 16).replace('T', ' '),
     r.source === 'measured' ? 'measured' : `[${r.source}] ${r.sourceFormat}`,
-    r.deviceModel ?? (r.targetPath || '—'),
+    // A path is not a device (a fio import names its test file): unknown is a dash.
+    r.deviceModel ?? '—',
     String(r.resultCount),
     r.warningCount > 0 ? String(r.warningCount) : '',
     r.label,
@@ -64,15 +57,19 @@ export const listCommand: CliCommand = {
   summary: 'the runs kept in the results library',
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      source: { type: 'string' },
-      label: { type: 'string' },
-      device: { type: 'string' },
-      since: { type: 'string' },
-      limit: { type: 'string' },
-      json: { type: 'boolean' },
-      db: { type: 'string' },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        source: { type: 'string' },
+        label: { type: 'string' },
+        device: { type: 'string' },
+        since: { type: 'string' },
+        limit: { type: 'string' },
+        json: { type: 'boolean' },
+        db: { type: 'string' },
+      },
+      true,
+    );
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const filter: RunFilter = {};
     if (values.source !== undefined) filter.source = parseSource(values.source);
@@ -81,13 +78,21 @@ export const listCommand: CliCommand = {
     if (values.since !== undefined) filter.since = parseDate(values.since, '--since');
     if (values.limit !== undefined) filter.limit = parseCount(values.limit, '--limit', 1, 1_000_000);
     const filtered = Object.keys(filter).length > 0;
-    return withLibrary('list', values.db, (library) => {
-      const runs = library.listRuns(filter);
-      if (values.json) writeOut(`${JSON.stringify(runs, null, 2)}\n`);
-      else if (runs.length === 0 && filtered) writeOut(`No runs in ${library.path} match these filters.\n`);
-      else if (runs.length === 0) writeOut(`No runs in ${library.path} yet: 'diskdelta run', 'diskdelta import FILE' or 'diskdelta import --reference' add some.\n`);
-      else writeOut(formatRunList(runs));
-      return 0;
-    }, { readOnly: true });
+    return withLibrary(
+      'list',
+      values.db,
+      (library) => {
+        const runs = library.listRuns(filter);
+        if (values.json) writeOut(`${JSON.stringify(runs, null, 2)}\n`);
+        else if (runs.length === 0 && filtered) writeOut(`No runs in ${library.path} match these filters.\n`);
+        else if (runs.length === 0)
+          writeOut(
+            `No runs in ${library.path} yet: 'diskdelta run', 'diskdelta import FILE' or 'diskdelta import --reference' add some.\n`,
+          );
+        else writeOut(formatRunList(runs));
+        return 0;
+      },
+      { readOnly: true },
+    );
   },
 };

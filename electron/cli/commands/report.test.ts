@@ -13,11 +13,19 @@ import { findChromium } from '../../core/report/chromium-printer.ts';
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-report-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const db = join(dir, 'library.sqlite');
-const LABELS = ['Laptop hard disk, ThinkPad X201i (2011)', 'Intel 320 SSD, ThinkPad X201i (2011)', 'Intel 320 SSD + dm-crypt (LUKS, AES-256), ThinkPad X201i (2011)'];
+const LABELS = [
+  'Laptop hard disk, ThinkPad X201i (2011)',
+  'Intel 320 SSD, ThinkPad X201i (2011)',
+  'Intel 320 SSD + dm-crypt (LUKS, AES-256), ThinkPad X201i (2011)',
+];
 
 const chromium = findChromium();
 const poppler = spawnSync('pdftotext', ['-v']).error === undefined;
-const noPdf = !chromium ? 'no Chromium here (Debian package "chromium")' : !poppler ? 'no pdftotext here (Debian package "poppler-utils")' : false;
+const noPdf = !chromium
+  ? 'no Chromium here (Debian package "chromium")'
+  : !poppler
+    ? 'no pdftotext here (Debian package "poppler-utils")'
+    : false;
 
 before(async () => {
   const imported = await runCli(['import', '--reference', '--db', db]);
@@ -41,7 +49,8 @@ describe('diskdelta report: the PDF', { skip: noPdf }, () => {
     // Labels may wrap in table cells: compare with whitespace collapsed.
     const flat = text.replace(/\s+/g, ' ');
     for (const label of LABELS) assert.ok(flat.includes(label), `label "${label}" in the PDF text`);
-    for (const heading of ['Summary', 'Runs, disks and machines', 'Charts', 'Every figure', 'Notes and warnings', 'How it was measured']) assert.ok(text.includes(heading), heading);
+    for (const heading of ['Summary', 'Runs, disks and machines', 'Charts', 'Every figure', 'Notes and warnings', 'How it was measured'])
+      assert.ok(text.includes(heading), heading);
     assert.match(text, /Page 1 of \d/);
     // The charts' own text (value labels drawn in the SVG) is in the PDF: they were printed.
     assert.ok(text.includes('10,524 seeks/s ×69.5'), 'the seeks chart bar label');
@@ -96,13 +105,35 @@ describe('diskdelta report: bad input', () => {
   mkdirSync(folder);
   const cases: Array<{ name: string; args: string[]; env?: Record<string, string>; code: number; message: RegExp }> = [
     { name: 'no runs', args: [], code: 2, message: /which runs\? Usage: diskdelta report ID/ },
-    { name: 'more runs than fit', args: ['1', '2', '3', '4', '5', '1', '2'], code: 2, message: /at most 6 runs side by side; 7 were given/ },
+    {
+      name: 'more runs than fit',
+      args: ['1', '2', '3', '4', '5', '1', '2'],
+      code: 2,
+      message: /at most 6 runs side by side; 7 were given/,
+    },
     { name: 'not an id', args: ['one'], code: 2, message: /'one' is not a run id/ },
     { name: 'unknown ids', args: ['1', '98', '99'], code: 1, message: /no runs 98, 99 in the library/ },
     { name: 'a bad paper size', args: ['1', '--paper', 'a3'], code: 2, message: /--paper 'a3' is not a paper size: use a4 or letter/ },
-    { name: 'a folder that does not exist', args: ['1', '--out', join(folder, 'missing', 'r.pdf')], code: 1, message: /the folder .*missing does not exist; choose another --out/ },
-    { name: 'Chromium missing', args: ['1', '--out', join(folder, 'r.pdf')], env: { DISKDELTA_CHROMIUM: join(folder, 'no-such-chromium') }, code: 1, message: /no Chromium found .*install the Debian package "chromium"/ },
-    { name: 'Chromium crashing at start', args: ['1', '--out', join(folder, 'r.pdf')], env: { DISKDELTA_CHROMIUM: '/bin/false' }, code: 1, message: /Chromium \(\/bin\/false\) did not start: .*Reinstall the "chromium" package/ },
+    {
+      name: 'a folder that does not exist',
+      args: ['1', '--out', join(folder, 'missing', 'r.pdf')],
+      code: 1,
+      message: /the folder .*missing does not exist; choose another --out/,
+    },
+    {
+      name: 'Chromium missing',
+      args: ['1', '--out', join(folder, 'r.pdf')],
+      env: { DISKDELTA_CHROMIUM: join(folder, 'no-such-chromium') },
+      code: 1,
+      message: /no Chromium found .*install the Debian package "chromium"/,
+    },
+    {
+      name: 'Chromium crashing at start',
+      args: ['1', '--out', join(folder, 'r.pdf')],
+      env: { DISKDELTA_CHROMIUM: '/bin/false' },
+      code: 1,
+      message: /Chromium \(\/bin\/false\) did not start: .*Reinstall the "chromium" package/,
+    },
   ];
   for (const c of cases) {
     it(`${c.name}: exit ${c.code}, a message saying what to do, no file`, async () => {
@@ -119,15 +150,19 @@ describe('diskdelta report: bad input', () => {
     });
   }
 
-  it('a folder it may not write to: exit 1, nothing written', { skip: process.getuid?.() === 0 ? 'root writes to any folder; the permission check cannot fail here' : false }, async () => {
-    const locked = join(dir, 'locked');
-    mkdirSync(locked);
-    chmodSync(locked, 0o500);
-    const result = await runCli(['report', '1', '--html', '--out', join(locked, 'r.html'), '--db', db]);
-    assert.equal(result.code, 1);
-    assert.match(result.stderr, /is not writable; choose another --out/);
-    assert.equal(existsSync(join(locked, 'r.html')), false);
-  });
+  it(
+    'a folder it may not write to: exit 1, nothing written',
+    { skip: process.getuid?.() === 0 ? 'root writes to any folder; the permission check cannot fail here' : false },
+    async () => {
+      const locked = join(dir, 'locked');
+      mkdirSync(locked);
+      chmodSync(locked, 0o500);
+      const result = await runCli(['report', '1', '--html', '--out', join(locked, 'r.html'), '--db', db]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /is not writable; choose another --out/);
+      assert.equal(existsSync(join(locked, 'r.html')), false);
+    },
+  );
 
   it('a device is written directly: --out /dev/null', async () => {
     const result = await runCli(['report', '1', '--html', '--out', '/dev/null', '--db', db]);
@@ -143,6 +178,9 @@ describe('diskdelta report: bad input', () => {
     assert.equal(result.code, 1);
     assert.match(result.stderr, /cannot write .*a-folder\.pdf: it is a folder; name a file inside it/);
     assert.deepEqual(readdirSync(target), ['keep']);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+      [],
+    );
   });
 });

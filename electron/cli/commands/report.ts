@@ -42,17 +42,23 @@ export const reportCommand: CliCommand = {
   summary: 'an assessment report of the runs as a PDF or self-contained HTML',
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      out: { type: 'string' },
-      paper: { type: 'string' },
-      html: { type: 'boolean' },
-      force: { type: 'boolean' },
-      unit: { type: 'string' },
-      db: { type: 'string' },
-    }, true);
-    if (positionals.length === 0) throw new UsageError('which runs? Usage: diskdelta report ID... (the ids that \'diskdelta list\' shows; the first is the baseline)');
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        out: { type: 'string' },
+        paper: { type: 'string' },
+        html: { type: 'boolean' },
+        force: { type: 'boolean' },
+        unit: { type: 'string' },
+        db: { type: 'string' },
+      },
+      true,
+    );
+    if (positionals.length === 0)
+      throw new UsageError("which runs? Usage: diskdelta report ID... (the ids that 'diskdelta list' shows; the first is the baseline)");
     const ids = positionals.map(parseRunId);
-    if (ids.length > MAX_REPORT_RUNS) throw new UsageError(`a report lays out at most ${MAX_REPORT_RUNS} runs side by side; ${ids.length} were given`);
+    if (ids.length > MAX_REPORT_RUNS)
+      throw new UsageError(`a report lays out at most ${MAX_REPORT_RUNS} runs side by side; ${ids.length} were given`);
     const paper = parsePaper(values.paper);
     const unit = parseUnitFlag(values.unit);
     const format = values.html ? 'html' : 'pdf';
@@ -78,7 +84,11 @@ export const reportCommand: CliCommand = {
         const runs = requireRuns(library, ids);
         let rendered;
         try {
-          rendered = await renderReport(runs, { format, paper, unit, appVersion: await appVersion() }, { html: renderReportHtmlLazily, printer });
+          rendered = await renderReport(
+            runs,
+            { format, paper, unit, appVersion: await appVersion() },
+            { html: renderReportHtmlLazily, printer },
+          );
         } catch (error) {
           if (error instanceof ReportPrintError) throw new CliFailure(error.message);
           throw error;
@@ -89,7 +99,9 @@ export const reportCommand: CliCommand = {
           if (!(error instanceof UserFileError)) throw error;
           throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
         }
-        process.stderr.write(`Wrote the report of ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`);
+        process.stderr.write(
+          `Wrote the report of ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`,
+        );
         return 0;
       });
     } finally {
@@ -101,7 +113,8 @@ export const reportCommand: CliCommand = {
 function parsePaper(text: string | undefined): Paper {
   if (text === undefined) return 'a4';
   const paper = text.trim().toLowerCase();
-  if (!(PAPERS as readonly string[]).includes(paper)) throw new UsageError(`--paper '${text}' is not a paper size: use ${PAPERS.join(' or ')}`);
+  if (!(PAPERS as readonly string[]).includes(paper))
+    throw new UsageError(`--paper '${text}' is not a paper size: use ${PAPERS.join(' or ')}`);
   return paper as Paper;
 }
 
@@ -120,6 +133,8 @@ async function precheck(out: string, force: boolean): Promise<void> {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
     await access(dir, constants.W_OK);
   } catch (error) {
-    throw new CliFailure(`cannot write ${out}: the folder ${dir} ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not writable'}; choose another --out`);
+    throw new CliFailure(
+      `cannot write ${out}: the folder ${dir} ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'is not writable'}; choose another --out`,
+    );
   }
 }

@@ -3,6 +3,7 @@ import { formatLatency, formatThroughput, formatIops } from '../../core/analysis
 import { createInterface } from 'node:readline/promises';
 import { needsElevation } from '../../core/bench/elevation.ts';
 import { BenchError } from '../../core/bench/errors.ts';
+import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS } from '../../core/bench/presets.ts';
 import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
@@ -11,7 +12,16 @@ import { MAX_SIZE_BYTES, PRESET_NAMES, type BenchEvent, type BenchSpec, type Pre
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../core/store/library.ts';
 import { table } from '../system-format.ts';
-import { EXIT_FAILURE, UsageError, parseCount, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import {
+  EXIT_FAILURE,
+  UsageError,
+  parseCount,
+  parseDuration,
+  parseDurationOrZero,
+  parseFlags,
+  parseSize,
+  type CliCommand,
+} from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
 import { wrap } from '../wrap.ts';
 import { figureLines } from '../figures-text.ts';
@@ -86,12 +96,16 @@ export const runCommand: CliCommand = {
       } catch (error) {
         library?.close();
         if (!(error instanceof LibraryError)) throw error;
-        writeErr(`diskdelta run: ${error.message}. Nothing was measured: repair or move the library, choose another with --db, or pass --no-save.\n`);
+        writeErr(
+          `diskdelta run: ${error.message}. Nothing was measured: repair or move the library, choose another with --db, or pass --no-save.\n`,
+        );
         return EXIT_FAILURE;
       }
     }
     if (!spec.elevate && !json && process.stdin.isTTY && process.stderr.isTTY && (await needsElevation(spec.target))) {
-      spec.elevate = await confirm(`Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `);
+      spec.elevate = await confirm(
+        `Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `,
+      );
     }
     const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;
     const controller = new AbortController();
@@ -141,8 +155,18 @@ export const runCommand: CliCommand = {
 };
 
 interface RunFlags {
-  target?: string; preset?: string; tests?: string; size?: string; duration?: string; warmup?: string;
-  runs?: string; precision?: string; 'max-time'?: string; label?: string; buffered?: boolean; elevate?: boolean;
+  target?: string;
+  preset?: string;
+  tests?: string;
+  size?: string;
+  duration?: string;
+  warmup?: string;
+  runs?: string;
+  precision?: string;
+  'max-time'?: string;
+  label?: string;
+  buffered?: boolean;
+  elevate?: boolean;
 }
 
 async function confirm(question: string): Promise<boolean> {
@@ -162,7 +186,10 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   }
   let tests: string[] | undefined;
   if (values.tests !== undefined) {
-    const ids = values.tests.split(',').map((s) => s.trim()).filter(Boolean);
+    const ids = values.tests
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = ids.filter((id) => !isCatalogTest(id));
     if (ids.length === 0 || bad.length > 0) {
       throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${TESTS.map((t) => t.id).join(', ')}`);
@@ -181,11 +208,11 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   }
   if (values.duration !== undefined) {
     spec.durationSec = parseDuration(values.duration, '--duration');
-    if (spec.durationSec < 0.2 || spec.durationSec > 3600) throw new UsageError(`--duration '${values.duration}' is out of range: use 0.2 s to 3600 s`);
+    if (spec.durationSec < 0.2 || spec.durationSec > 3600)
+      throw new UsageError(`--duration '${values.duration}' is out of range: use 0.2 s to 3600 s`);
   }
   if (values.warmup !== undefined) {
-    // No warm-up is a valid choice in any spelling (0, 0s, 0.0, 0ms); parseDuration refuses zero.
-    spec.warmupSec = /^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/i.test(values.warmup) ? 0 : parseDuration(values.warmup, '--warmup');
+    spec.warmupSec = parseDurationOrZero(values.warmup, '--warmup');
     if (spec.warmupSec > 600) throw new UsageError(`--warmup '${values.warmup}' is out of range: use 0 s to 600 s`);
   }
   if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
@@ -197,7 +224,8 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   }
   if (values['max-time'] !== undefined) {
     spec.maxTimeSec = parseDuration(values['max-time'], '--max-time');
-    if (spec.maxTimeSec < 0.2 || spec.maxTimeSec > 36000) throw new UsageError(`--max-time '${values['max-time']}' is out of range: use 0.2 s to 10 h`);
+    if (spec.maxTimeSec < 0.2 || spec.maxTimeSec > 36000)
+      throw new UsageError(`--max-time '${values['max-time']}' is out of range: use 0.2 s to 10 h`);
   }
   if (values.label !== undefined) spec.label = checkLabel(values.label, '--label');
   if (values.buffered) spec.buffered = true;
@@ -258,15 +286,26 @@ export function formatRecord(record: RunRecord): string {
   const s = record.settings;
   const head =
     `DiskDelta ${record.engine.version} · ${record.target.path}` +
-    (record.target.device ? ` (${record.target.device.name}, ${record.target.device.class})` : '') +
+    (record.target.device ? ` (${measuredDeviceText(record.target, { withFile: true })}, ${record.target.device.class})` : '') +
     (s.precision
       ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
       : `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
     ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}` +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
-  const body = table(['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'median ±95 %', 'warnings'], rows);
+  const body = table(
+    ['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'median ±95 %', 'warnings'],
+    rows,
+  );
   const figures = figureLines(record.results);
-  const notes = [...record.warnings, ...record.results.flatMap((r) => r.warnings.map((w) => ({ ...w, message: `${r.test}: ${w.message}` })))];
-  return head + body + (figures.length ? `\nOther figures:\n${figures.join('\n')}\n` : '') + (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '');
+  const notes = [
+    ...record.warnings,
+    ...record.results.flatMap((r) => r.warnings.map((w) => ({ ...w, message: `${r.test}: ${w.message}` }))),
+  ];
+  return (
+    head +
+    body +
+    (figures.length ? `\nOther figures:\n${figures.join('\n')}\n` : '') +
+    (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '')
+  );
 }

@@ -3,7 +3,9 @@
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { isFailedResult, type RunRecord, type TestResult } from '../../core/model/results.ts';
-import type { DeviceFingerprint, StackLayer } from '../../core/model/machine.ts';
+import { engineText, measuredDeviceText } from '../../core/model/run-text.ts';
+import type { DeviceFingerprint } from '../../core/model/machine.ts';
+import { formatStack } from '../system-format.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
 import { figureLines } from '../figures-text.ts';
 import {
@@ -36,17 +38,6 @@ function formatDevice(d: DeviceFingerprint): string {
   return parts.join(', ');
 }
 
-function formatLayer(layer: StackLayer): string {
-  const details = Object.entries(layer.details)
-    .filter(([, v]) => v !== null && v !== '')
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(' ');
-  const flags = [layer.encrypted ? 'encrypted' : '', layer.discardPasses === false ? 'TRIM blocked' : layer.discardPasses ? 'TRIM passes' : '']
-    .filter(Boolean)
-    .join(', ');
-  return [`${layer.kind} ${layer.name}`, details && `(${details})`, flags && `[${flags}]`].filter(Boolean).join(' ');
-}
-
 function formatParams(r: TestResult): string {
   if (!r.params) return '—';
   const p = r.params;
@@ -57,7 +48,13 @@ function formatParams(r: TestResult): string {
 function resultRow(r: TestResult, unit: ThroughputUnit): string[] {
   const lat = r.latencyNs;
   const failed = isFailedResult(r);
-  const flags = [failed ? 'FAILED' : '', r.underResolved ? 'under-resolved' : '', r.warnings.length ? `${r.warnings.length} warning(s)` : ''].filter(Boolean).join(', ');
+  const flags = [
+    failed ? 'FAILED' : '',
+    r.underResolved ? 'under-resolved' : '',
+    r.warnings.length ? `${r.warnings.length} warning(s)` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return [
     r.test,
     formatParams(r),
@@ -77,13 +74,23 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   out.push(`Run ${run.id ?? '(unsaved)'}: ${run.label}${tag}`);
   const field = (name: string, value: string) => out.push(`  ${name.padEnd(10)}  ${value}`);
   field('created', run.createdAt);
-  const origin = run.source === 'measured' ? 'measured by DiskDelta' : run.source === 'reference' ? 'reference data shipped with DiskDelta' : 'imported';
+  const origin =
+    run.source === 'measured' ? 'measured by DiskDelta' : run.source === 'reference' ? 'reference data shipped with DiskDelta' : 'imported';
   field('source', `${origin} (format: ${run.sourceFormat})`);
   if (run.notes) field('notes', run.notes);
-  field('engine', `${run.engine.name} ${run.engine.version}${run.engine.ioEngine ? ` (I/O engine ${run.engine.ioEngine})` : ''}`.trim());
-  if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${run.target.kind})`);
+  field('engine', `${engineText(run.engine)}${run.engine.ioEngine ? ` (I/O engine ${run.engine.ioEngine})` : ''}`);
+  // "(unknown)" after a path read like an unknown target: an import's path is as its file named it.
+  const kind =
+    run.target.kind !== 'unknown' ? run.target.kind : run.source === 'measured' ? 'kind unknown' : 'as named in the imported file';
+  if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${kind})`);
   if (run.target.device) field('device', formatDevice(run.target.device));
-  if (run.target.stack?.length) field('stack', run.target.stack.map(formatLayer).join(' → '));
+  // Through a loop device the run measured the loop and its backing file as much as the disk.
+  if (run.target.stack?.some((l) => l.kind === 'loop')) field('measured', measuredDeviceText(run.target, { withFile: true }) ?? '?');
+  if (run.target.stack?.length) {
+    // The same stack view as `diskdelta inspect`: facts in words, never the model's keys.
+    field('stack', 'from the file down to the disk:');
+    out.push(...formatStack(run.target.stack, '    '));
+  }
   if (run.system) {
     const s = run.system;
     const parts = [
@@ -117,7 +124,12 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
       ['TEST', 'PARAMETERS', 'THROUGHPUT', 'IOPS', 'LAT P50', 'LAT P99', 'CV', 'RUNS', 'FLAGS'],
       run.results.map((r) => resultRow(r, unit)),
     );
-    out.push(...table.trimEnd().split('\n').map((line) => `  ${line}`));
+    out.push(
+      ...table
+        .trimEnd()
+        .split('\n')
+        .map((line) => `  ${line}`),
+    );
     const named = run.results.filter((r) => testTitle(r.test) !== r.test);
     if (named.length) out.push('  ' + named.map((r) => `${r.test} = ${testTitle(r.test)}`).join('; '));
   }
@@ -130,7 +142,10 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
       out.push(`  ${e.name}: ${value}${e.note ? ` (${e.note})` : ''}`);
     }
   }
-  const warnings = [...run.warnings.map((w) => ({ ...w, test: '' })), ...run.results.flatMap((r) => r.warnings.map((w) => ({ ...w, test: r.test })))];
+  const warnings = [
+    ...run.warnings.map((w) => ({ ...w, test: '' })),
+    ...run.results.flatMap((r) => r.warnings.map((w) => ({ ...w, test: r.test }))),
+  ];
   if (warnings.length) {
     out.push('', 'Warnings');
     for (const w of warnings) out.push(`  ${w.test ? `${w.test}: ` : ''}${w.message} [${w.code}]`);
@@ -144,18 +159,27 @@ export const showCommand: CliCommand = {
   summary: 'one run with its device, stack, settings, results and warnings',
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, {
-      json: { type: 'boolean' },
-      unit: { type: 'string' },
-      db: { type: 'string' },
-    }, true);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        json: { type: 'boolean' },
+        unit: { type: 'string' },
+        db: { type: 'string' },
+      },
+      true,
+    );
     if (positionals.length !== 1) throw new UsageError('show takes one run id: diskdelta show ID');
     const id = parseRunId(positionals[0]!);
     const unit = parseUnitFlag(values.unit);
-    return withLibrary('show', values.db, (library) => {
-      const [run] = requireRuns(library, [id]);
-      writeOut(values.json ? `${JSON.stringify(run, null, 2)}\n` : formatRun(run!, unit));
-      return 0;
-    }, { readOnly: true });
+    return withLibrary(
+      'show',
+      values.db,
+      (library) => {
+        const [run] = requireRuns(library, [id]);
+        writeOut(values.json ? `${JSON.stringify(run, null, 2)}\n` : formatRun(run!, unit));
+        return 0;
+      },
+      { readOnly: true },
+    );
   },
 };

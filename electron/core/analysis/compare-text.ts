@@ -1,6 +1,6 @@
 // Plain-text rendering of a Comparison, for the CLI and text reports. One block per test and
 // metric, one line per run: it stays readable with any number of runs, unlike a wide table.
-import type { Comparison, Delta, SpreadVerdict } from './compare.ts';
+import type { Comparison, CompareRow, Delta, SpreadVerdict } from './compare.ts';
 
 const SPREAD_TEXT: Record<SpreadVerdict, string> = {
   yes: 'beyond spread',
@@ -26,8 +26,20 @@ export function formatComparisonText(c: Comparison): string {
     out.push(`  ${tags[i]}  ${run.label.padEnd(labelWidth)}  ${id}, ${source}, ${origin}, ${run.createdAt.slice(0, 10)}`);
   });
 
+  // A test that only one run has cannot be compared: one line names them all, instead of a
+  // block per metric saying "not in this run" (8 tests against 2 was ~25 such lines).
+  const runsWith = (row: CompareRow) => row.cells.filter((cell) => cell.inRun).length;
+  const alone = new Map<number, string[]>();
   let lastTest = '';
   for (const row of c.rows) {
+    if (runsWith(row) < 2) {
+      const only = row.cells.findIndex((cell) => cell.inRun);
+      const titles = alone.get(only) ?? [];
+      const title = row.test === 'extras' ? row.metricLabel : row.testTitle;
+      if (!titles.includes(title)) titles.push(title);
+      alone.set(only, titles);
+      continue;
+    }
     if (row.test !== lastTest) {
       out.push('', row.test === 'extras' ? row.testTitle : `${row.testTitle}  (${row.test})`);
       lastTest = row.test;
@@ -44,6 +56,11 @@ export function formatComparisonText(c: Comparison): string {
       if (cell.vsPrevious) parts.push(`| vs ${tags[i - 1]}: ${deltaText(cell.vsPrevious)}`);
       out.push(parts.join('  ').trimEnd());
     });
+  }
+  if (lastTest === '') out.push('', 'These runs have no test in common.');
+  if (alone.size > 0) {
+    out.push('', 'Not compared (in one run only):');
+    for (const [i, titles] of [...alone].sort(([a], [b]) => a - b)) out.push(`  ${tags[i]} only: ${titles.join(', ')}`);
   }
   if (c.notes.length > 0) {
     out.push('', 'Notes:');

@@ -42,10 +42,7 @@ function run(label: string, results: TestResult[], extra: Partial<RunRecord> = {
 
 const KiB = 1024;
 // The seed figures (bonnie++ block input in KiB/s, random seeks/s): ../shared/reference/seed-figures.md
-const hdd = run('laptop hard disk', [
-  result('seq1m-q1t1-read', { bytesPerSec: 40_300 * KiB }),
-  result('seeks', { iops: 151.4 }),
-]);
+const hdd = run('laptop hard disk', [result('seq1m-q1t1-read', { bytesPerSec: 40_300 * KiB }), result('seeks', { iops: 151.4 })]);
 const ssd = run('Intel 320 SSD', [
   result('seq1m-q1t1-read', { bytesPerSec: 132_673 * KiB }),
   result('seeks', { iops: 10_524, underResolved: true }),
@@ -129,15 +126,32 @@ describe('compareRuns on the seed figures', () => {
 
 describe('compareRuns direction and spread', () => {
   it('counts lower latency as better and higher latency as worse', () => {
-    const a = run('a', [result('rnd4k-q1t1-read', { latencyNs: { mean: null, p50: 100_000, p90: null, p99: 400_000, p999: null, max: null } })]);
-    const b = run('b', [result('rnd4k-q1t1-read', { latencyNs: { mean: null, p50: 50_000, p90: null, p99: 800_000, p999: null, max: null } })]);
+    const a = run('a', [
+      result('rnd4k-q1t1-read', { latencyNs: { mean: null, p50: 100_000, p90: null, p99: 400_000, p999: null, max: null } }),
+    ]);
+    const b = run('b', [
+      result('rnd4k-q1t1-read', { latencyNs: { mean: null, p50: 50_000, p90: null, p99: 800_000, p999: null, max: null } }),
+    ]);
     const c = compareRuns([a, b]);
     const p50 = row(c.rows, 'rnd4k-q1t1-read', 'latency.p50');
     assert.equal(p50.direction, 'lower');
-    assert.equal(p50.cells[1]!.vsBaseline!.ratioText, '×0.50');
+    assert.equal(p50.cells[1]!.vsBaseline!.ratioText, '2.00× lower');
     assert.equal(p50.cells[1]!.vsBaseline!.verdict, 'better');
     assert.equal(p50.cells[0]!.display, '100 µs');
     assert.equal(row(c.rows, 'rnd4k-q1t1-read', 'latency.p99').cells[1]!.vsBaseline!.verdict, 'worse');
+  });
+
+  it('says a latency drop from 98 ms to 461 µs as "213× lower", never "×0.00", in the text too', () => {
+    const lat = (p50: number) => ({ mean: null, p50, p90: null, p99: null, p999: null, max: null });
+    const hdd = run('HDD', [result('rnd4k-q1t1-read', { latencyNs: lat(98e6) })]);
+    const ssd = run('SSD', [result('rnd4k-q1t1-read', { latencyNs: lat(461e3) })]);
+    const c = compareRuns([hdd, ssd]);
+    assert.equal(row(c.rows, 'rnd4k-q1t1-read', 'latency.p50').cells[1]!.vsBaseline!.ratioText, '213× lower');
+    const text = formatComparisonText(c);
+    assert.match(text, /#2 {2}461 µs +213× lower {2}-99\.5 % {2}better/);
+    assert.doesNotMatch(text, /×0\.00/);
+    // The other way, a rise of latency stays a plain factor next to "worse".
+    assert.match(formatComparisonText(compareRuns([ssd, hdd])), /#2 {2}98 ms +×213 {2}\+21158\.1 % {2}worse/);
   });
 
   it('counts lower throughput and IOPS as worse, equal as the same', () => {
@@ -181,7 +195,11 @@ describe('compareRuns direction and spread', () => {
   it('keeps a row for a test that failed and says so, never 0 and never a ratio', () => {
     const ok = run('ok', [result('seq1m-q1t1-write', { bytesPerSec: 500e6, iops: 476.8 })]);
     const failed = run('failed', [
-      result('seq1m-q1t1-write', { bytesPerSec: null, iops: null, warnings: [{ code: FAILED_TEST, message: 'fio job 1m failed with error 22' }] }),
+      result('seq1m-q1t1-write', {
+        bytesPerSec: null,
+        iops: null,
+        warnings: [{ code: FAILED_TEST, message: 'fio job 1m failed with error 22' }],
+      }),
     ]);
     const c = compareRuns([ok, failed]);
     const write = row(c.rows, 'seq1m-q1t1-write', 'bytesPerSec');
@@ -193,8 +211,18 @@ describe('compareRuns direction and spread', () => {
   });
 
   it('compares imported extra figures by name and unit, with a direction only where the unit has one', () => {
-    const a = run('a', [], { extras: [{ name: 'Per Chr output', value: 800, unit: 'K/sec' }, { name: 'Per Chr CPU', value: 90, unit: '% CPU' }] });
-    const b = run('b', [], { extras: [{ name: 'Per Chr output', value: 400, unit: 'K/sec' }, { name: 'Per Chr CPU', value: 45, unit: '% CPU' }] });
+    const a = run('a', [], {
+      extras: [
+        { name: 'Per Chr output', value: 800, unit: 'K/sec' },
+        { name: 'Per Chr CPU', value: 90, unit: '% CPU' },
+      ],
+    });
+    const b = run('b', [], {
+      extras: [
+        { name: 'Per Chr output', value: 400, unit: 'K/sec' },
+        { name: 'Per Chr CPU', value: 45, unit: '% CPU' },
+      ],
+    });
     const c = compareRuns([a, b]);
     assert.equal(row(c.rows, 'extras', 'Per Chr output').cells[1]!.vsBaseline!.verdict, 'worse');
     assert.equal(row(c.rows, 'extras', 'Per Chr CPU').cells[1]!.vsBaseline!.verdict, null);
@@ -205,10 +233,14 @@ describe('compareRuns direction and spread', () => {
 
   it('notes when the same test ran with different parameters or engines', () => {
     const a = run('a', [result('seq1m-q1t1-read', { bytesPerSec: 1, params: { rw: 'read', blockSize: 8192, queueDepth: 1, threads: 1 } })]);
-    const b = run('b', [result('seq1m-q1t1-read', { bytesPerSec: 2, params: { rw: 'read', blockSize: 1 << 20, queueDepth: 1, threads: 1 } })], {
-      source: 'measured',
-      engine: { name: 'diskdelta-worker', version: '0.1.0' },
-    });
+    const b = run(
+      'b',
+      [result('seq1m-q1t1-read', { bytesPerSec: 2, params: { rw: 'read', blockSize: 1 << 20, queueDepth: 1, threads: 1 } })],
+      {
+        source: 'measured',
+        engine: { name: 'diskdelta-worker', version: '0.1.0' },
+      },
+    );
     const c = compareRuns([a, b]);
     assert.ok(c.notes.includes('seq1m-q1t1-read: the runs differ in block size 8 KiB in #1, 1 MiB in #2.'), c.notes.join('\n'));
     assert.ok(c.notes.some((n) => n.includes('different engines (bonnie++, diskdelta-worker)')));
@@ -219,5 +251,59 @@ describe('compareRuns direction and spread', () => {
     assert.equal(testTitle('rnd4k-q32t1-write'), 'random write 4K Q32T1');
     assert.equal(testTitle('mix70-rnd4k-q8t1'), 'random 70 % read mix 4K Q8T1');
     assert.equal(testTitle('fio job "x"'), 'fio job "x"');
+  });
+});
+
+describe('compare text: what two runs share, and one line for the rest', () => {
+  it('a run with 8 tests against one with 2: the 2 shared tests, then one line naming the other 6', () => {
+    const grid = [
+      'seq1m-q8t1-read',
+      'seq1m-q8t1-write',
+      'seq1m-q1t1-read',
+      'seq1m-q1t1-write',
+      'rnd4k-q32t1-read',
+      'rnd4k-q32t1-write',
+      'rnd4k-q1t1-read',
+      'rnd4k-q1t1-write',
+    ];
+    const full = run(
+      'full',
+      grid.map((t) => result(t, { bytesPerSec: 100e6, iops: 1000 })),
+    );
+    const two = run('two', [
+      result('seq1m-q8t1-read', { bytesPerSec: 200e6, iops: 2000 }),
+      result('rnd4k-q1t1-read', { bytesPerSec: 50e6, iops: 12_000 }),
+    ]);
+    const text = formatComparisonText(compareRuns([full, two]));
+    assert.doesNotMatch(text, /not in this run/);
+    assert.match(text, /sequential read 1M Q8T1 {2}\(seq1m-q8t1-read\)/);
+    assert.match(text, /random read 4K Q1T1 {2}\(rnd4k-q1t1-read\)/);
+    assert.equal(text.match(/^\S.*\(\w[\w-]+\)$/gm)?.length, 2, 'two test blocks');
+    assert.match(
+      text,
+      /\nNot compared \(in one run only\):\n {2}#1 only: sequential write 1M Q8T1, sequential read 1M Q1T1, sequential write 1M Q1T1, random read 4K Q32T1, random write 4K Q32T1, random write 4K Q1T1\n/,
+    );
+    assert.ok(text.split('\n').length < 30, `short: ${text.split('\n').length} lines`);
+  });
+
+  it('three runs: a test two of them share is compared, the missing one still says so', () => {
+    const a = run('a', [result('seq1m-q8t1-read', { bytesPerSec: 100e6 })]);
+    const b = run('b', [result('seq1m-q8t1-read', { bytesPerSec: 200e6 }), result('seeks', { iops: 150 })]);
+    const c = run('c', [result('seeks', { iops: 9000 })]);
+    const text = formatComparisonText(compareRuns([a, b, c]));
+    assert.match(text, /#3 {2}— \(test not in this run\)/);
+    assert.match(text, /random seeks {2}\(seeks\)/);
+    assert.doesNotMatch(text, /Not compared/);
+  });
+
+  it('an unknown engine version reads as such, not as "bonnie++ unknown"', () => {
+    const old = run('old', [result('seeks', { iops: 150 })], { engine: { name: 'bonnie++', version: 'unknown' } });
+    const csv = run('csv', [result('seeks', { iops: 160 })], { engine: { name: 'bonnie++', version: 'unknown (1.0x CSV layout)' } });
+    const c = compareRuns([old, csv]);
+    assert.deepEqual(
+      c.runs.map((r) => r.engine),
+      ['bonnie++ (version unknown)', 'bonnie++ (version unknown, 1.0x CSV layout)'],
+    );
+    assert.doesNotMatch(formatComparisonText(c), /bonnie\+\+ unknown/);
   });
 });

@@ -5,7 +5,17 @@
 // whether it exceeds the runs' own spread. With three or more runs each run is also compared
 // to the one before it, because an upgrade is often a chain: HDD → SSD → SSD + dm-crypt.
 import { METRICS, TEST_IDS, metricById, testById, testTitle, type Direction, type MetricDef } from '../model/catalog.ts';
-import { isFailedResult, type ExtraMetric, type Figure, type RunRecord, type RunSource, type SourceFormat, type TestParams, type TestResult } from '../model/results.ts';
+import {
+  isFailedResult,
+  type ExtraMetric,
+  type Figure,
+  type RunRecord,
+  type RunSource,
+  type SourceFormat,
+  type TestParams,
+  type TestResult,
+} from '../model/results.ts';
+import { engineText, measuredDeviceText } from '../model/run-text.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -28,7 +38,7 @@ export type SpreadVerdict = 'yes' | 'no' | 'unknown';
 
 export interface Delta {
   ratio: number;
-  ratioText: string; // "×3.29"
+  ratioText: string; // "×3.29", "213× lower" (see formatRatio)
   percentChange: number;
   percentText: string; // "+229.2 %"
   /** null when the metric has no better direction. */
@@ -43,6 +53,8 @@ export interface CompareCell {
   /** Always labelled with its unit, e.g. "135.9 MB/s". */
   display: string;
   underResolved: boolean;
+  /** false: this run has no such test (or imported figure) at all. */
+  inRun: boolean;
   /** A forecast or model output, not a measurement: its display says "(estimated)". */
   estimated: boolean;
   /** null for the baseline, or when either value is missing or the baseline is zero. */
@@ -128,7 +140,7 @@ function testsInOrder(runs: RunRecord[]): string[] {
   const seen = new Set<string>();
   for (const run of runs) for (const r of run.results) seen.add(r.test);
   const known = TEST_IDS.filter((id) => seen.has(id));
-  const others = [...seen].filter((t) => !(TEST_IDS as readonly string[]).includes(t));
+  const others = [...seen].filter((t) => !TEST_IDS.includes(t));
   return [...known, ...others];
 }
 
@@ -187,7 +199,13 @@ function valueOf(result: TestResult, metric: string): number | null {
  */
 function spreadOf(result: TestResult, metric: string): number | null {
   const values = result.runs
-    .map((m) => (metric === 'bytesPerSec' ? m.bytesPerSec : metric === 'iops' ? m.iops : m.latencyNs[metric.slice('latency.'.length) as keyof typeof LATENCY_METRICS]))
+    .map((m) =>
+      metric === 'bytesPerSec'
+        ? m.bytesPerSec
+        : metric === 'iops'
+          ? m.iops
+          : m.latencyNs[metric.slice('latency.'.length) as keyof typeof LATENCY_METRICS],
+    )
     .filter((v): v is number => v != null);
   if (values.length >= 2) {
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
@@ -212,7 +230,7 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   let verdict: Verdict | null = null;
   if (direction !== 'none') {
     // A change too small to show (±0.0 %) is not called better or worse.
-    verdict = Math.abs(percentChange) < SAME_BELOW_PERCENT ? 'same' : (ratio > 1) === (direction === 'higher') ? 'better' : 'worse';
+    verdict = Math.abs(percentChange) < SAME_BELOW_PERCENT ? 'same' : ratio > 1 === (direction === 'higher') ? 'better' : 'worse';
   }
   let beyondSpread: SpreadVerdict = 'unknown';
   let spreadReason: string;
@@ -229,7 +247,7 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   }
   return {
     ratio,
-    ratioText: formatRatio(ratio),
+    ratioText: formatRatio(ratio, direction),
     percentChange,
     percentText: formatPercent(percentChange),
     verdict,
@@ -238,7 +256,14 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   };
 }
 
-function displayValue(metric: Metric, value: number | null, underResolved: boolean, failed: boolean, unit: ThroughputUnit, seeks: boolean): string {
+function displayValue(
+  metric: Metric,
+  value: number | null,
+  underResolved: boolean,
+  failed: boolean,
+  unit: ThroughputUnit,
+  seeks: boolean,
+): string {
   if (value == null) return failed ? 'failed (no figure)' : underResolved ? '+++++ (too fast to measure)' : '— (not reported)';
   if (metric.kind === 'throughput') return formatThroughput(value, unit);
   if (metric.kind === 'iops') return formatIops(value, seeks ? 'seeks/s' : 'IOPS');
@@ -255,14 +280,26 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
   const seeks = isSeeks(test, results);
   const cells = sides.map((side, i): CompareCell => ({
     value: side.value,
-    display: results[i] ? displayValue(metric, side.value, side.underResolved, isFailedResult(results[i]), unit, seeks) : '— (test not in this run)',
+    display: results[i]
+      ? displayValue(metric, side.value, side.underResolved, isFailedResult(results[i]), unit, seeks)
+      : '— (test not in this run)',
     underResolved: side.underResolved,
+    inRun: results[i] !== null,
     estimated: false,
     vsBaseline: i === 0 ? null : delta(sides[0]!, side, metric.direction),
     vsPrevious: i >= 2 ? delta(sides[i - 1]!, side, metric.direction) : null,
   }));
   const params = paramsOf(test, results);
-  return { test, testTitle: testTitle(test, params), params, metric: metric.id, metricLabel: metric.label, kind: metric.kind, direction: metric.direction, cells };
+  return {
+    test,
+    testTitle: testTitle(test, params),
+    params,
+    metric: metric.id,
+    metricLabel: metric.label,
+    kind: metric.kind,
+    direction: metric.direction,
+    cells,
+  };
 }
 
 /** One row per (metric, subject) of the figures the runs' results of this test carry. */
@@ -291,6 +328,7 @@ function figureRows(test: string, results: Array<TestResult | null>, unit: Throu
         value: f?.value ?? null,
         display: results[i] ? displayFigure(f, unit) : '— (test not in this run)',
         underResolved: false,
+        inRun: results[i] !== null,
         estimated: f?.provenance === 'estimated',
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
         vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
@@ -335,6 +373,7 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
         value: e?.value ?? null,
         display: displayExtra(e),
         underResolved: false,
+        inRun: e !== null,
         estimated: false,
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
         vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
@@ -358,15 +397,14 @@ export function directionOfUnit(unit: string): Direction {
 }
 
 function describeRun(run: RunRecord): ComparedRun {
-  const model = run.target.device?.model ?? null;
   return {
     id: run.id ?? null,
     label: run.label,
     source: run.source,
     sourceFormat: run.sourceFormat,
-    engine: [run.engine.name, run.engine.version].filter(Boolean).join(' '),
+    engine: engineText(run.engine),
     createdAt: run.createdAt,
-    device: model,
+    device: measuredDeviceText(run.target),
   };
 }
 
@@ -375,10 +413,13 @@ function notesFor(runs: RunRecord[]): string[] {
   const tag = (i: number) => `#${i + 1}`;
   const reference = runs.flatMap((r, i) => (r.source === 'reference' ? [tag(i)] : []));
   if (reference.length > 0) {
-    notes.push(`${reference.join(', ')} ${reference.length === 1 ? 'is' : 'are'} reference data (published figures shipped with DiskDelta), not measured on this machine.`);
+    notes.push(
+      `${reference.join(', ')} ${reference.length === 1 ? 'is' : 'are'} reference data (published figures shipped with DiskDelta), not measured on this machine.`,
+    );
   }
   const imported = runs.flatMap((r, i) => (r.source === 'imported' ? [tag(i)] : []));
-  if (imported.length > 0) notes.push(`${imported.join(', ')} ${imported.length === 1 ? 'was' : 'were'} imported from another tool's results file.`);
+  if (imported.length > 0)
+    notes.push(`${imported.join(', ')} ${imported.length === 1 ? 'was' : 'were'} imported from another tool's results file.`);
   const engines = new Set(runs.map((r) => r.engine.name));
   if (engines.size > 1) {
     notes.push(`The runs come from different engines (${[...engines].join(', ')}): tests with the same name are alike, not identical.`);
@@ -401,7 +442,7 @@ function notesFor(runs: RunRecord[]): string[] {
   if (underResolved.length > 0) {
     notes.push(
       `Some results of ${underResolved.join(', ')} are under-resolved: too little was measured to trust them ` +
-        "(too few I/Os or too short a run; bonnie++ prints +++++ for this), so the real figure may differ and their spread is unknown.",
+        '(too few I/Os or too short a run; bonnie++ prints +++++ for this), so the real figure may differ and their spread is unknown.',
     );
   }
   return notes;

@@ -26,7 +26,7 @@
 //   IOPS follow from bytes/s and the block size. The seed's story is the first case: 132.7
 //   (KiB-based) MB/s raw with a one-core ~70 MB/s cipher gives min(132.7, 70) = 70 against the
 //   published 69.8.
-import type { CipherCeilings } from '../crypto/cipher-types.ts';
+import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
 
 /** Request size the cipher's bulk rate is taken at (cryptsetup benchmark's block). */
@@ -54,16 +54,28 @@ export function cipherRates(c: CipherCeilings, cipher = 'aes-xts-plain64', keyBi
   const one = at.find((f) => f.threads === 1) ?? at[0]!;
   const all = at.reduce((a, b) => (b.threads > a.threads ? b : a));
   return {
-    cipher, keyBits, cpus: Math.max(all.threads, 1), source: c.source,
-    encrypt1: one.encryptBps, decrypt1: one.decryptBps, encryptAll: all.encryptBps, decryptAll: all.decryptBps,
+    cipher,
+    keyBits,
+    cpus: Math.max(all.threads, 1),
+    source: c.source,
+    encrypt1: one.encryptBps,
+    decrypt1: one.decryptBps,
+    encryptAll: all.encryptBps,
+    decryptAll: all.decryptBps,
   };
 }
 
 /** A cipher ceiling known only as a number (the seed's "~70 MB/s on one core"). */
 export function fixedCipherRates(bytesPerSec: number, cpus = 1): CipherRates {
   return {
-    cipher: 'given', keyBits: 0, cpus, source: 'kernel',
-    encrypt1: bytesPerSec, decrypt1: bytesPerSec, encryptAll: bytesPerSec * cpus, decryptAll: bytesPerSec * cpus,
+    cipher: 'given',
+    keyBits: 0,
+    cpus,
+    source: 'kernel',
+    encrypt1: bytesPerSec,
+    decrypt1: bytesPerSec,
+    encryptAll: bytesPerSec * cpus,
+    decryptAll: bytesPerSec * cpus,
   };
 }
 
@@ -151,10 +163,14 @@ export interface TestVerdict {
 }
 
 const TEST_WORDS: Record<string, string> = {
-  'seq1m-q8t1-read': 'sequential read', 'seq1m-q8t1-write': 'sequential write',
-  'seq1m-q1t1-read': 'sequential read at QD1', 'seq1m-q1t1-write': 'sequential write at QD1',
-  'rnd4k-q32t1-read': 'random 4K read at QD32', 'rnd4k-q32t1-write': 'random 4K write at QD32',
-  'rnd4k-q1t1-read': 'random 4K read at QD1', 'rnd4k-q1t1-write': 'random 4K write at QD1',
+  'seq1m-q8t1-read': 'sequential read',
+  'seq1m-q8t1-write': 'sequential write',
+  'seq1m-q1t1-read': 'sequential read at QD1',
+  'seq1m-q1t1-write': 'sequential write at QD1',
+  'rnd4k-q32t1-read': 'random 4K read at QD32',
+  'rnd4k-q32t1-write': 'random 4K write at QD32',
+  'rnd4k-q1t1-read': 'random 4K read at QD1',
+  'rnd4k-q1t1-write': 'random 4K write at QD1',
 };
 
 const mb = (bps: number) => `${(bps / 1e6).toFixed(1)} MB/s`;
@@ -165,7 +181,12 @@ const mb = (bps: number) => `${(bps / 1e6).toFixed(1)} MB/s`;
  * below the cipher's rate and well under the raw one; the bus when the raw figure reaches the
  * link's ceiling and encryption costs nothing; the disk otherwise.
  */
-export function encryptionVerdict(raw: RunRecord, encrypted: RunRecord, rates: CipherRates | null, opts: ForecastOptions = {}): TestVerdict[] {
+export function encryptionVerdict(
+  raw: RunRecord,
+  encrypted: RunRecord,
+  rates: CipherRates | null,
+  opts: ForecastOptions = {},
+): TestVerdict[] {
   const link = raw.target.device?.linkCeilingBytesPerSec ?? null;
   const verdicts: TestVerdict[] = [];
   for (const r of raw.results) {
@@ -178,7 +199,8 @@ export function encryptionVerdict(raw: RunRecord, encrypted: RunRecord, rates: C
     if (cipher !== null && cost > 10 && cipher < r.bytesPerSec) ceiling = 'cipher';
     else if (link !== null && r.bytesPerSec >= 0.85 * link) ceiling = 'bus';
     const what = TEST_WORDS[r.test] ?? r.test;
-    const costText = cost >= 1 ? `encryption costs you ${Math.round(cost)} % on ${what} here` : `encryption costs nothing measurable on ${what} here`;
+    const costText =
+      cost >= 1 ? `encryption costs you ${Math.round(cost)} % on ${what} here` : `encryption costs nothing measurable on ${what} here`;
     const why =
       ceiling === 'cipher'
         ? `the cipher (${cipher !== null ? mb(cipher) : '?'}) is the ceiling, not the disk (${mb(r.bytesPerSec)})`
@@ -186,8 +208,14 @@ export function encryptionVerdict(raw: RunRecord, encrypted: RunRecord, rates: C
           ? `the bus (${mb(link!)}) is the ceiling, and the cipher keeps up`
           : `the disk (${mb(r.bytesPerSec)}) is the ceiling${cipher !== null ? `, the cipher (${mb(cipher)}) keeps up` : ''}`;
     verdicts.push({
-      test: r.test, rawBytesPerSec: r.bytesPerSec, encryptedBytesPerSec: e.bytesPerSec, cipherBytesPerSec: cipher,
-      linkBytesPerSec: link, ceiling, costPercent: cost, sentence: `${costText}: ${why}.`,
+      test: r.test,
+      rawBytesPerSec: r.bytesPerSec,
+      encryptedBytesPerSec: e.bytesPerSec,
+      cipherBytesPerSec: cipher,
+      linkBytesPerSec: link,
+      ceiling,
+      costPercent: cost,
+      sentence: `${costText}: ${why}.`,
     });
   }
   return verdicts;

@@ -13,13 +13,32 @@ const input = (records: RunRecord[]) => ({ records, comparison: compareRuns(reco
 
 function measuredRun(label: string, seqRead: number, cv: number, stack?: StackLayer[]): RunRecord {
   const result: TestResult = {
-    test: 'seq1m-q8t1-read', params: { rw: 'read', blockSize: 1 << 20, queueDepth: 8, threads: 1 }, bytesPerSec: seqRead, iops: seqRead / (1 << 20),
-    latencyNs: null, best: null, cv, runs: [], histogram: [], cpu: null, underResolved: false, warnings: [],
+    test: 'seq1m-q8t1-read',
+    params: { rw: 'read', blockSize: 1 << 20, queueDepth: 8, threads: 1 },
+    bytesPerSec: seqRead,
+    iops: seqRead / (1 << 20),
+    latencyNs: null,
+    best: null,
+    cv,
+    runs: [],
+    histogram: [],
+    cpu: null,
+    underResolved: false,
+    warnings: [],
   };
   return {
-    label, notes: '', createdAt: '2026-11-30T00:00:00.000Z', source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {},
-    target: { path: '/mnt', kind: 'folder', ...(stack ? { stack } : {}) }, settings: {}, engine: { name: 'diskdelta', version: '0.1.0' },
-    results: [result], extras: [], warnings: [],
+    label,
+    notes: '',
+    createdAt: '2026-11-30T00:00:00.000Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: '/mnt', kind: 'folder', ...(stack ? { stack } : {}) },
+    settings: {},
+    engine: { name: 'diskdelta', version: '0.1.0' },
+    results: [result],
+    extras: [],
+    warnings: [],
   };
 }
 
@@ -58,7 +77,9 @@ describe('trimSummary', () => {
 
   it('says where discards stop, per run with a live stack', () => {
     const section = trimSummary(input([measuredRun('ssd', 500e6, 0.01, liveStack)]));
-    assert.deepEqual(section?.paragraphs, ['#1 ssd: online discard off; discards stop at dm-crypt dm-0, so neither online discard nor fstrim reaches the disk; the fstrim.timer state is unknown.']);
+    assert.deepEqual(section?.paragraphs, [
+      '#1 ssd: online discard off; discards stop at dm-crypt dm-0, so neither online discard nor fstrim reaches the disk; the fstrim.timer state is unknown.',
+    ]);
   });
 
   it('stays silent for published runs whose one-line stack answers nothing', () => {
@@ -72,6 +93,9 @@ describe('summarize', () => {
     const other: SummaryAnalysis = () => ({ id: 'other', title: 'Other', paragraphs: ['x'] });
     const empty: SummaryAnalysis = () => ({ id: 'empty', title: 'Empty', paragraphs: [] });
     const sections = summarize(input(reference), [...SUMMARY_ANALYSES, encryption, empty, other]);
-    assert.deepEqual(sections.map((s) => s.id), ['upgrade', 'other']);
+    assert.deepEqual(
+      sections.map((s) => s.id),
+      ['upgrade', 'other'],
+    );
   });
 });

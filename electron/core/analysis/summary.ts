@@ -86,7 +86,8 @@ function meaningOf(found: Array<{ delta: Delta; random: boolean; reads: boolean 
   const sequentialUp = real.some((h) => !h.random && h.delta.ratio >= FELT_SEQUENTIAL_RATIO);
   const down = real.some((h) => h.delta.verdict === 'worse' && h.delta.ratio <= 1 / 1.2);
   const sentences: string[] = [];
-  if (randomUp) sentences.push('Programs that read many small files (starting applications, booting, searching a source tree) will start much faster.');
+  if (randomUp)
+    sentences.push('Programs that read many small files (starting applications, booting, searching a source tree) will start much faster.');
   if (sequentialUp) sentences.push('Large files copy and load in a fraction of the time.');
   if (down) sentences.push('Some figures went down: the later setup is slower at them.');
   return sentences.join(' ');
@@ -101,13 +102,24 @@ export function trimSummary({ records, comparison }: SummaryInput): SummarySecti
     // run's one-line stack cannot, and "unknown, unknown, unknown" tells a reader nothing.
     if (!stack || !stack.some((l) => l.kind === 'mount' || l.kind === 'disk')) return;
     const verdict = trimVerdict(stack, record.system?.fstrimTimer ?? null);
-    const online = verdict.onlineDiscard === null ? 'set by the file system itself' : verdict.onlineDiscard === 'off' ? 'off' : `on (${verdict.onlineDiscard})`;
-    const reaches = verdict.reachesDisk === true
-      ? 'discards reach the disk'
-      : verdict.reachesDisk === false
-        ? `discards stop at ${verdict.blockedAt ?? 'a layer above the disk'}, so neither online discard nor fstrim reaches the disk`
-        : `whether discards reach the disk is unknown${verdict.blockedAt ? ` (${verdict.blockedAt})` : ''}`;
-    const timer = verdict.fstrimTimer?.enabled === true ? 'the weekly fstrim.timer is enabled' : verdict.fstrimTimer?.enabled === false ? 'fstrim.timer is not enabled' : 'the fstrim.timer state is unknown';
+    const online =
+      verdict.onlineDiscard === null
+        ? 'set by the file system itself'
+        : verdict.onlineDiscard === 'off'
+          ? 'off'
+          : `on (${verdict.onlineDiscard})`;
+    const reaches =
+      verdict.reachesDisk === true
+        ? 'discards reach the disk'
+        : verdict.reachesDisk === false
+          ? `discards stop at ${verdict.blockedAt ?? 'a layer above the disk'}, so neither online discard nor fstrim reaches the disk`
+          : `whether discards reach the disk is unknown${verdict.blockedAt ? ` (${verdict.blockedAt})` : ''}`;
+    const timer =
+      verdict.fstrimTimer?.enabled === true
+        ? 'the weekly fstrim.timer is enabled'
+        : verdict.fstrimTimer?.enabled === false
+          ? 'fstrim.timer is not enabled'
+          : 'the fstrim.timer state is unknown';
     paragraphs.push(`#${i + 1} ${comparison.runs[i]?.label ?? record.label}: online discard ${online}; ${reaches}; ${timer}.`);
   });
   if (paragraphs.length === 0) return null;

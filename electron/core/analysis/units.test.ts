@@ -40,6 +40,12 @@ describe('units', () => {
     assert.equal(formatRatio(69_805 / 132_673), '×0.53');
     assert.equal(formatRatio(10_524 / 151.4), '×69.5');
     assert.equal(formatRatio(250.4), '×250');
+    // A fall as a factor where it counts: lower-is-better figures, and any ratio "×0.00" would hide.
+    assert.equal(formatRatio(461e3 / 98e6, 'lower'), '213× lower');
+    assert.equal(formatRatio(0.5, 'lower'), '2.00× lower');
+    assert.equal(formatRatio(2, 'lower'), '×2.00', 'a rise of latency stays a plain factor');
+    assert.equal(formatRatio(40e6 / 6_332e6), '158× lower', 'a throughput fall past ×0.1');
+    assert.equal(formatRatio(0.53, 'higher'), '×0.53');
     assert.equal(formatPercent(229.21), '+229.2 %');
     assert.equal(formatPercent(-47.38), '-47.4 %');
     assert.equal(formatPercent(0.01), '±0.0 %');

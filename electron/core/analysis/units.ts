@@ -21,7 +21,10 @@ const UNIT_DESCRIPTION: Record<ThroughputUnit, string> = {
 
 /** Accepts what people type: MB, MB/s, mb, MiB, KB, KiB, K, K/sec. */
 export function parseThroughputUnit(text: string): ThroughputUnit | null {
-  const key = text.trim().toLowerCase().replace(/\/s(ec)?$/, '');
+  const key = text
+    .trim()
+    .toLowerCase()
+    .replace(/\/s(ec)?$/, '');
   if (key === 'mb') return 'MB';
   if (key === 'mib') return 'MiB';
   if (key === 'kb' || key === 'kib' || key === 'k') return 'KB';
@@ -90,12 +93,20 @@ export function formatBytes(bytes: number): string {
   return `${text} ${units[i]}`;
 }
 
-/** "×3.29", "×0.53", "×69.5", "×123": about three significant digits, two decimals below 10. */
-export function formatRatio(ratio: number): string {
+/**
+ * "×3.29", "×0.53", "×69.5", "×123": about three significant digits, two decimals below 10.
+ * A fall is said as a factor when it is what counts: for a lower-is-better figure (latency
+ * 98 ms → 461 µs is "213× lower") and for any ratio under 0.1, which "×0.00" would hide.
+ */
+export function formatRatio(ratio: number, direction: 'higher' | 'lower' | 'none' = 'higher'): string {
   if (!Number.isFinite(ratio)) return '×∞';
-  const abs = Math.abs(ratio);
-  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
-  return `×${ratio.toFixed(digits)}`;
+  if (ratio > 0 && ratio < 1 && (direction === 'lower' || ratio < 0.1)) return `${threeDigits(1 / ratio)}× lower`;
+  return `×${threeDigits(ratio)}`;
+}
+
+function threeDigits(x: number): string {
+  const abs = Math.abs(x);
+  return x.toFixed(abs >= 100 ? 0 : abs >= 10 ? 1 : 2);
 }
 
 /** "+229.2 %", "-47.4 %", "±0.0 %". */

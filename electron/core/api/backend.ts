@@ -53,11 +53,18 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
       save: (record) => library.saveRun(record),
       runEncryption: async (spec, opts) => {
         const preset = PRESETS[spec.preset ?? 'quick'];
-        const report = await measureEncryptionCost({
-          target: spec.target, mode: spec.encryption ?? 'auto', tests: spec.tests ?? preset.tests,
-          sizeBytes: spec.sizeBytes ?? Math.min(preset.sizeBytes, 256 * 1024 * 1024), durationSec: spec.durationSec ?? preset.durationSec,
-          runs: spec.runs ?? 1, ...(spec.label ? { label: spec.label } : {}),
-        }, opts);
+        const report = await measureEncryptionCost(
+          {
+            target: spec.target,
+            mode: spec.encryption ?? 'auto',
+            tests: spec.tests ?? preset.tests,
+            sizeBytes: spec.sizeBytes ?? Math.min(preset.sizeBytes, 256 * 1024 * 1024),
+            durationSec: spec.durationSec ?? preset.durationSec,
+            runs: spec.runs ?? 1,
+            ...(spec.label ? { label: spec.label } : {}),
+          },
+          opts,
+        );
         return [report.raw, report.encrypted];
       },
       emit: options.emit,

@@ -9,13 +9,7 @@ import { FAILURE_CODES } from '../model/failures.ts';
 import { runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
 import { THROUGHPUT_UNITS } from '../analysis/units.ts';
 import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
-import {
-  deviceFingerprintSchema,
-  runRecordSchema,
-  stackLayerSchema,
-  systemFactsSchema,
-  warningSchema,
-} from '../model/schemas.ts';
+import { deviceFingerprintSchema, runRecordSchema, stackLayerSchema, systemFactsSchema, warningSchema } from '../model/schemas.ts';
 
 /** library.list answers at most this many runs (DEFAULT_LIST_PAGE when the caller names no limit). */
 export const MAX_LIST_PAGE = 5000;
@@ -91,10 +85,17 @@ export const cipherCeilingsSchema = z.object({
   backend: z.enum(['af_alg', 'openssl']),
   cpus: z.number().int(),
   cpu: z.object({ model: z.string().nullable(), aesNi: z.boolean(), vaes: z.boolean(), flags: z.array(z.string()) }),
-  figures: z.array(z.object({
-    cipher: z.string(), keyBits: z.number().int(), kernelName: z.string(), sectorBytes: z.number().int(), threads: z.number().int(),
-    encryptBps: z.number(), decryptBps: z.number(),
-  })),
+  figures: z.array(
+    z.object({
+      cipher: z.string(),
+      keyBits: z.number().int(),
+      kernelName: z.string(),
+      sectorBytes: z.number().int(),
+      threads: z.number().int(),
+      encryptBps: z.number(),
+      decryptBps: z.number(),
+    }),
+  ),
   unavailable: z.array(z.object({ cipher: z.string(), keyBits: z.number().int(), kernelName: z.string(), reason: z.string() })),
   warnings: z.array(z.string()),
   measuredAt: z.string(),
@@ -165,7 +166,12 @@ export const procedures = {
   /** The assessment report of the runs, as a file to save: PDF (printed by this front end's Chromium) or self-contained HTML. */
   'report.render': {
     input: z
-      .object({ runs: z.array(runRefSchema).min(1).max(MAX_REPORT_RUNS), format: z.enum(['pdf', 'html']), paper: z.enum(PAPERS), unit: z.enum(THROUGHPUT_UNITS) })
+      .object({
+        runs: z.array(runRefSchema).min(1).max(MAX_REPORT_RUNS),
+        format: z.enum(['pdf', 'html']),
+        paper: z.enum(PAPERS),
+        unit: z.enum(THROUGHPUT_UNITS),
+      })
       .strict(),
     output: z.object({ fileName: z.string(), mimeType: z.string(), contentBase64: z.string() }),
   },
@@ -193,9 +199,7 @@ export const events = {
   /** Samples are batched: one event carries every sample since the previous flush. */
   'run.samples': z.object({
     runId,
-    samples: z.array(
-      z.object({ test: eventTestId, run: z.number().int(), tMs: z.number(), bytesPerSec: z.number(), iops: z.number() }),
-    ),
+    samples: z.array(z.object({ test: eventTestId, run: z.number().int(), tMs: z.number(), bytesPerSec: z.number(), iops: z.number() })),
   }),
   'run.warning': z.object({ runId, code: z.string(), message: z.string() }),
   'run.finished': z.object({

@@ -76,7 +76,9 @@ test('a handler output outside the contract becomes BAD_OUTPUT, not data', async
 test('wire messages: not JSON, not an envelope, unknown procedure → errors, no handler', async () => {
   const { calls, handlers } = spyHandlers();
   assert.deepEqual(await handleWireMessage(handlers, '{nope'), {
-    type: 'error', id: null, error: { code: 'BAD_MESSAGE', message: 'message is not JSON' },
+    type: 'error',
+    id: null,
+    error: { code: 'BAD_MESSAGE', message: 'message is not JSON' },
   });
   const noType = await handleWireMessage(handlers, JSON.stringify({ id: 1, procedure: 'runs.active', input: {} }));
   assert.equal(noType.type, 'error');
@@ -91,7 +93,13 @@ test('wire messages: not JSON, not an envelope, unknown procedure → errors, no
 });
 
 test('a missing backend module answers UNAVAILABLE with the reason', async () => {
-  const handlers = createHandlers({ library: null, formats: null, system: null, runs: null, missing: { library: 'the results library is not built yet' } });
+  const handlers = createHandlers({
+    library: null,
+    formats: null,
+    system: null,
+    runs: null,
+    missing: { library: 'the results library is not built yet' },
+  });
   const result = await invoke(handlers, 'library.list', {});
   assert.deepEqual(result, { ok: false, error: { code: 'UNAVAILABLE', message: 'the results library is not built yet' } });
   const system = await invoke(handlers, 'system.overview', {});

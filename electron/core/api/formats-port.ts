@@ -6,7 +6,10 @@ import type { FormatsPort } from './handlers.ts';
 
 /** A key that stays the same across launches: the files are read in name order, each label once. */
 function referenceKey(record: RunRecord, index: number): string {
-  const slug = record.label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = record.label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   return `${index + 1}-${slug || 'run'}`;
 }
 

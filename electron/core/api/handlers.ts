@@ -57,7 +57,7 @@ export interface Backend {
 
 function need<K extends PortName>(backend: Backend, key: K): NonNullable<Backend[K]> {
   const port = backend[key];
-  if (port) return port as NonNullable<Backend[K]>;
+  if (port) return port;
   throw new ApiFailure('UNAVAILABLE', backend.missing[key] ?? `the ${key} module is not available in this build`);
 }
 
@@ -73,7 +73,8 @@ export function createHandlers(backend: Backend): Handlers {
     'system.describeTarget': async ({ path }) => need(backend, 'system').describeTarget(path),
 
     'dialog.pickFolder': async () => {
-      if (!backend.dialogs) throw new ApiFailure('UNAVAILABLE', backend.missing.dialogs ?? 'no folder dialog in browser mode: type the folder path');
+      if (!backend.dialogs)
+        throw new ApiFailure('UNAVAILABLE', backend.missing.dialogs ?? 'no folder dialog in browser mode: type the folder path');
       return { path: await backend.dialogs.pickFolder() };
     },
     'runs.start': async (spec) => need(backend, 'runs').start(spec),
@@ -83,7 +84,7 @@ export function createHandlers(backend: Backend): Handlers {
     'library.list': async (filter) => need(backend, 'library').listRuns({ ...filter, limit: filter.limit ?? DEFAULT_LIST_PAGE }),
     'library.get': async ({ id }) => getOrFail(need(backend, 'library'), id),
     'library.relabel': async ({ id, label }) => {
-      if (!(await need(backend, 'library').relabel(id, label))) throw new ApiFailure('NOT_FOUND', `no run with id ${id}`);
+      if (!need(backend, 'library').relabel(id, label)) throw new ApiFailure('NOT_FOUND', `no run with id ${id}`);
       return { id, label };
     },
     'library.delete': async ({ id }) => ({ deleted: need(backend, 'library').deleteRun(id) }),

@@ -42,7 +42,10 @@ test('diskdelta list and library.list answer every filter alike, from SQL', asyn
     assert.deepEqual(JSON.parse(cli.stdout), app.data, `filter ${JSON.stringify(filter)}`);
   }
   const byPath = await invoke(handlers, 'library.list', { device: 'vda' });
-  assert.ok(byPath.ok && (byPath.data as Array<{ targetPath: string }>).map((s) => s.targetPath).join() === '/mnt/vda-home', 'device matches the target path too');
+  assert.ok(
+    byPath.ok && (byPath.data as Array<{ targetPath: string }>).map((s) => s.targetPath).join() === '/mnt/vda-home',
+    'device matches the target path too',
+  );
   const until = await invoke(handlers, 'library.list', { until: '2012-01-01T00:00:00.000Z' });
   assert.ok(until.ok && (until.data as unknown[]).length === 1, 'until filters in SQL');
 });

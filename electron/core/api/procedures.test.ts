@@ -15,12 +15,16 @@ async function setup(t: import('node:test').TestContext) {
   const backend = await openBackend({ dbPath: ':memory:', emit: () => {} });
   t.after(() => backend.close());
   const handlers = createHandlers(backend);
-  return <T = any>(procedure: string, input: unknown) => invoke(handlers, procedure, input) as Promise<{ ok: true; data: T } | { ok: false; error: { code: string; message: string } }>;
+  return <T = any>(procedure: string, input: unknown) =>
+    invoke(handlers, procedure, input) as Promise<{ ok: true; data: T } | { ok: false; error: { code: string; message: string } }>;
 }
 
 test('import (bonnie++ CSV, and CrystalDiskMark sent as UTF-16 bytes) → list → relabel → export → delete', async (t) => {
   const call = await setup(t);
-  const bonnie = await call('library.import', { fileName: 'throttled.csv', contentBase64: fixture('bonnie-2.00a-throttled-loop.csv').toString('base64') });
+  const bonnie = await call('library.import', {
+    fileName: 'throttled.csv',
+    contentBase64: fixture('bonnie-2.00a-throttled-loop.csv').toString('base64'),
+  });
   assert.ok(bonnie.ok, JSON.stringify(bonnie));
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(fixture('crystaldiskmark-8.txt').toString('utf8'), 'utf16le')]);
   const cdm = await call('library.import', { fileName: 'cdm.txt', contentBase64: utf16.toString('base64') });
@@ -60,11 +64,17 @@ test('bounded: 100,000 identical rows are refused saying the limit; the list ans
   const flood = `${row}\n`.repeat(100_000);
   const refused = await call('library.import', { fileName: 'flood.csv', contentBase64: Buffer.from(flood).toString('base64') });
   assert.equal(!refused.ok && refused.error.code, 'IMPORT_FAILED');
-  assert.match(!refused.ok ? refused.error.message : '', /flood\.csv: the file holds more than 1000 runs; one import takes at most 1000 \(split the file\)/);
+  assert.match(
+    !refused.ok ? refused.error.message : '',
+    /flood\.csv: the file holds more than 1000 runs; one import takes at most 1000 \(split the file\)/,
+  );
   const empty = await call<unknown[]>('library.list', {});
   assert.deepEqual(empty.ok && empty.data, []);
   // 1,000 rows is the limit and is taken; then a page of 500 newest, or more on request.
-  const most = await call<{ ids: number[] }>('library.import', { fileName: 'most.csv', contentBase64: Buffer.from(`${row}\n`.repeat(1000)).toString('base64') });
+  const most = await call<{ ids: number[] }>('library.import', {
+    fileName: 'most.csv',
+    contentBase64: Buffer.from(`${row}\n`.repeat(1000)).toString('base64'),
+  });
   assert.ok(most.ok && most.data.ids.length === 1000, JSON.stringify(!most.ok && most.error));
   const page = await call<Array<{ id: number }>>('library.list', {});
   assert.ok(page.ok);
@@ -76,7 +86,7 @@ test('bounded: 100,000 identical rows are refused saying the limit; the list ans
   assert.equal(!tooBig.ok && tooBig.error.code, 'BAD_INPUT');
 });
 
-test('a file in no known format is IMPORT_FAILED with the importer\'s reason; nothing is saved', async (t) => {
+test("a file in no known format is IMPORT_FAILED with the importer's reason; nothing is saved", async (t) => {
   const call = await setup(t);
   const result = await call('library.import', { fileName: 'notes.txt', contentBase64: Buffer.from('hello\n').toString('base64') });
   assert.equal(!result.ok && result.error.code, 'IMPORT_FAILED');
@@ -90,14 +100,28 @@ test('references list the shipped runs; compare.load mixes a library run with re
   const refs = await call<Array<{ key: string; record: { source: string } }>>('references.list', {});
   assert.ok(refs.ok && refs.data.length >= 3);
   assert.ok(refs.data.every((r) => r.record.source === 'reference'));
-  const imported = await call<{ ids: number[] }>('library.import', { fileName: 'b.csv', contentBase64: fixture('bonnie-2.00a-throttled-loop.csv').toString('base64') });
+  const imported = await call<{ ids: number[] }>('library.import', {
+    fileName: 'b.csv',
+    contentBase64: fixture('bonnie-2.00a-throttled-loop.csv').toString('base64'),
+  });
   assert.ok(imported.ok);
   const loaded = await call<{ runs: Array<{ record: { source: string } }> }>('compare.load', {
-    runs: [{ kind: 'run', id: imported.data.ids[0] }, { kind: 'reference', key: refs.data[0]!.key }],
+    runs: [
+      { kind: 'run', id: imported.data.ids[0] },
+      { kind: 'reference', key: refs.data[0]!.key },
+    ],
   });
   assert.ok(loaded.ok, JSON.stringify(loaded));
-  assert.deepEqual(loaded.data.runs.map((r) => r.record.source), ['imported', 'reference']);
-  const missing = await call('compare.load', { runs: [{ kind: 'reference', key: 'nope' }, { kind: 'run', id: 99 }] });
+  assert.deepEqual(
+    loaded.data.runs.map((r) => r.record.source),
+    ['imported', 'reference'],
+  );
+  const missing = await call('compare.load', {
+    runs: [
+      { kind: 'reference', key: 'nope' },
+      { kind: 'run', id: 99 },
+    ],
+  });
   assert.equal(!missing.ok && missing.error.code, 'NOT_FOUND');
   // One run is a valid request (the Compare page fetches only what it lacks); none or seven are not.
   const one = await call('compare.load', { runs: [{ kind: 'run', id: imported.data.ids[0] }] });
@@ -123,7 +147,9 @@ test('system overview: the root mount, suggested folders, disks as fingerprints'
 test('crypto.ciphers: null until measured; a measurement is kept for the session and says its source', async (t) => {
   const call = await setup(t);
   assert.deepEqual(await call('crypto.ciphers', {}), { ok: true, data: { ceilings: null } });
-  const measured = await call<{ ceilings: { source: string; sourceLabel: string; figures: unknown[] } }>('crypto.ciphers', { measure: true });
+  const measured = await call<{ ceilings: { source: string; sourceLabel: string; figures: unknown[] } }>('crypto.ciphers', {
+    measure: true,
+  });
   if (!measured.ok) {
     // No AF_ALG and no libcrypto: the failure must say what is missing.
     assert.match(measured.error.message, /AF_ALG|libcrypto/);
@@ -141,10 +167,19 @@ test('crypto.ciphers: null until measured; a measurement is kept for the session
 test('report.render: HTML of reference and library runs; PDF only through a printer that returns a PDF', async (t) => {
   const printed: string[] = [];
   const make = async (printer?: import('../report/printer.ts').ReportPrinter) => {
-    const backend = await openBackend({ dbPath: ':memory:', emit: () => {}, reportHtml: renderReportHtml, ...(printer ? { printer } : {}) });
+    const backend = await openBackend({
+      dbPath: ':memory:',
+      emit: () => {},
+      reportHtml: renderReportHtml,
+      ...(printer ? { printer } : {}),
+    });
     t.after(() => backend.close());
     const handlers = createHandlers(backend);
-    return (input: unknown) => invoke(handlers, 'report.render', input) as Promise<{ ok: true; data: { fileName: string; mimeType: string; contentBase64: string } } | { ok: false; error: { code: string; message: string } }>;
+    return (input: unknown) =>
+      invoke(handlers, 'report.render', input) as Promise<
+        | { ok: true; data: { fileName: string; mimeType: string; contentBase64: string } }
+        | { ok: false; error: { code: string; message: string } }
+      >;
   };
   const noPrinter = await make();
   const listing = await openBackend({ dbPath: ':memory:', emit: () => {} });
@@ -160,13 +195,24 @@ test('report.render: HTML of reference and library runs; PDF only through a prin
   const pdfWithout = await noPrinter({ runs, format: 'pdf', paper: 'a4', unit: 'MB' });
   assert.deepEqual(!pdfWithout.ok && pdfWithout.error.code, 'UNAVAILABLE');
 
-  const liar = await make({ name: 'liar', async print(h) { printed.push(h); return new TextEncoder().encode('<html>not a pdf'); } });
+  const liar = await make({
+    name: 'liar',
+    async print(h) {
+      printed.push(h);
+      return new TextEncoder().encode('<html>not a pdf');
+    },
+  });
   const lied = await liar({ runs, format: 'pdf', paper: 'a4', unit: 'MB' });
   assert.ok(!lied.ok && lied.error.code === 'FAILED' && /not a PDF/.test(lied.error.message), JSON.stringify(lied));
   assert.equal(printed.length, 1);
   assert.match(printed[0]!, /×69\.5/);
 
-  const good = await make({ name: 'fake', async print() { return new TextEncoder().encode('%PDF-1.4 fake'); } });
+  const good = await make({
+    name: 'fake',
+    async print() {
+      return new TextEncoder().encode('%PDF-1.4 fake');
+    },
+  });
   const pdf = await good({ runs, format: 'pdf', paper: 'a4', unit: 'MB' });
   assert.ok(pdf.ok && pdf.data.mimeType === 'application/pdf' && pdf.data.fileName.endsWith('.pdf'), JSON.stringify(pdf));
 

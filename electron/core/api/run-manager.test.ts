@@ -15,10 +15,33 @@ function controllableBenchmark() {
   const releases: Array<() => void> = [];
   const run: RunBenchmark = (spec, { signal, onEvent }) =>
     new Promise<RunRecord>((resolve, reject) => {
-      onEvent?.({ type: 'progress', test: 'seq1m-q8t1-read', testIndex: 0, testCount: 1, phase: 'measure', run: 1, runs: 1, fraction: 0.5, etaSec: 1 });
+      onEvent?.({
+        type: 'progress',
+        test: 'seq1m-q8t1-read',
+        testIndex: 0,
+        testCount: 1,
+        phase: 'measure',
+        run: 1,
+        runs: 1,
+        fraction: 0.5,
+        etaSec: 1,
+      });
       signal?.addEventListener('abort', () => reject(new BenchError('interrupted', 'cancelled')));
       releases.push(() =>
-        resolve({ label: '', notes: '', createdAt: new Date().toISOString(), source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {}, target: { path: spec.target, kind: 'folder' }, settings: {}, engine: { name: 'x', version: '0' }, results: [], extras: [], warnings: [] }),
+        resolve({
+          label: '',
+          notes: '',
+          createdAt: new Date().toISOString(),
+          source: 'measured',
+          sourceFormat: 'diskdelta',
+          sourceMeta: {},
+          target: { path: spec.target, kind: 'folder' },
+          settings: {},
+          engine: { name: 'x', version: '0' },
+          results: [],
+          extras: [],
+          warnings: [],
+        }),
       );
     });
   return { run, releases };
@@ -53,7 +76,10 @@ test('a missing target is a BAD_INPUT, and stopAll aborts every run', async (t) 
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const bench = controllableBenchmark();
   const manager = new RunManager({ runBenchmark: bench.run, save: () => 1, emit: () => {} });
-  await assert.rejects(manager.start({ target: join(dir, 'missing') }), (e: unknown) => e instanceof ApiFailure && e.code === 'BAD_INPUT' && e.failure === 'target-missing');
+  await assert.rejects(
+    manager.start({ target: join(dir, 'missing') }),
+    (e: unknown) => e instanceof ApiFailure && e.code === 'BAD_INPUT' && e.failure === 'target-missing',
+  );
   await manager.start({ target: dir });
   await manager.stopAll(1000);
   assert.equal(manager.list().length, 0);
@@ -67,8 +93,31 @@ test('an event outside the contract is dropped and logged; the run goes on and i
   const events: string[] = [];
   const manager = new RunManager({
     runBenchmark: async (spec, { onEvent }) => {
-      onEvent?.({ type: 'progress', test: 'no-such-test' as never, testIndex: 0, testCount: 1, phase: 'measure', run: 1, runs: 1, fraction: 0.5, etaSec: null });
-      return { label: '', notes: '', createdAt: new Date().toISOString(), source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {}, target: { path: spec.target, kind: 'folder' }, settings: {}, engine: { name: 'x', version: '0' }, results: [], extras: [], warnings: [] };
+      onEvent?.({
+        type: 'progress',
+        test: 'no-such-test' as never,
+        testIndex: 0,
+        testCount: 1,
+        phase: 'measure',
+        run: 1,
+        runs: 1,
+        fraction: 0.5,
+        etaSec: null,
+      });
+      return {
+        label: '',
+        notes: '',
+        createdAt: new Date().toISOString(),
+        source: 'measured',
+        sourceFormat: 'diskdelta',
+        sourceMeta: {},
+        target: { path: spec.target, kind: 'folder' },
+        settings: {},
+        engine: { name: 'x', version: '0' },
+        results: [],
+        extras: [],
+        warnings: [],
+      };
     },
     save: () => 9,
     emit: (e, p) => {
@@ -88,7 +137,12 @@ test('two targets on one disk (as system/ sees it) are one device: the second ru
   t.after(() => [a, b].forEach((d) => rmSync(d, { recursive: true, force: true })));
   const bench = controllableBenchmark();
   const disks: Record<string, string> = { [a]: 'sda', [b]: 'sda' };
-  const manager = new RunManager({ runBenchmark: bench.run, save: () => 1, emit: () => {}, diskOf: async (target) => disks[target] ?? null });
+  const manager = new RunManager({
+    runBenchmark: bench.run,
+    save: () => 1,
+    emit: () => {},
+    diskOf: async (target) => disks[target] ?? null,
+  });
   await manager.start({ target: a });
   await assert.rejects(manager.start({ target: b }), (e: unknown) => e instanceof ApiFailure && e.code === 'BUSY');
   disks[b] = 'nvme0n1';
@@ -97,12 +151,25 @@ test('two targets on one disk (as system/ sees it) are one device: the second ru
   await manager.stopAll(1000);
 });
 
-test('a spec with encryption runs the encryption assessment: both records saved, the last id reported; its failure is the run\'s', async (t) => {
+test("a spec with encryption runs the encryption assessment: both records saved, the last id reported; its failure is the run's", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const events: Array<[string, any]> = [];
   const saved: string[] = [];
-  const record = (label: string): RunRecord => ({ label, notes: '', createdAt: '', source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {}, target: { path: dir, kind: 'folder' }, settings: {}, engine: { name: 'x', version: '0' }, results: [], extras: [], warnings: [] });
+  const record = (label: string): RunRecord => ({
+    label,
+    notes: '',
+    createdAt: '',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: dir, kind: 'folder' },
+    settings: {},
+    engine: { name: 'x', version: '0' },
+    results: [],
+    extras: [],
+    warnings: [],
+  });
   let fail = false;
   const manager = new RunManager({
     runBenchmark: () => Promise.reject(new Error('the plain benchmark must not run')),
@@ -116,7 +183,12 @@ test('a spec with encryption runs the encryption assessment: both records saved,
   const ok = await manager.start({ target: dir, encryption: 'auto' });
   await new Promise((r) => setTimeout(r, 10));
   assert.deepEqual(saved, ['raw', 'dm-crypt']);
-  assert.deepEqual(events.find(([e, p]) => e === 'run.finished' && p.runId === ok.runId)![1], { runId: ok.runId, status: 'done', recordId: 2, error: null });
+  assert.deepEqual(events.find(([e, p]) => e === 'run.finished' && p.runId === ok.runId)![1], {
+    runId: ok.runId,
+    status: 'done',
+    recordId: 2,
+    error: null,
+  });
   fail = true;
   const bad = await manager.start({ target: dir, encryption: 'throwaway' });
   await new Promise((r) => setTimeout(r, 10));
@@ -125,7 +197,7 @@ test('a spec with encryption runs the encryption assessment: both records saved,
   assert.match(finished.error.message, /device-mapper/);
 });
 
-test('a failed run\'s finished event carries its failure code, so the page can offer the right action', async (t) => {
+test("a failed run's finished event carries its failure code, so the page can offer the right action", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const finished: unknown[] = [];
@@ -147,7 +219,9 @@ test('a failed run\'s finished event carries its failure code, so the page can o
     await manager.start({ target: dir });
     await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual(finished.at(-1), {
-      runId: (finished.at(-1) as { runId: string }).runId, status: 'failed', recordId: null,
+      runId: (finished.at(-1) as { runId: string }).runId,
+      status: 'failed',
+      recordId: null,
       error: { code: 'FAILED', message: error.message, failure: expected },
     });
   }

@@ -9,10 +9,7 @@ import { BenchError } from '../bench/errors.ts';
 import { ApiFailure } from './dispatch.ts';
 import type { EventSink } from './events.ts';
 
-export type RunBenchmark = (
-  spec: BenchSpec,
-  opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal },
-) => Promise<RunRecord>;
+export type RunBenchmark = (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord>;
 
 export interface RunManagerDeps {
   runBenchmark: RunBenchmark;
@@ -44,7 +41,8 @@ export async function deviceKey(target: string): Promise<string> {
     info = await stat(target);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    const cause = code === 'EACCES' || code === 'EPERM' ? 'permission' : code === 'ENOENT' || code === 'ENOTDIR' ? 'target-missing' : 'target-unusable';
+    const cause =
+      code === 'EACCES' || code === 'EPERM' ? 'permission' : code === 'ENOENT' || code === 'ENOTDIR' ? 'target-missing' : 'target-unusable';
     throw new ApiFailure('BAD_INPUT', `target '${target}' cannot be used (${code}): choose an existing folder or block device`, cause);
   }
   if (info.isBlockDevice()) return `dev:${info.rdev}`;
@@ -118,7 +116,12 @@ export class RunManager {
       emit('run.finished', { runId, status: 'done', recordId, error: null });
     } catch (error) {
       if (isCancelled(error) || entry.controller.signal.aborted) {
-        emit('run.finished', { runId, status: 'cancelled', recordId: null, error: { code: 'CANCELLED', message: 'the run was cancelled' } });
+        emit('run.finished', {
+          runId,
+          status: 'cancelled',
+          recordId: null,
+          error: { code: 'CANCELLED', message: 'the run was cancelled' },
+        });
       } else {
         const message = error instanceof Error ? error.message : String(error);
         // The failure's code travels with the message, so the page can offer what to do.

@@ -8,7 +8,25 @@ import type { SystemOverview } from './contract.ts';
 import type { SystemPort } from './handlers.ts';
 
 /** File systems a person stores data on; proc, cgroup, overlay layers and the like are noise here. */
-const DATA_FS = new Set(['ext2', 'ext3', 'ext4', 'xfs', 'btrfs', 'f2fs', 'vfat', 'exfat', 'ntfs', 'ntfs3', 'fuseblk', 'zfs', 'jfs', 'reiserfs', 'nilfs2', 'bcachefs', 'tmpfs']);
+const DATA_FS = new Set([
+  'ext2',
+  'ext3',
+  'ext4',
+  'xfs',
+  'btrfs',
+  'f2fs',
+  'vfat',
+  'exfat',
+  'ntfs',
+  'ntfs3',
+  'fuseblk',
+  'zfs',
+  'jfs',
+  'reiserfs',
+  'nilfs2',
+  'bcachefs',
+  'tmpfs',
+]);
 const HIDDEN_PREFIXES = ['/proc', '/sys', '/dev', '/run/credentials', '/boot/efi', '/snap'];
 
 function isInteresting(m: MountEntry): boolean {

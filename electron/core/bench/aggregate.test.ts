@@ -60,7 +60,11 @@ describe('aggregateTest', () => {
     assert.equal(r.runs.length, 3);
     assert.deepEqual(r.runs[1]!.samples, [{ tMs: 100, bytesPerSec: 1, iops: 2 }]);
     assert.deepEqual(r.runs[0]!.samples, []);
-    assert.equal(r.histogram.reduce((n, [, c]) => n + c, 0), 30_000, 'histograms merged over runs');
+    assert.equal(
+      r.histogram.reduce((n, [, c]) => n + c, 0),
+      30_000,
+      'histograms merged over runs',
+    );
     assert.equal(r.underResolved, false);
     assert.deepEqual(r.warnings, [], 'a clean result carries no warning');
     assert.deepEqual(r.params, { rw: 'randread', blockSize: 4096, queueDepth: 1, threads: 1 });
@@ -85,7 +89,7 @@ describe('aggregateTest', () => {
     assert.deepEqual(codes(r), ['under-resolved']);
   });
 
-  test('3 runs or more: precision is measured, so a slow disk\'s few large I/Os per run are resolved when steady', () => {
+  test("3 runs or more: precision is measured, so a slow disk's few large I/Os per run are resolved when steady", () => {
     // The HDD case: SEQ1M at 40 MB/s moves ~10 I/Os per 0.25 s run, far below 100 per window.
     const steady = [1, 2, 3, 4, 5].map((run) =>
       result({ run, ios: 10, bytes: 10 * 2 ** 20, elapsed_ns: 0.262e9, bytes_per_sec: 40e6 * (1 + (run % 2) * 0.004) }),
@@ -164,8 +168,18 @@ describe('aggregateTest', () => {
     const r = aggregateTest(
       'rnd4k-q1t1-read',
       [
-        result({ run: 1, ios: 1000, hist: [[2 ** 17, 1000]], lat_ns: { mean: 131_000, min: 131_072, p50: 0, p90: 0, p99: 0, p999: 0, max: 133_000 } }),
-        result({ run: 2, ios: 3000, hist: [[2 ** 20, 3000]], lat_ns: { mean: 1_050_000, min: 1_048_576, p50: 0, p90: 0, p99: 0, p999: 0, max: 1_060_000 } }),
+        result({
+          run: 1,
+          ios: 1000,
+          hist: [[2 ** 17, 1000]],
+          lat_ns: { mean: 131_000, min: 131_072, p50: 0, p90: 0, p99: 0, p999: 0, max: 133_000 },
+        }),
+        result({
+          run: 2,
+          ios: 3000,
+          hist: [[2 ** 20, 3000]],
+          lat_ns: { mean: 1_050_000, min: 1_048_576, p50: 0, p90: 0, p99: 0, p999: 0, max: 1_060_000 },
+        }),
       ],
       new Map(),
       FIXED,

@@ -24,9 +24,7 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
     cpu: { userNs: r.cpu.user_ns, systemNs: r.cpu.sys_ns },
     samples: samples.get(r.run) ?? [],
   }));
-  const { latencyNs, histogram } = combineLatency(
-    results.map((r) => ({ latency: r.lat_ns, ios: r.ios, histogram: r.hist })),
-  );
+  const { latencyNs, histogram } = combineLatency(results.map((r) => ({ latency: r.lat_ns, ios: r.ios, histogram: r.hist })));
   const throughput = runs.map((r) => r.bytesPerSec);
   const cv = coefficientOfVariation(throughput);
   const cpu = {
@@ -56,10 +54,16 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
     });
   }
   if (results.some((r) => !r.direct)) {
-    warnings.push({ code: 'buffered-io', message: 'measured without O_DIRECT (--buffered): the page cache is in this figure, not only the disk' });
+    warnings.push({
+      code: 'buffered-io',
+      message: 'measured without O_DIRECT (--buffered): the page cache is in this figure, not only the disk',
+    });
   }
   if (results.some((r) => r.engine === 'psync') && params.queueDepth > 1) {
-    warnings.push({ code: 'queue-depth-emulated', message: `neither io_uring nor kernel AIO was available: this Q${params.queueDepth} test ran at queue depth 1` });
+    warnings.push({
+      code: 'queue-depth-emulated',
+      message: `neither io_uring nor kernel AIO was available: this Q${params.queueDepth} test ran at queue depth 1`,
+    });
   }
   return {
     test,

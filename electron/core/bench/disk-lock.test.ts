@@ -25,7 +25,10 @@ test('a second holder is refused, naming the first; after release the disk is fr
   const first = await acquireDiskLock(name, '/mnt/first');
   const error = await refusal(acquireDiskLock(name, '/mnt/second'));
   assert.equal(error.code, 'disk-busy');
-  assert.equal(error.message, `DiskDelta process ${process.pid} (measuring /mnt/first) is already measuring the disk ${name}: two runs at once would measure each other. Wait for it to finish or stop it, then run again`);
+  assert.equal(
+    error.message,
+    `DiskDelta process ${process.pid} (measuring /mnt/first) is already measuring the disk ${name}: two runs at once would measure each other. Wait for it to finish or stop it, then run again`,
+  );
   const other = await acquireDiskLock(disk(), '/mnt/other'); // another disk is independent
   await first.release();
   await other.release();
@@ -38,7 +41,9 @@ test('waiting: says so once, gets the disk when the holder releases it, or stops
   const said: string[] = [];
   const waiting = acquireDiskLock(name, '/mnt/second', { wait: true, pollMs: 20, onWait: (m) => said.push(m) });
   await new Promise((r) => setTimeout(r, 100));
-  assert.deepEqual(said, [`waiting: DiskDelta process ${process.pid} (measuring /mnt/first) is already measuring the disk ${name}; this run starts when it is done`]);
+  assert.deepEqual(said, [
+    `waiting: DiskDelta process ${process.pid} (measuring /mnt/first) is already measuring the disk ${name}; this run starts when it is done`,
+  ]);
   await holder.release();
   const got = await waiting;
   const controller = new AbortController();
@@ -48,18 +53,28 @@ test('waiting: says so once, gets the disk when the holder releases it, or stops
   await got.release();
 });
 
-test('another process of another user sees the lock', { skip: process.getuid?.() !== 0 && 'needs root to run a process as nobody' }, async () => {
-  const name = disk();
-  const held = await acquireDiskLock(name, '/mnt/root-run');
-  const module = fileURLToPath(new URL('./disk-lock.ts', import.meta.url));
-  const script = `import { acquireDiskLock } from ${JSON.stringify(module)}; try { await acquireDiskLock(${JSON.stringify(name)}, '/x'); console.log('granted'); } catch (e) { console.log(e.message); }`;
-  // Asynchronous: this process must stay free to answer the other one's "who holds it?".
-  const child = spawn('su', ['nobody', '-s', '/bin/sh', '-c', `${JSON.stringify(process.execPath)} --input-type=module -e '${script.replace(/'/g, "'\\''")}'`]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  await new Promise((resolve) => child.on('close', resolve));
-  assert.match(stdout, new RegExp(`DiskDelta process ${process.pid} \\(measuring /mnt/root-run\\) is already measuring`), stderr);
-  await held.release();
-});
+test(
+  'another process of another user sees the lock',
+  { skip: process.getuid?.() !== 0 && 'needs root to run a process as nobody' },
+  async () => {
+    const name = disk();
+    const held = await acquireDiskLock(name, '/mnt/root-run');
+    const module = fileURLToPath(new URL('./disk-lock.ts', import.meta.url));
+    const script = `import { acquireDiskLock } from ${JSON.stringify(module)}; try { await acquireDiskLock(${JSON.stringify(name)}, '/x'); console.log('granted'); } catch (e) { console.log(e.message); }`;
+    // Asynchronous: this process must stay free to answer the other one's "who holds it?".
+    const child = spawn('su', [
+      'nobody',
+      '-s',
+      '/bin/sh',
+      '-c',
+      `${JSON.stringify(process.execPath)} --input-type=module -e '${script.replace(/'/g, "'\\''")}'`,
+    ]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    await new Promise((resolve) => child.on('close', resolve));
+    assert.match(stdout, new RegExp(`DiskDelta process ${process.pid} \\(measuring /mnt/root-run\\) is already measuring`), stderr);
+    await held.release();
+  },
+);

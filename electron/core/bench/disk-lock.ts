@@ -93,7 +93,10 @@ async function tryLock(disk: string, target: string): Promise<DiskLock> {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     const holder = await askHolder(name);
     const who = holder ? `DiskDelta process ${holder.pid} (measuring ${holder.target})` : 'another DiskDelta process';
-    throw new BenchError('disk-busy', `${who} is already measuring the disk ${disk}: two runs at once would measure each other. Wait for it to finish or stop it, then run again`);
+    throw new BenchError(
+      'disk-busy',
+      `${who} is already measuring the disk ${disk}: two runs at once would measure each other. Wait for it to finish or stop it, then run again`,
+    );
   }
   server.on('error', () => {});
   // The lock must not keep a process alive on its own; the running worker does that.

@@ -47,7 +47,14 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const spec = () => ({ target: loop, tests: ['seq1m-q8t1-read' as const], sizeBytes: 16 * 2 ** 20, durationSec: 0.3, warmupSec: 0, runs: 1 });
+const spec = () => ({
+  target: loop,
+  tests: ['seq1m-q8t1-read' as const],
+  sizeBytes: 16 * 2 ** 20,
+  durationSec: 0.3,
+  warmupSec: 0,
+  runs: 1,
+});
 
 test('two runs on one device: pkexec is asked once, both measure on the held descriptor', { timeout: 60_000 }, async (t) => {
   if (!isRoot || !loop) return t.skip('needs root (the helper runs as root) and a loop device');
@@ -79,7 +86,10 @@ test('a refused authentication is not kept: the error names it, and the next run
   usePkexec('echo "Error executing command as another user: Not authorized" >&2; exit 127');
   const sessions = new ElevationSessions();
   try {
-    await assert.rejects(sessions.socketFor(loop), (e: BenchError) => e.code === 'elevate-denied' && /polkit did not authorise/.test(e.message));
+    await assert.rejects(
+      sessions.socketFor(loop),
+      (e: BenchError) => e.code === 'elevate-denied' && /polkit did not authorise/.test(e.message),
+    );
     assert.equal(sessions.heldCount, 0);
     await assert.rejects(sessions.socketFor(loop), (e: BenchError) => e.code === 'elevate-denied');
     assert.equal(callCount(), 2);

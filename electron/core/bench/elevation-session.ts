@@ -67,13 +67,17 @@ export class ElevationSessions {
     const helper = await locateHelper(this.#options.helper);
     const dir = await mkdtemp(join(process.env.XDG_RUNTIME_DIR || tmpdir(), 'diskdelta-hold-'));
     const socketPath = join(dir, 'fd.sock');
-    const child = spawn(this.#options.workerPath ?? locateWorker(), ['hold', '--target', target, '--helper', helper.path, '--socket', socketPath], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      this.#options.workerPath ?? locateWorker(),
+      ['hold', '--target', target, '--helper', helper.path, '--socket', socketPath],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     const socket = new Promise<string>((resolve, reject) => {
       let pending = '';
       let failure: { code: string; message: string } | null = null;
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         pending += chunk;
         let nl: number;
         while ((nl = pending.indexOf('\n')) >= 0) {
@@ -84,7 +88,7 @@ export class ElevationSessions {
           if (m.type === 'error') failure ??= m;
         }
       });
-      child.stderr!.resume();
+      child.stderr.resume();
       child.once('error', (error) => reject(new BenchError('internal', `cannot start the worker: ${error.message}`)));
       child.once('close', (code) => {
         if (failure) reject(BenchError.fromWorker(failure.code, failure.message, code));

@@ -40,17 +40,23 @@ const rejectsWith = (code: string, says: RegExp) => (e: unknown) => e instanceof
 test('pkexec missing: pkexec-missing, naming the package to install', async () => {
   process.env.PATH = join(dir, 'nowhere');
   try {
-    await assert.rejects(locateHelper({ policyFile: join(dir, 'none.policy') }), rejectsWith('pkexec-missing', /sudo apt-get install pkexec/));
+    await assert.rejects(
+      locateHelper({ policyFile: join(dir, 'none.policy') }),
+      rejectsWith('pkexec-missing', /sudo apt-get install pkexec/),
+    );
   } finally {
     process.env.PATH = join(dir, 'bin');
   }
 });
 
 test('a source checkout without the policy: elevate-policy-missing, naming the install command', async () => {
-  await assert.rejects(locateHelper({ policyFile: join(dir, 'none.policy') }), rejectsWith('elevate-policy-missing', new RegExp(INSTALL_COMMAND)));
+  await assert.rejects(
+    locateHelper({ policyFile: join(dir, 'none.policy') }),
+    rejectsWith('elevate-policy-missing', new RegExp(INSTALL_COMMAND)),
+  );
 });
 
-test('installed: the helper the policy names, under DiskDelta\'s own action', async () => {
+test("installed: the helper the policy names, under DiskDelta's own action", async () => {
   const helper = join(dir, 'diskdelta-helper');
   writeFileSync(helper, '');
   const policy = join(dir, 'installed.policy');
@@ -63,7 +69,7 @@ test('installed: the helper the policy names, under DiskDelta\'s own action', as
   await assert.rejects(locateHelper({ policyFile: policy }), rejectsWith('elevate-policy-missing', /not installed/));
 });
 
-test('in an AppImage: a private copy of the bundled helper under pkexec\'s generic action, and it says so', async () => {
+test("in an AppImage: a private copy of the bundled helper under pkexec's generic action, and it says so", async () => {
   const bundled = join(dir, 'bundled-helper');
   writeFileSync(bundled, '#!/bin/sh\n');
   const choice = await locateHelper({ policyFile: join(dir, 'none.policy'), appImage: '/tmp/DiskDelta.AppImage', bundledHelper: bundled });
@@ -85,9 +91,15 @@ test('needsElevation: only a block device this user cannot read, never as root',
 
 test('the worker gets --helper or --fd-from only when the device needs it', () => {
   assert.deepEqual(deviceAccessArgs({}), []);
-  assert.deepEqual(deviceAccessArgs({ helper: '/usr/local/libexec/diskdelta/diskdelta-helper' }), ['--helper', '/usr/local/libexec/diskdelta/diskdelta-helper']);
+  assert.deepEqual(deviceAccessArgs({ helper: '/usr/local/libexec/diskdelta/diskdelta-helper' }), [
+    '--helper',
+    '/usr/local/libexec/diskdelta/diskdelta-helper',
+  ]);
   // A session holder's descriptor wins: no second authentication.
-  assert.deepEqual(deviceAccessArgs({ helper: '/h', fdFrom: '/run/user/1000/diskdelta-hold-x/fd.sock' }), ['--fd-from', '/run/user/1000/diskdelta-hold-x/fd.sock']);
+  assert.deepEqual(deviceAccessArgs({ helper: '/h', fdFrom: '/run/user/1000/diskdelta-hold-x/fd.sock' }), [
+    '--fd-from',
+    '/run/user/1000/diskdelta-hold-x/fd.sock',
+  ]);
 });
 
 test('helper install/uninstall into a scratch root: a root-owned copy and a policy naming it, one action per verb', async () => {
@@ -102,7 +114,10 @@ test('helper install/uninstall into a scratch root: a root-owned copy and a poli
   assert.ok(!xml.includes('@HELPER@'));
   const verbs = [...xml.matchAll(/exec\.argv1">([^<]+)</g)].map((m) => m[1]);
   assert.deepEqual(verbs, ['open-ro', 'drop-caches', 'loop-attach']);
-  assert.equal([...xml.matchAll(/exec\.path">([^<]+)</g)].every((m) => m[1] === INSTALLED_HELPER), true);
+  assert.equal(
+    [...xml.matchAll(/exec\.path">([^<]+)</g)].every((m) => m[1] === INSTALLED_HELPER),
+    true,
+  );
   assert.equal((xml.match(/<allow_active>auth_admin_keep<\/allow_active>/g) ?? []).length, 3);
   assert.match(xml, /read a disk directly .* \$\(command_line\)/, 'the message names the device (pkexec fills in the command line)');
   assert.deepEqual(await uninstallHelper({ root }), [policy, helper]);
@@ -121,7 +136,10 @@ test("the .deb's after-install writes the policy naming the packaged helper; aft
   const resources = join(dir, 'opt', 'DiskDelta', 'resources');
   mkdirSync(join(resources, 'polkit'), { recursive: true });
   writeFileSync(join(resources, 'diskdelta-helper'), 'binary');
-  writeFileSync(join(resources, 'polkit', 'org.diskdelta.helper.policy.in'), readFileSync(join(ROOT, 'assets', 'polkit', 'org.diskdelta.helper.policy.in')));
+  writeFileSync(
+    join(resources, 'polkit', 'org.diskdelta.helper.policy.in'),
+    readFileSync(join(ROOT, 'assets', 'polkit', 'org.diskdelta.helper.policy.in')),
+  );
   const actions = join(dir, 'actions');
   const env = { PATH: '/usr/bin:/bin', DISKDELTA_POLKIT_ACTIONS: actions };
   const install = spawnSync('sh', ['-c', fill('after-install.sh')], { env, encoding: 'utf8' });
@@ -133,7 +151,12 @@ test("the .deb's after-install writes the policy naming the packaged helper; aft
   assert.throws(() => statSync(join(actions, 'org.diskdelta.helper.policy')));
   // And electron-builder.yml ships what the script reads, and runs the scripts.
   const yml = readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8');
-  for (const needle of ['from: native/build/diskdelta-helper', 'from: assets/polkit', 'afterInstall: assets/deb/after-install.sh', 'afterRemove: assets/deb/after-remove.sh']) {
+  for (const needle of [
+    'from: native/build/diskdelta-helper',
+    'from: assets/polkit',
+    'afterInstall: assets/deb/after-install.sh',
+    'afterRemove: assets/deb/after-remove.sh',
+  ]) {
     assert.ok(yml.includes(needle), `electron-builder.yml: ${needle}`);
   }
 });

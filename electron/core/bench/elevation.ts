@@ -22,7 +22,10 @@ export async function needsElevation(target: string): Promise<boolean> {
   if (isRoot()) return false;
   const info = await stat(target).catch(() => null);
   if (!info?.isBlockDevice()) return false;
-  return access(target, constants.R_OK).then(() => false, () => true);
+  return access(target, constants.R_OK).then(
+    () => false,
+    () => true,
+  );
 }
 
 /** The helper path named by the installed policy file's exec.path annotation, or null. */
@@ -30,12 +33,23 @@ export async function installedHelper(policyFile = POLICY_FILE): Promise<string 
   const xml = await readFile(policyFile, 'utf8').catch(() => null);
   const path = xml && /<annotate key="org\.freedesktop\.policykit\.exec\.path">([^<]+)<\/annotate>/.exec(xml)?.[1];
   if (!path) return null;
-  return (await stat(path).then((s) => s.isFile(), () => false)) ? path : null;
+  return (await stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  ))
+    ? path
+    : null;
 }
 
 async function onPath(program: string): Promise<boolean> {
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
-    if (await access(join(dir, program), constants.X_OK).then(() => true, () => false)) return true;
+    if (
+      await access(join(dir, program), constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
   }
   return false;
 }
@@ -82,10 +96,13 @@ export async function locateHelper(options: LocateOptions = {}): Promise<HelperC
     return {
       path: copy,
       action: 'generic',
-      warnings: [{
-        code: 'elevate-generic-action',
-        message: "this AppImage cannot install DiskDelta's polkit policy, so the password prompt is pkexec's generic one (\"run … as the super user\") and comes again for every run; install the .deb for a prompt that names the device and is remembered for a few minutes",
-      }],
+      warnings: [
+        {
+          code: 'elevate-generic-action',
+          message:
+            'this AppImage cannot install DiskDelta\'s polkit policy, so the password prompt is pkexec\'s generic one ("run … as the super user") and comes again for every run; install the .deb for a prompt that names the device and is remembered for a few minutes',
+        },
+      ],
     };
   }
   throw new BenchError(

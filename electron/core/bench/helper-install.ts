@@ -43,7 +43,12 @@ export async function installHelper({ root, builtHelper = BUILT_HELPER }: Instal
 export async function uninstallHelper({ root }: InstallPaths): Promise<string[]> {
   const removed: string[] = [];
   for (const path of [under(root, POLICY_FILE), under(root, INSTALLED_HELPER)]) {
-    if (await stat(path).then(() => true, () => false)) {
+    if (
+      await stat(path).then(
+        () => true,
+        () => false,
+      )
+    ) {
       await rm(path);
       removed.push(path);
     }

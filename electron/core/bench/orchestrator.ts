@@ -13,7 +13,7 @@ import { PRESETS } from './presets.ts';
 import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
-import { isOwnThrowawayDevice } from '../crypto/throwaway.ts';
+import { isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
 import { deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
 import { acquireDiskLock } from './disk-lock.ts';
 
@@ -40,7 +40,10 @@ export interface PlannedStep {
 
 function invalid(where: string, error: { issues: Array<{ path: PropertyKey[]; message: string }> }): BenchError {
   const issue = error.issues[0];
-  return new BenchError('usage', `invalid benchmark request: ${[where, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.') || 'spec'}: ${issue?.message}`);
+  return new BenchError(
+    'usage',
+    `invalid benchmark request: ${[where, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.') || 'spec'}: ${issue?.message}`,
+  );
 }
 
 /** Resolves the spec against its preset: what will actually run, kind by kind, with every default filled. */
@@ -58,7 +61,10 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
     return kind;
   };
   const writes = (test: string) => kindOf(test).writes(test);
-  const isDevice = await stat(spec.target).then((s) => s.isBlockDevice(), () => false);
+  const isDevice = await stat(spec.target).then(
+    (s) => s.isBlockDevice(),
+    () => false,
+  );
   // DiskDelta's own throwaway loop/dm-crypt devices hold only its test file: they may be written.
   if (isDevice && !(await isOwnThrowawayDevice(spec.target))) {
     const writing = tests.filter(writes);
@@ -70,9 +76,13 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
     }
     if (writing.length > 0) {
       tests = tests.filter((t) => !writes(t));
-      warnings.push({ code: 'writes-skipped', message: `${spec.target} is a block device: the write tests of the preset were skipped (devices are only read)` });
+      warnings.push({
+        code: 'writes-skipped',
+        message: `${spec.target} is a block device: the write tests of the preset were skipped (devices are only read)`,
+      });
     }
-    if (tests.length === 0) throw new BenchError('write-on-block-device', `the preset has no read tests to run on the block device ${spec.target}`);
+    if (tests.length === 0)
+      throw new BenchError('write-on-block-device', `the preset has no read tests to run on the block device ${spec.target}`);
   }
   // Consecutive tests of one kind share a step (one worker invocation for the whole grid).
   const steps: PlannedStep[] = [];
@@ -167,7 +177,9 @@ async function measure(
       reuseFile: options.reuseFile,
     };
     const step = planned.kind.start(planned.plan, stepContext);
-    const stepHello = step.argv ? await runWorkerStep(step, [...step.argv, ...access], { workerPath, signal: options.signal, target: spec.target, warnings, emit }) : null;
+    const stepHello = step.argv
+      ? await runWorkerStep(step, [...step.argv, ...access], { workerPath, signal: options.signal, target: spec.target, warnings, emit })
+      : null;
     if (!step.argv) await step.run?.(options.signal);
     hello ??= stepHello;
     results.push(...step.results(stepHello));

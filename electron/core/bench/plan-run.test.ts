@@ -25,7 +25,7 @@ describe('planRun: how many runs', () => {
     for (const preset of ['quick', 'seeks'] as const) assert.equal((await ratePlan({ target: tmpdir(), preset })).precision, 0, preset);
   });
 
-  test('an explicit --runs is a fixed count (CrystalDiskMark\'s 5 × 5 s), unless a precision is asked too', async () => {
+  test("an explicit --runs is a fixed count (CrystalDiskMark's 5 × 5 s), unless a precision is asked too", async () => {
     const cdm = await ratePlan({ target: tmpdir(), runs: 5, durationSec: 5 });
     assert.deepEqual([cdm.runs, cdm.durationSec, cdm.precision], [5, 5, 0]);
     const both = await ratePlan({ target: tmpdir(), runs: 3, precision: 0.01 });

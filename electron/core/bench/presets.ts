@@ -36,8 +36,40 @@ export interface Preset {
 const ADAPTIVE = { durationSec: 0.2, warmupSec: 0.25, runs: 5, precision: TRUST.precision, maxTimeSec: 1.2 } as const;
 
 export const PRESETS: Record<PresetName, Preset> = {
-  standard: { name: 'standard', description: 'the 8-test grid (CrystalDiskMark layout)', tests: STANDARD, sizeBytes: 1024 * MiB, ...ADAPTIVE },
-  quick: { name: 'quick', description: 'sequential and 4K QD1 read/write, one short run each', tests: ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write'], sizeBytes: 256 * MiB, durationSec: 1, warmupSec: 0.3, runs: 1, precision: 0, maxTimeSec: 1 },
-  seeks: { name: 'seeks', description: 'bonnie++-style random seeks, time-bounded', tests: ['seeks'], sizeBytes: 1024 * MiB, durationSec: 2, warmupSec: 0.5, runs: 5, precision: 0, maxTimeSec: 10 },
-  full: { name: 'full', description: 'standard + seeks + 70/30 mixed', tests: [...STANDARD, 'seeks', 'mix70-rnd4k-q8t1'], sizeBytes: 1024 * MiB, ...ADAPTIVE },
+  standard: {
+    name: 'standard',
+    description: 'the 8-test grid (CrystalDiskMark layout)',
+    tests: STANDARD,
+    sizeBytes: 1024 * MiB,
+    ...ADAPTIVE,
+  },
+  quick: {
+    name: 'quick',
+    description: 'sequential and 4K QD1 read/write, one short run each',
+    tests: ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write'],
+    sizeBytes: 256 * MiB,
+    durationSec: 1,
+    warmupSec: 0.3,
+    runs: 1,
+    precision: 0,
+    maxTimeSec: 1,
+  },
+  seeks: {
+    name: 'seeks',
+    description: 'bonnie++-style random seeks, time-bounded',
+    tests: ['seeks'],
+    sizeBytes: 1024 * MiB,
+    durationSec: 2,
+    warmupSec: 0.5,
+    runs: 5,
+    precision: 0,
+    maxTimeSec: 10,
+  },
+  full: {
+    name: 'full',
+    description: 'standard + seeks + 70/30 mixed',
+    tests: [...STANDARD, 'seeks', 'mix70-rnd4k-q8t1'],
+    sizeBytes: 1024 * MiB,
+    ...ADAPTIVE,
+  },
 };

@@ -10,8 +10,16 @@ type ProgressMessage = Extract<WorkerMessage, { type: 'progress' }>;
 
 // 2 tests × (1 s warm-up + 2 runs × 2 s) = 10 s of planned measuring.
 const plan: WorkerPlan = {
-  target: '/mnt/disk', tests: ['seq1m-q8t1-read', 'rnd4k-q1t1-read'], sizeBytes: 2 ** 28,
-  durationSec: 2, warmupSec: 1, runs: 2, precision: 0, maxTimeSec: 4, buffered: false, sampleMs: 100,
+  target: '/mnt/disk',
+  tests: ['seq1m-q8t1-read', 'rnd4k-q1t1-read'],
+  sizeBytes: 2 ** 28,
+  durationSec: 2,
+  warmupSec: 1,
+  runs: 2,
+  precision: 0,
+  maxTimeSec: 4,
+  buffered: false,
+  sampleMs: 100,
 };
 
 function tracker() {
@@ -70,7 +78,8 @@ describe('ProgressTracker', () => {
     }
     t.finish();
     const fractions = events.map((e) => e.fraction);
-    for (let i = 1; i < fractions.length; i++) assert.ok(fractions[i]! >= fractions[i - 1]!, `step ${i}: ${fractions[i - 1]} → ${fractions[i]}`);
+    for (let i = 1; i < fractions.length; i++)
+      assert.ok(fractions[i]! >= fractions[i - 1]!, `step ${i}: ${fractions[i - 1]} → ${fractions[i]}`);
     for (const f of fractions) assert.ok(f >= 0 && f <= 1, `fraction ${f}`);
     assert.equal(events[0]!.phase, 'prepare');
     assert.equal(events[0]!.etaSec, null, 'no ETA before a single byte is written');

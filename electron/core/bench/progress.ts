@@ -19,7 +19,8 @@ export class ProgressTracker {
     this.emit = emit;
     // Adaptive tests stop between their fewest runs and their time limit: plan for the limit,
     // so the estimate only ever improves (each test that finishes early moves progress on).
-    this.perTestSec = plan.warmupSec + (plan.precision > 0 ? Math.max(plan.maxTimeSec, plan.runs * plan.durationSec) : plan.runs * plan.durationSec);
+    this.perTestSec =
+      plan.warmupSec + (plan.precision > 0 ? Math.max(plan.maxTimeSec, plan.runs * plan.durationSec) : plan.runs * plan.durationSec);
   }
 
   update(m: ProgressMessage): void {
@@ -33,7 +34,13 @@ export class ProgressTracker {
       this.prepareSec = elapsed;
       const fillFraction = done / total;
       this.emit({
-        type: 'progress', test: null, testIndex: 0, testCount, phase: 'prepare', run: 0, runs: this.plan.runs,
+        type: 'progress',
+        test: null,
+        testIndex: 0,
+        testCount,
+        phase: 'prepare',
+        run: 0,
+        runs: this.plan.runs,
         fraction: fillLeft === null ? 0 : (elapsed / (elapsed + fillLeft + testsSec)) * fillFraction,
         etaSec: fillLeft === null ? null : fillLeft + testsSec,
       });
@@ -45,8 +52,13 @@ export class ProgressTracker {
     const inPhase = Math.min((m.elapsed_ns ?? 0) / 1e9, m.phase === 'warmup' ? this.plan.warmupSec : this.plan.durationSec);
     const doneSec = index * this.perTestSec + into + inPhase;
     this.emit({
-      type: 'progress', test: this.plan.tests[index] ?? null, testIndex: index, testCount,
-      phase: m.phase, run, runs: this.plan.runs,
+      type: 'progress',
+      test: this.plan.tests[index] ?? null,
+      testIndex: index,
+      testCount,
+      phase: m.phase,
+      run,
+      runs: this.plan.runs,
       fraction: (this.prepareSec + doneSec) / (this.prepareSec + testsSec),
       etaSec: Math.max(0, testsSec - doneSec),
     });
@@ -54,6 +66,16 @@ export class ProgressTracker {
 
   finish(): void {
     const testCount = this.plan.tests.length;
-    this.emit({ type: 'progress', test: null, testIndex: testCount - 1, testCount, phase: 'cleanup', run: this.plan.runs, runs: this.plan.runs, fraction: 1, etaSec: 0 });
+    this.emit({
+      type: 'progress',
+      test: null,
+      testIndex: testCount - 1,
+      testCount,
+      phase: 'cleanup',
+      run: this.plan.runs,
+      runs: this.plan.runs,
+      fraction: 1,
+      etaSec: 0,
+    });
   }
 }

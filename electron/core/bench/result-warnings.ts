@@ -19,7 +19,6 @@ export interface ResultWarningInput {
   buffered?: boolean;
 }
 
-
 /**
  * The drive's likely write cache, an ESTIMATE from its class and size: HDDs carry up to 256 MiB
  * of DRAM; SSDs absorb writes in an SLC cache that is rarely below 1 % of capacity (at least

@@ -22,11 +22,21 @@ export const benchSpecSchema = z
     target: z.string().min(1),
     preset: z.enum(PRESET_NAMES).optional(),
     tests: z
-      .array(z.string().max(200).refine(isCatalogTest, { message: `unknown test: use one of ${TEST_IDS.join(', ')}` }))
+      .array(
+        z
+          .string()
+          .max(200)
+          .refine(isCatalogTest, { message: `unknown test: use one of ${TEST_IDS.join(', ')}` }),
+      )
       .min(1)
       .refine((ids) => new Set(ids).size === ids.length, 'a test is named twice: each runs once')
       .optional(),
-    sizeBytes: z.number().int().min(16 * 1024 * 1024).max(MAX_SIZE_BYTES).optional(),
+    sizeBytes: z
+      .number()
+      .int()
+      .min(16 * 1024 * 1024)
+      .max(MAX_SIZE_BYTES)
+      .optional(),
     durationSec: z.number().min(0.2).max(3600).optional(),
     warmupSec: z.number().min(0).max(600).optional(),
     /** Without precision: exactly this many runs. With it: the fewest. */

@@ -6,14 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LatencyHistogram } from '../model/results.ts';
-import {
-  coefficientOfVariation,
-  combineLatency,
-  histogramQuantile,
-  median,
-  mergeHistograms,
-  nextBucketLower,
-} from './statistics.ts';
+import { coefficientOfVariation, combineLatency, histogramQuantile, median, mergeHistograms, nextBucketLower } from './statistics.ts';
 
 // A port of bucket_index() in native/src/histogram.c, the reference the tests below build
 // histograms with. It is itself checked against the compiled C (see "matches the C worker").
@@ -108,10 +101,20 @@ describe('histogram scheme', () => {
 
   test('mergeHistograms adds counts per bucket and keeps them ascending', () => {
     const merged = mergeHistograms([
-      [[100, 2], [4096, 1]],
-      [[64, 1], [100, 3]],
+      [
+        [100, 2],
+        [4096, 1],
+      ],
+      [
+        [64, 1],
+        [100, 3],
+      ],
     ]);
-    assert.deepEqual(merged, [[64, 1], [100, 5], [4096, 1]]);
+    assert.deepEqual(merged, [
+      [64, 1],
+      [100, 5],
+      [4096, 1],
+    ]);
   });
 
   test('quantiles of known latencies are within half a bucket (≤ 0.8 %) of the brute-force value', () => {
@@ -125,10 +128,7 @@ describe('histogram scheme', () => {
         const got = histogramQuantile(h, q, min, max);
         const lower = bucketLowerOf(exact);
         const halfWidth = (nextBucketLower(lower) - lower) / 2;
-        assert.ok(
-          Math.abs(got - exact) <= halfWidth,
-          `seed ${seed} q ${q}: histogram ${got} vs exact ${exact} (half bucket ${halfWidth})`,
-        );
+        assert.ok(Math.abs(got - exact) <= halfWidth, `seed ${seed} q ${q}: histogram ${got} vs exact ${exact} (half bucket ${halfWidth})`);
         if (exact >= 128) assert.ok(Math.abs(got - exact) / exact <= 1 / 128 + 1e-12);
         else assert.equal(got, exact, 'exact buckets below 128 ns');
       }
@@ -154,7 +154,10 @@ describe('histogram scheme', () => {
     assert.equal(latencyNs.max, 300_000);
     assert.equal(latencyNs.p50, 100_000); // clamped to min: the bucket midpoint lies above it
     assert.equal(latencyNs.p99, 300_000); // clamped to max
-    assert.equal(histogram.reduce((n, [, c]) => n + c, 0), 4);
+    assert.equal(
+      histogram.reduce((n, [, c]) => n + c, 0),
+      4,
+    );
   });
 });
 
@@ -190,13 +193,18 @@ int main(void) {
 `,
     );
     const bin = join(dir, 'harness');
-    const cc = spawnSync('cc', ['-std=c11', '-O2', `-I${nativeSrc}`, '-o', bin, harness, join(nativeSrc, 'histogram.c')], { encoding: 'utf8' });
+    const cc = spawnSync('cc', ['-std=c11', '-O2', `-I${nativeSrc}`, '-o', bin, harness, join(nativeSrc, 'histogram.c')], {
+      encoding: 'utf8',
+    });
     assert.equal(cc.status, 0, cc.stderr);
 
     const values = [...latencies(5000, 99), 0, 1, 63, 64, 127, 128, 129, 2 ** 40 + 12345];
     const run = spawnSync(bin, [], { input: values.join('\n'), encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
-    const lines = run.stdout.trim().split('\n').map((l) => l.split(' '));
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' '));
     const lowers = lines.filter((l) => l[0] === 'L').map((l) => Number(l[1]));
     const buckets: LatencyHistogram = lines.filter((l) => l[0] === 'B').map((l) => [Number(l[1]), Number(l[2])]);
     const quantiles = lines.filter((l) => l[0] === 'Q').map((l) => [Number(l[1]), Number(l[2])] as const);

@@ -43,14 +43,22 @@ describe('workerArgv', () => {
   test('the full argv, in order', () => {
     assert.deepEqual(workerArgv(plan()), [
       'run',
-      '--target', '/mnt/disk',
-      '--size', '268435456',
-      '--duration', '1.5',
-      '--warmup', '0.5',
-      '--runs', '3',
-      '--sample-ms', '100',
-      '--job', 'name=seq1m-q8t1-read,rw=read,bs=1048576,qd=8,threads=1',
-      '--job', 'name=rnd4k-q1t1-write,rw=randwrite,bs=4096,qd=1,threads=1',
+      '--target',
+      '/mnt/disk',
+      '--size',
+      '268435456',
+      '--duration',
+      '1.5',
+      '--warmup',
+      '0.5',
+      '--runs',
+      '3',
+      '--sample-ms',
+      '100',
+      '--job',
+      'name=seq1m-q8t1-read,rw=read,bs=1048576,qd=8,threads=1',
+      '--job',
+      'name=rnd4k-q1t1-write,rw=randwrite,bs=4096,qd=1,threads=1',
     ]);
   });
 

@@ -40,21 +40,32 @@ export function jobSpec(id: string): string {
 export function workerArgv(plan: WorkerPlan): string[] {
   const argv = [
     'run',
-    '--target', plan.target,
-    '--size', String(Math.floor(plan.sizeBytes)),
-    '--duration', String(plan.durationSec),
-    '--warmup', String(plan.warmupSec),
-    '--runs', String(plan.runs),
-    '--sample-ms', String(plan.sampleMs),
+    '--target',
+    plan.target,
+    '--size',
+    String(Math.floor(plan.sizeBytes)),
+    '--duration',
+    String(plan.durationSec),
+    '--warmup',
+    String(plan.warmupSec),
+    '--runs',
+    String(plan.runs),
+    '--sample-ms',
+    String(plan.sampleMs),
   ];
   if (plan.precision > 0) {
     // A test stops once precise and resolved (TRUST), or at its time limit.
     argv.push(
-      '--precision', String(plan.precision),
-      '--max-time', String(plan.maxTimeSec),
-      '--min-ios', String(TRUST.minTotalIos),
-      '--min-time', String(TRUST.minWindowSec),
-      '--min-window-ios', String(TRUST.minWindowIos),
+      '--precision',
+      String(plan.precision),
+      '--max-time',
+      String(plan.maxTimeSec),
+      '--min-ios',
+      String(TRUST.minTotalIos),
+      '--min-time',
+      String(TRUST.minWindowSec),
+      '--min-window-ios',
+      String(TRUST.minWindowIos),
     );
   }
   if (plan.buffered) argv.push('--buffered');

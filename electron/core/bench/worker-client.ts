@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BenchError } from './errors.ts';
-import { parseWorkerLine, type WorkerMessage } from './worker-protocol.ts';
+import { createNdjsonReader } from './ndjson-reader.ts';
+import type { WorkerMessage } from './worker-protocol.ts';
 
 export const KILL_GRACE_MS = 2000;
 
@@ -41,20 +42,9 @@ export interface WorkerRunOptions {
 export function runWorker(argv: string[], options: WorkerRunOptions): Promise<WorkerExit> {
   const child = spawn(options.workerPath ?? locateWorker(), argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  let pending = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    pending += chunk;
-    let newline: number;
-    while ((newline = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-      if (!line.trim()) continue;
-      const parsed = parseWorkerLine(line);
-      if ('invalid' in parsed) options.onInvalid?.(parsed.invalid);
-      else options.onMessage(parsed);
-    }
-  });
+  const reader = createNdjsonReader({ onMessage: options.onMessage, ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}) });
+  child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
+  child.stdout.on('end', () => reader.end());
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-16384); // the tail is what explains a failure

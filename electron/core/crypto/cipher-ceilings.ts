@@ -10,23 +10,25 @@ import { isFailureCode } from '../model/failures.ts';
 import { locateWorker } from '../bench/worker-client.ts';
 import { parseCpuinfo } from '../system/cpu-memory.ts';
 
-export { SOURCE_LABEL, type CipherCeilings, type CipherFigure, type CipherSource, type CipherUnavailable } from './cipher-types.ts';
-import { SOURCE_LABEL, type CipherCeilings, type CipherFigure, type CipherSource, type CipherUnavailable } from './cipher-types.ts';
+export { SOURCE_LABEL, type CipherCeilings, type CipherFigure, type CipherSource, type CipherUnavailable } from '../model/cipher-types.ts';
+import { SOURCE_LABEL, type CipherCeilings, type CipherFigure, type CipherSource, type CipherUnavailable } from '../model/cipher-types.ts';
 
 const line = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), verb: z.literal('ciphers'), backend: z.enum(['af_alg', 'openssl']), cpus: z.number() }).loose(),
-  z.object({
-    type: z.literal('cipher'),
-    backend: z.enum(['af_alg', 'openssl']),
-    cipher: z.string(),
-    key_bits: z.number(),
-    kernel_name: z.string(),
-    sector: z.number().optional(),
-    threads: z.number().optional(),
-    encrypt_bps: z.number().optional(),
-    decrypt_bps: z.number().optional(),
-    unavailable: z.string().optional(),
-  }).loose(),
+  z
+    .object({
+      type: z.literal('cipher'),
+      backend: z.enum(['af_alg', 'openssl']),
+      cipher: z.string(),
+      key_bits: z.number(),
+      kernel_name: z.string(),
+      sector: z.number().optional(),
+      threads: z.number().optional(),
+      encrypt_bps: z.number().optional(),
+      decrypt_bps: z.number().optional(),
+      unavailable: z.string().optional(),
+    })
+    .loose(),
   z.object({ type: z.literal('warning'), code: z.string(), message: z.string() }).loose(),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }).loose(),
   z.object({ type: z.literal('done'), status: z.string(), exit_code: z.number() }).loose(),
@@ -70,8 +72,13 @@ export function parseCipherOutput(stdout: string, cpuinfo: string | null, window
         }
       } else if (m.sector !== undefined && m.threads !== undefined && m.encrypt_bps !== undefined && m.decrypt_bps !== undefined) {
         figures.push({
-          cipher: m.cipher, keyBits: m.key_bits, kernelName: m.kernel_name, sectorBytes: m.sector, threads: m.threads,
-          encryptBps: m.encrypt_bps, decryptBps: m.decrypt_bps,
+          cipher: m.cipher,
+          keyBits: m.key_bits,
+          kernelName: m.kernel_name,
+          sectorBytes: m.sector,
+          threads: m.threads,
+          encryptBps: m.encrypt_bps,
+          decryptBps: m.decrypt_bps,
         });
       }
     }
@@ -119,7 +126,9 @@ export async function measureCipherCeilings(req: CipherRequest = {}, workerPath?
  */
 export function mergeCeilings(a: CipherCeilings, b: CipherCeilings): CipherCeilings {
   const figures = a.figures.map((f) => {
-    const g = b.figures.find((x) => x.cipher === f.cipher && x.keyBits === f.keyBits && x.sectorBytes === f.sectorBytes && x.threads === f.threads);
+    const g = b.figures.find(
+      (x) => x.cipher === f.cipher && x.keyBits === f.keyBits && x.sectorBytes === f.sectorBytes && x.threads === f.threads,
+    );
     return g ? { ...f, encryptBps: (f.encryptBps + g.encryptBps) / 2, decryptBps: (f.decryptBps + g.decryptBps) / 2 } : f;
   });
   return { ...a, figures, warnings: [...new Set([...a.warnings, ...b.warnings])] };
@@ -140,5 +149,6 @@ export function ceilingFor(
   const byThreads = candidates.filter((f) => f.threads === threads);
   const pool = byThreads.length > 0 ? byThreads : candidates;
   return pool.reduce((best, f) =>
-    Math.abs(Math.log2(f.sectorBytes / want.sectorBytes)) < Math.abs(Math.log2(best.sectorBytes / want.sectorBytes)) ? f : best);
+    Math.abs(Math.log2(f.sectorBytes / want.sectorBytes)) < Math.abs(Math.log2(best.sectorBytes / want.sectorBytes)) ? f : best,
+  );
 }

@@ -25,7 +25,11 @@ export function formatCipherCeilings(c: CipherCeilings): string {
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const fmt = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   out.push('', fmt(header), ...rows.map(fmt));
   if (c.unavailable.length > 0) {
     out.push('', 'Not measured:');

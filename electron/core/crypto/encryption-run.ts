@@ -13,9 +13,23 @@ import { testById } from '../model/catalog.ts';
 import type { RunRecord } from '../model/results.ts';
 import { inspectPath } from '../system/index.ts';
 import type { StackLayer } from '../model/machine.ts';
-import { cipherRates, encryptionVerdict, forecastRun, type CipherRates, type TestForecast, type TestVerdict } from '../analysis/encryption.ts';
+import {
+  cipherRates,
+  encryptionVerdict,
+  forecastRun,
+  type CipherRates,
+  type TestForecast,
+  type TestVerdict,
+} from '../analysis/encryption.ts';
 import { measureCipherCeilings, mergeCeilings, type CipherCeilings } from './cipher-ceilings.ts';
-import { openThrowaway, sweepThrowaways, sweepThrowawayFiles, throwawayUnavailable, type DmCryptFlag, type Throwaway } from './throwaway.ts';
+import {
+  openThrowaway,
+  sweepThrowaways,
+  sweepThrowawayFiles,
+  throwawayUnavailable,
+  type DmCryptFlag,
+  type Throwaway,
+} from './throwaway.ts';
 
 export interface EncryptionSpec {
   /** A folder on the disk to assess. */
@@ -76,45 +90,64 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   const notes: string[] = [];
   const report = await inspectPath(spec.target);
   const existing = existingCrypt(report.target.stack ?? []);
-  let mode: 'throwaway' | 'existing';
   if (spec.mode === 'existing' && !existing) {
-    throw new BenchError('no-dm-crypt', `${spec.target} is not on a dm-crypt mapping (diskdelta inspect shows its stack); use the throwaway mapping instead`);
+    throw new BenchError(
+      'no-dm-crypt',
+      `${spec.target} is not on a dm-crypt mapping (diskdelta inspect shows its stack); use the throwaway mapping instead`,
+    );
   }
-  mode = spec.mode === 'auto' ? (existing ? 'existing' : 'throwaway') : spec.mode;
+  const mode: 'throwaway' | 'existing' = spec.mode === 'auto' ? (existing ? 'existing' : 'throwaway') : spec.mode;
   if (process.getuid?.() !== 0) {
-    throw new BenchError('needs-root', mode === 'existing'
-      ? `reading the raw device beneath ${existing?.mapping} needs root (until the privileged helper lands); the cipher ceilings (diskdelta ciphers) and the forecast still work`
-      : (await throwawayUnavailable()) ?? 'needs root');
+    throw new BenchError(
+      'needs-root',
+      mode === 'existing'
+        ? `reading the raw device beneath ${existing?.mapping} needs root (until the privileged helper lands); the cipher ceilings (diskdelta ciphers) and the forecast still work`
+        : ((await throwawayUnavailable()) ?? 'needs root'),
+    );
   }
   if (mode === 'throwaway') {
     const why = await throwawayUnavailable();
     if (why) throw new BenchError('dm-crypt-unavailable', why);
   }
 
-  const setup = mode === 'existing'
-    ? {
-        cipher: String(existing!.layer.details.cipher ?? 'aes-xts-plain64'),
-        keyBits: Number(existing!.layer.details.keyBits ?? 512),
-        sectorBytes: Number(existing!.layer.details.sectorSize ?? 512),
-        flags: String(existing!.layer.details.flags ?? '').split(' ').filter(Boolean),
-      }
-    : { cipher: spec.cipher ?? 'aes-xts-plain64', keyBits: spec.keyBits ?? 512, sectorBytes: spec.sectorBytes ?? 512, flags: spec.flags ?? [] };
+  const setup =
+    mode === 'existing'
+      ? {
+          cipher: String(existing!.layer.details.cipher ?? 'aes-xts-plain64'),
+          keyBits: Number(existing!.layer.details.keyBits ?? 512),
+          sectorBytes: Number(existing!.layer.details.sectorSize ?? 512),
+          flags: String(existing!.layer.details.flags ?? '')
+            .split(' ')
+            .filter(Boolean),
+        }
+      : {
+          cipher: spec.cipher ?? 'aes-xts-plain64',
+          keyBits: spec.keyBits ?? 512,
+          sectorBytes: spec.sectorBytes ?? 512,
+          flags: spec.flags ?? [],
+        };
 
-  const measureCiphers = () => measureCipherCeilings(
-    { ciphers: [`${setup.cipher}:${setup.keyBits}`], sectors: [65536], windowSeconds: 0.4 },
-    opts.workerPath,
-  ).catch((error: unknown) => {
-    if (error instanceof BenchError && error.code === 'usage') {
-      throw new BenchError('usage', `the worker cannot measure the cipher ${setup.cipher} with ${setup.keyBits}-bit keys: ${error.message}`);
-    }
-    throw error;
-  });
+  const measureCiphers = () =>
+    measureCipherCeilings({ ciphers: [`${setup.cipher}:${setup.keyBits}`], sectors: [65536], windowSeconds: 0.4 }, opts.workerPath).catch(
+      (error: unknown) => {
+        if (error instanceof BenchError && error.code === 'usage') {
+          throw new BenchError(
+            'usage',
+            `the worker cannot measure the cipher ${setup.cipher} with ${setup.keyBits}-bit keys: ${error.message}`,
+          );
+        }
+        throw error;
+      },
+    );
   const before = await measureCiphers();
 
   let tests = spec.tests ?? DEFAULT_TESTS;
   if (mode === 'existing') {
     const writes = tests.filter(writesTo);
-    if (writes.length > 0) notes.push(`an existing mapping is only read: ${writes.join(', ')} left out (writes are measured through a test file on the filesystem, never raw)`);
+    if (writes.length > 0)
+      notes.push(
+        `an existing mapping is only read: ${writes.join(', ')} left out (writes are measured through a test file on the filesystem, never raw)`,
+      );
     tests = tests.filter((t) => !writesTo(t));
     if (tests.length === 0) throw new BenchError('usage', 'an existing dm-crypt mapping is only read: choose at least one read test');
   }
@@ -127,11 +160,14 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   };
   const label = spec.label ?? `${spec.target}`;
   const bench = (target: string, stage: 'raw' | 'encrypted', what: string) =>
-    runBenchmark({ ...base, target, label: `${label} — ${what}` }, {
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
-      onEvent: (e) => opts.onEvent?.({ ...e, stage }),
-    });
+    runBenchmark(
+      { ...base, target, label: `${label} — ${what}` },
+      {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
+        onEvent: (e) => opts.onEvent?.({ ...e, stage }),
+      },
+    );
 
   const cleaned: string[] = [];
   let raw: RunRecord;
@@ -142,14 +178,22 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   } else {
     cleaned.push(...(await sweepThrowaways()), ...(await sweepThrowawayFiles(spec.target)));
     const t = await openThrowaway({
-      folder: spec.target, sizeBytes: base.sizeBytes!, cipher: setup.cipher, keyBits: setup.keyBits,
-      sectorBytes: setup.sectorBytes === 4096 ? 4096 : 512, flags: setup.flags as DmCryptFlag[],
+      folder: spec.target,
+      sizeBytes: base.sizeBytes!,
+      cipher: setup.cipher,
+      keyBits: setup.keyBits,
+      sectorBytes: setup.sectorBytes === 4096 ? 4096 : 512,
+      flags: setup.flags as DmCryptFlag[],
       ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
     });
     opts.onThrowaway?.(t);
     try {
       raw = await bench(t.loop, 'raw', `raw (loop over DiskDelta's file)`);
-      encrypted = await bench(t.mapping, 'encrypted', `dm-crypt ${setup.cipher} ${setup.keyBits} bit, ${setup.sectorBytes} B sectors${setup.flags.length ? `, ${setup.flags.join(' ')}` : ''}`);
+      encrypted = await bench(
+        t.mapping,
+        'encrypted',
+        `dm-crypt ${setup.cipher} ${setup.keyBits} bit, ${setup.sectorBytes} B sectors${setup.flags.length ? `, ${setup.flags.join(' ')}` : ''}`,
+      );
     } finally {
       await t.teardown();
       opts.onThrowaway?.(null);
@@ -160,7 +204,14 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   const rates = cipherRates(ceilings, setup.cipher, setup.keyBits);
   if (!rates) notes.push(`the cipher ${setup.cipher} ${setup.keyBits} bit could not be measured here: no ceiling, no forecast`);
   return {
-    mode, setup, ceilings, rates, raw, encrypted, cleaned, notes,
+    mode,
+    setup,
+    ceilings,
+    rates,
+    raw,
+    encrypted,
+    cleaned,
+    notes,
     verdict: encryptionVerdict(raw, encrypted, rates),
     forecast: rates ? forecastRun(raw, rates) : [],
   };

@@ -8,18 +8,41 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cryptsetupOpenArgs, FILE_PREFIX, isOwnThrowawayDevice, sweepThrowaways, throwawayUnavailable } from './throwaway.ts';
+import { cryptsetupOpenArgs, sweepThrowaways, throwawayUnavailable } from './throwaway.ts';
+import { FILE_PREFIX, isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
 
 const WORKER = fileURLToPath(new URL('../../../native/build/diskdelta-worker', import.meta.url));
 const isRoot = process.getuid?.() === 0;
 
 test('cryptsetup gets a plain mapping whose key it reads from /dev/urandom itself; flags become --perf-*; junk specs are refused', () => {
-  const args = cryptsetupOpenArgs({ cipher: 'aes-xts-plain64', keyBits: 512, sectorBytes: 4096, flags: ['no_read_workqueue', 'same_cpu_crypt'] }, '/dev/loop7', 'diskdelta-crypt-1-ab');
+  const args = cryptsetupOpenArgs(
+    { cipher: 'aes-xts-plain64', keyBits: 512, sectorBytes: 4096, flags: ['no_read_workqueue', 'same_cpu_crypt'] },
+    '/dev/loop7',
+    'diskdelta-crypt-1-ab',
+  );
   assert.deepEqual(args, [
-    'open', '--type', 'plain', '--cipher', 'aes-xts-plain64', '--key-size', '512', '--sector-size', '4096',
-    '--key-file', '/dev/urandom', '--keyfile-size', '64', '--perf-no_read_workqueue', '--perf-same_cpu_crypt', '/dev/loop7', 'diskdelta-crypt-1-ab',
+    'open',
+    '--type',
+    'plain',
+    '--cipher',
+    'aes-xts-plain64',
+    '--key-size',
+    '512',
+    '--sector-size',
+    '4096',
+    '--key-file',
+    '/dev/urandom',
+    '--keyfile-size',
+    '64',
+    '--perf-no_read_workqueue',
+    '--perf-same_cpu_crypt',
+    '/dev/loop7',
+    'diskdelta-crypt-1-ab',
   ]);
-  assert.throws(() => cryptsetupOpenArgs({ cipher: 'aes; rm -rf /', keyBits: 256, sectorBytes: 512, flags: [] }, '/dev/loop7', 'x'), /not a dm-crypt cipher spec/);
+  assert.throws(
+    () => cryptsetupOpenArgs({ cipher: 'aes; rm -rf /', keyBits: 256, sectorBytes: 512, flags: [] }, '/dev/loop7', 'x'),
+    /not a dm-crypt cipher spec/,
+  );
 });
 
 test('without cryptsetup (or root, or device-mapper) the reason names what is missing and what still works', async () => {
@@ -37,7 +60,7 @@ test('without cryptsetup (or root, or device-mapper) the reason names what is mi
   }
 });
 
-test('the worker writes to a loop device only when its file is DiskDelta\'s own throwaway file', async (t) => {
+test("the worker writes to a loop device only when its file is DiskDelta's own throwaway file", async (t) => {
   if (!isRoot) return t.skip('needs root for loop devices');
   const dir = mkdtempSync(join(tmpdir(), 'dd-own-'));
   const loops: string[] = [];
@@ -59,7 +82,24 @@ test('the worker writes to a loop device only when its file is DiskDelta\'s own 
   assert.equal(await isOwnThrowawayDevice(own), true);
   assert.equal(await isOwnThrowawayDevice(foreign), false);
   assert.equal(await isOwnThrowawayDevice('/dev/null'), false);
-  const write = (dev: string) => spawnSync(WORKER, ['run', '--target', dev, '--size', String(16 << 20), '--duration', '0.1', '--warmup', '0', '--job', 'name=w,rw=write,bs=1048576,qd=1,threads=1'], { encoding: 'utf8' });
+  const write = (dev: string) =>
+    spawnSync(
+      WORKER,
+      [
+        'run',
+        '--target',
+        dev,
+        '--size',
+        String(16 << 20),
+        '--duration',
+        '0.1',
+        '--warmup',
+        '0',
+        '--job',
+        'name=w,rw=write,bs=1048576,qd=1,threads=1',
+      ],
+      { encoding: 'utf8' },
+    );
   const refused = write(foreign);
   assert.equal(refused.status, 2, refused.stdout);
   assert.match(refused.stdout, /refusing to write to the block device.*only its own throwaway/);
@@ -68,7 +108,7 @@ test('the worker writes to a loop device only when its file is DiskDelta\'s own 
   assert.match(allowed.stdout, /"type":"result"/);
 });
 
-test('after a SIGKILL: the sweep detaches the loop of a dead owner and removes its file, says so, and leaves a live owner\'s and any other loop alone', async (t) => {
+test("after a SIGKILL: the sweep detaches the loop of a dead owner and removes its file, says so, and leaves a live owner's and any other loop alone", async (t) => {
   if (!isRoot) return t.skip('needs root for loop devices');
   const dir = mkdtempSync(join(tmpdir(), 'dd-sweep-'));
   const loops: string[] = [];
@@ -90,12 +130,18 @@ test('after a SIGKILL: the sweep detaches the loop of a dead owner and removes i
   const other = attach('not-ours.img');
   if (!stale.loop || !live.loop || !other.loop) return t.skip('no free loop devices');
   const said = await sweepThrowaways();
-  assert.ok(said.some((s) => s === `detached the loop device ${stale.loop} left by a killed run (pid ${dead})`), said.join('\n'));
-  assert.ok(said.some((s) => s === `removed its file ${stale.file}`), said.join('\n'));
+  assert.ok(
+    said.some((s) => s === `detached the loop device ${stale.loop} left by a killed run (pid ${dead})`),
+    said.join('\n'),
+  );
+  assert.ok(
+    said.some((s) => s === `removed its file ${stale.file}`),
+    said.join('\n'),
+  );
   assert.equal(existsSync(stale.file), false);
   const listed = spawnSync('losetup', ['-a'], { encoding: 'utf8' }).stdout;
   assert.doesNotMatch(listed, new RegExp(`${dead}-dead`));
-  assert.match(listed, new RegExp(`${process.pid}-live`), 'a live owner\'s loop stays');
-  assert.match(listed, /not-ours\.img/, 'a loop that is not DiskDelta\'s stays');
+  assert.match(listed, new RegExp(`${process.pid}-live`), "a live owner's loop stays");
+  assert.match(listed, /not-ours\.img/, "a loop that is not DiskDelta's stays");
   assert.ok(existsSync(live.file) && existsSync(other.file));
 });

@@ -12,11 +12,9 @@ import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { BenchError } from '../bench/errors.ts';
 import { locateWorker } from '../bench/worker-client.ts';
+import { DM_PREFIX, FILE_PREFIX } from '../system/throwaway-devices.ts';
 
 const run = promisify(execFile);
-
-export const DM_PREFIX = 'diskdelta-crypt-';
-export const FILE_PREFIX = '.diskdelta-crypt-';
 
 /** dm-crypt's performance flags, as cryptsetup's --perf-* options name them. */
 export const DM_CRYPT_FLAGS = ['no_read_workqueue', 'no_write_workqueue', 'same_cpu_crypt', 'submit_from_crypt_cpus'] as const;
@@ -45,7 +43,10 @@ export interface Throwaway {
 }
 
 async function has(cmd: string, args: string[]): Promise<boolean> {
-  return run(cmd, args).then(() => true, () => false);
+  return run(cmd, args).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Why a throwaway mapping cannot be made here (what is missing, what still works), or null. */
@@ -83,7 +84,10 @@ function alive(pid: number): boolean {
  */
 export async function sweepThrowaways(): Promise<string[]> {
   const said: string[] = [];
-  const dm = await run('dmsetup', ['ls']).then((r) => r.stdout, () => '');
+  const dm = await run('dmsetup', ['ls']).then(
+    (r) => r.stdout,
+    () => '',
+  );
   for (const line of dm.split('\n')) {
     const name = line.split(/\s+/)[0] ?? '';
     const pid = ownerPid(name, DM_PREFIX);
@@ -91,8 +95,13 @@ export async function sweepThrowaways(): Promise<string[]> {
     await run('cryptsetup', ['close', name]).catch(() => run('dmsetup', ['remove', '--force', name]));
     said.push(`removed the dm-crypt mapping ${name} left by a killed run (pid ${pid})`);
   }
-  const loops = await run('losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE']).then((r) => r.stdout, () => '');
-  const devices = loops.trim() ? ((JSON.parse(loops) as { loopdevices?: Array<{ name: string; 'back-file': string | null }> }).loopdevices ?? []) : [];
+  const loops = await run('losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE']).then(
+    (r) => r.stdout,
+    () => '',
+  );
+  const devices = loops.trim()
+    ? ((JSON.parse(loops) as { loopdevices?: Array<{ name: string; 'back-file': string | null }> }).loopdevices ?? [])
+    : [];
   for (const d of devices) {
     const back = (d['back-file'] ?? '').replace(/ \(deleted\)$/, '');
     const pid = ownerPid(basename(back), FILE_PREFIX);
@@ -121,13 +130,30 @@ export async function sweepThrowawayFiles(folder: string): Promise<string[]> {
 }
 
 /** The cryptsetup argv for a plain mapping with a key cryptsetup reads from /dev/urandom itself. */
-export function cryptsetupOpenArgs(o: Pick<ThrowawayOptions, 'cipher' | 'keyBits' | 'sectorBytes' | 'flags'>, loop: string, name: string): string[] {
-  if (!/^[a-z0-9]+(-[a-z0-9]+)*(-[a-z0-9]+(:[a-z0-9]+)?)?$/.test(o.cipher)) throw new BenchError('usage', `not a dm-crypt cipher spec: ${o.cipher}`);
+export function cryptsetupOpenArgs(
+  o: Pick<ThrowawayOptions, 'cipher' | 'keyBits' | 'sectorBytes' | 'flags'>,
+  loop: string,
+  name: string,
+): string[] {
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*(-[a-z0-9]+(:[a-z0-9]+)?)?$/.test(o.cipher))
+    throw new BenchError('usage', `not a dm-crypt cipher spec: ${o.cipher}`);
   return [
-    'open', '--type', 'plain', '--cipher', o.cipher, '--key-size', String(o.keyBits), '--sector-size', String(o.sectorBytes),
-    '--key-file', '/dev/urandom', '--keyfile-size', String(o.keyBits / 8),
+    'open',
+    '--type',
+    'plain',
+    '--cipher',
+    o.cipher,
+    '--key-size',
+    String(o.keyBits),
+    '--sector-size',
+    String(o.sectorBytes),
+    '--key-file',
+    '/dev/urandom',
+    '--keyfile-size',
+    String(o.keyBits / 8),
     ...o.flags.map((f) => `--perf-${f}`),
-    loop, name,
+    loop,
+    name,
   ];
 }
 
@@ -147,11 +173,19 @@ export async function openThrowaway(o: ThrowawayOptions): Promise<Throwaway> {
   };
   try {
     // The worker fills a test file with incompressible data (O_DIRECT) and hands it over.
-    const prep = await run(o.workerPath ?? locateWorker(), ['prepare', '--target', o.folder, '--size', String(o.sizeBytes)], { maxBuffer: 1 << 24 })
-      .catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
-    const prepared = prep.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; file?: string; message?: string });
+    const prep = await run(o.workerPath ?? locateWorker(), ['prepare', '--target', o.folder, '--size', String(o.sizeBytes)], {
+      maxBuffer: 1 << 24,
+    }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
+    const prepared = prep.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; file?: string; message?: string });
     const made = prepared.find((m) => m.type === 'prepared')?.file;
-    if (!made) throw new BenchError('throwaway-failed', `could not make the test file in ${o.folder}: ${prepared.find((m) => m.type === 'error')?.message ?? 'no answer from the worker'}`);
+    if (!made)
+      throw new BenchError(
+        'throwaway-failed',
+        `could not make the test file in ${o.folder}: ${prepared.find((m) => m.type === 'error')?.message ?? 'no answer from the worker'}`,
+      );
     file = join(dirname(made), `${FILE_PREFIX}${id}.img`);
     await rename(made, file);
     // --direct-io: the loop device reads the file with O_DIRECT, so the host's page cache is not measured.
@@ -165,19 +199,4 @@ export async function openThrowaway(o: ThrowawayOptions): Promise<Throwaway> {
     const e = error as { stderr?: string; message: string };
     throw new BenchError('throwaway-failed', `could not set up the throwaway mapping: ${(e.stderr ?? '').trim() || e.message}`);
   }
-}
-
-/**
- * Whether a block device is one of DiskDelta's own throwaway devices (the worker makes the same
- * check on the descriptor it opens): the only devices write tests may run on.
- */
-export async function isOwnThrowawayDevice(path: string): Promise<boolean> {
-  const { stat } = await import('node:fs/promises');
-  const st = await stat(path).catch(() => null);
-  if (!st?.isBlockDevice()) return false;
-  const majMin = `${Math.floor(st.rdev / 256) & 0xfff}:${(st.rdev & 0xff) | ((st.rdev >> 12) & 0xfff00)}`;
-  const dmName = await readFile(`/sys/dev/block/${majMin}/dm/name`, 'utf8').catch(() => null);
-  if (dmName !== null) return dmName.startsWith(DM_PREFIX);
-  const back = await readFile(`/sys/dev/block/${majMin}/loop/backing_file`, 'utf8').catch(() => '');
-  return basename(back.trim()).startsWith(FILE_PREFIX);
 }

@@ -1,7 +1,19 @@
 // writeUserFile: what is at the path decides how it is written, and nothing there is lost.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, linkSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  linkSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -138,10 +150,14 @@ describe('writeUserFile', () => {
     assert.doesNotMatch(error.message, /\.tmp/);
   });
 
-  it('names the path, not the temporary file, when the folder is not writable', { skip: isRoot && 'root writes anywhere; runs as a normal user' }, async () => {
-    const locked = join(dir, 'locked');
-    spawnSync('mkdir', ['-m', '0555', locked]);
-    const error = await rejection(writeUserFile(join(locked, 'out.json'), 'x'));
-    assert.equal(error.message, `cannot write ${join(locked, 'out.json')}: permission denied (EACCES)`);
-  });
+  it(
+    'names the path, not the temporary file, when the folder is not writable',
+    { skip: isRoot && 'root writes anywhere; runs as a normal user' },
+    async () => {
+      const locked = join(dir, 'locked');
+      spawnSync('mkdir', ['-m', '0555', locked]);
+      const error = await rejection(writeUserFile(join(locked, 'out.json'), 'x'));
+      assert.equal(error.message, `cannot write ${join(locked, 'out.json')}: permission denied (EACCES)`);
+    },
+  );
 });

@@ -56,15 +56,20 @@ export async function writeUserFile(path: string, data: string | Uint8Array, opt
     }
     return writeNewFile(path, bytes);
   }
-  if (info.isDirectory()) throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a folder; name a file inside it`);
-  if (info.isBlockDevice()) throw new UserFileError('refused', path, `refusing to write ${shortPath(path)}: it is a block device, and DiskDelta never writes to disks`);
+  if (info.isDirectory())
+    throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a folder; name a file inside it`);
+  if (info.isBlockDevice())
+    throw new UserFileError(
+      'refused',
+      path,
+      `refusing to write ${shortPath(path)}: it is a block device, and DiskDelta never writes to disks`,
+    );
   if (info.isSocket()) throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a socket`);
   if (info.isFile()) {
     if (!options.force) throw new UserFileError('exists', path, `${shortPath(path)} already exists and was left unchanged`);
     return writeInPlace(path, bytes, true);
   }
   return writeInPlace(path, bytes, false); // a character device or a FIFO
-
 }
 
 /** The fd number when `path` (or a symlink on the way) names one of this process's open descriptors. */
@@ -85,11 +90,18 @@ async function writeToOwnDescriptor(path: string, fd: number, bytes: Uint8Array)
   const kind = await new Promise<Stats>((ok, fail) => fstat(fd, (e, s) => (e ? fail(e) : ok(s)))).catch((error: unknown) => {
     throw failed(path, error);
   });
-  if (kind.isBlockDevice()) throw new UserFileError('refused', path, `refusing to write ${shortPath(path)}: it is a block device, and DiskDelta never writes to disks`);
+  if (kind.isBlockDevice())
+    throw new UserFileError(
+      'refused',
+      path,
+      `refusing to write ${shortPath(path)}: it is a block device, and DiskDelta never writes to disks`,
+    );
   let offset = 0;
   while (offset < bytes.length) {
     try {
-      offset += await new Promise<number>((ok, fail) => write(fd, bytes, offset, bytes.length - offset, null, (e, n) => (e ? fail(e) : ok(n))));
+      offset += await new Promise<number>((ok, fail) =>
+        write(fd, bytes, offset, bytes.length - offset, null, (e, n) => (e ? fail(e) : ok(n))),
+      );
     } catch (error) {
       // Node leaves pipes it inherited non-blocking: a full pipe is a wait, not a failure.
       if (errnoCode(error) === 'EAGAIN') {
@@ -129,10 +141,12 @@ async function writeInPlace(path: string, bytes: Uint8Array, regular: boolean): 
 async function writeNewFile(path: string, bytes: Uint8Array): Promise<void> {
   const folder = dirname(resolve(path));
   const folderInfo = await stat(folder).catch((error: unknown) => {
-    if (errnoCode(error) === 'ENOENT') throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: the folder ${shortPath(folder)} does not exist`);
+    if (errnoCode(error) === 'ENOENT')
+      throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: the folder ${shortPath(folder)} does not exist`);
     throw failed(path, error);
   });
-  if (!folderInfo.isDirectory()) throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: ${shortPath(folder)} is not a folder`);
+  if (!folderInfo.isDirectory())
+    throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: ${shortPath(folder)} is not a folder`);
   const tmp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let handle: FileHandle | undefined;
   try {
@@ -146,7 +160,8 @@ async function writeNewFile(path: string, bytes: Uint8Array): Promise<void> {
       const code = errnoCode(error);
       if (code === 'EEXIST') throw new UserFileError('exists', path, `${shortPath(path)} appeared while writing and was left unchanged`);
       // Filesystems without hard links (vfat, some FUSE): rename, which the stat above made safe enough.
-      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EMLINK' || code === 'ENOSYS') await rename(tmp, path);
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EMLINK' || code === 'ENOSYS')
+        await rename(tmp, path);
       else throw error;
     });
   } catch (error) {

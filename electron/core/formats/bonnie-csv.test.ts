@@ -12,11 +12,31 @@ const NOW = new Date('2026-11-29T12:00:00.000Z');
 // The column layouts as documented by bon_csv2txt (written out here independently of the
 // importer's own tables, so a wrong table in the importer fails these tests).
 const IO = 'putc putc_cpu put_block put_block_cpu rewrite rewrite_cpu getc getc_cpu get_block get_block_cpu seeks seeks_cpu'.split(' ');
-const FILES = 'seq_create seq_create_cpu seq_stat seq_stat_cpu seq_del seq_del_cpu ran_create ran_create_cpu ran_stat ran_stat_cpu ran_del ran_del_cpu'.split(' ');
-const LAT = 'putc put_block rewrite getc get_block seeks seq_create seq_stat seq_del ran_create ran_stat ran_del'.split(' ').map((f) => `${f}_latency`);
+const FILES =
+  'seq_create seq_create_cpu seq_stat seq_stat_cpu seq_del seq_del_cpu ran_create ran_create_cpu ran_stat ran_stat_cpu ran_del ran_del_cpu'.split(
+    ' ',
+  );
+const LAT = 'putc put_block rewrite getc get_block seeks seq_create seq_stat seq_del ran_create ran_stat ran_del'
+  .split(' ')
+  .map((f) => `${f}_latency`);
 const COLS_198 = [
-  'format_version', 'bonnie_version', 'name', 'concurrency', 'seed', 'file_size', 'io_chunk_size', 'num_seeks', 'seek_proc_count',
-  ...IO, 'num_files', 'max_size', 'min_size', 'num_dirs', 'file_chunk_size', ...FILES, ...LAT,
+  'format_version',
+  'bonnie_version',
+  'name',
+  'concurrency',
+  'seed',
+  'file_size',
+  'io_chunk_size',
+  'num_seeks',
+  'seek_proc_count',
+  ...IO,
+  'num_files',
+  'max_size',
+  'min_size',
+  'num_dirs',
+  'file_chunk_size',
+  ...FILES,
+  ...LAT,
 ];
 const COLS_103 = ['name', 'file_size', ...IO, 'num_files', ...FILES];
 
@@ -138,14 +158,25 @@ describe('bonnie++ CSV import', () => {
     assert.equal(throttled?.results.find((r) => r.test === 'seeks')?.iops, 1623);
     assert.equal(throttled?.results.find((r) => r.test === 'seq1m-q1t1-write')?.latencyNs?.max, 459_000_000); // 459ms
     assert.equal(throttled?.sourceMeta.num_seeks, '1000');
-    assert.equal(throttled?.extras.find((e) => e.name === 'putc'), undefined, '-f: per-char not run');
+    assert.equal(
+      throttled?.extras.find((e) => e.name === 'putc'),
+      undefined,
+      '-f: per-char not run',
+    );
   });
 
   it('seeks with a decimal and latency in seconds', () => {
     const cols197 = COLS_198.filter((c) => c !== 'num_seeks' && c !== 'seek_proc_count');
     const set: Record<string, string> = {
-      format_version: '1.97', bonnie_version: '1.97', name: 'x201i', file_size: '6G', put_block: '40300',
-      get_block: '+++++', seeks: '151.4', seeks_latency: '1500ms', put_block_latency: '2s',
+      format_version: '1.97',
+      bonnie_version: '1.97',
+      name: 'x201i',
+      file_size: '6G',
+      put_block: '40300',
+      get_block: '+++++',
+      seeks: '151.4',
+      seeks_latency: '1500ms',
+      put_block_latency: '2s',
     };
     const row = `${cols197.map((c) => set[c] ?? '').join(',')}\n`;
     const [run] = parseImport(row, 'x.csv', { now: NOW });
@@ -169,7 +200,10 @@ describe('bonnie++ CSV import', () => {
       () => parseImport(text, 'x2.csv', { now: NOW }),
       (e: unknown) => e instanceof ImportError && e.file === 'x2.csv' && e.line === 2 && /put_block/.test(e.message),
     );
-    const short = fixture('bonnie-2.00a-1g-x2.csv').split('\n').map((l, i) => (i === 2 ? l.slice(0, 40) : l)).join('\n');
+    const short = fixture('bonnie-2.00a-1g-x2.csv')
+      .split('\n')
+      .map((l, i) => (i === 2 ? l.slice(0, 40) : l))
+      .join('\n');
     assert.throws(
       () => parseImport(short, 'x2.csv', { now: NOW }),
       (e: unknown) => e instanceof ImportError && e.line === 3 && /fields/.test(e.message),

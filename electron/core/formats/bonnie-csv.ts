@@ -25,38 +25,101 @@ import { emptyLatency, importedResult, parseToolSize, scaleDecimal, splitLines }
 import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 
 const IO_FIELDS = [
-  'putc', 'putc_cpu', 'put_block', 'put_block_cpu', 'rewrite', 'rewrite_cpu',
-  'getc', 'getc_cpu', 'get_block', 'get_block_cpu', 'seeks', 'seeks_cpu',
+  'putc',
+  'putc_cpu',
+  'put_block',
+  'put_block_cpu',
+  'rewrite',
+  'rewrite_cpu',
+  'getc',
+  'getc_cpu',
+  'get_block',
+  'get_block_cpu',
+  'seeks',
+  'seeks_cpu',
 ] as const;
 const FILE_FIELDS = [
-  'seq_create', 'seq_create_cpu', 'seq_stat', 'seq_stat_cpu', 'seq_del', 'seq_del_cpu',
-  'ran_create', 'ran_create_cpu', 'ran_stat', 'ran_stat_cpu', 'ran_del', 'ran_del_cpu',
+  'seq_create',
+  'seq_create_cpu',
+  'seq_stat',
+  'seq_stat_cpu',
+  'seq_del',
+  'seq_del_cpu',
+  'ran_create',
+  'ran_create_cpu',
+  'ran_stat',
+  'ran_stat_cpu',
+  'ran_del',
+  'ran_del_cpu',
 ] as const;
 const META_TEXT_LIMIT = 4000;
 
 const LATENCY_FIELDS = [
-  'putc_latency', 'put_block_latency', 'rewrite_latency', 'getc_latency', 'get_block_latency', 'seeks_latency',
-  'seq_create_latency', 'seq_stat_latency', 'seq_del_latency', 'ran_create_latency', 'ran_stat_latency', 'ran_del_latency',
+  'putc_latency',
+  'put_block_latency',
+  'rewrite_latency',
+  'getc_latency',
+  'get_block_latency',
+  'seeks_latency',
+  'seq_create_latency',
+  'seq_stat_latency',
+  'seq_del_latency',
+  'ran_create_latency',
+  'ran_stat_latency',
+  'ran_del_latency',
 ] as const;
 
 const LAYOUT_103 = ['name', 'file_size', ...IO_FIELDS, 'num_files', ...FILE_FIELDS];
 const LAYOUT_197 = [
-  'format_version', 'bonnie_version', 'name', 'concurrency', 'seed', 'file_size', 'io_chunk_size',
-  ...IO_FIELDS, 'num_files', 'max_size', 'min_size', 'num_dirs', 'file_chunk_size', ...FILE_FIELDS, ...LATENCY_FIELDS,
+  'format_version',
+  'bonnie_version',
+  'name',
+  'concurrency',
+  'seed',
+  'file_size',
+  'io_chunk_size',
+  ...IO_FIELDS,
+  'num_files',
+  'max_size',
+  'min_size',
+  'num_dirs',
+  'file_chunk_size',
+  ...FILE_FIELDS,
+  ...LATENCY_FIELDS,
 ];
 const LAYOUT_198 = [...LAYOUT_197.slice(0, 7), 'num_seeks', 'seek_proc_count', ...LAYOUT_197.slice(7)];
 
 const SETTINGS_FIELDS = new Set([
-  'format_version', 'bonnie_version', 'name', 'concurrency', 'seed', 'file_size', 'io_chunk_size',
-  'num_seeks', 'seek_proc_count', 'num_files', 'max_size', 'min_size', 'num_dirs', 'file_chunk_size',
+  'format_version',
+  'bonnie_version',
+  'name',
+  'concurrency',
+  'seed',
+  'file_size',
+  'io_chunk_size',
+  'num_seeks',
+  'seek_proc_count',
+  'num_files',
+  'max_size',
+  'min_size',
+  'num_dirs',
+  'file_chunk_size',
 ]);
 
 /** What bonnie++'s own report calls each figure, kept as the extra's note. */
 const LABELS: Record<string, string> = {
-  putc: 'Sequential Output, Per Chr', put_block: 'Sequential Output, Block', rewrite: 'Sequential Output, Rewrite',
-  getc: 'Sequential Input, Per Chr', get_block: 'Sequential Input, Block', seeks: 'Random Seeks',
-  seq_create: 'Sequential Create, Create', seq_stat: 'Sequential Create, Read', seq_del: 'Sequential Create, Delete',
-  ran_create: 'Random Create, Create', ran_stat: 'Random Create, Read', ran_del: 'Random Create, Delete',
+  putc: 'Sequential Output, Per Chr',
+  put_block: 'Sequential Output, Block',
+  rewrite: 'Sequential Output, Rewrite',
+  getc: 'Sequential Input, Per Chr',
+  get_block: 'Sequential Input, Block',
+  seeks: 'Random Seeks',
+  seq_create: 'Sequential Create, Create',
+  seq_stat: 'Sequential Create, Read',
+  seq_del: 'Sequential Create, Delete',
+  ran_create: 'Random Create, Create',
+  ran_stat: 'Random Create, Read',
+  ran_del: 'Random Create, Delete',
 };
 
 /** The bonnie++ fields that map to a catalog test (model/catalog.ts names.bonnie). */
@@ -126,10 +189,10 @@ function latencyNs(value: string, fail: (m: string) => never, field: string): nu
   if (value === '' || /^\++$/.test(value)) return null;
   const m = /^(\d+(?:\.\d+)?)(ns|us|ms|s)$/.exec(value);
   if (!m) fail(`field ${field}: "${value}" is not a latency with a unit (ns, us, ms or s)`);
-  const shift = { ns: 0, us: 3, ms: 6, s: 9 }[(m as RegExpExecArray)[2] as 'ns' | 'us' | 'ms' | 's'];
-  const ns = scaleDecimal((m as RegExpExecArray)[1] as string, shift);
+  const shift = { ns: 0, us: 3, ms: 6, s: 9 }[m[2] as 'ns' | 'us' | 'ms' | 's'];
+  const ns = scaleDecimal(m[1] as string, shift);
   if (ns === null) fail(`field ${field}: "${value}" is out of range`);
-  return Math.round(ns as number);
+  return Math.round(ns);
 }
 
 type Cell = { kind: 'empty' } | { kind: 'too-fast' } | { kind: 'value'; value: number };
@@ -139,7 +202,7 @@ function numberCell(value: string, fail: (m: string) => never, field: string): C
   if (/^\++$/.test(value)) return { kind: 'too-fast' };
   const n = scaleDecimal(value, 0);
   if (n === null) fail(`field ${field}: "${value}" is not a number`);
-  return { kind: 'value', value: n as number };
+  return { kind: 'value', value: n };
 }
 
 function unitOf(field: string): string {

@@ -75,7 +75,8 @@ export function parseCrystalDiskMarkLegacy(text: string, fileName: string, versi
     fail(`not a CrystalDiskMark ${version} result line (expected e.g. "Sequential Read (Q= 32,T= 1) :   471.231 MB/s")`);
   }
   for (const key of ['Test', 'Date']) {
-    if (!(key in meta)) throw new ImportError(fileName, lines.length, `no "${key} :" line: the CrystalDiskMark ${version} report looks truncated`);
+    if (!(key in meta))
+      throw new ImportError(fileName, lines.length, `no "${key} :" line: the CrystalDiskMark ${version} report looks truncated`);
   }
   if (rows.length === 0) throw new ImportError(fileName, null, `no result lines in the CrystalDiskMark ${version} report`);
   const createdAt = isoLocal(meta.Date ?? '');

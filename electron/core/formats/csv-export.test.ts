@@ -14,11 +14,22 @@ function readCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(cell); cell = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; }
-    else cell += c;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += c;
   }
   return rows;
 }
@@ -31,7 +42,10 @@ describe('CSV export', () => {
     const col = (name: string) => header.indexOf(name);
     assert.ok(col('bytes_per_sec [B/s]') > 0 && col('iops [IO/s]') > 0 && col('lat_p99 [ns]') > 0);
     const body = rows.slice(1);
-    assert.equal(body.length, runs.reduce((n, r) => n + r.results.length + r.extras.length, 0));
+    assert.equal(
+      body.length,
+      runs.reduce((n, r) => n + r.results.length + r.extras.length, 0),
+    );
     assert.ok(body.every((r) => r.length === header.length));
     const hddRead = body.find((r) => /hard disk/.test(r[col('label')]!) && r[col('test')] === 'seq1m-q1t1-read');
     assert.equal(hddRead?.[col('bytes_per_sec [B/s]')], '41267200');

@@ -3,12 +3,37 @@
 // Cells that a spreadsheet would run as a formula (=, +, -, @ at the start of a text cell,
 // e.g. a hostile label) are prefixed with an apostrophe.
 import type { RunRecord } from '../model/results.ts';
+import { engineText } from '../model/run-text.ts';
 
 const HEADER = [
-  'run', 'label', 'created_at', 'source', 'source_format', 'engine', 'device_model',
-  'kind', 'test', 'rw', 'block_size [bytes]', 'queue_depth', 'threads', 'read_percent [%]',
-  'bytes_per_sec [B/s]', 'iops [IO/s]', 'lat_mean [ns]', 'lat_p50 [ns]', 'lat_p90 [ns]', 'lat_p99 [ns]',
-  'lat_p99.9 [ns]', 'lat_max [ns]', 'cv [fraction]', 'under_resolved', 'value', 'unit', 'note', 'warnings',
+  'run',
+  'label',
+  'created_at',
+  'source',
+  'source_format',
+  'engine',
+  'device_model',
+  'kind',
+  'test',
+  'rw',
+  'block_size [bytes]',
+  'queue_depth',
+  'threads',
+  'read_percent [%]',
+  'bytes_per_sec [B/s]',
+  'iops [IO/s]',
+  'lat_mean [ns]',
+  'lat_p50 [ns]',
+  'lat_p90 [ns]',
+  'lat_p99 [ns]',
+  'lat_p99.9 [ns]',
+  'lat_max [ns]',
+  'cv [fraction]',
+  'under_resolved',
+  'value',
+  'unit',
+  'note',
+  'warnings',
 ];
 
 type Cell = string | number | boolean | null | undefined;
@@ -25,30 +50,94 @@ export function exportCsv(runs: RunRecord[]): string {
   runs.forEach((run, index) => {
     const runKey = run.id ?? index + 1;
     const common: Cell[] = [
-      runKey, run.label, run.createdAt, run.source, run.sourceFormat,
-      `${run.engine.name} ${run.engine.version}`.trim(), run.target.device?.model ?? null,
+      runKey,
+      run.label,
+      run.createdAt,
+      run.source,
+      run.sourceFormat,
+      engineText(run.engine),
+      run.target.device?.model ?? null,
     ];
     for (const r of run.results) {
       const l = r.latencyNs;
       rows.push([
-        ...common, 'test', r.test, r.params?.rw, r.params?.blockSize, r.params?.queueDepth, r.params?.threads,
-        r.params?.readPercent, r.bytesPerSec, r.iops, l?.mean, l?.p50, l?.p90, l?.p99, l?.p999, l?.max, r.cv,
-        r.underResolved, null, null, null, r.warnings.map((w) => w.code).join(' '),
+        ...common,
+        'test',
+        r.test,
+        r.params?.rw,
+        r.params?.blockSize,
+        r.params?.queueDepth,
+        r.params?.threads,
+        r.params?.readPercent,
+        r.bytesPerSec,
+        r.iops,
+        l?.mean,
+        l?.p50,
+        l?.p90,
+        l?.p99,
+        l?.p999,
+        l?.max,
+        r.cv,
+        r.underResolved,
+        null,
+        null,
+        null,
+        r.warnings.map((w) => w.code).join(' '),
       ]);
     }
     for (const r of run.results) {
       for (const f of r.figures ?? []) {
         const what = [f.metric, f.subject].filter(Boolean).join(' ');
         rows.push([
-          ...common, 'figure', r.test, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-          null, f.value, f.unit, `${what} (${f.provenance}${f.basis ? `: ${f.basis}` : ''})`, null,
+          ...common,
+          'figure',
+          r.test,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          f.value,
+          f.unit,
+          `${what} (${f.provenance}${f.basis ? `: ${f.basis}` : ''})`,
+          null,
         ]);
       }
     }
     for (const e of run.extras) {
       rows.push([
-        ...common, 'extra', e.name, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, e.value, e.unit, e.note, null,
+        ...common,
+        'extra',
+        e.name,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        e.value,
+        e.unit,
+        e.note,
+        null,
       ]);
     }
   });

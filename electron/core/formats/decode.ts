@@ -52,9 +52,17 @@ export function decodeImportBytes(bytes: Uint8Array, fileName: string): string {
 // statfs f_type of filesystems whose "files" are made up by the kernel on reading: their size
 // says 0 (or 4096) whatever they hold, and some never end.
 const VIRTUAL_FILESYSTEMS: Record<number, string> = {
-  0x9fa0: 'proc', 0x62656572: 'sysfs', 0x64626720: 'debugfs', 0x74726163: 'tracefs',
-  0x27e0eb: 'cgroup', 0x63677270: 'cgroup2', 0x73636673: 'securityfs', 0x62656570: 'configfs',
-  0xcafe4a11: 'bpf', 0x6165676c: 'pstore', 0xde5e81e4: 'efivarfs',
+  0x9fa0: 'proc',
+  0x62656572: 'sysfs',
+  0x64626720: 'debugfs',
+  0x74726163: 'tracefs',
+  0x27e0eb: 'cgroup',
+  0x63677270: 'cgroup2',
+  0x73636673: 'securityfs',
+  0x62656570: 'configfs',
+  0xcafe4a11: 'bpf',
+  0x6165676c: 'pstore',
+  0xde5e81e4: 'efivarfs',
 };
 
 /** What a path is when it is not a regular file, for "… is a FIFO" messages. */
@@ -83,7 +91,8 @@ export async function readImportFile(path: string): Promise<{ text: string; file
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   try {
     const now = await handle.stat();
-    if (!now.isFile() || now.ino !== info.ino || now.dev !== info.dev) throw new ImportError(fileName, null, 'the file was replaced while being opened; nothing was read');
+    if (!now.isFile() || now.ino !== info.ino || now.dev !== info.dev)
+      throw new ImportError(fileName, null, 'the file was replaced while being opened; nothing was read');
     const { size } = now;
     if (size > MAX_IMPORT_BYTES) throw tooBig(fileName, size);
     const bytes = new Uint8Array(size);

@@ -35,7 +35,10 @@ describe('KDiskMark text import', () => {
       ['seq1m-q1t1-write', 2_294_148 * 1024, 2240.4, 444_200], // 2294.148 MB/s [   2240.4 IOPS] <   444.20 us>
     ]);
     assert.match(run.notes, /1,024,000 bytes\/s/);
-    assert.ok(run.results.every((r) => r.warnings.length === 0), 'rates agree with IOPS × block size');
+    assert.ok(
+      run.results.every((r) => r.warnings.length === 0),
+      'rates agree with IOPS × block size',
+    );
     assert.deepEqual(run.results[0]?.params, { rw: 'read', blockSize: 1048576, queueDepth: 8, threads: 1 });
     assert.equal(run.source, 'imported');
     assert.equal(run.sourceFormat, 'kdiskmark');
@@ -60,7 +63,10 @@ describe('KDiskMark text import', () => {
       ['mix70-rnd4k-q8t1', 54_999 * 1024, 13749.9, 334_220],
     ]);
     // KDiskMark's mix figure is 0.7 × read + 0.3 × write, not the total: said, not hidden.
-    assert.deepEqual(run.results[2]?.warnings.map((w) => w.code), ['kdiskmark-mix-weighted']);
+    assert.deepEqual(
+      run.results[2]?.warnings.map((w) => w.code),
+      ['kdiskmark-mix-weighted'],
+    );
     assert.deepEqual(run.results[2]?.params, { rw: 'randrw', blockSize: 4096, queueDepth: 8, threads: 1, readPercent: 70 });
     assert.equal(run.engine.version, '2.2.0');
     assert.equal(run.sourceMeta.layout, 'KDiskMark 2.x');
@@ -97,7 +103,10 @@ describe('KDiskMark text import', () => {
   it('a report cut before its settings is refused as truncated', () => {
     const text = fixture('kdiskmark-3.x.txt');
     const cut = text.slice(0, text.indexOf('Profile:'));
-    assert.throws(() => parseImport(cut, 'k.txt'), (e: unknown) => e instanceof ImportError && /truncated/.test(e.message));
+    assert.throws(
+      () => parseImport(cut, 'k.txt'),
+      (e: unknown) => e instanceof ImportError && /truncated/.test(e.message),
+    );
   });
 });
 
@@ -146,6 +155,9 @@ describe('CrystalDiskMark text import', () => {
   it('an impossible date is an error on the Date line', () => {
     const text = fixture('crystaldiskmark-8.txt').replace('2026/11/29 20:57:45', '2026/13/29 20:57:45');
     const line = text.split('\r\n').findIndex((l) => l.includes('Date:')) + 1;
-    assert.throws(() => parseImport(text, 'CDM.txt'), (e: unknown) => e instanceof ImportError && e.line === line);
+    assert.throws(
+      () => parseImport(text, 'CDM.txt'),
+      (e: unknown) => e instanceof ImportError && e.line === line,
+    );
   });
 });

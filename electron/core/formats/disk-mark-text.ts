@@ -18,7 +18,16 @@
 // run (the tools print 0.000), so it is skipped.
 import type { AccessPattern, RunRecord, TargetInfo, TestParams, TestResult, Warning } from '../model/results.ts';
 import type { StackLayer } from '../model/machine.ts';
-import { blockSizeLabel, emptyLatency, importedResult, parseToolSize, scaleDecimal, splitLines, testIdFor, uniqueTestName } from './common.ts';
+import {
+  blockSizeLabel,
+  emptyLatency,
+  importedResult,
+  parseToolSize,
+  scaleDecimal,
+  splitLines,
+  testIdFor,
+  uniqueTestName,
+} from './common.ts';
 import { ImportError } from './import-error.ts';
 import { checkResultRate } from './rate-check.ts';
 
@@ -86,7 +95,13 @@ export function volumeTarget(description: string, model: string | null): TargetI
   const layer: StackLayer = {
     kind: 'mount',
     name: path,
-    details: { mountPoint: path, usedPercent: Number(percent), usedBytes: bytes(used), sizeBytes: bytes(size), describedAs: description.trim() },
+    details: {
+      mountPoint: path,
+      usedPercent: Number(percent),
+      usedBytes: bytes(used),
+      sizeBytes: bytes(size),
+      describedAs: description.trim(),
+    },
   };
   const target: TargetInfo = { path, kind: 'folder', stack: [layer] };
   if (model) {

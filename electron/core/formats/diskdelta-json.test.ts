@@ -32,12 +32,25 @@ function measuredRun(): RunRecord {
       path: '/mnt/data',
       kind: 'folder',
       device: {
-        name: 'sda', model: 'Samsung SSD 860 EVO 250GB', serial: 'S3Y', sizeBytes: 250059350016, rotational: false,
-        class: 'SATA SSD', transport: 'sata', linkCeilingBytesPerSec: 600e6, linkDescription: 'SATA 6.0 Gb/s',
+        name: 'sda',
+        model: 'Samsung SSD 860 EVO 250GB',
+        serial: 'S3Y',
+        sizeBytes: 250059350016,
+        rotational: false,
+        class: 'SATA SSD',
+        transport: 'sata',
+        linkCeilingBytesPerSec: 600e6,
+        linkDescription: 'SATA 6.0 Gb/s',
       },
       stack: [
         { kind: 'file', name: '/mnt/data/dd.tmp', details: {} },
-        { kind: 'dm-crypt', name: 'luks-1', details: { cipher: 'aes-xts-plain64', keyBits: 512, allowDiscards: true, note: null }, encrypted: true, discardPasses: null },
+        {
+          kind: 'dm-crypt',
+          name: 'luks-1',
+          details: { cipher: 'aes-xts-plain64', keyBits: 512, allowDiscards: true, note: null },
+          encrypted: true,
+          discardPasses: null,
+        },
       ],
     },
     system: { kernel: '6.12.0', cpuModel: 'Intel i3', cores: 2, cryptoFlags: ['aes'], memoryBytes: 8 * 1024 ** 3 },
@@ -53,10 +66,24 @@ function measuredRun(): RunRecord {
         best: { bytesPerSec: 560000000, iops: null },
         cv: 0.0123,
         runs: [1, 2, 3].map((run) => ({
-          run, bytesPerSec: 55e7 + run, iops: 524.6, latencyNs: latency, elapsedNs: 5e9, ios: 2623, bytes: 2750414848,
-          cpu: { userNs: 1e6, systemNs: 2e7 }, samples: [{ tMs: 100, bytesPerSec: 5.5e8, iops: 524 }, { tMs: 200, bytesPerSec: 5.6e8, iops: 534 }],
+          run,
+          bytesPerSec: 55e7 + run,
+          iops: 524.6,
+          latencyNs: latency,
+          elapsedNs: 5e9,
+          ios: 2623,
+          bytes: 2750414848,
+          cpu: { userNs: 1e6, systemNs: 2e7 },
+          samples: [
+            { tMs: 100, bytesPerSec: 5.5e8, iops: 524 },
+            { tMs: 200, bytesPerSec: 5.6e8, iops: 534 },
+          ],
         })),
-        histogram: [[1000, 5], [2000, 17], [1e9, 1]],
+        histogram: [
+          [1000, 5],
+          [2000, 17],
+          [1e9, 1],
+        ],
         cpu: { userNs: 3e6, systemNs: 6e7 },
         underResolved: false,
         warnings: [{ code: 'noisy', message: 'CV above 5 %.' }],
@@ -64,11 +91,22 @@ function measuredRun(): RunRecord {
       {
         test: 'mix70-rnd4k-q8t1',
         params: { rw: 'randrw', blockSize: 4096, queueDepth: 8, threads: 1, readPercent: 70 },
-        bytesPerSec: null, iops: null, latencyNs: null, best: null, cv: null, runs: [], histogram: [], cpu: null,
-        underResolved: true, warnings: [],
+        bytesPerSec: null,
+        iops: null,
+        latencyNs: null,
+        best: null,
+        cv: null,
+        runs: [],
+        histogram: [],
+        cpu: null,
+        underResolved: true,
+        warnings: [],
       },
     ],
-    extras: [{ name: 'cipher speed', value: 1.5e9, unit: 'B/s', note: 'estimated' }, { name: 'n/a', value: null, unit: '' }],
+    extras: [
+      { name: 'cipher speed', value: 1.5e9, unit: 'B/s', note: 'estimated' },
+      { name: 'n/a', value: null, unit: '' },
+    ],
     warnings: [{ code: 'buffered-io', message: 'x' }],
   };
 }
@@ -104,7 +142,10 @@ describe('DiskDelta JSON export → import', () => {
 
   it('a newer format version is refused, naming the line of "version"', () => {
     const json = exportJson([measuredRun()]).replace('"version": 1', '"version": 2');
-    assert.throws(() => parseImport(json, 'new.json'), (e: unknown) => e instanceof ImportError && e.line === 3 && /newer DiskDelta/.test(e.message));
+    assert.throws(
+      () => parseImport(json, 'new.json'),
+      (e: unknown) => e instanceof ImportError && e.line === 3 && /newer DiskDelta/.test(e.message),
+    );
   });
 
   it('a wrong type is refused with the line of the value and its path', () => {
@@ -116,8 +157,14 @@ describe('DiskDelta JSON export → import', () => {
       (e: unknown) => e instanceof ImportError && e.file === 'typed.json' && e.line === at + 1 && /results\[0\]\.iops/.test(e.message),
     );
     const negative = exportJson([measuredRun()]).replace('"cv": 0.0123', '"cv": -1');
-    assert.throws(() => parseImport(negative, 'neg.json'), (e: unknown) => e instanceof ImportError && /cv/.test(e.message));
+    assert.throws(
+      () => parseImport(negative, 'neg.json'),
+      (e: unknown) => e instanceof ImportError && /cv/.test(e.message),
+    );
     const unknownKey = exportJson([measuredRun()]).replace('"notes":', '"evil": 1, "notes":');
-    assert.throws(() => parseImport(unknownKey, 'key.json'), (e: unknown) => e instanceof ImportError && /evil/.test(e.message));
+    assert.throws(
+      () => parseImport(unknownKey, 'key.json'),
+      (e: unknown) => e instanceof ImportError && /evil/.test(e.message),
+    );
   });
 });

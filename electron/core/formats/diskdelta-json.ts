@@ -26,8 +26,39 @@ export function looksLikeDiskDeltaJson(text: string): boolean {
 
 /** Fields in a fixed order, so two exports of the same runs are the same text. */
 function canonical(run: RunRecord): Omit<RunRecord, 'id'> {
-  const { id: _id, label, notes, createdAt, source, sourceFormat, sourceMeta, target, system, settings, engine, results, extras, warnings, ...rest } = run;
-  return { label, notes, createdAt, source, sourceFormat, sourceMeta, target, system, settings, engine, results, extras, warnings, ...rest };
+  const {
+    id: _id,
+    label,
+    notes,
+    createdAt,
+    source,
+    sourceFormat,
+    sourceMeta,
+    target,
+    system,
+    settings,
+    engine,
+    results,
+    extras,
+    warnings,
+    ...rest
+  } = run;
+  return {
+    label,
+    notes,
+    createdAt,
+    source,
+    sourceFormat,
+    sourceMeta,
+    target,
+    system,
+    settings,
+    engine,
+    results,
+    extras,
+    warnings,
+    ...rest,
+  };
 }
 
 export function exportJson(runs: RunRecord[]): string {
@@ -55,5 +86,5 @@ export function parseDiskDeltaJson(text: string, fileName: string): RunRecord[] 
     const where = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('') || 'the top';
     throw new ImportError(fileName, lineOfPath(text, path), `${issue?.message ?? 'invalid document'} (at ${where})`);
   }
-  return parsed.data.runs as RunRecord[];
+  return parsed.data.runs;
 }

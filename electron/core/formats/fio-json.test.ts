@@ -16,7 +16,15 @@ type Dir = {
   total_ios: number;
   clat_ns: { mean: number; max: number; percentile?: Record<string, number>; bins?: Record<string, number> };
 };
-type Job = { jobname: string; 'job options': Record<string, string>; read: Dir; write: Dir; usr_cpu: number; sys_cpu: number; job_runtime: number };
+type Job = {
+  jobname: string;
+  'job options': Record<string, string>;
+  read: Dir;
+  write: Dir;
+  usr_cpu: number;
+  sys_cpu: number;
+  job_runtime: number;
+};
 
 /** The JSON document inside a fixture: from the first line starting with "{" to the line "}". */
 function documentOf(text: string): { 'fio version': string; timestamp: number; jobs: Job[] } {
@@ -39,7 +47,9 @@ function checkDirection(result: TestResult, d: Dir, withHistogram: boolean): voi
     p999: c.percentile?.['99.900000'],
   });
   if (withHistogram) {
-    const bins = Object.entries(c.bins ?? {}).map(([k, v]) => [Number(k), v]).sort((a, b) => (a[0] as number) - (b[0] as number));
+    const bins = Object.entries(c.bins ?? {})
+      .map(([k, v]) => [Number(k), v])
+      .sort((a, b) => (a[0] as number) - (b[0] as number));
     assert.ok(bins.length > 10);
     assert.deepEqual(result.histogram, bins);
   } else {
@@ -56,7 +66,10 @@ const JOB_FILE_NAMES: Record<string, string> = {
 };
 
 describe('fio JSON import', () => {
-  for (const [name, plus] of [['fio-3.33-json.json', false], ['fio-3.33-jsonplus.json', true]] as const) {
+  for (const [name, plus] of [
+    ['fio-3.33-json.json', false],
+    ['fio-3.33-jsonplus.json', true],
+  ] as const) {
     it(`${name}: four jobs, every mapped number`, () => {
       const text = fixture(name);
       assert.equal(detectFormat(text), 'fio');
@@ -158,7 +171,12 @@ describe('fio JSON import', () => {
     // The same job as fio 2.x would print it (stat.c before 2.21): io_bytes >> 10, "bw" in
     // whole KiB/s, "clat" in µs. The rate comes from io_bytes / runtime, not the rounded bw.
     const runtime = rest.runtime as number;
-    job.read = { ...rest, io_bytes: kib, bw: 765964, clat: { mean: clat_ns.mean / 1000, max: clat_ns.max / 1000, N: 1505, percentile: { '50.000000': 10289 } } } as never;
+    job.read = {
+      ...rest,
+      io_bytes: kib,
+      bw: 765964,
+      clat: { mean: clat_ns.mean / 1000, max: clat_ns.max / 1000, N: 1505, percentile: { '50.000000': 10289 } },
+    } as never;
     const [run] = parseImport(JSON.stringify({ 'fio version': 'fio-2.2.10', jobs: [job] }, null, 2), 'old.json', { now: NOW });
     const result = run?.results[0];
     assert.equal(result?.bytesPerSec, ((kib as number) * 1024 * 1000) / runtime);
@@ -175,7 +193,13 @@ describe('fio JSON import', () => {
     const trim = { ...structuredClone(doc.jobs[0]!), jobname: 'trimmer' };
     trim['job options'] = { rw: 'trim', bs: '1M', iodepth: '8' };
     const [run] = parseImport(JSON.stringify({ ...doc, jobs: [seqMixed, trim] }), 'odd.json', { now: NOW });
-    assert.deepEqual(run?.results.map((r) => [r.test, r.params]), [['fio-rw-1m-q4t1', null], ['fio-trim-1m-q8t1', null]]);
+    assert.deepEqual(
+      run?.results.map((r) => [r.test, r.params]),
+      [
+        ['fio-rw-1m-q4t1', null],
+        ['fio-trim-1m-q8t1', null],
+      ],
+    );
     const mixed = run?.results[0];
     assert.equal(mixed?.bytesPerSec, doc.jobs[3]!.read.bw_bytes + doc.jobs[3]!.write.bw_bytes);
   });

@@ -19,7 +19,16 @@
 // Latency is the completion latency clat_ns (clat in µs before fio 3.0): mean, max,
 // p50/p90/p99/p99.9; json+'s clat bins become the histogram. Clones of a job (numjobs without
 // group_reporting) ran together and are summed, as group_reporting would.
-import { FAILED_TEST, type AccessPattern, type ExtraMetric, type LatencyNs, type RunRecord, type TestParams, type TestResult, type Warning } from '../model/results.ts';
+import {
+  FAILED_TEST,
+  type AccessPattern,
+  type ExtraMetric,
+  type LatencyNs,
+  type RunRecord,
+  type TestParams,
+  type TestResult,
+  type Warning,
+} from '../model/results.ts';
 import { blockSizeLabel, emptyLatency, importedResult, testIdFor, uniqueTestName } from './common.ts';
 import { ImportError } from './import-error.ts';
 import { lineAt, lineOfPath, scanJsonValue } from './json-scan.ts';
@@ -101,7 +110,7 @@ function num(ctx: Ctx, parent: Obj, key: string, path: Path, required: boolean):
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
     failAt(ctx, [...path, key], v === undefined ? `missing number "${key}"` : `"${key}" must be a non-negative number`);
   }
-  return v as number;
+  return v;
 }
 
 function options(ctx: Ctx, parent: Obj, key: string, path: Path): Record<string, string> {
@@ -110,7 +119,7 @@ function options(ctx: Ctx, parent: Obj, key: string, path: Path): Record<string,
   if (!o) return out;
   for (const [k, v] of Object.entries(o)) {
     if (typeof v !== 'string') failAt(ctx, [...path, key, k], 'an option value must be a string');
-    out[k] = v as string;
+    out[k] = v;
   }
   return out;
 }
@@ -181,7 +190,8 @@ function direction(ctx: Ctx, job: Obj, key: 'read' | 'write' | 'trim' | 'mixed',
           .map((k): [number, number] => {
             const count = num(ctx, bins, k, [...cp, 'bins'], true) as number;
             const bound = Number(k);
-            if (!/^\d+$/.test(k) || !Number.isSafeInteger(bound)) failAt(ctx, [...cp, 'bins', k], 'a histogram bin must be a latency in ns');
+            if (!/^\d+$/.test(k) || !Number.isSafeInteger(bound))
+              failAt(ctx, [...cp, 'bins', k], 'a histogram bin must be a latency in ns');
             return [bound * scale, count];
           })
           .sort((a, b) => a[0] - b[0]);
@@ -232,7 +242,8 @@ function jobShape(jobname: string, opts: Record<string, string>): JobShape {
   const bsParts = (opts.bs ?? opts.blocksize ?? '4k').split(',').map((t) => parseFioSize(t, kbBase));
   const readBs = bsParts[0] ?? null;
   const writeBs = bsParts[1] ?? readBs;
-  const mixRead = opts.rwmixread !== undefined ? Number(opts.rwmixread) : opts.rwmixwrite !== undefined ? 100 - Number(opts.rwmixwrite) : 50;
+  const mixRead =
+    opts.rwmixread !== undefined ? Number(opts.rwmixread) : opts.rwmixwrite !== undefined ? 100 - Number(opts.rwmixwrite) : 50;
   const sane = (n: number | null): n is number => n !== null && Number.isSafeInteger(n) && n > 0;
   const bsFor = (pattern: string) => (pattern.includes('write') ? writeBs : readBs);
   const simple: Record<string, { rw: AccessPattern; dirs: JobShape['dirs'] }> = {
@@ -275,7 +286,7 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
   const jobsValue = root.jobs;
   if (!Array.isArray(jobsValue) || jobsValue.length === 0) failAt(ctx, ['jobs'], '"jobs" must be a non-empty array');
 
-  const meta: Record<string, string> = { 'fio version': version as string };
+  const meta: Record<string, string> = { 'fio version': version };
   for (const key of ['time', 'timestamp']) {
     const v = root[key];
     if (typeof v === 'string' || typeof v === 'number') meta[key] = String(v);
@@ -295,12 +306,12 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
     if (typeof jobname !== 'string') failAt(ctx, [...path, 'jobname'], 'missing "jobname" string');
     const jobOpts = options(ctx, job, 'job options', path);
     const opts = { ...globalOpts, ...jobOpts };
-    const key = `${jobname as string}\u0000${JSON.stringify(jobOpts)}`;
+    const key = `${jobname}\u0000${JSON.stringify(jobOpts)}`;
     let group = groups.get(key);
     if (!group) {
-      group = { shape: jobShape(jobname as string, opts), jobname: jobname as string, opts, parts: new Map(), cpu: null, cpuEstimated: false, errors: [] };
+      group = { shape: jobShape(jobname, opts), jobname: jobname, opts, parts: new Map(), cpu: null, cpuEstimated: false, errors: [] };
       groups.set(key, group);
-      for (const [k, v] of Object.entries(jobOpts)) meta[`job.${jobname as string}.${k}`] = v;
+      for (const [k, v] of Object.entries(jobOpts)) meta[`job.${jobname}.${k}`] = v;
     }
     const dirs: Direction[] = [];
     for (const dir of group.shape.dirs) {
@@ -383,7 +394,9 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
       }
     }
     if (results.length === 0) continue;
-    runs.push(runFor(targetPath, targetGroups, { meta, createdAt, version: version as string, results, extras, interrupted, split: byTarget.size > 1 }));
+    runs.push(
+      runFor(targetPath, targetGroups, { meta, createdAt, version: version, results, extras, interrupted, split: byTarget.size > 1 }),
+    );
   }
   if (runs.length === 0) throw new ImportError(fileName, lineAt(text, start), 'no job in the file has read, write or trim results');
   return runs;
@@ -428,7 +441,15 @@ function failedResult(name: string, group: Group, errorText: Map<number, string>
 function runFor(
   targetPath: string,
   groups: Group[],
-  ctx: { meta: Record<string, string>; createdAt: string; version: string; results: TestResult[]; extras: ExtraMetric[]; interrupted: RegExpExecArray | null; split: boolean },
+  ctx: {
+    meta: Record<string, string>;
+    createdAt: string;
+    version: string;
+    results: TestResult[];
+    extras: ExtraMetric[];
+    interrupted: RegExpExecArray | null;
+    split: boolean;
+  },
 ): RunRecord {
   const first = groups[0] as Group;
   const opts = first.opts;

@@ -67,7 +67,7 @@ describe('bonnie++ output published by others (text table + CSV row)', () => {
     assert.equal(write, Number(row[11]) * 1024);
     assert.equal(result(run, 'seq1m-q1t1-read').bytesPerSec, Number(row[17]) * 1024);
     assert.match(text, /ANDREW-PC {7}63G {2}540k {2}99 {2}728m/);
-    assert.equal(Math.round(write / 1024 ** 2), 728, 'the table\'s 728m is MiB/s');
+    assert.equal(Math.round(write / 1024 ** 2), 728, "the table's 728m is MiB/s");
     assert.equal(result(run, 'seeks').underResolved, true);
     assert.equal(run.createdAt, '2024-11-09T16:05:15.000Z');
     const slow = importOne('bonnie-2.00a-andrew-pc-mnt-c.txt');

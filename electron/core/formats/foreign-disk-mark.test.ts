@@ -74,7 +74,7 @@ describe('KDiskMark reports published by others', () => {
     assertAllConsistent(run);
   });
 
-  it('KDiskMark 2.3.0 and 3.0.0: 2.3 % above the header\'s 10^6 reading, as their IOPS show', () => {
+  it("KDiskMark 2.3.0 and 3.0.0: 2.3 % above the header's 10^6 reading, as their IOPS show", () => {
     for (const name of ['kdiskmark-2.3.0-readme.txt', 'kdiskmark-3.0.0-readme.txt']) {
       const { run, text } = importOne(name);
       const [mb, iops, us] = figures(text, /Random\s+4 KiB \(Q=\s*32, T= 1\)/);
@@ -83,7 +83,16 @@ describe('KDiskMark reports published by others', () => {
       assert.equal(r.iops, iops);
       assert.equal(r.latencyNs?.mean, Math.round((us as number) * 1000));
       // The header's own reading (10^6) contradicts the IOPS column: the check has teeth.
-      assert.ok(rateIopsWarning('KDiskMark', { bytesPerSec: mb * 1e6, iops: iops as number, blockSize: 4096, rateStep: 1000, iopsStep: 0.1, slackBytesPerSec: 1024 }));
+      assert.ok(
+        rateIopsWarning('KDiskMark', {
+          bytesPerSec: mb * 1e6,
+          iops: iops as number,
+          blockSize: 4096,
+          rateStep: 1000,
+          iopsStep: 0.1,
+          slackBytesPerSec: 1024,
+        }),
+      );
       assert.match(run.notes, /lat_ns/);
       assertAllConsistent(run);
     }
@@ -134,7 +143,12 @@ describe('CrystalDiskMark reports published by others', () => {
       assertAllConsistent(run);
     }
     const { run } = importOne('crystaldiskmark-8.0.2-crucial-p2.txt');
-    assert.deepEqual(run.results.map((r) => r.test).slice(0, 4), ['seq1m-q8t1-read', 'seq128k-q32t1-read', 'rnd4k-q32t16-read', 'rnd4k-q1t1-read']);
+    assert.deepEqual(run.results.map((r) => r.test).slice(0, 4), [
+      'seq1m-q8t1-read',
+      'seq128k-q32t1-read',
+      'rnd4k-q32t16-read',
+      'rnd4k-q1t1-read',
+    ]);
     assert.equal(run.notes, 'Crucial P2 2TB @ PCIe 3.0 x4');
   });
 
@@ -147,7 +161,7 @@ describe('CrystalDiskMark reports published by others', () => {
     const s = result(run, 'seq128k-q32t1-read');
     assert.equal(s.bytesPerSec, seq * 1e6);
     assert.equal(s.iops, null, 'CrystalDiskMark 6 prints no IOPS for sequential tests');
-    const [mb, iops] = figures(text, /Random Read 4KiB \(Q=  8,T= 8\)/);
+    const [mb, iops] = figures(text, /Random Read 4KiB \(Q= {2}8,T= 8\)/);
     assert.equal(result(run, 'rnd4k-q8t8-read').bytesPerSec, mb * 1e6);
     assert.equal(result(run, 'rnd4k-q8t8-read').iops, iops);
     assert.equal(run.createdAt, '2018-12-15T00:48:36');
@@ -187,7 +201,8 @@ describe('CrystalDiskMark reports published by others', () => {
     const v2 = v3.replace('CrystalDiskMark 3.0.2', 'CrystalDiskMark 2.2.0');
     assert.throws(
       () => parseImport(v2, 'cdm2.txt'),
-      (e: unknown) => e instanceof ImportError && /CrystalDiskMark 2\.2\.0 report recognised, but its layout is not supported/.test(e.message),
+      (e: unknown) =>
+        e instanceof ImportError && /CrystalDiskMark 2\.2\.0 report recognised, but its layout is not supported/.test(e.message),
     );
   });
 });

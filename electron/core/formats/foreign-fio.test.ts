@@ -11,8 +11,26 @@ import { parseImport } from './index.ts';
 const NOW = new Date('2026-11-30T12:00:00.000Z');
 const read = (name: string) => readFileSync(new URL(`./fixtures/foreign/${name}`, import.meta.url), 'utf8');
 
-type Dir = { io_bytes: number; io_kbytes?: number; bw_bytes?: number; bw: number; iops: number; runtime: number; clat_ns?: { mean: number }; clat?: { mean: number } };
-type Job = { jobname: string; error: number; 'job options': Record<string, string>; read: Dir; write: Dir; usr_cpu: number; sys_cpu: number; job_runtime?: number };
+type Dir = {
+  io_bytes: number;
+  io_kbytes?: number;
+  bw_bytes?: number;
+  bw: number;
+  iops: number;
+  runtime: number;
+  clat_ns?: { mean: number };
+  clat?: { mean: number };
+};
+type Job = {
+  jobname: string;
+  error: number;
+  'job options': Record<string, string>;
+  read: Dir;
+  write: Dir;
+  usr_cpu: number;
+  sys_cpu: number;
+  job_runtime?: number;
+};
 type Doc = { 'fio version': string; timestamp: number; 'global options'?: Record<string, string>; jobs: Job[] };
 
 /** The document as fio wrote it: the text from the first line starting with "{". */
@@ -109,7 +127,7 @@ describe('fio JSON published by others', () => {
     assertConsistent(r, 4096);
   });
 
-  it('fio 3.33 with error 22: a failed test with fio\'s own reason, never 0 B/s', () => {
+  it("fio 3.33 with error 22: a failed test with fio's own reason, never 0 B/s", () => {
     const { run, d, text } = importOne('fio-3.33-error-22.json');
     assert.equal((d.jobs[0] as Job).error, 22);
     assert.match(text, /error=Invalid argument/);
@@ -140,7 +158,13 @@ describe('fio JSON published by others', () => {
     const d = doc(read('fio-3.12-randrw-32k.json'));
     const job = d.jobs[0] as Job & { mixed?: Dir };
     const { read: r, write: w } = job;
-    job.mixed = { ...r, io_bytes: r.io_bytes + w.io_bytes, io_kbytes: (r.io_kbytes ?? 0) + (w.io_kbytes ?? 0), bw_bytes: (r.bw_bytes ?? 0) + (w.bw_bytes ?? 0), iops: r.iops + w.iops };
+    job.mixed = {
+      ...r,
+      io_bytes: r.io_bytes + w.io_bytes,
+      io_kbytes: (r.io_kbytes ?? 0) + (w.io_kbytes ?? 0),
+      bw_bytes: (r.bw_bytes ?? 0) + (w.bw_bytes ?? 0),
+      iops: r.iops + w.iops,
+    };
     delete (job as Partial<Job>).read;
     delete (job as Partial<Job>).write;
     (d['global options'] as Record<string, string>).unified_rw_reporting = '1';
@@ -155,16 +179,33 @@ describe('fio JSON published by others', () => {
     // The MX200 file with its job run on two devices, named the way job files name sections.
     const d = doc(read('fio-3.1-mx200-randread.json'));
     const job = d.jobs[0] as Job;
-    const on = (device: string): Job => ({ ...structuredClone(job), jobname: `job ${device} `, 'job options': { ...job['job options'], filename: device } });
+    const on = (device: string): Job => ({
+      ...structuredClone(job),
+      jobname: `job ${device} `,
+      'job options': { ...job['job options'], filename: device },
+    });
     const runs = parseImport(JSON.stringify({ ...d, jobs: [on('/dev/sda'), on('/dev/sdb')] }, null, 2), 'two.json', { now: NOW });
-    assert.deepEqual(runs.map((r) => r.target.path), ['/dev/sda', '/dev/sdb']);
+    assert.deepEqual(
+      runs.map((r) => r.target.path),
+      ['/dev/sda', '/dev/sdb'],
+    );
     for (const run of runs) {
-      assert.deepEqual(run.results.map((r) => r.test), ['rnd4k-q1t1-read']);
+      assert.deepEqual(
+        run.results.map((r) => r.test),
+        ['rnd4k-q1t1-read'],
+      );
       assert.match(run.label, /\(\/dev\/sd[ab]\)$/);
     }
     // Two jobs on the same device with the same shape keep both, with a clean qualifier.
-    const same = parseImport(JSON.stringify({ ...d, jobs: [on('/dev/sda'), { ...on('/dev/sda'), jobname: '  second   job ' }] }), 'same.json', { now: NOW });
-    assert.deepEqual(same[0]?.results.map((r) => r.test), ['rnd4k-q1t1-read', 'rnd4k-q1t1-read:second job']);
+    const same = parseImport(
+      JSON.stringify({ ...d, jobs: [on('/dev/sda'), { ...on('/dev/sda'), jobname: '  second   job ' }] }),
+      'same.json',
+      { now: NOW },
+    );
+    assert.deepEqual(
+      same[0]?.results.map((r) => r.test),
+      ['rnd4k-q1t1-read', 'rnd4k-q1t1-read:second job'],
+    );
   });
 
   it('runtime and sizes as fio reads them (parse.c): "5m" is five minutes, KiB is 1000 bytes under kb_base=1024', () => {
@@ -194,6 +235,9 @@ describe('fio JSON published by others', () => {
     const [run] = parseImport(JSON.stringify(d), 'kib.json', { now: NOW });
     const r = run?.results[0];
     assert.equal(r?.test, 'rnd4000-q1t1-read');
-    assert.ok(r?.warnings.some((w) => w.code === 'rate-iops-mismatch'), 'the bytes moved were 4096 per I/O, not 4000');
+    assert.ok(
+      r?.warnings.some((w) => w.code === 'rate-iops-mismatch'),
+      'the bytes moved were 4096 per I/O, not 4000',
+    );
   });
 });

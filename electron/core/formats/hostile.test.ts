@@ -149,10 +149,20 @@ describe('hostile input', () => {
   });
 
   it('lookalike documents with random values in the known fields are refused or sane', () => {
-    const value = fc.oneof(fc.double(), fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 2 }));
+    const value = fc.oneof(
+      fc.double(),
+      fc.string(),
+      fc.constant(null),
+      fc.boolean(),
+      fc.array(fc.integer(), { maxLength: 3 }),
+      fc.object({ maxDepth: 2 }),
+    );
     fc.assert(
       fc.property(value, value, value, (bw, iops, mean) => {
-        const fio = { 'fio version': 'fio-3.33', jobs: [{ jobname: 'j', 'job options': { rw: 'read' }, read: { bw_bytes: bw, iops, clat_ns: { mean } } }] };
+        const fio = {
+          'fio version': 'fio-3.33',
+          jobs: [{ jobname: 'j', 'job options': { rw: 'read' }, read: { bw_bytes: bw, iops, clat_ns: { mean } } }],
+        };
         importOrError(JSON.stringify(fio), 'fio.json');
         const dd = JSON.parse(fixtures.find((f) => f.name === 'export.json')!.text);
         dd.runs[0].results[0].bytesPerSec = bw;
@@ -165,16 +175,28 @@ describe('hostile input', () => {
 
   it('deeply nested JSON is refused with the line where it goes too deep', () => {
     const deep = `{"format": "diskdelta-results",\n"version": 1,\n"runs": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
-    assert.throws(() => parseImport(deep, 'deep.json'), (e: unknown) => e instanceof ImportError && e.line === 3 && /nested deeper/.test(e.message));
+    assert.throws(
+      () => parseImport(deep, 'deep.json'),
+      (e: unknown) => e instanceof ImportError && e.line === 3 && /nested deeper/.test(e.message),
+    );
     const fio = `note: x\n{\n"fio version": "fio-3.33",\n"jobs": [{"jobname": "j", "read": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}]}`;
-    assert.throws(() => parseImport(fio, 'deep-fio.json'), (e: unknown) => e instanceof ImportError && e.line === 4);
+    assert.throws(
+      () => parseImport(fio, 'deep-fio.json'),
+      (e: unknown) => e instanceof ImportError && e.line === 4,
+    );
   });
 
   it('binary files are refused with the line of the first bad byte', () => {
     const bytes = Buffer.from('1.98,2.00a,host\nsecond line\nthird \u0000 line\n', 'utf8');
-    assert.throws(() => decodeImportBytes(bytes, 'bin.csv'), (e: unknown) => e instanceof ImportError && e.line === 3);
+    assert.throws(
+      () => decodeImportBytes(bytes, 'bin.csv'),
+      (e: unknown) => e instanceof ImportError && e.line === 3,
+    );
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-    assert.throws(() => decodeImportBytes(png, 'image.png'), (e: unknown) => e instanceof ImportError && /not valid|binary/.test(e.message));
+    assert.throws(
+      () => decodeImportBytes(png, 'image.png'),
+      (e: unknown) => e instanceof ImportError && /not valid|binary/.test(e.message),
+    );
     assert.throws(() => parseImport('{"fio version": "x"\u0000}', 'nul.json'), ImportError);
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 2000 }), (data) => {
@@ -194,7 +216,10 @@ describe('hostile input', () => {
       const path = join(tmp, 'huge.json');
       writeFileSync(path, '');
       truncateSync(path, MAX_IMPORT_BYTES + 1); // sparse: no disk space used, no bytes read
-      await assert.rejects(readImportFile(path), (e: unknown) => e instanceof ImportError && e.file === 'huge.json' && /limited to 50 MiB/.test(e.message));
+      await assert.rejects(
+        readImportFile(path),
+        (e: unknown) => e instanceof ImportError && e.file === 'huge.json' && /limited to 50 MiB/.test(e.message),
+      );
       const ok = join(tmp, 'CDM.txt');
       writeFileSync(ok, fixtures.find((f) => f.name === 'crystaldiskmark-8.txt')!.text);
       const read = await readImportFile(ok);
@@ -203,11 +228,17 @@ describe('hostile input', () => {
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
-    assert.throws(() => parseImport(' '.repeat(MAX_IMPORT_BYTES + 1), 'big.txt'), (e: unknown) => e instanceof ImportError && /limit/.test(e.message));
+    assert.throws(
+      () => parseImport(' '.repeat(MAX_IMPORT_BYTES + 1), 'big.txt'),
+      (e: unknown) => e instanceof ImportError && /limit/.test(e.message),
+    );
   });
 
   it('unknown formats say what is expected', () => {
-    assert.throws(() => parseImport('hello,world\n1,2\n', 'x.csv'), (e: unknown) => e instanceof ImportError && e.line === null && /bonnie\+\+ CSV, fio JSON/.test(e.message));
+    assert.throws(
+      () => parseImport('hello,world\n1,2\n', 'x.csv'),
+      (e: unknown) => e instanceof ImportError && e.line === null && /bonnie\+\+ CSV, fio JSON/.test(e.message),
+    );
     assert.equal(detectFormat(''), null);
     assert.equal(detectFormat(readFileSync(new URL('fio-jobs.fio', dir), 'utf8')), null);
   });

@@ -85,7 +85,8 @@ function walk(
       return;
     }
     SCALAR.lastIndex = i;
-    if (!SCALAR.test(text)) fail(c === undefined ? 'the document ends too early (truncated?)' : `unexpected character ${JSON.stringify(c)}`, i);
+    if (!SCALAR.test(text))
+      fail(c === undefined ? 'the document ends too early (truncated?)' : `unexpected character ${JSON.stringify(c)}`, i);
     i = SCALAR.lastIndex;
   };
 
@@ -202,5 +203,6 @@ export function lineOfPath(text: string, path: PathPart[], from = 0): number | n
   } catch {
     return null;
   }
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set inside the callback above, which narrowing does not follow
   return found === null ? null : lineAt(text, found);
 }

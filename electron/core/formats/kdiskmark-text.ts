@@ -41,7 +41,14 @@ function agreeing(lines: ReportLine[], bytesPerMB: number): number {
     (l) =>
       l.iops !== null &&
       l.params !== null &&
-      rateAgreesWithIops({ bytesPerSec: (l.rateMilli * bytesPerMB) / 1000, iops: l.iops, blockSize: l.params.blockSize, rateStep: bytesPerMB / 1000, iopsStep: 0.1, slackBytesPerSec: 1024 }),
+      rateAgreesWithIops({
+        bytesPerSec: (l.rateMilli * bytesPerMB) / 1000,
+        iops: l.iops,
+        blockSize: l.params.blockSize,
+        rateStep: bytesPerMB / 1000,
+        iopsStep: 0.1,
+        slackBytesPerSec: 1024,
+      }),
   ).length;
 }
 
@@ -64,7 +71,10 @@ function rateUnit(version: string, lines: ReportLine[]): RateUnit {
   if (v) return atLeast(v, [1, 5, 1]) ? kb : mib;
   // No version in the header: 1.4–1.5.1. The report's own IOPS × block size decides.
   const unit = agreeing(lines, KIB_OVER_1024) > agreeing(lines, KIB_OVER_1000) ? mib : kb;
-  return { ...unit, note: `${unit.note} This report names no version (KDiskMark 1.4–1.5.1); its IOPS × block size agree with this reading.` };
+  return {
+    ...unit,
+    note: `${unit.note} This report names no version (KDiskMark 1.4–1.5.1); its IOPS × block size agree with this reading.`,
+  };
 }
 
 function lineWarnings(version: string, line: ReportLine): Warning[] {
@@ -93,7 +103,7 @@ function lineWarnings(version: string, line: ReportLine): Warning[] {
       code: 'kdiskmark-mix-weighted',
       message:
         `KDiskMark's [Mix] figure is ${p} × the read side + ${(1 - p).toFixed(2)} × the write side, not their sum: it is ` +
-        'not the mixed test\'s total throughput, so it does not compare with one.',
+        "not the mixed test's total throughput, so it does not compare with one.",
     });
   }
   return warnings;
@@ -102,7 +112,9 @@ function lineWarnings(version: string, line: ReportLine): Warning[] {
 function notes(version: string): string[] {
   const v = versionOf(version);
   const clat = v !== null && atLeast(v, [3, 2, 0]);
-  return [`Latency is the mean of fio's ${clat ? 'clat_ns (completion latency)' : 'lat_ns (submission + completion)'} as KDiskMark ${version} reports it.`];
+  return [
+    `Latency is the mean of fio's ${clat ? 'clat_ns (completion latency)' : 'lat_ns (submission + completion)'} as KDiskMark ${version} reports it.`,
+  ];
 }
 
 const flavour: DiskMarkFlavour = {

@@ -43,6 +43,11 @@ export function rateIopsWarning(tool: string, c: RateAndIops): Warning | null {
 /** Adds the warning to a result when its rate and IOPS disagree (a no-op without a block size). */
 export function checkResultRate(tool: string, result: TestResult, steps: Omit<RateAndIops, 'bytesPerSec' | 'iops' | 'blockSize'>): void {
   if (result.bytesPerSec === null || result.iops === null || !result.params) return;
-  const warning = rateIopsWarning(tool, { bytesPerSec: result.bytesPerSec, iops: result.iops, blockSize: result.params.blockSize, ...steps });
+  const warning = rateIopsWarning(tool, {
+    bytesPerSec: result.bytesPerSec,
+    iops: result.iops,
+    blockSize: result.params.blockSize,
+    ...steps,
+  });
   if (warning) result.warnings.push(warning);
 }

@@ -48,10 +48,14 @@ describe('reference runs', () => {
     const runs = await loadReferenceRuns();
     const extras = (re: RegExp) => Object.fromEntries(byLabel(runs, re).extras.map((e) => [e.name, [e.value, e.unit]]));
     assert.deepEqual(extras(/without discard/), {
-      'extract + sync': [7.368, 's'], 'delete + sync': [0.71, 's'], 'delete one 3 GB file': [0.43, 's'],
+      'extract + sync': [7.368, 's'],
+      'delete + sync': [0.71, 's'],
+      'delete one 3 GB file': [0.43, 's'],
     });
     assert.deepEqual(extras(/with discard/), {
-      'extract + sync': [7.373, 's'], 'delete + sync': [2.697, 's'], 'delete one 3 GB file': [1.65, 's'],
+      'extract + sync': [7.373, 's'],
+      'delete + sync': [2.697, 's'],
+      'delete one 3 GB file': [1.65, 's'],
     });
     assert.match(byLabel(runs, /with discard/).sourceMeta.fstrim ?? '', /about a minute/);
   });
@@ -69,7 +73,10 @@ describe('reference runs', () => {
       const name = '2011-thinkpad-x201i-bonnie.json';
       copyFileSync(join(REFERENCE_DIR, name), join(tmp, name));
       assert.equal((await loadReferenceRuns(tmp)).length, 3);
-      writeFileSync(join(tmp, 'z.json'), readFileSync(join(REFERENCE_DIR, name), 'utf8').replace(/"source": "reference"/, '"source": "measured"'));
+      writeFileSync(
+        join(tmp, 'z.json'),
+        readFileSync(join(REFERENCE_DIR, name), 'utf8').replace(/"source": "reference"/, '"source": "measured"'),
+      );
       await assert.rejects(loadReferenceRuns(tmp), (e: unknown) => e instanceof ImportError && e.file === 'z.json');
     } finally {
       rmSync(tmp, { recursive: true, force: true });

@@ -35,13 +35,17 @@ export function checkRuns(runs: RunRecord[], fileName: string): void {
   for (const [index, run] of runs.entries()) {
     const control = controlCharField(run, `run ${index + 1}`);
     if (control) {
-      throw new ImportError(fileName, null, `${control[0]} holds the control character ${control[1]}, which a terminal would obey (escape sequences): not a report DiskDelta imports`);
+      throw new ImportError(
+        fileName,
+        null,
+        `${control[0]} holds the control character ${control[1]}, which a terminal would obey (escape sequences): not a report DiskDelta imports`,
+      );
     }
     if (run.results.length === 0 && run.extras.length === 0) {
       throw new ImportError(fileName, null, `run "${run.label}" holds no results`);
     }
     for (const r of run.results) {
-      const numbers = [r.bytesPerSec, r.iops, r.cv, ...Object.values(r.latencyNs ?? {}), r.cpu?.userNs, r.cpu?.systemNs];
+      const numbers = [r.bytesPerSec, r.iops, r.cv, ...(Object.values(r.latencyNs ?? {}) as number[]), r.cpu?.userNs, r.cpu?.systemNs];
       if (!numbers.every(ok) || !r.histogram.every(([b, c]) => ok(b) && ok(c))) {
         throw new ImportError(fileName, null, `test ${r.test}: a value is negative or not a finite number`);
       }

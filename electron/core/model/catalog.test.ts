@@ -1,7 +1,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  GRID_TEST_IDS, METRICS, TESTS, metricById, testById, testByForeignName, testIdFor, testTitle, testWrites, titleForParams,
+  GRID_TEST_IDS,
+  METRICS,
+  TESTS,
+  metricById,
+  testById,
+  testByForeignName,
+  testIdFor,
+  testTitle,
+  testWrites,
+  titleForParams,
 } from './catalog.ts';
 
 describe('the catalog of tests', () => {
@@ -12,8 +21,14 @@ describe('the catalog of tests', () => {
 
   test('the grid is the eight CrystalDiskMark cells, in the grid order', () => {
     assert.deepEqual(GRID_TEST_IDS, [
-      'seq1m-q8t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-read', 'seq1m-q1t1-write',
-      'rnd4k-q32t1-read', 'rnd4k-q32t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write',
+      'seq1m-q8t1-read',
+      'seq1m-q8t1-write',
+      'seq1m-q1t1-read',
+      'seq1m-q1t1-write',
+      'rnd4k-q32t1-read',
+      'rnd4k-q32t1-write',
+      'rnd4k-q1t1-read',
+      'rnd4k-q1t1-write',
     ]);
   });
 
@@ -33,7 +48,7 @@ describe('the catalog of tests', () => {
     assert.equal(testIdFor({ rw: 'read', blockSize: 512, queueDepth: 1, threads: 1 }), 'seq512-q1t1-read');
   });
 
-  test('other tools\' names map to catalog tests', () => {
+  test("other tools' names map to catalog tests", () => {
     assert.equal(testByForeignName('bonnie', 'get_block')?.id, 'seq1m-q1t1-read');
     assert.equal(testByForeignName('bonnie', 'put_block')?.id, 'seq1m-q1t1-write');
     assert.equal(testByForeignName('bonnie', 'seeks')?.id, 'seeks');
@@ -42,14 +57,15 @@ describe('the catalog of tests', () => {
   });
 
   test('writes: write, random write and mixed tests; seeks only read on a device', () => {
-    assert.deepEqual(TESTS.filter((t) => t.writes).map((t) => t.id), [
-      'seq1m-q8t1-write', 'seq1m-q1t1-write', 'rnd4k-q32t1-write', 'rnd4k-q1t1-write', 'mix70-rnd4k-q8t1',
-    ]);
+    assert.deepEqual(
+      TESTS.filter((t) => t.writes).map((t) => t.id),
+      ['seq1m-q8t1-write', 'seq1m-q1t1-write', 'rnd4k-q32t1-write', 'rnd4k-q1t1-write', 'mix70-rnd4k-q8t1'],
+    );
     assert.equal(testWrites('seq4m-q1t1-write', { rw: 'write', blockSize: 4 << 20, queueDepth: 1, threads: 1 }), true);
     assert.equal(testWrites('not-in-catalog'), false);
   });
 
-  test('every test\'s primary metric is in the catalog, with a direction', () => {
+  test("every test's primary metric is in the catalog, with a direction", () => {
     for (const t of TESTS) assert.ok(metricById(t.primary), t.id);
     assert.equal(METRICS.phaseSeconds.direction, 'lower');
     assert.equal(METRICS.cipherBytesPerSec.direction, 'higher');

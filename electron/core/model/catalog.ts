@@ -91,16 +91,17 @@ export interface TestDef {
 const MiB = 1024 * 1024;
 
 /** What each access pattern is called, and how a test of that pattern is named and titled. */
-const PATTERNS: Record<AccessPattern, { words: (p: TestParams) => string; id: (shape: string, p: TestParams) => string; writes: boolean }> = {
-  read: { words: () => 'sequential read', id: (s) => `seq${s}-read`, writes: false },
-  write: { words: () => 'sequential write', id: (s) => `seq${s}-write`, writes: true },
-  randread: { words: () => 'random read', id: (s) => `rnd${s}-read`, writes: false },
-  randwrite: { words: () => 'random write', id: (s) => `rnd${s}-write`, writes: true },
-  randrw: { words: (p) => `random ${p.readPercent ?? 50} % read mix`, id: (s, p) => `mix${p.readPercent ?? 50}-rnd${s}`, writes: true },
-  // Seeks rewrite every 10th block on a file, but on a block device they only read (with a
-  // warning), so they are not refused there.
-  seeks: { words: () => 'random seeks', id: () => 'seeks', writes: false },
-};
+const PATTERNS: Record<AccessPattern, { words: (p: TestParams) => string; id: (shape: string, p: TestParams) => string; writes: boolean }> =
+  {
+    read: { words: () => 'sequential read', id: (s) => `seq${s}-read`, writes: false },
+    write: { words: () => 'sequential write', id: (s) => `seq${s}-write`, writes: true },
+    randread: { words: () => 'random read', id: (s) => `rnd${s}-read`, writes: false },
+    randwrite: { words: () => 'random write', id: (s) => `rnd${s}-write`, writes: true },
+    randrw: { words: (p) => `random ${p.readPercent ?? 50} % read mix`, id: (s, p) => `mix${p.readPercent ?? 50}-rnd${s}`, writes: true },
+    // Seeks rewrite every 10th block on a file, but on a block device they only read (with a
+    // warning), so they are not refused there.
+    seeks: { words: () => 'random seeks', id: () => 'seeks', writes: false },
+  };
 
 /** 4096 → "4k", 1048576 → "1m", 131072 → "128k", 512 → "512": the test id spelling. */
 export function blockSizeLabel(bytes: number): string {
@@ -120,24 +121,83 @@ export function titleForParams(p: TestParams): string {
 }
 
 function rateTest(params: TestParams, label: string, names: ForeignNames, primary: MetricId): TestDef {
-  return { id: PATTERNS[params.rw].id(shapeOf(params), params), kind: 'rate', label, title: titleForParams(params), params, writes: PATTERNS[params.rw].writes, primary, names };
+  return {
+    id: PATTERNS[params.rw].id(shapeOf(params), params),
+    kind: 'rate',
+    label,
+    title: titleForParams(params),
+    params,
+    writes: PATTERNS[params.rw].writes,
+    primary,
+    names,
+  };
 }
 
 const q = (n: number) => `Q=${String(n).padStart(3)}, T= 1`;
 
 /** In the order the grid shows them (CrystalDiskMark's layout), then seeks and the mix. */
 export const TESTS: readonly TestDef[] = [
-  rateTest({ rw: 'read', blockSize: MiB, queueDepth: 8, threads: 1 }, 'SEQ1M Q8T1 read', { grid: 'SEQ1M Q8T1', crystaldiskmark: `SEQ 1MiB (${q(8)})`, kdiskmark: `Sequential 1 MiB (${q(8)})` }, 'bytesPerSec'),
-  rateTest({ rw: 'write', blockSize: MiB, queueDepth: 8, threads: 1 }, 'SEQ1M Q8T1 write', { grid: 'SEQ1M Q8T1', crystaldiskmark: `SEQ 1MiB (${q(8)})`, kdiskmark: `Sequential 1 MiB (${q(8)})` }, 'bytesPerSec'),
-  rateTest({ rw: 'read', blockSize: MiB, queueDepth: 1, threads: 1 }, 'SEQ1M Q1T1 read', { grid: 'SEQ1M Q1T1', crystaldiskmark: `SEQ 1MiB (${q(1)})`, kdiskmark: `Sequential 1 MiB (${q(1)})`, bonnie: 'get_block' }, 'bytesPerSec'),
-  rateTest({ rw: 'write', blockSize: MiB, queueDepth: 1, threads: 1 }, 'SEQ1M Q1T1 write', { grid: 'SEQ1M Q1T1', crystaldiskmark: `SEQ 1MiB (${q(1)})`, kdiskmark: `Sequential 1 MiB (${q(1)})`, bonnie: 'put_block' }, 'bytesPerSec'),
-  rateTest({ rw: 'randread', blockSize: 4096, queueDepth: 32, threads: 1 }, 'RND4K Q32T1 read', { grid: 'RND4K Q32T1', crystaldiskmark: `RND 4KiB (${q(32)})`, kdiskmark: `Random 4 KiB (${q(32)})` }, 'iops'),
-  rateTest({ rw: 'randwrite', blockSize: 4096, queueDepth: 32, threads: 1 }, 'RND4K Q32T1 write', { grid: 'RND4K Q32T1', crystaldiskmark: `RND 4KiB (${q(32)})`, kdiskmark: `Random 4 KiB (${q(32)})` }, 'iops'),
-  rateTest({ rw: 'randread', blockSize: 4096, queueDepth: 1, threads: 1 }, 'RND4K Q1T1 read', { grid: 'RND4K Q1T1', crystaldiskmark: `RND 4KiB (${q(1)})`, kdiskmark: `Random 4 KiB (${q(1)})` }, 'iops'),
-  rateTest({ rw: 'randwrite', blockSize: 4096, queueDepth: 1, threads: 1 }, 'RND4K Q1T1 write', { grid: 'RND4K Q1T1', crystaldiskmark: `RND 4KiB (${q(1)})`, kdiskmark: `Random 4 KiB (${q(1)})` }, 'iops'),
+  rateTest(
+    { rw: 'read', blockSize: MiB, queueDepth: 8, threads: 1 },
+    'SEQ1M Q8T1 read',
+    { grid: 'SEQ1M Q8T1', crystaldiskmark: `SEQ 1MiB (${q(8)})`, kdiskmark: `Sequential 1 MiB (${q(8)})` },
+    'bytesPerSec',
+  ),
+  rateTest(
+    { rw: 'write', blockSize: MiB, queueDepth: 8, threads: 1 },
+    'SEQ1M Q8T1 write',
+    { grid: 'SEQ1M Q8T1', crystaldiskmark: `SEQ 1MiB (${q(8)})`, kdiskmark: `Sequential 1 MiB (${q(8)})` },
+    'bytesPerSec',
+  ),
+  rateTest(
+    { rw: 'read', blockSize: MiB, queueDepth: 1, threads: 1 },
+    'SEQ1M Q1T1 read',
+    { grid: 'SEQ1M Q1T1', crystaldiskmark: `SEQ 1MiB (${q(1)})`, kdiskmark: `Sequential 1 MiB (${q(1)})`, bonnie: 'get_block' },
+    'bytesPerSec',
+  ),
+  rateTest(
+    { rw: 'write', blockSize: MiB, queueDepth: 1, threads: 1 },
+    'SEQ1M Q1T1 write',
+    { grid: 'SEQ1M Q1T1', crystaldiskmark: `SEQ 1MiB (${q(1)})`, kdiskmark: `Sequential 1 MiB (${q(1)})`, bonnie: 'put_block' },
+    'bytesPerSec',
+  ),
+  rateTest(
+    { rw: 'randread', blockSize: 4096, queueDepth: 32, threads: 1 },
+    'RND4K Q32T1 read',
+    { grid: 'RND4K Q32T1', crystaldiskmark: `RND 4KiB (${q(32)})`, kdiskmark: `Random 4 KiB (${q(32)})` },
+    'iops',
+  ),
+  rateTest(
+    { rw: 'randwrite', blockSize: 4096, queueDepth: 32, threads: 1 },
+    'RND4K Q32T1 write',
+    { grid: 'RND4K Q32T1', crystaldiskmark: `RND 4KiB (${q(32)})`, kdiskmark: `Random 4 KiB (${q(32)})` },
+    'iops',
+  ),
+  rateTest(
+    { rw: 'randread', blockSize: 4096, queueDepth: 1, threads: 1 },
+    'RND4K Q1T1 read',
+    { grid: 'RND4K Q1T1', crystaldiskmark: `RND 4KiB (${q(1)})`, kdiskmark: `Random 4 KiB (${q(1)})` },
+    'iops',
+  ),
+  rateTest(
+    { rw: 'randwrite', blockSize: 4096, queueDepth: 1, threads: 1 },
+    'RND4K Q1T1 write',
+    { grid: 'RND4K Q1T1', crystaldiskmark: `RND 4KiB (${q(1)})`, kdiskmark: `Random 4 KiB (${q(1)})` },
+    'iops',
+  ),
   // bonnie++'s Random Seeks: 3 concurrent seekers, 8 KiB blocks, every 10th rewritten.
-  rateTest({ rw: 'seeks', blockSize: 8192, queueDepth: 1, threads: 3 }, 'Random seeks (bonnie++ style, 3 seekers)', { bonnie: 'seeks' }, 'seeks'),
-  rateTest({ rw: 'randrw', blockSize: 4096, queueDepth: 8, threads: 1, readPercent: 70 }, 'MIX 70/30 RND4K Q8T1', { crystaldiskmark: `RND 4KiB (${q(8)}) [Mix Read 70%/Write 30%]` }, 'iops'),
+  rateTest(
+    { rw: 'seeks', blockSize: 8192, queueDepth: 1, threads: 3 },
+    'Random seeks (bonnie++ style, 3 seekers)',
+    { bonnie: 'seeks' },
+    'seeks',
+  ),
+  rateTest(
+    { rw: 'randrw', blockSize: 4096, queueDepth: 8, threads: 1, readPercent: 70 },
+    'MIX 70/30 RND4K Q8T1',
+    { crystaldiskmark: `RND 4KiB (${q(8)}) [Mix Read 70%/Write 30%]` },
+    'iops',
+  ),
 ];
 
 /** Every test id of the catalog, in catalog order. */
@@ -175,7 +235,13 @@ export function testLabel(id: string, params?: TestParams | null): string {
 }
 
 function sameParams(a: TestParams, b: TestParams): boolean {
-  return a.rw === b.rw && a.blockSize === b.blockSize && a.queueDepth === b.queueDepth && a.threads === b.threads && (a.rw !== 'randrw' || (a.readPercent ?? 50) === (b.readPercent ?? 50));
+  return (
+    a.rw === b.rw &&
+    a.blockSize === b.blockSize &&
+    a.queueDepth === b.queueDepth &&
+    a.threads === b.threads &&
+    (a.rw !== 'randrw' || (a.readPercent ?? 50) === (b.readPercent ?? 50))
+  );
 }
 
 /**

@@ -18,11 +18,15 @@ describe('one list of failure and exit codes', () => {
 
   it('every failure ends with an exit code of the list, and exit codes are distinct', () => {
     assert.equal(new Set(EXIT_CODES.map((e) => e.exit)).size, EXIT_CODES.length);
-    for (const code of FAILURE_CODES) assert.ok(EXIT_CODES.some((e) => e.exit === exitCodeOf(code)), code);
+    for (const code of FAILURE_CODES)
+      assert.ok(
+        EXIT_CODES.some((e) => e.exit === exitCodeOf(code)),
+        code,
+      );
     assert.equal(failureOfExit(8), 'internal', 'an undocumented status is an internal failure');
     assert.equal(failureOfExit(null), 'internal', 'a worker killed by a signal');
     assert.equal(failureOfExit(4), 'no-space');
-    assert.equal(failureOfExit(10), 'internal', 'not-saved is the CLI\'s own: a worker ending with 10 is not that');
+    assert.equal(failureOfExit(10), 'internal', "not-saved is the CLI's own: a worker ending with 10 is not that");
     assert.ok(Object.values(FAILURES).every((f) => f.what.length > 0));
   });
 
@@ -39,11 +43,19 @@ describe('diskdelta run never exits with a status its help does not list', () =>
   const listed: number[] = EXIT_CODES.map((e) => e.exit);
   // A stand-in worker: whatever it says and however it exits, the CLI answers with a listed status.
   const cases = [
-    { name: 'an unknown error code and exit 8', script: 'echo \'{"v":1,"type":"error","code":"mystery","message":"boom"}\'; exit 8', expect: 1 },
+    {
+      name: 'an unknown error code and exit 8',
+      script: 'echo \'{"v":1,"type":"error","code":"mystery","message":"boom"}\'; exit 8',
+      expect: 1,
+    },
     { name: 'silence and exit 8', script: 'exit 8', expect: 1 },
     { name: 'exit 42', script: 'exit 42', expect: 1 },
     { name: 'killed by SIGKILL', script: '[ "$1" = cleanup ] && exit 0; kill -9 $$', expect: 1 },
-    { name: 'a listed failure (no-space, exit 4)', script: 'echo \'{"v":1,"type":"error","code":"no-space","message":"disk full"}\'; exit 4', expect: 4 },
+    {
+      name: 'a listed failure (no-space, exit 4)',
+      script: 'echo \'{"v":1,"type":"error","code":"no-space","message":"disk full"}\'; exit 4',
+      expect: 4,
+    },
   ];
   for (const c of cases) {
     it(c.name, async (t) => {

@@ -16,9 +16,18 @@ export const EXIT_CODES = [
   { exit: 5, name: 'NODIRECT', meaning: 'O_DIRECT refused or meaningless (tmpfs) without --buffered' },
   { exit: 6, name: 'IO', meaning: 'I/O error during the test' },
   { exit: 7, name: 'INTERRUPTED', meaning: 'interrupted by a signal or Ctrl-C (the test file is removed)' },
-  { exit: 9, name: 'ELEVATION', meaning: 'a raw device could not be opened for you: pkexec or the policy missing, no polkit agent, dismissed, denied, or the helper killed' },
+  {
+    exit: 9,
+    name: 'ELEVATION',
+    meaning:
+      'a raw device could not be opened for you: pkexec or the policy missing, no polkit agent, dismissed, denied, or the helper killed',
+  },
   // Not 8: older workers ended an internal failure with 8, which must still read as internal.
-  { exit: 10, name: 'NOT_SAVED', meaning: 'measured and printed (--json too), but the library could not save the results (diskdelta run only)' },
+  {
+    exit: 10,
+    name: 'NOT_SAVED',
+    meaning: 'measured and printed (--json too), but the library could not save the results (diskdelta run only)',
+  },
 ] as const;
 
 export type ExitName = (typeof EXIT_CODES)[number]['name'];
@@ -32,9 +41,11 @@ export const FAILURE_ACTIONS = {
   'use-buffered': 'Choose a folder on a disk, or allow page-cache I/O (every result is then flagged).',
   'check-disk': 'Check the disk (the kernel log, `dmesg`, and its SMART status), then try again.',
   retry: 'Start the run again when you are ready.',
-  'fix-library': 'The results were printed, not saved: free space where the library is, or choose another library (--db), and keep the printed figures.',
+  'fix-library':
+    'The results were printed, not saved: free space where the library is, or choose another library (--db), and keep the printed figures.',
   report: 'This is a fault in DiskDelta or the machine; try again, and report it if it repeats.',
-  elevate: 'Let DiskDelta ask for administrator rights to open the device (--elevate; the app asks once per device): only the open is privileged.',
+  elevate:
+    'Let DiskDelta ask for administrator rights to open the device (--elevate; the app asks once per device): only the open is privileged.',
   'install-helper': "Install pkexec and DiskDelta's helper with its polkit policy: sudo npx diskdelta helper install (or the .deb).",
   'start-agent': "Run from a terminal, or start your desktop's polkit authentication agent, then try again.",
 } as const;
@@ -50,7 +61,11 @@ export const FAILURES = {
   'target-not-writable': { exit: 'TARGET', action: 'pick-folder', what: 'the target is on a read-only file system' },
   permission: { exit: 'TARGET', action: 'run-as-root', what: 'no permission to open the target' },
   'target-unusable': { exit: 'TARGET', action: 'pick-folder', what: 'the target cannot be opened or sized' },
-  'target-virtual-fs': { exit: 'TARGET', action: 'pick-folder', what: 'the target is on a virtual filesystem such as /proc or /sys: no disk under it' },
+  'target-virtual-fs': {
+    exit: 'TARGET',
+    action: 'pick-folder',
+    what: 'the target is on a virtual filesystem such as /proc or /sys: no disk under it',
+  },
   'no-space': { exit: 'NOSPACE', action: 'free-space', what: 'not enough free space' },
   'no-direct-io': { exit: 'NODIRECT', action: 'use-buffered', what: 'O_DIRECT refused or meaningless (tmpfs)' },
   'io-error': { exit: 'IO', action: 'check-disk', what: 'an I/O error' },
@@ -73,7 +88,11 @@ export const FAILURES = {
   'helper-killed': { exit: 'ELEVATION', action: 'retry', what: 'the helper was killed before it passed the device back' },
   'helper-failed': { exit: 'ELEVATION', action: 'report', what: 'the helper could not open the device' },
   'holder-gone': { exit: 'ELEVATION', action: 'retry', what: "the session's descriptor holder is gone" },
-  'no-cipher-backend': { exit: 'TARGET', action: 'report', what: 'no way to measure ciphers: neither AF_ALG in the kernel nor OpenSSL libcrypto' },
+  'no-cipher-backend': {
+    exit: 'TARGET',
+    action: 'report',
+    what: 'no way to measure ciphers: neither AF_ALG in the kernel nor OpenSSL libcrypto',
+  },
   'needs-root': { exit: 'TARGET', action: 'run-as-root', what: 'a dm-crypt mapping or a raw device needs root' },
   'no-dm-crypt': { exit: 'USAGE', action: 'fix-input', what: 'the target is not on a dm-crypt mapping' },
   'dm-crypt-unavailable': { exit: 'TARGET', action: 'report', what: 'no cryptsetup, losetup or device-mapper here' },

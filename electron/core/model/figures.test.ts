@@ -18,21 +18,47 @@ import { runCli } from '../../cli/run-cli-in-process.ts';
 
 function figuresResult(test: string, unpackSec: number, cipher: number, forecast: number): TestResult {
   return {
-    test, params: null, bytesPerSec: null, iops: null, latencyNs: null, best: null, cv: null, runs: [], histogram: [],
-    cpu: null, underResolved: false, warnings: [],
+    test,
+    params: null,
+    bytesPerSec: null,
+    iops: null,
+    latencyNs: null,
+    best: null,
+    cv: null,
+    runs: [],
+    histogram: [],
+    cpu: null,
+    underResolved: false,
+    warnings: [],
     figures: [
       { metric: 'phaseSeconds', subject: 'unpack', value: unpackSec, unit: 's', provenance: 'measured' },
       { metric: 'cipherBytesPerSec', subject: 'aes-xts-plain64', value: cipher, unit: 'bytes/s', provenance: 'measured' },
-      { metric: 'forecastBytesPerSec', subject: 'seq write under dm-crypt', value: forecast, unit: 'bytes/s', provenance: 'estimated', basis: 'min(cipher ceiling, measured write)' },
+      {
+        metric: 'forecastBytesPerSec',
+        subject: 'seq write under dm-crypt',
+        value: forecast,
+        unit: 'bytes/s',
+        provenance: 'estimated',
+        basis: 'min(cipher ceiling, measured write)',
+      },
     ],
   };
 }
 
 function run(label: string, unpackSec: number, cipher: number, forecast: number): RunRecord {
   return {
-    label, notes: '', createdAt: '2026-11-30T07:00:00.000Z', source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {},
-    target: { path: '/mnt/x', kind: 'folder' }, settings: {}, engine: { name: 'diskdelta', version: '0.1.0' },
-    results: [figuresResult('workload-kernel-tree', unpackSec, cipher, forecast)], extras: [], warnings: [],
+    label,
+    notes: '',
+    createdAt: '2026-11-30T07:00:00.000Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: '/mnt/x', kind: 'folder' },
+    settings: {},
+    engine: { name: 'diskdelta', version: '0.1.0' },
+    results: [figuresResult('workload-kernel-tree', unpackSec, cipher, forecast)],
+    extras: [],
+    warnings: [],
   };
 }
 
@@ -61,7 +87,10 @@ describe('figures of kinds that are not rates', () => {
     const [back] = parseImport(exportJson([a]), 'figures.json');
     assert.deepEqual(back?.results[0]?.figures, a.results[0]?.figures);
     const csv = exportCsv([a]);
-    assert.match(csv, /,figure,workload-kernel-tree,.*,480000000,bytes\/s,"forecastBytesPerSec seq write under dm-crypt \(estimated: min\(cipher ceiling, measured write\)\)"/);
+    assert.match(
+      csv,
+      /,figure,workload-kernel-tree,.*,480000000,bytes\/s,"forecastBytesPerSec seq write under dm-crypt \(estimated: min\(cipher ceiling, measured write\)\)"/,
+    );
     assert.match(csv, /,figure,workload-kernel-tree,.*,12\.5,s,phaseSeconds unpack \(measured\)/);
   });
 
@@ -73,7 +102,10 @@ describe('figures of kinds that are not rates', () => {
     assert.equal(unpack.cells[1]?.display, '10 s');
     const forecast = c.rows.find((r) => r.metric.startsWith('forecastBytesPerSec'))!;
     assert.equal(forecast.kind, 'figure');
-    assert.ok(forecast.cells.every((cell) => cell.estimated && cell.display.endsWith('(estimated)')), JSON.stringify(forecast.cells));
+    assert.ok(
+      forecast.cells.every((cell) => cell.estimated && cell.display.endsWith('(estimated)')),
+      JSON.stringify(forecast.cells),
+    );
     assert.ok(unpack.cells.every((cell) => !cell.estimated));
     assert.match(formatComparisonText(c), /400(\.0)? MB\/s \(estimated\)/);
   });
@@ -88,6 +120,9 @@ describe('figures of kinds that are not rates', () => {
     const out = await runCli(['show', String(id), '--db', dbPath]);
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stdout, /workload-kernel-tree: seconds · unpack: 12\.50? s\n/);
-    assert.match(out.stdout, /forecast throughput · seq write under dm-crypt: 480(\.0)? MB\/s \(estimated\) — min\(cipher ceiling, measured write\)/);
+    assert.match(
+      out.stdout,
+      /forecast throughput · seq write under dm-crypt: 480(\.0)? MB\/s \(estimated\) — min\(cipher ceiling, measured write\)/,
+    );
   });
 });

@@ -9,8 +9,19 @@
 import { z } from 'zod';
 import { PROVENANCES, RAW_UNITS } from './catalog.ts';
 import type {
-  CpuTime, ExtraMetric, Figure, LatencyNs, ResultPrecision, RunMeasurement, RunRecord, RunSettings, Sample, TargetInfo,
-  TestParams, TestResult, Warning,
+  CpuTime,
+  ExtraMetric,
+  Figure,
+  LatencyNs,
+  ResultPrecision,
+  RunMeasurement,
+  RunRecord,
+  RunSettings,
+  Sample,
+  TargetInfo,
+  TestParams,
+  TestResult,
+  Warning,
 } from './results.ts';
 import type { DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from './machine.ts';
 
@@ -64,7 +75,12 @@ export const systemFactsSchema = z.strictObject({
 });
 
 export const latencySchema = z.strictObject({
-  mean: nullableCount, p50: nullableCount, p90: nullableCount, p99: nullableCount, p999: nullableCount, max: nullableCount,
+  mean: nullableCount,
+  p50: nullableCount,
+  p90: nullableCount,
+  p99: nullableCount,
+  p999: nullableCount,
+  max: nullableCount,
 });
 
 export const sampleSchema = z.strictObject({ tMs: count, bytesPerSec: count, iops: count });

@@ -6,7 +6,12 @@ import { accessSync, constants } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { PRINT_OPTIONS, ReportPrintError, type ReportPrinter } from './printer.ts';
 
-export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+export const CHROMIUM_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 
 export const CHROMIUM_MISSING =
   'no Chromium found to print the PDF: install the Debian package "chromium" (sudo apt-get install chromium), ' +
@@ -48,7 +53,9 @@ export function chromiumPrinter(options: { executablePath?: string } = {}): Repo
       try {
         return await chromium.launch({ executablePath, headless: true, args: chromiumArgs(), timeout: 30_000 });
       } catch (error) {
-        throw new ReportPrintError(`Chromium (${executablePath}) did not start: ${firstLine(error)}. Reinstall the "chromium" package or point DISKDELTA_CHROMIUM at a working one.`);
+        throw new ReportPrintError(
+          `Chromium (${executablePath}) did not start: ${firstLine(error)}. Reinstall the "chromium" package or point DISKDELTA_CHROMIUM at a working one.`,
+        );
       }
     })());
   const close = async () => {
@@ -82,5 +89,10 @@ export function chromiumPrinter(options: { executablePath?: string } = {}): Repo
 
 function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n').find((l) => l.trim() !== '')?.trim() ?? 'unknown error';
+  return (
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? 'unknown error'
+  );
 }

@@ -30,8 +30,17 @@ export interface ReportTools {
 }
 
 /** Runs → the report file's bytes. */
-export async function renderReport(records: RunRecord[], options: RenderOptions, { html: renderHtml, printer }: ReportTools): Promise<RenderedReport> {
-  const doc = buildReport(records, { generatedAt: options.generatedAt ?? new Date(), paper: options.paper, unit: options.unit, appVersion: options.appVersion });
+export async function renderReport(
+  records: RunRecord[],
+  options: RenderOptions,
+  { html: renderHtml, printer }: ReportTools,
+): Promise<RenderedReport> {
+  const doc = buildReport(records, {
+    generatedAt: options.generatedAt ?? new Date(),
+    paper: options.paper,
+    unit: options.unit,
+    appVersion: options.appVersion,
+  });
   const html = await renderHtml(doc);
   const base = `diskdelta-report-${records.map((r, i) => (r.id ? String(r.id) : `r${i + 1}`)).join('-')}`;
   if (options.format === 'html') return { fileName: `${base}.html`, mimeType: 'text/html', bytes: new TextEncoder().encode(html) };
@@ -41,4 +50,3 @@ export async function renderReport(records: RunRecord[], options: RenderOptions,
   if (!isPdf(bytes)) throw new ReportPrintError(`${printer.name} returned ${bytes.length} bytes that are not a PDF`);
   return { fileName: `${base}.pdf`, mimeType: 'application/pdf', bytes };
 }
-

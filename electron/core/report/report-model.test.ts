@@ -14,22 +14,56 @@ const at = new Date('2026-11-30T07:00:00Z');
 
 function measured(label: string, extra: Partial<RunRecord> = {}): RunRecord {
   return {
-    label, notes: '', createdAt: '2026-11-29T10:00:00.000Z', source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {},
+    label,
+    notes: '',
+    createdAt: '2026-11-29T10:00:00.000Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
     target: { path: '/mnt', kind: 'folder' },
-    system: { kernel: '6.1.0-28-amd64', cpuModel: 'AMD EPYC', cores: 2, threads: 2, cryptoFlags: ['aes', 'vaes'], memoryBytes: 24 * 2 ** 30 },
+    system: {
+      kernel: '6.1.0-28-amd64',
+      cpuModel: 'AMD EPYC',
+      cores: 2,
+      threads: 2,
+      cryptoFlags: ['aes', 'vaes'],
+      memoryBytes: 24 * 2 ** 30,
+    },
     settings: { preset: 'quick', sizeBytes: 64 * 2 ** 20, durationSec: 1.5, warmupSec: 0.5, runs: 3 },
     engine: { name: 'diskdelta', version: '0.1.0', ioEngine: 'aio' },
     results: [
       {
-        test: 'seq1m-q8t1-read', params: { rw: 'read', blockSize: 1 << 20, queueDepth: 8, threads: 1 }, bytesPerSec: 400e6, iops: 381, latencyNs: null,
-        best: null, cv: 0.021, runs: [], histogram: [], cpu: null, underResolved: false, warnings: [{ code: 'noisy', message: 'spread 21 %' }],
+        test: 'seq1m-q8t1-read',
+        params: { rw: 'read', blockSize: 1 << 20, queueDepth: 8, threads: 1 },
+        bytesPerSec: 400e6,
+        iops: 381,
+        latencyNs: null,
+        best: null,
+        cv: 0.021,
+        runs: [],
+        histogram: [],
+        cpu: null,
+        underResolved: false,
+        warnings: [{ code: 'noisy', message: 'spread 21 %' }],
       },
       {
-        test: 'rnd4k-q32t1-read', params: { rw: 'randread', blockSize: 4096, queueDepth: 32, threads: 1 }, bytesPerSec: 80e6, iops: 19531, latencyNs: null,
-        best: null, cv: null, runs: [], histogram: [], cpu: null, underResolved: false, warnings: [],
+        test: 'rnd4k-q32t1-read',
+        params: { rw: 'randread', blockSize: 4096, queueDepth: 32, threads: 1 },
+        bytesPerSec: 80e6,
+        iops: 19531,
+        latencyNs: null,
+        best: null,
+        cv: null,
+        runs: [],
+        histogram: [],
+        cpu: null,
+        underResolved: false,
+        warnings: [],
       },
     ],
-    extras: [], warnings: [], ...extra,
+    extras: [],
+    warnings: [],
+    ...extra,
   };
 }
 
@@ -43,30 +77,53 @@ describe('buildReport', () => {
 
   it('marks reference runs and carries the machine as the source describes it', () => {
     const doc = buildReport(reference, { generatedAt: at });
-    assert.deepEqual(doc.runs.map((r) => r.source), ['reference', 'reference', 'reference']);
+    assert.deepEqual(
+      doc.runs.map((r) => r.source),
+      ['reference', 'reference', 'reference'],
+    );
     assert.match(doc.runs[0]!.sourceText, /not measured on this machine/);
     assert.match(doc.runs[0]!.machineNote!, /ThinkPad X201i/);
     assert.equal(doc.runs[0]!.machine, null);
-    assert.deepEqual(doc.summary.map((s) => s.id), ['upgrade']);
+    assert.deepEqual(
+      doc.summary.map((s) => s.id),
+      ['upgrade'],
+    );
   });
 
   it('gives a measured run its machine, AES in hardware, method and O_DIRECT', () => {
     const doc = buildReport([measured('old'), measured('new')], { generatedAt: at, paper: 'letter' });
     const run = doc.runs[0]!;
-    assert.deepEqual(run.machine, { cpu: 'AMD EPYC, 2 cores / 2 threads', aes: 'yes (aes, vaes)', memory: '24 GiB', kernel: '6.1.0-28-amd64' });
+    assert.deepEqual(run.machine, {
+      cpu: 'AMD EPYC, 2 cores / 2 threads',
+      aes: 'yes (aes, vaes)',
+      memory: '24 GiB',
+      kernel: '6.1.0-28-amd64',
+    });
     assert.equal(run.method.io, 'O_DIRECT (bypasses the page cache)');
     assert.equal(run.method.timing, 'preset quick, 0.5 s warm-up, then 3 × 1.5 s timed runs, median shown');
     assert.equal(run.method.sizes, 'test file 64 MiB');
     assert.equal(run.method.engine, 'diskdelta 0.1.0 (aio I/O engine)');
     assert.equal(doc.paper, 'letter');
-    const noAes = buildReport([measured('x', { system: { kernel: null, cpuModel: 'Core 2', cores: 2, cryptoFlags: [], memoryBytes: null } })], { generatedAt: at });
+    const noAes = buildReport(
+      [measured('x', { system: { kernel: null, cpuModel: 'Core 2', cores: 2, cryptoFlags: [], memoryBytes: null } })],
+      { generatedAt: at },
+    );
     assert.match(noAes.runs[0]!.machine!.aes, /^no: dm-crypt would run its cipher in software/);
   });
 
   it('charts throughput for sequential tests and IOPS for random ones, and keeps every row in the table with its spread', () => {
     const doc = buildReport([measured('old'), measured('new')], { generatedAt: at });
-    assert.deepEqual(doc.charts.map((c) => [c.id, c.unitLabel]), [['seq1m-q8t1-read:bytesPerSec', 'MB/s'], ['rnd4k-q32t1-read:iops', 'IOPS']]);
-    assert.deepEqual(doc.charts[0]!.bars.map((b) => b.value), [400, 400]);
+    assert.deepEqual(
+      doc.charts.map((c) => [c.id, c.unitLabel]),
+      [
+        ['seq1m-q8t1-read:bytesPerSec', 'MB/s'],
+        ['rnd4k-q32t1-read:iops', 'IOPS'],
+      ],
+    );
+    assert.deepEqual(
+      doc.charts[0]!.bars.map((b) => b.value),
+      [400, 400],
+    );
     const rows = doc.comparison.rows.map((r) => `${r.test}:${r.metric}`);
     assert.deepEqual(rows, ['seq1m-q8t1-read:bytesPerSec', 'rnd4k-q32t1-read:bytesPerSec', 'rnd4k-q32t1-read:iops']);
     assert.deepEqual(doc.spreads[0], ['CV 2.1 %', 'CV 2.1 %']);
@@ -75,7 +132,10 @@ describe('buildReport', () => {
 
   it('lists a warning several runs share once, with every run that has it', () => {
     const doc = buildReport([measured('old'), measured('new')], { generatedAt: at });
-    assert.deepEqual(doc.warnings.map((w) => [w.code, w.test, w.runIndexes]), [['noisy', 'seq1m-q8t1-read', [0, 1]]]);
+    assert.deepEqual(
+      doc.warnings.map((w) => [w.code, w.test, w.runIndexes]),
+      [['noisy', 'seq1m-q8t1-read', [0, 1]]],
+    );
   });
 });
 
@@ -102,7 +162,8 @@ describe('renderReportHtml', () => {
   });
 
   it('holds every section, every chart as inline SVG, and the seed figures', () => {
-    for (const id of ['summary', 'runs', 'charts', 'figures', 'warnings', 'method']) assert.ok(html.includes(`data-testid="report-${id}"`), id);
+    for (const id of ['summary', 'runs', 'charts', 'figures', 'warnings', 'method'])
+      assert.ok(html.includes(`data-testid="report-${id}"`), id);
     assert.equal(html.match(/<svg /g)?.length, 2);
     for (const figure of ['×3.29', '×0.53', '×69.5']) assert.ok(html.includes(figure), figure);
     for (const run of reference) assert.ok(html.includes(run.label.replace(/&/g, '&amp;')), run.label);

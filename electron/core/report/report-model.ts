@@ -8,7 +8,6 @@ import type { RunRecord, RunSource, TestParams, Warning } from '../model/results
 import { layerLine } from './stack-text.ts';
 import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
 
-
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
 }
@@ -96,7 +95,9 @@ export interface ReportOptions {
 export function buildReport(records: RunRecord[], options: ReportOptions): ReportDocument {
   if (records.length === 0) throw new ReportInputError('a report needs at least one run');
   if (records.length > MAX_REPORT_RUNS) {
-    throw new ReportInputError(`a report lays out at most ${MAX_REPORT_RUNS} runs side by side; ${records.length} were given: pick the ones to compare`);
+    throw new ReportInputError(
+      `a report lays out at most ${MAX_REPORT_RUNS} runs side by side; ${records.length} were given: pick the ones to compare`,
+    );
   }
   const comparison = compareRuns(records, { unit: options.unit ?? 'MB' });
   return {
@@ -121,7 +122,7 @@ function defaultTitle(records: RunRecord[]): string {
 export function collectWarnings(records: RunRecord[]): ReportWarning[] {
   const all = records.flatMap((record, runIndex) => [
     ...record.warnings.map((w) => ({ ...w, runIndex, test: null as string | null })),
-    ...record.results.flatMap((t) => t.warnings.map((w) => ({ ...w, runIndex, test: t.test as string | null }))),
+    ...record.results.flatMap((t) => t.warnings.map((w) => ({ ...w, runIndex, test: t.test }))),
   ]);
   const grouped: ReportWarning[] = [];
   for (const { runIndex, ...w } of all) {
@@ -144,7 +145,12 @@ function sourceText(record: RunRecord): string {
 function describeRun(record: RunRecord, i: number): ReportRun {
   const device = record.target.device;
   const disk = device
-    ? [device.model ?? device.name, device.class, device.sizeBytes ? formatBytes(device.sizeBytes) : null, device.linkDescription ? `link ${device.linkDescription}` : null]
+    ? [
+        device.model ?? device.name,
+        device.class,
+        device.sizeBytes ? formatBytes(device.sizeBytes) : null,
+        device.linkDescription ? `link ${device.linkDescription}` : null,
+      ]
         .filter(Boolean)
         .join(', ')
     : 'unknown (the run carries no device facts)';
@@ -169,7 +175,12 @@ function machineOf(record: RunRecord): ReportMachine {
   const cores = [s.cores ? `${s.cores} cores` : null, s.threads ? `${s.threads} threads` : null].filter(Boolean).join(' / ');
   return {
     cpu: [s.cpuModel ?? 'unknown CPU', cores, s.arch ?? null].filter(Boolean).join(', '),
-    aes: aesFlags.length > 0 ? `yes (${aesFlags.join(', ')})` : s.cryptoFlags.length === 0 && s.cpuModel === null ? 'unknown' : 'no: dm-crypt would run its cipher in software',
+    aes:
+      aesFlags.length > 0
+        ? `yes (${aesFlags.join(', ')})`
+        : s.cryptoFlags.length === 0 && s.cpuModel === null
+          ? 'unknown'
+          : 'no: dm-crypt would run its cipher in software',
     memory: s.memoryBytes === null ? 'unknown' : formatBytes(s.memoryBytes),
     kernel: s.kernel ?? 'unknown',
   };
@@ -177,7 +188,12 @@ function machineOf(record: RunRecord): ReportMachine {
 
 function paramsText(p: TestParams | null): string {
   if (!p) return 'as the source tool ran it';
-  const parts = [p.rw, `${formatBytes(p.blockSize)} blocks`, `queue depth ${p.queueDepth}`, `${p.threads} thread${p.threads === 1 ? '' : 's'}`];
+  const parts = [
+    p.rw,
+    `${formatBytes(p.blockSize)} blocks`,
+    `queue depth ${p.queueDepth}`,
+    `${p.threads} thread${p.threads === 1 ? '' : 's'}`,
+  ];
   if (p.readPercent !== undefined) parts.push(`${p.readPercent} % reads`);
   return parts.join(', ');
 }
@@ -185,20 +201,30 @@ function paramsText(p: TestParams | null): string {
 function methodOf(record: RunRecord): ReportMethod {
   const s = record.settings;
   const version = record.engine.version && record.engine.version !== 'unknown' ? record.engine.version : '(version unknown)';
-  const engine = [record.engine.name, version, record.engine.ioEngine ? `(${record.engine.ioEngine} I/O engine)` : null].filter(Boolean).join(' ');
-  const io = record.source !== 'measured'
-    ? `as ${record.sourceFormat} did it (${record.sourceFormat === 'bonnie++' ? 'through the page cache' : 'see the source file'})`
-    : s.buffered
-      ? 'buffered (through the page cache): figures may include the cache'
-      : 'O_DIRECT (bypasses the page cache)';
-  const sizes = s.sizeBytes ? `test file ${formatBytes(s.sizeBytes)}` : record.source === 'measured' ? 'test file size not recorded' : 'file size as in the source';
-  const timing = record.source === 'measured'
-    ? [
-        s.preset ? `preset ${s.preset}` : null,
-        s.warmupSec !== undefined ? `${s.warmupSec} s warm-up` : null,
-        s.runs !== undefined && s.durationSec !== undefined ? `then ${s.runs} × ${s.durationSec} s timed runs, median shown` : null,
-      ].filter(Boolean).join(', ')
-    : 'one figure per test, as published or imported';
+  const engine = [record.engine.name, version, record.engine.ioEngine ? `(${record.engine.ioEngine} I/O engine)` : null]
+    .filter(Boolean)
+    .join(' ');
+  const io =
+    record.source !== 'measured'
+      ? `as ${record.sourceFormat} did it (${record.sourceFormat === 'bonnie++' ? 'through the page cache' : 'see the source file'})`
+      : s.buffered
+        ? 'buffered (through the page cache): figures may include the cache'
+        : 'O_DIRECT (bypasses the page cache)';
+  const sizes = s.sizeBytes
+    ? `test file ${formatBytes(s.sizeBytes)}`
+    : record.source === 'measured'
+      ? 'test file size not recorded'
+      : 'file size as in the source';
+  const timing =
+    record.source === 'measured'
+      ? [
+          s.preset ? `preset ${s.preset}` : null,
+          s.warmupSec !== undefined ? `${s.warmupSec} s warm-up` : null,
+          s.runs !== undefined && s.durationSec !== undefined ? `then ${s.runs} × ${s.durationSec} s timed runs, median shown` : null,
+        ]
+          .filter(Boolean)
+          .join(', ')
+      : 'one figure per test, as published or imported';
   return {
     engine,
     io,
@@ -213,7 +239,9 @@ function methodOf(record: RunRecord): ReportMethod {
 function chartsOf(comparison: Comparison): ReportChart[] {
   const unit = comparison.unit;
   return comparison.rows
-    .filter((row) => row.kind === 'iops' || (row.kind === 'throughput' && !comparison.rows.some((r) => r.test === row.test && r.kind === 'iops')))
+    .filter(
+      (row) => row.kind === 'iops' || (row.kind === 'throughput' && !comparison.rows.some((r) => r.test === row.test && r.kind === 'iops')),
+    )
     .filter((row) => row.cells.some((c) => c.value !== null))
     .map((row) => ({
       id: `${row.test}:${row.metric}`,

@@ -84,9 +84,16 @@ describe('library round trip', () => {
     assert.equal(summary.resultCount, 2);
     assert.equal(summary.warningCount, 2); // one run-level, one on the first test
     assert.equal(summary.engine, 'diskdelta-worker 0.1.0');
-    assert.deepEqual(lib.listRuns({ label: '2011 h' }).map((s) => s.id), [b]);
+    assert.deepEqual(
+      lib.listRuns({ label: '2011 h' }).map((s) => s.id),
+      [b],
+    );
     assert.deepEqual(lib.listRuns({ label: '%' }), [], 'LIKE wildcards in the search are literal');
-    assert.deepEqual(lib.listRuns({ limit: 1 }).map((s) => s.id), [b], 'the newest run');
+    assert.deepEqual(
+      lib.listRuns({ limit: 1 }).map((s) => s.id),
+      [b],
+      'the newest run',
+    );
 
     assert.equal(lib.relabel(a, 'renamed'), true);
     assert.equal(lib.getRun(a)!.label, 'renamed');
@@ -114,7 +121,10 @@ describe('library round trip', () => {
   it('saves a batch all or nothing', () => {
     const lib = openLibrary({ dbPath: freshPath() });
     const bad = { ...syntheticRun(2), source: 'invented' } as unknown as RunRecord;
-    assert.throws(() => lib.saveRuns([syntheticRun(1), bad]), (error: unknown) => error instanceof LibraryError && /CHECK constraint/.test(error.message));
+    assert.throws(
+      () => lib.saveRuns([syntheticRun(1), bad]),
+      (error: unknown) => error instanceof LibraryError && /CHECK constraint/.test(error.message),
+    );
     assert.equal(lib.countRuns(), 0);
     assert.deepEqual(lib.saveRuns([syntheticRun(1), syntheticRun(2)]).length, 2);
     assert.equal(lib.countRuns(), 2);
@@ -153,15 +163,28 @@ describe('import fingerprints', () => {
     const items = () => [syntheticRun(1), syntheticRun(2)].map((run, i) => ({ run, fingerprint: fingerprints[i]! }));
 
     const first = lib.importRuns(items());
-    assert.deepEqual(first.map((o) => o.alreadyPresent), [false, false]);
+    assert.deepEqual(
+      first.map((o) => o.alreadyPresent),
+      [false, false],
+    );
     const again = lib.importRuns(items());
-    assert.deepEqual(again, first.map((o) => ({ id: o.id, alreadyPresent: true })));
+    assert.deepEqual(
+      again,
+      first.map((o) => ({ id: o.id, alreadyPresent: true })),
+    );
     assert.equal(lib.countRuns(), 2);
 
     // A failing batch saves nothing, not even its new runs.
     const other = importFingerprints(new TextEncoder().encode('another file'), 1)[0]!;
     const bad = { ...syntheticRun(3), source: 'invented' } as unknown as RunRecord;
-    assert.throws(() => lib.importRuns([{ run: syntheticRun(3), fingerprint: other }, { run: bad, fingerprint: `${other}x` }]), LibraryError);
+    assert.throws(
+      () =>
+        lib.importRuns([
+          { run: syntheticRun(3), fingerprint: other },
+          { run: bad, fingerprint: `${other}x` },
+        ]),
+      LibraryError,
+    );
     assert.equal(lib.countRuns(), 2);
     lib.close();
   });
@@ -240,7 +263,10 @@ describe('migrations', () => {
     old.close();
 
     const lib = openLibrary({ dbPath: path });
-    assert.deepEqual(lib.listRuns().map((s) => [s.id, s.label, s.deviceModel, s.resultCount]), [[1, 'imported under v3', 'Old SSD', 1]]);
+    assert.deepEqual(
+      lib.listRuns().map((s) => [s.id, s.label, s.deviceModel, s.resultCount]),
+      [[1, 'imported under v3', 'Old SSD', 1]],
+    );
     assert.equal(lib.getRun(1)?.results[0]?.test, 'seq1m-q8t1-read');
     // Its fingerprint is unknown (NULL), so it never blocks a new import.
     const [outcome] = lib.importRuns([{ run: syntheticRun(1), fingerprint: importFingerprints(new Uint8Array([7]), 1)[0]! }]);
@@ -267,7 +293,10 @@ describe('migrations', () => {
   it('says which file is not a database', () => {
     const path = join(dir, 'not-a-db.sqlite');
     writeFileSync(path, 'this is a text file, not SQLite '.repeat(100));
-    assert.throws(() => openLibrary({ dbPath: path }), (error: unknown) => error instanceof LibraryError && error.message.includes(path));
+    assert.throws(
+      () => openLibrary({ dbPath: path }),
+      (error: unknown) => error instanceof LibraryError && error.message.includes(path),
+    );
   });
 });
 

@@ -26,6 +26,7 @@ import type { DeviceClass } from '../model/machine.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import { shortPath } from '../model/display.ts';
+import { measuredDeviceText } from '../model/run-text.ts';
 
 /** How long a writer waits for another process's transaction before giving up. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -157,7 +158,19 @@ const LIST_COLUMNS =
   'id, label, created_at, source, source_format, target_path, device_model, device_class, preset, engine_name, engine_version, result_count, warning_count';
 /** One row of LIST_COLUMNS, as SQLite returns it (the CHECKs and NOT NULLs guarantee the types). */
 type ListRow = [
-  number, string, string, RunSource, SourceFormat, string, string | null, DeviceClass | null, string | null, string, string, number, number,
+  number,
+  string,
+  string,
+  RunSource,
+  SourceFormat,
+  string,
+  string | null,
+  DeviceClass | null,
+  string | null,
+  string,
+  string,
+  number,
+  number,
 ];
 
 class SqliteLibrary implements Library {
@@ -172,7 +185,9 @@ class SqliteLibrary implements Library {
     try {
       if (readOnly) {
         this.#db = new DatabaseSync(`${pathToFileURL(path).href}?${readOnly === 'immutable' ? 'immutable=1' : 'mode=ro'}`, {
-          readOnly: true, timeout: busyTimeoutMs, enableForeignKeyConstraints: true,
+          readOnly: true,
+          timeout: busyTimeoutMs,
+          enableForeignKeyConstraints: true,
         });
       } else {
         // The folder holds device serial numbers and a history of the machine: keep it private.
@@ -187,7 +202,10 @@ class SqliteLibrary implements Library {
       const version = userVersion(this.#db);
       if (version !== SCHEMA_VERSION) {
         this.#db.close();
-        throw new LibraryError('open-failed', `the library ${shortPath(path)} is read-only here and has schema version ${version}, this DiskDelta reads ${SCHEMA_VERSION}: open it once where it can be written (it is upgraded then)`);
+        throw new LibraryError(
+          'open-failed',
+          `the library ${shortPath(path)} is read-only here and has schema version ${version}, this DiskDelta reads ${SCHEMA_VERSION}: open it once where it can be written (it is upgraded then)`,
+        );
       }
       return;
     }
@@ -243,14 +261,20 @@ class SqliteLibrary implements Library {
 
   /** SQLite's own errors (locked, disk full, read-only file, constraint) as a LibraryError naming the file. */
   #sqliteFailure(error: unknown): unknown {
-    const e = error as { code?: string; errcode?: number; message?: string };
-    if (e?.code !== 'ERR_SQLITE_ERROR') return error;
+    const e = (error ?? {}) as { code?: string; errcode?: number; message?: string };
+    if (e.code !== 'ERR_SQLITE_ERROR') return error;
     // SQLITE_BUSY (5) and SQLITE_LOCKED (6), also as extended codes (low byte).
     const primary = (e.errcode ?? 0) & 0xff;
     if (primary === 5 || primary === 6) {
-      return new LibraryError('busy', `the library ${shortPath(this.path)} is busy: another DiskDelta process kept it locked too long; try again`, { cause: error });
+      return new LibraryError(
+        'busy',
+        `the library ${shortPath(this.path)} is busy: another DiskDelta process kept it locked too long; try again`,
+        { cause: error },
+      );
     }
-    return new LibraryError('write-failed', `cannot write to the library ${shortPath(this.path)}: ${e.message ?? String(error)}`, { cause: error });
+    return new LibraryError('write-failed', `cannot write to the library ${shortPath(this.path)}: ${e.message ?? String(error)}`, {
+      cause: error,
+    });
   }
 
   saveRun(run: RunRecord): number {
@@ -299,8 +323,8 @@ class SqliteLibrary implements Library {
       run.engine.version,
       run.engine.ioEngine ?? null,
       // The list's device column: virtio, loop and zram disks have no model, and their
-      // kernel name ("vda") says more than a dash.
-      device?.model ?? device?.name ?? null,
+      // kernel name ("vda") says more than a dash; a loop device in between is named too.
+      measuredDeviceText(run.target),
       device?.class ?? null,
       run.results.length,
       warningCount,
@@ -345,8 +369,12 @@ class SqliteLibrary implements Library {
     const insertBucket = this.#stmt('INSERT INTO histogram_buckets (result_id, seq, lower_ns, count) VALUES (?, ?, ?, ?)');
     result.histogram.forEach(([lowerNs, count], i) => insertBucket.run(resultId, i, lowerNs, count));
     result.runs.forEach((measurement, i) => this.#insertMeasurement(resultId, i, measurement));
-    const insertFigure = this.#stmt('INSERT INTO figures (result_id, seq, metric, subject, value, unit, provenance, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    (result.figures ?? []).forEach((f, i) => insertFigure.run(resultId, i, f.metric, f.subject, f.value, f.unit, f.provenance, f.basis ?? null));
+    const insertFigure = this.#stmt(
+      'INSERT INTO figures (result_id, seq, metric, subject, value, unit, provenance, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    (result.figures ?? []).forEach((f, i) =>
+      insertFigure.run(resultId, i, f.metric, f.subject, f.value, f.unit, f.provenance, f.basis ?? null),
+    );
     this.#insertWarnings(runId, resultId, result.warnings);
   }
 
@@ -386,12 +414,14 @@ class SqliteLibrary implements Library {
     const row = this.#stmt('SELECT * FROM runs WHERE id = ?').get(id) as Row | undefined;
     if (!row) return null;
     const target: RunRecord['target'] = { path: str(row.target_path), kind: str(row.target_kind) as RunRecord['target']['kind'] };
-    if (row.device != null) target.device = JSON.parse(str(row.device));
-    if (row.stack != null) target.stack = JSON.parse(str(row.stack));
+    if (row.device != null) target.device = JSON.parse(str(row.device)) as RunRecord['target']['device'];
+    if (row.stack != null) target.stack = JSON.parse(str(row.stack)) as RunRecord['target']['stack'];
     const engine: RunRecord['engine'] = { name: str(row.engine_name), version: str(row.engine_version) };
     if (row.io_engine != null) engine.ioEngine = str(row.io_engine);
 
-    const warningRows = this.#stmt('SELECT result_id, code, message FROM warnings WHERE run_id = ? ORDER BY result_id, seq').all(id) as Row[];
+    const warningRows = this.#stmt('SELECT result_id, code, message FROM warnings WHERE run_id = ? ORDER BY result_id, seq').all(
+      id,
+    ) as Row[];
     const warningsOf = (resultId: number | null): Warning[] =>
       warningRows
         .filter((w) => (w.result_id == null ? null : Number(w.result_id)) === resultId)
@@ -413,52 +443,58 @@ class SqliteLibrary implements Library {
       createdAt: str(row.created_at),
       source: str(row.source) as RunSource,
       sourceFormat: str(row.source_format) as SourceFormat,
-      sourceMeta: JSON.parse(str(row.source_meta)),
+      sourceMeta: JSON.parse(str(row.source_meta)) as RunRecord['sourceMeta'],
       target,
-      settings: JSON.parse(str(row.settings)),
+      settings: JSON.parse(str(row.settings)) as RunRecord['settings'],
       engine,
       results,
       extras,
       warnings: warningsOf(null),
     };
-    if (row.system != null) run.system = JSON.parse(str(row.system));
+    if (row.system != null) run.system = JSON.parse(str(row.system)) as RunRecord['system'];
     return run;
   }
 
   #readResult(r: Row, warnings: Warning[]): TestResult {
     const resultId = Number(r.id);
-    const histogram = (this.#stmt('SELECT lower_ns, count FROM histogram_buckets WHERE result_id = ? ORDER BY seq').all(resultId) as Row[]).map(
-      (b): [number, number] => [Number(b.lower_ns), Number(b.count)],
-    );
+    const histogram = (
+      this.#stmt('SELECT lower_ns, count FROM histogram_buckets WHERE result_id = ? ORDER BY seq').all(resultId) as Row[]
+    ).map((b): [number, number] => [Number(b.lower_ns), Number(b.count)]);
     const measurementRows = this.#stmt('SELECT * FROM measurements WHERE result_id = ? ORDER BY seq').all(resultId) as Row[];
     const samplesOf = this.#stmt('SELECT t_ms, bytes_per_sec, iops FROM samples WHERE measurement_id = ? ORDER BY seq');
-    const runs = measurementRows.map(
-      (m): RunMeasurement => ({
-        run: Number(m.run),
-        bytesPerSec: Number(m.bytes_per_sec),
-        iops: Number(m.iops),
-        latencyNs: readLatency(m),
-        elapsedNs: Number(m.elapsed_ns),
-        ios: Number(m.ios),
-        bytes: Number(m.bytes),
-        cpu: { userNs: Number(m.cpu_user_ns), systemNs: Number(m.cpu_system_ns) },
-        samples: (samplesOf.all(Number(m.id)) as Row[]).map((s) => ({
-          tMs: Number(s.t_ms),
-          bytesPerSec: Number(s.bytes_per_sec),
-          iops: Number(s.iops),
-        })),
-      }),
-    );
-    const figures = (this.#stmt('SELECT metric, subject, value, unit, provenance, basis FROM figures WHERE result_id = ? ORDER BY seq').all(resultId) as Row[]).map(
-      (f): Figure => {
-        const figure: Figure = { metric: str(f.metric), subject: str(f.subject), value: numOrNull(f.value), unit: str(f.unit) as Figure['unit'], provenance: str(f.provenance) as Figure['provenance'] };
-        if (f.basis != null) figure.basis = str(f.basis);
-        return figure;
-      },
-    );
+    const runs = measurementRows.map((m): RunMeasurement => ({
+      run: Number(m.run),
+      bytesPerSec: Number(m.bytes_per_sec),
+      iops: Number(m.iops),
+      latencyNs: readLatency(m),
+      elapsedNs: Number(m.elapsed_ns),
+      ios: Number(m.ios),
+      bytes: Number(m.bytes),
+      cpu: { userNs: Number(m.cpu_user_ns), systemNs: Number(m.cpu_system_ns) },
+      samples: (samplesOf.all(Number(m.id)) as Row[]).map((s) => ({
+        tMs: Number(s.t_ms),
+        bytesPerSec: Number(s.bytes_per_sec),
+        iops: Number(s.iops),
+      })),
+    }));
+    const figures = (
+      this.#stmt('SELECT metric, subject, value, unit, provenance, basis FROM figures WHERE result_id = ? ORDER BY seq').all(
+        resultId,
+      ) as Row[]
+    ).map((f): Figure => {
+      const figure: Figure = {
+        metric: str(f.metric),
+        subject: str(f.subject),
+        value: numOrNull(f.value),
+        unit: str(f.unit) as Figure['unit'],
+        provenance: str(f.provenance) as Figure['provenance'],
+      };
+      if (f.basis != null) figure.basis = str(f.basis);
+      return figure;
+    });
     const result: TestResult = {
       test: str(r.test),
-      params: r.params == null ? null : JSON.parse(str(r.params)),
+      params: r.params == null ? null : (JSON.parse(str(r.params)) as TestResult['params']),
       bytesPerSec: numOrNull(r.bytes_per_sec),
       iops: numOrNull(r.iops),
       latencyNs: r.has_latency ? readLatency(r) : null,
@@ -510,7 +546,21 @@ class SqliteLibrary implements Library {
     const statement = this.#stmt(sql);
     statement.setReturnArrays(true);
     return (statement.all(...params) as unknown as ListRow[]).map(
-      ([id, label, createdAt, source, sourceFormat, targetPath, deviceModel, deviceClass, preset, engineName, engineVersion, resultCount, warningCount]) => ({
+      ([
+        id,
+        label,
+        createdAt,
+        source,
+        sourceFormat,
+        targetPath,
+        deviceModel,
+        deviceClass,
+        preset,
+        engineName,
+        engineVersion,
+        resultCount,
+        warningCount,
+      ]) => ({
         id,
         label,
         createdAt,
@@ -575,6 +625,7 @@ function jsonOrNull(value: unknown): string | null {
 }
 
 function str(value: SQLInputValue | undefined): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the columns read through it are TEXT or INTEGER, never BLOB
   return value == null ? '' : String(value);
 }
 

@@ -141,7 +141,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
-    why: 'import fingerprints (sha256 of the source file + the run\'s index in it) so that importing a file again adds nothing',
+    why: "import fingerprints (sha256 of the source file + the run's index in it) so that importing a file again adds nothing",
     // Runs already in an older library keep NULL: their source bytes were never stored, so a
     // fingerprint cannot be rebuilt; only imports made from now on are recognised.
     sql: `

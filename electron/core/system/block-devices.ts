@@ -43,7 +43,12 @@ export async function readBlockDevice(name: string, opts?: RootOptions): Promise
   if (link.reason) reasons.link = link.reason;
   const schedulerRead = await readText(root, `${diskDir}/queue/scheduler`);
   // bio-based drivers (zram, dm, md, brd) queue nothing, so they have no scheduler file.
-  const schedulerText = note('scheduler', schedulerRead.value === null ? { value: null, reason: `no I/O scheduler (${schedulerRead.reason}: a bio-based driver)` } : schedulerRead);
+  const schedulerText = note(
+    'scheduler',
+    schedulerRead.value === null
+      ? { value: null, reason: `no I/O scheduler (${schedulerRead.reason}: a bio-based driver)` }
+      : schedulerRead,
+  );
   const children = await listDir(root, dir);
   const partitions: string[] = [];
   for (const child of children) if (await exists(root, `${dir}/${child}/partition`)) partitions.push(child);
@@ -132,10 +137,14 @@ async function readIdentity(
 ): Promise<Identity> {
   const reasons: Reasons = {};
   if (transport === 'loop' || transport === 'zram' || transport === 'ram' || transport === 'dm' || transport === 'md') {
-    return { model: null, serial: null, reasons: { model: `${transport} devices have no hardware model`, serial: `${transport} devices have no serial number` } };
+    return {
+      model: null,
+      serial: null,
+      reasons: { model: `${transport} devices have no hardware model`, serial: `${transport} devices have no serial number` },
+    };
   }
   let model: string | null = null;
-  let serial: string | null = null;
+  let serial: string | null;
   if (transport === 'nvme') {
     // device/ of a namespace is its controller, which carries model and serial.
     const m = await readText(root, `${diskDir}/device/model`);
@@ -177,7 +186,11 @@ async function readVpdSerial(root: string, diskDir: string, reasons: Reasons): P
     return null;
   }
   const length = page.value.length >= 4 ? page.value.readUInt16BE(2) : 0;
-  const serial = page.value.subarray(4, 4 + length).toString('latin1').replace(/\0/g, '').trim();
+  const serial = page.value
+    .subarray(4, 4 + length)
+    .toString('latin1')
+    .replace(/\0/g, '')
+    .trim();
   if (!serial) reasons.serial = `${diskDir}/device/vpd_pg80 holds no serial`;
   return serial || null;
 }
@@ -201,7 +214,8 @@ async function readLink(root: string, disk: string, transport: string | null, an
       const port = anchor ? /^ata(\d+)$/.exec(anchor)?.[1] : undefined;
       if (!port) return { bytesPerSec: null, description: null, reason: 'ATA port not found in the sysfs path' };
       const spd = await readText(root, `/sys/class/ata_link/link${port}/sata_spd`);
-      if (spd.value === null) return { bytesPerSec: null, description: null, reason: `${spd.reason} (behind a port multiplier, or libata too old)` };
+      if (spd.value === null)
+        return { bytesPerSec: null, description: null, reason: `${spd.reason} (behind a port multiplier, or libata too old)` };
       return sataCeiling(spd.value);
     }
     case 'nvme': {
@@ -211,10 +225,11 @@ async function readLink(root: string, disk: string, transport: string | null, an
         const ctrl = /^nvme(\d+)n\d+$/.exec(disk)?.[1];
         pci = ctrl === undefined ? null : await resolveInRoot(root, `/sys/class/nvme/nvme${ctrl}/device`);
       }
-      if (!pci) return { bytesPerSec: null, description: null, reason: 'the NVMe controller\'s PCI device was not found' };
+      if (!pci) return { bytesPerSec: null, description: null, reason: "the NVMe controller's PCI device was not found" };
       const speed = await readText(root, `${pci}/current_link_speed`);
       const width = await readText(root, `${pci}/current_link_width`);
-      if (speed.value === null) return { bytesPerSec: null, description: null, reason: `${speed.reason} (NVMe over fabrics has no PCIe link)` };
+      if (speed.value === null)
+        return { bytesPerSec: null, description: null, reason: `${speed.reason} (NVMe over fabrics has no PCIe link)` };
       if (width.value === null) return { bytesPerSec: null, description: null, reason: width.reason };
       return pcieCeiling(speed.value, width.value);
     }
@@ -225,7 +240,11 @@ async function readLink(root: string, disk: string, transport: string | null, an
       return usbCeiling(speed.value);
     }
     case 'loop':
-      return { bytesPerSec: null, description: null, reason: 'a loop device has no link: its ceiling is that of the disk under its backing file' };
+      return {
+        bytesPerSec: null,
+        description: null,
+        reason: 'a loop device has no link: its ceiling is that of the disk under its backing file',
+      };
     case 'zram':
     case 'ram':
     case 'pmem':
@@ -235,7 +254,11 @@ async function readLink(root: string, disk: string, transport: string | null, an
       return { bytesPerSec: null, description: null, reason: 'a virtual layer: its ceiling is that of the disks under it' };
     case 'virtio':
     case 'xen':
-      return { bytesPerSec: null, description: null, reason: 'a virtual machine\'s disk: the host\'s storage and the hypervisor set its speed' };
+      return {
+        bytesPerSec: null,
+        description: null,
+        reason: "a virtual machine's disk: the host's storage and the hypervisor set its speed",
+      };
     default:
       return { bytesPerSec: null, description: null, reason: `no link speed known for transport ${transport ?? 'unknown'}` };
   }

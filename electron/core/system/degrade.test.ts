@@ -60,9 +60,15 @@ test('an empty root: no devices, no mounts, reasons instead of exceptions', asyn
   try {
     assert.deepEqual(await listBlockDevices({ root: empty }), []);
     const report = await inspectPath('/x', { root: empty });
-    assert.deepEqual(report.target.stack!.map((l) => l.kind), ['file']);
+    assert.deepEqual(
+      report.target.stack!.map((l) => l.kind),
+      ['file'],
+    );
     assert.match(report.unknowns.join(' '), /mountinfo does not exist/);
-    assert.deepEqual(report.warnings.map((w) => w.code), ['device-unknown']);
+    assert.deepEqual(
+      report.warnings.map((w) => w.code),
+      ['device-unknown'],
+    );
     assert.equal(report.system.kernel, null);
   } finally {
     rmSync(empty, { recursive: true, force: true });

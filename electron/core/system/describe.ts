@@ -38,7 +38,9 @@ export async function inspectPath(targetPath: string, opts?: RootOptions): Promi
     system,
     warnings,
     disks: stack.disks,
-    encryptedLayers: stack.layers.filter((l) => l.encrypted).map((l) => `${l.name} (${l.kind}${l.details.cipher ? `, ${String(l.details.cipher)}` : ''})`),
+    encryptedLayers: stack.layers
+      .filter((l) => l.encrypted)
+      .map((l) => `${l.name} (${l.kind}${l.details.cipher ? `, ${String(l.details.cipher)}` : ''})`),
     lowestCeiling: lowestCeiling(undefined, stack.layers),
     trim: trimVerdict(stack.layers, system.fstrimTimer ?? null),
     unknowns: stack.unknowns,

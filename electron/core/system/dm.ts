@@ -105,7 +105,8 @@ export async function readDmTables(root: string): Promise<Read<Map<string, DmTar
   return new Promise((resolve) => {
     execFile('dmsetup', ['table'], { timeout: 5000, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (error) {
-        const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'dmsetup is not installed' : (stderr.trim().split('\n')[0] ?? error.message);
+        const why =
+          (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'dmsetup is not installed' : (stderr.trim().split('\n')[0] ?? error.message);
         resolve({ value: null, reason: `dmsetup table failed: ${why}` });
       } else {
         resolve({ value: parseDmTables(stdout) });

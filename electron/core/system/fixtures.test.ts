@@ -71,9 +71,15 @@ describe('ThinkPad X201i after the upgrade: Intel 320 SSD, ext4 on LUKS1', () =>
   test('a read faster than the SATA 2 link is flagged; the 2011 figure (132,673 KiB/s) is not', async () => {
     const { target } = await describeTarget('/', fixture('x201i-ssd-luks'));
     const seedRead = 132_673 * 1024;
-    assert.deepEqual(resultWarnings({ bytesPerSec: seedRead, device: target.device!, stack: target.stack! }).map((w) => w.code), []);
+    assert.deepEqual(
+      resultWarnings({ bytesPerSec: seedRead, device: target.device!, stack: target.stack! }).map((w) => w.code),
+      [],
+    );
     const tooFast = resultWarnings({ bytesPerSec: 450e6, device: target.device!, stack: target.stack! });
-    assert.deepEqual(tooFast.map((w) => w.code), ['faster-than-link']);
+    assert.deepEqual(
+      tooFast.map((w) => w.code),
+      ['faster-than-link'],
+    );
     assert.match(tooFast[0]!.message, /than the 300(\.0)? MB\/s that sda/);
   });
 });
@@ -154,14 +160,20 @@ describe('btrfs with compression', () => {
     assert.equal(report.trim.reachesDisk, true);
     assert.equal(report.target.device?.class, 'SATA SSD');
     assert.equal(report.lowestCeiling?.bytesPerSec, 600e6);
-    assert.deepEqual(report.warnings.map((w) => w.code), ['fs-compresses']);
+    assert.deepEqual(
+      report.warnings.map((w) => w.code),
+      ['fs-compresses'],
+    );
   });
 });
 
 describe('ZFS', () => {
   test('ZFS warning, pool disks unknown with the reason, discard decided by the pool', async () => {
     const report = await inspectPath('/home/user', fixture('zfs'));
-    assert.deepEqual(report.warnings.map((w) => w.code), ['fs-zfs', 'device-unknown']);
+    assert.deepEqual(
+      report.warnings.map((w) => w.code),
+      ['fs-zfs', 'device-unknown'],
+    );
     assert.match(report.warnings[0]!.message, /O_DIRECT/);
     assert.equal(report.target.device, undefined);
     assert.equal(report.trim.onlineDiscard, null);
@@ -171,7 +183,9 @@ describe('ZFS', () => {
 
   test('a test size below RAM on ZFS is flagged (the ARC can serve it)', async () => {
     const { target, system } = await describeTarget('/home/user', fixture('zfs'));
-    const codes = resultWarnings({ bytesPerSec: 2e9, stack: target.stack!, sizeBytes: 2 ** 30, memoryBytes: system.memoryBytes }).map((w) => w.code);
+    const codes = resultWarnings({ bytesPerSec: 2e9, stack: target.stack!, sizeBytes: 2 ** 30, memoryBytes: system.memoryBytes }).map(
+      (w) => w.code,
+    );
     assert.deepEqual(codes, ['size-below-ram']);
   });
 });

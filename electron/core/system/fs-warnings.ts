@@ -4,7 +4,23 @@
 import type { Warning } from '../model/results.ts';
 import type { StackLayer } from '../model/machine.ts';
 
-const NETWORK_FS = new Set(['nfs', 'nfs4', 'cifs', 'smb3', 'smbfs', '9p', 'ceph', 'glusterfs', 'afs', 'virtiofs', 'lustre', 'fuse.sshfs', 'fuse.rclone', 'fuse.s3fs', 'fuse.glusterfs']);
+const NETWORK_FS = new Set([
+  'nfs',
+  'nfs4',
+  'cifs',
+  'smb3',
+  'smbfs',
+  '9p',
+  'ceph',
+  'glusterfs',
+  'afs',
+  'virtiofs',
+  'lustre',
+  'fuse.sshfs',
+  'fuse.rclone',
+  'fuse.s3fs',
+  'fuse.glusterfs',
+]);
 const MEMORY_FS = new Set(['tmpfs', 'ramfs']);
 const COMPRESSED_RO_FS = new Set(['squashfs', 'erofs', 'cramfs']);
 
@@ -27,29 +43,72 @@ function mountWarnings(layer: StackLayer): Warning[] {
   const fs = String(layer.details.fsType ?? '');
   const at = `${layer.name} (${fs})`;
   if (MEMORY_FS.has(fs)) {
-    return [{ code: 'fs-in-memory', message: `${at} keeps files in RAM: there is no disk below and O_DIRECT bypasses no cache, so results are memory speed, not disk speed.` }];
+    return [
+      {
+        code: 'fs-in-memory',
+        message: `${at} keeps files in RAM: there is no disk below and O_DIRECT bypasses no cache, so results are memory speed, not disk speed.`,
+      },
+    ];
   }
   if (fs === 'zfs') {
-    return [{ code: 'fs-zfs', message: `${at}: ZFS caches reads in its ARC (RAM), may compress the dataset, and honours O_DIRECT only from OpenZFS 2.3 on, so reads may come from RAM.` }];
+    return [
+      {
+        code: 'fs-zfs',
+        message: `${at}: ZFS caches reads in its ARC (RAM), may compress the dataset, and honours O_DIRECT only from OpenZFS 2.3 on, so reads may come from RAM.`,
+      },
+    ];
   }
   if (NETWORK_FS.has(fs)) {
-    return [{ code: 'fs-network', message: `${at} is a network filesystem: results measure the network and the server's caches, not a local disk; O_DIRECT is honoured only partly, if at all.` }];
+    return [
+      {
+        code: 'fs-network',
+        message: `${at} is a network filesystem: results measure the network and the server's caches, not a local disk; O_DIRECT is honoured only partly, if at all.`,
+      },
+    ];
   }
   if (fs === 'fuseblk' || fs === 'fuse' || fs.startsWith('fuse.')) {
-    const which = fs === 'fuseblk' ? 'a FUSE block filesystem (NTFS-3G or exFAT-FUSE)' : `a FUSE filesystem (${fs.replace(/^fuse\.?/, '') || 'unknown daemon'})`;
-    return [{ code: 'fs-fuse', message: `${at} is ${which}: every I/O goes through a user-space daemon and the page cache, and O_DIRECT is usually not passed through, so results measure the daemon and RAM.` }];
+    const which =
+      fs === 'fuseblk'
+        ? 'a FUSE block filesystem (NTFS-3G or exFAT-FUSE)'
+        : `a FUSE filesystem (${fs.replace(/^fuse\.?/, '') || 'unknown daemon'})`;
+    return [
+      {
+        code: 'fs-fuse',
+        message: `${at} is ${which}: every I/O goes through a user-space daemon and the page cache, and O_DIRECT is usually not passed through, so results measure the daemon and RAM.`,
+      },
+    ];
   }
   if (fs === 'overlay') {
-    return [{ code: 'fs-overlay', message: `${at}: overlayfs reads from the lower layers and copies a file up to the upper layer on first write; results depend on those filesystems and O_DIRECT may not reach them.` }];
+    return [
+      {
+        code: 'fs-overlay',
+        message: `${at}: overlayfs reads from the lower layers and copies a file up to the upper layer on first write; results depend on those filesystems and O_DIRECT may not reach them.`,
+      },
+    ];
   }
   if (fs === 'ecryptfs') {
-    return [{ code: 'fs-no-direct-io', message: `${at}: eCryptfs does not support O_DIRECT; every I/O goes through its page cache and its cipher.` }];
+    return [
+      {
+        code: 'fs-no-direct-io',
+        message: `${at}: eCryptfs does not support O_DIRECT; every I/O goes through its page cache and its cipher.`,
+      },
+    ];
   }
   if (COMPRESSED_RO_FS.has(fs)) {
-    return [{ code: 'fs-compresses', message: `${at} is a compressed read-only filesystem: reads decompress through the page cache and do not show the disk's speed.` }];
+    return [
+      {
+        code: 'fs-compresses',
+        message: `${at} is a compressed read-only filesystem: reads decompress through the page cache and do not show the disk's speed.`,
+      },
+    ];
   }
   if (fs === 'btrfs' && layer.details.compress) {
-    return [{ code: 'fs-compresses', message: `${at} is mounted with compress=${String(layer.details.compress)}: compressed extents bypass O_DIRECT (btrfs falls back to buffered I/O), and compressible data shrinks, so figures can exceed what the disk does.` }];
+    return [
+      {
+        code: 'fs-compresses',
+        message: `${at} is mounted with compress=${String(layer.details.compress)}: compressed extents bypass O_DIRECT (btrfs falls back to buffered I/O), and compressible data shrinks, so figures can exceed what the disk does.`,
+      },
+    ];
   }
   return [];
 }

@@ -15,12 +15,19 @@ export async function readFstrimTimer(opts?: RootOptions): Promise<FstrimTimerFa
   }
   const installed = (await Promise.all(UNIT_DIRS.map((d) => exists(root, `${d}/fstrim.timer`)))).some(Boolean);
   const anySystemd = (await Promise.all(UNIT_DIRS.map((d) => exists(root, d)))).some(Boolean);
-  if (!anySystemd) return { enabled: null, systemdRunning, reason: 'no systemd unit directories: TRIM scheduling, if any, is cron or manual' };
+  if (!anySystemd)
+    return { enabled: null, systemdRunning, reason: 'no systemd unit directories: TRIM scheduling, if any, is cron or manual' };
   const wants = await Promise.all(UNIT_DIRS.map((d) => exists(root, `${d}/timers.target.wants/fstrim.timer`)));
   if (wants.some(Boolean)) {
-    return systemdRunning ? { enabled: true, systemdRunning } : { enabled: true, systemdRunning, reason: 'enabled, but systemd is not the running init here, so it does not fire' };
+    return systemdRunning
+      ? { enabled: true, systemdRunning }
+      : { enabled: true, systemdRunning, reason: 'enabled, but systemd is not the running init here, so it does not fire' };
   }
-  return { enabled: false, systemdRunning, reason: installed ? 'fstrim.timer is installed but not enabled' : 'fstrim.timer is not installed (util-linux ships it)' };
+  return {
+    enabled: false,
+    systemdRunning,
+    reason: installed ? 'fstrim.timer is installed but not enabled' : 'fstrim.timer is not installed (util-linux ships it)',
+  };
 }
 
 async function isMasked(root: string): Promise<boolean> {

@@ -15,7 +15,7 @@ test('a SATA link that is not up is unknown with a reason, not a guess', () => {
   assert.match(ceiling.reason ?? '', /not negotiated/);
 });
 
-test('PCIe ceilings follow generation × lanes with each generation\'s line code', () => {
+test("PCIe ceilings follow generation × lanes with each generation's line code", () => {
   assert.equal(pcieCeiling('2.5 GT/s PCIe', '1').bytesPerSec, 250e6);
   assert.equal(pcieCeiling('5.0 GT/s PCIe', '4').bytesPerSec, 2000e6);
   assert.equal(pcieCeiling('8 GT/s', '4').bytesPerSec, Math.round(((8e9 * 128) / 130 / 8) * 4)); // older kernels print "8 GT/s"

@@ -51,6 +51,9 @@ test('inspect /dev/shm: tmpfs, no disk, and the O_DIRECT warning', (t) => {
   const text = diskdelta('inspect', '/dev/shm');
   assert.match(text.stdout, /tmpfs/);
   assert.match(text.stdout, /\[fs-in-memory\].*O_DIRECT/);
+  // Why a fact is unknown, in words: "online discard", never the model's key "onlineDiscard".
+  assert.match(text.stdout, /\/dev\/shm online discard: tmpfs has no discard option/);
+  assert.doesNotMatch(text.stdout, /\b[a-z]+[A-Z]\w*\b/, 'no camelCase keys');
   // A relative PATH is taken from the working folder.
   const relative = JSON.parse(diskdeltaIn('/dev', 'inspect', 'shm', '--json').stdout) as InspectReport;
   assert.equal(relative.target.stack![0]!.name, '/dev/shm');
@@ -58,7 +61,8 @@ test('inspect /dev/shm: tmpfs, no disk, and the O_DIRECT warning', (t) => {
 });
 
 test('devices --json: vda is a virtual (virtio) disk, zram0 a RAM disk', (t) => {
-  if (!existsSync('/sys/block/vda') || !existsSync('/sys/block/zram0')) return t.skip('vda and zram0 exist only on the device lab machines');
+  if (!existsSync('/sys/block/vda') || !existsSync('/sys/block/zram0'))
+    return t.skip('vda and zram0 exist only on the device lab machines');
   const r = diskdelta('devices', '--json');
   assert.equal(r.status, 0, r.stderr);
   const byName = new Map((JSON.parse(r.stdout) as BlockDeviceInfo[]).map((d) => [d.name, d]));
@@ -130,7 +134,10 @@ describe('loop-mounted ext4', () => {
     assert.equal(r.status, 0, r.stderr);
     const report = JSON.parse(r.stdout) as InspectReport;
     assert.equal(report.target.kind, 'block-device');
-    assert.deepEqual(report.target.stack!.slice(0, 3).map((l) => l.kind), ['file', 'loop', 'file']);
+    assert.deepEqual(
+      report.target.stack!.slice(0, 3).map((l) => l.kind),
+      ['file', 'loop', 'file'],
+    );
     // The mount further down holds the backing file; it is not the target's filesystem.
     assert.equal(report.trim.onlineDiscard, null);
   });
@@ -158,6 +165,27 @@ describe('loop-mounted ext4', () => {
     const text = diskdelta('inspect', path.join(mountPoint, 'folder'));
     assert.match(text.stdout, new RegExp(`backing file ${image.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.match(text.stdout, /online discard: on/);
+  });
+
+  // Once both showed DEVICE "vda": a run through a loop device names the loop (and, in the run's
+  // own header, its backing file) as well as the disk beneath.
+  test('a run on the loop filesystem and one on the disk under it: list and the run header tell them apart', (t) => {
+    if (loopSkip) return t.skip(loopSkip);
+    mountWith([]);
+    const db = path.join(work, 'library.sqlite');
+    const small = ['--tests', 'seq1m-q1t1-read', '--size', '16MiB', '--duration', '0.2', '--warmup', '0', '--runs', '1', '--db', db];
+    const onLoop = diskdelta('run', '--target', path.join(mountPoint, 'folder'), '--label', 'on loop', ...small);
+    assert.equal(onLoop.status, 0, onLoop.stderr);
+    const below = diskdelta('run', '--target', work, '--label', 'below', ...small);
+    assert.equal(below.status, 0, below.stderr);
+    const name = path.basename(loop!);
+    const disk = JSON.parse(diskdelta('inspect', work, '--json').stdout) as InspectReport;
+    const diskText = disk.target.device ? (disk.target.device.model ?? disk.target.device.name) : '—';
+    const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    assert.match(onLoop.stdout, new RegExp(`\\(${name} \\(file ${escape(image)}\\) on ${escape(diskText)}, `));
+    const list = diskdelta('list', '--db', db).stdout.split('\n');
+    assert.match(list.find((l) => l.includes('on loop')) ?? '', new RegExp(`\\s${name} on ${escape(diskText)}\\s`));
+    assert.match(list.find((l) => l.includes('below')) ?? '', new RegExp(`\\s${escape(diskText)}\\s+\\d+\\s`));
   });
 
   test('mounted without discard: online discard off', (t) => {

@@ -74,7 +74,9 @@ test('cpuinfo: x86 AES-NI/VAES, physical cores vs threads; ARM Features', () => 
       'processor\t: 1\nmodel name\t: Test CPU\nphysical id\t: 0\ncore id\t\t: 0\nflags\t\t: fpu aes avx2 vaes\n',
   );
   assert.deepEqual(x86, { model: 'Test CPU', cores: 1, threads: 2, arch: 'x86', cryptoFlags: ['aes', 'vaes', 'avx2'] });
-  const arm = parseCpuinfo('processor\t: 0\nFeatures\t: fp asimd aes pmull sha1 sha2 crc32\n\nprocessor\t: 1\nFeatures\t: fp asimd aes pmull sha1 sha2 crc32\n\nHardware\t: BCM2835\n');
+  const arm = parseCpuinfo(
+    'processor\t: 0\nFeatures\t: fp asimd aes pmull sha1 sha2 crc32\n\nprocessor\t: 1\nFeatures\t: fp asimd aes pmull sha1 sha2 crc32\n\nHardware\t: BCM2835\n',
+  );
   assert.equal(arm.arch, 'arm');
   assert.deepEqual(arm.cryptoFlags, ['aes', 'pmull', 'sha1', 'sha2']);
   assert.equal(arm.cores, 2);

@@ -6,7 +6,18 @@ import path from 'node:path';
 import { readBlockDevice } from './block-devices.ts';
 import { dmKindFromUuid, parseCryptArgs, readDmTables, splitLvmName, type DmTarget } from './dm.ts';
 import { allOptions, findMount, optionValue, readMountinfo, type MountEntry } from './mountinfo.ts';
-import { inRoot, isLiveRoot, listDir, readNumber, readText, resolveInRoot, rootOf, type Read, type RootOptions } from './sysfs.ts';
+import {
+  devNumberOf,
+  inRoot,
+  isLiveRoot,
+  listDir,
+  readNumber,
+  readText,
+  resolveInRoot,
+  rootOf,
+  type Read,
+  type RootOptions,
+} from './sysfs.ts';
 import type { BlockDeviceInfo, StackLayer } from '../model/machine.ts';
 
 export interface StackReport {
@@ -34,7 +45,16 @@ const MAX_DEPTH = 8; // loops inside loops are legal; a cycle is not, and this s
 
 export async function buildStack(targetPath: string, opts?: RootOptions): Promise<StackReport> {
   const root = rootOf(opts);
-  const report: StackReport = { path: targetPath, resolvedPath: targetPath, kind: 'unknown', layers: [], disks: [], mounts: [], loops: [], unknowns: [] };
+  const report: StackReport = {
+    path: targetPath,
+    resolvedPath: targetPath,
+    kind: 'unknown',
+    layers: [],
+    disks: [],
+    mounts: [],
+    loops: [],
+    unknowns: [],
+  };
   const ctx: Context = { root, report, dmTables: undefined };
   const target = await examine(root, targetPath);
   report.resolvedPath = target.resolved;
@@ -51,23 +71,28 @@ export async function buildStack(targetPath: string, opts?: RootOptions): Promis
   return report;
 }
 
-async function examine(root: string, p: string): Promise<{ resolved: string; kind: StackReport['kind']; devNumber?: string; reason?: string }> {
+async function examine(
+  root: string,
+  p: string,
+): Promise<{ resolved: string; kind: StackReport['kind']; devNumber?: string; reason?: string }> {
   // Live, a relative path is relative to the working folder; in a snapshot, to its root.
   const normalized = isLiveRoot(root) ? path.resolve(p) : path.posix.resolve('/', p);
   try {
     const resolved = isLiveRoot(root) ? await realpath(normalized) : normalized;
     const st = await stat(inRoot(root, resolved));
     if (st.isBlockDevice()) {
-      const major = Math.floor(Number(st.rdev) / 256) & 0xfff; // glibc's dev_t split, enough for block majors
-      const minor = (Number(st.rdev) & 0xff) | ((Number(st.rdev) >> 12) & 0xfff00);
-      return { resolved, kind: 'block-device', devNumber: `${major}:${minor}` };
+      return { resolved, kind: 'block-device', devNumber: devNumberOf(Number(st.rdev)) };
     }
     return { resolved, kind: st.isDirectory() ? 'folder' : 'unknown' };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     // A snapshot holds sysfs and procfs, not the user's files: a missing path there is expected.
     if (!isLiveRoot(root) && code === 'ENOENT') return { resolved: normalized, kind: 'unknown' };
-    return { resolved: normalized, kind: 'unknown', reason: `${normalized} cannot be examined (${code}); the stack below is from its mount point` };
+    return {
+      resolved: normalized,
+      kind: 'unknown',
+      reason: `${normalized} cannot be examined (${code}); the stack below is from its mount point`,
+    };
   }
 }
 
@@ -121,7 +146,7 @@ async function descendFromPath(ctx: Context, resolved: string, depth: number): P
 function noDeviceReason(mount: MountEntry): string {
   if (mount.fsType === 'zfs') return `ZFS dataset ${mount.source}: the pool's disks are not in sysfs (see \`zpool status\`)`;
   if (['tmpfs', 'ramfs', 'devtmpfs'].includes(mount.fsType)) return `${mount.fsType} keeps its files in RAM: there is no disk under it`;
-  if (mount.fsType === 'overlay') return 'overlayfs: files live on the upper and lower directories\' filesystems';
+  if (mount.fsType === 'overlay') return "overlayfs: files live on the upper and lower directories' filesystems";
   return `${mount.fsType} mount of '${mount.source}' has no block device under it`;
 }
 
@@ -129,7 +154,8 @@ function noDeviceReason(mount: MountEntry): string {
 export function onlineDiscard(mount: MountEntry): { value: string | null; reason?: string } {
   const options = allOptions(mount);
   if (mount.fsType === 'zfs') return { value: null, reason: 'ZFS trims per pool (the autotrim property), not per mount' };
-  if (['tmpfs', 'ramfs', 'proc', 'sysfs', 'devtmpfs', 'overlay'].includes(mount.fsType)) return { value: null, reason: `${mount.fsType} has no discard option` };
+  if (['tmpfs', 'ramfs', 'proc', 'sysfs', 'devtmpfs', 'overlay'].includes(mount.fsType))
+    return { value: null, reason: `${mount.fsType} has no discard option` };
   if (options.includes('nodiscard')) return { value: 'off' };
   const value = optionValue(options, 'discard');
   if (value !== null) return { value: value === '' ? 'on' : value };
@@ -181,7 +207,8 @@ async function descend(ctx: Context, name: string, depth: number): Promise<void>
       kind: 'partition',
       name,
       details: {
-        number: (await readNumber(root, `/sys/class/block/${name}/partition`)).value ?? (await partitionAttr(root, disk, name, 'partition')),
+        number:
+          (await readNumber(root, `/sys/class/block/${name}/partition`)).value ?? (await partitionAttr(root, disk, name, 'partition')),
         startSector: await partitionAttr(root, disk, name, 'start'),
         sizeBytes: info.sizeBytes,
         disk,
@@ -201,7 +228,13 @@ async function descend(ctx: Context, name: string, depth: number): Promise<void>
       return;
     case 'md': {
       const level = await readText(root, `/sys/block/${name}/md/level`);
-      report.layers.push({ kind: 'other', name, details: { type: 'md', level: level.value }, discardPasses: info.discard.supported, ...(level.reason ? { reasons: { level: level.reason } } : {}) });
+      report.layers.push({
+        kind: 'other',
+        name,
+        details: { type: 'md', level: level.value },
+        discardPasses: info.discard.supported,
+        ...(level.reason ? { reasons: { level: level.reason } } : {}),
+      });
       for (const slave of info.slaves) await descend(ctx, slave, depth + 1);
       return;
     }

@@ -20,8 +20,16 @@ import { createWsClient } from './ws-transport.ts';
 
 /** The ten ids the contract's enum accepted before the catalog. */
 const OLD_ENUM = [
-  'seq1m-q8t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-read', 'seq1m-q1t1-write', 'rnd4k-q32t1-read',
-  'rnd4k-q32t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write', 'seeks', 'mix70-rnd4k-q8t1',
+  'seq1m-q8t1-read',
+  'seq1m-q8t1-write',
+  'seq1m-q1t1-read',
+  'seq1m-q1t1-write',
+  'rnd4k-q32t1-read',
+  'rnd4k-q32t1-write',
+  'rnd4k-q1t1-read',
+  'rnd4k-q1t1-write',
+  'seeks',
+  'mix70-rnd4k-q8t1',
 ];
 const NEW_TEST = 'cipher-aes-xts-plain64';
 
@@ -34,7 +42,17 @@ test('progress and samples of a test id the old enum did not know reach the Live
   const sink: EventSink = (event, payload) => server?.broadcast(event, payload);
   const coalescer = createCoalescer(sink, 20);
   const runBenchmark: RunBenchmark = async (spec, { onEvent }) => {
-    onEvent?.({ type: 'progress', test: NEW_TEST, testIndex: 0, testCount: 1, phase: 'measure', run: 1, runs: 1, fraction: 0.5, etaSec: 1 });
+    onEvent?.({
+      type: 'progress',
+      test: NEW_TEST,
+      testIndex: 0,
+      testCount: 1,
+      phase: 'measure',
+      run: 1,
+      runs: 1,
+      fraction: 0.5,
+      etaSec: 1,
+    });
     onEvent?.({ type: 'sample', test: NEW_TEST, run: 1, tMs: 100, bytesPerSec: 2.5e9, iops: 0 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     return { label: spec.label ?? '' } as RunRecord;
@@ -73,7 +91,11 @@ test('progress and samples of a test id the old enum did not know reach the Live
   assert.deepEqual(run.tests, [NEW_TEST], 'the progress event was not dropped');
   assert.equal(run.samples.length, 1, 'the sample event was not dropped');
   assert.equal(run.samples[0]?.test, NEW_TEST);
-  assert.deepEqual(testStates(run).map((s) => s.title), [NEW_TEST], 'a test the catalog does not list is titled by its id');
+  assert.deepEqual(
+    testStates(run).map((s) => s.title),
+    [NEW_TEST],
+    'a test the catalog does not list is titled by its id',
+  );
   assert.equal(liveSeries(run.samples)[0]?.points[0]?.mbps, 2500);
   assert.equal(run.recordId, 41);
 });

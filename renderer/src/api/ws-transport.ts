@@ -71,9 +71,9 @@ export function createWsClient(options: WsClientOptions): ApiClient {
     },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set<Listener>();
-      set.add(listener as Listener);
+      set.add(listener);
       listeners.set(event, set);
-      return () => set.delete(listener as Listener);
+      return () => set.delete(listener);
     },
   };
 }

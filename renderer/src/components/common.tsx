@@ -19,7 +19,12 @@ export function ErrorNote({ error, what, newRunLink = false }: { error: ApiError
       {action ? (
         <p data-testid="failure-action" data-action={action.action}>
           {action.text}
-          {newRunLink && NEEDS_NEW_RUN.has(action.action) ? <> <a href="#/new">Back to New run</a></> : null}
+          {newRunLink && NEEDS_NEW_RUN.has(action.action) ? (
+            <>
+              {' '}
+              <a href="#/new">Back to New run</a>
+            </>
+          ) : null}
         </p>
       ) : null}
     </div>
@@ -44,7 +49,13 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function WarningList({ warnings, label }: { warnings: Array<{ code: string; message: string; test?: string | null }>; label?: string }) {
+export function WarningList({
+  warnings,
+  label,
+}: {
+  warnings: Array<{ code: string; message: string; test?: string | null }>;
+  label?: string;
+}) {
   if (warnings.length === 0) return null;
   return (
     <ul className="warnings" aria-label={label ?? 'Warnings'}>
@@ -71,4 +82,11 @@ export function formatEta(seconds: number | null): string {
 }
 
 /** Series colours come from CSS variables so that light and dark themes both read well. */
-export const SERIES_COLORS = ['var(--series-0)', 'var(--series-1)', 'var(--series-2)', 'var(--series-3)', 'var(--series-4)', 'var(--series-5)'];
+export const SERIES_COLORS = [
+  'var(--series-0)',
+  'var(--series-1)',
+  'var(--series-2)',
+  'var(--series-3)',
+  'var(--series-4)',
+  'var(--series-5)',
+];

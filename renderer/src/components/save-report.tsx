@@ -24,13 +24,21 @@ export function SaveReport({ runs, unit, formats = ['pdf', 'html'] }: { runs: Ru
       <div className="actions" role="group" aria-label="Save the report">
         <label htmlFor={paperId}>Paper</label>
         <select id={paperId} value={paper} onChange={(e) => stores.report.getState().setPaper(e.target.value as Paper)}>
-          {PAPERS.map((p) => <option key={p} value={p}>{PAPER_TITLES[p]}</option>)}
+          {PAPERS.map((p) => (
+            <option key={p} value={p}>
+              {PAPER_TITLES[p]}
+            </option>
+          ))}
         </select>
         {formats.includes('pdf') ? (
-          <button onClick={() => void save('pdf')} disabled={saving !== null || runs.length === 0}>{saving === 'pdf' ? 'Making the PDF…' : 'Save PDF'}</button>
+          <button onClick={() => void save('pdf')} disabled={saving !== null || runs.length === 0}>
+            {saving === 'pdf' ? 'Making the PDF…' : 'Save PDF'}
+          </button>
         ) : null}
         {formats.includes('html') ? (
-          <button onClick={() => void save('html')} disabled={saving !== null || runs.length === 0}>{saving === 'html' ? 'Making the page…' : 'Save HTML'}</button>
+          <button onClick={() => void save('html')} disabled={saving !== null || runs.length === 0}>
+            {saving === 'html' ? 'Making the page…' : 'Save HTML'}
+          </button>
         ) : null}
       </div>
       <ErrorNote error={error} what="Saving the report" />

@@ -19,8 +19,12 @@ export function CipherCeilingsSection() {
     <section aria-labelledby="ciphers-h" data-testid="cipher-ceilings">
       <h2 id="ciphers-h">Cipher ceilings (dm-crypt)</h2>
       <p className="muted">
-        How fast this CPU encrypts and decrypts disk sectors: an encrypted disk cannot read or write faster than this,
-        whatever the drive. {ciphers ? <>AES-NI: <strong>{ciphers.cpu.aesNi ? 'yes' : 'no'}</strong>, VAES: <strong>{ciphers.cpu.vaes ? 'yes' : 'no'}</strong>. </> : null}
+        How fast this CPU encrypts and decrypts disk sectors: an encrypted disk cannot read or write faster than this, whatever the drive.{' '}
+        {ciphers ? (
+          <>
+            AES-NI: <strong>{ciphers.cpu.aesNi ? 'yes' : 'no'}</strong>, VAES: <strong>{ciphers.cpu.vaes ? 'yes' : 'no'}</strong>.{' '}
+          </>
+        ) : null}
       </p>
       <button type="button" onClick={() => void stores.system.getState().loadCiphers(true)} disabled={ciphersBusy}>
         {ciphersBusy ? 'Measuring…' : ciphers ? 'Measure again' : 'Measure cipher ceilings'}
@@ -34,22 +38,39 @@ export function CipherCeilingsSection() {
           <table data-testid="cipher-table">
             <thead>
               <tr>
-                <th scope="col">Cipher</th><th scope="col">Key</th><th scope="col">Request</th>
-                {table.threads.map((t) => <th scope="col" key={t}>{t} {t === 1 ? 'core' : 'cores'}: encrypt / decrypt (MB/s{estimate ? ', estimate' : ''})</th>)}
+                <th scope="col">Cipher</th>
+                <th scope="col">Key</th>
+                <th scope="col">Request</th>
+                {table.threads.map((t) => (
+                  <th scope="col" key={t}>
+                    {t} {t === 1 ? 'core' : 'cores'}: encrypt / decrypt (MB/s{estimate ? ', estimate' : ''})
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {table.rows.map((r) => (
                 <tr key={r.key}>
-                  <td><code>{r.cipher}</code></td><td>{r.keyBits} bit</td>
+                  <td>
+                    <code>{r.cipher}</code>
+                  </td>
+                  <td>{r.keyBits} bit</td>
                   <td>{r.sectorBytes === 65536 ? '64 KiB (bulk)' : `${r.sectorBytes} B sector`}</td>
-                  {r.cells.map((f, i) => <td key={i}>{f ? `${formatNumber(f.encryptBps / 1e6)} / ${formatNumber(f.decryptBps / 1e6)}` : '—'}</td>)}
+                  {r.cells.map((f, i) => (
+                    <td key={i}>{f ? `${formatNumber(f.encryptBps / 1e6)} / ${formatNumber(f.decryptBps / 1e6)}` : '—'}</td>
+                  ))}
                 </tr>
               ))}
             </tbody>
           </table>
           {ciphers.unavailable.length > 0 ? (
-            <ul className="notes">{ciphers.unavailable.map((u) => <li key={`${u.cipher}:${u.keyBits}`}><code>{u.cipher}</code> {u.keyBits} bit: {u.reason}</li>)}</ul>
+            <ul className="notes">
+              {ciphers.unavailable.map((u) => (
+                <li key={`${u.cipher}:${u.keyBits}`}>
+                  <code>{u.cipher}</code> {u.keyBits} bit: {u.reason}
+                </li>
+              ))}
+            </ul>
           ) : null}
         </>
       ) : null}

@@ -5,6 +5,7 @@ import { useLibrary, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
 import { bytesToBase64 } from '../view/base64.ts';
+import { dayBoundary } from '../view/date-filter.ts';
 import type { RunSummary } from '../../../electron/core/api/contract.ts';
 
 export function LibraryPage() {
@@ -24,7 +25,9 @@ export function LibraryPage() {
 
   const importFiles = async (files: FileList | File[]) => {
     setBusy(true);
-    await lib().importFiles([...files].map((f) => ({ name: f.name, sizeBytes: f.size, read: async () => bytesToBase64(new Uint8Array(await f.arrayBuffer())) })));
+    await lib().importFiles(
+      [...files].map((f) => ({ name: f.name, sizeBytes: f.size, read: async () => bytesToBase64(new Uint8Array(await f.arrayBuffer())) })),
+    );
     setBusy(false);
   };
   const onPick = async (e: ChangeEvent<HTMLInputElement>) => {
@@ -44,36 +47,96 @@ export function LibraryPage() {
     await stores.compare.getState().setRefs(selected.slice(0, 6).map((id) => ({ kind: 'run' as const, id })));
     navigate('compare');
   };
-  const dateFilter = (value: string, endOfDay: boolean) => (value ? new Date(`${value}T${endOfDay ? '23:59:59' : '00:00:00'}`).toISOString() : undefined);
 
   return (
-    <div onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop} className={dragging ? 'dropping' : undefined}>
+    <div
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => void onDrop(e)}
+      className={dragging ? 'dropping' : undefined}
+    >
       <PageHeader title="Library">
-        <input ref={fileInput} id={ids.file} type="file" multiple className="sr-only" accept=".csv,.json,.txt,text/plain,application/json" onChange={onPick} data-testid="import-input" />
-        <button onClick={() => fileInput.current?.click()} disabled={busy}>{busy ? 'Importing…' : 'Import files…'}</button>
-        <button onClick={() => void exportSelected('json')} disabled={selected.length === 0}>Export JSON</button>
-        <button onClick={() => void exportSelected('csv')} disabled={selected.length === 0}>Export CSV</button>
+        <input
+          ref={fileInput}
+          id={ids.file}
+          type="file"
+          multiple
+          className="sr-only"
+          accept=".csv,.json,.txt,text/plain,application/json"
+          onChange={(e) => void onPick(e)}
+          data-testid="import-input"
+        />
+        <button onClick={() => fileInput.current?.click()} disabled={busy}>
+          {busy ? 'Importing…' : 'Import files…'}
+        </button>
+        <button onClick={() => void exportSelected('json')} disabled={selected.length === 0}>
+          Export JSON
+        </button>
+        <button onClick={() => void exportSelected('csv')} disabled={selected.length === 0}>
+          Export CSV
+        </button>
         <button className="primary" onClick={() => void compareSelected()} disabled={selected.length < 2 || selected.length > 6}>
           Compare selected ({selected.length})
         </button>
       </PageHeader>
-      <p className="hint">Import bonnie++ CSV, fio JSON, KDiskMark or CrystalDiskMark text{kind === 'electron' ? ', or drop files here' : ' (or drop files on this page)'}. Select 2–6 runs to compare them.</p>
+      <p className="hint">
+        Import bonnie++ CSV, fio JSON, KDiskMark or CrystalDiskMark text
+        {kind === 'electron' ? ', or drop files here' : ' (or drop files on this page)'}. Select 2–6 runs to compare them.
+      </p>
       <form className="filters" role="search" aria-label="Filter runs" onSubmit={(e: FormEvent) => e.preventDefault()}>
-        <div><label htmlFor={ids.label}>Label</label><input id={ids.label} value={filter.label ?? ''} onChange={(e) => void lib().setFilter({ label: e.target.value })} /></div>
-        <div><label htmlFor={ids.device}>Device</label><input id={ids.device} value={filter.device ?? ''} placeholder="model, class or path" onChange={(e) => void lib().setFilter({ device: e.target.value })} /></div>
+        <div>
+          <label htmlFor={ids.label}>Label</label>
+          <input id={ids.label} value={filter.label ?? ''} onChange={(e) => void lib().setFilter({ label: e.target.value })} />
+        </div>
+        <div>
+          <label htmlFor={ids.device}>Device</label>
+          <input
+            id={ids.device}
+            value={filter.device ?? ''}
+            placeholder="model, class or path"
+            onChange={(e) => void lib().setFilter({ device: e.target.value })}
+          />
+        </div>
         <div>
           <label htmlFor={ids.source}>Source</label>
-          <select id={ids.source} value={filter.source ?? ''} onChange={(e) => void lib().setFilter({ source: (e.target.value || undefined) as RunSummary['source'] | undefined })}>
-            <option value="">any</option><option value="measured">measured</option><option value="imported">imported</option><option value="reference">reference</option>
+          <select
+            id={ids.source}
+            value={filter.source ?? ''}
+            onChange={(e) => void lib().setFilter({ source: (e.target.value || undefined) as RunSummary['source'] | undefined })}
+          >
+            <option value="">any</option>
+            <option value="measured">measured</option>
+            <option value="imported">imported</option>
+            <option value="reference">reference</option>
           </select>
         </div>
-        <div><label htmlFor={ids.since}>From</label><input id={ids.since} type="date" onChange={(e) => void lib().setFilter({ since: dateFilter(e.target.value, false) })} /></div>
-        <div><label htmlFor={ids.until}>To</label><input id={ids.until} type="date" onChange={(e) => void lib().setFilter({ until: dateFilter(e.target.value, true) })} /></div>
+        <div>
+          <label htmlFor={ids.since}>From</label>
+          <input id={ids.since} type="date" onChange={(e) => void lib().setFilter({ since: dayBoundary(e.target.value, false) })} />
+        </div>
+        <div>
+          <label htmlFor={ids.until}>To</label>
+          <input id={ids.until} type="date" onChange={(e) => void lib().setFilter({ until: dayBoundary(e.target.value, true) })} />
+        </div>
       </form>
       <ErrorNote error={error} what="The library" />
       {lastImport.map((o) => (
         <div key={o.fileName} className={`banner ${o.error ? 'error' : 'ok'}`} role="status" data-testid="import-outcome">
-          {o.error ? <><strong>{o.fileName}</strong> was not imported: {o.error.message}</> : <><strong>{o.fileName}</strong>: imported {o.ids.length} {o.ids.length === 1 ? 'run' : 'runs'}.{o.alreadyPresent.length > 0 ? ` ${o.alreadyPresent.length} already in the library (${o.alreadyPresent.map((id) => `#${id}`).join(', ')}): not added again.` : ''}</>}
+          {o.error ? (
+            <>
+              <strong>{o.fileName}</strong> was not imported: {o.error.message}
+            </>
+          ) : (
+            <>
+              <strong>{o.fileName}</strong>: imported {o.ids.length} {o.ids.length === 1 ? 'run' : 'runs'}.
+              {o.alreadyPresent.length > 0
+                ? ` ${o.alreadyPresent.length} already in the library (${o.alreadyPresent.map((id) => `#${id}`).join(', ')}): not added again.`
+                : ''}
+            </>
+          )}
           <WarningList warnings={o.warnings} />
         </div>
       ))}
@@ -82,7 +145,10 @@ export function LibraryPage() {
           <EmptyState title="No run matches these filters">Clear a filter to see more runs.</EmptyState>
         ) : (
           <EmptyState title="The library is empty">
-            <p>Measure a disk with <a href="#/new">New run</a>, or import results you already have (bonnie++, fio, KDiskMark, CrystalDiskMark) with <em>Import files…</em>.</p>
+            <p>
+              Measure a disk with <a href="#/new">New run</a>, or import results you already have (bonnie++, fio, KDiskMark,
+              CrystalDiskMark) with <em>Import files…</em>.
+            </p>
           </EmptyState>
         )
       ) : null}
@@ -90,32 +156,79 @@ export function LibraryPage() {
         <table className="runs" data-testid="library-table">
           <thead>
             <tr>
-              <th scope="col"><span className="sr-only">Select</span></th>
-              <th scope="col">Label</th><th scope="col">Date</th><th scope="col">Device</th><th scope="col">Source</th>
-              <th scope="col">Target</th><th scope="col">Tests</th><th scope="col">Warnings</th><th scope="col"><span className="sr-only">Actions</span></th>
+              <th scope="col">
+                <span className="sr-only">Select</span>
+              </th>
+              <th scope="col">Label</th>
+              <th scope="col">Date</th>
+              <th scope="col">Device</th>
+              <th scope="col">Source</th>
+              <th scope="col">Target</th>
+              <th scope="col">Tests</th>
+              <th scope="col">Warnings</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {runs.map((r) => (
               <tr key={r.id} data-testid="library-row" data-run-id={r.id}>
-                <td><input type="checkbox" aria-label={`Select ${r.label || `run ${r.id}`}`} checked={selected.includes(r.id)} onChange={() => lib().toggleSelected(r.id)} /></td>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${r.label || `run ${r.id}`}`}
+                    checked={selected.includes(r.id)}
+                    onChange={() => lib().toggleSelected(r.id)}
+                  />
+                </td>
                 <td>
                   {editing === r.id ? (
-                    <RelabelForm initial={r.label} onDone={async (label) => { if (label !== null) await lib().relabel(r.id, label); setEditing(null); }} />
+                    <RelabelForm
+                      initial={r.label}
+                      onDone={(label) =>
+                        void (async () => {
+                          if (label !== null) await lib().relabel(r.id, label);
+                          setEditing(null);
+                        })()
+                      }
+                    />
                   ) : (
                     <strong>{r.label || <span className="muted">(no label)</span>}</strong>
                   )}
                 </td>
                 <td>{formatDate(r.createdAt)}</td>
-                <td>{r.deviceModel ?? '—'} {r.deviceClass ? <span className={`badge class-${r.deviceClass.replace(/\s+/g, '-').toLowerCase()}`}>{r.deviceClass}</span> : null}</td>
-                <td>{r.source}{r.source !== 'measured' ? <span className="muted"> ({r.sourceFormat})</span> : null}</td>
-                <td><code>{r.targetPath}</code></td>
+                <td>
+                  {r.deviceModel ?? '—'}{' '}
+                  {r.deviceClass ? (
+                    <span className={`badge class-${r.deviceClass.replace(/\s+/g, '-').toLowerCase()}`}>{r.deviceClass}</span>
+                  ) : null}
+                </td>
+                <td>
+                  {r.source}
+                  {r.source !== 'measured' ? <span className="muted"> ({r.sourceFormat})</span> : null}
+                </td>
+                <td>
+                  <code>{r.targetPath}</code>
+                </td>
                 <td>{r.resultCount}</td>
-                <td>{r.warningCount > 0 ? <span className="warn-count" title="warnings recorded with this run">⚠ {r.warningCount}</span> : '—'}</td>
+                <td>
+                  {r.warningCount > 0 ? (
+                    <span className="warn-count" title="warnings recorded with this run">
+                      ⚠ {r.warningCount}
+                    </span>
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td>
                   <div className="row-actions">
-                    <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`}>Relabel</button>
-                    <button className="danger" onClick={() => setConfirming(r)} aria-label={`Delete ${r.label || `run ${r.id}`}`}>Delete</button>
+                    <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`}>
+                      Relabel
+                    </button>
+                    <button className="danger" onClick={() => setConfirming(r)} aria-label={`Delete ${r.label || `run ${r.id}`}`}>
+                      Delete
+                    </button>
                   </div>
                 </td>
               </tr>
@@ -134,7 +247,11 @@ export function LibraryPage() {
           title={`Delete “${confirming.label || `run ${confirming.id}`}”?`}
           body="The run and its figures are removed from the library. This cannot be undone."
           confirm="Delete"
-          onClose={async (ok) => { const run = confirming; setConfirming(null); if (ok) await lib().remove(run.id); }}
+          onClose={(ok) => {
+            const run = confirming;
+            setConfirming(null);
+            if (ok) void lib().remove(run.id);
+          }}
         />
       ) : null}
     </div>
@@ -145,27 +262,66 @@ function RelabelForm({ initial, onDone }: { initial: string; onDone: (label: str
   const [value, setValue] = useState(initial);
   const id = useId();
   return (
-    <form className="inline" onSubmit={(e) => { e.preventDefault(); onDone(value.trim() || null); }}>
-      <label htmlFor={id} className="sr-only">New label</label>
-      <input id={id} autoFocus value={value} onChange={(e) => setValue(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape') onDone(null); }} />
+    <form
+      className="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onDone(value.trim() || null);
+      }}
+    >
+      <label htmlFor={id} className="sr-only">
+        New label
+      </label>
+      <input
+        id={id}
+        autoFocus
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onDone(null);
+        }}
+      />
       <button type="submit">Save</button>
-      <button type="button" onClick={() => onDone(null)}>Cancel</button>
+      <button type="button" onClick={() => onDone(null)}>
+        Cancel
+      </button>
     </form>
   );
 }
 
-function ConfirmDialog({ title, body, confirm, onClose }: { title: string; body: string; confirm: string; onClose: (ok: boolean) => void }) {
+function ConfirmDialog({
+  title,
+  body,
+  confirm,
+  onClose,
+}: {
+  title: string;
+  body: string;
+  confirm: string;
+  onClose: (ok: boolean) => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     ref.current?.showModal();
   }, []);
   return (
-    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={(e) => { e.preventDefault(); onClose(false); }}>
+    <dialog
+      ref={ref}
+      aria-labelledby="confirm-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose(false);
+      }}
+    >
       <h2 id="confirm-title">{title}</h2>
       <p>{body}</p>
       <div className="row end">
-        <button autoFocus onClick={() => onClose(false)}>Keep it</button>
-        <button className="danger" onClick={() => onClose(true)}>{confirm}</button>
+        <button autoFocus onClick={() => onClose(false)}>
+          Keep it
+        </button>
+        <button className="danger" onClick={() => onClose(true)}>
+          {confirm}
+        </button>
       </div>
     </dialog>
   );

@@ -10,13 +10,15 @@ const STATUS_TEXT = { running: 'Running', cancelling: 'Cancelling…', done: 'Fi
 
 export function LiveRunPage() {
   const stores = useStoresApi();
-  const run = useRuns((s) => (s.currentRunId ? s.runs[s.currentRunId] ?? null : null));
+  const run = useRuns((s) => (s.currentRunId ? (s.runs[s.currentRunId] ?? null) : null));
   if (!run) {
     return (
       <>
         <PageHeader title="Live run" />
         <EmptyState title="No run in progress">
-          <p>Start one from <a href="#/new">New run</a>; its progress and live throughput appear here.</p>
+          <p>
+            Start one from <a href="#/new">New run</a>; its progress and live throughput appear here.
+          </p>
         </EmptyState>
       </>
     );
@@ -44,12 +46,26 @@ export function LiveRunPage() {
           <span data-testid="run-status">{STATUS_TEXT[run.status]}</span>
           {active && p ? <span className="muted"> · {formatEta(p.etaSec)}</span> : null}
         </h2>
-        <div className="progress" role="progressbar" aria-label="Whole run" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} data-testid="run-progress">
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label="Whole run"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          data-testid="run-progress"
+        >
           <div style={{ width: `${percent}%` }} />
         </div>
         <p aria-live="polite">
           {percent} %
-          {active && p?.test ? <> · {testTitle(p.test)} ({p.testIndex + 1} of {p.testCount}) · {p.phase}{p.run > 0 ? `, run ${p.run} of ${p.runs}` : ''}</> : null}
+          {active && p?.test ? (
+            <>
+              {' '}
+              · {testTitle(p.test)} ({p.testIndex + 1} of {p.testCount}) · {p.phase}
+              {p.run > 0 ? `, run ${p.run} of ${p.runs}` : ''}
+            </>
+          ) : null}
           {active && p && !p.test ? <> · {p.phase}</> : null}
         </p>
         {testStates(run).length > 0 ? (
@@ -69,14 +85,20 @@ export function LiveRunPage() {
           Saved to the library as run #{run.recordId}. <a href="#/library">Open the library</a> or <a href="#/compare">compare it</a>.
         </div>
       ) : null}
-      {run.status === 'cancelled' ? <div className="banner warn" role="status">The run was cancelled; its test file was removed and nothing was saved.</div> : null}
+      {run.status === 'cancelled' ? (
+        <div className="banner warn" role="status">
+          The run was cancelled; its test file was removed and nothing was saved.
+        </div>
+      ) : null}
       <ErrorNote error={run.status === 'failed' ? run.error : null} what="The run" newRunLink />
       <section aria-labelledby="now-h">
         <h2 id="now-h">Current figures</h2>
         {last ? (
           <dl className="facts big" data-testid="current-figures">
             <dt>{testTitle(last.test)}</dt>
-            <dd>{formatThroughput(last.bytesPerSec)} · {formatIops(last.iops)}</dd>
+            <dd>
+              {formatThroughput(last.bytesPerSec)} · {formatIops(last.iops)}
+            </dd>
           </dl>
         ) : (
           <p className="muted">Figures appear once the first timed window starts (after the warm-up).</p>
@@ -91,12 +113,32 @@ export function LiveRunPage() {
             <ResponsiveContainer width="100%" height={280}>
               <LineChart margin={{ top: 8, right: 24, bottom: 16, left: 8 }}>
                 <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
-                <XAxis type="number" dataKey="tSec" domain={[0, 'dataMax']} unit=" s" stroke="var(--muted)" allowDuplicatedCategory={false} />
+                <XAxis
+                  type="number"
+                  dataKey="tSec"
+                  domain={[0, 'dataMax']}
+                  unit=" s"
+                  stroke="var(--muted)"
+                  allowDuplicatedCategory={false}
+                />
                 <YAxis width={100} stroke="var(--muted)" tickFormatter={(v: number) => `${formatNumber(v)} MB/s`} />
-                <Tooltip formatter={(v) => `${Number(v).toFixed(1)} MB/s`} labelFormatter={(t) => `${t} s`} contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }} cursor={{ stroke: 'var(--muted)' }} />
+                <Tooltip
+                  formatter={(v) => `${Number(v).toFixed(1)} MB/s`}
+                  labelFormatter={(t) => `${Number(t)} s`}
+                  contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }}
+                  cursor={{ stroke: 'var(--muted)' }}
+                />
                 <Legend />
                 {series.map((s, i) => (
-                  <Line key={s.test} data={s.points} dataKey="mbps" name={s.title} stroke={SERIES_COLORS[i % SERIES_COLORS.length]} dot={false} isAnimationActive={false} />
+                  <Line
+                    key={s.test}
+                    data={s.points}
+                    dataKey="mbps"
+                    name={s.title}
+                    stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
+                    dot={false}
+                    isAnimationActive={false}
+                  />
                 ))}
               </LineChart>
             </ResponsiveContainer>

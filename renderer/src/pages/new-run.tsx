@@ -17,7 +17,17 @@ export function NewRunPage() {
   const startError = useRuns((s) => s.startError);
   const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', sizeMiB: '', durationSec: '', runs: '', label: '' });
   const [formError, setFormError] = useState<string | null>(null);
-  const ids = { encryption: useId(), target: useId(), targets: useId(), preset: useId(), size: useId(), duration: useId(), runs: useId(), label: useId(), labels: useId() };
+  const ids = {
+    encryption: useId(),
+    target: useId(),
+    targets: useId(),
+    preset: useId(),
+    size: useId(),
+    duration: useId(),
+    runs: useId(),
+    label: useId(),
+    labels: useId(),
+  };
   useEffect(() => {
     if (!stores.system.getState().overview) void stores.system.getState().load();
   }, [stores]);
@@ -39,61 +49,140 @@ export function NewRunPage() {
   return (
     <>
       <PageHeader title="New run" />
-      <p className="lead">DiskDelta writes a test file into the folder you choose, measures, and removes the file. Nothing else on the disk is touched.</p>
-      <form className="form" onSubmit={submit} aria-describedby="form-error">
+      <p className="lead">
+        DiskDelta writes a test file into the folder you choose, measures, and removes the file. Nothing else on the disk is touched.
+      </p>
+      <form className="form" onSubmit={(e) => void submit(e)} aria-describedby="form-error">
         <label htmlFor={ids.target}>Target folder</label>
         <div className="row">
-          <input id={ids.target} name="target" list={ids.targets} value={form.target} required placeholder="/mnt/ssd" autoComplete="off"
-            onChange={(e) => set({ target: e.target.value })} />
+          <input
+            id={ids.target}
+            name="target"
+            list={ids.targets}
+            value={form.target}
+            required
+            placeholder="/mnt/ssd"
+            autoComplete="off"
+            onChange={(e) => set({ target: e.target.value })}
+          />
           {kind === 'electron' ? (
-            <button type="button" onClick={async () => { const path = await stores.system.getState().pickFolder(); if (path) set({ target: path }); }}>Choose folder…</button>
+            <button
+              type="button"
+              onClick={() =>
+                void stores.system
+                  .getState()
+                  .pickFolder()
+                  .then((path) => {
+                    if (path) set({ target: path });
+                  })
+              }
+            >
+              Choose folder…
+            </button>
           ) : null}
         </div>
-        <datalist id={ids.targets}>{suggestions.map((p) => <option key={p} value={p} />)}</datalist>
-        <p className="hint">{kind === 'browser' ? 'Type a folder on the disk to measure; mounted file systems are suggested.' : 'A folder on the disk to measure.'}{' '}
-          Or a block device such as /dev/sdb (read tests only): if you cannot read it, DiskDelta asks once per device for administrator rights, and only to open it.</p>
+        <datalist id={ids.targets}>
+          {suggestions.map((p) => (
+            <option key={p} value={p} />
+          ))}
+        </datalist>
+        <p className="hint">
+          {kind === 'browser'
+            ? 'Type a folder on the disk to measure; mounted file systems are suggested.'
+            : 'A folder on the disk to measure.'}{' '}
+          Or a block device such as /dev/sdb (read tests only): if you cannot read it, DiskDelta asks once per device for administrator
+          rights, and only to open it.
+        </p>
 
         <label htmlFor={ids.preset}>Preset</label>
         <select id={ids.preset} name="preset" value={form.preset} onChange={(e) => set({ preset: e.target.value as PresetName })}>
-          {PRESET_NAMES.map((p) => <option key={p} value={p}>{p}</option>)}
+          {PRESET_NAMES.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
         </select>
         <p className="hint">{describePreset(form.preset)} Leave a field empty to use the preset's value.</p>
 
         <div className="grid3">
           <div>
             <label htmlFor={ids.size}>Test file size (MiB)</label>
-            <input id={ids.size} name="sizeMiB" inputMode="numeric" placeholder={defaults.sizeMiB} value={form.sizeMiB} onChange={(e) => set({ sizeMiB: e.target.value })} />
+            <input
+              id={ids.size}
+              name="sizeMiB"
+              inputMode="numeric"
+              placeholder={defaults.sizeMiB}
+              value={form.sizeMiB}
+              onChange={(e) => set({ sizeMiB: e.target.value })}
+            />
           </div>
           <div>
             <label htmlFor={ids.duration}>Seconds per test</label>
-            <input id={ids.duration} name="durationSec" inputMode="decimal" placeholder={defaults.durationSec} value={form.durationSec} onChange={(e) => set({ durationSec: e.target.value })} />
+            <input
+              id={ids.duration}
+              name="durationSec"
+              inputMode="decimal"
+              placeholder={defaults.durationSec}
+              value={form.durationSec}
+              onChange={(e) => set({ durationSec: e.target.value })}
+            />
           </div>
           <div>
             <label htmlFor={ids.runs}>Runs</label>
-            <input id={ids.runs} name="runs" inputMode="numeric" placeholder={defaults.runs} value={form.runs} onChange={(e) => set({ runs: e.target.value })} />
+            <input
+              id={ids.runs}
+              name="runs"
+              inputMode="numeric"
+              placeholder={defaults.runs}
+              value={form.runs}
+              onChange={(e) => set({ runs: e.target.value })}
+            />
           </div>
         </div>
 
         <label htmlFor={ids.label}>Label</label>
-        <input id={ids.label} name="label" list={ids.labels} value={form.label} placeholder="HDD, SSD, SSD + dm-crypt…" onChange={(e) => set({ label: e.target.value })} />
-        <datalist id={ids.labels}>{LABEL_SUGGESTIONS.map((l) => <option key={l} value={l} />)}</datalist>
+        <input
+          id={ids.label}
+          name="label"
+          list={ids.labels}
+          value={form.label}
+          placeholder="HDD, SSD, SSD + dm-crypt…"
+          onChange={(e) => set({ label: e.target.value })}
+        />
+        <datalist id={ids.labels}>
+          {LABEL_SUGGESTIONS.map((l) => (
+            <option key={l} value={l} />
+          ))}
+        </datalist>
 
         <label className="check" htmlFor={ids.encryption}>
-          <input id={ids.encryption} type="checkbox" name="encryption" checked={form.encryption === true} onChange={(e) => set({ encryption: e.target.checked })} />
+          <input
+            id={ids.encryption}
+            type="checkbox"
+            name="encryption"
+            checked={form.encryption === true}
+            onChange={(e) => set({ encryption: e.target.checked })}
+          />
           Also measure what encryption (dm-crypt) costs on this disk
         </label>
         <p className="hint">
-          The tests run twice: on the disk without encryption and through dm-crypt — a throwaway mapping over DiskDelta&apos;s own
-          test file with a random key that is never stored, or, where the folder already is encrypted, the mapping and the device
-          beneath it, read-only. Needs root and a kernel with device-mapper; both runs are kept, for Compare.
+          The tests run twice: on the disk without encryption and through dm-crypt — a throwaway mapping over DiskDelta&apos;s own test file
+          with a random key that is never stored, or, where the folder already is encrypted, the mapping and the device beneath it,
+          read-only. Needs root and a kernel with device-mapper; both runs are kept, for Compare.
         </p>
 
         <div id="form-error" aria-live="polite">
-          {formError ? <div className="banner error" role="alert">{formError}</div> : null}
+          {formError ? (
+            <div className="banner error" role="alert">
+              {formError}
+            </div>
+          ) : null}
           <ErrorNote error={startError} what="Starting the run" />
         </div>
         <div className="row">
-          <button type="submit" className="primary" disabled={starting}>{starting ? 'Starting…' : 'Start'}</button>
+          <button type="submit" className="primary" disabled={starting}>
+            {starting ? 'Starting…' : 'Start'}
+          </button>
         </div>
       </form>
     </>

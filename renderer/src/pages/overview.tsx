@@ -18,12 +18,23 @@ export function OverviewPage() {
   return (
     <>
       <PageHeader title="Overview">
-        <a className="button primary" href="#/new">New run</a>
+        <a className="button primary" href="#/new">
+          New run
+        </a>
       </PageHeader>
       <p className="lead">
         Measure a disk before and after an upgrade, keep the results, and compare them side by side.
-        {libraryLoaded ? <> Your library holds <strong>{runCount}</strong> {runCount === 1 ? 'run' : 'runs'}. </> : null}
-        {libraryLoaded && runCount === 0 ? <>Start with <a href="#/new">a first run</a> or <a href="#/library">import a bonnie++ or fio file</a>.</> : null}
+        {libraryLoaded ? (
+          <>
+            {' '}
+            Your library holds <strong>{runCount}</strong> {runCount === 1 ? 'run' : 'runs'}.{' '}
+          </>
+        ) : null}
+        {libraryLoaded && runCount === 0 ? (
+          <>
+            Start with <a href="#/new">a first run</a> or <a href="#/library">import a bonnie++ or fio file</a>.
+          </>
+        ) : null}
       </p>
       <ErrorNote error={error} what="The description of this machine" />
       {loading && !overview ? <p aria-live="polite">Reading the machine…</p> : null}
@@ -33,11 +44,19 @@ export function OverviewPage() {
             <section aria-labelledby="machine">
               <h2 id="machine">Machine</h2>
               <dl className="facts">
-                <dt>CPU</dt><dd>{overview.facts.cpuModel ?? 'unknown'}{overview.facts.cores ? ` · ${overview.facts.cores} cores` : ''}</dd>
-                <dt>AES in hardware</dt><dd>{overview.facts.cryptoFlags.includes('aes') ? 'yes (aes flag)' : 'no aes flag: dm-crypt will cost more'}</dd>
-                <dt>Memory</dt><dd>{overview.facts.memoryBytes ? formatBytes(overview.facts.memoryBytes) : 'unknown'}</dd>
-                <dt>Kernel</dt><dd>{overview.facts.kernel ?? 'unknown'}</dd>
-                <dt>Periodic TRIM</dt><dd>{describeFstrim(overview.facts.fstrimTimer)}</dd>
+                <dt>CPU</dt>
+                <dd>
+                  {overview.facts.cpuModel ?? 'unknown'}
+                  {overview.facts.cores ? ` · ${overview.facts.cores} cores` : ''}
+                </dd>
+                <dt>AES in hardware</dt>
+                <dd>{overview.facts.cryptoFlags.includes('aes') ? 'yes (aes flag)' : 'no aes flag: dm-crypt will cost more'}</dd>
+                <dt>Memory</dt>
+                <dd>{overview.facts.memoryBytes ? formatBytes(overview.facts.memoryBytes) : 'unknown'}</dd>
+                <dt>Kernel</dt>
+                <dd>{overview.facts.kernel ?? 'unknown'}</dd>
+                <dt>Periodic TRIM</dt>
+                <dd>{describeFstrim(overview.facts.fstrimTimer)}</dd>
               </dl>
             </section>
           ) : null}
@@ -54,11 +73,20 @@ export function OverviewPage() {
                       {d.model ?? d.name} <span className={`badge class-${d.class.replace(/\s+/g, '-').toLowerCase()}`}>{d.class}</span>
                     </h3>
                     <dl className="facts">
-                      <dt>Device</dt><dd><code>/dev/{d.name}</code></dd>
-                      <dt>Size</dt><dd>{d.sizeBytes != null ? formatBytes(d.sizeBytes) : 'unknown'}</dd>
+                      <dt>Device</dt>
+                      <dd>
+                        <code>/dev/{d.name}</code>
+                      </dd>
+                      <dt>Size</dt>
+                      <dd>{d.sizeBytes != null ? formatBytes(d.sizeBytes) : 'unknown'}</dd>
                       <dt>Link ceiling</dt>
-                      <dd>{d.linkCeilingBytesPerSec != null ? `${formatThroughput(d.linkCeilingBytesPerSec)}${d.linkDescription ? ` (${d.linkDescription})` : ''}` : 'unknown'}</dd>
-                      <dt>Transport</dt><dd>{d.transport ?? 'unknown'}</dd>
+                      <dd>
+                        {d.linkCeilingBytesPerSec != null
+                          ? `${formatThroughput(d.linkCeilingBytesPerSec)}${d.linkDescription ? ` (${d.linkDescription})` : ''}`
+                          : 'unknown'}
+                      </dd>
+                      <dt>Transport</dt>
+                      <dd>{d.transport ?? 'unknown'}</dd>
                     </dl>
                   </article>
                 ))}
@@ -71,15 +99,35 @@ export function OverviewPage() {
               <EmptyState title="No mounts found">Nothing mounted could be read from /proc/self/mountinfo.</EmptyState>
             ) : (
               <table>
-                <thead><tr><th scope="col">Mount point</th><th scope="col">Device</th><th scope="col">Disk class</th><th scope="col">File system</th><th scope="col">Encryption</th><th scope="col">Online TRIM (discard)</th><th scope="col">TRIM reaches the disk</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Mount point</th>
+                    <th scope="col">Device</th>
+                    <th scope="col">Disk class</th>
+                    <th scope="col">File system</th>
+                    <th scope="col">Encryption</th>
+                    <th scope="col">Online TRIM (discard)</th>
+                    <th scope="col">TRIM reaches the disk</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {overview.mounts.map((m) => (
                     <tr key={m.path}>
-                      <td><code>{m.path}</code></td>
+                      <td>
+                        <code>{m.path}</code>
+                      </td>
                       <td>{m.device ?? '—'}</td>
-                      <td>{m.diskClass ? <span className={`badge class-${m.diskClass.replace(/\s+/g, '-').toLowerCase()}`}>{m.diskClass}</span> : 'unknown'}</td>
+                      <td>
+                        {m.diskClass ? (
+                          <span className={`badge class-${m.diskClass.replace(/\s+/g, '-').toLowerCase()}`}>{m.diskClass}</span>
+                        ) : (
+                          'unknown'
+                        )}
+                      </td>
                       <td>{m.fsType ?? '—'}</td>
-                      <td>{m.encryptedLayers == null ? 'unknown' : m.encryptedLayers.length > 0 ? m.encryptedLayers.join(', ') : 'none'}</td>
+                      <td>
+                        {m.encryptedLayers == null ? 'unknown' : m.encryptedLayers.length > 0 ? m.encryptedLayers.join(', ') : 'none'}
+                      </td>
                       <td>{m.onlineDiscard ?? 'decided elsewhere'}</td>
                       <td>{m.trimReachesDisk == null ? 'unknown' : m.trimReachesDisk ? 'yes' : 'no'}</td>
                     </tr>
@@ -88,7 +136,13 @@ export function OverviewPage() {
               </table>
             )}
           </section>
-          {overview.notes.length > 0 ? <ul className="notes">{overview.notes.map((n, i) => <li key={i}>{n}</li>)}</ul> : null}
+          {overview.notes.length > 0 ? (
+            <ul className="notes">
+              {overview.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          ) : null}
         </>
       ) : null}
     </>

@@ -37,7 +37,10 @@ export function ReportPage() {
         <p aria-live="polite">Loading…</p>
       ) : (
         <EmptyState title="No runs to report on">
-          <p>Pick the runs on <a href="#/compare">Compare</a> (the old disk first, then the new one); the report shows them here, ready to save as a PDF.</p>
+          <p>
+            Pick the runs on <a href="#/compare">Compare</a> (the old disk first, then the new one); the report shows them here, ready to
+            save as a PDF.
+          </p>
         </EmptyState>
       )}
     </>

@@ -22,7 +22,12 @@ function Swatch({ index }: { index: number }): ReactElement {
 }
 
 function Section({ id, title, children }: { id: string; title: string; children?: ReactNode }): ReactElement {
-  return h('section', { className: `report-section section-${id}`, 'aria-labelledby': `${id}-h`, 'data-testid': `report-${id}` }, h('h2', { id: `${id}-h` }, title), children);
+  return h(
+    'section',
+    { className: `report-section section-${id}`, 'aria-labelledby': `${id}-h`, 'data-testid': `report-${id}` },
+    h('h2', { id: `${id}-h` }, title),
+    children,
+  );
 }
 
 function SourceBadge({ run }: { run: ReportRun }): ReactElement | null {
@@ -37,7 +42,12 @@ function RunCard({ run, index }: { run: ReportRun; index: number }): ReactElemen
     ['Disk', run.disk],
   ];
   if (run.machine) {
-    rows.push(['CPU', run.machine.cpu], ['AES in hardware', run.machine.aes], ['Memory', run.machine.memory], ['Kernel', run.machine.kernel]);
+    rows.push(
+      ['CPU', run.machine.cpu],
+      ['AES in hardware', run.machine.aes],
+      ['Memory', run.machine.memory],
+      ['Kernel', run.machine.kernel],
+    );
   } else {
     rows.push(['Machine', run.machineNote ?? 'not recorded with this run']);
   }
@@ -48,7 +58,12 @@ function RunCard({ run, index }: { run: ReportRun; index: number }): ReactElemen
     h('h3', null, h(Swatch, { index }), ' ', run.label, ' ', h(SourceBadge, { run })),
     h('dl', null, ...rows.flatMap(([k, v]) => [h('dt', { key: `${k}-t` }, k), h('dd', { key: `${k}-d` }, v)])),
     run.stack.length > 0
-      ? h(Fragment, null, h('p', { className: 'stack-title' }, 'Storage stack, from the file down to the disk:'), h('ol', { className: 'stack' }, ...run.stack.map((line, i) => h('li', { key: i }, line))))
+      ? h(
+          Fragment,
+          null,
+          h('p', { className: 'stack-title' }, 'Storage stack, from the file down to the disk:'),
+          h('ol', { className: 'stack' }, ...run.stack.map((line, i) => h('li', { key: i }, line))),
+        )
       : null,
   );
 }
@@ -69,7 +84,16 @@ function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
   return h(
     'table',
     { className: 'figures', 'data-testid': 'report-table' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Test · figure'), ...comparison.runs.map((run, i) => h('th', { scope: 'col', key: i }, h(Swatch, { index: i }), ' ', run.label)))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', { scope: 'col' }, 'Test · figure'),
+        ...comparison.runs.map((run, i) => h('th', { scope: 'col', key: i }, h(Swatch, { index: i }), ' ', run.label)),
+      ),
+    ),
     h(
       'tbody',
       null,
@@ -77,7 +101,13 @@ function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
         h(
           'tr',
           { key: `${row.test}:${row.metric}` },
-          h('th', { scope: 'row' }, row.testTitle, h('br'), h('span', { className: 'muted' }, `${row.metricLabel}, ${DIRECTION_TEXT[row.direction]}`)),
+          h(
+            'th',
+            { scope: 'row' },
+            row.testTitle,
+            h('br'),
+            h('span', { className: 'muted' }, `${row.metricLabel}, ${DIRECTION_TEXT[row.direction]}`),
+          ),
           ...row.cells.map((cell, i) =>
             h(
               'td',
@@ -86,7 +116,7 @@ function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
               i === 0 ? h('span', { className: 'muted block' }, 'baseline') : null,
               cell.vsBaseline ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsBaseline, against: '#1' })) : null,
               cell.vsPrevious ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsPrevious, against: `#${i}` })) : null,
-              doc.spreads[r]?.[i] ? h('span', { className: 'muted block' }, doc.spreads[r]![i]) : null,
+              doc.spreads[r]?.[i] ? h('span', { className: 'muted block' }, doc.spreads[r][i]) : null,
             ),
           ),
         ),
@@ -107,7 +137,14 @@ function Warnings({ doc }: { doc: ReportDocument }): ReactElement {
           'ul',
           { className: 'warnings' },
           ...doc.warnings.map((w, i) =>
-            h('li', { key: i }, ...w.runIndexes.map((r) => h(Fragment, { key: r }, h(Swatch, { index: r }), ' ')), w.test ? h('span', { className: 'muted' }, `${w.test}: `) : null, w.message, h('span', { className: 'code' }, ` (${w.code})`)),
+            h(
+              'li',
+              { key: i },
+              ...w.runIndexes.map((r) => h(Fragment, { key: r }, h(Swatch, { index: r }), ' ')),
+              w.test ? h('span', { className: 'muted' }, `${w.test}: `) : null,
+              w.message,
+              h('span', { className: 'code' }, ` (${w.code})`),
+            ),
           ),
         ),
   );
@@ -132,13 +169,22 @@ function Method({ doc }: { doc: ReportDocument }): ReactElement {
         h(
           'dl',
           null,
-          h('dt', null, 'Engine'), h('dd', null, run.method.engine),
-          h('dt', null, 'I/O'), h('dd', null, run.method.io),
-          h('dt', null, 'Size'), h('dd', null, run.method.sizes),
-          h('dt', null, 'Timing'), h('dd', null, run.method.timing),
-          h('dt', null, 'Date'), h('dd', null, reportDate(run.method.measuredAt)),
+          h('dt', null, 'Engine'),
+          h('dd', null, run.method.engine),
+          h('dt', null, 'I/O'),
+          h('dd', null, run.method.io),
+          h('dt', null, 'Size'),
+          h('dd', null, run.method.sizes),
+          h('dt', null, 'Timing'),
+          h('dd', null, run.method.timing),
+          h('dt', null, 'Date'),
+          h('dd', null, reportDate(run.method.measuredAt)),
         ),
-        h('ul', { className: 'tests' }, ...run.method.tests.map((t) => h('li', { key: t.id }, h('code', null, t.id), ` ${t.title}: ${t.params}`))),
+        h(
+          'ul',
+          { className: 'tests' },
+          ...run.method.tests.map((t) => h('li', { key: t.id }, h('code', null, t.id), ` ${t.title}: ${t.params}`)),
+        ),
       ),
     ),
   );
@@ -153,14 +199,43 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
       'header',
       { className: 'report-header' },
       h('h1', null, doc.title),
-      h('p', { className: 'run-line' }, ...doc.runs.flatMap((run, i) => [i > 0 ? ' → ' : null, h(Swatch, { index: i, key: `s${i}` }), ` ${run.label}`])),
-      h('p', { className: 'muted' }, `Generated ${reportDate(doc.generatedAt)} by DiskDelta${doc.appVersion ? ` ${doc.appVersion}` : ''} · ${doc.runs.length} run${doc.runs.length === 1 ? '' : 's'} · run #1 is the baseline`),
+      h(
+        'p',
+        { className: 'run-line' },
+        ...doc.runs.flatMap((run, i) => [i > 0 ? ' → ' : null, h(Swatch, { index: i, key: `s${i}` }), ` ${run.label}`]),
+      ),
+      h(
+        'p',
+        { className: 'muted' },
+        `Generated ${reportDate(doc.generatedAt)} by DiskDelta${doc.appVersion ? ` ${doc.appVersion}` : ''} · ${doc.runs.length} run${doc.runs.length === 1 ? '' : 's'} · run #1 is the baseline`,
+      ),
     ),
     doc.summary.length > 0
-      ? h(Section, { id: 'summary', title: 'Summary' }, ...doc.summary.map((s) => h('div', { key: s.id, className: `summary-${s.id}`, 'data-testid': `summary-${s.id}` }, h('h3', null, s.title), ...s.paragraphs.map((p, i) => h('p', { key: i }, p)))))
+      ? h(
+          Section,
+          { id: 'summary', title: 'Summary' },
+          ...doc.summary.map((s) =>
+            h(
+              'div',
+              { key: s.id, className: `summary-${s.id}`, 'data-testid': `summary-${s.id}` },
+              h('h3', null, s.title),
+              ...s.paragraphs.map((p, i) => h('p', { key: i }, p)),
+            ),
+          ),
+        )
       : null,
-    h(Section, { id: 'runs', title: 'Runs, disks and machines' }, h('div', { className: 'run-cards' }, ...doc.runs.map((run, i) => h(RunCard, { run, index: i, key: i })))),
-    doc.charts.length > 0 ? h(Section, { id: 'charts', title: 'Charts' }, h('div', { className: 'charts' }, ...doc.charts.map((chart) => h(ReportChartView, { chart, labels, key: chart.id })))) : null,
+    h(
+      Section,
+      { id: 'runs', title: 'Runs, disks and machines' },
+      h('div', { className: 'run-cards' }, ...doc.runs.map((run, i) => h(RunCard, { run, index: i, key: i }))),
+    ),
+    doc.charts.length > 0
+      ? h(
+          Section,
+          { id: 'charts', title: 'Charts' },
+          h('div', { className: 'charts' }, ...doc.charts.map((chart) => h(ReportChartView, { chart, labels, key: chart.id }))),
+        )
+      : null,
     h(Section, { id: 'figures', title: 'Every figure' }, h(FullTable, { doc })),
     h(Warnings, { doc }),
     h(Method, { doc }),

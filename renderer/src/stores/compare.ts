@@ -1,9 +1,10 @@
 // The Compare page's choice of runs (2–6, library runs or references) and display options.
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, RunRef } from '../../../electron/core/api/contract.ts';
+import type { ApiError, RunRef, RunSummary } from '../../../electron/core/api/contract.ts';
 import type { ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
+import type { ScaleMode } from '../view/compare-view.ts';
 
 export const MAX_COMPARED = 6;
 
@@ -15,21 +16,55 @@ export interface CompareState {
   references: Array<{ key: string; label: string; createdAt: string }>;
   referencesError: ApiError | null;
   unit: ThroughputUnit;
-  logScale: boolean;
+  /** Chart axes: 'auto' picks a log axis per chart when its bars span ×10 or more. */
+  scale: ScaleMode;
   seriesTest: string | null;
   latencyTest: string | null;
   loading: boolean;
   error: ApiError | null;
   loadReferences(): Promise<void>;
   toggle(ref: RunRef): void;
+  /** A picker line that stands for several copies of one run: untick them all, or tick the first. */
+  toggleChoice(refs: RunRef[]): void;
   /** reuse: keep the records already on screen and fetch only the new refs (the picker's own
    *  toggles). Without it everything is fetched again, so a relabel elsewhere shows. */
   setRefs(refs: RunRef[], options?: { reuse?: boolean }): Promise<void>;
   setUnit(unit: ThroughputUnit): void;
-  setLogScale(on: boolean): void;
+  setScale(scale: ScaleMode): void;
   setSeriesTest(test: string): void;
   setLatencyTest(test: string): void;
   load(options?: { reuse?: boolean }): Promise<void>;
+}
+
+/** One line of the picker's reference column: ticking it adds refs[0]; any of refs ticks it. */
+export interface ReferenceChoice {
+  label: string;
+  refs: RunRef[];
+}
+
+/**
+ * The picker's two columns. A reference run imported into the library (`import --reference`)
+ * is the same published figure as the shipped one: it is listed once, under the references,
+ * and either copy being picked ticks that one box (they once showed in both columns, and
+ * ticking one copy left the other unticked). A library reference with no shipped twin is
+ * still listed there.
+ */
+export function pickerColumns(
+  runs: Array<Pick<RunSummary, 'id' | 'label' | 'createdAt' | 'source'>>,
+  references: Array<{ key: string; label: string; createdAt: string }>,
+): { own: typeof runs; references: ReferenceChoice[] } {
+  const copies = runs.filter((r) => r.source === 'reference');
+  const twinOf = (ref: { label: string; createdAt: string }) =>
+    copies.filter((r) => r.label === ref.label && Date.parse(r.createdAt) === Date.parse(ref.createdAt));
+  const shipped = references.map((ref): ReferenceChoice => ({
+    label: ref.label,
+    refs: [{ kind: 'reference', key: ref.key }, ...twinOf(ref).map((r): RunRef => ({ kind: 'run', id: r.id }))],
+  }));
+  const twinned = new Set(shipped.flatMap((c) => c.refs.flatMap((r) => (r.kind === 'run' ? [r.id] : []))));
+  const orphans = copies
+    .filter((r) => !twinned.has(r.id))
+    .map((r): ReferenceChoice => ({ label: r.label, refs: [{ kind: 'run', id: r.id }] }));
+  return { own: runs.filter((r) => r.source !== 'reference'), references: [...shipped, ...orphans] };
 }
 
 export function sameRef(a: RunRef, b: RunRef): boolean {
@@ -44,7 +79,7 @@ export function createCompareStore(client: ApiClient) {
     references: [],
     referencesError: null,
     unit: 'MB',
-    logScale: false,
+    scale: 'auto',
     seriesTest: null,
     latencyTest: null,
     loading: false,
@@ -52,22 +87,39 @@ export function createCompareStore(client: ApiClient) {
     async loadReferences() {
       const result = await client.call('references.list', {});
       if (result.ok) {
-        set({ references: result.data.map((r) => ({ key: r.key, label: r.record.label, createdAt: r.record.createdAt })), referencesError: null });
+        set({
+          references: result.data.map((r) => ({ key: r.key, label: r.record.label, createdAt: r.record.createdAt })),
+          referencesError: null,
+        });
       } else {
         set({ referencesError: result.error });
       }
     },
     toggle(ref) {
       const refs = get().refs;
-      const next = refs.some((r) => sameRef(r, ref)) ? refs.filter((r) => !sameRef(r, ref)) : refs.length < MAX_COMPARED ? [...refs, ref] : refs;
+      const next = refs.some((r) => sameRef(r, ref))
+        ? refs.filter((r) => !sameRef(r, ref))
+        : refs.length < MAX_COMPARED
+          ? [...refs, ref]
+          : refs;
       void get().setRefs(next, { reuse: true });
+    },
+    toggleChoice(choice) {
+      const refs = get().refs;
+      const picked = refs.some((r) => choice.some((c) => sameRef(r, c)));
+      if (picked)
+        void get().setRefs(
+          refs.filter((r) => !choice.some((c) => sameRef(r, c))),
+          { reuse: true },
+        );
+      else if (choice[0]) get().toggle(choice[0]);
     },
     async setRefs(refs, options) {
       set({ refs });
       await get().load(options);
     },
     setUnit: (unit) => set({ unit }),
-    setLogScale: (logScale) => set({ logScale }),
+    setScale: (scale) => set({ scale }),
     setSeriesTest: (seriesTest) => set({ seriesTest }),
     setLatencyTest: (latencyTest) => set({ latencyTest }),
     async load(options) {

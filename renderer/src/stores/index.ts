@@ -22,7 +22,14 @@ export function createStores(client: ApiClient): Stores {
   const library = createLibraryStore(client);
   // A run that ends adds a record: the library list is refreshed then.
   const runs = createRunsStore(client, { onFinished: () => void library.getState().load() });
-  return { client: { kind: client.kind }, runs, library, compare: createCompareStore(client), system: createSystemStore(client), report: createReportStore(client) };
+  return {
+    client: { kind: client.kind },
+    runs,
+    library,
+    compare: createCompareStore(client),
+    system: createSystemStore(client),
+    report: createReportStore(client),
+  };
 }
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -33,9 +40,9 @@ function useStores(): Stores {
   return stores;
 }
 
-export const useRuns = <T,>(select: (s: RunsState) => T): T => useStore(useStores().runs, select);
-export const useLibrary = <T,>(select: (s: LibraryState) => T): T => useStore(useStores().library, select);
-export const useCompare = <T,>(select: (s: CompareState) => T): T => useStore(useStores().compare, select);
-export const useSystem = <T,>(select: (s: SystemState) => T): T => useStore(useStores().system, select);
-export const useReport = <T,>(select: (s: ReportState) => T): T => useStore(useStores().report, select);
+export const useRuns = <T>(select: (s: RunsState) => T): T => useStore(useStores().runs, select);
+export const useLibrary = <T>(select: (s: LibraryState) => T): T => useStore(useStores().library, select);
+export const useCompare = <T>(select: (s: CompareState) => T): T => useStore(useStores().compare, select);
+export const useSystem = <T>(select: (s: SystemState) => T): T => useStore(useStores().system, select);
+export const useReport = <T>(select: (s: ReportState) => T): T => useStore(useStores().report, select);
 export const useTransportKind = (): 'electron' | 'browser' => useStores().client.kind;

@@ -1,9 +1,15 @@
 // The results library: list with filters, relabel, delete, import, export.
 import { createStore } from 'zustand/vanilla';
-import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE, type ApiError, type ProcedureInput, type RunSummary } from '../../../electron/core/api/contract.ts';
+import {
+  DEFAULT_LIST_PAGE,
+  MAX_LIST_PAGE,
+  type ApiError,
+  type ProcedureInput,
+  type RunSummary,
+} from '../../../electron/core/api/contract.ts';
 import type { Warning } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
-import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
+import { MAX_IMPORT_BYTES } from '../../../electron/core/model/import-limits.ts';
 
 /** A file picked for import: its bytes are only read (and sent) when it is within the limit. */
 export interface ImportPick {
@@ -48,7 +54,7 @@ export interface LibraryState {
 
 /** Empty filter fields mean "no filter": they are dropped rather than sent as ''. */
 export function cleanFilter(filter: LibraryFilter): LibraryFilter {
-  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== '')) as LibraryFilter;
+  return Object.fromEntries(Object.entries(filter).filter(([, v]: [string, unknown]) => v !== undefined && v !== ''));
 }
 
 export function createLibraryStore(client: ApiClient) {
@@ -122,7 +128,13 @@ export function createLibraryStore(client: ApiClient) {
         const result = await client.call('library.import', { fileName: file.name, contentBase64: await file.read() });
         outcomes.push(
           result.ok
-            ? { fileName: file.name, ids: result.data.ids, alreadyPresent: result.data.alreadyPresent, warnings: result.data.warnings, error: null }
+            ? {
+                fileName: file.name,
+                ids: result.data.ids,
+                alreadyPresent: result.data.alreadyPresent,
+                warnings: result.data.warnings,
+                error: null,
+              }
             : { fileName: file.name, ids: [], alreadyPresent: [], warnings: [], error: result.error },
         );
       }

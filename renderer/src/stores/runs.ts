@@ -36,7 +36,7 @@ export interface RunsState {
 export const MAX_LIVE_SAMPLES = 3000;
 
 export function createRunsStore(client: ApiClient, hooks: { onFinished?: (runId: string) => void } = {}) {
-  const store = createStore<RunsState>()((set, get) => ({
+  const store = createStore<RunsState>()((set) => ({
     runs: {},
     currentRunId: null,
     startError: null,

@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client.ts';
 import { createRunsStore, MAX_LIVE_SAMPLES } from './runs.ts';
 import { cleanFilter, createLibraryStore } from './library.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
-import { createCompareStore, MAX_COMPARED } from './compare.ts';
+import { createCompareStore, MAX_COMPARED, pickerColumns } from './compare.ts';
 
 /** A client whose answers the test scripts, and whose events the test fires. */
 function scriptedClient(answers: Record<string, (input: any) => unknown>) {
@@ -33,8 +33,28 @@ test('runs: start, then events build the live run; finished calls the hook', asy
   const store = createRunsStore(client, { onFinished: (id) => finished.push(id) });
   assert.equal(await store.getState().start({ target: '/mnt/x', label: 'SSD' }), 'r1');
   assert.equal(store.getState().currentRunId, 'r1');
-  fire('run.progress', { runId: 'r1', test: 'seq1m-q8t1-read', testIndex: 0, testCount: 2, phase: 'measure', run: 1, runs: 1, fraction: 0.25, etaSec: 3 });
-  fire('run.progress', { runId: 'r1', test: 'seq1m-q8t1-write', testIndex: 1, testCount: 2, phase: 'measure', run: 1, runs: 1, fraction: 0.75, etaSec: 1 });
+  fire('run.progress', {
+    runId: 'r1',
+    test: 'seq1m-q8t1-read',
+    testIndex: 0,
+    testCount: 2,
+    phase: 'measure',
+    run: 1,
+    runs: 1,
+    fraction: 0.25,
+    etaSec: 3,
+  });
+  fire('run.progress', {
+    runId: 'r1',
+    test: 'seq1m-q8t1-write',
+    testIndex: 1,
+    testCount: 2,
+    phase: 'measure',
+    run: 1,
+    runs: 1,
+    fraction: 0.75,
+    etaSec: 1,
+  });
   fire('run.samples', { runId: 'r1', samples: [{ test: 'seq1m-q8t1-read', run: 1, tMs: 100, bytesPerSec: 5e8, iops: 500 }] });
   fire('run.warning', { runId: 'r1', code: 'noisy', message: 'spread' });
   let run = store.getState().runs.r1!;
@@ -63,7 +83,20 @@ test('runs: a refused start keeps the error and no current run; live samples are
 
 test('library: empty filter fields are not sent; relabel and delete update the list', async () => {
   assert.deepEqual(cleanFilter({ label: '', device: 'ssd', source: undefined }), { device: 'ssd' });
-  const summary = (id: number, label: string) => ({ id, label, createdAt: '2026-01-01T00:00:00Z', source: 'measured', sourceFormat: 'diskdelta', targetPath: '/x', deviceModel: null, deviceClass: null, preset: null, engine: 'diskdelta', resultCount: 1, warningCount: 0 });
+  const summary = (id: number, label: string) => ({
+    id,
+    label,
+    createdAt: '2026-01-01T00:00:00Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    targetPath: '/x',
+    deviceModel: null,
+    deviceClass: null,
+    preset: null,
+    engine: 'diskdelta',
+    resultCount: 1,
+    warningCount: 0,
+  });
   const { client, calls } = scriptedClient({
     'library.list': () => ({ ok: true, data: [summary(1, 'HDD'), summary(2, 'SSD')] }),
     'library.relabel': ({ id, label }) => ({ ok: true, data: { id, label } }),
@@ -76,12 +109,28 @@ test('library: empty filter fields are not sent; relabel and delete update the l
   assert.equal(await store.getState().relabel(1, 'old HDD'), true);
   assert.equal(store.getState().runs[0]!.label, 'old HDD');
   await store.getState().remove(2);
-  assert.deepEqual(store.getState().runs.map((r) => r.id), [1]);
+  assert.deepEqual(
+    store.getState().runs.map((r) => r.id),
+    [1],
+  );
   assert.deepEqual(store.getState().selected, []);
 });
 
 test('library: the list is asked for one page (plus one to know if more exist); showMore asks for the next', async () => {
-  const summary = (id: number) => ({ id, label: `r${id}`, createdAt: '2026-01-01T00:00:00Z', source: 'measured', sourceFormat: 'diskdelta', targetPath: '/x', deviceModel: null, deviceClass: null, preset: null, engine: 'diskdelta', resultCount: 1, warningCount: 0 });
+  const summary = (id: number) => ({
+    id,
+    label: `r${id}`,
+    createdAt: '2026-01-01T00:00:00Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    targetPath: '/x',
+    deviceModel: null,
+    deviceClass: null,
+    preset: null,
+    engine: 'diskdelta',
+    resultCount: 1,
+    warningCount: 0,
+  });
   const library = Array.from({ length: 1200 }, (_, i) => summary(i + 1));
   const { client, calls } = scriptedClient({
     'library.list': ({ limit }: { limit: number }) => ({ ok: true, data: library.slice(-limit) }),
@@ -111,7 +160,10 @@ test('library: a file over the import limit is refused before it is read or sent
     { name: 'small.csv', sizeBytes: 1, read },
   ]);
   assert.equal(reads, 1, 'only the small file was read');
-  assert.deepEqual(calls.filter(([name]) => name === 'library.import').map(([, input]) => (input as { fileName: string }).fileName), ['small.csv']);
+  assert.deepEqual(
+    calls.filter(([name]) => name === 'library.import').map(([, input]) => (input as { fileName: string }).fileName),
+    ['small.csv'],
+  );
   assert.equal(outcomes[0]!.error?.code, 'IMPORT_FAILED');
   assert.match(outcomes[0]!.error!.message, /imports are limited to 50 MiB/);
   assert.deepEqual(outcomes[1]!.ids, [5]);
@@ -122,7 +174,8 @@ test('compare: at most six runs, fewer than two loads nothing, a stale answer is
   const { client, calls } = scriptedClient({
     'compare.load': (input) =>
       new Promise((resolve) => {
-        const answer = () => resolve({ ok: true, data: { runs: input.runs.map((ref: unknown) => ({ ref, record: { label: JSON.stringify(ref) } })) } });
+        const answer = () =>
+          resolve({ ok: true, data: { runs: input.runs.map((ref: unknown) => ({ ref, record: { label: JSON.stringify(ref) } })) } });
         if (input.runs.length === 2) release = answer;
         else answer();
       }),
@@ -130,8 +183,15 @@ test('compare: at most six runs, fewer than two loads nothing, a stale answer is
   const store = createCompareStore(client);
   store.getState().toggle({ kind: 'run', id: 1 });
   assert.equal(calls.length, 0, 'one run: nothing to load');
-  const slow = store.getState().setRefs([{ kind: 'run', id: 1 }, { kind: 'run', id: 2 }]);
-  await store.getState().setRefs([{ kind: 'run', id: 1 }, { kind: 'run', id: 2 }, { kind: 'reference', key: 'k' }]);
+  const slow = store.getState().setRefs([
+    { kind: 'run', id: 1 },
+    { kind: 'run', id: 2 },
+  ]);
+  await store.getState().setRefs([
+    { kind: 'run', id: 1 },
+    { kind: 'run', id: 2 },
+    { kind: 'reference', key: 'k' },
+  ]);
   release!();
   await slow;
   assert.equal(store.getState().records.length, 3, 'the older two-run answer did not overwrite the newer one');
@@ -141,19 +201,83 @@ test('compare: at most six runs, fewer than two loads nothing, a stale answer is
 
 test('compare: ticking one more run fetches only that run; an outside selection fetches all', async () => {
   const { client, calls } = scriptedClient({
-    'compare.load': async (input) => ({ ok: true, data: { runs: input.runs.map((ref: unknown) => ({ ref, record: { label: JSON.stringify(ref) } })) } }),
+    'compare.load': async (input) => ({
+      ok: true,
+      data: { runs: input.runs.map((ref: unknown) => ({ ref, record: { label: JSON.stringify(ref) } })) },
+    }),
   });
   const store = createCompareStore(client);
-  await store.getState().setRefs([{ kind: 'run', id: 1 }, { kind: 'run', id: 2 }]);
+  await store.getState().setRefs([
+    { kind: 'run', id: 1 },
+    { kind: 'run', id: 2 },
+  ]);
   store.getState().toggle({ kind: 'run', id: 3 });
   await new Promise((r) => setTimeout(r, 0));
   const fetched = (i: number) => (calls[i]![1] as { runs: unknown[] }).runs;
   assert.deepEqual(fetched(1), [{ kind: 'run', id: 3 }], 'only the new run is fetched');
-  assert.deepEqual(store.getState().records.map((r) => r.label), ['{"kind":"run","id":1}', '{"kind":"run","id":2}', '{"kind":"run","id":3}']);
+  assert.deepEqual(
+    store.getState().records.map((r) => r.label),
+    ['{"kind":"run","id":1}', '{"kind":"run","id":2}', '{"kind":"run","id":3}'],
+  );
   store.getState().toggle({ kind: 'run', id: 1 });
   await new Promise((r) => setTimeout(r, 0));
   assert.equal(calls.length, 2, 'unticking needs no fetch');
-  assert.deepEqual(store.getState().records.map((r) => r.label), ['{"kind":"run","id":2}', '{"kind":"run","id":3}']);
-  await store.getState().setRefs([{ kind: 'run', id: 2 }, { kind: 'run', id: 3 }]);
+  assert.deepEqual(
+    store.getState().records.map((r) => r.label),
+    ['{"kind":"run","id":2}', '{"kind":"run","id":3}'],
+  );
+  await store.getState().setRefs([
+    { kind: 'run', id: 2 },
+    { kind: 'run', id: 3 },
+  ]);
   assert.equal(fetched(2).length, 2, 'a selection from elsewhere (the Library) fetches everything again');
+});
+
+test('compare picker: a reference imported into the library is listed once, and either copy ticks it', async () => {
+  const runs = [
+    { id: 1, label: 'my SSD', createdAt: '2026-01-01T00:00:00Z', source: 'measured' as const },
+    { id: 2, label: 'Laptop hard disk (2011)', createdAt: '2011-01-01T00:00:00.000Z', source: 'reference' as const },
+    { id: 3, label: 'a reference no longer shipped', createdAt: '2010-01-01T00:00:00Z', source: 'reference' as const },
+  ];
+  const shipped = [{ key: 'hdd-2011', label: 'Laptop hard disk (2011)', createdAt: '2011-01-01T00:00:00Z' }];
+  const columns = pickerColumns(runs, shipped);
+  assert.deepEqual(
+    columns.own.map((r) => r.id),
+    [1],
+    'no reference under "Your runs"',
+  );
+  assert.deepEqual(columns.references, [
+    {
+      label: 'Laptop hard disk (2011)',
+      refs: [
+        { kind: 'reference', key: 'hdd-2011' },
+        { kind: 'run', id: 2 },
+      ],
+    },
+    { label: 'a reference no longer shipped', refs: [{ kind: 'run', id: 3 }] },
+  ]);
+
+  const { client } = scriptedClient({
+    'compare.load': async (input) => ({
+      ok: true,
+      data: { runs: input.runs.map((ref: unknown) => ({ ref, record: { label: JSON.stringify(ref) } })) },
+    }),
+  });
+  const store = createCompareStore(client);
+  // The Library's "Compare selected" picked the library copy (run 2): the one box unticks it.
+  await store.getState().setRefs([
+    { kind: 'run', id: 1 },
+    { kind: 'run', id: 2 },
+  ]);
+  store.getState().toggleChoice(columns.references[0]!.refs);
+  assert.deepEqual(store.getState().refs, [{ kind: 'run', id: 1 }]);
+  store.getState().toggleChoice(columns.references[0]!.refs);
+  assert.deepEqual(
+    store.getState().refs,
+    [
+      { kind: 'run', id: 1 },
+      { kind: 'reference', key: 'hdd-2011' },
+    ],
+    'ticking adds the shipped one',
+  );
 });

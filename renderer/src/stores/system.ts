@@ -36,7 +36,11 @@ export function createSystemStore(client: ApiClient) {
     async loadCiphers(measure) {
       set({ ciphersBusy: measure });
       const result = await client.call('crypto.ciphers', measure ? { measure: true } : {});
-      set(result.ok ? { ciphers: result.data.ceilings, ciphersError: null, ciphersBusy: false } : { ciphersError: result.error, ciphersBusy: false });
+      set(
+        result.ok
+          ? { ciphers: result.data.ceilings, ciphersError: null, ciphersBusy: false }
+          : { ciphersError: result.error, ciphersBusy: false },
+      );
     },
     async pickFolder() {
       const result = await client.call('dialog.pickFolder', {});

@@ -2,14 +2,78 @@
 // bar groups, the speedup table, latency percentiles and overlaid time series. Pure, so
 // tests and the app benchmark can run it without a browser.
 import { compareRuns, testTitle, type Comparison, type CompareRow } from '../../../electron/core/analysis/compare.ts';
-import { bytesPerSecTo, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
+import {
+  bytesPerSecTo,
+  formatLatency,
+  formatNumber,
+  formatRatio,
+  throughputLabel,
+  type ThroughputUnit,
+} from '../../../electron/core/analysis/units.ts';
 import type { RunRecord, Warning } from '../../../electron/core/model/results.ts';
 
 export interface BarDatum {
   test: string;
   title: string;
+  /** What each run's bar says above it: its value, and for #2… its ratio to #1 ("631.1", "×15.3"). */
+  labels: Array<BarLabelText | undefined>;
   /** One value per run, keyed r0…r5; undefined where the run has no such figure. */
   [run: `r${number}`]: number | undefined;
+}
+
+export interface BarLabelText {
+  value: string;
+  ratio?: string;
+}
+
+export type ScaleMode = 'auto' | 'linear' | 'log';
+
+/** Pixels per character of a 10 px label, a little generous so that estimates never overlap. */
+export const LABEL_CHAR_PX = 5.8;
+
+/** How a bar's label fits above it: one line, value over ratio, or sideways when the bar is narrow. */
+export function labelLayout(label: BarLabelText, barWidthPx: number): 'line' | 'two-lines' | 'sideways' {
+  const one = `${label.value}${label.ratio ? ` ${label.ratio}` : ''}`;
+  if (one.length * LABEL_CHAR_PX <= barWidthPx + 6) return 'line';
+  if (Math.max(label.value.length, label.ratio?.length ?? 0) * LABEL_CHAR_PX <= barWidthPx + 6) return 'two-lines';
+  return 'sideways';
+}
+
+/** The room (px) the tallest label needs above its bar. */
+export function labelRoomPx(data: ReadonlyArray<{ labels: Array<BarLabelText | undefined> }>, barWidthPx: number): number {
+  let room = 0;
+  for (const label of data.flatMap((d) => d.labels)) {
+    if (!label) continue;
+    const layout = labelLayout(label, barWidthPx);
+    const text = `${label.value}${label.ratio ? ` ${label.ratio}` : ''}`;
+    room = Math.max(room, layout === 'line' ? 16 : layout === 'two-lines' ? 28 : text.length * LABEL_CHAR_PX + 8);
+  }
+  return room;
+}
+
+/**
+ * Past this spread (largest / smallest bar) a linear axis draws the small bars as nothing:
+ * 42 MB/s beside 6,332 MB/s is a 0.2-pixel bar on a 300-pixel chart. "auto" then uses a
+ * log axis, on which every bar keeps a readable height.
+ */
+export const AUTO_LOG_SPREAD = 10;
+
+export interface ScaleChoice {
+  log: boolean;
+  /** Said next to the chart's title: why this axis ("log scale: values span ×150"). */
+  note: string;
+}
+
+export function chooseScale(data: readonly object[], keys: string[], mode: ScaleMode): ScaleChoice {
+  const values = data
+    .flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k]))
+    .filter((v): v is number => typeof v === 'number' && v > 0);
+  const spread = values.length > 0 ? Math.max(...values) / Math.min(...values) : 1;
+  const span = `values span ×${formatNumber(Math.round(spread))}`;
+  if (mode === 'log') return { log: true, note: 'log scale' };
+  if (mode === 'linear')
+    return { log: false, note: spread >= AUTO_LOG_SPREAD ? `linear scale: ${span}, small bars may not show` : 'linear scale' };
+  return spread >= AUTO_LOG_SPREAD ? { log: true, note: `log scale: ${span}` } : { log: false, note: 'linear scale' };
 }
 
 export interface BarGroup {
@@ -48,9 +112,10 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
   const comparison = compareRuns(records, { unit });
   const barData = (rows: CompareRow[], toValue: (v: number) => number): BarDatum[] =>
     rows.map((row) => {
-      const datum: BarDatum = { test: row.test, title: row.testTitle };
+      const datum: BarDatum = { test: row.test, title: row.testTitle, labels: [] };
       row.cells.forEach((cell, i) => {
         datum[`r${i}`] = cell.value == null ? undefined : toValue(cell.value);
+        datum.labels[i] = cell.value == null ? undefined : withRatio(formatNumber(toValue(cell.value)), cell.vsBaseline?.ratioText);
       });
       return datum;
     });
@@ -68,7 +133,9 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
   if (iopsRows.length > 0) {
     bars.push({ id: 'iops', title: 'Random I/O and seeks', unitLabel: 'IOPS · seeks/s', data: barData(iopsRows, (v) => v) });
   }
-  const seriesTests = [...new Set(records.flatMap((r) => r.results.filter((t) => t.runs.some((m) => m.samples.length > 0)).map((t) => t.test)))];
+  const seriesTests = [
+    ...new Set(records.flatMap((r) => r.results.filter((t) => t.runs.some((m) => m.samples.length > 0)).map((t) => t.test))),
+  ];
   return {
     comparison,
     bars,
@@ -128,13 +195,23 @@ export const PERCENTILES = [
   { key: 'p999', label: 'p99.9' },
 ] as const;
 
-/** Latency percentiles of one test per run, in µs, for the percentile chart. */
-export function latencyPercentiles(records: RunRecord[], test: string): Array<{ percentile: string } & Record<`r${number}`, number | undefined>> {
+export type PercentileRow = { percentile: string; labels: Array<BarLabelText | undefined> } & Record<`r${number}`, number | undefined>;
+
+const withRatio = (value: string, ratio: string | undefined): BarLabelText => (ratio ? { value, ratio } : { value });
+
+/**
+ * Latency percentiles of one test per run, in µs, for the percentile chart, each bar labelled
+ * with its latency and, for #2…, how it compares with #1 ("461 µs 213× lower").
+ */
+export function latencyPercentiles(records: RunRecord[], test: string): PercentileRow[] {
   return PERCENTILES.map(({ key, label }) => {
-    const row: { percentile: string } & Record<`r${number}`, number | undefined> = { percentile: label };
-    records.forEach((record, i) => {
-      const ns = record.results.find((r) => r.test === test)?.latencyNs?.[key];
-      row[`r${i}`] = ns == null ? undefined : ns / 1000;
+    const row: PercentileRow = { percentile: label, labels: [] };
+    const ns = records.map((record) => record.results.find((r) => r.test === test)?.latencyNs?.[key] ?? null);
+    ns.forEach((value, i) => {
+      row[`r${i}`] = value == null ? undefined : value / 1000;
+      const base = ns[0];
+      const ratio = i > 0 && value != null && base != null && base > 0 ? formatRatio(value / base, 'lower') : undefined;
+      row.labels[i] = value == null ? undefined : withRatio(formatLatency(value), ratio);
     });
     return row;
   });
@@ -142,12 +219,20 @@ export function latencyPercentiles(records: RunRecord[], test: string): Array<{ 
 
 /** Tests with at least one latency percentile in some run. */
 export function latencyTests(records: RunRecord[]): string[] {
-  return [...new Set(records.flatMap((r) => r.results.filter((t) => t.latencyNs && PERCENTILES.some((p) => t.latencyNs?.[p.key] != null)).map((t) => t.test)))];
+  return [
+    ...new Set(
+      records.flatMap((r) =>
+        r.results.filter((t) => t.latencyNs && PERCENTILES.some((p) => t.latencyNs?.[p.key] != null)).map((t) => t.test),
+      ),
+    ),
+  ];
 }
 
 /** Log axes cannot show 0 or nothing: the domain spans the positive values with headroom. */
 export function logDomain(data: readonly object[], keys: string[]): [number, number] {
-  const values = data.flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k])).filter((v): v is number => typeof v === 'number' && v > 0);
+  const values = data
+    .flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k]))
+    .filter((v): v is number => typeof v === 'number' && v > 0);
   if (values.length === 0) return [1, 10];
   const min = Math.min(...values);
   const max = Math.max(...values);
@@ -155,3 +240,40 @@ export function logDomain(data: readonly object[], keys: string[]): [number, num
 }
 
 export { testTitle };
+
+/**
+ * A category label broken into lines that fit its share of the axis (at 1280 px the titles
+ * "sequential read 1M Q8T1" of neighbouring groups ran into each other). Words are kept
+ * whole; a word longer than the line keeps its own line; at most maxLines, the last one
+ * ending in "…" if the title still does not fit.
+ */
+export function wrapTickLabel(text: string, widthPx: number, charPx = 6.2, maxLines = 3): string[] {
+  const perLine = Math.max(4, Math.floor(widthPx / charPx));
+  const lines: string[] = [];
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= perLine) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, maxLines);
+  kept[maxLines - 1] = `${kept[maxLines - 1]!.slice(0, Math.max(1, perLine - 1))}…`;
+  return kept;
+}
+
+/**
+ * The value axis with `room` (a fraction of the plot's height) free above the tallest bar for
+ * its label: linear from 0, log from the power of ten under the smallest bar.
+ */
+export function chartDomain(data: readonly object[], keys: string[], log: boolean, room = 0.2): [number, number] {
+  const values = data
+    .flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k]))
+    .filter((v): v is number => typeof v === 'number' && v > 0);
+  if (values.length === 0) return log ? [1, 10] : [0, 1];
+  const free = Math.min(0.7, Math.max(0.05, room));
+  const max = Math.max(...values);
+  if (!log) return [0, max / (1 - free)];
+  const [low] = logDomain(data, keys);
+  const decades = Math.max(0.5, Math.log10(max / low));
+  return [low, low * 10 ** (decades / (1 - free))];
+}

@@ -3,7 +3,7 @@
 // bar (estimated) for every unencrypted run, and the cipher ceiling as a line.
 import { cipherRates, forecastRun } from '../../../electron/core/analysis/encryption.ts';
 import { bytesPerSecTo, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
-import type { CipherCeilings } from '../../../electron/core/crypto/cipher-types.ts';
+import type { CipherCeilings } from '../../../electron/core/model/cipher-types.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 
 /** The tests the section charts, first one present wins. */
@@ -33,7 +33,13 @@ export function isEncryptedRun(r: RunRecord): boolean {
   return (r.target.stack ?? []).some((l) => l.kind === 'dm-crypt') || /dm-crypt|luks/i.test(r.label);
 }
 
-export function buildEncryptionView(records: RunRecord[], ceilings: CipherCeilings | null, unit: ThroughputUnit, cipher = 'aes-xts-plain64', keyBits = 512): EncryptionView | null {
+export function buildEncryptionView(
+  records: RunRecord[],
+  ceilings: CipherCeilings | null,
+  unit: ThroughputUnit,
+  cipher = 'aes-xts-plain64',
+  keyBits = 512,
+): EncryptionView | null {
   const test = SEQUENTIAL.find((t) => records.some((r) => r.results.some((x) => x.test === t && x.bytesPerSec !== null)));
   if (!test) return null;
   const write = test.endsWith('write');
@@ -42,11 +48,13 @@ export function buildEncryptionView(records: RunRecord[], ceilings: CipherCeilin
   const rows = records.map((r, runIndex): EncryptionRow => {
     const encrypted = isEncryptedRun(r);
     const measured = r.results.find((x) => x.test === test)?.bytesPerSec ?? null;
-    const forecast = !encrypted && rates ? forecastRun(r, rates).find((f) => f.test === test)?.estimatedBytesPerSec ?? null : null;
+    const forecast = !encrypted && rates ? (forecastRun(r, rates).find((f) => f.test === test)?.estimatedBytesPerSec ?? null) : null;
     return { label: r.label || `run ${runIndex + 1}`, runIndex, encrypted, measured: to(measured), forecast: to(forecast) };
   });
   return {
-    test, write, rows,
+    test,
+    write,
+    rows,
     cipherLine: rates ? to(write ? rates.encryptAll : rates.decryptAll) : null,
     cipherLineOneCore: rates ? to(write ? rates.encrypt1 : rates.decrypt1) : null,
     sourceLabel: ceilings?.sourceLabel ?? null,
@@ -61,8 +69,14 @@ export function cipherTableRows(c: CipherCeilings) {
     threads,
     rows: keys.map((k) => ({
       key: `${k.cipher}:${k.keyBits}:${k.sectorBytes}`,
-      cipher: k.cipher, keyBits: k.keyBits, sectorBytes: k.sectorBytes,
-      cells: threads.map((t) => c.figures.find((f) => f.cipher === k.cipher && f.keyBits === k.keyBits && f.sectorBytes === k.sectorBytes && f.threads === t) ?? null),
+      cipher: k.cipher,
+      keyBits: k.keyBits,
+      sectorBytes: k.sectorBytes,
+      cells: threads.map(
+        (t) =>
+          c.figures.find((f) => f.cipher === k.cipher && f.keyBits === k.keyBits && f.sectorBytes === k.sectorBytes && f.threads === t) ??
+          null,
+      ),
     })),
   };
 }

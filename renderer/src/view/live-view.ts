@@ -40,7 +40,11 @@ export function testStates(run: LiveRun): Array<{ test: string; title: string; s
   const p = run.progress;
   return run.tests.map((test, i) => {
     const finished = run.status === 'done' || (p !== null && i < run.tests.length - 1);
-    return { test, title: testTitle(test), state: finished ? 'done' : run.status === 'running' || run.status === 'cancelling' ? 'running' : 'waiting' };
+    return {
+      test,
+      title: testTitle(test),
+      state: finished ? 'done' : run.status === 'running' || run.status === 'cancelling' ? 'running' : 'waiting',
+    };
   });
 }
 

@@ -1,26 +1,70 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunRecord, TestResult } from '../../../electron/core/model/results.ts';
-import { buildCompareView, latencyPercentiles, logDomain, seriesFor } from './compare-view.ts';
+import {
+  buildCompareView,
+  chartDomain,
+  chooseScale,
+  labelLayout,
+  labelRoomPx,
+  latencyPercentiles,
+  logDomain,
+  seriesFor,
+  wrapTickLabel,
+} from './compare-view.ts';
 import { buildSpec } from './new-run-form.ts';
 import { liveSeries } from './live-view.ts';
+import { dayBoundary } from './date-filter.ts';
 
 function result(test: string, bytesPerSec: number, iops: number, samples = 0): TestResult {
   const lat = { mean: 1e6, p50: 9e5, p90: 2e6, p99: 5e6, p999: 8e6, max: 9e6 };
   return {
-    test, params: null, bytesPerSec, iops, latencyNs: lat, best: null, cv: null,
-    runs: [{ run: 1, bytesPerSec, iops, latencyNs: lat, elapsedNs: 1e9, ios: 1, bytes: 1, cpu: { userNs: 0, systemNs: 0 },
-      samples: Array.from({ length: samples }, (_, i) => ({ tMs: i * 100, bytesPerSec, iops })) }],
-    histogram: [], cpu: null, underResolved: false, warnings: test === 'seeks' ? [{ code: 'noisy', message: 'spread is high' }] : [],
+    test,
+    params: null,
+    bytesPerSec,
+    iops,
+    latencyNs: lat,
+    best: null,
+    cv: null,
+    runs: [
+      {
+        run: 1,
+        bytesPerSec,
+        iops,
+        latencyNs: lat,
+        elapsedNs: 1e9,
+        ios: 1,
+        bytes: 1,
+        cpu: { userNs: 0, systemNs: 0 },
+        samples: Array.from({ length: samples }, (_, i) => ({ tMs: i * 100, bytesPerSec, iops })),
+      },
+    ],
+    histogram: [],
+    cpu: null,
+    underResolved: false,
+    warnings: test === 'seeks' ? [{ code: 'noisy', message: 'spread is high' }] : [],
   };
 }
 
 function record(label: string, factor: number): RunRecord {
   return {
-    label, notes: '', createdAt: '2026-01-01T00:00:00Z', source: 'measured', sourceFormat: 'diskdelta', sourceMeta: {},
-    target: { path: '/x', kind: 'folder' }, settings: {}, engine: { name: 'diskdelta', version: '0' },
-    results: [result('seq1m-q8t1-read', 100e6 * factor, 100 * factor, 5), result('seq1m-q8t1-write', 50e6 * factor, 50 * factor), result('rnd4k-q1t1-read', 4e6 * factor, 1000 * factor), result('seeks', 1e6 * factor, 150 * factor)],
-    extras: [], warnings: [],
+    label,
+    notes: '',
+    createdAt: '2026-01-01T00:00:00Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: '/x', kind: 'folder' },
+    settings: {},
+    engine: { name: 'diskdelta', version: '0' },
+    results: [
+      result('seq1m-q8t1-read', 100e6 * factor, 100 * factor, 5),
+      result('seq1m-q8t1-write', 50e6 * factor, 50 * factor),
+      result('rnd4k-q1t1-read', 4e6 * factor, 1000 * factor),
+      result('seeks', 1e6 * factor, 150 * factor),
+    ],
+    extras: [],
+    warnings: [],
   };
 }
 
@@ -28,11 +72,23 @@ test('compare view: sequential bars in the chosen unit, random IOPS and seeks, s
   const view = buildCompareView([record('HDD', 1), record('SSD', 3.3)], 'MB');
   const [seq, iops] = view.bars;
   assert.equal(seq!.id, 'throughput');
-  assert.deepEqual(seq!.data.map((d) => [d.test, d.r0, Math.round(d.r1! * 10) / 10]), [['seq1m-q8t1-read', 100, 330], ['seq1m-q8t1-write', 50, 165]]);
+  assert.deepEqual(
+    seq!.data.map((d) => [d.test, d.r0, Math.round(d.r1! * 10) / 10]),
+    [
+      ['seq1m-q8t1-read', 100, 330],
+      ['seq1m-q8t1-write', 50, 165],
+    ],
+  );
   assert.equal(iops!.id, 'iops');
-  assert.deepEqual(iops!.data.map((d) => d.test), ['rnd4k-q1t1-read', 'seeks']);
+  assert.deepEqual(
+    iops!.data.map((d) => d.test),
+    ['rnd4k-q1t1-read', 'seeks'],
+  );
   const ratios = view.speedups.flatMap((r) => r.cells.map((c) => c.vsBaseline?.ratioText).filter(Boolean));
-  assert.ok(ratios.every((r) => r === '×3.30'), ratios.join(' '));
+  assert.ok(
+    ratios.every((r) => r === '×3.30'),
+    ratios.join(' '),
+  );
   assert.equal(view.warnings[1]!.warnings[0]!.test, 'seeks');
   assert.deepEqual(view.seriesTests, ['seq1m-q8t1-read']);
   const kib = buildCompareView([record('HDD', 1), record('SSD', 2)], 'KB');
@@ -47,7 +103,10 @@ test('series, percentiles and log domain', () => {
   assert.equal(series[1]!.points.length, 5);
   assert.ok(Math.abs(series[1]!.points[0]!.value - 200e6 / 2 ** 20) < 1e-9);
   const p = latencyPercentiles(records, 'seeks');
-  assert.deepEqual(p.map((r) => r.percentile), ['p50', 'p90', 'p99', 'p99.9']);
+  assert.deepEqual(
+    p.map((r) => r.percentile),
+    ['p50', 'p90', 'p99', 'p99.9'],
+  );
   assert.equal(p[0]!.r0, 900);
   assert.deepEqual(logDomain([{ r0: 151.4, r1: 10524 }], ['r0', 'r1']), [100, 100000]);
   assert.deepEqual(logDomain([{ r0: undefined }], ['r0']), [1, 10]);
@@ -60,7 +119,12 @@ test('new run form: friendly messages for bad fields, a valid spec otherwise', (
   assert.match(String(buildSpec({ ...base, sizeMiB: '8' })), /at least 16/);
   assert.match(String(buildSpec({ ...base, durationSec: '0.1' })), /0.2/);
   assert.deepEqual(buildSpec({ ...base, sizeMiB: '16', durationSec: '0.3', runs: '1', label: ' SSD ' }), {
-    target: '/mnt/ssd', preset: 'quick', sizeBytes: 16 * 1024 * 1024, durationSec: 0.3, runs: 1, label: 'SSD',
+    target: '/mnt/ssd',
+    preset: 'quick',
+    sizeBytes: 16 * 1024 * 1024,
+    durationSec: 0.3,
+    runs: 1,
+    label: 'SSD',
   });
 });
 
@@ -72,15 +136,74 @@ test('live series: one line per test, later runs continue where the previous end
     { test: 'rnd4k-q1t1-read', run: 1, tMs: 100, bytesPerSec: 4e6, iops: 1 },
   ]);
   assert.equal(s.length, 2);
-  assert.deepEqual(s[0]!.points, [{ tSec: 0.1, mbps: 100 }, { tSec: 0.2, mbps: 200 }, { tSec: 0.3, mbps: 300 }]);
+  assert.deepEqual(s[0]!.points, [
+    { tSec: 0.1, mbps: 100 },
+    { tSec: 0.2, mbps: 200 },
+    { tSec: 0.3, mbps: 300 },
+  ]);
 });
 
-test('downsampling keeps each bucket\'s extremes in time order and at most the limit', async () => {
+test("downsampling keeps each bucket's extremes in time order and at most the limit", async () => {
   const { downsample } = await import('./compare-view.ts');
   const samples = Array.from({ length: 600 }, (_, i) => ({ tMs: i * 100, bytesPerSec: i === 301 ? 9e9 : i === 450 ? 1 : 1e8 + i }));
   const out = downsample(samples, 300);
   assert.ok(out.length <= 300);
   assert.ok(out.some((s) => s.bytesPerSec === 9e9) && out.some((s) => s.bytesPerSec === 1), 'spike and dip kept');
-  assert.deepEqual(out.map((s) => s.tMs), [...out.map((s) => s.tMs)].sort((a, b) => a - b));
+  assert.deepEqual(
+    out.map((s) => s.tMs),
+    [...out.map((s) => s.tMs)].sort((a, b) => a - b),
+  );
   assert.equal(downsample(samples.slice(0, 10), 300).length, 10);
+});
+
+test('library date filter: a day as an ISO bound; a date no Date can hold filters nothing instead of throwing', () => {
+  assert.equal(dayBoundary('', false), undefined);
+  assert.equal(new Date(dayBoundary('2026-01-31', false)!).getDate(), 31);
+  assert.equal(new Date(dayBoundary('2026-01-31', true)!).getHours(), 23);
+  assert.equal(dayBoundary('275760-12-31', true), undefined);
+  assert.equal(dayBoundary('2026-13-01', false), undefined);
+});
+
+test('scale from the data: HDD 42 MB/s beside SSD 6,332 MB/s goes logarithmic in auto, and says why', () => {
+  const hddSsd = [
+    { r0: 42, r1: 6332 },
+    { r0: 40, r1: 2100 },
+  ];
+  assert.deepEqual(chooseScale(hddSsd, ['r0', 'r1'], 'auto'), { log: true, note: 'log scale: values span ×158' });
+  assert.deepEqual(chooseScale([{ r0: 100, r1: 330 }], ['r0', 'r1'], 'auto'), { log: false, note: 'linear scale' });
+  assert.equal(chooseScale(hddSsd, ['r0', 'r1'], 'linear').note, 'linear scale: values span ×158, small bars may not show');
+  assert.equal(chooseScale([{ r0: 100, r1: 330 }], ['r0', 'r1'], 'log').log, true);
+  // On the chosen log axis the smallest bar is at least a tenth of the plot's height.
+  const [low, high] = chartDomain(hddSsd, ['r0', 'r1'], true, 0.2);
+  assert.ok(Math.log10(40 / low) / Math.log10(high / low) >= 0.1, `[${low}, ${high}]`);
+  assert.ok(high >= 6332, 'the tallest bar fits');
+  const [, top] = chartDomain([{ r0: 100 }], ['r0'], false, 0.25);
+  assert.equal(top, 100 / 0.75, 'a quarter of the linear plot is left free for the label');
+});
+
+test('bar labels: value and ratio on one line, value over ratio, or sideways over a narrow bar', () => {
+  const view = buildCompareView([record('HDD', 1), record('SSD', 3.3)], 'MB');
+  assert.deepEqual(view.bars[0]!.data[0]!.labels, [{ value: '100' }, { value: '330', ratio: '×3.30' }]);
+  const latency = latencyPercentiles(
+    [record('HDD', 1), record('SSD', 1)].map((r, i) =>
+      i === 1 ? { ...r, results: r.results.map((t) => ({ ...t, latencyNs: { ...t.latencyNs!, p50: 4.61e3 } })) } : r,
+    ),
+    'seeks',
+  );
+  assert.deepEqual(latency[0]!.labels, [{ value: '900 µs' }, { value: '4.61 µs', ratio: '195× lower' }]);
+  assert.equal(labelLayout({ value: '631.1', ratio: '×15.3' }, 80), 'line');
+  assert.equal(labelLayout({ value: '631.1', ratio: '×15.3' }, 40), 'two-lines');
+  assert.equal(labelLayout({ value: '13,206', ratio: '×85.0' }, 20), 'sideways');
+  assert.ok(labelRoomPx(view.bars[0]!.data, 20) > labelRoomPx(view.bars[0]!.data, 200), 'sideways labels need more room');
+});
+
+test('axis labels wrap to their share of the axis, whole words, at most three lines', () => {
+  assert.deepEqual(wrapTickLabel('sequential read 1M Q8T1', 100), ['sequential read', '1M Q8T1']);
+  assert.deepEqual(wrapTickLabel('sequential read 1M Q8T1', 400), ['sequential read 1M Q8T1']);
+  assert.deepEqual(wrapTickLabel('random 70 % read mix 4K Q8T1', 40), ['random', '70 %', 'read…']);
+  for (const width of [30, 60, 90, 130]) {
+    for (const line of wrapTickLabel('random write 4K Q32T1', width)) {
+      assert.ok(line.length * 6.2 <= Math.max(width, 'random'.length * 6.2) + 1e-9, `${line} fits ${width} px`);
+    }
+  }
 });

@@ -14,7 +14,11 @@ import type { MeasurementKind } from './kind.ts';
 const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   target: z.string().min(1),
   tests: z.array(z.string()).min(1),
-  sizeBytes: z.number().int().min(16 * 1024 * 1024).max(2 ** 50),
+  sizeBytes: z
+    .number()
+    .int()
+    .min(16 * 1024 * 1024)
+    .max(2 ** 50),
   durationSec: z.number().min(0.2).max(3600),
   warmupSec: z.number().min(0).max(600),
   runs: z.number().int().min(1).max(100),
@@ -77,7 +81,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
         return plan.tests
           .filter((t) => results.has(t))
           .map((t) => {
-            const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map(), plan);
+            const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map<number, Sample[]>(), plan);
             result.warnings.push(
               ...resultWarnings({
                 bytesPerSec: result.bytesPerSec,

@@ -39,4 +39,3 @@ export const SOURCE_LABEL: Record<CipherSource, string> = {
   kernel: 'kernel crypto API (AF_ALG), the code dm-crypt runs',
   'user-space-estimate': 'user-space estimate (OpenSSL): the kernel here has no AF_ALG, dm-crypt may differ',
 };
-
