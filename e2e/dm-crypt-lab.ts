@@ -6,7 +6,18 @@
 // the command in and its output out; a sparse file is the guest's disk, its speed fixed by
 // QEMU's throttling. Each boot costs ~50 s under emulation: tests combine checks per boot.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -202,6 +213,9 @@ export interface GuestResult {
   status: number | null;
   /** The serial console (kernel messages, the init's lines). */
   console: string;
+  /** From starting QEMU to the script's first line (null: never got there), and to power-off; ms. */
+  bootMs: number | null;
+  totalMs: number;
   /** The writable share (the script's cwd) — files the script left there; removed by `dispose`. */
   share: string;
   disk: string;
@@ -217,7 +231,8 @@ export function labModprobe(kernel: LabKernel, modules: string[] = CRYPT_MODULES
 export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<GuestResult> {
   const share = mkdtempSync(join(tmpdir(), 'diskdelta-lab-share-'));
   chmodSync(share, 0o777);
-  writeFileSync(join(share, 'command.sh'), `set -u\n${opts.script}\n`);
+  // `booted` is written first: its modification time (the host's clock, over 9p) ends the boot.
+  writeFileSync(join(share, 'command.sh'), `set -u\n: > booted\n${opts.script}\n`);
   const disk = opts.diskImage ?? join(share, 'disk.img');
   if (!opts.diskImage) {
     writeFileSync(disk, '');
@@ -254,6 +269,7 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     '-append',
     'console=ttyS0 quiet panic=-1 loglevel=3',
   ];
+  const startedAt = Date.now();
   const child = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let consoleText = '';
   child.stdout.on('data', (d: Buffer) => (consoleText += d.toString()));
@@ -264,6 +280,7 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
   // then die of the same signal.
   const onSignal = (signal: NodeJS.Signals) => {
     killGuest();
+    rmSync(share, { recursive: true, force: true });
     process.kill(process.pid, signal);
   };
   process.on('exit', killGuest);
@@ -285,10 +302,13 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
   });
   const read = (name: string): string => (existsSync(join(share, name)) ? readFileSync(join(share, name), 'utf8') : '');
   const statusText = read('status.txt').trim();
+  const booted = existsSync(join(share, 'booted')) ? statSync(join(share, 'booted')).mtimeMs : null;
   return {
     output: read('output.txt'),
     status: statusText === '' ? null : Number(statusText),
     console: consoleText,
+    bootMs: booted === null ? null : booted - startedAt,
+    totalMs: Date.now() - startedAt,
     share,
     disk,
     dispose: () => rmSync(share, { recursive: true, force: true }),

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cipherRates, encryptionVerdict, fixedCipherRates, forecastRun, forecastTest } from './encryption.ts';
+import { cipherRates, encryptionVerdict, fixedCipherRates, forecastRun, forecastTest, rateDrift } from './encryption.ts';
 import { loadReferenceRuns } from '../formats/reference.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
-import type { CipherCeilings } from '../crypto/cipher-ceilings.ts';
+import type { CipherCeilings } from '../model/cipher-types.ts';
 
 const KIB_MB = 1024 * 1000; // bonnie++'s "MB/s" in the seed: K/sec / 1000
 
@@ -141,4 +141,14 @@ test('an all-CPU cipher figure below the one-CPU one (contention while measuring
   const f = forecastTest(result('seq1m-q8t1-read', 'read', 1 << 20, 8, 117e6), contended)!;
   assert.equal(f.cipherThreads, 2);
   assert.equal(f.cipherBytesPerSec, 17e6);
+});
+
+test('rateDrift: the largest relative move of any rate between two measurements of the cipher; null without both', () => {
+  const steady = { ...rates, encrypt1: 10e6, decrypt1: 10e6, encryptAll: 20e6, decryptAll: 20e6 };
+  assert.equal(rateDrift(steady, steady), 0);
+  // One rate of four moved from 20 to 15 MB/s: a third of the smaller figure, in either order.
+  const moved = { ...steady, decryptAll: 15e6 };
+  assert.equal(rateDrift(steady, moved), 5 / 15);
+  assert.equal(rateDrift(moved, steady), 5 / 15);
+  assert.equal(rateDrift(null, steady), null);
 });

@@ -65,6 +65,13 @@ export function cipherRates(c: CipherCeilings, cipher = 'aes-xts-plain64', keyBi
   };
 }
 
+/** The largest relative change between two measurements of the same cipher's rates, or null. */
+export function rateDrift(a: CipherRates | null, b: CipherRates | null): number | null {
+  if (!a || !b) return null;
+  const keys = ['encrypt1', 'decrypt1', 'encryptAll', 'decryptAll'] as const;
+  return Math.max(...keys.map((k) => Math.abs(a[k] - b[k]) / Math.max(Math.min(a[k], b[k]), 1)));
+}
+
 /** A cipher ceiling known only as a number (the seed's "~70 MB/s on one core"). */
 export function fixedCipherRates(bytesPerSec: number, cpus = 1): CipherRates {
   return {

@@ -17,6 +17,7 @@ import {
   cipherRates,
   encryptionVerdict,
   forecastRun,
+  rateDrift,
   type CipherRates,
   type TestForecast,
   type TestVerdict,
@@ -58,6 +59,12 @@ export interface EncryptionReport {
   verdict: TestVerdict[];
   /** The raw run's figures forecast under this dm-crypt on this CPU: estimated. */
   forecast: TestForecast[];
+  /**
+   * How far the cipher's rate moved between its measurements right before and right after the
+   * encrypted run (0.2 = 20 %, the largest over the rates the forecast uses): a CPU shared with
+   * another load moves it, and the forecast is no surer than this. Null without a ceiling.
+   */
+  cipherDrift: number | null;
   /** What earlier killed runs left and this run removed. */
   cleaned: string[];
   notes: string[];
@@ -139,8 +146,8 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
         throw error;
       },
     );
-  const before = await measureCiphers();
-
+  // Measured right before and right after the encrypted run (below), so the forecast's cipher
+  // rate and the measurement it is compared with come from the same stretch of time.
   let tests = spec.tests ?? DEFAULT_TESTS;
   if (mode === 'existing') {
     const writes = tests.filter(writesTo);
@@ -172,8 +179,10 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   const cleaned: string[] = [];
   let raw: RunRecord;
   let encrypted: RunRecord;
+  let before: CipherCeilings;
   if (mode === 'existing') {
     raw = await bench(existing!.beneath, 'raw', `raw ${existing!.beneath} (beneath ${existing!.layer.name})`);
+    before = await measureCiphers();
     encrypted = await bench(existing!.mapping, 'encrypted', `dm-crypt ${existing!.layer.name}`);
   } else {
     cleaned.push(...(await sweepThrowaways()), ...(await sweepThrowawayFiles(spec.target)));
@@ -189,6 +198,7 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     opts.onThrowaway?.(t);
     try {
       raw = await bench(t.loop, 'raw', `raw (loop over DiskDelta's file)`);
+      before = await measureCiphers();
       encrypted = await bench(
         t.mapping,
         'encrypted',
@@ -200,9 +210,16 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     }
   }
   // The cipher again after the mapping's runs: the forecast uses the mean of both.
-  const ceilings = mergeCeilings(before, await measureCiphers());
+  const after = await measureCiphers();
+  const ceilings = mergeCeilings(before, after);
   const rates = cipherRates(ceilings, setup.cipher, setup.keyBits);
   if (!rates) notes.push(`the cipher ${setup.cipher} ${setup.keyBits} bit could not be measured here: no ceiling, no forecast`);
+  const cipherDrift = rateDrift(cipherRates(before, setup.cipher, setup.keyBits), cipherRates(after, setup.cipher, setup.keyBits));
+  if (cipherDrift !== null && cipherDrift > 0.1) {
+    notes.push(
+      `the cipher's rate moved ${Math.round(cipherDrift * 100)} % during the run (another load on this CPU?): the forecast is that much less sure; run again on a quiet machine`,
+    );
+  }
   return {
     mode,
     setup,
@@ -210,6 +227,7 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     rates,
     raw,
     encrypted,
+    cipherDrift,
     cleaned,
     notes,
     verdict: encryptionVerdict(raw, encrypted, rates),
