@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { BenchError } from '../bench/errors.ts';
@@ -55,8 +55,9 @@ export async function throwawayUnavailable(): Promise<string | null> {
   if (process.getuid?.() !== 0) return `a throwaway dm-crypt mapping needs root (loop device + device-mapper); ${still}`;
   if (!(await has('cryptsetup', ['--version']))) return `cryptsetup is not installed (Debian cryptsetup-bin); ${still}`;
   if (!(await has('losetup', ['--version']))) return `losetup is not installed (Debian util-linux); ${still}`;
-  const misc = await readFile('/proc/misc', 'utf8').catch(() => '');
-  if (!/\bdevice-mapper\b/.test(misc) && !existsSync('/dev/mapper/control')) {
+  // `dmsetup version` asks the kernel's driver itself: /proc/misc misses a dm-mod that is a
+  // module not loaded yet, and a /dev/mapper/control node can exist on a kernel without it.
+  if (!(await has('dmsetup', ['version']))) {
     return `this kernel has no device-mapper (dm-mod), so dm-crypt cannot run here; ${still}`;
   }
   return null;
