@@ -55,11 +55,15 @@ after(() => {
   for (const g of guests) g.dispose();
 });
 
-/** Shell: a folder on ext4 on /dev/vda with bystander files, and the LUKS2 volume on /dev/vdb. */
+/**
+ * Shell: a folder on ext4 on /dev/vda with bystander files, and the LUKS2 volume on /dev/vdb.
+ * `-b 4096`: mkfs picks 1 KiB blocks below 512 MiB, and a write at a 1 KiB offset reaches QEMU's
+ * cache=none (O_DIRECT) file unaligned for this host, which fails it as an I/O error in the guest.
+ */
 function setup(k: LabKernel): string {
   return `
 ${labModprobe(k)}
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/vda
+mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 /dev/vda
 mkdir -p /run/a && mount -o noatime /dev/vda /run/a && mkdir -p /run/a/target/keep
 head -c 8388608 /dev/urandom > /run/a/bystander.bin
 head -c 1048576 /dev/urandom > /run/a/target/keep/note.bin
@@ -68,7 +72,7 @@ sums > sums-before.txt
 printf 'lab-passphrase' > /tmp/pass
 cryptsetup luksFormat --type luks2 --batch-mode --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file /tmp/pass /dev/vdb
 cryptsetup open --key-file /tmp/pass /dev/vdb labluks
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 /dev/mapper/labluks
+mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 /dev/mapper/labluks
 mkdir -p /run/l && mount -o noatime /dev/mapper/labluks /run/l && mkdir -p /run/l/dir
 sync
 `;
