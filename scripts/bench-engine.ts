@@ -20,7 +20,7 @@
 // A benchmark: it prints ratios, it asserts nothing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -194,7 +194,9 @@ function zramPart(): void {
     sh('mount', ['/dev/zram0', mnt]);
     const file = prepare(mnt, sizeBytes);
     // No warm-up: the CPU time of the whole process is divided by the I/Os it did.
+    const loadBefore = loadavg()[0]!;
     const all = measure('zram0', file, mnt, sizeBytes, (p) => p, 0);
+    const loadAfter = loadavg()[0]!;
     console.log(
       `\n/dev/zram0 with ext4 (CPU-bound), ${sizeBytes / 2 ** 20} MiB file, ${rounds} rounds × ${durationSec} s per tool and test, order rotating`,
     );
@@ -239,6 +241,17 @@ function zramPart(): void {
     printTable(head, rows);
     console.log(
       `\nzram0: ${met} of ${all.size} tests at ≥ 1.0 × fio's best IOPS and ≤ 1.0 × its CPU per I/O (DiskDelta's engine: ${all.values().next().value?.diskdelta[0]?.engine ?? '?'})`,
+    );
+    // On zram every tool is a CPU hog (the worker's I/O thread was seen making 2 voluntary
+    // context switches in 1.5 s): its IOPS is its CPU time over its CPU per I/O. When other
+    // work wants more CPUs than there are, the CPU time each tool gets is the scheduler's
+    // share of the moment, and the IOPS ratio measures that, not the engine.
+    const cpus = availableParallelism();
+    const load = Math.max(loadBefore, loadAfter);
+    console.log(
+      load > cpus - 1
+        ? `load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on ${cpus} CPUs: other work took CPU time, so the IOPS ratios above measure each tool's share of the scheduler as much as its engine; judge the engine by CPU per I/O, and its IOPS on a quiet machine`
+        : `load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on ${cpus} CPUs: quiet enough for the IOPS ratios to be the engines'`,
     );
     rmSync(file, { force: true });
   } finally {

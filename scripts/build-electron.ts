@@ -2,11 +2,15 @@
 // the sandboxed preload must be one CommonJS file that requires nothing but 'electron', and
 // the main bundle carries the core so Electron need not understand TypeScript.
 import { build } from 'vite';
+import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function buildElectron(): Promise<void> {
+  // Both bundles share the folder, so each build keeps the other's files (emptyOutDir: false);
+  // the folder is emptied once here, or chunks of every earlier build (hashed names) pile up.
+  await rm(`${root}dist/electron`, { recursive: true, force: true });
   for (const [entry, fileName] of [
     ['electron/main/main.ts', 'main.cjs'],
     ['electron/preload/preload.ts', 'preload.cjs'],

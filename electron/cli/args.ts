@@ -12,10 +12,8 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** One subcommand's module; its name, synopsis and summary are in commands/index.ts. */
 export interface CliCommand {
-  name: string;
-  synopsis: string;
-  summary: string;
   /** The text of `diskdelta NAME --help`; main() prints it, commands never see --help. */
   help: string;
   run(argv: string[]): Promise<number>;

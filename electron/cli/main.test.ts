@@ -1,5 +1,6 @@
 // The dispatcher answers `--help` for every command before the command parses anything.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { COMMANDS } from './commands/index.ts';
 import { main } from './main.ts';
@@ -17,12 +18,13 @@ async function capture(argv: string[]): Promise<{ code: number; out: string }> {
 
 test('every command answers --help and -h with its own usage, exit 0', async () => {
   assert.ok(COMMANDS.length >= 11);
-  for (const command of COMMANDS) {
+  for (const entry of COMMANDS) {
+    const command = await entry.load();
     for (const flag of ['--help', '-h']) {
-      const { code, out } = await capture([command.name, flag]);
-      assert.equal(code, 0, `${command.name} ${flag}`);
+      const { code, out } = await capture([entry.name, flag]);
+      assert.equal(code, 0, `${entry.name} ${flag}`);
       assert.equal(out, command.help);
-      assert.match(out, new RegExp(`^Usage: diskdelta ${command.name}\\b`), `${command.name}'s help starts with its usage`);
+      assert.match(out, new RegExp(`^Usage: diskdelta ${entry.name}\\b`), `${entry.name}'s help starts with its usage`);
     }
   }
 });
@@ -31,4 +33,20 @@ test('--help after other arguments is still help, not a bad flag', async () => {
   const { code, out } = await capture(['run', '--target', '/nonexistent', '--help']);
   assert.equal(code, 0);
   assert.match(out, /--tests ID,ID/);
+});
+
+test("a command's module is loaded only when that command runs (start-up pays for one command, not all)", () => {
+  // Sync resolve hooks (Node ≥ 22.15) see every module the child imports.
+  const script = `
+    import { registerHooks } from 'node:module';
+    const seen = [];
+    registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); seen.push(r.url); return r; } });
+    const { main } = await import(${JSON.stringify(new URL('./main.ts', import.meta.url).href)});
+    process.stdout.write = () => true;
+    await main(['label', '--help']);
+    process.stderr.write(JSON.stringify(seen.filter((url) => url.includes('/cli/commands/')).map((url) => url.replace(/.*\\/cli\\/commands\\//, ''))));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  assert.deepEqual(JSON.parse(child.stderr.trim()), ['index.ts', 'label.ts']);
 });

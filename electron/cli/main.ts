@@ -18,11 +18,12 @@ export async function main(argv: string[]): Promise<number> {
     writeOut(`diskdelta ${await appVersion()}\n`);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     writeErr(`diskdelta: unknown command '${name}'. Run 'diskdelta --help' for the list.\n`);
     return EXIT_USAGE;
   }
+  const command = await entry.load();
   // Every command's --help is answered here, so no command parses it.
   if (rest.includes('--help') || rest.includes('-h')) {
     writeOut(command.help);

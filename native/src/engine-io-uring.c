@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "ndjson.h"
 
 #ifndef SYS_io_uring_setup
 #define SYS_io_uring_setup 425
@@ -57,6 +59,21 @@ static long sys_enter(int fd, unsigned submit, unsigned wait, unsigned flags) {
 }
 static long sys_register(int fd, unsigned op, const void *arg, unsigned n) {
   return syscall(SYS_io_uring_register, fd, op, arg, n);
+}
+
+static void warn_unregistered_buffers(int e, unsigned long long bytes) {
+  static int warned;  // every thread's ring tries; one warning per process
+  if (__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED)) return;
+  struct rlimit lim;
+  char limit[64] = "unknown";
+  if (getrlimit(RLIMIT_MEMLOCK, &lim) == 0)
+    lim.rlim_cur == RLIM_INFINITY ? snprintf(limit, sizeof limit, "unlimited")
+                                  : snprintf(limit, sizeof limit, "%llu KiB", (unsigned long long)lim.rlim_cur / 1024);
+  emit_warning("io-uring-buffers-unregistered",
+               "io_uring could not register its %llu KiB of buffers per thread (%s; locked-memory limit %s): each I/O "
+               "pins its buffer instead, which costs CPU per I/O and can lower the figure on a fast device; raise "
+               "the limit (ulimit -l, or LimitMEMLOCK= for a service) for the fastest figures",
+               bytes / 1024, strerror(e), limit);
 }
 
 // Flags tried in order: the cheapest completion path the kernel accepts. DEFER_TASKRUN (6.1)
@@ -149,9 +166,11 @@ static int uring_init(thread_ctx_t *t) {
   }
   // Registered buffers are pinned once instead of per I/O (most of the saving for 1 MiB
   // blocks); a registered file skips the file-table lookup and reference count per I/O.
-  // Both are optimisations: where the kernel refuses (RLIMIT_MEMLOCK on older kernels), the
-  // plain requests measure the same thing at a little more CPU.
+  // Both are optimisations: where the kernel refuses (registered buffers count against
+  // RLIMIT_MEMLOCK unless the process has CAP_IPC_LOCK), the plain requests measure the same
+  // thing at more CPU per I/O, which on a fast device can lower the figure: said once per run.
   d->fixed_bufs = sys_register(d->fd, IORING_REGISTER_BUFFERS, iov, qd) == 0;
+  if (!d->fixed_bufs) warn_unregistered_buffers(errno, qd * (unsigned long long)t->job->bs);
   free(iov);
   // The ring works on its own open file description of the target. A ring outlives a killed
   // process for a moment (the kernel tears it down in the background) and keeps its files

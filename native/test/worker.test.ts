@@ -70,6 +70,28 @@ function runWorkerLimited(kib: number, args: string[]): Promise<Outcome> {
   return runWorker(args, { via: ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`] });
 }
 
+/** How many tasks (processes and threads) a user has now: what RLIMIT_NPROC counts. */
+function tasksOfUser(uid: number): number {
+  let count = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // gone meanwhile
+    }
+    for (const tid of tasks) {
+      try {
+        const real = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8'));
+        if (real?.[1] === String(uid)) count++;
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  return count;
+}
+
 /** as: run as another user (root only; supplementary groups are dropped), or through a wrapper command. */
 function runWorker(args: string[], as: { uid?: number; gid?: number; via?: string[] } = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
@@ -387,6 +409,32 @@ describe('engines: io_uring by default, reported fallbacks', () => {
     const results = messages.filter((m) => m.type === 'result');
     assert.ok(results.length === 2 && results.every((r) => r.type === 'result' && r.engine === 'psync' && r.qd === 1));
   });
+
+  test('a locked-memory limit too small for registered buffers: still io_uring, one warning naming the limit', async (t) => {
+    if (!isRoot) return t.skip('needs root to run the worker as another user (root has CAP_IPC_LOCK, which no limit applies to)');
+    const nobody = { uid: 65534, gid: 65534 };
+    const dir = mkdtempSync(join(tmpdir(), 'dd-memlock-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    chownSync(dir, nobody.uid, nobody.gid);
+    // 64 KiB fits each ring (a few pages) but not 4 × 1 MiB of buffers per thread.
+    const o = await runWorker(['run', '--target', dir, ...SMALL, '--job', 'name=r,rw=randread,bs=1048576,qd=4,threads=2'], {
+      ...nobody,
+      via: ['prlimit', '--memlock=65536'],
+    });
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    const warnings = o.messages.filter((m) => m.type === 'warning');
+    assert.deepEqual(
+      warnings.map((m) => m.type === 'warning' && m.code),
+      ['io-uring-buffers-unregistered'],
+      'one warning for the process, not one per thread',
+    );
+    assert.match(
+      warnings[0]!.type === 'warning' ? warnings[0]!.message : '',
+      /4096 KiB of buffers per thread .*locked-memory limit 64 KiB\).*ulimit -l/,
+    );
+    const results = o.messages.filter((m) => m.type === 'result');
+    assert.ok(results.length > 0 && results.every((r) => r.type === 'result' && r.engine === 'io_uring' && r.ios > 0));
+  });
 });
 
 describe('adaptive stopping (--precision)', () => {
@@ -569,7 +617,10 @@ describe('threads that cannot start', () => {
   // sanitizer build cannot run under an address-space limit at all (it aborts before main).
   const sanitized = WORKER.endsWith('-asan');
   test('under a memory limit, 64 threads: the started ones are stopped and joined, exit 8, never a crash', async (t) => {
-    if (sanitized) return t.skip('the ASan build cannot start under `ulimit -v` (its shadow memory alone exceeds any such limit)');
+    if (sanitized)
+      return t.skip(
+        'the ASan build cannot start under `ulimit -v` (its shadow memory alone exceeds any such limit); the process-limit test below takes it through the same failure',
+      );
     const dir = scratch('threads');
     const prepared = (await runWorker(['prepare', '--target', dir, '--size', '67108864'])).messages.find((m) => m.type === 'prepared');
     assert.ok(prepared?.type === 'prepared');
@@ -600,6 +651,45 @@ describe('threads that cannot start', () => {
     }
     assert.ok(existsSync(prepared.file));
     rmSync(prepared.file);
+  });
+
+  // The same failure (thread k of 64 cannot start while threads 1…k-1 run) reached through the
+  // process limit instead of the memory limit, so that it runs under ASan too: the limit
+  // counts every task of the user, and the kernel ignores it for root, so the worker runs as
+  // nobody with room for about 16 threads.
+  test('past the process limit, 64 threads: the started ones are stopped and joined, exit 8, never a crash (both builds)', async (t) => {
+    if (!isRoot) return t.skip('needs root to run the worker as another user (the kernel does not apply RLIMIT_NPROC to root)');
+    const nobody = { uid: 65534, gid: 65534 };
+    const dir = mkdtempSync(join(tmpdir(), 'dd-nproc-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    chownSync(dir, nobody.uid, nobody.gid);
+    const prepared = (await runWorker(['prepare', '--target', dir, '--size', '16777216'], nobody)).messages.find(
+      (m) => m.type === 'prepared',
+    );
+    assert.ok(prepared?.type === 'prepared');
+    const limited = ['prlimit', `--nproc=${tasksOfUser(nobody.uid) + 16}`];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const o = await runWorker(
+        [
+          'run',
+          '--target',
+          dir,
+          '--file',
+          prepared.file,
+          '--duration',
+          '0.3',
+          '--warmup',
+          '0',
+          '--job',
+          'name=r,rw=randread,bs=65536,qd=4,threads=64',
+        ],
+        { ...nobody, via: limited },
+      );
+      assert.equal(o.signal, null, `attempt ${attempt}: the worker died of ${o.signal}`);
+      assert.doesNotMatch(o.stderr, /Sanitizer|runtime error/, `attempt ${attempt}: a sanitizer report`);
+      assertFailure(o, EXIT.internal, 'internal', /^cannot start thread \d+ of 64: Resource temporarily unavailable \(fewer threads/);
+    }
+    assert.ok(existsSync(prepared.file));
   });
 });
 

@@ -22,9 +22,6 @@ labelled "user-space estimate".
 `;
 
 export const ciphersCommand: CliCommand = {
-  name: 'ciphers',
-  synopsis: 'ciphers [--json]',
-  summary: "this CPU's dm-crypt cipher ceilings (AF_ALG; OpenSSL as a labelled estimate)",
   help: HELP,
   async run(argv) {
     const { values } = parseFlags(argv, {

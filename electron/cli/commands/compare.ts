@@ -19,9 +19,6 @@ to the run before it (HDD → SSD → SSD + dm-crypt).
 ${DB_HELP}`;
 
 export const compareCommand: CliCommand = {
-  name: 'compare',
-  synopsis: 'compare ID ID... [--json] [--unit MB|MiB|KB]',
-  summary: 'runs side by side: ratios, % change, better or worse, beyond the spread or not',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(

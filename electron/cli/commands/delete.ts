@@ -12,9 +12,6 @@ Deletes the runs (results, samples, histograms, warnings included). There is no 
 ${DB_HELP}`;
 
 export const deleteCommand: CliCommand = {
-  name: 'delete',
-  synopsis: 'delete ID...',
-  summary: 'remove runs from the library',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, { db: { type: 'string' } }, true);

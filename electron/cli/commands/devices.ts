@@ -11,9 +11,6 @@ Every block device: class, transport, link ceiling, scheduler, discard support.
 `;
 
 export const devicesCommand: CliCommand = {
-  name: 'devices',
-  synopsis: 'devices [--json]',
-  summary: 'list block devices: class, transport, link ceiling, scheduler, discard support',
   help: HELP,
   async run(argv) {
     const { values } = parseFlags(argv, { json: { type: 'boolean' } });

@@ -40,9 +40,6 @@ Exit codes: 0 ok; 2 bad usage; 3 cannot run here (root, cryptsetup, device-mappe
 `;
 
 export const encryptionCommand: CliCommand = {
-  name: 'encryption',
-  synopsis: 'encryption --target DIR [options]',
-  summary: 'what dm-crypt costs here: measured on a throwaway (or the existing) mapping, explained, forecast',
   help: HELP,
   async run(argv) {
     const { values } = parseFlags(argv, {

@@ -18,9 +18,6 @@ Writes the runs to standard output or to FILE.
 ${DB_HELP}`;
 
 export const exportCommand: CliCommand = {
-  name: 'export',
-  synopsis: 'export ID... [--format json|csv] [--out FILE [--force]]',
-  summary: 'runs as DiskDelta JSON (re-importable) or CSV',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(

@@ -17,9 +17,6 @@ ${POLICY_FILE}; uninstall removes both. Both need root.
 `;
 
 export const helperCommand: CliCommand = {
-  name: 'helper',
-  synopsis: 'helper install|uninstall|status',
-  summary: 'install or remove the privileged helper and its polkit policy (root)',
   help: HELP,
   async run(argv) {
     const { positionals } = parseFlags(argv, {}, true);

@@ -116,9 +116,6 @@ export function labelsFor(label: string, files: Array<{ path: string; runs: numb
 }
 
 export const importCommand: CliCommand = {
-  name: 'import',
-  synopsis: 'import FILE... [--label TEXT] | import --reference',
-  summary: 'add bonnie++/fio/KDiskMark/CrystalDiskMark results, or the reference runs',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(

@@ -12,9 +12,6 @@ which layers are encrypted, whether discards pass, the lowest link ceiling.
 `;
 
 export const inspectCommand: CliCommand = {
-  name: 'inspect',
-  synopsis: 'inspect PATH [--json]',
-  summary: 'show the storage stack under PATH: mount, dm-crypt, LVM, loop, disk, TRIM, link ceiling',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' } }, true);

@@ -10,9 +10,6 @@ Gives run ID a new label. Words after ID are joined with spaces, so quotes are o
 ${DB_HELP}`;
 
 export const labelCommand: CliCommand = {
-  name: 'label',
-  synopsis: 'label ID TEXT',
-  summary: 'rename a run in the library',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(argv, { db: { type: 'string' } }, true);

@@ -52,9 +52,6 @@ export function formatRunList(runs: RunSummary[]): string {
 }
 
 export const listCommand: CliCommand = {
-  name: 'list',
-  synopsis: 'list [--source|--label|--device|--since|--limit …] [--json]',
-  summary: 'the runs kept in the results library',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(

@@ -37,9 +37,6 @@ FILE may be a device or pipe (/dev/stdout): it is written directly.
 `;
 
 export const reportCommand: CliCommand = {
-  name: 'report',
-  synopsis: 'report ID... [--out FILE] [--paper a4|letter] [--html]',
-  summary: 'an assessment report of the runs as a PDF or self-contained HTML',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(

@@ -11,6 +11,7 @@ import { exitCodeOf, exitCodesHelp } from '../../core/model/failures.ts';
 import { MAX_SIZE_BYTES, PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../core/store/library.ts';
+import { keepUnsavedRun } from '../../core/store/unsaved.ts';
 import { table } from '../system-format.ts';
 import {
   EXIT_FAILURE,
@@ -62,9 +63,6 @@ measuring (exit 1); one that fails to save a finished run still gets the results
 `;
 
 export const runCommand: CliCommand = {
-  name: 'run',
-  synopsis: 'run --target PATH [options]',
-  summary: 'measure the disk under PATH (a folder or a block device)',
   help: HELP,
   async run(argv) {
     const { values } = parseFlags(argv, {
@@ -137,8 +135,13 @@ export const runCommand: CliCommand = {
       }
       // The measurement is printed whether or not it could be kept.
       writeOut(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
-      if (saveError === null) return 0;
-      writeErr(`diskdelta run: the results above were NOT saved: ${saveError}\n`);
+      if (saveError === null || library === null) return 0;
+      // Printed figures are not importable (a table) or easily lost (a terminal): a file is.
+      const kept = await keepUnsavedRun(record, library.path).then(
+        (path) => `; they were written to ${path}: run 'diskdelta import ${path}' once the library can be written`,
+        (error: Error) => `, and could not be kept elsewhere either: ${error.message}`,
+      );
+      writeErr(`diskdelta run: the results above were NOT saved: ${saveError}${kept}\n`);
       return exitCodeOf('not-saved');
     } catch (error) {
       bar?.clear();

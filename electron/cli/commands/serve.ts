@@ -24,9 +24,6 @@ the build, so this works right after \`npm install\`.
 `;
 
 export const serveCommand: CliCommand = {
-  name: 'serve',
-  synopsis: 'serve [--port N] [--open]',
-  summary: 'the app in a browser: UI and API on 127.0.0.1 with a per-launch token',
   help: HELP,
   async run(argv) {
     const { values } = parseFlags(argv, {

@@ -154,9 +154,6 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
 }
 
 export const showCommand: CliCommand = {
-  name: 'show',
-  synopsis: 'show ID [--json] [--unit MB|MiB|KB]',
-  summary: 'one run with its device, stack, settings, results and warnings',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseFlags(

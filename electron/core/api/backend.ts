@@ -4,6 +4,7 @@
 import type { Backend } from './handlers.ts';
 import type { EventSink } from './events.ts';
 import { openLibrary, resolveDbPath } from '../store/library.ts';
+import { keepUnsavedRun } from '../store/unsaved.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { needsElevation } from '../bench/elevation.ts';
@@ -33,7 +34,8 @@ export interface OpenBackend extends Backend {
 }
 
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
-  const library = openLibrary({ dbPath: resolveDbPath(options.dbPath) });
+  const dbPath = resolveDbPath(options.dbPath);
+  const library = openLibrary({ dbPath });
   // A device the user cannot read is opened once per session by a holder (one authentication).
   const sessions = new ElevationSessions();
   const backend: Backend = {
@@ -67,6 +69,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
         );
         return [report.raw, report.encrypted];
       },
+      keepUnsaved: (record) => keepUnsavedRun(record, dbPath),
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
     }),

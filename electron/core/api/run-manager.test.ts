@@ -71,6 +71,47 @@ test('one run per device; cancel reports cancelled; a finished run is saved with
   assert.deepEqual(await manager.cancel('nope'), { cancelled: false });
 });
 
+test('a run the library cannot save is kept elsewhere and fails as not-saved, naming the file; if nothing takes it, it says so', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const events: Array<[string, any]> = [];
+  const kept: RunRecord[] = [];
+  const bench = controllableBenchmark();
+  const full = () => {
+    throw new Error('database or disk is full');
+  };
+  const manager = new RunManager({
+    runBenchmark: bench.run,
+    save: full,
+    keepUnsaved: async (r) => (kept.push(r), '/data/unsaved/run.json'),
+    emit: (e, p) => events.push([e, p]),
+  });
+  const { runId } = await manager.start({ target: dir, label: 'SSD' });
+  bench.releases.at(-1)!();
+  await new Promise((r) => setTimeout(r, 10));
+  const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === runId)![1];
+  assert.equal(finished.status, 'failed');
+  assert.equal(finished.error.failure, 'not-saved');
+  assert.match(
+    finished.error.message,
+    /measured but the library could not save it \(database or disk is full\); they were written to \/data\/unsaved\/run\.json: import/,
+  );
+  assert.equal(kept[0]!.label, 'SSD');
+  contractEvents['run.finished'].parse(finished);
+
+  const nowhere = new RunManager({
+    runBenchmark: bench.run,
+    save: full,
+    keepUnsaved: () => Promise.reject(new Error('no folder would take the results')),
+    emit: (e, p) => events.push([e, p]),
+  });
+  const second = await nowhere.start({ target: dir });
+  bench.releases.at(-1)!();
+  await new Promise((r) => setTimeout(r, 10));
+  const lost = events.find(([e, p]) => e === 'run.finished' && p.runId === second.runId)![1];
+  assert.match(lost.error.message, /could not be kept elsewhere either: no folder would take the results/);
+});
+
 test('a missing target is a BAD_INPUT, and stopAll aborts every run', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -15,6 +15,11 @@ export interface RunManagerDeps {
   runBenchmark: RunBenchmark;
   /** Stores a finished run and returns its library id. */
   save: (record: RunRecord) => Promise<number> | number;
+  /**
+   * Where a run goes when save fails (store/unsaved.ts): returns the file it was written to.
+   * The measurement is never dropped; without it, the failure says the results are lost.
+   */
+  keepUnsaved?: (record: RunRecord) => Promise<string>;
   emit: EventSink;
   /** A spec with `encryption`: the raw and the dm-crypt run (both saved), instead of one run. */
   runEncryption?: (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord[]>;
@@ -104,14 +109,27 @@ export class RunManager {
     };
     try {
       const opts = { onEvent, signal: entry.controller.signal };
-      let recordId = 0;
+      let records: RunRecord[];
       if (entry.spec.encryption) {
         if (!runEncryption) throw new Error('measuring the cost of encryption is not available in this build');
-        for (const record of await runEncryption(entry.spec, opts)) recordId = await save(record);
+        records = await runEncryption(entry.spec, opts);
       } else {
         const record = await runBenchmark(entry.spec, opts);
         if (entry.spec.label && !record.label) record.label = entry.spec.label;
-        recordId = await save(record);
+        records = [record];
+      }
+      // Each record is saved, or kept in a file when the library cannot take it.
+      let recordId = 0;
+      for (const record of records) {
+        try {
+          recordId = await save(record);
+        } catch (error) {
+          const failed = await this.#unsaved(record, error);
+          // The encryption pair's other record is kept too: a measurement is never dropped.
+          for (const rest of records.slice(records.indexOf(record) + 1)) await this.#unsaved(rest, error);
+          emit('run.finished', { runId, status: 'failed', recordId: null, error: failed });
+          return;
+        }
       }
       emit('run.finished', { runId, status: 'done', recordId, error: null });
     } catch (error) {
@@ -129,6 +147,21 @@ export class RunManager {
         emit('run.finished', { runId, status: 'failed', recordId: null, error: { code: 'FAILED', message, failure } });
       }
     }
+  }
+
+  /** The failure of a run that was measured but not saved, naming where its results are. */
+  async #unsaved(record: RunRecord, error: unknown): Promise<{ code: 'FAILED'; message: string; failure: 'not-saved' }> {
+    const why = error instanceof Error ? error.message : String(error);
+    let kept: string;
+    try {
+      const path = this.#deps.keepUnsaved ? await this.#deps.keepUnsaved(record) : null;
+      kept = path
+        ? `they were written to ${path}: import that file (Import, or diskdelta import FILE) once the library can be written`
+        : 'they are lost';
+    } catch (keepError) {
+      kept = `and could not be kept elsewhere either: ${keepError instanceof Error ? keepError.message : String(keepError)}`;
+    }
+    return { code: 'FAILED', failure: 'not-saved', message: `the run was measured but the library could not save it (${why}); ${kept}` };
   }
 
   list() {

@@ -42,7 +42,7 @@ export const FAILURE_ACTIONS = {
   'check-disk': 'Check the disk (the kernel log, `dmesg`, and its SMART status), then try again.',
   retry: 'Start the run again when you are ready.',
   'fix-library':
-    'The results were printed, not saved: free space where the library is, or choose another library (--db), and keep the printed figures.',
+    'The results were kept outside the library (printed, or in the file the message names): free space where the library is, or choose another library (--db), then import them.',
   report: 'This is a fault in DiskDelta or the machine; try again, and report it if it repeats.',
   elevate:
     'Let DiskDelta ask for administrator rights to open the device (--elevate; the app asks once per device): only the open is privileged.',

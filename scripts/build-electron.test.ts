@@ -1,0 +1,36 @@
+// The Electron bundles (built here without the Electron binary, which cannot be downloaded on
+// the build machines): a sandboxed preload requires nothing but 'electron', the main bundle
+// nothing but 'electron' and Node's own modules, and a rebuild leaves no chunk of an earlier one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildElectron } from './build-electron.ts';
+
+const OUT = fileURLToPath(new URL('../dist/electron/', import.meta.url));
+
+/** Every module a CommonJS bundle requires by name (not its own relative chunks). */
+function requiredModules(file: string): string[] {
+  const text = readFileSync(join(OUT, file), 'utf8');
+  return [...new Set([...text.matchAll(/\brequire\(["']([^"'.][^"']*)["']\)/g)].map((m) => m[1]!))].sort();
+}
+
+test('the bundles require only electron (and node: modules in main); a rebuild removes stale chunks', async () => {
+  await buildElectron();
+  writeFileSync(join(OUT, 'stale-chunk-from-an-old-build.cjs'), '');
+  await buildElectron();
+  const files = readdirSync(OUT);
+  assert.ok(!files.includes('stale-chunk-from-an-old-build.cjs'), `a stale chunk survived the rebuild: ${files.join(', ')}`);
+  assert.ok(files.includes('main.cjs') && files.includes('preload.cjs'));
+  assert.deepEqual(requiredModules('preload.cjs'), ['electron']);
+  const main = requiredModules('main.cjs');
+  assert.ok(main.includes('electron'));
+  assert.deepEqual(
+    // The bundler's import.meta.url shim requires 'url': a Node module too.
+    main.filter((m) => m !== 'electron' && !m.startsWith('node:') && !builtinModules.includes(m)),
+    [],
+    'the main bundle carries everything else',
+  );
+});
