@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +19,7 @@ import { INSTALLED_HELPER } from '../electron/core/bench/helper-install.ts';
 import { parseWorkerLine, type WorkerMessage } from '../electron/core/bench/worker-protocol.ts';
 import { createThrottledLoop, labUnavailable, type ThrottledLoop } from './throttled-loop.ts';
 import { measureUntilWithin, missOf } from './judge-against-cap.ts';
+import { holdMachineLock } from './machine-lock.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'bin', 'diskdelta.js');
@@ -142,8 +143,11 @@ async function setRule(result: 'YES' | 'NO' | 'SLOW-YES' | null, expect: (r: Run
 }
 const authorised = (r: Run) => r.code !== null && r.code < 126;
 
+let releaseLab: (() => void) | null = null;
+
 before(async () => {
   if (reason) return;
+  releaseLab = await holdMachineLock('polkit-lab', (message) => console.log(`polkit lab: ${message}`));
   const made = createThrottledLoop({
     name: 'polkit',
     sizeBytes: SIZE,
@@ -189,11 +193,25 @@ before(async () => {
 });
 
 after(() => {
-  // Each step on its own, so one failure leaves nothing else behind.
-  rmSync(RULE, { force: true });
+  // Each step on its own, so one failure leaves nothing else behind: on a shared machine another
+  // engineer's lab may have uninstalled the helper meanwhile, and a restore that threw used to
+  // leave this lab's polkitd, bus, loop device and cgroup running.
+  const step = (what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (error) {
+      console.log(`# polkit lab teardown: ${what} failed: ${(error as Error).message}`);
+    }
+  };
+  step('removing the rule', () => rmSync(RULE, { force: true }));
   if (previous) {
-    writeFileSync(POLICY_FILE, previous.policy);
-    if (previous.helper) writeFileSync(INSTALLED_HELPER, previous.helper, { mode: 0o755 });
+    const { policy, helper } = previous;
+    step('restoring the policy', () => writeFileSync(POLICY_FILE, policy));
+    if (helper)
+      step('restoring the helper', () => {
+        mkdirSync(dirname(INSTALLED_HELPER), { recursive: true });
+        writeFileSync(INSTALLED_HELPER, helper, { mode: 0o755 });
+      });
   } else if (lab) spawnSync(process.execPath, [CLI, 'helper', 'uninstall']);
   for (const pid of [polkitPid, busPid]) {
     try {
@@ -203,7 +221,9 @@ after(() => {
     }
   }
   if (busPid) rmSync('/run/dbus/pid', { force: true });
-  lab?.destroy();
+  step('destroying the lab', () => lab?.destroy());
+  // Last: the next suite's lab starts only once this one is gone.
+  releaseLab?.();
 });
 
 interface JsonRun {

@@ -46,7 +46,14 @@ const sanitized =
   sanitizerBuild.status === 0
     ? spawnSync(
         process.execPath,
-        ['--test', '--test-concurrency=1', '--test-reporter=spec', 'native/test/worker.test.ts', 'native/test/argv-fuzz.test.ts'],
+        [
+          '--test',
+          '--test-concurrency=1',
+          '--test-reporter=spec',
+          'native/test/worker.test.ts',
+          'native/test/workload.test.ts',
+          'native/test/argv-fuzz.test.ts',
+        ],
         {
           stdio: 'inherit',
           env: { ...process.env, DISKDELTA_WORKER: fileURLToPath(new URL('../native/build/diskdelta-worker-asan', import.meta.url)) },

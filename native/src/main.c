@@ -16,6 +16,7 @@
 #include "ndjson.h"
 #include "phase.h"
 #include "target.h"
+#include "workload.h"
 
 volatile sig_atomic_t g_stop;
 
@@ -42,6 +43,13 @@ typedef struct {
   const char *fd_from;
   const char *socket;
   uint64_t seed;
+  unsigned warmup_passes;
+  unsigned tree_files;
+  uint64_t tree_bytes;
+  unsigned readers;
+  const char *app_mix;
+  unsigned app_files;
+  int pause;
   job_t jobs[MAX_JOBS];
   unsigned njobs;
 } options_t;
@@ -83,6 +91,14 @@ static const option_def_t OPTIONS[] = {
     {"--fd-from", "PATH", OPT_STRING, OFF(fd_from), 0, 0, "block device: fetch the descriptor from a `hold` process's socket"},
     {"--socket", "PATH", OPT_STRING, OFF(socket), 0, 0, "hold: where to serve the descriptor (a new name in a private folder)"},
     {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
+    {"--warmup-passes", "N", OPT_COUNT, OFF(warmup_passes), 0, 10, "workloads: untimed passes before the --runs timed ones (default 1)"},
+    {"--tree-files", "N", OPT_COUNT, OFF(tree_files), 1, 10000000, "tree: files, the shape scaled to them (default: the release's)"},
+    {"--tree-bytes", "BYTES", OPT_BYTES, OFF(tree_bytes), 1 << 20, 1ull << 44, "tree: total bytes, sizes scaled (default: the release's)"},
+    {"--readers", "N", OPT_COUNT, OFF(readers), 1, 64, "app-start: programs starting at once, each its own files (default 4)"},
+    {"--app-mix", "MIX", OPT_STRING, OFF(app_mix), 0, 0,
+     "app-start: program (a binary, 30 libraries, 160 resources; default) or small (4 KiB files, one I/O each)"},
+    {"--pause", NULL, OPT_FLAG, OFF(pause), 0, 0, "tree: after each write phase wait for a line on stdin before deleting (harnesses)"},
+    {"--app-files", "N", OPT_COUNT, OFF(app_files), 1, 100000, "app-start --app-mix small: files per program (default 200)"},
 };
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
 
@@ -98,6 +114,9 @@ static int cmd_measure(options_t *o);
 static int cmd_prepare(options_t *o);
 static int cmd_cleanup(options_t *o);
 static int cmd_hold(options_t *o);
+static int cmd_tree(options_t *o);
+static int cmd_bigfile(options_t *o);
+static int cmd_app_start(options_t *o);
 
 static const verb_t VERBS[] = {
     {.name = "run", .run = cmd_measure, .help = "measure the jobs on --target (test file created, filled, always removed)"},
@@ -106,6 +125,11 @@ static const verb_t VERBS[] = {
     {.name = "hold", .run = cmd_hold,
      .help = "open the block device --target once (--helper or --fd) and serve its descriptor on --socket\n"
              "            to this user's runs (--fd-from) until stdin closes: one authentication a session"},
+    {.name = "tree", .run = cmd_tree,
+     .help = "write a source tree of a real release's shape, syncfs; delete it, syncfs (--runs, --tree-files)"},
+    {.name = "bigfile", .run = cmd_bigfile, .help = "write one --size file (shrunk to what fits), syncfs; delete it, syncfs"},
+    {.name = "app-start", .run = cmd_app_start,
+     .help = "--readers programs start at once from a cold cache, each reading its own files"},
 };
 #define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
 
@@ -342,6 +366,29 @@ static int cmd_hold(options_t *o) {
   return finish(&t, rc);
 }
 
+// The workloads: their own folder under --target, swept of killed runs' leftovers first.
+static workload_opts_t workload_opts(const options_t *o) {
+  sweep_stale_files(o->target);
+  return (workload_opts_t){.target = o->target, .runs = o->runs, .warmup_passes = o->warmup_passes, .tree_files = o->tree_files,
+                           .tree_bytes = o->tree_bytes, .size = o->size, .readers = o->readers, .app_mix = o->app_mix,
+                           .app_files = o->app_files, .helper = o->helper, .pause = o->pause};
+}
+
+static int cmd_tree(options_t *o) {
+  workload_opts_t w = workload_opts(o);
+  return workload_tree(&w);
+}
+
+static int cmd_bigfile(options_t *o) {
+  workload_opts_t w = workload_opts(o);
+  return workload_bigfile(&w);
+}
+
+static int cmd_app_start(options_t *o) {
+  workload_opts_t w = workload_opts(o);
+  return workload_app_start(&w);
+}
+
 static int cmd_cleanup(options_t *o) {
   int n = sweep_stale_files(o->target);
   jbuf_t b;
@@ -383,6 +430,8 @@ int main(int argc, char **argv) {
   o->warmup = 1;
   o->runs = 1;
   o->max_runs = 100;
+  o->warmup_passes = 1;
+  o->readers = 4;
   o->sample_ms = 100;
   int rc = parse_options(o, argc, argv);
   if (rc == 0) rc = run_verb(o, argv[1]);

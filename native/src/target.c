@@ -25,6 +25,7 @@
 #include "elevate.h"
 #include "ndjson.h"
 #include "util.h"
+#include "workload.h"
 
 // The signal handler may only touch these: a fixed buffer and an atomic flag.
 static char signal_unlink_path[PATH_MAX];
@@ -474,6 +475,20 @@ void target_close(target_t *t) {
   t->fd = -1;
 }
 
+static int folder_is_empty(int fd) {
+  int copy = dup(fd);
+  DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
+  if (!d) {
+    if (copy >= 0) close(copy);
+    return 0;
+  }
+  struct dirent *e;
+  int empty = 1;
+  while (empty && (e = readdir(d)) != NULL) empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+  closedir(d);
+  return empty;
+}
+
 int sweep_stale_files(const char *dir) {
   DIR *d = opendir(dir);
   if (!d) return 0;
@@ -487,11 +502,19 @@ int sweep_stale_files(const char *dir) {
     // A live worker holds the lock on its file. A file nobody locks belongs to a run that was
     // killed — unless it is empty and brand new: its creator takes the lock right after
     // creating it, before giving it any size.
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+    int known = fstat(fd, &st) == 0;
+    if (known && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
         (st.st_size > 0 || time(NULL) - st.st_ctime >= 2)) {
       if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
         removed++;
         emit_warning("stale-file-removed", "removed %s/%s, a test file left by a run that was killed", dir, e->d_name);
+      }
+    } else if (known && S_ISDIR(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 && (st.st_nlink > 2 || !folder_is_empty(fd) ||
+                                                                              time(NULL) - st.st_ctime >= 2)) {
+      // A workload's folder (workload.c), by the same rule: its creator locks it before filling it.
+      if (remove_tree_at(dirfd(d), e->d_name) == 0) {
+        removed++;
+        emit_warning("stale-file-removed", "removed %s/%s, a workload folder left by a run that was killed", dir, e->d_name);
       }
     }
     close(fd);

@@ -23,14 +23,12 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { histogramQuantile, medianInterval } from '../../electron/core/bench/statistics.ts';
-import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import type { WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
 import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../electron/core/model/failures.ts';
 import { buildWithoutSyscalls } from './without-syscalls.ts';
+import { parseStdout, runWorker, runWorkerLimited, startWorker, testFiles, WORKER, type Outcome } from './worker-harness.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
-// DISKDELTA_WORKER runs these tests against another build (npm test runs them again on the
-// AddressSanitizer + UBSan build, native/build/diskdelta-worker-asan).
-const WORKER = process.env.DISKDELTA_WORKER ?? join(NATIVE, 'build', 'diskdelta-worker');
 const SMALL = ['--size', '33554432', '--duration', '0.3', '--warmup', '0'];
 const isRoot = process.getuid?.() === 0;
 // The one list of exit codes (electron/core/model/failures.ts), never a copy of it.
@@ -43,32 +41,6 @@ const EXIT = {
   interrupted: exitCodeOf('interrupted'),
   internal: exitCodeOf('internal'),
 };
-
-interface Outcome {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  messages: WorkerMessage[];
-  stdout: string;
-  stderr: string;
-}
-
-/** Every stdout line is one protocol message ({"v":1,"type":…}) that the app's parser accepts. */
-function parseStdout(stdout: string): WorkerMessage[] {
-  const lines = stdout.split('\n').filter((l) => l !== '');
-  return lines.map((line, i) => {
-    const json = JSON.parse(line) as { v?: unknown; type?: unknown };
-    assert.equal(json.v, 1, `line ${i + 1} carries v=1: ${line.slice(0, 100)}`);
-    assert.equal(typeof json.type, 'string', `line ${i + 1} has a type`);
-    const parsed = parseWorkerLine(line);
-    assert.ok(!('invalid' in parsed), `line ${i + 1} matches the protocol schema: ${line.slice(0, 160)}`);
-    return parsed as WorkerMessage;
-  });
-}
-
-/** The worker with an address-space limit in KiB (`ulimit -v`): the shell execs it, so its signal is seen. */
-function runWorkerLimited(kib: number, args: string[]): Promise<Outcome> {
-  return runWorker(args, { via: ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`] });
-}
 
 /** How many tasks (processes and threads) a user has now: what RLIMIT_NPROC counts. */
 function tasksOfUser(uid: number): number {
@@ -91,77 +63,6 @@ function tasksOfUser(uid: number): number {
   }
   return count;
 }
-
-/** as: run as another user (root only; supplementary groups are dropped), or through a wrapper command. */
-function runWorker(args: string[], as: { uid?: number; gid?: number; via?: string[] } = {}): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const [command, ...prefix] = as.via ?? [WORKER];
-    const child = spawn(command!, [...prefix, ...(as.via ? [WORKER] : []), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      uid: as.uid,
-      gid: as.gid,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      try {
-        resolve({ code, signal, stdout, stderr, messages: parseStdout(stdout) });
-      } catch (error) {
-        reject(error as Error);
-      }
-    });
-  });
-}
-
-/** A worker we control while it runs: messages as they arrive, wait for one, signal it. */
-function startWorker(args: string[]) {
-  const child = spawn(WORKER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const messages: WorkerMessage[] = [];
-  const waiters: Array<{ test: (m: WorkerMessage) => boolean; resolve: (m: WorkerMessage) => void }> = [];
-  let pending = '';
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    pending += chunk;
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      const [m] = parseStdout(line);
-      messages.push(m!);
-      for (const w of [...waiters]) {
-        if (w.test(m!)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(m!);
-        }
-      }
-    }
-  });
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const exited = new Promise<Outcome>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, messages, stdout, stderr })),
-  );
-  return {
-    child,
-    messages,
-    exited,
-    waitFor(test: (m: WorkerMessage) => boolean, timeoutMs = 20_000): Promise<WorkerMessage> {
-      const seen = messages.find(test);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no such message within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
-        waiters.push({ test, resolve: (m) => (clearTimeout(timer), resolve(m)) });
-        void exited.then(() => reject(new Error(`the worker exited first; stderr: ${stderr}`)));
-      });
-    },
-  };
-}
-
-const testFiles = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('.diskdelta-') && f.endsWith('.tmp'));
 
 /**
  * Polls the folder until no test file is left; returns the milliseconds it took, for the

@@ -38,6 +38,18 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./inspect.ts')).inspectCommand,
   },
   {
+    name: 'trim-audit',
+    synopsis: 'trim-audit FOLDER [--no-fstrim] [--json]',
+    summary: 'see which layers a TRIM reaches (discard counters before and after a delete + fstrim)',
+    load: async () => (await import('./trim-audit.ts')).trimAuditCommand,
+  },
+  {
+    name: 'discard-cost',
+    synopsis: 'discard-cost FOLDER [--runs N] [--json]',
+    summary: 'measure what online discard costs per source-tree delete here, and what fstrim takes (root)',
+    load: async () => (await import('./discard-cost.ts')).discardCostCommand,
+  },
+  {
     name: 'list',
     synopsis: 'list [--source|--label|--device|--since|--limit …] [--json]',
     summary: 'the runs kept in the results library',

@@ -260,6 +260,8 @@ function toJson(record: RunRecord) {
       params: r.params,
       cpu: r.cpu,
       histogram: r.histogram,
+      // Kinds that are not rates (a workload's seconds per phase): absent for rate tests.
+      ...(r.figures?.length ? { figures: r.figures } : {}),
     })),
     warnings: record.warnings,
   };
@@ -273,7 +275,9 @@ function precisionCell(p: TestResult['precision'], runs: number): string {
 }
 
 export function formatRecord(record: RunRecord): string {
-  const rows = record.results.map((r) => {
+  // A workload's seconds per phase are "other figures", not a row of rates.
+  const rates = record.results.filter((r) => r.params !== null || !r.figures?.length);
+  const rows = rates.map((r) => {
     const seeks = (r.params ?? null)?.rw === 'seeks';
     return [
       testLabel(r.test, r.params),
@@ -290,16 +294,21 @@ export function formatRecord(record: RunRecord): string {
   const head =
     `DiskDelta ${record.engine.version} · ${record.target.path}` +
     (record.target.device ? ` (${measuredDeviceText(record.target, { withFile: true })}, ${record.target.device.class})` : '') +
-    (s.precision
-      ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
-      : `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
-    ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}` +
+    (rates.length === 0
+      ? `\n${s.runs} timed pass(es) per workload after a warm-up pass`
+      : s.precision
+        ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
+        : `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
+    (rates.length === 0 ? '' : ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}`) +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
-  const body = table(
-    ['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'median ±95 %', 'warnings'],
-    rows,
-  );
+  const body =
+    rows.length === 0
+      ? ''
+      : table(
+          ['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'median ±95 %', 'warnings'],
+          rows,
+        );
   const figures = figureLines(record.results);
   const notes = [
     ...record.warnings,
@@ -308,7 +317,7 @@ export function formatRecord(record: RunRecord): string {
   return (
     head +
     body +
-    (figures.length ? `\nOther figures:\n${figures.join('\n')}\n` : '') +
+    (figures.length ? `${rows.length ? '\n' : ''}${rows.length ? 'Other figures' : 'Figures'}:\n${figures.join('\n')}\n` : '') +
     (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '')
   );
 }

@@ -84,12 +84,13 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
     if (tests.length === 0)
       throw new BenchError('write-on-block-device', `the preset has no read tests to run on the block device ${spec.target}`);
   }
-  // Consecutive tests of one kind share a step (one worker invocation for the whole grid).
+  // Consecutive tests of one kind share a step (one worker invocation for the whole grid),
+  // unless the kind runs each test on its own (the workloads: a verb each).
   const steps: PlannedStep[] = [];
   for (const test of tests) {
     const kind = kindOf(test);
     const last = steps.at(-1);
-    if (last?.kind === kind) last.tests.push(test);
+    if (last?.kind === kind && !kind.stepPerTest) last.tests.push(test);
     else steps.push({ kind, tests: [test], plan: null });
   }
   for (const step of steps) {

@@ -72,4 +72,17 @@ export const PRESETS: Record<PresetName, Preset> = {
     sizeBytes: 1024 * MiB,
     ...ADAPTIVE,
   },
+  // What a person feels (bench/kinds/workload.ts): seconds per phase, a warm-up pass and 3 timed
+  // passes each; the tree at the seed's Linux 3.9.1 size so its Intel 525 figures line up.
+  workloads: {
+    name: 'workloads',
+    description: 'source tree (Linux 3.9.1 size), 3 GB file, 4 programs starting: seconds per phase',
+    tests: ['tree-3.9.1', 'bigfile', 'app-start'],
+    sizeBytes: 3_000_000_000,
+    durationSec: 0,
+    warmupSec: 0,
+    runs: 3,
+    precision: 0,
+    maxTimeSec: 0,
+  },
 };

@@ -13,7 +13,7 @@ export const plainLabel = z
 /** The largest test file a spec may ask for, 1 PiB: more than any disk, less than 2^53. */
 export const MAX_SIZE_BYTES = 2 ** 50;
 
-export const PRESET_NAMES = ['standard', 'quick', 'seeks', 'full'] as const;
+export const PRESET_NAMES = ['standard', 'quick', 'seeks', 'full', 'workloads'] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 export const benchSpecSchema = z

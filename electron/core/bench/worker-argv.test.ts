@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { testsOfKind } from '../model/catalog.ts';
+
+import { testById, testsOfKind } from '../model/catalog.ts';
 import { PRESETS } from './presets.ts';
 import { TRUST } from './statistics.ts';
 import { jobSpec, workerArgv, type WorkerPlan } from './worker-argv.ts';
@@ -98,8 +99,15 @@ describe('workerArgv', () => {
     });
   });
 
-  test('every preset turns into a valid argv', () => {
-    for (const preset of Object.values(PRESETS)) {
+  test('every preset of rate tests turns into a valid argv (the workloads preset: kinds/workload.test.ts)', () => {
+    const ratePresets = Object.values(PRESETS).filter((p) => p.tests.every((t) => testById(t)?.kind === 'rate'));
+    assert.deepEqual(
+      Object.values(PRESETS)
+        .filter((p) => !ratePresets.includes(p))
+        .map((p) => p.name),
+      ['workloads'],
+    );
+    for (const preset of ratePresets) {
       const { tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec } = preset;
       const argv = workerArgv(plan({ tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec }));
       assert.equal(argv.filter((a) => a === '--job').length, preset.tests.length, preset.name);

@@ -98,6 +98,38 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     exit_code: z.number().optional(),
     signal: z.number().optional(),
   }),
+  // Workloads (tree, bigfile, app-start): what is about to be written or read, once.
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('workload'),
+    workload: z.enum(['tree', 'bigfile', 'app-start']),
+    /** tree: the release whose shape is written (assets/workloads/), and whether it was scaled. */
+    shape: z.string().optional(),
+    scaled: z.boolean().optional(),
+    /** app-start: the file-size mix and how many programs start at once. */
+    mix: z.enum(['program', 'small']).optional(),
+    readers: z.number().optional(),
+    files: z.number(),
+    bytes: z.number(),
+    dirs: z.number().optional(),
+  }),
+  // One timed phase of one pass (run 0: a warm-up pass), in seconds; syncfs included.
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('phase'),
+    workload: z.enum(['tree', 'bigfile', 'app-start']),
+    phase: z.enum(['write', 'delete', 'start']),
+    run: z.number(),
+    warmup: z.boolean(),
+    seconds: z.number(),
+    sync_seconds: z.number(),
+    /** app-start: the slowest program's end minus the fastest's. */
+    spread_seconds: z.number().optional(),
+    files: z.number(),
+    bytes: z.number(),
+    /** app-start: how the cache was emptied (drop-caches as root, through the helper, or fadvise of its own files only). */
+    cold: z.enum(['drop-caches', 'helper-drop-caches', 'fadvise']).optional(),
+  }),
   // `hold`: the descriptor is open and served on this socket (--fd-from) until stdin closes.
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('holding'), socket: z.string() }),
 ]);

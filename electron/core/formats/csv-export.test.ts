@@ -35,7 +35,7 @@ function readCsv(text: string): string[][] {
 }
 
 describe('CSV export', () => {
-  it('one row per test and per extra, with the stored numbers and units in the header', async () => {
+  it('one row per test, per figure and per extra, with the stored numbers and units in the header', async () => {
     const runs = await loadReferenceRuns();
     const rows = readCsv(exportCsv(runs));
     const header = rows[0] as string[];
@@ -44,7 +44,7 @@ describe('CSV export', () => {
     const body = rows.slice(1);
     assert.equal(
       body.length,
-      runs.reduce((n, r) => n + r.results.length + r.extras.length, 0),
+      runs.reduce((n, r) => n + r.results.length + r.results.reduce((k, t) => k + (t.figures?.length ?? 0), 0) + r.extras.length, 0),
     );
     assert.ok(body.every((r) => r.length === header.length));
     const hddRead = body.find((r) => /hard disk/.test(r[col('label')]!) && r[col('test')] === 'seq1m-q1t1-read');
@@ -52,8 +52,10 @@ describe('CSV export', () => {
     const seeks = body.find((r) => /^Intel 320 SSD, /.test(r[col('label')]!) && r[col('test')] === 'seeks');
     assert.equal(seeks?.[col('iops [IO/s]')], '10524');
     assert.equal(seeks?.[col('under_resolved')], 'true');
-    const discard = body.find((r) => /with discard/.test(r[col('label')]!) && r[col('test')] === 'delete + sync');
-    assert.deepEqual([discard?.[col('kind')], discard?.[col('value')], discard?.[col('unit')]], ['extra', '2.697', 's']);
+    const discard = body.find(
+      (r) => /with discard/.test(r[col('label')]!) && r[col('test')] === 'tree-3.9.1' && r[col('kind')] === 'figure',
+    );
+    assert.deepEqual([discard?.[col('value')], discard?.[col('unit')]], ['7.373', 's']);
   });
 
   it('quotes commas, quotes and newlines, and defuses formula-like labels', () => {

@@ -56,10 +56,20 @@ describe('the catalog of tests', () => {
     assert.equal(testByForeignName('bonnie', 'putc'), undefined);
   });
 
-  test('writes: write, random write and mixed tests; seeks only read on a device', () => {
+  test('writes: write, random write and mixed tests, and every workload (they write their files); seeks only read on a device', () => {
     assert.deepEqual(
       TESTS.filter((t) => t.writes).map((t) => t.id),
-      ['seq1m-q8t1-write', 'seq1m-q1t1-write', 'rnd4k-q32t1-write', 'rnd4k-q1t1-write', 'mix70-rnd4k-q8t1'],
+      [
+        'seq1m-q8t1-write',
+        'seq1m-q1t1-write',
+        'rnd4k-q32t1-write',
+        'rnd4k-q1t1-write',
+        'mix70-rnd4k-q8t1',
+        'tree',
+        'tree-3.9.1',
+        'bigfile',
+        'app-start',
+      ],
     );
     assert.equal(testWrites('seq4m-q1t1-write', { rw: 'write', blockSize: 4 << 20, queueDepth: 1, threads: 1 }), true);
     assert.equal(testWrites('not-in-catalog'), false);

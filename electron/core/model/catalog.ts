@@ -133,6 +133,25 @@ function rateTest(params: TestParams, label: string, names: ForeignNames, primar
   };
 }
 
+/**
+ * The workloads (bench/kinds/workload.ts): timed file-system work a person feels, each phase in
+ * seconds (lower is better). The tree is the shape of a real release (assets/workloads/).
+ */
+function workloadTest(id: string, label: string, title: string): TestDef {
+  return { id, kind: 'workload', label, title, params: null, writes: true, primary: 'phaseSeconds', names: {} };
+}
+
+const WORKLOAD_TESTS: readonly TestDef[] = [
+  workloadTest('tree', 'Source tree (Linux 6.1)', 'source tree of Linux 6.1.192: write + sync, delete + sync'),
+  workloadTest(
+    'tree-3.9.1',
+    'Source tree (Linux 3.9.1 size)',
+    "source tree scaled to the seed's Linux 3.9.1 (45,168 files, 592 MB): write + sync, delete + sync",
+  ),
+  workloadTest('bigfile', 'Big file (3 GB)', 'one big file (3 GB, or what fits): write + sync, delete + sync'),
+  workloadTest('app-start', 'Programs starting (4 at once)', '4 programs starting at once from a cold cache'),
+];
+
 const q = (n: number) => `Q=${String(n).padStart(3)}, T= 1`;
 
 /** In the order the grid shows them (CrystalDiskMark's layout), then seeks and the mix. */
@@ -198,6 +217,7 @@ export const TESTS: readonly TestDef[] = [
     { crystaldiskmark: `RND 4KiB (${q(8)}) [Mix Read 70%/Write 30%]` },
     'iops',
   ),
+  ...WORKLOAD_TESTS,
 ];
 
 /** Every test id of the catalog, in catalog order. */

@@ -20,6 +20,8 @@ export const LABEL_SUGGESTIONS = ['HDD', 'SSD', 'SSD + dm-crypt', 'NVMe', 'USB s
 /** What a preset runs and its defaults, from the presets table itself. */
 export function describePreset(name: PresetName): string {
   const p = PRESETS[name];
+  if (p.durationSec === 0)
+    return `${p.description}: ${p.tests.length} workloads, each a warm-up pass + ${p.runs} timed passes; the big file is ${formatBytes(p.sizeBytes)} or what fits.`;
   return `${p.description}: ${p.tests.length} ${p.tests.length === 1 ? 'test' : 'tests'}; defaults ${formatBytes(p.sizeBytes)} test file, ${p.warmupSec} s warm-up + ${p.runs} × ${p.durationSec} s per test.`;
 }
 

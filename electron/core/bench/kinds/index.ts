@@ -3,8 +3,9 @@
 // shows something new, its view in the renderer (docs/measurement-kinds.md).
 import type { MeasurementKind } from './kind.ts';
 import { rateKind } from './rate.ts';
+import { workloadKind } from './workload.ts';
 
-export const KINDS: ReadonlyArray<MeasurementKind<unknown>> = [rateKind];
+export const KINDS: ReadonlyArray<MeasurementKind<unknown>> = [rateKind, workloadKind];
 
 export function kindById(id: string): MeasurementKind<unknown> | undefined {
   return KINDS.find((k) => k.id === id);

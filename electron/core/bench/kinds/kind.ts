@@ -42,6 +42,11 @@ export interface MeasurementKind<Plan = unknown> {
   /** The catalog's TestDef.kind of the tests it runs. */
   id: string;
   title: string;
+  /**
+   * One step (one worker invocation) per test rather than one for a run of consecutive tests:
+   * the workloads, each its own worker verb.
+   */
+  stepPerTest?: boolean;
   /** The kind's resolved parameters: validated before anything starts. */
   planSchema: z.ZodType<Plan>;
   /** This kind's plan from the caller's spec, its preset's defaults and the tests asked for. */

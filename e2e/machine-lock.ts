@@ -1,0 +1,30 @@
+// A lock on a resource that every test suite on this machine shares: the polkit lab's system
+// bus, polkitd, its rules folder and the installed helper are machine-wide, so two suites at
+// once (two clones, two engineers) would run each other's denying rule and stop each other's
+// polkitd. flock(1) (util-linux) holds the lock while its stdin is open: when this process
+// ends however it ends, the pipe closes and the lock goes with it — never a stale lock.
+import { spawn } from 'node:child_process';
+
+/** Waits for the lock, telling `onWait` once if another suite holds it; resolves to its release. */
+export function holdMachineLock(name: string, onWait: (message: string) => void): Promise<() => void> {
+  const path = `/run/lock/diskdelta-${name}.lock`;
+  return new Promise((resolve, reject) => {
+    const holder = spawn('flock', ['--verbose', path, 'sh', '-c', 'echo held; read _'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const waiting = setTimeout(() => onWait(`waiting for ${path}: another test suite on this machine holds it`), 1000);
+    holder.stdout.setEncoding('utf8').on('data', (text: string) => {
+      if (!text.includes('held')) return;
+      clearTimeout(waiting);
+      resolve(() => holder.stdin.end());
+    });
+    holder.on('error', (error) => {
+      clearTimeout(waiting);
+      reject(new Error(`cannot lock ${path} with flock (util-linux): ${error.message}`));
+    });
+    holder.on('exit', (code) => {
+      clearTimeout(waiting);
+      reject(new Error(`flock ${path} ended (exit ${code}) before holding the lock`));
+    });
+    // The holder must not keep this process alive once the tests are done.
+    holder.unref();
+  });
+}

@@ -1,0 +1,146 @@
+// The workload kind: planned one step per test (each its own worker verb), argv from enums and
+// numbers, phases aggregated into medians (warm-ups left out) and a real run end to end.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareRuns } from '../../analysis/compare.ts';
+import { loadReferenceRuns } from '../../formats/reference.ts';
+import { planRun, runBenchmark } from '../orchestrator.ts';
+import type { WorkerMessage } from '../worker-protocol.ts';
+import { phaseFigures, workloadArgv, type WorkloadPlan } from './workload.ts';
+
+type Phase = Extract<WorkerMessage, { type: 'phase' }>;
+const pass = (phase: Phase['phase'], run: number, seconds: number, spread?: number): Phase => ({
+  v: 1,
+  type: 'phase',
+  workload: phase === 'start' ? 'app-start' : 'tree',
+  phase,
+  run,
+  warmup: run === 0,
+  seconds,
+  sync_seconds: 0.01,
+  files: 10,
+  bytes: 1000,
+  ...(spread === undefined ? {} : { spread_seconds: spread }),
+});
+
+describe('the workload kind', () => {
+  it('plans one step per workload test, each validated, with the seed’s three passes by default', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dd-workload-kind-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const { steps } = await planRun({ target: dir, tests: ['tree-3.9.1', 'bigfile', 'seq1m-q8t1-read'] });
+    assert.deepEqual(
+      steps.map((s) => [s.kind.id, s.tests]),
+      [
+        ['workload', ['tree-3.9.1']],
+        ['workload', ['bigfile']],
+        ['rate', ['seq1m-q8t1-read']],
+      ],
+    );
+    const tree = steps[0]?.plan as WorkloadPlan;
+    assert.deepEqual(tree, { target: dir, test: 'tree-3.9.1', runs: 3, warmupPasses: 1, sizeBytes: 3e9, readers: 4 });
+    assert.deepEqual(workloadArgv(tree), [
+      'tree',
+      '--target',
+      dir,
+      '--runs',
+      '3',
+      '--warmup-passes',
+      '1',
+      '--tree-files',
+      '45168',
+      '--tree-bytes',
+      '592000000',
+    ]);
+    assert.deepEqual(workloadArgv({ ...tree, test: 'app-start' }).slice(-2), ['--readers', '4']);
+    assert.deepEqual(workloadArgv({ ...tree, test: 'bigfile', sizeBytes: 2 ** 30 }).slice(-2), ['--size', String(2 ** 30)]);
+  });
+
+  it("the workloads preset: the tree at the seed's size, the 3 GB file and programs starting, three timed passes each", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dd-workload-preset-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const { steps } = await planRun({ target: dir, preset: 'workloads' });
+    assert.deepEqual(
+      steps.map((s) => [s.kind.id, s.tests, (s.plan as WorkloadPlan).runs, (s.plan as WorkloadPlan).sizeBytes]),
+      [
+        ['workload', ['tree-3.9.1'], 3, 3e9],
+        ['workload', ['bigfile'], 3, 3e9],
+        ['workload', ['app-start'], 3, 3e9],
+      ],
+    );
+  });
+
+  it('figures: the median of the timed passes per phase (warm-ups out), with the range and the spread in the basis', () => {
+    const figures = phaseFigures(
+      [pass('write', 0, 99), pass('write', 1, 3), pass('delete', 1, 1), pass('write', 2, 5), pass('write', 3, 4), pass('delete', 2, 2)],
+      {
+        v: 1,
+        type: 'workload',
+        workload: 'tree',
+        shape: 'linux-6.1.192',
+        scaled: true,
+        files: 45168,
+        bytes: 592e6,
+      },
+    );
+    assert.deepEqual(
+      figures.map((f) => [f.subject, f.value, f.unit, f.metric, f.provenance]),
+      [
+        ['write', 4, 's', 'phaseSeconds', 'measured'],
+        ['delete', 1.5, 's', 'phaseSeconds', 'measured'],
+      ],
+    );
+    assert.match(
+      figures[0]!.basis!,
+      /^median of 3 runs \(3\.00 s–5\.00 s\), syncfs included; scaled linux-6\.1\.192 tree: 45,168 files, 592 MB$/,
+    );
+    const start = phaseFigures([pass('start', 1, 2, 0.5), pass('start', 2, 4, 0.7)], null);
+    assert.match(start[0]!.basis!, /first to last program 0\.60 s/);
+  });
+
+  it('a real run: big file and programs starting, figures in seconds, nothing left behind', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dd-workload-run-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const record = await runBenchmark({ target: dir, tests: ['bigfile', 'app-start'], runs: 2, sizeBytes: 32 * 2 ** 20 });
+    assert.deepEqual(
+      record.results.map((r) => [r.test, r.bytesPerSec, (r.figures ?? []).map((f) => f.subject)]),
+      [
+        ['bigfile', null, ['write', 'delete']],
+        ['app-start', null, ['start']],
+      ],
+    );
+    for (const f of record.results.flatMap((r) => r.figures ?? [])) {
+      assert.ok(f.value !== null && f.value >= 0 && f.unit === 's' && f.provenance === 'measured');
+      assert.match(f.basis ?? '', /^median of 2 runs/);
+    }
+    assert.match(record.results[0]?.figures?.[0]?.basis ?? '', /one file of 34 MB/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("the seed's Intel 525 reference and a measured tree-3.9.1 run, in one comparison: write and delete side by side, lower is better", async (t) => {
+    // 592 MB written twice: in memory (tmpfs) where there is one, so the test checks the view, not this disk.
+    const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'dd-workload-seed-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const measured = await runBenchmark({ target: dir, tests: ['tree-3.9.1'], runs: 1, label: 'this machine' });
+    const seed = (await loadReferenceRuns()).filter((r) => /Intel 525/.test(r.label));
+    assert.equal(seed.length, 2);
+    const c = compareRuns([...seed, measured]);
+    for (const phase of ['write', 'delete']) {
+      const row = c.rows.find((r) => r.test === 'tree-3.9.1' && r.metric === `phaseSeconds:${phase}`);
+      assert.ok(row, `a tree-3.9.1 ${phase} row`);
+      assert.equal(row.direction, 'lower');
+      assert.deepEqual(
+        row.cells.map((cell) => cell.inRun && cell.value !== null),
+        [true, true, true],
+        'both seed runs and the measured run have the figure',
+      );
+      assert.ok(row.cells[2]!.vsBaseline?.verdict, 'the measured run is judged against the seed');
+    }
+    assert.ok(
+      c.notes.some((n) => /reference/i.test(n)),
+      'the comparison says reference figures are in it',
+    );
+  });
+});

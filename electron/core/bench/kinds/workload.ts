@@ -1,0 +1,171 @@
+// The workload kind: timed file-system work a person feels (the seed's "extract the kernel,
+// sync; delete it, sync", a 3 GB file, programs starting at once). Each test is one worker verb
+// (tree, bigfile, app-start); its passes report seconds per phase, aggregated here into the
+// median with the spread, as Figures (metric phaseSeconds, lower is better).
+import { z } from 'zod';
+import type { Figure, TestResult, Warning } from '../../model/results.ts';
+import { median } from '../statistics.ts';
+import type { WorkerMessage } from '../worker-protocol.ts';
+import type { MeasurementKind } from './kind.ts';
+
+type Phase = Extract<WorkerMessage, { type: 'phase' }>;
+type WorkloadInfo = Extract<WorkerMessage, { type: 'workload' }>;
+
+/** The seed's tree (shared/reference/seed-figures.md): Linux 3.9.1 unpacked, 45,168 files, 592 MB. */
+export const SEED_TREE = { files: 45_168, bytes: 592_000_000 } as const;
+/** The seed's big file: "a 3 GB file". */
+export const BIGFILE_BYTES = 3_000_000_000;
+
+const WORKLOADS = {
+  tree: { verb: 'tree', args: [] as string[] },
+  'tree-3.9.1': { verb: 'tree', args: ['--tree-files', String(SEED_TREE.files), '--tree-bytes', String(SEED_TREE.bytes)] },
+  bigfile: { verb: 'bigfile', args: [] as string[] },
+  'app-start': { verb: 'app-start', args: [] as string[] },
+} as const;
+type WorkloadTest = keyof typeof WORKLOADS;
+
+export interface WorkloadPlan {
+  target: string;
+  test: WorkloadTest;
+  runs: number;
+  warmupPasses: number;
+  /** bigfile: bytes (the worker shrinks it to what fits, warning). */
+  sizeBytes: number;
+  /** app-start: programs starting at once. */
+  readers: number;
+}
+
+const planSchema: z.ZodType<WorkloadPlan> = z.strictObject({
+  target: z.string().min(1),
+  test: z.enum(Object.keys(WORKLOADS) as [WorkloadTest, ...WorkloadTest[]]),
+  runs: z.number().int().min(1).max(100),
+  warmupPasses: z.number().int().min(0).max(10),
+  sizeBytes: z
+    .number()
+    .int()
+    .min(16 * 2 ** 20)
+    .max(2 ** 44),
+  readers: z.number().int().min(1).max(64),
+});
+
+/** The worker's argv for one workload: enums and numbers only. */
+export function workloadArgv(plan: WorkloadPlan): string[] {
+  const w = WORKLOADS[plan.test];
+  const argv = [w.verb, '--target', plan.target, '--runs', String(plan.runs), '--warmup-passes', String(plan.warmupPasses), ...w.args];
+  if (w.verb === 'bigfile') argv.push('--size', String(plan.sizeBytes));
+  if (w.verb === 'app-start') argv.push('--readers', String(plan.readers));
+  return argv;
+}
+
+const seconds = (s: number) => `${s < 10 ? s.toFixed(2) : s.toFixed(1)} s`;
+
+/** What was written or read, in words, for a figure's basis. */
+function describeWork(info: WorkloadInfo | null): string {
+  if (!info) return '';
+  const mb = `${(info.bytes / 1e6).toFixed(0)} MB`;
+  if (info.workload === 'tree')
+    return `${info.scaled ? 'scaled ' : ''}${info.shape ?? 'release'} tree: ${info.files.toLocaleString('en')} files, ${mb}`;
+  if (info.workload === 'app-start') return `${info.readers ?? '?'} programs (${info.mix} mix): ${info.files} files, ${mb}`;
+  return `one file of ${mb}`;
+}
+
+/**
+ * One figure per phase: the median of the timed passes (warm-ups left out) with their range and,
+ * for app-start, the spread between the first and last program to finish.
+ */
+export function phaseFigures(passes: Phase[], info: WorkloadInfo | null): Figure[] {
+  const timed = passes.filter((p) => !p.warmup);
+  const names = [...new Set(timed.map((p) => p.phase))];
+  return names.map((phase) => {
+    const of = timed.filter((p) => p.phase === phase);
+    const values = of.map((p) => p.seconds);
+    const spreads = of.flatMap((p) => (p.spread_seconds === undefined ? [] : [p.spread_seconds]));
+    const range = values.length > 1 ? ` (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})` : '';
+    const spread = spreads.length ? `; first to last program ${seconds(median(spreads))}` : '';
+    const sync = phase === 'start' ? '' : ', syncfs included';
+    return {
+      metric: 'phaseSeconds',
+      subject: phase,
+      value: median(values),
+      unit: 's',
+      provenance: 'measured',
+      basis: `median of ${values.length} run${values.length === 1 ? '' : 's'}${range}${sync}${spread}; ${describeWork(info)}`,
+    };
+  });
+}
+
+function emptyResult(test: string, figures: Figure[], warnings: Warning[]): TestResult {
+  return {
+    test,
+    params: null,
+    bytesPerSec: null,
+    iops: null,
+    latencyNs: null,
+    best: null,
+    cv: null,
+    runs: [],
+    histogram: [],
+    cpu: null,
+    underResolved: false,
+    warnings,
+    figures,
+  };
+}
+
+export const workloadKind: MeasurementKind<WorkloadPlan> = {
+  id: 'workload',
+  title: 'Workloads (seconds per phase)',
+  stepPerTest: true,
+  planSchema,
+  plan: (spec, preset, tests) => {
+    const test = tests[0] ?? '';
+    return {
+      target: spec.target,
+      test: test as WorkloadTest,
+      // The seed averaged three passes after warm-up rounds (a rate preset's runs are not passes).
+      runs: spec.runs ?? (preset.name === 'workloads' ? preset.runs : 3),
+      warmupPasses: 1,
+      sizeBytes: spec.sizeBytes ?? (preset.name === 'workloads' ? preset.sizeBytes : BIGFILE_BYTES),
+      readers: 4,
+    };
+  },
+  writes: () => true,
+  start(plan, context) {
+    const passes: Phase[] = [];
+    let info: WorkloadInfo | null = null;
+    const total = plan.warmupPasses + plan.runs;
+    return {
+      argv: workloadArgv(plan),
+      read(m) {
+        if (m.type === 'workload') info = m;
+        else if (m.type === 'phase') {
+          passes.push(m);
+          const done = new Set(passes.map((p) => p.run)).size;
+          context.emit({
+            type: 'progress',
+            test: plan.test,
+            testIndex: 0,
+            testCount: 1,
+            phase: m.warmup ? 'warmup' : 'measure',
+            run: m.run,
+            runs: plan.runs,
+            fraction: Math.min(1, done / total),
+            etaSec: null,
+          });
+        }
+      },
+      results() {
+        if (passes.length === 0) return [];
+        const warnings: Warning[] = [];
+        if (passes.some((p) => p.cold === 'fadvise'))
+          warnings.push({
+            code: 'cold-cache-partial',
+            message:
+              "only the programs' own file pages were evicted (not root, no helper): folders and inodes stayed cached, so an HDD's seeks are undercounted. Run as root or install the helper (sudo npx diskdelta helper install)",
+          });
+        return [emptyResult(plan.test, phaseFigures(passes, info), warnings)];
+      },
+      settings: () => ({ runs: plan.runs }),
+    };
+  },
+};

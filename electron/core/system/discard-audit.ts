@@ -1,0 +1,155 @@
+// The TRIM audit that looks rather than guesses: the discard counters the kernel keeps for
+// every block device (/sys/block/NAME/stat, fields 12–15: discards completed, merged, sectors
+// discarded, ms spent), read on every layer of a target's stack before and after a delete +
+// fstrim, show which layers a discard actually reached. Set beside what the tables say
+// (dm-crypt's allow_discards, each queue's discard_max_bytes), a disagreement is called out.
+import { readNumber, readText, type RootOptions, rootOf } from './sysfs.ts';
+import type { StackLayer } from '../model/machine.ts';
+
+export interface DiscardCounters {
+  /** Discard requests completed. */
+  ios: number;
+  merged: number;
+  /** 512-byte sectors discarded. */
+  sectors: number;
+  /** Time spent discarding, ms. */
+  ms: number;
+}
+
+/** A block layer of the stack, with the kernel name its counters are under. */
+export interface BlockLayer {
+  kind: StackLayer['kind'];
+  /** As people know it: "luks-root", "vg-home", "sda2", "loop3", "vda". */
+  name: string;
+  /** The kernel's name under /sys/class/block: "dm-1", "sda2", "loop3". */
+  device: string;
+  /** What the tables say: the layer's queue takes discards (discard_max_bytes > 0). */
+  tablesSayPasses: boolean | null;
+  /** dm-crypt only: allow_discards in `dmsetup table`. */
+  allowDiscards: boolean | null;
+  discardMaxBytes: number | null;
+}
+
+export interface LayerAudit extends BlockLayer {
+  before: DiscardCounters | null;
+  after: DiscardCounters | null;
+  /** Discard requests completed between the two readings; null when a reading is missing. */
+  discards: number | null;
+  /** Bytes discarded between the two readings. */
+  bytes: number | null;
+  reached: boolean | null;
+  /** Tables and counters disagree: the sentence that says how. */
+  mismatch: string | null;
+}
+
+export interface DiscardAudit {
+  layers: LayerAudit[];
+  /** The deepest layer a discard was seen on ("disk vda"), or null when none was. */
+  deepestReached: string | null;
+  /** Where discards stopped: the first layer below one that saw them that saw none. */
+  stoppedAt: string | null;
+  mismatches: string[];
+}
+
+/** Fields 12–15 of a block stat line; null for a kernel before 4.18, which has only 11 fields. */
+export function parseDiscardStat(line: string): DiscardCounters | null {
+  const f = line.trim().split(/\s+/).map(Number);
+  if (f.length < 15 || f.slice(11, 15).some((n) => !Number.isFinite(n))) return null;
+  return { ios: f[11]!, merged: f[12]!, sectors: f[13]!, ms: f[14]! };
+}
+
+/** The stack's block layers, top (the filesystem's device) to bottom, with their kernel names. */
+export function blockLayers(layers: StackLayer[]): BlockLayer[] {
+  return layers.flatMap((l): BlockLayer[] => {
+    const device = l.kind === 'dm-crypt' || l.kind === 'lvm' || l.kind === 'dm' ? l.details.device : l.name;
+    if (!['dm-crypt', 'lvm', 'dm', 'partition', 'loop', 'disk', 'other'].includes(l.kind) || typeof device !== 'string') return [];
+    const flags = typeof l.details.flags === 'string' ? l.details.flags : '';
+    return [
+      {
+        kind: l.kind,
+        name: l.name,
+        device,
+        tablesSayPasses: l.discardPasses ?? null,
+        allowDiscards:
+          l.kind === 'dm-crypt'
+            ? typeof l.details.allow_discards === 'boolean'
+              ? l.details.allow_discards
+              : /allow_discards/.test(flags)
+            : null,
+        discardMaxBytes: typeof l.details.discardMaxBytes === 'number' ? l.details.discardMaxBytes : null,
+      },
+    ];
+  });
+}
+
+/** Reads the counters and the queue's discard limit of each layer now. */
+export async function readDiscardCounters(
+  layers: BlockLayer[],
+  opts?: RootOptions,
+): Promise<Array<{ counters: DiscardCounters | null; discardMaxBytes: number | null }>> {
+  const root = rootOf(opts);
+  return Promise.all(
+    layers.map(async (l) => {
+      const stat = await readText(root, `/sys/class/block/${l.device}/stat`);
+      // A partition's limits are its disk's; /sys/class/block/PART/queue does not exist.
+      const max = await readNumber(root, `/sys/class/block/${l.device}/queue/discard_max_bytes`);
+      return { counters: stat.value === null ? null : parseDiscardStat(stat.value), discardMaxBytes: max.value ?? l.discardMaxBytes };
+    }),
+  );
+}
+
+const label = (l: BlockLayer) => `${l.kind} ${l.name}${l.device !== l.name ? ` (${l.device})` : ''}`;
+
+/** Which layers a discard reached between two readings, and where tables and counters disagree. */
+export function judgeAudit(
+  layers: BlockLayer[],
+  before: Array<{ counters: DiscardCounters | null; discardMaxBytes: number | null }>,
+  after: Array<{ counters: DiscardCounters | null; discardMaxBytes: number | null }>,
+): DiscardAudit {
+  const audited: LayerAudit[] = layers.map((l, i) => {
+    const b = before[i]?.counters ?? null;
+    const a = after[i]?.counters ?? null;
+    const discards = a && b ? a.ios - b.ios : null;
+    const bytes = a && b ? (a.sectors - b.sectors) * 512 : null;
+    const max = after[i]?.discardMaxBytes ?? l.discardMaxBytes;
+    return {
+      ...l,
+      discardMaxBytes: max,
+      before: b,
+      after: a,
+      discards,
+      bytes,
+      reached: discards === null ? null : discards > 0,
+      mismatch: null,
+    };
+  });
+  // A layer whose queue refuses discards (limit 0) passes none down, so nothing below it can
+  // see the audit's: a discard seen there says the tables are wrong; one missing below a
+  // layer that saw them while every table says "passes" says a layer swallowed them.
+  const mismatches: string[] = [];
+  let stoppedAt: string | null = null;
+  for (let i = 0; i < audited.length; i++) {
+    const l = audited[i]!;
+    const above = audited.slice(0, i).at(-1);
+    if (l.kind === 'dm-crypt' && l.allowDiscards === false && l.reached === true)
+      l.mismatch = `dmsetup table has no allow_discards for ${l.name}, yet it received ${l.discards} discards`;
+    if (l.reached === true && l.discardMaxBytes === 0)
+      l.mismatch = `${label(l)} says discard_max_bytes 0, yet it received ${l.discards} discards`;
+    if (above?.reached === true && l.reached === false) {
+      stoppedAt ??= label(above);
+      // Below a loop device lies its backing file's filesystem: a discard there becomes a
+      // punched hole, and reaches that disk only if that filesystem discards in turn.
+      if (
+        above.kind !== 'loop' &&
+        above.discardMaxBytes !== 0 &&
+        above.tablesSayPasses !== false &&
+        (above.kind !== 'dm-crypt' || above.allowDiscards !== false)
+      )
+        l.mismatch ??= `${label(above)} received discards and its tables say they pass, but ${label(l)} received none`;
+    }
+    if (l.mismatch) mismatches.push(l.mismatch);
+  }
+  const reached = audited.filter((l) => l.reached === true);
+  const deepest = reached.at(-1);
+  return { layers: audited, deepestReached: deepest ? label(deepest) : null, stoppedAt, mismatches };
+}
