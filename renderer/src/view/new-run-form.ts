@@ -11,6 +11,8 @@ export interface RunForm {
   durationSec: string;
   runs: string;
   label: string;
+  /** Also measure what dm-crypt costs on this disk. */
+  encryption?: boolean;
 }
 
 export const LABEL_SUGGESTIONS = ['HDD', 'SSD', 'SSD + dm-crypt', 'NVMe', 'USB stick'];
@@ -51,6 +53,7 @@ export function buildSpec(form: RunForm): BenchSpec | string {
     spec.runs = runs;
   }
   if (form.label.trim()) spec.label = form.label.trim();
+  if (form.encryption) spec.encryption = 'auto';
   const checked = benchSpecSchema.safeParse(spec);
   return checked.success ? checked.data : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
 }
