@@ -65,6 +65,15 @@ export function cipherRates(c: CipherCeilings, cipher = 'aes-xts-plain64', keyBi
   };
 }
 
+/**
+ * The cipher's ceiling on all CPUs in one direction: the figure drawn as the line. More CPUs
+ * never make the cipher slower than one: an all-CPU figure under the one-CPU one is contention
+ * in the measurement (another load on the machine), not a property of dm-crypt.
+ */
+export function allCpuCeiling(rates: CipherRates, write: boolean): number {
+  return write ? Math.max(rates.encryptAll, rates.encrypt1) : Math.max(rates.decryptAll, rates.decrypt1);
+}
+
 /** The largest relative change between two measurements of the same cipher's rates, or null. */
 export function rateDrift(a: CipherRates | null, b: CipherRates | null): number | null {
   if (!a || !b) return null;
@@ -130,11 +139,8 @@ export function forecastTest(result: TestResult, rates: CipherRates, opts: Forec
   const cpus = opts.cipherThreads === 1 ? 1 : rates.cpus;
   const p = pipelined ? Math.max(1, Math.min(inFlight > 1 ? inFlight : cpus, cpus)) : 1;
   const one = write ? rates.encrypt1 : rates.decrypt1;
-  const all = write ? rates.encryptAll : rates.decryptAll;
-  // Between 1 and all CPUs: linear between the two measured rates. More CPUs never make the
-  // cipher slower than one: an all-CPU figure under the one-CPU one is contention in the
-  // measurement (another load on the machine), not a property of dm-crypt.
-  const cipher = p <= 1 || rates.cpus <= 1 ? one : one + ((Math.max(all, one) - one) * (p - 1)) / (rates.cpus - 1);
+  // Between 1 and all CPUs: linear between the two measured rates (allCpuCeiling: never below one CPU's).
+  const cipher = p <= 1 || rates.cpus <= 1 ? one : one + ((allCpuCeiling(rates, write) - one) * (p - 1)) / (rates.cpus - 1);
   const estimated = pipelined ? Math.min(raw, cipher) : 1 / (1 / raw + 1 / cipher);
   return {
     test: result.test,

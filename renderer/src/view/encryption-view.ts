@@ -1,7 +1,7 @@
 // Compare's encryption section and Overview's cipher table, computed from the runs and the
 // cipher ceilings with the one model in core/analysis/encryption.ts: measured bars, a forecast
 // bar (estimated) for every unencrypted run, and the cipher ceiling as a line.
-import { cipherRates, forecastRun } from '../../../electron/core/analysis/encryption.ts';
+import { allCpuCeiling, cipherRates, forecastRun } from '../../../electron/core/analysis/encryption.ts';
 import { bytesPerSecTo, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { CipherCeilings } from '../../../electron/core/model/cipher-types.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
@@ -55,7 +55,8 @@ export function buildEncryptionView(
     test,
     write,
     rows,
-    cipherLine: rates ? to(write ? rates.encryptAll : rates.decryptAll) : null,
+    // The model's own ceiling, so the line and the forecast bars never disagree.
+    cipherLine: rates ? to(allCpuCeiling(rates, write)) : null,
     cipherLineOneCore: rates ? to(write ? rates.encrypt1 : rates.decrypt1) : null,
     sourceLabel: ceilings?.sourceLabel ?? null,
   };
