@@ -345,14 +345,20 @@ if (serverExit !== null) failures.push(`the server ${serverExit} during the soak
 
 let recordId: number | null = null;
 if (serverExit === null) {
-  // The run was sized to outlast the soak: wait for it (bounded) and check it was saved.
-  const finishBy = Date.now() + 60_000;
+  // The run was sized to outlast the soak: wait for it (bounded) and check it was saved. A run
+  // that first waited for its disk (another DiskDelta process, e.g. a second test suite on this
+  // machine, was measuring it: a 'disk-busy' warning) started late, and gets 15 minutes.
+  const waitedForDisk = () =>
+    control.events.some((e) => e.event === 'run.warning' && e.payload.runId === runId && e.payload.code === 'disk-busy');
+  const soakEnd = Date.now();
+  const finishBy = (): number => soakEnd + 60_000 + (waitedForDisk() ? 15 * 60_000 : 0);
   let finished: any = null;
-  while (!finished && Date.now() < finishBy && serverExit === null) {
+  while (!finished && Date.now() < finishBy() && serverExit === null) {
     finished = control.events.find((e) => e.event === 'run.finished' && e.payload.runId === runId)?.payload ?? null;
     if (!finished) await sleep(200);
   }
-  if (!finished) failures.push('the run did not finish within 60 s after the soak');
+  if (!finished)
+    failures.push(`the run did not finish within ${waitedForDisk() ? '15 min after it waited for its disk' : '60 s after the soak'}`);
   else if (finished.status !== 'done') failures.push(`the run ended ${finished.status}: ${JSON.stringify(finished.error)}`);
   else {
     recordId = finished.recordId;

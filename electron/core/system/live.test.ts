@@ -19,7 +19,9 @@ function diskdelta(...args: string[]): { status: number | null; stdout: string; 
 }
 
 function diskdeltaIn(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000, cwd });
+  // A bound against a hung CLI, not a speed check: a run may first wait (minutes) for another
+  // DiskDelta process measuring the same disk, such as a second test suite on this machine.
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 15 * 60_000, cwd });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
