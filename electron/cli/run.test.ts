@@ -24,8 +24,15 @@ interface CliOutcome {
   stderr: string;
 }
 
+/**
+ * How long a run may take to create its test file: a bound against a hang, not a speed. A run
+ * first waits for its disk while another DiskDelta process measures it (a second test suite on
+ * this machine), for as long as that one runs.
+ */
+const STARTS_WITHIN_MS = 10 * 60_000;
+
 /** Polls until the folder holds a test file (the run is under way); false after limitMs. */
-async function waitForTestFile(dir: string, limitMs: number): Promise<boolean> {
+async function waitForTestFile(dir: string, limitMs = STARTS_WITHIN_MS): Promise<boolean> {
   const start = Date.now();
   while (Date.now() - start < limitMs) {
     if (readdirSync(dir).some((f) => f.startsWith('.diskdelta-'))) return true;
@@ -227,7 +234,7 @@ describe('one run per disk across processes', () => {
     const holderExit = new Promise<number | null>((resolve) => holder.on('close', (code) => resolve(code)));
     let waiterExit: Promise<CliOutcome> | undefined;
     try {
-      assert.ok(await waitForTestFile(first, 15_000), 'the first run started');
+      assert.ok(await waitForTestFile(first), 'the first run started');
       const waiter = spawn(
         NODE,
         ['bin/diskdelta.js', 'run', '--target', second, '--tests', 'rnd4k-q1t1-read', ...SMALL, '--runs', '1', '--no-save', '--json'],
@@ -416,7 +423,7 @@ describe('diskdelta run: stopping it', () => {
   // An hour-long window: a run that ignored the signal could not end on its own within the
   // test's timeout, so "it stopped" needs no timed assertion (how fast is only reported).
   const long = ['--tests', 'rnd4k-q1t1-read', '--size', '64MiB', '--duration', '3600', '--warmup', '0', '--runs', '1', '--no-save'];
-  const HANG = { timeout: 60_000 };
+  const HANG = { timeout: STARTS_WITHIN_MS + 60_000 };
   const start = (t: { after(fn: () => void): void }, dir: string) => {
     const child = spawn(NODE, ['bin/diskdelta.js', 'run', '--target', dir, ...long], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -431,7 +438,7 @@ describe('diskdelta run: stopping it', () => {
   test('SIGTERM to the CLI stops the worker and removes the test file before the CLI exits, exit 7', HANG, async (t) => {
     const dir = scratch('term');
     const run = start(t, dir);
-    assert.ok(await waitForTestFile(dir, 30_000), 'the run started');
+    assert.ok(await waitForTestFile(dir), 'the run started');
     await new Promise((r) => setTimeout(r, 300)); // into the timed window
     const signalled = performance.now();
     run.child.kill('SIGTERM');
@@ -461,7 +468,7 @@ describe('diskdelta run: stopping it', () => {
         let stderr = '';
         child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
         const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-        assert.ok(await waitForTestFile(dir, 15_000), 'the run started');
+        assert.ok(await waitForTestFile(dir), 'the run started');
         child.kill(signal); // the wrapper's pid only, as `kill PID` does
         assert.equal(await exited, 7, stderr);
         assert.match(stderr, /cancelled/);
@@ -474,7 +481,7 @@ describe('diskdelta run: stopping it', () => {
   test('the worker SIGKILLed under the CLI: a clear failure, and the CLI removes the stale file itself', HANG, async (t) => {
     const dir = scratch('kill-worker');
     const run = start(t, dir);
-    assert.ok(await waitForTestFile(dir, 30_000), 'the run started');
+    assert.ok(await waitForTestFile(dir), 'the run started');
     const pid = workerPid(dir);
     assert.ok(pid > 0, `worker pid from ${leftovers(dir)[0]}`);
     await new Promise((r) => setTimeout(r, 300));
@@ -488,7 +495,7 @@ describe('diskdelta run: stopping it', () => {
   test('SIGKILL of the CLI: the orphaned worker stops too and removes its file', HANG, async (t) => {
     const dir = scratch('kill-cli');
     const run = start(t, dir);
-    assert.ok(await waitForTestFile(dir, 30_000), 'the run started');
+    assert.ok(await waitForTestFile(dir), 'the run started');
     const pid = workerPid(dir);
     t.after(() => {
       try {
