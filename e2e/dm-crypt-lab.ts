@@ -20,6 +20,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** This clone, as the guest sees it too (mounted at the same path: see runGuest). */
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 
 /** Outside the clone: the kernel package is 70 MB, extracted ~400 MB, shared by every clone. */
 export const LAB_CACHE = process.env['DISKDELTA_LAB_CACHE'] ?? '/var/cache/diskdelta-lab';
@@ -232,7 +236,10 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
   const share = mkdtempSync(join(tmpdir(), 'diskdelta-lab-share-'));
   chmodSync(share, 0o777);
   // `booted` is written first: its modification time (the host's clock, over 9p) ends the boot.
-  writeFileSync(join(share, 'command.sh'), `set -u\n: > booted\n${opts.script}\n`);
+  // The guest mounts its own tmpfs over /tmp and /run, which would hide a clone that lives there
+  // (CI clones into /tmp): the project folder is a third share, mounted at its own path.
+  const project = `mkdir -p '${PROJECT_ROOT}' && mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 project '${PROJECT_ROOT}' || { echo "LAB: cannot mount the project at ${PROJECT_ROOT}"; exit 97; }`;
+  writeFileSync(join(share, 'command.sh'), `set -u\n: > booted\n${project}\n${opts.script}\n`);
   const disk = opts.diskImage ?? join(share, 'disk.img');
   if (!opts.diskImage) {
     writeFileSync(disk, '');
@@ -265,6 +272,8 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
     '-virtfs',
     `local,path=${share},mount_tag=lab,security_model=none,multidevs=remap`,
+    '-virtfs',
+    `local,path=${PROJECT_ROOT},mount_tag=project,security_model=none,readonly=on,multidevs=remap`,
     ...drives,
     '-append',
     'console=ttyS0 quiet panic=-1 loglevel=3',
