@@ -21,7 +21,7 @@
 //  its CSV column name with its unit.
 import { testByForeignName } from '../model/catalog.ts';
 import type { ExtraMetric, LatencyNs, RunRecord, TestResult, Warning } from '../model/results.ts';
-import { emptyLatency, importedResult, parseToolSize, scaleDecimal, splitLines } from './common.ts';
+import { emptyLatency, resultWithoutRuns, parseToolSize, scaleDecimal, splitLines } from './common.ts';
 import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 
 const IO_FIELDS = [
@@ -262,7 +262,7 @@ function parseRow(
       const lat: LatencyNs = { ...emptyLatency(), max: latencies.get(`${f}_latency`) ?? null };
       const value = cell.kind === 'value' ? cell.value : null;
       results.push(
-        importedResult({
+        resultWithoutRuns({
           test: mapped,
           params: null,
           bytesPerSec: key === 'seeks' || value === null ? null : value * 1024,

@@ -1,6 +1,6 @@
 // Helpers shared by the importers: exact decimal parsing and result building. Test ids come
 // from the catalog (model/catalog.ts testIdFor), re-exported here for the importers.
-import type { LatencyNs, TestParams, TestResult, Warning } from '../model/results.ts';
+import type { Figure, LatencyNs, TestParams, TestResult, Warning } from '../model/results.ts';
 
 /**
  * A decimal string times 10^shift, computed on the digits rather than in floating point, so
@@ -30,8 +30,11 @@ export function hasLatency(l: LatencyNs): boolean {
   return Object.values(l).some((v) => v !== null);
 }
 
-/** A TestResult for an imported figure: no per-run detail, no spread, no samples. */
-export function importedResult(fields: {
+/**
+ * A TestResult with no per-run detail, no spread and no samples: an imported figure, or a kind
+ * whose result is figures only (the workloads' seconds per phase).
+ */
+export function resultWithoutRuns(fields: {
   test: string;
   params: TestParams | null;
   bytesPerSec: number | null;
@@ -41,6 +44,7 @@ export function importedResult(fields: {
   cpu?: TestResult['cpu'];
   underResolved?: boolean;
   warnings?: Warning[];
+  figures?: Figure[];
 }): TestResult {
   const latency = fields.latencyNs && hasLatency(fields.latencyNs) ? fields.latencyNs : null;
   return {
@@ -56,6 +60,7 @@ export function importedResult(fields: {
     cpu: fields.cpu ?? null,
     underResolved: fields.underResolved ?? false,
     warnings: fields.warnings ?? [],
+    ...(fields.figures ? { figures: fields.figures } : {}),
   };
 }
 

@@ -21,7 +21,7 @@ import type { StackLayer } from '../model/machine.ts';
 import {
   blockSizeLabel,
   emptyLatency,
-  importedResult,
+  resultWithoutRuns,
   parseToolSize,
   scaleDecimal,
   splitLines,
@@ -130,7 +130,7 @@ export function driveTarget(test: string): TargetInfo {
 /** The results of report lines, in bytes/s as the unit says, each checked against IOPS × block size. */
 export function buildResults(tool: string, lines: ReportLine[], unit: RateUnit, warningsOf: (line: ReportLine) => Warning[]): TestResult[] {
   return lines.map((line) => {
-    const result = importedResult({
+    const result = resultWithoutRuns({
       test: line.name,
       params: line.params,
       bytesPerSec: (line.rateMilli * unit.bytesPerMB) / 1000,

@@ -29,7 +29,7 @@ import {
   type TestResult,
   type Warning,
 } from '../model/results.ts';
-import { blockSizeLabel, emptyLatency, importedResult, testIdFor, uniqueTestName } from './common.ts';
+import { blockSizeLabel, emptyLatency, resultWithoutRuns, testIdFor, uniqueTestName } from './common.ts';
 import { ImportError } from './import-error.ts';
 import { lineAt, lineOfPath, scanJsonValue } from './json-scan.ts';
 import { checkResultRate } from './rate-check.ts';
@@ -374,7 +374,7 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
         continue;
       }
       const total = combine(perDir.map(([, d]) => d));
-      const result = importedResult({
+      const result = resultWithoutRuns({
         test: name,
         params: group.shape.params,
         bytesPerSec: total.bytesPerSec,
@@ -429,7 +429,7 @@ function targetOf(opts: Record<string, string>): RunRecord['target'] {
 
 function failedResult(name: string, group: Group, errorText: Map<number, string>): TestResult {
   const why = [...new Set(group.errors)].map((e) => `error ${e}${errorText.has(e) ? ` (${errorText.get(e)})` : ''}`).join(', ');
-  return importedResult({
+  return resultWithoutRuns({
     test: name,
     params: group.shape.params,
     bytesPerSec: null,

@@ -3,7 +3,8 @@
 // (tree, bigfile, app-start); its passes report seconds per phase, aggregated here into the
 // median with the spread, as Figures (metric phaseSeconds, lower is better).
 import { z } from 'zod';
-import type { Figure, TestResult, Warning } from '../../model/results.ts';
+import type { Figure, Warning } from '../../model/results.ts';
+import { resultWithoutRuns } from '../../formats/common.ts';
 import { median } from '../statistics.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
@@ -94,24 +95,6 @@ export function phaseFigures(passes: Phase[], info: WorkloadInfo | null): Figure
   });
 }
 
-function emptyResult(test: string, figures: Figure[], warnings: Warning[]): TestResult {
-  return {
-    test,
-    params: null,
-    bytesPerSec: null,
-    iops: null,
-    latencyNs: null,
-    best: null,
-    cv: null,
-    runs: [],
-    histogram: [],
-    cpu: null,
-    underResolved: false,
-    warnings,
-    figures,
-  };
-}
-
 export const workloadKind: MeasurementKind<WorkloadPlan> = {
   id: 'workload',
   title: 'Workloads (seconds per phase)',
@@ -163,7 +146,16 @@ export const workloadKind: MeasurementKind<WorkloadPlan> = {
             message:
               "only the programs' own file pages were evicted (not root, no helper): folders and inodes stayed cached, so an HDD's seeks are undercounted. Run as root or install the helper (sudo npx diskdelta helper install)",
           });
-        return [emptyResult(plan.test, phaseFigures(passes, info), warnings)];
+        return [
+          resultWithoutRuns({
+            test: plan.test,
+            params: null,
+            bytesPerSec: null,
+            iops: null,
+            warnings,
+            figures: phaseFigures(passes, info),
+          }),
+        ];
       },
       settings: () => ({ runs: plan.runs }),
     };
