@@ -45,6 +45,14 @@ function cell(value: Cell): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+const VALUE_COLUMN = HEADER.indexOf('value');
+
+/** A row of one value with its unit and note (a figure, an extra): the rate, latency and spread columns stay empty. */
+function valueRow(common: Cell[], kind: string, name: string, value: Cell, unit: Cell, note: Cell): Cell[] {
+  const head = [...common, kind, name];
+  return [...head, ...new Array<Cell>(VALUE_COLUMN - head.length).fill(null), value, unit, note, null];
+}
+
 export function exportCsv(runs: RunRecord[]): string {
   const rows: Cell[][] = [HEADER];
   runs.forEach((run, index) => {
@@ -88,57 +96,11 @@ export function exportCsv(runs: RunRecord[]): string {
     for (const r of run.results) {
       for (const f of r.figures ?? []) {
         const what = [f.metric, f.subject].filter(Boolean).join(' ');
-        rows.push([
-          ...common,
-          'figure',
-          r.test,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          f.value,
-          f.unit,
-          `${what} (${f.provenance}${f.basis ? `: ${f.basis}` : ''})`,
-          null,
-        ]);
+        rows.push(valueRow(common, 'figure', r.test, f.value, f.unit, `${what} (${f.provenance}${f.basis ? `: ${f.basis}` : ''})`));
       }
     }
     for (const e of run.extras) {
-      rows.push([
-        ...common,
-        'extra',
-        e.name,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        e.value,
-        e.unit,
-        e.note,
-        null,
-      ]);
+      rows.push(valueRow(common, 'extra', e.name, e.value, e.unit, e.note));
     }
   });
   return rows.map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
