@@ -203,16 +203,17 @@ describe('diskdelta import of what is not a result file', () => {
     for (const [path, says] of cases) {
       if (!existsSync(path)) continue;
       // A hang (the old open() of a FIFO waits for a writer forever) fails here instead of stalling the suite.
+      let hang: NodeJS.Timeout | undefined;
       const result = await Promise.race([
         runCli(['import', path, '--db', db]),
-        new Promise<never>((_, reject) =>
-          setTimeout(() => {
+        new Promise<never>((_, reject) => {
+          hang = setTimeout(() => {
             // Release the blocked reader (a writer opens and closes), so the suite can end.
             if (path === fifo) closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
             reject(new Error(`import ${path} hung`));
-          }, 20_000).unref(),
-        ),
-      ]);
+          }, 20_000);
+        }),
+      ]).finally(() => clearTimeout(hang)); // else it fires later, opening a FIFO nobody reads (ENXIO)
       assert.equal(result.code, 1, path);
       assert.match(result.stderr, says, path);
     }
