@@ -24,41 +24,27 @@ export function looksLikeDiskDeltaJson(text: string): boolean {
   return /^\s*\{\s*"format"\s*:\s*"diskdelta-results"/.test(text);
 }
 
-/** Fields in a fixed order, so two exports of the same runs are the same text. */
+/** The order of a run's fields in an export, so two exports of the same runs are the same text. */
+const FIELD_ORDER = [
+  'label',
+  'notes',
+  'createdAt',
+  'source',
+  'sourceFormat',
+  'sourceMeta',
+  'target',
+  'system',
+  'settings',
+  'engine',
+  'results',
+  'extras',
+  'warnings',
+] as const satisfies ReadonlyArray<keyof RunRecord>;
+
+/** The run without its library id, fields in FIELD_ORDER, any other field after them. */
 function canonical(run: RunRecord): Omit<RunRecord, 'id'> {
-  const {
-    id: _id,
-    label,
-    notes,
-    createdAt,
-    source,
-    sourceFormat,
-    sourceMeta,
-    target,
-    system,
-    settings,
-    engine,
-    results,
-    extras,
-    warnings,
-    ...rest
-  } = run;
-  return {
-    label,
-    notes,
-    createdAt,
-    source,
-    sourceFormat,
-    sourceMeta,
-    target,
-    system,
-    settings,
-    engine,
-    results,
-    extras,
-    warnings,
-    ...rest,
-  };
+  const { id: _id, ...fields } = run;
+  return { ...Object.fromEntries(FIELD_ORDER.map((key) => [key, fields[key]])), ...fields };
 }
 
 export function exportJson(runs: RunRecord[]): string {
