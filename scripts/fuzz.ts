@@ -31,14 +31,16 @@ if (unknown.length > 0) {
 const native = fileURLToPath(new URL('../native/', import.meta.url));
 let failed = false;
 
-// The sanitizer build serves the argv target; libFuzzer's build the job-parse one.
-const build = spawnSync('make', ['-s', '-C', native, ...(only.includes('job-parse') ? ['fuzz'] : []), 'sanitize'], { encoding: 'utf8' });
+// Only what the chosen targets run is built: libFuzzer's binary for job-parse, the sanitizer
+// build for argv (without it, argv runs the shipped worker); ndjson needs no build.
+const makeTargets = [...(only.includes('job-parse') ? ['fuzz'] : []), ...(only.includes('argv') ? ['sanitize'] : [])];
+const build = makeTargets.length > 0 ? spawnSync('make', ['-s', '-C', native, ...makeTargets], { encoding: 'utf8' }) : null;
 
 /** 1. libFuzzer: in-process, millions of inputs. */
 function fuzzJobParse(): void {
-  if (build.status !== 0) {
+  if (!build || build.status !== 0) {
     console.log(
-      `job-parse: skipped, the libFuzzer build failed (needs clang and libclang-rt: apt-get install clang-14 libclang-rt-14-dev):\n${build.stderr}`,
+      `job-parse: skipped, the libFuzzer build failed (needs clang and libclang-rt: apt-get install clang-14 libclang-rt-14-dev):\n${build?.stderr ?? ''}`,
     );
   } else {
     // What libFuzzer finds goes to a fresh folder; the checked-in seeds stay as they are.
