@@ -243,11 +243,5 @@ int cmd_ciphers(int argc, char **argv) {
         jb_end_emit(&b);
       }
   }
-  if (g_stop) {
-    emit_failure(FAIL_INTERRUPTED, "stopped by a signal");
-    emit_done("interrupted", EXIT_INTERRUPTED);
-    return EXIT_INTERRUPTED;
-  }
-  emit_done("ok", 0);
-  return 0;
+  return emit_end(0, g_stop, "ciphers measure in memory, nothing was left behind");
 }

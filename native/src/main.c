@@ -269,10 +269,7 @@ static void emit_hello(const options_t *o, const target_t *t, const char *engine
 
 static int finish(target_t *t, int rc) {
   target_close(t);
-  if (g_stop && rc == 0) rc = EXIT_INTERRUPTED;
-  if (rc == EXIT_INTERRUPTED) emit_failure(FAIL_INTERRUPTED, "stopped by a signal; the test file was removed");
-  emit_done(rc == 0 ? "ok" : rc == EXIT_INTERRUPTED ? "interrupted" : "error", rc);
-  return rc;
+  return emit_end(rc, g_stop, "the test file was removed");
 }
 
 static options_t *g_progress_opts;

@@ -140,6 +140,13 @@ void emit_done(const char *status, int exit_code) {
   jb_end_emit(&b);
 }
 
+int emit_end(int rc, int stopped, const char *cleaned) {
+  if (stopped && rc == 0) rc = EXIT_INTERRUPTED;
+  if (rc == EXIT_INTERRUPTED) emit_failure(FAIL_INTERRUPTED, "stopped by a signal; %s", cleaned);
+  emit_done(rc == 0 ? "ok" : rc == EXIT_INTERRUPTED ? "interrupted" : "error", rc);
+  return rc;
+}
+
 void logf_stderr(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

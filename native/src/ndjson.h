@@ -28,6 +28,9 @@ void emit_warning(const char *code, const char *fmt, ...) __attribute__((format(
 // An error line with the failure's code (failures.h, generated from the one list); returns its exit status.
 int emit_failure(failure_t failure, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void emit_done(const char *status, int exit_code);
+// The end of a verb that did timed work, after its cleanup: a signal's stop (`stopped`) is exit 7
+// with an error line saying what was `cleaned` up, then the done line. Returns the exit status.
+int emit_end(int rc, int stopped, const char *cleaned);
 void logf_stderr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

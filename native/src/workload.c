@@ -156,10 +156,7 @@ static void emit_phase(const phase_msg_t *m) {
 
 static int finish_workload(workdir_t *w, int rc) {
   workdir_close(w);
-  if (g_stop && rc == 0) rc = EXIT_INTERRUPTED;
-  if (rc == EXIT_INTERRUPTED) emit_failure(FAIL_INTERRUPTED, "stopped by a signal; the work folder was removed");
-  emit_done(rc == 0 ? "ok" : rc == EXIT_INTERRUPTED ? "interrupted" : "error", rc);
-  return rc;
+  return emit_end(rc, g_stop, "the work folder was removed");
 }
 
 static double seconds_since(uint64_t t0) { return (double)(now_ns() - t0) / 1e9; }
