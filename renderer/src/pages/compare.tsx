@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useMemo } from 'react';
+import { memo, useEffect, useId, useMemo, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { useWidth } from '../components/use-width.ts';
 import {
@@ -78,26 +78,12 @@ export function ComparePage() {
               const ref = { kind: 'run' as const, id: r.id };
               const index = refs.findIndex((x) => sameRef(x, ref));
               return (
-                <label key={r.id} className="check">
-                  <input
-                    type="checkbox"
-                    checked={index >= 0}
-                    disabled={index < 0 && refs.length >= MAX_COMPARED}
-                    onChange={() => c().toggle(ref)}
-                    data-testid="pick-run"
-                  />
-                  {index >= 0 ? (
-                    <span className="swatch" style={{ background: SERIES_COLORS[index] }}>
-                      #{index + 1}
-                    </span>
-                  ) : null}
-                  <span>
-                    {r.label || `run ${r.id}`}{' '}
-                    <span className="muted">
-                      · {formatDate(r.createdAt)} · {r.source}
-                    </span>
+                <PickBox key={r.id} index={index} full={refs.length >= MAX_COMPARED} onToggle={() => c().toggle(ref)} testId="pick-run">
+                  {r.label || `run ${r.id}`}{' '}
+                  <span className="muted">
+                    · {formatDate(r.createdAt)} · {r.source}
                   </span>
-                </label>
+                </PickBox>
               );
             })}
           </fieldset>
@@ -108,24 +94,16 @@ export function ComparePage() {
               const index = refs.findIndex((x) => choice.refs.some((r) => sameRef(x, r)));
               const key = choice.refs.map((r) => (r.kind === 'run' ? `run:${r.id}` : `ref:${r.key}`)).join(',');
               return (
-                <label key={key} className="check">
-                  <input
-                    type="checkbox"
-                    checked={index >= 0}
-                    disabled={index < 0 && refs.length >= MAX_COMPARED}
-                    onChange={() => c().toggleChoice(choice.refs)}
-                    data-testid="pick-reference"
-                  />
-                  {index >= 0 ? (
-                    <span className="swatch" style={{ background: SERIES_COLORS[index] }}>
-                      #{index + 1}
-                    </span>
-                  ) : null}
-                  <span>
-                    {choice.label}{' '}
-                    <span className="muted">· reference{choice.refs.some((r) => r.kind === 'run') ? ', also in your library' : ''}</span>
-                  </span>
-                </label>
+                <PickBox
+                  key={key}
+                  index={index}
+                  full={refs.length >= MAX_COMPARED}
+                  onToggle={() => c().toggleChoice(choice.refs)}
+                  testId="pick-reference"
+                >
+                  {choice.label}{' '}
+                  <span className="muted">· reference{choice.refs.some((r) => r.kind === 'run') ? ', also in your library' : ''}</span>
+                </PickBox>
               );
             })}
           </fieldset>
@@ -154,6 +132,22 @@ export function ComparePage() {
       ) : null}
       {view ? <CompareBody view={view} records={records} unit={unit} scale={scale} /> : null}
     </>
+  );
+}
+
+/** One tickable run in the picker: a ticked one shows its series colour and number (#1 is the baseline). */
+function PickBox(props: { index: number; full: boolean; onToggle: () => void; testId: string; children: ReactNode }) {
+  const { index, full, onToggle, testId, children } = props;
+  return (
+    <label className="check">
+      <input type="checkbox" checked={index >= 0} disabled={index < 0 && full} onChange={onToggle} data-testid={testId} />
+      {index >= 0 ? (
+        <span className="swatch" style={{ background: SERIES_COLORS[index] }}>
+          #{index + 1}
+        </span>
+      ) : null}
+      <span>{children}</span>
+    </label>
   );
 }
 
