@@ -22,9 +22,6 @@ export function NewRunPage() {
     target: useId(),
     targets: useId(),
     preset: useId(),
-    size: useId(),
-    duration: useId(),
-    runs: useId(),
     label: useId(),
     labels: useId(),
   };
@@ -105,39 +102,9 @@ export function NewRunPage() {
         <p className="hint">{describePreset(form.preset)} Leave a field empty to use the preset's value.</p>
 
         <div className="grid3">
-          <div>
-            <label htmlFor={ids.size}>Test file size (MiB)</label>
-            <input
-              id={ids.size}
-              name="sizeMiB"
-              inputMode="numeric"
-              placeholder={defaults.sizeMiB}
-              value={form.sizeMiB}
-              onChange={(e) => set({ sizeMiB: e.target.value })}
-            />
-          </div>
-          <div>
-            <label htmlFor={ids.duration}>Seconds per test</label>
-            <input
-              id={ids.duration}
-              name="durationSec"
-              inputMode="decimal"
-              placeholder={defaults.durationSec}
-              value={form.durationSec}
-              onChange={(e) => set({ durationSec: e.target.value })}
-            />
-          </div>
-          <div>
-            <label htmlFor={ids.runs}>Runs</label>
-            <input
-              id={ids.runs}
-              name="runs"
-              inputMode="numeric"
-              placeholder={defaults.runs}
-              value={form.runs}
-              onChange={(e) => set({ runs: e.target.value })}
-            />
-          </div>
+          {PRESET_OVERRIDES.map((field) => (
+            <OverrideField key={field.name} {...field} placeholder={defaults[field.name]} value={form[field.name]} set={set} />
+          ))}
         </div>
 
         <label htmlFor={ids.label}>Label</label>
@@ -186,5 +153,37 @@ export function NewRunPage() {
         </div>
       </form>
     </>
+  );
+}
+
+/** The preset's values a run may override; empty keeps the preset's (shown as the placeholder). */
+const PRESET_OVERRIDES = [
+  { name: 'sizeMiB', label: 'Test file size (MiB)', inputMode: 'numeric' },
+  { name: 'durationSec', label: 'Seconds per test', inputMode: 'decimal' },
+  { name: 'runs', label: 'Runs', inputMode: 'numeric' },
+] as const;
+
+function OverrideField(props: {
+  name: (typeof PRESET_OVERRIDES)[number]['name'];
+  label: string;
+  inputMode: 'numeric' | 'decimal';
+  placeholder: string;
+  value: string;
+  set: (patch: Partial<RunForm>) => void;
+}) {
+  const id = useId();
+  const { name, label, inputMode, placeholder, value, set } = props;
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        inputMode={inputMode}
+        placeholder={placeholder}
+        value={value}
+        onChange={(e) => set({ [name]: e.target.value })}
+      />
+    </div>
   );
 }
