@@ -124,6 +124,16 @@ class Checks {
   }
 }
 
+/** A guest that ran its script to the end (else its console and output), and the checks of it, opened with its timings. */
+function checksOf(g: GuestResult): Checks {
+  assert.equal(g.status, 0, `the guest ran the script to the end; console:\n${g.console.slice(-3000)}\noutput:\n${g.output.slice(-3000)}`);
+  const c = new Checks();
+  c.figures.push(
+    `guest: boot ${g.bootMs === null ? '?' : (g.bootMs / 1000).toFixed(0)} s, boot + script + power-off ${(g.totalMs / 1000).toFixed(0)} s (load average ${loadavg()[0]!.toFixed(1)})`,
+  );
+  return c;
+}
+
 /** Forecast vs measured for the given tests, each within the tolerance. */
 function checkForecast(c: Checks, r: EncryptionReport, tests: string[], regime: 'cipher' | 'disk'): void {
   for (const test of tests) {
@@ -189,16 +199,7 @@ sums > sums-after.txt
 `,
     });
     guests.push(g);
-    assert.equal(
-      g.status,
-      0,
-      `the guest ran the script to the end; console:\n${g.console.slice(-3000)}\noutput:\n${g.output.slice(-3000)}`,
-    );
-
-    const c = new Checks();
-    c.figures.push(
-      `guest: boot ${g.bootMs === null ? '?' : (g.bootMs / 1000).toFixed(0)} s, boot + script + power-off ${(g.totalMs / 1000).toFixed(0)} s (load average ${loadavg()[0]!.toFixed(1)})`,
-    );
+    const c = checksOf(g);
     // 1. AF_ALG ciphers vs cryptsetup benchmark, in ABBA rounds (cryptsetup, ours, ours,
     //    cryptsetup) so drift of the emulation's speed cancels: the median of the rounds' ratios.
     for (const bits of [256, 512]) {
@@ -295,15 +296,7 @@ sums > sums-after.txt
       script: `DD=${DD}\n${setup(k)}\n${runs('--tests seq1m-q8t1-read,seq1m-q8t1-write --size 32MiB --duration 4 --warmup 0.5')}\nsums > sums-after.txt`,
     });
     guests.push(g);
-    assert.equal(
-      g.status,
-      0,
-      `the guest ran the script to the end; console:\n${g.console.slice(-3000)}\noutput:\n${g.output.slice(-3000)}`,
-    );
-    const c = new Checks();
-    c.figures.push(
-      `guest: boot ${g.bootMs === null ? '?' : (g.bootMs / 1000).toFixed(0)} s, boot + script + power-off ${(g.totalMs / 1000).toFixed(0)} s (load average ${loadavg()[0]!.toFixed(1)})`,
-    );
+    const c = checksOf(g);
     c.attempt('throwaway, disk-bound', () => checkForecast(c, report(g, 'throwaway'), ['seq1m-q8t1-read', 'seq1m-q8t1-write'], 'disk'));
     c.attempt('existing LUKS2, disk-bound', () => checkForecast(c, report(g, 'luks'), ['seq1m-q8t1-read'], 'disk'));
     c.that(
