@@ -37,6 +37,13 @@ if (major < 22 || (major === 22 && minor < 18)) {
     else process.exit(code ?? 1);
   });
 } else {
+  // A reader that goes away (`diskdelta export 1 | head`) ends the output as for any Unix tool:
+  // stop quietly (a measurement's worker still removes its test file: it dies with us) instead
+  // of an unhandled EPIPE and a stack trace.
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
   const { main } = await import('../electron/cli/main.ts');
   process.exitCode = await main(process.argv.slice(2));
 }

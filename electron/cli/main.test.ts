@@ -1,6 +1,7 @@
 // The dispatcher answers `--help` for every command before the command parses anything.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { COMMANDS } from './commands/index.ts';
 import { main } from './main.ts';
@@ -49,4 +50,14 @@ test("a command's module is loaded only when that command runs (start-up pays fo
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   assert.equal(child.status, 0, child.stderr);
   assert.deepEqual(JSON.parse(child.stderr.trim()), ['index.ts', 'label.ts']);
+});
+
+test('a reader that closes the pipe early (`diskdelta --help | true`) ends the CLI quietly: exit 0, no EPIPE stack trace', () => {
+  const bin = fileURLToPath(new URL('../../bin/diskdelta.js', import.meta.url));
+  // `true` exits at once, so the CLI's write meets a pipe with no reader.
+  const child = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" --help | true; echo "status \${PIPESTATUS[0]}" >&2`], {
+    encoding: 'utf8',
+  });
+  assert.doesNotMatch(child.stderr, /EPIPE|Unhandled|at /);
+  assert.match(child.stderr, /^status 0$/m);
 });
