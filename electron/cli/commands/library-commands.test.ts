@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from '../run-cli-in-process.ts';
 import { openLibrary } from '../../core/store/library.ts';
 import { syntheticRun } from '../../core/store/fixtures/synthetic-run.ts';
+import { formatRun } from './show.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-library-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -280,4 +281,9 @@ describe('list filters', () => {
       assert.match(result.stderr, message);
     }
   });
+});
+
+it('show of a run without a label (a measured run named by no --label) says how to name it, not "Run 7: "', () => {
+  const text = formatRun({ ...syntheticRun(1), id: 7, label: '', source: 'measured' }, 'MB');
+  assert.match(text, /^Run 7 \(no label: diskdelta label ID TEXT names it\)\n/);
 });

@@ -71,7 +71,7 @@ function resultRow(r: TestResult, unit: ThroughputUnit): string[] {
 export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   const out: string[] = [];
   const tag = run.source === 'measured' ? '' : `  [${run.source.toUpperCase()}]`;
-  out.push(`Run ${run.id ?? '(unsaved)'}: ${run.label}${tag}`);
+  out.push(`Run ${run.id ?? '(unsaved)'}${run.label ? `: ${run.label}` : ' (no label: diskdelta label ID TEXT names it)'}${tag}`);
   const field = (name: string, value: string) => out.push(`  ${name.padEnd(10)}  ${value}`);
   field('created', run.createdAt);
   const origin =
