@@ -9,6 +9,24 @@ import type { RunRecord } from '../model/results.ts';
 import { BenchError } from '../bench/errors.ts';
 import { events as contractEvents } from './contract.ts';
 
+/** What a stand-in orchestrator returns: a measured run with nothing in it (these tests are about bookkeeping). */
+function emptyRecord(target: string): RunRecord {
+  return {
+    label: '',
+    notes: '',
+    createdAt: new Date().toISOString(),
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: target, kind: 'folder' },
+    settings: {},
+    engine: { name: 'x', version: '0' },
+    results: [],
+    extras: [],
+    warnings: [],
+  };
+}
+
 // A stand-in orchestrator that waits until aborted (then rejects like the real one, failure
 // 'interrupted') or until released. It measures nothing; these tests are about bookkeeping.
 function controllableBenchmark() {
@@ -27,22 +45,7 @@ function controllableBenchmark() {
         etaSec: 1,
       });
       signal?.addEventListener('abort', () => reject(new BenchError('interrupted', 'cancelled')));
-      releases.push(() =>
-        resolve({
-          label: '',
-          notes: '',
-          createdAt: new Date().toISOString(),
-          source: 'measured',
-          sourceFormat: 'diskdelta',
-          sourceMeta: {},
-          target: { path: spec.target, kind: 'folder' },
-          settings: {},
-          engine: { name: 'x', version: '0' },
-          results: [],
-          extras: [],
-          warnings: [],
-        }),
-      );
+      releases.push(() => resolve(emptyRecord(spec.target)));
     });
   return { run, releases };
 }
@@ -145,20 +148,7 @@ test('an event outside the contract is dropped and logged; the run goes on and i
         fraction: 0.5,
         etaSec: null,
       });
-      return {
-        label: '',
-        notes: '',
-        createdAt: new Date().toISOString(),
-        source: 'measured',
-        sourceFormat: 'diskdelta',
-        sourceMeta: {},
-        target: { path: spec.target, kind: 'folder' },
-        settings: {},
-        engine: { name: 'x', version: '0' },
-        results: [],
-        extras: [],
-        warnings: [],
-      };
+      return emptyRecord(spec.target);
     },
     save: () => 9,
     emit: (e, p) => {
