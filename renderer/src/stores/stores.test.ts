@@ -81,22 +81,24 @@ test('runs: a refused start keeps the error and no current run; live samples are
   assert.equal(store.getState().runs.late!.samples.at(-1)!.tMs, 999);
 });
 
+/** A library list line as the API sends it. */
+const summary = (id: number, label: string) => ({
+  id,
+  label,
+  createdAt: '2026-01-01T00:00:00Z',
+  source: 'measured',
+  sourceFormat: 'diskdelta',
+  targetPath: '/x',
+  deviceModel: null,
+  deviceClass: null,
+  preset: null,
+  engine: 'diskdelta',
+  resultCount: 1,
+  warningCount: 0,
+});
+
 test('library: empty filter fields are not sent; relabel and delete update the list', async () => {
   assert.deepEqual(cleanFilter({ label: '', device: 'ssd', source: undefined }), { device: 'ssd' });
-  const summary = (id: number, label: string) => ({
-    id,
-    label,
-    createdAt: '2026-01-01T00:00:00Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    targetPath: '/x',
-    deviceModel: null,
-    deviceClass: null,
-    preset: null,
-    engine: 'diskdelta',
-    resultCount: 1,
-    warningCount: 0,
-  });
   const { client, calls } = scriptedClient({
     'library.list': () => ({ ok: true, data: [summary(1, 'HDD'), summary(2, 'SSD')] }),
     'library.relabel': ({ id, label }) => ({ ok: true, data: { id, label } }),
@@ -117,21 +119,7 @@ test('library: empty filter fields are not sent; relabel and delete update the l
 });
 
 test('library: the list is asked for one page (plus one to know if more exist); showMore asks for the next', async () => {
-  const summary = (id: number) => ({
-    id,
-    label: `r${id}`,
-    createdAt: '2026-01-01T00:00:00Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    targetPath: '/x',
-    deviceModel: null,
-    deviceClass: null,
-    preset: null,
-    engine: 'diskdelta',
-    resultCount: 1,
-    warningCount: 0,
-  });
-  const library = Array.from({ length: 1200 }, (_, i) => summary(i + 1));
+  const library = Array.from({ length: 1200 }, (_, i) => summary(i + 1, `r${i + 1}`));
   const { client, calls } = scriptedClient({
     'library.list': ({ limit }: { limit: number }) => ({ ok: true, data: library.slice(-limit) }),
   });
