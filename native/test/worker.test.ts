@@ -115,6 +115,11 @@ before(() => {
 
 after(() => rmSync(root, { recursive: true, force: true }));
 
+/** A short run (0.3 s, no warm-up) on a file `prepare` made: the argv of the tests that reuse one. */
+function runOnFile(dir: string, file: string, job: string): string[] {
+  return ['run', '--target', dir, '--file', file, '--duration', '0.3', '--warmup', '0', '--job', job];
+}
+
 describe('help and version', () => {
   test('--help lists every option of the table, every pattern, every job key and the exit codes', () => {
     const out = spawnSync(WORKER, ['--help'], { encoding: 'utf8' });
@@ -434,38 +439,14 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     assert.ok(head.some((b) => b !== 0));
     assert.notDeepEqual(head.subarray(0, 4096), head.subarray(4096, 8192));
 
-    const r = await runWorker([
-      'run',
-      '--target',
-      dir,
-      '--file',
-      prepared.file,
-      '--duration',
-      '0.3',
-      '--warmup',
-      '0',
-      '--job',
-      'name=r,rw=randread,bs=4096,qd=4,threads=1',
-    ]);
+    const r = await runWorker(runOnFile(dir, prepared.file, 'name=r,rw=randread,bs=4096,qd=4,threads=1'));
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.messages.some((m) => m.type === 'result' && m.ios > 0));
     assert.ok(existsSync(prepared.file), 'a reused file is kept');
 
     const foreign = join(dir, 'my-data.bin');
     writeFileSync(foreign, Buffer.alloc(1 << 20, 1));
-    const bad = await runWorker([
-      'run',
-      '--target',
-      dir,
-      '--file',
-      foreign,
-      '--duration',
-      '0.3',
-      '--warmup',
-      '0',
-      '--job',
-      'name=w,rw=write,bs=4096,qd=1,threads=1',
-    ]);
+    const bad = await runWorker(runOnFile(dir, foreign, 'name=w,rw=write,bs=4096,qd=1,threads=1'));
     assertFailure(bad, EXIT.usage, 'usage', /only accepts a test file made by `prepare`/);
     assert.ok(
       readFileSync(foreign).every((b) => b === 1),
@@ -529,19 +510,7 @@ describe('threads that cannot start', () => {
     // fails to start; the threads before it are busy filling 8 MiB of buffers each. The old
     // code freed their memory under them: SIGSEGV/SIGFPE in about one attempt of ten.
     for (let attempt = 1; attempt <= 20; attempt++) {
-      const o = await runWorkerLimited(400000, [
-        'run',
-        '--target',
-        dir,
-        '--file',
-        prepared.file,
-        '--duration',
-        '0.3',
-        '--warmup',
-        '0',
-        '--job',
-        'name=r,rw=randread,bs=1048576,qd=8,threads=64',
-      ]);
+      const o = await runWorkerLimited(400000, runOnFile(dir, prepared.file, 'name=r,rw=randread,bs=1048576,qd=8,threads=64'));
       assert.equal(o.signal, null, `attempt ${attempt}: the worker died of ${o.signal}`);
       assertFailure(
         o,
@@ -570,22 +539,7 @@ describe('threads that cannot start', () => {
     assert.ok(prepared?.type === 'prepared');
     const limited = ['prlimit', `--nproc=${tasksOfUser(nobody.uid) + 16}`];
     for (let attempt = 1; attempt <= 5; attempt++) {
-      const o = await runWorker(
-        [
-          'run',
-          '--target',
-          dir,
-          '--file',
-          prepared.file,
-          '--duration',
-          '0.3',
-          '--warmup',
-          '0',
-          '--job',
-          'name=r,rw=randread,bs=65536,qd=4,threads=64',
-        ],
-        { ...nobody, via: limited },
-      );
+      const o = await runWorker(runOnFile(dir, prepared.file, 'name=r,rw=randread,bs=65536,qd=4,threads=64'), { ...nobody, via: limited });
       assert.equal(o.signal, null, `attempt ${attempt}: the worker died of ${o.signal}`);
       assert.doesNotMatch(o.stderr, /Sanitizer|runtime error/, `attempt ${attempt}: a sanitizer report`);
       assertFailure(o, EXIT.internal, 'internal', /^cannot start thread \d+ of 64: Resource temporarily unavailable \(fewer threads/);
