@@ -12,7 +12,8 @@ import {
   seriesFor,
   wrapTickLabel,
 } from './compare-view.ts';
-import { buildSpec } from './new-run-form.ts';
+import { buildSpec, WORKLOAD_CHOICES } from './new-run-form.ts';
+import { TEST_IDS, testById } from '../../../electron/core/model/catalog.ts';
 import { liveSeries } from './live-view.ts';
 import { dayBoundary } from './date-filter.ts';
 
@@ -126,6 +127,21 @@ test('new run form: friendly messages for bad fields, a valid spec otherwise', (
     runs: 1,
     label: 'SSD',
   });
+  // Workloads one by one: the preset's own pick stays the preset; another pick names its tests; none is refused.
+  const w = { ...base, preset: 'workloads' as const };
+  assert.deepEqual(buildSpec({ ...w, workloads: ['app-start', 'bigfile', 'tree-3.9.1'] }), { target: '/mnt/ssd', preset: 'workloads' });
+  assert.deepEqual(buildSpec({ ...w, workloads: ['bigfile', 'tree'] }), {
+    target: '/mnt/ssd',
+    preset: 'workloads',
+    tests: ['tree', 'bigfile'],
+  });
+  assert.match(String(buildSpec({ ...w, workloads: [] })), /pick at least one/);
+  // Every catalog workload is offered, none twice.
+  assert.deepEqual(
+    WORKLOAD_CHOICES.map((c) => c.id),
+    TEST_IDS.filter((id) => testById(id)?.kind === 'workload'),
+  );
+  for (const c of WORKLOAD_CHOICES) assert.equal(testById(c.id)?.kind, 'workload', `${c.id} is a catalog workload`);
 });
 
 test('live series: one line per test, later runs continue where the previous ended', () => {
