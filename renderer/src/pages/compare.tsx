@@ -406,7 +406,7 @@ const BarGroupChart = memo(function BarGroupChart({ group, labels, scale }: { gr
   return (
     <section
       aria-labelledby={`bars-${group.id}`}
-      className="chart"
+      className={group.id === 'workload' ? 'chart wide' : 'chart'}
       data-testid={`bars-${group.id}`}
       data-scale={choice.log ? 'log' : 'linear'}
     >

@@ -21,7 +21,7 @@ export const WORKLOAD_CHOICES: ReadonlyArray<{ id: string; note: string }> = [
   { id: 'tree-3.9.1', note: "the same tree scaled to the seed's Linux 3.9.1: 45,168 files, 592 MB; the Intel 525 reference has this one" },
   {
     id: 'bigfile',
-    note: 'writes one file of up to 3 GB (less if the disk has less room; the test file size above sets it), then deletes it',
+    note: 'writes one file of up to 3 GB (less if the disk has less room; the test file size field sets it), then deletes it',
   },
   {
     id: 'app-start',
