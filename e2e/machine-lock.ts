@@ -14,7 +14,12 @@ export function holdMachineLock(name: string, onWait: (message: string) => void)
     holder.stdout.setEncoding('utf8').on('data', (text: string) => {
       if (!text.includes('held')) return;
       clearTimeout(waiting);
-      resolve(() => holder.stdin.end());
+      // Once held, neither the holder nor its pipes may keep this process alive: a test file
+      // whose teardown failed before releasing would otherwise never exit, holding the lock.
+      holder.unref();
+      for (const pipe of [holder.stdin, holder.stdout, holder.stderr]) (pipe as unknown as { unref(): void }).unref();
+      // destroy closes the pipe at once (end() would wait for the event loop, which a spawnSync blocks).
+      resolve(() => holder.stdin.destroy());
     });
     holder.on('error', (error) => {
       clearTimeout(waiting);
@@ -24,7 +29,5 @@ export function holdMachineLock(name: string, onWait: (message: string) => void)
       clearTimeout(waiting);
       reject(new Error(`flock ${path} ended (exit ${code}) before holding the lock`));
     });
-    // The holder must not keep this process alive once the tests are done.
-    holder.unref();
   });
 }

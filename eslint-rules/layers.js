@@ -15,9 +15,11 @@ import { dirname, relative, resolve } from 'node:path';
 //   formats   importers and exporters of result files
 //   store     the SQLite library
 //   bench     measurement kinds, the worker client, the orchestrator
+//   crypto    dm-crypt: cipher ceilings (the worker's ciphers verb), throwaway mappings, the
+//             encryption run (two bench runs: raw and through dm-crypt)
 //   report    what a report contains (from the comparison and analyses), its printers
 //   api       the contract and the procedures over all of the above
-export const CORE_LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'report', 'api'];
+export const CORE_LAYERS = ['model', 'files', 'system', 'analysis', 'formats', 'store', 'bench', 'crypto', 'report', 'api'];
 const noElectron = {
   name: 'electron',
   why: 'core, the CLI and the server run without Electron (design.md); Electron glue lives in electron/main and electron/preload',
@@ -51,6 +53,7 @@ export const LAYERS_OUTSIDE_CORE = [
       'electron/core/model/',
       'electron/core/analysis/compare.ts',
       'electron/core/analysis/units.ts',
+      'electron/core/analysis/encryption.ts',
       'electron/core/bench/presets.ts',
       'electron/core/bench/spec.ts',
       'electron/core/report/',

@@ -50,6 +50,11 @@ typedef struct {
 #define FAIL_HELPER_KILLED          ((failure_t){"helper-killed", EXIT_ELEVATION})
 #define FAIL_HELPER_FAILED          ((failure_t){"helper-failed", EXIT_ELEVATION})
 #define FAIL_HOLDER_GONE            ((failure_t){"holder-gone", EXIT_ELEVATION})
+#define FAIL_NO_CIPHER_BACKEND      ((failure_t){"no-cipher-backend", EXIT_TARGET})
+#define FAIL_NEEDS_ROOT             ((failure_t){"needs-root", EXIT_TARGET})
+#define FAIL_NO_DM_CRYPT            ((failure_t){"no-dm-crypt", EXIT_USAGE})
+#define FAIL_DM_CRYPT_UNAVAILABLE   ((failure_t){"dm-crypt-unavailable", EXIT_TARGET})
+#define FAIL_THROWAWAY_FAILED       ((failure_t){"throwaway-failed", EXIT_INTERNAL})
 
 #define EXIT_CODES_HELP "Exit codes: 0 ok; 1 any other failure (no such run, an unreadable library, an internal error); 2 bad usage (the message names the flag or value), incl. a write test on a block device; 3 target unusable (missing, not a folder or block device, read-only, no permission); 4 not enough free space for the test file; 5 O_DIRECT refused or meaningless (tmpfs) without --buffered; 6 I/O error during the test; 7 interrupted by a signal or Ctrl-C (the test file is removed); 9 a raw device could not be opened for you: pkexec or the policy missing, no polkit agent, dismissed, denied, or the helper killed; 10 measured and printed (--json too), but the library could not save the results (diskdelta run only)."
 

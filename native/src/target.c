@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -173,10 +174,55 @@ static int blockdev_fd(const char *path, const struct stat *st, const target_req
   return fd;
 }
 
+// DiskDelta's own throwaway devices (electron/core/crypto/throwaway.ts): a dm-crypt mapping
+// named diskdelta-crypt-* or a loop device over a file named .diskdelta-crypt-*. They hold
+// only DiskDelta's own test file, so they may be written; every other device is read-only.
+static int is_own_throwaway(dev_t rdev) {
+  char p[128], buf[4096];
+  snprintf(p, sizeof p, "/sys/dev/block/%u:%u/dm/name", major(rdev), minor(rdev));
+  FILE *f = fopen(p, "r");
+  if (f) {
+    int own = fgets(buf, sizeof buf, f) && strncmp(buf, THROWAWAY_DM_PREFIX, strlen(THROWAWAY_DM_PREFIX)) == 0;
+    fclose(f);
+    return own;
+  }
+  snprintf(p, sizeof p, "/sys/dev/block/%u:%u/loop/backing_file", major(rdev), minor(rdev));
+  f = fopen(p, "r");
+  if (!f) return 0;
+  int own = 0;
+  if (fgets(buf, sizeof buf, f)) {
+    const char *base = strrchr(buf, '/');
+    own = base && strncmp(base + 1, THROWAWAY_FILE_PREFIX, strlen(THROWAWAY_FILE_PREFIX)) == 0;
+  }
+  fclose(f);
+  return own;
+}
+
+// Our own throwaway device, opened for writing; checked again on the opened descriptor.
+static int open_own_throwaway(target_t *t, const char *path) {
+  struct stat st;
+  t->fd = open(path, O_RDWR | O_CLOEXEC | O_DIRECT);
+  if (t->fd < 0 || fstat(t->fd, &st) != 0 || !S_ISBLK(st.st_mode) || !is_own_throwaway(st.st_rdev)) {
+    if (t->fd >= 0) close(t->fd);
+    t->fd = -1;
+    return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE, "refusing to write to the block device %s: it is not DiskDelta's own throwaway device", shown_path(path));
+  }
+  uint64_t bytes = 0;
+  if (ioctl(t->fd, BLKGETSIZE64, &bytes) != 0 || bytes == 0) return emit_failure(FAIL_TARGET_UNUSABLE, "cannot read the size of %s", shown_path(path));
+  t->is_blockdev = 1;
+  t->direct = 1;
+  t->align = 4096;
+  t->size = bytes - bytes % (1024 * 1024);
+  snprintf(t->fs_type, sizeof t->fs_type, "block-device");
+  return 0;
+}
+
 static int open_blockdev(target_t *t, const char *path, const struct stat *st, const target_request_t *req) {
+  if (req->needs_write && is_own_throwaway(st->st_rdev)) return open_own_throwaway(t, path);
   if (req->needs_write) {
     return emit_failure(FAIL_WRITE_ON_BLOCK_DEVICE,
-                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always. "
+                        "refusing to write to the block device %s: DiskDelta opens devices read-only, always "
+                        "(only its own throwaway loop/dm-crypt devices over its own test file are written). "
                         "Run write tests on a folder of a filesystem on that disk instead", shown_path(path));
   }
   blockdev_info_t info;

@@ -7,6 +7,9 @@
 #include <stdint.h>
 
 #include "testfile-name.h"
+// Names of the throwaway encryption devices (the only block devices ever written).
+#define THROWAWAY_DM_PREFIX "diskdelta-crypt-"
+#define THROWAWAY_FILE_PREFIX ".diskdelta-crypt-"
 
 typedef struct {
   const char *path;          // as given on the command line

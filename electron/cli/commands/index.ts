@@ -98,6 +98,18 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./export.ts')).exportCommand,
   },
   {
+    name: 'ciphers',
+    synopsis: 'ciphers [--json]',
+    summary: "this CPU's dm-crypt cipher ceilings (AF_ALG; OpenSSL as a labelled estimate)",
+    load: async () => (await import('./ciphers.ts')).ciphersCommand,
+  },
+  {
+    name: 'encryption',
+    synopsis: 'encryption --target DIR [options]',
+    summary: 'what dm-crypt costs here: measured on a throwaway (or the existing) mapping, explained, forecast',
+    load: async () => (await import('./encryption.ts')).encryptionCommand,
+  },
+  {
     name: 'helper',
     synopsis: 'helper install|uninstall|status',
     summary: 'install or remove the privileged helper and its polkit policy (root)',

@@ -11,6 +11,9 @@ import { needsElevation } from '../bench/elevation.ts';
 import { ElevationSessions } from '../bench/elevation-session.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
+import { cryptoPort } from './crypto-port.ts';
+import { measureEncryptionCost } from '../crypto/encryption-run.ts';
+import { PRESETS } from '../bench/presets.ts';
 import type { ReportHtml, ReportPrinter } from '../report/printer.ts';
 
 export interface BackendOptions {
@@ -39,6 +42,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
     library,
     formats: formatsPort(options.referenceDir),
     system: systemPort,
+    crypto: cryptoPort(),
     runs: new RunManager({
       runBenchmark: async (spec, opts) => {
         if (!(await needsElevation(spec.target))) return runBenchmark(spec, opts);
@@ -49,6 +53,22 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
         return record;
       },
       save: (record) => library.saveRun(record),
+      runEncryption: async (spec, opts) => {
+        const preset = PRESETS[spec.preset ?? 'quick'];
+        const report = await measureEncryptionCost(
+          {
+            target: spec.target,
+            mode: spec.encryption ?? 'auto',
+            tests: spec.tests ?? preset.tests,
+            sizeBytes: spec.sizeBytes ?? Math.min(preset.sizeBytes, 256 * 1024 * 1024),
+            durationSec: spec.durationSec ?? preset.durationSec,
+            runs: spec.runs ?? 1,
+            ...(spec.label ? { label: spec.label } : {}),
+          },
+          opts,
+        );
+        return [report.raw, report.encrypted];
+      },
       keepUnsaved: (record) => keepUnsavedRun(record, dbPath),
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,

@@ -78,6 +78,30 @@ export const systemOverviewSchema = z.object({
 });
 export type SystemOverview = z.infer<typeof systemOverviewSchema>;
 
+/** The CPU's dm-crypt cipher ceilings (core/crypto/cipher-ceilings.ts), bytes/s. */
+export const cipherCeilingsSchema = z.object({
+  source: z.enum(['kernel', 'user-space-estimate']),
+  sourceLabel: z.string(),
+  backend: z.enum(['af_alg', 'openssl']),
+  cpus: z.number().int(),
+  cpu: z.object({ model: z.string().nullable(), aesNi: z.boolean(), vaes: z.boolean(), flags: z.array(z.string()) }),
+  figures: z.array(
+    z.object({
+      cipher: z.string(),
+      keyBits: z.number().int(),
+      kernelName: z.string(),
+      sectorBytes: z.number().int(),
+      threads: z.number().int(),
+      encryptBps: z.number(),
+      decryptBps: z.number(),
+    }),
+  ),
+  unavailable: z.array(z.object({ cipher: z.string(), keyBits: z.number().int(), kernelName: z.string(), reason: z.string() })),
+  warnings: z.array(z.string()),
+  measuredAt: z.string(),
+  windowSeconds: z.number(),
+});
+
 export const activeRunSchema = z.object({
   runId,
   spec: benchSpecSchema,
@@ -126,6 +150,14 @@ export const procedures = {
     output: z.object({ fileName: z.string(), mimeType: z.string(), content: z.string() }),
   },
   'references.list': { input: empty, output: z.array(referenceSummarySchema) },
+  /**
+   * The cipher ceilings of this CPU: the last measurement of this session unless `measure`
+   * (a few seconds of the worker's `ciphers` verb); null when never measured.
+   */
+  'crypto.ciphers': {
+    input: z.object({ measure: z.boolean().optional() }).strict(),
+    output: z.object({ ceilings: cipherCeilingsSchema.nullable() }),
+  },
   'compare.load': {
     // One run is enough: the Compare page fetches only the runs it does not already show.
     input: z.object({ runs: z.array(runRefSchema).min(1).max(6) }).strict(),

@@ -26,17 +26,23 @@ export interface SystemPort {
   describeTarget(path: string): Awaitable<ProcedureOutput<'system.describeTarget'>>;
 }
 
+export interface CryptoPort {
+  /** The last cipher ceilings measured in this session, or measure now. */
+  ciphers(measure: boolean): Awaitable<ProcedureOutput<'crypto.ciphers'>['ceilings']>;
+}
+
 export interface DialogPort {
   pickFolder(): Awaitable<string | null>;
 }
 
-type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs' | 'printer' | 'reportHtml';
+type PortName = 'library' | 'formats' | 'system' | 'runs' | 'dialogs' | 'printer' | 'reportHtml' | 'crypto';
 
 export interface Backend {
   library: LibraryPort | null;
   formats: FormatsPort | null;
   system: SystemPort | null;
   runs: RunManager | null;
+  crypto?: CryptoPort | null;
   /** Native dialogs: Electron only. */
   dialogs?: DialogPort | null;
   /** The report view as HTML (the renderer's, handed in by the front end); none: no reports. */
@@ -101,6 +107,7 @@ export function createHandlers(backend: Backend): Handlers {
     },
 
     'references.list': async () => need(backend, 'formats').references(),
+    'crypto.ciphers': async ({ measure }) => ({ ceilings: await need(backend, 'crypto').ciphers(measure === true) }),
     'compare.load': async ({ runs }) => ({ runs: await loadRefs(backend, runs) }),
     'report.render': async ({ runs, format, paper, unit }) => {
       const records = (await loadRefs(backend, runs)).map((l) => l.record);

@@ -144,6 +144,26 @@ test('system overview: the root mount, suggested folders, disks as fingerprints'
   assert.equal(!dialog.ok && dialog.error.code, 'UNAVAILABLE', 'no folder dialog outside Electron');
 });
 
+test('crypto.ciphers: null until measured; a measurement is kept for the session and says its source', async (t) => {
+  const call = await setup(t);
+  assert.deepEqual(await call('crypto.ciphers', {}), { ok: true, data: { ceilings: null } });
+  const measured = await call<{ ceilings: { source: string; sourceLabel: string; figures: unknown[] } }>('crypto.ciphers', {
+    measure: true,
+  });
+  if (!measured.ok) {
+    // No AF_ALG and no libcrypto: the failure must say what is missing.
+    assert.match(measured.error.message, /AF_ALG|libcrypto/);
+    return;
+  }
+  assert.ok(measured.data.ceilings.figures.length > 0);
+  if (measured.data.ceilings.source === 'user-space-estimate') assert.match(measured.data.ceilings.sourceLabel, /user-space estimate/);
+  const again = await call<{ ceilings: { measuredAt: string } }>('crypto.ciphers', {});
+  assert.ok(again.ok);
+  assert.deepEqual(again.data.ceilings, measured.data.ceilings);
+  const bad = await call('crypto.ciphers', { measure: 'yes' });
+  assert.equal(!bad.ok && bad.error.code, 'BAD_INPUT');
+});
+
 test('report.render: HTML of reference and library runs; PDF only through a printer that returns a PDF', async (t) => {
   const printed: string[] = [];
   const make = async (printer?: import('../report/printer.ts').ReportPrinter) => {

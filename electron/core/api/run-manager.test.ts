@@ -192,6 +192,52 @@ test('two targets on one disk (as system/ sees it) are one device: the second ru
   await manager.stopAll(1000);
 });
 
+test("a spec with encryption runs the encryption assessment: both records saved, the last id reported; its failure is the run's", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const events: Array<[string, any]> = [];
+  const saved: string[] = [];
+  const record = (label: string): RunRecord => ({
+    label,
+    notes: '',
+    createdAt: '',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: dir, kind: 'folder' },
+    settings: {},
+    engine: { name: 'x', version: '0' },
+    results: [],
+    extras: [],
+    warnings: [],
+  });
+  let fail = false;
+  const manager = new RunManager({
+    runBenchmark: () => Promise.reject(new Error('the plain benchmark must not run')),
+    runEncryption: async () => {
+      if (fail) throw new Error('this kernel has no device-mapper (dm-mod), so dm-crypt cannot run here');
+      return [record('raw'), record('dm-crypt')];
+    },
+    save: (r) => (saved.push(r.label), saved.length),
+    emit: (e, p) => events.push([e, p]),
+  });
+  const ok = await manager.start({ target: dir, encryption: 'auto' });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(saved, ['raw', 'dm-crypt']);
+  assert.deepEqual(events.find(([e, p]) => e === 'run.finished' && p.runId === ok.runId)![1], {
+    runId: ok.runId,
+    status: 'done',
+    recordId: 2,
+    error: null,
+  });
+  fail = true;
+  const bad = await manager.start({ target: dir, encryption: 'throwaway' });
+  await new Promise((r) => setTimeout(r, 10));
+  const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === bad.runId)![1];
+  assert.equal(finished.status, 'failed');
+  assert.match(finished.error.message, /device-mapper/);
+});
+
 test("a failed run's finished event carries its failure code, so the page can offer the right action", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -21,6 +21,8 @@ export interface RunManagerDeps {
    */
   keepUnsaved?: (record: RunRecord) => Promise<string>;
   emit: EventSink;
+  /** A spec with `encryption`: the raw and the dm-crypt run (both saved), instead of one run. */
+  runEncryption?: (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord[]>;
   /**
    * The disk under a target (system/'s storage stack), so that a folder and a loop device
    * on the same disk count as one device. Without it, or when unknown, st_dev decides.
@@ -83,7 +85,7 @@ export class RunManager {
   }
 
   async #execute(entry: ActiveRun): Promise<void> {
-    const { emit, runBenchmark, save } = this.#deps;
+    const { emit, runBenchmark, runEncryption, save } = this.#deps;
     const { runId } = entry;
     const onEvent = (e: BenchEvent) => {
       // An event the contract refuses is a bug to see in the log, not a reason to abort the
@@ -106,14 +108,28 @@ export class RunManager {
       }
     };
     try {
-      const record = await runBenchmark(entry.spec, { onEvent, signal: entry.controller.signal });
-      if (entry.spec.label && !record.label) record.label = entry.spec.label;
-      let recordId: number;
-      try {
-        recordId = await save(record);
-      } catch (error) {
-        emit('run.finished', { runId, status: 'failed', recordId: null, error: await this.#unsaved(record, error) });
-        return;
+      const opts = { onEvent, signal: entry.controller.signal };
+      let records: RunRecord[];
+      if (entry.spec.encryption) {
+        if (!runEncryption) throw new Error('measuring the cost of encryption is not available in this build');
+        records = await runEncryption(entry.spec, opts);
+      } else {
+        const record = await runBenchmark(entry.spec, opts);
+        if (entry.spec.label && !record.label) record.label = entry.spec.label;
+        records = [record];
+      }
+      // Each record is saved, or kept in a file when the library cannot take it.
+      let recordId = 0;
+      for (const record of records) {
+        try {
+          recordId = await save(record);
+        } catch (error) {
+          const failed = await this.#unsaved(record, error);
+          // The encryption pair's other record is kept too: a measurement is never dropped.
+          for (const rest of records.slice(records.indexOf(record) + 1)) await this.#unsaved(rest, error);
+          emit('run.finished', { runId, status: 'failed', recordId: null, error: failed });
+          return;
+        }
       }
       emit('run.finished', { runId, status: 'done', recordId, error: null });
     } catch (error) {

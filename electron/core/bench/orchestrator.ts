@@ -13,6 +13,7 @@ import { PRESETS } from './presets.ts';
 import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
+import { isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
 import { deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
 import { acquireDiskLock } from './disk-lock.ts';
 
@@ -64,7 +65,8 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
     (s) => s.isBlockDevice(),
     () => false,
   );
-  if (isDevice) {
+  // DiskDelta's own throwaway loop/dm-crypt devices hold only its test file: they may be written.
+  if (isDevice && !(await isOwnThrowawayDevice(spec.target))) {
     const writing = tests.filter(writes);
     if (writing.length > 0 && spec.tests) {
       throw new BenchError(

@@ -53,6 +53,12 @@ export const benchSpecSchema = z
      * pkexec (one authentication; the measuring stays the user's). Ignored as root.
      */
     elevate: z.boolean().optional(),
+    /**
+     * Also measure what dm-crypt costs (core/crypto/encryption-run.ts): the run's tests on a
+     * throwaway mapping (or the existing one under the target) and on the device beneath.
+     * Root only; the orchestrator itself ignores it.
+     */
+    encryption: z.enum(['auto', 'throwaway', 'existing']).optional(),
   })
   .strict();
 

@@ -88,6 +88,15 @@ export const FAILURES = {
   'helper-killed': { exit: 'ELEVATION', action: 'retry', what: 'the helper was killed before it passed the device back' },
   'helper-failed': { exit: 'ELEVATION', action: 'report', what: 'the helper could not open the device' },
   'holder-gone': { exit: 'ELEVATION', action: 'retry', what: "the session's descriptor holder is gone" },
+  'no-cipher-backend': {
+    exit: 'TARGET',
+    action: 'report',
+    what: 'no way to measure ciphers: neither AF_ALG in the kernel nor OpenSSL libcrypto',
+  },
+  'needs-root': { exit: 'TARGET', action: 'run-as-root', what: 'a dm-crypt mapping or a raw device needs root' },
+  'no-dm-crypt': { exit: 'USAGE', action: 'fix-input', what: 'the target is not on a dm-crypt mapping' },
+  'dm-crypt-unavailable': { exit: 'TARGET', action: 'report', what: 'no cryptsetup, losetup or device-mapper here' },
+  'throwaway-failed': { exit: 'INTERNAL', action: 'report', what: 'the throwaway dm-crypt mapping could not be set up' },
 } as const satisfies Record<string, { exit: ExitName; action: FailureAction; what: string }>;
 
 export type FailureCode = keyof typeof FAILURES;

@@ -6,7 +6,18 @@ import path from 'node:path';
 import { readBlockDevice } from './block-devices.ts';
 import { dmKindFromUuid, parseCryptArgs, readDmTables, splitLvmName, type DmTarget } from './dm.ts';
 import { allOptions, findMount, optionValue, readMountinfo, type MountEntry } from './mountinfo.ts';
-import { inRoot, isLiveRoot, listDir, readNumber, readText, resolveInRoot, rootOf, type Read, type RootOptions } from './sysfs.ts';
+import {
+  devNumberOf,
+  inRoot,
+  isLiveRoot,
+  listDir,
+  readNumber,
+  readText,
+  resolveInRoot,
+  rootOf,
+  type Read,
+  type RootOptions,
+} from './sysfs.ts';
 import type { BlockDeviceInfo, StackLayer } from '../model/machine.ts';
 
 export interface StackReport {
@@ -70,9 +81,7 @@ async function examine(
     const resolved = isLiveRoot(root) ? await realpath(normalized) : normalized;
     const st = await stat(inRoot(root, resolved));
     if (st.isBlockDevice()) {
-      const major = Math.floor(Number(st.rdev) / 256) & 0xfff; // glibc's dev_t split, enough for block majors
-      const minor = (Number(st.rdev) & 0xff) | ((Number(st.rdev) >> 12) & 0xfff00);
-      return { resolved, kind: 'block-device', devNumber: `${major}:${minor}` };
+      return { resolved, kind: 'block-device', devNumber: devNumberOf(Number(st.rdev)) };
     }
     return { resolved, kind: st.isDirectory() ? 'folder' : 'unknown' };
   } catch (error) {

@@ -12,6 +12,13 @@ export interface RootOptions {
 
 export type Read<T> = { value: T; reason?: undefined } | { value: null; reason: string };
 
+/** A block device's MAJOR:MINOR from stat's rdev (glibc's dev_t split, enough for block majors). */
+export function devNumberOf(rdev: number): string {
+  const major = Math.floor(rdev / 256) & 0xfff;
+  const minor = (rdev & 0xff) | ((rdev >> 12) & 0xfff00);
+  return `${major}:${minor}`;
+}
+
 export function rootOf(opts?: RootOptions): string {
   return path.resolve(opts?.root ?? '/');
 }

@@ -13,6 +13,7 @@ import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningLi
 import { SaveReport } from '../components/save-report.tsx';
 import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
+import { CompareEncryption } from './compare-encryption.tsx';
 import { MAX_COMPARED, pickerColumns, sameRef } from '../stores/compare.ts';
 import {
   AUTO_LOG_SPREAD,
@@ -234,6 +235,7 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
         ))}
       </div>
       {view.bars.length === 0 ? <p className="muted">These runs share no throughput, IOPS or workload figures to chart.</p> : null}
+      <CompareEncryption records={records} unit={unit} scale={scale} />
 
       <section aria-labelledby="speedup-h" className="below-fold">
         <h2 id="speedup-h">Speed-up against #1 ({runs[0]?.label || 'baseline'})</h2>

@@ -20,6 +20,7 @@ export function NewRunPage() {
   const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', sizeMiB: '', durationSec: '', runs: '', label: '' });
   const [formError, setFormError] = useState<string | null>(null);
   const ids = {
+    encryption: useId(),
     target: useId(),
     targets: useId(),
     preset: useId(),
@@ -178,6 +179,22 @@ export function NewRunPage() {
             <option key={l} value={l} />
           ))}
         </datalist>
+
+        <label className="check" htmlFor={ids.encryption}>
+          <input
+            id={ids.encryption}
+            type="checkbox"
+            name="encryption"
+            checked={form.encryption === true}
+            onChange={(e) => set({ encryption: e.target.checked })}
+          />
+          Also measure what encryption (dm-crypt) costs on this disk
+        </label>
+        <p className="hint">
+          The tests run twice: on the disk without encryption and through dm-crypt — a throwaway mapping over DiskDelta&apos;s own test file
+          with a random key that is never stored, or, where the folder already is encrypted, the mapping and the device beneath it,
+          read-only. Needs root and a kernel with device-mapper; both runs are kept, for Compare.
+        </p>
 
         <div id="form-error" aria-live="polite">
           {formError ? (

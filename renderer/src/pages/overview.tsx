@@ -3,6 +3,7 @@ import { formatBytes, formatThroughput } from '../../../electron/core/analysis/u
 import { EmptyState, ErrorNote, PageHeader } from '../components/common.tsx';
 import { useLibrary, useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
+import { CipherCeilingsSection } from './cipher-ceilings.tsx';
 
 export function OverviewPage() {
   const stores = useStoresApi();
@@ -59,6 +60,7 @@ export function OverviewPage() {
               </dl>
             </section>
           ) : null}
+          <CipherCeilingsSection />
           <section aria-labelledby="disks">
             <h2 id="disks">Disks</h2>
             {overview.disks.length === 0 ? (

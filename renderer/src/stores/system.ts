@@ -1,6 +1,8 @@
 // The machine: disks, mounts, suggested targets (Overview page, New run suggestions).
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, SystemOverview } from '../../../electron/core/api/contract.ts';
+import type { ApiError, ProcedureOutput, SystemOverview } from '../../../electron/core/api/contract.ts';
+
+export type CipherCeilingsView = NonNullable<ProcedureOutput<'crypto.ciphers'>['ceilings']>;
 import type { ApiClient } from '../api/client.ts';
 
 export interface SystemState {
@@ -8,6 +10,12 @@ export interface SystemState {
   loading: boolean;
   error: ApiError | null;
   load(): Promise<void>;
+  /** The CPU's cipher ceilings (Overview, Compare's encryption section); null until measured. */
+  ciphers: CipherCeilingsView | null;
+  ciphersBusy: boolean;
+  ciphersError: ApiError | null;
+  /** measure: run the worker now (seconds); else fetch the session's last measurement. */
+  loadCiphers(measure: boolean): Promise<void>;
   /** Electron's folder dialog; null when cancelled or not available (browser mode). */
   pickFolder(): Promise<string | null>;
 }
@@ -21,6 +29,18 @@ export function createSystemStore(client: ApiClient) {
       set({ loading: true });
       const result = await client.call('system.overview', {});
       set(result.ok ? { overview: result.data, error: null, loading: false } : { error: result.error, loading: false });
+    },
+    ciphers: null,
+    ciphersBusy: false,
+    ciphersError: null,
+    async loadCiphers(measure) {
+      set({ ciphersBusy: measure });
+      const result = await client.call('crypto.ciphers', measure ? { measure: true } : {});
+      set(
+        result.ok
+          ? { ciphers: result.data.ceilings, ciphersError: null, ciphersBusy: false }
+          : { ciphersError: result.error, ciphersBusy: false },
+      );
     },
     async pickFolder() {
       const result = await client.call('dialog.pickFolder', {});

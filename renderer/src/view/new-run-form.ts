@@ -13,6 +13,8 @@ export interface RunForm {
   label: string;
   /** Preset `workloads`: the workloads picked (undefined: the preset's own). */
   workloads?: string[];
+  /** Also measure what dm-crypt costs on this disk. */
+  encryption?: boolean;
 }
 
 /** The workloads New run offers one by one, with what each costs the disk (bench/kinds/workload.ts). */
@@ -74,6 +76,7 @@ export function buildSpec(form: RunForm): BenchSpec | string {
     // In the order New run lists them; the preset's own choice stays a plain preset run.
     if (!same) spec.tests = WORKLOAD_CHOICES.map((w) => w.id).filter((id) => form.workloads!.includes(id));
   }
+  if (form.encryption) spec.encryption = 'auto';
   const checked = benchSpecSchema.safeParse(spec);
   return checked.success ? checked.data : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
 }

@@ -1,0 +1,39 @@
+// The machine-wide lock of shared labs: a second holder waits for the first, and a process
+// that ends without releasing (a teardown that threw, a kill) neither hangs nor leaves it held.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { holdMachineLock } from './machine-lock.ts';
+
+const NAME = `lock-test-${process.pid}`;
+
+test('a second holder waits, told once, until the first releases', async () => {
+  const releaseFirst = await holdMachineLock(NAME, () => assert.fail('the first holder had nothing to wait for'));
+  const told: string[] = [];
+  let secondHeld = false;
+  const second = holdMachineLock(NAME, (message) => told.push(message)).then((release) => ((secondHeld = true), release));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal(secondHeld, false, 'the second holder got the lock while the first held it');
+  assert.equal(told.length, 1);
+  assert.match(told[0]!, new RegExp(`waiting for /run/lock/diskdelta-${NAME}\\.lock: another test suite on this machine holds it`));
+  releaseFirst();
+  (await second)();
+  assert.equal(secondHeld, true);
+});
+
+test('a process that ends without releasing exits at once and frees the lock', async () => {
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { holdMachineLock } = await import(${JSON.stringify(new URL('./machine-lock.ts', import.meta.url).href)}); await holdMachineLock(${JSON.stringify(NAME)}, () => {}); console.log('held');`,
+    ],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
+  assert.equal(child.signal, null, 'the holder kept its process alive until the timeout');
+  assert.equal(child.status, 0, child.stderr);
+  assert.equal(child.stdout.trim(), 'held');
+  const release = await holdMachineLock(NAME, () => assert.fail('the lock of the ended process was still held'));
+  release();
+});

@@ -1,0 +1,229 @@
+// What dm-crypt costs: the forecast of a disk's figures under dm-crypt on this CPU, and the
+// verdict on a measured pair (raw device vs its mapping) — which ceiling holds, disk, cipher
+// or bus, and "encryption costs you N %". One implementation for the CLI, the app and reports.
+//
+// THE MODEL (estimated; fitted and checked in the dm-crypt lab, e2e/dm-crypt-lab.test.ts)
+//
+//   Every byte read through dm-crypt is read from the disk and then decrypted; every byte
+//   written is encrypted and then written. The cipher's rate C is measured by the worker's
+//   `ciphers` verb with 64 KiB requests (the bulk rate, what `cryptsetup benchmark` reports).
+//   Its per-sector figures (512 B, 4096 B: one request and one IV per sector, as dm-crypt
+//   does) pay a round trip through the AF_ALG socket per sector that dm-crypt, inside the
+//   kernel, does not: in the lab a 512 B-sector mapping read 8.9 MB/s where the per-sector
+//   AF_ALG figure said 0.5 and the bulk rate ~9-12; the lab's reference run (89 MB/s over a
+//   6 GB/s disk, cryptsetup 38-60 MiB/s per core on 2 vCPUs) fits the bulk rate on all CPUs too.
+//
+//   - Pipelined I/O (more than one request in flight: queue depth × threads > 1, or buffered
+//     reads with the kernel's readahead, as bonnie++'s block input): the disk and the cipher
+//     work at the same time on different requests, so the slower of the two sets the pace:
+//         encrypted = min(D, C_p)
+//     where D is the raw figure and C_p the cipher's rate with p = min(requests in flight,
+//     CPUs) threads: dm-crypt (since Linux 4.0, an unbound workqueue) spreads requests over
+//     CPUs, one request per CPU. `cipherThreads: 1` models the old single kcryptd thread
+//     (Linux before 2.6.38: the 2011 laptop) or a single CPU.
+//   - One request at a time (QD1, one thread, O_DIRECT): nothing overlaps, the times add:
+//         1 / encrypted = 1 / D + 1 / C_1
+//   IOPS follow from bytes/s and the block size. The seed's story is the first case: 132.7
+//   (KiB-based) MB/s raw with a one-core ~70 MB/s cipher gives min(132.7, 70) = 70 against the
+//   published 69.8.
+import type { CipherCeilings } from '../model/cipher-types.ts';
+import type { RunRecord, TestResult } from '../model/results.ts';
+
+/** Request size the cipher's bulk rate is taken at (cryptsetup benchmark's block). */
+export const BULK_REQUEST_BYTES = 65536;
+
+/** The cipher's rates for one cipher + key size, bytes/s, from a CipherCeilings measurement. */
+export interface CipherRates {
+  cipher: string;
+  keyBits: number;
+  encrypt1: number;
+  decrypt1: number;
+  /** With `cpus` threads (equal to the one-thread rates on one CPU). */
+  encryptAll: number;
+  decryptAll: number;
+  cpus: number;
+  source: CipherCeilings['source'];
+}
+
+export function cipherRates(c: CipherCeilings, cipher = 'aes-xts-plain64', keyBits = 512): CipherRates | null {
+  const mine = c.figures.filter((f) => f.cipher === cipher && f.keyBits === keyBits);
+  if (mine.length === 0) return null;
+  // The bulk request size where measured, else the largest measured.
+  const size = mine.some((f) => f.sectorBytes === BULK_REQUEST_BYTES) ? BULK_REQUEST_BYTES : Math.max(...mine.map((f) => f.sectorBytes));
+  const at = mine.filter((f) => f.sectorBytes === size);
+  const one = at.find((f) => f.threads === 1) ?? at[0]!;
+  const all = at.reduce((a, b) => (b.threads > a.threads ? b : a));
+  return {
+    cipher,
+    keyBits,
+    cpus: Math.max(all.threads, 1),
+    source: c.source,
+    encrypt1: one.encryptBps,
+    decrypt1: one.decryptBps,
+    encryptAll: all.encryptBps,
+    decryptAll: all.decryptBps,
+  };
+}
+
+/** The largest relative change between two measurements of the same cipher's rates, or null. */
+export function rateDrift(a: CipherRates | null, b: CipherRates | null): number | null {
+  if (!a || !b) return null;
+  const keys = ['encrypt1', 'decrypt1', 'encryptAll', 'decryptAll'] as const;
+  return Math.max(...keys.map((k) => Math.abs(a[k] - b[k]) / Math.max(Math.min(a[k], b[k]), 1)));
+}
+
+/** A cipher ceiling known only as a number (the seed's "~70 MB/s on one core"). */
+export function fixedCipherRates(bytesPerSec: number, cpus = 1): CipherRates {
+  return {
+    cipher: 'given',
+    keyBits: 0,
+    cpus,
+    source: 'kernel',
+    encrypt1: bytesPerSec,
+    decrypt1: bytesPerSec,
+    encryptAll: bytesPerSec * cpus,
+    decryptAll: bytesPerSec * cpus,
+  };
+}
+
+export interface ForecastOptions {
+  /** CPUs dm-crypt may use: 'all' (Linux ≥ 4.0, the default) or 1 (one kcryptd thread). */
+  cipherThreads?: 'all' | 1;
+}
+
+export type Ceiling = 'disk' | 'cipher' | 'bus';
+
+export interface TestForecast {
+  test: string;
+  /** Always "estimated": a forecast is never a measurement. */
+  provenance: 'estimated';
+  rawBytesPerSec: number;
+  estimatedBytesPerSec: number;
+  estimatedIops: number | null;
+  /** The cipher rate that applies (bytes/s, p threads). */
+  cipherBytesPerSec: number;
+  cipherThreads: number;
+  pipelined: boolean;
+  ceiling: 'disk' | 'cipher';
+  /** Estimated loss against the raw figure, percent (0–100). */
+  costPercent: number;
+}
+
+function isWrite(result: TestResult): boolean | null {
+  const rw = result.params?.rw;
+  if (rw === 'write' || rw === 'randwrite') return true;
+  if (rw === 'read' || rw === 'randread' || rw === 'seeks') return false;
+  if (/write|output/i.test(result.test)) return true;
+  if (/read|input/i.test(result.test)) return false;
+  return null;
+}
+
+/** Forecast one test's figure under dm-crypt; null when the test has no throughput or a mixed pattern. */
+export function forecastTest(result: TestResult, rates: CipherRates, opts: ForecastOptions = {}, buffered = false): TestForecast | null {
+  const write = isWrite(result);
+  const blockSize = result.params?.blockSize ?? null;
+  const raw = result.bytesPerSec ?? (result.iops !== null && blockSize ? result.iops * blockSize : null);
+  if (write === null || raw === null || raw <= 0) return null;
+  const inFlight = result.params ? result.params.queueDepth * result.params.threads : 1;
+  // No params (an import) or buffered I/O: the page cache's readahead/writeback keeps requests in flight.
+  const pipelined = buffered || result.params === null || inFlight > 1;
+  const cpus = opts.cipherThreads === 1 ? 1 : rates.cpus;
+  const p = pipelined ? Math.max(1, Math.min(inFlight > 1 ? inFlight : cpus, cpus)) : 1;
+  const one = write ? rates.encrypt1 : rates.decrypt1;
+  const all = write ? rates.encryptAll : rates.decryptAll;
+  // Between 1 and all CPUs: linear between the two measured rates. More CPUs never make the
+  // cipher slower than one: an all-CPU figure under the one-CPU one is contention in the
+  // measurement (another load on the machine), not a property of dm-crypt.
+  const cipher = p <= 1 || rates.cpus <= 1 ? one : one + ((Math.max(all, one) - one) * (p - 1)) / (rates.cpus - 1);
+  const estimated = pipelined ? Math.min(raw, cipher) : 1 / (1 / raw + 1 / cipher);
+  return {
+    test: result.test,
+    provenance: 'estimated',
+    rawBytesPerSec: raw,
+    estimatedBytesPerSec: estimated,
+    estimatedIops: blockSize ? estimated / blockSize : null,
+    cipherBytesPerSec: cipher,
+    cipherThreads: p,
+    pipelined,
+    ceiling: cipher < raw ? 'cipher' : 'disk',
+    costPercent: Math.max(0, (1 - estimated / raw) * 100),
+  };
+}
+
+/** Forecast every test of a run (measured, imported or reference) under dm-crypt on this CPU. */
+export function forecastRun(run: RunRecord, rates: CipherRates, opts: ForecastOptions = {}): TestForecast[] {
+  const buffered = run.settings.buffered === true || run.sourceFormat === 'bonnie++';
+  return run.results.flatMap((r) => forecastTest(r, rates, opts, buffered) ?? []);
+}
+
+export interface TestVerdict {
+  test: string;
+  rawBytesPerSec: number;
+  encryptedBytesPerSec: number;
+  cipherBytesPerSec: number | null;
+  linkBytesPerSec: number | null;
+  ceiling: Ceiling;
+  /** Measured loss, percent (negative: the mapping was faster, within noise). */
+  costPercent: number;
+  /** One sentence: "encryption costs you 47 % on sequential read here: the cipher (…) is the ceiling". */
+  sentence: string;
+}
+
+const TEST_WORDS: Record<string, string> = {
+  'seq1m-q8t1-read': 'sequential read',
+  'seq1m-q8t1-write': 'sequential write',
+  'seq1m-q1t1-read': 'sequential read at QD1',
+  'seq1m-q1t1-write': 'sequential write at QD1',
+  'rnd4k-q32t1-read': 'random 4K read at QD32',
+  'rnd4k-q32t1-write': 'random 4K write at QD32',
+  'rnd4k-q1t1-read': 'random 4K read at QD1',
+  'rnd4k-q1t1-write': 'random 4K write at QD1',
+};
+
+const mb = (bps: number) => `${(bps / 1e6).toFixed(1)} MB/s`;
+
+/**
+ * The verdict on a measured pair: the same test on the raw device (or loop device) and on the
+ * dm-crypt mapping over it. The ceiling is the cipher when the encrypted figure sits at or
+ * below the cipher's rate and well under the raw one; the bus when the raw figure reaches the
+ * link's ceiling and encryption costs nothing; the disk otherwise.
+ */
+export function encryptionVerdict(
+  raw: RunRecord,
+  encrypted: RunRecord,
+  rates: CipherRates | null,
+  opts: ForecastOptions = {},
+): TestVerdict[] {
+  const link = raw.target.device?.linkCeilingBytesPerSec ?? null;
+  const verdicts: TestVerdict[] = [];
+  for (const r of raw.results) {
+    const e = encrypted.results.find((x) => x.test === r.test);
+    if (!e || r.bytesPerSec === null || e.bytesPerSec === null || r.bytesPerSec <= 0) continue;
+    const forecast = rates ? forecastTest(r, rates, opts, raw.settings.buffered === true) : null;
+    const cipher = forecast?.cipherBytesPerSec ?? null;
+    const cost = (1 - e.bytesPerSec / r.bytesPerSec) * 100;
+    let ceiling: Ceiling = 'disk';
+    if (cipher !== null && cost > 10 && cipher < r.bytesPerSec) ceiling = 'cipher';
+    else if (link !== null && r.bytesPerSec >= 0.85 * link) ceiling = 'bus';
+    const what = TEST_WORDS[r.test] ?? r.test;
+    const costText =
+      cost >= 1 ? `encryption costs you ${Math.round(cost)} % on ${what} here` : `encryption costs nothing measurable on ${what} here`;
+    const why =
+      ceiling === 'cipher'
+        ? `the cipher (${cipher !== null ? mb(cipher) : '?'}) is the ceiling, not the disk (${mb(r.bytesPerSec)})`
+        : ceiling === 'bus'
+          ? `the bus (${mb(link!)}) is the ceiling, and the cipher keeps up`
+          : `the disk (${mb(r.bytesPerSec)}) is the ceiling${cipher !== null ? `, the cipher (${mb(cipher)}) keeps up` : ''}`;
+    verdicts.push({
+      test: r.test,
+      rawBytesPerSec: r.bytesPerSec,
+      encryptedBytesPerSec: e.bytesPerSec,
+      cipherBytesPerSec: cipher,
+      linkBytesPerSec: link,
+      ceiling,
+      costPercent: cost,
+      sentence: `${costText}: ${why}.`,
+    });
+  }
+  return verdicts;
+}

@@ -1,0 +1,236 @@
+// The encryption assessment of one target: the cipher ceilings of this CPU, the same tests on
+// the unencrypted device and on a dm-crypt mapping over it, the verdict and the forecast.
+// Two ways to get the pair:
+//   - throwaway: DiskDelta's own test file → loop → plain dm-crypt mapping (root; reads and
+//     writes: it is our own file), torn down on success, error and signals;
+//   - existing: the target already sits on dm-crypt (system/ finds the layer): the mapping and
+//     the device beneath it, both opened read-only, read tests only.
+import type { BenchEvent, BenchSpec } from '../bench/spec.ts';
+import { runBenchmark } from '../bench/orchestrator.ts';
+import { BenchError } from '../bench/errors.ts';
+import { PRESETS } from '../bench/presets.ts';
+import { testById } from '../model/catalog.ts';
+import type { RunRecord } from '../model/results.ts';
+import { inspectPath } from '../system/index.ts';
+import type { StackLayer } from '../model/machine.ts';
+import {
+  cipherRates,
+  encryptionVerdict,
+  forecastRun,
+  rateDrift,
+  type CipherRates,
+  type TestForecast,
+  type TestVerdict,
+} from '../analysis/encryption.ts';
+import { measureCipherCeilings, mergeCeilings, type CipherCeilings } from './cipher-ceilings.ts';
+import {
+  openThrowaway,
+  sweepThrowaways,
+  sweepThrowawayFiles,
+  throwawayUnavailable,
+  type DmCryptFlag,
+  type Throwaway,
+} from './throwaway.ts';
+
+export interface EncryptionSpec {
+  /** A folder on the disk to assess. */
+  target: string;
+  mode: 'throwaway' | 'existing' | 'auto';
+  tests?: string[];
+  sizeBytes?: number;
+  durationSec?: number;
+  warmupSec?: number;
+  runs?: number;
+  cipher?: string;
+  keyBits?: number;
+  sectorBytes?: 512 | 4096;
+  flags?: DmCryptFlag[];
+  label?: string;
+}
+
+export interface EncryptionReport {
+  mode: 'throwaway' | 'existing';
+  /** The dm-crypt setup measured: cipher, key size, sector size, flags. */
+  setup: { cipher: string; keyBits: number; sectorBytes: number; flags: string[] };
+  ceilings: CipherCeilings;
+  rates: CipherRates | null;
+  raw: RunRecord;
+  encrypted: RunRecord;
+  verdict: TestVerdict[];
+  /** The raw run's figures forecast under this dm-crypt on this CPU: estimated. */
+  forecast: TestForecast[];
+  /**
+   * How far the cipher's rate moved between its measurements right before and right after the
+   * encrypted run (0.2 = 20 %, the largest over the rates the forecast uses): a CPU shared with
+   * another load moves it, and the forecast is no surer than this. Null without a ceiling.
+   */
+  cipherDrift: number | null;
+  /** What earlier killed runs left and this run removed. */
+  cleaned: string[];
+  notes: string[];
+}
+
+export interface EncryptionOptions {
+  onEvent?: (event: BenchEvent & { stage?: 'raw' | 'encrypted' }) => void;
+  signal?: AbortSignal;
+  workerPath?: string;
+  /** Called once the throwaway exists, so a caller can tear it down from a signal handler. */
+  onThrowaway?: (t: Throwaway | null) => void;
+}
+
+/** The dm-crypt layer under a path and the device right beneath it, from system/'s stack. */
+export function existingCrypt(layers: StackLayer[]): { mapping: string; beneath: string; layer: StackLayer } | null {
+  const i = layers.findIndex((l) => l.kind === 'dm-crypt');
+  const below = i >= 0 ? layers[i + 1] : undefined;
+  if (i < 0 || !below) return null;
+  const layer = layers[i]!;
+  const device = (l: StackLayer) => `/dev/${String(l.details.device ?? l.name)}`;
+  return { mapping: device(layer), beneath: device(below), layer };
+}
+
+/** Whether a test writes (the catalog says; an existing mapping is only ever read). */
+const writesTo = (test: string): boolean => testById(test)?.writes ?? true;
+
+const DEFAULT_TESTS: string[] = ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-read'];
+
+export async function measureEncryptionCost(spec: EncryptionSpec, opts: EncryptionOptions = {}): Promise<EncryptionReport> {
+  const notes: string[] = [];
+  const report = await inspectPath(spec.target);
+  const existing = existingCrypt(report.target.stack ?? []);
+  if (spec.mode === 'existing' && !existing) {
+    throw new BenchError(
+      'no-dm-crypt',
+      `${spec.target} is not on a dm-crypt mapping (diskdelta inspect shows its stack); use the throwaway mapping instead`,
+    );
+  }
+  const mode: 'throwaway' | 'existing' = spec.mode === 'auto' ? (existing ? 'existing' : 'throwaway') : spec.mode;
+  if (process.getuid?.() !== 0) {
+    throw new BenchError(
+      'needs-root',
+      mode === 'existing'
+        ? `reading the raw device beneath ${existing?.mapping} needs root (until the privileged helper lands); the cipher ceilings (diskdelta ciphers) and the forecast still work`
+        : ((await throwawayUnavailable()) ?? 'needs root'),
+    );
+  }
+  if (mode === 'throwaway') {
+    const why = await throwawayUnavailable();
+    if (why) throw new BenchError('dm-crypt-unavailable', why);
+  }
+
+  const setup =
+    mode === 'existing'
+      ? {
+          cipher: String(existing!.layer.details.cipher ?? 'aes-xts-plain64'),
+          keyBits: Number(existing!.layer.details.keyBits ?? 512),
+          sectorBytes: Number(existing!.layer.details.sectorSize ?? 512),
+          flags: String(existing!.layer.details.flags ?? '')
+            .split(' ')
+            .filter(Boolean),
+        }
+      : {
+          cipher: spec.cipher ?? 'aes-xts-plain64',
+          keyBits: spec.keyBits ?? 512,
+          sectorBytes: spec.sectorBytes ?? 512,
+          flags: spec.flags ?? [],
+        };
+
+  const measureCiphers = () =>
+    measureCipherCeilings({ ciphers: [`${setup.cipher}:${setup.keyBits}`], sectors: [65536], windowSeconds: 0.4 }, opts.workerPath).catch(
+      (error: unknown) => {
+        if (error instanceof BenchError && error.code === 'usage') {
+          throw new BenchError(
+            'usage',
+            `the worker cannot measure the cipher ${setup.cipher} with ${setup.keyBits}-bit keys: ${error.message}`,
+          );
+        }
+        throw error;
+      },
+    );
+  // Measured right before and right after the encrypted run (below), so the forecast's cipher
+  // rate and the measurement it is compared with come from the same stretch of time.
+  let tests = spec.tests ?? DEFAULT_TESTS;
+  if (mode === 'existing') {
+    const writes = tests.filter(writesTo);
+    if (writes.length > 0)
+      notes.push(
+        `an existing mapping is only read: ${writes.join(', ')} left out (writes are measured through a test file on the filesystem, never raw)`,
+      );
+    tests = tests.filter((t) => !writesTo(t));
+    if (tests.length === 0) throw new BenchError('usage', 'an existing dm-crypt mapping is only read: choose at least one read test');
+  }
+  const base: Omit<BenchSpec, 'target'> = {
+    tests,
+    sizeBytes: spec.sizeBytes ?? 256 * 1024 * 1024,
+    durationSec: spec.durationSec ?? PRESETS.quick.durationSec,
+    warmupSec: spec.warmupSec ?? PRESETS.quick.warmupSec,
+    runs: spec.runs ?? 1,
+  };
+  const label = spec.label ?? `${spec.target}`;
+  const bench = (target: string, stage: 'raw' | 'encrypted', what: string) =>
+    runBenchmark(
+      { ...base, target, label: `${label} — ${what}` },
+      {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
+        onEvent: (e) => opts.onEvent?.({ ...e, stage }),
+      },
+    );
+
+  const cleaned: string[] = [];
+  let raw: RunRecord;
+  let encrypted: RunRecord;
+  let before: CipherCeilings;
+  if (mode === 'existing') {
+    raw = await bench(existing!.beneath, 'raw', `raw ${existing!.beneath} (beneath ${existing!.layer.name})`);
+    before = await measureCiphers();
+    encrypted = await bench(existing!.mapping, 'encrypted', `dm-crypt ${existing!.layer.name}`);
+  } else {
+    cleaned.push(...(await sweepThrowaways()), ...(await sweepThrowawayFiles(spec.target)));
+    const t = await openThrowaway({
+      folder: spec.target,
+      sizeBytes: base.sizeBytes!,
+      cipher: setup.cipher,
+      keyBits: setup.keyBits,
+      sectorBytes: setup.sectorBytes === 4096 ? 4096 : 512,
+      flags: setup.flags as DmCryptFlag[],
+      ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
+    });
+    opts.onThrowaway?.(t);
+    try {
+      raw = await bench(t.loop, 'raw', `raw (loop over DiskDelta's file)`);
+      before = await measureCiphers();
+      encrypted = await bench(
+        t.mapping,
+        'encrypted',
+        `dm-crypt ${setup.cipher} ${setup.keyBits} bit, ${setup.sectorBytes} B sectors${setup.flags.length ? `, ${setup.flags.join(' ')}` : ''}`,
+      );
+    } finally {
+      await t.teardown();
+      opts.onThrowaway?.(null);
+    }
+  }
+  // The cipher again after the mapping's runs: the forecast uses the mean of both.
+  const after = await measureCiphers();
+  const ceilings = mergeCeilings(before, after);
+  const rates = cipherRates(ceilings, setup.cipher, setup.keyBits);
+  if (!rates) notes.push(`the cipher ${setup.cipher} ${setup.keyBits} bit could not be measured here: no ceiling, no forecast`);
+  const cipherDrift = rateDrift(cipherRates(before, setup.cipher, setup.keyBits), cipherRates(after, setup.cipher, setup.keyBits));
+  if (cipherDrift !== null && cipherDrift > 0.1) {
+    notes.push(
+      `the cipher's rate moved ${Math.round(cipherDrift * 100)} % during the run (another load on this CPU?): the forecast is that much less sure; run again on a quiet machine`,
+    );
+  }
+  return {
+    mode,
+    setup,
+    ceilings,
+    rates,
+    raw,
+    encrypted,
+    cipherDrift,
+    cleaned,
+    notes,
+    verdict: encryptionVerdict(raw, encrypted, rates),
+    forecast: rates ? forecastRun(raw, rates) : [],
+  };
+}

@@ -1,0 +1,79 @@
+// Overview's "Cipher ceilings": how fast this CPU runs dm-crypt's ciphers — the ceiling an
+// encrypted disk cannot pass. Measured on request (a few seconds); a user-space estimate says so.
+import { useEffect } from 'react';
+import { formatNumber } from '../../../electron/core/analysis/units.ts';
+import { ErrorNote } from '../components/common.tsx';
+import { useSystem } from '../stores/index.ts';
+import { useStoresApi } from '../stores/use-stores-api.ts';
+import { cipherTableRows } from '../view/encryption-view.ts';
+
+export function CipherCeilingsSection() {
+  const stores = useStoresApi();
+  const { ciphers, ciphersBusy, ciphersError } = useSystem((s) => s);
+  useEffect(() => {
+    void stores.system.getState().loadCiphers(false);
+  }, [stores]);
+  const table = ciphers ? cipherTableRows(ciphers) : null;
+  const estimate = ciphers?.source === 'user-space-estimate';
+  return (
+    <section aria-labelledby="ciphers-h" data-testid="cipher-ceilings">
+      <h2 id="ciphers-h">Cipher ceilings (dm-crypt)</h2>
+      <p className="muted">
+        How fast this CPU encrypts and decrypts disk sectors: an encrypted disk cannot read or write faster than this, whatever the drive.{' '}
+        {ciphers ? (
+          <>
+            AES-NI: <strong>{ciphers.cpu.aesNi ? 'yes' : 'no'}</strong>, VAES: <strong>{ciphers.cpu.vaes ? 'yes' : 'no'}</strong>.{' '}
+          </>
+        ) : null}
+      </p>
+      <button type="button" onClick={() => void stores.system.getState().loadCiphers(true)} disabled={ciphersBusy}>
+        {ciphersBusy ? 'Measuring…' : ciphers ? 'Measure again' : 'Measure cipher ceilings'}
+      </button>
+      <ErrorNote error={ciphersError} what="Measuring the ciphers" />
+      {ciphers && table ? (
+        <>
+          <p className={estimate ? 'warning-note' : 'muted'} data-testid="cipher-source">
+            Measured with the {ciphers.sourceLabel}.{estimate ? ' Every figure below is a user-space estimate.' : ''}
+          </p>
+          <table data-testid="cipher-table">
+            <thead>
+              <tr>
+                <th scope="col">Cipher</th>
+                <th scope="col">Key</th>
+                <th scope="col">Request</th>
+                {table.threads.map((t) => (
+                  <th scope="col" key={t}>
+                    {t} {t === 1 ? 'core' : 'cores'}: encrypt / decrypt (MB/s{estimate ? ', estimate' : ''})
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map((r) => (
+                <tr key={r.key}>
+                  <td>
+                    <code>{r.cipher}</code>
+                  </td>
+                  <td>{r.keyBits} bit</td>
+                  <td>{r.sectorBytes === 65536 ? '64 KiB (bulk)' : `${r.sectorBytes} B sector`}</td>
+                  {r.cells.map((f, i) => (
+                    <td key={i}>{f ? `${formatNumber(f.encryptBps / 1e6)} / ${formatNumber(f.decryptBps / 1e6)}` : '—'}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {ciphers.unavailable.length > 0 ? (
+            <ul className="notes">
+              {ciphers.unavailable.map((u) => (
+                <li key={`${u.cipher}:${u.keyBits}`}>
+                  <code>{u.cipher}</code> {u.keyBits} bit: {u.reason}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

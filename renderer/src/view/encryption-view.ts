@@ -1,0 +1,82 @@
+// Compare's encryption section and Overview's cipher table, computed from the runs and the
+// cipher ceilings with the one model in core/analysis/encryption.ts: measured bars, a forecast
+// bar (estimated) for every unencrypted run, and the cipher ceiling as a line.
+import { cipherRates, forecastRun } from '../../../electron/core/analysis/encryption.ts';
+import { bytesPerSecTo, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
+import type { CipherCeilings } from '../../../electron/core/model/cipher-types.ts';
+import type { RunRecord } from '../../../electron/core/model/results.ts';
+
+/** The tests the section charts, first one present wins. */
+const SEQUENTIAL = ['seq1m-q8t1-read', 'seq1m-q1t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-write'] as const;
+
+export interface EncryptionRow {
+  label: string;
+  runIndex: number;
+  encrypted: boolean;
+  /** Measured, in the display unit. */
+  measured: number | null;
+  /** The forecast under dm-crypt on this CPU (estimated), in the display unit; null for encrypted runs. */
+  forecast: number | null;
+}
+
+export interface EncryptionView {
+  test: string;
+  write: boolean;
+  rows: EncryptionRow[];
+  /** The cipher's ceiling for this direction on all CPUs, display unit; null when not measured. */
+  cipherLine: number | null;
+  cipherLineOneCore: number | null;
+  sourceLabel: string | null;
+}
+
+export function isEncryptedRun(r: RunRecord): boolean {
+  return (r.target.stack ?? []).some((l) => l.kind === 'dm-crypt') || /dm-crypt|luks/i.test(r.label);
+}
+
+export function buildEncryptionView(
+  records: RunRecord[],
+  ceilings: CipherCeilings | null,
+  unit: ThroughputUnit,
+  cipher = 'aes-xts-plain64',
+  keyBits = 512,
+): EncryptionView | null {
+  const test = SEQUENTIAL.find((t) => records.some((r) => r.results.some((x) => x.test === t && x.bytesPerSec !== null)));
+  if (!test) return null;
+  const write = test.endsWith('write');
+  const rates = ceilings ? cipherRates(ceilings, cipher, keyBits) : null;
+  const to = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bytesPerSecTo(bps, unit));
+  const rows = records.map((r, runIndex): EncryptionRow => {
+    const encrypted = isEncryptedRun(r);
+    const measured = r.results.find((x) => x.test === test)?.bytesPerSec ?? null;
+    const forecast = !encrypted && rates ? (forecastRun(r, rates).find((f) => f.test === test)?.estimatedBytesPerSec ?? null) : null;
+    return { label: r.label || `run ${runIndex + 1}`, runIndex, encrypted, measured: to(measured), forecast: to(forecast) };
+  });
+  return {
+    test,
+    write,
+    rows,
+    cipherLine: rates ? to(write ? rates.encryptAll : rates.decryptAll) : null,
+    cipherLineOneCore: rates ? to(write ? rates.encrypt1 : rates.decrypt1) : null,
+    sourceLabel: ceilings?.sourceLabel ?? null,
+  };
+}
+
+/** Overview's table: one row per cipher, key and sector size; one and all threads. */
+export function cipherTableRows(c: CipherCeilings) {
+  const keys = [...new Map(c.figures.map((f) => [`${f.cipher}:${f.keyBits}:${f.sectorBytes}`, f])).values()];
+  const threads = [...new Set(c.figures.map((f) => f.threads))].sort((a, b) => a - b);
+  return {
+    threads,
+    rows: keys.map((k) => ({
+      key: `${k.cipher}:${k.keyBits}:${k.sectorBytes}`,
+      cipher: k.cipher,
+      keyBits: k.keyBits,
+      sectorBytes: k.sectorBytes,
+      cells: threads.map(
+        (t) =>
+          c.figures.find((f) => f.cipher === k.cipher && f.keyBits === k.keyBits && f.sectorBytes === k.sectorBytes && f.threads === t) ??
+          null,
+      ),
+    })),
+  };
+}
