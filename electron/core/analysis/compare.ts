@@ -61,6 +61,8 @@ export interface CompareCell {
   vsBaseline: Delta | null;
   /** Against the previous run; only with three or more runs. */
   vsPrevious: Delta | null;
+  /** A figure's basis as stored: how it was obtained, e.g. a workload's passes and their range. */
+  basis?: string;
 }
 
 export interface CompareRow {
@@ -332,6 +334,7 @@ function figureRows(test: string, results: Array<TestResult | null>, unit: Throu
         estimated: f?.provenance === 'estimated',
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
         vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
+        ...(f?.basis ? { basis: f.basis } : {}),
       })),
     };
   });

@@ -228,7 +228,7 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
           <BarGroupChart key={group.id} group={group} labels={labels} scale={scale} />
         ))}
       </div>
-      {view.bars.length === 0 ? <p className="muted">These runs share no throughput or IOPS figures to chart.</p> : null}
+      {view.bars.length === 0 ? <p className="muted">These runs share no throughput, IOPS or workload figures to chart.</p> : null}
       <CompareEncryption records={records} unit={unit} scale={scale} />
 
       <section aria-labelledby="speedup-h" className="below-fold">
@@ -360,7 +360,7 @@ interface BarShapeProps {
   height?: number;
   fill?: string;
   value?: unknown;
-  payload?: { test?: string };
+  payload?: { test?: string; title?: string };
 }
 
 /** Bars as plain rects that say what they show, so tests (and screen readers) can find them. */
@@ -379,6 +379,7 @@ function barShape(runIndex: number, group: BarGroup['id']) {
         data-group={group}
         data-run={runIndex}
         data-test={props.payload?.test}
+        data-title={props.payload?.title}
         data-value={typeof value === 'number' ? value : undefined}
       />
     );
@@ -401,14 +402,15 @@ const BarGroupChart = memo(function BarGroupChart({ group, labels, scale }: { gr
   return (
     <section
       aria-labelledby={`bars-${group.id}`}
-      className="chart"
+      className={group.id === 'workload' ? 'chart wide' : 'chart'}
       data-testid={`bars-${group.id}`}
       data-scale={choice.log ? 'log' : 'linear'}
     >
       <h2 id={`bars-${group.id}`}>
         {group.title}{' '}
         <span className="muted">
-          ({group.unitLabel}, {choice.note})
+          ({group.unitLabel}
+          {group.direction ? `, ${group.direction}` : ''}, {choice.note})
         </span>
       </h2>
       <div ref={box}>
@@ -444,9 +446,35 @@ const BarGroupChart = memo(function BarGroupChart({ group, labels, scale }: { gr
           </BarChart>
         ) : null}
       </div>
+      <PassRanges group={group} />
     </section>
   );
 });
+
+/** What each workload bar stands on: its passes and their range (the figure's basis), per run. */
+function PassRanges({ group }: { group: BarGroup }) {
+  const rows = group.data.filter((d) => d.bases?.some(Boolean));
+  if (rows.length === 0) return null;
+  return (
+    <dl className="pass-ranges" data-testid={`bases-${group.id}`}>
+      {rows.map((d) => (
+        <div key={d.title}>
+          <dt>{d.title}</dt>
+          {d.bases!.map((basis, i) =>
+            basis ? (
+              <dd key={i} data-run={i}>
+                <span className="swatch" style={{ background: SERIES_COLORS[i] }}>
+                  #{i + 1}
+                </span>{' '}
+                {d.labels[i]?.value}: {basis}
+              </dd>
+            ) : null,
+          )}
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 const LatencyChart = memo(function LatencyChart({ data, labels, scale }: { data: PercentileRow[]; labels: string[]; scale: ScaleMode }) {
   const [box, width] = useWidth<HTMLDivElement>();

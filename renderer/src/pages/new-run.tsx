@@ -4,7 +4,9 @@ import { ErrorNote, PageHeader } from '../components/common.tsx';
 import { useRuns, useSystem, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
-import { buildSpec, describePreset, LABEL_SUGGESTIONS, presetDefaults, type RunForm } from '../view/new-run-form.ts';
+import { PRESETS } from '../../../electron/core/bench/presets.ts';
+import { testLabel } from '../../../electron/core/model/catalog.ts';
+import { buildSpec, describePreset, LABEL_SUGGESTIONS, presetDefaults, WORKLOAD_CHOICES, type RunForm } from '../view/new-run-form.ts';
 
 // A stable empty list: a selector that returns a new [] on every call re-renders forever.
 const NO_SUGGESTIONS: string[] = [];
@@ -100,6 +102,29 @@ export function NewRunPage() {
           ))}
         </select>
         <p className="hint">{describePreset(form.preset)} Leave a field empty to use the preset's value.</p>
+        {form.preset === 'workloads' ? (
+          <fieldset className="workload-picks" data-testid="workload-picks">
+            <legend>Workloads (seconds per phase, lower is better)</legend>
+            {WORKLOAD_CHOICES.map((w) => {
+              const picked = form.workloads ?? PRESETS.workloads.tests;
+              const checked = picked.includes(w.id);
+              return (
+                <label key={w.id} className="check">
+                  <input
+                    type="checkbox"
+                    name="workload"
+                    value={w.id}
+                    checked={checked}
+                    onChange={() => set({ workloads: checked ? picked.filter((t) => t !== w.id) : [...picked, w.id] })}
+                  />
+                  <span>
+                    {testLabel(w.id)} <span className="muted">· {w.note}</span>
+                  </span>
+                </label>
+              );
+            })}
+          </fieldset>
+        ) : null}
 
         <div className="grid3">
           {PRESET_OVERRIDES.map((field) => (

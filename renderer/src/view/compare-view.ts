@@ -10,6 +10,7 @@ import {
   throughputLabel,
   type ThroughputUnit,
 } from '../../../electron/core/analysis/units.ts';
+import { testLabel } from '../../../electron/core/model/catalog.ts';
 import type { RunRecord, Warning } from '../../../electron/core/model/results.ts';
 
 export interface BarDatum {
@@ -17,6 +18,8 @@ export interface BarDatum {
   title: string;
   /** What each run's bar says above it: its value, and for #2… its ratio to #1 ("631.1", "×15.3"). */
   labels: Array<BarLabelText | undefined>;
+  /** What each run's bar stands on (workload figures: the passes and their range); undefined for rates. */
+  bases?: Array<string | undefined>;
   /** One value per run, keyed r0…r5; undefined where the run has no such figure. */
   [run: `r${number}`]: number | undefined;
 }
@@ -77,11 +80,17 @@ export function chooseScale(data: readonly object[], keys: string[], mode: Scale
 }
 
 export interface BarGroup {
-  id: 'throughput' | 'iops';
+  id: 'throughput' | 'iops' | 'workload';
   title: string;
   unitLabel: string;
+  /** Said beside the unit: "lower is better" for times; rates leave it out (higher is the rule). */
+  direction?: string;
   data: BarDatum[];
 }
+
+/** A workload phase in words: each timed phase ends with syncfs (bench/kinds/workload.ts). */
+const PHASE_TITLES: Record<string, string> = { write: 'write + sync', delete: 'delete + sync', start: 'start (cold cache)' };
+export const phaseTitle = (phase: string): string => PHASE_TITLES[phase] ?? phase;
 
 export interface SeriesLine {
   runIndex: number;
@@ -119,6 +128,18 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
       });
       return datum;
     });
+  // Seconds per phase (workloads, imported or reference timings): one bar per run, per test and phase.
+  const phaseRows = comparison.rows.filter((r) => r.kind === 'figure' && r.metric.startsWith('phaseSeconds:'));
+  const phaseData = (rows: CompareRow[]): BarDatum[] =>
+    rows.map((row) => {
+      const datum = barData([row], (v) => v)[0]!;
+      datum.title = `${testLabel(row.test, row.params)} · ${phaseTitle(row.metric.slice('phaseSeconds:'.length))}`;
+      datum.labels = row.cells.map((cell) =>
+        cell.value == null ? undefined : withRatio(`${formatNumber(cell.value)} s`, cell.vsBaseline?.ratioText),
+      );
+      datum.bases = row.cells.map((cell) => cell.basis);
+      return datum;
+    });
   const throughputRows = comparison.rows.filter((r) => r.kind === 'throughput' && isSequential(r));
   const iopsRows = comparison.rows.filter((r) => r.kind === 'iops');
   const bars: BarGroup[] = [];
@@ -132,6 +153,15 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
   }
   if (iopsRows.length > 0) {
     bars.push({ id: 'iops', title: 'Random I/O and seeks', unitLabel: 'IOPS · seeks/s', data: barData(iopsRows, (v) => v) });
+  }
+  if (phaseRows.length > 0) {
+    bars.push({
+      id: 'workload',
+      title: 'Workloads: seconds per phase',
+      unitLabel: 's',
+      direction: 'lower is better',
+      data: phaseData(phaseRows),
+    });
   }
   const seriesTests = [
     ...new Set(records.flatMap((r) => r.results.filter((t) => t.runs.some((m) => m.samples.length > 0)).map((t) => t.test))),

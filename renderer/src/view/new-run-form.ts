@@ -11,9 +11,25 @@ export interface RunForm {
   durationSec: string;
   runs: string;
   label: string;
+  /** Preset `workloads`: the workloads picked (undefined: the preset's own). */
+  workloads?: string[];
   /** Also measure what dm-crypt costs on this disk. */
   encryption?: boolean;
 }
+
+/** The workloads New run offers one by one, with what each costs the disk (bench/kinds/workload.ts). */
+export const WORKLOAD_CHOICES: ReadonlyArray<{ id: string; note: string }> = [
+  { id: 'tree', note: 'writes ~1.3 GB as 78,579 small files (the shape of Linux 6.1.192), then deletes them; each followed by sync' },
+  { id: 'tree-3.9.1', note: "the same tree scaled to the seed's Linux 3.9.1: 45,168 files, 592 MB; the Intel 525 reference has this one" },
+  {
+    id: 'bigfile',
+    note: 'writes one file of up to 3 GB (less if the disk has less room; the test file size field sets it), then deletes it',
+  },
+  {
+    id: 'app-start',
+    note: 'reads as 4 programs starting at once from a cold cache: needs root (or the helper) to drop the cache, else a warning says it was only partly dropped',
+  },
+];
 
 export const LABEL_SUGGESTIONS = ['HDD', 'SSD', 'SSD + dm-crypt', 'NVMe', 'USB stick'];
 
@@ -53,6 +69,13 @@ export function buildSpec(form: RunForm): BenchSpec | string {
     spec.runs = runs;
   }
   if (form.label.trim()) spec.label = form.label.trim();
+  if (form.preset === 'workloads' && form.workloads) {
+    if (form.workloads.length === 0) return 'Workloads: pick at least one.';
+    const preset = PRESETS.workloads.tests;
+    const same = form.workloads.length === preset.length && preset.every((t) => form.workloads!.includes(t));
+    // In the order New run lists them; the preset's own choice stays a plain preset run.
+    if (!same) spec.tests = WORKLOAD_CHOICES.map((w) => w.id).filter((id) => form.workloads!.includes(id));
+  }
   if (form.encryption) spec.encryption = 'auto';
   const checked = benchSpecSchema.safeParse(spec);
   return checked.success ? checked.data : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

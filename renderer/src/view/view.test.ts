@@ -12,7 +12,8 @@ import {
   seriesFor,
   wrapTickLabel,
 } from './compare-view.ts';
-import { buildSpec } from './new-run-form.ts';
+import { buildSpec, WORKLOAD_CHOICES } from './new-run-form.ts';
+import { TEST_IDS, testById } from '../../../electron/core/model/catalog.ts';
 import { liveSeries } from './live-view.ts';
 import { dayBoundary } from './date-filter.ts';
 
@@ -126,6 +127,21 @@ test('new run form: friendly messages for bad fields, a valid spec otherwise', (
     runs: 1,
     label: 'SSD',
   });
+  // Workloads one by one: the preset's own pick stays the preset; another pick names its tests; none is refused.
+  const w = { ...base, preset: 'workloads' as const };
+  assert.deepEqual(buildSpec({ ...w, workloads: ['app-start', 'bigfile', 'tree-3.9.1'] }), { target: '/mnt/ssd', preset: 'workloads' });
+  assert.deepEqual(buildSpec({ ...w, workloads: ['bigfile', 'tree'] }), {
+    target: '/mnt/ssd',
+    preset: 'workloads',
+    tests: ['tree', 'bigfile'],
+  });
+  assert.match(String(buildSpec({ ...w, workloads: [] })), /pick at least one/);
+  // Every catalog workload is offered, none twice.
+  assert.deepEqual(
+    WORKLOAD_CHOICES.map((c) => c.id),
+    TEST_IDS.filter((id) => testById(id)?.kind === 'workload'),
+  );
+  for (const c of WORKLOAD_CHOICES) assert.equal(testById(c.id)?.kind, 'workload', `${c.id} is a catalog workload`);
 });
 
 test('live series: one line per test, later runs continue where the previous ended', () => {
@@ -206,4 +222,48 @@ test('axis labels wrap to their share of the axis, whole words, at most three li
       assert.ok(line.length * 6.2 <= Math.max(width, 'random'.length * 6.2) + 1e-9, `${line} fits ${width} px`);
     }
   }
+});
+
+test('compare view: workload phases as seconds bars beside the Intel 525 reference runs, lower is better, ranges kept', async () => {
+  const { loadReferenceRuns } = await import('../../../electron/core/formats/reference.ts');
+  const { phaseFigures } = await import('../../../electron/core/bench/kinds/workload.ts');
+  const intel = (await loadReferenceRuns()).filter((r) => r.label.startsWith('Intel 525'));
+  assert.equal(intel.length, 2, 'the two Intel 525 reference runs (without and with discard)');
+  // A measured run's figures as the kind makes them from the worker's passes (a warm-up left out).
+  const pass = (phase: string, run: number, seconds: number, warmup = false) =>
+    ({ type: 'phase', workload: 'bigfile', phase, run, warmup, seconds, files: 1, bytes: 1 }) as Parameters<typeof phaseFigures>[0][number];
+  const figures = phaseFigures(
+    [
+      pass('write', 0, 9, true),
+      pass('delete', 0, 9, true),
+      pass('write', 1, 2),
+      pass('delete', 1, 0.2),
+      pass('write', 2, 3),
+      pass('delete', 2, 0.4),
+    ],
+    null,
+  );
+  const measured: RunRecord = {
+    ...record('this disk', 1),
+    results: [{ ...result('bigfile', 0, 0), bytesPerSec: null, iops: null, latencyNs: null, runs: [], figures }],
+  };
+  const view = buildCompareView([measured, ...intel], 'MB');
+  const group = view.bars.find((g) => g.id === 'workload');
+  assert.ok(group, 'a workload group');
+  assert.equal(group.unitLabel, 's');
+  assert.equal(group.direction, 'lower is better');
+  const del = group.data.find((d) => d.test === 'bigfile' && d.title.endsWith('delete + sync'));
+  assert.ok(del, `a bigfile delete category among ${group.data.map((d) => d.title).join(', ')}`);
+  // All three runs have a bar: the measured one and both references (0.43 s and 1.65 s as published).
+  assert.ok(Math.abs(del.r0! - 0.3) < 1e-9, `measured median ${del.r0}`);
+  assert.deepEqual([del.r1, del.r2], [0.43, 1.65]);
+  assert.deepEqual(del.labels[0], { value: '0.300 s' });
+  assert.equal(del.labels[1]?.ratio, '×1.43', 'a slower reference reads as a ratio above 1');
+  assert.match(del.bases?.[0] ?? '', /median of 2 runs \(0\.20 s–0\.40 s\)/, 'the range of the passes is kept');
+  // The reference tree has write and delete; the measured run has no tree, so its bar is missing, not zero.
+  const treeWrite = group.data.find((d) => d.test === 'tree-3.9.1' && d.title.endsWith('write + sync'));
+  assert.ok(treeWrite);
+  assert.equal(treeWrite.r0, undefined);
+  assert.deepEqual([treeWrite.r1, treeWrite.r2], [7.368, 7.373]);
+  assert.equal(treeWrite.labels[2]?.ratio, undefined, 'no ratio against a baseline without that figure');
 });

@@ -98,6 +98,9 @@ describe('the workload kind', () => {
     );
     const start = phaseFigures([pass('start', 1, 2, 0.5), pass('start', 2, 4, 0.7)], null);
     assert.match(start[0]!.basis!, /first to last program 0\.60 s/);
+    // Milliseconds keep their digits: two fast deletes do not read as one range "0.01 s–0.01 s".
+    const fast = phaseFigures([pass('delete', 1, 0.0079), pass('delete', 2, 0.0121)], null);
+    assert.match(fast[0]!.basis!, /^median of 2 runs \(0\.0079 s–0\.012 s\)/);
   });
 
   it('a real run: big file and programs starting, figures in seconds, nothing left behind', async (t) => {

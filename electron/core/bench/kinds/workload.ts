@@ -58,7 +58,8 @@ export function workloadArgv(plan: WorkloadPlan): string[] {
   return argv;
 }
 
-const seconds = (s: number) => `${s < 10 ? s.toFixed(2) : s.toFixed(1)} s`;
+// Two significant figures below 0.1 s: a fast disk's 7.9 ms delete must not read "0.01 s", nor a range "0.01 s–0.01 s".
+const seconds = (s: number) => `${s >= 10 ? s.toFixed(1) : s >= 0.1 ? s.toFixed(2) : s.toPrecision(2)} s`;
 
 /** What was written or read, in words, for a figure's basis. */
 function describeWork(info: WorkloadInfo | null): string {
