@@ -9,6 +9,7 @@ import {
   formatPercent,
   formatRatio,
   formatThroughput,
+  formatTick,
   parseThroughputUnit,
 } from './units.ts';
 
@@ -18,6 +19,16 @@ describe('units', () => {
     assert.equal(bytesPerSecTo(300e6, 'MB'), 300);
     assert.equal(bytesPerSecTo(2 ** 30, 'MiB'), 1024);
     assert.equal(bytesPerSecFrom(40_300, 'KB'), 41_267_200);
+  });
+
+  it('writes axis ticks without the trailing zeros of a fixed precision', () => {
+    assert.equal(formatTick(0.7), '0.7');
+    assert.equal(formatTick(0.002), '0.002');
+    assert.equal(formatTick(2.5), '2.5');
+    assert.equal(formatTick(20), '20');
+    assert.equal(formatTick(150.5), '150.5');
+    assert.equal(formatTick(2000), '2,000');
+    assert.equal(formatTick(0.0123), '0.0123');
   });
 
   it('labels every figure with its unit', () => {

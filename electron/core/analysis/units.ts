@@ -62,6 +62,15 @@ export function formatNumber(value: number): string {
   return value.toPrecision(3);
 }
 
+/**
+ * An axis tick: a round value the chart chose, so formatNumber's fixed precision only adds
+ * zeros ("0.700", "0.00200", "2.50"); the tick keeps its significant digits and drops those.
+ */
+export function formatTick(value: number): string {
+  const text = formatNumber(value);
+  return text.includes('.') && !text.includes('e') ? text.replace(/\.?0+$/, '') : text;
+}
+
 export function formatThroughput(bytesPerSec: number, unit: ThroughputUnit = 'MB'): string {
   return `${formatNumber(bytesPerSecTo(bytesPerSec, unit))} ${UNIT_LABEL[unit]}`;
 }

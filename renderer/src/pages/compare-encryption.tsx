@@ -4,7 +4,7 @@
 // ceiling as a dashed line.
 import { memo, useEffect, useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
+import { formatNumber, formatTick, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { SERIES_COLORS } from '../components/common.tsx';
 import { useWidth } from '../components/use-width.ts';
@@ -130,7 +130,7 @@ const EncryptionChart = memo(function EncryptionChart({
               domain={
                 logScale ? logDomain([...data, { line: view.cipherLine ?? undefined }], ['measured', 'forecast', 'line']) : [0, 'auto']
               }
-              tickFormatter={(v: number) => formatNumber(v)}
+              tickFormatter={(v: number) => formatTick(v)}
             />
             <Tooltip
               formatter={(v, name) => `${formatNumber(Number(v))} ${unitLabel}${name === 'forecast' ? ' (estimated)' : ''}`}

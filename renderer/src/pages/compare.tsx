@@ -5,6 +5,7 @@ import {
   THROUGHPUT_UNITS,
   formatLatency,
   formatNumber,
+  formatTick,
   throughputLabel,
   type ThroughputUnit,
 } from '../../../electron/core/analysis/units.ts';
@@ -424,7 +425,7 @@ const BarGroupChart = memo(function BarGroupChart({ group, labels, scale }: { gr
               scale={choice.log ? 'log' : 'auto'}
               domain={chartDomain(group.data, keys, choice.log, room)}
               allowDataOverflow={choice.log}
-              tickFormatter={(v: number) => formatNumber(v)}
+              tickFormatter={(v: number) => formatTick(v)}
             />
             <Tooltip
               formatter={(v) => `${formatNumber(Number(v))} ${group.unitLabel}`}
@@ -621,7 +622,7 @@ const SeriesChart = memo(function SeriesChart({
               scale={choice.log ? 'log' : 'auto'}
               domain={choice.log ? logDomain(points, ['value']) : [0, 'auto']}
               allowDataOverflow={choice.log}
-              tickFormatter={(v: number) => `${formatNumber(v)} ${unitLabel}`}
+              tickFormatter={(v: number) => `${formatTick(v)} ${unitLabel}`}
             />
             <Tooltip
               formatter={(v) => `${formatNumber(Number(v))} ${unitLabel}`}

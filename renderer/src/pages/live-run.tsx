@@ -1,5 +1,5 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatIops, formatNumber, formatThroughput } from '../../../electron/core/analysis/units.ts';
+import { formatIops, formatThroughput, formatTick } from '../../../electron/core/analysis/units.ts';
 import { testTitle } from '../../../electron/core/model/catalog.ts';
 import { EmptyState, ErrorNote, formatEta, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { useRuns } from '../stores/index.ts';
@@ -121,7 +121,7 @@ export function LiveRunPage() {
                   stroke="var(--muted)"
                   allowDuplicatedCategory={false}
                 />
-                <YAxis width={100} stroke="var(--muted)" tickFormatter={(v: number) => `${formatNumber(v)} MB/s`} />
+                <YAxis width={100} stroke="var(--muted)" tickFormatter={(v: number) => `${formatTick(v)} MB/s`} />
                 <Tooltip
                   formatter={(v) => `${Number(v).toFixed(1)} MB/s`}
                   labelFormatter={(t) => `${Number(t)} s`}
