@@ -61,3 +61,21 @@ test('a reader that closes the pipe early (`diskdelta --help | true`) ends the C
   assert.doesNotMatch(child.stderr, /EPIPE|Unhandled|at /);
   assert.match(child.stderr, /^status 0$/m);
 });
+
+test("a command's known failure (BenchError) is one sentence and its documented exit code, never a stack trace", () => {
+  const bin = fileURLToPath(new URL('../../bin/diskdelta.js', import.meta.url));
+  // Failures raised outside a worker, in commands that do not catch them themselves.
+  const cases = [
+    { argv: ['trim-audit', '/proc', '--no-fstrim'], says: /^diskdelta trim-audit: \/proc lies on no block device .*no TRIM to audit\n$/ },
+    {
+      argv: ['discard-cost', '/nonexistent-diskdelta-folder'],
+      says: /^diskdelta discard-cost: .*(does not exist: give a folder|needs root)/,
+    },
+  ];
+  for (const { argv, says } of cases) {
+    const child = spawnSync(process.execPath, [bin, ...argv], { encoding: 'utf8' });
+    assert.match(child.stderr, says, argv.join(' '));
+    assert.doesNotMatch(child.stderr, /BenchError|\n\s+at /, 'no stack trace');
+    assert.equal(child.status, 3, `${argv[0]} exits with TARGET (3), as --help documents`);
+  }
+});

@@ -7,6 +7,7 @@ import { wrap } from './wrap.ts';
 import { COMMANDS } from './commands/index.ts';
 import { writeOut, writeErr } from './terminal.ts';
 import { appVersion } from '../core/app-version.ts';
+import { BenchError } from '../core/bench/errors.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -35,6 +36,12 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof UsageError) {
       writeErr(`diskdelta ${name}: ${error.message}\n`);
       return EXIT_USAGE;
+    }
+    // A measurement that failed for a known reason (missing folder, not root, no space …): its
+    // sentence and documented exit code, never a stack trace. Anything else is a bug: let it show.
+    if (error instanceof BenchError) {
+      writeErr(`diskdelta ${name}: ${error.message}\n`);
+      return error.exitCode;
     }
     throw error;
   }
