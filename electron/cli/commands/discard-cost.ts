@@ -2,6 +2,7 @@
 // (bench/discard-cost.ts), the seed's Intel 525 figures beside.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { runDiscardCost } from '../../core/bench/discard-cost.ts';
+import { STOP_SIGNALS } from '../signals.ts';
 import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta discard-cost FOLDER [--runs N] [--json]
@@ -11,7 +12,8 @@ of the seed's Linux 3.9.1 (45,168 files, 592 MB) with the filesystem mounted wit
 the discard option (a warm-up pass and N timed passes each, default 3), reads the loop device's
 discard counters around each, and times fstrim. Your own mount is left as it is; the scratch
 filesystem's discards become holes punched in its file, so the cost below is your filesystem's.
-Everything it makes is removed, whatever happens.
+Everything it makes is removed on success, error and Ctrl-C; what a killed run left (pid gone)
+is removed by the next run, which says so.
   --runs N  timed passes per setting (default 3)
   --json    machine-readable output
 `;
@@ -24,7 +26,17 @@ export const discardCostCommand: CliCommand = {
     const runs = values.runs === undefined ? 3 : Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 20)
       throw new UsageError(`--runs '${values.runs}' must be a whole number from 1 to 20`);
-    const r = await runDiscardCost(positionals[0]!, { runs });
+    // Ctrl-C/SIGTERM/SIGHUP: stop the workload; the run then unmounts and detaches its scratch filesystem.
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    let r;
+    try {
+      r = await runDiscardCost(positionals[0]!, { runs, signal: controller.signal });
+    } finally {
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    }
+    for (const line of r.cleaned) process.stderr.write(`cleaned up: ${line}\n`);
     if (values.json) writeOut(JSON.stringify(r, null, 2) + '\n');
     else {
       const lines = r.settings.flatMap((s) =>

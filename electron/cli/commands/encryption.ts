@@ -8,6 +8,7 @@ import { formatEncryptionReport } from '../../core/crypto/encryption-text.ts';
 import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
 import { UsageError, parseCount, parseFlags, type CliCommand } from '../args.ts';
 import { specFromFlags } from './run.ts';
+import { STOP_SIGNALS } from '../signals.ts';
 
 const HELP = `Usage: diskdelta encryption --target DIR [options]
 
@@ -95,8 +96,7 @@ export const encryptionCommand: CliCommand = {
       controller.abort();
       if (signalled > 1) void throwaway?.teardown().finally(() => process.exit(7));
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     try {
       const report = await measureEncryptionCost(spec, {
         signal: controller.signal,
@@ -121,8 +121,7 @@ export const encryptionCommand: CliCommand = {
       process.stderr.write(`diskdelta encryption: ${error.message}\n`);
       return error.exitCode;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
   },
 };

@@ -3,12 +3,15 @@
 // counters read around each delete; then fstrim's time on it. The scratch filesystem leaves the
 // user's own mount alone; what it changes: the discards reach the loop device and become holes
 // punched in its file, so the cost below that is the backing filesystem's (and its disk's).
-// Root only (losetup, mount). Everything made is removed on every exit path, in `finally`.
-import { mkdtemp, rm, rmdir } from 'node:fs/promises';
+// Root only (losetup, mount). Everything made is removed on every exit path, in `finally`; what a
+// killed run (SIGKILL, power cut) left is found by the pid in its names and removed by the next.
+import { mkdtemp, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Figure } from '../model/results.ts';
 import { blockLayers, readDiscardCounters } from '../system/discard-audit.ts';
+import { isRunning, listLoopDevices, ownerPid } from '../system/leftovers.ts';
+import { readMountinfo } from '../system/mountinfo.ts';
 import { BenchError } from './errors.ts';
 import { phaseFigures, SEED_TREE } from './kinds/workload.ts';
 import { parseFstrimBytes, runCommand as run } from './trim-audit.ts';
@@ -31,6 +34,44 @@ export interface DiscardCostResult {
   settings: DiscardSetting[];
   fstrim: { seconds: number; bytes: number | null };
   verdict: string;
+  /** What killed runs had left and this run removed first, a sentence each. */
+  cleaned: string[];
+}
+
+// Scratch image `.diskdelta-PID-discard-cost.tmp` (named like the worker's test files, whose sweep
+// removes one no loop device holds), mounted on `diskdelta-discard-PID-XXXXXX` in the temp folder.
+const IMAGE_PREFIX = '.diskdelta-';
+const IMAGE_SUFFIX = '-discard-cost.tmp';
+const MOUNT_PREFIX = 'diskdelta-discard-';
+
+/**
+ * Unmount, detach and remove the scratch filesystems of discard-cost runs whose process is gone.
+ * Only loop devices over a file named as above with a dead owner are touched.
+ */
+export async function sweepDiscardScratch(): Promise<string[]> {
+  const said: string[] = [];
+  const mounts = (await readMountinfo('/')).value ?? [];
+  for (const loop of await listLoopDevices()) {
+    const file = basename(loop.backFile);
+    const pid = ownerPid(file, IMAGE_PREFIX);
+    if (pid === null || !file.endsWith(IMAGE_SUFFIX) || isRunning(pid)) continue;
+    const mountedOn = mounts.filter((m) => m.source === loop.name).map((m) => m.mountPoint);
+    const stuck: string[] = [];
+    for (const point of mountedOn.reverse()) {
+      const r = await run('umount', [point]);
+      if (r.code !== 0) stuck.push(`${point} (${r.stderr.trim() || `umount exit ${r.code}`})`);
+      else if (basename(point).startsWith(MOUNT_PREFIX)) await rmdir(point).catch(() => {});
+    }
+    if (stuck.length) {
+      said.push(`left the scratch filesystem ${loop.name} of a killed run (pid ${pid}) in place: cannot unmount ${stuck.join(', ')}`);
+      continue;
+    }
+    await run('losetup', ['-d', loop.name]);
+    await rm(loop.backFile, { force: true });
+    const where = mountedOn.length ? `, unmounted from ${mountedOn.join(', ')},` : '';
+    said.push(`removed the scratch filesystem ${loop.name}${where} and its file ${loop.backFile}, left by a killed run (pid ${pid})`);
+  }
+  return said;
 }
 
 async function must(command: string, args: string[]): Promise<string> {
@@ -43,26 +84,33 @@ const deleteSeconds = (s: DiscardSetting) => s.figures.find((f) => f.subject ===
 
 export async function runDiscardCost(
   folder: string,
-  options: { files?: number; bytes?: number; runs?: number; workerPath?: string } = {},
+  options: { files?: number; bytes?: number; runs?: number; workerPath?: string; signal?: AbortSignal } = {},
 ): Promise<DiscardCostResult> {
   if (process.getuid?.() !== 0)
     throw new BenchError('permission', 'comparing discard on and off needs root (a loop device and mounts): run as root');
+  const where = await stat(folder).catch(() => null);
+  if (!where) throw new BenchError('target-missing', `the folder ${folder} does not exist: give a folder on the disk to measure`);
+  if (!where.isDirectory()) throw new BenchError('target-not-folder', `${folder} is not a folder: give a folder on the disk to measure`);
   const files = options.files ?? SEED_TREE.files;
   const bytes = options.bytes ?? SEED_TREE.bytes;
   const runs = options.runs ?? 3;
-  // Named like the worker's test files, so a run killed outright leaves nothing the next run keeps.
-  const image = join(folder, `.diskdelta-${process.pid}-discard-cost.tmp`);
+  const cleaned = await sweepDiscardScratch();
+  const image = join(folder, `${IMAGE_PREFIX}${process.pid}${IMAGE_SUFFIX}`);
+  const stopIfAsked = () => {
+    if (options.signal?.aborted) throw new BenchError('interrupted', 'stopped: the scratch filesystem is removed');
+  };
   let device: string | null = null;
   let mountpoint: string | null = null;
   try {
     await must('truncate', ['-s', String(Math.max(2 * bytes, 512 * 2 ** 20) + files * 8192), image]);
     device = (await must('losetup', ['-f', '--show', image])).trim();
     await must('mkfs.ext4', ['-q', '-E', 'nodiscard', device]);
-    mountpoint = await mkdtemp(join(tmpdir(), 'diskdelta-discard-'));
+    mountpoint = await mkdtemp(join(tmpdir(), `${MOUNT_PREFIX}${process.pid}-`));
     const loop = blockLayers([{ kind: 'loop', name: basename(device), details: {} }]);
     const settings: DiscardSetting[] = [];
     let fstrim: DiscardCostResult['fstrim'] = { seconds: 0, bytes: null };
     for (const option of ['nodiscard', 'discard'] as const) {
+      stopIfAsked();
       await must('mount', ['-o', option, device, mountpoint]);
       const before = await readDiscardCounters(loop);
       const passes: Array<Extract<WorkerMessage, { type: 'phase' }>> = [];
@@ -71,12 +119,14 @@ export async function runDiscardCost(
       args.push('--tree-files', String(files), '--tree-bytes', String(bytes));
       const exit = await runWorker(args, {
         workerPath: options.workerPath ?? locateWorker(),
+        ...(options.signal ? { signal: options.signal } : {}),
         onMessage: (m) => {
           if (m.type === 'phase') passes.push(m);
           else if (m.type === 'workload') info = m;
         },
         onInvalid: () => {},
       });
+      stopIfAsked();
       if (exit.code !== 0)
         throw BenchError.fromWorker(undefined, `the tree workload failed: ${exit.stderr.trim().split('\n').pop() ?? ''}`, exit.code);
       await run('sync', []);
@@ -100,7 +150,7 @@ export async function runDiscardCost(
       `(${off?.toFixed(2)} s without, ${on?.toFixed(2)} s with); a fstrim after ${runs + 1} such trees took ${fstrim.seconds.toFixed(2)} s. ` +
       `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
       `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`;
-    return { files, bytes, settings, fstrim, verdict };
+    return { files, bytes, settings, fstrim, verdict, cleaned };
   } finally {
     // Each step on its own: one failing must not leave the others behind.
     if (mountpoint) {

@@ -12,6 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { BenchError } from '../bench/errors.ts';
 import { locateWorker } from '../bench/worker-client.ts';
+import { isRunning, listLoopDevices, ownerPid } from '../system/leftovers.ts';
 import { DM_PREFIX, FILE_PREFIX } from '../system/throwaway-devices.ts';
 
 const run = promisify(execFile);
@@ -63,21 +64,6 @@ export async function throwawayUnavailable(): Promise<string | null> {
   return null;
 }
 
-function ownerPid(name: string, prefix: string): number | null {
-  const m = new RegExp(`^${prefix.replace('.', '\\.')}(\\d+)-`).exec(name);
-  return m ? Number(m[1]) : null;
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Remove what killed runs left: DiskDelta mappings and loop devices whose owner is gone, and
  * their files. Returns one sentence per thing removed. Names without the DiskDelta prefix, or
@@ -92,21 +78,14 @@ export async function sweepThrowaways(): Promise<string[]> {
   for (const line of dm.split('\n')) {
     const name = line.split(/\s+/)[0] ?? '';
     const pid = ownerPid(name, DM_PREFIX);
-    if (pid === null || alive(pid)) continue;
+    if (pid === null || isRunning(pid)) continue;
     await run('cryptsetup', ['close', name]).catch(() => run('dmsetup', ['remove', '--force', name]));
     said.push(`removed the dm-crypt mapping ${name} left by a killed run (pid ${pid})`);
   }
-  const loops = await run('losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE']).then(
-    (r) => r.stdout,
-    () => '',
-  );
-  const devices = loops.trim()
-    ? ((JSON.parse(loops) as { loopdevices?: Array<{ name: string; 'back-file': string | null }> }).loopdevices ?? [])
-    : [];
-  for (const d of devices) {
-    const back = (d['back-file'] ?? '').replace(/ \(deleted\)$/, '');
+  for (const d of await listLoopDevices()) {
+    const back = d.backFile;
     const pid = ownerPid(basename(back), FILE_PREFIX);
-    if (pid === null || alive(pid)) continue;
+    if (pid === null || isRunning(pid)) continue;
     await run('losetup', ['-d', d.name]).catch(() => {});
     said.push(`detached the loop device ${d.name} left by a killed run (pid ${pid})`);
     if (existsSync(back)) {
@@ -123,7 +102,7 @@ export async function sweepThrowawayFiles(folder: string): Promise<string[]> {
   const said: string[] = [];
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     const pid = ownerPid(name, FILE_PREFIX);
-    if (pid === null || !name.endsWith('.img') || alive(pid)) continue;
+    if (pid === null || !name.endsWith('.img') || isRunning(pid)) continue;
     await rm(join(folder, name), { force: true });
     said.push(`removed ${join(folder, name)} left by a killed run (pid ${pid})`);
   }
