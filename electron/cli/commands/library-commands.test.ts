@@ -129,6 +129,16 @@ describe('library commands', () => {
     assert.match(result.stderr, /cannot open the library .*notes\.txt/);
   });
 
+  it(
+    'a library folder that cannot be made (under /proc: mkdir says ENOENT) is refused at once, not retried forever',
+    { timeout: 20_000 },
+    async () => {
+      const result = await runCli(['list', '--db', '/proc/diskdelta-no-such/library.sqlite']);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /cannot open the library \/proc\/diskdelta-no-such\/library\.sqlite: ENOENT/);
+    },
+  );
+
   it('the exit code reaches the shell', () => {
     const bin = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
     const missing = spawnSync(process.execPath, [bin, 'show', '99', '--db', db], { encoding: 'utf8' });

@@ -1,7 +1,8 @@
 // `diskdelta helper install|uninstall` for a source checkout: a root-owned copy of the helper
 // (the checkout is the user's, so pkexec must never run the binary in it) and DiskDelta's
 // polkit actions naming that copy. The .deb does the same with assets/deb/after-install.sh.
-import { chmod, copyFile, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { makeFolder } from '../files/make-folder.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { POLICY_FILE } from './elevation.ts';
@@ -29,12 +30,12 @@ export async function installHelper({ root, builtHelper = BUILT_HELPER }: Instal
   if (!built?.isFile()) throw new Error(`the helper ${builtHelper} is not built: run \`npm install\` first (it builds native/)`);
   const helper = under(root, INSTALLED_HELPER);
   const policy = under(root, POLICY_FILE);
-  await mkdir(dirname(helper), { recursive: true, mode: 0o755 });
+  await makeFolder(dirname(helper), 0o755);
   // Copy to a new name, then rename over: a running helper is never half-written.
   await copyFile(builtHelper, `${helper}.new`);
   await chmod(`${helper}.new`, 0o755);
   await rename(`${helper}.new`, helper);
-  await mkdir(dirname(policy), { recursive: true, mode: 0o755 });
+  await makeFolder(dirname(policy), 0o755);
   await writeFile(policy, await policyText(INSTALLED_HELPER), { mode: 0o644 });
   return { helper, policy };
 }

@@ -24,6 +24,7 @@ import type {
 } from '../model/results.ts';
 import type { DeviceClass } from '../model/machine.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
+import { makeFolderSync } from '../files/make-folder.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import { shortPath } from '../model/display.ts';
 import { measuredDeviceText } from '../model/run-text.ts';
@@ -191,7 +192,7 @@ class SqliteLibrary implements Library {
         });
       } else {
         // The folder holds device serial numbers and a history of the machine: keep it private.
-        if (!inMemory) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        if (!inMemory) makeFolderSync(dirname(path), 0o700);
         this.#db = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
       }
     } catch (error) {

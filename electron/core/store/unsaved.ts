@@ -3,7 +3,7 @@
 // `diskdelta import FILE`) takes back once the library is writable. The first place that
 // takes the file wins: an `unsaved` folder beside the library, then the temporary folder
 // (often another filesystem, so a full data disk does not stop it).
-import { mkdir } from 'node:fs/promises';
+import { makeFolder } from '../files/make-folder.ts';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { exportJson } from '../formats/diskdelta-json.ts';
@@ -21,7 +21,7 @@ export async function keepUnsavedRun(
   for (const folder of places) {
     const path = join(folder, name);
     try {
-      await mkdir(folder, { recursive: true });
+      await makeFolder(folder);
       await writeUserFile(path, exportJson([record]));
       return path;
     } catch (error) {
