@@ -20,8 +20,8 @@ export interface AppFixture {
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const NODE = join(ROOT, 'node_modules', '.bin', 'node');
-const CLI = join(ROOT, 'bin', 'diskdelta.js');
+export const NODE = join(ROOT, 'node_modules', '.bin', 'node');
+export const CLI = join(ROOT, 'bin', 'diskdelta.js');
 
 function waitForUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {

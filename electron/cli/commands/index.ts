@@ -39,7 +39,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: 'trim-audit',
-    synopsis: 'trim-audit FOLDER [--no-fstrim] [--json]',
+    synopsis: 'trim-audit FOLDER [--no-fstrim] [--json] [--no-save]',
     summary: 'see which layers a TRIM reaches (discard counters before and after a delete + fstrim)',
     load: async () => (await import('./trim-audit.ts')).trimAuditCommand,
   },

@@ -65,6 +65,18 @@ export const mountSchema = z.object({
   onlineDiscard: z.string().nullable(),
   /** Whether a discard (online or fstrim) passes every layer down to the disk; null: unknown. */
   trimReachesDisk: z.boolean().nullable(),
+  /** The newest TRIM audit kept for this mount (`diskdelta trim-audit`): what a discard was seen reaching; null: none ran. */
+  trimSeen: z
+    .object({
+      at: z.string(),
+      /** The deepest layer that counted discards ("disk vda"), or null when none did. */
+      deepestReached: z.string().nullable(),
+      /** The layer below which discards stopped, or null. */
+      stoppedAt: z.string().nullable(),
+      /** The bottom layer of the stack (the disk) counted discards. */
+      reachedBottom: z.boolean(),
+    })
+    .nullable(),
   diskClass: deviceFingerprintSchema.shape.class.nullable(),
 });
 

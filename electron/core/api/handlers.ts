@@ -7,13 +7,14 @@ import { importItems, type Library } from '../store/library.ts';
 import { DEFAULT_LIST_PAGE, type ProcedureOutput, type RunRef, type SystemOverview } from './contract.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
+import { withTrimAudits } from './trim-seen.ts';
 import { ReportPrintError, type ReportHtml, type ReportPrinter } from '../report/printer.ts';
 import { ReportInputError } from '../report/report-model.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
 /** The library service itself (store/library.ts), the one the CLI uses too: no adapter. */
-export type LibraryPort = Pick<Library, 'importRuns' | 'getRun' | 'listRuns' | 'relabel' | 'deleteRun'>;
+export type LibraryPort = Pick<Library, 'importRuns' | 'getRun' | 'listRuns' | 'relabel' | 'deleteRun' | 'latestTrimAudits'>;
 
 export interface FormatsPort {
   parseImport(fileName: string, bytes: Uint8Array): Awaitable<{ records: RunRecord[]; warnings: Warning[] }>;
@@ -69,7 +70,8 @@ async function getOrFail(library: LibraryPort, id: number): Promise<RunRecord> {
 
 export function createHandlers(backend: Backend): Handlers {
   return {
-    'system.overview': async () => need(backend, 'system').overview(),
+    // The machine as it is, with what the library keeps about it: the last TRIM audit of each mount.
+    'system.overview': async () => withTrimAudits(await need(backend, 'system').overview(), backend.library?.latestTrimAudits() ?? []),
     'system.describeTarget': async ({ path }) => need(backend, 'system').describeTarget(path),
 
     'dialog.pickFolder': async () => {

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { openBackend } from './backend.ts';
 import { createHandlers } from './handlers.ts';
 import { invoke } from './dispatch.ts';
+import type { SystemOverview } from './contract.ts';
+import type { Library } from '../store/library.ts';
 import { renderReportHtml } from '../../../renderer/src/report/report-html.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../formats/fixtures/${name}`, import.meta.url));
@@ -142,6 +144,42 @@ test('system overview: the root mount, suggested folders, disks as fingerprints'
   assert.ok(target.ok && target.data.stack.length > 0);
   const dialog = await call('dialog.pickFolder', {});
   assert.equal(!dialog.ok && dialog.error.code, 'UNAVAILABLE', 'no folder dialog outside Electron');
+});
+
+test("system overview: a mount's newest TRIM audit kept in the library is laid over its row; other rows have none", async (t) => {
+  const backend = await openBackend({ dbPath: ':memory:', emit: () => {} });
+  t.after(() => backend.close());
+  const handlers = createHandlers(backend);
+  const overview = async () => {
+    const r = await invoke(handlers, 'system.overview', {});
+    assert.ok(r.ok, JSON.stringify(r));
+    return r.data as SystemOverview;
+  };
+  const first = { data: await overview() };
+  const path = first.data.mounts[0]?.path;
+  assert.ok(path, 'this machine lists at least one mount');
+  assert.ok(first.data.mounts.every((m) => m.trimSeen === null));
+  const layer = { kind: 'disk' as const, name: 'vda', device: 'vda', tablesSayPasses: true, allowDiscards: null, discardMaxBytes: 2 ** 30 };
+  const counters = { ios: 1, merged: 0, sectors: 8, ms: 0 };
+  // The one library of the backend, as the CLI's trim-audit would write into it.
+  (backend.library as Library).saveTrimAudit({
+    target: path,
+    at: '2026-11-30T12:00:00.000Z',
+    mountPoint: path,
+    onlineDiscard: 'on',
+    deletedBytes: 2 ** 26,
+    fstrim: { skipped: 'not asked' },
+    audit: {
+      layers: [{ ...layer, before: counters, after: { ...counters, ios: 5 }, discards: 4, bytes: 4096, reached: true, mismatch: null }],
+      deepestReached: 'disk vda',
+      stoppedAt: null,
+      mismatches: [],
+    },
+  });
+  const second = { data: await overview() };
+  const row = second.data.mounts.find((m) => m.path === path);
+  assert.deepEqual(row?.trimSeen, { at: '2026-11-30T12:00:00.000Z', deepestReached: 'disk vda', stoppedAt: null, reachedBottom: true });
+  assert.ok(second.data.mounts.filter((m) => m.path !== path).every((m) => m.trimSeen === null));
 });
 
 test('crypto.ciphers: null until measured; a measurement is kept for the session and says its source', async (t) => {

@@ -64,6 +64,7 @@ export async function systemOverview(): Promise<SystemOverview> {
         encryptedLayers: report ? report.encryptedLayers : null,
         onlineDiscard: report ? report.trim.onlineDiscard : null,
         trimReachesDisk: report ? report.trim.reachesDisk : null,
+        trimSeen: null,
         diskClass: report?.target.device?.class ?? null,
       };
     }),

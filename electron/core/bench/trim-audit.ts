@@ -3,24 +3,10 @@
 // filesystem (root), read the counters again. Which layers saw discards is then a fact, set
 // beside what the tables say (system/discard-audit.ts).
 import { spawn } from 'node:child_process';
-import { blockLayers, judgeAudit, readDiscardCounters, type DiscardAudit } from '../system/discard-audit.ts';
+import { blockLayers, judgeAudit, readDiscardCounters, type TrimAuditResult } from '../system/discard-audit.ts';
 import { describeTarget } from '../system/index.ts';
 import { BenchError } from './errors.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
-
-export interface TrimAuditResult {
-  target: string;
-  /** ISO 8601, when the second reading was taken. */
-  at: string;
-  mountPoint: string | null;
-  /** The filesystem's online discard as mounted: "on", "async", "off", or null. */
-  onlineDiscard: string | null;
-  /** Bytes the audit's file held (written, then deleted). */
-  deletedBytes: number;
-  /** fstrim's wall time and what it reported trimmed; null when it did not run (and why). */
-  fstrim: { seconds: number; bytes: number | null } | { skipped: string };
-  audit: DiscardAudit;
-}
 
 export interface TrimAuditOptions {
   /** Run fstrim after the delete (root; default true). */

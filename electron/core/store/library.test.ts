@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { RunRecord } from '../model/results.ts';
+import type { TrimAuditResult } from '../system/discard-audit.ts';
 import { importFingerprints, LibraryError, openLibrary, resolveDbPath } from './library.ts';
 import { migrate, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import { syntheticRun } from './fixtures/synthetic-run.ts';
@@ -350,5 +351,39 @@ describe('two processes writing at once', () => {
     const switches = labels.filter((label, i) => i > 0 && label[0] !== labels[i - 1]![0]).length;
     assert.ok(switches > 2, `the two writers' runs interleave (${switches} switches)`);
     lib.close();
+  });
+});
+
+describe('TRIM audits', () => {
+  const audit = (mountPoint: string | null, at: string, deepestReached: string | null): TrimAuditResult => ({
+    target: mountPoint ?? '/srv/data',
+    at,
+    mountPoint,
+    onlineDiscard: 'off',
+    deletedBytes: 64 * 2 ** 20,
+    fstrim: { seconds: 0.4, bytes: 503_504_896 },
+    audit: { layers: [], deepestReached, stoppedAt: null, mismatches: [] },
+  });
+
+  it('keeps every audit and lists the newest of each mount point, across reopening', () => {
+    const path = freshPath();
+    const lib = openLibrary({ dbPath: path });
+    // Saved out of order: "newest" is by the audit's time, not by when it was saved.
+    lib.saveTrimAudit(audit('/home', '2026-11-02T10:00:00.000Z', 'disk sda'));
+    lib.saveTrimAudit(audit('/home', '2026-10-01T10:00:00.000Z', null));
+    lib.saveTrimAudit(audit('/', '2026-11-01T09:00:00.000Z', 'dm-crypt luks-root'));
+    lib.saveTrimAudit(audit(null, '2026-11-03T09:00:00.000Z', 'disk sdb'));
+    lib.close();
+    const again = openLibrary({ dbPath: path });
+    const latest = again.latestTrimAudits();
+    again.close();
+    assert.deepEqual(
+      latest.map((a) => [a.mountPoint, a.at, a.audit.deepestReached]),
+      [
+        ['/', '2026-11-01T09:00:00.000Z', 'dm-crypt luks-root'],
+        ['/home', '2026-11-02T10:00:00.000Z', 'disk sda'],
+      ],
+    );
+    assert.deepEqual(latest[1], audit('/home', '2026-11-02T10:00:00.000Z', 'disk sda'), 'the whole audit comes back');
   });
 });

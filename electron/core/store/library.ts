@@ -5,7 +5,7 @@
 // (BEGIN IMMEDIATE) so that a second process waits on the busy timeout instead of failing
 // half-way with SQLITE_BUSY when it upgrades a read lock.
 import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -23,6 +23,7 @@ import type {
   Warning,
 } from '../model/results.ts';
 import type { DeviceClass } from '../model/machine.ts';
+import type { TrimAuditResult } from '../system/discard-audit.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { makeFolderSync } from '../files/make-folder.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
@@ -88,6 +89,9 @@ export interface Library {
   relabel(id: number, label: string): boolean;
   setNotes(id: number, notes: string): boolean;
   deleteRun(id: number): boolean;
+  saveTrimAudit(audit: TrimAuditResult): number;
+  /** The newest audit of each mount point (an audit whose mount point was unknown is kept, not listed). */
+  latestTrimAudits(): TrimAuditResult[];
   /** Runs fn inside one write transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] for a healthy file. */
@@ -593,6 +597,27 @@ class SqliteLibrary implements Library {
   deleteRun(id: number): boolean {
     // ON DELETE CASCADE removes results, measurements, samples, buckets, warnings and extras.
     return this.transaction(() => this.#stmt('DELETE FROM runs WHERE id = ?').run(id).changes > 0);
+  }
+
+  saveTrimAudit(audit: TrimAuditResult): number {
+    return this.transaction(() =>
+      Number(
+        this.#stmt('INSERT INTO trim_audits (at, mount_point, result) VALUES (?, ?, ?)').run(
+          audit.at,
+          audit.mountPoint,
+          JSON.stringify(audit),
+        ).lastInsertRowid,
+      ),
+    );
+  }
+
+  latestTrimAudits(): TrimAuditResult[] {
+    const rows = this.#stmt(
+      `SELECT result FROM trim_audits t WHERE mount_point IS NOT NULL AND id =
+         (SELECT id FROM trim_audits u WHERE u.mount_point = t.mount_point ORDER BY at DESC, id DESC LIMIT 1)
+       ORDER BY mount_point`,
+    ).all() as Row[];
+    return rows.map((r) => JSON.parse(str(r.result)) as TrimAuditResult);
   }
 
   integrityCheck(): string[] {

@@ -174,6 +174,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE results ADD COLUMN precision TEXT CHECK (precision IS NULL OR json_valid(precision));
     `,
   },
+  {
+    version: 7,
+    why: 'TRIM audits kept: the Overview says which layer a discard was last seen reaching, and when',
+    // The whole audit as JSON (layers, counters, fstrim): it is read back whole, never queried inside.
+    sql: `
+      CREATE TABLE trim_audits (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        mount_point TEXT,
+        result TEXT NOT NULL CHECK (json_valid(result))
+      );
+      CREATE INDEX trim_audits_by_mount ON trim_audits (mount_point, at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

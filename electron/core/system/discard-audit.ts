@@ -51,6 +51,21 @@ export interface DiscardAudit {
   mismatches: string[];
 }
 
+/** A TRIM audit as run (bench/trim-audit.ts) and kept (the library's trim_audits). */
+export interface TrimAuditResult {
+  target: string;
+  /** ISO 8601, when the second reading was taken. */
+  at: string;
+  mountPoint: string | null;
+  /** The filesystem's online discard as mounted: "on", "async", "off", or null. */
+  onlineDiscard: string | null;
+  /** Bytes the audit's file held (written, then deleted). */
+  deletedBytes: number;
+  /** fstrim's wall time and what it reported trimmed; null when it did not run (and why). */
+  fstrim: { seconds: number; bytes: number | null } | { skipped: string };
+  audit: DiscardAudit;
+}
+
 /** Fields 12–15 of a block stat line; null for a kernel before 4.18, which has only 11 fields. */
 export function parseDiscardStat(line: string): DiscardCounters | null {
   const f = line.trim().split(/\s+/).map(Number);

@@ -4,6 +4,8 @@ import { EmptyState, ErrorNote, PageHeader } from '../components/common.tsx';
 import { useLibrary, useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CipherCeilingsSection } from './cipher-ceilings.tsx';
+import { trimCell } from '../view/trim-cell.ts';
+import type { SystemOverview } from '../../../electron/core/api/contract.ts';
 
 export function OverviewPage() {
   const stores = useStoresApi();
@@ -129,7 +131,7 @@ export function OverviewPage() {
                         {m.encryptedLayers == null ? 'unknown' : m.encryptedLayers.length > 0 ? m.encryptedLayers.join(', ') : 'none'}
                       </td>
                       <td>{m.onlineDiscard ?? 'decided elsewhere'}</td>
-                      <td>{m.trimReachesDisk == null ? 'unknown' : m.trimReachesDisk ? 'yes' : 'no'}</td>
+                      <TrimReachesCell mount={m} />
                     </tr>
                   ))}
                 </tbody>
@@ -146,6 +148,16 @@ export function OverviewPage() {
         </>
       ) : null}
     </>
+  );
+}
+
+function TrimReachesCell({ mount }: { mount: SystemOverview['mounts'][number] }) {
+  const cell = trimCell(mount);
+  return (
+    <td data-testid="trim-reaches" data-basis={cell.basis} title={cell.hint}>
+      {cell.text}
+      {cell.basis === 'seen' ? null : <div className="muted hint">{cell.hint}</div>}
+    </td>
   );
 }
 
