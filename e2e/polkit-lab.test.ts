@@ -8,7 +8,7 @@
 // setpriv, loop devices and cgroup v1 blkio; skips with the reason elsewhere.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -299,6 +299,26 @@ test(
       // And it is the throttled device that was read, not a cache (which would beat the cap).
       assert.ok(b <= cap * (1 + TOLERANCE), `${id}: ${b.toFixed(1)} ${field} is above the cap ${cap}`);
     }
+  },
+);
+
+test(
+  'app-start as nobody: with --elevate the helper drops the whole page cache (no partial-cache warning); without it, the warning says how',
+  { timeout: 180_000 },
+  async (t) => {
+    if (reason) return t.skip(`polkit lab: ${reason}`);
+    await setRule('YES', authorised, 'allow');
+    const dir = mkdtempSync(join(home(), 'app-start-'));
+    chmodSync(dir, 0o777);
+    const args = ['run', '--target', dir, '--tests', 'app-start', '--runs', '1', '--json', '--no-save'];
+    const helped = await diskdelta('nobody', [...args, '--elevate']);
+    assert.equal(helped.code, 0, helped.stderr);
+    assert.doesNotMatch(helped.stdout, /cold-cache-partial/, 'the helper dropped the caches for every pass');
+    assert.match(helped.stdout, /"phaseSeconds"/);
+    const alone = await diskdelta('nobody', args);
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.match(alone.stdout, /cold-cache-partial/);
+    assert.match(alone.stdout, /only the programs' own file pages were evicted .*diskdelta run --elevate/);
   },
 );
 

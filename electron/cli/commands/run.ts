@@ -53,7 +53,8 @@ ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).joi
   --buffered           allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged
   --elevate            a block device you cannot read: ask once (polkit, pkexec) for the
                        privileged helper to open it read-only; the measuring stays yours.
-                       Without it a terminal asks first; as root no helper is used
+                       Without it a terminal asks first; as root no helper is used.
+                       With app-start: the helper drops the page cache before each pass
   --json               print exactly one JSON document on stdout
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)

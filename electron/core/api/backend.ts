@@ -45,7 +45,9 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
     crypto: cryptoPort(),
     runs: new RunManager({
       runBenchmark: async (spec, opts) => {
-        if (!(await needsElevation(spec.target))) return runBenchmark(spec, opts);
+        // The app asks through polkit's own dialog when it must: here that leaves only
+        // app-start's page-cache drop to `elevate` (devices go through the session holder).
+        if (!(await needsElevation(spec.target))) return runBenchmark({ ...spec, elevate: true }, opts);
         const { socket, warnings } = await sessions.socketFor(spec.target);
         for (const w of warnings) opts.onEvent?.({ type: 'warning', ...w });
         const record = await runBenchmark(spec, { ...opts, fdFrom: socket });

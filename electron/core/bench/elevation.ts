@@ -111,6 +111,30 @@ export async function locateHelper(options: LocateOptions = {}): Promise<HelperC
   );
 }
 
+/**
+ * The helper that empties the page cache before each app-start pass of a user who is not root
+ * (`pkexec HELPER drop-caches`, one authentication thanks to auth_admin_keep), when the spec
+ * allows asking (`elevate`). Without one the worker evicts only the workload's own pages and
+ * the result says so; a helper that cannot be found adds why to `warnings` instead of failing
+ * the run: a warmer cache is a weaker figure, not no figure.
+ */
+export async function cacheDropHelper(
+  needed: { appStart: boolean; elevate: boolean },
+  warnings: Warning[],
+  options?: LocateOptions,
+): Promise<string | undefined> {
+  if (isRoot() || !needed.appStart || !needed.elevate) return undefined;
+  try {
+    const choice = await locateHelper(options);
+    warnings.push(...choice.warnings);
+    return choice.path;
+  } catch (error) {
+    if (!(error instanceof BenchError)) throw error;
+    warnings.push({ code: 'cold-cache-partial', message: `the page cache cannot be dropped through the helper: ${error.message}` });
+    return undefined;
+  }
+}
+
 /** The worker options that give it the device: the helper opens it, or a session holder serves it. */
 export function deviceAccessArgs(access: { helper?: string; fdFrom?: string }): string[] {
   if (access.fdFrom) return ['--fd-from', access.fdFrom];

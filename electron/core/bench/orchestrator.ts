@@ -14,7 +14,7 @@ import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
 import { isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
-import { deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
+import { cacheDropHelper, deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
 import { acquireDiskLock } from './disk-lock.ts';
 
 export interface RunOptions {
@@ -129,6 +129,11 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
     warnings.push(...choice.warnings);
   }
   const access = deviceAccessArgs({ helper, fdFrom: options.fdFrom });
+  const cacheHelper = await cacheDropHelper(
+    { appStart: steps.some((s) => s.tests.includes('app-start')), elevate: spec.elevate === true },
+    warnings,
+    options.helper,
+  );
   for (const w of warnings) emit({ type: 'warning', ...w });
   const startedAt = new Date();
   const context = await describeTarget(spec.target);
@@ -140,7 +145,7 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
     onWait: (message) => emit({ type: 'warning', code: 'disk-busy', message }),
   });
   try {
-    return await measure(spec, steps, warnings, context, startedAt, workerPath, access, emit, options);
+    return await measure(spec, steps, warnings, context, startedAt, workerPath, access, emit, { ...options, cacheHelper });
   } finally {
     await lock.release();
   }
@@ -163,7 +168,7 @@ async function measure(
   /** Worker arguments that hand it the device (the helper, or the session's descriptor). */
   access: string[],
   emit: (event: BenchEvent) => void,
-  options: RunOptions,
+  options: RunOptions & { cacheHelper: string | undefined },
 ): Promise<RunRecord> {
   const total = steps.reduce((n, s) => n + s.tests.length, 0);
   const results: TestResult[] = [];
@@ -176,6 +181,7 @@ async function measure(
       system: context.system,
       emit: stepEmitter(emit, before, planned.tests.length, total),
       reuseFile: options.reuseFile,
+      cacheHelper: options.cacheHelper,
     };
     const step = planned.kind.start(planned.plan, stepContext);
     const stepHello = step.argv

@@ -19,6 +19,8 @@ export interface StepContext {
   emit: (event: BenchEvent) => void;
   /** Harness only (bench:vs-fio): reuse a file made by `diskdelta-worker prepare`. */
   reuseFile?: string;
+  /** app-start as a user who is not root: the helper that drops the page cache (elevation.ts). */
+  cacheHelper?: string;
 }
 
 /** One measuring step of a run: a worker invocation or an in-process task. */

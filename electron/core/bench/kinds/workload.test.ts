@@ -9,7 +9,7 @@ import { compareRuns } from '../../analysis/compare.ts';
 import { loadReferenceRuns } from '../../formats/reference.ts';
 import { planRun, runBenchmark } from '../orchestrator.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
-import { phaseFigures, workloadArgv, type WorkloadPlan } from './workload.ts';
+import { phaseFigures, workloadArgv, workloadKind, type WorkloadPlan } from './workload.ts';
 
 type Phase = Extract<WorkerMessage, { type: 'phase' }>;
 const pass = (phase: Phase['phase'], run: number, seconds: number, spread?: number): Phase => ({
@@ -56,6 +56,14 @@ describe('the workload kind', () => {
     ]);
     assert.deepEqual(workloadArgv({ ...tree, test: 'app-start' }).slice(-2), ['--readers', '4']);
     assert.deepEqual(workloadArgv({ ...tree, test: 'bigfile', sizeBytes: 2 ** 30 }).slice(-2), ['--size', String(2 ** 30)]);
+  });
+
+  it('app-start, and only app-start, hands the worker the cache-dropping helper when the run has one', () => {
+    const plan: WorkloadPlan = { target: '/srv', test: 'app-start', runs: 1, warmupPasses: 0, sizeBytes: 2 ** 24, readers: 4 };
+    const context = { cacheHelper: '/usr/libexec/diskdelta/diskdelta-helper' } as Parameters<typeof workloadKind.start>[1];
+    assert.deepEqual(workloadKind.start(plan, context).argv?.slice(-2), ['--helper', '/usr/libexec/diskdelta/diskdelta-helper']);
+    assert.ok(!workloadKind.start({ ...plan, test: 'tree' }, context).argv?.includes('--helper'));
+    assert.ok(!workloadKind.start(plan, { ...context, cacheHelper: undefined }).argv?.includes('--helper'));
   });
 
   it("the workloads preset: the tree at the seed's size, the 3 GB file and programs starting, three timed passes each", async (t) => {

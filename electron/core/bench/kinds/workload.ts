@@ -118,8 +118,9 @@ export const workloadKind: MeasurementKind<WorkloadPlan> = {
     const passes: Phase[] = [];
     let info: WorkloadInfo | null = null;
     const total = plan.warmupPasses + plan.runs;
+    const helper = plan.test === 'app-start' && context.cacheHelper ? ['--helper', context.cacheHelper] : [];
     return {
-      argv: workloadArgv(plan),
+      argv: [...workloadArgv(plan), ...helper],
       read(m) {
         if (m.type === 'workload') info = m;
         else if (m.type === 'phase') {
@@ -145,7 +146,7 @@ export const workloadKind: MeasurementKind<WorkloadPlan> = {
           warnings.push({
             code: 'cold-cache-partial',
             message:
-              "only the programs' own file pages were evicted (not root, no helper): folders and inodes stayed cached, so an HDD's seeks are undercounted. Run as root or install the helper (sudo npx diskdelta helper install)",
+              "only the programs' own file pages were evicted (not root, no helper): folders and inodes stayed cached, so an HDD's seeks are undercounted. Run as root, or let the helper drop the cache: `diskdelta run --elevate` (the app asks by itself) once it is installed (sudo npx diskdelta helper install)",
           });
         return [
           resultWithoutRuns({
