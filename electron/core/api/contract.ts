@@ -73,6 +73,8 @@ export const mountSchema = z.object({
       deepestReached: z.string().nullable(),
       /** The layer below which discards stopped, or null. */
       stoppedAt: z.string().nullable(),
+      /** The layer whose settings refuse discards (dm-crypt without allow_discards, a limit of 0), or null. */
+      refusedBy: z.string().nullable(),
       /** The bottom layer of the stack (the disk) counted discards. */
       reachedBottom: z.boolean(),
     })

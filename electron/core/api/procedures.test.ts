@@ -178,7 +178,13 @@ test("system overview: a mount's newest TRIM audit kept in the library is laid o
   });
   const second = { data: await overview() };
   const row = second.data.mounts.find((m) => m.path === path);
-  assert.deepEqual(row?.trimSeen, { at: '2026-11-30T12:00:00.000Z', deepestReached: 'disk vda', stoppedAt: null, reachedBottom: true });
+  assert.deepEqual(row?.trimSeen, {
+    at: '2026-11-30T12:00:00.000Z',
+    deepestReached: 'disk vda',
+    stoppedAt: null,
+    refusedBy: null,
+    reachedBottom: true,
+  });
   assert.ok(second.data.mounts.filter((m) => m.path !== path).every((m) => m.trimSeen === null));
 });
 

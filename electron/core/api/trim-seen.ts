@@ -18,6 +18,7 @@ export function withTrimAudits(overview: SystemOverview, audits: TrimAuditResult
           at: a.at,
           deepestReached: a.audit.deepestReached,
           stoppedAt: a.audit.stoppedAt,
+          refusedBy: a.audit.refusedBy ?? null,
           reachedBottom: bottom?.reached === true,
         },
       };

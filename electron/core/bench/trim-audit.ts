@@ -96,9 +96,12 @@ export function trimAuditText(r: TrimAuditResult): string {
     'skipped' in r.fstrim
       ? `no fstrim (${r.fstrim.skipped})`
       : `fstrim ${r.mountPoint}: ${r.fstrim.seconds.toFixed(2)} s, ${r.fstrim.bytes ?? '?'} bytes trimmed`;
+  const refused = r.audit.layers.find((l) => r.audit.refusedBy?.startsWith(`${l.kind} ${l.name}`));
+  const why = refused?.kind === 'dm-crypt' && refused.allowDiscards === false ? 'no allow_discards in its table' : 'discard_max_bytes 0';
+  const stops = r.audit.refusedBy ? `; TRIM stops at ${r.audit.refusedBy}, which takes no discards (${why})` : '';
   const verdict = r.audit.deepestReached
-    ? `TRIM seen reaching ${r.audit.deepestReached} on ${r.at.slice(0, 10)}${r.audit.stoppedAt ? `; it stopped below ${r.audit.stoppedAt}` : ''}`
-    : 'no layer saw a discard';
+    ? `TRIM seen reaching ${r.audit.deepestReached} on ${r.at.slice(0, 10)}${r.audit.stoppedAt ? `; it stopped below ${r.audit.stoppedAt}` : ''}${stops}`
+    : `no layer saw a discard${stops}`;
   return [
     `TRIM audit of ${r.target} (online discard: ${r.onlineDiscard ?? 'unknown'}); deleted ${(r.deletedBytes / 2 ** 20).toFixed(0)} MiB, then ${trim}`,
     ...rows,

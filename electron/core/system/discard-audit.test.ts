@@ -67,7 +67,19 @@ describe('discard audit', () => {
       layers.map(() => reading(5, 50, 0)),
     );
     assert.equal(audit.deepestReached, null);
+    assert.equal(audit.refusedBy, 'dm-crypt luks-1 (dm-0)', 'the crypt refuses; the LVM volume above only inherits its limit');
     assert.deepEqual(audit.mismatches, []);
+  });
+
+  it('an HDD: the partition and the disk both take no discards; the disk is where TRIM stops', () => {
+    const hdd = blockLayers(STACK.filter((l) => l.kind !== 'lvm' && l.kind !== 'dm-crypt'));
+    const audit = judgeAudit(
+      hdd,
+      hdd.map(() => reading(0, 0, 0)),
+      hdd.map(() => reading(0, 0, 0)),
+    );
+    assert.equal(audit.refusedBy, 'disk sda');
+    assert.equal(judgeAudit(blockLayers(STACK), [], []).refusedBy, null, 'every layer takes discards');
   });
 
   it('tables and counters disagree: called out, naming the layers', () => {

@@ -48,6 +48,12 @@ export interface DiscardAudit {
   deepestReached: string | null;
   /** Where discards stopped: the first layer below one that saw them that saw none. */
   stoppedAt: string | null;
+  /**
+   * The layer whose own settings refuse discards (dm-crypt without allow_discards, or a queue
+   * limit of 0, which the layers above it inherit): a TRIM from the filesystem stops there,
+   * whatever the counters saw. Null when every layer takes them. Absent in audits kept before.
+   */
+  refusedBy?: string | null;
   mismatches: string[];
 }
 
@@ -166,5 +172,20 @@ export function judgeAudit(
   }
   const reached = audited.filter((l) => l.reached === true);
   const deepest = reached.at(-1);
-  return { layers: audited, deepestReached: deepest ? label(deepest) : null, stoppedAt, mismatches };
+  return { layers: audited, deepestReached: deepest ? label(deepest) : null, stoppedAt, refusedBy: refusingLayer(audited), mismatches };
+}
+
+const refuses = (l: LayerAudit) => l.discardMaxBytes === 0 || (l.kind === 'dm-crypt' && l.allowDiscards === false);
+
+/**
+ * A dm-crypt table without allow_discards, the usual cause; else the first layer that refuses
+ * and, where the layers under it refuse too, the lowest of that run (those above inherit its 0).
+ */
+function refusingLayer(layers: LayerAudit[]): string | null {
+  const crypt = layers.find((l) => l.kind === 'dm-crypt' && l.allowDiscards === false);
+  if (crypt) return label(crypt);
+  let i = layers.findIndex(refuses);
+  if (i < 0) return null;
+  while (i + 1 < layers.length && refuses(layers[i + 1]!)) i++;
+  return label(layers[i]!);
 }

@@ -15,10 +15,11 @@ const mount = (over: Partial<SystemOverview['mounts'][number]>): SystemOverview[
   diskClass: 'SATA SSD',
   ...over,
 });
-const seen = (deepestReached: string | null, reachedBottom: boolean, stoppedAt: string | null = null) => ({
+const seen = (deepestReached: string | null, reachedBottom: boolean, stoppedAt: string | null = null, refusedBy: string | null = null) => ({
   at: '2026-11-30T12:00:00.000Z',
   deepestReached,
   stoppedAt,
+  refusedBy,
   reachedBottom,
 });
 
@@ -33,8 +34,12 @@ describe("Overview's TRIM cell", () => {
     assert.equal(cell.text, 'seen reaching dm-crypt luks-home on 2026-11-30, stopped below dm-crypt luks-home');
   });
 
-  it('an audit that saw nothing says so with its date', () => {
+  it('an audit that saw nothing says so with its date, and which layer refuses when one does', () => {
     assert.equal(trimCell(mount({ trimSeen: seen(null, false) })).text, 'no layer saw a discard (audit 2026-11-30)');
+    assert.equal(
+      trimCell(mount({ trimSeen: seen(null, false, null, 'dm-crypt luks-home (dm-0)') })).text,
+      'TRIM stops at dm-crypt luks-home (dm-0), which takes no discards (audit 2026-11-30)',
+    );
   });
 
   it('no audit: the tables’ answer, marked as the tables’, and the command that looks', () => {

@@ -17,11 +17,12 @@ export function trimCell(m: Mount): TrimCell {
   const seen = m.trimSeen;
   if (seen) {
     const day = seen.at.slice(0, 10);
+    const stops = seen.refusedBy ? `TRIM stops at ${seen.refusedBy}, which takes no discards` : null;
     const text = !seen.deepestReached
-      ? `no layer saw a discard (audit ${day})`
+      ? `${stops ?? 'no layer saw a discard'} (audit ${day})`
       : seen.reachedBottom
         ? `seen reaching ${seen.deepestReached} on ${day}`
-        : `seen reaching ${seen.deepestReached} on ${day}, stopped below ${seen.stoppedAt ?? 'it'}`;
+        : `seen reaching ${seen.deepestReached} on ${day}, ${stops ? stops.replace('TRIM stops', 'stops') : `stopped below ${seen.stoppedAt ?? 'it'}`}`;
     return { text, basis: 'seen', hint: `counted by the kernel's discard counters; ${audit} looks again` };
   }
   if (m.trimReachesDisk === null) return { text: 'unknown', basis: 'unknown', hint: `to see: ${audit} (as root)` };
