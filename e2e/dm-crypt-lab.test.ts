@@ -10,6 +10,9 @@
 //     - an existing LUKS2 volume (luksFormat in the guest, ext4 on it, the run on a folder there):
 //       read-only (the disk's sectors-written counter does not move), forecast within ±15 %.
 //   disk-bound (both disks throttled by QEMU far below the cipher): the same two runs, disk-bound.
+//   TRIM through LUKS2 (a disk that takes discards): `diskdelta trim-audit` with the volume opened
+//     without and then with --allow-discards: the counters show TRIM stopping at dm-crypt, then
+//     reaching the virtio disk, as `dmsetup table` says.
 //
 // Figures under emulation say nothing about real hardware; the relations are what is checked.
 // The emulated CPU's speed follows the host's load: the tolerances assume a host that is not
@@ -143,8 +146,13 @@ function checksOf(g: GuestResult): Checks {
   return c;
 }
 
-/** Forecast vs measured for the given tests, each within the tolerance. */
-function checkForecast(c: Checks, r: EncryptionReport, tests: string[], regime: 'cipher' | 'disk'): void {
+/**
+ * Forecast vs measured for the given tests, each within the tolerance. Disk-bound, QEMU's
+ * throttle (`capBps`) is the truth both figures are held to: two measurements of it minutes
+ * apart differ by their noise (CI saw raw 2.84 vs dm-crypt 3.13 MB/s under a 3.15 MB/s cap), so
+ * one is never judged against the other.
+ */
+function checkForecast(c: Checks, r: EncryptionReport, tests: string[], regime: 'cipher' | 'disk', capBps?: number): void {
   for (const test of tests) {
     const v = r.verdict.find((x) => x.test === test);
     const f = r.forecast.find((x) => x.test === test);
@@ -163,12 +171,33 @@ function checkForecast(c: Checks, r: EncryptionReport, tests: string[], regime: 
     c.that(v.ceiling === regime, `${line}: expected the ${regime} as the ceiling`);
     // Shapes that hold at any speed: encryption never speeds a disk up (10 % for noise); a
     // cipher-bound mapping is far below its raw disk; a disk-bound one loses under 15 %.
-    c.that(v.encryptedBytesPerSec <= 1.1 * v.rawBytesPerSec, `${line}: encrypted above raw`);
-    if (regime === 'cipher') c.that(v.encryptedBytesPerSec < 0.5 * v.rawBytesPerSec, `${line}: cipher-bound yet above half the raw disk`);
-    else c.that(v.costPercent < 15, `${line}: disk-bound yet encryption cost ${v.costPercent.toFixed(0)} %`);
+    if (regime === 'cipher') {
+      c.that(v.encryptedBytesPerSec <= 1.1 * v.rawBytesPerSec, `${line}: encrypted above raw`);
+      c.that(v.encryptedBytesPerSec < 0.5 * v.rawBytesPerSec, `${line}: cipher-bound yet above half the raw disk`);
+    } else {
+      const cap = capBps!;
+      c.that(v.encryptedBytesPerSec <= 1.1 * cap, `${line}: encrypted above the disk's cap ${(cap / 1e6).toFixed(2)} MB/s`);
+      c.that(
+        v.encryptedBytesPerSec >= 0.85 * cap,
+        `${line}: disk-bound yet encrypted below 85 % of the disk's cap ${(cap / 1e6).toFixed(2)} MB/s`,
+      );
+    }
     c.judge(noise, line, Math.abs(error) <= tolerance, `${line}: forecast off by ${(error * 100).toFixed(1)} %`);
   }
 }
+
+interface AuditJson {
+  fstrim: { seconds: number; bytes: number | null } | { skipped: string };
+  audit: {
+    layers: Array<{ kind: string; name: string; discards: number | null; allowDiscards: boolean | null; discardMaxBytes: number | null }>;
+    deepestReached: string | null;
+    refusedBy: string | null;
+    mismatches: string[];
+  };
+}
+
+/** The disk-bound boot's QEMU throttle, bytes/s: far below the emulated cipher (~30–60 MB/s). */
+const DISK_CAP_BPS = 3 * 1024 * 1024;
 
 function vdbSectorsWritten(text: string): number {
   return Number(text.trim().split(/\s+/)[6]);
@@ -300,14 +329,16 @@ sums > sums-after.txt
     const g = await runInGuest(k, {
       secondDisk: true,
       diskBytes: 256 * 1024 * 1024,
-      throttleBps: 3 * 1024 * 1024,
+      throttleBps: DISK_CAP_BPS,
       timeoutMs: 2_900_000,
       script: `DD=${DD}\n${setup(k)}\n${runs('--tests seq1m-q8t1-read,seq1m-q8t1-write --size 32MiB --duration 4 --warmup 0.5')}\nsums > sums-after.txt`,
     });
     guests.push(g);
     const c = checksOf(g);
-    c.attempt('throwaway, disk-bound', () => checkForecast(c, report(g, 'throwaway'), ['seq1m-q8t1-read', 'seq1m-q8t1-write'], 'disk'));
-    c.attempt('existing LUKS2, disk-bound', () => checkForecast(c, report(g, 'luks'), ['seq1m-q8t1-read'], 'disk'));
+    c.attempt('throwaway, disk-bound', () =>
+      checkForecast(c, report(g, 'throwaway'), ['seq1m-q8t1-read', 'seq1m-q8t1-write'], 'disk', DISK_CAP_BPS),
+    );
+    c.attempt('existing LUKS2, disk-bound', () => checkForecast(c, report(g, 'luks'), ['seq1m-q8t1-read'], 'disk', DISK_CAP_BPS));
     c.that(
       vdbSectorsWritten(read(g, 'vdb-after.txt')) === vdbSectorsWritten(read(g, 'vdb-before.txt')),
       'nothing written to the LUKS2 disk',
@@ -315,4 +346,68 @@ sums > sums-after.txt
     c.that(read(g, 'sums-after.txt') === read(g, 'sums-before.txt'), "files outside DiskDelta's own unchanged");
     c.done();
   });
+
+  test(
+    'TRIM through LUKS2: without --allow-discards the audit stops at dm-crypt, with it the counters reach the virtio disk',
+    { timeout: 1_200_000 },
+    async () => {
+      const k = kernel!;
+      const audit = (name: string) =>
+        `$DD trim-audit /run/l/dir --json --no-save > trim-${name}.json 2> trim-${name}.err; echo $? > trim-${name}.rc; dmsetup table labluks > table-${name}.txt`;
+      const g = await runInGuest(k, {
+        discard: true,
+        diskBytes: 256 * 1024 * 1024,
+        timeoutMs: 1_100_000,
+        script: `DD=${DD}
+${labModprobe(k)}
+printf 'lab-passphrase' > /tmp/pass
+cryptsetup luksFormat --type luks2 --batch-mode --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file /tmp/pass /dev/vda
+cryptsetup open --key-file /tmp/pass /dev/vda labluks
+mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0,nodiscard /dev/mapper/labluks
+mkdir -p /run/l && mount -o noatime /dev/mapper/labluks /run/l && mkdir -p /run/l/dir
+${audit('off')}
+umount /run/l && cryptsetup close labluks
+cryptsetup open --allow-discards --key-file /tmp/pass /dev/vda labluks && mount -o noatime /dev/mapper/labluks /run/l
+${audit('on')}
+cat /sys/block/vda/queue/discard_max_bytes > vda-discard-max.txt
+`,
+      });
+      guests.push(g);
+      const c = checksOf(g);
+      const result = (name: 'off' | 'on') => {
+        assert.equal(read(g, `trim-${name}.rc`).trim(), '0', `trim-audit (${name}): ${read(g, `trim-${name}.err`)}`);
+        return JSON.parse(read(g, `trim-${name}.json`)) as AuditJson;
+      };
+      const layer = (r: AuditJson, kind: string) => r.audit.layers.find((l) => l.kind === kind);
+      c.that(Number(read(g, 'vda-discard-max.txt')) > 0, 'the virtio disk takes discards (discard=unmap)');
+      c.attempt('without --allow-discards', () => {
+        const off = result('off');
+        assert.doesNotMatch(read(g, 'table-off.txt'), /allow_discards/, 'dmsetup table without the flag');
+        c.figures.push(
+          `without allow_discards: ${JSON.stringify(off.audit.layers.map((l) => [l.kind, l.name, l.discards]))}; fstrim ${JSON.stringify(off.fstrim)}`,
+        );
+        assert.equal(layer(off, 'dm-crypt')?.allowDiscards, false);
+        assert.equal(layer(off, 'dm-crypt')?.discards, 0, 'dm-crypt counted no discard');
+        assert.equal(layer(off, 'disk')?.discards, 0, 'the disk counted no discard');
+        assert.equal(off.audit.deepestReached, null);
+        assert.match(off.audit.refusedBy ?? '', /^dm-crypt labluks/);
+        assert.deepEqual(off.audit.mismatches, []);
+      });
+      c.attempt('with --allow-discards', () => {
+        const on = result('on');
+        assert.match(read(g, 'table-on.txt'), /allow_discards/, 'dmsetup table with the flag');
+        c.figures.push(
+          `with allow_discards: ${JSON.stringify(on.audit.layers.map((l) => [l.kind, l.name, l.discards]))}; fstrim ${JSON.stringify(on.fstrim)}`,
+        );
+        assert.equal(layer(on, 'dm-crypt')?.allowDiscards, true);
+        assert.ok((layer(on, 'dm-crypt')?.discards ?? 0) > 0, 'dm-crypt counted discards');
+        assert.ok((layer(on, 'disk')?.discards ?? 0) > 0, 'the virtio disk counted discards');
+        assert.equal(on.audit.deepestReached, 'disk vda');
+        assert.equal(on.audit.refusedBy, null);
+        assert.deepEqual(on.audit.mismatches, []);
+        assert.ok('bytes' in on.fstrim && (on.fstrim.bytes ?? 0) > 0, 'fstrim trimmed');
+      });
+      c.done();
+    },
+  );
 });

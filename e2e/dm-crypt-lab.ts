@@ -206,6 +206,8 @@ export interface GuestRun {
   throttleBps?: number;
   /** A second disk /dev/vdb of the same size and throttle (a separate disk for LUKS2, say). */
   secondDisk?: boolean;
+  /** The disks take discards (QEMU discard=unmap: holes punched in the image files), as an SSD does. */
+  discard?: boolean;
   memoryMiB?: number;
   timeoutMs?: number;
 }
@@ -245,7 +247,7 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     writeFileSync(disk, '');
     run('truncate', ['-s', String(opts.diskBytes ?? 512 * 1024 * 1024), disk]);
   }
-  const throttle = opts.throttleBps ? `,throttling.bps-total=${opts.throttleBps}` : '';
+  const throttle = `${opts.throttleBps ? `,throttling.bps-total=${opts.throttleBps}` : ''}${opts.discard ? ',discard=unmap' : ''}`;
   const drives = ['-drive', `file=${disk},if=virtio,format=raw,cache=none${throttle}`];
   if (opts.secondDisk) {
     const second = join(share, 'disk2.img');
