@@ -45,7 +45,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: 'discard-cost',
-    synopsis: 'discard-cost FOLDER [--runs N] [--json]',
+    synopsis: 'discard-cost FOLDER [--remount] [--runs N] [--json]',
     summary: 'measure what online discard costs per source-tree delete here, and what fstrim takes (root)',
     load: async () => (await import('./discard-cost.ts')).discardCostCommand,
   },

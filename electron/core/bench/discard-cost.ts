@@ -9,12 +9,14 @@ import { mkdtemp, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Figure } from '../model/results.ts';
-import { blockLayers, readDiscardCounters } from '../system/discard-audit.ts';
+import { blockLayers, readDiscardCounters, type BlockLayer } from '../system/discard-audit.ts';
 import { isRunning, listLoopDevices, ownerPid } from '../system/leftovers.ts';
 import { readMountinfo } from '../system/mountinfo.ts';
 import { BenchError } from './errors.ts';
 import { phaseFigures, SEED_TREE } from './kinds/workload.ts';
-import { parseFstrimBytes, runCommand as run } from './trim-audit.ts';
+import { must, runCommand as run } from './run-command.ts';
+import { parseFstrimBytes } from './trim-audit.ts';
+import { sweepRemounts } from './remount-record.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
 import type { WorkerMessage } from './worker-protocol.ts';
 
@@ -24,8 +26,9 @@ export const SEED_DISCARD = { deleteOff: 0.71, deleteOn: 2.697, fstrimAbout: 60 
 export interface DiscardSetting {
   option: 'nodiscard' | 'discard';
   figures: Figure[];
-  /** Discard requests the loop device completed during this setting's passes. */
-  loopDiscards: number | null;
+  /** Discard requests the deepest block layer (`countedOn`) completed during this setting's passes. */
+  discards: number | null;
+  countedOn: string;
 }
 
 export interface DiscardCostResult {
@@ -74,13 +77,80 @@ export async function sweepDiscardScratch(): Promise<string[]> {
   return said;
 }
 
-async function must(command: string, args: string[]): Promise<string> {
-  const r = await run(command, args);
-  if (r.code !== 0) throw new BenchError('internal', `${command} ${args.join(' ')} failed: ${r.stderr.trim() || `exit ${r.code}`}`);
-  return r.stdout;
+const deleteSeconds = (s: DiscardSetting) => s.figures.find((f) => f.subject === 'delete')?.value ?? null;
+
+export interface TreeOptions {
+  files: number;
+  bytes: number;
+  runs: number;
+  workerPath?: string;
+  signal?: AbortSignal;
+  /** The interrupted error's message: what was put back. */
+  stopped: string;
 }
 
-const deleteSeconds = (s: DiscardSetting) => s.figures.find((f) => f.subject === 'delete')?.value ?? null;
+/**
+ * The tree workload (a warm-up pass and `runs` timed ones) in `folder` as it is mounted now, and
+ * the discard requests the deepest of `layers` completed meanwhile.
+ */
+export async function timeTreeUnder(
+  option: DiscardSetting['option'],
+  folder: string,
+  layers: BlockLayer[],
+  o: TreeOptions,
+): Promise<DiscardSetting> {
+  const deepest = layers.slice(-1);
+  const before = await readDiscardCounters(deepest);
+  const passes: Array<Extract<WorkerMessage, { type: 'phase' }>> = [];
+  let info: Extract<WorkerMessage, { type: 'workload' }> | null = null;
+  const args = ['tree', '--target', folder, '--runs', String(o.runs), '--warmup-passes', '1'];
+  args.push('--tree-files', String(o.files), '--tree-bytes', String(o.bytes));
+  const exit = await runWorker(args, {
+    workerPath: o.workerPath ?? locateWorker(),
+    ...(o.signal ? { signal: o.signal } : {}),
+    onMessage: (m) => {
+      if (m.type === 'phase') passes.push(m);
+      else if (m.type === 'workload') info = m;
+    },
+    onInvalid: () => {},
+  });
+  if (o.signal?.aborted) throw new BenchError('interrupted', o.stopped);
+  if (exit.code !== 0)
+    throw BenchError.fromWorker(undefined, `the tree workload failed: ${exit.stderr.trim().split('\n').pop() ?? ''}`, exit.code);
+  // Discards a filesystem issues online are sent when its journal commits: wait for that.
+  await run('sync', []);
+  const after = await readDiscardCounters(deepest);
+  const b = before[0]?.counters;
+  const a = after[0]?.counters;
+  const on = deepest[0];
+  return {
+    option,
+    figures: phaseFigures(passes, info),
+    discards: a && b ? a.ios - b.ios : null,
+    countedOn: on ? `${on.kind} ${on.name}` : 'no block device',
+  };
+}
+
+/** fstrim's wall time on a mounted filesystem and what it reported trimmed. */
+export async function timeFstrim(mountpoint: string): Promise<DiscardCostResult['fstrim']> {
+  const started = performance.now();
+  const out = await must('fstrim', ['-v', mountpoint]);
+  return { seconds: (performance.now() - started) / 1000, bytes: parseFstrimBytes(out) };
+}
+
+export function costVerdict(settings: DiscardSetting[], fstrim: DiscardCostResult['fstrim'], files: number, runs: number): string {
+  const off = settings.find((s) => s.option === 'nodiscard');
+  const on = settings.find((s) => s.option === 'discard');
+  const without = off ? deleteSeconds(off) : null;
+  const withIt = on ? deleteSeconds(on) : null;
+  const cost = without !== null && withIt !== null ? withIt - without : null;
+  return (
+    `online discard costs ${cost === null ? '?' : cost.toFixed(2)} s per ${Math.round(files / 1000)}k-file delete here ` +
+    `(${without?.toFixed(2)} s without, ${withIt?.toFixed(2)} s with); a fstrim after ${runs + 1} such trees took ${fstrim.seconds.toFixed(2)} s. ` +
+    `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
+    `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`
+  );
+}
 
 export async function runDiscardCost(
   folder: string,
@@ -94,10 +164,11 @@ export async function runDiscardCost(
   const files = options.files ?? SEED_TREE.files;
   const bytes = options.bytes ?? SEED_TREE.bytes;
   const runs = options.runs ?? 3;
-  const cleaned = await sweepDiscardScratch();
+  const cleaned = [...(await sweepRemounts()), ...(await sweepDiscardScratch())];
   const image = join(folder, `${IMAGE_PREFIX}${process.pid}${IMAGE_SUFFIX}`);
+  const stopped = 'stopped: the scratch filesystem is removed';
   const stopIfAsked = () => {
-    if (options.signal?.aborted) throw new BenchError('interrupted', 'stopped: the scratch filesystem is removed');
+    if (options.signal?.aborted) throw new BenchError('interrupted', stopped);
   };
   let device: string | null = null;
   let mountpoint: string | null = null;
@@ -112,44 +183,12 @@ export async function runDiscardCost(
     for (const option of ['nodiscard', 'discard'] as const) {
       stopIfAsked();
       await must('mount', ['-o', option, device, mountpoint]);
-      const before = await readDiscardCounters(loop);
-      const passes: Array<Extract<WorkerMessage, { type: 'phase' }>> = [];
-      let info: Extract<WorkerMessage, { type: 'workload' }> | null = null;
-      const args = ['tree', '--target', mountpoint, '--runs', String(runs), '--warmup-passes', '1'];
-      args.push('--tree-files', String(files), '--tree-bytes', String(bytes));
-      const exit = await runWorker(args, {
-        workerPath: options.workerPath ?? locateWorker(),
-        ...(options.signal ? { signal: options.signal } : {}),
-        onMessage: (m) => {
-          if (m.type === 'phase') passes.push(m);
-          else if (m.type === 'workload') info = m;
-        },
-        onInvalid: () => {},
-      });
+      settings.push(await timeTreeUnder(option, mountpoint, loop, { files, bytes, runs, ...options, stopped }));
       stopIfAsked();
-      if (exit.code !== 0)
-        throw BenchError.fromWorker(undefined, `the tree workload failed: ${exit.stderr.trim().split('\n').pop() ?? ''}`, exit.code);
-      await run('sync', []);
-      const after = await readDiscardCounters(loop);
-      const b = before[0]?.counters;
-      const a = after[0]?.counters;
-      settings.push({ option, figures: phaseFigures(passes, info), loopDiscards: a && b ? a.ios - b.ios : null });
-      if (option === 'nodiscard') {
-        // The trees written and deleted without discard left their blocks for fstrim: time it now.
-        const started = performance.now();
-        const out = await must('fstrim', ['-v', mountpoint]);
-        fstrim = { seconds: (performance.now() - started) / 1000, bytes: parseFstrimBytes(out) };
-      }
+      if (option === 'nodiscard') fstrim = await timeFstrim(mountpoint);
       await must('umount', [mountpoint]);
     }
-    const off = deleteSeconds(settings[0]!);
-    const on = deleteSeconds(settings[1]!);
-    const cost = off !== null && on !== null ? on - off : null;
-    const verdict =
-      `online discard costs ${cost === null ? '?' : cost.toFixed(2)} s per ${Math.round(files / 1000)}k-file delete here ` +
-      `(${off?.toFixed(2)} s without, ${on?.toFixed(2)} s with); a fstrim after ${runs + 1} such trees took ${fstrim.seconds.toFixed(2)} s. ` +
-      `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
-      `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`;
+    const verdict = costVerdict(settings, fstrim, files, runs);
     return { files, bytes, settings, fstrim, verdict, cleaned };
   } finally {
     // Each step on its own: one failing must not leave the others behind.

@@ -87,8 +87,8 @@ describe('discard on vs off on a scratch ext4 in a loop file', { skip: unavailab
     const [off, on] = r.settings;
     assert.equal(off?.option, 'nodiscard');
     assert.equal(on?.option, 'discard');
-    assert.equal(off.loopDiscards, 0, 'no discard reached the loop device without the option');
-    assert.ok(on.loopDiscards! > 0, `${on.loopDiscards} discards reached it with the option`);
+    assert.equal(off.discards, 0, 'no discard reached the loop device without the option');
+    assert.ok(on.discards! > 0, `${on.discards} discards reached it with the option`);
     for (const s of r.settings)
       assert.deepEqual(
         s.figures.map((f) => f.subject),

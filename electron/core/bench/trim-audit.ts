@@ -2,10 +2,10 @@
 // file there (the worker's bigfile workload: written, synced, deleted, synced), run fstrim on its
 // filesystem (root), read the counters again. Which layers saw discards is then a fact, set
 // beside what the tables say (system/discard-audit.ts).
-import { spawn } from 'node:child_process';
 import { blockLayers, judgeAudit, readDiscardCounters, type TrimAuditResult } from '../system/discard-audit.ts';
 import { describeTarget } from '../system/index.ts';
 import { BenchError } from './errors.ts';
+import { runCommand } from './run-command.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
 
 export interface TrimAuditOptions {
@@ -15,19 +15,6 @@ export interface TrimAuditOptions {
   sizeBytes?: number;
   workerPath?: string;
   signal?: AbortSignal;
-}
-
-/** Runs a command, resolving its exit code, stdout and stderr; never rejects for a non-zero exit. */
-export function runCommand(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', (e) => resolve({ code: null, stdout, stderr: e.message }));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /** "/mnt: 1.2 GiB (1288490188 bytes) trimmed" → 1288490188. */

@@ -1,0 +1,85 @@
+// What online discard costs on the user's own filesystem, measured there: the tree workload in
+// their folder with the filesystem mounted as it is, then remounted with the other discard
+// setting, then put back. Root only, ext4 only (its discard option can change on a remount).
+//
+// The remount is recorded before it is made and undone by the next run after a SIGKILL
+// (remount-record.ts).
+import { realpath, rm, writeFile } from 'node:fs/promises';
+import { makeFolder } from '../files/make-folder.ts';
+import { describeTarget } from '../system/index.ts';
+import { blockLayers } from '../system/discard-audit.ts';
+import {
+  costVerdict,
+  sweepDiscardScratch,
+  timeFstrim,
+  timeTreeUnder,
+  type DiscardCostResult,
+  type DiscardSetting,
+} from './discard-cost.ts';
+import { BenchError } from './errors.ts';
+import { SEED_TREE } from './kinds/workload.ts';
+import { mountOf, recordPath, remount, REMOUNT_RECORDS, settingOf, sweepRemounts, type RemountRecord } from './remount-record.ts';
+import { runCommand as run } from './run-command.ts';
+
+export interface RemountOptions {
+  files?: number;
+  bytes?: number;
+  runs?: number;
+  workerPath?: string;
+  signal?: AbortSignal;
+  /** Where remount records live (tests). */
+  recordDir?: string;
+}
+
+export async function runDiscardCostRemount(folder: string, options: RemountOptions = {}): Promise<DiscardCostResult> {
+  if (process.getuid?.() !== 0) throw new BenchError('permission', 'remounting a filesystem needs root: run as root');
+  const path = await realpath(folder).catch(() => null);
+  if (!path) throw new BenchError('target-missing', `the folder ${folder} does not exist: give a folder on the filesystem to measure`);
+  const dir = options.recordDir ?? REMOUNT_RECORDS;
+  const cleaned = [...(await sweepRemounts(dir)), ...(await sweepDiscardScratch())];
+  const mount = await mountOf(path);
+  if (!mount || mount.fsType !== 'ext4')
+    throw new BenchError(
+      'target-unusable',
+      `${folder} is on ${mount ? mount.fsType : 'no filesystem DiskDelta can read'}: --remount changes the discard option of ext4 only; leave it out to measure on a scratch ext4 in a loop file there`,
+    );
+  const layers = blockLayers((await describeTarget(path)).target.stack ?? []);
+  const original = settingOf(mount);
+  const other = original === 'discard' ? 'nodiscard' : 'discard';
+  const tree = { files: options.files ?? SEED_TREE.files, bytes: options.bytes ?? SEED_TREE.bytes, runs: options.runs ?? 3 };
+  const stopped = `stopped: ${mount.mountPoint} is mounted ${original} again, as it was`;
+  const settings: DiscardSetting[] = [];
+  let fstrim: DiscardCostResult['fstrim'] = { seconds: 0, bytes: null };
+  const measure = async (option: DiscardSetting['option']) => {
+    settings.push(await timeTreeUnder(option, path, layers, { ...tree, ...options, stopped }));
+    // The passes without discard left their blocks for fstrim: time it then.
+    if (option === 'nodiscard') fstrim = await timeFstrim(mount.mountPoint);
+  };
+  await measure(original);
+  if (options.signal?.aborted) throw new BenchError('interrupted', stopped);
+  // Recorded first: no remount happens that a later run could not undo.
+  await makeFolder(dir, 0o700);
+  const record: RemountRecord = { pid: process.pid, mountPoint: mount.mountPoint, source: mount.source, original };
+  await writeFile(recordPath(dir, process.pid), JSON.stringify(record));
+  // Put back whatever happened meanwhile (an error, Ctrl-C): the measurement's failure is
+  // rethrown after, unless putting back failed, which the user must hear first.
+  const measured = remount(mount.mountPoint, other)
+    .then(() => measure(other))
+    .then(
+      () => null,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
+  const failure = await measured;
+  const back = await run('mount', ['-o', `remount,${original}`, mount.mountPoint]);
+  if (back.code !== 0)
+    // The record stays, so the next run tries again.
+    throw new BenchError(
+      'internal',
+      `could not put ${mount.mountPoint} back to ${original}: ${back.stderr.trim()}. Run \`mount -o remount,${original} ${mount.mountPoint}\``,
+    );
+  await rm(recordPath(dir, process.pid), { force: true });
+  if (failure) throw failure;
+  settings.sort((a, b) => (a.option === 'nodiscard' ? -1 : b.option === 'nodiscard' ? 1 : 0));
+  const verdict = `${costVerdict(settings, fstrim, tree.files, tree.runs)} Measured on ${mount.mountPoint} itself (${mount.source}), remounted ${other} and put back to ${original}.`;
+  return { files: tree.files, bytes: tree.bytes, settings, fstrim, verdict, cleaned };
+}
