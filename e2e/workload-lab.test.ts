@@ -3,10 +3,13 @@
 // (one read each) started from a cold cache must take files ÷ IOPS, within ±15 % (folders and
 // inode tables are read too: a few percent); under a high cap the same start is far quicker.
 // Needs root, loop devices and cgroup v1 blkio; skips with the reason elsewhere.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { basename } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { locateWorker } from '../electron/core/bench/worker-client.ts';
+import { timeTreeUnder } from '../electron/core/bench/discard-cost.ts';
+import { blockLayers } from '../electron/core/system/discard-audit.ts';
 import { parseStdout } from '../native/test/worker-harness.ts';
 import { HDD_CAPS, labUnavailable, setUpThrottledLab, type ThrottledLab } from './throttled-lab.ts';
 import { measureUntilWithin, missOf } from './judge-against-cap.ts';
@@ -16,6 +19,7 @@ const FILES = 100; // per program
 let reason = labUnavailable();
 let slow: ThrottledLab | null = null;
 let fast: ThrottledLab | null = null;
+let hdd: ThrottledLab | null = null;
 
 before(() => {
   if (reason) return;
@@ -33,6 +37,8 @@ before(() => {
       caps: { bytesPerSec: 400e6, iops: 3000, writes: false },
       filesystem: true,
     });
+    // Reads and writes capped like the 2011 laptop disk: the TRIM test's tree.
+    hdd = setUpThrottledLab({ name: 'diskdelta-tree-hdd', sizeBytes: 256 * 2 ** 20, caps: HDD_CAPS, filesystem: true });
   } catch (error) {
     reason = `cannot set the lab up: ${(error as Error).message}`;
   }
@@ -41,6 +47,7 @@ before(() => {
 after(() => {
   slow?.tearDown();
   fast?.tearDown();
+  hdd?.tearDown();
 });
 
 function appStart(lab: ThrottledLab): Promise<{ seconds: number; cold: string | undefined; files: number }> {
@@ -89,3 +96,28 @@ test('app-start under a 150-IOPS cap takes files ÷ IOPS (±15 %); under 3,000 I
   assert.ok(Math.abs(capped.seconds - expected) <= expected * 0.15, `${capped.seconds.toFixed(2)} s vs ${expected.toFixed(2)} s ± 15 %`);
   assert.ok(quick.seconds < capped.seconds / 5, `the high cap's ${quick.seconds.toFixed(3)} s is far below ${capped.seconds.toFixed(2)} s`);
 });
+
+test(
+  'tree delete on the HDD-capped device, mounted nodiscard then discard: both timed, the loop counters prove discards only with the option',
+  { skip: reason ?? false, timeout: 300_000 },
+  async () => {
+    const lab = hdd!;
+    const loop = blockLayers([{ kind: 'loop', name: basename(lab.device), details: {} }]);
+    const tree = { files: 300, bytes: 3_000_000, runs: 1, workerPath: lab.wrap(locateWorker()), stopped: 'stopped' };
+    const settings = [];
+    for (const option of ['nodiscard', 'discard'] as const) {
+      const m = spawnSync('mount', ['-o', `remount,${option}`, lab.mountPoint!], { encoding: 'utf8' });
+      assert.equal(m.status, 0, m.stderr);
+      settings.push(await timeTreeUnder(option, lab.mountPoint!, loop, tree));
+    }
+    // ext4 sends a delete's discards from its journal thread, which the blkio throttle does not
+    // slow (it throttles the cgroup's own I/O): the figures are what they are, the counters decide.
+    for (const s of settings) {
+      const del = s.figures.find((f) => f.subject === 'delete');
+      console.log(`# HDD cap, ${s.option}: delete + syncfs ${del?.value?.toFixed(3)} s, ${s.discards} discards reached ${s.countedOn}`);
+      assert.ok(del?.value && del.value > 0, `${s.option}: the delete was timed`);
+    }
+    assert.equal(settings[0]!.discards, 0, 'nodiscard: no discard reached the device');
+    assert.ok(settings[1]!.discards! > 0, `discard: ${settings[1]!.discards} discards reached the device`);
+  },
+);
