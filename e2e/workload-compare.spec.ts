@@ -1,7 +1,8 @@
 // Issue 11, App: a workload measured here through the API, beside the seed's Intel 525 runs
 // (without and with the discard mount option) on Compare, as seconds per phase.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
@@ -34,7 +35,7 @@ test('a measured big-file workload beside both Intel 525 reference runs: seconds
   await expect(picks).toContainText('up to 3 GB');
   await expect(picks).toContainText('needs root');
   await expect(picks).toContainText('only partly dropped');
-  await expect(picks.getByRole('checkbox')).toHaveCount(4);
+  await expect(picks.getByRole('checkbox')).toHaveCount(5);
   // The preset's own pick to begin with: the 3.9.1-size tree, the big file, programs starting.
   await expect(picks.getByRole('checkbox', { checked: true })).toHaveCount(3);
   await picks.getByRole('checkbox', { name: /Source tree \(Linux 3\.9\.1 size\)/ }).uncheck();
@@ -89,5 +90,54 @@ test('a measured big-file workload beside both Intel 525 reference runs: seconds
     await chart.scrollIntoViewIfNeeded();
     await page.mouse.move(0, 0); // no tooltip in the picture
     await chart.screenshot({ path: join(SCREENSHOT_DIR, `compare-workloads-${scheme}.png`) });
+  }
+});
+
+test('your own tarball through New run: its path is asked for, tar extracts it for real, the run lands in the library with its seconds', async ({
+  page,
+  app,
+}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-e2e-tarball-'));
+  const tarball = join(dir, 'zod.tar.gz');
+  execFileSync('tar', ['-czf', tarball, '-C', join(ROOT, 'node_modules'), 'zod']);
+  try {
+    await page.goto(`${app.url}#/new`);
+    await page.getByLabel('Target folder').fill(app.targetDir);
+    await page.getByLabel('Preset').selectOption('workloads');
+    const picks = page.getByTestId('workload-picks');
+    for (const name of [/Source tree \(Linux 3\.9\.1 size\)/, /Big file/, /Programs starting/])
+      await picks.getByRole('checkbox', { name }).uncheck();
+    await picks.getByRole('checkbox', { name: /Your tarball/ }).check();
+    await page.getByLabel('Runs').fill('1');
+    await page.getByLabel('Label').fill('zod tarball');
+    // Without a path the form says what it needs.
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect(page.getByRole('alert')).toContainText('Tarball: the absolute path');
+    await page.getByLabel('Tarball to extract').fill(tarball);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'new-run-tarball.png') });
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect(page.getByTestId('page-live')).toBeVisible();
+    await watchRun(page);
+    await expect(page.getByTestId('run-status')).toHaveText('Finished');
+    expect(app.leftovers()).toEqual([]);
+    const listed = JSON.parse(
+      execFileSync(NODE, [CLI, 'list', '--label', 'zod tarball', '--json', '--db', app.dbPath], { encoding: 'utf8' }),
+    ) as Array<{
+      id: number;
+    }>;
+    expect(listed).toHaveLength(1);
+    const exported = execFileSync(NODE, [CLI, 'export', String(listed[0]!.id), '--db', app.dbPath], { encoding: 'utf8' });
+    type Exported = {
+      runs: Array<{ results: Array<{ test: string; figures?: Array<{ subject: string; value: number; basis: string }> }> }>;
+    };
+    const run = (JSON.parse(exported) as Exported).runs[0];
+    const figures = run?.results.find((r) => r.test === 'tarball')?.figures ?? [];
+    expect(figures.map((f) => f.subject)).toEqual(['write', 'delete']);
+    for (const f of figures) {
+      expect(f.value).toBeGreaterThan(0);
+      expect(f.basis).toMatch(/zod\.tar\.gz extracted by tar: \d+ files/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

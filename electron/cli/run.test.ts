@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -305,6 +305,18 @@ describe('specFromFlags (in process)', () => {
       },
     );
     assert.deepEqual(specFromFlags({ target: '/mnt', preset: 'quick' }), { target: '/mnt', preset: 'quick' });
+  });
+
+  test('--tarball picks the tarball workload with an absolute path; the workload without a file, or the file with other tests, is refused', () => {
+    assert.deepEqual(specFromFlags({ target: '/mnt', tarball: 'linux-3.9.1.tar.xz' }), {
+      target: '/mnt',
+      tests: ['tarball'],
+      tarball: resolve('linux-3.9.1.tar.xz'),
+    });
+    assert.deepEqual(specFromFlags({ target: '/mnt', tests: 'tree,tarball', tarball: '/srv/l.tar' }).tests, ['tree', 'tarball']);
+    assert.throws(() => specFromFlags({ target: '/mnt', tests: 'tarball' }), /the 'tarball' workload needs --tarball FILE/);
+    assert.throws(() => specFromFlags({ target: '/mnt', tests: 'tree', tarball: '/srv/l.tar' }), /add it to --tests/);
+    assert.throws(() => specFromFlags({ target: '/mnt', preset: 'workloads', tarball: '/srv/l.tar' }), /without --preset/);
   });
 
   test('adaptive stopping: --precision as a percentage, --max-time as a duration; bad values name the flag', () => {

@@ -48,6 +48,7 @@ typedef struct {
   uint64_t tree_bytes;
   unsigned readers;
   const char *app_mix;
+  const char *tarball;
   unsigned app_files;
   int pause;
   job_t jobs[MAX_JOBS];
@@ -97,6 +98,7 @@ static const option_def_t OPTIONS[] = {
     {"--readers", "N", OPT_COUNT, OFF(readers), 1, 64, "app-start: programs starting at once, each its own files (default 4)"},
     {"--app-mix", "MIX", OPT_STRING, OFF(app_mix), 0, 0,
      "app-start: program (a binary, 30 libraries, 160 resources; default) or small (4 KiB files, one I/O each)"},
+    {"--tarball", "PATH", OPT_STRING, OFF(tarball), 0, 0, "tree: extract this tarball with tar(1) instead of writing the shape"},
     {"--pause", NULL, OPT_FLAG, OFF(pause), 0, 0, "tree: after each write phase wait for a line on stdin before deleting (harnesses)"},
     {"--app-files", "N", OPT_COUNT, OFF(app_files), 1, 100000, "app-start --app-mix small: files per program (default 200)"},
 };
@@ -368,7 +370,8 @@ static workload_opts_t workload_opts(const options_t *o) {
   sweep_stale_files(o->target);
   return (workload_opts_t){.target = o->target, .runs = o->runs, .warmup_passes = o->warmup_passes, .tree_files = o->tree_files,
                            .tree_bytes = o->tree_bytes, .size = o->size, .readers = o->readers, .app_mix = o->app_mix,
-                           .app_files = o->app_files, .helper = o->helper, .pause = o->pause};
+                           .app_files = o->app_files, .helper = o->helper, .pause = o->pause,
+                           .tarball = o->tarball};
 }
 
 static int cmd_tree(options_t *o) {

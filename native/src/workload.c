@@ -350,7 +350,134 @@ static void wait_for_line(void) {
   }
 }
 
+// --tarball: tar(1) extracts into DIR; its stdout goes to stderr (stdout is the NDJSON channel).
+// A stop signal stops tar too. Returns 0, -errno, or 1 when tar itself failed (its message is on
+// stderr already).
+static int tar_extract(const char *tarball, const char *dir, int *status) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+  char *argv[] = {"tar", "--extract", "--no-same-owner", "--file", (char *)tarball, "--directory", (char *)dir, NULL};
+  pid_t pid;
+  int rc = posix_spawnp(&pid, "tar", &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -rc;
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0) {
+    if (errno != EINTR) return -errno;
+    if (g_stop) kill(pid, SIGTERM);
+  }
+  *status = st;
+  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+}
+
+// Files and bytes under a folder (not timed: after the extraction).
+static void count_tree(int dir_fd, uint64_t *files, uint64_t *bytes) {
+  int fd = dup(dir_fd);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d) {
+    if (fd >= 0) close(fd);
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    struct stat st;
+    if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub >= 0) {
+        count_tree(sub, files, bytes);
+        close(sub);
+      }
+    } else {
+      (*files)++;
+      if (S_ISREG(st.st_mode)) *bytes += (uint64_t)st.st_size;
+    }
+  }
+  closedir(d);
+}
+
+static int workload_tarball(const workload_opts_t *o) {
+  workdir_t w = {.target_fd = -1, .fd = -1};
+  struct stat st;
+  int in = open(o->tarball, O_RDONLY | O_CLOEXEC);
+  if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int e = in < 0 ? errno : EINVAL;
+    if (in >= 0) close(in);
+    return finish_workload(&w, emit_failure(e == ENOENT ? FAIL_TARGET_MISSING : FAIL_USAGE, "cannot use the tarball %s: %s: give a .tar, .tar.gz or .tar.xz file",
+                                            o->tarball, e == EINVAL ? "not a regular file" : strerror(e)));
+  }
+  close(in);
+  int rc = workdir_open(&w, o->target);
+  char dir[PATH_MAX];
+  if (rc == 0) {
+    emit_workload_hello(o->target, "tree", 1);
+    snprintf(dir, sizeof dir, "%s/%s/t", o->target, w.name);
+  }
+  int described = 0;
+  for (unsigned pass = 0; rc == 0 && !g_stop && pass < o->warmup_passes + o->runs; pass++) {
+    unsigned run = pass < o->warmup_passes ? 0 : pass - o->warmup_passes + 1;
+    phase_msg_t m = {.workload = "tree", .phase = "write", .run = run, .spread_seconds = -1};
+    if (mkdirat(w.fd, "t", 0755) != 0) {
+      rc = fail_errno(errno, "creating the extraction folder in", o->target);
+      break;
+    }
+    int status = 0;
+    uint64_t t0 = now_ns();
+    int e = tar_extract(o->tarball, dir, &status);
+    if (e == 0 && !g_stop) e = sync_folder(w.fd, &m.sync_seconds);
+    m.seconds = seconds_since(t0);
+    if (g_stop) break;
+    if (e == 1) {
+      // tar says why on stderr; here only which of our codes fits: a full disk, or the file.
+      struct statvfs sv;
+      int full = statvfs(o->target, &sv) == 0 && (uint64_t)sv.f_bavail * sv.f_frsize < (1u << 20);
+      rc = emit_failure(full ? FAIL_NO_SPACE : FAIL_USAGE, "tar could not extract %s into %s (%s %d)%s", o->tarball, shown_path(o->target),
+                        WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                        full ? ": the disk is full; free some space or use a smaller tarball" : ": see tar's message above; is it a tarball?");
+      break;
+    }
+    if (e != 0) {
+      rc = fail_errno(-e, "extracting the tarball in", o->target);
+      break;
+    }
+    int t = openat(w.fd, "t", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (t >= 0) {
+      count_tree(t, &m.files, &m.bytes);
+      close(t);
+    }
+    if (!described) {
+      jbuf_t b;
+      jb_begin(&b, "workload");
+      jb_str(&b, "workload", "tree");
+      const char *slash = strrchr(o->tarball, '/');
+      jb_str(&b, "shape", slash ? slash + 1 : o->tarball);
+      jb_str(&b, "source", "tarball");
+      jb_bool(&b, "scaled", 0);
+      jb_u64(&b, "files", m.files);
+      jb_u64(&b, "bytes", m.bytes);
+      jb_u64(&b, "dirs", 0);
+      jb_end_emit(&b);
+      described = 1;
+    }
+    emit_phase(&m);
+    phase_msg_t del = {.workload = "tree", .phase = "delete", .run = run, .spread_seconds = -1, .files = m.files, .bytes = m.bytes};
+    t0 = now_ns();
+    e = remove_tree_at(w.fd, "t");
+    if (e == 0 && !g_stop) e = sync_folder(w.fd, &del.sync_seconds);
+    del.seconds = seconds_since(t0);
+    if (e != 0) {
+      rc = fail_errno(-e, "deleting the extracted tree in", o->target);
+      break;
+    }
+    if (!g_stop) emit_phase(&del);
+  }
+  return finish_workload(&w, rc);
+}
+
 int workload_tree(const workload_opts_t *o) {
+  if (o->tarball) return workload_tarball(o);
   uint64_t files = o->tree_files ? o->tree_files : TREE_SHAPE_FILES;
   uint64_t bytes = o->tree_bytes ? o->tree_bytes : TREE_SHAPE_BYTES;
   workdir_t w = {.target_fd = -1, .fd = -1};

@@ -205,6 +205,58 @@ describe('workload: tree', () => {
   });
 });
 
+describe("workload: tree from the user's tarball (--tarball)", () => {
+  /** A compressed tarball of a small tree made here, and what is in it. */
+  function tarball() {
+    const dir = folder();
+    const src = join(dir, 'src');
+    mkdirSync(join(src, 'a', 'b'), { recursive: true });
+    writeFileSync(join(src, 'a', 'b', 'small.c'), 'int main(void) { return 0; }\n');
+    writeFileSync(join(src, 'a', 'big.bin'), Buffer.alloc(300_000, 7));
+    writeFileSync(join(src, 'README'), 'hello\n');
+    const file = join(dir, 'src.tar.gz');
+    assert.equal(spawnSync('tar', ['-czf', file, '-C', dir, 'src']).status, 0);
+    return { file, files: 3, bytes: 29 + 300_000 + 6 };
+  }
+
+  test('tar extracts it each pass (timed with syncfs), the phases count its files and bytes, nothing is left', async () => {
+    const t = tarball();
+    const target = folder();
+    const o = await runWorker(['tree', '--target', target, '--tarball', t.file, '--runs', '2', '--warmup-passes', '1']);
+    assert.equal(o.code, 0, o.stderr);
+    const info = o.messages.find((m) => m.type === 'workload');
+    assert.deepEqual(info && [info.shape, info.source, info.files, info.bytes], ['src.tar.gz', 'tarball', t.files, t.bytes]);
+    assert.deepEqual(
+      phases(o).map((p) => [p.phase, p.run, p.files, p.bytes]),
+      [0, 1, 2].flatMap((run) => [
+        ['write', run, t.files, t.bytes],
+        ['delete', run, t.files, t.bytes],
+      ]),
+    );
+    assert.deepEqual(readdirSync(target), [], 'the extracted tree and the work folder are gone');
+  });
+
+  test('a missing file, a folder, and a file tar cannot read: each its exit code and what to do; nothing left', async () => {
+    const target = folder();
+    const missing = await runWorker(['tree', '--target', target, '--tarball', join(target, 'nope.tar')]);
+    assert.equal(missing.code, exitCodeOf('target-missing'));
+    assert.match(
+      missing.stdout,
+      /cannot use the tarball .*nope\.tar: No such file or directory: give a \.tar, \.tar\.gz or \.tar\.xz file/,
+    );
+    const dir = await runWorker(['tree', '--target', target, '--tarball', target]);
+    assert.equal(dir.code, exitCodeOf('usage'));
+    assert.match(dir.stdout, /not a regular file/);
+    const junk = join(folder(), 'junk.tar');
+    writeFileSync(junk, 'not a tarball\n'.repeat(100));
+    const bad = await runWorker(['tree', '--target', target, '--tarball', junk]);
+    assert.equal(bad.code, exitCodeOf('usage'));
+    assert.match(bad.stdout, /tar could not extract .*junk\.tar .*\(exit 2\): see tar's message above; is it a tarball\?/);
+    assert.match(bad.stderr, /tar: /, "tar's own message reaches stderr (stdout stays NDJSON)");
+    assert.deepEqual(readdirSync(target), []);
+  });
+});
+
 describe('workload: bigfile', () => {
   test('writes --size bytes, syncs, deletes, syncs; nothing left', async () => {
     const target = folder();

@@ -1,4 +1,5 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
+import { resolve } from 'node:path';
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
 import { createInterface } from 'node:readline/promises';
 import { needsElevation } from '../../core/bench/elevation.ts';
@@ -55,6 +56,8 @@ ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).joi
                        privileged helper to open it read-only; the measuring stays yours.
                        Without it a terminal asks first; as root no helper is used.
                        With app-start: the helper drops the page cache before each pass
+  --tarball FILE       the 'tarball' workload: extract your own tarball with tar (decompression
+                       included, as the seed timed it) + sync, delete it + sync
   --json               print exactly one JSON document on stdout
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
@@ -79,6 +82,7 @@ export const runCommand: CliCommand = {
       label: { type: 'string' },
       buffered: { type: 'boolean' },
       elevate: { type: 'boolean' },
+      tarball: { type: 'string' },
       json: { type: 'boolean' },
       'no-save': { type: 'boolean' },
       db: { type: 'string' },
@@ -160,6 +164,7 @@ export const runCommand: CliCommand = {
 
 interface RunFlags {
   target?: string;
+  tarball?: string;
   preset?: string;
   tests?: string;
   size?: string;
@@ -234,6 +239,14 @@ export function specFromFlags(values: RunFlags): BenchSpec {
   if (values.label !== undefined) spec.label = checkLabel(values.label, '--label');
   if (values.buffered) spec.buffered = true;
   if (values.elevate) spec.elevate = true;
+  if (values.tarball !== undefined) {
+    // Alone it picks the tarball workload; with --tests, that list must name it.
+    if (values.preset) throw new UsageError('--tarball picks the tarball workload: give it without --preset');
+    if (spec.tests && !spec.tests.includes('tarball')) throw new UsageError("--tarball is for the 'tarball' workload: add it to --tests");
+    spec.tests ??= ['tarball'];
+    spec.tarball = resolve(values.tarball);
+  } else if (spec.tests?.includes('tarball'))
+    throw new UsageError("the 'tarball' workload needs --tarball FILE (a .tar, .tar.gz or .tar.xz)");
   return spec;
 }
 

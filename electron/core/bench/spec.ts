@@ -53,6 +53,8 @@ export const benchSpecSchema = z
      * pkexec (one authentication; the measuring stays the user's). Ignored as root.
      */
     elevate: z.boolean().optional(),
+    /** The `tarball` workload: the user's own tarball to extract (absolute path; tar reads it). */
+    tarball: z.string().startsWith('/').optional(),
     /**
      * Also measure what dm-crypt costs (core/crypto/encryption-run.ts): the run's tests on a
      * throwaway mapping (or the existing one under the target) and on the device beneath.

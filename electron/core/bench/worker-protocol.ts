@@ -106,6 +106,8 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     /** tree: the release whose shape is written (assets/workloads/), and whether it was scaled. */
     shape: z.string().optional(),
     scaled: z.boolean().optional(),
+    /** tree: "tarball" when the user's own tarball was extracted (shape is then its file name). */
+    source: z.literal('tarball').optional(),
     /** app-start: the file-size mix and how many programs start at once. */
     mix: z.enum(['program', 'small']).optional(),
     readers: z.number().optional(),

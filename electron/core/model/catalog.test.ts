@@ -69,6 +69,7 @@ describe('the catalog of tests', () => {
         'tree-3.9.1',
         'bigfile',
         'app-start',
+        'tarball',
       ],
     );
     assert.equal(testWrites('seq4m-q1t1-write', { rw: 'write', blockSize: 4 << 20, queueDepth: 1, threads: 1 }), true);

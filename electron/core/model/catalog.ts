@@ -150,6 +150,7 @@ const WORKLOAD_TESTS: readonly TestDef[] = [
   ),
   workloadTest('bigfile', 'Big file (3 GB)', 'one big file (3 GB, or what fits): write + sync, delete + sync'),
   workloadTest('app-start', 'Programs starting (4 at once)', '4 programs starting at once from a cold cache'),
+  workloadTest('tarball', 'Your tarball', 'a tarball you give (--tarball), extracted by tar: extract + sync, delete + sync'),
 ];
 
 const q = (n: number) => `Q=${String(n).padStart(3)}, T= 1`;

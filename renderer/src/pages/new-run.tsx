@@ -26,6 +26,7 @@ export function NewRunPage() {
     preset: useId(),
     label: useId(),
     labels: useId(),
+    tarball: useId(),
   };
   useEffect(() => {
     if (!stores.system.getState().overview) void stores.system.getState().load();
@@ -123,6 +124,18 @@ export function NewRunPage() {
                 </label>
               );
             })}
+            {(form.workloads ?? []).includes('tarball') ? (
+              <>
+                <label htmlFor={ids.tarball}>Tarball to extract</label>
+                <input
+                  id={ids.tarball}
+                  name="tarball"
+                  placeholder="/home/me/linux-3.9.1.tar.xz"
+                  value={form.tarball ?? ''}
+                  onChange={(e) => set({ tarball: e.target.value })}
+                />
+              </>
+            ) : null}
           </fieldset>
         ) : null}
 

@@ -156,7 +156,7 @@ function TrimReachesCell({ mount }: { mount: SystemOverview['mounts'][number] })
   return (
     <td data-testid="trim-reaches" data-basis={cell.basis} title={cell.hint}>
       {cell.text}
-      {cell.basis === 'seen' ? null : <div className="muted hint">{cell.hint}</div>}
+      {cell.basis === 'seen' ? null : <div className="muted cell-note">{cell.hint}</div>}
     </td>
   );
 }

@@ -12,7 +12,7 @@ import {
   seriesFor,
   wrapTickLabel,
 } from './compare-view.ts';
-import { buildSpec, WORKLOAD_CHOICES } from './new-run-form.ts';
+import { buildSpec, presetDefaults, WORKLOAD_CHOICES } from './new-run-form.ts';
 import { TEST_IDS, testById } from '../../../electron/core/model/catalog.ts';
 import { liveSeries } from './live-view.ts';
 import { dayBoundary } from './date-filter.ts';
@@ -136,6 +136,16 @@ test('new run form: friendly messages for bad fields, a valid spec otherwise', (
     tests: ['tree', 'bigfile'],
   });
   assert.match(String(buildSpec({ ...w, workloads: [] })), /pick at least one/);
+  assert.equal(presetDefaults('workloads').sizeMiB, '2861', 'the field shows whole MiB');
+  // Your tarball: its absolute path is asked for and carried in the spec.
+  assert.match(String(buildSpec({ ...w, workloads: ['tarball'] })), /^Tarball: the absolute path of a \.tar/);
+  assert.match(String(buildSpec({ ...w, workloads: ['tarball'], tarball: 'l.tar' })), /^Tarball: the absolute path/);
+  assert.deepEqual(buildSpec({ ...w, workloads: ['tree', 'tarball'], tarball: ' /srv/linux-3.9.1.tar.xz ' }), {
+    target: '/mnt/ssd',
+    preset: 'workloads',
+    tests: ['tree', 'tarball'],
+    tarball: '/srv/linux-3.9.1.tar.xz',
+  });
   // Every catalog workload is offered, none twice.
   assert.deepEqual(
     WORKLOAD_CHOICES.map((c) => c.id),

@@ -66,6 +66,15 @@ describe('the workload kind', () => {
     assert.ok(!workloadKind.start(plan, { ...context, cacheHelper: undefined }).argv?.includes('--helper'));
   });
 
+  it("the tarball workload: the worker's tree verb with --tarball; planned only with a file to extract", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dd-workload-tarball-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const { steps } = await planRun({ target: dir, tests: ['tarball'], tarball: '/srv/linux-3.9.1.tar.xz' });
+    const plan = steps[0]?.plan as WorkloadPlan;
+    assert.deepEqual(workloadArgv(plan).slice(0, 1).concat(workloadArgv(plan).slice(-2)), ['tree', '--tarball', '/srv/linux-3.9.1.tar.xz']);
+    await assert.rejects(planRun({ target: dir, tests: ['tarball'] }), /the tarball workload needs a tarball: run --tarball FILE/);
+  });
+
   it("the workloads preset: the tree at the seed's size, the 3 GB file and programs starting, three timed passes each", async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'dd-workload-preset-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));

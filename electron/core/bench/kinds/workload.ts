@@ -22,6 +22,8 @@ const WORKLOADS = {
   'tree-3.9.1': { verb: 'tree', args: ['--tree-files', String(SEED_TREE.files), '--tree-bytes', String(SEED_TREE.bytes)] },
   bigfile: { verb: 'bigfile', args: [] as string[] },
   'app-start': { verb: 'app-start', args: [] as string[] },
+  // The user's own tarball (spec.tarball), extracted by tar(1) in the worker's tree verb.
+  tarball: { verb: 'tree', args: [] as string[] },
 } as const;
 type WorkloadTest = keyof typeof WORKLOADS;
 
@@ -34,20 +36,27 @@ export interface WorkloadPlan {
   sizeBytes: number;
   /** app-start: programs starting at once. */
   readers: number;
+  /** tarball: the file to extract (absolute). */
+  tarball?: string | undefined;
 }
 
-const planSchema: z.ZodType<WorkloadPlan> = z.strictObject({
-  target: z.string().min(1),
-  test: z.enum(Object.keys(WORKLOADS) as [WorkloadTest, ...WorkloadTest[]]),
-  runs: z.number().int().min(1).max(100),
-  warmupPasses: z.number().int().min(0).max(10),
-  sizeBytes: z
-    .number()
-    .int()
-    .min(16 * 2 ** 20)
-    .max(2 ** 44),
-  readers: z.number().int().min(1).max(64),
-});
+const planSchema: z.ZodType<WorkloadPlan> = z
+  .strictObject({
+    target: z.string().min(1),
+    test: z.enum(Object.keys(WORKLOADS) as [WorkloadTest, ...WorkloadTest[]]),
+    runs: z.number().int().min(1).max(100),
+    warmupPasses: z.number().int().min(0).max(10),
+    sizeBytes: z
+      .number()
+      .int()
+      .min(16 * 2 ** 20)
+      .max(2 ** 44),
+    readers: z.number().int().min(1).max(64),
+    tarball: z.string().startsWith('/').optional(),
+  })
+  .refine((p) => p.test !== 'tarball' || p.tarball !== undefined, {
+    message: 'the tarball workload needs a tarball: run --tarball FILE (a .tar, .tar.gz or .tar.xz)',
+  });
 
 /** The worker's argv for one workload: enums and numbers only. */
 export function workloadArgv(plan: WorkloadPlan): string[] {
@@ -55,6 +64,7 @@ export function workloadArgv(plan: WorkloadPlan): string[] {
   const argv = [w.verb, '--target', plan.target, '--runs', String(plan.runs), '--warmup-passes', String(plan.warmupPasses), ...w.args];
   if (w.verb === 'bigfile') argv.push('--size', String(plan.sizeBytes));
   if (w.verb === 'app-start') argv.push('--readers', String(plan.readers));
+  if (plan.test === 'tarball' && plan.tarball) argv.push('--tarball', plan.tarball);
   return argv;
 }
 
@@ -65,6 +75,8 @@ const seconds = (s: number) => `${s >= 10 ? s.toFixed(1) : s >= 0.1 ? s.toFixed(
 function describeWork(info: WorkloadInfo | null): string {
   if (!info) return '';
   const mb = `${(info.bytes / 1e6).toFixed(0)} MB`;
+  if (info.workload === 'tree' && info.source === 'tarball')
+    return `${info.shape ?? 'the tarball'} extracted by tar: ${info.files.toLocaleString('en')} files, ${mb}`;
   if (info.workload === 'tree')
     return `${info.scaled ? 'scaled ' : ''}${info.shape ?? 'release'} tree: ${info.files.toLocaleString('en')} files, ${mb}`;
   if (info.workload === 'app-start') return `${info.readers ?? '?'} programs (${info.mix} mix): ${info.files} files, ${mb}`;
@@ -111,6 +123,7 @@ export const workloadKind: MeasurementKind<WorkloadPlan> = {
       warmupPasses: 1,
       sizeBytes: spec.sizeBytes ?? (preset.name === 'workloads' ? preset.sizeBytes : BIGFILE_BYTES),
       readers: 4,
+      ...(spec.tarball ? { tarball: spec.tarball } : {}),
     };
   },
   writes: () => true,
