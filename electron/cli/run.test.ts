@@ -305,6 +305,12 @@ describe('specFromFlags (in process)', () => {
       },
     );
     assert.deepEqual(specFromFlags({ target: '/mnt', preset: 'quick' }), { target: '/mnt', preset: 'quick' });
+    // A preset and tests: those tests at the preset's settings, as the API takes them.
+    assert.deepEqual(specFromFlags({ target: '/mnt', preset: 'quick', tests: 'seeks' }), {
+      target: '/mnt',
+      preset: 'quick',
+      tests: ['seeks'],
+    });
   });
 
   test('--tarball picks the tarball workload with an absolute path; the workload without a file, or the file with other tests, is refused', () => {
@@ -316,7 +322,13 @@ describe('specFromFlags (in process)', () => {
     assert.deepEqual(specFromFlags({ target: '/mnt', tests: 'tree,tarball', tarball: '/srv/l.tar' }).tests, ['tree', 'tarball']);
     assert.throws(() => specFromFlags({ target: '/mnt', tests: 'tarball' }), /the 'tarball' workload needs --tarball FILE/);
     assert.throws(() => specFromFlags({ target: '/mnt', tests: 'tree', tarball: '/srv/l.tar' }), /add it to --tests/);
-    assert.throws(() => specFromFlags({ target: '/mnt', preset: 'workloads', tarball: '/srv/l.tar' }), /without --preset/);
+    // A preset with it gives its settings: the workloads' three timed passes.
+    assert.deepEqual(specFromFlags({ target: '/mnt', preset: 'workloads', tarball: '/srv/l.tar' }), {
+      target: '/mnt',
+      preset: 'workloads',
+      tests: ['tarball'],
+      tarball: '/srv/l.tar',
+    });
   });
 
   test('adaptive stopping: --precision as a percentage, --max-time as a duration; bad values name the flag', () => {
