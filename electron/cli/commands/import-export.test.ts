@@ -368,4 +368,36 @@ describe('a real measured run survives export → import', () => {
       library.close();
     }
   });
+
+  it('a shipped reference file imported by name is kept as the reference data, once: not an imported copy beside it', async () => {
+    const db = freshDb();
+    const intel = join(REFERENCE_DIR, '2013-intel-525-discard.json');
+    const first = await runCli(['import', intel, '--db', db]);
+    assert.equal(first.code, 0, first.stderr);
+    const list = async () =>
+      (JSON.parse((await runCli(['list', '--json', '--db', db])).stdout) as Array<{ label: string; source: string }>).map((r) => [
+        r.source,
+        r.label,
+      ]);
+    const afterFile = await list();
+    assert.equal(afterFile.length, 2);
+    assert.ok(
+      afterFile.every(([source]) => source === 'reference'),
+      JSON.stringify(afterFile),
+    );
+    // Neither the file again nor --reference adds the same published runs a second time.
+    assert.match((await runCli(['import', intel, '--db', db])).stdout, /Nothing imported: every run is already in/);
+    assert.equal((await runCli(['import', '--reference', '--db', db])).code, 0);
+    const all = await list();
+    assert.equal(new Set(all.map(([, label]) => label)).size, all.length, `each reference run once: ${JSON.stringify(all)}`);
+    // An edited copy is not the published data: an import like any other.
+    const edited = JSON.parse(readFileSync(intel, 'utf8')) as { runs: Array<{ label: string }> };
+    edited.runs[0]!.label = 'my own Intel 525';
+    const copy = file('edited-reference.json', JSON.stringify(edited));
+    assert.equal((await runCli(['import', copy, '--db', db])).code, 0);
+    assert.deepEqual(
+      (await list()).filter(([, label]) => label === 'my own Intel 525'),
+      [['imported', 'my own Intel 525']],
+    );
+  });
 });

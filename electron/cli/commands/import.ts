@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, checkLabel, withLibrary } from '../library-cli.ts';
-import { ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../core/formats/index.ts';
+import { asShippedReferences, ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../core/formats/index.ts';
 import type { RunRecord } from '../../core/model/results.ts';
 import { importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
 import { writeOut, writeErr } from '../terminal.ts';
@@ -45,8 +45,10 @@ interface ReadFile {
   fingerprints: string[];
 }
 
-async function readRuns(paths: string[]): Promise<ReadFile[]> {
+async function readRuns(paths: string[], recognizeReferences: boolean): Promise<ReadFile[]> {
   const files: ReadFile[] = [];
+  // A shipped reference file imported by name is kept as the reference data it is (listed once).
+  const shipped = recognizeReferences ? await loadReferenceRuns().catch(() => [] as RunRecord[]) : [];
   for (const path of paths) {
     let file: { text: string; fileName: string; bytes: Uint8Array };
     try {
@@ -58,7 +60,7 @@ async function readRuns(paths: string[]): Promise<ReadFile[]> {
       throw new CliFailure(`cannot read ${shortPath(path)}: ${reason}; nothing was imported`);
     }
     try {
-      const runs = parseImport(file.text, file.fileName);
+      const runs = asShippedReferences(parseImport(file.text, file.fileName), shipped);
       files.push({ path, runs, fingerprints: importFingerprints(file.bytes, runs.length) });
     } catch (error) {
       if (error instanceof ImportError) throw new CliFailure(`${error.message}; nothing was imported`);
@@ -139,7 +141,7 @@ export const importCommand: CliCommand = {
 
     let files: ReadFile[];
     try {
-      files = await readRuns(positionals);
+      files = await readRuns(positionals, label === undefined);
     } catch (error) {
       if (!(error instanceof CliFailure)) throw error;
       writeErr(`diskdelta import: ${error.message}\n`);

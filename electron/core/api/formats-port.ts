@@ -1,5 +1,13 @@
 // Import, export and the shipped reference runs, from formats/, as the handlers use them.
-import { decodeImportBytes, exportCsv, exportJson, ImportError, loadReferenceRuns, parseImport } from '../formats/index.ts';
+import {
+  asShippedReferences,
+  decodeImportBytes,
+  exportCsv,
+  exportJson,
+  ImportError,
+  loadReferenceRuns,
+  parseImport,
+} from '../formats/index.ts';
 import type { RunRecord } from '../model/results.ts';
 import { ApiFailure } from './dispatch.ts';
 import type { FormatsPort } from './handlers.ts';
@@ -15,15 +23,18 @@ function referenceKey(record: RunRecord, index: number): string {
 
 export function formatsPort(referenceDir?: string): FormatsPort {
   let references: Promise<Array<{ key: string; record: RunRecord }>> | null = null;
-  return {
-    parseImport(fileName, bytes) {
+  const port: FormatsPort = {
+    async parseImport(fileName, bytes) {
+      let parsed: RunRecord[];
       try {
-        const records = parseImport(decodeImportBytes(bytes, fileName), fileName);
-        return { records, warnings: records.flatMap((r) => r.warnings) };
+        parsed = parseImport(decodeImportBytes(bytes, fileName), fileName);
       } catch (error) {
         if (error instanceof ImportError) throw new ApiFailure('IMPORT_FAILED', error.message);
         throw error;
       }
+      const shipped = (await port.references()).map((r) => r.record);
+      const records = asShippedReferences(parsed, shipped);
+      return { records, warnings: records.flatMap((r) => r.warnings) };
     },
     exportRuns(records, format) {
       const stamp = new Date().toISOString().slice(0, 10);
@@ -37,4 +48,5 @@ export function formatsPort(referenceDir?: string): FormatsPort {
       return references;
     },
   };
+  return port;
 }

@@ -47,6 +47,23 @@ test('import (bonnie++ CSV, and CrystalDiskMark sent as UTF-16 bytes) → list �
   assert.equal(!gone.ok && gone.error.code, 'NOT_FOUND');
 });
 
+test('"Import files…" of a shipped reference file keeps its runs as reference data, once', async (t) => {
+  const call = await setup(t);
+  const bytes = readFileSync(new URL('../../../assets/reference/2013-intel-525-discard.json', import.meta.url));
+  const first = await call<{ ids: number[] }>('library.import', {
+    fileName: '2013-intel-525-discard.json',
+    contentBase64: bytes.toString('base64'),
+  });
+  assert.ok(first.ok && first.data.ids.length === 2, JSON.stringify(first));
+  const list = await call<Array<{ source: string }>>('library.list', {});
+  assert.deepEqual(list.ok && list.data.map((r) => r.source), ['reference', 'reference']);
+  const again = await call<{ ids: number[]; alreadyPresent: number[] }>('library.import', {
+    fileName: 'copy.json',
+    contentBase64: bytes.toString('base64'),
+  });
+  assert.deepEqual(again.ok && [again.data.ids, again.data.alreadyPresent.length], [[], 2]);
+});
+
 test('importing the same file again adds nothing and says which runs it already has', async (t) => {
   const call = await setup(t);
   const content = fixture('bonnie-2.00a-throttled-loop.csv').toString('base64');

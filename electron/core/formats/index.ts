@@ -15,7 +15,7 @@ export { ImportError, MAX_IMPORT_BYTES, MAX_JSON_DEPTH } from './import-error.ts
 export { exportJson, DISKDELTA_FORMAT, DISKDELTA_FORMAT_VERSION } from './diskdelta-json.ts';
 export { exportCsv } from './csv-export.ts';
 export { decodeImportBytes, readImportFile } from './decode.ts';
-export { loadReferenceRuns, REFERENCE_DIR } from './reference.ts';
+export { asShippedReferences, loadReferenceRuns, REFERENCE_DIR } from './reference.ts';
 
 export interface ImportOptions {
   /** createdAt for files that carry no date (bonnie++ CSV); defaults to now. */

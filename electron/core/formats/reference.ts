@@ -23,3 +23,17 @@ export async function loadReferenceRuns(dir: string = REFERENCE_DIR): Promise<Ru
   }
   return runs;
 }
+
+/**
+ * The runs of an imported file that are shipped reference runs (someone imported a file of
+ * assets/reference/ through "Import files…"), as the shipped records: reference data, listed
+ * once, not an "imported" copy beside it. A run counts only when its label and every result
+ * match; a reference file someone edited stays an import.
+ */
+export function asShippedReferences(records: RunRecord[], shipped: RunRecord[]): RunRecord[] {
+  return records.map((run) => {
+    if (run.sourceMeta['diskdelta.source'] !== 'reference') return run;
+    const results = JSON.stringify(run.results);
+    return shipped.find((s) => s.label === run.label && JSON.stringify(s.results) === results) ?? run;
+  });
+}

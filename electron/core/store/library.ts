@@ -294,7 +294,13 @@ class SqliteLibrary implements Library {
     return this.transaction(() =>
       items.map(({ run, fingerprint }): ImportOutcome => {
         if (run.source === 'measured') return { id: this.#insertRun(run), alreadyPresent: false };
-        const existing = this.#stmt('SELECT id FROM runs WHERE import_fingerprint = ?').get(fingerprint) as Row | undefined;
+        // A reference run is one published figure set: kept once, however it arrived (`import
+        // --reference`, or its shipped file through "Import files…").
+        const existing = (
+          run.source === 'reference'
+            ? this.#stmt("SELECT id FROM runs WHERE source = 'reference' AND label = ?").get(run.label)
+            : this.#stmt('SELECT id FROM runs WHERE import_fingerprint = ?').get(fingerprint)
+        ) as Row | undefined;
         if (existing) return { id: Number(existing.id), alreadyPresent: true };
         return { id: this.#insertRun(run, fingerprint), alreadyPresent: false };
       }),
