@@ -367,7 +367,6 @@ describe('diskdelta run: bad usage → exit 2, naming the flag', () => {
     ['bad --runs', ['--runs', '0'], /--runs '0'/],
     ['unknown test', ['--tests', 'seq1m-q8t1-read,warp-speed'], /--tests: unknown test 'warp-speed'/],
     ['unknown preset', ['--preset', 'turbo'], /--preset 'turbo' is unknown/],
-    ['preset and tests', ['--preset', 'quick', '--tests', 'seeks'], /--preset or --tests/],
     ['unknown flag', ['--colour', 'red'], /--colour/],
   ];
   for (const [name, flags, says] of cases) {

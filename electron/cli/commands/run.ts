@@ -1,4 +1,5 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
+import { counted } from '../../core/model/display.ts';
 import { resolve } from 'node:path';
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
 import { createInterface } from 'node:readline/promises';
@@ -282,7 +283,8 @@ function toJson(record: RunRecord) {
 /** "±1.3 % · 7 runs, 2.1 s": the interval the median reached, and what it took. */
 function precisionCell(p: TestResult['precision'], runs: number): string {
   if (!p) return '—';
-  const ci = p.ciRelative === null ? '±?' : `±${(p.ciRelative * 100).toFixed(1)} %`;
+  // One run has no interval (nothing to compare it with): say so rather than "±?".
+  const ci = p.ciRelative === null ? 'no interval' : `±${(p.ciRelative * 100).toFixed(1)} %`;
   return `${ci} · ${runs} run${runs === 1 ? '' : 's'}, ${p.seconds.toFixed(1)} s${p.stoppedBy === 'max-time' ? ' (time up)' : ''}`;
 }
 
@@ -307,10 +309,10 @@ export function formatRecord(record: RunRecord): string {
     `DiskDelta ${record.engine.version} · ${record.target.path}` +
     (record.target.device ? ` (${measuredDeviceText(record.target, { withFile: true })}, ${record.target.device.class})` : '') +
     (rates.length === 0
-      ? `\n${s.runs} timed pass(es) per workload after a warm-up pass`
+      ? `\n${counted(s.runs ?? 0, 'timed pass')} per workload after a warm-up pass`
       : s.precision
         ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
-        : `\n${s.runs} run(s) × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
+        : `\n${counted(s.runs ?? 0, 'run')} × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
     (rates.length === 0 ? '' : ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}`) +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';

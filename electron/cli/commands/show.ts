@@ -5,6 +5,7 @@ import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibra
 import { isFailedResult, type RunRecord, type TestResult } from '../../core/model/results.ts';
 import { engineText, measuredDeviceText } from '../../core/model/run-text.ts';
 import type { DeviceFingerprint } from '../../core/model/machine.ts';
+import { counted } from '../../core/model/display.ts';
 import { formatStack } from '../system-format.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
 import { figureLines } from '../figures-text.ts';
@@ -106,7 +107,7 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
     st.preset && `preset ${st.preset}`,
     st.sizeBytes !== undefined && `test size ${formatBytes(st.sizeBytes)}`,
     st.durationSec !== undefined && `${st.durationSec} s per run`,
-    st.runs !== undefined && `${st.runs} run(s)`,
+    st.runs !== undefined && counted(st.runs, 'run'),
     st.warmupSec !== undefined && `${st.warmupSec} s warm-up`,
     st.buffered && 'buffered I/O (page cache)',
   ].filter(Boolean);

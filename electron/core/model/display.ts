@@ -40,3 +40,8 @@ export function shortPath(path: string): string {
   if (path.length <= 200) return path;
   return `${path.slice(0, 80)}…${path.slice(-80)} (a path of ${path.length} characters)`;
 }
+
+/** "1 run", "3 runs": a count with its noun, singular or plural ("pass" → "passes"). */
+export function counted(n: number, noun: string): string {
+  return `${n} ${n === 1 ? noun : /(s|sh|ch|x)$/.test(noun) ? `${noun}es` : `${noun}s`}`;
+}
