@@ -153,7 +153,9 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     const writes = tests.filter(writesTo);
     if (writes.length > 0)
       notes.push(
-        `an existing mapping is only read: ${writes.join(', ')} left out (writes are measured through a test file on the filesystem, never raw)`,
+        // Said as it is: no write figure comes from this mode yet (the raw device beneath is never
+        // written, and a write through the filesystem has no raw figure to set beside it).
+        `an existing mapping and the device beneath it are only read: ${writes.join(', ')} left out; for what encryption costs writes, use --mode throwaway (its own test file, read and written)`,
       );
     tests = tests.filter((t) => !writesTo(t));
     if (tests.length === 0) throw new BenchError('usage', 'an existing dm-crypt mapping is only read: choose at least one read test');
