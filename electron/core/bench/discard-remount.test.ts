@@ -1,7 +1,7 @@
 // discard-cost --remount on a stand-in for the user's own filesystem: ext4 on a loop device whose
 // file lies in /dev/shm (tmpfs punches holes, so the loop takes discards and counts them).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -9,36 +9,13 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { runDiscardCostRemount } from './discard-remount.ts';
 import { REMOUNT_RECORDS, sweepRemounts } from './remount-record.ts';
+import { folderIn, scratchExt4, scratchUnavailable } from './fixtures/scratch-ext4.ts';
 
-const unavailable =
-  process.getuid?.() !== 0
-    ? 'needs root (a loop device, mount, remount)'
-    : !existsSync('/dev/shm')
-      ? 'needs /dev/shm (a tmpfs for the backing file)'
-      : ['losetup', 'mkfs.ext4', 'fstrim'].find((t) => spawnSync('which', [t]).status !== 0)
-        ? 'needs losetup, mkfs.ext4 and fstrim (util-linux, e2fsprogs)'
-        : null;
-
-/** "The user's filesystem": ext4 on a loop device, mounted with `option`, with a folder in it (sparse: RAM only for what is written). */
-function usersFilesystem(t: { after: (fn: () => void) => void }, option: 'discard' | 'nodiscard', bytes = 512 * 2 ** 20) {
-  const dir = mkdtempSync(join('/dev/shm', 'dd-remount-'));
-  const image = join(dir, 'disk.img');
-  spawnSync('truncate', ['-s', String(bytes), image]);
-  const device = spawnSync('losetup', ['-f', '--show', image], { encoding: 'utf8' }).stdout.trim();
-  assert.match(device, /^\/dev\/loop\d+$/);
-  assert.equal(spawnSync('mkfs.ext4', ['-q', '-E', 'nodiscard', device]).status, 0);
-  const mountpoint = mkdtempSync(join(tmpdir(), 'dd-users-fs-'));
-  const m = spawnSync('mount', ['-o', option, device, mountpoint], { encoding: 'utf8' });
-  assert.equal(m.status, 0, m.stderr);
-  const folder = join(mountpoint, 'home');
-  mkdirSync(folder);
-  t.after(() => {
-    spawnSync('umount', [mountpoint]);
-    spawnSync('losetup', ['-d', device]);
-    rmSync(mountpoint, { recursive: true, force: true });
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return { device, mountpoint, folder };
+/** "The user's filesystem": a scratch ext4 mounted with `option`, with a folder in it. */
+function usersFilesystem(t: { after: (fn: () => void) => void }, option: 'discard' | 'nodiscard', bytes?: number) {
+  const s = scratchExt4(t, bytes);
+  s.mount(option);
+  return { device: s.device, mountpoint: s.mountpoint, folder: folderIn(s) };
 }
 
 /** The discard setting the mount is in now, from /proc/self/mountinfo. */
@@ -50,7 +27,7 @@ function settingNow(mountpoint: string): 'discard' | 'nodiscard' | 'unmounted' {
   return /[ ,]discard(,|$| )/.test(line) ? 'discard' : 'nodiscard';
 }
 
-describe('discard-cost --remount', { skip: unavailable ?? false }, () => {
+describe('discard-cost --remount', { skip: scratchUnavailable ?? false }, () => {
   it('measures the tree delete as mounted and remounted the other way, counts the discards, and puts the setting back', async (t) => {
     const fs = usersFilesystem(t, 'discard');
     const records = mkdtempSync(join(tmpdir(), 'dd-remount-records-'));

@@ -4,48 +4,23 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { runDiscardCost, sweepDiscardScratch } from './discard-cost.ts';
+import { loopName, scratchExt4, scratchUnavailable } from './fixtures/scratch-ext4.ts';
 import { parseFstrimBytes, runTrimAudit, trimAuditText } from './trim-audit.ts';
 
-const unavailable =
-  process.getuid?.() !== 0
-    ? 'needs root (a loop device, mount, fstrim)'
-    : !existsSync('/dev/shm')
-      ? 'needs /dev/shm (a tmpfs for the backing file)'
-      : ['losetup', 'mkfs.ext4', 'fstrim'].find((t) => spawnSync('which', [t]).status !== 0)
-        ? 'needs losetup, mkfs.ext4 and fstrim (util-linux, e2fsprogs)'
-        : null;
-
-function scratchExt4(t: { after: (fn: () => void) => void }) {
-  const dir = mkdtempSync(join('/dev/shm', 'dd-trim-audit-'));
-  const image = join(dir, 'disk.img');
-  spawnSync('truncate', ['-s', String(512 * 2 ** 20), image]);
-  const l = spawnSync('losetup', ['-f', '--show', image], { encoding: 'utf8' });
-  assert.equal(l.status, 0, l.stderr);
-  const device = l.stdout.trim();
-  assert.equal(spawnSync('mkfs.ext4', ['-q', '-E', 'nodiscard', device]).status, 0);
-  const mountpoint = mkdtempSync(join(tmpdir(), 'dd-trim-mnt-'));
-  t.after(() => {
-    spawnSync('umount', [mountpoint]);
-    spawnSync('losetup', ['-d', device]);
-    rmSync(mountpoint, { recursive: true, force: true });
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const mount = (options: string) => {
-    spawnSync('umount', [mountpoint]);
-    const m = spawnSync('mount', ['-o', options, device, mountpoint], { encoding: 'utf8' });
-    assert.equal(m.status, 0, m.stderr);
-  };
-  return { device: basename(device), mountpoint, mount };
+/** The audit's view of a scratch ext4: its loop device by kernel name. */
+function scratch(t: { after: (fn: () => void) => void }) {
+  const s = scratchExt4(t);
+  return { ...s, device: loopName(s) };
 }
 
-describe('TRIM audit on a loop device', { skip: unavailable ?? false }, () => {
+describe('TRIM audit on a loop device', { skip: scratchUnavailable ?? false }, () => {
   it('mounted with discard: the delete alone reaches the loop device (counters), and the verdict says so', async (t) => {
-    const s = scratchExt4(t);
+    const s = scratch(t);
     s.mount('discard');
     const r = await runTrimAudit(s.mountpoint, { fstrim: false });
     const loop = r.audit.layers.find((l) => l.device === s.device);
@@ -58,7 +33,7 @@ describe('TRIM audit on a loop device', { skip: unavailable ?? false }, () => {
   });
 
   it('mounted without discard: the delete sends none; fstrim then does, and its time and bytes are reported', async (t) => {
-    const s = scratchExt4(t);
+    const s = scratch(t);
     s.mount('nodiscard');
     const quiet = await runTrimAudit(s.mountpoint, { fstrim: false });
     assert.equal(quiet.onlineDiscard, 'off');
@@ -79,7 +54,7 @@ describe('fstrim output', () => {
   });
 });
 
-describe('discard on vs off on a scratch ext4 in a loop file', { skip: unavailable ?? false }, () => {
+describe('discard on vs off on a scratch ext4 in a loop file', { skip: scratchUnavailable ?? false }, () => {
   it('the tree delete with and without discard: both timed, the loop device’s counters prove discards only with it; fstrim timed', async (t) => {
     const folder = mkdtempSync(join('/dev/shm', 'dd-discard-cost-'));
     t.after(() => rmSync(folder, { recursive: true, force: true }));
@@ -119,7 +94,7 @@ function scratchOf(pid: number, folder: string) {
 const isMounted = (point: string) => readFileSync('/proc/self/mounts', 'utf8').includes(` ${point} `);
 const loopOf = (image: string) => spawnSync('losetup', ['-j', image], { encoding: 'utf8' }).stdout.trim();
 
-describe('what a killed discard-cost run leaves', { skip: unavailable ?? false }, () => {
+describe('what a killed discard-cost run leaves', { skip: scratchUnavailable ?? false }, () => {
   it('the next run unmounts, detaches and removes a scratch filesystem whose owner is gone, and keeps one whose owner runs', async (t) => {
     const folder = mkdtempSync(join('/dev/shm', 'dd-discard-left-'));
     const owner = spawn('sleep', ['600']);
