@@ -16,8 +16,8 @@ filesystem's discards become holes punched in its file, so the cost below is you
 Everything it makes is removed on success, error and Ctrl-C; what a killed run left (pid gone)
 is removed by the next run, which says so.
   --remount  measure on FOLDER's own ext4 instead: as it is mounted, then remounted with the
-            other discard setting, then put back (on error and Ctrl-C too; after a kill, by the
-            next run: the remount is recorded first in /run/diskdelta)
+             other discard setting, then put back (on error and Ctrl-C too; after a kill, by the
+             next run: the remount is recorded first in /run/diskdelta)
   --runs N   timed passes per setting (default 3)
   --json     machine-readable output
 `;
