@@ -353,12 +353,6 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
       stopping = 1;
       stop_threads(ws, n, 0);
     }
-    // Written data only counts once it is on the disk: flush at every window boundary.
-    if (now >= next_flush && !stopping) {
-      if (fsync(target->fd) != 0) flush_err = errno, stopping = 1, stop_threads(ws, n, 0);
-      while (next_flush <= now) next_flush += run_ns;
-      continue;
-    }
     if (!sized && now >= (counting ? rate_at : rate_from)) {
       uint64_t ios = 0;
       for (unsigned i = 0; i < n; i++) ios += atomic_load_explicit(&ws[i].ctx.live_ios, memory_order_relaxed);
@@ -406,6 +400,15 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
       s->window += WINDOW_SLOTS;
       pthread_mutex_unlock(&s->lock);
       consumed++;
+      continue;
+    }
+    // Written data only counts once it is on the disk: flush at every window boundary, after
+    // reading the windows already handed over. A flush can take seconds (dm-crypt on a loop
+    // device on a throttled disk); read first, the threads never wait on a main thread stuck
+    // flushing while their windows pile up, which let them reach their deadline undecided.
+    if (now >= next_flush && !stopping) {
+      if (fsync(target->fd) != 0) flush_err = errno, stopping = 1, stop_threads(ws, n, 0);
+      while (next_flush <= now) next_flush += run_ns;
       continue;
     }
     if (now >= next_sample) {
