@@ -187,20 +187,7 @@ test("a spec with encryption runs the encryption assessment: both records saved,
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const events: Array<[string, any]> = [];
   const saved: string[] = [];
-  const record = (label: string): RunRecord => ({
-    label,
-    notes: '',
-    createdAt: '',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
-    target: { path: dir, kind: 'folder' },
-    settings: {},
-    engine: { name: 'x', version: '0' },
-    results: [],
-    extras: [],
-    warnings: [],
-  });
+  const record = (label: string): RunRecord => ({ ...emptyRecord(dir), label });
   let fail = false;
   const manager = new RunManager({
     runBenchmark: () => Promise.reject(new Error('the plain benchmark must not run')),
