@@ -5,6 +5,7 @@ import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
 import { exportCsv, exportJson } from '../../core/formats/index.ts';
 import { writeOut, writeErr } from '../terminal.ts';
+import { counted } from '../../core/model/display.ts';
 
 const HELP = `Usage: diskdelta export ID... [--format json|csv] [--out FILE [--force]] [--db FILE]
 
@@ -52,7 +53,7 @@ export const exportCommand: CliCommand = {
           if (!(error instanceof UserFileError)) throw error;
           throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
         }
-        writeErr(`Exported ${runs.length} run${runs.length === 1 ? '' : 's'} to ${values.out} (${format}).\n`);
+        writeErr(`Exported ${counted(runs.length, 'run')} to ${values.out} (${format}).\n`);
         return 0;
       },
       { readOnly: true },

@@ -11,7 +11,7 @@ import { asShippedReferences, ImportError, loadReferenceRuns, parseImport, readI
 import type { RunRecord } from '../../core/model/results.ts';
 import { importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
 import { writeOut, writeErr } from '../terminal.ts';
-import { shortPath } from '../../core/model/display.ts';
+import { counted, shortPath } from '../../core/model/display.ts';
 
 const HELP = `Usage: diskdelta import FILE... [--label TEXT] [--db FILE]
        diskdelta import --reference [--db FILE]
@@ -72,7 +72,7 @@ async function readRuns(paths: string[], recognizeReferences: boolean): Promise<
 
 function report(library: Library, ids: number[], from: string): void {
   const summaries = new Map(library.listRuns().map((s) => [s.id, s]));
-  writeOut(`Imported ${ids.length} run${ids.length === 1 ? '' : 's'} ${from} into ${library.path}:\n`);
+  writeOut(`Imported ${counted(ids.length, 'run')} ${from} into ${library.path}:\n`);
   for (const id of ids) {
     const s = summaries.get(id);
     if (s) writeOut(`  ${String(id).padStart(4)}  ${s.source === 'measured' ? '' : `[${s.source}] `}${s.sourceFormat}  ${s.label}\n`);
@@ -170,13 +170,13 @@ export const importCommand: CliCommand = {
     return withLibrary('import', values.db, (library) => {
       const outcomes = library.importRuns(items);
       const saved = outcomes.filter((o) => !o.alreadyPresent).map((o) => o.id);
-      if (saved.length > 0) report(library, saved, `from ${files.length} file${files.length === 1 ? '' : 's'}`);
+      if (saved.length > 0) report(library, saved, `from ${counted(files.length, 'file')}`);
       const skipped = outcomes.flatMap((o, i) => (o.alreadyPresent ? [`  ${origins[i]}: already in the library as #${o.id}\n`] : []));
       if (skipped.length > 0) {
         writeOut(
           saved.length === 0
             ? `Nothing imported: every run is already in ${library.path}:\n`
-            : `Skipped ${skipped.length} run${skipped.length === 1 ? '' : 's'} already in the library:\n`,
+            : `Skipped ${counted(skipped.length, 'run')} already in the library:\n`,
         );
         writeOut(skipped.join(''));
       }

@@ -11,6 +11,7 @@ import { ReportPrintError, type ReportPrinter } from '../../core/report/printer.
 import { appVersion } from '../../core/app-version.ts';
 import { UserFileError, writeUserFile } from '../../core/files/write-user-file.ts';
 import { renderReportHtmlLazily } from '../../../renderer/src/report/report-html-lazy.ts';
+import { counted } from '../../core/model/display.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]
@@ -97,7 +98,7 @@ export const reportCommand: CliCommand = {
           throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
         }
         process.stderr.write(
-          `Wrote the report of ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`,
+          `Wrote the report of ${counted(runs.length, 'run')} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`,
         );
         return 0;
       });

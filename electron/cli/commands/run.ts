@@ -285,7 +285,7 @@ function precisionCell(p: TestResult['precision'], runs: number): string {
   if (!p) return '—';
   // One run has no interval (nothing to compare it with): say so rather than "±?".
   const ci = p.ciRelative === null ? 'no interval' : `±${(p.ciRelative * 100).toFixed(1)} %`;
-  return `${ci} · ${runs} run${runs === 1 ? '' : 's'}, ${p.seconds.toFixed(1)} s${p.stoppedBy === 'max-time' ? ' (time up)' : ''}`;
+  return `${ci} · ${counted(runs, 'run')}, ${p.seconds.toFixed(1)} s${p.stoppedBy === 'max-time' ? ' (time up)' : ''}`;
 }
 
 export function formatRecord(record: RunRecord): string {

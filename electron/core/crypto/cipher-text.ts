@@ -2,6 +2,7 @@
 // user-space estimate can never be read as the kernel's figure.
 import { formatNumber } from '../analysis/units.ts';
 import type { CipherCeilings } from './cipher-ceilings.ts';
+import { counted } from '../model/display.ts';
 
 export function formatCipherCeilings(c: CipherCeilings): string {
   const out: string[] = [];
@@ -13,7 +14,7 @@ export function formatCipherCeilings(c: CipherCeilings): string {
   const threads = [...new Set(c.figures.map((f) => f.threads))].sort((a, b) => a - b);
   const sectors = [...new Set(c.figures.map((f) => f.sectorBytes))].sort((a, b) => a - b);
   const keys = [...new Map(c.figures.map((f) => [`${f.cipher}:${f.keyBits}`, f])).values()];
-  const header = ['cipher', 'key', 'sector', ...threads.map((t) => `${t} thread${t === 1 ? '' : 's'}: enc / dec MB/s${tag}`)];
+  const header = ['cipher', 'key', 'sector', ...threads.map((t) => `${counted(t, 'thread')}: enc / dec MB/s${tag}`)];
   const rows: string[][] = [];
   for (const k of keys) {
     for (const s of sectors) {

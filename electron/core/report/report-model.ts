@@ -7,6 +7,7 @@ import { bytesPerSecTo, formatBytes, formatPercent, throughputLabel, type Throug
 import type { RunRecord, RunSource, TestParams, Warning } from '../model/results.ts';
 import { layerLine } from './stack-text.ts';
 import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
+import { counted } from '../model/display.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -188,12 +189,7 @@ function machineOf(record: RunRecord): ReportMachine {
 
 function paramsText(p: TestParams | null): string {
   if (!p) return 'as the source tool ran it';
-  const parts = [
-    p.rw,
-    `${formatBytes(p.blockSize)} blocks`,
-    `queue depth ${p.queueDepth}`,
-    `${p.threads} thread${p.threads === 1 ? '' : 's'}`,
-  ];
+  const parts = [p.rw, `${formatBytes(p.blockSize)} blocks`, `queue depth ${p.queueDepth}`, `${counted(p.threads, 'thread')}`];
   if (p.readPercent !== undefined) parts.push(`${p.readPercent} % reads`);
   return parts.join(', ');
 }

@@ -7,6 +7,7 @@ import { createElement as h, Fragment, type ReactElement, type ReactNode } from 
 import type { Delta } from '../../../electron/core/analysis/compare.ts';
 import type { ReportDocument, ReportRun } from '../../../electron/core/report/report-model.ts';
 import { REPORT_COLORS, ReportChartView } from './report-chart.ts';
+import { counted } from '../../../electron/core/model/display.ts';
 
 const SPREAD_TEXT = { yes: 'beyond spread', no: 'within spread', unknown: 'spread unknown' } as const;
 const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'no better side' } as const;
@@ -207,7 +208,7 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
       h(
         'p',
         { className: 'muted' },
-        `Generated ${reportDate(doc.generatedAt)} by DiskDelta${doc.appVersion ? ` ${doc.appVersion}` : ''} · ${doc.runs.length} run${doc.runs.length === 1 ? '' : 's'} · run #1 is the baseline`,
+        `Generated ${reportDate(doc.generatedAt)} by DiskDelta${doc.appVersion ? ` ${doc.appVersion}` : ''} · ${counted(doc.runs.length, 'run')} · run #1 is the baseline`,
       ),
     ),
     doc.summary.length > 0

@@ -8,6 +8,7 @@ import { resultWithoutRuns } from '../../formats/common.ts';
 import { median } from '../statistics.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
+import { counted } from '../../model/display.ts';
 
 type Phase = Extract<WorkerMessage, { type: 'phase' }>;
 type WorkloadInfo = Extract<WorkerMessage, { type: 'workload' }>;
@@ -103,7 +104,7 @@ export function phaseFigures(passes: Phase[], info: WorkloadInfo | null): Figure
       value: median(values),
       unit: 's',
       provenance: 'measured',
-      basis: `median of ${values.length} run${values.length === 1 ? '' : 's'}${range}${sync}${spread}; ${describeWork(info)}`,
+      basis: `median of ${counted(values.length, 'run')}${range}${sync}${spread}; ${describeWork(info)}`,
     };
   });
 }
