@@ -47,6 +47,11 @@ const IMAGE_PREFIX = '.diskdelta-';
 const IMAGE_SUFFIX = '-discard-cost.tmp';
 const MOUNT_PREFIX = 'diskdelta-discard-';
 
+/** What killed discard-cost runs left, of either kind (a remounted filesystem, a scratch ext4), put right. */
+export async function sweepDiscardLeftovers(recordDir?: string): Promise<string[]> {
+  return [...(await sweepRemounts(recordDir)), ...(await sweepDiscardScratch())];
+}
+
 /**
  * Unmount, detach and remove the scratch filesystems of discard-cost runs whose process is gone.
  * Only loop devices over a file named as above with a dead owner are touched.
@@ -164,7 +169,7 @@ export async function runDiscardCost(
   const files = options.files ?? SEED_TREE.files;
   const bytes = options.bytes ?? SEED_TREE.bytes;
   const runs = options.runs ?? 3;
-  const cleaned = [...(await sweepRemounts()), ...(await sweepDiscardScratch())];
+  const cleaned = await sweepDiscardLeftovers();
   const image = join(folder, `${IMAGE_PREFIX}${process.pid}${IMAGE_SUFFIX}`);
   const stopped = 'stopped: the scratch filesystem is removed';
   const stopIfAsked = () => {

@@ -10,7 +10,7 @@ import { describeTarget } from '../system/index.ts';
 import { blockLayers } from '../system/discard-audit.ts';
 import {
   costVerdict,
-  sweepDiscardScratch,
+  sweepDiscardLeftovers,
   timeFstrim,
   timeTreeUnder,
   type DiscardCostResult,
@@ -18,8 +18,7 @@ import {
 } from './discard-cost.ts';
 import { BenchError } from './errors.ts';
 import { SEED_TREE } from './kinds/workload.ts';
-import { mountOf, recordPath, remount, REMOUNT_RECORDS, settingOf, sweepRemounts, type RemountRecord } from './remount-record.ts';
-import { runCommand as run } from './run-command.ts';
+import { mountOf, recordPath, remount, REMOUNT_RECORDS, settingOf, type RemountRecord } from './remount-record.ts';
 
 export interface RemountOptions {
   files?: number;
@@ -36,7 +35,7 @@ export async function runDiscardCostRemount(folder: string, options: RemountOpti
   const path = await realpath(folder).catch(() => null);
   if (!path) throw new BenchError('target-missing', `the folder ${folder} does not exist: give a folder on the filesystem to measure`);
   const dir = options.recordDir ?? REMOUNT_RECORDS;
-  const cleaned = [...(await sweepRemounts(dir)), ...(await sweepDiscardScratch())];
+  const cleaned = await sweepDiscardLeftovers(dir);
   const mount = await mountOf(path);
   if (!mount || mount.fsType !== 'ext4')
     throw new BenchError(
@@ -70,12 +69,15 @@ export async function runDiscardCostRemount(folder: string, options: RemountOpti
       (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     );
   const failure = await measured;
-  const back = await run('mount', ['-o', `remount,${original}`, mount.mountPoint]);
-  if (back.code !== 0)
+  const back = await remount(mount.mountPoint, original).then(
+    () => null,
+    (error: Error) => error,
+  );
+  if (back)
     // The record stays, so the next run tries again.
     throw new BenchError(
       'internal',
-      `could not put ${mount.mountPoint} back to ${original}: ${back.stderr.trim()}. Run \`mount -o remount,${original} ${mount.mountPoint}\``,
+      `could not put ${mount.mountPoint} back to ${original} (${back.message}): run \`mount -o remount,${original} ${mount.mountPoint}\``,
     );
   await rm(recordPath(dir, process.pid), { force: true });
   if (failure) throw failure;
