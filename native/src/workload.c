@@ -350,6 +350,20 @@ static void wait_for_line(void) {
   }
 }
 
+// The tree's `workload` line: what is written (the release's shape, or the user's tarball by name).
+static void emit_tree_info(const char *shape, const char *source, int scaled, uint64_t files, uint64_t bytes, uint64_t dirs) {
+  jbuf_t b;
+  jb_begin(&b, "workload");
+  jb_str(&b, "workload", "tree");
+  jb_str(&b, "shape", shape);
+  if (source) jb_str(&b, "source", source);
+  jb_bool(&b, "scaled", scaled);
+  jb_u64(&b, "files", files);
+  jb_u64(&b, "bytes", bytes);
+  jb_u64(&b, "dirs", dirs);
+  jb_end_emit(&b);
+}
+
 // --tarball: tar(1) extracts into DIR; its stdout goes to stderr (stdout is the NDJSON channel).
 // A stop signal stops tar too. Returns 0, -errno, or 1 when tar itself failed (its message is on
 // stderr already).
@@ -448,17 +462,8 @@ static int workload_tarball(const workload_opts_t *o) {
       close(t);
     }
     if (!described) {
-      jbuf_t b;
-      jb_begin(&b, "workload");
-      jb_str(&b, "workload", "tree");
       const char *slash = strrchr(o->tarball, '/');
-      jb_str(&b, "shape", slash ? slash + 1 : o->tarball);
-      jb_str(&b, "source", "tarball");
-      jb_bool(&b, "scaled", 0);
-      jb_u64(&b, "files", m.files);
-      jb_u64(&b, "bytes", m.bytes);
-      jb_u64(&b, "dirs", 0);
-      jb_end_emit(&b);
+      emit_tree_info(slash ? slash + 1 : o->tarball, "tarball", 0, m.files, m.bytes, 0);
       described = 1;
     }
     emit_phase(&m);
@@ -493,15 +498,7 @@ int workload_tree(const workload_opts_t *o) {
   if (rc == 0) rc = workdir_open(&w, o->target);
   if (rc == 0) {
     emit_workload_hello(o->target, "tree", 1);
-    jbuf_t b;
-    jb_begin(&b, "workload");
-    jb_str(&b, "workload", "tree");
-    jb_str(&b, "shape", TREE_SHAPE_ID);
-    jb_bool(&b, "scaled", files != TREE_SHAPE_FILES || bytes != TREE_SHAPE_BYTES);
-    jb_u64(&b, "files", p.nfiles);
-    jb_u64(&b, "bytes", p.nbytes);
-    jb_u64(&b, "dirs", p.ndirs);
-    jb_end_emit(&b);
+    emit_tree_info(TREE_SHAPE_ID, NULL, files != TREE_SHAPE_FILES || bytes != TREE_SHAPE_BYTES, p.nfiles, p.nbytes, p.ndirs);
   }
   for (unsigned pass = 0; rc == 0 && !g_stop && pass < o->warmup_passes + o->runs; pass++) {
     unsigned run = pass < o->warmup_passes ? 0 : pass - o->warmup_passes + 1;
