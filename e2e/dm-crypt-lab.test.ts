@@ -383,13 +383,13 @@ cat /sys/block/vda/queue/discard_max_bytes > vda-discard-max.txt
         return JSON.parse(read(g, `trim-${name}.json`)) as AuditJson;
       };
       const layer = (r: AuditJson, kind: string) => r.audit.layers.find((l) => l.kind === kind);
+      const countersLine = (r: AuditJson) =>
+        `${JSON.stringify(r.audit.layers.map((l) => [l.kind, l.name, l.discards]))}; fstrim ${JSON.stringify(r.fstrim)}`;
       c.that(Number(read(g, 'vda-discard-max.txt')) > 0, 'the virtio disk takes discards (discard=unmap)');
       c.attempt('without --allow-discards', () => {
         const off = result('off');
         assert.doesNotMatch(read(g, 'table-off.txt'), /allow_discards/, 'dmsetup table without the flag');
-        c.figures.push(
-          `without allow_discards: ${JSON.stringify(off.audit.layers.map((l) => [l.kind, l.name, l.discards]))}; fstrim ${JSON.stringify(off.fstrim)}`,
-        );
+        c.figures.push(`without allow_discards: ${countersLine(off)}`);
         assert.equal(layer(off, 'dm-crypt')?.allowDiscards, false);
         assert.equal(layer(off, 'dm-crypt')?.discards, 0, 'dm-crypt counted no discard');
         assert.equal(layer(off, 'disk')?.discards, 0, 'the disk counted no discard');
@@ -400,9 +400,7 @@ cat /sys/block/vda/queue/discard_max_bytes > vda-discard-max.txt
       c.attempt('with --allow-discards', () => {
         const on = result('on');
         assert.match(read(g, 'table-on.txt'), /allow_discards/, 'dmsetup table with the flag');
-        c.figures.push(
-          `with allow_discards: ${JSON.stringify(on.audit.layers.map((l) => [l.kind, l.name, l.discards]))}; fstrim ${JSON.stringify(on.fstrim)}`,
-        );
+        c.figures.push(`with allow_discards: ${countersLine(on)}`);
         assert.equal(layer(on, 'dm-crypt')?.allowDiscards, true);
         assert.ok((layer(on, 'dm-crypt')?.discards ?? 0) > 0, 'dm-crypt counted discards');
         assert.ok((layer(on, 'disk')?.discards ?? 0) > 0, 'the virtio disk counted discards');
