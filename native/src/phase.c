@@ -361,8 +361,10 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
       } else {
         double rate = (double)(ios - ios_from) * 1e9 / (double)(now - rate_from);
         uint64_t want = rate > 0 ? (uint64_t)((double)o->min_window_ios / rate * 1e9) : MAX_WINDOW_NS;
+        // Windows only grow: a --duration already above MAX_WINDOW_NS is kept, never cut to it.
+        if (want > MAX_WINDOW_NS) want = MAX_WINDOW_NS;
         if (want > run_ns) {
-          run_ns = want < MAX_WINDOW_NS ? want : MAX_WINDOW_NS;
+          run_ns = want;
           run_s = (double)run_ns / 1e9;
           for (unsigned i = 0; i < n; i++) atomic_store_explicit(&ws[i].ctx.window_ns, run_ns, memory_order_relaxed);
           // The runs it takes to estimate a spread still fit in the test's time.

@@ -425,6 +425,40 @@ describe('adaptive stopping (--precision)', () => {
   });
 });
 
+describe('window sizing', () => {
+  // The warm-up's rate sizes the windows for --min-window-ios I/Os, at most 2 s each. Asking for
+  // more I/Os than any device does in 2 s makes the sizing want its longest window: a --duration
+  // already longer than that is kept, not cut to 2 s (it once was).
+  test('a --duration longer than the longest sized window is kept', async () => {
+    const dir = scratch('window');
+    const o = await runWorker([
+      'run',
+      '--target',
+      dir,
+      '--size',
+      '16777216',
+      '--duration',
+      '3',
+      '--warmup',
+      '0.4',
+      '--runs',
+      '1',
+      '--min-window-ios',
+      '1000000',
+      '--job',
+      'name=r,rw=randread,bs=4096,qd=1,threads=1',
+    ]);
+    assert.equal(o.code, 0, o.stderr);
+    const results = o.messages.filter((m) => m.type === 'result');
+    assert.equal(results.length, 1);
+    const r = results[0]!;
+    assert.ok(r.type === 'result');
+    // A window spans from a completion to the first at or after its end: never much less than
+    // its length, whatever the machine's speed (2.5 s lies between the 2 s cut and the 3 s kept).
+    assert.ok(r.elapsed_ns >= 2.5e9, `the run's window: ${r.elapsed_ns} ns for --duration 3`);
+  });
+});
+
 describe('prepare and --file (the accuracy harness reuses one file for DiskDelta and fio)', () => {
   test('prepare keeps a filled file; run --file measures it and keeps it; other files are refused', async () => {
     const dir = scratch('prepare');
