@@ -8,6 +8,7 @@
 import { mkdtemp, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { counted } from '../model/display.ts';
 import type { Figure } from '../model/results.ts';
 import { blockLayers, readDiscardCounters, type BlockLayer } from '../system/discard-audit.ts';
 import { isRunning, listLoopDevices, ownerPid } from '../system/leftovers.ts';
@@ -26,6 +27,8 @@ export const SEED_DISCARD = { deleteOff: 0.71, deleteOn: 2.697, fstrimAbout: 60 
 export interface DiscardSetting {
   option: 'nodiscard' | 'discard';
   figures: Figure[];
+  /** Each timed pass's delete phase, seconds (warm-up left out): the spread the verdict judges by. */
+  deleteRuns: number[];
   /** Discard requests the deepest block layer (`countedOn`) completed during this setting's passes. */
   discards: number | null;
   countedOn: string;
@@ -131,6 +134,7 @@ export async function timeTreeUnder(
   return {
     option,
     figures: phaseFigures(passes, info),
+    deleteRuns: passes.filter((p) => !p.warmup && p.phase === 'delete').map((p) => p.seconds),
     discards: a && b ? a.ios - b.ios : null,
     countedOn: on ? `${on.kind} ${on.name}` : 'no block device',
   };
@@ -143,15 +147,32 @@ export async function timeFstrim(mountpoint: string): Promise<DiscardCostResult[
   return { seconds: (performance.now() - started) / 1000, bytes: parseFstrimBytes(out) };
 }
 
+/**
+ * The sentence: what online discard costs per tree delete here, beside the seed's figures. A
+ * difference inside both settings' ranges of runs is noise and said so, not printed as a cost
+ * (a negative "cost" was); with one run each there is no range, and the sentence says that.
+ */
 export function costVerdict(settings: DiscardSetting[], fstrim: DiscardCostResult['fstrim'], files: number, runs: number): string {
   const off = settings.find((s) => s.option === 'nodiscard');
   const on = settings.find((s) => s.option === 'discard');
   const without = off ? deleteSeconds(off) : null;
   const withIt = on ? deleteSeconds(on) : null;
   const cost = without !== null && withIt !== null ? withIt - without : null;
+  const tree = `${Math.round(files / 1000)}k-file delete`;
+  const both = `${without?.toFixed(2)} s without, ${withIt?.toFixed(2)} s with`;
+  const range = (s: DiscardSetting | undefined) =>
+    s && s.deleteRuns.length > 1 ? { min: Math.min(...s.deleteRuns), max: Math.max(...s.deleteRuns) } : null;
+  const [a, b] = [range(off), range(on)];
+  const overlap = a && b ? a.min <= b.max && b.min <= a.max : null;
+  let head: string;
+  if (cost === null) head = `online discard costs ? s per ${tree} here (${both})`;
+  else if (overlap)
+    head = `online discard costs nothing measurable per ${tree} here (${both}: within each other's range over ${counted(runs, 'run')})`;
+  else if (cost <= 0) head = `online discard costs nothing per ${tree} here (${both}: ${(-cost).toFixed(2)} s less with it)`;
+  else head = `online discard costs ${cost.toFixed(2)} s per ${tree} here (${both})`;
+  const oneRun = overlap === null && cost !== null ? '; one run each: no range to tell a cost from noise (--runs 3)' : '';
   return (
-    `online discard costs ${cost === null ? '?' : cost.toFixed(2)} s per ${Math.round(files / 1000)}k-file delete here ` +
-    `(${without?.toFixed(2)} s without, ${withIt?.toFixed(2)} s with); a fstrim after ${runs + 1} such trees took ${fstrim.seconds.toFixed(2)} s. ` +
+    `${head}${oneRun}; a fstrim after ${runs + 1} such trees took ${fstrim.seconds.toFixed(2)} s. ` +
     `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
     `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`
   );
