@@ -20,8 +20,9 @@ and the forecast of the unencrypted figures under dm-crypt (labelled estimated).
   --mode MODE          throwaway: a test file → loop device → plain dm-crypt mapping with a random
                        key from /dev/urandom, never stored; reads and writes; removed at the end,
                        on error and on Ctrl-C/SIGTERM, and by the next run after a SIGKILL
-                       existing: DIR is already on dm-crypt; the mapping and the device beneath,
-                       both opened read-only, read tests only
+                       existing: DIR is already on dm-crypt; reads on the mapping and on the
+                       device beneath, both opened read-only; writes only through a test file
+                       in DIR (the device beneath is never written: its read stands in)
                        auto (default): existing where DIR is on dm-crypt, else throwaway
   --cipher SPEC        throwaway cipher (default aes-xts-plain64)
   --key-size BITS      throwaway key size (default 512)
@@ -30,9 +31,9 @@ and the forecast of the unencrypted figures under dm-crypt (labelled estimated).
   --tests ID,…         (default seq1m-q8t1-read,seq1m-q8t1-write,rnd4k-q1t1-read)
   --size SIZE          test file / span (default 256MiB)
   --duration S, --warmup S, --runs N   as for diskdelta run (default: the quick preset's)
-  --label TEXT         names the two runs kept in the library
+  --label TEXT         names the runs kept in the library
   --json               one JSON document on stdout
-  --no-save            do not keep the two runs in the library
+  --no-save            do not keep the runs in the library
   --db PATH            results library file
 
 Needs root (loop device and device-mapper; reading a raw device). Without root, cryptsetup or
@@ -110,6 +111,7 @@ export const encryptionCommand: CliCommand = {
         try {
           report.raw.id = library.saveRun(report.raw);
           report.encrypted.id = library.saveRun(report.encrypted);
+          if (report.encryptedWrites) report.encryptedWrites.id = library.saveRun(report.encryptedWrites);
         } finally {
           library.close();
         }

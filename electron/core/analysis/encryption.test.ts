@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cipherRates, encryptionVerdict, fixedCipherRates, forecastRun, forecastTest, rateDrift } from './encryption.ts';
+import { cipherRates, encryptionVerdict, fixedCipherRates, forecastRun, forecastTest, rateDrift, writeStandIns } from './encryption.ts';
 import { loadReferenceRuns } from '../formats/reference.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
@@ -95,21 +95,22 @@ test('cipherRates takes the bulk (64 KiB) figure, not the per-sector ones; one t
   assert.equal(cipherRates(c, 'serpent-xts-plain64', 512), null);
 });
 
+const run = (results: TestResult[], link: number | null = null): RunRecord => ({
+  label: '',
+  notes: '',
+  createdAt: '',
+  source: 'measured',
+  sourceFormat: 'diskdelta',
+  sourceMeta: {},
+  settings: {},
+  target: { path: '/dev/x', kind: 'block-device', ...(link ? { device: { linkCeilingBytesPerSec: link } as never } : {}) },
+  engine: { name: 'diskdelta', version: '0' },
+  results,
+  extras: [],
+  warnings: [],
+});
+
 test('verdict: cipher-bound, disk-bound and bus-bound pairs, each with the numbers in the sentence', () => {
-  const run = (results: TestResult[], link: number | null = null): RunRecord => ({
-    label: '',
-    notes: '',
-    createdAt: '',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
-    settings: {},
-    target: { path: '/dev/x', kind: 'block-device', ...(link ? { device: { linkCeilingBytesPerSec: link } as never } : {}) },
-    engine: { name: 'diskdelta', version: '0' },
-    results,
-    extras: [],
-    warnings: [],
-  });
   const [cipherBound] = encryptionVerdict(
     run([result('seq1m-q8t1-read', 'read', 1 << 20, 8, 6e9)]),
     run([result('seq1m-q8t1-read', 'read', 1 << 20, 8, 3.9e9)]),
@@ -151,4 +152,30 @@ test('rateDrift: the largest relative move of any rate between two measurements 
   assert.equal(rateDrift(steady, moved), 5 / 15);
   assert.equal(rateDrift(moved, steady), 5 / 15);
   assert.equal(rateDrift(null, steady), null);
+});
+
+test('a write beneath an existing mapping: the raw read of the same shape stands in, forecast with the encrypt rate, said in the sentence', () => {
+  const raw = run([result('seq1m-q8t1-read', 'read', 1 << 20, 8, 6e9), result('rnd4k-q1t1-read', 'randread', 4096, 1, 50e6)]);
+  // rnd4k-q32t1-read was not measured raw: its write has nothing to stand in and is left out.
+  const standIns = { 'seq1m-q8t1-write': 'seq1m-q8t1-read', 'rnd4k-q32t1-write': 'rnd4k-q32t1-read' };
+  const standInRaw = writeStandIns(raw, standIns);
+  assert.deepEqual(
+    standInRaw.results.map((r) => [r.test, r.params?.rw, r.bytesPerSec]),
+    [['seq1m-q8t1-write', 'write', 6e9]],
+  );
+  assert.equal(raw.results[0]!.test, 'seq1m-q8t1-read', 'the raw run itself is not changed');
+
+  const [forecast] = forecastRun(standInRaw, rates, {}, standIns);
+  // A write: the encrypt rate on min(QD8, 4 CPUs) = 4 CPUs (3.6 GB/s), not the decrypt one (4 GB/s).
+  assert.equal(forecast?.estimatedBytesPerSec, 3.6e9);
+  assert.equal(forecast?.rawStandIn, 'seq1m-q8t1-read');
+  assert.equal(forecastRun(raw, rates)[0]?.rawStandIn, undefined, 'a measured raw figure is not marked');
+
+  const [verdict] = encryptionVerdict(standInRaw, run([result('seq1m-q8t1-write', 'write', 1 << 20, 8, 3.5e9)]), rates, {}, standIns);
+  assert.equal(verdict?.ceiling, 'cipher');
+  assert.equal(verdict?.rawStandIn, 'seq1m-q8t1-read');
+  assert.match(
+    verdict!.sentence,
+    /encryption costs you 42 % on sequential write here: the cipher \(3600\.0 MB\/s\) is the ceiling, not the disk \(6000\.0 MB\/s read; the device beneath is never written\)/,
+  );
 });

@@ -116,6 +116,8 @@ export interface TestForecast {
   ceiling: 'disk' | 'cipher';
   /** Estimated loss against the raw figure, percent (0–100). */
   costPercent: number;
+  /** The read test whose raw figure stands in for this write's (see writeStandIns). */
+  rawStandIn?: string;
 }
 
 function isWrite(result: TestResult): boolean | null {
@@ -157,9 +159,18 @@ export function forecastTest(result: TestResult, rates: CipherRates, opts: Forec
 }
 
 /** Forecast every test of a run (measured, imported or reference) under dm-crypt on this CPU. */
-export function forecastRun(run: RunRecord, rates: CipherRates, opts: ForecastOptions = {}): TestForecast[] {
+export function forecastRun(
+  run: RunRecord,
+  rates: CipherRates,
+  opts: ForecastOptions = {},
+  standIns: Record<string, string> = {},
+): TestForecast[] {
   const buffered = run.settings.buffered === true || run.sourceFormat === 'bonnie++';
-  return run.results.flatMap((r) => forecastTest(r, rates, opts, buffered) ?? []);
+  return run.results.flatMap((r) => {
+    const f = forecastTest(r, rates, opts, buffered);
+    if (!f) return [];
+    return standIns[r.test] ? [{ ...f, rawStandIn: standIns[r.test] }] : [f];
+  });
 }
 
 export interface TestVerdict {
@@ -173,6 +184,24 @@ export interface TestVerdict {
   costPercent: number;
   /** One sentence: "encryption costs you 47 % on sequential read here: the cipher (…) is the ceiling". */
   sentence: string;
+  /** The read test whose raw figure stands in for this write's (see writeStandIns). */
+  rawStandIn?: string;
+}
+
+/**
+ * Raw figures for write tests where the raw device must not be written (the device beneath an
+ * existing mapping): each write test's raw figure is the disk's read of the same shape
+ * (`standIns`: write test → read test, both in `raw`'s results or skipped). The copy is for the
+ * verdict and the forecast only, never saved: it is the raw run with the reads renamed.
+ */
+export function writeStandIns(raw: RunRecord, standIns: Record<string, string>): RunRecord {
+  const results = Object.entries(standIns).flatMap(([write, read]) => {
+    const r = raw.results.find((x) => x.test === read);
+    if (!r) return [];
+    const rw = r.params?.rw === 'randread' ? 'randwrite' : 'write';
+    return [{ ...r, test: write, params: r.params ? { ...r.params, rw } : null }] as TestResult[];
+  });
+  return { ...raw, results };
 }
 
 const TEST_WORDS: Record<string, string> = {
@@ -199,6 +228,7 @@ export function encryptionVerdict(
   encrypted: RunRecord,
   rates: CipherRates | null,
   opts: ForecastOptions = {},
+  standIns: Record<string, string> = {},
 ): TestVerdict[] {
   const link = raw.target.device?.linkCeilingBytesPerSec ?? null;
   const verdicts: TestVerdict[] = [];
@@ -212,14 +242,17 @@ export function encryptionVerdict(
     if (cipher !== null && cost > 10 && cipher < r.bytesPerSec) ceiling = 'cipher';
     else if (link !== null && r.bytesPerSec >= 0.85 * link) ceiling = 'bus';
     const what = TEST_WORDS[r.test] ?? r.test;
+    const standIn = standIns[r.test];
+    // A stand-in raw figure is the disk's read: said in the sentence, next to the number.
+    const disk = standIn ? `the disk (${mb(r.bytesPerSec)} read; the device beneath is never written)` : `the disk (${mb(r.bytesPerSec)})`;
     const costText =
       cost >= 1 ? `encryption costs you ${Math.round(cost)} % on ${what} here` : `encryption costs nothing measurable on ${what} here`;
     const why =
       ceiling === 'cipher'
-        ? `the cipher (${cipher !== null ? mb(cipher) : '?'}) is the ceiling, not the disk (${mb(r.bytesPerSec)})`
+        ? `the cipher (${cipher !== null ? mb(cipher) : '?'}) is the ceiling, not ${disk}`
         : ceiling === 'bus'
           ? `the bus (${mb(link!)}) is the ceiling, and the cipher keeps up`
-          : `the disk (${mb(r.bytesPerSec)}) is the ceiling${cipher !== null ? `, the cipher (${mb(cipher)}) keeps up` : ''}`;
+          : `${disk} is the ceiling${cipher !== null ? `, the cipher (${mb(cipher)}) keeps up` : ''}`;
     verdicts.push({
       test: r.test,
       rawBytesPerSec: r.bytesPerSec,
@@ -229,6 +262,7 @@ export function encryptionVerdict(
       ceiling,
       costPercent: cost,
       sentence: `${costText}: ${why}.`,
+      ...(standIn ? { rawStandIn: standIn } : {}),
     });
   }
   return verdicts;

@@ -69,7 +69,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
           },
           opts,
         );
-        return [report.raw, report.encrypted];
+        return [report.raw, report.encrypted, ...(report.encryptedWrites ? [report.encryptedWrites] : [])];
       },
       keepUnsaved: (record) => keepUnsavedRun(record, dbPath),
       emit: options.emit,

@@ -3,13 +3,16 @@
 // Two ways to get the pair:
 //   - throwaway: DiskDelta's own test file → loop → plain dm-crypt mapping (root; reads and
 //     writes: it is our own file), torn down on success, error and signals;
-//   - existing: the target already sits on dm-crypt (system/ finds the layer): the mapping and
-//     the device beneath it, both opened read-only, read tests only.
+//   - existing: the target already sits on dm-crypt (system/ finds the layer): reads on the
+//     mapping and on the device beneath it, both opened read-only; writes only through
+//     DiskDelta's test file in the target folder, on the mapping's filesystem. The device
+//     beneath is never written, so a write's raw figure is the disk's read of the same shape
+//     (analysis/encryption.ts writeStandIns), and every figure built on it says so.
 import type { BenchEvent, BenchSpec } from '../bench/spec.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { BenchError } from '../bench/errors.ts';
 import { PRESETS } from '../bench/presets.ts';
-import { testById } from '../model/catalog.ts';
+import { readCounterpart, testById } from '../model/catalog.ts';
 import type { RunRecord } from '../model/results.ts';
 import { inspectPath } from '../system/index.ts';
 import type { StackLayer } from '../model/machine.ts';
@@ -18,6 +21,7 @@ import {
   encryptionVerdict,
   forecastRun,
   rateDrift,
+  writeStandIns,
   type CipherRates,
   type TestForecast,
   type TestVerdict,
@@ -56,6 +60,11 @@ export interface EncryptionReport {
   rates: CipherRates | null;
   raw: RunRecord;
   encrypted: RunRecord;
+  /**
+   * Existing mode: the write tests, through DiskDelta's test file in the target folder on the
+   * mapping's filesystem (the raw device beneath is never written). Null otherwise.
+   */
+  encryptedWrites: RunRecord | null;
   verdict: TestVerdict[];
   /** The raw run's figures forecast under this dm-crypt on this CPU: estimated. */
   forecast: TestForecast[];
@@ -149,15 +158,27 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   // Measured right before and right after the encrypted run (below), so the forecast's cipher
   // rate and the measurement it is compared with come from the same stretch of time.
   let tests = spec.tests ?? DEFAULT_TESTS;
+  // Existing mode: each write test runs through the filesystem, and the disk's read of the same
+  // shape is measured raw to stand in for its write (write test → read test).
+  const standIns: Record<string, string> = {};
   if (mode === 'existing') {
     const writes = tests.filter(writesTo);
-    if (writes.length > 0)
+    const reads = tests.filter((t) => !writesTo(t));
+    for (const w of writes) {
+      const read = readCounterpart(w);
+      if (read) standIns[w] = read;
+    }
+    const without = writes.filter((w) => !standIns[w]);
+    if (without.length > 0)
       notes.push(
-        // Said as it is: no write figure comes from this mode yet (the raw device beneath is never
-        // written, and a write through the filesystem has no raw figure to set beside it).
-        `an existing mapping and the device beneath it are only read: ${writes.join(', ')} left out; for what encryption costs writes, use --mode throwaway (its own test file, read and written)`,
+        `${without.join(', ')} left out: the device beneath an existing mapping is never written, and these have no read of the same shape to stand in for it; use --mode throwaway (its own test file, read and written)`,
       );
-    tests = tests.filter((t) => !writesTo(t));
+    const withStandIn = Object.keys(standIns);
+    if (withStandIn.length > 0)
+      notes.push(
+        `${withStandIn.join(', ')} written through DiskDelta's test file in ${spec.target} (on the mapping's filesystem); the device beneath is never written, so its read of the same shape (${[...new Set(Object.values(standIns))].join(', ')}) stands in for its write speed: the cost on writes includes any gap between the disk's own read and write speeds`,
+      );
+    tests = [...new Set([...reads, ...Object.values(standIns)])];
     if (tests.length === 0) throw new BenchError('usage', 'an existing dm-crypt mapping is only read: choose at least one read test');
   }
   const base: Omit<BenchSpec, 'target'> = {
@@ -168,9 +189,9 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     runs: spec.runs ?? 1,
   };
   const label = spec.label ?? `${spec.target}`;
-  const bench = (target: string, stage: 'raw' | 'encrypted', what: string) =>
+  const bench = (target: string, stage: 'raw' | 'encrypted', what: string, only: string[] = tests) =>
     runBenchmark(
-      { ...base, target, label: `${label} — ${what}` },
+      { ...base, tests: only, target, label: `${label} — ${what}` },
       {
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
@@ -181,11 +202,15 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   const cleaned: string[] = [];
   let raw: RunRecord;
   let encrypted: RunRecord;
+  let encryptedWrites: RunRecord | null = null;
   let before: CipherCeilings;
   if (mode === 'existing') {
     raw = await bench(existing!.beneath, 'raw', `raw ${existing!.beneath} (beneath ${existing!.layer.name})`);
     before = await measureCiphers();
     encrypted = await bench(existing!.mapping, 'encrypted', `dm-crypt ${existing!.layer.name}`);
+    const writes = Object.keys(standIns);
+    if (writes.length > 0)
+      encryptedWrites = await bench(spec.target, 'encrypted', `dm-crypt ${existing!.layer.name}, writes through the filesystem`, writes);
   } else {
     cleaned.push(...(await sweepThrowaways()), ...(await sweepThrowawayFiles(spec.target)));
     const t = await openThrowaway({
@@ -222,17 +247,12 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
       `the cipher's rate moved ${Math.round(cipherDrift * 100)} % during the run (another load on this CPU?): the forecast is that much less sure; run again on a quiet machine`,
     );
   }
-  return {
-    mode,
-    setup,
-    ceilings,
-    rates,
-    raw,
-    encrypted,
-    cipherDrift,
-    cleaned,
-    notes,
-    verdict: encryptionVerdict(raw, encrypted, rates),
-    forecast: rates ? forecastRun(raw, rates) : [],
-  };
+  const verdict = encryptionVerdict(raw, encrypted, rates);
+  const forecast = rates ? forecastRun(raw, rates) : [];
+  if (encryptedWrites) {
+    const standInRaw = writeStandIns(raw, standIns);
+    verdict.push(...encryptionVerdict(standInRaw, encryptedWrites, rates, {}, standIns));
+    if (rates) forecast.push(...forecastRun(standInRaw, rates, {}, standIns));
+  }
+  return { mode, setup, ceilings, rates, raw, encrypted, encryptedWrites, cipherDrift, cleaned, notes, verdict, forecast };
 }

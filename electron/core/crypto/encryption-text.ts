@@ -10,7 +10,7 @@ export function formatEncryptionReport(r: EncryptionReport): string {
   for (const c of r.cleaned) out.push(`Cleaned up: ${c}`);
   const s = r.setup;
   out.push(
-    `Mode: ${r.mode === 'throwaway' ? 'throwaway plain mapping over a DiskDelta test file (removed)' : 'existing dm-crypt mapping and the device beneath, read-only'}`,
+    `Mode: ${r.mode === 'throwaway' ? 'throwaway plain mapping over a DiskDelta test file (removed)' : 'existing dm-crypt mapping and the device beneath, read-only; writes only through a DiskDelta test file on its filesystem'}`,
   );
   out.push(`dm-crypt: ${s.cipher}, ${s.keyBits}-bit key, ${s.sectorBytes} B sectors, flags: ${s.flags.join(' ') || 'none'}`);
   if (r.rates) {
@@ -25,7 +25,8 @@ export function formatEncryptionReport(r: EncryptionReport): string {
     const f = r.forecast.find((x) => x.test === v.test);
     return [
       v.test,
-      mbs(v.rawBytesPerSec),
+      // A write's raw figure beneath an existing mapping is the disk's read (never written).
+      v.rawStandIn ? `${mbs(v.rawBytesPerSec)} (its read)` : mbs(v.rawBytesPerSec),
       mbs(v.encryptedBytesPerSec),
       `${Math.round(v.costPercent)} %`,
       v.ceiling,
@@ -43,7 +44,14 @@ export function formatEncryptionReport(r: EncryptionReport): string {
       .trimEnd();
   out.push('', fmt(header), ...rows.map(fmt), '');
   for (const v of r.verdict) out.push(`- ${v.sentence[0]!.toUpperCase()}${v.sentence.slice(1)}`);
-  if (r.raw.id !== undefined)
-    out.push('', `Saved as runs #${r.raw.id} (raw) and #${r.encrypted.id} (dm-crypt): diskdelta compare ${r.raw.id} ${r.encrypted.id}`);
+  if (r.raw.id !== undefined) {
+    const writes = r.encryptedWrites?.id;
+    out.push(
+      '',
+      writes === undefined
+        ? `Saved as runs #${r.raw.id} (raw) and #${r.encrypted.id} (dm-crypt): diskdelta compare ${r.raw.id} ${r.encrypted.id}`
+        : `Saved as runs #${r.raw.id} (raw), #${r.encrypted.id} (dm-crypt) and #${writes} (dm-crypt, writes through the filesystem): diskdelta compare ${r.raw.id} ${r.encrypted.id} ${writes}`,
+    );
+  }
   return `${out.join('\n')}\n`;
 }

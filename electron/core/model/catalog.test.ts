@@ -5,6 +5,7 @@ import {
   METRICS,
   TESTS,
   metricById,
+  readCounterpart,
   testById,
   testByForeignName,
   testIdFor,
@@ -14,6 +15,18 @@ import {
 } from './catalog.ts';
 
 describe('the catalog of tests', () => {
+  test('a write test has the read of its shape as counterpart; reads, workloads and unknown ids have none', () => {
+    assert.equal(readCounterpart('seq1m-q8t1-write'), 'seq1m-q8t1-read');
+    assert.equal(readCounterpart('rnd4k-q32t1-write'), 'rnd4k-q32t1-read');
+    assert.equal(readCounterpart('seq1m-q8t1-read'), null);
+    assert.equal(readCounterpart('tree'), null);
+    assert.equal(readCounterpart('no-such-test'), null);
+    for (const t of TESTS) {
+      const read = readCounterpart(t.id);
+      if (read) assert.equal(testById(read)?.params?.blockSize, t.params?.blockSize, `${t.id} → ${read}: same block size`);
+    }
+  });
+
   test('ids are unique, and each id is the one its parameters name', () => {
     assert.equal(new Set(TESTS.map((t) => t.id)).size, TESTS.length);
     for (const t of TESTS) if (t.params) assert.equal(testIdFor(t.params), t.id, t.id);

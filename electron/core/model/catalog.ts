@@ -280,6 +280,18 @@ export function testByForeignName(tool: keyof ForeignNames, name: string): TestD
   return TESTS.find((t) => t.names[tool] === name);
 }
 
+/**
+ * The catalog's read test of the same shape as a write test (seq1m-q8t1-write → seq1m-q8t1-read),
+ * or null (a read, a mix, a workload, or a shape the catalog has no read of).
+ */
+export function readCounterpart(id: string): string | null {
+  const params = BY_ID.get(id)?.params;
+  const read = params?.rw === 'write' ? 'read' : params?.rw === 'randwrite' ? 'randread' : null;
+  if (!params || !read) return null;
+  const counterpart = testIdFor({ ...params, rw: read });
+  return BY_ID.has(counterpart) ? counterpart : null;
+}
+
 /** Whether a test (catalog or not) writes: from the catalog, else from its parameters. */
 export function testWrites(id: string, params?: TestParams | null): boolean {
   const known = BY_ID.get(id);
