@@ -27,7 +27,7 @@
 //   (KiB-based) MB/s raw with a one-core ~70 MB/s cipher gives min(132.7, 70) = 70 against the
 //   published 69.8.
 import type { CipherCeilings } from '../model/cipher-types.ts';
-import type { RunRecord, TestResult } from '../model/results.ts';
+import type { RunRecord, TestParams, TestResult } from '../model/results.ts';
 
 /** Request size the cipher's bulk rate is taken at (cryptsetup benchmark's block). */
 export const BULK_REQUEST_BYTES = 65536;
@@ -198,8 +198,9 @@ export function writeStandIns(raw: RunRecord, standIns: Record<string, string>):
   const results = Object.entries(standIns).flatMap(([write, read]) => {
     const r = raw.results.find((x) => x.test === read);
     if (!r) return [];
-    const rw = r.params?.rw === 'randread' ? 'randwrite' : 'write';
-    return [{ ...r, test: write, params: r.params ? { ...r.params, rw } : null }] as TestResult[];
+    const rw: TestParams['rw'] = r.params?.rw === 'randread' ? 'randwrite' : 'write';
+    const standIn: TestResult = { ...r, test: write, params: r.params ? { ...r.params, rw } : null };
+    return [standIn];
   });
   return { ...raw, results };
 }
