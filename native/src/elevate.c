@@ -1,6 +1,7 @@
 #include "elevate.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -46,8 +47,14 @@ static const char *telling_line(char *text) {
   return pick ? pick : last ? last : "";
 }
 
+// What the helper is asked for, in the words each message needs: "read /dev/sdb" (to …),
+// "reading /dev/sdb" (…ing), "/dev/sdb" (what it passes back).
+typedef struct {
+  const char *to, *ing, *object;
+} ask_t;
+
 // Why no descriptor came: one code and message per failure, and the worker's exit code.
-static int explain(const char *helper, const char *device, pid_t pid, int status, char *said) {
+static int explain(const char *helper, const ask_t *ask, pid_t pid, int status, char *said) {
   // Classified on the whole text first: telling_line cuts it into lines.
   int no_agent = strstr(said, "authentication agent") != NULL, denied = strstr(said, "Not authorized") != NULL;
   int not_found = strstr(said, "Error accessing") || strstr(said, "No such file");
@@ -55,40 +62,44 @@ static int explain(const char *helper, const char *device, pid_t pid, int status
   if (WIFSIGNALED(status))
     return emit_failure(FAIL_HELPER_KILLED,
                         "the privileged helper (pid %d) was killed by signal %d before it passed %s back; nothing was "
-                        "measured. Run again", (int)pid, WTERMSIG(status), device);
+                        "measured. Run again", (int)pid, WTERMSIG(status), ask->object);
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   switch (code) {
     case EXEC_FAILED:
       return emit_failure(FAIL_PKEXEC_MISSING,
-                          "pkexec is not installed, so %s cannot be opened for you: install it (Debian/Ubuntu: sudo apt-get "
-                          "install pkexec), or run as root (%s)", device, quote);
+                          "pkexec is not installed, so DiskDelta cannot %s for you: install it (Debian/Ubuntu: sudo apt-get "
+                          "install pkexec), or run as root (%s)", ask->to, quote);
     case 126:
-      return emit_failure(FAIL_ELEVATE_DISMISSED, "the authentication to read %s was dismissed; nothing was measured", device);
+      return emit_failure(FAIL_ELEVATE_DISMISSED, "the authentication to %s was dismissed; nothing was measured", ask->to);
     case 127:
       if (no_agent)
         return emit_failure(FAIL_ELEVATE_NO_AGENT,
-                            "no polkit authentication agent could ask for the password to read %s (no desktop agent running "
+                            "no polkit authentication agent could ask for the password to %s (no desktop agent running "
                             "and no terminal). Run from a terminal, start your desktop's polkit agent, or run as root "
-                            "(pkexec: %s)", device, quote);
+                            "(pkexec: %s)", ask->to, quote);
       if (denied)
-        return emit_failure(FAIL_ELEVATE_DENIED, "polkit did not authorise reading %s (pkexec: %s); nothing was measured",
-                            device, quote);
+        return emit_failure(FAIL_ELEVATE_DENIED, "polkit did not authorise %s (pkexec: %s); nothing was measured", ask->ing, quote);
       if (not_found)
         return emit_failure(FAIL_HELPER_MISSING,
                             "the privileged helper %s is not installed: run `sudo npx diskdelta helper install` (pkexec: %s)",
                             helper, quote);
-      return emit_failure(FAIL_ELEVATE_FAILED, "pkexec could not run the helper for %s: %s", device, quote);
+      return emit_failure(FAIL_ELEVATE_FAILED, "pkexec could not run the helper to %s: %s", ask->to, quote);
     case HX_REFUSED:
-      return emit_failure(FAIL_HELPER_REFUSED, "the privileged helper refused %s: %s", device, quote);
+      return emit_failure(FAIL_HELPER_REFUSED, "the privileged helper refused %s: %s", ask->ing, quote);
     case HX_VANISHED:
-      return emit_failure(FAIL_DEVICE_VANISHED, "%s went away before it could be opened (unplugged or detached?): %s", device, quote);
+      return emit_failure(FAIL_DEVICE_VANISHED, "%s went away before it could be opened (unplugged or detached?): %s", ask->object,
+                          quote);
     default:
-      return emit_failure(FAIL_HELPER_FAILED, "the privileged helper could not open %s (exit %d): %s", device, code, quote);
+      return emit_failure(FAIL_HELPER_FAILED, "the privileged helper could not %s (exit %d): %s", ask->to, code, quote);
   }
 }
 
-int elevate_open_device(const char *helper, const char *device, int *fd) {
-  *fd = -1;
+// Runs `pkexec HELPER ARGS…` with a Unix socket as the helper's stdout and receives up to `max`
+// descriptors over it, each with its reply line (replies[i], NUL-terminated). Returns 0 when
+// exactly `max` came, else an EXIT_* code after an error line (any that came are closed).
+static int call_helper(const char *helper, const char *const *args, const ask_t *ask, int *fds, char (*replies)[256], int max) {
+  int received = 0;
+  for (int i = 0; i < max; i++) fds[i] = -1;
   int sv[2], err[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     return emit_failure(FAIL_INTERNAL, "cannot create the socket for the helper: %s", strerror(errno));
@@ -105,7 +116,9 @@ int elevate_open_device(const char *helper, const char *device, int *fd) {
     signal(SIGINT, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
-    execlp("pkexec", "pkexec", helper, "open-ro", device, (char *)NULL);
+    const char *argv[10] = {"pkexec", helper};
+    for (int i = 0; args[i] && i < 7; i++) argv[i + 2] = args[i];
+    execvp("pkexec", (char *const *)argv);
     dprintf(STDERR_FILENO, "cannot run pkexec: %s\n", strerror(errno));
     _exit(EXEC_FAILED);
   }
@@ -115,7 +128,7 @@ int elevate_open_device(const char *helper, const char *device, int *fd) {
 
   char said[4096] = "";
   size_t said_len = 0;
-  char reply[512];
+  char reply[256];
   int sock_open = 1, err_open = 1, killed = 0;
   // Authentication may take as long as the user needs; a stop request still ends it.
   while (sock_open || err_open) {
@@ -131,8 +144,10 @@ int elevate_open_device(const char *helper, const char *device, int *fd) {
       int got = -1;
       ssize_t r = fdpass_recv(sv[0], &got, reply, sizeof reply);
       if (got >= 0) {
-        if (*fd >= 0) close(got);
-        else *fd = got;
+        if (received < max) {
+          snprintf(replies[received], sizeof replies[received], "%s", reply);
+          fds[received++] = got;
+        } else close(got);
       }
       if (r <= 0) sock_open = 0;
     }
@@ -151,9 +166,49 @@ int elevate_open_device(const char *helper, const char *device, int *fd) {
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   emit_helper_line("exited", pid, status);
   if (said[0]) logf_stderr("%s", said);
-  if (*fd >= 0) return 0;
+  if (received == max) return 0;
+  for (int i = 0; i < received; i++) close(fds[i]), fds[i] = -1;
   if (g_stop) return EXIT_INTERRUPTED;
-  return explain(helper, device, pid, status, said);
+  return explain(helper, ask, pid, status, said);
+}
+
+int elevate_open_device(const char *helper, const char *device, int *fd) {
+  char to[96], ing[96], reply[1][256];
+  snprintf(to, sizeof to, "read %s", device);
+  snprintf(ing, sizeof ing, "reading %s", device);
+  ask_t ask = {.to = to, .ing = ing, .object = device};
+  const char *args[] = {"open-ro", device, NULL};
+  return call_helper(helper, args, &ask, fd, reply, 1);
+}
+
+// The "device" of a helper's reply line, into out (empty when it has none).
+static void reply_device(const char *reply, char *out, size_t outlen) {
+  const char *at = strstr(reply, "\"device\":\"");
+  out[0] = 0;
+  if (!at) return;
+  at += strlen("\"device\":\"");
+  size_t n = strcspn(at, "\"");
+  snprintf(out, outlen, "%.*s", (int)(n < outlen ? n : outlen - 1), at);
+}
+
+int elevate_crypt_setup(const char *helper, const char *file, const char *crypt, int fds[2], char devices[2][64]) {
+  // CIPHER KEY_BITS SECTOR_BYTES FLAGS: passed on as four operands; the helper checks each.
+  char copy[256], *words[5] = {0};
+  snprintf(copy, sizeof copy, "%s", crypt);
+  int n = 0;
+  char *save = NULL;
+  for (char *w = strtok_r(copy, " ", &save); w && n < 5; w = strtok_r(NULL, " ", &save)) words[n++] = w;
+  if (n != 4) return emit_failure(FAIL_USAGE, "--crypt takes \"CIPHER KEY_BITS SECTOR_BYTES FLAGS\", got '%s'", crypt);
+  char to[PATH_MAX + 64], ing[PATH_MAX + 64], object[PATH_MAX + 32], replies[2][256];
+  snprintf(to, sizeof to, "set up a throwaway dm-crypt mapping over %s", file);
+  snprintf(ing, sizeof ing, "a throwaway dm-crypt mapping over %s", file);
+  snprintf(object, sizeof object, "the mapping over %s", file);
+  ask_t ask = {.to = to, .ing = ing, .object = object};
+  const char *args[] = {"crypt-setup", file, words[0], words[1], words[2], words[3], NULL};
+  int rc = call_helper(helper, args, &ask, fds, replies, 2);
+  if (rc) return rc;
+  for (int i = 0; i < 2; i++) reply_device(replies[i], devices[i], 64);
+  return 0;
 }
 
 static int unix_address(const char *path, struct sockaddr_un *addr) {
@@ -164,40 +219,67 @@ static int unix_address(const char *path, struct sockaddr_un *addr) {
   return 0;
 }
 
-int elevate_hold(int fd, const char *sock_path) {
+static int listen_at(const char *sock_path) {
   struct sockaddr_un addr;
   int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (listener < 0 || unix_address(sock_path, &addr) != 0 || bind(listener, (struct sockaddr *)&addr, sizeof addr) != 0 ||
       listen(listener, 8) != 0) {
-    return emit_failure(FAIL_USAGE, "cannot listen on %s: %s", sock_path, strerror(errno));
+    if (listener >= 0) close(listener);
+    return -1;
+  }
+  return listener;
+}
+
+int elevate_hold_many(const int *fds, const char *const *sock_paths, const char *const *devices, int count) {
+  int listeners[ELEVATE_MAX_HELD];
+  for (int i = 0; i < count; i++) {
+    listeners[i] = listen_at(sock_paths[i]);
+    if (listeners[i] < 0) {
+      int e = errno;
+      for (int j = 0; j < i; j++) close(listeners[j]), unlink(sock_paths[j]);
+      for (int j = 0; j < count; j++) close(fds[j]);
+      return emit_failure(FAIL_USAGE, "cannot listen on %s: %s", sock_paths[i], strerror(e));
+    }
   }
   jbuf_t b;
   jb_begin(&b, "holding");
-  jb_str(&b, "socket", sock_path);
+  jb_str(&b, "socket", sock_paths[0]);
+  if (devices) jb_str(&b, "device", devices[0]);
+  if (count > 1) {
+    jb_str(&b, "raw_socket", sock_paths[1]);
+    if (devices) jb_str(&b, "raw_device", devices[1]);
+  }
   jb_end_emit(&b);
-  int rc = 0;
   while (!g_stop) {
-    struct pollfd p[2] = {{.fd = listener, .events = POLLIN}, {.fd = STDIN_FILENO, .events = POLLIN}};
-    if (poll(p, 2, 500) < 0 && errno != EINTR) break;
-    if (p[1].revents) {
+    struct pollfd p[ELEVATE_MAX_HELD + 1];
+    for (int i = 0; i < count; i++) p[i] = (struct pollfd){.fd = listeners[i], .events = POLLIN};
+    p[count] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
+    if (poll(p, (nfds_t)count + 1, 500) < 0 && errno != EINTR) break;
+    if (p[count].revents) {
       char buf[64];
       if (read(STDIN_FILENO, buf, sizeof buf) <= 0) break;  // the app closed the session
     }
-    if (!(p[0].revents & POLLIN)) continue;
-    int conn = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
-    if (conn < 0) continue;
-    // Only this user's processes get the descriptor (the folder is private too).
-    struct ucred cred;
-    socklen_t len = sizeof cred;
-    if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == getuid()) fdpass_send(conn, fd, "fd\n");
-    else emit_warning("hold-refused", "refused the descriptor to a process of another user");
-    close(conn);
+    for (int i = 0; i < count; i++) {
+      if (!(p[i].revents & POLLIN)) continue;
+      int conn = accept4(listeners[i], NULL, NULL, SOCK_CLOEXEC);
+      if (conn < 0) continue;
+      // Only this user's processes get the descriptor (the folder is private too).
+      struct ucred cred;
+      socklen_t len = sizeof cred;
+      if (getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == getuid()) fdpass_send(conn, fds[i], "fd\n");
+      else emit_warning("hold-refused", "refused the descriptor to a process of another user");
+      close(conn);
+    }
   }
-  close(listener);
-  unlink(sock_path);
-  close(fd);
-  return rc;
+  for (int i = 0; i < count; i++) {
+    close(listeners[i]);
+    unlink(sock_paths[i]);
+    close(fds[i]);
+  }
+  return 0;
 }
+
+int elevate_hold(int fd, const char *sock_path) { return elevate_hold_many(&fd, &sock_path, NULL, 1); }
 
 int elevate_fd_from(const char *sock_path, int *fd) {
   *fd = -1;

@@ -11,10 +11,22 @@
 // the helper starts (its pid) and when it has exited.
 int elevate_open_device(const char *helper, const char *device, int *fd);
 
+// `crypt-hold`: `pkexec HELPER crypt-setup FILE CIPHER KEY_BITS SECTOR_BYTES FLAGS` (crypt holds
+// the last four, space-separated) makes a read-only loop over DiskDelta's own FILE and a
+// read-only dm-crypt mapping on it, and passes back both descriptors: fds[0] and devices[0] the
+// mapping, fds[1] and devices[1] the loop beneath. The kernel removes both once the last of
+// these descriptors closes, so no root step tears them down. Returns 0, or an EXIT_* code after
+// an error line (the codes of elevate_open_device).
+int elevate_crypt_setup(const char *helper, const char *file, const char *crypt, int fds[2], char devices[2][64]);
+
 // `hold`: keeps the descriptor for a session (the app asks once per device): serves it over a
 // Unix socket at sock_path to processes of the same user (SO_PEERCRED), until stdin closes or a
 // signal comes. Emits a "holding" line once it listens. Returns the exit code.
 int elevate_hold(int fd, const char *sock_path);
+// The same for up to ELEVATE_MAX_HELD descriptors, each on its own socket; the "holding" line
+// names the first socket (and device), and the second as raw_socket (raw_device). Closes fds.
+#define ELEVATE_MAX_HELD 2
+int elevate_hold_many(const int *fds, const char *const *sock_paths, const char *const *devices, int count);
 // `--fd-from PATH`: fetches the descriptor from a holder. Returns 0 with *fd, or an EXIT_* code
 // after emitting an error line (code holder-gone).
 int elevate_fd_from(const char *sock_path, int *fd);

@@ -17,10 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "cipher.h"
+#include "dm-crypt-map.h"
 #include "fdpass.h"
 #include "helper-protocol.h"
 #include "testfile-name.h"
@@ -186,54 +190,199 @@ static int open_own_file(const char *path, int *code) {
   return fd;
 }
 
-// loop-attach FILE: a read-only loop device over DiskDelta's own test file, with autoclear:
-// the loop goes away by itself when the caller closes the descriptor passed back (no second
-// root step for teardown). The encryption issue layers its throwaway dm-crypt mapping on it.
-static int verb_loop_attach(char **operands) {
-  int rc = require_socket_stdout();
-  if (rc) return rc;
-  int file = open_own_file(operands[0], &rc);
-  if (file < 0) return rc;
+// A read-only, self-clearing (autoclear) loop device over an open file: the loop goes away by
+// itself once its last user closes it. Returns the loop's descriptor (device name in `device`),
+// or -1 after saying why (*code set). The file descriptor stays the caller's to close.
+static int attach_loop(int file, const char *path, char device[32], blockdev_info_t *info, int *code) {
   int ctl = open("/dev/loop-control", O_RDONLY | O_CLOEXEC);
-  if (ctl < 0) {
-    close(file);
-    return say(HX_FAILED, "cannot open /dev/loop-control: %s", strerror(errno));
-  }
+  if (ctl < 0) return *code = say(HX_FAILED, "cannot open /dev/loop-control: %s", strerror(errno)), -1;
   // Another process may take the free device between GET_FREE and CONFIGURE: try again.
   for (int attempt = 0; attempt < 8; attempt++) {
     int n = ioctl(ctl, LOOP_CTL_GET_FREE);
     if (n < 0) break;
-    char device[32];
-    snprintf(device, sizeof device, "/dev/loop%d", n);
-    blockdev_info_t info;
+    snprintf(device, 32, "/dev/loop%d", n);
     blockdev_status_t status;
     char why[256];
-    int loop = blockdev_open_ro(device, 0, &info, &status, why, sizeof why);
+    int loop = blockdev_open_ro(device, 0, info, &status, why, sizeof why);
     if (loop < 0) continue;
     struct loop_config config;
     memset(&config, 0, sizeof config);
     config.fd = (unsigned)file;
     config.info.lo_flags = LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR | LO_FLAGS_DIRECT_IO;
-    snprintf((char *)config.info.lo_file_name, sizeof config.info.lo_file_name, "%s", operands[0]);
+    snprintf((char *)config.info.lo_file_name, sizeof config.info.lo_file_name, "%s", path);
     if (ioctl(loop, LOOP_CONFIGURE, &config) != 0) {
       int e = errno;
       close(loop);
       if (e == EBUSY) continue;
       close(ctl);
-      close(file);
-      return say(HX_FAILED, "attaching %s to %s failed: %s", operands[0], device, strerror(e));
+      return *code = say(HX_FAILED, "attaching %s to %s failed: %s", path, device, strerror(e)), -1;
     }
     close(ctl);
-    close(file);
-    if (blockdev_check_fd(loop, &info, &status, why, sizeof why) != 0) {
+    if (blockdev_check_fd(loop, info, &status, why, sizeof why) != 0) {
       close(loop);
-      return say(HX_FAILED, "the new loop device %s is unusable: %s", device, why);
+      return *code = say(HX_FAILED, "the new loop device %s is unusable: %s", device, why), -1;
     }
-    return send_device(loop, device, &info);
+    return loop;
   }
+  int e = errno;
   close(ctl);
+  return *code = say(HX_FAILED, "no free loop device: %s", strerror(e)), -1;
+}
+
+// loop-attach FILE: a read-only loop device over DiskDelta's own test file, passed back over
+// stdout; the only descriptor goes to the caller, so closing it detaches the loop (no second
+// root step for teardown).
+static int verb_loop_attach(char **operands) {
+  int rc = require_socket_stdout();
+  if (rc) return rc;
+  int file = open_own_file(operands[0], &rc);
+  if (file < 0) return rc;
+  char device[32];
+  blockdev_info_t info;
+  int loop = attach_loop(file, operands[0], device, &info, &rc);
   close(file);
-  return say(HX_FAILED, "no free loop device: %s", strerror(errno));
+  if (loop < 0) return rc;
+  return send_device(loop, device, &info);
+}
+
+// The crypt-setup operands, each checked against a fixed table: a cipher and key size the
+// worker can measure (CIPHER_SPECS), 512- or 4096-byte sectors, and dm-crypt's four
+// performance flags ("none", or a comma-separated list).
+static const char *const CRYPT_FLAGS[] = {"no_read_workqueue", "no_write_workqueue", "same_cpu_crypt", "submit_from_crypt_cpus"};
+
+static int parse_crypt_setup(char **operands, dmcrypt_setup_t *setup, char flags_copy[128]) {
+  memset(setup, 0, sizeof *setup);
+  const char *cipher = operands[1], *key = operands[2], *sector = operands[3], *flags = operands[4];
+  for (unsigned i = 0; i < CIPHER_SPEC_COUNT; i++)
+    if (strcmp(cipher, CIPHER_SPECS[i].dm_name) == 0 && strcmp(key, CIPHER_SPECS[i].key_bits == 256 ? "256" : "512") == 0) {
+      setup->cipher = CIPHER_SPECS[i].dm_name;
+      setup->key_bits = CIPHER_SPECS[i].key_bits;
+    }
+  if (!setup->cipher) {
+    char known[512] = "";
+    for (unsigned i = 0; i < CIPHER_SPEC_COUNT; i++)
+      snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s %u", i ? ", " : "", CIPHER_SPECS[i].dm_name,
+               CIPHER_SPECS[i].key_bits);
+    return say(HX_REFUSED, "refusing cipher '%s' with key size '%s': the known ones are %s; nothing was done", cipher, key, known);
+  }
+  if (strcmp(sector, "512") == 0) setup->sector_bytes = 512;
+  else if (strcmp(sector, "4096") == 0) setup->sector_bytes = 4096;
+  else return say(HX_REFUSED, "refusing sector size '%s': 512 or 4096; nothing was done", sector);
+  if (strcmp(flags, "none") == 0) return 0;
+  if (strlen(flags) >= 128) return say(HX_REFUSED, "refusing flags '%.40s…': too long; nothing was done", flags);
+  snprintf(flags_copy, 128, "%s", flags);
+  unsigned n = 0;
+  char *save = NULL;
+  for (char *f = strtok_r(flags_copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+    const char *known = NULL;
+    for (unsigned i = 0; i < sizeof CRYPT_FLAGS / sizeof CRYPT_FLAGS[0]; i++)
+      if (strcmp(f, CRYPT_FLAGS[i]) == 0) known = CRYPT_FLAGS[i];
+    if (!known || n >= DMCRYPT_MAX_OPTIONS)
+      return say(HX_REFUSED,
+                 "refusing flag '%s': give none, or a comma-separated list of no_read_workqueue, no_write_workqueue, "
+                 "same_cpu_crypt, submit_from_crypt_cpus; nothing was done",
+                 f);
+    for (unsigned i = 0; i < n; i++)
+      if (setup->options[i] == known) return say(HX_REFUSED, "refusing flag '%s' given twice; nothing was done", f);
+    setup->options[n++] = known;
+  }
+  return 0;
+}
+
+// A mapping of this caller's that its maker (the pid in the name) no longer runs: a killed run's.
+// Mappings of other users, of callers still running, or without DiskDelta's uuid stay.
+typedef struct {
+  char prefix[48];
+  char swept[1024];
+} sweep_t;
+
+static void sweep_one(const char *name, void *arg) {
+  sweep_t *s = arg;
+  char *end = NULL;
+  long pid = strtol(name + strlen(s->prefix), &end, 10);
+  char uuid[160];
+  if (pid <= 0 || !end || *end != '-' || (kill((pid_t)pid, 0) == 0 || errno != ESRCH)) return;
+  if (dmcrypt_uuid(name, uuid, sizeof uuid) != 0 || strncmp(uuid, DMCRYPT_UUID_PREFIX, strlen(DMCRYPT_UUID_PREFIX)) != 0) return;
+  char why[256];
+  if (dmcrypt_remove(name, why, sizeof why) == 0)
+    snprintf(s->swept + strlen(s->swept), sizeof s->swept - strlen(s->swept), "%s%s", s->swept[0] ? ", " : "", name);
+}
+
+// crypt-setup FILE CIPHER KEY_BITS SECTOR_BYTES FLAGS: DiskDelta's own test file → a read-only,
+// self-clearing loop → a read-only plain dm-crypt mapping with a random key made here and never
+// shown. Both are passed back over stdout, the mapping first, then the loop beneath it (the
+// caller measures each). The mapping is marked for deferred removal while the descriptor
+// passed back holds it open: when the caller closes it, or dies, the kernel removes the
+// mapping, and the loop clears itself after it, so no second root step tears anything down.
+// A mapping left by a helper killed mid-way is removed by the caller's next crypt-setup.
+static int verb_crypt_setup(char **operands) {
+  dmcrypt_setup_t setup;
+  char flags[128];
+  int rc = parse_crypt_setup(operands, &setup, flags);
+  if (rc) return rc;
+  if ((rc = require_socket_stdout())) return rc;
+  uid_t uid;
+  if (caller_uid(&uid) != 0) return say(HX_REFUSED, "PKEXEC_UID is malformed; nothing was done");
+  int file = open_own_file(operands[0], &rc);
+  if (file < 0) return rc;
+  char why[PATH_MAX + 128];
+  if (!dmcrypt_available(why, sizeof why)) {
+    close(file);
+    return say(HX_FAILED, "%s; nothing was done", why);
+  }
+  sweep_t sweep = {.swept = ""};
+  snprintf(sweep.prefix, sizeof sweep.prefix, DMCRYPT_NAME_PREFIX "%u-p", (unsigned)uid);
+  if (dmcrypt_each(sweep.prefix, sweep_one, &sweep, why, sizeof why) != 0) {
+    close(file);
+    return say(HX_FAILED, "%s; nothing was done", why);
+  }
+  char loop_device[32];
+  blockdev_info_t loop_info;
+  int loop = attach_loop(file, operands[0], loop_device, &loop_info, &rc);
+  close(file);
+  if (loop < 0) return rc;
+  unsigned tag;
+  if (getrandom(&tag, sizeof tag, 0) != sizeof tag) tag = (unsigned)getpid();
+  // pkexec execs the helper in its own place, so the parent is the caller that asked.
+  char name[96];
+  snprintf(name, sizeof name, "%s%d-%08x", sweep.prefix, (int)getppid(), tag);
+  dev_t dev;
+  int made = dmcrypt_create(name, loop_info.rdev, loop_info.bytes, &setup, &dev, why, sizeof why);
+  if (made != 0) {
+    close(loop);  // the last holder of the loop: it detaches
+    return say(HX_FAILED, "%s", why);
+  }
+  char mapping[32];
+  snprintf(mapping, sizeof mapping, "/dev/dm-%u", minor(dev));
+  blockdev_info_t mapping_info;
+  blockdev_status_t status;
+  int mapped = blockdev_open_ro(mapping, 1, &mapping_info, &status, why, sizeof why);
+  if (mapped >= 0 && mapping_info.rdev != dev) {
+    close(mapped);
+    mapped = -1;
+    snprintf(why, sizeof why, "%s is not the mapping %s (another device node?)", mapping, name);
+  }
+  // From here the mapping lives only as long as a descriptor of it is open (or none is).
+  char removal[256];
+  int deferred = dmcrypt_remove(name, removal, sizeof removal);
+  if (mapped < 0 || deferred != 0) {
+    if (mapped >= 0) close(mapped);
+    close(loop);
+    if (deferred != 0) dmcrypt_remove(name, why, sizeof why);
+    return say(HX_FAILED, "the mapping %s could not be handed over: %s", name, mapped < 0 ? why : removal);
+  }
+  // The loop is passed back opened like any device the caller measures (O_DIRECT, read-only).
+  int raw = blockdev_open_ro(loop_device, 1, &loop_info, &status, why, sizeof why);
+  close(loop);
+  if (raw < 0) {
+    close(mapped);
+    return say(HX_FAILED, "cannot reopen %s: %s", loop_device, why);
+  }
+  if (sweep.swept[0]) say(HX_OK, "removed what killed runs left: %s", sweep.swept);
+  rc = send_device(mapped, mapping, &mapping_info);
+  if (rc == HX_OK) rc = send_device(raw, loop_device, &loop_info);
+  else close(raw);
+  return rc;
 }
 
 typedef struct {
@@ -244,11 +393,7 @@ typedef struct {
   const char *help;
 } verb_t;
 
-// The whole surface of the helper. Planned for the encryption issue, with the same checks
-// (open_own_file for files, a "diskdelta-<uid>-" name prefix for mappings it made):
-//   crypt-setup FILE      loop-attach + a throwaway dm-crypt mapping with a random key made
-//                         here, never seen by the caller; passes the mapping back read-only
-//   crypt-teardown NAME   removes a mapping crypt-setup made for this caller
+// The whole surface of the helper.
 static const verb_t VERBS[] = {
     {.name = "open-ro", .operands = "DEVICE", .operand_count = 1, .run = verb_open_ro,
      .help = "open the block device /dev/NAME read-only (O_DIRECT) and pass the descriptor back over stdout"},
@@ -256,17 +401,20 @@ static const verb_t VERBS[] = {
      .help = "sync, then drop the page cache, dentries and inodes (for cold-start measurements)"},
     {.name = "loop-attach", .operands = "FILE", .operand_count = 1, .run = verb_loop_attach,
      .help = "a read-only, self-clearing loop device over DiskDelta's own test FILE, passed back over stdout"},
+    {.name = "crypt-setup", .operands = "FILE CIPHER KEY_BITS SECTOR_BYTES FLAGS", .operand_count = 5, .run = verb_crypt_setup,
+     .help = "a read-only loop over DiskDelta's own test FILE and a read-only plain dm-crypt mapping on it with a\n"
+             "      random key; both passed back over stdout, and removed by the kernel once the caller closes them"},
 };
 #define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
 
 static void print_help(FILE *out) {
-  fprintf(out, "Usage: pkexec /path/to/" HELPER_NAME " VERB [OPERAND]\n\n"
+  fprintf(out, "Usage: pkexec /path/to/" HELPER_NAME " VERB [OPERANDS]\n\n"
                "The privileged helper of DiskDelta: one verb, then it exits. Verbs:\n");
-  for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %-12s %-7s %s\n", VERBS[i].name, VERBS[i].operands, VERBS[i].help);
+  for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %s%s%s\n      %s\n", VERBS[i].name, *VERBS[i].operands ? " " : "", VERBS[i].operands, VERBS[i].help);
   fprintf(out,
           "\nFiles must be DiskDelta's own test files (%s*%s), regular, owned by the calling user\n"
           "(PKEXEC_UID), reached without links. No device or file is opened writable (the one\n"
-          "write is drop-caches' to /proc/sys/vm/drop_caches).\n"
+          "write is drop-caches' to /proc/sys/vm/drop_caches); dm-crypt mappings are read-only.\n"
           "\nExit codes: 0 ok; 2 argv it does not know (incl. any write request); 3 refused (not a block\n"
           "device, a link, '..', not DiskDelta's file, another user's); 4 device or file vanished;\n"
           "5 the kernel refused or the caller's socket is gone; 6 not started as root (use pkexec).\n",

@@ -42,6 +42,7 @@ typedef struct {
   const char *helper;
   const char *fd_from;
   const char *socket;
+  const char *crypt;
   uint64_t seed;
   unsigned warmup_passes;
   unsigned tree_files;
@@ -90,7 +91,11 @@ static const option_def_t OPTIONS[] = {
     {"--fd", "N", OPT_COUNT, OFF(fd), 3, 1 << 20, "block device: measure on this inherited read-only descriptor of --target"},
     {"--helper", "PATH", OPT_STRING, OFF(helper), 0, 0, "block device: have `pkexec PATH open-ro` open --target and pass it back"},
     {"--fd-from", "PATH", OPT_STRING, OFF(fd_from), 0, 0, "block device: fetch the descriptor from a `hold` process's socket"},
-    {"--socket", "PATH", OPT_STRING, OFF(socket), 0, 0, "hold: where to serve the descriptor (a new name in a private folder)"},
+    {"--socket", "PATH", OPT_STRING, OFF(socket), 0, 0,
+     "hold: where to serve the descriptor (a new name in a private folder); crypt-hold: the mapping's,\n"
+     "                        and the loop's at PATH.raw"},
+    {"--crypt", "SPEC", OPT_STRING, OFF(crypt), 0, 0,
+     "crypt-hold: \"CIPHER KEY_BITS SECTOR_BYTES FLAGS\", e.g. \"aes-xts-plain64 512 4096 none\""},
     {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
     {"--warmup-passes", "N", OPT_COUNT, OFF(warmup_passes), 0, 10, "workloads: untimed passes before the --runs timed ones (default 1)"},
     {"--tree-files", "N", OPT_COUNT, OFF(tree_files), 1, 10000000, "tree: files, the shape scaled to them (default: the release's)"},
@@ -116,6 +121,7 @@ static int cmd_measure(options_t *o);
 static int cmd_prepare(options_t *o);
 static int cmd_cleanup(options_t *o);
 static int cmd_hold(options_t *o);
+static int cmd_crypt_hold(options_t *o);
 static int cmd_tree(options_t *o);
 static int cmd_bigfile(options_t *o);
 static int cmd_app_start(options_t *o);
@@ -126,7 +132,10 @@ static const verb_t VERBS[] = {
     {.name = "cleanup", .run = cmd_cleanup, .help = "remove test files left in --target by killed runs"},
     {.name = "hold", .run = cmd_hold,
      .help = "open the block device --target once (--helper or --fd) and serve its descriptor on --socket\n"
-             "            to this user's runs (--fd-from) until stdin closes: one authentication a session"},
+             "             to this user's runs (--fd-from) until stdin closes: one authentication a session"},
+    {.name = "crypt-hold", .run = cmd_crypt_hold,
+     .help = "have the helper map DiskDelta's own test file --target through dm-crypt (--crypt), read-only,\n"
+             "             and serve the mapping on --socket and the loop beneath on --socket.raw until stdin closes"},
     {.name = "tree", .run = cmd_tree,
      .help = "write a source tree of a real release's shape, syncfs; delete it, syncfs (--runs, --tree-files)"},
     {.name = "bigfile", .run = cmd_bigfile, .help = "write one --size file (shrunk to what fits), syncfs; delete it, syncfs"},
@@ -137,10 +146,10 @@ static const verb_t VERBS[] = {
 
 static void print_help(FILE *out) {
   fprintf(out, "Usage: " WORKER_NAME " VERB [OPTIONS]\n\nVerbs:\n");
-  for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %-9s %s\n", VERBS[i].name, VERBS[i].help);
+  for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %-10s %s\n", VERBS[i].name, VERBS[i].help);
   // ciphers takes its own options (cipher-bench.c), so it is not in the table of --target verbs.
-  fprintf(out, "  %-9s %s\n", "ciphers", "encrypt/decrypt throughput of dm-crypt's ciphers on this CPU (no --target; own options below)");
-  fprintf(out, "  --help    this text;  --version  the version\n\nOptions:\n");
+  fprintf(out, "  %-10s %s\n", "ciphers", "encrypt/decrypt throughput of dm-crypt's ciphers on this CPU (no --target; own options below)");
+  fprintf(out, "  --help     this text;  --version  the version\n\nOptions:\n");
   for (unsigned i = 0; i < OPTION_COUNT; i++)
     fprintf(out, "  %-11s %-9s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
   fprintf(out, "\nJob keys (--job):\n%s", job_keys_help());
@@ -363,6 +372,25 @@ static int cmd_hold(options_t *o) {
   rc = elevate_hold(t.fd, o->socket);
   t.fd = -1;  // elevate_hold closed it
   return finish(&t, rc);
+}
+
+// `crypt-hold`: a throwaway dm-crypt mapping for a user who is not root. The helper makes it
+// over a file `prepare` made (named as DiskDelta's, owned by this user) and passes back the
+// mapping and the loop beneath; both are served until stdin closes, and when this process has
+// closed them (or died) the kernel removes them.
+static int cmd_crypt_hold(options_t *o) {
+  if (!o->socket || !o->helper || !o->crypt || !o->target)
+    return usage_error("crypt-hold needs --target FILE, --helper PATH, --crypt SPEC and --socket PATH%s%s", "", "");
+  char raw_socket[PATH_MAX];
+  if (snprintf(raw_socket, sizeof raw_socket, "%s.raw", o->socket) >= (int)sizeof raw_socket)
+    return usage_error("--socket %s is too long%s", o->socket, "");
+  int fds[2];
+  char devices[2][64];
+  int rc = elevate_crypt_setup(o->helper, o->target, o->crypt, fds, devices);
+  if (rc) return rc;
+  const char *sockets[2] = {o->socket, raw_socket};
+  const char *names[2] = {devices[0], devices[1]};
+  return elevate_hold_many(fds, sockets, names, 2);
 }
 
 // The workloads: their own folder under --target, swept of killed runs' leftovers first.

@@ -5,7 +5,7 @@
 // read-only descriptor of the target and nothing else. The real pkexec and polkitd are in
 // e2e/polkit-lab.test.ts.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -216,4 +216,67 @@ test('--fd and --helper are refused for a folder target', async () => {
   const o = await run(['run', '--target', dir, '--helper', HELPER, ...READ_JOB]);
   assert.equal(o.code, 2);
   assert.match(errorOf(o).message, /for a block device target/);
+});
+
+// crypt-hold: the same pkexec answers for the throwaway dm-crypt mapping, worded for it.
+const CRYPT = ['--crypt', 'aes-xts-plain64 512 512 none'];
+function ownTestFile(name: string): string {
+  const file = join(dir, `.diskdelta-7-${name}.tmp`);
+  writeFileSync(file, Buffer.alloc(4 << 20, 5));
+  return file;
+}
+
+for (const f of failures.filter((x) => !x.root)) {
+  test(`crypt-hold: ${f.name} → ${f.code}, exit ${f.exit}, worded for the mapping`, async () => {
+    const file = ownTestFile(f.code);
+    const socket = join(dir, `crypt-${f.code}.sock`);
+    const o = await run(['crypt-hold', '--target', file, '--helper', HELPER, ...CRYPT, '--socket', socket], {
+      path: fakePkexec(`crypt-${f.code}`, f.body),
+    });
+    assert.equal(o.code, f.exit, o.stderr);
+    const e = errorOf(o);
+    assert.equal(e.code, f.code);
+    if (f.code !== 'helper-missing')
+      assert.match(e.message, /throwaway dm-crypt mapping over .*\.diskdelta-7-|the mapping over .*\.diskdelta-7-/);
+    assert.ok(!o.messages.some((m) => m.type === 'holding'), 'nothing held');
+  });
+}
+
+test("crypt-hold: the helper refuses a file that is not DiskDelta's → helper-refused, exit 3", async (t) => {
+  if (!isRoot) return t.skip('needs root (the helper runs as root)');
+  const o = await run(['crypt-hold', '--target', join(dir, 'a.img'), '--helper', HELPER, ...CRYPT, '--socket', join(dir, 'r.sock')], {
+    path: fakePkexec('crypt-as-root', 'exec "$@"'),
+  });
+  assert.equal(o.code, 3, o.stderr);
+  assert.equal(errorOf(o).code, 'helper-refused');
+  assert.match(errorOf(o).message, /refused a throwaway dm-crypt mapping over .*a\.img: .*not a file DiskDelta created/);
+});
+
+test('crypt-hold: where the kernel has no device-mapper the helper says so → helper-failed', async (t) => {
+  if (!isRoot) return t.skip('needs root (the helper runs as root)');
+  if (spawnSync('dmsetup', ['version']).status === 0)
+    return t.skip('this kernel has device-mapper (the dm-crypt lab runs crypt-hold for real)');
+  const o = await run(['crypt-hold', '--target', ownTestFile('nodm'), '--helper', HELPER, ...CRYPT, '--socket', join(dir, 'n.sock')], {
+    path: fakePkexec('crypt-as-root', 'exec "$@"'),
+  });
+  assert.equal(o.code, 9, o.stderr);
+  assert.equal(errorOf(o).code, 'helper-failed');
+  assert.match(errorOf(o).message, /could not set up a throwaway dm-crypt mapping over .*: .*this kernel has no device-mapper/);
+});
+
+test('crypt-hold: bad usage is refused before pkexec runs', async () => {
+  const pkexecRan = join(dir, 'pkexec-ran');
+  const bin = fakePkexec('crypt-never', `touch '${pkexecRan}'; exit 1`);
+  const cases: [string[], RegExp][] = [
+    [['--crypt', 'aes-xts-plain64 512 512'], /--crypt takes "CIPHER KEY_BITS SECTOR_BYTES FLAGS", got 'aes-xts-plain64 512 512'/],
+    [[], /crypt-hold needs --target FILE, --helper PATH, --crypt SPEC and --socket PATH/],
+  ];
+  for (const [extra, says] of cases) {
+    const o = await run(['crypt-hold', '--target', ownTestFile('usage'), '--helper', HELPER, ...extra, '--socket', join(dir, 'u.sock')], {
+      path: bin,
+    });
+    assert.equal(o.code, 2, o.stderr);
+    assert.match(errorOf(o).message, says);
+  }
+  assert.equal(existsSync(pkexecRan), false, 'pkexec never ran');
 });

@@ -113,12 +113,17 @@ test('helper install/uninstall into a scratch root: a root-owned copy and a poli
   const xml = readFileSync(policy, 'utf8');
   assert.ok(!xml.includes('@HELPER@'));
   const verbs = [...xml.matchAll(/exec\.argv1">([^<]+)</g)].map((m) => m[1]);
-  assert.deepEqual(verbs, ['open-ro', 'drop-caches', 'loop-attach']);
+  // One action per verb of the helper's own table (its --help), so a new verb cannot ship
+  // without the action pkexec needs to run it.
+  const help = spawnSync(join(ROOT, 'native', 'build', 'diskdelta-helper'), ['--help'], { encoding: 'utf8' }).stdout;
+  const helperVerbs = [...help.matchAll(/^ {2}([a-z][a-z-]*)(?: |$)/gm)].map((m) => m[1]);
+  assert.ok(helperVerbs.includes('open-ro') && helperVerbs.includes('crypt-setup'), `the helper's verbs: ${helperVerbs.join(', ')}`);
+  assert.deepEqual(verbs, helperVerbs);
   assert.equal(
     [...xml.matchAll(/exec\.path">([^<]+)</g)].every((m) => m[1] === INSTALLED_HELPER),
     true,
   );
-  assert.equal((xml.match(/<allow_active>auth_admin_keep<\/allow_active>/g) ?? []).length, 3);
+  assert.equal((xml.match(/<allow_active>auth_admin_keep<\/allow_active>/g) ?? []).length, verbs.length, 'each action auth_admin_keep');
   assert.match(xml, /read a disk directly .* \$\(command_line\)/, 'the message names the device (pkexec fills in the command line)');
   assert.deepEqual(await uninstallHelper({ root }), [policy, helper]);
   assert.deepEqual(await uninstallHelper({ root }), []);
@@ -145,7 +150,12 @@ test("the .deb's after-install writes the policy naming the packaged helper; aft
   const install = spawnSync('sh', ['-c', fill('after-install.sh')], { env, encoding: 'utf8' });
   assert.equal(install.status, 0, install.stderr);
   const xml = readFileSync(join(actions, 'org.diskdelta.helper.policy'), 'utf8');
-  assert.equal((xml.match(new RegExp(`exec\\.path">${join(resources, 'diskdelta-helper')}<`, 'g')) ?? []).length, 3);
+  // Every action of the template names the packaged helper (one action per verb).
+  const actionsInTemplate = (
+    readFileSync(join(ROOT, 'assets', 'polkit', 'org.diskdelta.helper.policy.in'), 'utf8').match(/<action id=/g) ?? []
+  ).length;
+  assert.ok(actionsInTemplate >= 4, `the template's actions: ${actionsInTemplate}`);
+  assert.equal((xml.match(new RegExp(`exec\\.path">${join(resources, 'diskdelta-helper')}<`, 'g')) ?? []).length, actionsInTemplate);
   const remove = spawnSync('sh', ['-c', fill('after-remove.sh')], { env, encoding: 'utf8' });
   assert.equal(remove.status, 0, remove.stderr);
   assert.throws(() => statSync(join(actions, 'org.diskdelta.helper.policy')));
