@@ -1,5 +1,5 @@
 // The encryption assessment in the dm-crypt lab (e2e/dm-crypt-lab.ts): real dm-crypt, LUKS2
-// and AF_ALG in a QEMU guest, the real `diskdelta` inside it. Two boots, each combining checks:
+// and AF_ALG in a QEMU guest, the real `diskdelta` inside it. Four boots, each combining checks:
 //
 //   cipher-bound (disk unthrottled, a sparse file read at GB/s; the emulated cipher at MB/s):
 //     - `diskdelta-worker ciphers` (AF_ALG) within ±10 % of `cryptsetup benchmark`, aes-xts 256/512,
@@ -15,6 +15,8 @@
 //   TRIM through LUKS2 (a disk that takes discards): `diskdelta trim-audit` with the volume opened
 //     without and then with --allow-discards: the counters show TRIM stopping at dm-crypt, then
 //     reaching the virtio disk, as `dmsetup table` says.
+//   as nobody (pkexec and polkitd started in the guest): the helper's read-only throwaway mapping,
+//     reads measured, nothing left afterwards, and a SIGKILLed `crypt-hold` leaves no mapping.
 //
 // Figures under emulation say nothing about real hardware; the relations are what is checked.
 // The emulated CPU's speed follows the host's load: the tolerances assume a host that is not
@@ -32,6 +34,20 @@ import type { EncryptionReport } from '../electron/core/crypto/encryption-run.ts
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DD = join(REPO, 'node_modules', '.bin', 'diskdelta');
 const WORKER = join(REPO, 'native', 'build', 'diskdelta-worker');
+const HELPER = join(REPO, 'native', 'build', 'diskdelta-helper');
+const POLICY_IN = join(REPO, 'assets', 'polkit', 'org.diskdelta.helper.policy.in');
+
+/** What the guest's polkit needs from the shared root, or null. */
+function polkitMissing(): string | null {
+  const needed: [string, string][] = [
+    ['/usr/bin/pkexec', 'pkexec'],
+    ['/usr/lib/polkit-1/polkitd', 'polkitd'],
+    ['/usr/bin/dbus-daemon', 'dbus'],
+    ['/usr/bin/setpriv', 'util-linux'],
+  ];
+  for (const [path, pkg] of needed) if (!existsSync(path)) return `the guest's polkit needs ${path} (Debian ${pkg})`;
+  return null;
+}
 // Accuracy — diskdelta's cipher figures against cryptsetup's, the forecast against the mapping —
 // is a ratio between two measurements minutes apart in an emulated CPU whose speed follows the
 // host's load: on a shared 2-core machine a busy minute halves the mapping (CI saw a forecast
@@ -483,6 +499,105 @@ cat /sys/block/vda/queue/discard_max_bytes > vda-discard-max.txt
         assert.deepEqual(on.audit.mismatches, []);
         assert.ok('bytes' in on.fstrim && (on.fstrim.bytes ?? 0) > 0, 'fstrim trimmed');
       });
+      c.done();
+    },
+  );
+  // Without root: the real pkexec and polkitd, started in the guest (the polkit lab does the same
+  // on the host, which has no device-mapper), with DiskDelta's policy and a rule that allows
+  // nobody; the host's copies are read-only, so each goes on a tmpfs laid over its folder.
+  test(
+    'as nobody through pkexec: the helper makes a read-only throwaway mapping, reads measured, nothing left; a SIGKILLed holder leaves no mapping',
+    { skip: polkitMissing() ?? false, timeout: 1_500_000 },
+    async () => {
+      const k = kernel!;
+      const g = await runInGuest(k, {
+        diskBytes: 256 * 1024 * 1024,
+        timeoutMs: 1_400_000,
+        script: `DD=${DD}
+WORKER=${WORKER}
+HELPER=${HELPER}
+${AGAIN_IF_NODE_DIED}
+${labModprobe(k)}
+mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 /dev/vda
+mkdir -p /run/a && mount -o noatime /dev/vda /run/a && mkdir -p /run/a/target && chown 65534:65534 /run/a/target
+mkdir -p /run/pk && cp /usr/share/polkit-1/actions/* /run/pk/ && mount -t tmpfs actions /usr/share/polkit-1/actions && cp /run/pk/* /usr/share/polkit-1/actions/
+sed "s|@HELPER@|$HELPER|g" ${POLICY_IN} > /usr/share/polkit-1/actions/org.diskdelta.helper.policy
+mount -t tmpfs rules /etc/polkit-1/rules.d
+echo 'polkit.addRule(function(action, subject) { if (action.id.indexOf("org.diskdelta.helper.") == 0 && subject.user == "nobody") return polkit.Result.YES; });' > /etc/polkit-1/rules.d/49-diskdelta-lab.rules
+mkdir -p /run/dbus && dbus-daemon --system --fork > dbus.txt 2>&1
+/usr/lib/polkit-1/polkitd --no-debug > polkitd.txt 2>&1 &
+asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin HOME=/run/a/target DISKDELTA_HELPER=$HELPER "$@"; }
+# polkitd is up and has read the rule once pkexec runs a verb for nobody (drop-caches opens nothing).
+for i in $(seq 180); do asnobody pkexec $HELPER drop-caches > probe.txt 2>&1 && break; sleep 1; done
+echo "$i" > probe-seconds.txt
+# While the run lasts: the helper's mapping as device-mapper sees it.
+( while [ ! -e held.rc ]; do dmsetup info 2>/dev/null | grep -A2 'diskdelta-u65534-' >> during-info.txt; dmsetup table 2>/dev/null | grep 'diskdelta-u65534-' >> during-table.txt; sleep 1; done ) &
+again_if_node_died asnobody $DD encryption --target /run/a/target --mode throwaway --elevate --tests seq1m-q8t1-read,seq1m-q8t1-write,rnd4k-q1t1-read --size 32MiB --duration 2 --warmup 0.5 --json --no-save > held.json 2> held.err; echo $? > held.rc
+sleep 2
+dmsetup ls > after-dm.txt 2>&1; losetup -a > after-loop.txt; ls -A /run/a/target > after-files.txt
+# A holder killed with SIGKILL: the kernel removes what it held.
+asnobody $WORKER prepare --target /run/a/target --size 8388608 > prepared.txt
+FILE=$(grep -o '"file":"[^"]*"' prepared.txt | cut -d'"' -f4)
+sleep 3600 | asnobody $WORKER crypt-hold --target "$FILE" --helper $HELPER --crypt "aes-xts-plain64 512 512 none" --socket /run/a/target/k.sock > kill-hold.out 2> kill-hold.err &
+for i in $(seq 300); do grep -q '"holding"' kill-hold.out && break; sleep 1; done
+dmsetup ls > before-kill-dm.txt 2>&1
+pkill -KILL -f 'diskdelta-worker crypt-hold'
+for i in $(seq 30); do dmsetup ls | grep -q diskdelta-u65534- || break; sleep 1; done
+dmsetup ls > after-kill-dm.txt 2>&1; losetup -a > after-kill-loop.txt
+pkill -f 'sleep 3600'; kill %1 2>/dev/null
+`,
+      });
+      guests.push(g);
+      const c = checksOf(g);
+      c.figures.push(`polkitd answered after ${read(g, 'probe-seconds.txt').trim()} s`);
+      c.attempt('the encryption run as nobody', () => {
+        assert.equal(read(g, 'held.rc').trim(), '0', `exit status; stderr:\n${read(g, 'held.err')}\nprobe: ${read(g, 'probe.txt')}`);
+        const r = JSON.parse(read(g, 'held.json')) as EncryptionReport;
+        assert.equal(r.mode, 'throwaway');
+        const reads = ['seq1m-q8t1-read', 'rnd4k-q1t1-read'];
+        assert.deepEqual(
+          r.raw.results.map((x) => x.test),
+          reads,
+          'the raw (loop) run: the read tests',
+        );
+        assert.deepEqual(
+          r.encrypted.results.map((x) => x.test),
+          reads,
+          'the mapping: the read tests',
+        );
+        for (const run of [r.raw, r.encrypted])
+          for (const x of run.results) assert.ok((x.bytesPerSec ?? 0) > 0, `${run.label} ${x.test} measured`);
+        assert.match(r.encrypted.label ?? '', /read-only \(made by the helper\)/);
+        assert.ok(
+          r.notes.some((n) => /seq1m-q8t1-write left out: without root the throwaway mapping is made read-only/.test(n)),
+          r.notes.join('\n'),
+        );
+        for (const v of r.verdict)
+          c.figures.push(
+            `nobody's throwaway ${v.test}: raw ${(v.rawBytesPerSec / 1e6).toFixed(2)} MB/s, dm-crypt ${(v.encryptedBytesPerSec / 1e6).toFixed(2)}, cipher ${((v.cipherBytesPerSec ?? 0) / 1e6).toFixed(2)} (${v.ceiling})`,
+          );
+      });
+      c.that(
+        /READ-ONLY/.test(read(g, 'during-info.txt')),
+        `device-mapper called the helper's mapping read-only: ${read(g, 'during-info.txt').slice(0, 400)}`,
+      );
+      c.that(
+        / crypt aes-xts-plain64 /.test(read(g, 'during-table.txt')),
+        `a plain aes-xts-plain64 crypt table: ${read(g, 'during-table.txt').slice(0, 300)}`,
+      );
+      c.that(!/[0-9a-f]{64}/.test(read(g, 'held.json') + read(g, 'held.err')), 'no key in anything the run said');
+      c.that(!/diskdelta-u65534-/.test(read(g, 'after-dm.txt')), `no mapping left: ${read(g, 'after-dm.txt')}`);
+      c.that(!/\.diskdelta-/.test(read(g, 'after-loop.txt')), `no loop device left: ${read(g, 'after-loop.txt')}`);
+      c.that(!/\.diskdelta-/.test(read(g, 'after-files.txt')), `no test file left: ${read(g, 'after-files.txt')}`);
+      c.that(
+        /diskdelta-u65534-/.test(read(g, 'before-kill-dm.txt')),
+        `the holder held a mapping before the SIGKILL: ${read(g, 'before-kill-dm.txt')} ${read(g, 'kill-hold.err')}`,
+      );
+      c.that(
+        !/diskdelta-u65534-/.test(read(g, 'after-kill-dm.txt')),
+        `after the SIGKILL the kernel removed the mapping: ${read(g, 'after-kill-dm.txt')}`,
+      );
+      c.that(!/\.diskdelta-/.test(read(g, 'after-kill-loop.txt')), `and the loop: ${read(g, 'after-kill-loop.txt')}`);
       c.done();
     },
   );

@@ -8,7 +8,18 @@
 // setpriv, loop devices and cgroup v1 blkio; skips with the reason elsewhere.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -465,6 +476,63 @@ test('a terminal without --elevate: the CLI asks first; "n" leaves the device al
   assert.equal(r.code, 3, r.stdout + r.stderr);
   assert.match(r.stdout + r.stderr, /pass --elevate/);
 });
+
+test(
+  "crypt-setup through pkexec as nobody: the policy's action runs the helper as root for the throwaway mapping (or it says why this kernel cannot)",
+  { timeout: 120_000 },
+  async (t) => {
+    if (reason) return t.skip(`polkit lab: ${reason}`);
+    await setRule('YES', authorised, 'allow');
+    // The file `prepare` would have made for nobody: DiskDelta's name, nobody's own.
+    const file = join(home(), `.diskdelta-${process.pid}-crypt.tmp`);
+    writeFileSync(file, Buffer.alloc(8 << 20, 9));
+    chownSync(file, NOBODY, NOBODY);
+    const lines: WorkerMessage[] = [];
+    const { child, done } = startAs(
+      'nobody',
+      [
+        WORKER,
+        'crypt-hold',
+        '--target',
+        file,
+        '--helper',
+        INSTALLED_HELPER,
+        '--crypt',
+        'aes-xts-plain64 512 512 none',
+        '--socket',
+        join(home(), 'crypt.sock'),
+      ],
+      (line) => {
+        const m = parseWorkerLine(line);
+        if ('invalid' in m) return;
+        lines.push(m);
+        if (m.type === 'holding') child.stdin.end();
+      },
+    );
+    const r = await done;
+    rmSync(file, { force: true });
+    if (spawnSync('dmsetup', ['version']).status !== 0) {
+      assert.equal(r.code, 9, r.stderr);
+      const e = lines.find((m) => m.type === 'error');
+      assert.ok(e?.type === 'error' && e.code === 'helper-failed', JSON.stringify(e));
+      // The helper's own words: pkexec ran it as root for nobody, past its root and owner checks.
+      assert.match(e.message, /could not set up a throwaway dm-crypt mapping over .*: diskdelta-helper: this kernel has no device-mapper/);
+      return;
+    }
+    assert.equal(r.code, 0, r.stderr);
+    const held = lines.find((m) => m.type === 'holding');
+    assert.ok(held?.type === 'holding' && /^\/dev\/dm-\d+$/.test(held.device ?? '') && /^\/dev\/loop\d+$/.test(held.raw_device ?? ''));
+    // The holder closed both descriptors: the kernel removes the mapping (a deferred removal,
+    // done by a kernel worker a moment later).
+    let left = '';
+    for (let i = 0; i < 50; i++) {
+      left = spawnSync('dmsetup', ['ls'], { encoding: 'utf8' }).stdout;
+      if (!left.includes(`diskdelta-u${NOBODY}-`)) break;
+      spawnSync('sleep', ['0.1']);
+    }
+    assert.doesNotMatch(left, new RegExp(`diskdelta-u${NOBODY}-`));
+  },
+);
 
 test('the helper killed mid-open (pkexec waiting for polkit): exit 9, helper-killed, nothing measured', { timeout: 90_000 }, async (t) => {
   if (reason) return t.skip(`polkit lab: ${reason}`);

@@ -31,14 +31,19 @@ and the forecast of the unencrypted figures under dm-crypt (labelled estimated).
   --tests ID,…         (default seq1m-q8t1-read,seq1m-q8t1-write,rnd4k-q1t1-read)
   --size SIZE          test file / span (default 256MiB)
   --duration S, --warmup S, --runs N   as for diskdelta run (default: the quick preset's)
+  --elevate            not root: ask once through polkit (pkexec and DiskDelta's helper) to open
+                       the devices read-only; a throwaway mapping is then read-only too, so
+                       only the read tests run on it
   --label TEXT         names the runs kept in the library
   --json               one JSON document on stdout
   --no-save            do not keep the runs in the library
   --db PATH            results library file
 
-Needs root (loop device and device-mapper; reading a raw device). Without root, cryptsetup or
-a kernel with device-mapper it says what is missing; \`diskdelta ciphers\` works everywhere.
-Exit codes: 0 ok; 2 bad usage; 3 cannot run here (root, cryptsetup, device-mapper); 7 interrupted; 1 other.
+Needs root (loop device and device-mapper; reading a raw device), or --elevate with DiskDelta's
+helper installed (sudo npx diskdelta helper install). Without either, cryptsetup (as root) or a
+kernel with device-mapper it says what is missing; \`diskdelta ciphers\` works everywhere.
+Exit codes: 0 ok; 2 bad usage; 3 cannot run here (root, cryptsetup, device-mapper); 7 interrupted;
+9 polkit did not authorise it (dismissed, denied, no agent); 1 other.
 `;
 
 export const encryptionCommand: CliCommand = {
@@ -57,6 +62,7 @@ export const encryptionCommand: CliCommand = {
       warmup: { type: 'string' },
       runs: { type: 'string' },
       label: { type: 'string' },
+      elevate: { type: 'boolean' },
       json: { type: 'boolean' },
       'no-save': { type: 'boolean' },
       db: { type: 'string' },
@@ -86,6 +92,7 @@ export const encryptionCommand: CliCommand = {
       ...(values['key-size'] ? { keyBits: parseCount(values['key-size'], '--key-size', 128, 1024) } : {}),
       sectorBytes: sector,
       flags: flags as DmCryptFlag[],
+      ...(values.elevate ? { elevate: true } : {}),
     };
     const controller = new AbortController();
     let throwaway: Throwaway | null = null;

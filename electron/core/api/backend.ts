@@ -66,6 +66,8 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
             durationSec: spec.durationSec ?? preset.durationSec,
             runs: spec.runs ?? 1,
             ...(spec.label ? { label: spec.label } : {}),
+            // The app asks through polkit's own dialog when it is not root, as for devices.
+            elevate: true,
           },
           opts,
         );

@@ -11,7 +11,7 @@ import type { Warning } from '../model/results.ts';
 import { BenchError } from './errors.ts';
 import { locateHelper, type LocateOptions } from './elevation.ts';
 import { locateWorker } from './worker-client.ts';
-import { parseWorkerLine } from './worker-protocol.ts';
+import { holding } from './holder-lines.ts';
 
 interface Holder {
   child: ChildProcess;
@@ -74,27 +74,11 @@ export class ElevationSessions {
         stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
-    const socket = new Promise<string>((resolve, reject) => {
-      let pending = '';
-      let failure: { code: string; message: string } | null = null;
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        pending += chunk;
-        let nl: number;
-        while ((nl = pending.indexOf('\n')) >= 0) {
-          const m = parseWorkerLine(pending.slice(0, nl));
-          pending = pending.slice(nl + 1);
-          if ('invalid' in m) continue;
-          if (m.type === 'holding') resolve(m.socket);
-          if (m.type === 'error') failure ??= m;
-        }
-      });
-      child.stderr.resume();
-      child.once('error', (error) => reject(new BenchError('internal', `cannot start the worker: ${error.message}`)));
-      child.once('close', (code) => {
-        if (failure) reject(BenchError.fromWorker(failure.code, failure.message, code));
-        else reject(new BenchError('holder-gone', `the descriptor holder for ${target} exited (code ${code}) before opening it`));
-      });
-    });
+    const socket = holding(
+      child,
+      (code) => new BenchError('holder-gone', `the descriptor holder for ${target} exited (code ${code}) before opening it`),
+    ).then((m) => m.socket);
+    child.stderr.resume();
     return { child, socket, dir, warnings: helper.warnings };
   }
 }

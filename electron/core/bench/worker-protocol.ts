@@ -133,7 +133,15 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     cold: z.enum(['drop-caches', 'helper-drop-caches', 'fadvise']).optional(),
   }),
   // `hold`: the descriptor is open and served on this socket (--fd-from) until stdin closes.
-  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('holding'), socket: z.string() }),
+  // `crypt-hold` adds the mapping (device) and the loop beneath it, served on raw_socket.
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('holding'),
+    socket: z.string(),
+    device: z.string().optional(),
+    raw_socket: z.string().optional(),
+    raw_device: z.string().optional(),
+  }),
 ]);
 
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

@@ -1,13 +1,15 @@
 // The encryption assessment of one target: the cipher ceilings of this CPU, the same tests on
 // the unencrypted device and on a dm-crypt mapping over it, the verdict and the forecast.
 // Two ways to get the pair:
-//   - throwaway: DiskDelta's own test file → loop → plain dm-crypt mapping (root; reads and
-//     writes: it is our own file), torn down on success, error and signals;
+//   - throwaway: DiskDelta's own test file → loop → plain dm-crypt mapping, torn down on
+//     success, error and signals. As root: reads and writes (it is our own file). As a user
+//     with `elevate`: the privileged helper makes it read-only (throwaway-held.ts): reads only;
 //   - existing: the target already sits on dm-crypt (system/ finds the layer): reads on the
 //     mapping and on the device beneath it, both opened read-only; writes only through
 //     DiskDelta's test file in the target folder, on the mapping's filesystem. The device
 //     beneath is never written, so a write's raw figure is the disk's read of the same shape
-//     (analysis/encryption.ts writeStandIns), and every figure built on it says so.
+//     (analysis/encryption.ts writeStandIns), and every figure built on it says so. A user
+//     with `elevate` has the helper open the mapping and the device beneath (open-ro).
 import type { BenchEvent, BenchSpec } from '../bench/spec.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { BenchError } from '../bench/errors.ts';
@@ -15,6 +17,8 @@ import { PRESETS } from '../bench/presets.ts';
 import { readCounterpart, testById } from '../model/catalog.ts';
 import type { RunRecord } from '../model/results.ts';
 import { inspectPath } from '../system/index.ts';
+import { locateHelper, type LocateOptions } from '../bench/elevation.ts';
+import { deviceMapperMissing, holdThrowaway, type HeldThrowaway } from './throwaway-held.ts';
 import type { StackLayer } from '../model/machine.ts';
 import {
   cipherRates,
@@ -50,6 +54,12 @@ export interface EncryptionSpec {
   sectorBytes?: 512 | 4096;
   flags?: DmCryptFlag[];
   label?: string;
+  /**
+   * Not root: ask through polkit (the privileged helper) instead of failing. The existing
+   * mapping and the device beneath are opened read-only for the user; a throwaway mapping is
+   * made read-only, so only read tests run on it.
+   */
+  elevate?: boolean;
 }
 
 export interface EncryptionReport {
@@ -85,6 +95,8 @@ export interface EncryptionOptions {
   workerPath?: string;
   /** Called once the throwaway exists, so a caller can tear it down from a signal handler. */
   onThrowaway?: (t: Throwaway | null) => void;
+  /** Where to look for the privileged helper (tests, packagers); see bench/elevation.ts. */
+  helper?: LocateOptions;
 }
 
 /** The dm-crypt layer under a path and the device right beneath it, from system/'s stack. */
@@ -113,16 +125,17 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     );
   }
   const mode: 'throwaway' | 'existing' = spec.mode === 'auto' ? (existing ? 'existing' : 'throwaway') : spec.mode;
-  if (process.getuid?.() !== 0) {
+  const asUser = process.getuid?.() !== 0;
+  if (asUser && !spec.elevate) {
     throw new BenchError(
       'needs-root',
       mode === 'existing'
-        ? `reading the raw device beneath ${existing?.mapping} needs root (until the privileged helper lands); the cipher ceilings (diskdelta ciphers) and the forecast still work`
-        : ((await throwawayUnavailable()) ?? 'needs root'),
+        ? `reading the raw device beneath ${existing?.mapping} needs administrator rights: pass --elevate to have DiskDelta ask once through polkit (only opening the devices is privileged), or run as root; the cipher ceilings (diskdelta ciphers) and the forecast still work`
+        : `a throwaway dm-crypt mapping needs administrator rights: pass --elevate to have DiskDelta's helper make a read-only one through polkit (read tests only), or run as root (reads and writes); the cipher ceilings (diskdelta ciphers) and the forecast still work`,
     );
   }
   if (mode === 'throwaway') {
-    const why = await throwawayUnavailable();
+    const why = asUser ? await deviceMapperMissing() : await throwawayUnavailable();
     if (why) throw new BenchError('dm-crypt-unavailable', why);
   }
 
@@ -161,6 +174,17 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   // Existing mode: each write test runs through the filesystem, and the disk's read of the same
   // shape is measured raw to stand in for its write (write test → read test).
   const standIns: Record<string, string> = {};
+  if (mode === 'throwaway' && asUser) {
+    // The helper's mapping is read-only (it opens nothing writable): the write tests need root.
+    const writes = tests.filter(writesTo);
+    if (writes.length > 0)
+      notes.push(
+        `${writes.join(', ')} left out: without root the throwaway mapping is made read-only by DiskDelta's helper (it opens nothing writable); run as root to measure writes through a throwaway mapping`,
+      );
+    tests = tests.filter((t) => !writesTo(t));
+    if (tests.length === 0)
+      throw new BenchError('usage', 'without root the throwaway mapping is read-only: choose at least one read test, or run as root');
+  }
   if (mode === 'existing') {
     const writes = tests.filter(writesTo);
     const reads = tests.filter((t) => !writesTo(t));
@@ -187,14 +211,16 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     durationSec: spec.durationSec ?? PRESETS.quick.durationSec,
     warmupSec: spec.warmupSec ?? PRESETS.quick.warmupSec,
     runs: spec.runs ?? 1,
+    ...(asUser ? { elevate: true } : {}),
   };
   const label = spec.label ?? `${spec.target}`;
-  const bench = (target: string, stage: 'raw' | 'encrypted', what: string, only: string[] = tests) =>
+  const bench = (target: string, stage: 'raw' | 'encrypted', what: string, only: string[] = tests, fdFrom?: string) =>
     runBenchmark(
       { ...base, tests: only, target, label: `${label} — ${what}` },
       {
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
+        ...(fdFrom ? { fdFrom } : {}),
         onEvent: (e) => opts.onEvent?.({ ...e, stage }),
       },
     );
@@ -212,24 +238,33 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     if (writes.length > 0)
       encryptedWrites = await bench(spec.target, 'encrypted', `dm-crypt ${existing!.layer.name}, writes through the filesystem`, writes);
   } else {
-    cleaned.push(...(await sweepThrowaways()), ...(await sweepThrowawayFiles(spec.target)));
-    const t = await openThrowaway({
+    const throwawayOptions = {
       folder: spec.target,
       sizeBytes: base.sizeBytes!,
       cipher: setup.cipher,
       keyBits: setup.keyBits,
-      sectorBytes: setup.sectorBytes === 4096 ? 4096 : 512,
+      sectorBytes: setup.sectorBytes === 4096 ? (4096 as const) : (512 as const),
       flags: setup.flags as DmCryptFlag[],
       ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
-    });
+    };
+    let t: Throwaway | HeldThrowaway;
+    if (asUser) {
+      t = await holdThrowaway({ ...throwawayOptions, helper: (await locateHelper(opts.helper)).path });
+    } else {
+      cleaned.push(...(await sweepThrowaways()), ...(await sweepThrowawayFiles(spec.target)));
+      t = await openThrowaway(throwawayOptions);
+    }
     opts.onThrowaway?.(t);
+    const held = 'socket' in t ? t : null;
     try {
-      raw = await bench(t.loop, 'raw', `raw (loop over DiskDelta's file)`);
+      raw = await bench(t.loop, 'raw', `raw (loop over DiskDelta's file)`, tests, held?.rawSocket);
       before = await measureCiphers();
       encrypted = await bench(
         t.mapping,
         'encrypted',
-        `dm-crypt ${setup.cipher} ${setup.keyBits} bit, ${setup.sectorBytes} B sectors${setup.flags.length ? `, ${setup.flags.join(' ')}` : ''}`,
+        `dm-crypt ${setup.cipher} ${setup.keyBits} bit, ${setup.sectorBytes} B sectors${setup.flags.length ? `, ${setup.flags.join(' ')}` : ''}${held ? ', read-only (made by the helper)' : ''}`,
+        tests,
+        held?.socket,
       );
     } finally {
       await t.teardown();

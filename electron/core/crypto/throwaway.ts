@@ -137,6 +137,27 @@ export function cryptsetupOpenArgs(
   ];
 }
 
+/**
+ * The worker fills a test file with incompressible data (O_DIRECT) in the folder and keeps it
+ * (named .diskdelta-PID-….tmp; it sweeps killed runs' files first). Returns its path.
+ */
+export async function prepareTestFile(o: Pick<ThrowawayOptions, 'folder' | 'sizeBytes' | 'workerPath'>): Promise<string> {
+  const prep = await run(o.workerPath ?? locateWorker(), ['prepare', '--target', o.folder, '--size', String(o.sizeBytes)], {
+    maxBuffer: 1 << 24,
+  }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
+  const prepared = prep.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; file?: string; message?: string });
+  const made = prepared.find((m) => m.type === 'prepared')?.file;
+  if (!made)
+    throw new BenchError(
+      'throwaway-failed',
+      `could not make the test file in ${o.folder}: ${prepared.find((m) => m.type === 'error')?.message ?? 'no answer from the worker'}`,
+    );
+  return made;
+}
+
 /** Make the throwaway mapping. On any failure what was made so far is removed again. */
 export async function openThrowaway(o: ThrowawayOptions): Promise<Throwaway> {
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -152,20 +173,7 @@ export async function openThrowaway(o: ThrowawayOptions): Promise<Throwaway> {
     if (file) await rm(file, { force: true });
   };
   try {
-    // The worker fills a test file with incompressible data (O_DIRECT) and hands it over.
-    const prep = await run(o.workerPath ?? locateWorker(), ['prepare', '--target', o.folder, '--size', String(o.sizeBytes)], {
-      maxBuffer: 1 << 24,
-    }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
-    const prepared = prep.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { type: string; file?: string; message?: string });
-    const made = prepared.find((m) => m.type === 'prepared')?.file;
-    if (!made)
-      throw new BenchError(
-        'throwaway-failed',
-        `could not make the test file in ${o.folder}: ${prepared.find((m) => m.type === 'error')?.message ?? 'no answer from the worker'}`,
-      );
+    const made = await prepareTestFile(o);
     file = join(dirname(made), `${FILE_PREFIX}${id}.img`);
     await rename(made, file);
     // --direct-io: the loop device reads the file with O_DIRECT, so the host's page cache is not measured.
