@@ -173,7 +173,8 @@ export function NewRunPage() {
         <p className="hint">
           The tests run twice: on the disk without encryption and through dm-crypt — a throwaway mapping over DiskDelta&apos;s own test file
           with a random key that is never stored, or, where the folder already is encrypted, the mapping and the device beneath it,
-          read-only. Needs root and a kernel with device-mapper; both runs are kept, for Compare.
+          read-only. Needs a kernel with device-mapper, and root or DiskDelta&apos;s helper (the system asks for your password once; the
+          throwaway mapping is then read-only, so only the read tests run through it). Both runs are kept, for Compare.
         </p>
 
         <div id="form-error" aria-live="polite">
