@@ -511,6 +511,7 @@ cat /sys/block/vda/queue/discard_max_bytes > vda-discard-max.txt
     async () => {
       const k = kernel!;
       const g = await runInGuest(k, {
+        secondDisk: true,
         diskBytes: 256 * 1024 * 1024,
         timeoutMs: 1_400_000,
         script: `DD=${DD}
@@ -545,6 +546,15 @@ pkill -KILL -f 'diskdelta-worker crypt-hold'
 for i in $(seq 30); do dmsetup ls | grep -q diskdelta-u65534- || break; sleep 1; done
 dmsetup ls > after-kill-dm.txt 2>&1; losetup -a > after-kill-loop.txt
 pkill -f 'sleep 3600'; kill %1 2>/dev/null
+# An existing LUKS2 volume, as nobody: the mapping and the disk beneath opened by the helper (open-ro).
+printf 'lab-passphrase' > /tmp/pass
+cryptsetup luksFormat --type luks2 --batch-mode --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file /tmp/pass /dev/vdb
+cryptsetup open --key-file /tmp/pass /dev/vdb labluks
+mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 /dev/mapper/labluks
+mkdir -p /run/l && mount -o noatime /dev/mapper/labluks /run/l && mkdir -p /run/l/dir && chown 65534:65534 /run/l/dir
+sync; cat /sys/block/vdb/stat > vdb-before.txt
+again_if_node_died asnobody $DD encryption --target /run/l/dir --mode existing --elevate --tests seq1m-q8t1-read --size 32MiB --duration 2 --warmup 0.5 --json --no-save > held-luks.json 2> held-luks.err; echo $? > held-luks.rc
+cat /sys/block/vdb/stat > vdb-after.txt
 `,
       });
       guests.push(g);
@@ -598,6 +608,27 @@ pkill -f 'sleep 3600'; kill %1 2>/dev/null
         `after the SIGKILL the kernel removed the mapping: ${read(g, 'after-kill-dm.txt')}`,
       );
       c.that(!/\.diskdelta-/.test(read(g, 'after-kill-loop.txt')), `and the loop: ${read(g, 'after-kill-loop.txt')}`);
+      c.attempt('an existing LUKS2 volume as nobody', () => {
+        assert.equal(read(g, 'held-luks.rc').trim(), '0', `exit status; stderr:\n${read(g, 'held-luks.err')}`);
+        const r = JSON.parse(read(g, 'held-luks.json')) as EncryptionReport;
+        assert.equal(r.mode, 'existing');
+        for (const run of [r.raw, r.encrypted]) {
+          assert.deepEqual(
+            run.results.map((x) => x.test),
+            ['seq1m-q8t1-read'],
+          );
+          assert.ok((run.results[0]!.bytesPerSec ?? 0) > 0, `${run.label}: measured`);
+        }
+        assert.match(r.raw.label ?? '', /raw \/dev\/vdb/, 'the disk beneath, read');
+        for (const v of r.verdict)
+          c.figures.push(
+            `nobody's existing LUKS2 ${v.test}: raw ${(v.rawBytesPerSec / 1e6).toFixed(2)} MB/s, dm-crypt ${(v.encryptedBytesPerSec / 1e6).toFixed(2)} (${v.ceiling})`,
+          );
+      });
+      c.that(
+        vdbSectorsWritten(read(g, 'vdb-after.txt')) === vdbSectorsWritten(read(g, 'vdb-before.txt')),
+        'nothing written to the LUKS2 disk by the run as nobody',
+      );
       c.done();
     },
   );

@@ -220,6 +220,7 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
       {
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(opts.workerPath ? { workerPath: opts.workerPath } : {}),
+        ...(opts.helper ? { helper: opts.helper } : {}),
         ...(fdFrom ? { fdFrom } : {}),
         onEvent: (e) => opts.onEvent?.({ ...e, stage }),
       },
