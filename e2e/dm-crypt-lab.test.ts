@@ -538,7 +538,7 @@ sleep 2
 dmsetup ls > after-dm.txt 2>&1; losetup -a > after-loop.txt; ls -A /run/a/target > after-files.txt
 # A holder killed with SIGKILL: the kernel removes what it held.
 asnobody $WORKER prepare --target /run/a/target --size 8388608 > prepared.txt
-FILE=$(grep -o '"file":"[^"]*"' prepared.txt | cut -d'"' -f4)
+FILE=$(grep '"type":"prepared"' prepared.txt | grep -o '"file":"[^"]*"' | cut -d'"' -f4)
 sleep 3600 | asnobody $WORKER crypt-hold --target "$FILE" --helper $HELPER --crypt "aes-xts-plain64 512 512 none" --socket /run/a/target/k.sock > kill-hold.out 2> kill-hold.err &
 for i in $(seq 300); do grep -q '"holding"' kill-hold.out && break; sleep 1; done
 dmsetup ls > before-kill-dm.txt 2>&1

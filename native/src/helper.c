@@ -157,8 +157,9 @@ static int open_own_file(const char *path, int *code) {
     int e = errno;
     close(dir);
     if (sub < 0)
-      return *code = say(e == ENOENT ? HX_VANISHED : HX_REFUSED, "refusing '%s': the folder '%s' %s; nothing was opened", path, part,
-                         e == ELOOP || e == ENOTDIR ? "is a link or not a folder" : strerror(e)), -1;
+      return *code = say(e == ENOENT ? HX_VANISHED : HX_REFUSED, "refusing '%s': the folder '%s' %s%s; nothing was opened", path, part,
+                         e == ELOOP || e == ENOTDIR ? "is a link or not a folder" : "cannot be reached: ",
+                         e == ELOOP || e == ENOTDIR ? "" : strerror(e)), -1;
     dir = sub;
     part = next;
   }
