@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cipher.h"
@@ -381,6 +382,12 @@ static int cmd_hold(options_t *o) {
 static int cmd_crypt_hold(options_t *o) {
   if (!o->socket || !o->helper || !o->crypt || !o->target)
     return usage_error("crypt-hold needs --target FILE, --helper PATH, --crypt SPEC and --socket PATH%s%s", "", "");
+  // Said here, before anyone is asked for a password; the helper checks it again as root.
+  struct stat st;
+  int found = stat(o->target, &st) == 0;
+  if (!found || !S_ISREG(st.st_mode))
+    return emit_failure(FAIL_TARGET_MISSING, "crypt-hold: %s is not a file (%s): give the test file `prepare` made", o->target,
+                        found ? "not a regular file" : strerror(errno));
   char raw_socket[PATH_MAX];
   if (snprintf(raw_socket, sizeof raw_socket, "%s.raw", o->socket) >= (int)sizeof raw_socket)
     return usage_error("--socket %s is too long%s", o->socket, "");

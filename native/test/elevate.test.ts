@@ -278,5 +278,14 @@ test('crypt-hold: bad usage is refused before pkexec runs', async () => {
     assert.equal(o.code, 2, o.stderr);
     assert.match(errorOf(o).message, says);
   }
+  const missing = await run(
+    ['crypt-hold', '--target', join(dir, 'gone.tmp'), '--helper', HELPER, ...CRYPT, '--socket', join(dir, 'm.sock')],
+    {
+      path: bin,
+    },
+  );
+  assert.equal(missing.code, 3, missing.stderr);
+  assert.equal(errorOf(missing).code, 'target-missing');
+  assert.match(errorOf(missing).message, /gone\.tmp is not a file \(No such file or directory\): give the test file `prepare` made/);
   assert.equal(existsSync(pkexecRan), false, 'pkexec never ran');
 });
