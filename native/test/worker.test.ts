@@ -22,7 +22,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { histogramQuantile, medianInterval } from '../../electron/core/bench/statistics.ts';
+import { histogramQuantile, median, medianInterval } from '../../electron/core/bench/statistics.ts';
 import type { WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
 import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../electron/core/model/failures.ts';
 import { buildWithoutSyscalls } from './without-syscalls.ts';
@@ -356,12 +356,11 @@ describe('engines: io_uring by default, reported fallbacks', () => {
 function printedIntervalTolerance(printed: number[], interval: number): number {
   const n = printed.length;
   const halfUnit = Math.max(...printed.map((v) => 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(v))) - 5)));
-  const sorted = [...printed].sort((a, b) => a - b);
-  const median = n % 2 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+  const m = median(printed);
   const sdShift = halfUnit * Math.sqrt(n / (n - 1));
   // c = t·sqrt(pi/2)/sqrt(n) with Student's t at its largest (one degree of freedom): a bound.
   const c = (12.706 * Math.sqrt(Math.PI / 2)) / Math.sqrt(n);
-  const tolerance = (c * sdShift) / (median - halfUnit) + (interval * halfUnit) / (median - halfUnit) + 5e-6 * interval;
+  const tolerance = (c * sdShift) / (m - halfUnit) + (interval * halfUnit) / (m - halfUnit) + 5e-6 * interval;
   return tolerance * 1.01 + 1e-12;
 }
 
