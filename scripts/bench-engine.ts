@@ -14,7 +14,8 @@
 // Each round runs the three tools back to back, the order rotating every round, so drift on
 // this shared 2-core machine hits all alike; the figures are medians over the rounds, with
 // the range (min–max) printed as the spread, and the ratio is the median of the per-round
-// ratios. CPU time (zram) is the children's user + system time as bash's `times` reports it,
+// ratios to the fio engine whose median is better (scripts/best-engine.ts: not the better of
+// the two each round, which favours fio when the tools tie). CPU time (zram) is the children's user + system time as bash's `times` reports it,
 // over the whole process (start-up included, no warm-up), divided by the I/Os done. The
 // throttled part gives both tools a 0.5 s warm-up, as a real run has.
 // A benchmark: it prints ratios, it asserts nothing.
@@ -30,6 +31,7 @@ import { jobSpec, rateParams } from '../electron/core/bench/worker-argv.ts';
 import { GRID_TEST_IDS } from '../electron/core/model/catalog.ts';
 import type { TestParams } from '../electron/core/model/results.ts';
 import { expectedIops, HDD_CAPS, labUnavailable, setUpThrottledLab } from '../e2e/throttled-lab.ts';
+import { type VersusBest, versusBestEngine } from './best-engine.ts';
 import { fioArgs, parseFioJson } from './fio-reference.ts';
 
 const { values } = parseArgs({
@@ -145,6 +147,8 @@ function prepare(target: string, sizeBytes: number): string {
   return file;
 }
 
+/** "0.97 ±1.8 % io_uring": the ratio, two standard errors of it, and the engine it is against. */
+const ratioCell = (v: VersusBest) => `${v.ratio.toFixed(2)} ±${(200 * v.medianNoise).toFixed(1)} % ${v.engine.replace('fio ', '')}`;
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const spread = (xs: number[], d = 0) => `${fmt(median(xs), d)} [${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)}]`;
 
@@ -201,7 +205,7 @@ function zramPart(): void {
       `\n/dev/zram0 with ext4 (CPU-bound), ${sizeBytes / 2 ** 20} MiB file, ${rounds} rounds × ${durationSec} s per tool and test, order rotating`,
     );
     console.log(
-      "IOPS: median [min–max]; CPU: µs of user + system time per I/O, median; ratios: median of the per-round ratios to fio's better engine that round\n",
+      "IOPS: median [min–max]; CPU: µs of user + system time per I/O, median; ratios: median of the per-round ratios to fio's better engine (by its median over the rounds), ± two standard errors of that median\n",
     );
     const head = [
       'test',
@@ -219,23 +223,35 @@ function zramPart(): void {
     let met = 0;
     for (const [id, m] of all) {
       const dd = m.diskdelta;
-      const best = (i: number) => (m['fio io_uring'][i]!.iops >= m['fio libaio'][i]!.iops ? m['fio io_uring'][i]! : m['fio libaio'][i]!);
-      const iopsRatio = median(dd.map((d, i) => d.iops / best(i).iops));
-      // CPU is compared with the cheaper fio engine of each round.
-      const cpuRatio = median(dd.map((d, i) => d.cpuUsPerIo / Math.min(m['fio io_uring'][i]!.cpuUsPerIo, m['fio libaio'][i]!.cpuUsPerIo)));
-      const ok = iopsRatio >= 1 && cpuRatio <= 1;
+      const fioFigures = (figure: keyof Measured) =>
+        Object.fromEntries((['fio io_uring', 'fio libaio'] as const).map((tool) => [tool, m[tool].map((x) => x[figure] as number)]));
+      const iops = versusBestEngine(
+        dd.map((x) => x.iops),
+        fioFigures('iops'),
+        true,
+      );
+      const cpu = versusBestEngine(
+        dd.map((x) => x.cpuUsPerIo),
+        fioFigures('cpuUsPerIo'),
+        false,
+      );
+      const ok = iops.ratio >= 1 && cpu.ratio <= 1;
       if (ok) met++;
+      // A miss smaller than two standard errors of the median is said as such: the rounds
+      // cannot tell it from a tie.
+      const withinNoise = (v: VersusBest, short: number) => short <= 2 * v.medianNoise;
+      const tie = !ok && withinNoise(iops, 1 - iops.ratio) && withinNoise(cpu, cpu.ratio - 1);
       rows.push([
         id,
         spread(dd.map((x) => x.iops)),
         spread(m['fio io_uring'].map((x) => x.iops)),
         spread(m['fio libaio'].map((x) => x.iops)),
-        iopsRatio.toFixed(2),
+        ratioCell(iops),
         fmt(median(dd.map((x) => x.cpuUsPerIo)), 2),
         fmt(median(m['fio io_uring'].map((x) => x.cpuUsPerIo)), 2),
         fmt(median(m['fio libaio'].map((x) => x.cpuUsPerIo)), 2),
-        cpuRatio.toFixed(2),
-        ok ? 'met' : 'NOT met',
+        ratioCell(cpu),
+        ok ? 'met' : tie ? 'NOT met, by less than the noise' : 'NOT met',
       ]);
     }
     printTable(head, rows);
