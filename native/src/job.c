@@ -35,9 +35,13 @@ void job_next_io(thread_ctx_t *t, uint64_t *offset, int *is_write) {
 }
 
 void job_scramble(thread_ctx_t *t, void *buf, uint32_t len) {
-  // Overwrite 8 bytes in every 512: cheap, yet no two written blocks are alike.
+  // Overwrite 8 bytes in every 4 KiB (every 512 bytes for smaller blocks), so that no two
+  // written 4 KiB blocks are alike and no drive can deduplicate or cache its way to a better
+  // figure: 4 KiB is the smallest unit an SSD maps. One stamp per 512 bytes, as before, dirtied
+  // 2,048 cache lines per 1 MiB write: 2-3 % of the CPU time of a 1 MiB write on zram (perf).
   uint8_t *p = buf;
-  for (uint32_t off = 0; off + 8 <= len; off += 512) {
+  uint32_t stride = len >= 4096 ? 4096 : 512;
+  for (uint32_t off = 0; off + 8 <= len; off += stride) {
     uint64_t v = rng_next(&t->rng);
     memcpy(p + off, &v, 8);
   }

@@ -511,6 +511,31 @@ describe('prepare and --file (the accuracy harness reuses one file for DiskDelta
     rmSync(prepared.file);
   });
 
+  // The worker reuses one buffer per queue slot; each write stamps it, so a drive that
+  // deduplicates or compresses cannot see the same 4 KiB twice. Without the stamps, slot 0
+  // would leave the same 1 MiB at offsets 0, 2 MiB, 4 MiB…, and a QD1 random writer the same
+  // 4 KiB everywhere it wrote.
+  for (const job of ['name=sw,rw=write,bs=1048576,qd=2,threads=1', 'name=rw,rw=randwrite,bs=4096,qd=1,threads=1']) {
+    test(`every 4 KiB block written is unlike every other (${job})`, async () => {
+      const dir = scratch(`stamped-${job.slice(5, 7)}`);
+      const size = 8 << 20;
+      const p = await runWorker(['prepare', '--target', dir, '--size', String(size)]);
+      assert.equal(p.code, 0, p.stderr);
+      const prepared = p.messages.find((m) => m.type === 'prepared');
+      assert.ok(prepared?.type === 'prepared');
+      const blocks = (b: Buffer) => Array.from({ length: size / 4096 }, (_, i) => b.subarray(i * 4096, (i + 1) * 4096));
+      const before = blocks(readFileSync(prepared.file));
+      const r = await runWorker(runOnFile(dir, prepared.file, job));
+      assert.equal(r.code, 0, r.stderr);
+      const after = blocks(readFileSync(prepared.file));
+      const written = after.filter((b, i) => !b.equals(before[i]!)).length;
+      assert.ok(written >= 64, `the run wrote only ${written} blocks of 4 KiB`);
+      const distinct = new Set(after.map((b) => createHash('sha256').update(b).digest('hex')));
+      assert.equal(distinct.size, after.length, `${after.length - distinct.size} blocks of 4 KiB repeat another`);
+      rmSync(prepared.file);
+    });
+  }
+
   test('--file must be ours in every way: one link, inside --target, owned by the caller, a regular file', async () => {
     const dir = scratch('reuse-trust');
     const elsewhere = scratch('reuse-elsewhere');
