@@ -21,7 +21,8 @@
 // A benchmark: it prints ratios, it asserts nothing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -73,6 +74,33 @@ interface Measured {
   engine?: string;
 }
 
+/** CPU seconds the measured tools used so far, for otherWorkCpus. */
+let toolCpuSec = 0;
+
+/** CPU seconds the whole machine spent busy so far (/proc/stat; steal counts: another guest's work). */
+function machineBusyCpuSec(): number {
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  const userHz = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+  return (user! + nice! + system! + irq! + softirq! + steal!) / userHz;
+}
+
+/**
+ * How many CPUs other work took, on average, while `measure` ran: the machine's busy time
+ * less the tools' own. (The load average cannot tell: RND4K Q32T4's four threads alone
+ * raise it to 4.)
+ */
+function withOtherWork<T>(body: () => T): { result: T; otherCpus: number } {
+  const start = { wall: performance.now(), busy: machineBusyCpuSec(), tools: toolCpuSec };
+  const result = body();
+  const wallSec = (performance.now() - start.wall) / 1000;
+  const other = machineBusyCpuSec() - start.busy - (toolCpuSec - start.tools);
+  return { result, otherCpus: Math.max(0, other) / wallSec };
+}
+
 /** Runs argv under bash so that `times` gives the CPU of the whole process tree. */
 function timed(argv: string[], outFile: string): { status: number | null; cpuSec: number; stderr: string } {
   const r = spawnSync('bash', ['-c', '"$@" > "$OUT"; s=$?; times; exit $s', 'bench', ...argv], {
@@ -84,6 +112,7 @@ function timed(argv: string[], outFile: string): { status: number | null; cpuSec
   const children = lines.at(-1)?.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
   if (!children) throw new Error(`no times output: ${r.stdout}`);
   const cpuSec = Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4]);
+  toolCpuSec += cpuSec;
   return { status: r.status, cpuSec, stderr: r.stderr };
 }
 
@@ -198,9 +227,7 @@ function zramPart(): void {
     sh('mount', ['/dev/zram0', mnt]);
     const file = prepare(mnt, sizeBytes);
     // No warm-up: the CPU time of the whole process is divided by the I/Os it did.
-    const loadBefore = loadavg()[0]!;
-    const all = measure('zram0', file, mnt, sizeBytes, (p) => p, 0);
-    const loadAfter = loadavg()[0]!;
+    const { result: all, otherCpus } = withOtherWork(() => measure('zram0', file, mnt, sizeBytes, (p) => p, 0));
     console.log(
       `\n/dev/zram0 with ext4 (CPU-bound), ${sizeBytes / 2 ** 20} MiB file, ${rounds} rounds × ${durationSec} s per tool and test, order rotating`,
     );
@@ -263,11 +290,11 @@ function zramPart(): void {
     // work wants more CPUs than there are, the CPU time each tool gets is the scheduler's
     // share of the moment, and the IOPS ratio measures that, not the engine.
     const cpus = availableParallelism();
-    const load = Math.max(loadBefore, loadAfter);
+    const other = `other work took ${otherCpus.toFixed(2)} of ${cpus} CPUs on average (the machine's busy time less the tools' own)`;
     console.log(
-      load > cpus - 1
-        ? `load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on ${cpus} CPUs: other work took CPU time, so the IOPS ratios above measure each tool's share of the scheduler as much as its engine; judge the engine by CPU per I/O, and its IOPS on a quiet machine`
-        : `load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on ${cpus} CPUs: quiet enough for the IOPS ratios to be the engines'`,
+      otherCpus > 0.25
+        ? `${other}: the IOPS ratios above measure each tool's share of the scheduler as much as its engine; judge the engine by CPU per I/O, and its IOPS on a quiet machine`
+        : `${other}: quiet enough for the IOPS ratios to be the engines'`,
     );
     rmSync(file, { force: true });
   } finally {
