@@ -28,7 +28,7 @@ import assert from 'node:assert/strict';
 import { POLICY_FILE } from '../electron/core/bench/elevation.ts';
 import { INSTALLED_HELPER } from '../electron/core/bench/helper-install.ts';
 import { parseWorkerLine, type WorkerMessage } from '../electron/core/bench/worker-protocol.ts';
-import { createThrottledLoop, labUnavailable, type ThrottledLoop } from './throttled-loop.ts';
+import { labUnavailable, setUpThrottledLab, type ThrottledLab } from './throttled-lab.ts';
 import { measureUntilWithin, missOf } from './judge-against-cap.ts';
 import { holdMachineLock } from './machine-lock.ts';
 
@@ -60,7 +60,7 @@ function unavailable(): string | null {
 }
 
 let reason = unavailable();
-let lab: ThrottledLoop | null = null;
+let lab: ThrottledLab | null = null;
 let busPid = 0;
 let polkitPid = 0;
 let checksumBefore = '';
@@ -159,21 +159,22 @@ let releaseLab: (() => void) | null = null;
 before(async () => {
   if (reason) return;
   releaseLab = await holdMachineLock('polkit-lab', (message) => console.log(`polkit lab: ${message}`));
-  const made = createThrottledLoop({
-    name: 'polkit',
-    sizeBytes: SIZE,
-    readBps: CAP_BPS,
-    readIops: CAP_IOPS,
-    // Real bytes, so the checksum at the end would see any write.
-    fill: (path) => {
-      for (let off = 0; off < SIZE; off += 16 * 2 ** 20) writeFileSync(path, randomBytes(16 * 2 ** 20), { flag: 'a' });
-    },
-  });
-  if (typeof made === 'string') {
-    reason = made;
+  try {
+    lab = setUpThrottledLab({
+      name: 'diskdelta-polkit',
+      sizeBytes: SIZE,
+      caps: { bytesPerSec: CAP_BPS, iops: CAP_IOPS, writes: false },
+      filesystem: false,
+      // Real bytes, so the checksum at the end would see any write.
+      fill: (path) => {
+        for (let off = 0; off < SIZE; off += 16 * 2 ** 20) writeFileSync(path, randomBytes(16 * 2 ** 20), { flag: 'a' });
+      },
+    });
+  } catch (error) {
+    // A container without /dev/loop-control, or every loop device taken: not a lab machine.
+    reason = `cannot set up the throttled loop device: ${(error as Error).message}`;
     return;
   }
-  lab = made;
   checksumBefore = await sha256(lab.device);
   chmodSync(lab.dir, 0o711);
   mkdirSync(home());
@@ -232,7 +233,7 @@ after(() => {
     }
   }
   if (busPid) rmSync('/run/dbus/pid', { force: true });
-  step('destroying the lab', () => lab?.destroy());
+  step('destroying the lab', () => lab?.tearDown());
   // Last: the next suite's lab starts only once this one is gone.
   releaseLab?.();
 });

@@ -1,7 +1,9 @@
-// A loop device capped by the cgroup v1 blkio throttle: ground truth for the device-lab tests
-// and the benchmark scripts (the cap, not the host's drifting disk, sets the speed, so a tool
-// that counts bytes and time right measures the cap). Optionally with ext4 on it, for the
-// write tests. Needs root, losetup and cgroup v1 blkio; `labUnavailable()` says why not.
+// A loop device capped by the cgroup v1 blkio throttle: ground truth for the device-lab tests,
+// the polkit lab and the benchmark scripts (the cap, not the host's drifting disk, sets the
+// speed, so a tool that counts bytes and time right measures the cap). Optionally with ext4
+// on it, for the write tests. Only processes inside the group are throttled: `wrap` and
+// `joinGroup` put a program there (children inherit the group). Needs root, losetup and
+// cgroup v1 blkio; `labUnavailable()` says why not.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,11 +23,15 @@ export interface LabCaps {
 
 export interface ThrottledLab {
   device: string;
+  /** The lab's temporary folder (the image, the mount point, the wrappers); removed by tearDown. */
+  dir: string;
   /** ext4 on the device, when asked for; null otherwise. */
   mountPoint: string | null;
   caps: LabCaps;
   /** A wrapper script that joins the capped cgroup, then becomes `program` with its arguments. */
   wrap(program: string): string;
+  /** `sh -c` text that joins the capped cgroup, then execs `command` (already quoted). */
+  joinGroup(command: string): string;
   tearDown(): void;
 }
 
@@ -52,11 +58,19 @@ export function expectedIops(caps: LabCaps, blockSize: number): number {
 }
 
 /**
- * Sets the lab up: a sparse image of `sizeBytes` in a fresh temporary folder, a loop device
- * (losetup -f: never one another user holds), a cgroup named after `name` and this pid, ext4
- * mounted when `filesystem` is set. Every step is undone by tearDown, each on its own.
+ * Sets the lab up: an image of `sizeBytes` in a fresh temporary folder (sparse, unless `fill`
+ * writes it), a loop device (losetup -f: never one another user holds), a cgroup named after
+ * `name` and this pid, ext4 mounted when `filesystem` is set. Every step is undone by
+ * tearDown, each on its own.
  */
-export function setUpThrottledLab(opts: { name: string; sizeBytes: number; caps: LabCaps; filesystem: boolean }): ThrottledLab {
+export function setUpThrottledLab(opts: {
+  name: string;
+  sizeBytes: number;
+  caps: LabCaps;
+  filesystem: boolean;
+  /** Writes the image's bytes (for a lab that checksums its device to prove nothing wrote it). */
+  fill?: (image: string) => void;
+}): ThrottledLab {
   const dir = mkdtempSync(join(tmpdir(), `${opts.name}-`));
   const image = join(dir, 'disk.img');
   let device = '';
@@ -66,10 +80,18 @@ export function setUpThrottledLab(opts: { name: string; sizeBytes: number; caps:
     if (mountPoint) spawnSync('umount', [mountPoint]);
     if (device) spawnSync('losetup', ['-d', device]);
     // The workers have exited, so the group is empty; allow the kernel a moment to notice.
+    // A straggler (a process still dying) is moved to the root group, so the group always goes.
     for (let i = 0; group && i < 50 && existsSync(group); i++) {
       try {
         rmdirSync(group);
       } catch {
+        for (const pid of readFileSync(join(group, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+          try {
+            writeFileSync(join(BLKIO, 'cgroup.procs'), pid);
+          } catch {
+            // gone meanwhile
+          }
+        }
         spawnSync('sleep', ['0.1']);
       }
     }
@@ -77,7 +99,10 @@ export function setUpThrottledLab(opts: { name: string; sizeBytes: number; caps:
   };
   try {
     // Sparse is fine: the throttle, not the backing file, sets the speed.
-    sh('truncate', ['-s', String(opts.sizeBytes), image]);
+    if (opts.fill) {
+      writeFileSync(image, '');
+      opts.fill(image);
+    } else sh('truncate', ['-s', String(opts.sizeBytes), image]);
     device = sh('losetup', ['-f', '--show', image]);
     if (opts.filesystem) {
       sh('mkfs.ext4', ['-q', device]);
@@ -104,9 +129,11 @@ export function setUpThrottledLab(opts: { name: string; sizeBytes: number; caps:
   }
   return {
     device,
+    dir,
     mountPoint,
     caps: opts.caps,
     tearDown,
+    joinGroup: (command) => `echo $$ > ${join(group, 'cgroup.procs')} || exit 8\nexec ${command}`,
     wrap(program: string) {
       const wrapper = join(dir, `in-cgroup-${basename(program)}.sh`);
       writeFileSync(wrapper, `#!/bin/sh\necho $$ > ${group}/cgroup.procs || exit 8\nexec '${program}' "$@"\n`);
