@@ -98,7 +98,7 @@ export function setUpThrottledLab(opts: {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    // Sparse is fine: the throttle, not the backing file, sets the speed.
+    // Sparse unless the caller fills it: the throttle, not the backing file, sets the speed.
     if (opts.fill) {
       writeFileSync(image, '');
       opts.fill(image);
@@ -127,16 +127,17 @@ export function setUpThrottledLab(opts: {
     tearDown();
     throw error;
   }
+  const joinGroup = (command: string) => `echo $$ > ${join(group, 'cgroup.procs')} || exit 8\nexec ${command}`;
   return {
     device,
     dir,
     mountPoint,
     caps: opts.caps,
     tearDown,
-    joinGroup: (command) => `echo $$ > ${join(group, 'cgroup.procs')} || exit 8\nexec ${command}`,
+    joinGroup,
     wrap(program: string) {
       const wrapper = join(dir, `in-cgroup-${basename(program)}.sh`);
-      writeFileSync(wrapper, `#!/bin/sh\necho $$ > ${group}/cgroup.procs || exit 8\nexec '${program}' "$@"\n`);
+      writeFileSync(wrapper, `#!/bin/sh\n${joinGroup(`'${program}' "$@"`)}\n`);
       chmodSync(wrapper, 0o755);
       return wrapper;
     },

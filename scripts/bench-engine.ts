@@ -15,9 +15,10 @@
 // this shared 2-core machine hits all alike; the figures are medians over the rounds, with
 // the range (min–max) printed as the spread, and the ratio is the median of the per-round
 // ratios to the fio engine whose median is better (scripts/best-engine.ts: not the better of
-// the two each round, which favours fio when the tools tie). CPU time (zram) is the children's user + system time as bash's `times` reports it,
-// over the whole process (start-up included, no warm-up), divided by the I/Os done. The
-// throttled part gives both tools a 0.5 s warm-up, as a real run has.
+// the two each round, which favours fio when the tools tie). CPU time (zram) is the
+// children's user + system time as bash's `times` reports it, over the whole process
+// (start-up included, no warm-up), divided by the I/Os done. The throttled part gives both
+// tools a 0.5 s warm-up, as a real run has.
 // A benchmark: it prints ratios, it asserts nothing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -74,8 +75,11 @@ interface Measured {
   engine?: string;
 }
 
-/** CPU seconds the measured tools used so far, for otherWorkCpus. */
+/** CPU seconds the measured tools used so far, for withOtherWork. */
 let toolCpuSec = 0;
+
+/** /proc/stat counts in clock ticks of this many per second. */
+const USER_HZ = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 /** CPU seconds the whole machine spent busy so far (/proc/stat; steal counts: another guest's work). */
 function machineBusyCpuSec(): number {
@@ -84,8 +88,7 @@ function machineBusyCpuSec(): number {
     .trim()
     .split(/\s+/)
     .map(Number);
-  const userHz = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
-  return (user! + nice! + system! + irq! + softirq! + steal!) / userHz;
+  return (user! + nice! + system! + irq! + softirq! + steal!) / USER_HZ;
 }
 
 /**
