@@ -331,8 +331,14 @@ describe('two processes writing at once', () => {
       const exit = new Promise<{ code: number | null; stderr: string }>((resolve) => proc.on('close', (code) => resolve({ code, stderr })));
       return { proc, ready, exit };
     });
-    // Start both write loops together so that their transactions really interleave.
-    await Promise.race([Promise.all(children.map((c) => c.ready)), Promise.all(children.map((c) => c.exit))]);
+    // Start both write loops together so that their transactions really interleave. A child
+    // that exits before it is ready (it could not open the library) ends the wait with its
+    // stderr: waiting for both to exit would hang while the other waits for "go".
+    const early = await Promise.race([Promise.all(children.map((c) => c.ready)).then(() => null), ...children.map((c) => c.exit)]);
+    if (early) {
+      for (const c of children) c.proc.kill();
+      assert.fail(`a writer exited (code ${early.code}) before it was ready: ${early.stderr}`);
+    }
     for (const c of children) c.proc.stdin.end('go\n');
     for (const { exit } of children) {
       const { code, stderr } = await exit;
