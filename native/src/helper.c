@@ -9,7 +9,9 @@
 // has no way to ask for write access; the one write is drop-caches' to a kernel knob.
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <linux/loop.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/fsuid.h>
 #include <sys/random.h>
 #include <sys/sysmacros.h>
 #include <sys/stat.h>
@@ -126,14 +129,59 @@ static int verb_drop_caches(char **operands) {
   return HX_OK;
 }
 
+// The file operand is looked up with the caller's own permissions, not root's: the file system
+// uid and gid and the groups become the caller's for the walk and the open, so a folder the
+// caller may not enter (a 0700 folder of root's) stops it, as it would stop any worker of theirs.
+// (With a file system uid other than 0 the kernel drops CAP_DAC_OVERRIDE and
+// CAP_DAC_READ_SEARCH; going back to 0 restores them.)
+typedef struct {
+  gid_t groups[NGROUPS_MAX];
+  int count;
+} saved_groups_t;
+
+static int act_as_caller(uid_t uid, saved_groups_t *saved, const char **why) {
+  saved->count = getgroups(NGROUPS_MAX, saved->groups);
+  struct passwd *pw = getpwuid(uid);
+  if (saved->count < 0 || !pw) return *why = "the caller has no entry in the user database", -1;
+  gid_t groups[NGROUPS_MAX];
+  int n = NGROUPS_MAX;
+  if (getgrouplist(pw->pw_name, pw->pw_gid, groups, &n) < 0) n = 0;
+  if (setgroups((size_t)n, groups) != 0) return *why = "cannot take the caller's groups", -1;
+  setfsgid(pw->pw_gid);
+  setfsuid(uid);
+  // setfsuid says nothing on failure: ask again.
+  if ((uid_t)setfsuid((uid_t)-1) != uid || (gid_t)setfsgid((gid_t)-1) != pw->pw_gid) return *why = "cannot take the caller's identity", -1;
+  return 0;
+}
+
+static void act_as_root(const saved_groups_t *saved) {
+  setfsuid(0);
+  setfsgid(0);
+  if (saved->count >= 0 && setgroups((size_t)saved->count, saved->groups) != 0) _exit(HX_FAILED);
+}
+
 // A file operand must be a test file DiskDelta made for the calling user: an absolute path
 // without '.'/'..' components, named .diskdelta-*.tmp, every folder on the way reached without
 // following a link, the file itself a regular file (not a link) with one name, owned by the
 // user pkexec says called. Returns an O_RDONLY descriptor of it, or -1 after saying why
 // (*code set).
+static int open_own_file_as_caller(const char *path, uid_t uid, int *code);
+
 static int open_own_file(const char *path, int *code) {
   uid_t uid;
   if (caller_uid(&uid) != 0) return *code = say(HX_REFUSED, "PKEXEC_UID is malformed; nothing was opened"), -1;
+  saved_groups_t saved;
+  const char *why = NULL;
+  if (uid != 0 && act_as_caller(uid, &saved, &why) != 0) {
+    act_as_root(&saved);
+    return *code = say(HX_REFUSED, "refusing '%s': %s (uid %u); nothing was opened", path, why, (unsigned)uid), -1;
+  }
+  int fd = open_own_file_as_caller(path, uid, code);
+  if (uid != 0) act_as_root(&saved);
+  return fd;
+}
+
+static int open_own_file_as_caller(const char *path, uid_t uid, int *code) {
   size_t len = strlen(path);
   if (path[0] != '/' || len >= PATH_MAX || path[len - 1] == '/')
     return *code = say(HX_REFUSED, "refusing '%s': give the absolute path of a DiskDelta test file; nothing was opened", path), -1;
@@ -158,7 +206,9 @@ static int open_own_file(const char *path, int *code) {
     close(dir);
     if (sub < 0)
       return *code = say(e == ENOENT ? HX_VANISHED : HX_REFUSED, "refusing '%s': the folder '%s' %s%s; nothing was opened", path, part,
-                         e == ELOOP || e == ENOTDIR ? "is a link or not a folder" : "cannot be reached: ",
+                         e == ELOOP || e == ENOTDIR ? "is a link or not a folder"
+                         : e == EACCES         ? "may not be entered by the caller: "
+                                               : "cannot be reached: ",
                          e == ELOOP || e == ENOTDIR ? "" : strerror(e)), -1;
     dir = sub;
     part = next;
@@ -167,6 +217,9 @@ static int open_own_file(const char *path, int *code) {
   int pfd = openat(dir, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
   int e = errno;
   close(dir);
+  if (pfd < 0 && (e == EACCES || e == EPERM))
+    return *code = say(HX_REFUSED, "refusing '%s': the caller (uid %u) may not look inside a folder on the way to it (%s), so no "
+                       "run of theirs could have made it; nothing was opened", path, (unsigned)uid, strerror(e)), -1;
   if (pfd < 0) return *code = say(e == ENOENT ? HX_VANISHED : HX_FAILED, "cannot reach '%s': %s", path, strerror(e)), -1;
   struct stat st;
   const char *problem = NULL;

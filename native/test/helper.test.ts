@@ -3,7 +3,7 @@
 // why, pass nothing back and open nothing: strace records every open the helper makes, and a
 // refused operand may at most be looked up (O_PATH), never opened for I/O.
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
-const HELPER = join(NATIVE, 'build', 'diskdelta-helper');
+const HELPER = process.env.DISKDELTA_HELPER ?? join(NATIVE, 'build', 'diskdelta-helper');
 const HX = { ok: 0, usage: 2, refused: 3, vanished: 4, notRoot: 6 };
 const isRoot = process.getuid?.() === 0;
 const hasStrace = spawnSync('strace', ['-V']).status === 0;
@@ -204,6 +204,14 @@ describe('the helper refuses, with a message and nothing opened', () => {
       code: HX.usage,
       message: /crypt-setup takes exactly 5 operands \(FILE CIPHER KEY_BITS SECTOR_BYTES FLAGS\), got 2/,
     },
+    ...(['loop-attach', 'crypt-setup'] as const).map((verb) => ({
+      name: `${verb}: the caller's own DiskDelta file in a folder the caller may not enter (root's 0700)`,
+      args: () => (verb === 'loop-attach' ? [verb, hiddenFile] : [verb, hiddenFile, 'aes-xts-plain64', '512', '512', 'none']),
+      code: HX.refused,
+      message: /the caller \(uid 65534\) may not look inside a folder on the way to it/,
+      path: () => hiddenFile,
+      env: () => ({ PKEXEC_UID: '65534' }),
+    })),
     {
       name: 'a malformed PKEXEC_UID',
       args: () => ['loop-attach', ownFile],
@@ -218,8 +226,16 @@ describe('the helper refuses, with a message and nothing opened', () => {
   let fileLink = '';
   let hardFile = '';
   let ownDir = '';
+  let hiddenFile = '';
   before(() => {
     if (!isRoot || !loop) return;
+    // The fixtures' folder may be entered by anyone (the callers below are uid 65534), but for
+    // root-only/, which only root may enter: the helper must look with the caller's permissions.
+    chmodSync(dir, 0o755);
+    mkdirSync(join(dir, 'root-only'), { mode: 0o700 });
+    hiddenFile = join(dir, 'root-only', '.diskdelta-secret.tmp');
+    writeFileSync(hiddenFile, Buffer.alloc(1 << 20));
+    chownSync(hiddenFile, 65534, 65534);
     // /dev is root's: these fixtures carry a unique name and go in after().
     devFile = `/dev/diskdelta-test-${process.pid}`;
     devLink = `/dev/diskdelta-test-link-${process.pid}`;
