@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "fdpass.h"
 #include "helper-protocol.h"
 #include "ndjson.h"
@@ -104,11 +105,15 @@ static int call_helper(const char *helper, const char *const *args, const ask_t 
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     return emit_failure(FAIL_INTERNAL, "cannot create the socket for the helper: %s", strerror(errno));
   }
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     return emit_failure(FAIL_INTERNAL, "cannot start pkexec: %s", strerror(errno));
   }
   if (pid == 0) {
+    // (pkexec is set-uid: exec clears the death signal again, but until then a child of a dead
+    // worker does not go on to ask for a password.)
+    child_tie_to(parent);
     // pkexec closes every descriptor above 2, so the socket is the helper's stdout.
     dup2(sv[1], STDOUT_FILENO);
     dup2(err[1], STDERR_FILENO);

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "cipher.h"
 #include "elevate.h"
 #include "engine.h"
@@ -259,7 +259,7 @@ static void install_signals(void) {
   sigaction(SIGHUP, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
   // If the app that started us dies, stop too (and so remove the test file).
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  worker_tie_to_parent();
 }
 
 static void emit_hello(const options_t *o, const target_t *t, const char *engine) {

@@ -24,25 +24,40 @@
 #include "blockdev.h"
 #include "elevate.h"
 #include "ndjson.h"
+#include "own-tree.h"
 #include "util.h"
-#include "workload.h"
 
-// The signal handler may only touch these: a fixed buffer and an atomic flag.
-static char signal_unlink_path[PATH_MAX];
+// The signal handler may only touch these: the target folder's descriptor, the file's name in it
+// and its identity (a fixed buffer and plain numbers), and an atomic flag. The file is removed
+// through the folder's descriptor, and only while the name still is our file: nothing is
+// resolved from a path again, so a target folder renamed or replaced meanwhile is not followed.
+static int signal_dir_fd = -1;
+static char signal_name[128];
+static dev_t signal_dev;
+static ino_t signal_ino;
 static volatile sig_atomic_t signal_unlink_armed;
+
+static void unlink_ours(void) {  // async-signal-safe: fstatat and unlinkat are
+  struct stat st;
+  if (fstatat(signal_dir_fd, signal_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == signal_dev && st.st_ino == signal_ino)
+    unlinkat(signal_dir_fd, signal_name, 0);
+}
 
 void target_unlink_from_signal(void) {
   if (signal_unlink_armed) {
     signal_unlink_armed = 0;
-    unlink(signal_unlink_path);
+    unlink_ours();
   }
 }
 
-static void arm_signal_unlink(const char *path) {
+static void arm_signal_unlink(int dir_fd, const char *name, const struct stat *st) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, &old);
-  snprintf(signal_unlink_path, sizeof signal_unlink_path, "%s", path);
+  signal_dir_fd = dir_fd;
+  snprintf(signal_name, sizeof signal_name, "%s", name);
+  signal_dev = st->st_dev;
+  signal_ino = st->st_ino;
   signal_unlink_armed = 1;
   pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
@@ -54,7 +69,7 @@ static int disarm_and_unlink(void) {
   pthread_sigmask(SIG_BLOCK, &all, &old);
   int armed = signal_unlink_armed;
   signal_unlink_armed = 0;
-  if (armed) unlink(signal_unlink_path);
+  if (armed) unlink_ours();
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   return armed;
 }
@@ -318,7 +333,7 @@ static const char *virtual_fs_name(long type) {
 
 int target_open(target_t *t, const char *path, const target_request_t *req) {
   memset(t, 0, sizeof *t);
-  t->fd = -1;
+  t->fd = t->dir_fd = -1;
   t->path = path;
   if (req->reuse) return open_reused_file(t, req->reuse, path, req);
 
@@ -378,11 +393,15 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     }
   }
 
+  // The file is made, checked and removed through this descriptor of the folder: the path is
+  // not resolved again (a folder renamed or swapped for a link meanwhile is not followed).
+  t->dir_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
   uint64_t tag;
   if (syscall(SYS_getrandom, &tag, sizeof tag, 0) != (long)sizeof tag) tag = now_ns();
-  snprintf(t->file_path, sizeof t->file_path, "%s/%s%d-%016llx%s", path, TESTFILE_PREFIX, (int)getpid(),
-           (unsigned long long)tag, TESTFILE_SUFFIX);
-  int fd = open(t->file_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  char name[64];
+  snprintf(name, sizeof name, "%s%d-%016llx%s", TESTFILE_PREFIX, (int)getpid(), (unsigned long long)tag, TESTFILE_SUFFIX);
+  snprintf(t->file_path, sizeof t->file_path, "%s/%s", path, name);
+  int fd = t->dir_fd < 0 ? -1 : openat(t->dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) {
     int e = errno;
     t->file_path[0] = 0;
@@ -400,10 +419,16 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   }
   t->fd = fd;
   t->owns_file = 1;
-  arm_signal_unlink(t->file_path);
+  struct stat made;
+  fstat(fd, &made);
+  arm_signal_unlink(t->dir_fd, name, &made);
+  // Exactly 0600 whatever the umask: the sweep takes no other mode for a file of ours.
+  fchmod(fd, 0600);
   // The lock tells a later run that this file is alive; once we die it is free and the
-  // file is stale (see sweep_stale_files).
-  flock(fd, LOCK_EX | LOCK_NB);
+  // file is stale (see sweep_stale_files). Without it a later run could take it for stale.
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+    return emit_failure(FAIL_TARGET_UNUSABLE, "cannot lock the test file in %s (%s): without the lock another run could take "
+                        "it for a killed run's. Choose a folder on a filesystem with file locks", shown_path(path), strerror(errno));
 
   if (!req->buffered) {
     int flags = fcntl(fd, F_GETFL);
@@ -473,20 +498,34 @@ void target_close(target_t *t) {
   }
   if (t->fd >= 0) close(t->fd);
   t->fd = -1;
+  if (t->dir_fd >= 0 && !signal_unlink_armed) {
+    close(t->dir_fd);
+    t->dir_fd = -1;
+  }
 }
 
-static int folder_is_empty(int fd) {
-  int copy = dup(fd);
-  DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
-  if (!d) {
-    if (copy >= 0) close(copy);
-    return 0;
-  }
-  struct dirent *e;
-  int empty = 1;
-  while (empty && (e = readdir(d)) != NULL) empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
-  closedir(d);
-  return empty;
+// A work folder is ours when it holds the marker its maker wrote once it had the lock: a regular
+// file of ours, one link, whose content is the folder's own name.
+static int holds_marker(int dir_fd, const char *name) {
+  int m = openat(dir_fd, WORKDIR_MARKER, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (m < 0) return 0;
+  struct stat st;
+  char text[128];
+  ssize_t n = fstat(m, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1 ? read(m, text, sizeof text) : -1;
+  close(m);
+  return n == (ssize_t)strlen(name) && memcmp(text, name, (size_t)n) == 0;
+}
+
+// Whether the entry open as fd (stat st) is something a worker of this user made and left: see
+// target.h. A live worker holds the lock; a file nobody locks yet may be brand new (its creator
+// takes the lock right after creating it, before giving it any size).
+static int is_left_by_us(int fd, const struct stat *st, const char *name) {
+  if (st->st_uid != geteuid()) return 0;
+  if (S_ISREG(st->st_mode))
+    return (st->st_mode & 07777) == 0600 && st->st_nlink == 1 && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+           (st->st_size > 0 || time(NULL) - st->st_ctime >= 2);
+  if (S_ISDIR(st->st_mode)) return (st->st_mode & 07777) == 0700 && holds_marker(fd, name) && flock(fd, LOCK_EX | LOCK_NB) == 0;
+  return 0;
 }
 
 int sweep_stale_files(const char *dir) {
@@ -495,27 +534,26 @@ int sweep_stale_files(const char *dir) {
   int removed = 0;
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
-    if (!is_testfile_name(e->d_name)) continue;
+    if (!is_made_name(e->d_name)) continue;
     int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) continue;
-    struct stat st;
-    // A live worker holds the lock on its file. A file nobody locks belongs to a run that was
-    // killed — unless it is empty and brand new: its creator takes the lock right after
-    // creating it, before giving it any size.
-    int known = fstat(fd, &st) == 0;
-    if (known && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-        (st.st_size > 0 || time(NULL) - st.st_ctime >= 2)) {
-      if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
-        removed++;
-        emit_warning("stale-file-removed", "removed %s/%s, a test file left by a run that was killed", dir, e->d_name);
-      }
-    } else if (known && S_ISDIR(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 && (st.st_nlink > 2 || !folder_is_empty(fd) ||
-                                                                              time(NULL) - st.st_ctime >= 2)) {
-      // A workload's folder (workload.c), by the same rule: its creator locks it before filling it.
-      if (remove_tree_at(dirfd(d), e->d_name) == 0) {
-        removed++;
-        emit_warning("stale-file-removed", "removed %s/%s, a workload folder left by a run that was killed", dir, e->d_name);
-      }
+    struct stat st, named;
+    if (fstat(fd, &st) != 0 || !is_left_by_us(fd, &st, e->d_name)) {
+      close(fd);
+      continue;
+    }
+    // Emptied from the descriptor checked above; the name is removed only while it still is it.
+    char failed[256] = "";
+    int rc = S_ISDIR(st.st_mode) ? remove_own_contents(fd, failed, sizeof failed) : 0;
+    int same = fstatat(dirfd(d), e->d_name, &named, AT_SYMLINK_NOFOLLOW) == 0 && named.st_dev == st.st_dev && named.st_ino == st.st_ino;
+    if (rc == 0 && same && unlinkat(dirfd(d), e->d_name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) != 0) rc = -errno;
+    const char *what = S_ISDIR(st.st_mode) ? "a workload folder" : "a test file";
+    if (rc == 0 && same) {
+      removed++;
+      emit_warning("stale-file-removed", "removed %s/%s, %s left by a run that was killed", shown_path(dir), e->d_name, what);
+    } else if (rc != 0) {
+      emit_warning("stale-file-left", "could not remove %s/%s, %s left by a run that was killed (at %s inside it: %s). Remove it "
+                   "by hand (rm -rf)", shown_path(dir), e->d_name, what, failed[0] ? failed : ".", strerror(-rc));
     }
     close(fd);
   }

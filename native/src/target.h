@@ -15,6 +15,7 @@ typedef struct {
   const char *path;          // as given on the command line
   int is_blockdev;
   int fd;
+  int dir_fd;                // the target folder (O_PATH), which the test file is made and removed in
   int direct;                // opened with O_DIRECT
   int owns_file;             // created here: remove on exit, error and signal
   char file_path[PATH_MAX];  // the test file, empty for a block device
@@ -41,7 +42,10 @@ int target_fill(target_t *t, void (*progress)(uint64_t done, uint64_t total));
 void target_close(target_t *t);
 // `prepare`: the file outlives this process (the caller removes it).
 void target_keep_file(target_t *t);
-// Removes test files left by killed runs in dir (nobody holds their lock). Returns how many.
+// Removes what killed runs of this user left in dir: only names DiskDelta makes
+// (.diskdelta-PID-TAG.tmp), owned by this user, in the shape it makes them (a file: 0600, one
+// link; a folder: 0700 holding its marker), whose maker's lock is free. Anything else stays.
+// What cannot be removed is said (a warning). Returns how many were removed.
 int sweep_stale_files(const char *dir);
 // Called from the signal handler: unlink the test file now (async-signal-safe).
 void target_unlink_from_signal(void);

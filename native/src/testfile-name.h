@@ -15,4 +15,20 @@ static inline int is_testfile_name(const char *base) {
          strchr(base, '/') == NULL;
 }
 
+// The exact names the worker gives what it creates: .diskdelta-PID-TAG.tmp, PID in decimal, TAG 16
+// lowercase hex digits (target.c, workload.c). Only such a name may ever be swept; a user's
+// .diskdelta-my-backup.tmp is not one.
+static inline int is_made_name(const char *base) {
+  const char *p = base + strlen(TESTFILE_PREFIX);
+  if (!is_testfile_name(base)) return 0;
+  size_t digits = strspn(p, "0123456789");
+  if (digits == 0 || digits > 10 || p[digits] != '-') return 0;
+  p += digits + 1;
+  return strspn(p, "0123456789abcdef") == 16 && strcmp(p + 16, TESTFILE_SUFFIX) == 0;
+}
+
+// A work folder holds this file from the moment its maker has locked it: its content is the
+// folder's own name. A folder without it was not made by a worker (or not yet locked).
+#define WORKDIR_MARKER "made-by-diskdelta"
+
 #endif

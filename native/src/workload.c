@@ -6,7 +6,6 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +16,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "ndjson.h"
+#include "own-tree.h"
 #include "testfile-name.h"
 #include "tree-shape.h"
 #include "util.h"
 
 extern volatile sig_atomic_t g_stop;
-extern char **environ;
 
 // The tree's layout and content come from fixed seeds: the same options write the same tree,
 // byte for byte, on every machine (content is random, so nothing compresses or deduplicates).
@@ -70,44 +70,49 @@ static int workdir_open(workdir_t *w, const char *target) {
   }
   w->fd = openat(w->target_fd, w->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (w->fd < 0) return fail_errno(errno, "opening the work folder in", target);
-  // The lock tells a later run that this folder is alive (sweep_stale_files).
-  flock(w->fd, LOCK_EX | LOCK_NB);
+  // Whoever may write in the target could swap a folder of their own in under our name before
+  // the open: ours is the one this process owns. From here on everything is reached from w->fd
+  // (0700: nobody else may enter it), never by a path again.
+  struct stat st;
+  if (fstat(w->fd, &st) != 0 || st.st_uid != geteuid() || fchmod(w->fd, 0700) != 0) {
+    int rc = emit_failure(FAIL_TARGET_UNUSABLE, "the work folder %s in %s was replaced by someone else's as it was made; nothing "
+                          "was written there. Choose a folder only you may write to", w->name, shown_path(target));
+    w->name[0] = 0;  // not ours: never removed
+    return rc;
+  }
+  // The lock tells a later run that this folder is alive (sweep_stale_files); the marker, written
+  // only once the lock is held, that a worker made it.
+  if (flock(w->fd, LOCK_EX | LOCK_NB) != 0)
+    return emit_failure(FAIL_TARGET_UNUSABLE, "cannot lock the work folder in %s (%s): without the lock another run could take "
+                        "it for a killed run's. Choose a folder on a filesystem with file locks", shown_path(target), strerror(errno));
+  int m = openat(w->fd, WORKDIR_MARKER, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  size_t len = strlen(w->name);
+  int wrote = m >= 0 && write(m, w->name, len) == (ssize_t)len;
+  if (m < 0 || close(m) != 0 || !wrote) return fail_errno(errno, "writing the work folder's marker in", target);
   return 0;
 }
 
 static void workdir_close(workdir_t *w) {
-  if (w->name[0] && w->target_fd >= 0) {
-    int rc = remove_tree_at(w->target_fd, w->name);
-    if (rc != 0) emit_warning("cleanup-failed", "could not remove the work folder %s: %s", w->name, strerror(-rc));
+  if (w->name[0] && w->fd >= 0) {
+    // Emptied through its descriptor, wherever it is now; its name is removed only if it still
+    // names this folder (someone who may write in the target could have moved it away).
+    char failed[256] = "";
+    int rc = remove_own_contents(w->fd, failed, sizeof failed);
+    struct stat mine, named;
+    int same = fstat(w->fd, &mine) == 0 && fstatat(w->target_fd, w->name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+               mine.st_dev == named.st_dev && mine.st_ino == named.st_ino;
+    if (rc == 0 && same && unlinkat(w->target_fd, w->name, AT_REMOVEDIR) != 0) rc = -errno;
+    if (rc != 0)
+      emit_warning("cleanup-failed", "could not remove the work folder %s (at %s inside it): %s", w->name, failed[0] ? failed : ".",
+                   strerror(-rc));
+    else if (!same)
+      emit_warning("workdir-moved", "the work folder %s was moved away or replaced in the target while the run went on; its "
+                   "contents were removed, the empty folder is wherever it was moved to", w->name);
     w->name[0] = 0;
   }
   if (w->fd >= 0) close(w->fd);
   if (w->target_fd >= 0) close(w->target_fd);
   w->fd = w->target_fd = -1;
-}
-
-int remove_tree_at(int parent_fd, const char *name) {
-  int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOTDIR || errno == ELOOP) return unlinkat(parent_fd, name, 0) == 0 ? 0 : -errno;
-    return errno == ENOENT ? 0 : -errno;
-  }
-  DIR *d = fdopendir(fd);
-  if (!d) {
-    close(fd);
-    return -errno;
-  }
-  int rc = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    int r = e->d_type == DT_DIR ? remove_tree_at(dirfd(d), e->d_name) : unlinkat(dirfd(d), e->d_name, 0) == 0 ? 0 : -errno;
-    if (r == -EISDIR) r = remove_tree_at(dirfd(d), e->d_name);  // d_type unknown on some filesystems
-    if (r != 0 && r != -ENOENT && rc == 0) rc = r;
-  }
-  closedir(d);
-  if (unlinkat(parent_fd, name, AT_REMOVEDIR) != 0 && errno != ENOENT && rc == 0) rc = -errno;
-  return rc;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,17 +369,17 @@ static void emit_tree_info(const char *shape, const char *source, int scaled, ui
   jb_end_emit(&b);
 }
 
-// --tarball: tar(1) extracts into DIR; its stdout goes to stderr (stdout is the NDJSON channel).
-// A stop signal stops tar too. Returns 0, -errno, or 1 when tar itself failed (its message is on
-// stderr already).
-static int tar_extract(const char *tarball, const char *dir, int *status) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
-  char *argv[] = {"tar", "--extract", "--no-same-owner", "--file", (char *)tarball, "--directory", (char *)dir, NULL};
+// --tarball: tar(1) extracts into the open folder dir_fd: its working folder is set from the
+// descriptor and the tarball is the already-open descriptor tar_fd (as /dev/fd/3), so neither is
+// a path that anyone could redirect between passes. tar's stdout goes to stderr (stdout is the
+// NDJSON channel); it dies with this process, and a stop signal stops it too. Returns 0, -errno,
+// or 1 when tar itself failed (its message is on stderr already).
+static int tar_extract(int tar_fd, int dir_fd, int *status) {
+  fd_map_t fds[] = {{STDERR_FILENO, STDOUT_FILENO}, {tar_fd, 3}};
+  child_opts_t co = {.cwd_fd = dir_fd, .fds = fds, .nfds = 2};
+  char *argv[] = {"tar", "--extract", "--no-same-owner", "--file", "/dev/fd/3", NULL};
   pid_t pid;
-  int rc = posix_spawnp(&pid, "tar", &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
+  int rc = child_spawn(&pid, "tar", argv, &co);
   if (rc != 0) return -rc;
   int st = 0;
   while (waitpid(pid, &st, 0) < 0) {
@@ -422,13 +427,8 @@ static int workload_tarball(const workload_opts_t *o) {
     return finish_workload(&w, emit_failure(e == ENOENT ? FAIL_TARGET_MISSING : FAIL_USAGE, "cannot use the tarball %s: %s: give a .tar, .tar.gz or .tar.xz file",
                                             o->tarball, e == EINVAL ? "not a regular file" : strerror(e)));
   }
-  close(in);
   int rc = workdir_open(&w, o->target);
-  char dir[PATH_MAX];
-  if (rc == 0) {
-    emit_workload_hello(o->target, "tree", 1);
-    snprintf(dir, sizeof dir, "%s/%s/t", o->target, w.name);
-  }
+  if (rc == 0) emit_workload_hello(o->target, "tree", 1);
   int described = 0;
   for (unsigned pass = 0; rc == 0 && !g_stop && pass < o->warmup_passes + o->runs; pass++) {
     unsigned run = pass < o->warmup_passes ? 0 : pass - o->warmup_passes + 1;
@@ -438,8 +438,14 @@ static int workload_tarball(const workload_opts_t *o) {
       break;
     }
     int status = 0;
+    int into = openat(w.fd, "t", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (into < 0) {
+      rc = fail_errno(errno, "opening the extraction folder in", o->target);
+      break;
+    }
     uint64_t t0 = now_ns();
-    int e = tar_extract(o->tarball, dir, &status);
+    int e = tar_extract(in, into, &status);
+    close(into);
     if (e == 0 && !g_stop) e = sync_folder(w.fd, &m.sync_seconds);
     m.seconds = seconds_since(t0);
     if (g_stop) break;
@@ -469,7 +475,7 @@ static int workload_tarball(const workload_opts_t *o) {
     emit_phase(&m);
     phase_msg_t del = {.workload = "tree", .phase = "delete", .run = run, .spread_seconds = -1, .files = m.files, .bytes = m.bytes};
     t0 = now_ns();
-    e = remove_tree_at(w.fd, "t");
+    e = remove_own_tree_at(w.fd, "t");
     if (e == 0 && !g_stop) e = sync_folder(w.fd, &del.sync_seconds);
     del.seconds = seconds_since(t0);
     if (e != 0) {
@@ -478,6 +484,7 @@ static int workload_tarball(const workload_opts_t *o) {
     }
     if (!g_stop) emit_phase(&del);
   }
+  close(in);
   return finish_workload(&w, rc);
 }
 
@@ -685,7 +692,7 @@ static const char *drop_caches(const workload_opts_t *o, app_reader_t *readers) 
     pid_t pid;
     char *argv[] = {"pkexec", (char *)o->helper, "drop-caches", NULL};
     int status = 0;
-    if (posix_spawnp(&pid, "pkexec", NULL, NULL, argv, environ) == 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+    if (child_spawn(&pid, "pkexec", argv, NULL) == 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
         WEXITSTATUS(status) == 0)
       return "helper-drop-caches";
     emit_warning("cold-cache-partial", "the helper could not drop the caches (pkexec %s drop-caches); only this workload's file pages "

@@ -32,7 +32,4 @@ int workload_tree(const workload_opts_t *o);
 int workload_bigfile(const workload_opts_t *o);
 int workload_app_start(const workload_opts_t *o);
 
-// Removes a folder and everything below it without following links; returns 0 or -errno.
-int remove_tree_at(int parent_fd, const char *name);
-
 #endif

@@ -169,13 +169,19 @@ describe('workload: tree', () => {
       'pipe',
     );
     await live.waitFor((m) => m.type === 'phase');
-    const stale = join(target, '.diskdelta-1-00000000deadbeef.tmp');
-    mkdirSync(join(stale, 't', 'd0'), { recursive: true });
-    writeFileSync(join(stale, 't', 'd0', 'f0'), 'x');
+    const [liveFolder] = testFiles(target);
+    // A killed workload's folder, made by a real worker (only such a folder is ever swept).
+    const killed = startWorker(
+      ['tree', '--target', target, '--runs', '1', '--warmup-passes', '0', '--pause', '--tree-files', '50', '--tree-bytes', '1048576'],
+      'pipe',
+    );
+    await killed.waitFor((m) => m.type === 'phase');
+    killed.child.kill('SIGKILL');
+    await killed.exited;
     const cleaned = await runWorker(['cleanup', '--target', target]);
-    assert.ok(cleaned.messages.some((m) => m.type === 'cleaned' && m.removed === 1));
-    assert.equal(testFiles(target).length, 1, 'the live tree stays');
     live.child.stdin!.end('\n');
+    assert.ok(cleaned.messages.some((m) => m.type === 'cleaned' && m.removed === 1), cleaned.stdout);
+    assert.deepEqual(testFiles(target), [liveFolder], 'the live tree stays');
     assert.equal((await live.exited).code, 0);
     assert.deepEqual(readdirSync(target), []);
   });
