@@ -1,5 +1,7 @@
 #include "dm-crypt-map.h"
 
+#include "text-append.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/dm-ioctl.h>
@@ -89,10 +91,11 @@ int dmcrypt_create(const char *name, dev_t backing, uint64_t bytes, const dmcryp
     unsigned flags = 0;
     while (flags < DMCRYPT_MAX_OPTIONS && setup->options[flags]) flags++;
     unsigned count = flags + (setup->sector_bytes != 512);  // optional parameters, counted first
-    int n = snprintf(params, room, "%s %s 0 %u:%u 0", setup->cipher, hex, major(backing), minor(backing));
-    if (count > 0) n += snprintf(params + n, room - (size_t)n, " %u", count);
-    if (setup->sector_bytes != 512) n += snprintf(params + n, room - (size_t)n, " sector_size:%u", setup->sector_bytes);
-    for (unsigned i = 0; i < flags; i++) n += snprintf(params + n, room - (size_t)n, " %s", setup->options[i]);
+    size_t n = 0;
+    text_append(params, room, &n, "%s %s 0 %u:%u 0", setup->cipher, hex, major(backing), minor(backing));
+    if (count > 0) text_append(params, room, &n, " %u", count);
+    if (setup->sector_bytes != 512) text_append(params, room, &n, " sector_size:%u", setup->sector_bytes);
+    for (unsigned i = 0; i < flags; i++) text_append(params, room, &n, " %s", setup->options[i]);
     spec->next = 0;
     if (ioctl(ctl, DM_TABLE_LOAD, &b.io) != 0) {
       snprintf(why, whylen, "loading the dm-crypt table failed: %s (is the cipher %s available in this kernel?)", strerror(errno),

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text-append.h"
+
 const pattern_def_t PATTERNS[] = {
     {.name = "read", .rw = RW_READ, .random = 0, .may_write = 0, .help = "sequential read"},
     {.name = "write", .rw = RW_WRITE, .random = 0, .may_write = 1, .help = "sequential write, fsync inside the timed window"},
@@ -114,18 +116,23 @@ int job_parse(job_t *job, const char *spec, char *err, unsigned errlen) {
   return rc;
 }
 
+// JOB_KEYS_HELP_BYTES: the test builds it small to see the text cut, not overrun.
+#ifndef JOB_KEYS_HELP_BYTES
+#define JOB_KEYS_HELP_BYTES 2048
+#endif
+
 const char *job_keys_help(void) {
-  static char text[2048];
+  static char text[JOB_KEYS_HELP_BYTES];
   size_t n = 0;
-  n += (size_t)snprintf(text + n, sizeof text - n, "    name=ID        label echoed in every line (a-z 0-9 - _)\n");
-  n += (size_t)snprintf(text + n, sizeof text - n, "    rw=PATTERN     one of:");
-  for (unsigned i = 0; i < PATTERN_COUNT; i++) n += (size_t)snprintf(text + n, sizeof text - n, " %s", PATTERNS[i].name);
-  n += (size_t)snprintf(text + n, sizeof text - n, "\n");
+  text_append(text, sizeof text, &n, "    name=ID        label echoed in every line (a-z 0-9 - _)\n");
+  text_append(text, sizeof text, &n, "    rw=PATTERN     one of:");
+  for (unsigned i = 0; i < PATTERN_COUNT; i++) text_append(text, sizeof text, &n, " %s", PATTERNS[i].name);
+  text_append(text, sizeof text, &n, "\n");
   for (unsigned i = 0; i < PATTERN_COUNT; i++)
-    n += (size_t)snprintf(text + n, sizeof text - n, "                     %-9s %s\n", PATTERNS[i].name, PATTERNS[i].help);
+    text_append(text, sizeof text, &n, "                     %-9s %s\n", PATTERNS[i].name, PATTERNS[i].help);
   for (unsigned i = 0; i < sizeof JOB_KEYS / sizeof JOB_KEYS[0]; i++)
-    n += (size_t)snprintf(text + n, sizeof text - n, "    %s=N%*s%s (%u..%u)\n", JOB_KEYS[i].key,
-                          (int)(12 - strlen(JOB_KEYS[i].key)), "", JOB_KEYS[i].help, JOB_KEYS[i].min, JOB_KEYS[i].max);
-  snprintf(text + n, sizeof text - n, "    qd x bs x threads (the I/O buffers) at most %llu MiB\n", JOB_MAX_BUFFER_BYTES >> 20);
+    text_append(text, sizeof text, &n, "    %s=N%*s%s (%u..%u)\n", JOB_KEYS[i].key, (int)(12 - strlen(JOB_KEYS[i].key)), "",
+                JOB_KEYS[i].help, JOB_KEYS[i].min, JOB_KEYS[i].max);
+  text_append(text, sizeof text, &n, "    qd x bs x threads (the I/O buffers) at most %llu MiB\n", JOB_MAX_BUFFER_BYTES >> 20);
   return text;
 }

@@ -19,6 +19,7 @@
 #include "child.h"
 #include "ndjson.h"
 #include "own-tree.h"
+#include "text-append.h"
 #include "testfile-name.h"
 #include "tree-shape.h"
 #include "util.h"
@@ -288,8 +289,9 @@ static void dir_path(const tree_plan_t *p, unsigned d, uint64_t j, char *out, si
     idx[e] = j;
     if (e > 1) j = j * p->dirs[e - 1] / p->dirs[e];
   }
-  size_t len = (size_t)snprintf(out, cap, "t");
-  for (unsigned e = 1; e <= d && len < cap; e++) len += (size_t)snprintf(out + len, cap - len, "/d%llu", (unsigned long long)idx[e]);
+  size_t len = 0;
+  text_append(out, cap, &len, "t");
+  for (unsigned e = 1; e <= d; e++) text_append(out, cap, &len, "/d%llu", (unsigned long long)idx[e]);
 }
 
 // The folder a file k of depth d lies in: the root, or a folder of depth d-1 (files spread evenly).

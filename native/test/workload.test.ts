@@ -180,7 +180,10 @@ describe('workload: tree', () => {
     await killed.exited;
     const cleaned = await runWorker(['cleanup', '--target', target]);
     live.child.stdin!.end('\n');
-    assert.ok(cleaned.messages.some((m) => m.type === 'cleaned' && m.removed === 1), cleaned.stdout);
+    assert.ok(
+      cleaned.messages.some((m) => m.type === 'cleaned' && m.removed === 1),
+      cleaned.stdout,
+    );
     assert.deepEqual(testFiles(target), [liveFolder], 'the live tree stays');
     assert.equal((await live.exited).code, 0);
     assert.deepEqual(readdirSync(target), []);
