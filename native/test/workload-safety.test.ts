@@ -24,7 +24,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runWorker, startWorker, testFiles } from './worker-harness.ts';
+import { exitCodeOf } from '../../electron/core/model/failures.ts';
+import { runWorker, startWorker, testFiles, WORKER } from './worker-harness.ts';
 
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -399,4 +400,17 @@ describe('read-only folders of our own (a user who is not root)', () => {
       assert.ok(said?.type === 'warning' && said.message.includes(work2!) && /Permission denied/.test(said.message), left.stdout);
     },
   );
+});
+
+describe("the worker's own parent-death signal", () => {
+  test('a worker whose parent (DISKDELTA_PARENT_PID) is already gone stops at once; with its real parent it runs', () => {
+    const target = folder();
+    const args = ['tree', '--target', target, '--runs', '1', '--warmup-passes', '0', '--tree-files', '10', '--tree-bytes', String(1 << 20)];
+    // pid 1 is not this worker's parent: as if the app had died before the worker asked for the signal.
+    const orphan = spawnSync(WORKER, args, { encoding: 'utf8', env: { ...process.env, DISKDELTA_PARENT_PID: '1' } });
+    assert.equal(orphan.status, exitCodeOf('interrupted'), orphan.stdout);
+    const child = spawnSync(WORKER, args, { encoding: 'utf8', env: { ...process.env, DISKDELTA_PARENT_PID: String(process.pid) } });
+    assert.equal(child.status, 0, child.stdout);
+    assert.deepEqual(readdirSync(target), []);
+  });
 });

@@ -40,7 +40,12 @@ export interface WorkerRunOptions {
 
 /** Runs the worker to the end; resolves with how it exited (the caller reads the messages). */
 export function runWorker(argv: string[], options: WorkerRunOptions): Promise<WorkerExit> {
-  const child = spawn(options.workerPath ?? locateWorker(), argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // DISKDELTA_PARENT_PID: a worker whose parent died before it asked for the death signal stops
+  // at once instead of measuring for no one (native/src/child.c).
+  const child = spawn(options.workerPath ?? locateWorker(), argv, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DISKDELTA_PARENT_PID: String(process.pid) },
+  });
   let stderr = '';
   const reader = createNdjsonReader({ onMessage: options.onMessage, ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}) });
   child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));

@@ -2,13 +2,13 @@
 // cryptsetup command line, and the one rule that lets the worker write to a block device —
 // only DiskDelta's own loop device over its own .diskdelta-crypt-* file (root + loop devices).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cryptsetupOpenArgs, sweepThrowaways, throwawayUnavailable } from './throwaway.ts';
+import { cryptsetupOpenArgs, sweepThrowawayFiles, sweepThrowaways, throwawayUnavailable } from './throwaway.ts';
 import { FILE_PREFIX, isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
 
 const WORKER = fileURLToPath(new URL('../../../native/build/diskdelta-worker', import.meta.url));
@@ -157,3 +157,35 @@ test("after a SIGKILL: the sweep detaches the loop of a dead owner and removes i
   assert.match(listed, /not-ours\.img/, "a loop that is not DiskDelta's stays");
   assert.ok(existsSync(live.file) && existsSync(other.file));
 });
+
+test(
+  "the folder sweep removes only a dead run's own throwaway file: look-alikes of other shapes and owners stay",
+  { skip: !isRoot && 'needs root (a file of another owner)' },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dd-throwaway-sweep-'));
+    try {
+      const gone = 4194305; // above the kernel's largest pid: never running
+      const name = (tail: string) => join(dir, `${FILE_PREFIX}${gone}-${tail}.img`);
+      writeFileSync(name('0badc0de'), 'a killed run of ours');
+      mkdirSync(name('0000000a'));
+      writeFileSync(join(name('0000000a'), 'chapter1.tex'), 'a folder under our name');
+      writeFileSync(name('0000000b'), 'another user’s');
+      chownSync(name('0000000b'), 65534, 65534);
+      writeFileSync(join(dir, 'notes'), 'the user’s');
+      symlinkSync(join(dir, 'notes'), name('0000000c'));
+      linkSync(join(dir, 'notes'), name('0000000d'));
+      writeFileSync(name('my-thesis'), 'a look-alike name');
+      const said = await sweepThrowawayFiles(dir);
+      assert.deepEqual(said, [`removed ${name('0badc0de')} left by a killed run (pid ${gone})`]);
+      assert.deepEqual(
+        readdirSync(dir).sort(),
+        ['0000000a', '0000000b', '0000000c', '0000000d', 'my-thesis']
+          .map((t) => `${FILE_PREFIX}${gone}-${t}.img`)
+          .concat('notes')
+          .sort(),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

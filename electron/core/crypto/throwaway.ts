@@ -96,15 +96,24 @@ export async function sweepThrowaways(): Promise<string[]> {
   return said;
 }
 
-/** Files of killed runs in a folder that no loop device holds any more. */
+/** The exact name openThrowaway gives its file: FILE_PREFIX, the owner's pid, 8 hex digits, .img. */
+const THROWAWAY_FILE = new RegExp(`^${FILE_PREFIX.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\d+)-[0-9a-f]{8}\\.img$`);
+
+/**
+ * Files of killed runs in a folder that no loop device holds any more: only a regular file of
+ * this user with one link, under the exact name openThrowaway gives it, whose owner pid is gone.
+ * A folder, a link, another user's file or a look-alike name stays.
+ */
 export async function sweepThrowawayFiles(folder: string): Promise<string[]> {
-  const { readdir } = await import('node:fs/promises');
+  const { lstat, readdir } = await import('node:fs/promises');
   const said: string[] = [];
   for (const name of await readdir(folder).catch(() => [] as string[])) {
-    const pid = ownerPid(name, FILE_PREFIX);
-    if (pid === null || !name.endsWith('.img') || isRunning(pid)) continue;
+    const m = THROWAWAY_FILE.exec(name);
+    if (!m || isRunning(Number(m[1]))) continue;
+    const st = await lstat(join(folder, name)).catch(() => null);
+    if (!st?.isFile() || st.uid !== process.geteuid?.() || st.nlink !== 1) continue;
     await rm(join(folder, name), { force: true });
-    said.push(`removed ${join(folder, name)} left by a killed run (pid ${pid})`);
+    said.push(`removed ${join(folder, name)} left by a killed run (pid ${m[1]})`);
   }
   return said;
 }
