@@ -414,3 +414,24 @@ describe("the worker's own parent-death signal", () => {
     assert.deepEqual(readdirSync(target), []);
   });
 });
+
+describe('the test file is removed through the folder it was made in', () => {
+  test('SIGTERM after the target folder was renamed and another put in its place: our file goes, the other folder’s file of the same name stays', async () => {
+    const parent = folder();
+    const target = join(parent, 'target');
+    mkdirSync(target);
+    const job = 'name=r,rw=read,bs=65536,qd=1,threads=1';
+    const w = startWorker(['run', '--target', target, '--size', String(256 << 20), '--job', job, '--duration', '30', '--warmup', '0']);
+    const hello = await w.waitFor((m) => m.type === 'hello');
+    assert.ok(hello.type === 'hello' && hello.file);
+    const name = hello.file.slice(target.length + 1);
+    renameSync(target, join(parent, 'moved'));
+    mkdirSync(target);
+    writeFileSync(join(target, name), 'not the worker’s');
+    w.child.kill('SIGTERM');
+    const o = await w.exited;
+    assert.equal(o.code, exitCodeOf('interrupted'), o.stdout);
+    assert.equal(readFileSync(join(target, name), 'utf8'), 'not the worker’s', 'the file now under that path is not ours: it stays');
+    assert.deepEqual(readdirSync(join(parent, 'moved')), [], 'ours is gone from the folder it was made in');
+  });
+});
