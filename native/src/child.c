@@ -28,6 +28,9 @@ int child_spawn(pid_t *pid, const char *file, char *const argv[], const child_op
   }
   if (p == 0) {
     child_tie_to(parent);
+    // The report pipe out of the way of the descriptors mapped below (a low one could be a target).
+    int report_fd = fcntl(report[1], F_DUPFD_CLOEXEC, 10);
+    if (report_fd < 0) report_fd = report[1];
     // Signals the worker ignores or blocks are the child's defaults again (exec keeps SIG_IGN).
     sigset_t none;
     sigemptyset(&none);
@@ -42,7 +45,7 @@ int child_spawn(pid_t *pid, const char *file, char *const argv[], const child_op
       execvpe(file, argv, environ);
       e = errno;
     }
-    ssize_t ignored = write(report[1], &e, sizeof e);
+    ssize_t ignored = write(report_fd, &e, sizeof e);
     (void)ignored;
     _exit(127);
   }

@@ -420,7 +420,12 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   t->fd = fd;
   t->owns_file = 1;
   struct stat made;
-  fstat(fd, &made);
+  if (fstat(fd, &made) != 0) {
+    int e = errno;
+    unlinkat(t->dir_fd, name, 0);  // just made by us, under a name nobody else could have taken (O_EXCL)
+    t->owns_file = 0;
+    return emit_failure(FAIL_TARGET_UNUSABLE, "cannot look at the new test file in %s: %s", shown_path(path), strerror(e));
+  }
   arm_signal_unlink(t->dir_fd, name, &made);
   // Exactly 0600 whatever the umask: the sweep takes no other mode for a file of ours.
   fchmod(fd, 0600);
