@@ -155,8 +155,8 @@ static int act_as_caller(uid_t uid, saved_groups_t *saved, const char **why) {
 }
 
 static void act_as_root(const saved_groups_t *saved) {
-  setfsuid(0);
-  setfsgid(0);
+  setfsuid(geteuid());
+  setfsgid(getegid());
   if (saved->count >= 0 && setgroups((size_t)saved->count, saved->groups) != 0) _exit(HX_FAILED);
 }
 
@@ -467,8 +467,9 @@ static void print_help(FILE *out) {
   for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %s%s%s\n      %s\n", VERBS[i].name, *VERBS[i].operands ? " " : "", VERBS[i].operands, VERBS[i].help);
   fprintf(out,
           "\nFiles must be DiskDelta's own test files (%s*%s), regular, owned by the calling user\n"
-          "(PKEXEC_UID), reached without links. No device or file is opened writable (the one\n"
-          "write is drop-caches' to /proc/sys/vm/drop_caches); dm-crypt mappings are read-only.\n"
+          "(PKEXEC_UID), reached without links and with the caller's own permissions (a folder the\n"
+          "caller may not enter stops it). No device or file is opened writable (the one write is\n"
+          "drop-caches' to /proc/sys/vm/drop_caches); dm-crypt mappings are read-only.\n"
           "\nExit codes: 0 ok; 2 argv it does not know (incl. any write request); 3 refused (not a block\n"
           "device, a link, '..', not DiskDelta's file, another user's); 4 device or file vanished;\n"
           "5 the kernel refused or the caller's socket is gone; 6 not started as root (use pkexec).\n",
