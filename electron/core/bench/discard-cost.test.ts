@@ -1,6 +1,9 @@
+import { chownSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { costVerdict, type DiscardSetting } from './discard-cost.ts';
+import { costVerdict, sweepDiscardImages, type DiscardSetting } from './discard-cost.ts';
 
 const setting = (option: DiscardSetting['option'], deleteRuns: number[]): DiscardSetting => ({
   option,
@@ -49,4 +52,32 @@ test('one run each: the difference is printed, and that it cannot be told from n
     verdict([0.7], [0.64]),
     /^online discard costs nothing per 45k-file delete here .*; one run each: no range to tell a cost from noise \(--runs 3\)/,
   );
+});
+
+test("a killed run's scratch image that no loop holds is removed; look-alikes of other shapes, owners and live pids stay", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-discard-sweep-'));
+  try {
+    const gone = 4194305; // above the kernel's largest pid: never running
+    const image = (pid: number | string) => join(dir, `.diskdelta-${pid}-discard-cost.tmp`);
+    writeFileSync(image(gone), 'a killed run of ours');
+    writeFileSync(image(process.pid), 'this run’s own');
+    mkdirSync(image(gone + 1));
+    writeFileSync(join(dir, 'notes'), 'the user’s');
+    symlinkSync(join(dir, 'notes'), image(gone + 2));
+    linkSync(join(dir, 'notes'), image(gone + 3));
+    writeFileSync(image('my-thesis'), 'a look-alike name');
+    const isRoot = process.getuid?.() === 0;
+    if (isRoot) {
+      writeFileSync(image(gone + 4), 'another user’s');
+      chownSync(image(gone + 4), 65534, 65534);
+    }
+    const said = await sweepDiscardImages(dir);
+    assert.deepEqual(said, [`removed ${image(gone)}, the scratch image of a killed run (pid ${gone}) that no loop device held`]);
+    const left = [process.pid, gone + 1, gone + 2, gone + 3, 'my-thesis', ...(isRoot ? [gone + 4] : [])].map((p) =>
+      image(p).slice(dir.length + 1),
+    );
+    assert.deepEqual(readdirSync(dir).sort(), [...left, 'notes'].sort());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

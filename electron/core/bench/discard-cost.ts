@@ -5,7 +5,7 @@
 // punched in its file, so the cost below that is the backing filesystem's (and its disk's).
 // Root only (losetup, mount). Everything made is removed on every exit path, in `finally`; what a
 // killed run (SIGKILL, power cut) left is found by the pid in its names and removed by the next.
-import { mkdtemp, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { counted } from '../model/display.ts';
@@ -44,8 +44,9 @@ export interface DiscardCostResult {
   cleaned: string[];
 }
 
-// Scratch image `.diskdelta-PID-discard-cost.tmp` (named like the worker's test files, whose sweep
-// removes one no loop device holds), mounted on `diskdelta-discard-PID-XXXXXX` in the temp folder.
+// Scratch image `.diskdelta-PID-discard-cost.tmp` in the user's folder, mounted on
+// `diskdelta-discard-PID-XXXXXX` in the temp folder. (Not the worker's exact test-file name, so the
+// worker's sweep leaves it alone; this module sweeps its own.)
 const IMAGE_PREFIX = '.diskdelta-';
 const IMAGE_SUFFIX = '-discard-cost.tmp';
 const MOUNT_PREFIX = 'diskdelta-discard-';
@@ -81,6 +82,25 @@ export async function sweepDiscardScratch(): Promise<string[]> {
     await rm(loop.backFile, { force: true });
     const where = mountedOn.length ? `, unmounted from ${mountedOn.join(', ')},` : '';
     said.push(`removed the scratch filesystem ${loop.name}${where} and its file ${loop.backFile}, left by a killed run (pid ${pid})`);
+  }
+  return said;
+}
+
+/**
+ * Scratch images of killed runs in `folder` that no loop device holds (a run killed before
+ * losetup): the exact name, a regular file of this user with one link, its pid gone.
+ */
+export async function sweepDiscardImages(folder: string): Promise<string[]> {
+  const held = new Set((await listLoopDevices()).map((l) => l.backFile));
+  const said: string[] = [];
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const m = /^\.diskdelta-(\d+)-discard-cost\.tmp$/.exec(name);
+    const path = join(folder, name);
+    if (!m || isRunning(Number(m[1])) || held.has(path)) continue;
+    const st = await lstat(path).catch(() => null);
+    if (!st?.isFile() || st.uid !== process.geteuid?.() || st.nlink !== 1) continue;
+    await rm(path, { force: true });
+    said.push(`removed ${path}, the scratch image of a killed run (pid ${m[1]}) that no loop device held`);
   }
   return said;
 }
@@ -190,7 +210,7 @@ export async function runDiscardCost(
   const files = options.files ?? SEED_TREE.files;
   const bytes = options.bytes ?? SEED_TREE.bytes;
   const runs = options.runs ?? 3;
-  const cleaned = await sweepDiscardLeftovers();
+  const cleaned = [...(await sweepDiscardLeftovers()), ...(await sweepDiscardImages(folder))];
   const image = join(folder, `${IMAGE_PREFIX}${process.pid}${IMAGE_SUFFIX}`);
   const stopped = 'stopped: the scratch filesystem is removed';
   const stopIfAsked = () => {
