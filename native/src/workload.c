@@ -70,12 +70,13 @@ static int workdir_open(workdir_t *w, const char *target) {
     return fail_errno(e, "creating the work folder in", target);
   }
   w->fd = openat(w->target_fd, w->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (w->fd < 0) return fail_errno(errno, "opening the work folder in", target);
-  // Whoever may write in the target could swap a folder of their own in under our name before
-  // the open: ours is the one this process owns. From here on everything is reached from w->fd
-  // (0700: nobody else may enter it), never by a path again.
+  int e = errno;
+  // Whoever may write in the target could swap a link or a folder of their own in under our name
+  // before the open: ours is the one this process owns. From here on everything is reached from
+  // w->fd (0700: nobody else may enter it), never by a path again.
   struct stat st;
-  if (fstat(w->fd, &st) != 0 || st.st_uid != geteuid() || fchmod(w->fd, 0700) != 0) {
+  if (w->fd < 0 && e != ENOTDIR && e != ELOOP) return fail_errno(e, "opening the work folder in", target);
+  if (w->fd < 0 || fstat(w->fd, &st) != 0 || st.st_uid != geteuid() || fchmod(w->fd, 0700) != 0) {
     int rc = emit_failure(FAIL_TARGET_UNUSABLE, "the work folder %s in %s was replaced by someone else's as it was made; nothing "
                           "was written there. Choose a folder only you may write to", w->name, shown_path(target));
     w->name[0] = 0;  // not ours: never removed
