@@ -5,6 +5,10 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { LAYERS, layersRule } from './eslint-rules/layers.js';
+import { TERMINAL_WRITES, terminalWritesRule } from './eslint-rules/terminal-writes.js';
+
+// One plugin object for both project rules: flat config refuses two different objects under one name.
+const diskdelta = { rules: { layers: layersRule, 'terminal-writes': terminalWritesRule } };
 
 export default tseslint.config(
   { ignores: ['vite.config.ts', 'node_modules/**', 'dist/**', 'test-results/**', 'native/**/*.c', '**/fixtures/**/*.json'] },
@@ -57,8 +61,15 @@ export default tseslint.config(
     // Tests may wire layers together to check them against each other.
     files: ['electron/**/*.{ts,tsx}', 'renderer/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts', '**/*.fuzz.ts', '**/fixtures/**'],
-    plugins: { diskdelta: { rules: { layers: layersRule } } },
+    plugins: { diskdelta },
     rules: { 'diskdelta/layers': ['error', { root: import.meta.dirname, layers: LAYERS }] },
+  },
+  {
+    // Terminal output only through the escaping writer (electron/cli/terminal.ts).
+    files: TERMINAL_WRITES.files,
+    ignores: TERMINAL_WRITES.ignores,
+    plugins: { diskdelta },
+    rules: { 'diskdelta/terminal-writes': ['error', { root: import.meta.dirname, writers: TERMINAL_WRITES.writers }] },
   },
   {
     // Tests, benchmarks and fuzz drivers read parsed JSON and probe states the types call

@@ -10,13 +10,22 @@ import { fileURLToPath } from 'node:url';
 // What `kill PID` or a closing terminal sends to this process must reach the real one.
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+// The launcher's own two messages name paths (the project folder may be called anything): their
+// control characters are shown as \uXXXX, as electron/cli/terminal.ts does for everything else
+// (this file runs before TypeScript can, so it cannot import that writer).
+const say = (text) =>
+  // eslint-disable-next-line diskdelta/terminal-writes -- the launcher's one writer, escaping as terminal.ts does
+  process.stderr.write(
+    `${text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`,
+  );
+
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
   const pinned = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
   if (!existsSync(pinned)) {
-    process.stderr.write(
+    say(
       `diskdelta: Node ${process.versions.node} is too old (needs 24) and the project's ` +
-        'Node 24 is missing: run `npm install` in the project folder first.\n',
+        `Node 24 (${pinned}) is missing: run \`npm install\` in the project folder first.`,
     );
     process.exit(1);
   }
@@ -27,7 +36,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
   const forward = (signal) => child.kill(signal);
   for (const signal of FORWARDED) process.on(signal, forward);
   child.on('error', (error) => {
-    process.stderr.write(`diskdelta: cannot start ${pinned}: ${error.message}\n`);
+    say(`diskdelta: cannot start ${pinned}: ${error.message}`);
     process.exit(1);
   });
   child.on('exit', (code, signal) => {

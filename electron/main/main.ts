@@ -9,6 +9,7 @@ import { createHandlers } from '../core/api/handlers.ts';
 import { eventSender, registerIpc, type IpcEventLike } from './ipc-bridge.ts';
 import { electronPrinter } from './report-printer.ts';
 import { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';
+import { terminalText } from '../core/model/display.ts';
 
 // This file is bundled to dist/electron/main.cjs (scripts/build-electron.ts); paths are
 // relative to that bundle, or to the packaged app's resources.
@@ -87,6 +88,7 @@ async function start(): Promise<void> {
     reportHtml: renderReportHtmlLazily,
     printer: electronPrinter(),
     appVersion: app.getVersion(),
+    log: (line) => console.error(`diskdelta: ${terminalText(line)}`),
   });
   backend.dialogs = {
     async pickFolder() {

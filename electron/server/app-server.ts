@@ -16,6 +16,8 @@ export interface AppServerOptions {
   port?: number;
   dbPath?: string;
   distDir?: string;
+  /** Lines for the operator (`diskdelta serve` prints them through its escaping writer). */
+  log?: (line: string) => void;
 }
 
 export interface AppServer extends RunningServer {
@@ -36,6 +38,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     reportHtml: renderReportHtmlLazily,
     printer: chromiumPrinter(),
     appVersion: await appVersion(),
+    ...(options.log ? { log: options.log } : {}),
   });
   server = await startServer({
     handlers: createHandlers(backend),

@@ -3,6 +3,7 @@ import { parseCount, parseDuration, parseFlags, UsageError, type CliCommand } fr
 import { measureCipherCeilings } from '../../core/crypto/cipher-ceilings.ts';
 import { formatCipherCeilings } from '../../core/crypto/cipher-text.ts';
 import { BenchError } from '../../core/bench/errors.ts';
+import { writeErr, writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta ciphers [--json] [--cipher NAME:BITS]... [--sector 512|4096]... [--threads N]... [--window S]
 
@@ -51,11 +52,11 @@ export const ciphersCommand: CliCommand = {
         windowSeconds,
         backend: values['user-space'] ? 'openssl' : 'auto',
       });
-      process.stdout.write(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));
+      writeOut(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));
       return 0;
     } catch (error) {
       if (!(error instanceof BenchError)) throw error;
-      process.stderr.write(`diskdelta ciphers: ${error.message}\n`);
+      writeErr(`diskdelta ciphers: ${error.message}\n`);
       return 3;
     }
   },

@@ -4,7 +4,7 @@ import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { runDiscardCost } from '../../core/bench/discard-cost.ts';
 import { runDiscardCostRemount } from '../../core/bench/discard-remount.ts';
 import { STOP_SIGNALS } from '../signals.ts';
-import { writeOut } from '../terminal.ts';
+import { writeErr, writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta discard-cost FOLDER [--remount] [--runs N] [--json]
 
@@ -45,7 +45,7 @@ export const discardCostCommand: CliCommand = {
     } finally {
       for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
-    for (const line of r.cleaned) process.stderr.write(`cleaned up: ${line}\n`);
+    for (const line of r.cleaned) writeErr(`cleaned up: ${line}\n`);
     if (values.json) writeOut(JSON.stringify(r, null, 2) + '\n');
     else {
       const lines = r.settings.flatMap((s) =>

@@ -9,6 +9,7 @@ import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
 import { UsageError, parseCount, parseFlags, type CliCommand } from '../args.ts';
 import { specFromFlags } from './run.ts';
 import { STOP_SIGNALS } from '../signals.ts';
+import { writeErr, writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta encryption --target DIR [options]
 
@@ -110,7 +111,7 @@ export const encryptionCommand: CliCommand = {
         signal: controller.signal,
         onThrowaway: (t) => (throwaway = t),
         onEvent: (e) => {
-          if (e.type === 'warning' && !values.json) process.stderr.write(`warning: ${e.message}\n`);
+          if (e.type === 'warning' && !values.json) writeErr(`warning: ${e.message}\n`);
         },
       });
       if (!values['no-save']) {
@@ -123,11 +124,11 @@ export const encryptionCommand: CliCommand = {
           library.close();
         }
       }
-      process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatEncryptionReport(report));
+      writeOut(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatEncryptionReport(report));
       return 0;
     } catch (error) {
       if (!(error instanceof BenchError)) throw error;
-      process.stderr.write(`diskdelta encryption: ${error.message}\n`);
+      writeErr(`diskdelta encryption: ${error.message}\n`);
       return error.exitCode;
     } finally {
       for (const signal of STOP_SIGNALS) process.off(signal, onSignal);

@@ -42,9 +42,9 @@ export const exportCommand: CliCommand = {
         const runs = requireRuns(library, ids);
         const text = format === 'json' ? exportJson(runs) : exportCsv(runs);
         if (values.out === undefined) {
-          // Data, byte for byte, into a pipe or file; escaped only when a terminal shows it.
-          if (process.stdout.isTTY) writeOut(text);
-          else process.stdout.write(text);
+          // The exporters neutralize control characters (formats/csv-export.ts, diskdelta-json.ts):
+          // a pipe, a file and a terminal get the same bytes, none of which a terminal obeys.
+          writeOut(text);
           return 0;
         }
         try {

@@ -3,6 +3,7 @@
 import { INSTALL_COMMAND, POLICY_FILE, installedHelper } from '../../core/bench/elevation.ts';
 import { installHelper, uninstallHelper } from '../../core/bench/helper-install.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
+import { writeErr, writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta helper install | uninstall | status
 
@@ -26,24 +27,24 @@ export const helperCommand: CliCommand = {
     }
     if (action === 'status') {
       const helper = await installedHelper();
-      process.stdout.write(helper ? `installed: ${POLICY_FILE} names ${helper}\n` : `not installed: run \`${INSTALL_COMMAND}\`\n`);
+      writeOut(helper ? `installed: ${POLICY_FILE} names ${helper}\n` : `not installed: run \`${INSTALL_COMMAND}\`\n`);
       return helper ? 0 : 3;
     }
     if (process.getuid?.() !== 0) {
-      process.stderr.write(`diskdelta helper: ${action} writes system folders: run \`sudo npx diskdelta helper ${action}\`\n`);
+      writeErr(`diskdelta helper: ${action} writes system folders: run \`sudo npx diskdelta helper ${action}\`\n`);
       return EXIT_FAILURE;
     }
     try {
       if (action === 'install') {
         const { helper, policy } = await installHelper({ root: '/' });
-        process.stdout.write(`installed ${helper} and ${policy}\n`);
+        writeOut(`installed ${helper} and ${policy}\n`);
       } else {
         const removed = await uninstallHelper({ root: '/' });
-        process.stdout.write(removed.length ? `removed ${removed.join(', ')}\n` : 'nothing to remove: the helper was not installed\n');
+        writeOut(removed.length ? `removed ${removed.join(', ')}\n` : 'nothing to remove: the helper was not installed\n');
       }
       return 0;
     } catch (error) {
-      process.stderr.write(`diskdelta helper: ${error instanceof Error ? error.message : String(error)}\n`);
+      writeErr(`diskdelta helper: ${error instanceof Error ? error.message : String(error)}\n`);
       return EXIT_FAILURE;
     }
   },

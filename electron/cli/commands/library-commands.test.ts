@@ -201,6 +201,27 @@ describe('terminal escapes never reach the terminal', () => {
     }
   });
 
+  it('export to a pipe or a file: no raw control character in CSV or JSON, and the JSON still holds the text', async () => {
+    const db = join(dir, 'escapes-export.sqlite');
+    const library = openLibrary({ dbPath: db });
+    const run = syntheticRun(1);
+    const label = `pwned${CLEAR}${OSC52}\u009b2J\u202eevil`;
+    const id = String(library.saveRun({ ...run, label, target: { ...run.target, path: `/mnt/${CLEAR}x` } }));
+    library.close();
+    const RAW = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    const csv = await runCli(['export', id, '--format', 'csv', '--db', db]);
+    assert.equal(csv.code, 0, csv.stderr);
+    assert.doesNotMatch(csv.stdout, RAW, 'CSV on stdout (a pipe here): no raw control character');
+    assert.ok(csv.stdout.includes('pwned\\u001b[2J'), 'the escape is shown as text');
+    const json = await runCli(['export', id, '--db', db]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.doesNotMatch(json.stdout, RAW, 'JSON on stdout: C1 and bidi marks escaped too');
+    assert.equal((JSON.parse(json.stdout) as { runs: Array<{ label: string }> }).runs[0]?.label, label, 'JSON escapes lose nothing');
+    const file = join(dir, 'escapes-out.csv');
+    assert.equal((await runCli(['export', id, '--format', 'csv', '--out', file, '--db', db])).code, 0);
+    assert.doesNotMatch(readFileSync(file, 'utf8'), RAW, 'the same in a file');
+  });
+
   it('label, run --label and import --label refuse control characters (exit 2)', async () => {
     const db = join(dir, 'escapes-2.sqlite');
     const library = openLibrary({ dbPath: db });

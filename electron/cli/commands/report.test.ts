@@ -170,6 +170,19 @@ describe('diskdelta report: bad input', () => {
     assert.match(result.stderr, /to \/dev\/null \(HTML/);
   });
 
+  it('a path holding terminal escapes (ESC, OSC, C1) is echoed escaped, written or refused', async () => {
+    const hostile = join(dir, 'esc-\u001b]0;owned\u0007-\u009b2J');
+    mkdirSync(hostile);
+    const written = await runCli(['report', '1', '--html', '--out', join(hostile, 'r\u001b[2J.html'), '--db', db]);
+    assert.equal(written.code, 0, written.stderr);
+    const refused = await runCli(['report', '1', '--html', '--out', join(hostile, 'r\u001b[2J.html'), '--db', db]);
+    assert.equal(refused.code, 1);
+    for (const r of [written, refused]) {
+      assert.doesNotMatch(r.stderr + r.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, 'no raw control character');
+      assert.ok(r.stderr.includes('\\u001b]0;owned\\u0007'), r.stderr);
+    }
+  });
+
   it('a path that is a folder: exit 1, the folder untouched', async () => {
     const target = join(dir, 'a-folder.pdf');
     mkdirSync(target);

@@ -12,6 +12,7 @@ import { appVersion } from '../../core/app-version.ts';
 import { UserFileError, writeUserFile } from '../../core/files/write-user-file.ts';
 import { renderReportHtmlLazily } from '../../../renderer/src/report/report-html-lazy.ts';
 import { counted } from '../../core/model/display.ts';
+import { writeErr } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]
@@ -66,7 +67,7 @@ export const reportCommand: CliCommand = {
       await precheck(out, values.force === true);
     } catch (error) {
       if (!(error instanceof CliFailure)) throw error;
-      process.stderr.write(`diskdelta report: ${error.message}\n`);
+      writeErr(`diskdelta report: ${error.message}\n`);
       return EXIT_FAILURE;
     }
     // Chromium starts first and comes up while the runs are read and the report is laid out.
@@ -97,7 +98,7 @@ export const reportCommand: CliCommand = {
           if (!(error instanceof UserFileError)) throw error;
           throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
         }
-        process.stderr.write(
+        writeErr(
           `Wrote the report of ${counted(runs.length, 'run')} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`,
         );
         return 0;

@@ -2,7 +2,6 @@
 import { counted } from '../../core/model/display.ts';
 import { resolve } from 'node:path';
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
-import { createInterface } from 'node:readline/promises';
 import { needsElevation } from '../../core/bench/elevation.ts';
 import { BenchError } from '../../core/bench/errors.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
@@ -30,7 +29,7 @@ import { wrap } from '../wrap.ts';
 import { figureLines } from '../figures-text.ts';
 import { checkLabel } from '../library-cli.ts';
 import { STOP_SIGNALS } from '../signals.ts';
-import { writeOut, writeErr } from '../terminal.ts';
+import { confirm, writeOut, writeErr } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta run --target PATH [options]
 
@@ -111,7 +110,7 @@ export const runCommand: CliCommand = {
         `Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `,
       );
     }
-    const bar = !json && process.stdout.isTTY ? new ProgressBar(process.stdout) : null;
+    const bar = !json && process.stdout.isTTY ? new ProgressBar() : null;
     const controller = new AbortController();
     // `on`, not `once`: a second signal (Ctrl-C reaches both bin/diskdelta.js and this process,
     // which then forwards it) must not kill the process before the worker has cleaned up.
@@ -177,15 +176,6 @@ interface RunFlags {
   label?: string;
   buffered?: boolean;
   elevate?: boolean;
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 export function specFromFlags(values: RunFlags): BenchSpec {

@@ -32,7 +32,7 @@ export const serveCommand: CliCommand = {
       db: { type: 'string' },
     });
     const port = values.port === undefined ? 0 : parseCount(values.port, '--port', 0, 65535);
-    const say = (line: string) => process.stderr.write(`diskdelta serve: ${line}\n`);
+    const say = (line: string) => writeErr(`diskdelta serve: ${line}\n`);
     if (process.env.DISKDELTA_RENDERER_DIR) {
       // A build placed elsewhere (packaged app, tests) is used as it is, never rebuilt.
       if (!existsSync(join(DEFAULT_DIST_DIR, 'index.html'))) {
@@ -52,7 +52,7 @@ export const serveCommand: CliCommand = {
     }
     let server;
     try {
-      server = await startAppServer({ port, dbPath: values.db });
+      server = await startAppServer({ port, dbPath: values.db, log: say });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const reason =

@@ -27,6 +27,8 @@ export interface BackendOptions {
   /** Prints report PDFs; none: 'report.render' answers UNAVAILABLE for PDF (HTML still works). */
   printer?: ReportPrinter;
   appVersion?: string;
+  /** Lines for the operator (run-manager.ts): `serve` prints them escaped, the app logs them. */
+  log?: (line: string) => void;
 }
 
 export interface OpenBackend extends Backend {
@@ -76,6 +78,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
       keepUnsaved: (record) => keepUnsavedRun(record, dbPath),
       emit: options.emit,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
+      ...(options.log ? { log: options.log } : {}),
     }),
     reportHtml: options.reportHtml ?? null,
     printer: options.printer ?? null,

@@ -28,6 +28,11 @@ export interface RunManagerDeps {
    * on the same disk count as one device. Without it, or when unknown, st_dev decides.
    */
   diskOf?: (target: string) => Promise<string | null>;
+  /**
+   * Where a line for the operator goes (a bug seen while a run goes on): `serve` passes its
+   * escaping writer, the app its log. Core writes to no terminal itself.
+   */
+  log?: (line: string) => void;
 }
 
 interface ActiveRun {
@@ -93,7 +98,7 @@ export class RunManager {
       try {
         forward(e);
       } catch (error) {
-        console.error(`diskdelta: dropped a ${e.type} event of run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+        this.#deps.log?.(`dropped a ${e.type} event of run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
       }
     };
     const forward = (e: BenchEvent) => {

@@ -1,7 +1,11 @@
 // CSV export: one row per (run, test), then one row per extra metric, for spreadsheets.
 // Units are in the header ("bytes_per_sec [B/s]"); numbers are the raw stored values.
 // Cells that a spreadsheet would run as a formula (=, +, -, @ at the start of a text cell,
-// e.g. a hostile label) are prefixed with an apostrophe.
+// e.g. a hostile label) are prefixed with an apostrophe. Control characters in a text cell (ESC,
+// C1, bidi overrides: refused on input, but an older library may hold them) are written as the
+// text \u001b: CSV has no escape of its own, no spreadsheet needs them, and a CSV shown by
+// `cat` or a pager must not drive the terminal. Newlines and tabs stay (quoted).
+import { terminalText } from '../model/display.ts';
 import type { RunRecord } from '../model/results.ts';
 import { engineText } from '../model/run-text.ts';
 
@@ -41,7 +45,8 @@ type Cell = string | number | boolean | null | undefined;
 function cell(value: Cell): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const text = terminalText(value);
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

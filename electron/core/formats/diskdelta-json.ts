@@ -4,6 +4,7 @@
 // The version is bumped only when a field changes meaning; readers refuse newer versions
 // instead of guessing.
 import { z } from 'zod';
+import { terminalText } from '../model/display.ts';
 import type { RunRecord } from '../model/results.ts';
 import { runRecordSchema } from '../model/schemas.ts';
 import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
@@ -49,7 +50,9 @@ function canonical(run: RunRecord): Omit<RunRecord, 'id'> {
 
 export function exportJson(runs: RunRecord[]): string {
   const stripped = runs.map(canonical);
-  return `${JSON.stringify({ format: DISKDELTA_FORMAT, version: DISKDELTA_FORMAT_VERSION, runs: stripped }, null, 2)}\n`;
+  // JSON.stringify leaves DEL, C1 controls and bidi marks raw; written as \uXXXX escapes they
+  // read back the same, and the file is safe to show in a terminal (cat, a pager, stdout).
+  return `${terminalText(JSON.stringify({ format: DISKDELTA_FORMAT, version: DISKDELTA_FORMAT_VERSION, runs: stripped }, null, 2))}\n`;
 }
 
 /** The runs exactly as stored in the file (source and sourceFormat untouched), validated. */
