@@ -2,7 +2,8 @@
 // the same dispatch the transports use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { openBackend } from './backend.ts';
 import { createHandlers } from './handlers.ts';
@@ -281,4 +282,26 @@ test('report.render: HTML of reference and library runs; PDF only through a prin
   assert.equal(!tooMany.ok && tooMany.error.code, 'BAD_INPUT');
   const missing = await good({ runs: [{ kind: 'run', id: 42 }], format: 'html', paper: 'a4', unit: 'MB' });
   assert.equal(!missing.ok && missing.error.code, 'NOT_FOUND');
+});
+
+test("runs.start of a tarball tar cannot extract: run.finished carries tar's reason from the worker's stderr (serve, the app)", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-proc-bad-tarball-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const bad = join(dir, 'not-a-tarball.tar');
+  writeFileSync(bad, Buffer.alloc(64 * 1024, 0x5a));
+  let finished: (payload: any) => void = () => {};
+  const done = new Promise<any>((resolve) => (finished = resolve));
+  const backend = await openBackend({
+    dbPath: ':memory:',
+    emit: (event, payload) => {
+      if (event === 'run.finished') finished(payload);
+    },
+  });
+  t.after(() => backend.close());
+  const started = await invoke(createHandlers(backend), 'runs.start', { target: dir, tests: ['tarball'], tarball: bad, runs: 1 });
+  assert.equal(started.ok, true, JSON.stringify(started));
+  const payload = await done;
+  assert.equal(payload.status, 'failed');
+  assert.match(payload.error.message, /tar could not extract/);
+  assert.match(payload.error.message, /said on stderr:\n {2}tar: This does not look like a tar archive/, payload.error.message);
 });

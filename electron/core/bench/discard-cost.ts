@@ -20,6 +20,7 @@ import { parseFstrimBytes } from './trim-audit.ts';
 import { sweepRemounts } from './remount-record.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
 import type { WorkerMessage } from './worker-protocol.ts';
+import { stderrTail, withStderr } from '../model/stderr-tail.ts';
 
 /** The seed's Intel 525 (ext4 on LVM on LUKS, 2013): tree delete + sync without and with discard, a weekly fstrim. */
 export const SEED_DISCARD = { deleteOff: 0.71, deleteOn: 2.697, fstrimAbout: 60 } as const;
@@ -71,7 +72,7 @@ export async function sweepDiscardScratch(): Promise<string[]> {
     const stuck: string[] = [];
     for (const point of mountedOn.reverse()) {
       const r = await run('umount', [point]);
-      if (r.code !== 0) stuck.push(`${point} (${r.stderr.trim() || `umount exit ${r.code}`})`);
+      if (r.code !== 0) stuck.push(`${point} (${stderrTail(r.stderr, 2).join('; ') || `umount exit ${r.code}`})`);
       else if (basename(point).startsWith(MOUNT_PREFIX)) await rmdir(point).catch(() => {});
     }
     if (stuck.length) {
@@ -144,7 +145,11 @@ export async function timeTreeUnder(
   });
   if (o.signal?.aborted) throw new BenchError('interrupted', o.stopped);
   if (exit.code !== 0)
-    throw BenchError.fromWorker(undefined, `the tree workload failed: ${exit.stderr.trim().split('\n').pop() ?? ''}`, exit.code);
+    throw BenchError.fromWorker(
+      undefined,
+      withStderr(`the tree workload failed (worker exit ${exit.code ?? exit.signal})`, exit.stderr),
+      exit.code,
+    );
   // Discards a filesystem issues online are sent when its journal commits: wait for that.
   await run('sync', []);
   const after = await readDiscardCounters(deepest);

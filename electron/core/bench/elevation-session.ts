@@ -78,7 +78,6 @@ export class ElevationSessions {
       child,
       (code) => new BenchError('holder-gone', `the descriptor holder for ${target} exited (code ${code}) before opening it`),
     ).then((m) => m.socket);
-    child.stderr.resume();
     return { child, socket, dir, warnings: helper.warnings };
   }
 }

@@ -5,17 +5,21 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { BenchError } from './errors.ts';
 import { parseWorkerLine, type WorkerMessage } from './worker-protocol.ts';
+import { appendTail, withStderr } from '../model/stderr-tail.ts';
 
 export type HoldingMessage = Extract<WorkerMessage, { type: 'holding' }>;
 
 /**
  * Resolves with the holder's "holding" line; rejects with its error (a BenchError of the
- * worker's code) when it exits without one, else with `gone(exit code)`.
+ * worker's code) when it exits without one, else with `gone(exit code)`; either with the tail of
+ * its stderr (pkexec's, the helper's, cryptsetup's reason), which is read for as long as it runs.
  */
 export function holding(child: ChildProcessWithoutNullStreams, gone: (code: number | null) => BenchError): Promise<HoldingMessage> {
   return new Promise<HoldingMessage>((resolve, reject) => {
     let pending = '';
     let failure: { code: string; message: string } | null = null;
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = appendTail(stderr, chunk)));
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       pending += chunk;
       let nl: number;
@@ -28,6 +32,9 @@ export function holding(child: ChildProcessWithoutNullStreams, gone: (code: numb
       }
     });
     child.once('error', (error) => reject(new BenchError('internal', `cannot start the worker: ${error.message}`)));
-    child.once('close', (code) => reject(failure ? BenchError.fromWorker(failure.code, failure.message, code) : gone(code)));
+    child.once('close', (code) => {
+      const error = failure ? BenchError.fromWorker(failure.code, failure.message, code) : gone(code);
+      reject(new BenchError(error.code, withStderr(error.message, stderr, 'the holder')));
+    });
   });
 }

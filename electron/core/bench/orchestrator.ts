@@ -16,6 +16,7 @@ import { runCleanup } from './cleanup.ts';
 import { isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
 import { cacheDropHelper, deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
 import { acquireDiskLock } from './disk-lock.ts';
+import { withStderr } from '../model/stderr-tail.ts';
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -240,11 +241,12 @@ async function runWorkerStep(step: KindStep, argv: string[], o: WorkerStepOption
     // A worker killed outright (SIGKILL, OOM) could not remove its test file: do it now.
     if (exit.signal === 'SIGKILL' || exit.code === null) await runCleanup(o.workerPath, o.target);
     if (o.signal?.aborted) throw new BenchError('interrupted', 'the run was cancelled; its test file was removed');
-    if (failure) throw BenchError.fromWorker(failure.code, failure.message, exit.code);
+    // The reason is often only on stderr (tar's, the kernel's, a sanitizer's): its tail goes along.
+    if (failure) throw BenchError.fromWorker(failure.code, withStderr(failure.message, exit.stderr), exit.code);
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     throw BenchError.fromWorker(
       undefined,
-      `the measuring worker ${how} before finishing; its test file has been removed. ${exit.stderr.trim().split('\n').pop() ?? ''}`.trim(),
+      withStderr(`the measuring worker ${how} before finishing; its test file has been removed`, exit.stderr),
       exit.code,
     );
   }

@@ -1,6 +1,7 @@
 // The system commands the root-only TRIM steps run (losetup, mount, fstrim, sync).
 import { spawn } from 'node:child_process';
 import { BenchError } from './errors.ts';
+import { appendTail, withStderr } from '../model/stderr-tail.ts';
 
 /** Runs a command, resolving its exit code, stdout and stderr; never rejects for a non-zero exit. */
 export function runCommand(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -9,7 +10,8 @@ export function runCommand(command: string, args: string[]): Promise<{ code: num
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    // Bounded: a command's complaint is in its last lines, and a chatty one must not fill memory.
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr = appendTail(stderr, c)));
     child.on('error', (e) => resolve({ code: null, stdout, stderr: e.message }));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -18,6 +20,6 @@ export function runCommand(command: string, args: string[]): Promise<{ code: num
 /** Runs a command that must succeed: its stdout, or a BenchError naming the command and its complaint. */
 export async function must(command: string, args: string[]): Promise<string> {
   const r = await runCommand(command, args);
-  if (r.code !== 0) throw new BenchError('internal', `${command} ${args.join(' ')} failed: ${r.stderr.trim() || `exit ${r.code}`}`);
+  if (r.code !== 0) throw new BenchError('internal', withStderr(`${command} ${args.join(' ')} failed (exit ${r.code})`, r.stderr, command));
   return r.stdout;
 }

@@ -7,6 +7,7 @@ import { describeTarget } from '../system/index.ts';
 import { BenchError } from './errors.ts';
 import { runCommand } from './run-command.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
+import { stderrTail, withStderr } from '../model/stderr-tail.ts';
 
 export interface TrimAuditOptions {
   /** Run fstrim after the delete (root; default true). */
@@ -43,7 +44,11 @@ export async function runTrimAudit(target: string, options: TrimAuditOptions = {
     onInvalid: () => {},
   });
   if (exit.code !== 0)
-    throw BenchError.fromWorker(undefined, `the audit's delete failed: ${exit.stderr.trim().split('\n').pop() ?? ''}`, exit.code);
+    throw BenchError.fromWorker(
+      undefined,
+      withStderr(`the audit's delete failed (worker exit ${exit.code ?? exit.signal})`, exit.stderr),
+      exit.code,
+    );
   let fstrim: TrimAuditResult['fstrim'];
   if (options.fstrim === false) fstrim = { skipped: 'not asked' };
   else if (process.getuid?.() !== 0) fstrim = { skipped: 'fstrim needs root: run the audit as root to see what a periodic TRIM reaches' };
@@ -53,7 +58,9 @@ export async function runTrimAudit(target: string, options: TrimAuditOptions = {
     const r = await runCommand('fstrim', ['-v', mountPoint]);
     const seconds = (performance.now() - started) / 1000;
     fstrim =
-      r.code === 0 ? { seconds, bytes: parseFstrimBytes(r.stdout) } : { skipped: `fstrim failed: ${r.stderr.trim() || `exit ${r.code}`}` };
+      r.code === 0
+        ? { seconds, bytes: parseFstrimBytes(r.stdout) }
+        : { skipped: `fstrim failed: ${stderrTail(r.stderr, 2).join('; ') || `exit ${r.code}`}` };
   }
   // Discards a filesystem issues online are sent when its journal commits: wait for that.
   await runCommand('sync', []);

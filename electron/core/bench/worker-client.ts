@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { BenchError } from './errors.ts';
 import { createNdjsonReader } from './ndjson-reader.ts';
 import type { WorkerMessage } from './worker-protocol.ts';
+import { appendTail } from '../model/stderr-tail.ts';
 
 export const KILL_GRACE_MS = 2000;
 
@@ -52,7 +53,7 @@ export function runWorker(argv: string[], options: WorkerRunOptions): Promise<Wo
   child.stdout.on('end', () => reader.end());
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-16384); // the tail is what explains a failure
+    stderr = appendTail(stderr, chunk); // the tail is what explains a failure (model/stderr-tail.ts)
   });
 
   let killTimer: NodeJS.Timeout | undefined;

@@ -12,6 +12,7 @@ import { parseCpuinfo } from '../system/cpu-memory.ts';
 
 export { SOURCE_LABEL, type CipherCeilings, type CipherFigure, type CipherSource, type CipherUnavailable } from '../model/cipher-types.ts';
 import { SOURCE_LABEL, type CipherCeilings, type CipherFigure, type CipherSource, type CipherUnavailable } from '../model/cipher-types.ts';
+import { appendTail, withStderr } from '../model/stderr-tail.ts';
 
 const line = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), verb: z.literal('ciphers'), backend: z.enum(['af_alg', 'openssl']), cpus: z.number() }).loose(),
@@ -109,13 +110,13 @@ export async function measureCipherCeilings(req: CipherRequest = {}, workerPath?
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err = (err + c).slice(-4096)));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err = appendTail(err, c)));
     child.on('error', (e) => reject(new BenchError('internal', `cannot start the worker: ${e.message}`)));
     child.on('close', (exit) => resolve({ stdout: out, code: exit, stderr: err }));
   });
   const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => null);
   const ceilings = parseCipherOutput(stdout, cpuinfo, req.windowSeconds ?? 0.3);
-  if (code !== 0) throw BenchError.fromWorker(undefined, `the worker's ciphers verb exited ${code}: ${stderr.trim()}`, code);
+  if (code !== 0) throw BenchError.fromWorker(undefined, withStderr(`the worker's ciphers verb exited ${code}`, stderr), code);
   return ceilings;
 }
 

@@ -68,13 +68,10 @@ export async function holdThrowaway(o: ThrowawayOptions & { helper: string }): P
     await rm(dir, { recursive: true, force: true });
     await rm(file, { force: true });
   };
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-2000)));
   try {
     const held = await holding(
       child,
-      (code) =>
-        new BenchError('throwaway-failed', `the mapping's holder exited (code ${code}) before the mapping was made: ${stderr.trim()}`),
+      (code) => new BenchError('throwaway-failed', `the mapping's holder exited (code ${code}) before the mapping was made`),
     );
     if (!held.device || !held.raw_device || !held.raw_socket)
       throw new BenchError('internal', `the mapping's holder did not name both devices: ${JSON.stringify(held)}`);

@@ -14,6 +14,7 @@ import { BenchError } from '../bench/errors.ts';
 import { locateWorker } from '../bench/worker-client.ts';
 import { isRunning, listLoopDevices, ownerPid } from '../system/leftovers.ts';
 import { DM_PREFIX, FILE_PREFIX } from '../system/throwaway-devices.ts';
+import { withStderr } from '../model/stderr-tail.ts';
 
 const run = promisify(execFile);
 
@@ -194,6 +195,9 @@ export async function openThrowaway(o: ThrowawayOptions): Promise<Throwaway> {
     await teardown();
     if (error instanceof BenchError) throw error;
     const e = error as { stderr?: string; message: string };
-    throw new BenchError('throwaway-failed', `could not set up the throwaway mapping: ${(e.stderr ?? '').trim() || e.message}`);
+    throw new BenchError(
+      'throwaway-failed',
+      withStderr(`could not set up the throwaway mapping: ${e.message.split('\n')[0]}`, e.stderr ?? ''),
+    );
   }
 }

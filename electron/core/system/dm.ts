@@ -3,6 +3,7 @@
 // kernel's own target-line format, not a human report, so parsing it is stable.
 import { execFile } from 'node:child_process';
 import { readText, isLiveRoot, type Read } from './sysfs.ts';
+import { stderrTail } from '../model/stderr-tail.ts';
 
 export interface DmTarget {
   start: number;
@@ -106,7 +107,7 @@ export async function readDmTables(root: string): Promise<Read<Map<string, DmTar
     execFile('dmsetup', ['table'], { timeout: 5000, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (error) {
         const why =
-          (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'dmsetup is not installed' : (stderr.trim().split('\n')[0] ?? error.message);
+          (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'dmsetup is not installed' : (stderrTail(stderr, 1)[0] ?? error.message);
         resolve({ value: null, reason: `dmsetup table failed: ${why}` });
       } else {
         resolve({ value: parseDmTables(stdout) });
