@@ -66,10 +66,14 @@ test("a command's known failure (BenchError) is one sentence and its documented 
   const bin = fileURLToPath(new URL('../../bin/diskdelta.js', import.meta.url));
   // Failures raised outside a worker, in commands that do not catch them themselves.
   const cases = [
-    { argv: ['trim-audit', '/proc', '--no-fstrim'], says: /^diskdelta trim-audit: \/proc lies on no block device .*no TRIM to audit\n$/ },
+    {
+      argv: ['trim-audit', '/dev/shm', '--no-fstrim'],
+      says: /^diskdelta trim-audit: \/dev\/shm lies on no block device .*no TRIM to audit\n$/,
+    },
+    { argv: ['trim-audit', '/proc', '--no-fstrim'], says: /^diskdelta trim-audit: \/proc is on proc, a virtual filesystem .*\n$/ },
     {
       argv: ['discard-cost', '/nonexistent-diskdelta-folder'],
-      says: /^diskdelta discard-cost: .*(does not exist: give a folder|needs root)/,
+      says: /^diskdelta discard-cost: .*(does not exist: give an existing folder|needs root)/,
     },
   ];
   for (const { argv, says } of cases) {

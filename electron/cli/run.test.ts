@@ -420,6 +420,48 @@ describe('diskdelta run: failures → non-zero with a clear message, nothing lef
     }
   });
 
+  test("a tarball tar cannot extract: the message carries tar's own reason from the worker's stderr", async () => {
+    const dir = scratch('bad-tarball');
+    const bad = join(root, 'not-a-tarball.tar');
+    writeFileSync(bad, Buffer.alloc(64 * 1024, 0x5a));
+    const o = await diskdelta(['run', '--target', dir, '--tests', 'tarball', '--tarball', bad, '--runs', '1', '--no-save']);
+    assert.notEqual(o.code, 0);
+    assert.match(o.stderr, /tar could not extract/);
+    assert.match(o.stderr, /said on stderr:\n {2}tar: This does not look like a tar archive/, o.stderr);
+    assert.doesNotMatch(o.stderr, /diskdelta-worker: error:/, "the worker's echo of its own error is not repeated");
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  // A virtual filesystem has no disk under it: every kind of test (rates, seeks, the workloads,
+  // a tarball) says so first, exit 3, before any other check (its 0 bytes free are no "full disk").
+  for (const target of ['/sys/kernel', '/proc/sys']) {
+    test(
+      `${target}: every kind of test says "virtual filesystem", exit 3`,
+      { skip: !existsSync(target) && `no ${target} here` },
+      async () => {
+        const tarball = join(root, 'some.tar');
+        writeFileSync(tarball, Buffer.alloc(10240));
+        for (const tests of ['seq1m-q1t1-read', 'seeks', 'tree-3.9.1', 'tree', 'bigfile', 'app-start', 'tarball']) {
+          const extra = tests === 'tarball' ? ['--tarball', tarball] : [];
+          const o = await diskdelta(['run', '--target', target, '--tests', tests, ...extra, ...SMALL, '--no-save']);
+          assert.equal(o.code, 3, `${tests}: ${o.stderr}`);
+          assert.match(
+            o.stderr,
+            /is on (sysfs|proc), a virtual filesystem the kernel makes up: there is no disk under it/,
+            `${tests}: ${o.stderr}`,
+          );
+        }
+        // The TRIM verbs check the same way (discard-cost needs root before anything).
+        const verbs = [['trim-audit', target], ...(process.getuid?.() === 0 ? [['discard-cost', target, '--runs', '1']] : [])];
+        for (const args of verbs) {
+          const o = await diskdelta(args);
+          assert.equal(o.code, 3, `${args[0]}: ${o.stderr}`);
+          assert.match(o.stderr, /a virtual filesystem the kernel makes up/, `${args[0]}: ${o.stderr}`);
+        }
+      },
+    );
+  }
+
   test('not enough free space: exit 4', async () => {
     const dir = scratch('space');
     const o = await diskdelta([

@@ -5,7 +5,7 @@
 // punched in its file, so the cost below that is the backing filesystem's (and its disk's).
 // Root only (losetup, mount). Everything made is removed on every exit path, in `finally`; what a
 // killed run (SIGKILL, power cut) left is found by the pid in its names and removed by the next.
-import { lstat, mkdtemp, readdir, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { counted } from '../model/display.ts';
@@ -21,6 +21,7 @@ import { sweepRemounts } from './remount-record.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
 import type { WorkerMessage } from './worker-protocol.ts';
 import { stderrTail, withStderr } from '../model/stderr-tail.ts';
+import { checkTarget } from './target-check.ts';
 
 /** The seed's Intel 525 (ext4 on LVM on LUKS, 2013): tree delete + sync without and with discard, a weekly fstrim. */
 export const SEED_DISCARD = { deleteOff: 0.71, deleteOn: 2.697, fstrimAbout: 60 } as const;
@@ -209,9 +210,7 @@ export async function runDiscardCost(
 ): Promise<DiscardCostResult> {
   if (process.getuid?.() !== 0)
     throw new BenchError('permission', 'comparing discard on and off needs root (a loop device and mounts): run as root');
-  const where = await stat(folder).catch(() => null);
-  if (!where) throw new BenchError('target-missing', `the folder ${folder} does not exist: give a folder on the disk to measure`);
-  if (!where.isDirectory()) throw new BenchError('target-not-folder', `${folder} is not a folder: give a folder on the disk to measure`);
+  await checkTarget(folder);
   const files = options.files ?? SEED_TREE.files;
   const bytes = options.bytes ?? SEED_TREE.bytes;
   const runs = options.runs ?? 3;

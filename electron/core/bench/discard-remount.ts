@@ -19,6 +19,7 @@ import {
 import { BenchError } from './errors.ts';
 import { SEED_TREE } from './kinds/workload.ts';
 import { mountOf, recordPath, remount, REMOUNT_RECORDS, settingOf, type RemountRecord } from './remount-record.ts';
+import { checkTarget } from './target-check.ts';
 
 export interface RemountOptions {
   files?: number;
@@ -32,8 +33,8 @@ export interface RemountOptions {
 
 export async function runDiscardCostRemount(folder: string, options: RemountOptions = {}): Promise<DiscardCostResult> {
   if (process.getuid?.() !== 0) throw new BenchError('permission', 'remounting a filesystem needs root: run as root');
-  const path = await realpath(folder).catch(() => null);
-  if (!path) throw new BenchError('target-missing', `the folder ${folder} does not exist: give a folder on the filesystem to measure`);
+  await checkTarget(folder);
+  const path = await realpath(folder);
   const dir = options.recordDir ?? REMOUNT_RECORDS;
   const cleaned = await sweepDiscardLeftovers(dir);
   const mount = await mountOf(path);

@@ -17,6 +17,7 @@ import { isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
 import { cacheDropHelper, deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
 import { acquireDiskLock } from './disk-lock.ts';
 import { withStderr } from '../model/stderr-tail.ts';
+import { checkTarget } from './target-check.ts';
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -113,6 +114,8 @@ function stepEmitter(emit: (e: BenchEvent) => void, before: number, count: numbe
 
 export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): Promise<RunRecord> {
   const { steps, warnings, spec } = await planRun(input);
+  // The target first, the same way for every kind, before any kind's own checks (target-check.ts).
+  await checkTarget(spec.target, { device: true });
   const workerPath = options.workerPath ?? locateWorker();
   const emit = options.onEvent ?? (() => {});
   // A device this user cannot read: every worker step measures on a descriptor the helper

@@ -8,6 +8,7 @@ import { BenchError } from './errors.ts';
 import { runCommand } from './run-command.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
 import { stderrTail, withStderr } from '../model/stderr-tail.ts';
+import { checkTarget } from './target-check.ts';
 
 export interface TrimAuditOptions {
   /** Run fstrim after the delete (root; default true). */
@@ -25,6 +26,7 @@ export function parseFstrimBytes(stdout: string): number | null {
 }
 
 export async function runTrimAudit(target: string, options: TrimAuditOptions = {}): Promise<TrimAuditResult> {
+  await checkTarget(target);
   const { target: info } = await describeTarget(target);
   const stack = info.stack ?? [];
   const mount = stack[1]?.kind === 'mount' ? stack[1] : null;
