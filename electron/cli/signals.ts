@@ -1,3 +1,4 @@
-// The signals that stop a command cleanly: Ctrl-C, kill, and a closed terminal or SSH session.
-// bin/diskdelta.js forwards the same three when it re-runs itself under Node 24.
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+// The signals that stop a command cleanly: every catchable one whose default would end the
+// process (bin/signals.js says which and why). bin/diskdelta.js forwards the same list when it
+// re-runs itself under Node 24, and ends the real CLI when it dies of any other.
+export { STOP_SIGNALS } from '../../bin/signals.js';
