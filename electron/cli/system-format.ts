@@ -146,7 +146,7 @@ export function formatInspect(r: InspectReport): string {
   );
   const t = r.trim;
   lines.push(
-    `TRIM       online discard: ${q(t.onlineDiscard)}; discards reach the disk: ${yesNo(t.reachesDisk)}${t.blockedAt ? ` (stopped at ${t.blockedAt})` : ''}`,
+    `TRIM       online discard: ${q(t.onlineDiscard)}${t.onlineDiscardNote ? " (DiskDelta's, not yours: see the warning)" : ''}; discards reach the disk: ${yesNo(t.reachesDisk)}${t.blockedAt ? ` (stopped at ${t.blockedAt})` : ''}`,
   );
   lines.push(formatSystem(r.system));
   if (r.unknowns.length > 0) lines.push('', 'Unknown:', ...r.unknowns.map((u) => `  - ${u}`));

@@ -41,11 +41,11 @@ export const discardCostCommand: CliCommand = {
     let r;
     try {
       const measure = values.remount ? runDiscardCostRemount : runDiscardCost;
-      r = await measure(positionals[0]!, { runs, signal: controller.signal });
+      // What killed runs left and this one puts right is said at once: this run may fail or be stopped.
+      r = await measure(positionals[0]!, { runs, signal: controller.signal, onCleaned: (line) => writeErr(`cleaned up: ${line}\n`) });
     } finally {
       for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
-    for (const line of r.cleaned) writeErr(`cleaned up: ${line}\n`);
     if (values.json) writeOut(JSON.stringify(r, null, 2) + '\n');
     else {
       const lines = r.settings.flatMap((s) =>

@@ -108,6 +108,8 @@ export function trimSummary({ records, comparison }: SummaryInput): SummarySecti
         : verdict.onlineDiscard === 'off'
           ? 'off'
           : `on (${verdict.onlineDiscard})`;
+    // A setting DiskDelta's discard-cost had put there while this run measured is not the machine's own.
+    const whose = verdict.onlineDiscardNote ? " (DiskDelta's discard-cost had remounted it so, not the machine's own setting)" : '';
     const reaches =
       verdict.reachesDisk === true
         ? 'discards reach the disk'
@@ -120,7 +122,7 @@ export function trimSummary({ records, comparison }: SummaryInput): SummarySecti
         : verdict.fstrimTimer?.enabled === false
           ? 'fstrim.timer is not enabled'
           : 'the fstrim.timer state is unknown';
-    paragraphs.push(`#${i + 1} ${comparison.runs[i]?.label ?? record.label}: online discard ${online}; ${reaches}; ${timer}.`);
+    paragraphs.push(`#${i + 1} ${comparison.runs[i]?.label ?? record.label}: online discard ${online}${whose}; ${reaches}; ${timer}.`);
   });
   if (paragraphs.length === 0) return null;
   return { id: 'trim', title: 'TRIM', paragraphs };

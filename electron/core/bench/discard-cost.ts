@@ -53,17 +53,25 @@ const IMAGE_PREFIX = '.diskdelta-';
 const IMAGE_SUFFIX = '-discard-cost.tmp';
 const MOUNT_PREFIX = 'diskdelta-discard-';
 
-/** What killed discard-cost runs left, of either kind (a remounted filesystem, a scratch ext4), put right. */
-export async function sweepDiscardLeftovers(recordDir?: string): Promise<string[]> {
-  return [...(await sweepRemounts(recordDir)), ...(await sweepDiscardScratch())];
+/**
+ * What killed discard-cost runs left, of either kind (a remounted filesystem, a scratch ext4), put
+ * right; each sentence also to `onSaid` at once, so that it is said even when the run that swept
+ * then fails or is stopped.
+ */
+export async function sweepDiscardLeftovers(recordDir?: string, onSaid?: (line: string) => void): Promise<string[]> {
+  return [...(await sweepRemounts(recordDir, onSaid)), ...(await sweepDiscardScratch(onSaid))];
 }
 
 /**
  * Unmount, detach and remove the scratch filesystems of discard-cost runs whose process is gone.
  * Only loop devices over a file named as above with a dead owner are touched.
  */
-export async function sweepDiscardScratch(): Promise<string[]> {
+export async function sweepDiscardScratch(onSaid: (line: string) => void = () => {}): Promise<string[]> {
   const said: string[] = [];
+  const say = (line: string) => {
+    said.push(line);
+    onSaid(line);
+  };
   const mounts = (await readMountinfo('/')).value ?? [];
   for (const loop of await listLoopDevices()) {
     const file = basename(loop.backFile);
@@ -77,13 +85,13 @@ export async function sweepDiscardScratch(): Promise<string[]> {
       else if (basename(point).startsWith(MOUNT_PREFIX)) await rmdir(point).catch(() => {});
     }
     if (stuck.length) {
-      said.push(`left the scratch filesystem ${loop.name} of a killed run (pid ${pid}) in place: cannot unmount ${stuck.join(', ')}`);
+      say(`left the scratch filesystem ${loop.name} of a killed run (pid ${pid}) in place: cannot unmount ${stuck.join(', ')}`);
       continue;
     }
     await run('losetup', ['-d', loop.name]);
     await rm(loop.backFile, { force: true });
     const where = mountedOn.length ? `, unmounted from ${mountedOn.join(', ')},` : '';
-    said.push(`removed the scratch filesystem ${loop.name}${where} and its file ${loop.backFile}, left by a killed run (pid ${pid})`);
+    say(`removed the scratch filesystem ${loop.name}${where} and its file ${loop.backFile}, left by a killed run (pid ${pid})`);
   }
   return said;
 }
@@ -92,9 +100,13 @@ export async function sweepDiscardScratch(): Promise<string[]> {
  * Scratch images of killed runs in `folder` that no loop device holds (a run killed before
  * losetup): the exact name, a regular file of this user with one link, its pid gone.
  */
-export async function sweepDiscardImages(folder: string): Promise<string[]> {
+export async function sweepDiscardImages(folder: string, onSaid: (line: string) => void = () => {}): Promise<string[]> {
   const held = new Set((await listLoopDevices()).map((l) => l.backFile));
   const said: string[] = [];
+  const say = (line: string) => {
+    said.push(line);
+    onSaid(line);
+  };
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     const m = /^\.diskdelta-(\d+)-discard-cost\.tmp$/.exec(name);
     const path = join(folder, name);
@@ -102,7 +114,7 @@ export async function sweepDiscardImages(folder: string): Promise<string[]> {
     const st = await lstat(path).catch(() => null);
     if (!st?.isFile() || st.uid !== process.geteuid?.() || st.nlink !== 1) continue;
     await rm(path, { force: true });
-    said.push(`removed ${path}, the scratch image of a killed run (pid ${m[1]}) that no loop device held`);
+    say(`removed ${path}, the scratch image of a killed run (pid ${m[1]}) that no loop device held`);
   }
   return said;
 }
@@ -206,7 +218,15 @@ export function costVerdict(settings: DiscardSetting[], fstrim: DiscardCostResul
 
 export async function runDiscardCost(
   folder: string,
-  options: { files?: number; bytes?: number; runs?: number; workerPath?: string; signal?: AbortSignal } = {},
+  options: {
+    files?: number;
+    bytes?: number;
+    runs?: number;
+    workerPath?: string;
+    signal?: AbortSignal;
+    /** Each sentence of what killed runs had left and this one put right, said at once. */
+    onCleaned?: (line: string) => void;
+  } = {},
 ): Promise<DiscardCostResult> {
   if (process.getuid?.() !== 0)
     throw new BenchError('permission', 'comparing discard on and off needs root (a loop device and mounts): run as root');
@@ -214,7 +234,10 @@ export async function runDiscardCost(
   const files = options.files ?? SEED_TREE.files;
   const bytes = options.bytes ?? SEED_TREE.bytes;
   const runs = options.runs ?? 3;
-  const cleaned = [...(await sweepDiscardLeftovers()), ...(await sweepDiscardImages(folder))];
+  const cleaned = [
+    ...(await sweepDiscardLeftovers(undefined, options.onCleaned)),
+    ...(await sweepDiscardImages(folder, options.onCleaned)),
+  ];
   const image = join(folder, `${IMAGE_PREFIX}${process.pid}${IMAGE_SUFFIX}`);
   const stopped = 'stopped: the scratch filesystem is removed';
   const stopIfAsked = () => {

@@ -1,13 +1,15 @@
 // discard-cost --remount on a stand-in for the user's own filesystem: ext4 on a loop device whose
 // file lies in /dev/shm (tmpfs punches holes, so the loop takes discards and counts them).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { runDiscardCostRemount } from './discard-remount.ts';
+import { inspectPath } from '../system/index.ts';
+import { runCli } from '../../cli/run-cli-in-process.ts';
 import { REMOUNT_RECORDS, sweepRemounts } from './remount-record.ts';
 import { folderIn, scratchExt4, scratchUnavailable } from './fixtures/scratch-ext4.ts';
 
@@ -60,6 +62,53 @@ describe('discard-cost --remount', { skip: scratchUnavailable ?? false }, () => 
       code: 'target-unusable',
       message: /\/dev\/shm is on tmpfs: --remount changes the discard option of ext4 only; leave it out to measure on a scratch ext4/,
     });
+  });
+
+  it("a remount a killed run left is said everywhere: inspect and a run's stack call it DiskDelta's, and the next discard-cost says it put it back even when it is stopped", async (t) => {
+    const fs = usersFilesystem(t, 'nodiscard');
+    // What a discard-cost run SIGKILLed while remounted leaves: the mount with discard, and its record.
+    const deadPid = 999_999_998;
+    const record = join(REMOUNT_RECORDS, `remount-${deadPid}.json`);
+    mkdirSync(REMOUNT_RECORDS, { recursive: true, mode: 0o700 });
+    t.after(() => rmSync(record, { force: true }));
+    const source = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .findLast((l) => l.split(' ')[4] === fs.mountpoint)!
+      .split(' - ')[1]!
+      .split(' ')[1]!;
+    writeFileSync(record, JSON.stringify({ pid: deadPid, mountPoint: fs.mountpoint, source, original: 'nodiscard' }));
+    spawnSync('mount', ['-o', 'remount,discard', fs.mountpoint]);
+    assert.equal(settingNow(fs.mountpoint), 'discard');
+
+    const seen = await inspectPath(fs.folder);
+    assert.equal(seen.trim.onlineDiscard, 'on');
+    assert.match(
+      seen.trim.onlineDiscardNote ?? '',
+      new RegExp(`not your setting: DiskDelta's discard-cost \\(pid ${deadPid}\\) remounted it; yours is off`),
+    );
+    assert.match(seen.trim.onlineDiscardNote ?? '', /killed before it could put it back: the next `diskdelta discard-cost` puts it back/);
+    assert.ok(
+      seen.warnings.some((w) => w.code === 'discard-remounted'),
+      'a warning, which a run keeps in its record',
+    );
+    const inspect = await runCli(['inspect', fs.folder]);
+    assert.match(inspect.stdout, /online discard: on \(DiskDelta's, not yours: see the warning\)/);
+    assert.match(inspect.stdout, /\[discard-remounted\] online discard on on .* is not your setting/);
+
+    // The next discard-cost, stopped at once: the setting is put back first, and that is said.
+    const said: string[] = [];
+    const stopped = new AbortController();
+    stopped.abort();
+    await assert.rejects(
+      runDiscardCostRemount(fs.folder, { files: 200, bytes: 2_000_000, runs: 1, signal: stopped.signal, onCleaned: (l) => said.push(l) }),
+      { code: 'interrupted' },
+    );
+    assert.equal(settingNow(fs.mountpoint), 'nodiscard', 'put back');
+    assert.ok(
+      said.includes(`put ${fs.mountpoint} back to nodiscard, as it was before a killed run (pid ${deadPid}) remounted it`),
+      said.join('\n'),
+    );
+    assert.equal(existsSync(record), false);
   });
 
   it(

@@ -29,6 +29,8 @@ export interface RemountOptions {
   signal?: AbortSignal;
   /** Where remount records live (tests). */
   recordDir?: string;
+  /** Each sentence of what killed runs had left and this one put right, said at once. */
+  onCleaned?: (line: string) => void;
 }
 
 export async function runDiscardCostRemount(folder: string, options: RemountOptions = {}): Promise<DiscardCostResult> {
@@ -36,7 +38,7 @@ export async function runDiscardCostRemount(folder: string, options: RemountOpti
   await checkTarget(folder);
   const path = await realpath(folder);
   const dir = options.recordDir ?? REMOUNT_RECORDS;
-  const cleaned = await sweepDiscardLeftovers(dir);
+  const cleaned = await sweepDiscardLeftovers(dir, options.onCleaned);
   const mount = await mountOf(path);
   if (!mount || mount.fsType !== 'ext4')
     throw new BenchError(
@@ -81,7 +83,13 @@ export async function runDiscardCostRemount(folder: string, options: RemountOpti
       `could not put ${mount.mountPoint} back to ${original} (${back.message}): run \`mount -o remount,${original} ${mount.mountPoint}\``,
     );
   await rm(recordPath(dir, process.pid), { force: true });
-  if (failure) throw failure;
+  // Putting the setting back is said on every path: in the stopped message, else added here.
+  if (failure instanceof BenchError && failure.code === 'interrupted') throw failure;
+  if (failure)
+    throw new BenchError(
+      failure instanceof BenchError ? failure.code : 'internal',
+      `${failure.message}\n${mount.mountPoint} is mounted ${original} again, as it was before this run remounted it ${other}`,
+    );
   settings.sort((a, b) => (a.option === 'nodiscard' ? -1 : b.option === 'nodiscard' ? 1 : 0));
   const verdict = `${costVerdict(settings, fstrim, tree.files, tree.runs)} Measured on ${mount.mountPoint} itself (${mount.source}), remounted ${other} and put back to ${original}.`;
   return { files: tree.files, bytes: tree.bytes, settings, fstrim, verdict, cleaned };

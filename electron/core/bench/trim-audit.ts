@@ -72,6 +72,9 @@ export async function runTrimAudit(target: string, options: TrimAuditOptions = {
     at: new Date().toISOString(),
     mountPoint,
     onlineDiscard: typeof mount?.details.onlineDiscard === 'string' ? mount.details.onlineDiscard : null,
+    ...(mount?.details.discardRemountedByPid != null && mount.reasons?.onlineDiscard
+      ? { onlineDiscardNote: mount.reasons.onlineDiscard }
+      : {}),
     deletedBytes: sizeBytes,
     fstrim,
     audit: judgeAudit(layers, before, after),
@@ -99,7 +102,7 @@ export function trimAuditText(r: TrimAuditResult): string {
     ? `TRIM seen reaching ${r.audit.deepestReached} on ${r.at.slice(0, 10)}${r.audit.stoppedAt ? `; it stopped below ${r.audit.stoppedAt}` : ''}${stops}`
     : `no layer saw a discard${stops}`;
   return [
-    `TRIM audit of ${r.target} (online discard: ${r.onlineDiscard ?? 'unknown'}); deleted ${(r.deletedBytes / 2 ** 20).toFixed(0)} MiB, then ${trim}`,
+    `TRIM audit of ${r.target} (online discard: ${r.onlineDiscard ?? 'unknown'}${r.onlineDiscardNote ? `: ${r.onlineDiscardNote}` : ''}); deleted ${(r.deletedBytes / 2 ** 20).toFixed(0)} MiB, then ${trim}`,
     ...rows,
     verdict,
     ...(r.audit.mismatches.length ? [`${r.audit.mismatches.length} mismatch(es) between the tables and the counters: see above`] : []),

@@ -65,6 +65,8 @@ export interface TrimAuditResult {
   mountPoint: string | null;
   /** The filesystem's online discard as mounted: "on", "async", "off", or null. */
   onlineDiscard: string | null;
+  /** When that setting is DiskDelta's (a discard-cost remount holds it, or a killed one left it): why, and what to do. */
+  onlineDiscardNote?: string;
   /** Bytes the audit's file held (written, then deleted). */
   deletedBytes: number;
   /** fstrim's wall time and what it reported trimmed; null when it did not run (and why). */

@@ -29,6 +29,9 @@ export function stackWarnings(layers: StackLayer[]): Warning[] {
   const warnings: Warning[] = [];
   for (const layer of layers) {
     if (layer.kind === 'mount') warnings.push(...mountWarnings(layer));
+    // discard-cost --remount's setting, not the user's (system/remount-records.ts).
+    if (layer.kind === 'mount' && layer.details.discardRemountedByPid != null && layer.reasons?.onlineDiscard)
+      warnings.push({ code: 'discard-remounted', message: layer.reasons.onlineDiscard });
     if (layer.kind === 'loop' && layer.details.directIo === false) {
       warnings.push({
         code: 'loop-buffered',

@@ -19,6 +19,7 @@ import {
   type RootOptions,
 } from './sysfs.ts';
 import type { BlockDeviceInfo, StackLayer } from '../model/machine.ts';
+import { remountedBy, remountSentence } from './remount-records.ts';
 
 export interface StackReport {
   path: string;
@@ -135,7 +136,16 @@ async function descendFromPath(ctx: Context, resolved: string, depth: number): P
     return;
   }
   report.mounts.push(mount);
-  report.layers.push(mountLayer(mount));
+  const layer = mountLayer(mount);
+  // A discard setting DiskDelta put there (discard-cost --remount) is said to be DiskDelta's.
+  const by = layer.details.onlineDiscard === null ? null : await remountedBy(root, mount);
+  if (by) {
+    layer.details.discardRemountedByPid = by.pid;
+    layer.details.discardRemountRunning = by.running;
+    layer.details.discardOriginal = by.original;
+    layer.reasons = { ...layer.reasons, onlineDiscard: remountSentence(mount.mountPoint, String(layer.details.onlineDiscard), by) };
+  }
+  report.layers.push(layer);
   let name: string | null = null;
   if (mount.major !== 0) name = await nameFromDevNumber(root, `${mount.major}:${mount.minor}`);
   if (!name && mount.source.startsWith('/dev/')) name = await nameFromSource(root, mount.source);

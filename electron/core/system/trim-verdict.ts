@@ -10,6 +10,8 @@ export interface TrimVerdict {
   /** The first layer that stops discards, or whose behaviour is unknown. */
   blockedAt: string | null;
   fstrimTimer: FstrimTimerFacts | null;
+  /** When onlineDiscard is DiskDelta's (a discard-cost remount), not the user's: the sentence that says so. */
+  onlineDiscardNote: string | null;
 }
 
 /**
@@ -42,5 +44,6 @@ export function trimVerdict(layers: StackLayer[], fstrimTimer: FstrimTimerFacts 
     reachesDisk,
     blockedAt,
     fstrimTimer,
+    onlineDiscardNote: mount && mount.details.discardRemountedByPid != null ? (mount.reasons?.onlineDiscard ?? null) : null,
   };
 }
