@@ -133,9 +133,10 @@ test('an event outside the contract is dropped and logged; the run goes on and i
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const errors: string[] = [];
-  t.mock.method(console, 'error', (m: string) => errors.push(m));
   const events: string[] = [];
   const manager = new RunManager({
+    // The operator's log (serve passes its escaping writer): core writes to no terminal itself.
+    log: (line) => errors.push(line),
     runBenchmark: async (spec, { onEvent }) => {
       onEvent?.({
         type: 'progress',
