@@ -458,7 +458,7 @@ static int workload_tarball(const workload_opts_t *o) {
       int full = statvfs(o->target, &sv) == 0 && (uint64_t)sv.f_bavail * sv.f_frsize < (1u << 20);
       rc = emit_failure(full ? FAIL_NO_SPACE : FAIL_USAGE, "tar could not extract %s into %s (%s %d)%s", o->tarball, shown_path(o->target),
                         WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                        full ? ": the disk is full; free some space or use a smaller tarball" : ": see tar's message above; is it a tarball?");
+                        full ? ": the disk is full; free some space or use a smaller tarball" : ": tar said why on stderr; is it a tarball?");
       break;
     }
     if (e != 0) {

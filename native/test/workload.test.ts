@@ -260,7 +260,7 @@ describe("workload: tree from the user's tarball (--tarball)", () => {
     writeFileSync(junk, 'not a tarball\n'.repeat(100));
     const bad = await runWorker(['tree', '--target', target, '--tarball', junk]);
     assert.equal(bad.code, exitCodeOf('usage'));
-    assert.match(bad.stdout, /tar could not extract .*junk\.tar .*\(exit 2\): see tar's message above; is it a tarball\?/);
+    assert.match(bad.stdout, /tar could not extract .*junk\.tar .*\(exit 2\): tar said why on stderr; is it a tarball\?/);
     assert.match(bad.stderr, /tar: /, "tar's own message reaches stderr (stdout stays NDJSON)");
     assert.deepEqual(readdirSync(target), []);
   });
