@@ -11,6 +11,7 @@ import { needsElevation } from '../bench/elevation.ts';
 import { ElevationSessions } from '../bench/elevation-session.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
+import { importWorkerAvailable, workerImporter } from './import-worker.ts';
 import { cryptoPort } from './crypto-port.ts';
 import { measureEncryptionCost } from '../crypto/encryption-run.ts';
 import { PRESETS } from '../bench/presets.ts';
@@ -41,6 +42,11 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
   const backend: Backend = {
     library,
     formats: formatsPort(options.referenceDir),
+    // An in-memory library is this connection's alone: a worker could not reach it.
+    importer:
+      dbPath === ':memory:' || !importWorkerAvailable()
+        ? null
+        : workerImporter({ dbPath, referenceDir: options.referenceDir, emit: options.emit }),
     system: systemPort,
     crypto: cryptoPort(),
     runs: new RunManager({

@@ -216,6 +216,12 @@ export const events = {
     samples: z.array(z.object({ test: eventTestId, run: z.number().int(), tMs: z.number(), bytesPerSec: z.number(), iops: z.number() })),
   }),
   'run.warning': z.object({ runId, code: z.string(), message: z.string() }),
+  /** A file being imported (library.import): what it is doing now; runs is known once it is parsed. */
+  'import.progress': z.object({
+    fileName: z.string().max(255),
+    phase: z.enum(['parsing', 'saving']),
+    runs: z.number().int().nullable(),
+  }),
   'run.finished': z.object({
     runId,
     status: z.enum(['done', 'cancelled', 'failed']),
