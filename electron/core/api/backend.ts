@@ -36,7 +36,9 @@ export interface OpenBackend extends Backend {
 
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const dbPath = resolveDbPath(options.dbPath);
-  const library = openLibrary({ dbPath });
+  // readOnly: a library this user may only read, or on a full disk, is still browsed; saving a
+  // run then fails with the reason and the run is kept as a file (keepUnsaved).
+  const library = openLibrary({ dbPath, readOnly: true });
   // A device the user cannot read is opened once per session by a holder (one authentication).
   const sessions = new ElevationSessions();
   const backend: Backend = {
