@@ -21,7 +21,7 @@ const LINE =
 const FOOTER = /^\s*(Test|Date|OS)\s*:\s?(.*)$/;
 
 export function parseCrystalDiskMarkLegacy(text: string, fileName: string, version: string): RunRecord[] {
-  const lines = splitLines(text);
+  const lines = splitLines(text, fileName);
   const meta: Record<string, string> = { layout: `CrystalDiskMark ${version} (one line per test)` };
   const rows: ReportLine[] = [];
   const names = new UniqueNames();

@@ -148,7 +148,7 @@ export function buildResults(tool: string, lines: ReportLine[], unit: RateUnit, 
 }
 
 export function parseDiskMarkText(text: string, fileName: string, flavour: DiskMarkFlavour): RunRecord[] {
-  const lines = splitLines(text);
+  const lines = splitLines(text, fileName);
   const meta: Record<string, string> = {};
   const rows: ReportLine[] = [];
   const names = new UniqueNames();
