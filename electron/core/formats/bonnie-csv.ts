@@ -21,7 +21,7 @@
 //  its CSV column name with its unit.
 import { testByForeignName } from '../model/catalog.ts';
 import type { ExtraMetric, LatencyNs, RunRecord, TestResult, Warning } from '../model/results.ts';
-import { eachLine, emptyLatency, resultWithoutRuns, parseToolSize, scaleDecimal, splitLines } from './common.ts';
+import { eachLine, emptyLatency, resultWithoutRuns, parseToolSize, scaleDecimal } from './common.ts';
 import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 
 const IO_FIELDS = [
@@ -352,17 +352,20 @@ function startTimeFromSeed(seed: string, now: Date): Date | null {
 /** Every bonnie++ CSV row of the file becomes one run; the text report around rows is kept, not parsed. */
 export function parseBonnieCsv(text: string, fileName: string, now: Date): RunRecord[] {
   const rows: Array<ReturnType<typeof parseRow>> = [];
-  const lines = splitLines(text, fileName);
+  // One line at a time: the runs are capped (MAX_RUNS_PER_IMPORT) and the text kept is capped,
+  // so a file of millions of lines never becomes an array of them.
   const reportLines: string[] = [];
   let reportChars = 0;
-  lines.forEach((raw, index) => {
+  let last: [string, number] = ['', 0];
+  for (const [raw, index] of eachLine(text)) {
+    last = [raw, index];
     const line = raw.trim();
-    if (line === '' || isHeader(line)) return;
+    if (line === '' || isHeader(line)) continue;
     if (!isRowCandidate(line)) {
       // Only what is kept (META_TEXT_LIMIT) is collected.
       if (reportChars <= META_TEXT_LIMIT) reportLines.push(raw.slice(0, META_TEXT_LIMIT));
       reportChars += raw.length + 1;
-      return;
+      continue;
     }
     const fail = (problem: string): never => {
       throw new ImportError(fileName, index + 1, problem);
@@ -377,14 +380,14 @@ export function parseBonnieCsv(text: string, fileName: string, now: Date): RunRe
     }
     if (rows.length === MAX_RUNS_PER_IMPORT) throw tooManyRuns(fileName, `more than ${MAX_RUNS_PER_IMPORT}`);
     rows.push(parseRow(cells, layout as Layout, fail, now));
-  });
+  }
   if (rows.length === 0) throw new ImportError(fileName, null, 'no bonnie++ result rows in the file');
   // bonnie++ ends every row with a line break. Without one the last row may have been cut
   // inside its last field ("…,+++" → "…,+", "…,45" → "…,4"), which no field count can show.
-  if ((lines[lines.length - 1] ?? '').trim() !== '') {
+  if (last[0].trim() !== '') {
     throw new ImportError(
       fileName,
-      lines.length,
+      last[1] + 1,
       'the last row does not end with a line break: the file looks truncated (bonnie++ ends every row with one; add it if the file was edited by hand)',
     );
   }
