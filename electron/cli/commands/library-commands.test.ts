@@ -174,7 +174,7 @@ describe('a library on a read-only mount', () => {
       assert.equal((JSON.parse(exported.stdout) as { runs: unknown[] }).runs.length, 1);
       const label = await runCli(['label', id, 'new', '--db', db]);
       assert.equal(label.code, 1);
-      assert.match(label.stderr, /cannot open the library .*library\.sqlite/);
+      assert.match(label.stderr, /the library .*library\.sqlite is on a read-only filesystem and cannot be changed there/);
     },
   );
 });

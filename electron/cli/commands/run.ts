@@ -99,9 +99,12 @@ export const runCommand: CliCommand = {
       } catch (error) {
         library?.close();
         if (!(error instanceof LibraryError)) throw error;
-        writeErr(
-          `diskdelta run: ${error.message}. Nothing was measured: repair or move the library, choose another with --db, or pass --no-save.\n`,
-        );
+        // A full disk or a library this user may not write is not damage: nothing to repair.
+        const advice =
+          error.code === 'disk-full' || error.code === 'read-only'
+            ? 'pass --no-save to measure without keeping the results'
+            : 'repair or move the library, choose another with --db, or pass --no-save';
+        writeErr(`diskdelta run: ${error.message}. Nothing was measured: ${advice}.\n`);
         return EXIT_FAILURE;
       }
     }

@@ -11,6 +11,7 @@ import { needsElevation } from '../bench/elevation.ts';
 import { ElevationSessions } from '../bench/elevation-session.ts';
 import { RunManager } from './run-manager.ts';
 import { formatsPort } from './formats-port.ts';
+import { importWorkerAvailable, workerImporter } from './import-worker.ts';
 import { cryptoPort } from './crypto-port.ts';
 import { measureEncryptionCost } from '../crypto/encryption-run.ts';
 import { PRESETS } from '../bench/presets.ts';
@@ -37,12 +38,19 @@ export interface OpenBackend extends Backend {
 
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const dbPath = resolveDbPath(options.dbPath);
-  const library = openLibrary({ dbPath });
+  // readOnly: a library this user may only read, or on a full disk, is still browsed; saving a
+  // run then fails with the reason and the run is kept as a file (keepUnsaved).
+  const library = openLibrary({ dbPath, readOnly: true });
   // A device the user cannot read is opened once per session by a holder (one authentication).
   const sessions = new ElevationSessions();
   const backend: Backend = {
     library,
     formats: formatsPort(options.referenceDir),
+    // An in-memory library is this connection's alone: a worker could not reach it.
+    importer:
+      dbPath === ':memory:' || !importWorkerAvailable()
+        ? null
+        : workerImporter({ dbPath, referenceDir: options.referenceDir, emit: options.emit }),
     system: systemPort,
     crypto: cryptoPort(),
     runs: new RunManager({

@@ -6,10 +6,17 @@
 import { z } from 'zod';
 import { benchSpecSchema, plainLabel } from '../bench/spec.ts';
 import { FAILURE_CODES } from '../model/failures.ts';
+import { MAX_IMPORT_BYTES } from '../model/import-limits.ts';
 import { runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
 import { THROUGHPUT_UNITS } from '../analysis/units.ts';
 import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
 import { deviceFingerprintSchema, runRecordSchema, stackLayerSchema, systemFactsSchema, warningSchema } from '../model/schemas.ts';
+
+/**
+ * The base64 of a file at the importers' limit: 48 MiB here once refused, as BAD_INPUT, files
+ * of 36 to 50 MiB that the CLI imports (a fio file of 200,000 jobs is 41 MB).
+ */
+const IMPORT_BASE64_CHARS = Math.ceil(MAX_IMPORT_BYTES / 3) * 4;
 
 /** library.list answers at most this many runs (DEFAULT_LIST_PAGE when the caller names no limit). */
 export const MAX_LIST_PAGE = 5000;
@@ -155,7 +162,7 @@ export const procedures = {
   'library.import': {
     // The renderer reads the file (picker or drop) and sends its bytes, base64: it never sends
     // a path for the backend to open. Bytes, not text, because CrystalDiskMark writes UTF-16.
-    input: z.object({ fileName: z.string().min(1).max(255), contentBase64: z.base64().max(48 * 1024 * 1024) }).strict(),
+    input: z.object({ fileName: z.string().min(1).max(255), contentBase64: z.base64().max(IMPORT_BASE64_CHARS) }).strict(),
     // ids: runs saved now; alreadyPresent: runs of this same file imported before (not saved again).
     output: z.object({ ids: z.array(libraryId), alreadyPresent: z.array(libraryId), warnings: z.array(warningSchema) }),
   },
@@ -216,6 +223,12 @@ export const events = {
     samples: z.array(z.object({ test: eventTestId, run: z.number().int(), tMs: z.number(), bytesPerSec: z.number(), iops: z.number() })),
   }),
   'run.warning': z.object({ runId, code: z.string(), message: z.string() }),
+  /** A file being imported (library.import): what it is doing now; runs is known once it is parsed. */
+  'import.progress': z.object({
+    fileName: z.string().max(255),
+    phase: z.enum(['parsing', 'saving']),
+    runs: z.number().int().nullable(),
+  }),
   'run.finished': z.object({
     runId,
     status: z.enum(['done', 'cancelled', 'failed']),

@@ -7,6 +7,7 @@ import { importItems, type Library } from '../store/library.ts';
 import { DEFAULT_LIST_PAGE, type ProcedureOutput, type RunRef, type SystemOverview } from './contract.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
+import type { Importer } from './import-worker.ts';
 import { withTrimAudits } from './trim-seen.ts';
 import { ReportPrintError, type ReportHtml, type ReportPrinter } from '../report/printer.ts';
 import { ReportInputError } from '../report/report-model.ts';
@@ -43,6 +44,8 @@ export interface Backend {
   formats: FormatsPort | null;
   system: SystemPort | null;
   runs: RunManager | null;
+  /** Imports off the main thread (import-worker.ts); none: parsed and saved in this thread. */
+  importer?: Importer | null;
   crypto?: CryptoPort | null;
   /** Native dialogs: Electron only. */
   dialogs?: DialogPort | null;
@@ -93,6 +96,7 @@ export function createHandlers(backend: Backend): Handlers {
     'library.import': async ({ fileName, contentBase64 }) => {
       const library = need(backend, 'library');
       const bytes = new Uint8Array(Buffer.from(contentBase64, 'base64'));
+      if (backend.importer) return backend.importer.importFile(fileName, bytes);
       const { records, warnings } = await need(backend, 'formats').parseImport(fileName, bytes);
       const outcomes = library.importRuns(importItems(records, bytes));
       return {

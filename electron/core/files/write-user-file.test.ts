@@ -129,6 +129,18 @@ describe('writeUserFile', () => {
     assert.ok(statSync(fifo).isFIFO());
   });
 
+  it('writes 4 MiB through a FIFO, more than the pipe holds: a full pipe is waited on', async () => {
+    const fifo = join(dir, 'big-pipe');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const reader = spawn('wc', ['-c', fifo], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let got = '';
+    reader.stdout.setEncoding('utf8').on('data', (chunk: string) => (got += chunk));
+    const closed = new Promise((ok) => reader.on('close', ok));
+    await writeUserFile(fifo, new Uint8Array(4 * 1024 * 1024).fill(65));
+    await closed;
+    assert.equal(Number.parseInt(got, 10), 4 * 1024 * 1024);
+  });
+
   it('refuses a block device without opening it', { skip: !isRoot && 'needs root to make a device node' }, async () => {
     const node = join(dir, 'blockdev');
     // Major 7 is loop; minor 250 is not attached here. The node is never opened either way.

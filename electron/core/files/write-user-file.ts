@@ -11,6 +11,10 @@
 //  - a missing file is written to a temporary file beside it and linked into place, so an
 //    interrupted write never leaves half a file and a file that appears meanwhile is kept;
 //  - a block device is refused: DiskDelta never writes to a disk.
+// Nothing is opened so that it can wait: a FIFO with no reader once made `export --out FIFO`
+// wait forever in open(2). Opens are O_NONBLOCK (a FIFO without a reader fails with ENXIO,
+// after a short grace for a reader started just before), the kind of the opened file is checked
+// against what stat saw, and a full pipe is waited on write by write.
 // Errors are UserFileError with a message that names the user's path, never the hidden
 // temporary file.
 import { constants, fstat, write, type Stats } from 'node:fs';
@@ -123,7 +127,10 @@ async function writeToOwnDescriptor(path: string, fd: number, bytes: Uint8Array)
 async function writeInPlace(path: string, bytes: Uint8Array, regular: boolean): Promise<void> {
   let handle: FileHandle | undefined;
   try {
-    handle = await open(path, constants.O_WRONLY | constants.O_NOCTTY);
+    handle = await openForWriting(path);
+    // A regular file swapped for a FIFO (or the reverse) since stat: not what was decided on.
+    if ((await handle.stat()).isFile() !== regular)
+      throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: it was replaced while being opened; nothing was written`);
     await writeAll(handle, bytes);
     if (regular) {
       await handle.truncate(bytes.length);
@@ -135,6 +142,22 @@ async function writeInPlace(path: string, bytes: Uint8Array, regular: boolean): 
     throw failed(path, error);
   } finally {
     await handle?.close().catch(() => {});
+  }
+}
+
+/** A reader started just before DiskDelta (`cat FIFO & diskdelta export --out FIFO`) may open its end a moment later. */
+const READER_GRACE_MS = 1000;
+
+/** O_NONBLOCK: a FIFO without a reader (or a device that waits for a carrier) fails instead of waiting. */
+async function openForWriting(path: string): Promise<FileHandle> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await open(path, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
+    } catch (error) {
+      if (errnoCode(error) !== 'ENXIO' || Date.now() - started > READER_GRACE_MS) throw error;
+      await sleep(20);
+    }
   }
 }
 
@@ -175,7 +198,15 @@ async function writeNewFile(path: string, bytes: Uint8Array): Promise<void> {
 async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   let offset = 0;
   while (offset < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null);
+    let bytesWritten: number;
+    try {
+      ({ bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null));
+    } catch (error) {
+      // Opened O_NONBLOCK: a full pipe is a wait for the reader, not a failure.
+      if (errnoCode(error) !== 'EAGAIN') throw error;
+      await sleep(5);
+      continue;
+    }
     if (bytesWritten === 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
     offset += bytesWritten;
   }
@@ -193,7 +224,7 @@ const REASONS: Record<string, string> = {
   EROFS: 'the filesystem is read-only',
   EISDIR: 'it is a folder',
   ENOTDIR: 'a part of the path is not a folder',
-  ENXIO: 'nothing is reading at the other end (a socket or a FIFO without reader)',
+  ENXIO: 'nothing is reading at the other end (a FIFO without a reader, or a device not there): start the reader first',
   EPIPE: 'the reader went away',
   EIO: 'an I/O error',
   ELOOP: 'too many symbolic links',

@@ -21,7 +21,7 @@
 //  its CSV column name with its unit.
 import { testByForeignName } from '../model/catalog.ts';
 import type { ExtraMetric, LatencyNs, RunRecord, TestResult, Warning } from '../model/results.ts';
-import { emptyLatency, resultWithoutRuns, parseToolSize, scaleDecimal, splitLines } from './common.ts';
+import { eachLine, emptyLatency, resultWithoutRuns, parseToolSize, scaleDecimal } from './common.ts';
 import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 
 const IO_FIELDS = [
@@ -156,19 +156,30 @@ function layoutFor(cells: string[]): Layout | null {
  * fit a layout stays an error: a row cut short is never mistaken for text.
  */
 function isRowCandidate(line: string): boolean {
-  const cells = line.split(',');
+  const cells = cellsOf(line);
   if (cells.length < 8) return false;
   const [a = '', b = ''] = cells;
   if (/^\d+\.\d+[a-z]?$/.test(a) && /^\d+\.\d+[a-z]?$/.test(b)) return true;
   return /^\d+[KMGT]?(:\d+[kKmM]?)*$/i.test(b) && !/\s{2,}/.test(a);
 }
 
+/** The most cells a row of any layout has: the 1.98 layout and a trailing comma. */
+const MAX_CELLS = LAYOUT_198.length + 1;
+
+/**
+ * The comma-separated cells of a line, at most MAX_CELLS + 1 of them: enough to tell that a
+ * line has too many for any layout, without an array of every comma of a 45 MB line (755 MB).
+ */
+function cellsOf(line: string): string[] {
+  return line.split(',', MAX_CELLS + 1);
+}
+
 /** True when `text` holds a bonnie++ CSV row in a known layout (with or without the text report around it). */
 export function looksLikeBonnieCsv(text: string): boolean {
-  for (const raw of splitLines(text)) {
+  for (const [raw] of eachLine(text)) {
     const line = raw.trim();
     if (line === '' || isHeader(line) || !isRowCandidate(line)) continue;
-    const cells = line.split(',');
+    const cells = cellsOf(line);
     const layout = layoutFor(cells);
     // A row that starts with bonnie++'s version pair but has the wrong number of fields is a
     // damaged bonnie++ file: recognised, so that the error names the row's line.
@@ -341,36 +352,42 @@ function startTimeFromSeed(seed: string, now: Date): Date | null {
 /** Every bonnie++ CSV row of the file becomes one run; the text report around rows is kept, not parsed. */
 export function parseBonnieCsv(text: string, fileName: string, now: Date): RunRecord[] {
   const rows: Array<ReturnType<typeof parseRow>> = [];
-  const lines = splitLines(text);
+  // One line at a time: the runs are capped (MAX_RUNS_PER_IMPORT) and the text kept is capped,
+  // so a file of millions of lines never becomes an array of them.
   const reportLines: string[] = [];
-  lines.forEach((raw, index) => {
+  let reportChars = 0;
+  let last: [string, number] = ['', 0];
+  for (const [raw, index] of eachLine(text)) {
+    last = [raw, index];
     const line = raw.trim();
-    if (line === '' || isHeader(line)) return;
+    if (line === '' || isHeader(line)) continue;
     if (!isRowCandidate(line)) {
-      reportLines.push(raw);
-      return;
+      // Only what is kept (META_TEXT_LIMIT) is collected.
+      if (reportChars <= META_TEXT_LIMIT) reportLines.push(raw.slice(0, META_TEXT_LIMIT));
+      reportChars += raw.length + 1;
+      continue;
     }
     const fail = (problem: string): never => {
       throw new ImportError(fileName, index + 1, problem);
     };
-    const cells = line.split(',');
+    const cells = cellsOf(line);
     const layout = layoutFor(cells);
     if (!layout) {
       fail(
-        `not a bonnie++ CSV row: ${cells.length} fields (the 1.0x layout has ${LAYOUT_103.length}, ` +
+        `not a bonnie++ CSV row: ${cells.length > MAX_CELLS ? `more than ${MAX_CELLS}` : cells.length} fields (the 1.0x layout has ${LAYOUT_103.length}, ` +
           `1.93–1.97 have ${LAYOUT_197.length}, 1.98 and 2.0x have ${LAYOUT_198.length})`,
       );
     }
     if (rows.length === MAX_RUNS_PER_IMPORT) throw tooManyRuns(fileName, `more than ${MAX_RUNS_PER_IMPORT}`);
     rows.push(parseRow(cells, layout as Layout, fail, now));
-  });
+  }
   if (rows.length === 0) throw new ImportError(fileName, null, 'no bonnie++ result rows in the file');
   // bonnie++ ends every row with a line break. Without one the last row may have been cut
   // inside its last field ("…,+++" → "…,+", "…,45" → "…,4"), which no field count can show.
-  if ((lines[lines.length - 1] ?? '').trim() !== '') {
+  if (last[0].trim() !== '') {
     throw new ImportError(
       fileName,
-      lines.length,
+      last[1] + 1,
       'the last row does not end with a line break: the file looks truncated (bonnie++ ends every row with one; add it if the file was edited by hand)',
     );
   }

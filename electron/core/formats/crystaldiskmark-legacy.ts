@@ -12,7 +12,7 @@
 // source of those versions is published), and "Random 512KB" is 512 KiB at queue depth 1.
 // MB/s is 10^6 bytes/s; the IOPS column is that × 10^6 ÷ 4096, which the rate check confirms.
 import type { AccessPattern, RunRecord, TestParams } from '../model/results.ts';
-import { scaleDecimal, splitLines, testIdFor, uniqueTestName } from './common.ts';
+import { scaleDecimal, splitLines, testIdFor, UniqueNames } from './common.ts';
 import { buildResults, driveTarget, isoLocal, type ReportLine } from './disk-mark-text.ts';
 import { ImportError } from './import-error.ts';
 
@@ -21,10 +21,10 @@ const LINE =
 const FOOTER = /^\s*(Test|Date|OS)\s*:\s?(.*)$/;
 
 export function parseCrystalDiskMarkLegacy(text: string, fileName: string, version: string): RunRecord[] {
-  const lines = splitLines(text);
+  const lines = splitLines(text, fileName);
   const meta: Record<string, string> = { layout: `CrystalDiskMark ${version} (one line per test)` };
   const rows: ReportLine[] = [];
-  const taken = new Set<string>();
+  const names = new UniqueNames();
   const comment: string[] = [];
   let header = true;
   for (let i = 0; i < lines.length; i++) {
@@ -49,7 +49,7 @@ export function parseCrystalDiskMarkLegacy(text: string, fileName: string, versi
       const rw: AccessPattern = random ? (write ? 'randwrite' : 'randread') : write ? 'write' : 'read';
       const params: TestParams = { rw, blockSize, queueDepth, threads };
       rows.push({
-        name: uniqueTestName(taken, testIdFor(params), `line ${i + 1}`),
+        name: names.take(testIdFor(params), `line ${i + 1}`),
         params,
         rateMilli: rateMilli as number,
         iops,

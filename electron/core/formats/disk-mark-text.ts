@@ -26,7 +26,7 @@ import {
   scaleDecimal,
   splitLines,
   testIdFor,
-  uniqueTestName,
+  UniqueNames,
 } from './common.ts';
 import { ImportError } from './import-error.ts';
 import { checkResultRate } from './rate-check.ts';
@@ -148,10 +148,10 @@ export function buildResults(tool: string, lines: ReportLine[], unit: RateUnit, 
 }
 
 export function parseDiskMarkText(text: string, fileName: string, flavour: DiskMarkFlavour): RunRecord[] {
-  const lines = splitLines(text);
+  const lines = splitLines(text, fileName);
   const meta: Record<string, string> = {};
   const rows: ReportLine[] = [];
-  const taken = new Set<string>();
+  const names = new UniqueNames();
   const notRun: string[] = [];
   let section: { kind: 'Read' | 'Write' | 'Mix'; readPercent: number } | null = null;
   let sawSection = false;
@@ -209,7 +209,7 @@ export function parseDiskMarkText(text: string, fileName: string, flavour: DiskM
         name = `mix${section.readPercent}-${shape}`;
       }
       rows.push({
-        name: uniqueTestName(taken, name, `line ${i + 1}`),
+        name: names.take(name, `line ${i + 1}`),
         params,
         rateMilli: rateMilli as number,
         iops,

@@ -29,8 +29,8 @@ import {
   type TestResult,
   type Warning,
 } from '../model/results.ts';
-import { blockSizeLabel, emptyLatency, resultWithoutRuns, testIdFor, uniqueTestName } from './common.ts';
-import { ImportError } from './import-error.ts';
+import { blockSizeLabel, emptyLatency, maxOf, resultWithoutRuns, testIdFor, UniqueNames } from './common.ts';
+import { ImportError, tooManyRuns, MAX_RUNS_PER_IMPORT } from './import-error.ts';
 import { lineAt, lineOfPath, scanJsonValue } from './json-scan.ts';
 import { checkResultRate } from './rate-check.ts';
 
@@ -39,6 +39,12 @@ type Obj = Record<string, unknown>;
 
 const SYNC_ENGINES = new Set(['sync', 'psync', 'vsync', 'pvsync', 'pvsync2', 'mmap', 'splice', 'null']);
 const META_TEXT_LIMIT = 2000;
+/**
+ * Jobs whose own options are kept in sourceMeta ("job.NAME.rw", …). Beyond that a note says
+ * how many were left out: every result keeps its test shape, and an object of 600,000 keys
+ * (200,000 jobs × 3 options) took seconds for every copy, stringify and store of the run.
+ */
+const META_JOBS = 100;
 
 /**
  * A size as fio reads it (parse.c __get_mult_bytes): "4k", "64m", "50000Mi", "4GB", plain
@@ -210,15 +216,14 @@ function combine(parts: Direction[]): Direction {
   if (total > 0 && parts.every((d) => d.latency.mean !== null)) {
     latency.mean = Math.round(parts.reduce((s, d) => s + (d.latency.mean as number) * d.ios, 0) / total);
   }
-  const maxes = parts.map((d) => d.latency.max).filter((v): v is number => v !== null);
-  latency.max = maxes.length > 0 ? Math.max(...maxes) : null;
+  latency.max = maxOf(parts.flatMap((d) => (d.latency.max === null ? [] : [d.latency.max])));
   const bins = new Map<number, number>();
   for (const d of parts) for (const [b, c] of d.histogram) bins.set(b, (bins.get(b) ?? 0) + c);
   return {
     bytesPerSec: parts.reduce((s, d) => s + d.bytesPerSec, 0),
     iops: parts.reduce((s, d) => s + d.iops, 0),
     ios: total,
-    runtimeMs: Math.max(...parts.map((d) => d.runtimeMs)),
+    runtimeMs: maxOf(parts.map((d) => d.runtimeMs)) ?? 0,
     rateSlack: parts.reduce((s, d) => s + d.rateSlack, 0),
     latency,
     histogram: [...bins.entries()].sort((a, b) => a[0] - b[0]),
@@ -311,19 +316,19 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
     if (!group) {
       group = { shape: jobShape(jobname, opts), jobname: jobname, opts, parts: new Map(), cpu: null, cpuEstimated: false, errors: [] };
       groups.set(key, group);
-      for (const [k, v] of Object.entries(jobOpts)) meta[`job.${jobname}.${k}`] = v;
+      if (groups.size <= META_JOBS) for (const [k, v] of Object.entries(jobOpts)) meta[`job.${jobname}.${k}`] = v;
     }
     const dirs: Direction[] = [];
     for (const dir of group.shape.dirs) {
       const d = direction(ctx, job, dir, path);
       if (!d) continue;
-      group.parts.set(dir, [...(group.parts.get(dir) ?? []), d]);
+      appendTo(group.parts, dir, d);
       dirs.push(d);
     }
     // unified_rw_reporting=1 (or "mixed") writes one "mixed" object for all directions instead.
     const mixed = dirs.length === 0 ? direction(ctx, job, 'mixed', path) : null;
     if (mixed) {
-      group.parts.set('mixed', [...(group.parts.get('mixed') ?? []), mixed]);
+      appendTo(group.parts, 'mixed', mixed);
       dirs.push(mixed);
     }
     const usr = num(ctx, job, 'usr_cpu', path, false);
@@ -331,7 +336,7 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
     // usr_cpu/sys_cpu are percent of job_runtime (fio 3.8+); older fio has only the I/O runtime.
     let runtimeMs = num(ctx, job, 'job_runtime', path, false);
     if (runtimeMs === null && dirs.length > 0) {
-      runtimeMs = Math.max(...dirs.map((d) => d.runtimeMs));
+      runtimeMs = maxOf(dirs.map((d) => d.runtimeMs));
       group.cpuEstimated = true;
     }
     if (usr !== null && sys !== null && runtimeMs !== null && runtimeMs > 0) {
@@ -357,18 +362,23 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
   const byTarget = new Map<string, Group[]>();
   for (const group of groups.values()) {
     const target = targetOf(group.opts);
-    byTarget.set(target.path, [...(byTarget.get(target.path) ?? []), group]);
+    appendTo(byTarget, target.path, group);
   }
+  if (groups.size > META_JOBS) {
+    meta.jobOptions = `the options of the first ${META_JOBS} of ${groups.size} jobs are kept here (job.NAME.OPTION); each result keeps its test shape`;
+  }
+  // Refused before the runs are built: each would copy the metadata.
+  if (byTarget.size > MAX_RUNS_PER_IMPORT) throw tooManyRuns(fileName, `jobs on ${byTarget.size} targets, that is ${byTarget.size}`);
   const runs: RunRecord[] = [];
   for (const [targetPath, targetGroups] of byTarget) {
-    const taken = new Set<string>();
+    const names = new UniqueNames();
     const results: TestResult[] = [];
     const extras: ExtraMetric[] = [];
     for (const group of targetGroups) {
       const perDir = [...group.parts.entries()].map(([dir, parts]) => [dir, combine(parts)] as const);
       if (perDir.length === 0 && group.errors.length === 0) continue;
       // A job name is a label a person typed: trimmed and single-spaced, it qualifies a duplicate.
-      const name = uniqueTestName(taken, group.shape.name, group.jobname.trim().replace(/\s+/g, ' ') || `job ${results.length + 1}`);
+      const name = names.take(group.shape.name, group.jobname.trim().replace(/\s+/g, ' ') || `job ${results.length + 1}`);
       if (group.errors.length > 0) {
         results.push(failedResult(name, group, errorText));
         continue;
@@ -400,6 +410,16 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
   }
   if (runs.length === 0) throw new ImportError(fileName, lineAt(text, start), 'no job in the file has read, write or trim results');
   return runs;
+}
+
+/**
+ * Adds to a list in a map in place. Copying the list on every add ([...list, item]) made an
+ * fio file of 200,000 jobs on one target take minutes: each job copied all the jobs before it.
+ */
+function appendTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 interface Group {

@@ -3,7 +3,7 @@
 
 import { MAX_RUNS_PER_IMPORT } from '../model/import-limits.ts';
 
-export { MAX_IMPORT_BYTES, MAX_JSON_DEPTH, MAX_RUNS_PER_IMPORT } from '../model/import-limits.ts';
+export { MAX_IMPORT_BYTES, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_RUNS_PER_IMPORT } from '../model/import-limits.ts';
 
 export function tooManyRuns(fileName: string, count: number | string): ImportError {
   return new ImportError(fileName, null, `the file holds ${count} runs; one import takes at most ${MAX_RUNS_PER_IMPORT} (split the file)`);

@@ -2,7 +2,7 @@
 // and it accepts any depth; this scanner runs first, so a broken or hostile document is
 // refused with the line of the problem, and afterwards it finds the line of a value that
 // parsed but has the wrong type (for "file:line: expected a number" messages).
-import { ImportError, MAX_JSON_DEPTH } from './import-error.ts';
+import { ImportError, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES } from './import-error.ts';
 
 type PathPart = string | number;
 
@@ -90,13 +90,20 @@ function walk(
     i = SCALAR.lastIndex;
   };
 
+  let values = 0;
+  let containers = 0;
   // One loop iteration reads one value (opening containers pushes a frame).
   for (;;) {
     skipWs();
     if (onValue && onValue(path(), i)) return i;
+    // Counted so that JSON.parse never builds more than a small multiple of the file.
+    if (++values > MAX_JSON_VALUES)
+      fail(`more than ${MAX_JSON_VALUES.toLocaleString('en')} values: no benchmark result file holds that many`, i);
     const c = text[i];
     if (c === '{' || c === '[') {
       if (stack.length >= MAX_JSON_DEPTH) fail(`nested deeper than ${MAX_JSON_DEPTH} levels`, i);
+      if (++containers > MAX_JSON_CONTAINERS)
+        fail(`more than ${MAX_JSON_CONTAINERS.toLocaleString('en')} objects and arrays: no benchmark result file holds that many`, i);
       i++;
       skipWs();
       const kind = c === '{' ? 'object' : 'array';

@@ -5,9 +5,9 @@
 // (BEGIN IMMEDIATE) so that a second process waits on the busy timeout instead of failing
 // half-way with SQLITE_BUSY when it upgrades a read lock.
 import { createHash } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statfsSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type {
@@ -35,7 +35,8 @@ const BUSY_TIMEOUT_MS = 10_000;
 
 export class LibraryError extends Error {
   override name = 'LibraryError';
-  readonly code: 'open-failed' | 'newer-schema' | 'busy' | 'write-failed';
+  /** read-only: this user may not write the file or its folder, or the filesystem is read-only; disk-full: no space for the WAL index or a page. */
+  readonly code: 'open-failed' | 'newer-schema' | 'busy' | 'write-failed' | 'read-only' | 'disk-full';
   constructor(code: LibraryError['code'], message: string, options?: ErrorOptions) {
     super(message, options);
     this.code = code;
@@ -129,29 +130,111 @@ export function openLibrary(opts: OpenOptions = {}): Library {
   try {
     return new SqliteLibrary(path, busyTimeoutMs);
   } catch (error) {
-    const fallback = opts.readOnly && error instanceof LibraryError && error.code === 'open-failed' ? readOnlyMode(path) : null;
-    if (!fallback) throw error;
-    return new SqliteLibrary(path, busyTimeoutMs, fallback);
+    const unwritable = error instanceof LibraryError && error.code === 'open-failed' ? whyUnwritable(path, error) : null;
+    if (!unwritable) throw error;
+    // A writer is told why in words ("disk I/O error" once sent people to repair a healthy file).
+    if (!opts.readOnly) throw new LibraryError(unwritable.code, unwritable.message, { cause: error });
+    return openForReading(path, busyTimeoutMs, unwritable);
   }
 }
 
+interface Unwritable {
+  code: 'read-only' | 'disk-full';
+  message: string;
+  /** The filesystem itself is read-only: nobody can change the file. */
+  readOnlyFs: boolean;
+}
+
+const MiB = 1024 * 1024;
+/** SQLite's primary result codes that a full disk gives on open: IOERR (the -shm cannot grow), FULL, CANTOPEN. */
+const FULL_DISK_CODES = new Set([10, 13, 14]);
+
 /**
- * How to open a library that cannot be written: 'immutable' on a read-only filesystem (nobody
- * can change it, and SQLite need not create its WAL index beside it, which it cannot there),
- * 'ro' when only this user may not write; null when the file is not there to read at all.
+ * Why a library that exists cannot be opened for writing, or null when that is not the reason
+ * (then the original error stands): a full disk, a read-only filesystem, or no permission.
  */
-function readOnlyMode(path: string): 'immutable' | 'ro' | null {
+function whyUnwritable(path: string, error: LibraryError): Unwritable | null {
+  if (path === ':memory:') return null;
   try {
     accessSync(path, constants.R_OK);
   } catch {
     return null;
   }
+  const cause = error.cause as { errcode?: number } | undefined;
+  const folder = dirname(path);
+  try {
+    const fs = statfsSync(folder);
+    const free = fs.bavail * fs.bsize;
+    if (FULL_DISK_CODES.has((cause?.errcode ?? 0) & 0xff) && free < MiB) {
+      return {
+        code: 'disk-full',
+        readOnlyFs: false,
+        message: `the disk holding the library ${shortPath(path)} is full (${free} bytes free in ${shortPath(folder)}): free some space, or choose another library with --db`,
+      };
+    }
+  } catch {
+    // No statfs: decide by permissions below.
+  }
   try {
     accessSync(path, constants.W_OK);
-    accessSync(dirname(path), constants.W_OK);
+    accessSync(folder, constants.W_OK);
     return null; // writable: the failure was something else, keep its message
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EROFS') {
+      return {
+        code: 'read-only',
+        readOnlyFs: true,
+        message: `the library ${shortPath(path)} is on a read-only filesystem and cannot be changed there: copy it elsewhere, or choose another library with --db`,
+      };
+    }
+    return {
+      code: 'read-only',
+      readOnlyFs: false,
+      message:
+        `the library ${shortPath(path)} cannot be written by this user (${userName()}): the file or its folder is read-only ` +
+        'for you. Use it as its owner, or choose another library with --db',
+    };
+  }
+}
+
+function userName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return `uid ${process.getuid?.() ?? '?'}`;
+  }
+}
+
+/**
+ * A library that cannot be written, opened for the commands that only read (list, show,
+ * export, compare). 'ro' needs the WAL index (-shm) beside the file, which SQLite must be able
+ * to create: not in a folder this user cannot write, nor on a full disk. Then 'immutable',
+ * which reads the file without the index, is right only when no change waits in the -wal file
+ * (the last writer closed cleanly and checkpointed it); else those runs would be missing.
+ */
+function openForReading(path: string, busyTimeoutMs: number, unwritable: Unwritable): Library {
+  if (unwritable.readOnlyFs) return new SqliteLibrary(path, busyTimeoutMs, 'immutable');
+  try {
+    return new SqliteLibrary(path, busyTimeoutMs, 'ro');
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EROFS' ? 'immutable' : 'ro';
+    if (!(error instanceof LibraryError) || error.code !== 'open-failed') throw error;
+    if (walSize(path) > 0) {
+      throw new LibraryError(
+        unwritable.code,
+        `${unwritable.message}. It cannot be read here either: its last changes are still in ${shortPath(`${path}-wal`)}, ` +
+          'which only a writer can fold in (open it once where it can be written)',
+        { cause: error },
+      );
+    }
+    return new SqliteLibrary(path, busyTimeoutMs, 'immutable');
+  }
+}
+
+function walSize(path: string): number {
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
   }
 }
 
@@ -204,7 +287,13 @@ class SqliteLibrary implements Library {
     }
     if (readOnly) {
       // No migrations on a file we may not write: its schema must already be this version's.
-      const version = userVersion(this.#db);
+      let version: number;
+      try {
+        version = userVersion(this.#db);
+      } catch (error) {
+        this.#db.close();
+        throw new LibraryError('open-failed', `cannot read the library ${shortPath(path)}: ${messageOf(error)}`, { cause: error });
+      }
       if (version !== SCHEMA_VERSION) {
         this.#db.close();
         throw new LibraryError(
@@ -276,6 +365,17 @@ class SqliteLibrary implements Library {
         `the library ${shortPath(this.path)} is busy: another DiskDelta process kept it locked too long; try again`,
         { cause: error },
       );
+    }
+    // SQLITE_READONLY (8) and SQLITE_FULL (13): said as what they are, not as damage.
+    if (primary === 8) {
+      return new LibraryError('read-only', `the library ${shortPath(this.path)} cannot be written here (${e.message ?? 'read-only'})`, {
+        cause: error,
+      });
+    }
+    if (primary === 13) {
+      return new LibraryError('disk-full', `the disk holding the library ${shortPath(this.path)} is full: free some space`, {
+        cause: error,
+      });
     }
     return new LibraryError('write-failed', `cannot write to the library ${shortPath(this.path)}: ${e.message ?? String(error)}`, {
       cause: error,
