@@ -141,7 +141,11 @@ function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels
         'g',
         { key: `y${t}` },
         h('line', { x1: PLOT.left, x2: WIDTH - PLOT.right, y1: py(t), y2: py(t), stroke: '#e5e7eb', strokeWidth: 1 }),
-        h('text', { x: PLOT.left - 4, y: py(t) + 3, fontSize: 9, fill: '#374151', textAnchor: 'end' }, formatAxisValue(chart.valueFormat, t)),
+        h(
+          'text',
+          { x: PLOT.left - 4, y: py(t) + 3, fontSize: 9, fill: '#374151', textAnchor: 'end' },
+          formatAxisValue(chart.valueFormat, t),
+        ),
       ),
     ),
     h('line', { x1: PLOT.left, x2: WIDTH - PLOT.right, y1: bottom, y2: bottom, stroke: '#9ca3af', strokeWidth: 1 }),
@@ -149,7 +153,19 @@ function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels
       const x = px(t);
       const text = formatAxisValue(chart.x.format, t);
       return rotate
-        ? h('text', { key: `x${t}`, x, y: bottom + 10, fontSize: 8, fill: '#374151', textAnchor: 'end', transform: `rotate(-40 ${x} ${bottom + 10})` }, text)
+        ? h(
+            'text',
+            {
+              key: `x${t}`,
+              x,
+              y: bottom + 10,
+              fontSize: 8,
+              fill: '#374151',
+              textAnchor: 'end',
+              transform: `rotate(-40 ${x} ${bottom + 10})`,
+            },
+            text,
+          )
         : h('text', { key: `x${t}`, x, y: bottom + 12, fontSize: 9, fill: '#374151', textAnchor: 'middle' }, text);
     }),
     h('text', { x: WIDTH - PLOT.right, y: bottom + tickRoom + 2, fontSize: 9, fill: '#6b7280', textAnchor: 'end' }, chart.x.label),
@@ -193,4 +209,3 @@ function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels
     }),
   );
 }
-

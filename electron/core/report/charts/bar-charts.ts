@@ -49,7 +49,12 @@ export const throughputBars: ChartType = {
         unitLabel: throughputLabel(unit),
         direction: 'higher',
         valueFormat: 'number',
-        categories: drawn.map((row) => category(row, rowBars(row, (v) => bytesPerSecTo(v, unit)))),
+        categories: drawn.map((row) =>
+          category(
+            row,
+            rowBars(row, (v) => bytesPerSecTo(v, unit)),
+          ),
+        ),
       },
     ];
   },
@@ -73,7 +78,12 @@ export const iopsBars: ChartType = {
         unitLabel,
         direction: 'higher',
         valueFormat: 'number',
-        categories: drawn.map((row) => category(row, rowBars(row, (v) => v))),
+        categories: drawn.map((row) =>
+          category(
+            row,
+            rowBars(row, (v) => v),
+          ),
+        ),
       },
     ];
   },
@@ -141,8 +151,8 @@ export const latencyPercentileBars: ChartType = {
       shape: 'bars',
       id: `latency:${test}`,
       type: 'latency',
-      subject: test,
-      title: `Latency: ${testTitle(test, records.flatMap((r) => r.results).find((t) => t.test === test)?.params)}`,
+      subject: testTitle(test, records.flatMap((r) => r.results).find((t) => t.test === test)?.params),
+      title: 'Latency',
       unitLabel: 'µs',
       direction: 'lower',
       valueFormat: 'latency-us',

@@ -43,7 +43,7 @@ interface ChartBase {
   title: string;
   unitLabel: string;
   direction: ChartDirection;
-  /** What the chart is of when its type draws one chart per test and the app offers a picker. */
+  /** The test it is of, in words, when its type draws one chart per test (the app's picker lists them). */
   subject?: string;
   /** Wide in the app's grid (many categories). */
   wide?: boolean;

@@ -102,7 +102,8 @@ export const SERIES_MAX_POINTS = 300;
 
 export const timeSeries: ChartType = {
   id: 'time-series',
-  draws: 'a series over time: the throughput samples of one test, run 1 of each record (the runs are alike by design); one chart per test with samples',
+  draws:
+    'a series over time: the throughput samples of one test, run 1 of each record (the runs are alike by design); one chart per test with samples',
   inReport: false,
   picker: { heading: 'Throughput over time', empty: 'No time series in these runs (imports carry none; DiskDelta’s own runs do).' },
   build({ records, unit }: ChartInput): SeriesChartModel[] {
@@ -113,8 +114,8 @@ export const timeSeries: ChartType = {
       shape: 'series',
       id: `time-series:${test}`,
       type: 'time-series',
-      subject: test,
-      title: `Throughput over time: ${testTitle(test, records.flatMap((r) => r.results).find((t) => t.test === test)?.params)}`,
+      subject: testTitle(test, records.flatMap((r) => r.results).find((t) => t.test === test)?.params),
+      title: 'Throughput',
       unitLabel: throughputLabel(unit),
       direction: 'higher',
       valueFormat: 'number',
@@ -123,7 +124,9 @@ export const timeSeries: ChartType = {
       lines: records.flatMap((record, runIndex) => {
         const samples = record.results.find((r) => r.test === test)?.runs[0]?.samples ?? [];
         if (samples.length === 0) return [];
-        return [{ runIndex, points: downsample(samples, SERIES_MAX_POINTS).map((s) => ({ x: s.tMs, y: bytesPerSecTo(s.bytesPerSec, unit) })) }];
+        return [
+          { runIndex, points: downsample(samples, SERIES_MAX_POINTS).map((s) => ({ x: s.tMs, y: bytesPerSecTo(s.bytesPerSec, unit) })) },
+        ];
       }),
     }));
   },
