@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, type ReactNode } from 'react';
 import { THROUGHPUT_UNITS, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
@@ -128,9 +128,15 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
   const stores = useStoresApi();
   const c = stores.compare.getState;
   const picks = useCompare((s) => s.chartPicks);
+  const onPick = useCallback((type: string, id: string) => c().pickChart(type, id), [c]);
   const runs = view.comparison.runs;
   // One stable array per comparison, so the memoised charts skip work when only other props change.
   const labels = useMemo(() => runs.map((r) => r.label), [runs]);
+  // What lies below the first screen (the encryption section, the tables, the per-test charts)
+  // follows the grid a moment later: React renders it after the first screen is painted, in
+  // slices that let frames through, so ticking a run shows its bars at once (issue 22, item 9).
+  const now = useMemo(() => ({ view, records, unit, scale, labels }), [view, records, unit, scale, labels]);
+  const later = useDeferredValue(now);
 
   return (
     <div data-testid="compare-view">
@@ -190,6 +196,26 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
       ) : null}
 
       <ChartGrid registry={CHARTS} charts={view.charts} labels={labels} scale={scale} />
+      <BelowCharts {...later} picks={picks} onPick={onPick} />
+    </div>
+  );
+}
+
+interface BelowProps {
+  view: CompareView;
+  records: RunRecord[];
+  unit: ThroughputUnit;
+  scale: ScaleMode;
+  labels: string[];
+  picks: Record<string, string>;
+  onPick: (type: string, chartId: string) => void;
+}
+
+/** Everything under the chart grid; memoised, so a render for the grid alone skips it. */
+const BelowCharts = memo(function BelowCharts({ view, records, unit, scale, labels, picks, onPick }: BelowProps) {
+  const runs = view.comparison.runs;
+  return (
+    <>
       <CompareEncryption records={records} unit={unit} scale={scale} />
 
       <section aria-labelledby="speedup-h" className="below-fold">
@@ -245,14 +271,7 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
         </table>
       </section>
 
-      <ChartPickers
-        registry={CHARTS}
-        charts={view.charts}
-        labels={labels}
-        scale={scale}
-        picks={picks}
-        onPick={(type, id) => c().pickChart(type, id)}
-      />
+      <ChartPickers registry={CHARTS} charts={view.charts} labels={labels} scale={scale} picks={picks} onPick={onPick} />
 
       <section aria-labelledby="warn-h" className="below-fold">
         <h2 id="warn-h">Warnings</h2>
@@ -271,9 +290,9 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
             </div>
           ))}
       </section>
-    </div>
+    </>
   );
-}
+});
 
 /**
  * Green or red only for a change that can be told from noise: not for one inside the runs'
