@@ -147,3 +147,15 @@ test('an ATTO-style sweep of 18 block sizes is one chart with a line per run, in
   // Every figure is still in the report's table.
   assert.equal(doc.comparison.rows.filter((r) => r.kind === 'throughput').length, 18);
 });
+
+test('two block sizes of one pattern are single tests, drawn as bars; a chart type id is registered once', () => {
+  const records = [0, 1].map((n) =>
+    run(`run ${n}`, [result('a-4k', 'read', 4096, 1e8 * (n + 1)), result('a-1m', 'read', 1 << 20, 4e8 * (n + 1))]),
+  );
+  const view = buildCompareView(records, 'MB');
+  assert.deepEqual(
+    view.charts.map((c) => c.id),
+    ['throughput'],
+  );
+  assert.throws(() => CHARTS.register({ id: 'throughput', draws: '', inReport: false, build: () => [] }), /already registered/);
+});
