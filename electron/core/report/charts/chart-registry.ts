@@ -2,9 +2,6 @@
 // which results it draws (its `build`, and `claims` for tests it takes away from the others,
 // as a block-size sweep takes its tests from the per-test bars) and where it is shown. Adding
 // a chart is adding an entry: neither the app's view nor the report's printer names one.
-import { compareRuns } from '../../analysis/compare.ts';
-import type { ThroughputUnit } from '../../analysis/units.ts';
-import type { RunRecord } from '../../model/results.ts';
 import type { ChartInput, ChartModel } from './chart-model.ts';
 
 export interface ChartType {
@@ -58,9 +55,4 @@ export class ChartRegistry {
       return type.build({ ...input, rows });
     });
   }
-}
-
-/** Charts from runs alone (the comparison made here): for tests and callers without one. */
-export function chartsFor(registry: ChartRegistry, records: RunRecord[], unit: ThroughputUnit, where: 'app' | 'report'): ChartModel[] {
-  return registry.build({ records, comparison: compareRuns(records, { unit }), unit }, where);
 }
