@@ -12,6 +12,7 @@ import { runCli } from '../run-cli-in-process.ts';
 import { openLibrary } from '../../core/store/library.ts';
 import { syntheticRun } from '../../core/store/fixtures/synthetic-run.ts';
 import { formatRun } from './show.ts';
+import { LIST_PAGE } from './list.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-library-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -311,6 +312,40 @@ describe('list filters', () => {
       assert.equal(result.code, 2, `${flags.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, message);
     }
+  });
+});
+
+describe('list of a large library', () => {
+  const db = join(dir, 'large.sqlite');
+  const RUNS = 2 * LIST_PAGE + 30;
+  before(() => {
+    const library = openLibrary({ dbPath: db });
+    library.saveRuns(Array.from({ length: RUNS }, (_, i) => ({ ...syntheticRun(i), label: i % 2 ? `odd ${i}` : `even ${i}` })));
+    library.close();
+  });
+
+  it('shows a page of the newest runs and says how many more there are; --all, --limit and --json give the rest', async () => {
+    const text = await runCli(['list', '--db', db]);
+    assert.equal(text.code, 0, text.stderr);
+    const lines = text.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 1 + LIST_PAGE + 1, 'heading, a page of runs, the note');
+    assert.match(lines[1]!, new RegExp(`^${RUNS - LIST_PAGE + 1} `), 'the page starts at the oldest of the newest');
+    assert.match(lines.at(-2)!, new RegExp(`^${RUNS} `));
+    assert.equal(
+      lines.at(-1),
+      `${LIST_PAGE} of ${RUNS} runs shown, the newest: --limit N shows N, --all every one, filters narrow the list.`,
+    );
+    const all = await runCli(['list', '--all', '--db', db]);
+    assert.equal(all.stdout.trimEnd().split('\n').length, 1 + RUNS, 'every run, no note');
+    // A filter's count is of the matching runs, not of the library.
+    const odd = await runCli(['list', '--label', 'odd', '--db', db]);
+    assert.match(odd.stdout, new RegExp(`\n${LIST_PAGE} of ${RUNS / 2} runs shown`));
+    const limited = await runCli(['list', '--limit', '5', '--db', db]);
+    assert.match(limited.stdout, new RegExp(`\n5 of ${RUNS} runs shown`));
+    assert.equal(JSON.parse((await runCli(['list', '--json', '--db', db])).stdout).length, RUNS, 'scripts get every run');
+    const both = await runCli(['list', '--all', '--limit', '3', '--db', db]);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--limit and --all contradict each other/);
   });
 });
 

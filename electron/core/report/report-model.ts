@@ -3,11 +3,13 @@
 // how it is printed. Pure (no Node, no DOM): the renderer builds it too.
 import { compareRuns, testTitle, type Comparison } from '../analysis/compare.ts';
 import { summarize, type SummaryAnalysis, type SummarySection } from '../analysis/summary.ts';
-import { bytesPerSecTo, formatBytes, formatPercent, throughputLabel, type ThroughputUnit } from '../analysis/units.ts';
+import { formatBytes, formatPercent, type ThroughputUnit } from '../analysis/units.ts';
 import type { RunRecord, RunSource, TestParams, Warning } from '../model/results.ts';
 import { layerLine } from './stack-text.ts';
 import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
 import { counted } from '../model/display.ts';
+import type { ChartModel } from './charts/chart-model.ts';
+import { CHARTS } from './charts/charts.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -48,22 +50,6 @@ export interface ReportRun {
   notes: string;
 }
 
-export interface ChartBar {
-  runIndex: number;
-  /** In the chart's unit (MB/s, IOPS …); null: the run has no such figure. */
-  value: number | null;
-  display: string;
-  ratioText: string | null;
-}
-
-export interface ReportChart {
-  id: string;
-  title: string;
-  unitLabel: string;
-  direction: 'higher' | 'lower' | 'none';
-  bars: ChartBar[];
-}
-
 export interface ReportWarning extends Warning {
   /** The runs that carry this same warning (bonnie++'s "nearest test" note is on every import). */
   runIndexes: number[];
@@ -77,7 +63,8 @@ export interface ReportDocument {
   comparison: Comparison;
   runs: ReportRun[];
   summary: SummarySection[];
-  charts: ReportChart[];
+  /** The chart registry's charts that print (charts/charts.ts), drawn by report-chart.ts. */
+  charts: ChartModel[];
   /** Per comparison row, per run: the spread of that figure ("CV 2.1 %"), or null. */
   spreads: Array<Array<string | null>>;
   warnings: ReportWarning[];
@@ -100,7 +87,8 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
       `a report lays out at most ${MAX_REPORT_RUNS} runs side by side; ${records.length} were given: pick the ones to compare`,
     );
   }
-  const comparison = compareRuns(records, { unit: options.unit ?? 'MB' });
+  const unit = options.unit ?? 'MB';
+  const comparison = compareRuns(records, { unit });
   return {
     title: options.title ?? defaultTitle(records),
     generatedAt: options.generatedAt.toISOString(),
@@ -108,7 +96,7 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
     comparison,
     runs: records.map((record, i) => describeRun(record, i)),
     summary: summarize({ records, comparison }, options.analyses),
-    charts: chartsOf(comparison),
+    charts: CHARTS.build({ records, comparison, unit }, 'report'),
     spreads: comparison.rows.map((row) => records.map((record) => spreadText(record, row.test, row.kind))),
     warnings: collectWarnings(records),
     appVersion: options.appVersion ?? '',
@@ -229,28 +217,6 @@ function methodOf(record: RunRecord): ReportMethod {
     tests: record.results.map((r) => ({ id: r.test, title: testTitle(r.test), params: paramsText(r.params) })),
     measuredAt: record.createdAt,
   };
-}
-
-/** One chart per test: throughput for sequential tests, IOPS for random ones (the table has both). */
-function chartsOf(comparison: Comparison): ReportChart[] {
-  const unit = comparison.unit;
-  return comparison.rows
-    .filter(
-      (row) => row.kind === 'iops' || (row.kind === 'throughput' && !comparison.rows.some((r) => r.test === row.test && r.kind === 'iops')),
-    )
-    .filter((row) => row.cells.some((c) => c.value !== null))
-    .map((row) => ({
-      id: `${row.test}:${row.metric}`,
-      title: row.testTitle,
-      unitLabel: row.kind === 'throughput' ? throughputLabel(unit) : row.test === 'seeks' ? 'seeks/s' : 'IOPS',
-      direction: row.direction,
-      bars: row.cells.map((cell, runIndex) => ({
-        runIndex,
-        value: cell.value === null ? null : row.kind === 'throughput' ? bytesPerSecTo(cell.value, unit) : cell.value,
-        display: cell.display,
-        ratioText: cell.vsBaseline?.ratioText ?? null,
-      })),
-    }));
 }
 
 function spreadText(record: RunRecord, test: string, kind: string): string | null {

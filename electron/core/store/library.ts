@@ -86,7 +86,8 @@ export interface Library {
   importRuns(items: ImportItem[]): ImportOutcome[];
   getRun(id: number): RunRecord | null;
   listRuns(filter?: RunFilter): RunSummary[];
-  countRuns(): number;
+  /** How many runs match (all of them without a filter): what a page of listRuns leaves out. */
+  countRuns(filter?: Omit<RunFilter, 'limit'>): number;
   relabel(id: number, label: string): boolean;
   setNotes(id: number, notes: string): boolean;
   deleteRun(id: number): boolean;
@@ -239,6 +240,34 @@ function walSize(path: string): number {
 }
 
 type Row = Record<string, SQLInputValue>;
+
+/** A filter's SQL conditions on the runs table (list and count use the same). */
+function filterSql(filter: Omit<RunFilter, 'limit'>): { where: string[]; params: SQLInputValue[] } {
+  const where: string[] = [];
+  const params: SQLInputValue[] = [];
+  if (filter.source) {
+    where.push('source = ?');
+    params.push(filter.source);
+  }
+  if (filter.label) {
+    where.push("label LIKE ? ESCAPE '\\'");
+    params.push(likePattern(filter.label));
+  }
+  if (filter.device) {
+    const pattern = likePattern(filter.device);
+    where.push("(device_model LIKE ? ESCAPE '\\' OR device_class LIKE ? ESCAPE '\\' OR target_path LIKE ? ESCAPE '\\')");
+    params.push(pattern, pattern, pattern);
+  }
+  if (filter.since) {
+    where.push('created_at >= ?');
+    params.push(filter.since);
+  }
+  if (filter.until) {
+    where.push('created_at <= ?');
+    params.push(filter.until);
+  }
+  return { where, params };
+}
 
 const LATENCY_KEYS = ['mean', 'p50', 'p90', 'p99', 'p999', 'max'] as const;
 
@@ -623,29 +652,7 @@ class SqliteLibrary implements Library {
   }
 
   listRuns(filter: RunFilter = {}): RunSummary[] {
-    const where: string[] = [];
-    const params: SQLInputValue[] = [];
-    if (filter.source) {
-      where.push('source = ?');
-      params.push(filter.source);
-    }
-    if (filter.label) {
-      where.push("label LIKE ? ESCAPE '\\'");
-      params.push(likePattern(filter.label));
-    }
-    if (filter.device) {
-      const pattern = likePattern(filter.device);
-      where.push("(device_model LIKE ? ESCAPE '\\' OR device_class LIKE ? ESCAPE '\\' OR target_path LIKE ? ESCAPE '\\')");
-      params.push(pattern, pattern, pattern);
-    }
-    if (filter.since) {
-      where.push('created_at >= ?');
-      params.push(filter.since);
-    }
-    if (filter.until) {
-      where.push('created_at <= ?');
-      params.push(filter.until);
-    }
+    const { where, params } = filterSql(filter);
     // The column list matches the covering index runs_list (migration 3), and rows come back
     // as arrays: both matter with thousands of runs (see scripts/bench-library.ts).
     let sql = `SELECT ${LIST_COLUMNS} FROM runs` + (where.length ? ` WHERE ${where.join(' AND ')}` : '');
@@ -688,8 +695,11 @@ class SqliteLibrary implements Library {
     );
   }
 
-  countRuns(): number {
-    return Number((this.#stmt('SELECT count(*) AS n FROM runs').get() as Row).n);
+  countRuns(filter: Omit<RunFilter, 'limit'> = {}): number {
+    const { where, params } = filterSql(filter);
+    return Number(
+      (this.#stmt(`SELECT count(*) AS n FROM runs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`).get(...params) as Row).n,
+    );
   }
 
   relabel(id: number, label: string): boolean {

@@ -81,12 +81,4 @@ export function formatEta(seconds: number | null): string {
   return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s left`;
 }
 
-/** Series colours come from CSS variables so that light and dark themes both read well. */
-export const SERIES_COLORS = [
-  'var(--series-0)',
-  'var(--series-1)',
-  'var(--series-2)',
-  'var(--series-3)',
-  'var(--series-4)',
-  'var(--series-5)',
-];
+export { SERIES_COLORS } from '../charts/colors.ts';

@@ -2,18 +2,15 @@
 // from the user's own runs or references), each unencrypted run's forecast under dm-crypt on
 // this CPU drawn hatched and outlined (estimated, never a measurement), and the cipher's
 // ceiling as a dashed line.
-import { memo, useEffect, useMemo } from 'react';
-import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatNumber, formatTick, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
+import { useEffect, useMemo } from 'react';
+import { formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { SERIES_COLORS } from '../components/common.tsx';
-import { useWidth } from '../components/use-width.ts';
+import { EncryptionChart } from '../charts/encryption-chart.ts';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
-import { buildEncryptionView, type EncryptionView } from '../view/encryption-view.ts';
-import { chooseScale, logDomain, testTitle, type ScaleMode } from '../view/compare-view.ts';
-
-const tooltipStyle = { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' };
+import { buildEncryptionView } from '../view/encryption-view.ts';
+import { chooseScale, testTitle, type ScaleMode } from '../view/compare-view.ts';
 
 export function CompareEncryption({ records, unit, scale }: { records: RunRecord[]; unit: ThroughputUnit; scale: ScaleMode }) {
   const stores = useStoresApi();
@@ -92,86 +89,3 @@ export function CompareEncryption({ records, unit, scale }: { records: RunRecord
     </section>
   );
 }
-
-const EncryptionChart = memo(function EncryptionChart({
-  view,
-  unitLabel,
-  logScale,
-}: {
-  view: EncryptionView;
-  unitLabel: string;
-  logScale: boolean;
-}) {
-  const [box, width] = useWidth<HTMLDivElement>();
-  const data = view.rows.map((r) => ({
-    name: `#${r.runIndex + 1} ${r.label.length > 28 ? `${r.label.slice(0, 27)}…` : r.label}`,
-    measured: r.measured,
-    forecast: r.forecast,
-    runIndex: r.runIndex,
-  }));
-  return (
-    <div className="chart" data-testid="enc-chart" data-scale={logScale ? 'log' : 'linear'}>
-      <div ref={box}>
-        {width ? (
-          <BarChart width={width} height={300} data={data} margin={{ top: 16, right: 24, bottom: 8, left: 8 }}>
-            <defs>
-              <pattern id="forecast-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                <rect width="6" height="6" fill="var(--surface)" />
-                <line x1="0" y1="0" x2="0" y2="6" stroke="var(--muted)" strokeWidth="2" />
-              </pattern>
-            </defs>
-            <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
-            <XAxis dataKey="name" stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} />
-            <YAxis
-              width={80}
-              stroke="var(--muted)"
-              scale={logScale ? 'log' : 'auto'}
-              allowDataOverflow={logScale}
-              domain={
-                logScale ? logDomain([...data, { line: view.cipherLine ?? undefined }], ['measured', 'forecast', 'line']) : [0, 'auto']
-              }
-              tickFormatter={(v: number) => formatTick(v)}
-            />
-            <Tooltip
-              formatter={(v, name) => `${formatNumber(Number(v))} ${unitLabel}${name === 'forecast' ? ' (estimated)' : ''}`}
-              contentStyle={tooltipStyle}
-              cursor={{ fill: 'var(--grid)' }}
-            />
-            <Bar dataKey="measured" name="measured" isAnimationActive={false}>
-              {data.map((d) => (
-                <Cell key={d.runIndex} fill={SERIES_COLORS[d.runIndex]} data-testid="enc-measured" />
-              ))}
-            </Bar>
-            <Bar
-              dataKey="forecast"
-              name="forecast"
-              isAnimationActive={false}
-              fill="url(#forecast-hatch)"
-              strokeDasharray="5 3"
-              strokeWidth={2}
-            >
-              {data.map((d) => (
-                <Cell key={d.runIndex} stroke={SERIES_COLORS[d.runIndex]} data-testid="enc-forecast" />
-              ))}
-            </Bar>
-            {view.cipherLine !== null ? (
-              <ReferenceLine
-                y={view.cipherLine}
-                stroke="var(--danger)"
-                strokeDasharray="6 4"
-                strokeWidth={2}
-                ifOverflow="extendDomain"
-                label={{
-                  value: `cipher ceiling ${formatNumber(view.cipherLine)} ${unitLabel}`,
-                  position: 'insideTopRight',
-                  fill: 'var(--danger)',
-                  fontSize: 12,
-                }}
-              />
-            ) : null}
-          </BarChart>
-        ) : null}
-      </div>
-    </div>
-  );
-});

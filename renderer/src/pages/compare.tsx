@@ -1,49 +1,21 @@
-import { memo, useEffect, useId, useMemo, type ReactNode } from 'react';
-import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { useWidth } from '../components/use-width.ts';
-import {
-  THROUGHPUT_UNITS,
-  formatLatency,
-  formatNumber,
-  formatTick,
-  throughputLabel,
-  type ThroughputUnit,
-} from '../../../electron/core/analysis/units.ts';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, type ReactNode } from 'react';
+import { THROUGHPUT_UNITS, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
+import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
+import { ChartGrid, ChartPickers } from '../charts/chart-view.ts';
 import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { SaveReport } from '../components/save-report.tsx';
 import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CompareEncryption } from './compare-encryption.tsx';
 import { MAX_COMPARED, pickerColumns, sameRef } from '../stores/compare.ts';
-import {
-  AUTO_LOG_SPREAD,
-  buildCompareView,
-  chartDomain,
-  chooseScale,
-  labelLayout,
-  labelRoomPx,
-  latencyPercentiles,
-  latencyTests,
-  logDomain,
-  seriesFor,
-  testTitle,
-  wrapTickLabel,
-  type BarGroup,
-  type BarLabelText,
-  type CompareView,
-  type PercentileRow,
-  type ScaleMode,
-  type SeriesLine,
-} from '../view/compare-view.ts';
+import { AUTO_LOG_SPREAD, buildCompareView, type CompareView, type ScaleMode } from '../view/compare-view.ts';
 
 const SCALES: ReadonlyArray<[ScaleMode, string]> = [
   ['auto', 'Auto'],
   ['linear', 'Linear'],
   ['log', 'Logarithmic'],
 ];
-
-const tooltipStyle = { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' };
 
 export function ComparePage() {
   const stores = useStoresApi();
@@ -155,17 +127,16 @@ function PickBox(props: { index: number; full: boolean; onToggle: () => void; te
 function CompareBody({ view, records, unit, scale }: { view: CompareView; records: RunRecord[]; unit: ThroughputUnit; scale: ScaleMode }) {
   const stores = useStoresApi();
   const c = stores.compare.getState;
-  const seriesTestChoice = useCompare((s) => s.seriesTest);
-  const latencyTestChoice = useCompare((s) => s.latencyTest);
-  const ids = { series: useId(), latency: useId() };
-  const seriesTest = seriesTestChoice && view.seriesTests.includes(seriesTestChoice) ? seriesTestChoice : (view.seriesTests[0] ?? null);
-  const latTests = useMemo(() => latencyTests(records), [records]);
-  const latencyTest = latencyTestChoice && latTests.includes(latencyTestChoice) ? latencyTestChoice : (latTests[0] ?? null);
-  const series = useMemo(() => (seriesTest ? seriesFor(records, seriesTest, unit) : []), [records, seriesTest, unit]);
-  const percentiles = useMemo(() => (latencyTest ? latencyPercentiles(records, latencyTest) : []), [records, latencyTest]);
+  const picks = useCompare((s) => s.chartPicks);
+  const onPick = useCallback((type: string, id: string) => c().pickChart(type, id), [c]);
   const runs = view.comparison.runs;
   // One stable array per comparison, so the memoised charts skip work when only other props change.
   const labels = useMemo(() => runs.map((r) => r.label), [runs]);
+  // What lies below the first screen (the encryption section, the tables, the per-test charts)
+  // follows the grid a moment later: React renders it after the first screen is painted, in
+  // slices that let frames through, so ticking a run shows its bars at once (issue 22, item 9).
+  const now = useMemo(() => ({ view, records, unit, scale, labels }), [view, records, unit, scale, labels]);
+  const later = useDeferredValue(now);
 
   return (
     <div data-testid="compare-view">
@@ -224,12 +195,27 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
         </ul>
       ) : null}
 
-      <div className="chart-grid">
-        {view.bars.map((group) => (
-          <BarGroupChart key={group.id} group={group} labels={labels} scale={scale} />
-        ))}
-      </div>
-      {view.bars.length === 0 ? <p className="muted">These runs share no throughput, IOPS or workload figures to chart.</p> : null}
+      <ChartGrid registry={CHARTS} charts={view.charts} labels={labels} scale={scale} />
+      <BelowCharts {...later} picks={picks} onPick={onPick} />
+    </div>
+  );
+}
+
+interface BelowProps {
+  view: CompareView;
+  records: RunRecord[];
+  unit: ThroughputUnit;
+  scale: ScaleMode;
+  labels: string[];
+  picks: Record<string, string>;
+  onPick: (type: string, chartId: string) => void;
+}
+
+/** Everything under the chart grid; memoised, so a render for the grid alone skips it. */
+const BelowCharts = memo(function BelowCharts({ view, records, unit, scale, labels, picks, onPick }: BelowProps) {
+  const runs = view.comparison.runs;
+  return (
+    <>
       <CompareEncryption records={records} unit={unit} scale={scale} />
 
       <section aria-labelledby="speedup-h" className="below-fold">
@@ -285,43 +271,7 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
         </table>
       </section>
 
-      <section aria-labelledby="lat-h" className="below-fold">
-        <h2 id="lat-h">Latency percentiles</h2>
-        {latencyTest ? (
-          <>
-            <label htmlFor={ids.latency}>Test </label>
-            <select id={ids.latency} value={latencyTest} onChange={(e) => c().setLatencyTest(e.target.value)}>
-              {latTests.map((t) => (
-                <option key={t} value={t}>
-                  {testTitle(t)}
-                </option>
-              ))}
-            </select>
-            <LatencyChart data={percentiles} labels={labels} scale={scale} />
-          </>
-        ) : (
-          <p className="muted">None of these runs reports latency percentiles (imports from bonnie++ carry none).</p>
-        )}
-      </section>
-
-      <section aria-labelledby="series-h" className="below-fold">
-        <h2 id="series-h">Throughput over time ({throughputLabel(unit)})</h2>
-        {seriesTest ? (
-          <>
-            <label htmlFor={ids.series}>Test </label>
-            <select id={ids.series} value={seriesTest} onChange={(e) => c().setSeriesTest(e.target.value)}>
-              {view.seriesTests.map((t) => (
-                <option key={t} value={t}>
-                  {testTitle(t)}
-                </option>
-              ))}
-            </select>
-            <SeriesChart series={series} labels={labels} unitLabel={throughputLabel(unit)} scale={scale} />
-          </>
-        ) : (
-          <p className="muted">No time series in these runs (imports carry none; DiskDelta's own runs do).</p>
-        )}
-      </section>
+      <ChartPickers registry={CHARTS} charts={view.charts} labels={labels} scale={scale} picks={picks} onPick={onPick} />
 
       <section aria-labelledby="warn-h" className="below-fold">
         <h2 id="warn-h">Warnings</h2>
@@ -340,9 +290,9 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
             </div>
           ))}
       </section>
-    </div>
+    </>
   );
-}
+});
 
 /**
  * Green or red only for a change that can be told from noise: not for one inside the runs'
@@ -353,296 +303,3 @@ function deltaClass(delta: { verdict: string | null; beyondSpread: string; ratio
   if (delta.beyondSpread === 'no' || delta.ratioText === '×1.00') return 'same';
   return delta.verdict;
 }
-
-interface BarShapeProps {
-  x?: number;
-  y?: number;
-  width?: number;
-  height?: number;
-  fill?: string;
-  value?: unknown;
-  payload?: { test?: string; title?: string };
-}
-
-/** Bars as plain rects that say what they show, so tests (and screen readers) can find them. */
-function barShape(runIndex: number, group: BarGroup['id']) {
-  return function BarShape(props: BarShapeProps) {
-    const { x = 0, y = 0, width = 0, height = 0, fill } = props;
-    const value = (Array.isArray(props.value) ? props.value[1] : props.value) as number | undefined;
-    return (
-      <rect
-        x={x}
-        y={y}
-        width={Math.max(0, width)}
-        height={Math.max(0, height)}
-        fill={fill}
-        data-testid="bar"
-        data-group={group}
-        data-run={runIndex}
-        data-test={props.payload?.test}
-        data-title={props.payload?.title}
-        data-value={typeof value === 'number' ? value : undefined}
-      />
-    );
-  };
-}
-
-// The charts have no recharts <Legend>: the numbered, coloured list of runs above them is the
-// legend (one for all charts, readable by screen readers), and recharts' legends re-measure
-// the page on every update, which made Compare miss its 200 ms budget.
-
-const BarGroupChart = memo(function BarGroupChart({ group, labels, scale }: { group: BarGroup; labels: string[]; scale: ScaleMode }) {
-  const [box, width] = useWidth<HTMLDivElement>();
-  const keys = useMemo(() => labels.map((_, i) => `r${i}`), [labels]);
-  const shapes = useMemo(() => labels.map((_, i) => barShape(i, group.id)), [labels, group.id]);
-  const choice = useMemo(() => chooseScale(group.data, keys, scale), [group.data, keys, scale]);
-  const band = width ? (width - 80 - 24) / Math.max(1, group.data.length) : 0;
-  const tickLines = Math.max(1, ...group.data.map((d) => wrapTickLabel(d.title, band - 8).length));
-  const plotHeight = 300 - 16 - 26;
-  const room = width ? labelRoomPx(group.data, barWidthPx(width, 80, group.data.length, labels.length)) / plotHeight : 0.2;
-  return (
-    <section
-      aria-labelledby={`bars-${group.id}`}
-      className={group.id === 'workload' ? 'chart wide' : 'chart'}
-      data-testid={`bars-${group.id}`}
-      data-scale={choice.log ? 'log' : 'linear'}
-    >
-      <h2 id={`bars-${group.id}`}>
-        {group.title}{' '}
-        <span className="muted">
-          ({group.unitLabel}
-          {group.direction ? `, ${group.direction}` : ''}, {choice.note})
-        </span>
-      </h2>
-      <div ref={box}>
-        {width ? (
-          <BarChart width={width} height={300 + 14 * (tickLines - 1)} data={group.data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-            <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
-            <XAxis dataKey="title" stroke="var(--muted)" interval={0} height={14 * tickLines + 12} tick={wrappedTick(band - 8)} />
-            <YAxis
-              width={80}
-              stroke="var(--muted)"
-              scale={choice.log ? 'log' : 'auto'}
-              domain={chartDomain(group.data, keys, choice.log, room)}
-              allowDataOverflow={choice.log}
-              tickFormatter={(v: number) => formatTick(v)}
-            />
-            <Tooltip
-              formatter={(v) => `${formatNumber(Number(v))} ${group.unitLabel}`}
-              contentStyle={tooltipStyle}
-              cursor={{ fill: 'var(--grid)' }}
-            />
-            {labels.map((label, i) => (
-              <Bar
-                key={i}
-                dataKey={`r${i}`}
-                name={`#${i + 1} ${label}`}
-                fill={SERIES_COLORS[i]}
-                isAnimationActive={false}
-                shape={shapes[i]}
-              >
-                <LabelList dataKey={`r${i}`} content={barLabel(group.data, i)} />
-              </Bar>
-            ))}
-          </BarChart>
-        ) : null}
-      </div>
-      <PassRanges group={group} />
-    </section>
-  );
-});
-
-/** What each workload bar stands on: its passes and their range (the figure's basis), per run. */
-function PassRanges({ group }: { group: BarGroup }) {
-  const rows = group.data.filter((d) => d.bases?.some(Boolean));
-  if (rows.length === 0) return null;
-  return (
-    <dl className="pass-ranges" data-testid={`bases-${group.id}`}>
-      {rows.map((d) => (
-        <div key={d.title}>
-          <dt>{d.title}</dt>
-          {d.bases!.map((basis, i) =>
-            basis ? (
-              <dd key={i} data-run={i}>
-                <span className="swatch" style={{ background: SERIES_COLORS[i] }}>
-                  #{i + 1}
-                </span>{' '}
-                {d.labels[i]?.value}: {basis}
-              </dd>
-            ) : null,
-          )}
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-const LatencyChart = memo(function LatencyChart({ data, labels, scale }: { data: PercentileRow[]; labels: string[]; scale: ScaleMode }) {
-  const [box, width] = useWidth<HTMLDivElement>();
-  const keys = useMemo(() => labels.map((_, i) => `r${i}`), [labels]);
-  const choice = useMemo(() => chooseScale(data, keys, scale), [data, keys, scale]);
-  const room = width ? labelRoomPx(data, barWidthPx(width, 90, data.length, labels.length)) / (280 - 16 - 30) : 0.2;
-  return (
-    <div className="chart" data-testid="latency-chart" data-scale={choice.log ? 'log' : 'linear'}>
-      <p className="muted">Latency, lower is better ({choice.note})</p>
-      <div ref={box}>
-        {width ? (
-          <BarChart width={width} height={280} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-            <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
-            <XAxis dataKey="percentile" stroke="var(--muted)" />
-            <YAxis
-              width={90}
-              stroke="var(--muted)"
-              scale={choice.log ? 'log' : 'auto'}
-              domain={chartDomain(data, keys, choice.log, room)}
-              allowDataOverflow={choice.log}
-              tickFormatter={(us: number) => formatLatency(us * 1000)}
-            />
-            <Tooltip formatter={(v) => formatLatency(Number(v) * 1000)} contentStyle={tooltipStyle} cursor={{ fill: 'var(--grid)' }} />
-            {labels.map((label, i) => (
-              <Bar key={i} dataKey={`r${i}`} name={`#${i + 1} ${label}`} fill={SERIES_COLORS[i]} isAnimationActive={false}>
-                <LabelList dataKey={`r${i}`} content={barLabel(data, i)} />
-              </Bar>
-            ))}
-          </BarChart>
-        ) : null}
-      </div>
-    </div>
-  );
-});
-
-interface LabelProps {
-  x?: number | string;
-  y?: number | string;
-  width?: number | string;
-  index?: number;
-}
-
-/**
- * Every bar says its value and its ratio to #1 above it, so a bar too short to see on any
- * scale still reads: on one line, value over ratio, or sideways over a narrow bar.
- */
-function barLabel(data: ReadonlyArray<{ labels: Array<BarLabelText | undefined> }>, runIndex: number) {
-  return function BarLabel(props: LabelProps) {
-    const label = props.index === undefined ? undefined : data[props.index]?.labels[runIndex];
-    if (!label) return null;
-    const width = Number(props.width ?? 0);
-    const x = Number(props.x ?? 0) + width / 2;
-    const y = Number(props.y ?? 0) - 4;
-    const layout = labelLayout(label, width);
-    const common = { fontSize: 10, fill: 'var(--text)', 'data-testid': 'bar-label', 'data-run': runIndex };
-    if (layout === 'sideways') {
-      return (
-        <text {...common} x={x} y={y} textAnchor="start" dominantBaseline="central" transform={`rotate(-90 ${x} ${y})`}>
-          {label.value}
-          {label.ratio ? ` ${label.ratio}` : ''}
-        </text>
-      );
-    }
-    if (layout === 'two-lines' && label.ratio) {
-      return (
-        <text {...common} x={x} y={y - 12} textAnchor="middle">
-          <tspan x={x}>{label.value}</tspan>
-          <tspan x={x} dy="12">
-            {label.ratio}
-          </tspan>
-        </text>
-      );
-    }
-    return (
-      <text {...common} x={x} y={y} textAnchor="middle">
-        {label.value}
-        {label.ratio ? ` ${label.ratio}` : ''}
-      </text>
-    );
-  };
-}
-
-/** Roughly how wide recharts draws each bar: 80 % of the category, split between the runs. */
-function barWidthPx(chartWidth: number, yAxisWidth: number, categories: number, runs: number): number {
-  const band = (chartWidth - yAxisWidth - 24) / Math.max(1, categories);
-  return (band * 0.8 - 4 * (runs - 1)) / Math.max(1, runs);
-}
-
-interface TickProps {
-  x?: number | string;
-  y?: number | string;
-  payload?: { value?: unknown };
-}
-
-/** The category title, wrapped to its share of the axis (see wrapTickLabel). */
-function wrappedTick(widthPx: number) {
-  return function WrappedTick(props: TickProps) {
-    const lines = wrapTickLabel(String((props.payload?.value as string | number | undefined) ?? ''), widthPx);
-    return (
-      <text
-        x={Number(props.x ?? 0)}
-        y={Number(props.y ?? 0) + 4}
-        fontSize={11}
-        fill="var(--muted)"
-        textAnchor="middle"
-        data-testid="axis-tick"
-      >
-        {lines.map((line, i) => (
-          <tspan key={i} x={Number(props.x ?? 0)} dy={i === 0 ? '0.71em' : '1.2em'}>
-            {line}
-          </tspan>
-        ))}
-      </text>
-    );
-  };
-}
-
-const SeriesChart = memo(function SeriesChart({
-  series,
-  labels,
-  unitLabel,
-  scale,
-}: {
-  series: SeriesLine[];
-  labels: string[];
-  unitLabel: string;
-  scale: ScaleMode;
-}) {
-  const [box, width] = useWidth<HTMLDivElement>();
-  // The same choice as the bars: an HDD's line beside an SSD's stays off the floor.
-  const points = useMemo(() => series.flatMap((s) => s.points), [series]);
-  const choice = useMemo(() => chooseScale(points, ['value'], scale), [points, scale]);
-  return (
-    <div className="chart" data-testid="series-chart" data-scale={choice.log ? 'log' : 'linear'}>
-      <p className="muted">{choice.note}</p>
-      <div ref={box}>
-        {width ? (
-          <LineChart width={width} height={260} margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
-            <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
-            <XAxis type="number" dataKey="tMs" unit=" ms" stroke="var(--muted)" domain={[0, 'dataMax']} allowDuplicatedCategory={false} />
-            <YAxis
-              width={100}
-              stroke="var(--muted)"
-              scale={choice.log ? 'log' : 'auto'}
-              domain={choice.log ? logDomain(points, ['value']) : [0, 'auto']}
-              allowDataOverflow={choice.log}
-              tickFormatter={(v: number) => `${formatTick(v)} ${unitLabel}`}
-            />
-            <Tooltip
-              formatter={(v) => `${formatNumber(Number(v))} ${unitLabel}`}
-              contentStyle={tooltipStyle}
-              cursor={{ fill: 'var(--grid)' }}
-            />
-            {series.map((s) => (
-              <Line
-                key={s.runIndex}
-                data={s.points}
-                dataKey="value"
-                name={`#${s.runIndex + 1} ${labels[s.runIndex] ?? ''}`}
-                stroke={SERIES_COLORS[s.runIndex]}
-                dot={false}
-                isAnimationActive={false}
-              />
-            ))}
-          </LineChart>
-        ) : null}
-      </div>
-    </div>
-  );
-});

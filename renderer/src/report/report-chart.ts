@@ -1,12 +1,21 @@
-// A report chart: one figure of every run as horizontal bars, drawn as plain SVG so it prints
-// as vectors (no canvas, no screenshot) and needs no script: the static HTML file and the PDF
-// show it exactly as the app does. Every bar carries its value as text, so a bar too short to
-// see (151 seeks/s beside 10,524) still reads.
+// A report chart: one chart model of the registry (electron/core/report/charts/) drawn as
+// plain SVG, so it prints as vectors (no canvas, no screenshot) and needs no script: the
+// static HTML file and the PDF show it exactly as the app does. Bars: each category its own
+// horizontal bars, one per run, linear from zero so a ratio reads true, every bar carrying its
+// value as text (151 seeks/s beside 10,524 still reads). Series: one line per run.
 import { createElement as h, type ReactElement } from 'react';
-import type { ReportChart } from '../../../electron/core/report/report-model.ts';
+import {
+  axisPosition,
+  formatAxisValue,
+  type BarCategory,
+  type BarChartModel,
+  type ChartModel,
+  type SeriesChartModel,
+} from '../../../electron/core/report/charts/chart-model.ts';
 
 /** Light-theme series colours (the report is always light), in run order. */
 export const REPORT_COLORS = ['#2563eb', '#d97706', '#059669', '#7c3aed', '#dc2626', '#0891b2'];
+const color = (runIndex: number) => REPORT_COLORS[runIndex % REPORT_COLORS.length];
 
 const WIDTH = 640;
 const ROW = 22;
@@ -14,6 +23,7 @@ const BAR = 14;
 const LABEL_WIDTH = 210;
 const VALUE_WIDTH = 150;
 const TOP = 4;
+const HEADING = 18;
 
 export interface BarGeometry {
   runIndex: number;
@@ -21,37 +31,52 @@ export interface BarGeometry {
   width: number;
 }
 
-/** Bar lengths on a linear scale from zero (a ratio reads true), at least 1 unit when non-zero. */
-export function barGeometry(chart: ReportChart): { height: number; plotWidth: number; bars: BarGeometry[] } {
+/** Bar lengths of one category on a linear scale from zero, at least 1 unit when non-zero. */
+export function barGeometry(category: BarCategory): { height: number; plotWidth: number; bars: BarGeometry[] } {
   const plotWidth = WIDTH - LABEL_WIDTH - VALUE_WIDTH;
-  const max = Math.max(0, ...chart.bars.map((b) => b.value ?? 0));
-  const bars = chart.bars.map((bar, i) => ({
+  const max = Math.max(0, ...category.bars.map((b) => b.value ?? 0));
+  const bars = category.bars.map((bar, i) => ({
     runIndex: bar.runIndex,
     y: TOP + i * ROW,
     width: bar.value && max > 0 ? Math.max(1, (bar.value / max) * plotWidth) : 0,
   }));
-  return { height: TOP * 2 + chart.bars.length * ROW, plotWidth, bars };
+  return { height: TOP * 2 + category.bars.length * ROW, plotWidth, bars };
 }
 
 function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-export function ReportChartView({ chart, labels }: { chart: ReportChart; labels: string[] }): ReactElement {
-  const { height, bars } = barGeometry(chart);
+const betterText = (chart: ChartModel) =>
+  chart.direction === 'higher' ? 'higher is better' : chart.direction === 'lower' ? 'lower is better' : '';
+
+export function ReportChartView({ chart, labels }: { chart: ChartModel; labels: string[] }): ReactElement {
   const titleId = `chart-${chart.id.replace(/[^a-z0-9]+/gi, '-')}`;
-  const better = chart.direction === 'higher' ? 'higher is better' : chart.direction === 'lower' ? 'lower is better' : '';
+  const better = betterText(chart);
   return h(
     'figure',
-    { className: 'chart', 'data-testid': 'report-chart', 'aria-labelledby': titleId },
+    { className: 'chart', 'data-testid': 'report-chart', 'data-chart-type': chart.type, 'aria-labelledby': titleId },
     h('figcaption', { id: titleId }, chart.title, h('span', { className: 'muted' }, ` (${chart.unitLabel}${better ? `, ${better}` : ''})`)),
-    h(
-      'svg',
-      { viewBox: `0 0 ${WIDTH} ${height}`, width: '100%', role: 'img', 'aria-labelledby': titleId, xmlns: 'http://www.w3.org/2000/svg' },
-      h('line', { x1: LABEL_WIDTH, x2: LABEL_WIDTH, y1: 0, y2: height, stroke: '#9ca3af', strokeWidth: 1 }),
-      ...chart.bars.map((bar, i) => {
+    chart.shape === 'bars' ? h(BarsSvg, { chart, labels, titleId }) : h(SeriesSvg, { chart, labels, titleId }),
+  );
+}
+
+function BarsSvg({ chart, labels, titleId }: { chart: BarChartModel; labels: string[]; titleId: string }): ReactElement {
+  // A heading over each category when there are several (the chart's title names a lone one's group).
+  const headed = chart.categories.length > 1;
+  let y = 0;
+  const groups = chart.categories.map((cat) => {
+    const { height, bars } = barGeometry(cat);
+    const top = y + (headed ? HEADING : 0);
+    y = top + height;
+    return h(
+      'g',
+      { key: cat.key, 'data-category': cat.title },
+      headed ? h('text', { x: 0, y: top - 5, fontSize: 10, fontWeight: 'bold', fill: '#111827' }, shorten(cat.title, 90)) : null,
+      ...cat.bars.map((bar, i) => {
         const g = bars[i]!;
-        const textY = g.y + BAR / 2 + 4;
+        const barY = top + g.y;
+        const textY = barY + BAR / 2 + 4;
         const value = bar.value === null ? bar.display : `${bar.display}${bar.ratioText && bar.runIndex > 0 ? `  ${bar.ratioText}` : ''}`;
         return h(
           'g',
@@ -59,16 +84,128 @@ export function ReportChartView({ chart, labels }: { chart: ReportChart; labels:
           h('text', { x: 0, y: textY, fontSize: 10, fill: '#374151' }, shorten(`#${bar.runIndex + 1} ${labels[bar.runIndex] ?? ''}`, 36)),
           h('rect', {
             x: LABEL_WIDTH,
-            y: g.y,
+            y: barY,
             width: g.width,
             height: BAR,
-            fill: REPORT_COLORS[bar.runIndex % REPORT_COLORS.length],
+            fill: color(bar.runIndex),
             'data-testid': 'report-bar',
             'data-value': bar.value ?? undefined,
           }),
           h('text', { x: LABEL_WIDTH + g.width + 4, y: textY, fontSize: 10, fill: '#111827' }, value),
         );
       }),
+    );
+  });
+  return h(
+    'svg',
+    { viewBox: `0 0 ${WIDTH} ${y}`, width: '100%', role: 'img', 'aria-labelledby': titleId, xmlns: 'http://www.w3.org/2000/svg' },
+    h('line', { x1: LABEL_WIDTH, x2: LABEL_WIDTH, y1: 0, y2: y, stroke: '#9ca3af', strokeWidth: 1 }),
+    ...groups,
+  );
+}
+
+/** Round steps (1, 2 or 5 × 10^n) from zero to at least max: a printed axis reads at a glance. */
+export function niceTicks(max: number, count = 4): number[] {
+  if (!(max > 0)) return [0, 1];
+  const raw = max / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
+  const ticks: number[] = [];
+  for (let v = 0; v < max + step; v += step) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+const PLOT = { left: 64, right: 16, top: 10, height: 180 };
+
+function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels: string[]; titleId: string }): ReactElement {
+  const xs = [...(chart.x.ticks ?? []), ...chart.lines.flatMap((l) => l.points.map((p) => p.x))].map((x) => axisPosition(chart.x.scale, x));
+  const lo = xs.length > 0 ? Math.min(...xs) : 0;
+  const hi = xs.length > 0 ? Math.max(...xs) : 1;
+  const span = hi > lo ? hi - lo : 1;
+  const plotWidth = WIDTH - PLOT.left - PLOT.right;
+  const px = (x: number) => PLOT.left + ((axisPosition(chart.x.scale, x) - lo) / span) * plotWidth;
+  const yTicks = niceTicks(Math.max(0, ...chart.lines.flatMap((l) => l.points.map((p) => p.y))));
+  const yMax = yTicks.at(-1)!;
+  const py = (y: number) => PLOT.top + PLOT.height - (y / yMax) * PLOT.height;
+  const bottom = PLOT.top + PLOT.height;
+  const xTicks = chart.x.ticks ?? [lo, lo + span / 2, hi].map((p) => (chart.x.scale === 'log2' ? 2 ** p : p));
+  const rotate = xTicks.length > 8;
+  const tickRoom = rotate ? 44 : 18;
+  const legendY = bottom + tickRoom + 14;
+  const height = legendY + Math.ceil(chart.lines.length / 2) * 14 + 4;
+  return h(
+    'svg',
+    { viewBox: `0 0 ${WIDTH} ${height}`, width: '100%', role: 'img', 'aria-labelledby': titleId, xmlns: 'http://www.w3.org/2000/svg' },
+    ...yTicks.map((t) =>
+      h(
+        'g',
+        { key: `y${t}` },
+        h('line', { x1: PLOT.left, x2: WIDTH - PLOT.right, y1: py(t), y2: py(t), stroke: '#e5e7eb', strokeWidth: 1 }),
+        h(
+          'text',
+          { x: PLOT.left - 4, y: py(t) + 3, fontSize: 9, fill: '#374151', textAnchor: 'end' },
+          formatAxisValue(chart.valueFormat, t),
+        ),
+      ),
     ),
+    h('line', { x1: PLOT.left, x2: WIDTH - PLOT.right, y1: bottom, y2: bottom, stroke: '#9ca3af', strokeWidth: 1 }),
+    ...xTicks.map((t) => {
+      const x = px(t);
+      const text = formatAxisValue(chart.x.format, t);
+      return rotate
+        ? h(
+            'text',
+            {
+              key: `x${t}`,
+              x,
+              y: bottom + 10,
+              fontSize: 8,
+              fill: '#374151',
+              textAnchor: 'end',
+              transform: `rotate(-40 ${x} ${bottom + 10})`,
+            },
+            text,
+          )
+        : h('text', { key: `x${t}`, x, y: bottom + 12, fontSize: 9, fill: '#374151', textAnchor: 'middle' }, text);
+    }),
+    h('text', { x: WIDTH - PLOT.right, y: bottom + tickRoom + 2, fontSize: 9, fill: '#6b7280', textAnchor: 'end' }, chart.x.label),
+    ...chart.lines.map((line) =>
+      h(
+        'g',
+        { key: line.runIndex },
+        h('path', {
+          d: line.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`).join(''),
+          fill: 'none',
+          stroke: color(line.runIndex),
+          strokeWidth: 1.5,
+          'data-testid': 'report-line',
+          'data-run': line.runIndex,
+        }),
+        ...(chart.markers
+          ? line.points.map((p) =>
+              h('circle', {
+                key: p.x,
+                cx: px(p.x),
+                cy: py(p.y),
+                r: 2.5,
+                fill: color(line.runIndex),
+                'data-testid': 'report-point',
+                'data-x': p.x,
+                'data-value': p.y,
+              }),
+            )
+          : []),
+      ),
+    ),
+    ...chart.lines.map((line, i) => {
+      const x = PLOT.left + (i % 2) * (plotWidth / 2);
+      const y = legendY + Math.floor(i / 2) * 14;
+      return h(
+        'g',
+        { key: `legend${line.runIndex}` },
+        h('rect', { x, y: y - 8, width: 10, height: 10, fill: color(line.runIndex) }),
+        h('text', { x: x + 14, y, fontSize: 10, fill: '#374151' }, shorten(`#${line.runIndex + 1} ${labels[line.runIndex] ?? ''}`, 50)),
+      );
+    }),
   );
 }

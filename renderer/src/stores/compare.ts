@@ -18,8 +18,8 @@ export interface CompareState {
   unit: ThroughputUnit;
   /** Chart axes: 'auto' picks a log axis per chart when its bars span ×10 or more. */
   scale: ScaleMode;
-  seriesTest: string | null;
-  latencyTest: string | null;
+  /** Per chart type with a picker (latency, time series …): the id of the chart shown. */
+  chartPicks: Record<string, string>;
   loading: boolean;
   error: ApiError | null;
   loadReferences(): Promise<void>;
@@ -31,8 +31,7 @@ export interface CompareState {
   setRefs(refs: RunRef[], options?: { reuse?: boolean }): Promise<void>;
   setUnit(unit: ThroughputUnit): void;
   setScale(scale: ScaleMode): void;
-  setSeriesTest(test: string): void;
-  setLatencyTest(test: string): void;
+  pickChart(type: string, chartId: string): void;
   load(options?: { reuse?: boolean }): Promise<void>;
 }
 
@@ -80,8 +79,7 @@ export function createCompareStore(client: ApiClient) {
     referencesError: null,
     unit: 'MB',
     scale: 'auto',
-    seriesTest: null,
-    latencyTest: null,
+    chartPicks: {},
     loading: false,
     error: null,
     async loadReferences() {
@@ -120,8 +118,7 @@ export function createCompareStore(client: ApiClient) {
     },
     setUnit: (unit) => set({ unit }),
     setScale: (scale) => set({ scale }),
-    setSeriesTest: (seriesTest) => set({ seriesTest }),
-    setLatencyTest: (latencyTest) => set({ latencyTest }),
+    pickChart: (type, chartId) => set((s) => ({ chartPicks: { ...s.chartPicks, [type]: chartId } })),
     async load(options) {
       const refs = get().refs;
       if (refs.length < 2) {

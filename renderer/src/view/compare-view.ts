@@ -1,16 +1,11 @@
 // What the Compare page draws, derived from the one comparison (core/analysis/compare.ts):
-// bar groups, the speedup table, latency percentiles and overlaid time series. Pure, so
-// tests and the app benchmark can run it without a browser.
+// the chart registry's charts (core/report/charts/, the same models the report prints), the
+// speedup table, and each run's warnings; plus the axis and label geometry the app's charts
+// use. Pure, so tests and the app benchmark can run it without a browser.
 import { compareRuns, testTitle, type Comparison, type CompareRow } from '../../../electron/core/analysis/compare.ts';
-import {
-  bytesPerSecTo,
-  formatLatency,
-  formatNumber,
-  formatRatio,
-  throughputLabel,
-  type ThroughputUnit,
-} from '../../../electron/core/analysis/units.ts';
-import { testLabel } from '../../../electron/core/model/catalog.ts';
+import { formatNumber, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
+import type { BarChartModel, ChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
 import type { RunRecord, Warning } from '../../../electron/core/model/results.ts';
 
 export interface BarDatum {
@@ -79,24 +74,6 @@ export function chooseScale(data: readonly object[], keys: string[], mode: Scale
   return spread >= AUTO_LOG_SPREAD ? { log: true, note: `log scale: ${span}` } : { log: false, note: 'linear scale' };
 }
 
-export interface BarGroup {
-  id: 'throughput' | 'iops' | 'workload';
-  title: string;
-  unitLabel: string;
-  /** Said beside the unit: "lower is better" for times; rates leave it out (higher is the rule). */
-  direction?: string;
-  data: BarDatum[];
-}
-
-/** A workload phase in words: each timed phase ends with syncfs (bench/kinds/workload.ts). */
-const PHASE_TITLES: Record<string, string> = { write: 'write + sync', delete: 'delete + sync', start: 'start (cold cache)' };
-export const phaseTitle = (phase: string): string => PHASE_TITLES[phase] ?? phase;
-
-export interface SeriesLine {
-  runIndex: number;
-  points: Array<{ tMs: number; value: number }>;
-}
-
 export interface RunWarnings {
   runIndex: number;
   label: string;
@@ -105,73 +82,21 @@ export interface RunWarnings {
 
 export interface CompareView {
   comparison: Comparison;
-  bars: BarGroup[];
+  /** The registry's charts for the app, in registry order (core/report/charts/charts.ts). */
+  charts: ChartModel[];
   /** Rows with a ratio against the baseline (the first run). */
   speedups: CompareRow[];
   latencyRows: CompareRow[];
-  /** Tests that have samples in at least one run, for the time-series picker. */
-  seriesTests: string[];
   warnings: RunWarnings[];
 }
 
-/** Sequential tests by their parameters (catalog or import), never by the shape of their id. */
-const isSequential = (row: CompareRow) => row.params?.rw === 'read' || row.params?.rw === 'write';
-
 export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): CompareView {
   const comparison = compareRuns(records, { unit });
-  const barData = (rows: CompareRow[], toValue: (v: number) => number): BarDatum[] =>
-    rows.map((row) => {
-      const datum: BarDatum = { test: row.test, title: row.testTitle, labels: [] };
-      row.cells.forEach((cell, i) => {
-        datum[`r${i}`] = cell.value == null ? undefined : toValue(cell.value);
-        datum.labels[i] = cell.value == null ? undefined : withRatio(formatNumber(toValue(cell.value)), cell.vsBaseline?.ratioText);
-      });
-      return datum;
-    });
-  // Seconds per phase (workloads, imported or reference timings): one bar per run, per test and phase.
-  const phaseRows = comparison.rows.filter((r) => r.kind === 'figure' && r.metric.startsWith('phaseSeconds:'));
-  const phaseData = (rows: CompareRow[]): BarDatum[] =>
-    rows.map((row) => {
-      const datum = barData([row], (v) => v)[0]!;
-      datum.title = `${testLabel(row.test, row.params)} · ${phaseTitle(row.metric.slice('phaseSeconds:'.length))}`;
-      datum.labels = row.cells.map((cell) =>
-        cell.value == null ? undefined : withRatio(`${formatNumber(cell.value)} s`, cell.vsBaseline?.ratioText),
-      );
-      datum.bases = row.cells.map((cell) => cell.basis);
-      return datum;
-    });
-  const throughputRows = comparison.rows.filter((r) => r.kind === 'throughput' && isSequential(r));
-  const iopsRows = comparison.rows.filter((r) => r.kind === 'iops');
-  const bars: BarGroup[] = [];
-  if (throughputRows.length > 0) {
-    bars.push({
-      id: 'throughput',
-      title: 'Sequential read and write',
-      unitLabel: throughputLabel(unit),
-      data: barData(throughputRows, (v) => bytesPerSecTo(v, unit)),
-    });
-  }
-  if (iopsRows.length > 0) {
-    bars.push({ id: 'iops', title: 'Random I/O and seeks', unitLabel: 'IOPS · seeks/s', data: barData(iopsRows, (v) => v) });
-  }
-  if (phaseRows.length > 0) {
-    bars.push({
-      id: 'workload',
-      title: 'Workloads: seconds per phase',
-      unitLabel: 's',
-      direction: 'lower is better',
-      data: phaseData(phaseRows),
-    });
-  }
-  const seriesTests = [
-    ...new Set(records.flatMap((r) => r.results.filter((t) => t.runs.some((m) => m.samples.length > 0)).map((t) => t.test))),
-  ];
   return {
     comparison,
-    bars,
+    charts: CHARTS.build({ records, comparison, unit }, 'app'),
     speedups: comparison.rows.filter((r) => r.kind !== 'latency' && r.cells.some((c) => c.vsBaseline)),
     latencyRows: comparison.rows.filter((r) => r.kind === 'latency'),
-    seriesTests,
     warnings: records.map((record, runIndex) => ({
       runIndex,
       label: record.label,
@@ -183,79 +108,18 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
   };
 }
 
-/** Throughput over time of one test, run 1 of each record (the runs are alike by design). */
-export function seriesFor(records: RunRecord[], test: string, unit: ThroughputUnit, maxPoints = 300): SeriesLine[] {
-  return records.flatMap((record, runIndex) => {
-    const result = record.results.find((r) => r.test === test);
-    const samples = result?.runs[0]?.samples ?? [];
-    if (samples.length === 0) return [];
-    const points = downsample(samples, maxPoints).map((s) => ({ tMs: s.tMs, value: bytesPerSecTo(s.bytesPerSec, unit) }));
-    return [{ runIndex, points }];
-  });
-}
-
-/**
- * At most maxPoints samples, keeping each bucket's lowest and highest in time order: a chart
- * a few hundred pixels wide shows no more, and the dips and spikes a person looks for stay.
- */
-export function downsample<T extends { tMs: number; bytesPerSec: number }>(samples: T[], maxPoints: number): T[] {
-  if (samples.length <= maxPoints) return samples;
-  const buckets = Math.max(1, Math.floor(maxPoints / 2));
-  const size = samples.length / buckets;
-  const out: T[] = [];
-  for (let b = 0; b < buckets; b++) {
-    const bucket = samples.slice(Math.floor(b * size), Math.floor((b + 1) * size));
-    if (bucket.length === 0) continue;
-    let lo = bucket[0]!;
-    let hi = bucket[0]!;
-    for (const s of bucket) {
-      if (s.bytesPerSec < lo.bytesPerSec) lo = s;
-      if (s.bytesPerSec > hi.bytesPerSec) hi = s;
+/** A bar chart model as recharts rows: one per category, its runs' values keyed r0…r5. */
+export function barRows(chart: BarChartModel): BarDatum[] {
+  return chart.categories.map((category) => {
+    const datum: BarDatum = { test: category.test, title: category.title, labels: [] };
+    for (const bar of category.bars) {
+      datum[`r${bar.runIndex}`] = bar.value ?? undefined;
+      datum.labels[bar.runIndex] =
+        bar.valueText === null ? undefined : bar.ratioText ? { value: bar.valueText, ratio: bar.ratioText } : { value: bar.valueText };
     }
-    if (lo === hi) out.push(lo);
-    else out.push(...(lo.tMs < hi.tMs ? [lo, hi] : [hi, lo]));
-  }
-  return out;
-}
-
-export const PERCENTILES = [
-  { key: 'p50', label: 'p50' },
-  { key: 'p90', label: 'p90' },
-  { key: 'p99', label: 'p99' },
-  { key: 'p999', label: 'p99.9' },
-] as const;
-
-export type PercentileRow = { percentile: string; labels: Array<BarLabelText | undefined> } & Record<`r${number}`, number | undefined>;
-
-const withRatio = (value: string, ratio: string | undefined): BarLabelText => (ratio ? { value, ratio } : { value });
-
-/**
- * Latency percentiles of one test per run, in µs, for the percentile chart, each bar labelled
- * with its latency and, for #2…, how it compares with #1 ("461 µs 213× lower").
- */
-export function latencyPercentiles(records: RunRecord[], test: string): PercentileRow[] {
-  return PERCENTILES.map(({ key, label }) => {
-    const row: PercentileRow = { percentile: label, labels: [] };
-    const ns = records.map((record) => record.results.find((r) => r.test === test)?.latencyNs?.[key] ?? null);
-    ns.forEach((value, i) => {
-      row[`r${i}`] = value == null ? undefined : value / 1000;
-      const base = ns[0];
-      const ratio = i > 0 && value != null && base != null && base > 0 ? formatRatio(value / base, 'lower') : undefined;
-      row.labels[i] = value == null ? undefined : withRatio(formatLatency(value), ratio);
-    });
-    return row;
+    if (category.bars.some((b) => b.basis)) datum.bases = category.bars.map((b) => b.basis);
+    return datum;
   });
-}
-
-/** Tests with at least one latency percentile in some run. */
-export function latencyTests(records: RunRecord[]): string[] {
-  return [
-    ...new Set(
-      records.flatMap((r) =>
-        r.results.filter((t) => t.latencyNs && PERCENTILES.some((p) => t.latencyNs?.[p.key] != null)).map((t) => t.test),
-      ),
-    ),
-  ];
 }
 
 /** Log axes cannot show 0 or nothing: the domain spans the positive values with headroom. */

@@ -2,20 +2,34 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunRecord, TestResult } from '../../../electron/core/model/results.ts';
 import {
+  barRows,
   buildCompareView,
   chartDomain,
   chooseScale,
   labelLayout,
   labelRoomPx,
-  latencyPercentiles,
   logDomain,
-  seriesFor,
   wrapTickLabel,
+  type CompareView,
 } from './compare-view.ts';
+import type { BarChartModel, SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import { downsample } from '../../../electron/core/report/charts/series-charts.ts';
 import { buildSpec, presetDefaults, WORKLOAD_CHOICES } from './new-run-form.ts';
 import { TEST_IDS, testById } from '../../../electron/core/model/catalog.ts';
 import { liveSeries } from './live-view.ts';
 import { dayBoundary } from './date-filter.ts';
+
+/** The app's chart of that id as recharts rows (bars) or the model itself (series). */
+function barChart(view: CompareView, id: string) {
+  const chart = view.charts.find((c) => c.id === id);
+  assert.equal(chart?.shape, 'bars', `a bar chart '${id}' among ${view.charts.map((c) => c.id).join(', ')}`);
+  return { ...(chart as BarChartModel), data: barRows(chart as BarChartModel) };
+}
+function seriesChart(view: CompareView, id: string): SeriesChartModel {
+  const chart = view.charts.find((c) => c.id === id);
+  assert.equal(chart?.shape, 'series', `a series chart '${id}' among ${view.charts.map((c) => c.id).join(', ')}`);
+  return chart as SeriesChartModel;
+}
 
 function result(test: string, bytesPerSec: number, iops: number, samples = 0): TestResult {
   const lat = { mean: 1e6, p50: 9e5, p90: 2e6, p99: 5e6, p999: 8e6, max: 9e6 };
@@ -71,8 +85,12 @@ function record(label: string, factor: number): RunRecord {
 
 test('compare view: sequential bars in the chosen unit, random IOPS and seeks, speed-ups and warnings per run', () => {
   const view = buildCompareView([record('HDD', 1), record('SSD', 3.3)], 'MB');
-  const [seq, iops] = view.bars;
-  assert.equal(seq!.id, 'throughput');
+  assert.deepEqual(
+    view.charts.filter((c) => c.shape === 'bars' && c.type !== 'latency').map((c) => c.id),
+    ['throughput', 'iops'],
+  );
+  const seq = barChart(view, 'throughput');
+  const iops = barChart(view, 'iops');
   assert.deepEqual(
     seq!.data.map((d) => [d.test, d.r0, Math.round(d.r1! * 10) / 10]),
     [
@@ -80,7 +98,6 @@ test('compare view: sequential bars in the chosen unit, random IOPS and seeks, s
       ['seq1m-q8t1-write', 50, 165],
     ],
   );
-  assert.equal(iops!.id, 'iops');
   assert.deepEqual(
     iops!.data.map((d) => d.test),
     ['rnd4k-q1t1-read', 'seeks'],
@@ -91,21 +108,24 @@ test('compare view: sequential bars in the chosen unit, random IOPS and seeks, s
     ratios.join(' '),
   );
   assert.equal(view.warnings[1]!.warnings[0]!.test, 'seeks');
-  assert.deepEqual(view.seriesTests, ['seq1m-q8t1-read']);
+  assert.deepEqual(
+    view.charts.filter((c) => c.type === 'time-series').map((c) => c.id),
+    ['time-series:seq1m-q8t1-read'],
+  );
   const kib = buildCompareView([record('HDD', 1), record('SSD', 2)], 'KB');
-  assert.equal(kib.bars[0]!.unitLabel, 'KiB/s');
-  assert.equal(Math.round(kib.bars[0]!.data[0]!.r0!), Math.round(100e6 / 1024));
+  assert.equal(barChart(kib, 'throughput').unitLabel, 'KiB/s');
+  assert.equal(Math.round(barChart(kib, 'throughput').data[0]!.r0!), Math.round(100e6 / 1024));
 });
 
 test('series, percentiles and log domain', () => {
   const records = [record('A', 1), record('B', 2)];
-  const series = seriesFor(records, 'seq1m-q8t1-read', 'MiB');
+  const series = seriesChart(buildCompareView(records, 'MiB'), 'time-series:seq1m-q8t1-read').lines;
   assert.equal(series.length, 2);
   assert.equal(series[1]!.points.length, 5);
-  assert.ok(Math.abs(series[1]!.points[0]!.value - 200e6 / 2 ** 20) < 1e-9);
-  const p = latencyPercentiles(records, 'seeks');
+  assert.ok(Math.abs(series[1]!.points[0]!.y - 200e6 / 2 ** 20) < 1e-9);
+  const p = barChart(buildCompareView(records, 'MB'), 'latency:seeks').data;
   assert.deepEqual(
-    p.map((r) => r.percentile),
+    p.map((r) => r.title),
     ['p50', 'p90', 'p99', 'p99.9'],
   );
   assert.equal(p[0]!.r0, 900);
@@ -170,7 +190,6 @@ test('live series: one line per test, later runs continue where the previous end
 });
 
 test("downsampling keeps each bucket's extremes in time order and at most the limit", async () => {
-  const { downsample } = await import('./compare-view.ts');
   const samples = Array.from({ length: 600 }, (_, i) => ({ tMs: i * 100, bytesPerSec: i === 301 ? 9e9 : i === 450 ? 1 : 1e8 + i }));
   const out = downsample(samples, 300);
   assert.ok(out.length <= 300);
@@ -209,18 +228,22 @@ test('scale from the data: HDD 42 MB/s beside SSD 6,332 MB/s goes logarithmic in
 
 test('bar labels: value and ratio on one line, value over ratio, or sideways over a narrow bar', () => {
   const view = buildCompareView([record('HDD', 1), record('SSD', 3.3)], 'MB');
-  assert.deepEqual(view.bars[0]!.data[0]!.labels, [{ value: '100' }, { value: '330', ratio: '×3.30' }]);
-  const latency = latencyPercentiles(
-    [record('HDD', 1), record('SSD', 1)].map((r, i) =>
-      i === 1 ? { ...r, results: r.results.map((t) => ({ ...t, latencyNs: { ...t.latencyNs!, p50: 4.61e3 } })) } : r,
+  assert.deepEqual(barChart(view, 'throughput').data[0]!.labels, [{ value: '100' }, { value: '330', ratio: '×3.30' }]);
+  const latency = barChart(
+    buildCompareView(
+      [record('HDD', 1), record('SSD', 1)].map((r, i) =>
+        i === 1 ? { ...r, results: r.results.map((t) => ({ ...t, latencyNs: { ...t.latencyNs!, p50: 4.61e3 } })) } : r,
+      ),
+      'MB',
     ),
-    'seeks',
-  );
+    'latency:seeks',
+  ).data;
   assert.deepEqual(latency[0]!.labels, [{ value: '900 µs' }, { value: '4.61 µs', ratio: '195× lower' }]);
   assert.equal(labelLayout({ value: '631.1', ratio: '×15.3' }, 80), 'line');
   assert.equal(labelLayout({ value: '631.1', ratio: '×15.3' }, 40), 'two-lines');
   assert.equal(labelLayout({ value: '13,206', ratio: '×85.0' }, 20), 'sideways');
-  assert.ok(labelRoomPx(view.bars[0]!.data, 20) > labelRoomPx(view.bars[0]!.data, 200), 'sideways labels need more room');
+  const seqRows = barChart(view, 'throughput').data;
+  assert.ok(labelRoomPx(seqRows, 20) > labelRoomPx(seqRows, 200), 'sideways labels need more room');
 });
 
 test('axis labels wrap to their share of the axis, whole words, at most three lines', () => {
@@ -258,10 +281,9 @@ test('compare view: workload phases as seconds bars beside the Intel 525 referen
     results: [{ ...result('bigfile', 0, 0), bytesPerSec: null, iops: null, latencyNs: null, runs: [], figures }],
   };
   const view = buildCompareView([measured, ...intel], 'MB');
-  const group = view.bars.find((g) => g.id === 'workload');
-  assert.ok(group, 'a workload group');
+  const group = barChart(view, 'workload');
   assert.equal(group.unitLabel, 's');
-  assert.equal(group.direction, 'lower is better');
+  assert.equal(group.direction, 'lower');
   const del = group.data.find((d) => d.test === 'bigfile' && d.title.endsWith('delete + sync'));
   assert.ok(del, `a bigfile delete category among ${group.data.map((d) => d.title).join(', ')}`);
   // All three runs have a bar: the measured one and both references (0.43 s and 1.65 s as published).

@@ -1,0 +1,115 @@
+// The chart model: what one chart shows, as plain data. A chart type of the registry
+// (chart-registry.ts) makes it from the compared runs; the app's recharts view
+// (renderer/src/charts/) and the report's SVG (renderer/src/report/report-chart.ts) both draw
+// it, so neither names a test, a metric or a chart type. Pure data, no functions: the report's
+// document carries it as it is.
+import type { Comparison, CompareRow } from '../../analysis/compare.ts';
+import { formatBytes, formatLatency, formatTick, type ThroughputUnit } from '../../analysis/units.ts';
+import type { RunRecord } from '../../model/results.ts';
+
+export type ChartDirection = 'higher' | 'lower' | 'none';
+
+/** How an axis' values read: plain numbers, latency held in µs, bytes (binary units), milliseconds. */
+export type AxisFormat = 'number' | 'latency-us' | 'bytes' | 'ms';
+
+/** One run's bar in one category. */
+export interface ChartBar {
+  runIndex: number;
+  /** In the chart's unit (MB/s, IOPS, s, µs …); null: the run has no such figure. */
+  value: number | null;
+  /** Short, above the app's bar: "631.1", "0.300 s", "900 µs". */
+  valueText: string | null;
+  /** With its unit, for the report's row and tables: "631.1 MB/s", "— (test not in this run)". */
+  display: string;
+  /** Against run #1 ("×15.3", "213× lower"); null for #1 or without both values. */
+  ratioText: string | null;
+  /** How the figure was obtained (a workload's passes and their range), when stored. */
+  basis?: string;
+}
+
+/** A category of a bar chart: one test (or a test's phase, or a percentile), one bar per run. */
+export interface BarCategory {
+  key: string;
+  test: string;
+  title: string;
+  bars: ChartBar[];
+}
+
+interface ChartBase {
+  /** Unique among the charts of one comparison. */
+  id: string;
+  /** The registry entry that made it. */
+  type: string;
+  title: string;
+  unitLabel: string;
+  direction: ChartDirection;
+  /** The test it is of, in words, when its type draws one chart per test (the app's picker lists them). */
+  subject?: string;
+  /** Wide in the app's grid (many categories). */
+  wide?: boolean;
+}
+
+export interface BarChartModel extends ChartBase {
+  shape: 'bars';
+  /** How the value axis reads. */
+  valueFormat: AxisFormat;
+  categories: BarCategory[];
+}
+
+export interface SeriesPoint {
+  x: number;
+  y: number;
+}
+
+export interface SeriesLine {
+  runIndex: number;
+  points: SeriesPoint[];
+}
+
+export interface SeriesAxis {
+  label: string;
+  format: AxisFormat;
+  /** 'log2' spaces powers of two evenly (block sizes, cache sizes). */
+  scale: 'linear' | 'log2';
+  /** The values to mark (the swept block sizes); undefined: the renderer picks. */
+  ticks?: number[];
+}
+
+/** Lines over a parameter (block size), over time, over bytes written, over cache size. */
+export interface SeriesChartModel extends ChartBase {
+  shape: 'series';
+  x: SeriesAxis;
+  valueFormat: AxisFormat;
+  /** Mark each point (a sweep's few measured sizes); a dense time series draws the line alone. */
+  markers: boolean;
+  lines: SeriesLine[];
+}
+
+export type ChartModel = BarChartModel | SeriesChartModel;
+
+/** What a chart type is given: the runs, their one comparison, and the rows no other type claimed. */
+export interface ChartInput {
+  records: RunRecord[];
+  comparison: Comparison;
+  unit: ThroughputUnit;
+  /** The comparison's rows minus those of tests another chart type draws (a sweep's tests). */
+  rows: CompareRow[];
+}
+
+/** An axis value as text, the same in the app and the report. */
+export function formatAxisValue(format: AxisFormat, value: number): string {
+  if (format === 'latency-us') return formatLatency(value * 1000);
+  if (format === 'bytes') return formatBytes(value);
+  if (format === 'ms') return `${formatTick(value)} ms`;
+  return formatTick(value);
+}
+
+/** Where a value sits along an axis before scaling to pixels: log2 of it on a log2 axis. */
+export function axisPosition(scale: SeriesAxis['scale'], value: number): number {
+  return scale === 'log2' ? Math.log2(Math.max(value, Number.MIN_VALUE)) : value;
+}
+
+/** Every bar of a chart (none for a series): what a printed chart must show a rect for. */
+export function barsOf(chart: ChartModel): ChartBar[] {
+  return chart.shape === 'bars' ? chart.categories.flatMap((c) => c.bars) : [];
+}

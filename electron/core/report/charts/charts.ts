@@ -1,0 +1,7 @@
+// The chart types DiskDelta draws, in the order Compare and the report show them. A new chart
+// is a new entry here (and the data behind it); see docs/charts.md.
+import { iopsBars, latencyPercentileBars, throughputBars, workloadBars } from './bar-charts.ts';
+import { ChartRegistry } from './chart-registry.ts';
+import { blockSizeSweep, timeSeries } from './series-charts.ts';
+
+export const CHARTS = new ChartRegistry([throughputBars, iopsBars, blockSizeSweep, workloadBars, latencyPercentileBars, timeSeries]);

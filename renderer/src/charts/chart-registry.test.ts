@@ -1,0 +1,161 @@
+// The chart registry end to end: a chart type added through the registry alone is drawn by
+// the app's recharts view and by the report's SVG; a block-size sweep is one chart in both.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createElement as h } from 'react';
+import type { RunRecord, TestResult } from '../../../electron/core/model/results.ts';
+import { bytesPerSecTo } from '../../../electron/core/analysis/units.ts';
+import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
+import type { SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import { buildReport } from '../../../electron/core/report/report-model.ts';
+import { renderReportHtml } from '../report/report-html.ts';
+import { buildCompareView } from '../view/compare-view.ts';
+import { ChartGrid } from './chart-view.ts';
+import { draw } from './dom.ts';
+
+function result(test: string, rw: 'read' | 'write', blockSize: number, bytesPerSec: number): TestResult {
+  return {
+    test,
+    params: { rw, blockSize, queueDepth: 4, threads: 1 },
+    bytesPerSec,
+    iops: bytesPerSec / blockSize,
+    latencyNs: null,
+    best: null,
+    cv: null,
+    runs: [],
+    histogram: [],
+    cpu: null,
+    underResolved: false,
+    warnings: [],
+  };
+}
+
+function run(label: string, results: TestResult[]): RunRecord {
+  return {
+    label,
+    notes: '',
+    createdAt: '2026-12-01T10:00:00.000Z',
+    source: 'imported',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: '/x', kind: 'folder' },
+    settings: {},
+    engine: { name: 'test', version: '0' },
+    results,
+    extras: [],
+    warnings: [],
+  };
+}
+
+/** ATTO's sizes: 512 B to 64 MiB, every power of two (18 sizes). */
+const ATTO_SIZES = Array.from({ length: 18 }, (_, i) => 512 * 2 ** i);
+const atto = (label: string, factor: number) =>
+  run(
+    label,
+    ATTO_SIZES.map((bs) => result(`atto-read-${bs}`, 'read', bs, factor * Math.min(500e6, bs * 2000))),
+  );
+
+const generatedAt = new Date('2026-12-01T10:00:00Z');
+
+test('a chart type added through the registry alone is drawn by the app view and the report SVG, and gone when removed', async () => {
+  const records = [atto('old disk', 1), atto('new disk', 3)];
+  // A throwaway "curve over cache size": each run's throughput against the block size, as if
+  // the block were a cache; it names no test, the page and the printer know nothing of it.
+  const remove = CHARTS.register({
+    id: 'throwaway-curve',
+    draws: 'a throwaway curve over size, for this test',
+    inReport: true,
+    build: ({ records: rs, unit }): SeriesChartModel[] => [
+      {
+        shape: 'series',
+        id: 'throwaway-curve',
+        type: 'throwaway-curve',
+        title: 'Throwaway curve',
+        unitLabel: 'MB/s',
+        direction: 'higher',
+        valueFormat: 'number',
+        markers: true,
+        x: { label: 'cache size', format: 'bytes', scale: 'log2' },
+        lines: rs.map((r, runIndex) => ({
+          runIndex,
+          points: r.results.slice(0, 5).map((t) => ({ x: t.params!.blockSize, y: bytesPerSecTo(t.bytesPerSec!, unit) })),
+        })),
+      },
+    ],
+  });
+  try {
+    const view = buildCompareView(records, 'MB');
+    const labels = records.map((r) => r.label);
+    const app = await draw(h(ChartGrid, { registry: CHARTS, charts: view.charts, labels, scale: 'auto' }));
+    try {
+      const section = app.container.querySelector('[data-testid="series-throwaway-curve"]');
+      assert.ok(section, 'the app draws the throwaway chart');
+      assert.match(section.textContent ?? '', /Throwaway curve/);
+      assert.equal(section.querySelectorAll('path.recharts-curve').length, 2, 'one line per run');
+    } finally {
+      await app.unmount();
+    }
+    const doc = buildReport(records, { generatedAt });
+    assert.ok(doc.charts.some((c) => c.type === 'throwaway-curve'));
+    const html = renderReportHtml(doc);
+    const figure = html.slice(html.indexOf('data-chart-type="throwaway-curve"'));
+    assert.ok(html.includes('data-chart-type="throwaway-curve"'), 'the report prints it');
+    assert.equal(figure.slice(0, figure.indexOf('</figure>')).match(/data-testid="report-line"/g)?.length, 2);
+  } finally {
+    remove();
+  }
+  assert.ok(!buildReport(records, { generatedAt }).charts.some((c) => c.type === 'throwaway-curve'), 'removed with its entry');
+  assert.equal(
+    buildCompareView(records, 'MB').charts.some((c) => c.type === 'throwaway-curve'),
+    false,
+  );
+});
+
+test('an ATTO-style sweep of 18 block sizes is one chart with a line per run, in the app and in the report', async () => {
+  const records = [atto('old disk', 1), atto('new disk', 3)];
+  const view = buildCompareView(records, 'MB');
+  const sweeps = view.charts.filter((c) => c.type === 'block-size-sweep');
+  assert.equal(sweeps.length, 1);
+  const sweep = sweeps[0] as SeriesChartModel;
+  assert.equal(sweep.x.ticks?.length, 18);
+  assert.deepEqual(
+    sweep.lines.map((l) => l.points.length),
+    [18, 18],
+  );
+  assert.ok(!view.charts.some((c) => c.type === 'throughput'), 'the swept tests are not drawn again as 18 bar categories');
+
+  const app = await draw(h(ChartGrid, { registry: CHARTS, charts: view.charts, labels: ['old disk', 'new disk'], scale: 'auto' }));
+  try {
+    const charts = app.container.querySelectorAll('section.chart');
+    assert.equal(charts.length, 1, 'one chart on the page');
+    assert.equal(charts[0]!.getAttribute('data-testid'), 'series-block-size-sweep');
+    assert.equal(charts[0]!.querySelectorAll('path.recharts-curve').length, 2);
+    assert.match(charts[0]!.textContent ?? '', /512 B/);
+    assert.match(charts[0]!.textContent ?? '', /64 MiB/);
+  } finally {
+    await app.unmount();
+  }
+
+  const doc = buildReport(records, { generatedAt });
+  assert.deepEqual(
+    doc.charts.map((c) => c.type),
+    ['block-size-sweep'],
+  );
+  const html = renderReportHtml(doc);
+  assert.equal(html.match(/data-testid="report-chart"/g)?.length, 1, 'one chart in the PDF, not 36');
+  assert.equal(html.match(/data-testid="report-point"/g)?.length, 36, '18 sizes × 2 runs as points');
+  // Every figure is still in the report's table.
+  assert.equal(doc.comparison.rows.filter((r) => r.kind === 'throughput').length, 18);
+});
+
+test('two block sizes of one pattern are single tests, drawn as bars; a chart type id is registered once', () => {
+  const records = [0, 1].map((n) =>
+    run(`run ${n}`, [result('a-4k', 'read', 4096, 1e8 * (n + 1)), result('a-1m', 'read', 1 << 20, 4e8 * (n + 1))]),
+  );
+  const view = buildCompareView(records, 'MB');
+  assert.deepEqual(
+    view.charts.map((c) => c.id),
+    ['throughput'],
+  );
+  assert.throws(() => CHARTS.register({ id: 'throughput', draws: '', inReport: false, build: () => [] }), /already registered/);
+});
