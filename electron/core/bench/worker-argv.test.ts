@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { testById, testsOfKind } from '../model/catalog.ts';
 import { PRESETS } from './presets.ts';
 import { TRUST } from './statistics.ts';
-import { jobSpec, workerArgv, type WorkerPlan } from './worker-argv.ts';
+import { jobSpec, runArgv, type WorkerPlan } from './worker-argv.ts';
 
 const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
   target: '/mnt/disk',
@@ -40,9 +40,9 @@ describe('jobSpec', () => {
   });
 });
 
-describe('workerArgv', () => {
+describe('runArgv', () => {
   test('the full argv, in order', () => {
-    assert.deepEqual(workerArgv(plan()), [
+    assert.deepEqual(runArgv(plan()), [
       'run',
       '--target',
       '/mnt/disk',
@@ -64,8 +64,8 @@ describe('workerArgv', () => {
   });
 
   test('adaptive stopping: the interval, the time limit and the resolution rule from TRUST; none for a fixed count', () => {
-    assert.ok(!workerArgv(plan()).includes('--precision'));
-    const argv = workerArgv(plan({ precision: 0.02, maxTimeSec: 2 }));
+    assert.ok(!runArgv(plan()).includes('--precision'));
+    const argv = runArgv(plan({ precision: 0.02, maxTimeSec: 2 }));
     const value = (flag: string) => argv[argv.indexOf(flag) + 1];
     assert.deepEqual(
       [value('--precision'), value('--max-time'), value('--min-ios'), value('--min-time'), value('--min-window-ios')],
@@ -74,21 +74,21 @@ describe('workerArgv', () => {
   });
 
   test('--buffered and --file only when asked', () => {
-    assert.ok(!workerArgv(plan()).includes('--buffered'));
-    assert.ok(!workerArgv(plan()).includes('--file'));
-    const argv = workerArgv(plan({ buffered: true, reuseFile: '/mnt/disk/.diskdelta-1-ab.tmp' }));
+    assert.ok(!runArgv(plan()).includes('--buffered'));
+    assert.ok(!runArgv(plan()).includes('--file'));
+    const argv = runArgv(plan({ buffered: true, reuseFile: '/mnt/disk/.diskdelta-1-ab.tmp' }));
     assert.ok(argv.includes('--buffered'));
     assert.equal(argv[argv.indexOf('--file') + 1], '/mnt/disk/.diskdelta-1-ab.tmp');
   });
 
   test('sizes are whole bytes (the worker refuses fractions)', () => {
-    const argv = workerArgv(plan({ sizeBytes: 1.5 * 2 ** 30 + 0.7 }));
+    const argv = runArgv(plan({ sizeBytes: 1.5 * 2 ** 30 + 0.7 }));
     assert.equal(argv[argv.indexOf('--size') + 1], String(1.5 * 2 ** 30));
   });
 
   test('a hostile target path stays one argv element and never becomes a flag or a job', () => {
     const target = '/tmp/x --job name=evil,rw=write; rm -rf / $(reboot)';
-    const argv = workerArgv(plan({ target }));
+    const argv = runArgv(plan({ target }));
     assert.equal(argv[1], '--target');
     assert.equal(argv[2], target);
     assert.equal(argv.filter((a) => a === '--job').length, 2);
@@ -109,7 +109,7 @@ describe('workerArgv', () => {
     );
     for (const preset of ratePresets) {
       const { tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec } = preset;
-      const argv = workerArgv(plan({ tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec }));
+      const argv = runArgv(plan({ tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec }));
       assert.equal(argv.filter((a) => a === '--job').length, preset.tests.length, preset.name);
       assert.equal(argv[argv.indexOf('--runs') + 1], String(preset.runs));
     }
