@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { testById, testsOfKind } from '../model/catalog.ts';
 import { PRESETS } from './presets.ts';
 import { TRUST } from './statistics.ts';
-import { jobSpec, runArgv, type WorkerPlan } from './worker-argv.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WORKER_VERBS } from '../model/worker-options.ts';
+import { appStartArgv, bigfileArgv, jobSpec, runArgv, treeArgv, workerCommand, type WorkerPlan } from './worker-argv.ts';
 
 const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
   target: '/mnt/disk',
@@ -113,5 +117,57 @@ describe('runArgv', () => {
       assert.equal(argv.filter((a) => a === '--job').length, preset.tests.length, preset.name);
       assert.equal(argv[argv.indexOf('--runs') + 1], String(preset.runs));
     }
+  });
+});
+
+describe('one argv builder per worker verb', () => {
+  test('tree, bigfile and app-start argv from their builders, as the worker takes them', () => {
+    assert.deepEqual(treeArgv({ target: '/t', runs: 3, warmupPasses: 1, files: 45168, bytes: 592000000 }), [
+      'tree',
+      '--target',
+      '/t',
+      '--runs',
+      '3',
+      '--warmup-passes',
+      '1',
+      '--tree-files',
+      '45168',
+      '--tree-bytes',
+      '592000000',
+    ]);
+    assert.deepEqual(bigfileArgv({ target: '/t', sizeBytes: 64 * 2 ** 20 + 0.5, runs: 1, warmupPasses: 0 }), [
+      'bigfile',
+      '--target',
+      '/t',
+      '--runs',
+      '1',
+      '--warmup-passes',
+      '0',
+      '--size',
+      String(64 * 2 ** 20),
+    ]);
+    assert.deepEqual(appStartArgv({ target: '/t', runs: 1, warmupPasses: 0, readers: 4 }).slice(-2), ['--readers', '4']);
+  });
+
+  test('an option the verb does not take is refused here, as the worker refuses it (hold --readers)', () => {
+    assert.throws(() => workerCommand('hold', { target: '/dev/sdb', readers: 4 }), /--readers is not an option of the worker's hold verb/);
+    assert.throws(() => workerCommand('run', { target: '/t', colour: 'red' }), /the worker has no option --colour/);
+  });
+
+  test('no module of core spells a worker verb argv by hand: each goes through worker-argv.ts', () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const verbs = WORKER_VERBS.map((v) => v.name).join('|');
+    const literal = new RegExp(`\\[\\s*'(${verbs})',\\s*'--`);
+    // A walk of core's own sources (fixtures hold sysfs trees whose symlinks loop).
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() && e.name !== 'fixtures'
+          ? sources(join(dir, e.name))
+          : e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')
+            ? [join(dir, e.name)]
+            : [],
+      );
+    const offenders = sources(root).filter((f) => literal.test(readFileSync(f, 'utf8')));
+    assert.deepEqual(offenders, []);
   });
 });
