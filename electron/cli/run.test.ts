@@ -13,6 +13,7 @@ import { specFromFlags } from './commands/run.ts';
 import { exitCodeOf } from '../core/model/failures.ts';
 import { openLibrary } from '../core/store/library.ts';
 import { parseDiskDeltaJson } from '../core/formats/diskdelta-json.ts';
+import { testTitle } from '../core/model/catalog.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
@@ -351,6 +352,93 @@ describe('specFromFlags (in process)', () => {
     for (const zero of ['0', '0s', '0.0', '0ms', '00']) assert.equal(specFromFlags({ target: '/mnt', warmup: zero }).warmupSec, 0, zero);
     assert.throws(() => specFromFlags({ target: '/mnt', warmup: '-1' }), UsageError);
     assert.throws(() => specFromFlags({ target: '/mnt', warmup: '11m' }), /--warmup '11m' is out of range/);
+  });
+});
+
+describe('diskdelta run --job: a test the catalog never listed', () => {
+  test('runs by its parameters, is stored, listed, exported and re-imported with the same id, title and parameters', async () => {
+    const dir = scratch('job');
+    const db = join(root, 'job.sqlite');
+    const job = 'bs=128k,qd=32,threads=1,pattern=seq,rw=read';
+    const params = { rw: 'read', blockSize: 131072, queueDepth: 32, threads: 1 };
+    // A random read over another block size must not be taken for the catalog's rnd4k-q1t1-read.
+    const o = await diskdelta([
+      'run',
+      '--target',
+      dir,
+      '--job',
+      job,
+      '--job',
+      'bs=8k,rw=randread',
+      ...SMALL,
+      '--runs',
+      '1',
+      '--json',
+      '--db',
+      db,
+    ]);
+    assert.equal(o.code, 0, o.stderr);
+    const doc = JSON.parse(o.stdout) as { id: number; results: Array<{ test: string; params: unknown }> };
+    assert.deepEqual(
+      doc.results.map((r) => [r.test, r.params]),
+      [
+        ['seq128k-q32t1-read', params],
+        ['rnd8k-q1t1-read', { rw: 'randread', blockSize: 8192, queueDepth: 1, threads: 1 }],
+      ],
+    );
+    assert.deepEqual(leftovers(dir), []);
+
+    const list = await diskdelta(['list', '--db', db]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, new RegExp(`^${doc.id}\\s.*measured.*\\s2\\s`, 'm'), 'listed with its 2 tests');
+    const show = await diskdelta(['show', String(doc.id), '--db', db]);
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(show.stdout, /sequential read 128K Q32T1/, 'titled from its parameters');
+
+    const file = join(root, 'job-export.json');
+    const exported = await diskdelta(['export', String(doc.id), '--out', file, '--db', db]);
+    assert.equal(exported.code, 0, exported.stderr);
+    const other = join(root, 'job-reimport.sqlite');
+    const imported = await diskdelta(['import', file, '--db', other]);
+    assert.equal(imported.code, 0, imported.stderr);
+    const library = openLibrary({ dbPath: other });
+    try {
+      const [summary] = library.listRuns();
+      assert.ok(summary);
+      const run = library.getRun(summary.id);
+      assert.deepEqual(
+        run?.results.map((r) => [r.test, r.params, testTitle(r.test, r.params)]),
+        [
+          ['seq128k-q32t1-read', params, 'sequential read 128K Q32T1'],
+          ['rnd8k-q1t1-read', { rw: 'randread', blockSize: 8192, queueDepth: 1, threads: 1 }, 'random read 8K Q1T1'],
+        ],
+      );
+    } finally {
+      library.close();
+    }
+  });
+
+  test('a --job of catalog parameters is the catalog test; bad keys and values name the key', () => {
+    assert.deepEqual(specFromFlags({ target: '/mnt', job: ['bs=4k,qd=1,threads=1,rw=randread'] }).tests, ['rnd4k-q1t1-read']);
+    assert.deepEqual(specFromFlags({ target: '/mnt', tests: 'seq128k-q32t1-read' }).tests, ['seq128k-q32t1-read'], 'its id names it too');
+    assert.throws(() => specFromFlags({ target: '/mnt', tests: 'seq1024k-q32t1-read' }), /unknown test 'seq1024k-q32t1-read'/);
+    assert.deepEqual(specFromFlags({ target: '/mnt', tests: 'seeks', job: ['rw=randrw,read=50,qd=8'] }).tests, [
+      'seeks',
+      'mix50-rnd4k-q8t1',
+    ]);
+    assert.throws(
+      () => specFromFlags({ target: '/mnt', tests: 'rnd4k-q1t1-read', job: ['rw=randread'] }),
+      /name the test 'rnd4k-q1t1-read' twice/,
+    );
+    assert.throws(
+      () => specFromFlags({ target: '/mnt', job: ['rw=read,bs=1000'] }),
+      /--job 'rw=read,bs=1000': bs=1000 is not a multiple of 512/,
+    );
+    assert.throws(() => specFromFlags({ target: '/mnt', job: ['rw=read,qd=0'] }), /qd=0: expected a whole number from 1 to 1024/);
+    assert.throws(() => specFromFlags({ target: '/mnt', job: ['rw=read,colour=red'] }), /unknown key 'colour'/);
+    assert.throws(() => specFromFlags({ target: '/mnt', job: ['pattern=seq,rw=rw'] }), /pattern=seq takes rw=read\|write/);
+    assert.throws(() => specFromFlags({ target: '/mnt', job: ['rw=read,read=50'] }), /read= is for a mix/);
+    assert.throws(() => specFromFlags({ target: '/mnt', job: ['rw=seeks,threads=5'] }), /use --tests seeks/);
   });
 });
 

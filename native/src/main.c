@@ -2,6 +2,7 @@
 // argv only, validated here; see --help (generated from the option table below).
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "ndjson.h"
 #include "phase.h"
 #include "target.h"
+#include "worker-options.h"
 #include "workload.h"
 
 volatile sig_atomic_t g_stop;
@@ -57,7 +59,7 @@ typedef struct {
   unsigned njobs;
 } options_t;
 
-typedef enum { OPT_STRING, OPT_BYTES, OPT_SECONDS, OPT_COUNT, OPT_FLAG, OPT_JOB, OPT_U64 } opt_kind_t;
+typedef enum { OPT_STRING, OPT_BYTES, OPT_NUMBER, OPT_COUNT, OPT_FLAG, OPT_JOB, OPT_U64 } opt_kind_t;
 
 typedef struct {
   const char *name;
@@ -65,58 +67,47 @@ typedef struct {
   opt_kind_t kind;
   size_t offset;
   double min, max;
+  double def;       // applied before parsing, when has_def
+  int has_def;
+  unsigned verbs;   // VERB_BIT()s of the verbs that take it; any other verb refuses it (exit 2)
   const char *help;
 } option_def_t;
 
+// The value a kind writes, so that a field of the wrong width is a compile error, not a
+// silent overwrite of its neighbour.
+#define OPT_STRING_SIZE sizeof(const char *)
+#define OPT_BYTES_SIZE sizeof(uint64_t)
+#define OPT_U64_SIZE sizeof(uint64_t)
+#define OPT_NUMBER_SIZE sizeof(double)
+#define OPT_COUNT_SIZE sizeof(unsigned)
+#define OPT_FLAG_SIZE sizeof(int)
+#define OPT_JOB_SIZE sizeof(job_t[MAX_JOBS])
+
+// OPTIONS[] comes from the generated worker-options.h (electron/core/model/worker-options.ts):
+// names, ranges, defaults, verbs and help are written once, for this parser and the app alike.
 #define OFF(f) offsetof(options_t, f)
-static const option_def_t OPTIONS[] = {
-    {"--target", "PATH", OPT_STRING, OFF(target), 0, 0, "folder to test in, or a block device (read tests only)"},
-    {"--size", "BYTES", OPT_BYTES, OFF(size), 1 << 20, 1ull << 50, "test file size / device span (default 1073741824)"},
-    {"--duration", "SECONDS", OPT_SECONDS, OFF(duration), 0.05, 3600, "timed window of each run (default 5)"},
-    {"--warmup", "SECONDS", OPT_SECONDS, OFF(warmup), 0, 600, "untimed I/O before the runs of each job (default 1)"},
-    {"--runs", "N", OPT_COUNT, OFF(runs), 1, 100, "timed runs per job; with --precision the fewest (default 1)"},
-    {"--precision", "FRACTION", OPT_SECONDS, OFF(precision), 0, 0.5,
-     "adaptive: add runs until the median's 95 % interval is within ±FRACTION (0.02: ±2 %)\n"
-     "                        and --min-ios/--min-time are met, or until --max-time/--max-runs; 0: --runs fixed (default 0)"},
-    {"--max-runs", "N", OPT_COUNT, OFF(max_runs), 1, 100, "adaptive: most timed runs per job (default 100)"},
-    {"--max-time", "SECONDS", OPT_SECONDS, OFF(max_time), 0, 36000, "adaptive: most timed seconds per job, warm-up excluded; 0: none (default 0)"},
-    {"--min-ios", "N", OPT_COUNT, OFF(min_ios), 0, 1000000, "adaptive: fewest I/Os over a job's runs before it may stop (default 0)"},
-    {"--min-window-ios", "N", OPT_COUNT, OFF(min_window_ios), 0, 1000000,
-     "runs of a slow device last long enough for N I/Os, judged late in the warm-up (default 0: --duration)"},
-    {"--min-time", "SECONDS", OPT_SECONDS, OFF(min_time), 0, 3600, "adaptive: fewest timed seconds over a job's runs before it may stop (default 0)"},
-    {"--sample-ms", "MS", OPT_COUNT, OFF(sample_ms), 0, 10000, "sample interval, 0 for none; at least 50 (default 100)"},
-    {"--job", "SPEC", OPT_JOB, 0, 0, 0, "a test, repeatable: name=ID,rw=PATTERN,bs=N,qd=N,threads=N[,read=PCT]"},
-    {"--engine", "NAME", OPT_STRING, OFF(engine), 0, 0, "io_uring (default), aio or psync; each falls back to the next, reported"},
-    {"--buffered", NULL, OPT_FLAG, OFF(buffered), 0, 0, "no O_DIRECT (page cache): results are flagged as not the disk's"},
-    {"--file", "PATH", OPT_STRING, OFF(file), 0, 0, "run: reuse a file made by `prepare` (kept afterwards)"},
-    {"--fd", "N", OPT_COUNT, OFF(fd), 3, 1 << 20, "block device: measure on this inherited read-only descriptor of --target"},
-    {"--helper", "PATH", OPT_STRING, OFF(helper), 0, 0, "block device: have `pkexec PATH open-ro` open --target and pass it back"},
-    {"--fd-from", "PATH", OPT_STRING, OFF(fd_from), 0, 0, "block device: fetch the descriptor from a `hold` process's socket"},
-    {"--socket", "PATH", OPT_STRING, OFF(socket), 0, 0,
-     "hold: where to serve the descriptor (a new name in a private folder); crypt-hold: the mapping's,\n"
-     "                        and the loop's at PATH.raw"},
-    {"--crypt", "SPEC", OPT_STRING, OFF(crypt), 0, 0,
-     "crypt-hold: \"CIPHER KEY_BITS SECTOR_BYTES FLAGS\", e.g. \"aes-xts-plain64 512 4096 none\""},
-    {"--seed", "N", OPT_U64, OFF(seed), 0, 0, "random seed (default: from the kernel)"},
-    {"--warmup-passes", "N", OPT_COUNT, OFF(warmup_passes), 0, 10, "workloads: untimed passes before the --runs timed ones (default 1)"},
-    {"--tree-files", "N", OPT_COUNT, OFF(tree_files), 1, 10000000, "tree: files, the shape scaled to them (default: the release's)"},
-    {"--tree-bytes", "BYTES", OPT_BYTES, OFF(tree_bytes), 1 << 20, 1ull << 44, "tree: total bytes, sizes scaled (default: the release's)"},
-    {"--readers", "N", OPT_COUNT, OFF(readers), 1, 64, "app-start: programs starting at once, each its own files (default 4)"},
-    {"--app-mix", "MIX", OPT_STRING, OFF(app_mix), 0, 0,
-     "app-start: program (a binary, 30 libraries, 160 resources; default) or small (4 KiB files, one I/O each)"},
-    {"--tarball", "PATH", OPT_STRING, OFF(tarball), 0, 0, "tree: extract this tarball with tar(1) instead of writing the shape"},
-    {"--pause", NULL, OPT_FLAG, OFF(pause), 0, 0, "tree: after each write phase wait for a line on stdin before deleting (harnesses)"},
-    {"--app-files", "N", OPT_COUNT, OFF(app_files), 1, 100000, "app-start --app-mix small: files per program (default 200)"},
-};
+#define OPTION_ENTRY(field_, name_, arg_, kind_, min_, max_, def_, has_def_, verbs_, help_)                              \
+  {.name = name_, .arg = arg_, .kind = kind_, .offset = OFF(field_), .min = min_, .max = max_, .def = def_, .has_def = has_def_, \
+   .verbs = verbs_, .help = help_},
+static const option_def_t OPTIONS[] = {WORKER_OPTIONS(OPTION_ENTRY)};
+#undef OPTION_ENTRY
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
+#define OPTION_WIDTH(field_, name_, arg_, kind_, min_, max_, def_, has_def_, verbs_, help_) \
+  _Static_assert(sizeof(((options_t *)0)->field_) == kind_##_SIZE, "options_t." #field_ " does not fit " #kind_);
+WORKER_OPTIONS(OPTION_WIDTH)
+#undef OPTION_WIDTH
 
 // The verbs, a table like the engines and the options: a new measurement kind that needs the
-// worker adds one entry here and its own cmd_ function (docs/measurement-kinds.md).
+// worker adds its verb to worker-options.ts (names, help, which options it takes) and its own
+// cmd_ function in run_verb below (docs/measurement-kinds.md).
 typedef struct {
   const char *name;
-  int (*run)(options_t *o);
   const char *help;
 } verb_t;
+
+#define VERB_ENTRY(id_, name_, help_) [id_] = {.name = name_, .help = help_},
+static const verb_t VERBS[VERB_COUNT] = {WORKER_VERBS(VERB_ENTRY)};
+#undef VERB_ENTRY
 
 static int cmd_measure(options_t *o);
 static int cmd_prepare(options_t *o);
@@ -127,32 +118,20 @@ static int cmd_tree(options_t *o);
 static int cmd_bigfile(options_t *o);
 static int cmd_app_start(options_t *o);
 
-static const verb_t VERBS[] = {
-    {.name = "run", .run = cmd_measure, .help = "measure the jobs on --target (test file created, filled, always removed)"},
-    {.name = "prepare", .run = cmd_prepare, .help = "create and fill a test file in --target and keep it; prints its path (for harnesses)"},
-    {.name = "cleanup", .run = cmd_cleanup, .help = "remove test files left in --target by killed runs"},
-    {.name = "hold", .run = cmd_hold,
-     .help = "open the block device --target once (--helper or --fd) and serve its descriptor on --socket\n"
-             "             to this user's runs (--fd-from) until stdin closes: one authentication a session"},
-    {.name = "crypt-hold", .run = cmd_crypt_hold,
-     .help = "have the helper map DiskDelta's own test file --target through dm-crypt (--crypt), read-only,\n"
-             "             and serve the mapping on --socket and the loop beneath on --socket.raw until stdin closes"},
-    {.name = "tree", .run = cmd_tree,
-     .help = "write a source tree of a real release's shape, syncfs; delete it, syncfs (--runs, --tree-files)"},
-    {.name = "bigfile", .run = cmd_bigfile, .help = "write one --size file (shrunk to what fits), syncfs; delete it, syncfs"},
-    {.name = "app-start", .run = cmd_app_start,
-     .help = "--readers programs start at once from a cold cache, each reading its own files"},
-};
-#define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
-
 static void print_help(FILE *out) {
   fprintf(out, "Usage: " WORKER_NAME " VERB [OPTIONS]\n\nVerbs:\n");
   for (unsigned i = 0; i < VERB_COUNT; i++) fprintf(out, "  %-10s %s\n", VERBS[i].name, VERBS[i].help);
   // ciphers takes its own options (cipher-bench.c), so it is not in the table of --target verbs.
   fprintf(out, "  %-10s %s\n", "ciphers", "encrypt/decrypt throughput of dm-crypt's ciphers on this CPU (no --target; own options below)");
   fprintf(out, "  --help     this text;  --version  the version\n\nOptions:\n");
-  for (unsigned i = 0; i < OPTION_COUNT; i++)
+  for (unsigned i = 0; i < OPTION_COUNT; i++) {
     fprintf(out, "  %-11s %-9s %s\n", OPTIONS[i].name, OPTIONS[i].arg ? OPTIONS[i].arg : "", OPTIONS[i].help);
+    if (OPTIONS[i].verbs == VERB_BIT(VERB_COUNT) - 1) continue;  // every verb takes it
+    fprintf(out, "%24s", "verbs:");
+    for (unsigned v = 0; v < VERB_COUNT; v++)
+      if (OPTIONS[i].verbs & VERB_BIT(v)) fprintf(out, " %s", VERBS[v].name);
+    fprintf(out, "\n");
+  }
   fprintf(out, "\nJob keys (--job):\n%s", job_keys_help());
   fprintf(out,
           "\nCiphers options (verb ciphers; each list option repeatable):\n"
@@ -177,25 +156,65 @@ static void print_help(FILE *out) {
           PROTOCOL_VERSION);
 }
 
-static int usage_error(const char *fmt, const char *a, const char *b) {
+// A usage failure: the message names the option or value. Variadic with a checked format, so
+// that a caller's arguments are checked against it by the compiler (-Wformat).
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...) {
   char msg[512];
-  snprintf(msg, sizeof msg, fmt, a, b);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
   int rc = emit_failure(FAIL_USAGE, "%s (see " WORKER_NAME " --help)", msg);
   emit_done("error", rc);
   return rc;
 }
 
-static int parse_options(options_t *o, int argc, char **argv) {
+// The names of the options a verb takes, for the message that refuses another.
+static const char *options_of(worker_verb_t verb, char *text, size_t size) {
+  size_t n = 0;
+  text[0] = 0;
+  for (unsigned k = 0; k < OPTION_COUNT && n < size; k++)
+    if (OPTIONS[k].verbs & VERB_BIT(verb)) {
+      int w = snprintf(text + n, size - n, "%s%s", n ? ", " : "", OPTIONS[k].name);
+      if (w < 0) break;
+      n += (size_t)w;  // once truncated, n >= size and the loop ends (no wrap of size - n)
+    }
+  return text;
+}
+
+static void apply_defaults(options_t *o) {
+  for (unsigned k = 0; k < OPTION_COUNT; k++) {
+    const option_def_t *def = &OPTIONS[k];
+    if (!def->has_def) continue;
+    char *field = (char *)o + def->offset;
+    switch (def->kind) {
+      case OPT_BYTES:
+      case OPT_U64: *(uint64_t *)field = (uint64_t)def->def; break;
+      case OPT_NUMBER: *(double *)field = def->def; break;
+      case OPT_COUNT: *(unsigned *)field = (unsigned)def->def; break;
+      case OPT_STRING:
+      case OPT_FLAG:
+      case OPT_JOB: break;
+    }
+  }
+}
+
+static int parse_options(options_t *o, worker_verb_t verb, int argc, char **argv) {
   for (int i = 2; i < argc; i++) {
     const option_def_t *def = NULL;
     for (unsigned k = 0; k < OPTION_COUNT; k++)
       if (strcmp(argv[i], OPTIONS[k].name) == 0) def = &OPTIONS[k];
-    if (!def) return usage_error("unknown option '%s'%s", argv[i], "");
+    if (!def) return usage_error("unknown option '%s'", argv[i]);
+    if (!(def->verbs & VERB_BIT(verb))) {
+      char names[512];
+      return usage_error("%s is not an option of %s: %s takes %s", def->name, VERBS[verb].name, VERBS[verb].name,
+                         options_of(verb, names, sizeof names));
+    }
     if (def->kind == OPT_FLAG) {
       *(int *)((char *)o + def->offset) = 1;
       continue;
     }
-    if (i + 1 >= argc) return usage_error("%s needs a value%s", def->name, "");
+    if (i + 1 >= argc) return usage_error("%s needs a value", def->name);
     const char *val = argv[++i];
     char *end = NULL;
     errno = 0;
@@ -208,26 +227,26 @@ static int parse_options(options_t *o, int argc, char **argv) {
         unsigned long long v = strtoull(val, &end, 10);
         if (!*val || *end || errno || *val == '-' ||
             (def->kind == OPT_BYTES && (v < def->min || v > def->max)))
-          return usage_error("%s '%s' must be a whole number of bytes in range", def->name, val);
+          return usage_error("%s '%s' must be a whole number of bytes in range (%.0f..%.0f)", def->name, val, def->min, def->max);
         *(uint64_t *)((char *)o + def->offset) = v;
         break;
       }
-      case OPT_SECONDS: {
+      case OPT_NUMBER: {
         double v = strtod(val, &end);
         if (!*val || *end || errno || !(v >= def->min && v <= def->max))
-          return usage_error("%s '%s' is not a number in range (see --help)", def->name, val);
+          return usage_error("%s '%s' is not a number in range (%g..%g)", def->name, val, def->min, def->max);
         *(double *)((char *)o + def->offset) = v;
         break;
       }
       case OPT_COUNT: {
         unsigned long v = strtoul(val, &end, 10);
         if (!*val || *end || errno || *val == '-' || v < def->min || v > def->max)
-          return usage_error("%s '%s' is not a whole number in range", def->name, val);
+          return usage_error("%s '%s' is not a whole number in range (%.0f..%.0f)", def->name, val, def->min, def->max);
         *(unsigned *)((char *)o + def->offset) = (unsigned)v;
         break;
       }
       case OPT_JOB: {
-        if (o->njobs >= MAX_JOBS) return usage_error("too many --job options%s%s", "", "");
+        if (o->njobs >= MAX_JOBS) return usage_error("too many --job options (at most %d)", MAX_JOBS);
         char err[256];
         if (job_parse(&o->jobs[o->njobs], val, err, sizeof err) != 0) return usage_error("--job '%s': %s", val, err);
         o->njobs++;
@@ -237,9 +256,9 @@ static int parse_options(options_t *o, int argc, char **argv) {
         break;
     }
   }
-  if (!o->target) return usage_error("--target is required%s%s", "", "");
-  if (o->precision > 0 && o->max_runs < o->runs) return usage_error("--max-runs must be at least --runs%s%s", "", "");
-  if (o->sample_ms && o->sample_ms < 50) return usage_error("--sample-ms must be 0 or at least 50%s%s", "", "");
+  if (!o->target) return usage_error("--target is required");
+  if (o->precision > 0 && o->max_runs < o->runs) return usage_error("--max-runs must be at least --runs");
+  if (o->sample_ms && o->sample_ms < 50) return usage_error("--sample-ms must be 0 or at least 50");
   return 0;
 }
 
@@ -304,7 +323,7 @@ static const io_engine_t *choose_engine(const options_t *o, int *rc) {
   const char *want = o->engine ? o->engine : ENGINES[0]->name;
   for (unsigned i = 0; i < ENGINE_COUNT; i++)
     if (strcmp(ENGINES[i]->name, want) == 0) return ENGINES[i];
-  *rc = usage_error("--engine '%s' is unknown: use io_uring, aio or psync%s", want, "");
+  *rc = usage_error("--engine '%s' is unknown: use io_uring, aio or psync", want);
   return NULL;
 }
 
@@ -312,7 +331,7 @@ static int cmd_run(options_t *o, int prepare_only) {
   int rc = 0;
   const io_engine_t *engine = choose_engine(o, &rc);
   if (!engine) return rc;
-  if (!prepare_only && o->njobs == 0) return usage_error("run needs at least one --job%s%s", "", "");
+  if (!prepare_only && o->njobs == 0) return usage_error("run needs at least one --job");
   target_request_t req = {.size = o->size, .buffered = o->buffered, .reuse = prepare_only ? NULL : o->file,
                           .fd = (int)o->fd, .helper = o->helper, .fd_from = o->fd_from};
   for (unsigned i = 0; i < o->njobs; i++) req.needs_write |= o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS;
@@ -363,13 +382,13 @@ static int cmd_prepare(options_t *o) { return cmd_run(o, 1); }
 
 // `hold`: the descriptor is opened like a run's (the same checks), then served, never measured.
 static int cmd_hold(options_t *o) {
-  if (!o->socket) return usage_error("hold needs --socket PATH%s%s", "", "");
-  if (!o->helper && !o->fd) return usage_error("hold needs --helper PATH or --fd N%s%s", "", "");
+  if (!o->socket) return usage_error("hold needs --socket PATH");
+  if (!o->helper && !o->fd) return usage_error("hold needs --helper PATH or --fd N");
   target_request_t req = {.size = o->size, .fd = (int)o->fd, .helper = o->helper};
   target_t t;
   int rc = target_open(&t, o->target, &req);
   if (rc) return finish(&t, rc);
-  if (!t.is_blockdev) return finish(&t, usage_error("hold is for a block device target%s%s", "", ""));
+  if (!t.is_blockdev) return finish(&t, usage_error("hold is for a block device target"));
   rc = elevate_hold(t.fd, o->socket);
   t.fd = -1;  // elevate_hold closed it
   return finish(&t, rc);
@@ -381,7 +400,7 @@ static int cmd_hold(options_t *o) {
 // closed them (or died) the kernel removes them.
 static int cmd_crypt_hold(options_t *o) {
   if (!o->socket || !o->helper || !o->crypt || !o->target)
-    return usage_error("crypt-hold needs --target FILE, --helper PATH, --crypt SPEC and --socket PATH%s%s", "", "");
+    return usage_error("crypt-hold needs --target FILE, --helper PATH, --crypt SPEC and --socket PATH");
   // Said here, before anyone is asked for a password; the helper checks it again as root.
   struct stat st;
   int found = stat(o->target, &st) == 0;
@@ -390,7 +409,7 @@ static int cmd_crypt_hold(options_t *o) {
                         found ? "not a regular file" : strerror(errno));
   char raw_socket[PATH_MAX];
   if (snprintf(raw_socket, sizeof raw_socket, "%s.raw", o->socket) >= (int)sizeof raw_socket)
-    return usage_error("--socket %s is too long%s", o->socket, "");
+    return usage_error("--socket %s is too long", o->socket);
   int fds[2];
   char devices[2][64];
   int rc = elevate_crypt_setup(o->helper, o->target, o->crypt, fds, devices);
@@ -434,17 +453,28 @@ static int cmd_cleanup(options_t *o) {
   return 0;
 }
 
-// Runs one verb of the table on parsed options; returns the exit code.
-static int run_verb(options_t *o, const char *verb) {
+// Runs one verb on parsed options; returns the exit code. A switch without a default: a verb
+// added to the table without its function here is a compile warning (-Wswitch; -Werror in CI).
+static int run_verb(options_t *o, worker_verb_t verb) {
   if (!o->seed && syscall(SYS_getrandom, &o->seed, sizeof o->seed, 0) != (long)sizeof o->seed) o->seed = now_ns();
-  for (unsigned i = 0; i < VERB_COUNT; i++)
-    if (strcmp(verb, VERBS[i].name) == 0) return VERBS[i].run(o);
-  char names[128] = "";
-  for (unsigned i = 0; i < VERB_COUNT; i++) {
-    strncat(names, VERBS[i].name, sizeof names - strlen(names) - 1);
-    strncat(names, ", ", sizeof names - strlen(names) - 1);
+  switch (verb) {
+    case VERB_RUN: return cmd_measure(o);
+    case VERB_PREPARE: return cmd_prepare(o);
+    case VERB_CLEANUP: return cmd_cleanup(o);
+    case VERB_HOLD: return cmd_hold(o);
+    case VERB_CRYPT_HOLD: return cmd_crypt_hold(o);
+    case VERB_TREE: return cmd_tree(o);
+    case VERB_BIGFILE: return cmd_bigfile(o);
+    case VERB_APP_START: return cmd_app_start(o);
+    case VERB_COUNT: break;
   }
-  return usage_error("unknown verb '%s': use %sciphers or --help", verb, names);
+  return EXIT_INTERNAL;
+}
+
+static int find_verb(const char *name, worker_verb_t *verb) {
+  for (unsigned i = 0; i < VERB_COUNT; i++)
+    if (strcmp(name, VERBS[i].name) == 0) return *verb = (worker_verb_t)i, 1;
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -458,18 +488,22 @@ int main(int argc, char **argv) {
     return EXIT_OK;
   }
   if (strcmp(argv[1], "ciphers") == 0) return cmd_ciphers(argc, argv);
+  worker_verb_t verb;
+  if (!find_verb(argv[1], &verb)) {
+    char names[256] = "";
+    size_t n = 0;
+    for (unsigned i = 0; i < VERB_COUNT && n < sizeof names; i++) {
+      int w = snprintf(names + n, sizeof names - n, "%s, ", VERBS[i].name);
+      if (w < 0) break;
+      n += (size_t)w;
+    }
+    return usage_error("unknown verb '%s': use %sciphers or --help", argv[1], names);
+  }
   options_t *o = calloc(1, sizeof *o);
   if (!o) return EXIT_INTERNAL;
-  o->size = 1ull << 30;
-  o->duration = 5;
-  o->warmup = 1;
-  o->runs = 1;
-  o->max_runs = 100;
-  o->warmup_passes = 1;
-  o->readers = 4;
-  o->sample_ms = 100;
-  int rc = parse_options(o, argc, argv);
-  if (rc == 0) rc = run_verb(o, argv[1]);
+  apply_defaults(o);
+  int rc = parse_options(o, verb, argc, argv);
+  if (rc == 0) rc = run_verb(o, verb);
   free(o);  // (LeakSanitizer checks at exit, so the sanitizer build would flag it otherwise)
   return rc;
 }

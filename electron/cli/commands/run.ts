@@ -7,23 +7,18 @@ import { BenchError } from '../../core/bench/errors.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS } from '../../core/bench/presets.ts';
-import { isCatalogTest, testLabel, TESTS } from '../../core/model/catalog.ts';
+import { isRunnableTest, testLabel, TESTS } from '../../core/model/catalog.ts';
 import { exitCodeOf, exitCodesHelp } from '../../core/model/failures.ts';
-import { MAX_SIZE_BYTES, PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
+import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
+import { RUN_SETTINGS, type RunSettingDef } from '../../core/model/run-settings.ts';
+import { WORKER_OPTIONS, type WorkerOption } from '../../core/model/worker-options.ts';
+import { settingFlags, settingsFromFlags, settingsHelp } from '../run-setting-flags.ts';
+import { JOB_HELP, jobTests } from '../job-flag.ts';
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../core/store/library.ts';
 import { keepUnsavedRun } from '../../core/store/unsaved.ts';
 import { table } from '../system-format.ts';
-import {
-  EXIT_FAILURE,
-  UsageError,
-  parseCount,
-  parseDuration,
-  parseDurationOrZero,
-  parseFlags,
-  parseSize,
-  type CliCommand,
-} from '../args.ts';
+import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
 import { wrap } from '../wrap.ts';
 import { figureLines } from '../figures-text.ts';
@@ -31,7 +26,9 @@ import { checkLabel } from '../library-cli.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { confirm, writeOut, writeErr } from '../terminal.ts';
 
-const HELP = `Usage: diskdelta run --target PATH [options]
+/** The command's --help over a table of run settings (the real one, or a throwaway one in tests). */
+export function runHelp(settings: readonly RunSettingDef[] = RUN_SETTINGS): string {
+  return `Usage: diskdelta run --target PATH [options]
 
 Measures the disk under PATH: a folder (a test file is created there, filled with
 incompressible data and always removed) or a block device (read tests only, opened read-only).
@@ -42,16 +39,9 @@ Options:
 ${PRESET_NAMES.map((n) => `                         ${n.padEnd(9)} ${PRESETS[n].description}`).join('\n')}
   --tests ID,ID,…      run these tests instead of the preset's, at its settings (size, time, runs):
 ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).join('\n')}
-  --size SIZE          test file size, e.g. 256MiB, 1GiB, 1G (default: the preset's, 1 GiB)
-  --duration SECONDS   timed window of each run, e.g. 1.5, 5s (default: the preset's)
-  --warmup SECONDS     untimed I/O before each test (default: the preset's)
-  --runs N             timed runs per test; the median is reported. Given alone, exactly N
-                       runs (CrystalDiskMark: --runs 5 --duration 5); with --precision, the fewest
-  --precision PCT      add runs until the median's 95 % interval is within ±PCT, e.g. 2%
-                       (standard and full: 2%; 0 for a fixed count of runs)
-  --max-time SECONDS   with --precision: the most timed seconds per test (default: the preset's, 1.2 s)
+${JOB_HELP}
+${settingsHelp(settings)}
   --label TEXT         a name for this run, e.g. "HDD", "SSD + dm-crypt"
-  --buffered           allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged
   --elevate            a block device you cannot read: ask once (polkit, pkexec) for the
                        privileged helper to open it read-only; the measuring stays yours.
                        Without it a terminal asks first; as root no helper is used.
@@ -65,28 +55,29 @@ ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).joi
 ${wrap(exitCodesHelp())} A library that cannot be opened or is damaged is found before
 measuring (exit 1); one that fails to save a finished run still gets the results printed (exit 10).
 `;
+}
+
+/** The command's flags over a table of run settings. */
+export function runFlags(settings: readonly RunSettingDef[] = RUN_SETTINGS) {
+  return {
+    target: { type: 'string' },
+    preset: { type: 'string' },
+    tests: { type: 'string' },
+    job: { type: 'string', multiple: true },
+    ...settingFlags(settings),
+    label: { type: 'string' },
+    elevate: { type: 'boolean' },
+    tarball: { type: 'string' },
+    json: { type: 'boolean' },
+    'no-save': { type: 'boolean' },
+    db: { type: 'string' },
+  } as const;
+}
 
 export const runCommand: CliCommand = {
-  help: HELP,
+  help: runHelp(),
   async run(argv) {
-    const { values } = parseFlags(argv, {
-      target: { type: 'string' },
-      preset: { type: 'string' },
-      tests: { type: 'string' },
-      size: { type: 'string' },
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      runs: { type: 'string' },
-      precision: { type: 'string' },
-      'max-time': { type: 'string' },
-      label: { type: 'string' },
-      buffered: { type: 'boolean' },
-      elevate: { type: 'boolean' },
-      tarball: { type: 'string' },
-      json: { type: 'boolean' },
-      'no-save': { type: 'boolean' },
-      db: { type: 'string' },
-    });
+    const { values } = parseFlags(argv, runFlags());
     const spec = specFromFlags(values);
     const json = values.json === true;
     // The library is opened and checked before minutes of measuring, not after.
@@ -170,18 +161,18 @@ interface RunFlags {
   tarball?: string;
   preset?: string;
   tests?: string;
-  size?: string;
-  duration?: string;
-  warmup?: string;
-  runs?: string;
-  precision?: string;
-  'max-time'?: string;
   label?: string;
-  buffered?: boolean;
   elevate?: boolean;
+  job?: string[];
+  /** The run settings' flags (run-setting-flags.ts), by flag name. */
+  [flag: string]: string | boolean | string[] | undefined;
 }
 
-export function specFromFlags(values: RunFlags): BenchSpec {
+export function specFromFlags(
+  values: RunFlags,
+  settings: readonly RunSettingDef[] = RUN_SETTINGS,
+  options: readonly WorkerOption[] = WORKER_OPTIONS,
+): BenchSpec {
   if (!values.target) throw new UsageError('--target PATH is required: the folder (or block device) to test');
   if (values.preset && !(PRESET_NAMES as readonly string[]).includes(values.preset)) {
     throw new UsageError(`--preset '${values.preset}' is unknown: use ${PRESET_NAMES.join(', ')}`);
@@ -192,45 +183,27 @@ export function specFromFlags(values: RunFlags): BenchSpec {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const bad = ids.filter((id) => !isCatalogTest(id));
+    const bad = ids.filter((id) => !isRunnableTest(id));
     if (ids.length === 0 || bad.length > 0) {
-      throw new UsageError(`--tests: unknown test '${bad[0] ?? values.tests}'; known: ${TESTS.map((t) => t.id).join(', ')}`);
+      throw new UsageError(
+        `--tests: unknown test '${bad[0] ?? values.tests}'; known: ${TESTS.map((t) => t.id).join(', ')}, or a rate test by its parameters (--job, e.g. seq128k-q32t1-read)`,
+      );
     }
     const twice = ids.find((id, i) => ids.indexOf(id) !== i);
     if (twice) throw new UsageError(`--tests names '${twice}' twice: each test runs once (use --runs for more runs)`);
     tests = ids;
   }
+  if (values.job?.length) {
+    const ids = [...(tests ?? []), ...jobTests(values.job)];
+    const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (twice) throw new UsageError(`--tests and --job name the test '${twice}' twice: each test runs once (use --runs for more runs)`);
+    tests = ids;
+  }
   const spec: BenchSpec = { target: values.target };
   if (values.preset) spec.preset = values.preset as PresetName;
   if (tests) spec.tests = tests;
-  if (values.size !== undefined) {
-    spec.sizeBytes = parseSize(values.size, '--size');
-    if (spec.sizeBytes < 16 * 1024 * 1024) throw new UsageError(`--size '${values.size}' is too small: use at least 16MiB`);
-    if (spec.sizeBytes > MAX_SIZE_BYTES) throw new UsageError(`--size '${values.size}' is too large: use at most 1PiB (no disk is larger)`);
-  }
-  if (values.duration !== undefined) {
-    spec.durationSec = parseDuration(values.duration, '--duration');
-    if (spec.durationSec < 0.2 || spec.durationSec > 3600)
-      throw new UsageError(`--duration '${values.duration}' is out of range: use 0.2 s to 3600 s`);
-  }
-  if (values.warmup !== undefined) {
-    spec.warmupSec = parseDurationOrZero(values.warmup, '--warmup');
-    if (spec.warmupSec > 600) throw new UsageError(`--warmup '${values.warmup}' is out of range: use 0 s to 600 s`);
-  }
-  if (values.runs !== undefined) spec.runs = parseCount(values.runs, '--runs', 1, 100);
-  if (values.precision !== undefined) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(values.precision);
-    const pct = m ? Number(m[1]) : Number.NaN;
-    if (!(pct >= 0 && pct <= 50)) throw new UsageError(`--precision '${values.precision}' is not a percentage from 0 to 50, e.g. 2%`);
-    spec.precision = pct / 100;
-  }
-  if (values['max-time'] !== undefined) {
-    spec.maxTimeSec = parseDuration(values['max-time'], '--max-time');
-    if (spec.maxTimeSec < 0.2 || spec.maxTimeSec > 36000)
-      throw new UsageError(`--max-time '${values['max-time']}' is out of range: use 0.2 s to 10 h`);
-  }
+  Object.assign(spec, settingsFromFlags(values, settings, options));
   if (values.label !== undefined) spec.label = checkLabel(values.label, '--label');
-  if (values.buffered) spec.buffered = true;
   if (values.elevate) spec.elevate = true;
   if (values.tarball !== undefined) {
     // Alone it picks the tarball workload; with --tests, that list must name it.

@@ -18,6 +18,7 @@ import { phaseFigures, SEED_TREE } from './kinds/workload.ts';
 import { must, runCommand as run } from './run-command.ts';
 import { parseFstrimBytes } from './trim-audit.ts';
 import { sweepRemounts } from './remount-record.ts';
+import { treeArgv } from './worker-argv.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
 import type { WorkerMessage } from './worker-protocol.ts';
 import { stderrTail, withStderr } from '../model/stderr-tail.ts';
@@ -145,8 +146,7 @@ export async function timeTreeUnder(
   const before = await readDiscardCounters(deepest);
   const passes: Array<Extract<WorkerMessage, { type: 'phase' }>> = [];
   let info: Extract<WorkerMessage, { type: 'workload' }> | null = null;
-  const args = ['tree', '--target', folder, '--runs', String(o.runs), '--warmup-passes', '1'];
-  args.push('--tree-files', String(o.files), '--tree-bytes', String(o.bytes));
+  const args = treeArgv({ target: folder, runs: o.runs, warmupPasses: 1, files: o.files, bytes: o.bytes });
   const exit = await runWorker(args, {
     workerPath: o.workerPath ?? locateWorker(),
     ...(o.signal ? { signal: o.signal } : {}),

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Warning } from '../model/results.ts';
 import { BenchError } from './errors.ts';
 import { locateHelper, type LocateOptions } from './elevation.ts';
+import { workerCommand } from './worker-argv.ts';
 import { locateWorker } from './worker-client.ts';
 import { holding } from './holder-lines.ts';
 
@@ -69,7 +70,7 @@ export class ElevationSessions {
     const socketPath = join(dir, 'fd.sock');
     const child = spawn(
       this.#options.workerPath ?? locateWorker(),
-      ['hold', '--target', target, '--helper', helper.path, '--socket', socketPath],
+      workerCommand('hold', { target, helper: helper.path, socket: socketPath }),
       {
         stdio: ['pipe', 'pipe', 'pipe'],
       },

@@ -3,7 +3,7 @@
 // (kinds/index.ts) knows each kind's tests, messages and figures; this module only sequences
 // them. Used unchanged by the CLI, the app's API and the tests.
 import { stat } from 'node:fs/promises';
-import { testById } from '../model/catalog.ts';
+import { kindOfTest } from '../model/catalog.ts';
 import type { RunRecord, RunSettings, TestResult, Warning } from '../model/results.ts';
 import { describeTarget } from '../system/index.ts';
 import { BenchError } from './errors.ts';
@@ -57,7 +57,7 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
   let tests: string[] = spec.tests ?? preset.tests;
   const warnings: Warning[] = [];
   const kindOf = (test: string): MeasurementKind<unknown> => {
-    const id = testById(test)?.kind;
+    const id = kindOfTest(test);
     const kind = id ? kindById(id) : undefined;
     if (!kind) throw new BenchError('usage', `no measurement kind runs the test '${test}'`);
     return kind;

@@ -6,6 +6,7 @@ import { blockLayers, judgeAudit, readDiscardCounters, type TrimAuditResult } fr
 import { describeTarget } from '../system/index.ts';
 import { BenchError } from './errors.ts';
 import { runCommand } from './run-command.ts';
+import { bigfileArgv } from './worker-argv.ts';
 import { locateWorker, runWorker } from './worker-client.ts';
 import { stderrTail, withStderr } from '../model/stderr-tail.ts';
 import { checkTarget } from './target-check.ts';
@@ -39,7 +40,7 @@ export async function runTrimAudit(target: string, options: TrimAuditOptions = {
     );
   const sizeBytes = options.sizeBytes ?? 64 * 2 ** 20;
   const before = await readDiscardCounters(layers);
-  const exit = await runWorker(['bigfile', '--target', target, '--size', String(sizeBytes), '--runs', '1', '--warmup-passes', '0'], {
+  const exit = await runWorker(bigfileArgv({ target, sizeBytes, runs: 1, warmupPasses: 0 }), {
     workerPath: options.workerPath ?? locateWorker(),
     signal: options.signal,
     onMessage: () => {},

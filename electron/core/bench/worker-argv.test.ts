@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { testById, testsOfKind } from '../model/catalog.ts';
 import { PRESETS } from './presets.ts';
 import { TRUST } from './statistics.ts';
-import { jobSpec, workerArgv, type WorkerPlan } from './worker-argv.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WORKER_VERBS } from '../model/worker-options.ts';
+import { appStartArgv, bigfileArgv, jobSpec, runArgv, treeArgv, workerCommand, type WorkerPlan } from './worker-argv.ts';
 
 const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
   target: '/mnt/disk',
@@ -40,9 +44,9 @@ describe('jobSpec', () => {
   });
 });
 
-describe('workerArgv', () => {
+describe('runArgv', () => {
   test('the full argv, in order', () => {
-    assert.deepEqual(workerArgv(plan()), [
+    assert.deepEqual(runArgv(plan()), [
       'run',
       '--target',
       '/mnt/disk',
@@ -64,8 +68,8 @@ describe('workerArgv', () => {
   });
 
   test('adaptive stopping: the interval, the time limit and the resolution rule from TRUST; none for a fixed count', () => {
-    assert.ok(!workerArgv(plan()).includes('--precision'));
-    const argv = workerArgv(plan({ precision: 0.02, maxTimeSec: 2 }));
+    assert.ok(!runArgv(plan()).includes('--precision'));
+    const argv = runArgv(plan({ precision: 0.02, maxTimeSec: 2 }));
     const value = (flag: string) => argv[argv.indexOf(flag) + 1];
     assert.deepEqual(
       [value('--precision'), value('--max-time'), value('--min-ios'), value('--min-time'), value('--min-window-ios')],
@@ -74,21 +78,21 @@ describe('workerArgv', () => {
   });
 
   test('--buffered and --file only when asked', () => {
-    assert.ok(!workerArgv(plan()).includes('--buffered'));
-    assert.ok(!workerArgv(plan()).includes('--file'));
-    const argv = workerArgv(plan({ buffered: true, reuseFile: '/mnt/disk/.diskdelta-1-ab.tmp' }));
+    assert.ok(!runArgv(plan()).includes('--buffered'));
+    assert.ok(!runArgv(plan()).includes('--file'));
+    const argv = runArgv(plan({ buffered: true, reuseFile: '/mnt/disk/.diskdelta-1-ab.tmp' }));
     assert.ok(argv.includes('--buffered'));
     assert.equal(argv[argv.indexOf('--file') + 1], '/mnt/disk/.diskdelta-1-ab.tmp');
   });
 
   test('sizes are whole bytes (the worker refuses fractions)', () => {
-    const argv = workerArgv(plan({ sizeBytes: 1.5 * 2 ** 30 + 0.7 }));
+    const argv = runArgv(plan({ sizeBytes: 1.5 * 2 ** 30 + 0.7 }));
     assert.equal(argv[argv.indexOf('--size') + 1], String(1.5 * 2 ** 30));
   });
 
   test('a hostile target path stays one argv element and never becomes a flag or a job', () => {
     const target = '/tmp/x --job name=evil,rw=write; rm -rf / $(reboot)';
-    const argv = workerArgv(plan({ target }));
+    const argv = runArgv(plan({ target }));
     assert.equal(argv[1], '--target');
     assert.equal(argv[2], target);
     assert.equal(argv.filter((a) => a === '--job').length, 2);
@@ -109,9 +113,61 @@ describe('workerArgv', () => {
     );
     for (const preset of ratePresets) {
       const { tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec } = preset;
-      const argv = workerArgv(plan({ tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec }));
+      const argv = runArgv(plan({ tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec }));
       assert.equal(argv.filter((a) => a === '--job').length, preset.tests.length, preset.name);
       assert.equal(argv[argv.indexOf('--runs') + 1], String(preset.runs));
     }
+  });
+});
+
+describe('one argv builder per worker verb', () => {
+  test('tree, bigfile and app-start argv from their builders, as the worker takes them', () => {
+    assert.deepEqual(treeArgv({ target: '/t', runs: 3, warmupPasses: 1, files: 45168, bytes: 592000000 }), [
+      'tree',
+      '--target',
+      '/t',
+      '--runs',
+      '3',
+      '--warmup-passes',
+      '1',
+      '--tree-files',
+      '45168',
+      '--tree-bytes',
+      '592000000',
+    ]);
+    assert.deepEqual(bigfileArgv({ target: '/t', sizeBytes: 64 * 2 ** 20 + 0.5, runs: 1, warmupPasses: 0 }), [
+      'bigfile',
+      '--target',
+      '/t',
+      '--runs',
+      '1',
+      '--warmup-passes',
+      '0',
+      '--size',
+      String(64 * 2 ** 20),
+    ]);
+    assert.deepEqual(appStartArgv({ target: '/t', runs: 1, warmupPasses: 0, readers: 4 }).slice(-2), ['--readers', '4']);
+  });
+
+  test('an option the verb does not take is refused here, as the worker refuses it (hold --readers)', () => {
+    assert.throws(() => workerCommand('hold', { target: '/dev/sdb', readers: 4 }), /--readers is not an option of the worker's hold verb/);
+    assert.throws(() => workerCommand('run', { target: '/t', colour: 'red' }), /the worker has no option --colour/);
+  });
+
+  test('no module of core spells a worker verb argv by hand: each goes through worker-argv.ts', () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const verbs = WORKER_VERBS.map((v) => v.name).join('|');
+    const literal = new RegExp(`\\[\\s*'(${verbs})',\\s*'--`);
+    // A walk of core's own sources (fixtures hold sysfs trees whose symlinks loop).
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() && e.name !== 'fixtures'
+          ? sources(join(dir, e.name))
+          : e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')
+            ? [join(dir, e.name)]
+            : [],
+      );
+    const offenders = sources(root).filter((f) => literal.test(readFileSync(f, 'utf8')));
+    assert.deepEqual(offenders, []);
   });
 });

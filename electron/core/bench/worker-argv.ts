@@ -1,75 +1,142 @@
 // Spec → the worker's argv, from enums and numbers only: no caller text reaches a flag
 // except the target path, which is passed as one argv element (never through a shell).
-import { testById } from '../model/catalog.ts';
+import { rateTestParams } from '../model/catalog.ts';
+import { jobText } from '../model/test-params.ts';
 import type { TestParams } from '../model/results.ts';
+import { RUN_SETTINGS, settingsOfKind, type RunSettingDef, type RunSettingValues } from '../model/run-settings.ts';
+import { workerOption, WORKER_OPTIONS, type WorkerOption, type WorkerVerb } from '../model/worker-options.ts';
 import { TRUST } from './statistics.ts';
 
-export interface WorkerPlan {
+/**
+ * The rate kind's plan: the run settings it takes (sizeBytes, durationSec, warmupSec, runs, the
+ * fewest or exact; precision, 0 for a fixed count; maxTimeSec; buffered: model/run-settings.ts).
+ */
+export interface WorkerPlan extends Pick<
+  RunSettingValues,
+  'sizeBytes' | 'durationSec' | 'warmupSec' | 'runs' | 'precision' | 'maxTimeSec' | 'buffered'
+> {
   target: string;
-  /** Catalog test ids of the rate kind. */
+  /** Test ids of the rate kind. */
   tests: string[];
-  sizeBytes: number;
-  durationSec: number;
-  warmupSec: number;
-  /** The fewest timed runs; the exact count when precision is 0. */
-  runs: number;
-  /** Adaptive stopping: the median's 95 % interval to reach (0.02 = ±2 %); 0 for a fixed count of runs. */
-  precision: number;
-  /** Adaptive stopping: the most timed seconds per test. */
-  maxTimeSec: number;
-  buffered: boolean;
   sampleMs: number;
   /** Harness only: reuse a file made by `diskdelta-worker prepare`. */
   reuseFile?: string;
 }
 
-/** The worker job's parameters of a rate test of the catalog. */
+/** The worker job's parameters of a rate test: the catalog's, or those its id names (test-params.ts). */
 export function rateParams(id: string): TestParams {
-  const params = testById(id)?.params;
-  if (!params) throw new Error(`${id} is not a rate test of the catalog`);
+  const params = rateTestParams(id);
+  if (!params) throw new Error(`${id} is not a rate test: neither in the catalog nor an id of its parameters`);
   return params;
 }
 
+/** A test's --job value, from the parameter key table (test-params.ts). */
 export function jobSpec(id: string): string {
-  const p = rateParams(id);
-  const parts = [`name=${id}`, `rw=${p.rw}`, `bs=${p.blockSize}`, `qd=${p.queueDepth}`, `threads=${p.threads}`];
-  if (p.readPercent !== undefined) parts.push(`read=${p.readPercent}`);
-  return parts.join(',');
+  return jobText(id, rateParams(id));
 }
 
-export function workerArgv(plan: WorkerPlan): string[] {
-  const argv = [
-    'run',
-    '--target',
-    plan.target,
-    '--size',
-    String(Math.floor(plan.sizeBytes)),
-    '--duration',
-    String(plan.durationSec),
-    '--warmup',
-    String(plan.warmupSec),
-    '--runs',
-    String(plan.runs),
-    '--sample-ms',
-    String(plan.sampleMs),
-  ];
-  if (plan.precision > 0) {
-    // A test stops once precise and resolved (TRUST), or at its time limit.
-    argv.push(
-      '--precision',
-      String(plan.precision),
-      '--max-time',
-      String(plan.maxTimeSec),
-      '--min-ios',
-      String(TRUST.minTotalIos),
-      '--min-time',
-      String(TRUST.minWindowSec),
-      '--min-window-ios',
-      String(TRUST.minWindowIos),
-    );
+/** An option value: a flag is sent when true, a list once per element, undefined never. */
+export type ArgValue = string | number | boolean | readonly string[] | undefined;
+
+/**
+ * THE argv builder: a verb and its options' values, by worker option name (worker-options.ts).
+ * An option the verb does not take throws here, as the worker would refuse it (exit 2); values
+ * are written by the option's kind (bytes whole). Every worker invocation goes through it, by
+ * one of the per-verb builders below.
+ */
+export function workerCommand(
+  verb: WorkerVerb,
+  values: Record<string, ArgValue>,
+  options: readonly WorkerOption[] = WORKER_OPTIONS,
+): string[] {
+  const argv: string[] = [verb];
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined || value === false) continue;
+    const option = workerOption(name, options);
+    if (!option) throw new Error(`the worker has no option --${name} (worker-options.ts)`);
+    if (!option.verbs.includes(verb)) throw new Error(`--${name} is not an option of the worker's ${verb} verb (worker-options.ts)`);
+    if (option.kind === 'flag') {
+      argv.push(`--${name}`);
+      continue;
+    }
+    const list: ReadonlyArray<string | number | boolean> = Array.isArray(value) ? value : [value as string | number];
+    for (const v of list) argv.push(`--${name}`, option.kind === 'bytes' ? String(Math.floor(Number(v))) : String(v));
   }
-  if (plan.buffered) argv.push('--buffered');
-  if (plan.reuseFile) argv.push('--file', plan.reuseFile);
-  for (const id of plan.tests) argv.push('--job', jobSpec(id));
   return argv;
+}
+
+/** The worker options of the run settings a kind takes, from a plan (run-settings.ts: each setting names its option). */
+export function settingOptions(plan: object, kind: string, settings: readonly RunSettingDef[] = RUN_SETTINGS): Record<string, ArgValue> {
+  const values = plan as Record<string, ArgValue>;
+  return Object.fromEntries(settingsOfKind(kind, settings).flatMap((d) => (d.worker ? [[d.worker, values[d.key]]] : [])));
+}
+
+/** `run`: the rate tests of a plan, each a --job. */
+export function runArgv(
+  plan: WorkerPlan,
+  tables: { settings?: readonly RunSettingDef[]; options?: readonly WorkerOption[] } = {},
+): string[] {
+  const fromSettings = settingOptions(plan, 'rate', tables.settings);
+  // A fixed count of runs (precision 0) has no interval to reach and no time limit to send.
+  const adaptive = plan.precision > 0;
+  if (!adaptive) {
+    delete fromSettings.precision;
+    delete fromSettings['max-time'];
+  }
+  return workerCommand(
+    'run',
+    {
+      target: plan.target,
+      ...fromSettings,
+      'sample-ms': plan.sampleMs,
+      // A test stops once precise and resolved (TRUST), or at its time limit.
+      ...(adaptive ? { 'min-ios': TRUST.minTotalIos, 'min-time': TRUST.minWindowSec, 'min-window-ios': TRUST.minWindowIos } : {}),
+      file: plan.reuseFile,
+      job: plan.tests.map((id) => jobSpec(id)),
+    },
+    tables.options,
+  );
+}
+
+/** `tree`: the source-tree workload (or a tarball, extracted). */
+export function treeArgv(o: {
+  target: string;
+  runs: number;
+  warmupPasses: number;
+  files?: number;
+  bytes?: number;
+  tarball?: string | undefined;
+  pause?: boolean;
+}): string[] {
+  return workerCommand('tree', {
+    target: o.target,
+    runs: o.runs,
+    'warmup-passes': o.warmupPasses,
+    'tree-files': o.files,
+    'tree-bytes': o.bytes,
+    tarball: o.tarball,
+    pause: o.pause,
+  });
+}
+
+/** `bigfile`: one file of sizeBytes (the worker shrinks it to what fits) written and deleted. */
+export function bigfileArgv(o: { target: string; sizeBytes: number; runs: number; warmupPasses: number }): string[] {
+  return workerCommand('bigfile', { target: o.target, runs: o.runs, 'warmup-passes': o.warmupPasses, size: o.sizeBytes });
+}
+
+/** `app-start`: programs starting at once from a cold cache (the helper drops it when given). */
+export function appStartArgv(o: {
+  target: string;
+  runs: number;
+  warmupPasses: number;
+  readers: number;
+  helper?: string | undefined;
+}): string[] {
+  return workerCommand('app-start', {
+    target: o.target,
+    runs: o.runs,
+    'warmup-passes': o.warmupPasses,
+    readers: o.readers,
+    helper: o.helper,
+  });
 }

@@ -14,6 +14,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { release as osRelease, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { BenchError } from '../bench/errors.ts';
+import { workerCommand } from '../bench/worker-argv.ts';
 import { locateWorker } from '../bench/worker-client.ts';
 import { holding } from '../bench/holder-lines.ts';
 import { prepareTestFile, type Throwaway, type ThrowawayOptions } from './throwaway.ts';
@@ -52,7 +53,7 @@ export async function holdThrowaway(o: ThrowawayOptions & { helper: string }): P
   const socketPath = join(dir, 'crypt.sock');
   const child = spawn(
     o.workerPath ?? locateWorker(),
-    ['crypt-hold', '--target', file, '--helper', o.helper, '--crypt', cryptOperands(o), '--socket', socketPath],
+    workerCommand('crypt-hold', { target: file, helper: o.helper, crypt: cryptOperands(o), socket: socketPath }),
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));

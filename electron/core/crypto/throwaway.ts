@@ -11,6 +11,7 @@ import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { BenchError } from '../bench/errors.ts';
+import { workerCommand } from '../bench/worker-argv.ts';
 import { locateWorker } from '../bench/worker-client.ts';
 import { isRunning, listLoopDevices, ownerPid } from '../system/leftovers.ts';
 import { DM_PREFIX, FILE_PREFIX } from '../system/throwaway-devices.ts';
@@ -152,7 +153,7 @@ export function cryptsetupOpenArgs(
  * (named .diskdelta-PID-….tmp; it sweeps killed runs' files first). Returns its path.
  */
 export async function prepareTestFile(o: Pick<ThrowawayOptions, 'folder' | 'sizeBytes' | 'workerPath'>): Promise<string> {
-  const prep = await run(o.workerPath ?? locateWorker(), ['prepare', '--target', o.folder, '--size', String(o.sizeBytes)], {
+  const prep = await run(o.workerPath ?? locateWorker(), workerCommand('prepare', { target: o.folder, size: o.sizeBytes }), {
     maxBuffer: 1 << 24,
   }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
   const prepared = prep.stdout

@@ -4,11 +4,14 @@
 // here; nobody rebuilds a title or an id from a string's shape.
 //
 // A test id is an open string: a result may carry a test this catalog does not list (an
-// import's own name, a test of a newer DiskDelta). Lookups answer undefined for those and
-// callers fall back to the id itself, or to a title built from the result's parameters.
+// import's own name, a test of a newer DiskDelta, a run's `--job`). Lookups answer undefined for
+// those and callers fall back to a title built from the result's parameters (or those an id of
+// the parameter scheme names, test-params.ts paramsFromId), else to the id itself.
 //
 // Pure data and functions: the renderer bundles this module.
-import type { AccessPattern, TestParams } from './results.ts';
+import { blockSizeLabel, paramsFromId, paramsId, patternOf, type TestParams } from './test-params.ts';
+
+export { blockSizeLabel } from './test-params.ts';
 
 /** Which way is better. 'none' for figures with no better side (an imported "% CPU"). */
 export type Direction = 'higher' | 'lower' | 'none';
@@ -90,44 +93,20 @@ export interface TestDef {
 
 const MiB = 1024 * 1024;
 
-/** What each access pattern is called, and how a test of that pattern is named and titled. */
-const PATTERNS: Record<AccessPattern, { words: (p: TestParams) => string; id: (shape: string, p: TestParams) => string; writes: boolean }> =
-  {
-    read: { words: () => 'sequential read', id: (s) => `seq${s}-read`, writes: false },
-    write: { words: () => 'sequential write', id: (s) => `seq${s}-write`, writes: true },
-    randread: { words: () => 'random read', id: (s) => `rnd${s}-read`, writes: false },
-    randwrite: { words: () => 'random write', id: (s) => `rnd${s}-write`, writes: true },
-    randrw: { words: (p) => `random ${p.readPercent ?? 50} % read mix`, id: (s, p) => `mix${p.readPercent ?? 50}-rnd${s}`, writes: true },
-    // Seeks rewrite every 10th block on a file, but on a block device they only read (with a
-    // warning), so they are not refused there.
-    seeks: { words: () => 'random seeks', id: () => 'seeks', writes: false },
-  };
-
-/** 4096 → "4k", 1048576 → "1m", 131072 → "128k", 512 → "512": the test id spelling. */
-export function blockSizeLabel(bytes: number): string {
-  if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB}m`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024}k`;
-  return String(bytes);
-}
-
-function shapeOf(p: TestParams): string {
-  return `${blockSizeLabel(p.blockSize)}-q${p.queueDepth}t${p.threads}`;
-}
-
 /** "sequential read 1M Q8T1", "random 70 % read mix 4K Q8T1", "random seeks": from the parameters alone. */
 export function titleForParams(p: TestParams): string {
-  if (p.rw === 'seeks') return PATTERNS.seeks.words(p);
-  return `${PATTERNS[p.rw].words(p)} ${blockSizeLabel(p.blockSize).toUpperCase()} Q${p.queueDepth}T${p.threads}`;
+  if (p.rw === 'seeks') return patternOf('seeks').words(p);
+  return `${patternOf(p.rw).words(p)} ${blockSizeLabel(p.blockSize).toUpperCase()} Q${p.queueDepth}T${p.threads}`;
 }
 
 function rateTest(params: TestParams, label: string, names: ForeignNames, primary: MetricId): TestDef {
   return {
-    id: PATTERNS[params.rw].id(shapeOf(params), params),
+    id: paramsId(params),
     kind: 'rate',
     label,
     title: titleForParams(params),
     params,
-    writes: PATTERNS[params.rw].writes,
+    writes: patternOf(params.rw).writes,
     primary,
     names,
   };
@@ -237,6 +216,24 @@ export function isCatalogTest(id: string): boolean {
   return BY_ID.has(id);
 }
 
+/**
+ * A test a run may ask for: a catalog test, or a rate test the catalog never listed named by its
+ * parameters ("seq128k-q32t1-read", test-params.ts), which parses back to them.
+ */
+export function isRunnableTest(id: string): boolean {
+  return BY_ID.has(id) || paramsFromId(id) !== null;
+}
+
+/** The measurement kind that runs a test: the catalog's, else 'rate' for an id of the parameter scheme. */
+export function kindOfTest(id: string): string | undefined {
+  return BY_ID.get(id)?.kind ?? (paramsFromId(id) ? 'rate' : undefined);
+}
+
+/** A rate test's parameters: the catalog's, else those its id names; null for other kinds. */
+export function rateTestParams(id: string): TestParams | null {
+  return BY_ID.get(id)?.params ?? paramsFromId(id);
+}
+
 /** The tests of one kind, in catalog order. */
 export function testsOfKind(kind: string): TestDef[] {
   return TESTS.filter((t) => t.kind === kind);
@@ -247,7 +244,8 @@ export function testsOfKind(kind: string): TestDef[] {
  * parameters (an import's "rnd4k-q32t16-read"), else the name as the source gave it.
  */
 export function testTitle(id: string, params?: TestParams | null): string {
-  return BY_ID.get(id)?.title ?? (params ? titleForParams(params) : id);
+  const p = params ?? paramsFromId(id);
+  return BY_ID.get(id)?.title ?? (p ? titleForParams(p) : id);
 }
 
 /** Short label for tables: the catalog's, else the title. */
@@ -272,7 +270,7 @@ function sameParams(a: TestParams, b: TestParams): boolean {
  */
 export function testIdFor(p: TestParams): string {
   const known = TESTS.find((t) => t.params && sameParams(t.params, p));
-  return known?.id ?? PATTERNS[p.rw].id(shapeOf(p), p);
+  return known?.id ?? paramsId(p);
 }
 
 /** The catalog test another tool's name maps to, e.g. ('bonnie', 'get_block') → seq1m-q1t1-read. */
@@ -296,5 +294,6 @@ export function readCounterpart(id: string): string | null {
 export function testWrites(id: string, params?: TestParams | null): boolean {
   const known = BY_ID.get(id);
   if (known) return known.writes;
-  return params ? PATTERNS[params.rw].writes : false;
+  const p = params ?? paramsFromId(id);
+  return p ? patternOf(p.rw).writes : false;
 }

@@ -4,18 +4,11 @@
 
 import type { DeviceFingerprint, StackLayer, SystemFacts } from './machine.ts';
 import type { Provenance, RawUnit } from './catalog.ts';
+import type { RunSettingValues } from './run-settings.ts';
 
-/** Access pattern, as the worker names it (fio's rw= vocabulary plus bonnie++'s seeks). */
-export type AccessPattern = 'read' | 'write' | 'randread' | 'randwrite' | 'randrw' | 'seeks';
-
-export interface TestParams {
-  rw: AccessPattern;
-  blockSize: number; // bytes
-  queueDepth: number; // I/Os in flight per thread
-  threads: number;
-  /** Share of reads in percent, for randrw. */
-  readPercent?: number;
-}
+/** A rate test's parameters and access patterns: one table, model/test-params.ts. */
+export type { AccessPattern, TestParams } from './test-params.ts';
+import type { TestParams } from './test-params.ts';
 
 export interface Warning {
   /** Stable machine-readable code, e.g. "under-resolved", "noisy", "buffered-io". */
@@ -150,18 +143,11 @@ export interface TargetInfo {
   stack?: StackLayer[];
 }
 
-export interface RunSettings {
-  preset?: string;
-  sizeBytes?: number;
-  durationSec?: number;
-  warmupSec?: number;
-  runs?: number;
-  /** Adaptive stopping: the interval asked for (0.02 = ±2 %); absent or 0 when runs were fixed. */
-  precision?: number;
-  /** Adaptive stopping: the most timed seconds a test may take. */
-  maxTimeSec?: number;
-  buffered?: boolean;
-}
+/**
+ * What a run measured with: its preset and the run settings' values (model/run-settings.ts; a
+ * setting added there is stored with no edit here). precision is absent or 0 when runs were fixed.
+ */
+export type RunSettings = { preset?: string } & Partial<RunSettingValues>;
 
 /** A benchmark run as measured, imported or shipped as reference. */
 export interface RunRecord {

@@ -8,6 +8,8 @@
 // included, and a schema here does not follow.
 import { z } from 'zod';
 import { PROVENANCES, RAW_UNITS } from './catalog.ts';
+import { storedSettingsShape } from './run-settings.ts';
+import { ACCESS_PATTERN_NAMES } from './test-params.ts';
 import type {
   CpuTime,
   ExtraMetric,
@@ -86,8 +88,9 @@ export const latencySchema = z.strictObject({
 export const sampleSchema = z.strictObject({ tMs: count, bytesPerSec: count, iops: count });
 export const cpuSchema = z.strictObject({ userNs: count, systemNs: count });
 
+// From the key table (test-params.ts): a pattern or key added there is stored and imported.
 export const testParamsSchema = z.strictObject({
-  rw: z.enum(['read', 'write', 'randread', 'randwrite', 'randrw', 'seeks']),
+  rw: z.enum(ACCESS_PATTERN_NAMES),
   blockSize: z.number().int().positive(),
   queueDepth: z.number().int().positive(),
   threads: z.number().int().positive(),
@@ -148,13 +151,7 @@ export const targetInfoSchema = z.strictObject({
 
 export const runSettingsSchema = z.strictObject({
   preset: z.string().max(100).optional(),
-  sizeBytes: count.optional(),
-  durationSec: count.optional(),
-  warmupSec: count.optional(),
-  runs: count.optional(),
-  precision: count.optional(),
-  maxTimeSec: count.optional(),
-  buffered: z.boolean().optional(),
+  ...storedSettingsShape(),
 });
 
 export const extraMetricSchema = z.strictObject({

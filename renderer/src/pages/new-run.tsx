@@ -6,7 +6,16 @@ import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
 import { PRESETS } from '../../../electron/core/bench/presets.ts';
 import { testLabel } from '../../../electron/core/model/catalog.ts';
-import { buildSpec, describePreset, LABEL_SUGGESTIONS, presetDefaults, WORKLOAD_CHOICES, type RunForm } from '../view/new-run-form.ts';
+import {
+  buildSpec,
+  describePreset,
+  formFields,
+  LABEL_SUGGESTIONS,
+  presetDefaults,
+  WORKLOAD_CHOICES,
+  type FormField,
+  type RunForm,
+} from '../view/new-run-form.ts';
 
 // A stable empty list: a selector that returns a new [] on every call re-renders forever.
 const NO_SUGGESTIONS: string[] = [];
@@ -17,7 +26,7 @@ export function NewRunPage() {
   const suggestions = useSystem((s) => s.overview?.suggestedTargets ?? NO_SUGGESTIONS);
   const starting = useRuns((s) => s.starting);
   const startError = useRuns((s) => s.startError);
-  const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', sizeMiB: '', durationSec: '', runs: '', label: '' });
+  const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', fields: {}, label: '' });
   const [formError, setFormError] = useState<string | null>(null);
   const ids = {
     encryption: useId(),
@@ -140,8 +149,14 @@ export function NewRunPage() {
         ) : null}
 
         <div className="grid3">
-          {PRESET_OVERRIDES.map((field) => (
-            <OverrideField key={field.name} {...field} placeholder={defaults[field.name]} value={form[field.name]} set={set} />
+          {formFields().map((field) => (
+            <OverrideField
+              key={field.key}
+              field={field}
+              placeholder={defaults[field.key] ?? ''}
+              value={form.fields[field.key] ?? ''}
+              set={(value) => set({ fields: { ...form.fields, [field.key]: value } })}
+            />
           ))}
         </div>
 
@@ -195,33 +210,20 @@ export function NewRunPage() {
   );
 }
 
-/** The preset's values a run may override; empty keeps the preset's (shown as the placeholder). */
-const PRESET_OVERRIDES = [
-  { name: 'sizeMiB', label: 'Test file size (MiB)', inputMode: 'numeric' },
-  { name: 'durationSec', label: 'Seconds per test', inputMode: 'decimal' },
-  { name: 'runs', label: 'Runs', inputMode: 'numeric' },
-] as const;
-
-function OverrideField(props: {
-  name: (typeof PRESET_OVERRIDES)[number]['name'];
-  label: string;
-  inputMode: 'numeric' | 'decimal';
-  placeholder: string;
-  value: string;
-  set: (patch: Partial<RunForm>) => void;
-}) {
+/** A run setting the preset sets and a run may override (model/run-settings.ts); empty keeps the preset's, shown as the placeholder. */
+function OverrideField(props: { field: FormField; placeholder: string; value: string; set: (value: string) => void }) {
   const id = useId();
-  const { name, label, inputMode, placeholder, value, set } = props;
+  const { field, placeholder, value, set } = props;
   return (
     <div>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>{field.label}</label>
       <input
         id={id}
-        name={name}
-        inputMode={inputMode}
+        name={field.key}
+        inputMode={field.inputMode}
         placeholder={placeholder}
         value={value}
-        onChange={(e) => set({ [name]: e.target.value })}
+        onChange={(e) => set(e.target.value)}
       />
     </div>
   );

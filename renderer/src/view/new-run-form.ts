@@ -1,15 +1,16 @@
 // The New run form's text fields → a BenchSpec the contract accepts, or a sentence saying
 // which field is wrong. The backend parses the spec again; this is for a friendly message.
-import { benchSpecSchema, type BenchSpec, type PresetName } from '../../../electron/core/bench/spec.ts';
+import { benchSpecSchema, benchSpecSchemaFor, type BenchSpec, type PresetName } from '../../../electron/core/bench/spec.ts';
+import { RUN_SETTINGS, settingRange, type RunSettingDef } from '../../../electron/core/model/run-settings.ts';
+import { WORKER_OPTIONS, type WorkerOption } from '../../../electron/core/model/worker-options.ts';
 import { PRESETS } from '../../../electron/core/bench/presets.ts';
 import { formatBytes } from '../../../electron/core/analysis/units.ts';
 
 export interface RunForm {
   target: string;
   preset: PresetName;
-  sizeMiB: string;
-  durationSec: string;
-  runs: string;
+  /** The run settings' fields (formFields), by setting key, as typed; empty: the preset's value. */
+  fields: Record<string, string>;
   label: string;
   /** Preset `workloads`: the workloads picked (undefined: the preset's own). */
   workloads?: string[];
@@ -47,34 +48,65 @@ export function describePreset(name: PresetName): string {
   return `${p.description}: ${p.tests.length} ${p.tests.length === 1 ? 'test' : 'tests'}; defaults ${formatBytes(p.sizeBytes)} test file, ${p.warmupSec} s warm-up + ${p.runs} × ${p.durationSec} s per test.`;
 }
 
-export function presetDefaults(name: PresetName): { sizeMiB: string; durationSec: string; runs: string } {
-  const p = PRESETS[name];
-  // Whole MiB, as the field takes them: the workloads' 3 GB is 2,861.02… MiB.
-  return { sizeMiB: String(Math.floor(p.sizeBytes / (1024 * 1024))), durationSec: String(p.durationSec), runs: String(p.runs) };
+/** A field of the form: a run setting with a `form` entry (model/run-settings.ts). */
+export interface FormField {
+  key: string;
+  label: string;
+  inputMode: 'numeric' | 'decimal';
+  /** Typed value × scale = the raw value (MiB → bytes). */
+  scale: number;
+  def: RunSettingDef;
 }
 
-const MIB = 1024 * 1024;
+/** The form's setting fields, in the table's order. */
+export function formFields(settings: readonly RunSettingDef[] = RUN_SETTINGS): FormField[] {
+  return settings.flatMap((def) =>
+    def.form && def.unit !== 'flag'
+      ? [{ key: def.key, label: def.form.label, inputMode: def.integer ? 'numeric' : 'decimal', scale: def.form.scale ?? 1, def } as const]
+      : [],
+  );
+}
 
-export function buildSpec(form: RunForm): BenchSpec | string {
+/** The preset's value of each field, as the field shows it (the placeholder). */
+export function presetDefaults(name: PresetName, settings: readonly RunSettingDef[] = RUN_SETTINGS): Record<string, string> {
+  const p = PRESETS[name] as unknown as Record<string, number | undefined>;
+  return Object.fromEntries(
+    formFields(settings).map((f) => {
+      const raw = p[f.key] ?? (f.def.default as number);
+      // Whole MiB, as the field takes them: the workloads' 3 GB is 2,861.02… MiB.
+      return [f.key, String(f.def.integer ? Math.floor(raw / f.scale) : raw / f.scale)];
+    }),
+  );
+}
+
+/** One typed field → its raw value, or the sentence saying what it takes. */
+function fieldValue(f: FormField, text: string, options: readonly WorkerOption[]): number | string {
+  const { min, max } = settingRange(f.def, options);
+  const value = Number(text);
+  const [lo, hi] = [min / f.scale, max / f.scale];
+  if (!Number.isFinite(value) || (f.def.integer && !Number.isInteger(value)) || value < lo || value > hi)
+    return `${f.label}: ${f.def.integer ? 'a whole number' : 'a number'} of at least ${lo} and at most ${hi}.`;
+  return value * f.scale;
+}
+
+export function buildSpec(
+  form: RunForm,
+  settings: readonly RunSettingDef[] = RUN_SETTINGS,
+  options: readonly WorkerOption[] = WORKER_OPTIONS,
+): BenchSpec | string {
   const target = form.target.trim();
   if (!target) return 'Choose the folder to measure.';
   if (!target.startsWith('/')) return 'The target must be an absolute path, e.g. /mnt/ssd.';
   const spec: BenchSpec = { target, preset: form.preset };
-  if (form.sizeMiB.trim()) {
-    const mib = Number(form.sizeMiB);
-    if (!Number.isInteger(mib) || mib < 16) return 'Test file size: a whole number of MiB, at least 16.';
-    spec.sizeBytes = mib * MIB;
+  const values: Record<string, number> = {};
+  for (const f of formFields(settings)) {
+    const text = form.fields[f.key]?.trim() ?? '';
+    if (!text) continue;
+    const value = fieldValue(f, text, options);
+    if (typeof value === 'string') return value;
+    values[f.key] = value;
   }
-  if (form.durationSec.trim()) {
-    const seconds = Number(form.durationSec);
-    if (!(seconds >= 0.2 && seconds <= 3600)) return 'Seconds per test: between 0.2 and 3600.';
-    spec.durationSec = seconds;
-  }
-  if (form.runs.trim()) {
-    const runs = Number(form.runs);
-    if (!Number.isInteger(runs) || runs < 1 || runs > 100) return 'Runs: a whole number from 1 to 100.';
-    spec.runs = runs;
-  }
+  Object.assign(spec, values);
   if (form.label.trim()) spec.label = form.label.trim();
   if (form.preset === 'workloads' && form.workloads) {
     if (form.workloads.length === 0) return 'Workloads: pick at least one.';
@@ -90,6 +122,8 @@ export function buildSpec(form: RunForm): BenchSpec | string {
     }
   }
   if (form.encryption) spec.encryption = 'auto';
-  const checked = benchSpecSchema.safeParse(spec);
+  const checked = (
+    settings === RUN_SETTINGS && options === WORKER_OPTIONS ? benchSpecSchema : benchSpecSchemaFor(settings, options)
+  ).safeParse(spec);
   return checked.success ? checked.data : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
 }

@@ -134,12 +134,12 @@ test('series, percentiles and log domain', () => {
 });
 
 test('new run form: friendly messages for bad fields, a valid spec otherwise', () => {
-  const base = { target: '/mnt/ssd', preset: 'quick' as const, sizeMiB: '', durationSec: '', runs: '', label: '' };
+  const base = { target: '/mnt/ssd', preset: 'quick' as const, fields: {}, label: '' };
   assert.match(String(buildSpec({ ...base, target: '' })), /Choose the folder/);
   assert.match(String(buildSpec({ ...base, target: 'relative' })), /absolute/);
-  assert.match(String(buildSpec({ ...base, sizeMiB: '8' })), /at least 16/);
-  assert.match(String(buildSpec({ ...base, durationSec: '0.1' })), /0.2/);
-  assert.deepEqual(buildSpec({ ...base, sizeMiB: '16', durationSec: '0.3', runs: '1', label: ' SSD ' }), {
+  assert.match(String(buildSpec({ ...base, fields: { sizeBytes: '8' } })), /at least 16/);
+  assert.match(String(buildSpec({ ...base, fields: { durationSec: '0.1' } })), /0.2/);
+  assert.deepEqual(buildSpec({ ...base, fields: { sizeBytes: '16', durationSec: '0.3', runs: '1' }, label: ' SSD ' }), {
     target: '/mnt/ssd',
     preset: 'quick',
     sizeBytes: 16 * 1024 * 1024,
@@ -156,7 +156,7 @@ test('new run form: friendly messages for bad fields, a valid spec otherwise', (
     tests: ['tree', 'bigfile'],
   });
   assert.match(String(buildSpec({ ...w, workloads: [] })), /pick at least one/);
-  assert.equal(presetDefaults('workloads').sizeMiB, '2861', 'the field shows whole MiB');
+  assert.equal(presetDefaults('workloads').sizeBytes, '2861', 'the field shows whole MiB');
   // Your tarball: its absolute path is asked for and carried in the spec.
   assert.match(String(buildSpec({ ...w, workloads: ['tarball'] })), /^Tarball: the absolute path of a \.tar/);
   assert.match(String(buildSpec({ ...w, workloads: ['tarball'], tarball: 'l.tar' })), /^Tarball: the absolute path/);

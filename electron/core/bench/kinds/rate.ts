@@ -7,24 +7,18 @@ import type { Sample, TestResult } from '../../model/results.ts';
 import { aggregateTest } from '../aggregate.ts';
 import { ProgressTracker } from '../progress.ts';
 import { resultWarnings } from '../result-warnings.ts';
-import { workerArgv, type WorkerPlan } from '../worker-argv.ts';
+import { runArgv, type WorkerPlan } from '../worker-argv.ts';
+import { planSettingsShape, resolveSettings, settingsOfKind } from '../../model/run-settings.ts';
 import type { WorkerResult } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
+
+const SETTINGS = ['sizeBytes', 'durationSec', 'warmupSec', 'runs', 'precision', 'maxTimeSec', 'buffered'] as const;
 
 const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   target: z.string().min(1),
   tests: z.array(z.string()).min(1),
-  sizeBytes: z
-    .number()
-    .int()
-    .min(16 * 1024 * 1024)
-    .max(2 ** 50),
-  durationSec: z.number().min(0.2).max(3600),
-  warmupSec: z.number().min(0).max(600),
-  runs: z.number().int().min(1).max(100),
-  precision: z.number().min(0).max(0.5),
-  maxTimeSec: z.number().min(0.2).max(36000),
-  buffered: z.boolean(),
+  // Every run setting the rate kind takes, in the table's ranges (model/run-settings.ts).
+  ...planSettingsShape('rate', SETTINGS),
   sampleMs: z.number().int().min(50).max(10_000),
   reuseFile: z.string().optional(),
 });
@@ -34,20 +28,16 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
   title: 'I/O rate (throughput, IOPS, latency)',
   planSchema,
   plan: (spec, preset, tests) => {
-    const durationSec = spec.durationSec ?? preset.durationSec;
-    const runs = spec.runs ?? preset.runs;
+    // The spec's value, else the preset's, else the table's default, for every setting rate takes.
+    const values = resolveSettings('rate', spec, { ...preset }) as Pick<WorkerPlan, (typeof SETTINGS)[number]>;
     return {
+      ...values,
       target: spec.target,
       tests,
-      sizeBytes: spec.sizeBytes ?? preset.sizeBytes,
-      durationSec,
-      warmupSec: spec.warmupSec ?? preset.warmupSec,
-      runs,
       // An explicit --runs asks for that many (CrystalDiskMark's 5 × 5 s), unless a precision is asked too.
       precision: spec.precision ?? (spec.runs !== undefined ? 0 : preset.precision),
       // Longer runs than the preset's (--duration 5) still get their fewest runs.
-      maxTimeSec: spec.maxTimeSec ?? Math.max(preset.maxTimeSec, runs * durationSec),
-      buffered: spec.buffered ?? false,
+      maxTimeSec: spec.maxTimeSec ?? Math.max(preset.maxTimeSec, values.runs * values.durationSec),
       sampleMs: 100,
     };
   },
@@ -59,7 +49,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
     const progress = new ProgressTracker(plan, context.emit);
     let finished = false;
     return {
-      argv: workerArgv(worker),
+      argv: runArgv(worker),
       read(m) {
         if (m.type === 'progress') progress.update(m);
         else if (m.type === 'sample') {
@@ -96,13 +86,14 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
             return result;
           });
       },
+      // Every setting it ran with, in the table's order; the interval and time limit only when adaptive.
       settings: (hello) => ({
+        ...Object.fromEntries(
+          settingsOfKind('rate')
+            .filter((d) => plan.precision > 0 || (d.key !== 'precision' && d.key !== 'maxTimeSec'))
+            .map((d) => [d.key, plan[d.key]]),
+        ),
         sizeBytes: hello?.size ?? plan.sizeBytes,
-        durationSec: plan.durationSec,
-        warmupSec: plan.warmupSec,
-        runs: plan.runs,
-        ...(plan.precision > 0 ? { precision: plan.precision, maxTimeSec: plan.maxTimeSec } : {}),
-        buffered: plan.buffered,
       }),
     };
   },

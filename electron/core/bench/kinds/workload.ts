@@ -9,6 +9,8 @@ import { median } from '../statistics.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
 import { counted } from '../../model/display.ts';
+import { planSettingsShape } from '../../model/run-settings.ts';
+import { appStartArgv, bigfileArgv, treeArgv } from '../worker-argv.ts';
 
 type Phase = Extract<WorkerMessage, { type: 'phase' }>;
 type WorkloadInfo = Extract<WorkerMessage, { type: 'workload' }>;
@@ -18,13 +20,14 @@ export const SEED_TREE = { files: 45_168, bytes: 592_000_000 } as const;
 /** The seed's big file: "a 3 GB file". */
 export const BIGFILE_BYTES = 3_000_000_000;
 
+/** Each workload test is one worker verb, built by that verb's argv builder (worker-argv.ts). */
 const WORKLOADS = {
-  tree: { verb: 'tree', args: [] as string[] },
-  'tree-3.9.1': { verb: 'tree', args: ['--tree-files', String(SEED_TREE.files), '--tree-bytes', String(SEED_TREE.bytes)] },
-  bigfile: { verb: 'bigfile', args: [] as string[] },
-  'app-start': { verb: 'app-start', args: [] as string[] },
+  tree: (p: WorkloadPlan) => treeArgv(p),
+  'tree-3.9.1': (p: WorkloadPlan) => treeArgv({ ...p, files: SEED_TREE.files, bytes: SEED_TREE.bytes }),
+  bigfile: (p: WorkloadPlan) => bigfileArgv(p),
+  'app-start': (p: WorkloadPlan) => appStartArgv(p),
   // The user's own tarball (spec.tarball), extracted by tar(1) in the worker's tree verb.
-  tarball: { verb: 'tree', args: [] as string[] },
+  tarball: (p: WorkloadPlan) => treeArgv(p),
 } as const;
 type WorkloadTest = keyof typeof WORKLOADS;
 
@@ -39,19 +42,16 @@ export interface WorkloadPlan {
   readers: number;
   /** tarball: the file to extract (absolute). */
   tarball?: string | undefined;
+  /** app-start as a user who is not root: the helper that drops the page cache. */
+  helper?: string | undefined;
 }
 
 const planSchema: z.ZodType<WorkloadPlan> = z
   .strictObject({
     target: z.string().min(1),
     test: z.enum(Object.keys(WORKLOADS) as [WorkloadTest, ...WorkloadTest[]]),
-    runs: z.number().int().min(1).max(100),
     warmupPasses: z.number().int().min(0).max(10),
-    sizeBytes: z
-      .number()
-      .int()
-      .min(16 * 2 ** 20)
-      .max(2 ** 44),
+    ...planSettingsShape('workload', ['sizeBytes', 'runs']),
     readers: z.number().int().min(1).max(64),
     tarball: z.string().startsWith('/').optional(),
   })
@@ -60,13 +60,8 @@ const planSchema: z.ZodType<WorkloadPlan> = z
   });
 
 /** The worker's argv for one workload: enums and numbers only. */
-export function workloadArgv(plan: WorkloadPlan): string[] {
-  const w = WORKLOADS[plan.test];
-  const argv = [w.verb, '--target', plan.target, '--runs', String(plan.runs), '--warmup-passes', String(plan.warmupPasses), ...w.args];
-  if (w.verb === 'bigfile') argv.push('--size', String(plan.sizeBytes));
-  if (w.verb === 'app-start') argv.push('--readers', String(plan.readers));
-  if (plan.test === 'tarball' && plan.tarball) argv.push('--tarball', plan.tarball);
-  return argv;
+export function workloadArgv(plan: WorkloadPlan, helper?: string): string[] {
+  return WORKLOADS[plan.test]({ ...plan, helper });
 }
 
 // Two significant figures below 0.1 s: a fast disk's 7.9 ms delete must not read "0.01 s", nor a range "0.01 s–0.01 s".
@@ -132,9 +127,8 @@ export const workloadKind: MeasurementKind<WorkloadPlan> = {
     const passes: Phase[] = [];
     let info: WorkloadInfo | null = null;
     const total = plan.warmupPasses + plan.runs;
-    const helper = plan.test === 'app-start' && context.cacheHelper ? ['--helper', context.cacheHelper] : [];
     return {
-      argv: [...workloadArgv(plan), ...helper],
+      argv: workloadArgv(plan, plan.test === 'app-start' ? context.cacheHelper : undefined),
       read(m) {
         if (m.type === 'workload') info = m;
         else if (m.type === 'phase') {

@@ -1,0 +1,68 @@
+// `diskdelta run --job bs=128k,qd=32,threads=1,pattern=seq,rw=read`: a rate test by its
+// parameters, keys from the one key table (core/model/test-params.ts). It becomes the test id of
+// those parameters: the catalog's where it lists them (bs=4k,qd=1,rw=randread is rnd4k-q1t1-read),
+// else one of the same scheme (seq128k-q32t1-read) that parses back to them.
+import { testIdFor } from '../core/model/catalog.ts';
+import { ACCESS_PATTERN_NAMES, PARAM_KEYS, paramsProblem, type AccessPattern, type TestParams } from '../core/model/test-params.ts';
+import { parseSize, UsageError } from './args.ts';
+
+/** pattern=seq|rand with rw=read|write|rw, as fio users write it, → the worker's rw. */
+const COMBINED: Record<string, Record<string, AccessPattern | undefined>> = {
+  seq: { read: 'read', write: 'write' },
+  rand: { read: 'randread', write: 'randwrite', rw: 'randrw', randrw: 'randrw' },
+};
+
+export const JOB_HELP = `  --job SPEC           a test by its parameters, repeatable (with or instead of --tests):
+                       rw=${ACCESS_PATTERN_NAMES.filter((p) => p !== 'seeks').join('|')} (or pattern=seq|rand with rw=read|write|rw),
+${PARAM_KEYS.map((k) => `                       ${`${k.job}=${k.key === 'blockSize' ? 'SIZE' : 'N'}`.padEnd(10)} ${k.help}, ${k.key === 'blockSize' ? '512 to 64m, e.g. 4k, 128k, 1m' : `${k.min} to ${k.max}`}`).join('\n')}
+                       e.g. --job bs=128k,qd=32,threads=1,pattern=seq,rw=read (its id: seq128k-q32t1-read);
+                       bs defaults to 4k, qd and threads to 1, read to 70`;
+
+/** One --job value → the test's parameters, or a UsageError naming the bad key. */
+export function parseJob(text: string): TestParams {
+  const say = (why: string) => new UsageError(`--job '${text}': ${why}`);
+  const given = new Map<string, string>();
+  for (const item of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw say(`'${item}' is not key=value`);
+    const key = item.slice(0, eq).trim();
+    if (given.has(key)) throw say(`${key}= is given twice`);
+    given.set(key, item.slice(eq + 1).trim());
+  }
+  const known = ['rw', 'pattern', ...PARAM_KEYS.map((k) => k.job)];
+  const unknown = [...given.keys()].find((k) => !known.includes(k));
+  if (unknown) throw say(`unknown key '${unknown}': use ${known.join(', ')}`);
+  const rwText = given.get('rw');
+  if (!rwText) throw say('rw= is required, e.g. rw=read');
+  const pattern = given.get('pattern');
+  let rw: AccessPattern | undefined;
+  if (pattern !== undefined) {
+    const table = COMBINED[pattern];
+    if (!table) throw say(`pattern '${pattern}' is unknown: use seq or rand`);
+    rw = table[rwText];
+    if (!rw) throw say(`pattern=${pattern} takes rw=${Object.keys(table).join('|')}, not '${rwText}'`);
+  } else rw = (ACCESS_PATTERN_NAMES as readonly string[]).includes(rwText) ? (rwText as AccessPattern) : undefined;
+  if (!rw) throw say(`rw '${rwText}' is unknown: use ${ACCESS_PATTERN_NAMES.join(', ')}`);
+  // Seeks are bonnie++'s fixed shape (8 KiB, QD1): the catalog's one test, by name.
+  if (rw === 'seeks') throw say("rw=seeks is bonnie++'s fixed test: use --tests seeks");
+  const params: TestParams = { rw, blockSize: 4096, queueDepth: 1, threads: 1 };
+  if (rw === 'randrw') params.readPercent = 70;
+  for (const k of PARAM_KEYS) {
+    const value = given.get(k.job);
+    if (value === undefined) continue;
+    if (k.key === 'readPercent' && rw !== 'randrw') throw say(`read= is for a mix (rw=randrw): '${rwText}' reads or writes only`);
+    const n = k.key === 'blockSize' ? parseSize(value, 'bs') : /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    params[k.key] = n;
+  }
+  const problem = paramsProblem(params);
+  if (problem) throw say(problem);
+  return params;
+}
+
+/** The --job values → test ids, in order. */
+export function jobTests(values: readonly string[]): string[] {
+  return values.map((v) => testIdFor(parseJob(v)));
+}

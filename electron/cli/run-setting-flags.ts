@@ -1,0 +1,71 @@
+// The run settings' CLI flags, their --help lines and their parsing, from the one table
+// (core/model/run-settings.ts): a setting added there is a flag of `diskdelta run` with no edit here.
+import { rangeText, RUN_SETTINGS, settingRange, type RunSettingDef } from '../core/model/run-settings.ts';
+import { WORKER_OPTIONS, type WorkerOption } from '../core/model/worker-options.ts';
+import { parseCount, parseDuration, parseDurationOrZero, parseSize, UsageError } from './args.ts';
+
+/** Where a flag's help starts: "  --duration SECONDS   timed window …". */
+const HELP_COLUMN = 23;
+
+/** The parseArgs options of the settings' flags. */
+export function settingFlags(settings: readonly RunSettingDef[] = RUN_SETTINGS): Record<string, { type: 'string' | 'boolean' }> {
+  return Object.fromEntries(settings.map((d) => [d.flag, { type: d.unit === 'flag' ? 'boolean' : 'string' }]));
+}
+
+/** The settings' lines of `diskdelta run --help`, each flag with its help (continuations aligned). */
+export function settingsHelp(settings: readonly RunSettingDef[] = RUN_SETTINGS): string {
+  return settings
+    .map((d) => {
+      const head = `  --${d.flag}${d.arg ? ` ${d.arg}` : ''}`;
+      const [first, ...rest] = d.help.split('\n');
+      return [`${head.padEnd(HELP_COLUMN - 1)} ${first}`, ...rest.map((l) => `${' '.repeat(HELP_COLUMN)}${l}`)].join('\n');
+    })
+    .join('\n');
+}
+
+/** One flag's text → the setting's value in raw units, in its range, or a UsageError naming the flag. */
+export function parseSetting(d: RunSettingDef, text: string, options: readonly WorkerOption[] = WORKER_OPTIONS): number {
+  const flag = `--${d.flag}`;
+  const { min, max } = settingRange(d, options);
+  const range = rangeText(d, options);
+  let value: number;
+  switch (d.unit) {
+    case 'bytes':
+      value = parseSize(text, flag);
+      if (value < min) throw new UsageError(`${flag} '${text}' is too small: use at least ${range.split(' to ')[0]}`);
+      break;
+    case 'seconds':
+      value = min === 0 ? parseDurationOrZero(text, flag) : parseDuration(text, flag);
+      break;
+    case 'count':
+      return parseCount(text, flag, min, max);
+    case 'fraction': {
+      const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+      const pct = m ? Number(m[1]) : Number.NaN;
+      if (!(pct >= min * 100 && pct <= max * 100))
+        throw new UsageError(`${flag} '${text}' is not a percentage from ${min * 100} to ${max * 100}, e.g. 2%`);
+      return pct / 100;
+    }
+    case 'flag':
+      throw new Error(`${flag} is a flag: it has no value to parse`);
+  }
+  if (value < min || value > max) throw new UsageError(`${flag} '${text}' is out of range: use ${range}`);
+  return value;
+}
+
+/** The flags given → the spec's settings (absent flags stay absent: the preset's value applies). */
+export function settingsFromFlags(
+  values: Record<string, string | boolean | string[] | undefined>,
+  settings: readonly RunSettingDef[] = RUN_SETTINGS,
+  options: readonly WorkerOption[] = WORKER_OPTIONS,
+): Record<string, number | boolean> {
+  const out: Record<string, number | boolean> = {};
+  for (const d of settings) {
+    const given = values[d.flag];
+    if (given === undefined) continue;
+    if (d.unit === 'flag') {
+      if (given === true) out[d.key] = true;
+    } else if (typeof given === 'string') out[d.key] = parseSetting(d, given, options);
+  }
+  return out;
+}

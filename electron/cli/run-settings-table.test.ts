@@ -1,0 +1,125 @@
+// The run settings are one table (core/model/run-settings.ts) over the worker's options
+// (core/model/worker-options.ts): a setting added to the tables alone is in the spec's schema,
+// the CLI's flags and --help, the New run form, the rate kind's plan and the worker's argv, and
+// in the C header the worker's parser is generated from. Ranges are the worker option's.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { benchSpecSchemaFor } from '../core/bench/spec.ts';
+import { PRESETS } from '../core/bench/presets.ts';
+import { testById } from '../core/model/catalog.ts';
+import { runArgv, type WorkerPlan } from '../core/bench/worker-argv.ts';
+import { presetProblems, resolveSettings, RUN_SETTINGS, settingRange, type RunSettingDef } from '../core/model/run-settings.ts';
+import { WORKER_OPTIONS, workerOption, workerOptionsHeader, type WorkerOption } from '../core/model/worker-options.ts';
+import { buildSpec, formFields, presetDefaults } from '../../renderer/src/view/new-run-form.ts';
+import { runFlags, runHelp, specFromFlags } from './commands/run.ts';
+import { parseFlags } from './args.ts';
+
+const OPTION: WorkerOption = {
+  name: 'queue-hint',
+  field: 'queue_hint',
+  arg: 'N',
+  kind: 'count',
+  min: 1,
+  max: 9,
+  default: 2,
+  verbs: ['run'],
+  help: 'a throwaway option',
+};
+const SETTING: RunSettingDef = {
+  key: 'queueHint',
+  label: 'Queue hint',
+  help: 'a throwaway setting, in the tables only',
+  unit: 'count',
+  integer: true,
+  worker: 'queue-hint',
+  default: 2,
+  kinds: ['rate'],
+  flag: 'queue-hint',
+  arg: 'N',
+  form: { label: 'Queue hint' },
+};
+const settings = [...RUN_SETTINGS, SETTING];
+const options = [...WORKER_OPTIONS, OPTION];
+
+describe('a throwaway run setting, added through the tables alone', () => {
+  test('the spec schema takes it in its range and refuses it outside', () => {
+    const schema = benchSpecSchemaFor(settings, options);
+    assert.equal(schema.safeParse({ target: '/mnt', queueHint: 4 }).success, true);
+    assert.equal(schema.safeParse({ target: '/mnt', queueHint: 10 }).success, false);
+    assert.equal(benchSpecSchemaFor(RUN_SETTINGS).safeParse({ target: '/mnt', queueHint: 4 }).success, false, 'not without it');
+  });
+
+  test('the CLI: a flag, its --help line, parsed into the spec, out of range refused naming the flag', () => {
+    assert.match(runHelp(settings), /^ {2}--queue-hint N +a throwaway setting, in the tables only$/m);
+    assert.doesNotMatch(runHelp(), /queue-hint/);
+    const { values } = parseFlags(['--target', '/mnt', '--queue-hint', '3'], runFlags(settings));
+    assert.deepEqual(specFromFlags(values, settings, options), { target: '/mnt', queueHint: 3 });
+    assert.throws(
+      () => specFromFlags({ target: '/mnt', 'queue-hint': '12' }, settings, options),
+      /--queue-hint '12' is out of range: use 1 to 9/,
+    );
+  });
+
+  test('the New run form: a field with the table default as placeholder, checked and passed on', () => {
+    assert.ok(formFields(settings).some((f) => f.key === 'queueHint' && f.label === 'Queue hint'));
+    assert.equal(presetDefaults('quick', settings).queueHint, '2');
+    const form = { target: '/mnt', preset: 'quick' as const, fields: { queueHint: '5' }, label: '' };
+    assert.deepEqual(buildSpec(form, settings, options), { target: '/mnt', preset: 'quick', queueHint: 5 });
+    assert.match(
+      String(buildSpec({ ...form, fields: { queueHint: '0' } }, settings, options)),
+      /^Queue hint: a whole number of at least 1 and at most 9/,
+    );
+  });
+
+  test("the rate kind's plan resolves it (spec, else preset, else default) and the worker's argv carries it, as the C table does", () => {
+    assert.equal(resolveSettings('rate', { queueHint: 7 }, { ...PRESETS.quick }, settings).queueHint, 7);
+    assert.equal(resolveSettings('rate', {}, { ...PRESETS.quick }, settings).queueHint, 2);
+    const plan = { ...basePlan, queueHint: 7 } as WorkerPlan;
+    const argv = runArgv(plan, { settings, options });
+    assert.equal(argv[argv.indexOf('--queue-hint') + 1], '7');
+    assert.ok(!runArgv(basePlan).includes('--queue-hint'));
+    assert.match(workerOptionsHeader(options), /X\(queue_hint, "--queue-hint", "N", OPT_COUNT, 1\.0, 9\.0, 2\.0, 1, VERB_BIT\(VERB_RUN\),/);
+    // An option the verb does not take is refused on this side too, as the worker would (exit 2).
+    const elsewhere = [...WORKER_OPTIONS, { ...OPTION, verbs: ['hold' as const] }];
+    assert.throws(() => runArgv(plan, { settings, options: elsewhere }), /--queue-hint is not an option of the worker's run verb/);
+  });
+});
+
+const basePlan: WorkerPlan = {
+  target: '/mnt',
+  tests: ['seq1m-q8t1-read'],
+  sizeBytes: 64 * 2 ** 20,
+  durationSec: 1,
+  warmupSec: 0,
+  runs: 1,
+  precision: 0,
+  maxTimeSec: 1.2,
+  buffered: false,
+  sampleMs: 100,
+};
+
+describe('the run settings and the worker: one list of ranges', () => {
+  test("a setting the worker takes has the worker option's range, or a narrower one that says why and lies within", () => {
+    for (const d of RUN_SETTINGS as readonly RunSettingDef[]) {
+      if (!d.worker) continue;
+      const option = workerOption(d.worker);
+      assert.ok(option, `${d.key}: the worker has --${d.worker}`);
+      const range = settingRange(d);
+      if (d.narrower === undefined) assert.deepEqual(range, { min: option.min, max: option.max }, `${d.key} is --${d.worker}'s range`);
+      else assert.ok(range.min >= option.min && range.max <= option.max, `${d.key}: ${d.narrower}`);
+    }
+  });
+
+  test('durationSec is 0.2..3600, the same on both sides (it was 0.05 in C)', () => {
+    assert.deepEqual(settingRange(RUN_SETTINGS[1]), { min: 0.2, max: 3600 });
+    assert.deepEqual([workerOption('duration')!.min, workerOption('duration')!.max], [0.2, 3600]);
+  });
+
+  test("every preset's values lie in the ranges of the settings its tests' kinds take", () => {
+    for (const preset of Object.values(PRESETS)) {
+      const kinds = [...new Set(preset.tests.map((t) => testById(t)!.kind))];
+      assert.deepEqual(presetProblems(preset as unknown as Record<string, unknown>, kinds), [], preset.name);
+    }
+    assert.deepEqual(presetProblems({ durationSec: 0.05 }, ['rate']), ['durationSec 0.05: use 0.2 s to 3600 s']);
+  });
+});

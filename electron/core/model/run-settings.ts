@@ -1,0 +1,261 @@
+// THE table of run settings (fio's options.c is the model): what a run may set beside its target
+// and tests, each once with its label, help, unit, range, default and which measurement kinds
+// take it. From it come the BenchSpec and plan schemas (bench/spec.ts, kinds/), the CLI's flags
+// and their --help (cli/commands/run.ts), the New run form's fields (renderer view/new-run-form.ts),
+// the stored RunSettings (results.ts), the presets' check and the worker argv (bench/worker-argv.ts).
+// A setting the worker takes names its worker option and shares that option's range
+// (worker-options.ts, from which the C header is generated): the ranges are one list.
+//
+// Pure data and functions: the renderer bundles this module.
+import { z } from 'zod';
+import { workerOption, WORKER_OPTIONS, type WorkerOption } from './worker-options.ts';
+
+/** How a value is written and read: the CLI parses by it, the form shows it, help names it. */
+export type SettingUnit = 'bytes' | 'seconds' | 'count' | 'fraction' | 'flag';
+
+export interface RunSettingDef {
+  /** The field of BenchSpec, of a kind's plan and of the stored RunSettings. */
+  key: string;
+  /** As a person reads it next to a field: "Seconds per test". */
+  label: string;
+  /** One line for --help. */
+  help: string;
+  unit: SettingUnit;
+  /** Whole numbers only (counts, bytes). */
+  integer?: boolean;
+  /** The worker option it becomes (worker-options.ts); its range is this setting's. */
+  worker?: string;
+  /** A range of its own (no worker option), or a narrower one than the worker's, with why. */
+  min?: number;
+  max?: number;
+  narrower?: string;
+  /** Used when neither the spec nor the preset gives a value. */
+  default: number | boolean;
+  /** The measurement kinds (bench/kinds) whose plans take it. */
+  kinds: readonly string[];
+  /** The CLI flag (without dashes) and its value's placeholder. */
+  flag: string;
+  arg?: string;
+  /** A field of the New run form; `scale` turns the typed number into the raw unit (MiB → bytes). */
+  form?: { label: string; scale?: number };
+}
+
+const MiB = 2 ** 20;
+
+/** In the order --help and the form list them. */
+export const RUN_SETTINGS = [
+  {
+    key: 'sizeBytes',
+    label: 'Test file size',
+    help: "test file size, e.g. 256MiB, 1GiB, 1G (default: the preset's, 1 GiB)",
+    unit: 'bytes',
+    integer: true,
+    worker: 'size',
+    min: 16 * MiB,
+    narrower: 'a test file under 16 MiB measures the caches, not the disk (the worker takes 1 MiB for its own tests)',
+    default: 1024 * MiB,
+    kinds: ['rate', 'workload'],
+    flag: 'size',
+    arg: 'SIZE',
+    form: { label: 'Test file size (MiB)', scale: MiB },
+  },
+  {
+    key: 'durationSec',
+    label: 'Seconds per test',
+    help: "timed window of each run, e.g. 1.5, 5s (default: the preset's)",
+    unit: 'seconds',
+    worker: 'duration',
+    default: 5,
+    kinds: ['rate'],
+    flag: 'duration',
+    arg: 'SECONDS',
+    form: { label: 'Seconds per test' },
+  },
+  {
+    key: 'warmupSec',
+    label: 'Warm-up seconds',
+    help: "untimed I/O before each test (default: the preset's)",
+    unit: 'seconds',
+    worker: 'warmup',
+    default: 1,
+    kinds: ['rate'],
+    flag: 'warmup',
+    arg: 'SECONDS',
+  },
+  {
+    key: 'runs',
+    label: 'Runs',
+    help:
+      'timed runs per test; the median is reported. Given alone, exactly N runs\n' +
+      '(CrystalDiskMark: --runs 5 --duration 5); with --precision, the fewest',
+    unit: 'count',
+    integer: true,
+    worker: 'runs',
+    default: 1,
+    kinds: ['rate', 'workload'],
+    flag: 'runs',
+    arg: 'N',
+    form: { label: 'Runs' },
+  },
+  {
+    key: 'precision',
+    label: 'Precision',
+    help: "add runs until the median's 95 % interval is within ±PCT, e.g. 2%\n(standard and full: 2%; 0 for a fixed count of runs)",
+    unit: 'fraction',
+    worker: 'precision',
+    default: 0,
+    kinds: ['rate'],
+    flag: 'precision',
+    arg: 'PCT',
+  },
+  {
+    key: 'maxTimeSec',
+    label: 'Most seconds per test',
+    help: "with --precision: the most timed seconds per test (default: the preset's, 1.2 s)",
+    unit: 'seconds',
+    worker: 'max-time',
+    min: 0.2,
+    narrower: "a run always asks for a limit (the worker's 0, none, is for harnesses), and one under a window stops after the first run",
+    default: 1.2,
+    kinds: ['rate'],
+    flag: 'max-time',
+    arg: 'SECONDS',
+  },
+  {
+    key: 'buffered',
+    label: 'Page-cache I/O',
+    help: 'allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged',
+    unit: 'flag',
+    worker: 'buffered',
+    default: false,
+    kinds: ['rate'],
+    flag: 'buffered',
+  },
+] as const satisfies readonly RunSettingDef[];
+
+type Defs = typeof RUN_SETTINGS;
+export type RunSettingKey = Defs[number]['key'];
+type ValueOf<D> = D extends { unit: 'flag' } ? boolean : number;
+/** Every setting's value, by key: what a kind's plan holds once resolved. */
+export type RunSettingValues = { [D in Defs[number] as D['key']]: ValueOf<D> };
+
+export interface SettingRange {
+  min: number;
+  max: number;
+}
+
+/** A setting's range: its worker option's, or its own narrower one (checked to lie within it). */
+export function settingRange(def: RunSettingDef, options: readonly WorkerOption[] = WORKER_OPTIONS): SettingRange {
+  const option = def.worker ? workerOption(def.worker, options) : undefined;
+  if (def.worker && !option) throw new Error(`run setting ${def.key}: the worker has no option --${def.worker}`);
+  return { min: def.min ?? option?.min ?? 0, max: def.max ?? option?.max ?? Number.MAX_SAFE_INTEGER };
+}
+
+/** The range in words with its unit: "0.2 s to 3600 s", "16 MiB to 1 PiB", "0 % to 50 %". */
+export function rangeText(def: RunSettingDef, options: readonly WorkerOption[] = WORKER_OPTIONS): string {
+  const { min, max } = settingRange(def, options);
+  const f = (n: number) => {
+    if (def.unit === 'seconds') return `${n} s`;
+    if (def.unit === 'fraction') return `${n * 100} %`;
+    if (def.unit === 'bytes') return bytesText(n);
+    return String(n);
+  };
+  return `${f(min)} to ${f(max)}`;
+}
+
+function bytesText(n: number): string {
+  for (const [unit, size] of [
+    ['PiB', 2 ** 50],
+    ['TiB', 2 ** 40],
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ] as const)
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  return `${n} bytes`;
+}
+
+/** One setting's zod schema: a boolean, or a number in its range. */
+export function settingSchema(def: RunSettingDef, options: readonly WorkerOption[] = WORKER_OPTIONS): z.ZodBoolean | z.ZodNumber {
+  if (def.unit === 'flag') return z.boolean();
+  const { min, max } = settingRange(def, options);
+  const n = def.integer ? z.number().int() : z.number();
+  return n.min(min).max(max);
+}
+
+type SpecShape = { [D in Defs[number] as D['key']]: z.ZodOptional<D extends { unit: 'flag' } ? z.ZodBoolean : z.ZodNumber> };
+type PlanShape = { [D in Defs[number] as D['key']]: D extends { unit: 'flag' } ? z.ZodBoolean : z.ZodNumber };
+
+/** The settings' part of a BenchSpec: every setting, optional. */
+export function specSettingsShape(settings?: typeof RUN_SETTINGS, options?: readonly WorkerOption[]): SpecShape;
+export function specSettingsShape(settings: readonly RunSettingDef[], options?: readonly WorkerOption[]): Record<string, z.ZodTypeAny>;
+export function specSettingsShape(settings: readonly RunSettingDef[] = RUN_SETTINGS, options: readonly WorkerOption[] = WORKER_OPTIONS) {
+  return Object.fromEntries(settings.map((d) => [d.key, settingSchema(d, options).optional()]));
+}
+
+/** The settings' part of a kind's plan: those the kind takes, required (resolved). */
+export function planSettingsShape<K extends RunSettingKey>(kind: string, keys: readonly K[]): Pick<PlanShape, K>;
+export function planSettingsShape(
+  kind: string,
+  keys: readonly string[],
+  settings: readonly RunSettingDef[],
+  options?: readonly WorkerOption[],
+): Record<string, z.ZodTypeAny>;
+export function planSettingsShape(
+  kind: string,
+  keys: readonly string[],
+  settings: readonly RunSettingDef[] = RUN_SETTINGS,
+  options: readonly WorkerOption[] = WORKER_OPTIONS,
+) {
+  const defs = settingsOfKind(kind, settings);
+  for (const key of keys)
+    if (!defs.some((d) => d.key === key)) throw new Error(`run setting ${key} is not one the ${kind} kind takes (run-settings.ts)`);
+  return Object.fromEntries(defs.map((d) => [d.key, settingSchema(d, options)]));
+}
+
+export function settingsOfKind<D extends RunSettingDef>(kind: string, settings: readonly D[]): D[];
+export function settingsOfKind(kind: string): Array<Defs[number]>;
+export function settingsOfKind(kind: string, settings: readonly RunSettingDef[] = RUN_SETTINGS) {
+  return settings.filter((d) => d.kinds.includes(kind));
+}
+
+type StoredShape = {
+  [D in Defs[number] as D['key']]: z.ZodOptional<D extends { unit: 'flag' } ? z.ZodBoolean : z.ZodNumber>;
+};
+
+/** The stored RunSettings' part from the table: every setting, optional, non-negative (imports are not range-checked). */
+export function storedSettingsShape(settings?: typeof RUN_SETTINGS): StoredShape;
+export function storedSettingsShape(settings: readonly RunSettingDef[]): Record<string, z.ZodTypeAny>;
+export function storedSettingsShape(settings: readonly RunSettingDef[] = RUN_SETTINGS) {
+  return Object.fromEntries(settings.map((d) => [d.key, (d.unit === 'flag' ? z.boolean() : z.number().nonnegative()).optional()]));
+}
+
+/**
+ * A value for each setting a kind takes: the spec's, else the preset's, else the table's default.
+ * Kinds then apply their own rules on top (rate: an explicit --runs means a fixed count).
+ */
+export function resolveSettings(
+  kind: string,
+  spec: Record<string, unknown>,
+  preset: Record<string, unknown>,
+  settings: readonly RunSettingDef[] = RUN_SETTINGS,
+): Record<string, number | boolean> {
+  return Object.fromEntries(
+    settingsOfKind(kind, settings).map((d) => [d.key, (spec[d.key] ?? preset[d.key] ?? d.default) as number | boolean]),
+  );
+}
+
+/** What is wrong with a preset's values for the settings its tests' kinds take; [] when nothing. */
+export function presetProblems(
+  preset: Record<string, unknown>,
+  kinds: readonly string[],
+  settings: readonly RunSettingDef[] = RUN_SETTINGS,
+  options: readonly WorkerOption[] = WORKER_OPTIONS,
+): string[] {
+  return settings
+    .filter((d) => d.kinds.some((k) => kinds.includes(k)) && preset[d.key] !== undefined)
+    .flatMap((d) => {
+      const checked = settingSchema(d, options).safeParse(preset[d.key]);
+      return checked.success ? [] : [`${d.key} ${String(preset[d.key])}: use ${rangeText(d, options)}`];
+    });
+}

@@ -1,0 +1,171 @@
+// THE tables of a rate test's parameters, like JOB_KEYS and PATTERNS in native/src/job.c: the
+// access patterns (fio's rw= vocabulary plus bonnie++'s seeks) and the numeric keys (block size,
+// queue depth, threads, read share). The catalog's ids and titles (catalog.ts), the result
+// schemas (schemas.ts), the worker's --job argv (bench/worker-argv.ts) and `diskdelta run --job`
+// read them; test-params.test.ts checks them against the worker's own --help, so the C tables
+// and these cannot drift.
+//
+// A test with parameters the catalog never listed gets a stable id from them
+// ("seq128k-q32t1-read"), which parses back to the same parameters: it can be run, stored,
+// exported and imported like a catalog test.
+//
+// Pure data: the renderer bundles it.
+
+export interface PatternDef {
+  /** As the worker's rw= names it. */
+  name: string;
+  random: boolean;
+  /** It writes to the target (refused on block devices). */
+  writes: boolean;
+  /** In words, for titles: "sequential read". */
+  words: (p: TestParams) => string;
+  /** Its test id from the shape ("1m-q8t1"): "seq1m-q8t1-read". */
+  id: (shape: string, p: TestParams) => string;
+  help: string;
+}
+
+/** The access patterns, in the worker's order (job.c PATTERNS). */
+export const ACCESS_PATTERNS = [
+  {
+    name: 'read',
+    random: false,
+    writes: false,
+    words: () => 'sequential read',
+    id: (s: string) => `seq${s}-read`,
+    help: 'sequential read',
+  },
+  {
+    name: 'write',
+    random: false,
+    writes: true,
+    words: () => 'sequential write',
+    id: (s: string) => `seq${s}-write`,
+    help: 'sequential write, fsync inside the timed window',
+  },
+  { name: 'randread', random: true, writes: false, words: () => 'random read', id: (s: string) => `rnd${s}-read`, help: 'random read' },
+  {
+    name: 'randwrite',
+    random: true,
+    writes: true,
+    words: () => 'random write',
+    id: (s: string) => `rnd${s}-write`,
+    help: 'random write, fsync inside the timed window',
+  },
+  {
+    name: 'randrw',
+    random: true,
+    writes: true,
+    words: (p: TestParams) => `random ${p.readPercent ?? 50} % read mix`,
+    id: (s: string, p: TestParams) => `mix${p.readPercent ?? 50}-rnd${s}`,
+    help: 'mixed random read/write (read=PCT)',
+  },
+  // Seeks rewrite every 10th block on a file, but on a block device they only read (with a
+  // warning), so they are not refused there.
+  { name: 'seeks', random: true, writes: false, words: () => 'random seeks', id: () => 'seeks', help: 'bonnie++ Random Seeks' },
+] as const satisfies readonly PatternDef[];
+
+/** Access pattern, as the worker names it. */
+export type AccessPattern = (typeof ACCESS_PATTERNS)[number]['name'];
+
+export const ACCESS_PATTERN_NAMES = ACCESS_PATTERNS.map((p) => p.name) as [AccessPattern, ...AccessPattern[]];
+
+export function patternOf(rw: AccessPattern): PatternDef {
+  return ACCESS_PATTERNS.find((p) => p.name === rw)!;
+}
+
+export interface TestParams {
+  rw: AccessPattern;
+  blockSize: number; // bytes
+  queueDepth: number; // I/Os in flight per thread
+  threads: number;
+  /** Share of reads in percent, for randrw. */
+  readPercent?: number;
+}
+
+export interface ParamKeyDef {
+  key: Exclude<keyof TestParams, 'rw'>;
+  /** The worker's --job key. */
+  job: string;
+  min: number;
+  max: number;
+  optional?: boolean;
+  help: string;
+}
+
+/** The numeric keys, with the worker's ranges (job.c JOB_KEYS; checked against its --help). */
+export const PARAM_KEYS: readonly ParamKeyDef[] = [
+  { key: 'blockSize', job: 'bs', min: 512, max: 64 * 2 ** 20, help: 'block size in bytes, a multiple of 512' },
+  { key: 'queueDepth', job: 'qd', min: 1, max: 1024, help: 'queue depth per thread' },
+  { key: 'threads', job: 'threads', min: 1, max: 64, help: 'threads (seekers for rw=seeks)' },
+  { key: 'readPercent', job: 'read', min: 0, max: 100, optional: true, help: 'randrw: percent of reads' },
+];
+
+/** The worker's limit on one job's I/O buffers, qd × bs × threads (job.h JOB_MAX_BUFFER_BYTES). */
+export const JOB_MAX_BUFFER_BYTES = 2 ** 30;
+
+const MiB = 2 ** 20;
+
+/** 4096 → "4k", 1048576 → "1m", 131072 → "128k", 512 → "512": the test id spelling. */
+export function blockSizeLabel(bytes: number): string {
+  if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB}m`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024}k`;
+  return String(bytes);
+}
+
+function blockSizeOf(label: string): number {
+  const m = /^(\d+)([km]?)$/.exec(label);
+  if (!m) return Number.NaN;
+  return Number(m[1]) * (m[2] === 'm' ? MiB : m[2] === 'k' ? 1024 : 1);
+}
+
+export function shapeOf(p: TestParams): string {
+  return `${blockSizeLabel(p.blockSize)}-q${p.queueDepth}t${p.threads}`;
+}
+
+/** The id of a test of these parameters in the naming scheme (the catalog may list it under the same id). */
+export function paramsId(p: TestParams): string {
+  return patternOf(p.rw).id(shapeOf(p), p);
+}
+
+/** What is wrong with a set of parameters for the worker, or null. */
+export function paramsProblem(p: TestParams): string | null {
+  for (const k of PARAM_KEYS) {
+    const v = p[k.key];
+    if (v === undefined) {
+      if (k.optional) continue;
+      return `${k.job}= is required`;
+    }
+    if (!Number.isInteger(v) || v < k.min || v > k.max) return `${k.job}=${v}: expected a whole number from ${k.min} to ${k.max}`;
+  }
+  if (p.blockSize % 512 !== 0) return `bs=${p.blockSize} is not a multiple of 512`;
+  if (p.queueDepth * p.blockSize * p.threads > JOB_MAX_BUFFER_BYTES)
+    return `qd × bs × threads = ${p.queueDepth} × ${p.blockSize} × ${p.threads} bytes of I/O buffers is over the limit of ${JOB_MAX_BUFFER_BYTES / MiB} MiB: lower one of them`;
+  return null;
+}
+
+/**
+ * The parameters an id of the naming scheme stands for ("seq128k-q32t1-read"), or null: only a
+ * canonical id (one paramsId gives back unchanged) whose parameters the worker takes.
+ */
+export function paramsFromId(id: string): TestParams | null {
+  const plain = /^(seq|rnd)(\d+[km]?)-q(\d+)t(\d+)-(read|write)$/.exec(id);
+  const mix = /^mix(\d+)-rnd(\d+[km]?)-q(\d+)t(\d+)$/.exec(id);
+  let p: TestParams;
+  if (plain) {
+    const rw = plain[1] === 'seq' ? plain[5] : `rand${plain[5]}`;
+    p = { rw: rw as AccessPattern, blockSize: blockSizeOf(plain[2]!), queueDepth: Number(plain[3]), threads: Number(plain[4]) };
+  } else if (mix) {
+    p = { rw: 'randrw', blockSize: blockSizeOf(mix[2]!), queueDepth: Number(mix[3]), threads: Number(mix[4]), readPercent: Number(mix[1]) };
+  } else return null;
+  return paramsId(p) === id && paramsProblem(p) === null ? p : null;
+}
+
+/** The worker's --job value for a test id and its parameters: keys from the table, numbers only. */
+export function jobText(id: string, p: TestParams): string {
+  const parts = [`name=${id}`, `rw=${p.rw}`];
+  for (const k of PARAM_KEYS) {
+    const v = p[k.key];
+    if (v !== undefined) parts.push(`${k.job}=${v}`);
+  }
+  return parts.join(',');
+}

@@ -1,0 +1,66 @@
+// GENERATED from electron/core/model/worker-options.ts by `npm run gen:worker-options`: do not edit.
+// The worker's verbs and options: main.c builds its VERBS[] and OPTIONS[] (and --help) from these.
+#ifndef DD_WORKER_OPTIONS_H
+#define DD_WORKER_OPTIONS_H
+
+typedef enum {
+  VERB_RUN,
+  VERB_PREPARE,
+  VERB_CLEANUP,
+  VERB_HOLD,
+  VERB_CRYPT_HOLD,
+  VERB_TREE,
+  VERB_BIGFILE,
+  VERB_APP_START,
+  VERB_COUNT
+} worker_verb_t;
+
+#define VERB_BIT(v) (1u << (v))
+
+// X(id, name, help)
+#define WORKER_VERBS(X) \
+  X(VERB_RUN, "run", "measure the jobs on --target (test file created, filled, always removed)") \
+  X(VERB_PREPARE, "prepare", "create and fill a test file in --target and keep it; prints its path (for harnesses)") \
+  X(VERB_CLEANUP, "cleanup", "remove test files left in --target by killed runs") \
+  X(VERB_HOLD, "hold", "open the block device --target once (--helper or --fd) and serve its descriptor on --socket\n             to this user's runs (--fd-from) until stdin closes: one authentication a session") \
+  X(VERB_CRYPT_HOLD, "crypt-hold", "have the helper map DiskDelta's own test file --target through dm-crypt (--crypt), read-only,\n             and serve the mapping on --socket and the loop beneath on --socket.raw until stdin closes") \
+  X(VERB_TREE, "tree", "write a source tree of a real release's shape, syncfs; delete it, syncfs (--runs, --tree-files)") \
+  X(VERB_BIGFILE, "bigfile", "write one --size file (shrunk to what fits), syncfs; delete it, syncfs") \
+  X(VERB_APP_START, "app-start", "--readers programs start at once from a cold cache, each reading its own files") \
+
+
+// X(field, name, arg, kind, min, max, default, has_default, verbs, help)
+#define WORKER_OPTIONS(X) \
+  X(target, "--target", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_CLEANUP) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START), "folder to test in, or a block device (read tests only)") \
+  X(size, "--size", "BYTES", OPT_BYTES, 1048576.0, 1125899906842624.0, 1073741824.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_BIGFILE), "test file size / device span (default 1073741824)") \
+  X(duration, "--duration", "SECONDS", OPT_NUMBER, 0.2, 3600.0, 5.0, 1, VERB_BIT(VERB_RUN), "timed window of each run (default 5)") \
+  X(warmup, "--warmup", "SECONDS", OPT_NUMBER, 0.0, 600.0, 1.0, 1, VERB_BIT(VERB_RUN), "untimed I/O before the runs of each job (default 1)") \
+  X(runs, "--runs", "N", OPT_COUNT, 1.0, 100.0, 1.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START), "timed runs per job (workloads: timed passes); with --precision the fewest (default 1)") \
+  X(precision, "--precision", "FRACTION", OPT_NUMBER, 0.0, 0.5, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: add runs until the median's 95 % interval is within ±FRACTION (0.02: ±2 %)\n                        and --min-ios/--min-time are met, or until --max-time/--max-runs; 0: --runs fixed (default 0)") \
+  X(max_runs, "--max-runs", "N", OPT_COUNT, 1.0, 100.0, 100.0, 1, VERB_BIT(VERB_RUN), "adaptive: most timed runs per job (default 100)") \
+  X(max_time, "--max-time", "SECONDS", OPT_NUMBER, 0.0, 36000.0, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: most timed seconds per job, warm-up excluded; 0: none (default 0)") \
+  X(min_ios, "--min-ios", "N", OPT_COUNT, 0.0, 1000000.0, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: fewest I/Os over a job's runs before it may stop (default 0)") \
+  X(min_window_ios, "--min-window-ios", "N", OPT_COUNT, 0.0, 1000000.0, 0.0, 1, VERB_BIT(VERB_RUN), "runs of a slow device last long enough for N I/Os, judged late in the warm-up; 0: --duration (default 0)") \
+  X(min_time, "--min-time", "SECONDS", OPT_NUMBER, 0.0, 3600.0, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: fewest timed seconds over a job's runs before it may stop (default 0)") \
+  X(sample_ms, "--sample-ms", "MS", OPT_COUNT, 0.0, 10000.0, 100.0, 1, VERB_BIT(VERB_RUN), "sample interval, 0 for none; at least 50 (default 100)") \
+  X(jobs, "--job", "SPEC", OPT_JOB, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "a test, repeatable: name=ID,rw=PATTERN,bs=N,qd=N,threads=N[,read=PCT]") \
+  X(engine, "--engine", "NAME", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "io_uring (default), aio or psync; each falls back to the next, reported") \
+  X(buffered, "--buffered", NULL, OPT_FLAG, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "no O_DIRECT (page cache): results are flagged as not the disk's") \
+  X(file, "--file", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN), "run: reuse a file made by `prepare` (kept afterwards)") \
+  X(fd, "--fd", "N", OPT_COUNT, 3.0, 1048576.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD), "block device: measure on this inherited read-only descriptor of --target") \
+  X(helper, "--helper", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_APP_START), "block device: have `pkexec PATH open-ro` open --target and pass it back; app-start: drop the page cache through it") \
+  X(fd_from, "--fd-from", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "block device: fetch the descriptor from a `hold` process's socket") \
+  X(socket, "--socket", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD), "hold: where to serve the descriptor (a new name in a private folder); crypt-hold: the mapping's,\n                        and the loop's at PATH.raw") \
+  X(crypt, "--crypt", "SPEC", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_CRYPT_HOLD), "crypt-hold: \"CIPHER KEY_BITS SECTOR_BYTES FLAGS\", e.g. \"aes-xts-plain64 512 4096 none\"") \
+  X(seed, "--seed", "N", OPT_U64, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "random seed (default: from the kernel)") \
+  X(warmup_passes, "--warmup-passes", "N", OPT_COUNT, 0.0, 10.0, 1.0, 1, VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START), "workloads: untimed passes before the --runs timed ones (default 1)") \
+  X(tree_files, "--tree-files", "N", OPT_COUNT, 1.0, 10000000.0, 0.0, 0, VERB_BIT(VERB_TREE), "tree: files, the shape scaled to them (default: the release's)") \
+  X(tree_bytes, "--tree-bytes", "BYTES", OPT_BYTES, 1048576.0, 17592186044416.0, 0.0, 0, VERB_BIT(VERB_TREE), "tree: total bytes, sizes scaled (default: the release's)") \
+  X(readers, "--readers", "N", OPT_COUNT, 1.0, 64.0, 4.0, 1, VERB_BIT(VERB_APP_START), "app-start: programs starting at once, each its own files (default 4)") \
+  X(app_mix, "--app-mix", "MIX", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_APP_START), "app-start: program (a binary, 30 libraries, 160 resources; default) or small (4 KiB files, one I/O each)") \
+  X(tarball, "--tarball", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_TREE), "tree: extract this tarball with tar(1) instead of writing the shape") \
+  X(pause, "--pause", NULL, OPT_FLAG, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_TREE), "tree: after each write phase wait for a line on stdin before deleting (harnesses)") \
+  X(app_files, "--app-files", "N", OPT_COUNT, 1.0, 100000.0, 200.0, 1, VERB_BIT(VERB_APP_START), "app-start --app-mix small: files per program (default 200)") \
+
+
+#endif
