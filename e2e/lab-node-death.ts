@@ -27,7 +27,9 @@ export function guestDiskdelta(repo: string): string {
  * PKU on and off (-cpu max,pku=off did not stop it). The project runs no native code inside Node
  * (the worker is its own process, with its own exit status), so a SIGSEGV or that SIGTRAP of
  * Node is the runtime's or the emulator's. Every other death is not: a SIGABRT or SIGTRAP with
- * V8's out-of-memory or any other message, SIGBUS, SIGILL, SIGKILL (the guest's OOM killer).
+ * V8's out-of-memory or any other message, SIGBUS, SIGKILL (the guest's OOM killer). V8 crashes
+ * with int3 then ud2: since the CLI handles SIGTRAP as a stop (bin/signals.js), its handler takes
+ * the int3 and the ud2 kills with SIGILL, so after V8's JIT-page message SIGILL is that death too.
  */
 export const NAME_NODE_DEATH = `
 name_node_death() {
@@ -37,7 +39,7 @@ name_node_death() {
   kmsg=$(dmesg | tail -n +$((from + 1)) | grep -m1 -E 'segfault at|traps:|general protection' | sed 's/^\\[[^]]*\\] *//')
   cause=
   case $sig in
-    SIGTRAP) echo "$v8" | grep -q 'it->second.Size() > offset' && cause="V8's JIT-page bookkeeping check (ThreadIsolation) under QEMU TCG" ;;
+    SIGTRAP | SIGILL) echo "$v8" | grep -q 'it->second.Size() > offset' && cause="V8's JIT-page bookkeeping check (ThreadIsolation) under QEMU TCG" ;;
     SIGSEGV) [ -z "$v8" ] && cause="V8 segfault under QEMU TCG (Node runs no native code of the project)" ;;
   esac
   verdict="no known cause, not run again"; [ -n "$cause" ] && verdict="known cause: $cause"
