@@ -29,12 +29,13 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ensureLabKernel, labModprobe, labUnavailable, runInGuest, type GuestResult, type LabKernel } from './dm-crypt-lab.ts';
+import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import type { EncryptionReport } from '../electron/core/crypto/encryption-run.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const DD = join(REPO, 'node_modules', '.bin', 'diskdelta');
 const WORKER = join(REPO, 'native', 'build', 'diskdelta-worker');
 const HELPER = join(REPO, 'native', 'build', 'diskdelta-helper');
+const DD = guestDiskdelta(REPO);
 const POLICY_IN = join(REPO, 'assets', 'polkit', 'org.diskdelta.helper.policy.in');
 
 /** What the guest's polkit needs from the shared root, or null. */
@@ -105,27 +106,6 @@ sync
 }
 
 /**
- * Shell: `again_if_node_died CMD…` runs CMD again, up to twice, when Node itself died of a signal
- * (exit 129–159). Under QEMU 7.2's emulated CPU, V8 now and then aborts ("Check failed:
- * it->second.Size() > offset", SIGTRAP, exit 133) or segfaults (139) in steps that pass on every
- * other boot; a guest CPU without PKU (`-cpu max,pku=off`) did not stop it, and `--jitless` is
- * not an option (Node's type stripping needs WebAssembly). The attempts write to the same
- * redirections, every death is listed in node-deaths.txt and printed with the figures
- * (`checksOf`), and a step that dies three times is reported by its own check. Nothing else in
- * the guest signals these steps (the SIGKILL test's run is not wrapped).
- */
-const AGAIN_IF_NODE_DIED = `
-again_if_node_died() {
-  for attempt in 1 2 3; do
-    "$@"; rc=$?
-    [ $rc -gt 128 ] && [ $rc -lt 160 ] || break
-    echo "attempt $attempt: exit $rc (signal $((rc - 128))): $*" >> node-deaths.txt
-  done
-  return $rc
-}
-`;
-
-/**
  * Shell: the throwaway run (`tests`, read and written), then on the LUKS2 volume a read-only run
  * (the disk's sectors-written counter around it) and a run of the sequential write, which goes
  * through DiskDelta's test file on the volume's filesystem and reads the disk beneath for it.
@@ -191,7 +171,7 @@ function checksOf(g: GuestResult): Checks {
     `guest: boot ${g.bootMs === null ? '?' : (g.bootMs / 1000).toFixed(0)} s, boot + script + power-off ${(g.totalMs / 1000).toFixed(0)} s (load average ${loadavg()[0]!.toFixed(1)})`,
   );
   const deaths = read(g, 'node-deaths.txt').trim();
-  if (deaths) c.figures.push(`Node died under the emulated CPU and the step ran once more:\n${deaths}`);
+  if (deaths) c.figures.push(`the guest's Node died (name_node_death):\n${deaths}`);
   return c;
 }
 
@@ -284,7 +264,7 @@ describe('dm-crypt lab', { skip: reason ?? false }, () => {
       secondDisk: true,
       diskBytes: 512 * 1024 * 1024,
       timeoutMs: 2_900_000,
-      script: `DD=${DD}; W=${WORKER}
+      script: `DD='${DD}'; W=${WORKER}
 ${AGAIN_IF_NODE_DIED}
 ${setup(k)}
 for k in 256 512; do
@@ -297,10 +277,11 @@ for k in 256 512; do
 done
 ${runs('seq1m-q8t1-read,seq1m-q8t1-write', '--size 64MiB --duration 8 --warmup 1')}
 sums > sums-after-throwaway.txt
-# The run to kill, started again (up to twice) if Node dies of a signal before its mapping is
-# being measured, like again_if_node_died; any other early end is left for the checks to report.
+# The run to kill, started once more only if its Node dies of the known cause before its mapping
+# is being measured, like again_if_node_died; any other early end is left for the checks to report.
 measuring=
-for attempt in 1 2 3; do
+for attempt in 1 2; do
+  kmsg_from=$(dmesg | wc -l)
   $DD encryption --target /run/a/target --mode throwaway --tests seq1m-q8t1-read --size 64MiB --duration 60 --no-save > killed.out 2>&1 &
   P=$!
   while kill -0 $P 2> /dev/null; do
@@ -310,11 +291,12 @@ for attempt in 1 2 3; do
   [ -n "$measuring" ] && break
   wait $P; rc=$?
   [ $rc -gt 128 ] && [ $rc -lt 160 ] || break
-  echo "attempt $attempt: exit $rc (signal $((rc - 128))) before its mapping was measured: the run to be SIGKILLed" >> node-deaths.txt
+  name_node_death $rc killed.out $kmsg_from "attempt $attempt of the run to be SIGKILLed, before its mapping was measured" || break
+  [ $attempt = 1 ] && echo "  run once more" >> node-deaths.txt
 done
 sleep 1
-# SIGKILL the process that owns the mapping (its pid is in the name): bin/diskdelta may run the
-# CLI in a child Node, and killing only the wrapper would leave the owner running.
+# SIGKILL the process that owns the mapping (its pid is in the name): the one that must leave it
+# behind, whichever process started it.
 OWNER=$(dmsetup ls | sed -n 's/^diskdelta-crypt-\\([0-9]*\\)-.*/\\1/p' | head -1)
 kill -9 $OWNER; sleep 3
 dmsetup ls > leftover-dm.txt; losetup -a > leftover-loop.txt; ls -a /run/a/target > leftover-files.txt
@@ -423,7 +405,7 @@ sums > sums-after.txt
       diskBytes: 256 * 1024 * 1024,
       throttleBps: DISK_CAP_BPS,
       timeoutMs: 2_900_000,
-      script: `DD=${DD}\n${AGAIN_IF_NODE_DIED}\n${setup(k)}\n${runs('seq1m-q8t1-read,seq1m-q8t1-write', '--size 32MiB --duration 4 --warmup 0.5')}\nsums > sums-after.txt`,
+      script: `DD='${DD}'\n${AGAIN_IF_NODE_DIED}\n${setup(k)}\n${runs('seq1m-q8t1-read,seq1m-q8t1-write', '--size 32MiB --duration 4 --warmup 0.5')}\nsums > sums-after.txt`,
     });
     guests.push(g);
     const c = checksOf(g);
@@ -451,7 +433,7 @@ sums > sums-after.txt
         discard: true,
         diskBytes: 256 * 1024 * 1024,
         timeoutMs: 1_100_000,
-        script: `DD=${DD}
+        script: `DD='${DD}'
 ${AGAIN_IF_NODE_DIED}
 ${labModprobe(k)}
 printf 'lab-passphrase' > /tmp/pass
@@ -514,7 +496,7 @@ cat /sys/block/vda/queue/discard_max_bytes > vda-discard-max.txt
         secondDisk: true,
         diskBytes: 256 * 1024 * 1024,
         timeoutMs: 1_400_000,
-        script: `DD=${DD}
+        script: `DD='${DD}'
 WORKER=${WORKER}
 HELPER=${HELPER}
 ${AGAIN_IF_NODE_DIED}
