@@ -6,14 +6,10 @@
 import { z } from 'zod';
 import { benchSpecSchema, plainLabel } from '../bench/spec.ts';
 import { FAILURE_CODES } from '../model/failures.ts';
-import { runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
+import { MAX_LIST_PAGE, runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
 import { THROUGHPUT_UNITS } from '../analysis/units.ts';
 import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
 import { deviceFingerprintSchema, runRecordSchema, stackLayerSchema, systemFactsSchema, warningSchema } from '../model/schemas.ts';
-
-/** library.list answers at most this many runs (DEFAULT_LIST_PAGE when the caller names no limit). */
-export const MAX_LIST_PAGE = 5000;
-export const DEFAULT_LIST_PAGE = 500;
 
 export const ERROR_CODES = [
   'BAD_MESSAGE', // the envelope itself is not a request

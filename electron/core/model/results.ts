@@ -3,7 +3,7 @@
 // nanoseconds. Conversion to MB/s, MiB/s or KB/s happens at display time (units.ts).
 
 import type { DeviceFingerprint, StackLayer, SystemFacts } from './machine.ts';
-import type { Provenance, RawUnit } from './catalog.ts';
+import type { Provenance, RawUnit } from './figure-terms.ts';
 
 /** Access pattern, as the worker names it (fio's rw= vocabulary plus bonnie++'s seeks). */
 export type AccessPattern = 'read' | 'write' | 'randread' | 'randwrite' | 'randrw' | 'seeks';
