@@ -123,6 +123,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'renderer/src/view/view.test.ts': [],
   'scripts/best-engine.test.ts': ['fio'],
   'scripts/build-electron.test.ts': [],
+  'scripts/docs.test.ts': [],
   'scripts/electron-path.test.ts': ['electron'],
   'scripts/paired-ratio.test.ts': [],
   'scripts/soak-serve.test.ts': [],

@@ -45,7 +45,8 @@ Needs root (loop device and device-mapper; reading a raw device), or --elevate w
 helper installed (sudo npx diskdelta helper install). Without either, cryptsetup (as root) or a
 kernel with device-mapper it says what is missing; \`diskdelta ciphers\` works everywhere.
 Exit codes: 0 ok; 2 bad usage; 3 cannot run here (root, cryptsetup, device-mapper); 7 interrupted;
-9 polkit did not authorise it (dismissed, denied, no agent); 1 other.
+9 polkit did not authorise it (dismissed, denied, no agent); 10 measured and printed but
+not saved (each run written to a file that diskdelta import takes back); 1 other.
 `;
 
 export const encryptionCommand: CliCommand = {
