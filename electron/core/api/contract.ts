@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { benchSpecSchema, plainLabel } from '../bench/spec.ts';
 import { FAILURE_CODES } from '../model/failures.ts';
+import { progressEventSchema, sampleEventSchema, warningEventSchema } from '../bench/bench-events.ts';
 import { MAX_LIST_PAGE, runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
 import { THROUGHPUT_UNITS } from '../analysis/units.ts';
 import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
@@ -187,31 +188,11 @@ export const procedures = {
   },
 } as const;
 
-/**
- * A test id in an event: any catalog id, and ids the catalog does not list yet (a new kind's
- * tests): the renderer titles them from the catalog or shows the id. An enum here once
- * dropped every event of a test it did not know.
- */
-const eventTestId = z.string().min(1).max(200);
-
 export const events = {
-  'run.progress': z.object({
-    runId,
-    test: eventTestId.nullable(),
-    testIndex: z.number().int(),
-    testCount: z.number().int(),
-    phase: z.enum(['prepare', 'warmup', 'measure', 'cleanup']),
-    run: z.number().int(),
-    runs: z.number().int(),
-    fraction: z.number(),
-    etaSec: z.number().nullable(),
-  }),
+  'run.progress': progressEventSchema.extend({ runId }),
   /** Samples are batched: one event carries every sample since the previous flush. */
-  'run.samples': z.object({
-    runId,
-    samples: z.array(z.object({ test: eventTestId, run: z.number().int(), tMs: z.number(), bytesPerSec: z.number(), iops: z.number() })),
-  }),
-  'run.warning': z.object({ runId, code: z.string(), message: z.string() }),
+  'run.samples': z.object({ runId, samples: z.array(sampleEventSchema) }),
+  'run.warning': warningEventSchema.extend({ runId }),
   'run.finished': z.object({
     runId,
     status: z.enum(['done', 'cancelled', 'failed']),
