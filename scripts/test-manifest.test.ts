@@ -28,7 +28,8 @@ const SIGNS: Array<[Need, RegExp]> = [
   ['qemu', /qemu-system|from '\.\/dm-crypt-lab\.ts'/],
   ['blkio', /blkio\.throttle|throttled-lab\.ts'/],
   ['polkit', /polkitd/],
-  ['chromium', /chromium|playwright/i],
+  // Code that starts a browser, not a sentence that names one.
+  ['chromium', /findChromium|chromium-printer|\/usr\/bin\/chromium|playwright/],
   ['ext4', /mkfs|scratch-ext4\.ts'/],
   ['loop', /'losetup'/],
   ['strace', /'strace'/],
