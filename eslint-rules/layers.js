@@ -1,8 +1,9 @@
 // ESLint rule `diskdelta/layers`: the import boundaries of design.md, read from one table.
-// Options: { root, layers: [{ name, dirs, mayImport, mayImportPaths, forbidPackages }] }: `dirs` are
+// Options: { root, layers: [{ name, dirs, mayImport, mayImportPaths, typeOnlyPaths, forbidPackages }] }: `dirs` are
 // folder (or file) prefixes relative to root, the longest match decides a file's layer. A relative
 // import from layer A of a file in layer B is allowed when A === B, B is in A.mayImport, or the
-// file starts with one of A.mayImportPaths. Package names (and node:*) are checked against
+// file starts with one of A.mayImportPaths; one of A.typeOnlyPaths only by `import type` (or
+// specifiers that are all `type`). Package names (and node:*) are checked against
 // A.forbidPackages ([{ name, why }], a name ending in ':' is a prefix).
 import { dirname, relative, resolve } from 'node:path';
 
@@ -42,6 +43,15 @@ export const LAYERS_OUTSIDE_CORE = [
     forbidPackages: [noElectron],
   },
   { name: 'server', dirs: ['electron/server'], mayImport: CORE_LAYERS, mayImportPaths: [reportView], forbidPackages: [noElectron] },
+  // The Electron glue: the one place that imports Electron. The main process hosts the backend
+  // (core) and prints the report view; the sandboxed preload only forwards the contract's verbs.
+  { name: 'main', dirs: ['electron/main'], mayImport: CORE_LAYERS, mayImportPaths: [reportView] },
+  {
+    name: 'preload',
+    dirs: ['electron/preload'],
+    mayImportPaths: ['electron/core/api/contract.ts', 'electron/core/api/bridge.ts'],
+    forbidPackages: [{ name: 'node:', why: 'a sandboxed preload gets no Node modules: only electron' }],
+  },
   {
     name: 'renderer',
     dirs: ['renderer'],
@@ -58,6 +68,9 @@ export const LAYERS_OUTSIDE_CORE = [
       'electron/core/bench/spec.ts',
       'electron/core/report/',
     ],
+    // Types only: a value import would bundle the contract's zod schemas into the page; shared
+    // constants live in model/.
+    typeOnlyPaths: ['electron/core/api/contract.ts', 'electron/core/api/bridge.ts'],
     forbidPackages: [
       { name: 'node:', why: 'the renderer runs sandboxed without Node; ask the backend through the API contract' },
       noElectron,
@@ -86,6 +99,7 @@ export const layersRule = {
     messages: {
       upward: '{{from}} may not import {{to}} ({{target}}): {{from}} may import only {{allowed}}. Move the shared code down a layer.',
       forbidden: '{{from}} may not import the package "{{target}}"{{why}}',
+      typeOnly: '{{from}} may import only types from {{target}} (import type …): move a shared value to electron/core/model/',
     },
   },
   create(context) {
@@ -108,6 +122,10 @@ export const layersRule = {
       const there = layerOf(target, layers, root);
       if (!there || there === here || (here.mayImport ?? []).includes(there.name)) return;
       const rel = relative(root, target).split('\\').join('/');
+      if ((here.typeOnlyPaths ?? []).some((prefix) => rel.startsWith(prefix))) {
+        if (!typeOnly(node)) context.report({ node, messageId: 'typeOnly', data: { from: here.name, target: source } });
+        return;
+      }
       if ((here.mayImportPaths ?? []).some((prefix) => rel.startsWith(prefix))) return;
       context.report({
         node,
@@ -119,6 +137,15 @@ export const layersRule = {
           allowed: [...(here.mayImport ?? []), ...(here.mayImportPaths ?? [])].join(', ') || 'nothing outside itself',
         },
       });
+    };
+    // `node` is the source literal; its parent the declaration (or an import() expression).
+    const typeOnly = (node) => {
+      const decl = node.parent;
+      if (decl?.type !== 'ImportDeclaration' && decl?.type !== 'ExportNamedDeclaration') return false;
+      const kind = decl.importKind ?? decl.exportKind;
+      if (kind === 'type') return true;
+      const specifiers = decl.specifiers ?? [];
+      return specifiers.length > 0 && specifiers.every((s) => (s.importKind ?? s.exportKind) === 'type');
     };
     return {
       ImportDeclaration: (node) => check(node.source, node.source.value),

@@ -1,73 +1,216 @@
-// `npm test`: every test of the project, in one run of Node's test runner.
-// Unit tests sit next to the code as *.test.ts; the worker's own tests are in native/test.
+// `npm test`: every test of the project (what .ci/run runs). `npm run test:fast`: the inner loop,
+// the same checks without the labs (scripts/test-manifest.ts says which files those are), all at
+// once. Unit tests sit next to the code as *.test.ts; the worker's own tests are in native/test.
 // Tests that need root, a loop device or a tool that is missing skip with a message saying so.
-import { spawnSync } from 'node:child_process';
-import { globSync } from 'node:fs';
+//
+//   node scripts/run-tests.ts [--fast] [--only ID,…] [--skip ID,…] [--without NEED,…] [--list] [node --test flags…]
+//
+// An id is a test file's path without `.test.ts` (native/test/worker), or one of the steps
+// `typecheck`, `lint`, `format`, `asan`, `playwright`. `--only` runs just what it names;
+// `--skip` leaves out what it names; `--without loop,root` leaves out the files needing those.
+// Anything else is handed to `node --test` (e.g. --test-name-pattern=…).
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { isLab, LAB_NEEDS, NEEDS, selectTests, TEST_FILES, testId, type Need } from './test-manifest.ts';
 
-// First the type checks of every tsconfig (Node code, renderer, renderer tests, Electron glue):
-// the code runs unbuilt, so nothing else would notice a type error.
-const typecheck = ['tsconfig.json', 'tsconfig.web.json', 'tsconfig.renderer-tests.json', 'tsconfig.electron.json'].map((config) => {
-  const tsc = spawnSync(process.execPath, [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', config], { stdio: 'inherit' });
-  console.log(`typecheck ${config}: ${tsc.status === 0 ? 'ok' : 'FAILED'}`);
-  return tsc.status ?? 1;
-});
+const STEPS = ['typecheck', 'lint', 'format', 'asan', 'playwright'] as const;
+type Step = (typeof STEPS)[number];
 
-// Then lint (ESLint: type-aware rules, React hooks, the layering of eslint-rules/layers.js) and
-// the formatter's check: each fails the run like a type error, after every test has run.
-const lint = spawnSync(process.execPath, [fileURLToPath(new URL('../node_modules/eslint/bin/eslint.js', import.meta.url)), '.'], {
-  stdio: 'inherit',
-});
-console.log(`lint: ${lint.status === 0 ? 'ok' : 'FAILED (npm run lint)'}`);
-const format = spawnSync(
-  process.execPath,
-  [fileURLToPath(new URL('../node_modules/prettier/bin/prettier.cjs', import.meta.url)), '--check', '--log-level', 'warn', '.'],
-  { stdio: 'inherit' },
-);
-console.log(`format: ${format.status === 0 ? 'ok' : 'FAILED (npm run format writes it)'}`);
-const styleFailure = lint.status !== 0 ? (lint.status ?? 1) : format.status !== 0 ? (format.status ?? 1) : 0;
-
-const patterns = ['electron/**/*.test.ts', 'native/test/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/**/*.test.ts', 'renderer/**/*.test.ts'];
-const files = patterns.flatMap((p) => globSync(p, { exclude: (f) => f.includes('node_modules') })).sort();
-if (files.length === 0) {
-  console.error('run-tests: no test files found');
-  process.exit(1);
+interface Options {
+  fast: boolean;
+  list: boolean;
+  only: string[];
+  skip: string[];
+  without: Need[];
+  nodeTestArgs: string[];
 }
-// Device-lab tests use loop devices and the blkio throttle; running files one at a time
-// keeps their timings honest on a 2-core machine.
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...process.argv.slice(2), ...files], {
-  stdio: 'inherit',
-});
+
+function parseArgs(argv: readonly string[]): Options {
+  const o: Options = { fast: false, list: false, only: [], skip: [], without: [], nodeTestArgs: [] };
+  const csv = (flag: string, value: string | undefined): string[] => {
+    if (!value) throw new Error(`${flag} needs a comma-separated list, e.g. ${flag} native/test/worker`);
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? argv[++i];
+    if (flag === '--fast') o.fast = true;
+    else if (flag === '--list') o.list = true;
+    else if (flag === '--only') o.only.push(...csv('--only', value()));
+    else if (flag === '--skip') o.skip.push(...csv('--skip', value()));
+    else if (flag === '--without') o.without.push(...(csv('--without', value()) as Need[]));
+    else o.nodeTestArgs.push(arg);
+  }
+  return o;
+}
+
+let options: Options;
+let files: string[];
+try {
+  options = parseArgs(process.argv.slice(2));
+  const steps = new Set<string>(STEPS);
+  files = selectTests({
+    fast: options.fast,
+    only: options.only.filter((id) => !steps.has(id)),
+    skip: options.skip.filter((id) => !steps.has(id)),
+    without: options.without,
+  });
+  // --only naming only steps runs no test file.
+  if (options.only.length > 0 && options.only.every((id) => steps.has(id))) files = [];
+} catch (error) {
+  console.error(`run-tests: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
+
+if (options.list) {
+  for (const [file, needs] of Object.entries(TEST_FILES)) {
+    console.log(`${testId(file).padEnd(48)} ${isLab(file) ? 'lab ' : 'fast'}  ${needs.join(', ')}`);
+  }
+  console.log(`\nsteps: ${STEPS.join(', ')}\nlab: a file needing any of ${LAB_NEEDS.join(', ')}`);
+  for (const [need, what] of Object.entries(NEEDS)) console.log(`  ${need.padEnd(10)} ${what}`);
+  process.exit(0);
+}
+
+/** Whether a step runs: named by --only (or no --only), not by --skip; asan and playwright never in --fast. */
+function runs(step: Step): boolean {
+  if (options.skip.includes(step)) return false;
+  if (options.only.length > 0) return options.only.includes(step);
+  return !(options.fast && (step === 'asan' || step === 'playwright'));
+}
+
+const bin = (path: string) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
+
+/** Runs a child to its end; output is inherited, so concurrent steps interleave by line. */
+function run(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env: env ?? process.env });
+    child.on('error', (error) => (console.error(`run-tests: ${command}: ${error.message}`), resolve(1)));
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+// The fast loop keeps caches under node_modules/.cache (tsc's build info, ESLint's and
+// Prettier's), so a second run checks only what changed; `npm test` (CI: a fresh clone) does not.
+const cache = (name: string) => bin(`.cache/diskdelta-${name}`);
+
+/** The type checks of every tsconfig (Node code, renderer, renderer tests, Electron glue): the code runs unbuilt, so nothing else would notice a type error. */
+async function typecheck(): Promise<number> {
+  const configs = ['tsconfig.json', 'tsconfig.web.json', 'tsconfig.renderer-tests.json', 'tsconfig.electron.json'];
+  const one = async (config: string) => {
+    const start = performance.now();
+    const incremental = options.fast ? ['--incremental', '--tsBuildInfoFile', cache(`tsc/${config}.tsbuildinfo`)] : [];
+    const status = await run(process.execPath, [bin('typescript/bin/tsc'), '-p', config, ...incremental]);
+    console.log(`typecheck ${config}: ${status === 0 ? 'ok' : 'FAILED'} (${seconds(start)})`);
+    return status;
+  };
+  // One at a time in the full run (its order and output as before); together in the fast one.
+  const statuses = options.fast
+    ? await Promise.all(configs.map(one))
+    : await configs.reduce<Promise<number[]>>(async (acc, c) => [...(await acc), await one(c)], Promise.resolve([]));
+  return statuses.find((s) => s !== 0) ?? 0;
+}
+
+/** ESLint: type-aware rules, React hooks, the layering of eslint-rules/layers.js. */
+async function lint(): Promise<number> {
+  const start = performance.now();
+  const cached = options.fast ? ['--cache', '--cache-location', cache('eslint/')] : [];
+  const status = await run(process.execPath, [bin('eslint/bin/eslint.js'), ...cached, '.']);
+  console.log(`lint: ${status === 0 ? 'ok' : 'FAILED (npm run lint)'} (${seconds(start)})`);
+  return status;
+}
+
+/** Prettier's check. */
+async function format(): Promise<number> {
+  const start = performance.now();
+  const cached = options.fast ? ['--cache', '--cache-location', cache('prettier')] : [];
+  const status = await run(process.execPath, [bin('prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', ...cached, '.']);
+  console.log(`format: ${status === 0 ? 'ok' : 'FAILED (npm run format writes it)'} (${seconds(start)})`);
+  return status;
+}
+
+/**
+ * The node tests. The full run takes files one at a time: device-lab tests use loop devices and
+ * the blkio throttle, and one at a time keeps their timings honest on a 2-core machine. The fast
+ * loop has no lab, and its tests wait on child processes more than they compute: twice the cores.
+ */
+async function nodeTests(): Promise<number> {
+  if (files.length === 0) return 0;
+  const start = performance.now();
+  const concurrency = options.fast ? Math.max(2, 2 * availableParallelism()) : 1;
+  const reporter = options.fast ? 'dot' : 'spec';
+  const status = await run(process.execPath, [
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    `--test-reporter=${reporter}`,
+    ...options.nodeTestArgs,
+    ...files,
+  ]);
+  console.log(
+    `node tests (${files.length} files${options.fast ? ', no labs' : ''}): ${status === 0 ? 'ok' : 'FAILED'} (${seconds(start)})`,
+  );
+  return status;
+}
+
 // The worker's own tests once more, against its AddressSanitizer + UBSan build: a use after
 // free or a leak that the normal build survives fails here (a sanitizer report goes to stderr
 // and turns the exit code non-zero, which every worker test checks).
-const sanitizerBuild = spawnSync('make', ['-s', '-C', 'native', 'sanitize'], { encoding: 'utf8' });
-const sanitized =
-  sanitizerBuild.status === 0
-    ? spawnSync(
-        process.execPath,
-        [
-          '--test',
-          '--test-concurrency=1',
-          '--test-reporter=spec',
-          'native/test/worker.test.ts',
-          'native/test/workload.test.ts',
-          'native/test/argv-fuzz.test.ts',
-        ],
-        {
-          stdio: 'inherit',
-          env: { ...process.env, DISKDELTA_WORKER: fileURLToPath(new URL('../native/build/diskdelta-worker-asan', import.meta.url)) },
-        },
-      )
-    : (console.log(`worker under ASan + UBSan: skipped, the compiler cannot build it (make -C native sanitize):\n${sanitizerBuild.stderr}`),
-      { status: 0 });
-// Then the app end to end: Playwright in Debian's Chromium against `diskdelta serve` (e2e/).
-// Both always run; the exit status is the node tests' failure, else Playwright's.
-const e2e = spawnSync(
-  process.execPath,
-  [fileURLToPath(import.meta.resolve('@playwright/test/cli')), 'test', '-c', 'e2e/playwright.config.ts'],
-  { stdio: 'inherit' },
-);
-const failedTypecheck = typecheck.find((status) => status !== 0);
-const firstFailure = [result.status, sanitized.status, e2e.status].find((status) => status !== 0);
-process.exit(firstFailure !== undefined ? (firstFailure ?? 1) : (failedTypecheck ?? styleFailure));
+const ASAN_FILES = ['native/test/worker.test.ts', 'native/test/workload.test.ts', 'native/test/argv-fuzz.test.ts'];
+async function sanitized(): Promise<number> {
+  const asanFiles = options.only.includes('asan') ? ASAN_FILES : ASAN_FILES.filter((f) => files.includes(f));
+  if (asanFiles.length === 0) return 0;
+  const build = await new Promise<{ status: number; stderr: string }>((resolve) => {
+    let stderr = '';
+    const child = spawn('make', ['-s', '-C', 'native', 'sanitize'], { stdio: ['ignore', 'inherit', 'pipe'] });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', (error) => resolve({ status: 1, stderr: error.message }));
+    child.on('close', (code) => resolve({ status: code ?? 1, stderr }));
+  });
+  if (build.status !== 0) {
+    console.log(`worker under ASan + UBSan: skipped, the compiler cannot build it (make -C native sanitize):\n${build.stderr}`);
+    return 0;
+  }
+  return run(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...asanFiles], {
+    ...process.env,
+    DISKDELTA_WORKER: fileURLToPath(new URL('../native/build/diskdelta-worker-asan', import.meta.url)),
+  });
+}
+
+/** The app end to end: Playwright in Debian's Chromium against `diskdelta serve` (e2e/). */
+function playwright(): Promise<number> {
+  return run(process.execPath, [fileURLToPath(import.meta.resolve('@playwright/test/cli')), 'test', '-c', 'e2e/playwright.config.ts']);
+}
+
+const started = performance.now();
+const skipped = async () => 0;
+let exitCode: number;
+if (options.fast) {
+  // Everything at once: the checks are CPU-bound, the tests mostly wait on their children.
+  const [types, style, formatted, tests] = await Promise.all([
+    runs('typecheck') ? typecheck() : skipped(),
+    runs('lint') ? lint() : skipped(),
+    runs('format') ? format() : skipped(),
+    nodeTests(),
+  ]);
+  exitCode = [tests, types, style, formatted].find((s) => s !== 0) ?? 0;
+} else {
+  // In order: type checks, lint and format first (they fail the run like a type error, after
+  // every test has run), then the node tests, the ASan pass and Playwright, each always run.
+  const types = runs('typecheck') ? await typecheck() : 0;
+  const style = runs('lint') ? await lint() : 0;
+  const formatted = runs('format') ? await format() : 0;
+  const tests = await nodeTests();
+  const asan = runs('asan') ? await sanitized() : 0;
+  const e2e = runs('playwright') ? await playwright() : 0;
+  // The exit status is the tests' first failure, else the type check's, else the style's.
+  exitCode = [tests, asan, e2e].find((s) => s !== 0) ?? (types || style || formatted);
+}
+console.log(`run-tests${options.fast ? ' --fast' : ''}: ${exitCode === 0 ? 'ok' : 'FAILED'} in ${seconds(started)}`);
+process.exit(exitCode);

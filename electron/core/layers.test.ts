@@ -4,7 +4,7 @@
 // each kind of boundary it guards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
@@ -81,8 +81,39 @@ test('the renderer importing Node or a core internal fails; the contract and sha
   );
   assert.deepEqual(
     await problems(
-      "import { CONTRACT } from '../../electron/core/api/contract.ts';\nimport { TESTS } from '../../electron/core/model/catalog.ts';",
+      "import type { CONTRACT } from '../../electron/core/api/contract.ts';\nimport { TESTS } from '../../electron/core/model/catalog.ts';",
       'renderer/src/planted.ts',
+    ),
+    [],
+  );
+});
+
+test('the renderer takes only types from the contract: a value (zod schemas and all) would be bundled into it', async () => {
+  assert.match(
+    (await problems("import { MAX_LIST_PAGE } from '../../electron/core/api/contract.ts';", 'renderer/src/planted.ts'))[0] ?? '',
+    /renderer may import only types from \.\.\/\.\.\/electron\/core\/api\/contract\.ts/,
+  );
+  assert.match(
+    (await problems("import { type ApiError, CONTRACT } from '../../electron/core/api/contract.ts';", 'renderer/src/planted.ts'))[0] ?? '',
+    /only types/,
+  );
+  assert.deepEqual(await problems("import { type ApiError } from '../../electron/core/api/contract.ts';", 'renderer/src/planted.ts'), []);
+});
+
+test('electron/main and electron/preload have their places: core may not import them, the preload only the contract and bridge', async () => {
+  assert.match(
+    (await problems("import { x } from '../../main/main.ts';", 'electron/core/api/planted.ts'))[0] ?? '',
+    /api may not import main/,
+  );
+  assert.match((await problems("import { x } from '../main/main.ts';", 'electron/cli/planted.ts'))[0] ?? '', /cli may not import main/);
+  assert.match(
+    (await problems("import { openLibrary } from '../core/store/library.ts';", 'electron/preload/planted.ts'))[0] ?? '',
+    /preload may not import store/,
+  );
+  assert.deepEqual(
+    await problems(
+      "import { app } from 'electron';\nimport { openBackend } from '../core/api/backend.ts';\nimport { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';",
+      'electron/main/planted.ts',
     ),
     [],
   );
@@ -91,4 +122,26 @@ test('the renderer importing Node or a core internal fails; the contract and sha
 test('a lower layer importing a higher one is named with what it may import', async () => {
   const [message] = await problems("export { x } from '../api/contract.ts';", 'electron/core/model/planted.ts');
   assert.match(message ?? '', /model may not import api .*: model may import only nothing outside itself/);
+});
+
+test('model/ has no import cycle, type-only imports included (a cycle means one module is two)', () => {
+  const dir = fileURLToPath(new URL('./model/', import.meta.url));
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const edges = new Map(
+    files.map((f) => [
+      f,
+      [...readFileSync(`${dir}${f}`, 'utf8').matchAll(/^import\s[^;]*?from\s+'\.\/([\w-]+\.ts)'/gm)]
+        .map((m) => m[1]!)
+        .filter((t) => files.includes(t)),
+    ]),
+  );
+  const cycles: string[] = [];
+  const walk = (file: string, path: string[]) => {
+    for (const next of edges.get(file) ?? []) {
+      if (next === path[0]) cycles.push([...path, next].join(' → '));
+      else if (!path.includes(next) && next > path[0]!) walk(next, [...path, next]);
+    }
+  };
+  for (const f of files) walk(f, [f]);
+  assert.deepEqual(cycles, []);
 });

@@ -5,11 +5,12 @@ import { BenchError } from '../../core/bench/errors.ts';
 import { DM_CRYPT_FLAGS, type DmCryptFlag, type Throwaway } from '../../core/crypto/throwaway.ts';
 import { measureEncryptionCost, type EncryptionSpec } from '../../core/crypto/encryption-run.ts';
 import { formatEncryptionReport } from '../../core/crypto/encryption-text.ts';
-import { openLibrary, resolveDbPath } from '../../core/store/library.ts';
-import { UsageError, parseCount, parseFlags, type CliCommand } from '../args.ts';
+import { EXIT_FAILURE, UsageError, parseCount, parseFlags, type CliCommand } from '../args.ts';
 import { specFromFlags } from './run.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
+import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
+import { exitCodeOf } from '../../core/model/failures.ts';
 
 const HELP = `Usage: diskdelta encryption --target DIR [options]
 
@@ -44,7 +45,8 @@ Needs root (loop device and device-mapper; reading a raw device), or --elevate w
 helper installed (sudo npx diskdelta helper install). Without either, cryptsetup (as root) or a
 kernel with device-mapper it says what is missing; \`diskdelta ciphers\` works everywhere.
 Exit codes: 0 ok; 2 bad usage; 3 cannot run here (root, cryptsetup, device-mapper); 7 interrupted;
-9 polkit did not authorise it (dismissed, denied, no agent); 1 other.
+9 polkit did not authorise it (dismissed, denied, no agent); 10 measured and printed but
+not saved (each run written to a file that diskdelta import takes back); 1 other.
 `;
 
 export const encryptionCommand: CliCommand = {
@@ -95,6 +97,12 @@ export const encryptionCommand: CliCommand = {
       flags: flags as DmCryptFlag[],
       ...(values.elevate ? { elevate: true } : {}),
     };
+    // Checked before the mapping is made and minutes are measured, as `run` does.
+    const { library, failure } = openLibraryToSave('encryption', values.db, values['no-save'] === true);
+    if (failure !== null) {
+      writeErr(failure);
+      return EXIT_FAILURE;
+    }
     const controller = new AbortController();
     let throwaway: Throwaway | null = null;
     // Ctrl-C/SIGTERM: stop the worker (the run then unwinds and tears the mapping down); a
@@ -114,23 +122,24 @@ export const encryptionCommand: CliCommand = {
           if (e.type === 'warning' && !values.json) writeErr(`warning: ${e.message}\n`);
         },
       });
-      if (!values['no-save']) {
-        const library = openLibrary({ dbPath: resolveDbPath(values.db) });
-        try {
-          report.raw.id = library.saveRun(report.raw);
-          report.encrypted.id = library.saveRun(report.encrypted);
-          if (report.encryptedWrites) report.encryptedWrites.id = library.saveRun(report.encryptedWrites);
-        } finally {
-          library.close();
-        }
-      }
+      // Saved (each run gets its id) before printing; a run the library refuses goes to a file.
+      const outcome = await saveMeasured(library, [
+        report.raw,
+        report.encrypted,
+        ...(report.encryptedWrites ? [report.encryptedWrites] : []),
+      ]);
       writeOut(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatEncryptionReport(report));
+      if (outcome && !outcome.saved) {
+        writeErr(notSavedLine('encryption', outcome));
+        return exitCodeOf('not-saved');
+      }
       return 0;
     } catch (error) {
       if (!(error instanceof BenchError)) throw error;
       writeErr(`diskdelta encryption: ${error.message}\n`);
       return error.exitCode;
     } finally {
+      library?.close();
       for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
   },

@@ -15,8 +15,6 @@ import { WORKER_OPTIONS, type WorkerOption } from '../../core/model/worker-optio
 import { settingFlags, settingsFromFlags, settingsHelp } from '../run-setting-flags.ts';
 import { JOB_HELP, jobTests } from '../job-flag.ts';
 import type { RunRecord, TestResult } from '../../core/model/results.ts';
-import { LibraryError, openLibrary, resolveDbPath, type Library } from '../../core/store/library.ts';
-import { keepUnsavedRun } from '../../core/store/unsaved.ts';
 import { table } from '../system-format.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
@@ -24,6 +22,7 @@ import { wrap } from '../wrap.ts';
 import { figureLines } from '../figures-text.ts';
 import { checkLabel } from '../library-cli.ts';
 import { STOP_SIGNALS } from '../signals.ts';
+import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { confirm, writeOut, writeErr } from '../terminal.ts';
 
 /** The command's --help over a table of run settings (the real one, or a throwaway one in tests). */
@@ -81,23 +80,10 @@ export const runCommand: CliCommand = {
     const spec = specFromFlags(values);
     const json = values.json === true;
     // The library is opened and checked before minutes of measuring, not after.
-    let library: Library | null = null;
-    if (!values['no-save']) {
-      try {
-        library = openLibrary({ dbPath: resolveDbPath(values.db) });
-        const problems = library.integrityCheck();
-        if (problems.join() !== 'ok') throw new LibraryError('open-failed', `the library ${library.path} is damaged (${problems[0]})`);
-      } catch (error) {
-        library?.close();
-        if (!(error instanceof LibraryError)) throw error;
-        // A full disk or a library this user may not write is not damage: nothing to repair.
-        const advice =
-          error.code === 'disk-full' || error.code === 'read-only'
-            ? 'pass --no-save to measure without keeping the results'
-            : 'repair or move the library, choose another with --db, or pass --no-save';
-        writeErr(`diskdelta run: ${error.message}. Nothing was measured: ${advice}.\n`);
-        return EXIT_FAILURE;
-      }
+    const { library, failure } = openLibraryToSave('run', values.db, values['no-save'] === true);
+    if (failure !== null) {
+      writeErr(failure);
+      return EXIT_FAILURE;
     }
     if (!spec.elevate && !json && process.stdin.isTTY && process.stderr.isTTY && (await needsElevation(spec.target))) {
       spec.elevate = await confirm(
@@ -123,24 +109,11 @@ export const runCommand: CliCommand = {
         },
       });
       bar?.clear();
-      let saveError: string | null = null;
-      if (library) {
-        try {
-          record.id = library.saveRun(record);
-        } catch (error) {
-          if (!(error instanceof LibraryError)) throw error;
-          saveError = error.message;
-        }
-      }
+      const outcome = await saveMeasured(library, [record]);
       // The measurement is printed whether or not it could be kept.
       writeOut(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
-      if (saveError === null || library === null) return 0;
-      // Printed figures are not importable (a table) or easily lost (a terminal): a file is.
-      const kept = await keepUnsavedRun(record, library.path).then(
-        (path) => `; they were written to ${path}: run 'diskdelta import ${path}' once the library can be written`,
-        (error: Error) => `, and could not be kept elsewhere either: ${error.message}`,
-      );
-      writeErr(`diskdelta run: the results above were NOT saved: ${saveError}${kept}\n`);
+      if (outcome === null || outcome.saved) return 0;
+      writeErr(notSavedLine('run', outcome));
       return exitCodeOf('not-saved');
     } catch (error) {
       bar?.clear();

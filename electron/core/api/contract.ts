@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { benchSpecSchema, plainLabel } from '../bench/spec.ts';
 import { FAILURE_CODES } from '../model/failures.ts';
 import { MAX_IMPORT_BYTES } from '../model/import-limits.ts';
-import { runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
+import { progressEventSchema, sampleEventSchema, warningEventSchema } from '../bench/bench-events.ts';
+import { MAX_LIST_PAGE, runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
 import { THROUGHPUT_UNITS } from '../analysis/units.ts';
 import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
 import { deviceFingerprintSchema, runRecordSchema, stackLayerSchema, systemFactsSchema, warningSchema } from '../model/schemas.ts';
@@ -17,10 +18,6 @@ import { deviceFingerprintSchema, runRecordSchema, stackLayerSchema, systemFacts
  * of 36 to 50 MiB that the CLI imports (a fio file of 200,000 jobs is 41 MB).
  */
 const IMPORT_BASE64_CHARS = Math.ceil(MAX_IMPORT_BYTES / 3) * 4;
-
-/** library.list answers at most this many runs (DEFAULT_LIST_PAGE when the caller names no limit). */
-export const MAX_LIST_PAGE = 5000;
-export const DEFAULT_LIST_PAGE = 500;
 
 export const ERROR_CODES = [
   'BAD_MESSAGE', // the envelope itself is not a request
@@ -198,31 +195,11 @@ export const procedures = {
   },
 } as const;
 
-/**
- * A test id in an event: any catalog id, and ids the catalog does not list yet (a new kind's
- * tests): the renderer titles them from the catalog or shows the id. An enum here once
- * dropped every event of a test it did not know.
- */
-const eventTestId = z.string().min(1).max(200);
-
 export const events = {
-  'run.progress': z.object({
-    runId,
-    test: eventTestId.nullable(),
-    testIndex: z.number().int(),
-    testCount: z.number().int(),
-    phase: z.enum(['prepare', 'warmup', 'measure', 'cleanup']),
-    run: z.number().int(),
-    runs: z.number().int(),
-    fraction: z.number(),
-    etaSec: z.number().nullable(),
-  }),
+  'run.progress': progressEventSchema.extend({ runId }),
   /** Samples are batched: one event carries every sample since the previous flush. */
-  'run.samples': z.object({
-    runId,
-    samples: z.array(z.object({ test: eventTestId, run: z.number().int(), tMs: z.number(), bytesPerSec: z.number(), iops: z.number() })),
-  }),
-  'run.warning': z.object({ runId, code: z.string(), message: z.string() }),
+  'run.samples': z.object({ runId, samples: z.array(sampleEventSchema) }),
+  'run.warning': warningEventSchema.extend({ runId }),
   /** A file being imported (library.import): what it is doing now; runs is known once it is parsed. */
   'import.progress': z.object({
     fileName: z.string().max(255),

@@ -4,7 +4,8 @@
 // dispatch path without a disk. backend.ts adapts the real modules to these ports.
 import type { RunRecord, Warning } from '../model/results.ts';
 import { importItems, type Library } from '../store/library.ts';
-import { DEFAULT_LIST_PAGE, type ProcedureOutput, type RunRef, type SystemOverview } from './contract.ts';
+import type { ProcedureOutput, RunRef, SystemOverview } from './contract.ts';
+import { DEFAULT_LIST_PAGE } from '../model/run-summary.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
 import type { Importer } from './import-worker.ts';

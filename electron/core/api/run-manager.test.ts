@@ -115,6 +115,44 @@ test('a run the library cannot save is kept elsewhere and fails as not-saved, na
   assert.match(lost.error.message, /could not be kept elsewhere either: no folder would take the results/);
 });
 
+test('an encryption pair the library refuses half of: the first is saved, the second is kept, and the failure names its file', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const events: Array<[string, any]> = [];
+  const saved: RunRecord[] = [];
+  const kept: RunRecord[] = [];
+  const manager = new RunManager({
+    runBenchmark: () => Promise.reject(new Error('not used: the spec asks for encryption')),
+    runEncryption: async (spec) => [
+      { ...emptyRecord(spec.target), label: 'raw' },
+      { ...emptyRecord(spec.target), label: 'dm-crypt' },
+      { ...emptyRecord(spec.target), label: 'dm-crypt writes' },
+    ],
+    save: (r) => {
+      if (saved.length === 1) throw new Error('database or disk is full');
+      saved.push(r);
+      return 5;
+    },
+    keepUnsaved: async (r) => (kept.push(r), `/data/unsaved/${r.label.replace(/ /g, '-')}.json`),
+    emit: (e, p) => events.push([e, p]),
+  });
+  const { runId } = await manager.start({ target: dir, encryption: 'throwaway' });
+  await new Promise((r) => setTimeout(r, 10));
+  const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === runId)![1];
+  assert.deepEqual(
+    saved.map((r) => r.label),
+    ['raw'],
+  );
+  assert.deepEqual(
+    kept.map((r) => r.label),
+    ['dm-crypt', 'dm-crypt writes'],
+  );
+  assert.equal(finished.error.failure, 'not-saved');
+  // Both files are named: a kept run whose file nobody is told of is as good as lost.
+  assert.match(finished.error.message, /\/data\/unsaved\/dm-crypt\.json and \/data\/unsaved\/dm-crypt-writes\.json: import those files/);
+  contractEvents['run.finished'].parse(finished);
+});
+
 test('a missing target is a BAD_INPUT, and stopAll aborts every run', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,6 +8,7 @@ import type { RunRecord } from '../model/results.ts';
 import { BenchError } from '../bench/errors.ts';
 import { ApiFailure } from './dispatch.ts';
 import type { EventSink } from './events.ts';
+import { saveOrKeep, whereKeptText } from '../store/unsaved.ts';
 
 export type RunBenchmark = (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord>;
 
@@ -123,19 +124,16 @@ export class RunManager {
         if (entry.spec.label && !record.label) record.label = entry.spec.label;
         records = [record];
       }
-      // Each record is saved, or kept in a file when the library cannot take it.
-      let recordId = 0;
-      for (const record of records) {
-        try {
-          recordId = await save(record);
-        } catch (error) {
-          const failed = await this.#unsaved(record, error);
-          // The encryption pair's other record is kept too: a measurement is never dropped.
-          for (const rest of records.slice(records.indexOf(record) + 1)) await this.#unsaved(rest, error);
-          emit('run.finished', { runId, status: 'failed', recordId: null, error: failed });
-          return;
-        }
+      // Each record is saved, or kept in a file when the library cannot take it (the one path
+      // the CLI saves through too, store/unsaved.ts).
+      const outcome = await saveOrKeep(records, { save, keep: this.#deps.keepUnsaved ?? null });
+      if (!outcome.saved) {
+        const how = (paths: string[]) => `import ${paths.length > 1 ? 'those files' : 'that file'} (Import, or diskdelta import FILE)`;
+        const message = `the run was measured but the library could not save it (${outcome.reason}); ${whereKeptText(outcome, how)}`;
+        emit('run.finished', { runId, status: 'failed', recordId: null, error: { code: 'FAILED', message, failure: 'not-saved' } });
+        return;
       }
+      const recordId = outcome.ids.at(-1) ?? 0;
       emit('run.finished', { runId, status: 'done', recordId, error: null });
     } catch (error) {
       if (isCancelled(error) || entry.controller.signal.aborted) {
@@ -152,21 +150,6 @@ export class RunManager {
         emit('run.finished', { runId, status: 'failed', recordId: null, error: { code: 'FAILED', message, failure } });
       }
     }
-  }
-
-  /** The failure of a run that was measured but not saved, naming where its results are. */
-  async #unsaved(record: RunRecord, error: unknown): Promise<{ code: 'FAILED'; message: string; failure: 'not-saved' }> {
-    const why = error instanceof Error ? error.message : String(error);
-    let kept: string;
-    try {
-      const path = this.#deps.keepUnsaved ? await this.#deps.keepUnsaved(record) : null;
-      kept = path
-        ? `they were written to ${path}: import that file (Import, or diskdelta import FILE) once the library can be written`
-        : 'they are lost';
-    } catch (keepError) {
-      kept = `and could not be kept elsewhere either: ${keepError instanceof Error ? keepError.message : String(keepError)}`;
-    }
-    return { code: 'FAILED', failure: 'not-saved', message: `the run was measured but the library could not save it (${why}); ${kept}` };
   }
 
   list() {

@@ -58,21 +58,5 @@ export const benchSpecSchema = z.object({ ...SPEC_FIELDS, ...specSettingsShape()
 
 export type BenchSpec = z.infer<typeof benchSpecSchema>;
 
-export type BenchPhase = 'prepare' | 'warmup' | 'measure' | 'cleanup';
-
-export type BenchEvent =
-  | {
-      type: 'progress';
-      /** A catalog test id; null while preparing. */
-      test: string | null;
-      testIndex: number; // 0-based, among the tests of this run
-      testCount: number;
-      phase: BenchPhase;
-      run: number; // 1-based, 0 during prepare/warm-up
-      runs: number;
-      /** Whole benchmark, 0..1. */
-      fraction: number;
-      etaSec: number | null;
-    }
-  | { type: 'sample'; test: string; run: number; tMs: number; bytesPerSec: number; iops: number }
-  | { type: 'warning'; code: string; message: string };
+// The events' types are inferred from their schemas (bench-events.ts), which the API contract uses too.
+export type { BenchEvent, BenchPhase } from './bench-events.ts';

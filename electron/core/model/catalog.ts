@@ -12,21 +12,10 @@
 import { blockSizeLabel, paramsFromId, paramsId, patternOf, type TestParams } from './test-params.ts';
 
 export { blockSizeLabel } from './test-params.ts';
+import type { RawUnit } from './figure-terms.ts';
 
 /** Which way is better. 'none' for figures with no better side (an imported "% CPU"). */
 export type Direction = 'higher' | 'lower' | 'none';
-
-/**
- * Where a figure comes from. A run is measured, imported or reference; a single figure may
- * also be *estimated* (a forecast from a model, e.g. encryption cost from cipher speed), which
- * is always shown as such, next to measured figures and never in their place.
- */
-export const PROVENANCES = ['measured', 'imported', 'reference', 'estimated'] as const;
-export type Provenance = (typeof PROVENANCES)[number];
-
-/** Raw units, as stored: conversion for display happens in analysis/units.ts. */
-export const RAW_UNITS = ['bytes/s', 'IOPS', 'seeks/s', 'ns', 's', 'bytes', 'count'] as const;
-export type RawUnit = (typeof RAW_UNITS)[number];
 
 export interface MetricDef {
   id: string;

@@ -3,7 +3,7 @@
 // nanoseconds. Conversion to MB/s, MiB/s or KB/s happens at display time (units.ts).
 
 import type { DeviceFingerprint, StackLayer, SystemFacts } from './machine.ts';
-import type { Provenance, RawUnit } from './catalog.ts';
+import type { Provenance, RawUnit } from './figure-terms.ts';
 import type { RunSettingValues } from './run-settings.ts';
 
 /** A rate test's parameters and access patterns: one table, model/test-params.ts. */

@@ -7,7 +7,7 @@
 // at the bottom make tsc fail when the model gains, loses or retypes a field, optional ones
 // included, and a schema here does not follow.
 import { z } from 'zod';
-import { PROVENANCES, RAW_UNITS } from './catalog.ts';
+import { PROVENANCES, RAW_UNITS } from './figure-terms.ts';
 import { storedSettingsShape } from './run-settings.ts';
 import { ACCESS_PATTERN_NAMES } from './test-params.ts';
 import type {

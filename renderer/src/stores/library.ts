@@ -1,12 +1,7 @@
 // The results library: list with filters, relabel, delete, import, export.
 import { createStore } from 'zustand/vanilla';
-import {
-  DEFAULT_LIST_PAGE,
-  MAX_LIST_PAGE,
-  type ApiError,
-  type ProcedureInput,
-  type RunSummary,
-} from '../../../electron/core/api/contract.ts';
+import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/core/api/contract.ts';
+import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE } from '../../../electron/core/model/run-summary.ts';
 import type { Warning } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/core/model/import-limits.ts';

@@ -1,7 +1,8 @@
 // What a measurement kind is: one entry of the kinds table (kinds/index.ts), the way fio's
 // ioengine_ops is one entry of its engines. The orchestrator knows nothing of any kind's
-// tests, messages or figures: it groups the requested tests by kind, asks each kind for a
-// plan and a step, runs the step (the worker, or in-process) and collects TestResults.
+// messages or figures, and of its tests only `app-start` (its page-cache helper is found before
+// the first step): it groups the requested tests by kind, asks each kind for a plan and a
+// step, runs the step (the worker, or in-process) and collects TestResults.
 import type { z } from 'zod';
 import type { RunSettings, TargetInfo, TestResult } from '../../model/results.ts';
 import type { SystemFacts } from '../../model/machine.ts';

@@ -1,0 +1,17 @@
+// The words a figure is described in: its raw unit and where it comes from. Their own module
+// because both the result model (results.ts) and the catalog of metrics (catalog.ts) use them,
+// and the catalog uses the result model's test parameters: here, neither imports the other back.
+//
+// Pure data: the renderer bundles this module.
+
+/**
+ * Where a figure comes from. A run is measured, imported or reference; a single figure may
+ * also be *estimated* (a forecast from a model, e.g. encryption cost from cipher speed), which
+ * is always shown as such, next to measured figures and never in their place.
+ */
+export const PROVENANCES = ['measured', 'imported', 'reference', 'estimated'] as const;
+export type Provenance = (typeof PROVENANCES)[number];
+
+/** Raw units, as stored: conversion for display happens in analysis/units.ts. */
+export const RAW_UNITS = ['bytes/s', 'IOPS', 'seeks/s', 'ns', 's', 'bytes', 'count'] as const;
+export type RawUnit = (typeof RAW_UNITS)[number];
