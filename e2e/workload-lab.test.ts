@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { locateWorker } from '../electron/core/bench/worker-client.ts';
-import { timeTreeUnder } from '../electron/core/bench/discard-cost.ts';
+import { timeTreeUnder } from '../electron/core/bench/trim/discard-cost.ts';
 import { blockLayers } from '../electron/core/system/discard-audit.ts';
 import { parseStdout } from '../native/test/worker-harness.ts';
 import { HDD_CAPS, labUnavailable, setUpThrottledLab, type ThrottledLab } from './throttled-lab.ts';

@@ -47,7 +47,7 @@ test('a file that shows the signs of a lab (QEMU, the throttle, polkitd, Chromiu
   assert.ok(signsOf('e2e/device-lab.test.ts').includes('blkio'));
   assert.ok(signsOf('e2e/polkit-lab.test.ts').includes('polkit'));
   assert.ok(signsOf('electron/cli/commands/report.test.ts').includes('chromium'));
-  assert.ok(signsOf('electron/core/bench/trim-audit.test.ts').includes('ext4'));
+  assert.ok(signsOf('electron/core/bench/trim/trim-audit.test.ts').includes('ext4'));
   // This file names the signs themselves.
   const undeclared = found
     .filter((file) => file !== 'scripts/test-manifest.test.ts')

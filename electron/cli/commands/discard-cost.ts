@@ -1,8 +1,8 @@
 // `diskdelta discard-cost FOLDER [--runs N] [--json]`: what online discard costs on this disk
-// (bench/discard-cost.ts), the seed's Intel 525 figures beside.
+// (bench/trim/discard-cost.ts), the seed's Intel 525 figures beside.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { runDiscardCost } from '../../core/bench/discard-cost.ts';
-import { runDiscardCostRemount } from '../../core/bench/discard-remount.ts';
+import { runDiscardCost } from '../../core/bench/trim/discard-cost.ts';
+import { runDiscardCostRemount } from '../../core/bench/trim/discard-remount.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 

@@ -1,7 +1,7 @@
 // `diskdelta helper install|uninstall|status`: DiskDelta's privileged helper and polkit policy
 // for a source checkout (`sudo npx diskdelta helper install`); the .deb installs its own.
-import { INSTALL_COMMAND, POLICY_FILE, installedHelper } from '../../core/bench/elevation.ts';
-import { installHelper, uninstallHelper } from '../../core/bench/helper-install.ts';
+import { INSTALL_COMMAND, POLICY_FILE, installedHelper } from '../../core/bench/privilege/elevation.ts';
+import { installHelper, uninstallHelper } from '../../core/bench/privilege/helper-install.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 

@@ -2,7 +2,7 @@
 import { counted } from '../../core/model/display.ts';
 import { resolve } from 'node:path';
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
-import { needsElevation } from '../../core/bench/elevation.ts';
+import { needsElevation } from '../../core/bench/privilege/elevation.ts';
 import { BenchError } from '../../core/bench/errors.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';

@@ -14,7 +14,7 @@ import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
 import { isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
-import { cacheDropHelper, deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './elevation.ts';
+import { cacheDropHelper, deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './privilege/elevation.ts';
 import { acquireDiskLock } from './disk-lock.ts';
 import { withStderr } from '../model/stderr-tail.ts';
 import { checkTarget } from './target-check.ts';

@@ -17,7 +17,7 @@ import { PRESETS } from '../bench/presets.ts';
 import { readCounterpart, testById } from '../model/catalog.ts';
 import type { RunRecord } from '../model/results.ts';
 import { inspectPath } from '../system/index.ts';
-import { locateHelper, type LocateOptions } from '../bench/elevation.ts';
+import { locateHelper, type LocateOptions } from '../bench/privilege/elevation.ts';
 import { deviceMapperMissing, holdThrowaway, type HeldThrowaway } from './throwaway-held.ts';
 import type { StackLayer } from '../model/machine.ts';
 import {
@@ -95,7 +95,7 @@ export interface EncryptionOptions {
   workerPath?: string;
   /** Called once the throwaway exists, so a caller can tear it down from a signal handler. */
   onThrowaway?: (t: Throwaway | null) => void;
-  /** Where to look for the privileged helper (tests, packagers); see bench/elevation.ts. */
+  /** Where to look for the privileged helper (tests, packagers); see bench/privilege/elevation.ts. */
   helper?: LocateOptions;
 }
 

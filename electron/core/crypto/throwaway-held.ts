@@ -16,7 +16,7 @@ import { basename, join } from 'node:path';
 import { BenchError } from '../bench/errors.ts';
 import { workerCommand } from '../bench/worker-argv.ts';
 import { locateWorker } from '../bench/worker-client.ts';
-import { holding } from '../bench/holder-lines.ts';
+import { holding } from '../bench/privilege/holder-lines.ts';
 import { prepareTestFile, type Throwaway, type ThrowawayOptions } from './throwaway.ts';
 
 export interface HeldThrowaway extends Throwaway {

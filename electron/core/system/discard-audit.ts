@@ -57,7 +57,7 @@ export interface DiscardAudit {
   mismatches: string[];
 }
 
-/** A TRIM audit as run (bench/trim-audit.ts) and kept (the library's trim_audits). */
+/** A TRIM audit as run (bench/trim/trim-audit.ts) and kept (the library's trim_audits). */
 export interface TrimAuditResult {
   target: string;
   /** ISO 8601, when the second reading was taken. */

@@ -1,6 +1,6 @@
 // The records of DiskDelta's one change to something not its own: discard-cost --remount
 // writes /run/diskdelta/remount-PID.json (the mount, and the discard setting to put back) before
-// remounting a filesystem with the other setting (bench/remount-record.ts). Read here so that
+// remounting a filesystem with the other setting (bench/trim/remount-record.ts). Read here so that
 // every view of a mount (inspect, a run's stack, the TRIM audit) says when the discard setting it
 // shows is DiskDelta's and not the user's, while a run holds it or after a killed run left it.
 import { readdir, readFile } from 'node:fs/promises';

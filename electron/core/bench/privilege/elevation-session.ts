@@ -7,11 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Warning } from '../model/results.ts';
-import { BenchError } from './errors.ts';
+import type { Warning } from '../../model/results.ts';
+import { BenchError } from '../errors.ts';
 import { locateHelper, type LocateOptions } from './elevation.ts';
-import { workerCommand } from './worker-argv.ts';
-import { locateWorker } from './worker-client.ts';
+import { workerCommand } from '../worker-argv.ts';
+import { locateWorker } from '../worker-client.ts';
 import { holding } from './holder-lines.ts';
 
 interface Holder {

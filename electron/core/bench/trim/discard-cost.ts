@@ -8,21 +8,21 @@
 import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { counted } from '../model/display.ts';
-import type { Figure } from '../model/results.ts';
-import { blockLayers, readDiscardCounters, type BlockLayer } from '../system/discard-audit.ts';
-import { isRunning, listLoopDevices, ownerPid } from '../system/leftovers.ts';
-import { readMountinfo } from '../system/mountinfo.ts';
-import { BenchError } from './errors.ts';
-import { phaseFigures, SEED_TREE } from './kinds/workload.ts';
+import { counted } from '../../model/display.ts';
+import type { Figure } from '../../model/results.ts';
+import { blockLayers, readDiscardCounters, type BlockLayer } from '../../system/discard-audit.ts';
+import { isRunning, listLoopDevices, ownerPid } from '../../system/leftovers.ts';
+import { readMountinfo } from '../../system/mountinfo.ts';
+import { BenchError } from '../errors.ts';
+import { phaseFigures, SEED_TREE } from '../kinds/workload.ts';
 import { must, runCommand as run } from './run-command.ts';
 import { parseFstrimBytes } from './trim-audit.ts';
 import { sweepRemounts } from './remount-record.ts';
-import { treeArgv } from './worker-argv.ts';
-import { locateWorker, runWorker } from './worker-client.ts';
-import type { WorkerMessage } from './worker-protocol.ts';
-import { stderrTail, withStderr } from '../model/stderr-tail.ts';
-import { checkTarget } from './target-check.ts';
+import { treeArgv } from '../worker-argv.ts';
+import { locateWorker, runWorker } from '../worker-client.ts';
+import type { WorkerMessage } from '../worker-protocol.ts';
+import { stderrTail, withStderr } from '../../model/stderr-tail.ts';
+import { checkTarget } from '../target-check.ts';
 
 /** The seed's Intel 525 (ext4 on LVM on LUKS, 2013): tree delete + sync without and with discard, a weekly fstrim. */
 export const SEED_DISCARD = { deleteOff: 0.71, deleteOn: 2.697, fstrimAbout: 60 } as const;

@@ -2,14 +2,14 @@
 // file there (the worker's bigfile workload: written, synced, deleted, synced), run fstrim on its
 // filesystem (root), read the counters again. Which layers saw discards is then a fact, set
 // beside what the tables say (system/discard-audit.ts).
-import { blockLayers, judgeAudit, readDiscardCounters, type TrimAuditResult } from '../system/discard-audit.ts';
-import { describeTarget } from '../system/index.ts';
-import { BenchError } from './errors.ts';
+import { blockLayers, judgeAudit, readDiscardCounters, type TrimAuditResult } from '../../system/discard-audit.ts';
+import { describeTarget } from '../../system/index.ts';
+import { BenchError } from '../errors.ts';
 import { runCommand } from './run-command.ts';
-import { bigfileArgv } from './worker-argv.ts';
-import { locateWorker, runWorker } from './worker-client.ts';
-import { stderrTail, withStderr } from '../model/stderr-tail.ts';
-import { checkTarget } from './target-check.ts';
+import { bigfileArgv } from '../worker-argv.ts';
+import { locateWorker, runWorker } from '../worker-client.ts';
+import { stderrTail, withStderr } from '../../model/stderr-tail.ts';
+import { checkTarget } from '../target-check.ts';
 
 export interface TrimAuditOptions {
   /** Run fstrim after the delete (root; default true). */

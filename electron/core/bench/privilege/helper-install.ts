@@ -2,15 +2,15 @@
 // (the checkout is the user's, so pkexec must never run the binary in it) and DiskDelta's
 // polkit actions naming that copy. The .deb does the same with assets/deb/after-install.sh.
 import { chmod, copyFile, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { makeFolder } from '../files/make-folder.ts';
+import { makeFolder } from '../../files/make-folder.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { POLICY_FILE } from './elevation.ts';
 
 /** Where a source checkout's helper is installed. */
 export const INSTALLED_HELPER = '/usr/local/libexec/diskdelta/diskdelta-helper';
-const TEMPLATE = fileURLToPath(new URL('../../../assets/polkit/org.diskdelta.helper.policy.in', import.meta.url));
-const BUILT_HELPER = fileURLToPath(new URL('../../../native/build/diskdelta-helper', import.meta.url));
+const TEMPLATE = fileURLToPath(new URL('../../../../assets/polkit/org.diskdelta.helper.policy.in', import.meta.url));
+const BUILT_HELPER = fileURLToPath(new URL('../../../../native/build/diskdelta-helper', import.meta.url));
 
 export interface InstallPaths {
   /** A prefix for every installed path: '/' for real, a temporary folder in tests. */

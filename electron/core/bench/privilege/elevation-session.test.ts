@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BenchError } from './errors.ts';
+import { BenchError } from '../errors.ts';
 import { ElevationSessions } from './elevation-session.ts';
-import { runBenchmark } from './orchestrator.ts';
+import { runBenchmark } from '../orchestrator.ts';
 
-const HELPER = fileURLToPath(new URL('../../../native/build/diskdelta-helper', import.meta.url));
+const HELPER = fileURLToPath(new URL('../../../../native/build/diskdelta-helper', import.meta.url));
 const isRoot = process.getuid?.() === 0;
 let dir = '';
 let loop = '';

@@ -7,8 +7,8 @@ import { constants } from 'node:fs';
 import { access, chmod, copyFile, mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import type { Warning } from '../model/results.ts';
-import { BenchError } from './errors.ts';
+import type { Warning } from '../../model/results.ts';
+import { BenchError } from '../errors.ts';
 
 /** Where `diskdelta helper install` and the .deb put DiskDelta's polkit actions. */
 export const POLICY_FILE = '/usr/share/polkit-1/actions/org.diskdelta.helper.policy';

@@ -132,7 +132,7 @@ describe('what a killed discard-cost run leaves', { skip: scratchUnavailable ?? 
     async (t) => {
       const folder = mkdtempSync(join('/dev/shm', 'dd-discard-stop-'));
       t.after(() => rmSync(folder, { recursive: true, force: true }));
-      const cli = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
+      const cli = fileURLToPath(new URL('../../../../bin/diskdelta.js', import.meta.url));
       const child = spawn(process.execPath, [cli, 'discard-cost', folder, '--runs', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));

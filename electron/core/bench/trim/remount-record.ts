@@ -5,12 +5,12 @@
 // the next discard-cost run puts the setting back and says so. /run is emptied at boot, when the
 // fstab setting comes back by itself.
 import { rm } from 'node:fs/promises';
-import { isRunning } from '../system/leftovers.ts';
-import { readRemountRecords, REMOUNT_RECORDS, type DiscardOption } from '../system/remount-records.ts';
-import { allOptions, findMount, readMountinfo, type MountEntry } from '../system/mountinfo.ts';
+import { isRunning } from '../../system/leftovers.ts';
+import { readRemountRecords, REMOUNT_RECORDS, type DiscardOption } from '../../system/remount-records.ts';
+import { allOptions, findMount, readMountinfo, type MountEntry } from '../../system/mountinfo.ts';
 import { must } from './run-command.ts';
 
-export { recordPath, REMOUNT_RECORDS, type DiscardOption, type RemountRecord } from '../system/remount-records.ts';
+export { recordPath, REMOUNT_RECORDS, type DiscardOption, type RemountRecord } from '../../system/remount-records.ts';
 
 export async function mountOf(path: string): Promise<MountEntry | null> {
   const entries = (await readMountinfo('/')).value ?? [];

@@ -3,9 +3,9 @@
 // session holders (elevation-session.ts) and the throwaway mapping without root
 // (crypto/throwaway-held.ts).
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { BenchError } from './errors.ts';
-import { parseWorkerLine, type WorkerMessage } from './worker-protocol.ts';
-import { appendTail, withStderr } from '../model/stderr-tail.ts';
+import { BenchError } from '../errors.ts';
+import { parseWorkerLine, type WorkerMessage } from '../worker-protocol.ts';
+import { appendTail, withStderr } from '../../model/stderr-tail.ts';
 
 export type HoldingMessage = Extract<WorkerMessage, { type: 'holding' }>;
 

@@ -8,8 +8,8 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { runDiscardCostRemount } from './discard-remount.ts';
-import { inspectPath } from '../system/index.ts';
-import { runCli } from '../../cli/run-cli-in-process.ts';
+import { inspectPath } from '../../system/index.ts';
+import { runCli } from '../../../cli/run-cli-in-process.ts';
 import { REMOUNT_RECORDS, sweepRemounts } from './remount-record.ts';
 import { folderIn, scratchExt4, scratchUnavailable } from './fixtures/scratch-ext4.ts';
 
@@ -117,7 +117,7 @@ describe('discard-cost --remount', { skip: scratchUnavailable ?? false }, () => 
     async (t) => {
       // Room for the CLI's seed-sized tree (592 MB as 45,168 files).
       const fs = usersFilesystem(t, 'nodiscard', 2 * 2 ** 30);
-      const cli = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
+      const cli = fileURLToPath(new URL('../../../../bin/diskdelta.js', import.meta.url));
       const child = spawn(process.execPath, [cli, 'discard-cost', fs.folder, '--remount', '--runs', '1'], {
         stdio: ['ignore', 'ignore', 'pipe'],
       });

@@ -5,9 +5,9 @@
 // The remount is recorded before it is made and undone by the next run after a SIGKILL
 // (remount-record.ts).
 import { realpath, rm, writeFile } from 'node:fs/promises';
-import { makeFolder } from '../files/make-folder.ts';
-import { describeTarget } from '../system/index.ts';
-import { blockLayers } from '../system/discard-audit.ts';
+import { makeFolder } from '../../files/make-folder.ts';
+import { describeTarget } from '../../system/index.ts';
+import { blockLayers } from '../../system/discard-audit.ts';
 import {
   costVerdict,
   sweepDiscardLeftovers,
@@ -16,10 +16,10 @@ import {
   type DiscardCostResult,
   type DiscardSetting,
 } from './discard-cost.ts';
-import { BenchError } from './errors.ts';
-import { SEED_TREE } from './kinds/workload.ts';
+import { BenchError } from '../errors.ts';
+import { SEED_TREE } from '../kinds/workload.ts';
 import { mountOf, recordPath, remount, REMOUNT_RECORDS, settingOf, type RemountRecord } from './remount-record.ts';
-import { checkTarget } from './target-check.ts';
+import { checkTarget } from '../target-check.ts';
 
 export interface RemountOptions {
   files?: number;

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BenchError } from './errors.ts';
+import { BenchError } from '../errors.ts';
 import { INSTALL_COMMAND, POLICY_FILE, deviceAccessArgs, installedHelper, locateHelper, needsElevation } from './elevation.ts';
 import { INSTALLED_HELPER, installHelper, policyText, uninstallHelper } from './helper-install.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 let dir = '';
 const saved = { PATH: process.env.PATH, DISKDELTA_HELPER: process.env.DISKDELTA_HELPER, APPIMAGE: process.env.APPIMAGE };
 

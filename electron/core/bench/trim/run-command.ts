@@ -1,7 +1,7 @@
 // The system commands the root-only TRIM steps run (losetup, mount, fstrim, sync).
 import { spawn } from 'node:child_process';
-import { BenchError } from './errors.ts';
-import { appendTail, withStderr } from '../model/stderr-tail.ts';
+import { BenchError } from '../errors.ts';
+import { appendTail, withStderr } from '../../model/stderr-tail.ts';
 
 /** Runs a command, resolving its exit code, stdout and stderr; never rejects for a non-zero exit. */
 export function runCommand(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
