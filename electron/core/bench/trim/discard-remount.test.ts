@@ -1,7 +1,7 @@
 // discard-cost --remount on a stand-in for the user's own filesystem: ext4 on a loop device whose
 // file lies in /dev/shm (tmpfs punches holes, so the loop takes discards and counts them).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { runDiscardCostRemount } from './discard-remount.ts';
 import { inspectPath } from '../../system/index.ts';
 import { runCli } from '../../../cli/run-cli-in-process.ts';
-import { REMOUNT_RECORDS, sweepRemounts } from './remount-record.ts';
+import { openMount, remount, REMOUNT_RECORDS, sweepRemounts } from './remount-record.ts';
 import { folderIn, scratchExt4, scratchUnavailable } from './fixtures/scratch-ext4.ts';
 
 /** "The user's filesystem": a scratch ext4 mounted with `option`, with a folder in it. */
@@ -29,7 +29,84 @@ function settingNow(mountpoint: string): 'discard' | 'nodiscard' | 'unmounted' {
   return /[ ,]discard(,|$| )/.test(line) ? 'discard' : 'nodiscard';
 }
 
+/** Mounts each scratch device at its path (made), runs `body`, then unmounts them and removes `dir`. */
+async function mountedAt(dir: string, mounts: [string, string][], body: () => Promise<void>): Promise<void> {
+  try {
+    for (const [device, point] of mounts) {
+      mkdirSync(point, { recursive: true });
+      const m = spawnSync('mount', ['-o', 'nodiscard', device, point], { encoding: 'utf8' });
+      assert.equal(m.status, 0, m.stderr);
+    }
+    await body();
+  } finally {
+    // By the real paths only (a symlink swapped in would lead umount elsewhere), innermost first.
+    const under = () =>
+      readFileSync('/proc/self/mountinfo', 'utf8')
+        .split('\n')
+        .map((l) => l.split(' ')[4] ?? '')
+        .filter((p) => p.startsWith(dir + '/'))
+        .reverse();
+    for (const point of under()) spawnSync('umount', [point]);
+    for (const point of under()) spawnSync('umount', ['--lazy', point]);
+    if (under().length === 0) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('discard-cost --remount', { skip: scratchUnavailable ?? false }, () => {
+  it('remounts the mount it opened, even when a folder above its mount point is swapped for a symlink before the remount', async (t) => {
+    const a = scratchExt4(t, 64 * 2 ** 20);
+    const b = scratchExt4(t, 64 * 2 ** 20);
+    const dir = mkdtempSync(join(tmpdir(), 'dd-remount-swap-'));
+    const away = join(dir, 'a-away');
+    await mountedAt(
+      dir,
+      [
+        [a.device, join(dir, 'a', 'mnt')],
+        [b.device, join(dir, 'b', 'mnt')],
+      ],
+      async () => {
+        const mount = await openMount(join(dir, 'a', 'mnt'));
+        assert.ok(mount, 'opened, and the root of the mount listed there');
+        try {
+          // Whoever may write to DIR swaps DIR/a for a symlink to a folder with another mount at mnt.
+          renameSync(join(dir, 'a'), away);
+          symlinkSync(join(dir, 'b'), join(dir, 'a'));
+          await remount(mount, 'discard');
+          assert.equal(settingNow(join(away, 'mnt')), 'discard', 'the mount opened first was remounted');
+          assert.equal(settingNow(join(dir, 'b', 'mnt')), 'nodiscard', 'the mount the path leads to now was left alone');
+          await remount(mount, 'nodiscard');
+          assert.equal(settingNow(join(away, 'mnt')), 'nodiscard', 'and put back, there too');
+        } finally {
+          mount.close();
+        }
+      },
+    );
+  });
+
+  it("the sweep refuses to put back a killed run's setting when its mount point no longer leads to the recorded mount", async (t) => {
+    const a = scratchExt4(t, 64 * 2 ** 20);
+    const dir = mkdtempSync(join(tmpdir(), 'dd-remount-swap-'));
+    const point = join(dir, 'a', 'mnt');
+    const records = mkdtempSync(join(tmpdir(), 'dd-remount-records-'));
+    t.after(() => rmSync(records, { recursive: true, force: true }));
+    await mountedAt(dir, [[a.device, point]], async () => {
+      // A killed run's remount, and its record; then the path is made to lead elsewhere while
+      // mountinfo still lists the recorded mount there (another filesystem mounted over DIR/a).
+      assert.equal(spawnSync('mount', ['-o', 'remount,discard', point]).status, 0);
+      const record = join(records, 'remount-999999997.json');
+      writeFileSync(record, JSON.stringify({ pid: 999_999_997, mountPoint: point, source: a.device, original: 'nodiscard' }));
+      assert.equal(spawnSync('mount', ['-t', 'tmpfs', 'dd-over', join(dir, 'a')]).status, 0);
+      mkdirSync(point);
+      const said = await sweepRemounts(records);
+      assert.deepEqual(said, [
+        `refused to put ${point} back to nodiscard for a killed run (pid 999999997): that path no longer leads to the filesystem it remounted (${a.device}); the record ${record} stays`,
+      ]);
+      assert.ok(existsSync(record), 'kept, for a later run or the user');
+      spawnSync('umount', [join(dir, 'a')]);
+      assert.equal(settingNow(point), 'discard', 'not remounted');
+    });
+  });
+
   it('measures the tree delete as mounted and remounted the other way, counts the discards, and puts the setting back', async (t) => {
     const fs = usersFilesystem(t, 'discard');
     const records = mkdtempSync(join(tmpdir(), 'dd-remount-records-'));

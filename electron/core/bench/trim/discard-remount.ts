@@ -3,7 +3,8 @@
 // setting, then put back. Root only, ext4 only (its discard option can change on a remount).
 //
 // The remount is recorded before it is made and undone by the next run after a SIGKILL
-// (remount-record.ts).
+// (remount-record.ts). The mount point is opened once, here, and both remounts go to that
+// descriptor, not to the path again (a folder above it may be someone else's).
 import { realpath, rm, writeFile } from 'node:fs/promises';
 import { makeFolder } from '../../files/make-folder.ts';
 import { describeTarget } from '../../system/index.ts';
@@ -18,8 +19,10 @@ import {
 } from './discard-cost.ts';
 import { BenchError } from '../errors.ts';
 import { SEED_TREE } from '../kinds/workload.ts';
-import { mountOf, recordPath, remount, REMOUNT_RECORDS, settingOf, type RemountRecord } from './remount-record.ts';
+import { mountOf, openMount, recordPath, remount, REMOUNT_RECORDS, settingOf, type RemountRecord } from './remount-record.ts';
 import { checkTarget } from '../target-check.ts';
+import type { MountEntry } from '../../system/mountinfo.ts';
+import type { MountHandle } from './remount-record.ts';
 
 export interface RemountOptions {
   files?: number;
@@ -45,6 +48,27 @@ export async function runDiscardCostRemount(folder: string, options: RemountOpti
       'target-unusable',
       `${folder} is on ${mount ? mount.fsType : 'no filesystem DiskDelta can read'}: --remount changes the discard option of ext4 only; leave it out to measure on a scratch ext4 in a loop file there`,
     );
+  const opened = await openMount(mount.mountPoint, mount.source);
+  if (!opened || opened.entry.id !== mount.id)
+    throw new BenchError(
+      'target-unusable',
+      `${mount.mountPoint} changed while DiskDelta looked at it (it is no longer the root of ${mount.source}): try again`,
+    );
+  try {
+    return await measureRemounted(path, dir, mount, opened, cleaned, options);
+  } finally {
+    opened.close();
+  }
+}
+
+async function measureRemounted(
+  path: string,
+  dir: string,
+  mount: MountEntry,
+  opened: MountHandle,
+  cleaned: string[],
+  options: RemountOptions,
+): Promise<DiscardCostResult> {
   const layers = blockLayers((await describeTarget(path)).target.stack ?? []);
   const original = settingOf(mount);
   const other = original === 'discard' ? 'nodiscard' : 'discard';
@@ -65,14 +89,14 @@ export async function runDiscardCostRemount(folder: string, options: RemountOpti
   await writeFile(recordPath(dir, process.pid), JSON.stringify(record));
   // Put back whatever happened meanwhile (an error, Ctrl-C): the measurement's failure is
   // rethrown after, unless putting back failed, which the user must hear first.
-  const measured = remount(mount.mountPoint, other)
+  const measured = remount(opened, other)
     .then(() => measure(other))
     .then(
       () => null,
       (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     );
   const failure = await measured;
-  const back = await remount(mount.mountPoint, original).then(
+  const back = await remount(opened, original).then(
     () => null,
     (error: Error) => error,
   );

@@ -4,6 +4,12 @@
 // removed once the setting is back; a run killed outright (SIGKILL, out of memory) leaves it, and
 // the next discard-cost run puts the setting back and says so. /run is emptied at boot, when the
 // fstab setting comes back by itself.
+//
+// A mount point is a path, and root resolving it twice (looked up, then remounted) would follow
+// whatever a user who may write to a folder above it swapped in meanwhile (issue #23). So it is
+// opened once (openMount), checked to be the root of the mount that was looked up, and every
+// remount goes to that open directory (/proc/self/fd/3), never to the path again.
+import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { isRunning } from '../../system/leftovers.ts';
 import { readRemountRecords, REMOUNT_RECORDS, type DiscardOption } from '../../system/remount-records.ts';
@@ -19,8 +25,62 @@ export async function mountOf(path: string): Promise<MountEntry | null> {
 
 export const settingOf = (m: MountEntry): DiscardOption => (allOptions(m).includes('discard') ? 'discard' : 'nodiscard');
 
-export async function remount(mountPoint: string, option: DiscardOption): Promise<void> {
-  await must('mount', ['-o', `remount,${option}`, mountPoint]);
+/** A mount's root directory, opened once: remounts go to it, whatever its path leads to later. */
+export interface MountHandle {
+  fd: number;
+  /** The mount as /proc/self/mountinfo listed it when opened. */
+  entry: MountEntry;
+  close(): void;
+}
+
+/** Linux's dev_t from major:minor (glibc's makedev), as fstat gives it. */
+const makedev = (major: number, minor: number): bigint => {
+  const [ma, mi] = [BigInt(major), BigInt(minor)];
+  return (mi & 0xffn) | ((ma & 0xfffn) << 8n) | ((mi & ~0xffn) << 12n) | ((ma & ~0xfffn) << 32n);
+};
+
+/** The mount a descriptor is on (its mnt_id in /proc/self/fdinfo), now, from mountinfo. */
+async function mountOfFd(fd: number): Promise<MountEntry | null> {
+  const id = /^mnt_id:\s*(\d+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+  return ((await readMountinfo('/')).value ?? []).find((m) => String(m.id) === id) ?? null;
+}
+
+/**
+ * Opens `mountPoint` (the last component no symlink) and checks that what was opened is the
+ * root of the mount listed there, of `source`: the same mount id, the same device, and the
+ * kernel's own path of the descriptor the mount point itself. Null when it is not (the path
+ * leads elsewhere now, or nothing is there).
+ */
+export async function openMount(mountPoint: string, source?: string): Promise<MountHandle | null> {
+  let fd: number;
+  try {
+    fd = openSync(mountPoint, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  const entry = await mountOfFd(fd).catch(() => null);
+  const at =
+    entry !== null &&
+    entry.mountPoint === mountPoint &&
+    (source === undefined || entry.source === source) &&
+    fstatSync(fd, { bigint: true }).dev === makedev(entry.major, entry.minor) &&
+    readlinkSync(`/proc/self/fd/${fd}`) === mountPoint;
+  if (!at) {
+    closeSync(fd);
+    return null;
+  }
+  return { fd, entry, close: () => closeSync(fd) };
+}
+
+/**
+ * Remounts the opened mount with `option`. mount(8) gets the directory as its fd 3 and is told
+ * not to resolve the path; the mount's own flags (ro, nosuid, nodev, noexec, atime) are passed
+ * again, as mount(8) cannot look them up for /proc/self/fd/3 and the kernel would drop them.
+ */
+export async function remount(mount: MountHandle, option: DiscardOption): Promise<void> {
+  const now = await mountOfFd(mount.fd);
+  const flags = (now ?? mount.entry).mountOptions.filter(Boolean);
+  await must('mount', ['--no-canonicalize', '-o', ['remount', ...flags, option].join(','), '/proc/self/fd/3'], [mount.fd]);
 }
 
 /**
@@ -47,7 +107,19 @@ export async function sweepRemounts(dir = REMOUNT_RECORDS, onSaid: (line: string
     else if (!record.mountPoint || !record.original || !now || now.mountPoint !== record.mountPoint || now.source !== record.source) {
       say(`dropped the remount record ${path}: its filesystem is no longer mounted there`);
     } else if (settingOf(now) !== record.original) {
-      await remount(record.mountPoint, record.original);
+      // The killed run's descriptor is gone: open the path again, and remount only the recorded mount.
+      const mount = await openMount(record.mountPoint, record.source);
+      if (!mount) {
+        say(
+          `refused to put ${record.mountPoint} back to ${record.original} for a killed run (pid ${pid}): that path no longer leads to the filesystem it remounted (${record.source}); the record ${path} stays`,
+        );
+        continue;
+      }
+      try {
+        await remount(mount, record.original);
+      } finally {
+        mount.close();
+      }
       say(`put ${record.mountPoint} back to ${record.original}, as it was before a killed run (pid ${pid}) remounted it`);
     } else say(`dropped the remount record ${path} of a killed run (pid ${pid}): ${record.mountPoint} was ${record.original} already`);
     await rm(path, { force: true });
