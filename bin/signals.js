@@ -4,9 +4,12 @@
 // launcher reads it under an old Node that cannot run TypeScript.
 //
 // Every signal whose default action ends a process and that is safe to catch: Ctrl-C, kill,
-// a closed terminal or SSH session, Ctrl-\, alarms and timers, CPU and file-size limits, a
-// reader gone (SIGPIPE), the user signals (SIGUSR1 would otherwise open Node's inspector).
-// Not here, and why: SIGKILL and SIGSTOP cannot be caught; SIGSEGV, SIGBUS, SIGFPE and SIGILL
+// a closed terminal or SSH session, Ctrl-\, alarms and timers, CPU and file-size limits, the
+// user signals (SIGUSR1 would otherwise open Node's inspector).
+// Not here, and why: SIGPIPE, because Node ignores it (a write to a closed pipe or socket is an
+// EPIPE error instead), so it ends neither the launcher nor a command; a handler for it would
+// make every write to a client that went away a signal, and stop `serve` (soak:serve saw that).
+// SIGKILL and SIGSTOP cannot be caught; SIGSEGV, SIGBUS, SIGFPE and SIGILL
 // are faults, after which no handler may run; Node cannot catch the real-time signals. Whatever
 // of those ends the launcher, the real CLI notices that its launcher is gone (diskdelta.js).
 export const STOP_SIGNALS = Object.freeze([
@@ -17,7 +20,6 @@ export const STOP_SIGNALS = Object.freeze([
   'SIGALRM',
   'SIGUSR1',
   'SIGUSR2',
-  'SIGPIPE',
   'SIGVTALRM',
   'SIGPROF',
   'SIGXCPU',

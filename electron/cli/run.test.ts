@@ -620,7 +620,6 @@ describe('diskdelta run: stopping it', () => {
     'SIGALRM',
     'SIGUSR1',
     'SIGUSR2',
-    'SIGPIPE',
     'SIGVTALRM',
     'SIGPROF',
     'SIGXCPU',

@@ -194,7 +194,7 @@ describe('the stale-file sweep removes only what DiskDelta made', () => {
       const planted = snapshot(target);
       const job = 'name=r,rw=read,bs=65536,qd=1,threads=1';
       const verbs: string[][] = [
-        ['run', '--size', String(1 << 20), '--job', job, '--duration', '0.05', '--warmup', '0', '--sample-ms', '0'],
+        ['run', '--size', String(1 << 20), '--job', job, '--duration', '0.2', '--warmup', '0', '--sample-ms', '0'],
         ['prepare', '--size', String(1 << 20)],
         ['cleanup'],
         ['tree', '--runs', '1', '--warmup-passes', '0', '--tree-files', '20', '--tree-bytes', String(1 << 20)],

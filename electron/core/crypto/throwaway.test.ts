@@ -104,7 +104,7 @@ test("the worker writes to a loop device only when its file is DiskDelta's own t
         '--size',
         String(16 << 20),
         '--duration',
-        '0.1',
+        '0.2', // the shortest window the worker takes (worker-options.ts)
         '--warmup',
         '0',
         '--job',
