@@ -54,6 +54,34 @@ function folder(owner?: number, mode = 0o755): string {
 }
 
 /** Every entry below root with its type, owner, mode and content (files): what "unchanged" means. */
+/** A tree run killed mid-pass in `target`, as a crash leaves it; answers its work folder's name. */
+async function leaveKilledTree(target: string, files: number): Promise<string> {
+  const before = new Set(testFiles(target));
+  const w = startWorker(
+    [
+      'tree',
+      '--target',
+      target,
+      '--runs',
+      '1',
+      '--warmup-passes',
+      '0',
+      '--pause',
+      '--tree-files',
+      String(files),
+      '--tree-bytes',
+      String(1 << 20),
+    ],
+    'pipe',
+  );
+  await w.waitFor((m) => m.type === 'phase');
+  w.child.kill('SIGKILL');
+  await w.exited;
+  const made = testFiles(target).filter((name) => !before.has(name));
+  assert.equal(made.length, 1, `one work folder left by the killed run: ${made.join(', ')}`);
+  return made[0]!;
+}
+
 function snapshot(root: string): string[] {
   const out: string[] = [];
   const visit = (dir: string, rel: string) => {
@@ -204,26 +232,7 @@ describe('the stale-file sweep removes only what DiskDelta made', () => {
       for (const [verb, ...rest] of verbs) {
         // A real leftover of our own before each verb: a killed workload's folder, and the file
         // a `prepare` kept (nobody holds its lock once it exits).
-        const killed = startWorker(
-          [
-            'tree',
-            '--target',
-            target,
-            '--runs',
-            '1',
-            '--warmup-passes',
-            '0',
-            '--pause',
-            '--tree-files',
-            '5',
-            '--tree-bytes',
-            String(1 << 20),
-          ],
-          'pipe',
-        );
-        await killed.waitFor((m) => m.type === 'phase');
-        killed.child.kill('SIGKILL');
-        await killed.exited;
+        await leaveKilledTree(target, 5);
         // (made aside and moved in: every verb sweeps, so the tree above would have taken it)
         const aside = folder();
         const prepared = await runWorker(['prepare', '--target', aside, '--size', String(1 << 20)]);
@@ -344,32 +353,12 @@ describe('read-only folders of our own (a user who is not root)', () => {
 
       // A killed run of nobody's, whose tree got folders nobody may not enter or write.
       const killed = folder(NOBODY);
-      const w = startWorker(
-        [
-          'tree',
-          '--target',
-          killed,
-          '--runs',
-          '1',
-          '--warmup-passes',
-          '0',
-          '--pause',
-          '--tree-files',
-          '30',
-          '--tree-bytes',
-          String(1 << 20),
-        ],
-        'pipe',
-      );
-      // (started as root here, so the folder is handed to nobody below, as if nobody had made it)
-      await w.waitFor((m) => m.type === 'phase');
-      w.child.kill('SIGKILL');
-      await w.exited;
-      const [work] = testFiles(killed);
-      spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(killed, work!)]);
-      const sub = readdirSync(join(killed, work!, 't')).find((n) => n.startsWith('d'))!;
-      chmodSync(join(killed, work!, 't', sub), 0o000);
-      chmodSync(join(killed, work!, 't'), 0o555);
+      // (started as root here, so the folder is handed to nobody, as if nobody had made it)
+      const work = await leaveKilledTree(killed, 30);
+      spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(killed, work)]);
+      const sub = readdirSync(join(killed, work, 't')).find((n) => n.startsWith('d'))!;
+      chmodSync(join(killed, work, 't', sub), 0o000);
+      chmodSync(join(killed, work, 't'), 0o555);
       const swept = await runWorker(['cleanup', '--target', killed], asNobody);
       assert.ok(
         swept.messages.some((m) => m.type === 'cleaned' && m.removed === 1),
@@ -378,33 +367,13 @@ describe('read-only folders of our own (a user who is not root)', () => {
       assert.deepEqual(readdirSync(killed), []);
 
       // One nobody cannot remove (a folder of root's inside it): said, not silent.
-      const w2 = startWorker(
-        [
-          'tree',
-          '--target',
-          killed,
-          '--runs',
-          '1',
-          '--warmup-passes',
-          '0',
-          '--pause',
-          '--tree-files',
-          '5',
-          '--tree-bytes',
-          String(1 << 20),
-        ],
-        'pipe',
-      );
-      await w2.waitFor((m) => m.type === 'phase');
-      w2.child.kill('SIGKILL');
-      await w2.exited;
-      const [work2] = testFiles(killed);
-      spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(killed, work2!)]);
-      mkdirSync(join(killed, work2!, 'roots'));
-      writeFileSync(join(killed, work2!, 'roots', 'x'), 'root’s\n');
+      const work2 = await leaveKilledTree(killed, 5);
+      spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(killed, work2)]);
+      mkdirSync(join(killed, work2, 'roots'));
+      writeFileSync(join(killed, work2, 'roots', 'x'), 'root’s\n');
       const left = await runWorker(['cleanup', '--target', killed], asNobody);
       const said = left.messages.find((m) => m.type === 'warning' && m.code === 'stale-file-left');
-      assert.ok(said?.type === 'warning' && said.message.includes(work2!) && /Permission denied/.test(said.message), left.stdout);
+      assert.ok(said?.type === 'warning' && said.message.includes(work2) && /Permission denied/.test(said.message), left.stdout);
     },
   );
 });
