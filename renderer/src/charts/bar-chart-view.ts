@@ -6,12 +6,11 @@
 // the page on every update.
 import { createElement as h, memo, useId, useMemo } from 'react';
 import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatNumber } from '../../../electron/core/analysis/units.ts';
 import { formatAxisValue, type BarChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import { barRows, chartDomain, chooseScale, labelRoomPx, wrapTickLabel, type BarDatum, type ScaleMode } from '../view/compare-view.ts';
 import { barLabel, barShape, barWidthPx, tooltipStyle, wrappedTick } from './bar-parts.ts';
 import { SERIES_COLORS } from './colors.ts';
-import { chartCaption } from './chart-caption.ts';
+import { chartFrame, tooltipValue } from './chart-frame.ts';
 import { useWidth } from './use-width.ts';
 
 const Y_AXIS = 80;
@@ -39,56 +38,43 @@ export const BarChartView = memo(function BarChartView({
   const plotHeight = HEIGHT - 16 - 26;
   const room = width ? labelRoomPx(data, barWidthPx(width, Y_AXIS, data.length, labels.length)) / plotHeight : 0.2;
   const tick = (v: number) => formatAxisValue(chart.valueFormat, v);
-  return h(
-    'section',
-    {
-      'aria-labelledby': headingId,
-      className: chart.wide ? 'chart wide' : 'chart',
-      'data-testid': `bars-${chart.type}`,
-      'data-chart-id': chart.id,
-      'data-scale': choice.log ? 'log' : 'linear',
-    },
-    h(heading, { id: headingId }, chart.title, ' ', h('span', { className: 'muted' }, chartCaption(chart, choice.note))),
-    h(
-      'div',
-      { ref: box },
-      width
-        ? h(
-            BarChart,
-            { width, height: HEIGHT + 14 * (tickLines - 1), data, margin: { top: 8, right: 16, bottom: 8, left: 8 } },
-            h(CartesianGrid, { stroke: 'var(--grid)', strokeDasharray: '3 3' }),
-            h(XAxis, { dataKey: 'title', stroke: 'var(--muted)', interval: 0, height: 14 * tickLines + 12, tick: wrappedTick(band - 8) }),
-            h(YAxis, {
-              width: Y_AXIS,
-              stroke: 'var(--muted)',
-              scale: choice.log ? 'log' : 'auto',
-              domain: chartDomain(data, keys, choice.log, room),
-              allowDataOverflow: choice.log,
-              tickFormatter: tick,
-            }),
-            h(Tooltip, {
-              formatter: (v: unknown) =>
-                chart.valueFormat === 'number' ? `${formatNumber(Number(v))} ${chart.unitLabel}` : tick(Number(v)),
-              contentStyle: tooltipStyle,
-              cursor: { fill: 'var(--grid)' },
-            }),
-            ...labels.map((label, i) =>
-              h(
-                Bar,
-                {
-                  key: i,
-                  dataKey: `r${i}`,
-                  name: `#${i + 1} ${label}`,
-                  fill: SERIES_COLORS[i],
-                  isAnimationActive: false,
-                  shape: shapes[i],
-                },
-                h(LabelList, { dataKey: `r${i}`, content: barLabel(data, i) }),
-              ),
+  return chartFrame(
+    { chart, testId: `bars-${chart.type}`, scale: choice, heading, headingId, box },
+    width
+      ? h(
+          BarChart,
+          { width, height: HEIGHT + 14 * (tickLines - 1), data, margin: { top: 8, right: 16, bottom: 8, left: 8 } },
+          h(CartesianGrid, { stroke: 'var(--grid)', strokeDasharray: '3 3' }),
+          h(XAxis, { dataKey: 'title', stroke: 'var(--muted)', interval: 0, height: 14 * tickLines + 12, tick: wrappedTick(band - 8) }),
+          h(YAxis, {
+            width: Y_AXIS,
+            stroke: 'var(--muted)',
+            scale: choice.log ? 'log' : 'auto',
+            domain: chartDomain(data, keys, choice.log, room),
+            allowDataOverflow: choice.log,
+            tickFormatter: tick,
+          }),
+          h(Tooltip, {
+            formatter: (v: unknown) => tooltipValue(chart, v, tick),
+            contentStyle: tooltipStyle,
+            cursor: { fill: 'var(--grid)' },
+          }),
+          ...labels.map((label, i) =>
+            h(
+              Bar,
+              {
+                key: i,
+                dataKey: `r${i}`,
+                name: `#${i + 1} ${label}`,
+                fill: SERIES_COLORS[i],
+                isAnimationActive: false,
+                shape: shapes[i],
+              },
+              h(LabelList, { dataKey: `r${i}`, content: barLabel(data, i) }),
             ),
-          )
-        : null,
-    ),
+          ),
+        )
+      : null,
     h(Bases, { chart, data }),
   );
 });

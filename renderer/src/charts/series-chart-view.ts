@@ -3,11 +3,10 @@
 // the page's switch chooses, so an HDD's line beside an SSD's stays off the floor.
 import { createElement as h, memo, useId, useMemo } from 'react';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatNumber } from '../../../electron/core/analysis/units.ts';
 import { axisPosition, formatAxisValue, type SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import { chooseScale, logDomain, type ScaleMode } from '../view/compare-view.ts';
 import { tooltipStyle } from './bar-parts.ts';
-import { chartCaption } from './chart-caption.ts';
+import { chartFrame, tooltipValue } from './chart-frame.ts';
 import { SERIES_COLORS } from './colors.ts';
 import { useWidth } from './use-width.ts';
 
@@ -35,63 +34,50 @@ export const SeriesChartView = memo(function SeriesChartView({
   const xLabel = (pos: number) => formatAxisValue(x.format, x.scale === 'log2' ? 2 ** pos : pos);
   const yLabel = (v: number) =>
     chart.valueFormat === 'number' ? `${formatAxisValue('number', v)} ${chart.unitLabel}` : formatAxisValue(chart.valueFormat, v);
-  return h(
-    'section',
-    {
-      'aria-labelledby': headingId,
-      className: chart.wide ? 'chart wide' : 'chart',
-      'data-testid': `series-${chart.type}`,
-      'data-chart-id': chart.id,
-      'data-scale': choice.log ? 'log' : 'linear',
-    },
-    h(heading, { id: headingId }, chart.title, ' ', h('span', { className: 'muted' }, chartCaption(chart, choice.note))),
-    h(
-      'div',
-      { ref: box },
-      width
-        ? h(
-            LineChart,
-            { width, height: 260, margin: { top: 8, right: 24, bottom: 8, left: 8 } },
-            h(CartesianGrid, { stroke: 'var(--grid)', strokeDasharray: '3 3' }),
-            h(XAxis, {
-              type: 'number',
-              dataKey: 'x',
-              stroke: 'var(--muted)',
-              domain: x.scale === 'log2' ? ['dataMin', 'dataMax'] : [0, 'dataMax'],
-              ticks: x.ticks?.map((t) => axisPosition(x.scale, t)),
-              interval: 0,
-              tickFormatter: xLabel,
-              allowDuplicatedCategory: false,
-              tick: { fontSize: 11 },
+  return chartFrame(
+    { chart, testId: `series-${chart.type}`, scale: choice, heading, headingId, box },
+    width
+      ? h(
+          LineChart,
+          { width, height: 260, margin: { top: 8, right: 24, bottom: 8, left: 8 } },
+          h(CartesianGrid, { stroke: 'var(--grid)', strokeDasharray: '3 3' }),
+          h(XAxis, {
+            type: 'number',
+            dataKey: 'x',
+            stroke: 'var(--muted)',
+            domain: x.scale === 'log2' ? ['dataMin', 'dataMax'] : [0, 'dataMax'],
+            ticks: x.ticks?.map((t) => axisPosition(x.scale, t)),
+            interval: 0,
+            tickFormatter: xLabel,
+            allowDuplicatedCategory: false,
+            tick: { fontSize: 11 },
+          }),
+          h(YAxis, {
+            width: 100,
+            stroke: 'var(--muted)',
+            scale: choice.log ? 'log' : 'auto',
+            domain: choice.log ? logDomain(points, ['y']) : [0, 'auto'],
+            allowDataOverflow: choice.log,
+            tickFormatter: yLabel,
+          }),
+          h(Tooltip, {
+            formatter: (v: unknown) => tooltipValue(chart, v, yLabel),
+            labelFormatter: (pos: unknown) => `${x.label} ${xLabel(Number(pos))}`,
+            contentStyle: tooltipStyle,
+            cursor: { fill: 'var(--grid)' },
+          }),
+          ...lines.map((l) =>
+            h(Line, {
+              key: l.runIndex,
+              data: l.data,
+              dataKey: 'y',
+              name: `#${l.runIndex + 1} ${labels[l.runIndex] ?? ''}`,
+              stroke: SERIES_COLORS[l.runIndex],
+              dot: chart.markers ? { r: 3, fill: SERIES_COLORS[l.runIndex] } : false,
+              isAnimationActive: false,
             }),
-            h(YAxis, {
-              width: 100,
-              stroke: 'var(--muted)',
-              scale: choice.log ? 'log' : 'auto',
-              domain: choice.log ? logDomain(points, ['y']) : [0, 'auto'],
-              allowDataOverflow: choice.log,
-              tickFormatter: yLabel,
-            }),
-            h(Tooltip, {
-              formatter: (v: unknown) =>
-                chart.valueFormat === 'number' ? `${formatNumber(Number(v))} ${chart.unitLabel}` : yLabel(Number(v)),
-              labelFormatter: (pos: unknown) => `${x.label} ${xLabel(Number(pos))}`,
-              contentStyle: tooltipStyle,
-              cursor: { fill: 'var(--grid)' },
-            }),
-            ...lines.map((l) =>
-              h(Line, {
-                key: l.runIndex,
-                data: l.data,
-                dataKey: 'y',
-                name: `#${l.runIndex + 1} ${labels[l.runIndex] ?? ''}`,
-                stroke: SERIES_COLORS[l.runIndex],
-                dot: chart.markers ? { r: 3, fill: SERIES_COLORS[l.runIndex] } : false,
-                isAnimationActive: false,
-              }),
-            ),
-          )
-        : null,
-    ),
+          ),
+        )
+      : null,
   );
 });

@@ -1,0 +1,46 @@
+// What every chart view draws around its recharts chart: a section named by its heading (the
+// title, the unit, "lower is better" where it is, and why this axis), the box whose measured
+// width the chart takes, and what follows the chart. One frame, so that the bar and the series
+// views stay alike for tests (data-testid, data-chart-id, data-scale) and screen readers.
+import { createElement as h, type ReactNode, type RefObject } from 'react';
+import { formatNumber } from '../../../electron/core/analysis/units.ts';
+import type { ChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+
+/** Beside a chart's title: its unit, "lower is better" where lower is (higher is the rule), and why this axis. */
+export function chartCaption(chart: ChartModel, scaleNote: string): string {
+  return `(${chart.unitLabel}${chart.direction === 'lower' ? ', lower is better' : ''}, ${scaleNote})`;
+}
+
+/** A value as a tooltip says it: a plain number with the chart's unit, any other in its axis's format. */
+export function tooltipValue(chart: ChartModel, value: unknown, axisLabel: (v: number) => string): string {
+  return chart.valueFormat === 'number' ? `${formatNumber(Number(value))} ${chart.unitLabel}` : axisLabel(Number(value));
+}
+
+export function chartFrame(
+  frame: {
+    chart: ChartModel;
+    /** data-testid: the view's kind and the chart's type, e.g. `bars-throughput`. */
+    testId: string;
+    scale: { log: boolean; note: string };
+    heading: 'h2' | 'h3';
+    headingId: string;
+    box: RefObject<HTMLDivElement | null>;
+  },
+  chart: ReactNode,
+  ...after: ReactNode[]
+) {
+  const { chart: model, testId, scale, heading, headingId, box } = frame;
+  return h(
+    'section',
+    {
+      'aria-labelledby': headingId,
+      className: model.wide ? 'chart wide' : 'chart',
+      'data-testid': testId,
+      'data-chart-id': model.id,
+      'data-scale': scale.log ? 'log' : 'linear',
+    },
+    h(heading, { id: headingId }, model.title, ' ', h('span', { className: 'muted' }, chartCaption(model, scale.note))),
+    h('div', { ref: box }, chart),
+    ...after,
+  );
+}
