@@ -117,6 +117,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/system/link.test.ts': [],
   'electron/core/system/live.test.ts': ['root', 'loop', 'ext4', 'zram'],
   'electron/core/system/parsers.test.ts': [],
+  'electron/core/system/virtual-fs.test.ts': [],
   'electron/main/ipc-bridge.test.ts': [],
   'electron/preload/create-bridge.test.ts': [],
   'electron/server/server.test.ts': [],

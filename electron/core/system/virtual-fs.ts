@@ -3,7 +3,7 @@
 // virtual_fs_name (native/src/target.c), so that every kind of test refuses them alike.
 import { statfs } from 'node:fs/promises';
 
-const VIRTUAL_FS: ReadonlyMap<number, string> = new Map([
+export const VIRTUAL_FS: ReadonlyMap<number, string> = new Map([
   [0x9fa0, 'proc'],
   [0x62656572, 'sysfs'],
   [0x64626720, 'debugfs'],

@@ -1,0 +1,37 @@
+// The virtual filesystems the app refuses before any kind of test (virtual-fs.ts) are the ones
+// the worker refuses (virtual_fs_name in native/src/target.c): two lists, so a test holds them
+// equal. The C side names its magic numbers by <linux/magic.h> macros, so the compiler says
+// what each one is.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { VIRTUAL_FS } from './virtual-fs.ts';
+
+const TARGET_C = fileURLToPath(new URL('../../../native/src/target.c', import.meta.url));
+
+test("the app's virtual filesystems are the worker's, magic number by magic number", (t) => {
+  const source = readFileSync(TARGET_C, 'utf8');
+  const body = /virtual_fs_name\(long type\) \{([\s\S]*?)\n\}/.exec(source)?.[1];
+  assert.ok(body, 'virtual_fs_name() found in target.c');
+  const cases = [...body.matchAll(/case ([A-Za-z0-9_]+): return "([^"]+)";/g)].map(([, value, name]) => ({ value: value!, name: name! }));
+  assert.equal(cases.length, body.match(/\bcase\b/g)?.length, 'every case of virtual_fs_name() read');
+  const dir = mkdtempSync(join(tmpdir(), 'dd-virtual-fs-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'print.c'),
+    `#include <stdio.h>\n#include <linux/magic.h>\nint main(void) {\n${cases
+      .map(({ value, name }) => `  printf("%lx ${name}\\n", (unsigned long)(${value}));`)
+      .join('\n')}\n  return 0;\n}\n`,
+  );
+  const cc = process.env.CC ?? 'cc';
+  const built = spawnSync(cc, ['-o', join(dir, 'print'), join(dir, 'print.c')], { encoding: 'utf8' });
+  if (built.error) return t.skip(`no C compiler (${cc}): ${built.error.message}`);
+  assert.equal(built.status, 0, built.stderr);
+  const worker = spawnSync(join(dir, 'print'), { encoding: 'utf8' }).stdout.trim().split('\n').sort();
+  const app = [...VIRTUAL_FS].map(([magic, name]) => `${magic.toString(16)} ${name}`).sort();
+  assert.deepEqual(app, worker);
+});
