@@ -361,6 +361,8 @@ describe('diskdelta run --job: a test the catalog never listed', () => {
     const db = join(root, 'job.sqlite');
     const job = 'bs=128k,qd=32,threads=1,pattern=seq,rw=read';
     const params = { rw: 'read', blockSize: 131072, queueDepth: 32, threads: 1 };
+    // Nor may random reads over the first 8 MiB be taken for random reads over the whole file.
+    const spanned = { rw: 'randread', blockSize: 4096, queueDepth: 1, threads: 1, spanMiB: 8 };
     // A random read over another block size must not be taken for the catalog's rnd4k-q1t1-read.
     const o = await diskdelta([
       'run',
@@ -370,6 +372,8 @@ describe('diskdelta run --job: a test the catalog never listed', () => {
       job,
       '--job',
       'bs=8k,rw=randread',
+      '--job',
+      'rw=randread,span=8m',
       ...SMALL,
       '--runs',
       '1',
@@ -384,13 +388,14 @@ describe('diskdelta run --job: a test the catalog never listed', () => {
       [
         ['seq128k-q32t1-read', params],
         ['rnd8k-q1t1-read', { rw: 'randread', blockSize: 8192, queueDepth: 1, threads: 1 }],
+        ['rnd4k-q1t1-read-span8m', spanned],
       ],
     );
     assert.deepEqual(leftovers(dir), []);
 
     const list = await diskdelta(['list', '--db', db]);
     assert.equal(list.code, 0, list.stderr);
-    assert.match(list.stdout, new RegExp(`^${doc.id}\\s.*measured.*\\s2\\s`, 'm'), 'listed with its 2 tests');
+    assert.match(list.stdout, new RegExp(`^${doc.id}\\s.*measured.*\\s3\\s`, 'm'), 'listed with its 3 tests');
     const show = await diskdelta(['show', String(doc.id), '--db', db]);
     assert.equal(show.code, 0, show.stderr);
     assert.match(show.stdout, /sequential read 128K Q32T1/, 'titled from its parameters');
@@ -411,11 +416,20 @@ describe('diskdelta run --job: a test the catalog never listed', () => {
         [
           ['seq128k-q32t1-read', params, 'sequential read 128K Q32T1'],
           ['rnd8k-q1t1-read', { rw: 'randread', blockSize: 8192, queueDepth: 1, threads: 1 }, 'random read 8K Q1T1'],
+          ['rnd4k-q1t1-read-span8m', spanned, 'random read 4K Q1T1 over the first 8 MiB'],
         ],
       );
     } finally {
       library.close();
     }
+  });
+
+  test('a span wider than the test size is refused before anything is written, naming both', async () => {
+    const dir = scratch('span-wide');
+    const o = await diskdelta(['run', '--target', dir, '--job', 'rw=randread,span=64m', ...SMALL, '--db', join(root, 'span.sqlite')]);
+    assert.equal(o.code, 2, o.stderr);
+    assert.match(o.stderr, /rnd4k-q1t1-read-span64m covers 64 MiB, more than the test size of 32 MiB: raise the size/);
+    assert.deepEqual(readdirSync(dir), [], 'no test file was made');
   });
 
   test('a --job of catalog parameters is the catalog test; bad keys and values name the key', () => {
@@ -438,6 +452,9 @@ describe('diskdelta run --job: a test the catalog never listed', () => {
     assert.throws(() => specFromFlags({ target: '/mnt', job: ['rw=read,colour=red'] }), /unknown key 'colour'/);
     assert.throws(() => specFromFlags({ target: '/mnt', job: ['pattern=seq,rw=rw'] }), /pattern=seq takes rw=read\|write/);
     assert.throws(() => specFromFlags({ target: '/mnt', job: ['rw=read,read=50'] }), /read= is for a mix/);
+    assert.deepEqual(specFromFlags({ target: '/mnt', job: ['rw=randread,span=2g'] }).tests, ['rnd4k-q1t1-read-span2g']);
+    assert.throws(() => specFromFlags({ target: '/mnt', job: ['rw=randread,span=1500k'] }), /span=1500k is not a whole number of MiB/);
+    assert.throws(() => specFromFlags({ target: '/mnt', job: ['rw=randread,span=0'] }), /span '0' must be larger than zero/);
     assert.throws(() => specFromFlags({ target: '/mnt', job: ['rw=seeks,threads=5'] }), /use --tests seeks/);
   });
 });

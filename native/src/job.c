@@ -62,6 +62,10 @@ static const job_key_t JOB_KEYS[] = {
     {.key = "qd", .help = "queue depth per thread", .min = 1, .max = 1024, .offset = offsetof(job_t, qd)},
     {.key = "threads", .help = "threads (seekers for rw=seeks)", .min = 1, .max = 64, .offset = offsetof(job_t, threads)},
     {.key = "read", .help = "randrw: percent of reads", .min = 0, .max = 100, .offset = offsetof(job_t, read_pct)},
+    // fio's size=: a random test over a smaller span (the hot part of a disk), in MiB so that
+    // the key stays a uint32_t; up to 16 TiB. Absent: the whole test file or device.
+    {.key = "span", .help = "MiB of the target covered, from its start (absent: all)", .min = 1, .max = 16u << 20,
+     .offset = offsetof(job_t, span_mib)},
 };
 
 int job_parse(job_t *job, const char *spec, char *err, unsigned errlen) {

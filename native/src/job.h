@@ -30,6 +30,7 @@ typedef struct {
   uint32_t qd;         // in flight per thread
   uint32_t threads;
   uint32_t read_pct;   // randrw: share of reads, percent
+  uint32_t span_mib;   // the job covers only the first span_mib MiB of the target; 0: all of it
 } job_t;
 
 // The I/O buffers of one job, qd × bs × threads, are allocated at once: bounded, so that a

@@ -197,6 +197,7 @@ static void emit_result(const job_t *job, const target_t *target, const job_opts
   jb_u64(&b, "qd", job->pattern->rw == RW_SEEKS || r->engine_used == ENGINE_PSYNC.name ? 1 : job->qd);
   jb_u64(&b, "threads", job->threads);
   if (job->pattern->rw == RW_RANDRW) jb_u64(&b, "read_pct", job->read_pct);
+  if (job->span_mib) jb_u64(&b, "span_mib", job->span_mib);
   jb_str(&b, "engine", r->engine_used);
   jb_bool(&b, "direct", target->direct);
   jb_u64(&b, "elapsed_ns", r->elapsed_ns);
@@ -242,8 +243,15 @@ static int start_threads(const job_t *job, target_t *target, const job_opts_t *o
                          worker_thread_t *ws, pthread_t *tids, start_gate_t *gate, _Atomic unsigned *finished,
                          window_slots_t *slots) {
   unsigned n = job->threads;
-  // Sequential streams each get their own slice; random I/O roams the whole target.
-  uint64_t slice = job->pattern->random ? target->size : (target->size / n) / job->bs * job->bs;
+  uint64_t covered = target->size;
+  if (job->span_mib) {
+    covered = (uint64_t)job->span_mib << 20;
+    if (covered > target->size)
+      return emit_failure(FAIL_USAGE, "span=%u MiB is more than the target's %llu MiB: lower span= or raise --size",
+                          job->span_mib, (unsigned long long)(target->size >> 20));
+  }
+  // Sequential streams each get their own slice; random I/O roams the whole span.
+  uint64_t slice = job->pattern->random ? covered / job->bs * job->bs : (covered / n) / job->bs * job->bs;
   if (slice < job->bs) {
     return emit_failure(FAIL_USAGE, "the test size is too small for %u thread(s) of %u-byte blocks", n, job->bs);
   }

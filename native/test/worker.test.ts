@@ -247,6 +247,33 @@ describe('a run on a folder', () => {
     assert.deepEqual(testFiles(dir), [], 'the test file is removed at the end');
   });
 
+  test('span=1: random reads stay inside the first MiB of the file (seen in every pread), without it they roam it; a span past --size → 2', async (t) => {
+    if (spawnSync('strace', ['-V']).status !== 0) return t.skip('strace missing: the offsets cannot be seen');
+    const dir = scratch('span');
+    const offsetsOf = async (job: string) => {
+      const trace = join(dir, 'trace');
+      const o = await runWorker(['run', '--target', dir, ...SMALL, '--runs', '1', '--engine', 'psync', '--job', job], {
+        via: ['strace', '-f', '-qq', '-e', 'trace=pread64', '-o', trace],
+      });
+      assert.equal(o.code, EXIT.ok, o.stderr);
+      const offsets = [...readFileSync(trace, 'utf8').matchAll(/pread64\(\d+, .*, 4096, (\d+)\) = 4096/g)].map((m) => Number(m[1]));
+      rmSync(trace);
+      return { offsets, result: o.messages.find((m) => m.type === 'result') };
+    };
+    const spanned = await offsetsOf('name=hot,rw=randread,bs=4096,span=1');
+    assert.ok(spanned.offsets.length >= 20, `${spanned.offsets.length} reads traced`);
+    assert.ok(Math.max(...spanned.offsets) < 2 ** 20, `the farthest read was at ${Math.max(...spanned.offsets)}`);
+    assert.ok(new Set(spanned.offsets).size > 1, 'random, not one block');
+    assert.equal((spanned.result as { span_mib?: number } | undefined)?.span_mib, 1, 'the result says its span');
+    const whole = await offsetsOf('name=all,rw=randread,bs=4096');
+    assert.ok(Math.max(...whole.offsets) >= 2 ** 20, 'without a span the reads go past the first MiB');
+    assert.equal((whole.result as { span_mib?: number } | undefined)?.span_mib, undefined);
+    const tooWide = await runWorker(['run', '--target', dir, ...SMALL, '--job', 'name=wide,rw=randread,bs=4096,span=64']);
+    assert.equal(tooWide.code, EXIT.usage);
+    assert.match(tooWide.stdout + tooWide.stderr, /span=64 MiB is more than the target's 32 MiB: lower span= or raise --size/);
+    assert.deepEqual(testFiles(dir), [], 'nothing left');
+  });
+
   test("the orchestrator's job specs are all accepted (parsing happens before the target check)", async () => {
     const { jobSpec } = await import('../../electron/core/bench/worker-argv.ts');
     const { testsOfKind } = await import('../../electron/core/model/catalog.ts');

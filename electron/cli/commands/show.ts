@@ -43,7 +43,8 @@ function formatParams(r: TestResult): string {
   if (!r.params) return '—';
   const p = r.params;
   const mix = p.readPercent !== undefined ? ` ${p.readPercent}% read` : '';
-  return `${p.rw}${mix} ${formatBytes(p.blockSize)} Q${p.queueDepth}T${p.threads}`;
+  const span = p.spanMiB !== undefined ? ` over ${formatBytes(p.spanMiB * 2 ** 20)}` : '';
+  return `${p.rw}${mix} ${formatBytes(p.blockSize)} Q${p.queueDepth}T${p.threads}${span}`;
 }
 
 function resultRow(r: TestResult, unit: ThroughputUnit): string[] {

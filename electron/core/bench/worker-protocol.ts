@@ -65,6 +65,7 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     qd: z.number(),
     threads: z.number(),
     read_pct: z.number().optional(),
+    span_mib: z.number().optional(),
     engine: z.string(),
     direct: z.boolean(),
     elapsed_ns: z.number(),

@@ -85,7 +85,8 @@ const MiB = 1024 * 1024;
 /** "sequential read 1M Q8T1", "random 70 % read mix 4K Q8T1", "random seeks": from the parameters alone. */
 export function titleForParams(p: TestParams): string {
   if (p.rw === 'seeks') return patternOf('seeks').words(p);
-  return `${patternOf(p.rw).words(p)} ${blockSizeLabel(p.blockSize).toUpperCase()} Q${p.queueDepth}T${p.threads}`;
+  const span = p.spanMiB === undefined ? '' : ` over the first ${p.spanMiB % 1024 === 0 ? `${p.spanMiB / 1024} GiB` : `${p.spanMiB} MiB`}`;
+  return `${patternOf(p.rw).words(p)} ${blockSizeLabel(p.blockSize).toUpperCase()} Q${p.queueDepth}T${p.threads}${span}`;
 }
 
 function rateTest(params: TestParams, label: string, names: ForeignNames, primary: MetricId): TestDef {
@@ -248,7 +249,8 @@ function sameParams(a: TestParams, b: TestParams): boolean {
     a.blockSize === b.blockSize &&
     a.queueDepth === b.queueDepth &&
     a.threads === b.threads &&
-    (a.rw !== 'randrw' || (a.readPercent ?? 50) === (b.readPercent ?? 50))
+    (a.rw !== 'randrw' || (a.readPercent ?? 50) === (b.readPercent ?? 50)) &&
+    a.spanMiB === b.spanMiB
   );
 }
 

@@ -95,6 +95,7 @@ export const testParamsSchema = z.strictObject({
   queueDepth: z.number().int().positive(),
   threads: z.number().int().positive(),
   readPercent: z.number().min(0).max(100).optional(),
+  spanMiB: z.number().int().positive().optional(),
 });
 
 export const runMeasurementSchema = z.strictObject({

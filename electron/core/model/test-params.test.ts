@@ -56,6 +56,26 @@ describe('test ids from parameters', () => {
     assert.deepEqual(paramsFromId('mix50-rnd4k-q8t2'), { rw: 'randrw', blockSize: 4096, queueDepth: 8, threads: 2, readPercent: 50 });
   });
 
+  test('a span (fio size=) is a parameter of its own: its id, title and parameters round-trip, and it is never the whole-target test', () => {
+    const hot: TestParams = { rw: 'randread', blockSize: 4096, queueDepth: 1, threads: 1, spanMiB: 256 };
+    assert.equal(testIdFor(hot), 'rnd4k-q1t1-read-span256m');
+    assert.deepEqual(paramsFromId('rnd4k-q1t1-read-span256m'), hot);
+    assert.equal(testTitle('rnd4k-q1t1-read-span256m'), 'random read 4K Q1T1 over the first 256 MiB');
+    assert.equal(testIdFor({ ...hot, spanMiB: 2048 }), 'rnd4k-q1t1-read-span2g');
+    assert.deepEqual(paramsFromId('mix70-rnd4k-q8t1-span1g'), {
+      rw: 'randrw',
+      blockSize: 4096,
+      queueDepth: 8,
+      threads: 1,
+      readPercent: 70,
+      spanMiB: 1024,
+    });
+    // Only the canonical spelling (1g, not 1024m) of a span the worker takes.
+    for (const id of ['rnd4k-q1t1-read-span1024m', 'rnd4k-q1t1-read-span0m', 'rnd4k-q1t1-read-span256k', 'rnd4k-q1t1-read-span20000g'])
+      assert.equal(paramsFromId(id), null, id);
+    assert.equal(paramsProblem({ ...hot, spanMiB: 0 }), 'span=0: expected a whole number from 1 to 16777216');
+  });
+
   test('only canonical ids of parameters the worker takes parse', () => {
     for (const id of [
       'seq1024k-q1t1-read',

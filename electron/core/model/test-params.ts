@@ -80,6 +80,11 @@ export interface TestParams {
   threads: number;
   /** Share of reads in percent, for randrw. */
   readPercent?: number;
+  /**
+   * The test covers only the first spanMiB MiB of its target (fio's size=): random reads over the
+   * hot part of a disk rather than all of it. Absent: the whole test file or device.
+   */
+  spanMiB?: number;
 }
 
 export interface ParamKeyDef {
@@ -89,15 +94,29 @@ export interface ParamKeyDef {
   min: number;
   max: number;
   optional?: boolean;
+  /** How `--job` spells it: a size with a unit (bs=128k, span=1g) or a plain number. */
+  input: 'size' | 'number';
+  /** For a size: the unit the worker takes it in (bytes for bs, MiB for span). */
+  unitBytes?: number;
   help: string;
 }
 
 /** The numeric keys, with the worker's ranges (job.c JOB_KEYS; checked against its --help). */
 export const PARAM_KEYS: readonly ParamKeyDef[] = [
-  { key: 'blockSize', job: 'bs', min: 512, max: 64 * 2 ** 20, help: 'block size in bytes, a multiple of 512' },
-  { key: 'queueDepth', job: 'qd', min: 1, max: 1024, help: 'queue depth per thread' },
-  { key: 'threads', job: 'threads', min: 1, max: 64, help: 'threads (seekers for rw=seeks)' },
-  { key: 'readPercent', job: 'read', min: 0, max: 100, optional: true, help: 'randrw: percent of reads' },
+  { key: 'blockSize', job: 'bs', min: 512, max: 64 * 2 ** 20, input: 'size', unitBytes: 1, help: 'block size in bytes, a multiple of 512' },
+  { key: 'queueDepth', job: 'qd', min: 1, max: 1024, input: 'number', help: 'queue depth per thread' },
+  { key: 'threads', job: 'threads', min: 1, max: 64, input: 'number', help: 'threads (seekers for rw=seeks)' },
+  { key: 'readPercent', job: 'read', min: 0, max: 100, optional: true, input: 'number', help: 'randrw: percent of reads' },
+  {
+    key: 'spanMiB',
+    job: 'span',
+    min: 1,
+    max: 16 * 2 ** 20,
+    optional: true,
+    input: 'size',
+    unitBytes: 2 ** 20,
+    help: 'the part of the target covered, from its start (fio size=)',
+  },
 ];
 
 /** The worker's limit on one job's I/O buffers, qd × bs × threads (job.h JOB_MAX_BUFFER_BYTES). */
@@ -122,9 +141,24 @@ export function shapeOf(p: TestParams): string {
   return `${blockSizeLabel(p.blockSize)}-q${p.queueDepth}t${p.threads}`;
 }
 
-/** The id of a test of these parameters in the naming scheme (the catalog may list it under the same id). */
+/** 256 → "256m", 1024 → "1g": a span in the test id spelling. */
+export function spanLabel(mib: number): string {
+  return mib % 1024 === 0 ? `${mib / 1024}g` : `${mib}m`;
+}
+
+function spanOf(label: string): number {
+  const m = /^(\d+)([mg])$/.exec(label);
+  return m ? Number(m[1]) * (m[2] === 'g' ? 1024 : 1) : Number.NaN;
+}
+
+/**
+ * The id of a test of these parameters in the naming scheme (the catalog may list it under the
+ * same id). A span is a suffix ("rnd4k-q1t1-read-span256m"), so a test over part of the target
+ * never shares an id with the same test over all of it.
+ */
 export function paramsId(p: TestParams): string {
-  return patternOf(p.rw).id(shapeOf(p), p);
+  const id = patternOf(p.rw).id(shapeOf(p), p);
+  return p.spanMiB === undefined ? id : `${id}-span${spanLabel(p.spanMiB)}`;
 }
 
 /** What is wrong with a set of parameters for the worker, or null. */
@@ -147,7 +181,9 @@ export function paramsProblem(p: TestParams): string | null {
  * The parameters an id of the naming scheme stands for ("seq128k-q32t1-read"), or null: only a
  * canonical id (one paramsId gives back unchanged) whose parameters the worker takes.
  */
-export function paramsFromId(id: string): TestParams | null {
+export function paramsFromId(fullId: string): TestParams | null {
+  const spanned = /^(.*)-span(\d+[mg])$/.exec(fullId);
+  const id = spanned ? spanned[1]! : fullId;
   const plain = /^(seq|rnd)(\d+[km]?)-q(\d+)t(\d+)-(read|write)$/.exec(id);
   const mix = /^mix(\d+)-rnd(\d+[km]?)-q(\d+)t(\d+)$/.exec(id);
   let p: TestParams;
@@ -157,7 +193,8 @@ export function paramsFromId(id: string): TestParams | null {
   } else if (mix) {
     p = { rw: 'randrw', blockSize: blockSizeOf(mix[2]!), queueDepth: Number(mix[3]), threads: Number(mix[4]), readPercent: Number(mix[1]) };
   } else return null;
-  return paramsId(p) === id && paramsProblem(p) === null ? p : null;
+  if (spanned) p.spanMiB = spanOf(spanned[2]!);
+  return paramsId(p) === fullId && paramsProblem(p) === null ? p : null;
 }
 
 /** The worker's --job value for a test id and its parameters: keys from the table, numbers only. */

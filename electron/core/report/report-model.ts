@@ -179,6 +179,7 @@ function paramsText(p: TestParams | null): string {
   if (!p) return 'as the source tool ran it';
   const parts = [p.rw, `${formatBytes(p.blockSize)} blocks`, `queue depth ${p.queueDepth}`, `${counted(p.threads, 'thread')}`];
   if (p.readPercent !== undefined) parts.push(`${p.readPercent} % reads`);
+  if (p.spanMiB !== undefined) parts.push(`over the first ${formatBytes(p.spanMiB * 2 ** 20)} of the target`);
   return parts.join(', ');
 }
 

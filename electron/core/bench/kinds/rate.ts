@@ -2,7 +2,9 @@
 // becomes a `--job` of the worker's `run` verb; its result lines, one per timed run, are
 // aggregated into a median with spread, latency percentiles and trust verdicts.
 import { z } from 'zod';
-import { testWrites } from '../../model/catalog.ts';
+import { rateTestParams, testWrites } from '../../model/catalog.ts';
+import { formatBytes } from '../../analysis/units.ts';
+import { BenchError } from '../errors.ts';
 import type { Sample, TestResult } from '../../model/results.ts';
 import { aggregateTest } from '../aggregate.ts';
 import { ProgressTracker } from '../progress.ts';
@@ -23,6 +25,21 @@ const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   reuseFile: z.string().optional(),
 });
 
+/**
+ * A test over a span (span=256m) covers the first part of the test file or device, so the span
+ * must fit in the size: refused before anything runs, rather than by the worker halfway through.
+ */
+function refuseSpansBeyondSize(tests: readonly string[], sizeBytes: number): void {
+  for (const test of tests) {
+    const span = rateTestParams(test)?.spanMiB;
+    if (span !== undefined && span * 2 ** 20 > sizeBytes)
+      throw new BenchError(
+        'usage',
+        `${test} covers ${formatBytes(span * 2 ** 20)}, more than the test size of ${formatBytes(sizeBytes)}: raise the size to at least the span, or lower span=`,
+      );
+  }
+}
+
 export const rateKind: MeasurementKind<WorkerPlan> = {
   id: 'rate',
   title: 'I/O rate (throughput, IOPS, latency)',
@@ -30,6 +47,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
   plan: (spec, preset, tests) => {
     // The spec's value, else the preset's, else the table's default, for every setting rate takes.
     const values = resolveSettings('rate', spec, { ...preset }) as Pick<WorkerPlan, (typeof SETTINGS)[number]>;
+    refuseSpansBeyondSize(tests, values.sizeBytes);
     return {
       ...values,
       target: spec.target,

@@ -27,7 +27,7 @@ function sweepFamilies(rows: CompareRow[]): Array<{ params: TestParams; tests: A
   for (const row of rows) {
     const p = row.params;
     if (!p || p.rw === 'seeks') continue;
-    const key = `${p.rw}|${p.queueDepth}|${p.threads}|${p.rw === 'randrw' ? (p.readPercent ?? 50) : ''}`;
+    const key = `${p.rw}|${p.queueDepth}|${p.threads}|${p.rw === 'randrw' ? (p.readPercent ?? 50) : ''}|${p.spanMiB ?? ''}`;
     const family = families.get(key) ?? { params: p, tests: new Map<string, number>() };
     family.tests.set(row.test, p.blockSize);
     families.set(key, family);
@@ -49,11 +49,12 @@ export const blockSizeSweep: ChartType = {
   build({ rows, records, unit }: ChartInput): SeriesChartModel[] {
     return sweepFamilies(rows).map(({ params, tests }) => {
       const mix = params.rw === 'randrw' ? ` ${params.readPercent ?? 50} % reads,` : '';
+      const span = params.spanMiB === undefined ? '' : `, over the first ${params.spanMiB} MiB`;
       return {
         shape: 'series',
-        id: `block-size-sweep:${params.rw}:q${params.queueDepth}t${params.threads}${params.rw === 'randrw' ? `:${params.readPercent ?? 50}` : ''}`,
+        id: `block-size-sweep:${params.rw}:q${params.queueDepth}t${params.threads}${params.rw === 'randrw' ? `:${params.readPercent ?? 50}` : ''}${params.spanMiB === undefined ? '' : `:span${params.spanMiB}`}`,
         type: 'block-size-sweep',
-        title: `${PATTERN_WORDS[params.rw]} by block size,${mix} queue depth ${params.queueDepth}, ${counted(params.threads, 'thread')}`,
+        title: `${PATTERN_WORDS[params.rw]} by block size,${mix} queue depth ${params.queueDepth}, ${counted(params.threads, 'thread')}${span}`,
         unitLabel: throughputLabel(unit),
         direction: 'higher',
         valueFormat: 'number',
