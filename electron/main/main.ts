@@ -84,6 +84,7 @@ async function start(): Promise<void> {
   const coalescer = createCoalescer(eventSender(() => win?.webContents ?? null));
   backend = await openBackend({
     emit: coalescer.emit,
+    sample: coalescer.sample,
     referenceDir: REFERENCE_DIR,
     reportHtml: renderReportHtmlLazily,
     printer: electronPrinter(),

@@ -35,6 +35,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const backend = await openBackend({
     dbPath: options.dbPath,
     emit: coalescer.emit,
+    sample: coalescer.sample,
     reportHtml: renderReportHtmlLazily,
     printer: chromiumPrinter(),
     appVersion: await appVersion(),

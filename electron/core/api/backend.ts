@@ -2,7 +2,7 @@
 // the port the handlers use; a module that is not in this build leaves its port null with a
 // reason, and its procedures answer UNAVAILABLE.
 import type { Backend } from './handlers.ts';
-import type { EventSink } from './events.ts';
+import type { EventSink, SampleSink } from './events.ts';
 import { openLibrary, resolveDbPath } from '../store/library.ts';
 import { keepUnsavedRun } from '../store/unsaved.ts';
 import { systemPort } from './system-port.ts';
@@ -23,6 +23,8 @@ export interface BackendOptions {
   /** The shipped reference runs; default: assets/reference next to the sources. */
   referenceDir?: string;
   emit: EventSink;
+  /** Each live sample of a run: the coalescer's sample() (events.ts), which batches them. */
+  sample: SampleSink;
   /** The report view as HTML (renderer/src/report/report-html-lazy.ts); none: no reports. */
   reportHtml?: ReportHtml;
   /** Prints report PDFs; none: 'report.render' answers UNAVAILABLE for PDF (HTML still works). */
@@ -85,6 +87,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
       },
       keepUnsaved: (record) => keepUnsavedRun(record, dbPath),
       emit: options.emit,
+      sample: options.sample,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,
       ...(options.log ? { log: options.log } : {}),
     }),

@@ -30,7 +30,7 @@ test('samples are batched, and finished flushes what is pending first', async ()
   const sent: Array<[string, unknown]> = [];
   const c = createCoalescer((event, payload) => sent.push([event, payload]), 1000);
   for (let i = 0; i < 5; i++) {
-    c.emit('run.samples', { runId: 'r', samples: [{ test: 'seq1m-q8t1-write', run: 1, tMs: i * 10, bytesPerSec: 1e6, iops: 1 }] });
+    c.sample('r', { test: 'seq1m-q8t1-write', run: 1, tMs: i * 10, bytesPerSec: 1e6, iops: 1 });
   }
   c.emit('run.progress', progress('r', 0.9));
   c.emit('run.finished', { runId: 'r', status: 'done', recordId: 4, error: null });
@@ -59,5 +59,24 @@ test('over one second of continuous progress at most ~10 events reach the render
 test('a payload outside the contract throws at the emitter', () => {
   const c = createCoalescer(() => {}, 100);
   assert.throws(() => c.emit('run.warning', { runId: 'r', code: 1 } as never));
+  c.close();
+});
+
+test("samples are batched in one place: the coalescer's sample(); a 'run.samples' handed to emit is refused, and a bad sample throws", () => {
+  const sent: Array<[string, unknown]> = [];
+  const c = createCoalescer((event, payload) => sent.push([event, payload]), 1000);
+  assert.throws(() => c.emit('run.samples', { runId: 'r', samples: [] }), /sent by the coalescer alone: hand each sample to sample\(\)/);
+  assert.throws(() => c.sample('r', { test: 'seq1m-q8t1-write', run: 1, tMs: 'soon', bytesPerSec: 1, iops: 1 } as never));
+  c.sample('a', { test: 'seq1m-q8t1-write', run: 1, tMs: 0, bytesPerSec: 1, iops: 1 });
+  c.sample('b', { test: 'seq1m-q8t1-read', run: 1, tMs: 0, bytesPerSec: 2, iops: 2 });
+  c.sample('a', { test: 'seq1m-q8t1-write', run: 1, tMs: 100, bytesPerSec: 3, iops: 3 });
+  c.flush();
+  assert.deepEqual(
+    sent.map(([e, p]) => [e, (p as { runId: string }).runId, (p as { samples: unknown[] }).samples.length]),
+    [
+      ['run.samples', 'a', 2],
+      ['run.samples', 'b', 1],
+    ],
+  );
   c.close();
 });

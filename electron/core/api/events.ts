@@ -2,17 +2,25 @@
 // the renderer receives at most one progress event per run and one batch of samples per
 // interval (100 ms → ≤ 10/s). Warnings and the end of a run are never dropped; they flush
 // what is pending first so that the order progress → finished holds.
+//
+// This is the one place samples are batched: the run manager hands each sample to sample(),
+// and only the coalescer sends 'run.samples'.
+import { sampleEventSchema as sampleSchema } from '../bench/bench-events.ts';
 import { events, type EventName, type EventPayload } from './contract.ts';
 
 export type EventSink = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
+export type Sample = EventPayload<'run.samples'>['samples'][number];
+
+/** Where the backend hands one live sample of a run: batched into 'run.samples' events. */
+export type SampleSink = (runId: string, sample: Sample) => void;
+
 export interface Coalescer {
   emit: EventSink;
+  sample: SampleSink;
   flush(): void;
   close(): void;
 }
-
-type Sample = EventPayload<'run.samples'>['samples'][number];
 
 export function createCoalescer(send: EventSink, intervalMs = 100): Coalescer {
   const progress = new Map<string, EventPayload<'run.progress'>>();
@@ -44,19 +52,24 @@ export function createCoalescer(send: EventSink, intervalMs = 100): Coalescer {
       progress.set(p.runId, p);
       schedule();
     } else if (event === 'run.samples') {
-      const s = checked as EventPayload<'run.samples'>;
-      const batch = samples.get(s.runId) ?? [];
-      batch.push(...s.samples);
-      samples.set(s.runId, batch);
-      schedule();
+      throw new Error("'run.samples' is sent by the coalescer alone: hand each sample to sample(), which batches them");
     } else {
       flush();
       send(event, checked);
     }
   };
 
+  const sample: SampleSink = (runId, s) => {
+    const checked = sampleSchema.parse(s);
+    const batch = samples.get(runId);
+    if (batch) batch.push(checked);
+    else samples.set(runId, [checked]);
+    schedule();
+  };
+
   return {
     emit,
+    sample,
     flush,
     close() {
       flush();

@@ -15,7 +15,7 @@ import { renderReportHtml } from '../../../renderer/src/report/report-html.ts';
 const fixture = (name: string) => readFileSync(new URL(`../formats/fixtures/${name}`, import.meta.url));
 
 async function setup(t: import('node:test').TestContext) {
-  const backend = await openBackend({ dbPath: ':memory:', emit: () => {} });
+  const backend = await openBackend({ dbPath: ':memory:', emit: () => {}, sample: () => {} });
   t.after(() => backend.close());
   const handlers = createHandlers(backend);
   return <T = any>(procedure: string, input: unknown) =>
@@ -165,7 +165,7 @@ test('system overview: the root mount, suggested folders, disks as fingerprints'
 });
 
 test("system overview: a mount's newest TRIM audit kept in the library is laid over its row; other rows have none", async (t) => {
-  const backend = await openBackend({ dbPath: ':memory:', emit: () => {} });
+  const backend = await openBackend({ dbPath: ':memory:', emit: () => {}, sample: () => {} });
   t.after(() => backend.close());
   const handlers = createHandlers(backend);
   const overview = async () => {
@@ -232,6 +232,7 @@ test('report.render: HTML of reference and library runs; PDF only through a prin
     const backend = await openBackend({
       dbPath: ':memory:',
       emit: () => {},
+      sample: () => {},
       reportHtml: renderReportHtml,
       ...(printer ? { printer } : {}),
     });
@@ -244,7 +245,7 @@ test('report.render: HTML of reference and library runs; PDF only through a prin
       >;
   };
   const noPrinter = await make();
-  const listing = await openBackend({ dbPath: ':memory:', emit: () => {} });
+  const listing = await openBackend({ dbPath: ':memory:', emit: () => {}, sample: () => {} });
   t.after(() => listing.close());
   const refs = (await invoke(createHandlers(listing), 'references.list', {})) as { ok: true; data: Array<{ key: string }> };
   const runs = refs.data.slice(0, 3).map((r) => ({ kind: 'reference', key: r.key }));
@@ -296,6 +297,7 @@ test("runs.start of a tarball tar cannot extract: run.finished carries tar's rea
     emit: (event, payload) => {
       if (event === 'run.finished') finished(payload);
     },
+    sample: () => {},
   });
   t.after(() => backend.close());
   const started = await invoke(createHandlers(backend), 'runs.start', { target: dir, tests: ['tarball'], tarball: bad, runs: 1 });

@@ -56,7 +56,12 @@ test('one run per device; cancel reports cancelled; a finished run is saved with
   const events: Array<[string, any]> = [];
   const saved: RunRecord[] = [];
   const bench = controllableBenchmark();
-  const manager = new RunManager({ runBenchmark: bench.run, save: (r) => (saved.push(r), 42), emit: (e, p) => events.push([e, p]) });
+  const manager = new RunManager({
+    sample: () => {},
+    runBenchmark: bench.run,
+    save: (r) => (saved.push(r), 42),
+    emit: (e, p) => events.push([e, p]),
+  });
 
   const first = await manager.start({ target: dir, label: 'SSD' });
   await assert.rejects(manager.start({ target: dir }), (e: unknown) => e instanceof ApiFailure && e.code === 'BUSY');
@@ -84,6 +89,7 @@ test('a run the library cannot save is kept elsewhere and fails as not-saved, na
     throw new Error('database or disk is full');
   };
   const manager = new RunManager({
+    sample: () => {},
     runBenchmark: bench.run,
     save: full,
     keepUnsaved: async (r) => (kept.push(r), '/data/unsaved/run.json'),
@@ -103,6 +109,7 @@ test('a run the library cannot save is kept elsewhere and fails as not-saved, na
   contractEvents['run.finished'].parse(finished);
 
   const nowhere = new RunManager({
+    sample: () => {},
     runBenchmark: bench.run,
     save: full,
     keepUnsaved: () => Promise.reject(new Error('no folder would take the results')),
@@ -122,6 +129,7 @@ test('an encryption pair the library refuses half of: the first is saved, the se
   const saved: RunRecord[] = [];
   const kept: RunRecord[] = [];
   const manager = new RunManager({
+    sample: () => {},
     runBenchmark: () => Promise.reject(new Error('not used: the spec asks for encryption')),
     runEncryption: async (spec) => [
       { ...emptyRecord(spec.target), label: 'raw' },
@@ -157,7 +165,12 @@ test('a missing target is a BAD_INPUT, and stopAll aborts every run', async (t) 
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const bench = controllableBenchmark();
-  const manager = new RunManager({ runBenchmark: bench.run, save: () => 1, emit: () => {} });
+  const manager = new RunManager({
+    sample: () => {},
+    runBenchmark: bench.run,
+    save: () => 1,
+    emit: () => {},
+  });
   await assert.rejects(
     manager.start({ target: join(dir, 'missing') }),
     (e: unknown) => e instanceof ApiFailure && e.code === 'BAD_INPUT' && e.failure === 'target-missing',
@@ -173,6 +186,7 @@ test('an event outside the contract is dropped and logged; the run goes on and i
   const errors: string[] = [];
   const events: string[] = [];
   const manager = new RunManager({
+    sample: () => {},
     // The operator's log (serve passes its escaping writer): core writes to no terminal itself.
     log: (line) => errors.push(line),
     runBenchmark: async (spec, { onEvent }) => {
@@ -208,6 +222,7 @@ test('two targets on one disk (as system/ sees it) are one device: the second ru
   const bench = controllableBenchmark();
   const disks: Record<string, string> = { [a]: 'sda', [b]: 'sda' };
   const manager = new RunManager({
+    sample: () => {},
     runBenchmark: bench.run,
     save: () => 1,
     emit: () => {},
@@ -229,6 +244,7 @@ test("a spec with encryption runs the encryption assessment: both records saved,
   const record = (label: string): RunRecord => ({ ...emptyRecord(dir), label });
   let fail = false;
   const manager = new RunManager({
+    sample: () => {},
     runBenchmark: () => Promise.reject(new Error('the plain benchmark must not run')),
     runEncryption: async () => {
       if (fail) throw new Error('this kernel has no device-mapper (dm-mod), so dm-crypt cannot run here');
@@ -265,6 +281,7 @@ test("a failed run's finished event carries its failure code, so the page can of
   ];
   for (const [error, expected] of outcomes) {
     const manager = new RunManager({
+      sample: () => {},
       runBenchmark: async () => {
         throw error;
       },

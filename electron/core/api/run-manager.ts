@@ -7,7 +7,7 @@ import type { BenchEvent, BenchSpec } from '../bench/spec.ts';
 import type { RunRecord } from '../model/results.ts';
 import { BenchError } from '../bench/errors.ts';
 import { ApiFailure } from './dispatch.ts';
-import type { EventSink } from './events.ts';
+import type { EventSink, SampleSink } from './events.ts';
 import { saveOrKeep, whereKeptText } from '../store/unsaved.ts';
 
 export type RunBenchmark = (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord>;
@@ -22,6 +22,8 @@ export interface RunManagerDeps {
    */
   keepUnsaved?: (record: RunRecord) => Promise<string>;
   emit: EventSink;
+  /** Each live sample of a run, batched by the coalescer (events.ts) into 'run.samples'. */
+  sample: SampleSink;
   /** A spec with `encryption`: the raw and the dm-crypt run (both saved), instead of one run. */
   runEncryption?: (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord[]>;
   /**
@@ -108,7 +110,7 @@ export class RunManager {
         emit('run.progress', { runId, ...rest });
       } else if (e.type === 'sample') {
         const { type: _t, ...sample } = e;
-        emit('run.samples', { runId, samples: [sample] });
+        this.#deps.sample(runId, sample);
       } else {
         emit('run.warning', { runId, code: e.code, message: e.message });
       }

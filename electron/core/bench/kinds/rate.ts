@@ -76,7 +76,10 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
           const sample: Sample = { tMs: m.t_ms, bytesPerSec: m.bytes_per_sec, iops: m.iops };
           const perRun = samples.get(test) ?? new Map<number, Sample[]>();
           samples.set(test, perRun);
-          perRun.set(m.run, [...(perRun.get(m.run) ?? []), sample]);
+          const series = perRun.get(m.run);
+          // Appended in place: a long run sends thousands of samples (one per 100 ms).
+          if (series) series.push(sample);
+          else perRun.set(m.run, [sample]);
           context.emit({ type: 'sample', test, run: m.run, ...sample });
         } else if (m.type === 'result') {
           const test = plan.tests[m.job];
