@@ -119,6 +119,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/system/parsers.test.ts': [],
   'electron/core/system/virtual-fs.test.ts': [],
   'electron/main/ipc-bridge.test.ts': [],
+  'electron/main/main-bundle.test.ts': [],
   'electron/preload/create-bridge.test.ts': [],
   'electron/server/server.test.ts': [],
   'native/test/argv-fuzz.test.ts': [],
