@@ -53,7 +53,15 @@ test(
     const start = fileURLToPath(new URL('./start-electron.ts', import.meta.url));
     const r = spawnSync(process.execPath, [start], {
       encoding: 'utf8',
-      env: { ...process.env, ELECTRON_MIRROR: 'http://127.0.0.1:9/', electron_config_cache: cache, ELECTRON_OVERRIDE_DIST_PATH: '' },
+      // No display: no Chromium app-mode window either (electron-launch.test.ts opens one).
+      env: {
+        ...process.env,
+        ELECTRON_MIRROR: 'http://127.0.0.1:9/',
+        electron_config_cache: cache,
+        ELECTRON_OVERRIDE_DIST_PATH: '',
+        DISPLAY: '',
+        WAYLAND_DISPLAY: '',
+      },
     });
     assert.equal(r.status, 1, r.stderr);
     assert.match(
@@ -61,6 +69,7 @@ test(
       /npm start: the Electron binary is not installed, and fetching it now failed: this machine cannot reach 127\.0\.0\.1/,
     );
     assert.match(r.stderr, /npx diskdelta serve --open/);
+    assert.match(r.stderr, /no Chromium either|no display here/);
     assert.doesNotMatch(r.stderr, /delete node_modules\/electron| {4}at /);
   },
 );

@@ -141,6 +141,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'scripts/best-engine.test.ts': ['fio'],
   'scripts/build-electron.test.ts': [],
   'scripts/docs.test.ts': [],
+  'scripts/electron-launch.test.ts': [],
   'scripts/electron-path.test.ts': ['electron'],
   'scripts/paired-ratio.test.ts': [],
   'scripts/soak-serve.test.ts': [],
