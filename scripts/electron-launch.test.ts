@@ -62,6 +62,7 @@ test('no Electron binary: Chromium app mode where a Chromium and a display are; 
   assert.equal(app.kind, 'chromium-app');
   assert.equal(app.kind === 'chromium-app' && app.executable, '/opt/stand-in/chromium');
   assert.match(app.notes.join(), /Chromium's app mode/);
+  assert.ok(app.kind === 'chromium-app' && app.args.includes('--window-size=1280,800'), 'the size of the Electron window');
   const blocked = decideLaunch(probes({ electron: null, userNamespaces: BLOCKED }), APP);
   assert.ok(blocked.kind === 'chromium-app' && blocked.args.includes('--no-sandbox'));
 

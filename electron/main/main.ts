@@ -18,6 +18,8 @@ const APP_ROOT = join(BUNDLE_DIR, '..', '..');
 const RENDERER_INDEX = join(APP_ROOT, 'dist', 'renderer', 'index.html');
 const INDEX_URL = pathToFileURL(RENDERER_INDEX).href;
 const PRELOAD = join(BUNDLE_DIR, 'preload.cjs');
+// Packaged, the desktop entry names the icon (electron-builder installs assets/icons).
+const DEV_ICON = join(APP_ROOT, 'assets', 'icons', '512x512.png');
 
 // The worker and the reference runs: shipped as extra resources when packaged (electron-builder.yml).
 if (app.isPackaged) process.env.DISKDELTA_WORKER ??= join(process.resourcesPath, 'diskdelta-worker');
@@ -71,6 +73,7 @@ function createWindow(): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'DiskDelta',
+    ...(app.isPackaged ? {} : { icon: DEV_ICON }),
     webPreferences: {
       preload: PRELOAD,
       sandbox: true,
