@@ -35,7 +35,13 @@ export type Launch =
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'] as const;
 
 /** Chromium's own flags for a window that is an app: no first-run pages, no background work. */
-const CHROMIUM_APP_FLAGS = ['--window-size=1280,800', '--no-first-run', '--no-default-browser-check', '--disable-background-networking', '--disable-sync'];
+const CHROMIUM_APP_FLAGS = [
+  '--window-size=1280,800',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-background-networking',
+  '--disable-sync',
+];
 
 /**
  * Why Chromium's sandbox cannot start, or null when it can. One rule for Electron and for the
