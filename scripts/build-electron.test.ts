@@ -44,3 +44,10 @@ test('the bundles carry React’s production build only: process.env.NODE_ENV is
     assert.doesNotMatch(text, /\.development\.js/, `${file} bundles a React development build`);
   }
 });
+
+test('the preload carries the contract’s names, not its schemas: no zod (whose new Function probe the CSP refuses)', async () => {
+  await buildElectron();
+  const preload = readFileSync(join(OUT, 'preload.cjs'), 'utf8');
+  assert.doesNotMatch(preload, /new Function|\bZodError\b/);
+  assert.ok(preload.length < 20_000, `preload.cjs is ${preload.length} bytes`);
+});
