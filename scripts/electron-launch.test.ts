@@ -1,15 +1,12 @@
 // How `npm start` opens the app, judged with stand-in probes (a machine whose user namespaces
-// are blocked, as Ubuntu 24.04+'s are; one without Electron), and the Chromium app-mode window
-// where the Electron binary is missing, with a stand-in Chromium that loads the page it is given.
+// are blocked, as Ubuntu 24.04+'s are; one without Electron). The real npm start's Chromium
+// app-mode window is electron-path.test.ts's (one file, so two npm starts never build at once).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { decideLaunch, probeSandboxHelper, probeUserNamespaces, type LaunchProbes } from './electron-launch.ts';
-import { findElectron } from './electron-path.ts';
 
 const APP = '/home/u/diskdelta';
 const ELECTRON = '/home/u/diskdelta/node_modules/electron/dist/electron';
@@ -118,63 +115,3 @@ test('chrome-sandbox counts only when root-owned with the setuid bit', (t) => {
   chmodSync(helper, 0o4755);
   assert.equal(probeSandboxHelper(join(dir, 'electron'))?.setuidRoot, false);
 });
-
-test(
-  'npm start without the Electron binary opens the app in Chromium app mode (a stand-in Chromium loads its URL)',
-  { timeout: 300_000 },
-  (t) => {
-    if (findElectron().path !== null) return t.skip('the Electron binary is installed here: npm start opens Electron, not Chromium');
-    const dir = mkdtempSync(join(tmpdir(), 'dd-chromium-app-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    const record = join(dir, 'chromium-saw.json');
-    // Loads the page and the script it names, as a browser would, then closes its "window".
-    writeFileSync(
-      join(bin, 'chromium'),
-      `#!${process.execPath}
-const args = process.argv.slice(2);
-const app = args.find((a) => a.startsWith('--app='))?.slice(6);
-const profile = args.find((a) => a.startsWith('--user-data-dir='))?.slice(16);
-const page = await fetch(app);
-const html = await page.text();
-const script = /<script[^>]+src="([^"]+)"/.exec(html)?.[1];
-const js = script ? await fetch(new URL(script, app)) : null;
-require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify({ args, app, status: page.status, html, scriptStatus: js?.status ?? null, profileExisted: require('node:fs').existsSync(profile) }));
-`.replace(/require\('node:fs'\)/g, '(await import("node:fs"))'),
-    );
-    chmodSync(join(bin, 'chromium'), 0o755);
-    const cache = join(dir, 'electron-cache');
-    const r = spawnSync(process.execPath, [fileURLToPath(new URL('./start-electron.ts', import.meta.url))], {
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        PATH: `${bin}:${process.env.PATH ?? ''}`,
-        DISPLAY: ':99',
-        DISKDELTA_DB: join(dir, 'library.sqlite'),
-        // The download fails the same way on every machine, as a blocked one does.
-        ELECTRON_MIRROR: 'http://127.0.0.1:9/',
-        electron_config_cache: cache,
-        ELECTRON_OVERRIDE_DIST_PATH: '',
-      },
-    });
-    assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /the Electron binary is not installed, and fetching it now failed/);
-    assert.match(r.stderr, /opening the same app in Chromium's app mode instead \(.*\/bin\/chromium\)/);
-    const saw = JSON.parse(readFileSync(record, 'utf8')) as {
-      args: string[];
-      app: string;
-      status: number;
-      html: string;
-      scriptStatus: number;
-      profileExisted: boolean;
-    };
-    assert.match(saw.app, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
-    assert.equal(saw.status, 200);
-    assert.match(saw.html, /<title>DiskDelta<\/title>/);
-    assert.equal(saw.scriptStatus, 200);
-    assert.ok(saw.profileExisted, 'a profile of its own for this launch');
-    const profile = saw.args.find((a) => a.startsWith('--user-data-dir='))!.slice(16);
-    assert.ok(!existsSync(profile), 'the profile is removed when the window closes');
-  },
-);
