@@ -2,12 +2,13 @@
 // is missing (its download is blocked on this machine) the test skips and says why; the
 // browser-mode spec (app.spec.ts) covers the same renderer and backend.
 import { _electron as electron, expect, test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findElectron } from '../scripts/electron-path.ts';
+import { decideLaunch, findOnPath, probeLaunch } from '../scripts/electron-launch.ts';
 import { buildElectron } from '../scripts/build-electron.ts';
 import { compareTwoRuns, startRun, watchRun, type Open } from './flows.ts';
 
@@ -31,14 +32,50 @@ function electronOrSkip(covered: string): string | null {
   return null;
 }
 
-/** The built app with its own library in `dir`. */
+/**
+ * A display for Electron: the session's own, else an Xvfb started here (by its pid, stopped
+ * after the spec), else null and the test skips saying so, never "Missing X server".
+ */
+let xvfb: ChildProcess | null = null;
+async function display(): Promise<string | null> {
+  if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return process.env.DISPLAY ?? '';
+  const server = findOnPath(['Xvfb']);
+  if (server === null) return null;
+  // -displayfd: Xvfb picks a free display and writes its number when it is ready.
+  xvfb = spawn(server, ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
+  const fd = xvfb.stdio[3]!;
+  const number = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    fd.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(text.trim());
+    });
+    xvfb!.once('exit', (code) => reject(new Error(`Xvfb ended (status ${code}) before giving a display`)));
+  });
+  return `:${number}`;
+}
+
+test.afterAll(() => {
+  xvfb?.kill('SIGTERM');
+});
+
+/**
+ * The built app with its own library in `dir`, launched as `npm start` launches it (the app
+ * folder; --no-sandbox only where the sandbox cannot run), without executablePath, so
+ * Playwright adds its loader and firstWindow() waits for the window rather than racing it.
+ */
 async function launchApp(executable: string, dir: string) {
+  const shown = await display();
+  if (shown === null) test.skip(true, 'no display here and no Xvfb to make one (apt install xvfb)');
   await buildElectron();
+  const launch = decideLaunch(probeLaunch(executable), ROOT);
+  if (launch.kind !== 'electron') throw new Error(`the Electron binary is at ${executable}, yet npm start would open ${launch.kind}`);
   return electron.launch({
-    executablePath: executable,
-    args: [join(ROOT, 'dist', 'electron', 'main.cjs')],
+    args: launch.args,
     cwd: ROOT,
-    env: { ...process.env, DISKDELTA_DB: join(dir, 'library.sqlite') },
+    env: { ...process.env, ...(shown ? { DISPLAY: shown } : {}), DISKDELTA_DB: join(dir, 'library.sqlite') },
   });
 }
 

@@ -49,7 +49,7 @@ export const LAYERS_OUTSIDE_CORE = [
   {
     name: 'preload',
     dirs: ['electron/preload'],
-    mayImportPaths: ['electron/core/api/contract.ts', 'electron/core/api/bridge.ts'],
+    mayImportPaths: ['electron/core/api/contract-names.ts', 'electron/core/api/bridge.ts'],
     forbidPackages: [{ name: 'node:', why: 'a sandboxed preload gets no Node modules: only electron' }],
   },
   {

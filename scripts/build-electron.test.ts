@@ -34,3 +34,20 @@ test('the bundles require only electron (and node: modules in main); a rebuild r
     'the main bundle carries everything else',
   );
 });
+
+test('the bundles carry React’s production build only: process.env.NODE_ENV is decided when bundling', async () => {
+  await buildElectron();
+  const files = readdirSync(OUT, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.cjs'));
+  for (const file of files) {
+    const text = readFileSync(join(OUT, file), 'utf8');
+    assert.doesNotMatch(text, /process\.env\.NODE_ENV/, `${file} leaves React's build to run time (the development one in Electron)`);
+    assert.doesNotMatch(text, /\.development\.js/, `${file} bundles a React development build`);
+  }
+});
+
+test('the preload carries the contract’s names, not its schemas: no zod (whose new Function probe the CSP refuses)', async () => {
+  await buildElectron();
+  const preload = readFileSync(join(OUT, 'preload.cjs'), 'utf8');
+  assert.doesNotMatch(preload, /new Function|\bZodError\b/);
+  assert.ok(preload.length < 20_000, `preload.cjs is ${preload.length} bytes`);
+});

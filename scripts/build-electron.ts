@@ -7,10 +7,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-export async function buildElectron(): Promise<void> {
+/**
+ * `outDir` (relative to the checkout) must sit two levels below it, as dist/electron does:
+ * main.cjs finds the renderer, the worker and the reference runs from its own folder. Tests
+ * that load the bundles build their own folder, so parallel test files never rebuild the
+ * bundle another one is loading.
+ */
+export async function buildElectron(outDir = 'dist/electron'): Promise<void> {
   // Both bundles share the folder, so each build keeps the other's files (emptyOutDir: false);
   // the folder is emptied once here, or chunks of every earlier build (hashed names) pile up.
-  await rm(`${root}dist/electron`, { recursive: true, force: true });
+  await rm(`${root}${outDir}`, { recursive: true, force: true });
   for (const [entry, fileName] of [
     ['electron/main/main.ts', 'main.cjs'],
     ['electron/preload/preload.ts', 'preload.cjs'],
@@ -20,9 +26,12 @@ export async function buildElectron(): Promise<void> {
       root,
       logLevel: 'warn',
       ssr: { noExternal: true, target: 'node' },
+      // The report's React (renderer/src/report) is rendered in the main process: its
+      // production build, not the development one that checks every render and warns.
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
       build: {
         ssr: entry,
-        outDir: 'dist/electron',
+        outDir,
         emptyOutDir: false,
         target: 'node22',
         minify: false,

@@ -1,10 +1,16 @@
 // `npm start`: build the renderer and the Electron bundles, then open the app. Where the
-// Electron binary is missing (its download is blocked on some machines), say so plainly and
-// point at browser mode.
-import { spawn, spawnSync } from 'node:child_process';
+// Electron binary is missing (its download is blocked on some machines), say so plainly, and
+// open the same app in Chromium's app mode where a Chromium and a display are there. How it
+// opens (the sandbox where it can run, else --no-sandbox said aloud): electron-launch.ts.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildElectron } from './build-electron.ts';
 import { electronVersion, explainElectronDownloadFailure, findElectron } from './electron-path.ts';
+import { decideLaunch, probeLaunch, type Launch } from './electron-launch.ts';
+import { startAppServer } from '../electron/server/app-server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -30,13 +36,41 @@ if (import.meta.main) {
     installerOutput = `${installer.stdout ?? ''}${installer.stderr ?? ''}${installer.error ? installer.error.message : ''}`;
     electron = findElectron();
   }
-  if (electron.path === null) {
-    process.stderr.write(`${explainElectronDownloadFailure(installerOutput, electronVersion())}\n`);
-    process.exit(1);
+  if (electron.path === null) process.stderr.write(`${explainElectronDownloadFailure(installerOutput, electronVersion())}\n`);
+  const launch = decideLaunch(probeLaunch(electron.path), root);
+  for (const note of launch.notes) process.stderr.write(`${note}\n`);
+  process.exit(await open(launch));
+}
+
+/** Opens the window and waits for it to close; the exit status to end with. */
+async function open(launch: Launch): Promise<number> {
+  if (launch.kind === 'none') return 1;
+  if (launch.kind === 'electron') return exitStatus(spawn(launch.executable, launch.args, { cwd: root, stdio: 'inherit' }));
+  // Chromium's app mode on the browser-mode server, in this process. A profile of its own,
+  // made for this launch: a Chromium already running with the user's profile would take the
+  // window over and return at once, and this server would stop under it.
+  const server = await startAppServer({ log: (line) => process.stderr.write(`npm start: ${line}\n`) });
+  const profile = mkdtempSync(join(tmpdir(), 'diskdelta-chromium-app-'));
+  try {
+    const chromium = spawn(launch.executable, [...launch.args, `--user-data-dir=${profile}`, `--app=${server.url}`], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const stop = () => chromium.kill('SIGTERM');
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    return await exitStatus(chromium);
+  } finally {
+    await server.shutdown();
+    rmSync(profile, { recursive: true, force: true });
   }
-  const child = spawn(electron.path, [fileURLToPath(new URL('../dist/electron/main.cjs', import.meta.url))], {
-    cwd: root,
-    stdio: 'inherit',
+}
+
+function exitStatus(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      process.stderr.write(`npm start: could not start ${child.spawnfile}: ${error.message}\n`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -2,7 +2,7 @@
 // the contract's procedures over IPC, events pushed to the window, runs stopped on quit.
 import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openBackend, type OpenBackend } from '../core/api/backend.ts';
 import { createCoalescer } from '../core/api/events.ts';
 import { createHandlers } from '../core/api/handlers.ts';
@@ -18,6 +18,8 @@ const APP_ROOT = join(BUNDLE_DIR, '..', '..');
 const RENDERER_INDEX = join(APP_ROOT, 'dist', 'renderer', 'index.html');
 const INDEX_URL = pathToFileURL(RENDERER_INDEX).href;
 const PRELOAD = join(BUNDLE_DIR, 'preload.cjs');
+// Packaged, the desktop entry names the icon (electron-builder installs assets/icons).
+const DEV_ICON = join(APP_ROOT, 'assets', 'icons', '512x512.png');
 
 // The worker and the reference runs: shipped as extra resources when packaged (electron-builder.yml).
 if (app.isPackaged) process.env.DISKDELTA_WORKER ??= join(process.resourcesPath, 'diskdelta-worker');
@@ -31,8 +33,32 @@ let win: BrowserWindow | null = null;
 let backend: OpenBackend | null = null;
 let quitting = false;
 
+/**
+ * Whether a URL is our page (any route: the hash). Compared as paths, not strings: Chromium
+ * writes a file URL its own way (which characters it escapes), so a checkout under a folder
+ * with `%`, `[`, `]` or `|` in its name would otherwise refuse every call of its own window.
+ */
 function isOwnPage(url: string): boolean {
-  return url === INDEX_URL || url.startsWith(`${INDEX_URL}#`) || url.startsWith(`${INDEX_URL}?`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== 'file:' || parsed.host !== '') return false;
+  try {
+    return fileURLToPath(parsed) === RENDERER_INDEX;
+  } catch {
+    return false;
+  }
+}
+
+/** Says why the app cannot go on, in a box a person sees (there may be no terminal), and ends it. */
+function failToStart(error: unknown): void {
+  const reason = error instanceof Error ? error.message : String(error);
+  console.error(`diskdelta: could not start: ${terminalText(reason)}`);
+  dialog.showErrorBox('DiskDelta could not start', reason);
+  app.exit(1);
 }
 
 function isTrustedSender(event: IpcEventLike): boolean {
@@ -47,6 +73,7 @@ function createWindow(): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'DiskDelta',
+    ...(app.isPackaged ? {} : { icon: DEV_ICON }),
     webPreferences: {
       preload: PRELOAD,
       sandbox: true,
@@ -70,7 +97,17 @@ function createWindow(): BrowserWindow {
   window.webContents.on('will-redirect', (event, url) => {
     if (!isOwnPage(url)) event.preventDefault();
   });
-  void window.loadFile(RENDERER_INDEX);
+  // loadURL of the very URL isOwnPage accepts (loadFile builds its own). A page that does not
+  // load leaves a hidden window that never shows: say so and end instead.
+  window
+    .loadURL(INDEX_URL)
+    .catch((error: unknown) =>
+      failToStart(
+        new Error(
+          `the app's page ${RENDERER_INDEX} did not load (${error instanceof Error ? error.message : String(error)}); \`npm start\` rebuilds it`,
+        ),
+      ),
+    );
   return window;
 }
 
@@ -131,8 +168,7 @@ if (!app.requestSingleInstanceLock()) {
   // Stopped from a terminal or by the session: quit the normal way, so workers are stopped
   // and their test files removed (before-quit).
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
-  app.whenReady().then(start, (error: unknown) => {
-    dialog.showErrorBox('DiskDelta could not start', String(error));
-    app.exit(1);
-  });
+  // One catch for both: a start() that rejects (a library it cannot open) must end the
+  // process, not leave it running with no window (Electron only warns on a rejection).
+  app.whenReady().then(start).catch(failToStart);
 }

@@ -5,6 +5,8 @@
 import { BrowserWindow } from 'electron';
 import { PRINT_OPTIONS, ReportPrintError, type ReportPrinter } from '../core/report/printer.ts';
 
+const NO_MARGINS = { top: 0, bottom: 0, left: 0, right: 0 };
+
 export function electronPrinter(): ReportPrinter {
   return {
     name: 'Electron printToPDF',
@@ -16,7 +18,9 @@ export function electronPrinter(): ReportPrinter {
       try {
         // A data: URL keeps the document off the disk; its CSP (default-src 'none') forbids any load.
         await window.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`);
-        return new Uint8Array(await window.webContents.printToPDF(PRINT_OPTIONS));
+        // Margins 0, as the CLI's Chromium prints (Playwright's default): the page's own CSS
+        // sets them, so one report has one layout. Electron's default would add 0.4 in.
+        return new Uint8Array(await window.webContents.printToPDF({ ...PRINT_OPTIONS, margins: NO_MARGINS }));
       } catch (error) {
         throw new ReportPrintError(`printing the report failed: ${error instanceof Error ? error.message : String(error)}`);
       } finally {

@@ -12,6 +12,17 @@ import { MAX_LIST_PAGE, runFilterSchema, runSummarySchema, type RunSummary } fro
 import { THROUGHPUT_UNITS } from '../analysis/units.ts';
 import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
 import { deviceFingerprintSchema, runRecordSchema, stackLayerSchema, systemFactsSchema, warningSchema } from '../model/schemas.ts';
+import { EVENT_NAMES, PROCEDURE_NAMES, type EventName, type ProcedureName } from './contract-names.ts';
+
+export {
+  EVENT_NAMES,
+  PROCEDURE_NAMES,
+  ipcChannel,
+  isEventName,
+  isProcedureName,
+  type EventName,
+  type ProcedureName,
+} from './contract-names.ts';
 
 /**
  * The base64 of a file at the importers' limit: 48 MiB here once refused, as BAD_INPUT, files
@@ -193,7 +204,7 @@ export const procedures = {
       .strict(),
     output: z.object({ fileName: z.string(), mimeType: z.string(), contentBase64: z.string() }),
   },
-} as const;
+} as const satisfies Record<ProcedureName, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
   'run.progress': progressEventSchema.extend({ runId }),
@@ -212,30 +223,21 @@ export const events = {
     recordId: libraryId.nullable(),
     error: apiErrorSchema.nullable(),
   }),
-} as const;
+} as const satisfies Record<EventName, z.ZodType>;
 
 export type Procedures = typeof procedures;
-export type ProcedureName = keyof Procedures;
 export type ProcedureInput<P extends ProcedureName> = z.input<Procedures[P]['input']>;
 export type ProcedureOutput<P extends ProcedureName> = z.output<Procedures[P]['output']>;
 export type Events = typeof events;
-export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
 
-export const PROCEDURE_NAMES = Object.keys(procedures) as ProcedureName[];
-export const EVENT_NAMES = Object.keys(events) as EventName[];
-
-export function isProcedureName(name: string): name is ProcedureName {
-  return Object.hasOwn(procedures, name);
-}
-
-export function isEventName(name: string): name is EventName {
-  return Object.hasOwn(events, name);
-}
-
-/** The Electron IPC channel of a procedure or event: derived, never written by hand. */
-export function ipcChannel(kind: 'invoke' | 'event', name: ProcedureName | EventName): string {
-  return `diskdelta:${kind}:${name}`;
+/** The schemas' keys, in order, are the names' list (contract-names.ts): checked at load, as the type checker does. */
+for (const [what, keys, names] of [
+  ['procedures', Object.keys(procedures), PROCEDURE_NAMES],
+  ['events', Object.keys(events), EVENT_NAMES],
+] as const) {
+  if (keys.join() !== names.join())
+    throw new Error(`contract.ts: the ${what}' schemas (${keys.join(', ')}) are not contract-names.ts's list (${names.join(', ')})`);
 }
 
 /** The wire envelope of a request over the WebSocket transport. */

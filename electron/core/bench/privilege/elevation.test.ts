@@ -135,9 +135,7 @@ test("the .deb's after-install writes the policy naming the packaged helper; aft
   const fill = (file: string) =>
     readFileSync(join(ROOT, 'assets', 'deb', file), 'utf8')
       .replaceAll('${sanitizedProductName}', 'DiskDelta')
-      .replaceAll('${executable}', 'diskdelta-app')
-      .replaceAll('/opt/DiskDelta', join(dir, 'opt', 'DiskDelta'))
-      .replaceAll("'/usr/bin/diskdelta-app'", `'${join(dir, 'usr-bin-diskdelta-app')}'`);
+      .replaceAll('${executable}', 'diskdelta-app');
   const resources = join(dir, 'opt', 'DiskDelta', 'resources');
   mkdirSync(join(resources, 'polkit'), { recursive: true });
   writeFileSync(join(resources, 'diskdelta-helper'), 'binary');
@@ -146,7 +144,8 @@ test("the .deb's after-install writes the policy naming the packaged helper; aft
     readFileSync(join(ROOT, 'assets', 'polkit', 'org.diskdelta.helper.policy.in')),
   );
   const actions = join(dir, 'actions');
-  const env = { PATH: '/usr/bin:/bin', DISKDELTA_POLKIT_ACTIONS: actions };
+  // dpkg's DPKG_ROOT: an install into the scratch root `dir` (the scripts prefix every path).
+  const env = { PATH: '/usr/bin:/bin', DPKG_ROOT: dir, DISKDELTA_POLKIT_ACTIONS: actions };
   const install = spawnSync('sh', ['-c', fill('after-install.sh')], { env, encoding: 'utf8' });
   assert.equal(install.status, 0, install.stderr);
   const xml = readFileSync(join(actions, 'org.diskdelta.helper.policy'), 'utf8');
@@ -155,7 +154,7 @@ test("the .deb's after-install writes the policy naming the packaged helper; aft
     readFileSync(join(ROOT, 'assets', 'polkit', 'org.diskdelta.helper.policy.in'), 'utf8').match(/<action id=/g) ?? []
   ).length;
   assert.ok(actionsInTemplate >= 4, `the template's actions: ${actionsInTemplate}`);
-  assert.equal((xml.match(new RegExp(`exec\\.path">${join(resources, 'diskdelta-helper')}<`, 'g')) ?? []).length, actionsInTemplate);
+  assert.equal((xml.match(new RegExp(`exec\\.path">/opt/DiskDelta/resources/diskdelta-helper<`, 'g')) ?? []).length, actionsInTemplate);
   const remove = spawnSync('sh', ['-c', fill('after-remove.sh')], { env, encoding: 'utf8' });
   assert.equal(remove.status, 0, remove.stderr);
   assert.throws(() => statSync(join(actions, 'org.diskdelta.helper.policy')));
