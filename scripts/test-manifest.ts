@@ -75,6 +75,8 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/bench/privilege/elevation.test.ts': ['root'],
   'electron/core/bench/kinds/kinds.test.ts': [],
   'electron/core/bench/kinds/workload.test.ts': [],
+  'electron/core/bench/kinds/working-set.test.ts': ['root', 'mount'],
+  'electron/core/bench/kinds/working-set-atime.test.ts': ['root', 'loop', 'ext4'],
   'electron/core/bench/ndjson-reader.test.ts': [],
   'electron/core/bench/plan-run.test.ts': [],
   'electron/core/bench/progress.test.ts': [],
