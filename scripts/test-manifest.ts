@@ -61,6 +61,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/analysis/compare.test.ts': [],
   'electron/core/analysis/encryption.test.ts': [],
   'electron/core/analysis/working-set.test.ts': [],
+  'electron/core/analysis/write-volume.test.ts': [],
   'electron/core/analysis/summary.test.ts': [],
   'electron/core/analysis/units.test.ts': [],
   'electron/core/api/dispatch.test.ts': [],
