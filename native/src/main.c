@@ -20,6 +20,7 @@
 #include "target.h"
 #include "worker-options.h"
 #include "workload.h"
+#include "working-set.h"
 
 volatile sig_atomic_t g_stop;
 
@@ -466,6 +467,7 @@ static int run_verb(options_t *o, worker_verb_t verb) {
     case VERB_TREE: return cmd_tree(o);
     case VERB_BIGFILE: return cmd_bigfile(o);
     case VERB_APP_START: return cmd_app_start(o);
+    case VERB_WORKING_SET: return working_set_scan(o->target);
     case VERB_COUNT: break;
   }
   return EXIT_INTERNAL;

@@ -74,7 +74,7 @@ static int disarm_and_unlink(void) {
   return armed;
 }
 
-static const char *fs_name(long type) {
+const char *fs_name(long type) {
   switch (type) {
     case EXT4_SUPER_MAGIC: return "ext2/3/4";
     case TMPFS_MAGIC: return "tmpfs";

@@ -47,6 +47,8 @@ void target_keep_file(target_t *t);
 // link; a folder: 0700 holding its marker), whose maker's lock is free. Anything else stays.
 // What cannot be removed is said (a warning). Returns how many were removed.
 int sweep_stale_files(const char *dir);
+// The name of a statfs f_type ("ext4", "tmpfs"…), or "unknown".
+const char *fs_name(long type);
 // Called from the signal handler: unlink the test file now (async-signal-safe).
 void target_unlink_from_signal(void);
 

@@ -12,6 +12,7 @@ typedef enum {
   VERB_TREE,
   VERB_BIGFILE,
   VERB_APP_START,
+  VERB_WORKING_SET,
   VERB_COUNT
 } worker_verb_t;
 
@@ -27,11 +28,12 @@ typedef enum {
   X(VERB_TREE, "tree", "write a source tree of a real release's shape, syncfs; delete it, syncfs (--runs, --tree-files)") \
   X(VERB_BIGFILE, "bigfile", "write one --size file (shrunk to what fits), syncfs; delete it, syncfs") \
   X(VERB_APP_START, "app-start", "--readers programs start at once from a cold cache, each reading its own files") \
+  X(VERB_WORKING_SET, "working-set", "walk the folder --target on its one mount (reads no file) and report its files' bytes by days\n             since last read or written, per child folder; other mounts and unreadable folders named") \
 
 
 // X(field, name, arg, kind, min, max, default, has_default, verbs, help)
 #define WORKER_OPTIONS(X) \
-  X(target, "--target", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_CLEANUP) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START), "folder to test in, or a block device (read tests only)") \
+  X(target, "--target", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_CLEANUP) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START) | VERB_BIT(VERB_WORKING_SET), "folder to test in, or a block device (read tests only)") \
   X(size, "--size", "BYTES", OPT_BYTES, 1048576.0, 1125899906842624.0, 1073741824.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_BIGFILE), "test file size / device span (default 1073741824)") \
   X(duration, "--duration", "SECONDS", OPT_NUMBER, 0.2, 3600.0, 5.0, 1, VERB_BIT(VERB_RUN), "timed window of each run (default 5)") \
   X(warmup, "--warmup", "SECONDS", OPT_NUMBER, 0.0, 600.0, 1.0, 1, VERB_BIT(VERB_RUN), "untimed I/O before the runs of each job (default 1)") \

@@ -6,6 +6,7 @@ import { useRuns, useTransportKind } from './stores/index.ts';
 import { OverviewPage } from './pages/overview.tsx';
 import { NewRunPage } from './pages/new-run.tsx';
 import { LibraryPage } from './pages/library.tsx';
+import { WorkingSetPage } from './pages/working-set.tsx';
 import { useStoresApi } from './stores/use-stores-api.ts';
 
 // The chart pages carry recharts (most of the bundle): loaded when first opened, so the
@@ -20,6 +21,7 @@ const PAGE_COMPONENTS: Record<PageId, ComponentType> = {
   new: NewRunPage,
   live: LiveRunPage,
   library: LibraryPage,
+  'working-set': WorkingSetPage,
   compare: ComparePage,
   report: ReportPage,
 };

@@ -50,6 +50,18 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./discard-cost.ts')).discardCostCommand,
   },
   {
+    name: 'working-set',
+    synopsis: 'working-set [PATH…] [--ssd SIZE] [--json]',
+    summary: 'how big an SSD your data needs: bytes read or written within 1, 7, 30, 90, 365 days (no root)',
+    load: async () => (await import('./working-set.ts')).workingSetCommand,
+  },
+  {
+    name: 'write-volume',
+    synopsis: 'write-volume [--tbw TB] [--json]',
+    summary: "what each disk writes a day and a year (since boot), beside a drive's rated endurance",
+    load: async () => (await import('./write-volume.ts')).writeVolumeCommand,
+  },
+  {
     name: 'list',
     synopsis: 'list [--source|--label|--device|--since|--limit …] [--json]',
     summary: 'the runs kept in the results library',

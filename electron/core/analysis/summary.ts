@@ -6,6 +6,7 @@
 import type { RunRecord } from '../model/results.ts';
 import { trimVerdict } from '../system/trim-verdict.ts';
 import type { CompareRow, Comparison, Delta } from './compare.ts';
+import { formatDiskSize, summaryOfResult, VERDICT_DAYS, windowOf, workingSetVerdict, WORKING_SET_TEST } from './working-set.ts';
 
 export interface SummarySection {
   id: string;
@@ -128,8 +129,46 @@ export function trimSummary({ records, comparison }: SummaryInput): SummarySecti
   return { id: 'trim', title: 'TRIM', paragraphs };
 }
 
+/**
+ * How big an SSD: each working-set run's verdict, said against the smallest SSD among the
+ * report's other runs (the drive being considered) when there is one, and the change between
+ * the first and the last scan (this month against last).
+ */
+export function workingSetSummary({ records, comparison }: SummaryInput): SummarySection | null {
+  const scans = records.flatMap((record, i) => {
+    const result = record.results.find((r) => r.test === WORKING_SET_TEST);
+    const summary = result ? summaryOfResult(result) : null;
+    return summary ? [{ i, record, summary }] : [];
+  });
+  if (scans.length === 0) return null;
+  const ssds = records
+    .map((record, i) => ({ i, device: record.target.device }))
+    .filter(
+      (d) =>
+        d.device?.rotational === false && d.device.class !== 'virtual' && (d.device.sizeBytes ?? 0) > 0 && !scans.some((s) => s.i === d.i),
+    );
+  const ssd = ssds.sort((a, b) => (a.device!.sizeBytes ?? 0) - (b.device!.sizeBytes ?? 0))[0];
+  const tag = (i: number) => `#${i + 1} ${comparison.runs[i]?.label ?? records[i]?.label ?? ''}`;
+  const paragraphs = scans.map(({ i, summary }) => {
+    const verdict = workingSetVerdict(summary, ssd?.device?.sizeBytes ?? undefined);
+    const against = ssd ? ` (against the SSD of #${ssd.i + 1}, ${ssd.device?.model ?? ssd.device?.name})` : '';
+    return `${tag(i)}${against}: ${verdict}`;
+  });
+  if (scans.length >= 2) {
+    const first = scans[0]!;
+    const last = scans.at(-1)!;
+    const a = windowOf(first.summary, VERDICT_DAYS).touchedBytes;
+    const b = windowOf(last.summary, VERDICT_DAYS).touchedBytes;
+    const change = b >= a ? `grew by ${formatDiskSize(b - a)}` : `shrank by ${formatDiskSize(a - b)}`;
+    paragraphs.push(
+      `From #${first.i + 1} to #${last.i + 1} the ${VERDICT_DAYS}-day working set ${change}: ${formatDiskSize(a)} → ${formatDiskSize(b)}; everything stored ${formatDiskSize(first.summary.totalBytes)} → ${formatDiskSize(last.summary.totalBytes)}.`,
+    );
+  }
+  return { id: 'working-set', title: 'How big an SSD', paragraphs };
+}
+
 /** Every analysis that can speak in a report's summary, in the order they are shown. */
-export const SUMMARY_ANALYSES: SummaryAnalysis[] = [upgradeSummary, trimSummary];
+export const SUMMARY_ANALYSES: SummaryAnalysis[] = [upgradeSummary, trimSummary, workingSetSummary];
 
 export function summarize(input: SummaryInput, analyses: SummaryAnalysis[] = SUMMARY_ANALYSES): SummarySection[] {
   return analyses.map((analysis) => analysis(input)).filter((s): s is SummarySection => s !== null && s.paragraphs.length > 0);

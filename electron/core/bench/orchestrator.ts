@@ -115,7 +115,7 @@ function stepEmitter(emit: (e: BenchEvent) => void, before: number, count: numbe
 export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): Promise<RunRecord> {
   const { steps, warnings, spec } = await planRun(input);
   // The target first, the same way for every kind, before any kind's own checks (target-check.ts).
-  await checkTarget(spec.target, { device: true });
+  await checkTarget(spec.target, { device: true, readOnly: steps.every((s) => s.kind.readsOnly) });
   const workerPath = options.workerPath ?? locateWorker();
   const emit = options.onEvent ?? (() => {});
   // A device this user cannot read: every worker step measures on a descriptor the helper

@@ -13,6 +13,8 @@ import { BenchError } from './errors.ts';
 export interface TargetCheck {
   /** A block device may be given (read tests; devices are opened read-only, always). */
   device?: boolean;
+  /** Nothing will be created there (the working-set scan): a read-only filesystem is fine. */
+  readOnly?: boolean;
 }
 
 /** Resolves for a usable target; else a BenchError with the code and words the worker would use. */
@@ -42,6 +44,7 @@ export async function checkTarget(target: string, options: TargetCheck = {}): Pr
       'target-virtual-fs',
       `${shown} is on ${virtual}, a virtual filesystem the kernel makes up: there is no disk under it to measure. Give a folder on a disk (for example your home folder)`,
     );
+  if (options.readOnly) return;
   const writable = await access(target, constants.W_OK).catch((error: NodeJS.ErrnoException) => error.code ?? 'error');
   if (writable === 'EROFS')
     throw new BenchError(

@@ -140,3 +140,8 @@ export function appStartArgv(o: {
     helper: o.helper,
   });
 }
+
+/** `working-set`: the scan of one folder on its one mount (reads no file). */
+export function workingSetArgv(o: { target: string }): string[] {
+  return workerCommand('working-set', { target: o.target });
+}

@@ -143,6 +143,48 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     raw_socket: z.string().optional(),
     raw_device: z.string().optional(),
   }),
+  // `working-set` (native/src/working-set.c): the walk's start, progress, what it did not walk,
+  // one line per child folder (bytes by whole days since last touched, sparse), the totals.
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('scan-start'),
+    target: z.string(),
+    now_ms: z.number(),
+    days: z.number().int().min(366),
+    dev_major: z.number(),
+    dev_minor: z.number(),
+    mnt_id: z.number().optional(),
+  }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('scan-progress'), files: z.number(), dirs: z.number(), bytes: z.number() }),
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('scan-skip'),
+    path: z.string(),
+    reason: z.enum(['other-mount', 'unreadable', 'too-deep']),
+    errno: z.string().optional(),
+    dev_major: z.number().optional(),
+    dev_minor: z.number().optional(),
+    mnt_id: z.number().optional(),
+  }),
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('scan-folder'),
+    name: z.string(),
+    files: z.number(),
+    apparent: z.number(),
+    allocated: z.number(),
+    touched: z.array(z.tuple([z.number().int().min(0), z.number()])),
+    written: z.array(z.tuple([z.number().int().min(0), z.number()])),
+  }),
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('scan-result'),
+    files: z.number(),
+    dirs: z.number(),
+    other: z.number(),
+    links_skipped: z.number(),
+    future: z.number(),
+  }),
 ]);
 
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

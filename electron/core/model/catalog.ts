@@ -43,6 +43,13 @@ export const METRICS = {
   cipherBytesPerSec: { id: 'cipherBytesPerSec', label: 'cipher throughput', unit: 'bytes/s', direction: 'higher' },
   /** A forecast of a rate (e.g. a disk's throughput under dm-crypt), always estimated. */
   forecastBytesPerSec: { id: 'forecastBytesPerSec', label: 'forecast throughput', unit: 'bytes/s', direction: 'higher' },
+  // The working-set scan (analysis/working-set.ts): sizes of the user's data, no better direction.
+  storedBytes: { id: 'storedBytes', label: 'bytes stored', unit: 'bytes', direction: 'none' },
+  fileCount: { id: 'fileCount', label: 'files', unit: 'count', direction: 'none' },
+  touchedBytes: { id: 'touchedBytes', label: 'bytes read or written within', unit: 'bytes', direction: 'none' },
+  writtenBytes: { id: 'writtenBytes', label: 'bytes written within', unit: 'bytes', direction: 'none' },
+  folderBytes: { id: 'folderBytes', label: 'bytes in folder', unit: 'bytes', direction: 'none' },
+  folderRecentBytes: { id: 'folderRecentBytes', label: 'bytes in folder touched within 90 d', unit: 'bytes', direction: 'none' },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricId = keyof typeof METRICS;
@@ -188,6 +195,16 @@ export const TESTS: readonly TestDef[] = [
     'iops',
   ),
   ...WORKLOAD_TESTS,
+  {
+    id: 'working-set',
+    kind: 'working-set',
+    label: 'Working set',
+    title: 'working set: bytes read or written within 1, 7, 30, 90 and 365 days',
+    params: null,
+    writes: false,
+    primary: 'touchedBytes',
+    names: {},
+  },
 ];
 
 /** Every test id of the catalog, in catalog order. */

@@ -36,6 +36,8 @@ export interface RunFilter {
   since?: string;
   /** Runs created on or before this ISO date-time (a bare date means that day's start). */
   until?: string;
+  /** Runs holding a result of this test id (the working-set page lists its scans so). */
+  test?: string;
   /** At most this many runs: the newest (highest ids), still listed oldest first. */
   limit?: number;
 }
@@ -66,6 +68,7 @@ export const runFilterSchema = z.strictObject({
   device: z.string().max(200).optional(),
   since: isoDateOrTime.optional(),
   until: isoDateOrTime.optional(),
+  test: z.string().min(1).max(200).optional(),
   limit: z.number().int().min(1).max(1_000_000).optional(),
 });
 

@@ -26,6 +26,12 @@ export const WORKER_VERBS = [
   { name: 'tree', help: "write a source tree of a real release's shape, syncfs; delete it, syncfs (--runs, --tree-files)" },
   { name: 'bigfile', help: 'write one --size file (shrunk to what fits), syncfs; delete it, syncfs' },
   { name: 'app-start', help: '--readers programs start at once from a cold cache, each reading its own files' },
+  {
+    name: 'working-set',
+    help:
+      "walk the folder --target on its one mount (reads no file) and report its files' bytes by days\n" +
+      '             since last read or written, per child folder; other mounts and unreadable folders named',
+  },
 ] as const;
 
 export type WorkerVerb = (typeof WORKER_VERBS)[number]['name'];

@@ -10,6 +10,7 @@ import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
 import { counted } from '../model/display.ts';
 import type { ChartModel } from './charts/chart-model.ts';
 import { CHARTS } from './charts/charts.ts';
+import { summaryOfResult, WORKING_SET_TEST, type WorkingSetSummary } from '../analysis/working-set.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -68,6 +69,8 @@ export interface ReportDocument {
   /** Per comparison row, per run: the spread of that figure ("CV 2.1 %"), or null. */
   spreads: Array<Array<string | null>>;
   warnings: ReportWarning[];
+  /** The working-set runs' windows and largest folders (their verdicts are in the summary). */
+  workingSets: Array<{ runIndex: number; summary: WorkingSetSummary }>;
   appVersion: string;
 }
 
@@ -99,6 +102,11 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
     charts: CHARTS.build({ records, comparison, unit }, 'report'),
     spreads: comparison.rows.map((row) => records.map((record) => spreadText(record, row.test, row.kind))),
     warnings: collectWarnings(records),
+    workingSets: records.flatMap((record, runIndex) => {
+      const result = record.results.find((r) => r.test === WORKING_SET_TEST);
+      const summary = result ? summaryOfResult(result) : null;
+      return summary ? [{ runIndex, summary }] : [];
+    }),
     appVersion: options.appVersion ?? '',
   };
 }

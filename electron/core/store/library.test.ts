@@ -152,6 +152,31 @@ describe('list filters', () => {
     assert.deepEqual(idsOf({ since: '2011-06-01', device: 'sata', limit: 2 }), [ids[1], ids[2]]);
     lib.close();
   });
+
+  it('filters by a test the run holds (the working-set page finds its scans whatever their label)', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    const rates = lib.saveRun(syntheticRun(1));
+    const scan = syntheticRun(2);
+    scan.label = 'renamed by the user';
+    scan.results = [
+      {
+        ...scan.results[0]!,
+        test: 'working-set',
+        params: null,
+        figures: [{ metric: 'storedBytes', subject: '', value: 1, unit: 'bytes', provenance: 'measured' }],
+      },
+    ];
+    const scanned = lib.saveRun(scan);
+    assert.deepEqual(
+      lib.listRuns({ test: 'working-set' }).map((s) => s.id),
+      [scanned],
+    );
+    assert.deepEqual(
+      lib.listRuns({ test: 'seq1m-q8t1-read' }).map((s) => s.id),
+      [rates],
+    );
+    lib.close();
+  });
 });
 
 describe('import fingerprints', () => {

@@ -266,6 +266,10 @@ function filterSql(filter: Omit<RunFilter, 'limit'>): { where: string[]; params:
     where.push('created_at <= ?');
     params.push(filter.until);
   }
+  if (filter.test) {
+    where.push('EXISTS (SELECT 1 FROM results WHERE results.run_id = runs.id AND results.test = ?)');
+    params.push(filter.test);
+  }
   return { where, params };
 }
 

@@ -51,6 +51,11 @@ export const REPORT_CSS = `
 .report table.figures thead th { border-bottom: 1.5px solid #9ca3af; }
 .report table.figures tr { break-inside: avoid; }
 .report table.figures .value { font-weight: bold; }
+.report .working-set-tables { display: flex; gap: 6mm; align-items: flex-start; margin-bottom: 4mm; break-inside: avoid; }
+.report .working-set-tables table { border-collapse: collapse; font-size: 8pt; }
+.report .working-set-tables caption { text-align: left; font-weight: bold; padding-bottom: 1mm; }
+.report .working-set-tables th, .report .working-set-tables td { border-bottom: 1px solid #e5e7eb; padding: 0.8mm 2mm; text-align: left; }
+.report .working-set-tables td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .report .delta.better.spread-yes strong, .report .delta.better.spread-unknown strong { color: #047857; }
 .report .delta.worse.spread-yes strong, .report .delta.worse.spread-unknown strong { color: #b91c1c; }
 .report ul.notes, .report ul.warnings, .report ul.tests { margin: 0 0 2mm; padding-left: 5mm; }

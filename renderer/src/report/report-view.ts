@@ -8,6 +8,7 @@ import type { Delta } from '../../../electron/core/analysis/compare.ts';
 import type { ReportDocument, ReportRun } from '../../../electron/core/report/report-model.ts';
 import { REPORT_COLORS, ReportChartView } from './report-chart.ts';
 import { counted } from '../../../electron/core/model/display.ts';
+import { WorkingSetTables } from './working-set-view.ts';
 
 const SPREAD_TEXT = { yes: 'beyond spread', no: 'within spread', unknown: 'spread unknown' } as const;
 const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'no better side' } as const;
@@ -230,6 +231,19 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
       { id: 'runs', title: 'Runs, disks and machines' },
       h('div', { className: 'run-cards' }, ...doc.runs.map((run, i) => h(RunCard, { run, index: i, key: i }))),
     ),
+    doc.workingSets.length > 0
+      ? h(
+          Section,
+          { id: 'working-set', title: 'Working set' },
+          ...doc.workingSets.map((w) =>
+            h(WorkingSetTables, {
+              key: w.runIndex,
+              summary: w.summary,
+              caption: `#${w.runIndex + 1} ${doc.runs[w.runIndex]?.label ?? ''}`,
+            }),
+          ),
+        )
+      : null,
     doc.charts.length > 0
       ? h(
           Section,

@@ -8,6 +8,7 @@ import { createLibraryStore, type LibraryState } from './library.ts';
 import { createReportStore, type ReportState } from './report.ts';
 import { createRunsStore, type RunsState } from './runs.ts';
 import { createSystemStore, type SystemState } from './system.ts';
+import { createWorkingSetStore, type WorkingSetState } from './working-set.ts';
 
 export interface Stores {
   client: Pick<ApiClient, 'kind'>;
@@ -16,12 +17,19 @@ export interface Stores {
   compare: StoreApi<CompareState>;
   system: StoreApi<SystemState>;
   report: StoreApi<ReportState>;
+  workingSet: StoreApi<WorkingSetState>;
 }
 
 export function createStores(client: ApiClient): Stores {
   const library = createLibraryStore(client);
-  // A run that ends adds a record: the library list is refreshed then.
-  const runs = createRunsStore(client, { onFinished: () => void library.getState().load() });
+  const workingSet = createWorkingSetStore(client);
+  // A run that ends adds a record: the library list (and the kept scans) are refreshed then.
+  const runs = createRunsStore(client, {
+    onFinished: () => {
+      void library.getState().load();
+      void workingSet.getState().load();
+    },
+  });
   return {
     client: { kind: client.kind },
     runs,
@@ -29,6 +37,7 @@ export function createStores(client: ApiClient): Stores {
     compare: createCompareStore(client),
     system: createSystemStore(client),
     report: createReportStore(client),
+    workingSet,
   };
 }
 
@@ -45,4 +54,5 @@ export const useLibrary = <T>(select: (s: LibraryState) => T): T => useStore(use
 export const useCompare = <T>(select: (s: CompareState) => T): T => useStore(useStores().compare, select);
 export const useSystem = <T>(select: (s: SystemState) => T): T => useStore(useStores().system, select);
 export const useReport = <T>(select: (s: ReportState) => T): T => useStore(useStores().report, select);
+export const useWorkingSet = <T>(select: (s: WorkingSetState) => T): T => useStore(useStores().workingSet, select);
 export const useTransportKind = (): 'electron' | 'browser' => useStores().client.kind;

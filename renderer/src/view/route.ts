@@ -7,6 +7,7 @@ export const PAGES = [
   { id: 'live', title: 'Live run' },
   { id: 'library', title: 'Library' },
   { id: 'compare', title: 'Compare' },
+  { id: 'working-set', title: 'Working set' },
   { id: 'report', title: 'Report' },
 ] as const;
 

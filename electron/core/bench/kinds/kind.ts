@@ -54,6 +54,8 @@ export interface MeasurementKind<Plan = unknown> {
   planSchema: z.ZodType<Plan>;
   /** This kind's plan from the caller's spec, its preset's defaults and the tests asked for. */
   plan(spec: BenchSpec, preset: Preset, tests: string[]): Plan;
+  /** Creates nothing in the target (the working-set scan): a read-only filesystem is no obstacle. */
+  readsOnly?: boolean;
   /** Tests that cannot run on a block device (opened read-only, always). */
   writes(test: string): boolean;
   start(plan: Plan, context: StepContext): KindStep;

@@ -1,0 +1,42 @@
+// The Working set page's slice: the kept scans (runs holding a working-set result, whatever
+// their label), newest first, and the SSD size the verdict is said against.
+import { createStore } from 'zustand/vanilla';
+import type { ApiError } from '../../../electron/core/api/contract.ts';
+import type { RunRecord } from '../../../electron/core/model/results.ts';
+import { WORKING_SET_TEST } from '../../../electron/core/analysis/working-set.ts';
+import type { ApiClient } from '../api/client.ts';
+
+/** Scans shown: enough for "this month against the last few". */
+export const SCANS_SHOWN = 6;
+
+export interface WorkingSetState {
+  scans: RunRecord[];
+  loading: boolean;
+  error: ApiError | null;
+  /** Decimal GB, as drives are sold; null: no SSD in mind yet. */
+  ssdGb: number | null;
+  setSsdGb(gb: number | null): void;
+  load(): Promise<void>;
+}
+
+export function createWorkingSetStore(client: ApiClient) {
+  return createStore<WorkingSetState>()((set) => ({
+    scans: [],
+    loading: false,
+    error: null,
+    ssdGb: null,
+    setSsdGb: (ssdGb) => set({ ssdGb }),
+    async load() {
+      set({ loading: true, error: null });
+      const list = await client.call('library.list', { test: WORKING_SET_TEST, limit: SCANS_SHOWN });
+      if (!list.ok) return set({ loading: false, error: list.error });
+      const records: RunRecord[] = [];
+      for (const summary of [...list.data].reverse()) {
+        const got = await client.call('library.get', { id: summary.id });
+        if (!got.ok) return set({ loading: false, error: got.error });
+        records.push(got.data);
+      }
+      set({ scans: records, loading: false });
+    },
+  }));
+}
