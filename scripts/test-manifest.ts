@@ -60,6 +60,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/terminal-writes.test.ts': [],
   'electron/core/analysis/compare.test.ts': [],
   'electron/core/analysis/encryption.test.ts': [],
+  'electron/core/analysis/significance.test.ts': [],
   'electron/core/analysis/summary.test.ts': [],
   'electron/core/analysis/units.test.ts': [],
   'electron/core/api/dispatch.test.ts': [],

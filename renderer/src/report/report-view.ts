@@ -160,7 +160,8 @@ function Method({ doc }: { doc: ReportDocument }): ReactElement {
       null,
       `Throughput in ${doc.comparison.unitDescription}; IOPS are I/O operations per second; latency in ns, µs or ms as labelled. ` +
         'Ratios are to run #1 (×2.00 = twice its figure); with three or more runs each is also compared to the run before it. ' +
-        'A difference is "beyond spread" when it exceeds twice the runs’ combined standard deviation.',
+        'A difference is "beyond spread" when the ratio exceeds twice the runs’ combined spread measured as factors (on a log scale), ' +
+        'so one stalled run cannot turn a large gain into noise.',
     ),
     ...doc.runs.map((run, i) =>
       h(
