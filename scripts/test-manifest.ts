@@ -112,6 +112,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/report/report-model.test.ts': [],
   'electron/core/store/library.test.ts': [],
   'electron/core/store/unsaved.test.ts': [],
+  'electron/core/system/cpu-load.test.ts': [],
   'electron/core/system/degrade.test.ts': [],
   'electron/core/system/discard-audit.test.ts': [],
   'electron/core/system/fixtures.test.ts': [],

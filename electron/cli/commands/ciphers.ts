@@ -1,11 +1,11 @@
 // `diskdelta ciphers [--json]`: the cipher ceilings of this CPU (core/crypto/cipher-ceilings.ts).
 import { parseCount, parseDuration, parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { measureCipherCeilings } from '../../core/crypto/cipher-ceilings.ts';
+import { DEFAULT_ROUNDS, measureCipherCeilings } from '../../core/crypto/cipher-ceilings.ts';
 import { formatCipherCeilings } from '../../core/crypto/cipher-text.ts';
 import { BenchError } from '../../core/bench/errors.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
-const HELP = `Usage: diskdelta ciphers [--json] [--cipher NAME:BITS]... [--sector 512|4096]... [--threads N]... [--window S]
+const HELP = `Usage: diskdelta ciphers [--json] [--cipher NAME:BITS]... [--sector 512|4096]... [--threads N]... [--window S] [--rounds N]
 
 How fast this CPU encrypts and decrypts disk sectors with dm-crypt's ciphers: the ceiling an
 encrypted disk cannot exceed, whatever the drive. Measured through the kernel crypto API
@@ -17,7 +17,10 @@ labelled "user-space estimate".
                       aes-xts-plain64 256/512, aes-cbc-essiv:sha256, serpent-xts, twofish-xts, adiantum)
   --sector BYTES      512 or 4096 … (repeatable; default 512 and 4096)
   --threads N         (repeatable; default 1 and every CPU)
-  --window S          seconds per figure (default 0.3)
+  --window S          seconds per window (default 0.2)
+  --rounds N          rounds of windows (default 5): each figure is the median of its N windows,
+                      with its 95 % interval; flagged noisy when the windows disagree by more than
+                      10 %, and flagged when more threads come out slower than one
   --user-space        measure with OpenSSL even where AF_ALG exists (labelled as an estimate)
   --json              machine-readable (bytes/s)
 `;
@@ -31,6 +34,7 @@ export const ciphersCommand: CliCommand = {
       sector: { type: 'string', multiple: true },
       threads: { type: 'string', multiple: true },
       window: { type: 'string' },
+      rounds: { type: 'string' },
       'user-space': { type: 'boolean' },
     });
     for (const c of values.cipher ?? []) {
@@ -42,7 +46,8 @@ export const ciphersCommand: CliCommand = {
       return n;
     });
     const threads = (values.threads ?? []).map((t) => parseCount(t, '--threads', 1, 64));
-    const windowSeconds = values.window ? parseDuration(values.window, '--window') : 0.3;
+    const windowSeconds = values.window ? parseDuration(values.window, '--window') : 0.2;
+    const rounds = values.rounds ? parseCount(values.rounds, '--rounds', 1, 50) : DEFAULT_ROUNDS;
     if (windowSeconds < 0.05 || windowSeconds > 60) throw new UsageError('--window must be 0.05 to 60 seconds');
     try {
       const ceilings = await measureCipherCeilings({
@@ -50,6 +55,7 @@ export const ciphersCommand: CliCommand = {
         sectors,
         threads,
         windowSeconds,
+        rounds,
         backend: values['user-space'] ? 'openssl' : 'auto',
       });
       writeOut(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));

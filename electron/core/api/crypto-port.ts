@@ -5,7 +5,7 @@ import { measureCipherCeilings, type CipherCeilings } from '../crypto/cipher-cei
 import { ApiFailure } from './dispatch.ts';
 import type { CryptoPort } from './handlers.ts';
 
-export function cryptoPort(measure: () => Promise<CipherCeilings> = () => measureCipherCeilings({ windowSeconds: 0.25 })): CryptoPort {
+export function cryptoPort(measure: () => Promise<CipherCeilings> = () => measureCipherCeilings({ windowSeconds: 0.2 })): CryptoPort {
   let last: CipherCeilings | null = null;
   let pending: Promise<CipherCeilings> | null = null;
   return {

@@ -4,6 +4,11 @@ import { formatNumber } from '../analysis/units.ts';
 import type { CipherCeilings } from './cipher-ceilings.ts';
 import { counted } from '../model/display.ts';
 
+/** "1,419 ±4 %": a median with its interval; no interval from a single window. */
+function rateText(bps: number, ci: number | null | undefined): string {
+  return ci == null ? formatNumber(bps / 1e6) : `${formatNumber(bps / 1e6)} ±${Math.max(1, Math.round(ci * 100))} %`;
+}
+
 export function formatCipherCeilings(c: CipherCeilings): string {
   const out: string[] = [];
   const yesNo = (b: boolean) => (b ? 'yes' : 'no');
@@ -20,7 +25,10 @@ export function formatCipherCeilings(c: CipherCeilings): string {
     for (const s of sectors) {
       const cells = threads.map((t) => {
         const f = c.figures.find((x) => x.cipher === k.cipher && x.keyBits === k.keyBits && x.sectorBytes === s && x.threads === t);
-        return f ? `${formatNumber(f.encryptBps / 1e6)} / ${formatNumber(f.decryptBps / 1e6)}` : '—';
+        if (!f) return '—';
+        const marks = [f.noisy ? 'noisy' : '', f.slowerThanOneThread ? 'slower than 1 thread' : ''].filter(Boolean);
+        const mark = marks.length ? ` [${marks.join(', ')}]` : '';
+        return `${rateText(f.encryptBps, f.encryptCi)} / ${rateText(f.decryptBps, f.decryptCi)}${mark}`;
       });
       rows.push([k.cipher, `${k.keyBits} bit`, `${s} B`, ...cells]);
     }
@@ -36,6 +44,13 @@ export function formatCipherCeilings(c: CipherCeilings): string {
     out.push('', 'Not measured:');
     for (const u of c.unavailable) out.push(`  ${u.cipher} ${u.keyBits} bit: ${u.reason}`);
   }
-  out.push('', `Each figure: a ${c.windowSeconds} s window, one request and one IV per sector as dm-crypt does; MB/s = 10^6 bytes/s.`);
+  const rounds = c.rounds ?? 1;
+  out.push(
+    '',
+    rounds > 1
+      ? `Each figure: the median of ${rounds} rounds of a ${c.windowSeconds} s window (± its 95 % interval), the figures interleaved within each round; one request and one IV per sector as dm-crypt does; MB/s = 10^6 bytes/s.`
+      : `Each figure: one ${c.windowSeconds} s window (no interval: a single round); one request and one IV per sector as dm-crypt does; MB/s = 10^6 bytes/s.`,
+  );
+  out.push(`Measured ${c.measuredAt}${c.kernel ? ` on kernel ${c.kernel}` : ''} with ${c.backend}.`);
   return `${out.join('\n')}\n`;
 }
