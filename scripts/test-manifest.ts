@@ -63,6 +63,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/analysis/significance.test.ts': [],
   'electron/core/analysis/summary.test.ts': [],
   'electron/core/analysis/units.test.ts': [],
+  'electron/core/api/crypto-port.test.ts': [],
   'electron/core/api/dispatch.test.ts': [],
   'electron/core/api/events.test.ts': [],
   'electron/core/api/library-service.test.ts': [],

@@ -3,9 +3,12 @@ import { parseCount, parseDuration, parseFlags, UsageError, type CliCommand } fr
 import { DEFAULT_ROUNDS, measureCipherCeilings } from '../../core/crypto/cipher-ceilings.ts';
 import { formatCipherCeilings } from '../../core/crypto/cipher-text.ts';
 import { BenchError } from '../../core/bench/errors.ts';
+import { exitCodeOf } from '../../core/model/failures.ts';
+import type { CipherCeilings } from '../../core/model/cipher-types.ts';
+import { LibraryError, openLibrary, resolveDbPath } from '../../core/store/library.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
-const HELP = `Usage: diskdelta ciphers [--json] [--cipher NAME:BITS]... [--sector 512|4096]... [--threads N]... [--window S] [--rounds N]
+const HELP = `Usage: diskdelta ciphers [--json] [--cipher NAME:BITS]... [--sector 512|4096]... [--threads N]... [--window S] [--rounds N] [--no-save] [--db FILE]
 
 How fast this CPU encrypts and decrypts disk sectors with dm-crypt's ciphers: the ceiling an
 encrypted disk cannot exceed, whatever the drive. Measured through the kernel crypto API
@@ -23,6 +26,11 @@ labelled "user-space estimate".
                       10 %, and flagged when more threads come out slower than one
   --user-space        measure with OpenSSL even where AF_ALG exists (labelled as an estimate)
   --json              machine-readable (bytes/s)
+  --no-save           do not keep the measurement in the library
+  --db PATH           results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
+
+The measurement is kept in the results library as one of this machine (date, CPU, kernel,
+backend): compare's and the reports' encryption forecasts use the newest one of this CPU.
 `;
 
 export const ciphersCommand: CliCommand = {
@@ -36,6 +44,8 @@ export const ciphersCommand: CliCommand = {
       window: { type: 'string' },
       rounds: { type: 'string' },
       'user-space': { type: 'boolean' },
+      'no-save': { type: 'boolean' },
+      db: { type: 'string' },
     });
     for (const c of values.cipher ?? []) {
       if (!/^[\w:,.-]+:\d+$/.test(c)) throw new UsageError(`--cipher '${c}' must be NAME:BITS, e.g. aes-xts-plain64:512`);
@@ -59,7 +69,8 @@ export const ciphersCommand: CliCommand = {
         backend: values['user-space'] ? 'openssl' : 'auto',
       });
       writeOut(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));
-      return 0;
+      if (values['no-save']) return 0;
+      return keep(ceilings, values.db, values.json === true);
     } catch (error) {
       if (!(error instanceof BenchError)) throw error;
       writeErr(`diskdelta ciphers: ${error.message}\n`);
@@ -67,3 +78,21 @@ export const ciphersCommand: CliCommand = {
     }
   },
 };
+
+/** Printed first, kept second: a library that cannot take it loses nothing the user saw. */
+function keep(ceilings: CipherCeilings, db: string | undefined, json: boolean): number {
+  try {
+    const library = openLibrary({ dbPath: resolveDbPath(db) });
+    try {
+      library.saveCipherCeilings(ceilings);
+      if (!json) writeOut(`Kept in ${library.path}: compare and report forecast dm-crypt with it.\n`);
+    } finally {
+      library.close();
+    }
+  } catch (error) {
+    if (!(error instanceof LibraryError)) throw error;
+    writeErr(`diskdelta ciphers: the measurement above was not kept: ${error.message}. Choose another library with --db.\n`);
+    return exitCodeOf('not-saved');
+  }
+  return 0;
+}

@@ -9,7 +9,7 @@ import { BenchError } from '../bench/errors.ts';
 import { isFailureCode } from '../model/failures.ts';
 import { locateWorker } from '../bench/worker-client.ts';
 import { parseCpuinfo } from '../system/cpu-memory.ts';
-import { release } from 'node:os';
+import { cpus, release } from 'node:os';
 import { watchOtherCpu } from '../system/index.ts';
 import { machineBusyWarning } from '../bench/result-warnings.ts';
 import { coefficientOfVariation, median, medianInterval, TRUST } from '../bench/statistics.ts';
@@ -221,4 +221,10 @@ export function ceilingFor(
   return pool.reduce((best, f) =>
     Math.abs(Math.log2(f.sectorBytes / want.sectorBytes)) < Math.abs(Math.log2(best.sectorBytes / want.sectorBytes)) ? f : best,
   );
+}
+
+/** This machine's CPU as a stored measurement names it: the one whose ceilings apply here. */
+export async function thisCpu(): Promise<{ model: string | null; cpus: number }> {
+  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => null);
+  return { model: cpuinfo === null ? null : parseCpuinfo(cpuinfo).model, cpus: cpus().length || 1 };
 }

@@ -1,13 +1,8 @@
 // `diskdelta ciphers` as text: one table, its source in the heading and on every column, so a
 // user-space estimate can never be read as the kernel's figure.
-import { formatNumber } from '../analysis/units.ts';
-import type { CipherCeilings } from './cipher-ceilings.ts';
+import type { CipherCeilings } from '../model/cipher-types.ts';
+import { cipherFigureText, cipherMeasurementText } from '../analysis/encryption.ts';
 import { counted } from '../model/display.ts';
-
-/** "1,419 ±4 %": a median with its interval; no interval from a single window. */
-function rateText(bps: number, ci: number | null | undefined): string {
-  return ci == null ? formatNumber(bps / 1e6) : `${formatNumber(bps / 1e6)} ±${Math.max(1, Math.round(ci * 100))} %`;
-}
 
 export function formatCipherCeilings(c: CipherCeilings): string {
   const out: string[] = [];
@@ -25,10 +20,7 @@ export function formatCipherCeilings(c: CipherCeilings): string {
     for (const s of sectors) {
       const cells = threads.map((t) => {
         const f = c.figures.find((x) => x.cipher === k.cipher && x.keyBits === k.keyBits && x.sectorBytes === s && x.threads === t);
-        if (!f) return '—';
-        const marks = [f.noisy ? 'noisy' : '', f.slowerThanOneThread ? 'slower than 1 thread' : ''].filter(Boolean);
-        const mark = marks.length ? ` [${marks.join(', ')}]` : '';
-        return `${rateText(f.encryptBps, f.encryptCi)} / ${rateText(f.decryptBps, f.decryptCi)}${mark}`;
+        return f ? cipherFigureText(f) : '—';
       });
       rows.push([k.cipher, `${k.keyBits} bit`, `${s} B`, ...cells]);
     }
@@ -44,13 +36,6 @@ export function formatCipherCeilings(c: CipherCeilings): string {
     out.push('', 'Not measured:');
     for (const u of c.unavailable) out.push(`  ${u.cipher} ${u.keyBits} bit: ${u.reason}`);
   }
-  const rounds = c.rounds ?? 1;
-  out.push(
-    '',
-    rounds > 1
-      ? `Each figure: the median of ${rounds} rounds of a ${c.windowSeconds} s window (± its 95 % interval), the figures interleaved within each round; one request and one IV per sector as dm-crypt does; MB/s = 10^6 bytes/s.`
-      : `Each figure: one ${c.windowSeconds} s window (no interval: a single round); one request and one IV per sector as dm-crypt does; MB/s = 10^6 bytes/s.`,
-  );
-  out.push(`Measured ${c.measuredAt}${c.kernel ? ` on kernel ${c.kernel}` : ''} with ${c.backend}.`);
+  out.push('', `${cipherMeasurementText(c)} One request and one IV per sector as dm-crypt does; MB/s = 10^6 bytes/s.`);
   return `${out.join('\n')}\n`;
 }
