@@ -59,6 +59,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/system-format.test.ts': [],
   'electron/cli/terminal-writes.test.ts': [],
   'electron/core/analysis/compare.test.ts': [],
+  'electron/core/analysis/encryption-story.test.ts': [],
   'electron/core/analysis/encryption.test.ts': [],
   'electron/core/analysis/significance.test.ts': [],
   'electron/core/analysis/summary.test.ts': [],
