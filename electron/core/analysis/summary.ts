@@ -6,6 +6,7 @@
 import type { RunRecord } from '../model/results.ts';
 import { trimVerdict } from '../system/trim-verdict.ts';
 import type { CompareRow, Comparison, Delta } from './compare.ts';
+import type { EncryptionStory } from './encryption-story.ts';
 
 export interface SummarySection {
   id: string;
@@ -17,6 +18,8 @@ export interface SummarySection {
 export interface SummaryInput {
   records: RunRecord[];
   comparison: Comparison;
+  /** The encryption story of the same runs (encryption-story.ts), when there is one. */
+  encryption?: EncryptionStory | null;
 }
 
 export type SummaryAnalysis = (input: SummaryInput) => SummarySection | null;
@@ -129,7 +132,13 @@ export function trimSummary({ records, comparison }: SummaryInput): SummarySecti
 }
 
 /** Every analysis that can speak in a report's summary, in the order they are shown. */
-export const SUMMARY_ANALYSES: SummaryAnalysis[] = [upgradeSummary, trimSummary];
+/** What dm-crypt cost or would cost, and which ceiling holds: the story's own sentences. */
+export function encryptionSummary({ encryption }: SummaryInput): SummarySection | null {
+  if (!encryption || encryption.sentences.length === 0) return null;
+  return { id: 'encryption', title: 'What encryption costs', paragraphs: encryption.sentences };
+}
+
+export const SUMMARY_ANALYSES: SummaryAnalysis[] = [upgradeSummary, encryptionSummary, trimSummary];
 
 export function summarize(input: SummaryInput, analyses: SummaryAnalysis[] = SUMMARY_ANALYSES): SummarySection[] {
   return analyses.map((analysis) => analysis(input)).filter((s): s is SummarySection => s !== null && s.paragraphs.length > 0);

@@ -57,5 +57,10 @@ export const REPORT_CSS = `
 .report ul.warnings li, .report ul.notes li { break-inside: avoid; margin-bottom: 0.8mm; }
 .report ul.tests { font-size: 8pt; }
 .report .method-run { margin-bottom: 2mm; }
+.report table.encryption { font-size: 8.5pt; margin-bottom: 2mm; }
+.report table.encryption td.forecast { border: 1.5px dashed #6b7280; background: repeating-linear-gradient(135deg, #f3f4f6 0 2mm, #fff 2mm 4mm); }
+.report table.encryption td.forecast em { font-style: italic; color: #4b5563; }
+.report .flagged { color: #b45309; }
+.report ul.warnings.flagged { font-size: 7.5pt; }
 @media print { .report { max-width: none; } }
 `;

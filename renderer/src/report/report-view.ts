@@ -8,6 +8,7 @@ import type { Delta } from '../../../electron/core/analysis/compare.ts';
 import type { ReportDocument, ReportRun } from '../../../electron/core/report/report-model.ts';
 import { REPORT_COLORS, ReportChartView } from './report-chart.ts';
 import { counted } from '../../../electron/core/model/display.ts';
+import { EncryptionSection } from './report-encryption.ts';
 
 const SPREAD_TEXT = { yes: 'beyond spread', no: 'within spread', unknown: 'spread unknown' } as const;
 const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'no better side' } as const;
@@ -226,6 +227,7 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
           ),
         )
       : null,
+    doc.encryption ? h(EncryptionSection, { story: doc.encryption }) : null,
     h(
       Section,
       { id: 'runs', title: 'Runs, disks and machines' },
