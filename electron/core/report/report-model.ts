@@ -5,6 +5,7 @@ import { compareRuns, testTitle, type Comparison } from '../analysis/compare.ts'
 import { summarize, type SummaryAnalysis, type SummarySection } from '../analysis/summary.ts';
 import { encryptionStory, type EncryptionStory } from '../analysis/encryption-story.ts';
 export type { EncryptionStory, StoryColumn } from '../analysis/encryption-story.ts';
+export { isEncryptedRun } from '../analysis/encryption-story.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import { formatBytes, formatPercent, type ThroughputUnit } from '../analysis/units.ts';
 import type { RunRecord, RunSource, TestParams, Warning } from '../model/results.ts';
