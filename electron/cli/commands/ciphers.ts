@@ -1,11 +1,14 @@
 // `diskdelta ciphers [--json]`: the cipher ceilings of this CPU (core/crypto/cipher-ceilings.ts).
 import { parseCount, parseDuration, parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { measureCipherCeilings } from '../../core/crypto/cipher-ceilings.ts';
+import { DEFAULT_ROUNDS, measureCipherCeilings } from '../../core/crypto/cipher-ceilings.ts';
 import { formatCipherCeilings } from '../../core/crypto/cipher-text.ts';
 import { BenchError } from '../../core/bench/errors.ts';
+import { exitCodeOf } from '../../core/model/failures.ts';
+import type { CipherCeilings } from '../../core/model/cipher-types.ts';
+import { LibraryError, openLibrary, resolveDbPath } from '../../core/store/library.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
-const HELP = `Usage: diskdelta ciphers [--json] [--cipher NAME:BITS]... [--sector 512|4096]... [--threads N]... [--window S]
+const HELP = `Usage: diskdelta ciphers [--json] [--cipher NAME:BITS]... [--sector 512|4096]... [--threads N]... [--window S] [--rounds N] [--no-save] [--db FILE]
 
 How fast this CPU encrypts and decrypts disk sectors with dm-crypt's ciphers: the ceiling an
 encrypted disk cannot exceed, whatever the drive. Measured through the kernel crypto API
@@ -17,9 +20,17 @@ labelled "user-space estimate".
                       aes-xts-plain64 256/512, aes-cbc-essiv:sha256, serpent-xts, twofish-xts, adiantum)
   --sector BYTES      512 or 4096 … (repeatable; default 512 and 4096)
   --threads N         (repeatable; default 1 and every CPU)
-  --window S          seconds per figure (default 0.3)
+  --window S          seconds per window (default 0.2)
+  --rounds N          rounds of windows (default 5): each figure is the median of its N windows,
+                      with its 95 % interval; flagged noisy when the windows disagree by more than
+                      10 %, and flagged when more threads come out slower than one
   --user-space        measure with OpenSSL even where AF_ALG exists (labelled as an estimate)
   --json              machine-readable (bytes/s)
+  --no-save           do not keep the measurement in the library
+  --db PATH           results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
+
+The measurement is kept in the results library as one of this machine (date, CPU, kernel,
+backend): compare's and the reports' encryption forecasts use the newest one of this CPU.
 `;
 
 export const ciphersCommand: CliCommand = {
@@ -31,7 +42,10 @@ export const ciphersCommand: CliCommand = {
       sector: { type: 'string', multiple: true },
       threads: { type: 'string', multiple: true },
       window: { type: 'string' },
+      rounds: { type: 'string' },
       'user-space': { type: 'boolean' },
+      'no-save': { type: 'boolean' },
+      db: { type: 'string' },
     });
     for (const c of values.cipher ?? []) {
       if (!/^[\w:,.-]+:\d+$/.test(c)) throw new UsageError(`--cipher '${c}' must be NAME:BITS, e.g. aes-xts-plain64:512`);
@@ -42,7 +56,8 @@ export const ciphersCommand: CliCommand = {
       return n;
     });
     const threads = (values.threads ?? []).map((t) => parseCount(t, '--threads', 1, 64));
-    const windowSeconds = values.window ? parseDuration(values.window, '--window') : 0.3;
+    const windowSeconds = values.window ? parseDuration(values.window, '--window') : 0.2;
+    const rounds = values.rounds ? parseCount(values.rounds, '--rounds', 1, 50) : DEFAULT_ROUNDS;
     if (windowSeconds < 0.05 || windowSeconds > 60) throw new UsageError('--window must be 0.05 to 60 seconds');
     try {
       const ceilings = await measureCipherCeilings({
@@ -50,10 +65,12 @@ export const ciphersCommand: CliCommand = {
         sectors,
         threads,
         windowSeconds,
+        rounds,
         backend: values['user-space'] ? 'openssl' : 'auto',
       });
       writeOut(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));
-      return 0;
+      if (values['no-save']) return 0;
+      return keep(ceilings, values.db, values.json === true);
     } catch (error) {
       if (!(error instanceof BenchError)) throw error;
       writeErr(`diskdelta ciphers: ${error.message}\n`);
@@ -61,3 +78,21 @@ export const ciphersCommand: CliCommand = {
     }
   },
 };
+
+/** Printed first, kept second: a library that cannot take it loses nothing the user saw. */
+function keep(ceilings: CipherCeilings, db: string | undefined, json: boolean): number {
+  try {
+    const library = openLibrary({ dbPath: resolveDbPath(db) });
+    try {
+      library.saveCipherCeilings(ceilings);
+      if (!json) writeOut(`Kept in ${library.path}: compare and report forecast dm-crypt with it.\n`);
+    } finally {
+      library.close();
+    }
+  } catch (error) {
+    if (!(error instanceof LibraryError)) throw error;
+    writeErr(`diskdelta ciphers: the measurement above was not kept: ${error.message}. Choose another library with --db.\n`);
+    return exitCodeOf('not-saved');
+  }
+  return 0;
+}

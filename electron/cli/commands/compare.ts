@@ -4,6 +4,8 @@ import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { compareRuns } from '../../core/analysis/compare.ts';
 import { formatComparisonText } from '../../core/analysis/compare-text.ts';
+import { encryptionStory, encryptionStoryText } from '../../core/analysis/encryption-story.ts';
+import { thisCpu } from '../../core/crypto/cipher-ceilings.ts';
 import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta compare ID ID... [--json] [--unit MB|MiB|KB] [--db FILE]
@@ -13,6 +15,11 @@ to it (×3.29 = 3.29 times the baseline's figure), the percent change, whether t
 or worse (higher throughput, IOPS and seeks are better; lower latency is better) and whether
 the difference exceeds the runs' own spread. With three or more runs, each is also compared
 to the run before it (HDD → SSD → SSD + dm-crypt).
+
+When a run is encrypted or this CPU's cipher ceilings are kept (diskdelta ciphers), an
+encryption part follows: each unencrypted run's sequential figure forecast under dm-crypt on
+this CPU (labelled estimated), the cipher ceiling, which ceiling holds, and what a measured
+drop under dm-crypt says (--json: the "encryption" field).
 
   --unit U     throughput unit: MB (10^6 bytes/s, default), MiB (2^20), KB (KiB, bonnie++'s K)
   --json       print the comparison as JSON (raw values and the labelled text)
@@ -33,12 +40,17 @@ export const compareCommand: CliCommand = {
     const ids = positionals.map(parseRunId);
     if (ids.length < 2) throw new UsageError('compare needs at least two run ids, the baseline first: diskdelta compare 1 2');
     const unit = parseUnitFlag(values.unit);
+    const cpu = await thisCpu();
     return withLibrary(
       'compare',
       values.db,
       (library) => {
-        const comparison = compareRuns(requireRuns(library, ids), { unit });
-        writeOut(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison));
+        const runs = requireRuns(library, ids);
+        const comparison = compareRuns(runs, { unit });
+        // The newest cipher ceilings of this CPU kept in the library (`diskdelta ciphers`).
+        const encryption = encryptionStory(runs, library.latestCipherCeilings(cpu));
+        if (values.json) writeOut(`${JSON.stringify({ ...comparison, encryption }, null, 2)}\n`);
+        else writeOut(formatComparisonText(comparison) + (encryption ? `\n${encryptionStoryText(encryption)}` : ''));
         return 0;
       },
       { readOnly: true },

@@ -13,6 +13,7 @@ import { openLibrary } from '../../core/store/library.ts';
 import { syntheticRun } from '../../core/store/fixtures/synthetic-run.ts';
 import { formatRun } from './show.ts';
 import { LIST_PAGE } from './list.ts';
+import { thisCpu } from '../../core/crypto/cipher-ceilings.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-library-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,6 +70,46 @@ describe('library commands', () => {
     const library = openLibrary({ dbPath: db });
     assert.deepEqual(JSON.parse(json.stdout), library.getRun(ids[1]!));
     library.close();
+  });
+
+  it('compare tells the 2011 story with its encryption part: run 2 forecast under dm-crypt on this CPU, labelled estimated', async () => {
+    const story = join(dir, 'story.sqlite');
+    assert.equal((await runCli(['import', '--reference', '--db', story])).code, 0);
+    const library = openLibrary({ dbPath: story });
+    const cpu = await thisCpu();
+    library.saveCipherCeilings({
+      source: 'kernel',
+      sourceLabel: 'kernel crypto API (AF_ALG), the code dm-crypt runs',
+      backend: 'af_alg',
+      cpus: cpu.cpus,
+      cpu: { model: cpu.model, aesNi: false, vaes: false, flags: [] },
+      figures: [1, cpu.cpus].map((threads) => ({
+        cipher: 'aes-xts-plain64',
+        keyBits: 512,
+        kernelName: 'xts(aes)',
+        sectorBytes: 65536,
+        threads,
+        encryptBps: 70e6,
+        decryptBps: 70e6,
+      })),
+      unavailable: [],
+      warnings: [],
+      measuredAt: '2026-12-01T14:00:00.000Z',
+      windowSeconds: 0.2,
+      rounds: 5,
+    });
+    library.close();
+    const text = await runCli(['compare', '1', '2', '3', '--db', story]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(
+      text.stdout,
+      /#2 SSD: 135\.9 MB\/s published \(reference\); under dm-crypt on this CPU 70\.0 MB\/s \(estimated\), ceiling: cipher/,
+    );
+    assert.match(text.stdout, /one core decrypting at ~70 MB\/s was the ceiling/);
+    const json = JSON.parse((await runCli(['compare', '1', '2', '3', '--json', '--db', story])).stdout);
+    assert.equal(json.encryption.columns[1].forecast.provenance, 'estimated');
+    assert.equal(json.encryption.columns[1].ceiling, 'cipher');
+    assert.equal(json.encryption.cipher.oneCore, 70e6);
   });
 
   it('compare prints ratios to the first run, in the unit asked for', async () => {

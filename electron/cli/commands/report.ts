@@ -2,6 +2,7 @@
 // HTML file). The content is the report view of the app (renderer/src/report), printed by the
 // system's Chromium: the same document the app's "Save PDF" gives.
 import { constants } from 'node:fs';
+import { thisCpu } from '../../core/crypto/cipher-ceilings.ts';
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.ts';
@@ -85,7 +86,7 @@ export const reportCommand: CliCommand = {
         try {
           rendered = await renderReport(
             runs,
-            { format, paper, unit, appVersion: await appVersion() },
+            { format, paper, unit, appVersion: await appVersion(), ceilings: library.latestCipherCeilings(await thisCpu()) },
             { html: renderReportHtmlLazily, printer },
           );
         } catch (error) {

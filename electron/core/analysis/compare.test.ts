@@ -171,7 +171,35 @@ describe('compareRuns direction and spread', () => {
     assert.equal(clear.rows[0]!.cells[1]!.vsBaseline!.beyondSpread, 'yes'); // Δ 10 vs 2·√2 ≈ 2.8
     const noisy = compareRuns([tight([90e6, 100e6, 110e6]), tight([95e6, 105e6, 115e6])]);
     assert.equal(noisy.rows[0]!.cells[1]!.vsBaseline!.beyondSpread, 'no'); // Δ 5 vs 2·√200 ≈ 28
-    assert.match(noisy.rows[0]!.cells[1]!.vsBaseline!.spreadReason, /within 2× the combined standard deviation/);
+    assert.match(noisy.rows[0]!.cells[1]!.vsBaseline!.spreadReason, /is within 2× the runs' combined spread on a log scale/);
+  });
+
+  // The issue's ×86 case: a hard disk capped at ~150 IOPS against an SSD whose six runs are
+  // skewed, the slowest one 15× the disk's cap. Linear standard deviations called it noise.
+  it('calls an ×86 gain with one stalled run beyond spread, and its throughput and latency agree', () => {
+    const iopsRun = (label: string, iops: number[]) => {
+      const sorted = [...iops].sort((x, y) => x - y);
+      const median = (sorted[2]! + sorted[3]!) / 2;
+      return run(label, [
+        result('rnd4k-q1t1-read', {
+          bytesPerSec: median * 4096,
+          iops: median,
+          latencyNs: { mean: null, p50: 1e9 / median, p90: null, p99: null, p999: null, max: null },
+          runs: measured(iops.map((v) => v * 4096)),
+        }),
+      ]);
+    };
+    const hddRuns = iopsRun('hdd', [149.8, 150.0, 150.1, 149.9, 150.2, 150.0]);
+    const ssdRuns = iopsRun('ssd', [15 * 150, 6000, 12_000, 13_860, 20_000, 30_000]);
+    const c = compareRuns([hddRuns, ssdRuns]);
+    const iops = row(c.rows, 'rnd4k-q1t1-read', 'iops').cells[1]!.vsBaseline!;
+    assert.equal(iops.ratioText, '×86.2');
+    assert.equal(iops.beyondSpread, 'yes', iops.spreadReason);
+    assert.equal(row(c.rows, 'rnd4k-q1t1-read', 'latency.p50').cells[1]!.vsBaseline!.beyondSpread, 'yes');
+    // Ties: the same skewed runs on both sides are never a change.
+    const tie = row(compareRuns([ssdRuns, ssdRuns]).rows, 'rnd4k-q1t1-read', 'iops').cells[1]!.vsBaseline!;
+    assert.equal(tie.beyondSpread, 'no');
+    assert.equal(tie.verdict, 'same');
   });
 
   it('falls back to the CV when there are no per-run values, and to unknown when one side has none', () => {

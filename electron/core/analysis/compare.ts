@@ -16,6 +16,7 @@ import {
   type TestResult,
 } from '../model/results.ts';
 import { engineText, measuredDeviceText } from '../model/run-text.ts';
+import { judgeChange, logSpreadOfCv, logSpreadOfValues } from './significance.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -97,8 +98,6 @@ export interface Comparison {
   notes: string[];
 }
 
-/** How many combined standard deviations a difference must reach to count as real. */
-export const SPREAD_FACTOR = 2;
 /** Below this change (what formatPercent shows as ±0.0 %) the verdict is 'same'. */
 export const SAME_BELOW_PERCENT = 0.05;
 
@@ -194,10 +193,11 @@ function valueOf(result: TestResult, metric: string): number | null {
 }
 
 /**
- * The standard deviation of a metric for one result: from its repeated runs when it has
- * two or more, else from its coefficient of variation (which the orchestrator computes on
- * throughput; with a fixed block size IOPS vary by the same proportion). Latency has no CV,
- * so only runs give it a spread. null: the result carries no spread (one run, an import).
+ * The log-scale spread of a metric for one result (significance.ts says why the log scale):
+ * from its repeated runs when it has two or more, else from its coefficient of variation
+ * (which the orchestrator computes on throughput; with a fixed block size IOPS vary by the
+ * same proportion). Latency has no CV, so only runs give it a spread. null: the result
+ * carries no spread (one run, an import).
  */
 function spreadOf(result: TestResult, metric: string): number | null {
   const values = result.runs
@@ -209,18 +209,15 @@ function spreadOf(result: TestResult, metric: string): number | null {
           : m.latencyNs[metric.slice('latency.'.length) as keyof typeof LATENCY_METRICS],
     )
     .filter((v): v is number => v != null);
-  if (values.length >= 2) {
-    const mean = values.reduce((a, b) => a + b, 0) / values.length;
-    return Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1));
-  }
-  const value = valueOf(result, metric);
-  if ((metric === 'bytesPerSec' || metric === 'iops') && result.cv != null && value != null) return result.cv * value;
+  if (values.length >= 2) return logSpreadOfValues(values);
+  if ((metric === 'bytesPerSec' || metric === 'iops') && result.cv != null) return logSpreadOfCv(result.cv);
   return null;
 }
 
 interface Side {
   value: number | null;
-  sd: number | null;
+  /** Standard deviation of ln(value) over the runs (significance.ts). */
+  logSd: number | null;
   underResolved: boolean;
   runIndex: number;
 }
@@ -239,13 +236,15 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   if (from.underResolved || to.underResolved) {
     const which = from.underResolved ? from.runIndex : to.runIndex;
     spreadReason = `#${which + 1} is under-resolved (finished too fast to measure)`;
-  } else if (from.sd == null || to.sd == null) {
-    const which = from.sd == null ? from.runIndex : to.runIndex;
-    spreadReason = `#${which + 1} has no spread (a single value)`;
   } else {
-    const noise = SPREAD_FACTOR * Math.sqrt(from.sd ** 2 + to.sd ** 2);
-    beyondSpread = Math.abs(to.value - from.value) > noise ? 'yes' : 'no';
-    spreadReason = `difference ${beyondSpread === 'yes' ? 'exceeds' : 'is within'} ${SPREAD_FACTOR}× the combined standard deviation`;
+    const judged = judgeChange({ value: from.value, logSd: from.logSd }, { value: to.value, logSd: to.logSd });
+    if (judged) {
+      beyondSpread = judged.beyond ? 'yes' : 'no';
+      spreadReason = judged.reason;
+    } else {
+      const which = from.logSd == null ? from.runIndex : to.runIndex;
+      spreadReason = `#${which + 1} has no spread (a single value)`;
+    }
   }
   return {
     ratio,
@@ -275,7 +274,7 @@ function displayValue(
 function buildRow(test: string, metric: Metric, results: Array<TestResult | null>, unit: ThroughputUnit): CompareRow {
   const sides: Side[] = results.map((r, runIndex) => ({
     value: r ? valueOf(r, metric.id) : null,
-    sd: r ? spreadOf(r, metric.id) : null,
+    logSd: r ? spreadOf(r, metric.id) : null,
     underResolved: r?.underResolved ?? false,
     runIndex,
   }));
@@ -316,7 +315,7 @@ function figureRows(test: string, results: Array<TestResult | null>, unit: Throu
     const def = metricById(id);
     const direction = def?.direction ?? 'none';
     const found = results.map((r) => r?.figures?.find((f) => f.metric === id && f.subject === subject) ?? null);
-    const sides: Side[] = found.map((f, runIndex) => ({ value: f?.value ?? null, sd: null, underResolved: false, runIndex }));
+    const sides: Side[] = found.map((f, runIndex) => ({ value: f?.value ?? null, logSd: null, underResolved: false, runIndex }));
     const label = [def?.label ?? id, subject].filter(Boolean).join(' · ');
     return {
       test,
@@ -363,7 +362,7 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
   return keys.map(({ name, unit }) => {
     const direction = directionOfUnit(unit);
     const found = runs.map((run) => run.extras.find((e) => e.name === name && e.unit === unit) ?? null);
-    const sides: Side[] = found.map((e, runIndex) => ({ value: e?.value ?? null, sd: null, underResolved: false, runIndex }));
+    const sides: Side[] = found.map((e, runIndex) => ({ value: e?.value ?? null, logSd: null, underResolved: false, runIndex }));
     return {
       test: 'extras',
       testTitle: 'other figures (as imported)',

@@ -26,7 +26,8 @@
 //   IOPS follow from bytes/s and the block size. The seed's story is the first case: 132.7
 //   (KiB-based) MB/s raw with a one-core ~70 MB/s cipher gives min(132.7, 70) = 70 against the
 //   published 69.8.
-import type { CipherCeilings } from '../model/cipher-types.ts';
+import type { CipherCeilings, CipherFigure } from '../model/cipher-types.ts';
+import { formatNumber } from './units.ts';
 import type { RunRecord, TestParams, TestResult } from '../model/results.ts';
 
 /** Request size the cipher's bulk rate is taken at (cryptsetup benchmark's block). */
@@ -267,4 +268,26 @@ export function encryptionVerdict(
     });
   }
   return verdicts;
+}
+
+/** "1,419 ±4 %": a median with its interval; no interval from a single window. */
+function rateText(bps: number, ci: number | null | undefined): string {
+  return ci == null ? formatNumber(bps / 1e6) : `${formatNumber(bps / 1e6)} ±${Math.max(1, Math.round(ci * 100))} %`;
+}
+
+/** "1,239 ±4 % / 1,335 ±3 % [noisy]": encrypt / decrypt MB/s with their intervals and flags (the CLI and the app). */
+export function cipherFigureText(f: CipherFigure): string {
+  const marks = [f.noisy ? 'noisy' : '', f.slowerThanOneThread ? 'slower than 1 thread' : ''].filter(Boolean);
+  const mark = marks.length ? ` [${marks.join(', ')}]` : '';
+  return `${rateText(f.encryptBps, f.encryptCi)} / ${rateText(f.decryptBps, f.decryptCi)}${mark}`;
+}
+
+/** When, where and how a measurement was taken: "median of 5 rounds … measured DATE on kernel K with af_alg". */
+export function cipherMeasurementText(c: CipherCeilings): string {
+  const rounds = c.rounds ?? 1;
+  const how =
+    rounds > 1
+      ? `the median of ${rounds} rounds of a ${c.windowSeconds} s window (± its 95 % interval), the figures interleaved within each round`
+      : `one ${c.windowSeconds} s window (no interval: a single round)`;
+  return `Each figure: ${how}. Measured ${c.measuredAt}${c.kernel ? ` on kernel ${c.kernel}` : ''} with ${c.backend}.`;
 }

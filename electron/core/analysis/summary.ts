@@ -7,6 +7,7 @@ import type { RunRecord } from '../model/results.ts';
 import { trimVerdict } from '../system/trim-verdict.ts';
 import type { CompareRow, Comparison, Delta } from './compare.ts';
 import { formatDiskSize, summaryOfResult, VERDICT_DAYS, windowOf, workingSetVerdict, WORKING_SET_TEST } from './working-set.ts';
+import type { EncryptionStory } from './encryption-story.ts';
 
 export interface SummarySection {
   id: string;
@@ -18,6 +19,8 @@ export interface SummarySection {
 export interface SummaryInput {
   records: RunRecord[];
   comparison: Comparison;
+  /** The encryption story of the same runs (encryption-story.ts), when there is one. */
+  encryption?: EncryptionStory | null;
 }
 
 export type SummaryAnalysis = (input: SummaryInput) => SummarySection | null;
@@ -167,8 +170,14 @@ export function workingSetSummary({ records, comparison }: SummaryInput): Summar
   return { id: 'working-set', title: 'How big an SSD', paragraphs };
 }
 
+/** What dm-crypt cost or would cost, and which ceiling holds: the story's own sentences. */
+export function encryptionSummary({ encryption }: SummaryInput): SummarySection | null {
+  if (!encryption || encryption.sentences.length === 0) return null;
+  return { id: 'encryption', title: 'What encryption costs', paragraphs: encryption.sentences };
+}
+
 /** Every analysis that can speak in a report's summary, in the order they are shown. */
-export const SUMMARY_ANALYSES: SummaryAnalysis[] = [upgradeSummary, trimSummary, workingSetSummary];
+export const SUMMARY_ANALYSES: SummaryAnalysis[] = [upgradeSummary, encryptionSummary, trimSummary, workingSetSummary];
 
 export function summarize(input: SummaryInput, analyses: SummaryAnalysis[] = SUMMARY_ANALYSES): SummarySection[] {
   return analyses.map((analysis) => analysis(input)).filter((s): s is SummarySection => s !== null && s.paragraphs.length > 0);

@@ -54,7 +54,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
         ? null
         : workerImporter({ dbPath, referenceDir: options.referenceDir, emit: options.emit }),
     system: systemPort,
-    crypto: cryptoPort(),
+    crypto: cryptoPort(undefined, library),
     runs: new RunManager({
       runBenchmark: async (spec, opts) => {
         // The app asks through polkit's own dialog when it must: here that leaves only

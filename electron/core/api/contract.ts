@@ -123,12 +123,20 @@ export const cipherCeilingsSchema = z.object({
       threads: z.number().int(),
       encryptBps: z.number(),
       decryptBps: z.number(),
+      encryptWindows: z.array(z.number()).optional(),
+      decryptWindows: z.array(z.number()).optional(),
+      encryptCi: z.number().nullable().optional(),
+      decryptCi: z.number().nullable().optional(),
+      noisy: z.boolean().optional(),
+      slowerThanOneThread: z.boolean().optional(),
     }),
   ),
   unavailable: z.array(z.object({ cipher: z.string(), keyBits: z.number().int(), kernelName: z.string(), reason: z.string() })),
   warnings: z.array(z.string()),
   measuredAt: z.string(),
   windowSeconds: z.number(),
+  rounds: z.number().int().optional(),
+  kernel: z.string().optional(),
 });
 
 export const activeRunSchema = z.object({

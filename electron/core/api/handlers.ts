@@ -122,7 +122,9 @@ export function createHandlers(backend: Backend): Handlers {
       const printer = format === 'pdf' ? need(backend, 'printer') : null;
       const { renderReport } = await import('../report/print.ts');
       try {
-        const report = await renderReport(records, { format, paper, unit, appVersion: backend.appVersion }, { html, printer });
+        // The stored cipher ceilings of this CPU, as Compare shows them: the same forecasts in print.
+        const ceilings = (await backend.crypto?.ciphers(false)) ?? null;
+        const report = await renderReport(records, { format, paper, unit, appVersion: backend.appVersion, ceilings }, { html, printer });
         return { fileName: report.fileName, mimeType: report.mimeType, contentBase64: Buffer.from(report.bytes).toString('base64') };
       } catch (error) {
         if (error instanceof ReportInputError) throw new ApiFailure('BAD_INPUT', error.message);

@@ -5,7 +5,8 @@
 import { stat } from 'node:fs/promises';
 import { kindOfTest } from '../model/catalog.ts';
 import type { RunRecord, RunSettings, TestResult, Warning } from '../model/results.ts';
-import { describeTarget } from '../system/index.ts';
+import { describeTarget, watchOtherCpu } from '../system/index.ts';
+import { machineBusyWarning } from './result-warnings.ts';
 import { BenchError } from './errors.ts';
 import { kindById } from './kinds/index.ts';
 import type { KindStep, MeasurementKind, StepContext, WorkerHello } from './kinds/kind.ts';
@@ -188,10 +189,16 @@ async function measure(
       cacheHelper: options.cacheHelper,
     };
     const step = planned.kind.start(planned.plan, stepContext);
+    const cpuWatch = watchOtherCpu();
     const stepHello = step.argv
       ? await runWorkerStep(step, [...step.argv, ...access], { workerPath, signal: options.signal, target: spec.target, warnings, emit })
       : null;
     if (!step.argv) await step.run?.(options.signal);
+    const busy = machineBusyWarning(cpuWatch.stop(), planned.tests.join(', '));
+    if (busy) {
+      warnings.push(busy);
+      emit({ type: 'warning', ...busy });
+    }
     hello ??= stepHello;
     results.push(...step.results(stepHello));
     Object.assign(settings, step.settings(stepHello));

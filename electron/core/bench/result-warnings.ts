@@ -5,7 +5,7 @@
 import type { Warning } from '../model/results.ts';
 import type { DeviceFingerprint, StackLayer } from '../model/machine.ts';
 import { formatBytes, formatThroughput } from '../analysis/units.ts';
-import { directIoTrusted, lowestCeiling } from '../system/index.ts';
+import { directIoTrusted, lowestCeiling, type OtherCpuUse } from '../system/index.ts';
 
 export interface ResultWarningInput {
   bytesPerSec: number | null;
@@ -56,4 +56,20 @@ export function resultWarnings(input: ResultWarningInput): Warning[] {
     });
   }
   return warnings;
+}
+
+/**
+ * Other processes kept at least this share of the machine's CPUs busy during a test: enough to
+ * slow a cipher, delay completions and move a figure by more than its own noise.
+ */
+export const MACHINE_BUSY_SHARE = 0.25;
+
+/** The `machine-busy` warning for a stretch of measuring, or null when the machine was quiet enough. */
+export function machineBusyWarning(use: OtherCpuUse | null, what: string): Warning | null {
+  if (!use || use.otherCpus < MACHINE_BUSY_SHARE * use.cpus) return null;
+  const share = Math.round((use.otherCpus / use.cpus) * 100);
+  return {
+    code: 'machine-busy',
+    message: `other processes kept ${use.otherCpus.toFixed(1)} of ${use.cpus} CPUs busy (${share} %) while ${what} ran: its figures may be lower and wider than on a quiet machine; measure again when the machine is idle`,
+  };
 }

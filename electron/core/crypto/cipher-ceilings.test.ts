@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ceilingFor, cipherArgv, parseCipherOutput } from './cipher-ceilings.ts';
+import { ceilingFor, cipherArgv, combineRounds, parseCipherOutput } from './cipher-ceilings.ts';
 import { formatCipherCeilings } from './cipher-text.ts';
 import { BenchError } from '../bench/errors.ts';
 
@@ -100,4 +100,59 @@ test('cipherArgv: the worker gets numbers and names from the request only', () =
     '--threads',
     '1',
   ]);
+});
+
+/** One round's output with the given 64 KiB rates (MB/s) for one thread and two. */
+const round = (one: number, two: number) =>
+  [
+    JSON.stringify({ v: 1, type: 'hello', verb: 'ciphers', backend: 'af_alg', cpus: 2 }),
+    ...[
+      [1, one],
+      [2, two],
+    ].map(([threads, mbps]) =>
+      JSON.stringify({
+        v: 1,
+        type: 'cipher',
+        backend: 'af_alg',
+        cipher: 'aes-xts-plain64',
+        key_bits: 512,
+        kernel_name: 'xts(aes)',
+        sector: 65536,
+        threads,
+        encrypt_bps: mbps! * 1e6,
+        decrypt_bps: mbps! * 1e6,
+      }),
+    ),
+  ].join('\n');
+
+test('rounds: each figure the median of its windows with its interval; wide windows noisy; all threads slower than one flagged', () => {
+  const quiet = combineRounds(
+    [round(70, 140), round(71, 139), round(69, 141), round(70, 142), round(70.5, 138)].map((r) => parseCipherOutput(r, CPUINFO, 0.2)),
+  );
+  const [one, two] = quiet.figures;
+  assert.equal(one!.encryptBps, 70e6);
+  assert.deepEqual(one!.encryptWindows, [70e6, 71e6, 69e6, 70e6, 70.5e6]);
+  assert.ok(one!.encryptCi! > 0 && one!.encryptCi! < 0.02, `interval ${one!.encryptCi}`);
+  assert.equal(one!.noisy, false);
+  assert.equal(two!.slowerThanOneThread, undefined);
+  assert.equal(quiet.rounds, 5);
+  assert.deepEqual(quiet.warnings, []);
+  assert.match(formatCipherCeilings(quiet), /70 ±2 % \/ 70 ±2 %/);
+  assert.match(formatCipherCeilings(quiet), /median of 5 rounds of a 0\.2 s window/);
+
+  // The issue's five repeats of one figure: 1,419 – 3,054 MB/s, two threads often under one.
+  const busy = combineRounds(
+    [round(2234, 1419), round(1419, 2100), round(3054, 1500), round(2500, 1800), round(1600, 3000)].map((r) =>
+      parseCipherOutput(r, CPUINFO, 0.2),
+    ),
+  );
+  assert.equal(busy.figures[0]!.noisy, true);
+  assert.equal(busy.figures[1]!.slowerThanOneThread, true);
+  assert.ok(busy.warnings.some((w) => /^noisy: 2 of 2 figures/.test(w)));
+  assert.ok(busy.warnings.some((w) => /^slower-than-one-thread: aes-xts-plain64 512 bit, 65536 B sectors ran slower on 2 threads/.test(w)));
+  assert.match(formatCipherCeilings(busy), /\[noisy, slower than 1 thread\]/);
+  // Combining again (before and after a mapping) judges the pooled windows afresh, once.
+  const again = combineRounds([busy, quiet]);
+  assert.equal(again.figures[0]!.encryptWindows!.length, 10);
+  assert.equal(again.warnings.filter((w) => w.startsWith('noisy: ')).length, 1);
 });

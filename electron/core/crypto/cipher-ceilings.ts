@@ -9,6 +9,10 @@ import { BenchError } from '../bench/errors.ts';
 import { isFailureCode } from '../model/failures.ts';
 import { locateWorker } from '../bench/worker-client.ts';
 import { parseCpuinfo } from '../system/cpu-memory.ts';
+import { cpus, release } from 'node:os';
+import { watchOtherCpu } from '../system/index.ts';
+import { machineBusyWarning } from '../bench/result-warnings.ts';
+import { coefficientOfVariation, median, medianInterval, TRUST } from '../bench/statistics.ts';
 
 export { SOURCE_LABEL, type CipherCeilings, type CipherFigure, type CipherSource, type CipherUnavailable } from '../model/cipher-types.ts';
 import { SOURCE_LABEL, type CipherCeilings, type CipherFigure, type CipherSource, type CipherUnavailable } from '../model/cipher-types.ts';
@@ -102,8 +106,30 @@ export function parseCipherOutput(stdout: string, cpuinfo: string | null, window
   };
 }
 
-/** Measure the cipher ceilings of this machine with the worker. */
-export async function measureCipherCeilings(req: CipherRequest = {}, workerPath?: string): Promise<CipherCeilings> {
+/** Rounds of windows per figure unless asked otherwise: enough for a median and its interval. */
+export const DEFAULT_ROUNDS = 5;
+
+/**
+ * Measure the cipher ceilings of this machine with the worker: `rounds` runs of the verb, each
+ * one window per figure, so every figure's windows are spread over the whole measurement and
+ * a stretch of other work on the CPU lands in one window of each, not in all windows of one.
+ */
+export async function measureCipherCeilings(req: CipherRequest & { rounds?: number } = {}, workerPath?: string): Promise<CipherCeilings> {
+  const rounds = Math.max(1, req.rounds ?? DEFAULT_ROUNDS);
+  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => null);
+  const watch = watchOtherCpu();
+  const measured: CipherCeilings[] = [];
+  for (let i = 0; i < rounds; i++) measured.push(await measureOneRound(req, cpuinfo, workerPath));
+  const combined = combineRounds(measured);
+  const busy = machineBusyWarning(watch.stop(), 'the cipher measurement');
+  return {
+    ...combined,
+    kernel: release(),
+    warnings: busy ? [...combined.warnings, `machine-busy: ${busy.message}`] : combined.warnings,
+  };
+}
+
+async function measureOneRound(req: CipherRequest, cpuinfo: string | null, workerPath?: string): Promise<CipherCeilings> {
   const argv = cipherArgv(req);
   const { stdout, code, stderr } = await new Promise<{ stdout: string; code: number | null; stderr: string }>((resolve, reject) => {
     const child = spawn(workerPath ?? locateWorker(), argv, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -114,25 +140,68 @@ export async function measureCipherCeilings(req: CipherRequest = {}, workerPath?
     child.on('error', (e) => reject(new BenchError('internal', `cannot start the worker: ${e.message}`)));
     child.on('close', (exit) => resolve({ stdout: out, code: exit, stderr: err }));
   });
-  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => null);
   const ceilings = parseCipherOutput(stdout, cpuinfo, req.windowSeconds ?? 0.3);
   if (code !== 0) throw BenchError.fromWorker(undefined, withStderr(`the worker's ciphers verb exited ${code}`, stderr), code);
   return ceilings;
 }
 
+const sameFigure = (f: CipherFigure, g: CipherFigure) =>
+  g.cipher === f.cipher && g.keyBits === f.keyBits && g.sectorBytes === f.sectorBytes && g.threads === f.threads;
+
+/** A figure's windows judged as a rate's runs are: median, its interval, noisy past the same thresholds. */
+function judgeWindows(f: CipherFigure, encrypt: number[], decrypt: number[]): CipherFigure {
+  const wide = (values: number[]) => {
+    const ci = medianInterval(values);
+    const cv = coefficientOfVariation(values);
+    return { ci, noisy: (cv !== null && cv > TRUST.maxCv) || (values.length >= 3 && ci !== null && ci > TRUST.maxCiRelative) };
+  };
+  const e = wide(encrypt);
+  const d = wide(decrypt);
+  return {
+    ...f,
+    encryptBps: median(encrypt),
+    decryptBps: median(decrypt),
+    encryptWindows: encrypt,
+    decryptWindows: decrypt,
+    encryptCi: e.ci,
+    decryptCi: d.ci,
+    noisy: e.noisy || d.noisy,
+  };
+}
+
 /**
- * Two measurements of the same ciphers as one: each figure the mean of both. Taken before and
- * after a measured mapping, so a CPU whose speed drifts (a shared or throttling machine) is
- * compared with the cipher's rate over the same stretch of time.
+ * Several measurements of the same ciphers as one: each figure's windows pooled, its median and
+ * interval from them. Rounds of one `measureCipherCeilings`, or the measurements taken before
+ * and after a mapping's runs, so a CPU whose speed drifts is judged over the same stretch of time.
  */
-export function mergeCeilings(a: CipherCeilings, b: CipherCeilings): CipherCeilings {
-  const figures = a.figures.map((f) => {
-    const g = b.figures.find(
-      (x) => x.cipher === f.cipher && x.keyBits === f.keyBits && x.sectorBytes === f.sectorBytes && x.threads === f.threads,
-    );
-    return g ? { ...f, encryptBps: (f.encryptBps + g.encryptBps) / 2, decryptBps: (f.decryptBps + g.decryptBps) / 2 } : f;
+export function combineRounds(measurements: CipherCeilings[]): CipherCeilings {
+  const first = measurements[0];
+  if (!first) throw new Error('combineRounds needs at least one measurement');
+  const figures = first.figures.map((f) => {
+    const same = measurements.flatMap((m) => m.figures.filter((g) => sameFigure(f, g)));
+    const encrypt = same.flatMap((g) => g.encryptWindows ?? [g.encryptBps]);
+    const decrypt = same.flatMap((g) => g.decryptWindows ?? [g.decryptBps]);
+    return judgeWindows(f, encrypt, decrypt);
   });
-  return { ...a, figures, warnings: [...new Set([...a.warnings, ...b.warnings])] };
+  const flagged = figures.map((f) => {
+    const one = figures.find((g) => sameFigure({ ...f, threads: 1 }, g));
+    const slower = one !== undefined && f.threads > 1 && (f.encryptBps < one.encryptBps || f.decryptBps < one.decryptBps);
+    return slower ? { ...f, slowerThanOneThread: true } : f;
+  });
+  // Earlier rounds' judgements are recomputed above, never carried: drop their trust lines.
+  const warnings = [...new Set(measurements.flatMap((m) => m.warnings))].filter((w) => !/^(noisy|slower-than-one-thread): /.test(w));
+  const noisy = flagged.filter((f) => f.noisy).length;
+  if (noisy > 0) {
+    warnings.push(
+      `noisy: ${noisy} of ${flagged.length} figures vary by more than ${TRUST.maxCv * 100} % between rounds (or their median is known only within more than ±${TRUST.maxCiRelative * 100} %): another load on this CPU? measure again on a quiet machine`,
+    );
+  }
+  for (const f of flagged.filter((x) => x.slowerThanOneThread)) {
+    warnings.push(
+      `slower-than-one-thread: ${f.cipher} ${f.keyBits} bit, ${f.sectorBytes} B sectors ran slower on ${f.threads} threads than on one: other work took the CPUs; forecasts use one thread's figure where it is higher`,
+    );
+  }
+  return { ...first, figures: flagged, warnings, rounds: measurements.reduce((n, m) => n + (m.rounds ?? 1), 0) };
 }
 
 /**
@@ -152,4 +221,10 @@ export function ceilingFor(
   return pool.reduce((best, f) =>
     Math.abs(Math.log2(f.sectorBytes / want.sectorBytes)) < Math.abs(Math.log2(best.sectorBytes / want.sectorBytes)) ? f : best,
   );
+}
+
+/** This machine's CPU as a stored measurement names it: the one whose ceilings apply here. */
+export async function thisCpu(): Promise<{ model: string | null; cpus: number }> {
+  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => null);
+  return { model: cpuinfo === null ? null : parseCpuinfo(cpuinfo).model, cpus: cpus().length || 1 };
 }

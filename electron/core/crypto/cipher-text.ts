@@ -1,7 +1,7 @@
 // `diskdelta ciphers` as text: one table, its source in the heading and on every column, so a
 // user-space estimate can never be read as the kernel's figure.
-import { formatNumber } from '../analysis/units.ts';
-import type { CipherCeilings } from './cipher-ceilings.ts';
+import type { CipherCeilings } from '../model/cipher-types.ts';
+import { cipherFigureText, cipherMeasurementText } from '../analysis/encryption.ts';
 import { counted } from '../model/display.ts';
 
 export function formatCipherCeilings(c: CipherCeilings): string {
@@ -20,7 +20,7 @@ export function formatCipherCeilings(c: CipherCeilings): string {
     for (const s of sectors) {
       const cells = threads.map((t) => {
         const f = c.figures.find((x) => x.cipher === k.cipher && x.keyBits === k.keyBits && x.sectorBytes === s && x.threads === t);
-        return f ? `${formatNumber(f.encryptBps / 1e6)} / ${formatNumber(f.decryptBps / 1e6)}` : '—';
+        return f ? cipherFigureText(f) : '—';
       });
       rows.push([k.cipher, `${k.keyBits} bit`, `${s} B`, ...cells]);
     }
@@ -36,6 +36,6 @@ export function formatCipherCeilings(c: CipherCeilings): string {
     out.push('', 'Not measured:');
     for (const u of c.unavailable) out.push(`  ${u.cipher} ${u.keyBits} bit: ${u.reason}`);
   }
-  out.push('', `Each figure: a ${c.windowSeconds} s window, one request and one IV per sector as dm-crypt does; MB/s = 10^6 bytes/s.`);
+  out.push('', `${cipherMeasurementText(c)} One request and one IV per sector as dm-crypt does; MB/s = 10^6 bytes/s.`);
   return `${out.join('\n')}\n`;
 }

@@ -30,7 +30,7 @@ import {
   type TestForecast,
   type TestVerdict,
 } from '../analysis/encryption.ts';
-import { measureCipherCeilings, mergeCeilings, type CipherCeilings } from './cipher-ceilings.ts';
+import { measureCipherCeilings, combineRounds, type CipherCeilings } from './cipher-ceilings.ts';
 import {
   openThrowaway,
   sweepThrowaways,
@@ -272,9 +272,9 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
       opts.onThrowaway?.(null);
     }
   }
-  // The cipher again after the mapping's runs: the forecast uses the mean of both.
+  // The cipher again after the mapping's runs: the forecast uses the median of both's windows.
   const after = await measureCiphers();
-  const ceilings = mergeCeilings(before, after);
+  const ceilings = combineRounds([before, after]);
   const rates = cipherRates(ceilings, setup.cipher, setup.keyBits);
   if (!rates) notes.push(`the cipher ${setup.cipher} ${setup.keyBits} bit could not be measured here: no ceiling, no forecast`);
   const cipherDrift = rateDrift(cipherRates(before, setup.cipher, setup.keyBits), cipherRates(after, setup.cipher, setup.keyBits));

@@ -9,8 +9,19 @@ export interface CipherFigure {
   kernelName: string;
   sectorBytes: number;
   threads: number;
+  /** The median over the measurement's rounds (one window each). */
   encryptBps: number;
   decryptBps: number;
+  /** Each round's window, bytes/s, in the order measured; absent in a measurement older than rounds. */
+  encryptWindows?: number[];
+  decryptWindows?: number[];
+  /** Half-width of each median's 95 % interval, relative (0.03 = ±3 %); null below 2 rounds. */
+  encryptCi?: number | null;
+  decryptCi?: number | null;
+  /** The windows disagree as much as a rate's runs must not (bench/statistics.ts, TRUST). */
+  noisy?: boolean;
+  /** More threads came out slower than one thread: contention from other work, not dm-crypt. */
+  slowerThanOneThread?: boolean;
 }
 
 export interface CipherUnavailable {
@@ -33,6 +44,10 @@ export interface CipherCeilings {
   warnings: string[];
   measuredAt: string;
   windowSeconds: number;
+  /** Rounds of every figure, each a window per figure, figures interleaved within a round. */
+  rounds?: number;
+  /** The kernel release it was measured under (uname -r): a new kernel may change the cipher's code. */
+  kernel?: string;
 }
 
 export const SOURCE_LABEL: Record<CipherSource, string> = {

@@ -2,6 +2,7 @@
 // HTML (the renderer's report view, handed in), and for PDF the printer of the front end
 // (printer.ts), which is all that differs between the Electron app, the CLI and browser mode.
 import type { RunRecord } from '../model/results.ts';
+import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { ThroughputUnit } from '../analysis/units.ts';
 import { buildReport } from './report-model.ts';
 import type { Paper } from './paper.ts';
@@ -15,6 +16,8 @@ export interface RenderOptions {
   unit: ThroughputUnit;
   generatedAt?: Date;
   appVersion?: string;
+  /** This CPU's stored cipher ceilings: the report's encryption forecasts (none: measured pairs only). */
+  ceilings?: CipherCeilings | null;
 }
 
 export interface RenderedReport {
@@ -40,6 +43,7 @@ export async function renderReport(
     paper: options.paper,
     unit: options.unit,
     appVersion: options.appVersion,
+    ceilings: options.ceilings ?? null,
   });
   const html = await renderHtml(doc);
   const base = `diskdelta-report-${records.map((r, i) => (r.id ? String(r.id) : `r${i + 1}`)).join('-')}`;

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadReferenceRuns } from '../formats/reference.ts';
 import type { RunRecord } from '../model/results.ts';
+import type { CipherCeilings } from '../model/cipher-types.ts';
 import { renderReportHtml, REPORT_CSP } from '../../../renderer/src/report/report-html.ts';
 import { barGeometry } from '../../../renderer/src/report/report-chart.ts';
 import { barsOf } from './charts/chart-model.ts';
@@ -12,6 +13,27 @@ import { MAX_REPORT_RUNS } from './paper.ts';
 
 const reference = (await loadReferenceRuns()).slice(0, 3);
 const at = new Date('2026-11-30T07:00:00Z');
+const fastCpu: CipherCeilings = {
+  source: 'kernel',
+  sourceLabel: 'kernel crypto API (AF_ALG), the code dm-crypt runs',
+  backend: 'af_alg',
+  cpus: 4,
+  cpu: { model: 'Test CPU', aesNi: true, vaes: false, flags: ['aes'] },
+  figures: [1, 4].map((threads) => ({
+    cipher: 'aes-xts-plain64',
+    keyBits: 512,
+    kernelName: 'xts(aes)',
+    sectorBytes: 65536,
+    threads,
+    encryptBps: threads * 1.1e9,
+    decryptBps: threads * 1.1e9,
+  })),
+  unavailable: [],
+  warnings: [],
+  measuredAt: '2026-11-30T06:00:00.000Z',
+  windowSeconds: 0.2,
+  rounds: 5,
+};
 
 function measured(label: string, extra: Partial<RunRecord> = {}): RunRecord {
   return {
@@ -87,7 +109,7 @@ describe('buildReport', () => {
     assert.equal(doc.runs[0]!.machine, null);
     assert.deepEqual(
       doc.summary.map((s) => s.id),
-      ['upgrade'],
+      ['upgrade', 'encryption'],
     );
   });
 
@@ -170,6 +192,27 @@ describe('renderReportHtml', () => {
     assert.equal(html.match(/<svg /g)?.length, 2);
     for (const figure of ['×3.29', '×0.53', '×69.5']) assert.ok(html.includes(figure), figure);
     for (const run of reference) assert.ok(html.includes(run.label.replace(/&/g, '&amp;')), run.label);
+  });
+
+  it('tells the 2011 story of encryption in the summary, and draws HDD / SSD / SSD + dm-crypt with forecasts marked estimated', () => {
+    const doc = buildReport(reference, { generatedAt: at, ceilings: fastCpu });
+    const summary = doc.summary.find((s) => s.id === 'encryption');
+    assert.ok(summary, 'an encryption summary');
+    assert.match(
+      summary.paragraphs[0]!,
+      /fell from 135\.9 MB\/s to 71\.5 MB\/s \(−47 %\) under dm-crypt: one core decrypting at ~70 MB\/s was the ceiling/,
+    );
+    // The summary's encryption part comes right after what changed: on the first page.
+    assert.deepEqual(doc.summary.map((s) => s.id).slice(0, 2), ['upgrade', 'encryption']);
+    const text = renderReportHtml(doc);
+    assert.ok(text.includes('data-testid="report-encryption"'));
+    for (const heading of ['HDD', 'SSD', 'SSD + dm-crypt']) assert.ok(text.includes(`</span> ${heading}</th>`), heading);
+    assert.equal(text.match(/class="forecast" data-testid="enc-forecast"/g)?.length, 2, 'two unencrypted runs forecast');
+    assert.match(text, /135\.9 MB\/s <em>estimated<\/em>/);
+    // Without ceilings the measured pair still tells the story and says how to add forecasts.
+    const bare = renderReportHtml(buildReport(reference, { generatedAt: at }));
+    assert.match(bare, /one core decrypting at ~70 MB\/s was the ceiling/);
+    assert.match(bare, /No cipher ceilings of this CPU are kept/);
   });
 
   it('never hides a section until scrolled to (the Compare page does; a printout must not)', () => {

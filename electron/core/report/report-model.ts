@@ -3,6 +3,10 @@
 // how it is printed. Pure (no Node, no DOM): the renderer builds it too.
 import { compareRuns, testTitle, type Comparison } from '../analysis/compare.ts';
 import { summarize, type SummaryAnalysis, type SummarySection } from '../analysis/summary.ts';
+import { encryptionStory, type EncryptionStory } from '../analysis/encryption-story.ts';
+export type { EncryptionStory, StoryColumn } from '../analysis/encryption-story.ts';
+export { isEncryptedRun } from '../analysis/encryption-story.ts';
+import type { CipherCeilings } from '../model/cipher-types.ts';
 import { formatBytes, formatPercent, type ThroughputUnit } from '../analysis/units.ts';
 import type { RunRecord, RunSource, TestParams, Warning } from '../model/results.ts';
 import { layerLine } from './stack-text.ts';
@@ -64,6 +68,8 @@ export interface ReportDocument {
   comparison: Comparison;
   runs: ReportRun[];
   summary: SummarySection[];
+  /** HDD / SSD / SSD + dm-crypt, measured or forecast on this CPU; null when no run is encrypted and no ceilings are known. */
+  encryption: EncryptionStory | null;
   /** The chart registry's charts that print (charts/charts.ts), drawn by report-chart.ts. */
   charts: ChartModel[];
   /** Per comparison row, per run: the spread of that figure ("CV 2.1 %"), or null. */
@@ -81,6 +87,8 @@ export interface ReportOptions {
   title?: string;
   appVersion?: string;
   analyses?: SummaryAnalysis[];
+  /** This CPU's stored cipher ceilings (the library's newest): the encryption forecasts. */
+  ceilings?: CipherCeilings | null;
 }
 
 export function buildReport(records: RunRecord[], options: ReportOptions): ReportDocument {
@@ -92,13 +100,15 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
   }
   const unit = options.unit ?? 'MB';
   const comparison = compareRuns(records, { unit });
+  const encryption = encryptionStory(records, options.ceilings ?? null);
   return {
     title: options.title ?? defaultTitle(records),
     generatedAt: options.generatedAt.toISOString(),
     paper: options.paper ?? 'a4',
     comparison,
     runs: records.map((record, i) => describeRun(record, i)),
-    summary: summarize({ records, comparison }, options.analyses),
+    summary: summarize({ records, comparison, encryption }, options.analyses),
+    encryption,
     charts: CHARTS.build({ records, comparison, unit }, 'report'),
     spreads: comparison.rows.map((row) => records.map((record) => spreadText(record, row.test, row.kind))),
     warnings: collectWarnings(records),

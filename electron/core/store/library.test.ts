@@ -10,6 +10,7 @@ import type { RunRecord } from '../model/results.ts';
 import type { TrimAuditResult } from '../system/discard-audit.ts';
 import { importFingerprints, LibraryError, openLibrary, resolveDbPath } from './library.ts';
 import { migrate, SCHEMA_VERSION, userVersion } from './migrations.ts';
+import type { CipherCeilings } from '../model/cipher-types.ts';
 import { syntheticRun } from './fixtures/synthetic-run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-store-'));
@@ -416,5 +417,55 @@ describe('TRIM audits', () => {
       ],
     );
     assert.deepEqual(latest[1], audit('/home', '2026-11-02T10:00:00.000Z', 'disk sda'), 'the whole audit comes back');
+  });
+});
+
+describe('cipher ceilings', () => {
+  const ceilings = (model: string, cpus: number, measuredAt: string, mbps: number): CipherCeilings => ({
+    source: 'kernel',
+    sourceLabel: 'kernel crypto API (AF_ALG), the code dm-crypt runs',
+    backend: 'af_alg',
+    cpus,
+    cpu: { model, aesNi: true, vaes: false, flags: ['aes'] },
+    figures: [
+      {
+        cipher: 'aes-xts-plain64',
+        keyBits: 512,
+        kernelName: 'xts(aes)',
+        sectorBytes: 65536,
+        threads: 1,
+        encryptBps: mbps * 1e6,
+        decryptBps: mbps * 1e6,
+        encryptWindows: [mbps * 1e6, mbps * 1e6],
+        decryptWindows: [mbps * 1e6, mbps * 1e6],
+        encryptCi: 0,
+        decryptCi: 0,
+        noisy: false,
+      },
+    ],
+    unavailable: [],
+    warnings: [],
+    measuredAt,
+    windowSeconds: 0.2,
+    rounds: 2,
+    kernel: '6.1.0-13-amd64',
+  });
+
+  it('gives back the newest measurement of this CPU, whole, across reopening; none of another CPU', () => {
+    const path = freshPath();
+    const lib = openLibrary({ dbPath: path });
+    assert.equal(lib.latestCipherCeilings(), null);
+    lib.saveCipherCeilings(ceilings('Intel Core i5 M 430', 2, '2026-11-02T10:00:00.000Z', 70));
+    lib.saveCipherCeilings(ceilings('Intel Core i5 M 430', 2, '2026-10-01T10:00:00.000Z', 60));
+    lib.saveCipherCeilings(ceilings('AMD Ryzen 7', 16, '2026-11-03T10:00:00.000Z', 2200));
+    lib.close();
+    const again = openLibrary({ dbPath: path });
+    assert.deepEqual(
+      again.latestCipherCeilings({ model: 'Intel Core i5 M 430', cpus: 2 }),
+      ceilings('Intel Core i5 M 430', 2, '2026-11-02T10:00:00.000Z', 70),
+    );
+    assert.equal(again.latestCipherCeilings({ model: 'Intel Core i5 M 430', cpus: 4 }), null);
+    assert.equal(again.latestCipherCeilings()?.cpu.model, 'AMD Ryzen 7');
+    again.close();
   });
 });

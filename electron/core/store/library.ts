@@ -24,6 +24,7 @@ import type {
 } from '../model/results.ts';
 import type { DeviceClass } from '../model/machine.ts';
 import type { TrimAuditResult } from '../system/discard-audit.ts';
+import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { makeFolderSync } from '../files/make-folder.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
@@ -94,6 +95,9 @@ export interface Library {
   saveTrimAudit(audit: TrimAuditResult): number;
   /** The newest audit of each mount point (an audit whose mount point was unknown is kept, not listed). */
   latestTrimAudits(): TrimAuditResult[];
+  saveCipherCeilings(ceilings: CipherCeilings): number;
+  /** The newest cipher measurement of a machine with this CPU (model and count), or null. */
+  latestCipherCeilings(cpu?: { model: string | null; cpus: number }): CipherCeilings | null;
   /** Runs fn inside one write transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] for a healthy file. */
@@ -738,6 +742,29 @@ class SqliteLibrary implements Library {
        ORDER BY mount_point`,
     ).all() as Row[];
     return rows.map((r) => JSON.parse(str(r.result)) as TrimAuditResult);
+  }
+
+  saveCipherCeilings(ceilings: CipherCeilings): number {
+    return this.transaction(() =>
+      Number(
+        this.#stmt('INSERT INTO cipher_ceilings (at, cpu_model, kernel, backend, result) VALUES (?, ?, ?, ?, ?)').run(
+          ceilings.measuredAt,
+          ceilings.cpu.model,
+          ceilings.kernel ?? null,
+          ceilings.backend,
+          JSON.stringify(ceilings),
+        ).lastInsertRowid,
+      ),
+    );
+  }
+
+  latestCipherCeilings(cpu?: { model: string | null; cpus: number }): CipherCeilings | null {
+    const rows = this.#stmt('SELECT result FROM cipher_ceilings ORDER BY at DESC, id DESC').all() as Row[];
+    // Another CPU's ceilings (a library copied from another machine) never stand in for this one's.
+    const mine = rows
+      .map((r) => JSON.parse(str(r.result)) as CipherCeilings)
+      .find((c) => !cpu || (c.cpu.model === cpu.model && c.cpus === cpu.cpus));
+    return mine ?? null;
   }
 
   integrityCheck(): string[] {

@@ -188,6 +188,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX trim_audits_by_mount ON trim_audits (mount_point, at);
     `,
   },
+  {
+    version: 8,
+    why: 'cipher ceilings kept as a measurement of this machine (date, CPU, kernel, backend): forecasts and reports use the stored one',
+    // The whole measurement as JSON (figures with their windows): read back whole, never queried inside.
+    sql: `
+      CREATE TABLE cipher_ceilings (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        cpu_model TEXT,
+        kernel TEXT,
+        backend TEXT NOT NULL,
+        result TEXT NOT NULL CHECK (json_valid(result))
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,3 +8,4 @@ export { listBlockDevices, readBlockDevice } from './block-devices.ts';
 export { readSystemFacts } from './cpu-memory.ts';
 export { stackWarnings, directIoTrusted } from './fs-warnings.ts';
 export type { RootOptions } from './sysfs.ts';
+export { watchOtherCpu, type OtherCpuUse } from './cpu-load.ts';

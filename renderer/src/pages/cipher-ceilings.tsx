@@ -1,7 +1,8 @@
 // Overview's "Cipher ceilings": how fast this CPU runs dm-crypt's ciphers — the ceiling an
-// encrypted disk cannot pass. Measured on request (a few seconds); a user-space estimate says so.
+// encrypted disk cannot pass. The newest measurement of this CPU kept in the library, or measured
+// on request (some seconds); a user-space estimate says so.
 import { useEffect } from 'react';
-import { formatNumber } from '../../../electron/core/analysis/units.ts';
+import { cipherFigureText, cipherMeasurementText } from '../../../electron/core/analysis/encryption.ts';
 import { ErrorNote } from '../components/common.tsx';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
@@ -35,6 +36,16 @@ export function CipherCeilingsSection() {
           <p className={estimate ? 'warning-note' : 'muted'} data-testid="cipher-source">
             Measured with the {ciphers.sourceLabel}.{estimate ? ' Every figure below is a user-space estimate.' : ''}
           </p>
+          <p className="muted" data-testid="cipher-when">
+            {cipherMeasurementText(ciphers)} Kept in the library: forecasts and reports use it until you measure again.
+          </p>
+          {ciphers.warnings.length > 0 ? (
+            <ul className="warnings" data-testid="cipher-warnings">
+              {ciphers.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          ) : null}
           <table data-testid="cipher-table">
             <thead>
               <tr>
@@ -57,7 +68,9 @@ export function CipherCeilingsSection() {
                   <td>{r.keyBits} bit</td>
                   <td>{r.sectorBytes === 65536 ? '64 KiB (bulk)' : `${r.sectorBytes} B sector`}</td>
                   {r.cells.map((f, i) => (
-                    <td key={i}>{f ? `${formatNumber(f.encryptBps / 1e6)} / ${formatNumber(f.decryptBps / 1e6)}` : '—'}</td>
+                    <td key={i} className={f?.noisy || f?.slowerThanOneThread ? 'flagged' : undefined}>
+                      {f ? cipherFigureText(f) : '—'}
+                    </td>
                   ))}
                 </tr>
               ))}

@@ -1,25 +1,31 @@
 // The report route: the assessment report of the runs picked on Compare, as it will print
 // (the same view the PDF and the HTML file are made from), with Save PDF and Save HTML.
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useStoresApi } from '../stores/use-stores-api.ts';
 import { buildReport, ReportInputError } from '../../../electron/core/report/report-model.ts';
 import { REPORT_CSS } from '../report/report-css.ts';
 import { ReportView } from '../report/report-view.ts';
 import { EmptyState, PageHeader } from '../components/common.tsx';
 import { SaveReport } from '../components/save-report.tsx';
-import { useCompare, useReport } from '../stores/index.ts';
+import { useCompare, useReport, useSystem } from '../stores/index.ts';
 
 export function ReportPage() {
   const { refs, records, unit, loading } = useCompare((s) => s);
   const paper = useReport((s) => s.paper);
+  const ciphers = useSystem((s) => s.ciphers);
+  const stores = useStoresApi();
+  useEffect(() => {
+    void stores.system.getState().loadCiphers(false);
+  }, [stores]);
   const doc = useMemo(() => {
     if (records.length === 0) return null;
     try {
-      return buildReport(records, { generatedAt: new Date(), paper, unit });
+      return buildReport(records, { generatedAt: new Date(), paper, unit, ceilings: ciphers });
     } catch (error) {
       if (error instanceof ReportInputError) return null;
       throw error;
     }
-  }, [records, paper, unit]);
+  }, [records, paper, unit, ciphers]);
   return (
     <>
       <PageHeader title="Report">

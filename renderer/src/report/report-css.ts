@@ -62,5 +62,13 @@ export const REPORT_CSS = `
 .report ul.warnings li, .report ul.notes li { break-inside: avoid; margin-bottom: 0.8mm; }
 .report ul.tests { font-size: 8pt; }
 .report .method-run { margin-bottom: 2mm; }
+/* The report is a light page even inside the dark app: no table takes the app theme's colours (styles.css). */
+.report table { background: transparent; color: inherit; border: 0; border-radius: 0; }
+.report table th, .report table td { background: transparent; color: inherit; }
+.report table.encryption { font-size: 8.5pt; margin-bottom: 2mm; }
+.report table.encryption td.forecast { border: 1.5px dashed #6b7280; background: repeating-linear-gradient(135deg, #f3f4f6 0 2mm, #fff 2mm 4mm); }
+.report table.encryption td.forecast em { font-style: italic; color: #4b5563; }
+.report .flagged { color: #b45309; }
+.report ul.warnings.flagged { font-size: 7.5pt; }
 @media print { .report { max-width: none; } }
 `;

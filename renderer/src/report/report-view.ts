@@ -9,6 +9,7 @@ import type { ReportDocument, ReportRun } from '../../../electron/core/report/re
 import { REPORT_COLORS, ReportChartView } from './report-chart.ts';
 import { counted } from '../../../electron/core/model/display.ts';
 import { WorkingSetTables } from './working-set-view.ts';
+import { EncryptionSection } from './report-encryption.ts';
 
 const SPREAD_TEXT = { yes: 'beyond spread', no: 'within spread', unknown: 'spread unknown' } as const;
 const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'no better side' } as const;
@@ -161,7 +162,8 @@ function Method({ doc }: { doc: ReportDocument }): ReactElement {
       null,
       `Throughput in ${doc.comparison.unitDescription}; IOPS are I/O operations per second; latency in ns, µs or ms as labelled. ` +
         'Ratios are to run #1 (×2.00 = twice its figure); with three or more runs each is also compared to the run before it. ' +
-        'A difference is "beyond spread" when it exceeds twice the runs’ combined standard deviation.',
+        'A difference is "beyond spread" when the ratio exceeds twice the runs’ combined spread measured as factors (on a log scale), ' +
+        'so one stalled run cannot turn a large gain into noise.',
     ),
     ...doc.runs.map((run, i) =>
       h(
@@ -226,6 +228,7 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
           ),
         )
       : null,
+    doc.encryption ? h(EncryptionSection, { story: doc.encryption }) : null,
     h(
       Section,
       { id: 'runs', title: 'Runs, disks and machines' },

@@ -5,6 +5,8 @@ import { allCpuCeiling, cipherRates, forecastRun } from '../../../electron/core/
 import { bytesPerSecTo, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { CipherCeilings } from '../../../electron/core/model/cipher-types.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
+// One test of "is this run encrypted" for Compare, compare and the report (analysis/encryption-story.ts).
+import { isEncryptedRun } from '../../../electron/core/report/report-model.ts';
 
 /** The tests the section charts, first one present wins. */
 const SEQUENTIAL = ['seq1m-q8t1-read', 'seq1m-q1t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-write'] as const;
@@ -27,10 +29,6 @@ export interface EncryptionView {
   cipherLine: number | null;
   cipherLineOneCore: number | null;
   sourceLabel: string | null;
-}
-
-export function isEncryptedRun(r: RunRecord): boolean {
-  return (r.target.stack ?? []).some((l) => l.kind === 'dm-crypt') || /dm-crypt|luks/i.test(r.label);
 }
 
 export function buildEncryptionView(

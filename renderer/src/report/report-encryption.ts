@@ -1,0 +1,105 @@
+// The report's encryption section: HDD / SSD / SSD + dm-crypt as columns, each run's own figure
+// (measured, imported or published) and each unencrypted run's forecast under dm-crypt on this
+// CPU, the forecast drawn hatched, dashed and labelled "estimated" so it can never be read as a
+// measurement; the ceiling that holds under each; the cipher measurement it rests on, with its
+// flags. Its sentences (analysis/encryption-story.ts, as `compare` prints them) open the summary.
+import { createElement as h, type ReactElement } from 'react';
+import type { EncryptionStory, StoryColumn } from '../../../electron/core/report/report-model.ts';
+import { REPORT_COLORS } from './report-chart.ts';
+
+const mb = (bps: number) => `${(bps / 1e6).toLocaleString('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 })} MB/s`;
+const SOURCE_WORD = { measured: 'measured', imported: 'imported', reference: 'published' } as const;
+
+function ceilingText(c: StoryColumn): string {
+  if (!c.ceiling) return '—';
+  return c.ceiling === 'cipher' ? 'the cipher' : 'the disk';
+}
+
+export function EncryptionSection({ story }: { story: EncryptionStory }): ReactElement {
+  const k = story.cipher;
+  return h(
+    'section',
+    { className: 'report-section section-encryption', 'aria-labelledby': 'encryption-h', 'data-testid': 'report-encryption' },
+    h('h2', { id: 'encryption-h' }, `Encryption: ${story.testWords} under dm-crypt`),
+    h(
+      'table',
+      { className: 'figures encryption' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, ''),
+          ...story.columns.map((c) =>
+            h(
+              'th',
+              { scope: 'col', key: c.runIndex },
+              h(
+                'span',
+                { className: 'swatch', style: { background: REPORT_COLORS[c.runIndex % REPORT_COLORS.length] } },
+                `#${c.runIndex + 1}`,
+              ),
+              ` ${c.heading}`,
+            ),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, 'As run'),
+          ...story.columns.map((c) =>
+            h(
+              'td',
+              { key: c.runIndex, className: 'value' },
+              c.measured === null
+                ? '— (not in this run)'
+                : `${mb(c.measured)} ${SOURCE_WORD[c.source]}${c.encrypted ? ' with dm-crypt' : ''}`,
+            ),
+          ),
+        ),
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, 'Under dm-crypt on this CPU'),
+          ...story.columns.map((c) =>
+            c.forecast
+              ? h(
+                  'td',
+                  { key: c.runIndex, className: 'forecast', 'data-testid': 'enc-forecast' },
+                  `${mb(c.forecast.estimatedBytesPerSec)} `,
+                  h('em', null, 'estimated'),
+                )
+              : h('td', { key: c.runIndex, className: 'muted' }, c.encrypted ? 'measured above' : k ? '—' : 'no cipher ceiling kept'),
+          ),
+        ),
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, 'Ceiling that holds'),
+          ...story.columns.map((c) => h('td', { key: c.runIndex }, ceilingText(c))),
+        ),
+      ),
+    ),
+    k
+      ? h(
+          'p',
+          { className: k.estimate || k.warnings.length ? 'muted flagged' : 'muted' },
+          `Cipher ceiling of this CPU (${k.cipher} ${k.keyBits} bit): ${mb(k.oneCore)} on one core, ${mb(k.allCores)} on ${k.cpus}; ` +
+            `median of ${k.rounds} rounds measured ${k.measuredAt.slice(0, 16).replace('T', ' ')} UTC on ${k.cpuModel ?? 'an unknown CPU'}` +
+            `${k.kernel ? `, kernel ${k.kernel}` : ''}, with the ${k.sourceLabel}.`,
+        )
+      : null,
+    k && k.warnings.length > 0 ? h('ul', { className: 'warnings flagged' }, ...k.warnings.map((w, i) => h('li', { key: i }, w))) : null,
+    // The sentences themselves are the summary's "What encryption costs", on the first page.
+    h(
+      'p',
+      { className: 'muted' },
+      'Hatched, dashed cells are estimated from the cipher ceiling (the forecast model of dm-crypt), never measured.',
+    ),
+  );
+}
