@@ -4,6 +4,7 @@ import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { compareRuns } from '../../core/analysis/compare.ts';
 import { formatComparisonText } from '../../core/analysis/compare-text.ts';
+import { discardTable, discardTableText } from '../../core/analysis/discard-table.ts';
 import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta compare ID ID... [--json] [--unit MB|MiB|KB] [--db FILE]
@@ -12,7 +13,9 @@ Compares runs test by test. The first run is the baseline: every other run gets 
 to it (×3.29 = 3.29 times the baseline's figure), the percent change, whether that is better
 or worse (higher throughput, IOPS and seeks are better; lower latency is better) and whether
 the difference exceeds the runs' own spread. With three or more runs, each is also compared
-to the run before it (HDD → SSD → SSD + dm-crypt).
+to the run before it (HDD → SSD → SSD + dm-crypt). Runs of the discard experiment (those
+\`discard-cost\` keeps, the 2013 references) are also set out as the seed's table: extract + sync
+and delete + sync, without and with discard, and what discard costs.
 
   --unit U     throughput unit: MB (10^6 bytes/s, default), MiB (2^20), KB (KiB, bonnie++'s K)
   --json       print the comparison as JSON (raw values and the labelled text)
@@ -37,8 +40,12 @@ export const compareCommand: CliCommand = {
       'compare',
       values.db,
       (library) => {
-        const comparison = compareRuns(requireRuns(library, ids), { unit });
-        writeOut(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison));
+        const runs = requireRuns(library, ids);
+        const comparison = compareRuns(runs, { unit });
+        // Runs of the discard experiment (discard-cost's, the 2013 references) also in the seed's 2×2 shape.
+        const discard = discardTable(runs);
+        const text = () => [formatComparisonText(comparison), discardTableText(discard)].filter(Boolean).join('\n');
+        writeOut(values.json ? `${JSON.stringify({ ...comparison, discard }, null, 2)}\n` : text());
         return 0;
       },
       { readOnly: true },

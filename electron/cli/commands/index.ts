@@ -45,7 +45,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: 'discard-cost',
-    synopsis: 'discard-cost FOLDER [--remount] [--runs N] [--json]',
+    synopsis: 'discard-cost FOLDER [--remount] [--runs N] [--size BYTES] [--json] [--no-save]',
     summary: 'measure what online discard costs per source-tree delete here, and what fstrim takes (root)',
     load: async () => (await import('./discard-cost.ts')).discardCostCommand,
   },

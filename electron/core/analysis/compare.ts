@@ -349,7 +349,9 @@ export function displayFigure(f: Figure | null, unit: ThroughputUnit = 'MB'): st
   if (f.unit === 'ns') return formatLatency(f.value) + mark;
   if (f.unit === 'IOPS' || f.unit === 'seeks/s') return formatIops(f.value, f.unit) + mark;
   if (f.unit === 's') return `${formatNumber(f.value)} s${mark}`;
-  return `${formatNumber(f.value)} ${f.unit}${mark}`;
+  if (f.unit === 'bytes') return formatBytes(f.value) + mark;
+  // 'count': a plain number (discard requests), no unit word after it.
+  return formatNumber(f.value) + mark;
 }
 
 /** Imported figures with no DiskDelta test, matched by original name and unit. */
