@@ -116,6 +116,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/store/unsaved.test.ts': [],
   'electron/core/system/degrade.test.ts': [],
   'electron/core/system/discard-audit.test.ts': [],
+  'electron/core/system/blkio-throttle.test.ts': [],
   'electron/core/system/fixtures.test.ts': [],
   'electron/core/system/link.test.ts': [],
   'electron/core/system/live.test.ts': ['root', 'loop', 'ext4', 'zram'],

@@ -435,7 +435,7 @@ function notesFor(runs: RunRecord[]): string[] {
     const field = (name: string, get: (p: NonNullable<(typeof params)[number]>) => string) => {
       const values = params.map((p) => (p ? get(p) : null));
       const distinct = new Set(values.filter((v): v is string => v !== null));
-      if (distinct.size > 1) differences.push(`${name} ${values.map((v, i) => `${v ?? '?'} in ${tag(i)}`).join(', ')}`);
+      if (distinct.size > 1) differences.push(`${name} ${values.map((v, i) => `${v ?? 'not given'} in ${tag(i)}`).join(', ')}`);
     };
     field('block size', (p) => formatBytes(p.blockSize));
     field('queue depth', (p) => String(p.queueDepth));

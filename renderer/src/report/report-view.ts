@@ -40,7 +40,7 @@ function RunCard({ run, index }: { run: ReportRun; index: number }): ReactElemen
   const rows: Array<[string, ReactNode]> = [
     ['Source', run.sourceText],
     ['Date', reportDate(run.createdAt)],
-    ['Disk', run.disk],
+    ['Measured', run.disk],
   ];
   if (run.machine) {
     rows.push(
@@ -184,7 +184,9 @@ function Method({ doc }: { doc: ReportDocument }): ReactElement {
         h(
           'ul',
           { className: 'tests' },
-          ...run.method.tests.map((t) => h('li', { key: t.id }, h('code', null, t.id), ` ${t.title}: ${t.params}`)),
+          ...run.method.tests.map((t) =>
+            h('li', { key: t.id }, h('code', null, t.id), ` ${t.title}: ${t.params}${t.ran ? ` — ${t.ran}` : ''}`),
+          ),
         ),
       ),
     ),
