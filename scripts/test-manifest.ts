@@ -72,6 +72,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/bench/trim/discard-cost-kept.test.ts': ['root', 'loop', 'ext4', 'fstrim'],
   'electron/core/analysis/discard-table.test.ts': [],
   'electron/cli/commands/discard-cost.test.ts': [],
+  'electron/cli/commands/assess.test.ts': [],
   'electron/core/bench/trim/discard-remount.test.ts': ['root', 'loop', 'ext4'],
   'electron/core/bench/disk-lock.test.ts': ['root'],
   'electron/core/bench/privilege/elevation-session.test.ts': ['root', 'loop'],

@@ -50,6 +50,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./discard-cost.ts')).discardCostCommand,
   },
   {
+    name: 'assess',
+    synopsis: 'assess start|set|show|list|report …',
+    summary: 'an upgrade assessment kept across days: before, after, encryption, TRIM, then its report',
+    load: async () => (await import('./assess.ts')).assessCommand,
+  },
+  {
     name: 'list',
     synopsis: 'list [--source|--label|--device|--since|--limit …] [--json]',
     summary: 'the runs kept in the results library',

@@ -101,7 +101,8 @@ export function trimSummary({ records, comparison }: SummaryInput): SummarySecti
     const stack = record.target.stack;
     // Only a stack read from a live machine (a mount or a disk in it) can answer; a published
     // run's one-line stack cannot, and "unknown, unknown, unknown" tells a reader nothing.
-    if (!stack || !stack.some((l) => l.kind === 'mount' || l.kind === 'disk')) return;
+    // A reference's stack is its write-up's (no mount read, no timer): it cannot answer either.
+    if (record.source !== 'measured' || !stack || !stack.some((l) => l.kind === 'mount' || l.kind === 'disk')) return;
     const verdict = trimVerdict(stack, record.system?.fstrimTimer ?? null);
     const online = onlineDiscardWords(verdict.onlineDiscard);
     // A setting DiskDelta's discard-cost had put there while this run measured is not the machine's own.

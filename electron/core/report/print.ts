@@ -4,6 +4,7 @@
 import type { RunRecord } from '../model/results.ts';
 import type { ThroughputUnit } from '../analysis/units.ts';
 import { buildReport } from './report-model.ts';
+import type { Assessment } from '../model/assessment.ts';
 import type { Paper } from './paper.ts';
 import { isPdf, ReportPrintError, type ReportHtml, type ReportPrinter } from './printer.ts';
 
@@ -15,6 +16,8 @@ export interface RenderOptions {
   unit: ThroughputUnit;
   generatedAt?: Date;
   appVersion?: string;
+  /** The assessment the runs tell (its story first). */
+  assessment?: Assessment;
 }
 
 export interface RenderedReport {
@@ -40,6 +43,7 @@ export async function renderReport(
     paper: options.paper,
     unit: options.unit,
     appVersion: options.appVersion,
+    ...(options.assessment ? { assessment: options.assessment } : {}),
   });
   const html = await renderHtml(doc);
   const base = `diskdelta-report-${records.map((r, i) => (r.id ? String(r.id) : `r${i + 1}`)).join('-')}`;

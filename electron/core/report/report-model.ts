@@ -11,6 +11,8 @@ import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
 import { counted } from '../model/display.ts';
 import type { ChartModel } from './charts/chart-model.ts';
 import { CHARTS } from './charts/charts.ts';
+import { assessmentStory } from '../analysis/assessment-story.ts';
+import type { Assessment } from '../model/assessment.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -80,6 +82,8 @@ export interface ReportOptions {
   title?: string;
   appVersion?: string;
   analyses?: SummaryAnalysis[];
+  /** An assessment's story: the report's first section, before the summary of the figures. */
+  assessment?: Assessment;
 }
 
 export function buildReport(records: RunRecord[], options: ReportOptions): ReportDocument {
@@ -92,12 +96,15 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
   const unit = options.unit ?? 'MB';
   const comparison = compareRuns(records, { unit });
   return {
-    title: options.title ?? defaultTitle(records),
+    title: options.title ?? (options.assessment ? `Upgrade assessment: ${options.assessment.label}` : defaultTitle(records)),
     generatedAt: options.generatedAt.toISOString(),
     paper: options.paper ?? 'a4',
     comparison,
     runs: records.map((record, i) => describeRun(record, i)),
-    summary: summarize({ records, comparison }, options.analyses),
+    summary: [
+      ...(options.assessment ? [assessmentStory(options.assessment, records, comparison)] : []),
+      ...summarize({ records, comparison }, options.analyses),
+    ],
     charts: CHARTS.build({ records, comparison, unit }, 'report'),
     spreads: comparison.rows.map((row) => records.map((record) => spreadText(record, row.test, row.kind))),
     warnings: collectWarnings(records),

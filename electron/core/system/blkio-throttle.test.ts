@@ -5,15 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blkioThrottles, throttleDetails } from './blkio-throttle.ts';
+import { blkioThrottles, throttleDetails, throttleFile } from './blkio-throttle.ts';
 
 test('caps on the device in nested groups are found with their group; other devices’ and zero caps are not', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'dd-blkio-'));
   t.after(() => rmSync(root, { recursive: true, force: true }));
-  const group = (path: string, files: Record<string, string>) => {
+  const group = (path: string, files: Partial<Record<Parameters<typeof throttleFile>[0], string>>) => {
     const dir = join(root, 'sys/fs/cgroup/blkio', path);
     mkdirSync(dir, { recursive: true });
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, `blkio.throttle.${name}_device`), text);
+    for (const [name, text] of Object.entries(files))
+      writeFileSync(join(dir, throttleFile(name as Parameters<typeof throttleFile>[0])), text!);
   };
   group('', { read_bps: '', write_bps: '' });
   group('lab/hdd-1', { read_bps: '7:3 40000000\n', read_iops: '7:3 150\n', write_bps: '8:0 1000\n' });

@@ -8,6 +8,8 @@ import { inRoot, readText } from './sysfs.ts';
 
 const BLKIO = '/sys/fs/cgroup/blkio';
 const FILES = ['read_bps', 'write_bps', 'read_iops', 'write_iops'] as const;
+/** One of a group's throttle files, as the kernel names them. */
+export const throttleFile = (cap: (typeof FILES)[number]): string => `blkio.throttle.${cap}_device`;
 /** Groups nested deeper than this are not looked in (systemd's slices are 2–3 deep). */
 const MAX_DEPTH = 4;
 
@@ -27,7 +29,7 @@ export async function blkioThrottles(root: string, majMin: string): Promise<Blki
     const dir = group === '/' ? BLKIO : `${BLKIO}${group}`;
     const caps: Partial<Record<(typeof FILES)[number], number>> = {};
     for (const file of FILES) {
-      const text = (await readText(root, `${dir}/blkio.throttle.${file}_device`)).value ?? '';
+      const text = (await readText(root, `${dir}/${throttleFile(file)}`)).value ?? '';
       for (const line of text.split('\n')) {
         const [dev, value] = line.trim().split(/\s+/);
         if (dev === majMin && value !== undefined && Number(value) > 0) caps[file] = Number(value);
