@@ -1,10 +1,11 @@
 // Plain-text views of devices and stacks for the CLI (and any text report): every figure with
-// its unit, every unknown shown as "?" with its reason listed underneath, never left blank.
+// its unit, every unknown said as "unknown" with its reason listed underneath, never left blank.
 import { formatBytes, formatThroughput } from '../core/analysis/units.ts';
 import type { InspectReport } from '../core/system/describe.ts';
 import type { BlockDeviceInfo, StackLayer, SystemFacts } from '../core/model/machine.ts';
 import { terminalField } from '../core/model/display.ts';
-import { ceiling, layerLine, q, yesNo } from '../core/report/stack-text.ts';
+import { known, layerLine, yesNo } from '../core/report/stack-text.ts';
+import { fstrimTimerWords, onlineDiscardWords } from '../core/model/trim-words.ts';
 
 /** Left-aligned columns; cells are escaped (terminalField), so data cannot act on a terminal. */
 export function table(header: string[], dataRows: string[][]): string {
@@ -63,24 +64,26 @@ export function fieldLabel(field: string): string {
 
 function discardText(d: BlockDeviceInfo): string {
   if (d.discard.supported === false) return 'no';
-  if (d.discard.supported === null) return '?';
+  if (d.discard.supported === null) return 'unknown';
   return `yes (${formatBytes(d.discard.granularityBytes ?? 0)} / ${formatBytes(d.discard.maxBytes ?? 0)})`;
 }
 
 export function formatDevices(devices: BlockDeviceInfo[]): string {
   if (devices.length === 0) return 'No block devices found in /sys/block.\n';
+  // A cell that could not be read says "unknown"; why is listed under the table.
+  const cell = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? 'unknown' : String(v));
   const rows = devices.map((d) => [
     d.name,
     d.class,
-    q(d.transport),
-    d.sizeBytes === null ? '?' : formatBytes(d.sizeBytes),
-    q(d.model),
-    q(d.serial),
-    `${d.logicalBlockSize ?? '?'}/${d.physicalBlockSize ?? '?'} B`,
+    cell(d.transport),
+    d.sizeBytes === null ? 'unknown' : formatBytes(d.sizeBytes),
+    cell(d.model),
+    cell(d.serial),
+    `${cell(d.logicalBlockSize)}/${cell(d.physicalBlockSize)} B`,
     yesNo(d.rotational),
-    q(d.linkDescription),
-    ceiling(d.linkCeilingBytesPerSec),
-    q(d.scheduler),
+    cell(d.linkDescription),
+    d.linkCeilingBytesPerSec ? `~${formatThroughput(d.linkCeilingBytesPerSec)}` : 'unknown',
+    cell(d.scheduler),
     discardText(d),
     [
       ...d.partitions.map((p) => (d.partitionHolders?.[p] ? `${p}→${d.partitionHolders[p].join('+')}` : p)),
@@ -111,7 +114,7 @@ export function formatDevices(devices: BlockDeviceInfo[]): string {
   const notes = devices.flatMap((d) => Object.entries(d.reasons ?? {}).map(([field, why]) => `  ${d.name} ${fieldLabel(field)}: ${why}`));
   return (
     out +
-    (notes.length > 0 ? `\n? unknown:\n${notes.join('\n')}\n` : '') +
+    (notes.length > 0 ? `\nunknown, and why:\n${notes.join('\n')}\n` : '') +
     'Ceiling: the most the negotiated link carries after line encoding (MB/s = 10^6 bytes/s); real transfers stay below it.\n'
   );
 }
@@ -119,10 +122,10 @@ export function formatDevices(devices: BlockDeviceInfo[]): string {
 export function formatSystem(s: SystemFacts): string {
   const timer = s.fstrimTimer;
   return [
-    `CPU        ${q(s.cpuModel)}, ${s.cores ?? '?'} cores / ${s.threads ?? '?'} threads, crypto flags: ${s.cryptoFlags.join(' ') || 'none (no AES instructions: dm-crypt runs in software)'}`,
-    `Memory     ${s.memoryBytes === null ? '?' : formatBytes(s.memoryBytes)}`,
-    `Kernel     ${q(s.kernel)}`,
-    `fstrim     timer enabled: ${yesNo(timer?.enabled)}${timer?.reason ? ` (${timer.reason})` : ''}`,
+    `CPU        ${known(s.cpuModel, 'model')}, ${s.cores === null ? 'cores unknown' : `${s.cores} cores`} / ${s.threads == null ? 'threads unknown' : `${s.threads} threads`}, crypto flags: ${s.cryptoFlags.join(' ') || 'none (no AES instructions: dm-crypt runs in software)'}`,
+    `Memory     ${s.memoryBytes === null ? 'size unknown' : formatBytes(s.memoryBytes)}`,
+    `Kernel     ${known(s.kernel, 'version')}`,
+    `fstrim     ${fstrimTimerWords(timer)}`,
   ].join('\n');
 }
 
@@ -130,7 +133,7 @@ export function formatSystem(s: SystemFacts): string {
 export function formatStack(stack: StackLayer[], indent = '  '): string[] {
   const lines = stack.map((layer, i) => `${indent}${String(i + 1).padStart(2)}. ${layerLine(layer)}`);
   const reasons = stack.flatMap((l) => Object.entries(l.reasons ?? {}).map(([k, v]) => `${indent}    ${l.name} ${fieldLabel(k)}: ${v}`));
-  if (reasons.length > 0) lines.push(`${indent}  ? unknown:`, ...reasons);
+  if (reasons.length > 0) lines.push(`${indent}  unknown, and why:`, ...reasons);
   return lines;
 }
 
@@ -146,7 +149,7 @@ export function formatInspect(r: InspectReport): string {
   );
   const t = r.trim;
   lines.push(
-    `TRIM       online discard: ${q(t.onlineDiscard)}${t.onlineDiscardNote ? " (DiskDelta's, not yours: see the warning)" : ''}; discards reach the disk: ${yesNo(t.reachesDisk)}${t.blockedAt ? ` (stopped at ${t.blockedAt})` : ''}`,
+    `TRIM       online discard: ${onlineDiscardWords(t.onlineDiscard)}${t.onlineDiscardNote ? " (DiskDelta's, not yours: see the warning)" : ''}; discards reach the disk: ${yesNo(t.reachesDisk)}${t.blockedAt ? ` (stopped at ${t.blockedAt})` : ''}`,
   );
   lines.push(formatSystem(r.system));
   if (r.unknowns.length > 0) lines.push('', 'Unknown:', ...r.unknowns.map((u) => `  - ${u}`));

@@ -6,6 +6,7 @@ import { compareRuns } from '../../core/analysis/compare.ts';
 import { formatComparisonText } from '../../core/analysis/compare-text.ts';
 import { encryptionStory, encryptionStoryText } from '../../core/analysis/encryption-story.ts';
 import { thisCpu } from '../../core/crypto/cipher-ceilings.ts';
+import { discardTable, discardTableText } from '../../core/analysis/discard-table.ts';
 import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta compare ID ID... [--json] [--unit MB|MiB|KB] [--db FILE]
@@ -14,7 +15,9 @@ Compares runs test by test. The first run is the baseline: every other run gets 
 to it (×3.29 = 3.29 times the baseline's figure), the percent change, whether that is better
 or worse (higher throughput, IOPS and seeks are better; lower latency is better) and whether
 the difference exceeds the runs' own spread. With three or more runs, each is also compared
-to the run before it (HDD → SSD → SSD + dm-crypt).
+to the run before it (HDD → SSD → SSD + dm-crypt). Runs of the discard experiment (those
+\`discard-cost\` keeps, the 2013 references) are also set out as the seed's table: extract + sync
+and delete + sync, without and with discard, and what discard costs.
 
 When a run is encrypted or this CPU's cipher ceilings are kept (diskdelta ciphers), an
 encryption part follows: each unencrypted run's sequential figure forecast under dm-crypt on
@@ -49,8 +52,13 @@ export const compareCommand: CliCommand = {
         const comparison = compareRuns(runs, { unit });
         // The newest cipher ceilings of this CPU kept in the library (`diskdelta ciphers`).
         const encryption = encryptionStory(runs, library.latestCipherCeilings(cpu));
-        if (values.json) writeOut(`${JSON.stringify({ ...comparison, encryption }, null, 2)}\n`);
-        else writeOut(formatComparisonText(comparison) + (encryption ? `\n${encryptionStoryText(encryption)}` : ''));
+        // Runs of the discard experiment (discard-cost's, the 2013 references) also in the seed's 2×2 shape.
+        const discard = discardTable(runs);
+        const text = () =>
+          [formatComparisonText(comparison), encryption ? encryptionStoryText(encryption) : '', discardTableText(discard)]
+            .filter(Boolean)
+            .join('\n');
+        writeOut(values.json ? `${JSON.stringify({ ...comparison, encryption, discard }, null, 2)}\n` : text());
         return 0;
       },
       { readOnly: true },

@@ -45,7 +45,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: 'discard-cost',
-    synopsis: 'discard-cost FOLDER [--remount] [--runs N] [--json]',
+    synopsis: 'discard-cost FOLDER [--remount] [--runs N] [--size BYTES] [--json] [--no-save]',
     summary: 'measure what online discard costs per source-tree delete here, and what fstrim takes (root)',
     load: async () => (await import('./discard-cost.ts')).discardCostCommand,
   },
@@ -60,6 +60,12 @@ export const COMMANDS: CommandEntry[] = [
     synopsis: 'write-volume [--tbw TB] [--json]',
     summary: "what each disk writes a day and a year (since boot), beside a drive's rated endurance",
     load: async () => (await import('./write-volume.ts')).writeVolumeCommand,
+  },
+  {
+    name: 'assess',
+    synopsis: 'assess start|set|show|list|report …',
+    summary: 'an upgrade assessment kept across days: before, after, encryption, TRIM, then its report',
+    load: async () => (await import('./assess.ts')).assessCommand,
   },
   {
     name: 'list',

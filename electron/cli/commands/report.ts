@@ -14,6 +14,7 @@ import { UserFileError, writeUserFile } from '../../core/files/write-user-file.t
 import { renderReportHtmlLazily } from '../../../renderer/src/report/report-html-lazy.ts';
 import { counted } from '../../core/model/display.ts';
 import { writeErr } from '../terminal.ts';
+import type { Assessment } from '../../core/model/assessment.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]
@@ -59,56 +60,81 @@ export const reportCommand: CliCommand = {
     const ids = positionals.map(parseRunId);
     if (ids.length > MAX_REPORT_RUNS)
       throw new UsageError(`a report lays out at most ${MAX_REPORT_RUNS} runs side by side; ${ids.length} were given`);
-    const paper = parsePaper(values.paper);
-    const unit = parseUnitFlag(values.unit);
-    const format = values.html ? 'html' : 'pdf';
-    const out = resolve(values.out ?? `diskdelta-report-${ids.join('-')}.${format}`);
-    // Everything that can be checked before starting Chromium is: a mistake costs no wait.
-    try {
-      await precheck(out, values.force === true);
-    } catch (error) {
-      if (!(error instanceof CliFailure)) throw error;
-      writeErr(`diskdelta report: ${error.message}\n`);
-      return EXIT_FAILURE;
-    }
-    // Chromium starts first and comes up while the runs are read and the report is laid out.
-    let printer: ReportPrinter | null = null;
-    if (format === 'pdf') {
-      const { chromiumPrinter } = await import('../../core/report/chromium-printer.ts');
-      printer = chromiumPrinter();
-      printer.prepare?.();
-    }
-    try {
-      const { renderReport } = await import('../../core/report/print.ts');
-      return await withLibrary('report', values.db, async (library) => {
-        const runs = requireRuns(library, ids);
-        let rendered;
-        try {
-          rendered = await renderReport(
-            runs,
-            { format, paper, unit, appVersion: await appVersion(), ceilings: library.latestCipherCeilings(await thisCpu()) },
-            { html: renderReportHtmlLazily, printer },
-          );
-        } catch (error) {
-          if (error instanceof ReportPrintError) throw new CliFailure(error.message);
-          throw error;
-        }
-        try {
-          await writeUserFile(out, rendered.bytes, { force: values.force === true });
-        } catch (error) {
-          if (!(error instanceof UserFileError)) throw error;
-          throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
-        }
-        writeErr(
-          `Wrote the report of ${counted(runs.length, 'run')} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`,
-        );
-        return 0;
-      });
-    } finally {
-      await printer?.close?.();
-    }
+    return writeReport(ids, values);
   },
 };
+
+export interface ReportFlags {
+  out?: string | undefined;
+  paper?: string | undefined;
+  html?: boolean | undefined;
+  force?: boolean | undefined;
+  unit?: string | undefined;
+  db?: string | undefined;
+}
+
+/** The report of these runs written to --out (or its default name); an assessment's story first when given. */
+export async function writeReport(
+  ids: number[],
+  values: ReportFlags,
+  extra: { assessment?: Assessment; name?: string } = {},
+): Promise<number> {
+  const paper = parsePaper(values.paper);
+  const unit = parseUnitFlag(values.unit);
+  const format = values.html ? 'html' : 'pdf';
+  const out = resolve(values.out ?? `${extra.name ?? `diskdelta-report-${ids.join('-')}`}.${format}`);
+  // Everything that can be checked before starting Chromium is: a mistake costs no wait.
+  try {
+    await precheck(out, values.force === true);
+  } catch (error) {
+    if (!(error instanceof CliFailure)) throw error;
+    writeErr(`diskdelta report: ${error.message}\n`);
+    return EXIT_FAILURE;
+  }
+  // Chromium starts first and comes up while the runs are read and the report is laid out.
+  let printer: ReportPrinter | null = null;
+  if (format === 'pdf') {
+    const { chromiumPrinter } = await import('../../core/report/chromium-printer.ts');
+    printer = chromiumPrinter();
+    printer.prepare?.();
+  }
+  try {
+    const { renderReport } = await import('../../core/report/print.ts');
+    return await withLibrary('report', values.db, async (library) => {
+      const runs = requireRuns(library, ids);
+      let rendered;
+      try {
+        rendered = await renderReport(
+          runs,
+          {
+            format,
+            paper,
+            unit,
+            appVersion: await appVersion(),
+            ceilings: library.latestCipherCeilings(await thisCpu()),
+            ...(extra.assessment ? { assessment: extra.assessment } : {}),
+          },
+          { html: renderReportHtmlLazily, printer },
+        );
+      } catch (error) {
+        if (error instanceof ReportPrintError) throw new CliFailure(error.message);
+        throw error;
+      }
+      try {
+        await writeUserFile(out, rendered.bytes, { force: values.force === true });
+      } catch (error) {
+        if (!(error instanceof UserFileError)) throw error;
+        throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
+      }
+      writeErr(
+        `Wrote the report of ${counted(runs.length, 'run')} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`,
+      );
+      return 0;
+    });
+  } finally {
+    await printer?.close?.();
+  }
+}
 
 function parsePaper(text: string | undefined): Paper {
   if (text === undefined) return 'a4';

@@ -252,7 +252,9 @@ export function formatRecord(record: RunRecord): string {
       : s.precision
         ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
         : `\n${counted(s.runs ?? 0, 'run')} × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
-    (rates.length === 0 ? '' : ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? '?'}`) +
+    (rates.length === 0
+      ? ''
+      : ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? 'not reported'}`) +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
   const body =

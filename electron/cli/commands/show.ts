@@ -87,7 +87,8 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   if (run.target.path || run.target.kind !== 'unknown') field('target', `${run.target.path || '—'} (${kind})`);
   if (run.target.device) field('device', formatDevice(run.target.device));
   // Through a loop device the run measured the loop and its backing file as much as the disk.
-  if (run.target.stack?.some((l) => l.kind === 'loop')) field('measured', measuredDeviceText(run.target, { withFile: true }) ?? '?');
+  if (run.target.stack?.some((l) => l.kind === 'loop'))
+    field('measured', measuredDeviceText(run.target, { withFile: true }) ?? 'unknown (the run carries no device facts)');
   if (run.target.stack?.length) {
     // The same stack view as `diskdelta inspect`: facts in words, never the model's keys.
     field('stack', 'from the file down to the disk:');

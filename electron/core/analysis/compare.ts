@@ -348,7 +348,9 @@ export function displayFigure(f: Figure | null, unit: ThroughputUnit = 'MB'): st
   if (f.unit === 'ns') return formatLatency(f.value) + mark;
   if (f.unit === 'IOPS' || f.unit === 'seeks/s') return formatIops(f.value, f.unit) + mark;
   if (f.unit === 's') return `${formatNumber(f.value)} s${mark}`;
-  return `${formatNumber(f.value)} ${f.unit}${mark}`;
+  if (f.unit === 'bytes') return formatBytes(f.value) + mark;
+  // 'count': a plain number (discard requests), no unit word after it.
+  return formatNumber(f.value) + mark;
 }
 
 /** Imported figures with no DiskDelta test, matched by original name and unit. */
@@ -432,7 +434,7 @@ function notesFor(runs: RunRecord[]): string[] {
     const field = (name: string, get: (p: NonNullable<(typeof params)[number]>) => string) => {
       const values = params.map((p) => (p ? get(p) : null));
       const distinct = new Set(values.filter((v): v is string => v !== null));
-      if (distinct.size > 1) differences.push(`${name} ${values.map((v, i) => `${v ?? '?'} in ${tag(i)}`).join(', ')}`);
+      if (distinct.size > 1) differences.push(`${name} ${values.map((v, i) => `${v ?? 'not given'} in ${tag(i)}`).join(', ')}`);
     };
     field('block size', (p) => formatBytes(p.blockSize));
     field('queue depth', (p) => String(p.queueDepth));

@@ -78,12 +78,31 @@ describe('trimSummary', () => {
   it('says where discards stop, per run with a live stack', () => {
     const section = trimSummary(input([measuredRun('ssd', 500e6, 0.01, liveStack)]));
     assert.deepEqual(section?.paragraphs, [
-      '#1 ssd: online discard off; discards stop at dm-crypt dm-0, so neither online discard nor fstrim reaches the disk; the fstrim.timer state is unknown.',
+      '#1 ssd: online discard off; discards stop at dm-crypt dm-0, so neither online discard nor fstrim reaches the disk; whether fstrim.timer is enabled is unknown.',
     ]);
   });
 
-  it('stays silent for published runs whose one-line stack answers nothing', () => {
+  it('says what inspect says: an enabled timer systemd never runs does not fire; "on", never "on (on)"', () => {
+    const on = liveStack.map((l) => (l.kind === 'mount' ? { ...l, details: { ...l.details, onlineDiscard: 'on' } } : l));
+    const run = measuredRun('ssd', 500e6, 0.01, on);
+    run.system = {
+      ...run.system!,
+      fstrimTimer: {
+        enabled: true,
+        systemdRunning: false,
+        reason: 'enabled, but systemd is not the running init here, so it does not fire',
+      },
+    };
+    const [text] = trimSummary(input([run]))!.paragraphs;
+    assert.match(text!, /online discard on; /);
+    assert.doesNotMatch(text!, /on \(on\)|weekly fstrim\.timer is enabled/);
+    assert.match(text!, /fstrim\.timer is enabled but does not fire: systemd is not the running init here/);
+  });
+
+  it('stays silent for published runs whose one-line stack answers nothing', async () => {
     assert.equal(trimSummary(input(reference)), null);
+    const discardRefs = (await loadReferenceRuns()).slice(3);
+    assert.equal(trimSummary(input(discardRefs)), null, 'nor for the 2013 pair, whose stack names a mount it never read');
   });
 });
 

@@ -5,6 +5,7 @@
 // SUMMARY_ANALYSES.
 import type { RunRecord } from '../model/results.ts';
 import { trimVerdict } from '../system/trim-verdict.ts';
+import { fstrimTimerWords, onlineDiscardWords } from '../model/trim-words.ts';
 import type { CompareRow, Comparison, Delta } from './compare.ts';
 import { formatDiskSize, summaryOfResult, VERDICT_DAYS, windowOf, workingSetVerdict, WORKING_SET_TEST } from './working-set.ts';
 import type { EncryptionStory } from './encryption-story.ts';
@@ -104,14 +105,10 @@ export function trimSummary({ records, comparison }: SummaryInput): SummarySecti
     const stack = record.target.stack;
     // Only a stack read from a live machine (a mount or a disk in it) can answer; a published
     // run's one-line stack cannot, and "unknown, unknown, unknown" tells a reader nothing.
-    if (!stack || !stack.some((l) => l.kind === 'mount' || l.kind === 'disk')) return;
+    // A reference's stack is its write-up's (no mount read, no timer): it cannot answer either.
+    if (record.source !== 'measured' || !stack || !stack.some((l) => l.kind === 'mount' || l.kind === 'disk')) return;
     const verdict = trimVerdict(stack, record.system?.fstrimTimer ?? null);
-    const online =
-      verdict.onlineDiscard === null
-        ? 'set by the file system itself'
-        : verdict.onlineDiscard === 'off'
-          ? 'off'
-          : `on (${verdict.onlineDiscard})`;
+    const online = onlineDiscardWords(verdict.onlineDiscard);
     // A setting DiskDelta's discard-cost had put there while this run measured is not the machine's own.
     const whose = verdict.onlineDiscardNote ? " (DiskDelta's discard-cost had remounted it so, not the machine's own setting)" : '';
     const reaches =
@@ -120,12 +117,7 @@ export function trimSummary({ records, comparison }: SummaryInput): SummarySecti
         : verdict.reachesDisk === false
           ? `discards stop at ${verdict.blockedAt ?? 'a layer above the disk'}, so neither online discard nor fstrim reaches the disk`
           : `whether discards reach the disk is unknown${verdict.blockedAt ? ` (${verdict.blockedAt})` : ''}`;
-    const timer =
-      verdict.fstrimTimer?.enabled === true
-        ? 'the weekly fstrim.timer is enabled'
-        : verdict.fstrimTimer?.enabled === false
-          ? 'fstrim.timer is not enabled'
-          : 'the fstrim.timer state is unknown';
+    const timer = fstrimTimerWords(verdict.fstrimTimer);
     paragraphs.push(`#${i + 1} ${comparison.runs[i]?.label ?? record.label}: online discard ${online}${whose}; ${reaches}; ${timer}.`);
   });
   if (paragraphs.length === 0) return null;

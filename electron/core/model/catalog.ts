@@ -39,6 +39,10 @@ export const METRICS = {
   'latency.max': { id: 'latency.max', label: 'latency max', unit: 'ns', direction: 'lower' },
   /** Wall time of one phase of a workload (unpack, sync, delete …): lower is better. */
   phaseSeconds: { id: 'phaseSeconds', label: 'seconds', unit: 's', direction: 'lower' },
+  /** What fstrim reported trimming (discard-cost): how much a periodic fstrim had to do. */
+  trimmedBytes: { id: 'trimmedBytes', label: 'trimmed', unit: 'bytes', direction: 'none' },
+  /** Discard requests a block device completed during a workload (discard-cost): proof they were sent. */
+  discardRequests: { id: 'discardRequests', label: 'discard requests', unit: 'count', direction: 'none' },
   /** What one CPU core encrypts or decrypts with one cipher, in memory: the CPU's ceiling. */
   cipherBytesPerSec: { id: 'cipherBytesPerSec', label: 'cipher throughput', unit: 'bytes/s', direction: 'higher' },
   /** A forecast of a rate (e.g. a disk's throughput under dm-crypt), always estimated. */

@@ -5,6 +5,7 @@ import type { RunRecord } from '../model/results.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { ThroughputUnit } from '../analysis/units.ts';
 import { buildReport } from './report-model.ts';
+import type { Assessment } from '../model/assessment.ts';
 import type { Paper } from './paper.ts';
 import { isPdf, ReportPrintError, type ReportHtml, type ReportPrinter } from './printer.ts';
 
@@ -18,6 +19,8 @@ export interface RenderOptions {
   appVersion?: string;
   /** This CPU's stored cipher ceilings: the report's encryption forecasts (none: measured pairs only). */
   ceilings?: CipherCeilings | null;
+  /** The assessment the runs tell (its story first). */
+  assessment?: Assessment;
 }
 
 export interface RenderedReport {
@@ -44,6 +47,7 @@ export async function renderReport(
     unit: options.unit,
     appVersion: options.appVersion,
     ceilings: options.ceilings ?? null,
+    ...(options.assessment ? { assessment: options.assessment } : {}),
   });
   const html = await renderHtml(doc);
   const base = `diskdelta-report-${records.map((r, i) => (r.id ? String(r.id) : `r${i + 1}`)).join('-')}`;

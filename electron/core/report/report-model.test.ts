@@ -123,7 +123,7 @@ describe('buildReport', () => {
       kernel: '6.1.0-28-amd64',
     });
     assert.equal(run.method.io, 'O_DIRECT (bypasses the page cache)');
-    assert.equal(run.method.timing, 'preset quick, 0.5 s warm-up, then 3 × 1.5 s timed runs, median shown');
+    assert.equal(run.method.timing, 'preset quick, 0.5 s warm-up, 3 timed windows of 1.5 s asked for, median shown');
     assert.equal(run.method.sizes, 'test file 64 MiB');
     assert.equal(run.method.engine, 'diskdelta 0.1.0 (aio I/O engine)');
     assert.equal(doc.paper, 'letter');
@@ -159,6 +159,87 @@ describe('buildReport', () => {
       doc.warnings.map((w) => [w.code, w.test, w.runIndexes]),
       [['noisy', 'seq1m-q8t1-read', [0, 1]]],
     );
+  });
+});
+
+describe('what was measured, as it ran', () => {
+  const stackOn = (loop: boolean): RunRecord['target'] => ({
+    path: '/mnt',
+    kind: 'folder',
+    device: { name: 'vda', model: null, class: 'virtual', sizeBytes: 256 * 2 ** 30, linkDescription: null } as never,
+    stack: [
+      { kind: 'mount', name: '/mnt', details: { fsType: 'ext4', onlineDiscard: 'off' } },
+      ...(loop
+        ? [
+            {
+              kind: 'loop' as const,
+              name: 'loop3',
+              details: {
+                backingFile: '/tmp/lab/hdd.img',
+                directIo: false,
+                throttleGroup: '/dd-hdd-1',
+                throttleReadBps: 40e6,
+                throttleReadIops: 150,
+                throttleWriteBps: 40e6,
+                throttleWriteIops: 150,
+                throttleGroups: 1,
+              },
+            },
+          ]
+        : []),
+      {
+        kind: 'disk',
+        name: 'vda',
+        details: { class: 'virtual', transport: 'virtio', sizeBytes: 256 * 2 ** 30 },
+        linkCeilingBytesPerSec: null,
+      },
+    ],
+  });
+
+  it('the throttled loop and the plain disk are named apart, not both "vda"', () => {
+    const doc = buildReport([measured('hdd', { target: stackOn(true) }), measured('ssd', { target: stackOn(false) })], { generatedAt: at });
+    assert.equal(
+      doc.runs[0]!.disk,
+      'loop3 (file /tmp/lab/hdd.img) on vda (virtual, 256 GiB); loop3 throttled: read 40 MB/s, 150 IOPS; write 40 MB/s, 150 IOPS (blkio group /dd-hdd-1)',
+    );
+    assert.equal(doc.runs[1]!.disk, 'vda (virtual, 256 GiB)');
+    assert.match(
+      doc.runs[0]!.stack.join('\n'),
+      /loop +loop3 +backing file \/tmp\/lab\/hdd\.img +direct I\/O: no +throttled: read 40 MB\/s/,
+    );
+    assert.doesNotMatch(doc.runs[1]!.stack.join('\n'), /\?/, 'no "?" for what is unknown');
+    assert.match(renderReportHtml(doc), /<dt>Measured<\/dt><dd>loop3 \(file \/tmp\/lab\/hdd\.img\) on vda/);
+  });
+
+  it('the method says how each test really ran (runs, seconds), not only what was asked ("5 × 0.2 s")', () => {
+    const window = (run: number) => ({
+      run,
+      bytesPerSec: 400e6,
+      iops: 381,
+      latencyNs: { mean: null, p50: null, p90: null, p99: null, p999: null, max: null },
+      elapsedNs: 2e8,
+      ios: 76,
+      bytes: 8e7,
+      cpu: { userNs: 0, systemNs: 0 },
+      samples: [],
+    });
+    const base = measured('ssd');
+    const run = {
+      ...base,
+      settings: { preset: 'quick', durationSec: 0.2, warmupSec: 0.5, runs: 5 },
+      results: base.results.map((r, i) => ({
+        ...r,
+        runs: [1, 2, 3, 4, 5].slice(0, i === 0 ? 5 : 3).map(window),
+        precision: { ciRelative: 0.02, target: 0, seconds: i === 0 ? 5.9 : 2.1, stoppedBy: 'runs' as const },
+      })),
+    };
+    const doc = buildReport([run], { generatedAt: at });
+    assert.equal(
+      doc.runs[0]!.method.timing,
+      'preset quick, 0.5 s warm-up, 5 timed windows of 0.2 s asked for, as run: 3–5 runs, 2.1–5.9 s per test, median shown',
+    );
+    assert.equal(doc.runs[0]!.method.tests[0]!.ran, '5 runs, 5.9 s, stopped: fixed count');
+    assert.match(renderReportHtml(doc), /<li><code>seq1m-q8t1-read<\/code> [^<]*— 5 runs, 5\.9 s, stopped: fixed count<\/li>/);
   });
 });
 

@@ -8,13 +8,16 @@ export type { EncryptionStory, StoryColumn } from '../analysis/encryption-story.
 export { isEncryptedRun } from '../analysis/encryption-story.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import { formatBytes, formatPercent, type ThroughputUnit } from '../analysis/units.ts';
-import type { RunRecord, RunSource, TestParams, Warning } from '../model/results.ts';
-import { layerLine } from './stack-text.ts';
+import type { RunRecord, RunSource, TestParams, TestResult, Warning } from '../model/results.ts';
+import { layerLine, throttleText } from './stack-text.ts';
+import { measuredDeviceText } from '../model/run-text.ts';
 import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
 import { counted } from '../model/display.ts';
 import type { ChartModel } from './charts/chart-model.ts';
 import { CHARTS } from './charts/charts.ts';
 import { summaryOfResult, WORKING_SET_TEST, type WorkingSetSummary } from '../analysis/working-set.ts';
+import { assessmentStory } from '../analysis/assessment-story.ts';
+import type { Assessment } from '../model/assessment.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -34,7 +37,8 @@ export interface ReportMethod {
   io: string;
   sizes: string;
   timing: string;
-  tests: Array<{ id: string; title: string; params: string }>;
+  /** Per test: its parameters and, for a measured one, how it really ran ("5 runs, 5.9 s"). */
+  tests: Array<{ id: string; title: string; params: string; ran: string | null }>;
   measuredAt: string;
 }
 
@@ -89,6 +93,8 @@ export interface ReportOptions {
   analyses?: SummaryAnalysis[];
   /** This CPU's stored cipher ceilings (the library's newest): the encryption forecasts. */
   ceilings?: CipherCeilings | null;
+  /** An assessment's story: the report's first section, before the summary of the figures. */
+  assessment?: Assessment;
 }
 
 export function buildReport(records: RunRecord[], options: ReportOptions): ReportDocument {
@@ -102,12 +108,15 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
   const comparison = compareRuns(records, { unit });
   const encryption = encryptionStory(records, options.ceilings ?? null);
   return {
-    title: options.title ?? defaultTitle(records),
+    title: options.title ?? (options.assessment ? `Upgrade assessment: ${options.assessment.label}` : defaultTitle(records)),
     generatedAt: options.generatedAt.toISOString(),
     paper: options.paper ?? 'a4',
     comparison,
     runs: records.map((record, i) => describeRun(record, i)),
-    summary: summarize({ records, comparison, encryption }, options.analyses),
+    summary: [
+      ...(options.assessment ? [assessmentStory(options.assessment, records, comparison)] : []),
+      ...summarize({ records, comparison, encryption }, options.analyses),
+    ],
     encryption,
     charts: CHARTS.build({ records, comparison, unit }, 'report'),
     spreads: comparison.rows.map((row) => records.map((record) => spreadText(record, row.test, row.kind))),
@@ -149,18 +158,31 @@ function sourceText(record: RunRecord): string {
   return 'measured by DiskDelta';
 }
 
-function describeRun(record: RunRecord, i: number): ReportRun {
+/**
+ * What a run measured, named as measured: a loop device and its backing file before the disk
+ * under them, the disk's facts, and a blkio throttle on any layer. Two runs on loops over one
+ * disk (the lab's throttled "HDD" and its plain "SSD") were both "Disk: vda".
+ */
+export function measuredText(record: RunRecord): string {
   const device = record.target.device;
-  const disk = device
+  const facts = device
     ? [
-        device.model ?? device.name,
         device.class,
         device.sizeBytes ? formatBytes(device.sizeBytes) : null,
         device.linkDescription ? `link ${device.linkDescription}` : null,
-      ]
-        .filter(Boolean)
-        .join(', ')
-    : 'unknown (the run carries no device facts)';
+      ].filter(Boolean)
+    : [];
+  const measured = measuredDeviceText(record.target, { withFile: true });
+  if (!measured) return 'unknown (the run carries no device facts)';
+  const throttles = (record.target.stack ?? []).flatMap((l) => {
+    const t = throttleText(l.details);
+    return t ? [`${l.name} throttled: ${t}`] : [];
+  });
+  return [`${measured}${facts.length ? ` (${facts.join(', ')})` : ''}`, ...throttles].join('; ');
+}
+
+function describeRun(record: RunRecord, i: number): ReportRun {
+  const disk = measuredText(record);
   return {
     tag: `#${i + 1}`,
     label: record.label,
@@ -218,12 +240,25 @@ function methodOf(record: RunRecord): ReportMethod {
     : record.source === 'measured'
       ? 'test file size not recorded'
       : 'file size as in the source';
+  // What the settings asked for, then what the tests really did: "5 × 0.2 s" for a run whose
+  // tests each took 5.9 s read as one second of measuring.
+  const asked =
+    s.durationSec === undefined
+      ? null
+      : s.precision
+        ? `timed windows of ${s.durationSec} s, at least ${s.runs ?? 1}, until the median is known within ±${(s.precision * 100).toFixed(1)} % or ${s.maxTimeSec ?? 'the preset’s'} s`
+        : s.runs !== undefined
+          ? `${counted(s.runs, 'timed window')} of ${s.durationSec} s asked for`
+          : `timed windows of ${s.durationSec} s`;
+  const ran = ranSummary(record);
   const timing =
     record.source === 'measured'
       ? [
           s.preset ? `preset ${s.preset}` : null,
           s.warmupSec !== undefined ? `${s.warmupSec} s warm-up` : null,
-          s.runs !== undefined && s.durationSec !== undefined ? `then ${s.runs} × ${s.durationSec} s timed runs, median shown` : null,
+          asked,
+          ran ? `as run: ${ran}` : null,
+          'median shown',
         ]
           .filter(Boolean)
           .join(', ')
@@ -233,9 +268,42 @@ function methodOf(record: RunRecord): ReportMethod {
     io,
     sizes,
     timing: timing || 'not recorded',
-    tests: record.results.map((r) => ({ id: r.test, title: testTitle(r.test), params: paramsText(r.params) })),
+    tests: record.results.map((r) => ({
+      id: r.test,
+      title: testTitle(r.test),
+      params: paramsText(r.params),
+      ran: record.source === 'measured' ? testRan(r) : null,
+    })),
     measuredAt: record.createdAt,
   };
+}
+
+/** How one measured test really ran: its timed runs and the seconds it took, warm-up included. */
+function testRan(r: TestResult): string | null {
+  const n = r.runs.length;
+  const secs = r.precision?.seconds;
+  if (n === 0 && secs === undefined) return null;
+  const why = r.precision ? { precision: 'interval reached', 'max-time': 'time was up', runs: 'fixed count' }[r.precision.stoppedBy] : null;
+  return [n ? counted(n, 'run') : null, secs !== undefined ? `${secs.toFixed(1)} s` : null, why ? `stopped: ${why}` : null]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The tests' runs and seconds over a run, as one range ("5 runs, 5.9 s per test", "3–5 runs, 1.2–5.9 s per test"). */
+function ranSummary(record: RunRecord): string | null {
+  const rated = record.results.filter((r) => r.runs.length > 0 || r.precision);
+  if (rated.length === 0) return null;
+  const range = (values: number[], text: (v: number) => string) => {
+    const lo = Math.min(...values);
+    const hi = Math.max(...values);
+    return lo === hi ? text(lo) : `${text(lo).replace(/ .*/, '')}–${text(hi)}`;
+  };
+  const runs = rated.map((r) => r.runs.length);
+  const secs = rated.flatMap((r) => (r.precision ? [r.precision.seconds] : []));
+  return (
+    [range(runs, (v) => counted(v, 'run')), secs.length ? range(secs, (v) => `${v.toFixed(1)} s`) : null].filter(Boolean).join(', ') +
+    ' per test'
+  );
 }
 
 function spreadText(record: RunRecord, test: string, kind: string): string | null {

@@ -1,45 +1,78 @@
 // One layer of a storage stack as text, as the report shows it and `diskdelta inspect` lists
 // it (electron/cli/system-format.ts). Pure (no Node): the renderer's report view imports it.
-import { formatBytes, formatThroughput } from '../analysis/units.ts';
+// A fact that could not be read is said in words ("model unknown", "link speed unknown"),
+// never as "?": a reader of "via virtio ? 256 GiB link ? ceiling ?" cannot tell what is missing.
+import { formatBytes, formatIops, formatThroughput } from '../analysis/units.ts';
 import type { StackLayer } from '../model/machine.ts';
+import { onlineDiscardWords } from '../model/trim-words.ts';
 
-export const q = (value: string | null | undefined): string => (value === null || value === undefined || value === '' ? '?' : value);
-export const yesNo = (value: boolean | null | undefined): string => (value === true ? 'yes' : value === false ? 'no' : '?');
+/** A value, or "WHAT unknown" when it could not be read. */
+export const known = (value: string | number | null | undefined, what: string): string =>
+  value === null || value === undefined || value === '' ? `${what} unknown` : String(value);
+export const yesNo = (value: boolean | null | undefined): string => (value === true ? 'yes' : value === false ? 'no' : 'unknown');
 
-/** A detail as text; a missing one (a reference run's partial stack) is "?", never "undefined". */
-const text = (value: unknown): string => {
-  if (value === null || value === undefined || value === '') return '?';
+/** A detail as text; a missing one (a reference run's partial stack) is "WHAT unknown", never "undefined". */
+const detail = (value: unknown, what: string): string => {
+  if (value === null || value === undefined || value === '') return `${what} unknown`;
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
 };
 
 export function ceiling(bytesPerSec: number | null | undefined): string {
-  return bytesPerSec ? `~${formatThroughput(bytesPerSec)}` : '?';
+  return bytesPerSec ? `ceiling ~${formatThroughput(bytesPerSec)}` : 'no known ceiling';
 }
+
+/**
+ * The blkio throttle system/ found on a layer's device ("read 40 MB/s, 150 IOPS; write … (blkio
+ * group /hdd)"), or null: a capped device measures as its cap, so every view of it says so.
+ */
+export function throttleText(details: StackLayer['details']): string | null {
+  if (details.throttleGroup === undefined || details.throttleGroup === null) return null;
+  const num = (key: string) => {
+    const value = details[key];
+    return typeof value === 'number' ? value : null;
+  };
+  const side = (bps: number | null, iops: number | null) =>
+    [bps ? formatThroughput(bps) : null, iops ? formatIops(iops) : null].filter(Boolean).join(', ');
+  const read = side(num('throttleReadBps'), num('throttleReadIops'));
+  const write = side(num('throttleWriteBps'), num('throttleWriteIops'));
+  const more = (num('throttleGroups') ?? 1) > 1 ? `, and ${(num('throttleGroups') ?? 1) - 1} more groups` : '';
+  return `${[read ? `read ${read}` : null, write ? `write ${write}` : null].filter(Boolean).join('; ')} (blkio group ${String(details.throttleGroup)}${more})`;
+}
+
+const throttled = (details: StackLayer['details']) => {
+  const t = throttleText(details);
+  return t ? `  throttled: ${t}` : '';
+};
+
+const size = (bytes: unknown) => (bytes ? formatBytes(Number(bytes)) : 'size unknown');
 
 /** One layer of a stack as `diskdelta inspect` lists it (also the report's stack listing). */
 export function layerLine(layer: StackLayer): string {
   const d = layer.details;
-  const pass = layer.discardPasses === undefined ? '' : `  discards: ${yesNo(layer.discardPasses)}`;
+  const pass =
+    layer.discardPasses === undefined
+      ? ''
+      : `  discards: ${layer.discardPasses === null ? 'whether they pass is unknown' : yesNo(layer.discardPasses)}`;
   switch (layer.kind) {
     case 'file':
       return `file       ${layer.name}${d.type === 'loop backing file' ? '  (loop backing file)' : ''}`;
     case 'mount':
-      return `mount      ${layer.name}  ${text(d.fsType)} from ${text(d.source)}  options ${text(d.options)}  online discard: ${q(d.onlineDiscard as string | null)}`;
+      return `mount      ${layer.name}  ${detail(d.fsType, 'file system')} from ${detail(d.source, 'source')}  options ${detail(d.options, 'options')}  online discard: ${onlineDiscardWords((d.onlineDiscard as string | null | undefined) ?? null)}`;
     case 'dm-crypt': {
       const cipher = d.cipher
         ? `${String(d.cipher)}${d.keyBits != null ? `, ${String(d.keyBits)}-bit key` : ''}${d.cipherKeyBits && String(d.cipher).startsWith('aes') ? ` (AES-${String(d.cipherKeyBits)})` : ''}`
-        : 'cipher ?';
-      const flags = d.flags === null || d.flags === undefined ? 'flags ?' : `flags: ${String(d.flags) || 'none'}`;
-      return `dm-crypt   ${layer.name} (${text(d.device)}, ${q(d.format as string | null)})  ${cipher}  ${flags}${pass}`;
+        : 'cipher unknown';
+      const flags = d.flags === null || d.flags === undefined ? 'flags unknown' : `flags: ${String(d.flags) || 'none'}`;
+      return `dm-crypt   ${layer.name} (${detail(d.device, 'device')}, ${known(d.format as string | null, 'format')})  ${cipher}  ${flags}${pass}`;
     }
     case 'lvm':
-      return `lvm        ${layer.name} (${text(d.device)})  VG ${q(d.vg as string | null)}  LV ${q(d.lv as string | null)}${pass}`;
+      return `lvm        ${layer.name} (${detail(d.device, 'device')})  VG ${known(d.vg as string | null, 'name')}  LV ${known(d.lv as string | null, 'name')}${pass}`;
     case 'loop':
-      return `loop       ${layer.name}  backing file ${q(d.backingFile as string | null)}  direct I/O: ${yesNo(d.directIo as boolean | null)}${pass}`;
+      return `loop       ${layer.name}  backing file ${known(d.backingFile as string | null, 'path')}  direct I/O: ${yesNo(d.directIo as boolean | null)}${throttled(d)}${pass}`;
     case 'partition':
-      return `partition  ${layer.name}  #${text(d.number)} on ${text(d.disk)}, ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}${pass}`;
+      return `partition  ${layer.name}  #${detail(d.number, 'number')} on ${detail(d.disk, 'disk')}, ${size(d.sizeBytes)}${pass}`;
     case 'disk':
-      return `disk       ${layer.name}  ${text(d.class)} via ${q(d.transport as string | null)}  ${q(d.model as string | null)}  ${d.sizeBytes ? formatBytes(Number(d.sizeBytes)) : '?'}  link ${q(d.link as string | null)} ceiling ${ceiling(layer.linkCeilingBytesPerSec)}${pass}`;
+      return `disk       ${layer.name}  ${detail(d.class, 'class')} via ${known(d.transport as string | null, 'transport')}  ${known(d.model as string | null, 'model')}  ${size(d.sizeBytes)}  link ${d.link ? String(d.link) : 'speed unknown'}, ${ceiling(layer.linkCeilingBytesPerSec)}${throttled(d)}${pass}`;
     default:
       return `${layer.kind.padEnd(10)} ${layer.name}  ${JSON.stringify(d)}${pass}`;
   }

@@ -30,6 +30,16 @@ import { makeFolderSync } from '../files/make-folder.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import { shortPath } from '../model/display.ts';
 import { measuredDeviceText } from '../model/run-text.ts';
+import type { Assessment, AssessmentField } from '../model/assessment.ts';
+
+/** Each step of an assessment and its column. */
+const ASSESSMENT_COLUMNS: Record<AssessmentField, string> = {
+  before: 'before_run',
+  after: 'after_run',
+  encrypted: 'encrypted_run',
+  discardOff: 'discard_off_run',
+  discardOn: 'discard_on_run',
+};
 
 /** How long a writer waits for another process's transaction before giving up. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -37,7 +47,7 @@ const BUSY_TIMEOUT_MS = 10_000;
 export class LibraryError extends Error {
   override name = 'LibraryError';
   /** read-only: this user may not write the file or its folder, or the filesystem is read-only; disk-full: no space for the WAL index or a page. */
-  readonly code: 'open-failed' | 'newer-schema' | 'busy' | 'write-failed' | 'read-only' | 'disk-full';
+  readonly code: 'open-failed' | 'newer-schema' | 'busy' | 'write-failed' | 'read-only' | 'disk-full' | 'invalid';
   constructor(code: LibraryError['code'], message: string, options?: ErrorOptions) {
     super(message, options);
     this.code = code;
@@ -98,6 +108,13 @@ export interface Library {
   saveCipherCeilings(ceilings: CipherCeilings): number;
   /** The newest cipher measurement of a machine with this CPU (model and count), or null. */
   latestCipherCeilings(cpu?: { model: string | null; cpus: number }): CipherCeilings | null;
+  /** A new upgrade assessment, its steps empty but those given; returns it with its id. */
+  createAssessment(label: string, steps?: Partial<Record<AssessmentField, number | null>>): Assessment;
+  getAssessment(id: number): Assessment | null;
+  /** Newest first. */
+  listAssessments(): Assessment[];
+  /** Sets the steps given (a run id, or null to empty one); false: no such assessment. Every run id must exist. */
+  updateAssessment(id: number, steps: Partial<Record<AssessmentField, number | null>>): boolean;
   /** Runs fn inside one write transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] for a healthy file. */
@@ -767,6 +784,45 @@ class SqliteLibrary implements Library {
     return mine ?? null;
   }
 
+  createAssessment(label: string, steps: Partial<Record<AssessmentField, number | null>> = {}): Assessment {
+    const name = label.trim();
+    if (!name) throw new LibraryError('invalid', 'an assessment needs a label: say what is being upgraded, e.g. "laptop HDD → SSD"');
+    return this.transaction(() => {
+      const now = new Date().toISOString();
+      const id = Number(
+        this.#stmt('INSERT INTO assessments (label, created_at, updated_at) VALUES (?, ?, ?)').run(name, now, now).lastInsertRowid,
+      );
+      this.updateAssessment(id, steps);
+      return this.getAssessment(id)!;
+    });
+  }
+
+  getAssessment(id: number): Assessment | null {
+    const row = this.#stmt('SELECT * FROM assessments WHERE id = ?').get(id) as Row | undefined;
+    return row ? assessmentOf(row) : null;
+  }
+
+  listAssessments(): Assessment[] {
+    return (this.#stmt('SELECT * FROM assessments ORDER BY updated_at DESC, id DESC').all() as Row[]).map(assessmentOf);
+  }
+
+  updateAssessment(id: number, steps: Partial<Record<AssessmentField, number | null>>): boolean {
+    return this.transaction(() => {
+      if (!this.getAssessment(id)) return false;
+      for (const [field, runId] of Object.entries(steps) as Array<[AssessmentField, number | null | undefined]>) {
+        if (runId === undefined) continue;
+        if (runId !== null && !this.#stmt('SELECT 1 FROM runs WHERE id = ?').get(runId))
+          throw new LibraryError('invalid', `no run ${runId} in the library for the ${field} step ('diskdelta list' shows the ids)`);
+        this.#stmt(`UPDATE assessments SET ${ASSESSMENT_COLUMNS[field]} = ?, updated_at = ? WHERE id = ?`).run(
+          runId,
+          new Date().toISOString(),
+          id,
+        );
+      }
+      return true;
+    });
+  }
+
   integrityCheck(): string[] {
     return (this.#db.prepare('PRAGMA integrity_check').all() as Row[]).map((r) => str(r.integrity_check));
   }
@@ -808,4 +864,20 @@ function numOrNull(value: SQLInputValue | undefined): number | null {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function assessmentOf(row: Row): Assessment {
+  const id = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    id: Number(row.id),
+    label: str(row.label),
+    createdAt: str(row.created_at),
+    updatedAt: str(row.updated_at),
+    before: id(row.before_run),
+    after: id(row.after_run),
+    encrypted: id(row.encrypted_run),
+    discardOff: id(row.discard_off_run),
+    discardOn: id(row.discard_on_run),
+    notes: str(row.notes),
+  };
 }

@@ -203,6 +203,25 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    why: 'upgrade assessments kept: before, after, encryption and TRIM steps across days and a hardware swap',
+    // Run ids only: a deleted run empties its step (SET NULL) rather than deleting the story.
+    sql: `
+      CREATE TABLE assessments (
+        id INTEGER PRIMARY KEY,
+        label TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        before_run INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        after_run INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        encrypted_run INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        discard_off_run INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        discard_on_run INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        notes TEXT NOT NULL DEFAULT ''
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,7 @@
 // The storage stack under a path: file → mount → device-mapper layers (dm-crypt, LVM) or a
 // loop device (and, below it, the stack of its backing file) → partition → disk. Every layer
 // says whether discards pass it; the disks carry their link ceilings.
+import { blkioThrottles, throttleDetails } from './blkio-throttle.ts';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readBlockDevice } from './block-devices.ts';
@@ -248,10 +249,19 @@ async function descend(ctx: Context, name: string, depth: number): Promise<void>
       for (const slave of info.slaves) await descend(ctx, slave, depth + 1);
       return;
     }
-    default:
+    default: {
       report.disks.push(info);
-      report.layers.push(diskLayer(info));
+      const layer = diskLayer(info);
+      Object.assign(layer.details, await deviceThrottle(ctx.root, name));
+      report.layers.push(layer);
+    }
   }
+}
+
+/** The blkio caps set on /sys/block/NAME's device number, as layer details ({} when none). */
+async function deviceThrottle(root: string, name: string): Promise<Record<string, string | number | null>> {
+  const majMin = (await readText(root, `/sys/block/${name}/dev`)).value;
+  return majMin ? throttleDetails(await blkioThrottles(root, majMin.trim())) : {};
 }
 
 function diskLayer(info: BlockDeviceInfo): StackLayer {
@@ -361,6 +371,7 @@ async function loopLayer(ctx: Context, info: BlockDeviceInfo, depth: number): Pr
       sizeBytes: info.sizeBytes,
       directIo,
       autoclear: (await readText(root, `${dir}/autoclear`)).value === '1',
+      ...(await deviceThrottle(root, info.name)),
     },
     // A loop device takes discards when its backing filesystem can punch holes.
     discardPasses: info.discard.supported,

@@ -12,7 +12,7 @@ export function chartCaption(chart: ChartModel, scaleNote: string): string {
 }
 
 /** A value as a tooltip says it: a plain number with the chart's unit, any other in its axis's format. */
-export function tooltipValue(chart: ChartModel, value: unknown, axisLabel: (v: number) => string): string {
+export function tooltipValue(chart: Exclude<ChartModel, { shape: 'table' }>, value: unknown, axisLabel: (v: number) => string): string {
   return chart.valueFormat === 'number' ? `${formatNumber(Number(value))} ${chart.unitLabel}` : axisLabel(Number(value));
 }
 

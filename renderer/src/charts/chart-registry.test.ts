@@ -159,3 +159,29 @@ test('two block sizes of one pattern are single tests, drawn as bars; a chart ty
   );
   assert.throws(() => CHARTS.register({ id: 'throughput', draws: '', inReport: false, build: () => [] }), /already registered/);
 });
+
+test('the discard experiment’s runs: the seed’s 2×2 as a table in the app and in the report, one block per pair', async () => {
+  const { loadReferenceRuns } = await import('../../../electron/core/formats/reference.ts');
+  const records = (await loadReferenceRuns()).slice(3).map((r, i) => ({ ...r, id: 4 + i }));
+  const view = buildCompareView(records, 'MB');
+  const app = await draw(h(ChartGrid, { registry: CHARTS, charts: view.charts, labels: records.map((r) => r.label), scale: 'auto' }));
+  try {
+    const section = app.container.querySelector('[data-testid="table-discard-table"]');
+    assert.ok(section, 'the app draws the table');
+    const cells = [...section.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
+    assert.deepEqual(cells, [
+      ['no discard', '7.368 s', '0.710 s'],
+      ['discard', '7.373 s', '2.697 s'],
+      ['discard costs', '+0.005 s (×1.00)', '+1.987 s (×3.80)'],
+    ]);
+  } finally {
+    await app.unmount();
+  }
+  const html = renderReportHtml(buildReport(records, { generatedAt }));
+  const figure = html.slice(html.indexOf('data-chart-type="discard-table"'));
+  assert.ok(html.includes('data-chart-type="discard-table"'), 'the report prints it');
+  assert.match(
+    figure.slice(0, figure.indexOf('</figure>')),
+    /<th scope="row">discard costs<\/th><td>\+0\.005 s \(×1\.00\)<\/td><td>\+1\.987 s \(×3\.80\)<\/td>/,
+  );
+});

@@ -5,6 +5,7 @@ import { useLibrary, useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CipherCeilingsSection } from './cipher-ceilings.tsx';
 import { trimCell } from '../view/trim-cell.ts';
+import { fstrimTimerWords, onlineDiscardWords } from '../../../electron/core/model/trim-words.ts';
 import type { SystemOverview } from '../../../electron/core/api/contract.ts';
 
 export function OverviewPage() {
@@ -58,7 +59,7 @@ export function OverviewPage() {
                 <dt>Kernel</dt>
                 <dd>{overview.facts.kernel ?? 'unknown'}</dd>
                 <dt>Periodic TRIM</dt>
-                <dd>{describeFstrim(overview.facts.fstrimTimer)}</dd>
+                <dd>{fstrimTimerWords(overview.facts.fstrimTimer)}</dd>
               </dl>
             </section>
           ) : null}
@@ -130,7 +131,7 @@ export function OverviewPage() {
                       <td>
                         {m.encryptedLayers == null ? 'unknown' : m.encryptedLayers.length > 0 ? m.encryptedLayers.join(', ') : 'none'}
                       </td>
-                      <td>{m.onlineDiscard ?? 'decided elsewhere'}</td>
+                      <td>{onlineDiscardWords(m.onlineDiscard ?? null)}</td>
                       <TrimReachesCell mount={m} />
                     </tr>
                   ))}
@@ -159,12 +160,4 @@ function TrimReachesCell({ mount }: { mount: SystemOverview['mounts'][number] })
       {cell.basis === 'seen' ? null : <div className="muted cell-note">{cell.hint}</div>}
     </td>
   );
-}
-
-/** fstrim.timer: the alternative to mounting with `discard`. */
-function describeFstrim(timer: { enabled: boolean | null; systemdRunning: boolean | null; reason?: string } | undefined): string {
-  if (!timer || timer.enabled === null) return timer?.reason ?? 'unknown';
-  if (!timer.enabled) return 'fstrim.timer is not enabled';
-  if (timer.systemdRunning === false) return timer.reason ?? 'fstrim.timer is enabled, but systemd is not running here';
-  return 'fstrim.timer is enabled (weekly TRIM)';
 }

@@ -12,6 +12,7 @@ import {
   type ChartModel,
   type SeriesChartModel,
 } from '../../../electron/core/report/charts/chart-model.ts';
+import { chartTables } from '../charts/table-chart-view.ts';
 
 /** Light-theme series colours (the report is always light), in run order. */
 export const REPORT_COLORS = ['#2563eb', '#d97706', '#059669', '#7c3aed', '#dc2626', '#0891b2'];
@@ -57,7 +58,11 @@ export function ReportChartView({ chart, labels }: { chart: ChartModel; labels: 
     'figure',
     { className: 'chart', 'data-testid': 'report-chart', 'data-chart-type': chart.type, 'aria-labelledby': titleId },
     h('figcaption', { id: titleId }, chart.title, h('span', { className: 'muted' }, ` (${chart.unitLabel}${better ? `, ${better}` : ''})`)),
-    chart.shape === 'bars' ? h(BarsSvg, { chart, labels, titleId }) : h(SeriesSvg, { chart, labels, titleId }),
+    chart.shape === 'table'
+      ? h('div', { className: 'chart-tables' }, ...chartTables(chart, 'figures chart-table'))
+      : chart.shape === 'bars'
+        ? h(BarsSvg, { chart, labels, titleId })
+        : h(SeriesSvg, { chart, labels, titleId }),
   );
 }
 

@@ -42,7 +42,7 @@ function RunCard({ run, index }: { run: ReportRun; index: number }): ReactElemen
   const rows: Array<[string, ReactNode]> = [
     ['Source', run.sourceText],
     ['Date', reportDate(run.createdAt)],
-    ['Disk', run.disk],
+    ['Measured', run.disk],
   ];
   if (run.machine) {
     rows.push(
@@ -187,7 +187,9 @@ function Method({ doc }: { doc: ReportDocument }): ReactElement {
         h(
           'ul',
           { className: 'tests' },
-          ...run.method.tests.map((t) => h('li', { key: t.id }, h('code', null, t.id), ` ${t.title}: ${t.params}`)),
+          ...run.method.tests.map((t) =>
+            h('li', { key: t.id }, h('code', null, t.id), ` ${t.title}: ${t.params}${t.ran ? ` — ${t.ran}` : ''}`),
+          ),
         ),
       ),
     ),

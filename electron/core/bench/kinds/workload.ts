@@ -75,7 +75,8 @@ function describeWork(info: WorkloadInfo | null): string {
     return `${info.shape ?? 'the tarball'} extracted by tar: ${info.files.toLocaleString('en')} files, ${mb}`;
   if (info.workload === 'tree')
     return `${info.scaled ? 'scaled ' : ''}${info.shape ?? 'release'} tree: ${info.files.toLocaleString('en')} files, ${mb}`;
-  if (info.workload === 'app-start') return `${info.readers ?? '?'} programs (${info.mix} mix): ${info.files} files, ${mb}`;
+  if (info.workload === 'app-start')
+    return `${info.readers ?? 'an unreported number of'} programs (${info.mix} mix): ${info.files} files, ${mb}`;
   return `one file of ${mb}`;
 }
 

@@ -120,6 +120,13 @@ describe('discard-cost --remount', { skip: scratchUnavailable ?? false }, () => 
     assert.equal(off!.countedOn, `loop ${fs.device.replace('/dev/', '')}`);
     assert.equal(off!.discards, 0, 'no discard reached the device while remounted nodiscard');
     assert.ok(on!.discards! > 0, `${on!.discards} discards reached it as mounted (discard)`);
+    // The user's own disk: others' discards count too, and the result says so.
+    assert.deepEqual(
+      r.warnings.map((w) => w.code),
+      ['shared-counters'],
+    );
+    assert.match(r.warnings[0]!.message, new RegExp(`counted on loop ${fs.device.replace('/dev/', '')}, which other programs use too`));
+    assert.equal(r.where.mode, 'remount');
     for (const s of r.settings)
       assert.deepEqual(
         s.figures.map((f) => f.subject),

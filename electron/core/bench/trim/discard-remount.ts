@@ -14,6 +14,7 @@ import {
   sweepDiscardLeftovers,
   timeFstrim,
   timeTreeUnder,
+  sharedCountersWarning,
   type DiscardCostResult,
   type DiscardSetting,
 } from './discard-cost.ts';
@@ -116,5 +117,9 @@ async function measureRemounted(
     );
   settings.sort((a, b) => (a.option === 'nodiscard' ? -1 : b.option === 'nodiscard' ? 1 : 0));
   const verdict = `${costVerdict(settings, fstrim, tree.files, tree.runs)} Measured on ${mount.mountPoint} itself (${mount.source}), remounted ${other} and put back to ${original}.`;
-  return { files: tree.files, bytes: tree.bytes, settings, fstrim, verdict, cleaned };
+  // The counters are the user's own disk's: every other program's discards meanwhile count too.
+  const countedOn = settings[0]?.countedOn ?? 'no block device';
+  const warnings = countedOn === 'no block device' ? [] : [sharedCountersWarning(countedOn)];
+  const where = { mode: 'remount' as const, mountPoint: mount.mountPoint, source: mount.source, original };
+  return { files: tree.files, bytes: tree.bytes, settings, fstrim, verdict, cleaned, where, warnings };
 }

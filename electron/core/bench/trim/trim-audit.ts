@@ -87,15 +87,15 @@ export function trimAuditText(r: TrimAuditResult): string {
   const rows = r.audit.layers.map((l) => {
     const seen = l.discards === null ? 'unknown (no counters)' : `${l.discards} discards, ${((l.bytes ?? 0) / 2 ** 20).toFixed(1)} MiB`;
     const tables = [
-      `discard_max_bytes ${l.discardMaxBytes ?? '?'}`,
-      ...(l.kind === 'dm-crypt' ? [`allow_discards ${l.allowDiscards === null ? '?' : l.allowDiscards ? 'yes' : 'no'}`] : []),
+      `discard_max_bytes ${l.discardMaxBytes ?? 'unknown'}`,
+      ...(l.kind === 'dm-crypt' ? [`allow_discards ${l.allowDiscards === null ? 'unknown' : l.allowDiscards ? 'yes' : 'no'}`] : []),
     ].join(', ');
     return `  ${l.reached ? '✔' : l.reached === false ? '✘' : '?'} ${l.kind} ${l.name}${l.device !== l.name ? ` (${l.device})` : ''}: ${seen}; tables: ${tables}${l.mismatch ? `\n    MISMATCH: ${l.mismatch}` : ''}`;
   });
   const trim =
     'skipped' in r.fstrim
       ? `no fstrim (${r.fstrim.skipped})`
-      : `fstrim ${r.mountPoint}: ${r.fstrim.seconds.toFixed(2)} s, ${r.fstrim.bytes ?? '?'} bytes trimmed`;
+      : `fstrim ${r.mountPoint}: ${r.fstrim.seconds.toFixed(2)} s, ${r.fstrim.bytes === null ? 'an unreported number of' : r.fstrim.bytes} bytes trimmed`;
   const refused = r.audit.layers.find((l) => r.audit.refusedBy?.startsWith(`${l.kind} ${l.name}`));
   const why = refused?.kind === 'dm-crypt' && refused.allowDiscards === false ? 'no allow_discards in its table' : 'discard_max_bytes 0';
   const stops = r.audit.refusedBy ? `; TRIM stops at ${r.audit.refusedBy}, which takes no discards (${why})` : '';

@@ -85,7 +85,30 @@ export interface SeriesChartModel extends ChartBase {
   lines: SeriesLine[];
 }
 
-export type ChartModel = BarChartModel | SeriesChartModel;
+/** One cell of a table chart: its text with unit, and how it was obtained when stored. */
+export interface TableCell {
+  display: string;
+  basis?: string;
+}
+
+/** A block of a table chart: one pair of runs (the seed's, this disk's), its rows and what to know. */
+export interface TableGroup {
+  key: string;
+  title: string;
+  rows: Array<{ key: string; title: string; cells: TableCell[] }>;
+  /** Lines under the block (fstrim's time, the verdict, warnings). */
+  notes: string[];
+}
+
+/** A small table the figures only read right in (the seed's 2×2 of the discard option). */
+export interface TableChartModel extends ChartBase {
+  shape: 'table';
+  /** Headings across: the first heads the row titles. */
+  columns: string[];
+  groups: TableGroup[];
+}
+
+export type ChartModel = BarChartModel | SeriesChartModel | TableChartModel;
 
 /** What a chart type is given: the runs, their one comparison, and the rows no other type claimed. */
 export interface ChartInput {

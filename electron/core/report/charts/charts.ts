@@ -3,5 +3,14 @@
 import { iopsBars, latencyPercentileBars, throughputBars, workloadBars } from './bar-charts.ts';
 import { ChartRegistry } from './chart-registry.ts';
 import { blockSizeSweep, timeSeries } from './series-charts.ts';
+import { discardTableChart } from './table-charts.ts';
 
-export const CHARTS = new ChartRegistry([throughputBars, iopsBars, blockSizeSweep, workloadBars, latencyPercentileBars, timeSeries]);
+export const CHARTS = new ChartRegistry([
+  throughputBars,
+  iopsBars,
+  blockSizeSweep,
+  workloadBars,
+  discardTableChart,
+  latencyPercentileBars,
+  timeSeries,
+]);

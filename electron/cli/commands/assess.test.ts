@@ -1,0 +1,71 @@
+// An upgrade assessment through the CLI on the shipped references: kept in the library across
+// processes (a reboot between its steps is a new process and the same file), each step set and
+// shown with what comes next, and its report's first section telling the whole story.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../run-cli-in-process.ts';
+import { openLibrary } from '../../core/store/library.ts';
+
+test('an assessment is started with the before run, waits in the library for the after run, and its report tells the story first', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-assess-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = join(dir, 'library.sqlite');
+  assert.equal((await runCli(['import', '--reference', '--db', db])).code, 0);
+
+  const started = await runCli(['assess', 'start', '2011 laptop: HDD → SSD', '--before', '1', '--db', db]);
+  assert.equal(started.code, 0, started.stderr);
+  assert.match(started.stdout, /^Assessment 1: 2011 laptop: HDD → SSD/);
+  assert.match(
+    started.stdout,
+    /✔ 1\. The current disk \(before\): run 1\n +→ 2\. The new disk \(after\): after the swap \(the assessment waits in the library across reboots\): diskdelta run --target DIR, then diskdelta assess set 1 --after RUN/,
+  );
+
+  // "After the reboot": another open of the same file finds it.
+  const library = openLibrary({ dbPath: db });
+  assert.deepEqual(
+    library.listAssessments().map((a) => [a.id, a.label, a.before, a.after]),
+    [[1, '2011 laptop: HDD → SSD', 1, null]],
+  );
+  library.close();
+
+  const early = await runCli(['assess', 'report', '1', '--html', '--out', join(dir, 'early.html'), '--db', db]);
+  assert.equal(early.code, 2);
+  assert.match(early.stderr, /assessment 1 has no after run yet: diskdelta assess show 1 says what to do/);
+
+  const set = await runCli(['assess', 'set', '1', '--after', '2', '--encrypted', '3', '--discard', '4,5', '--db', db]);
+  assert.equal(set.code, 0, set.stderr);
+  assert.match(
+    set.stdout,
+    /✔ 3\. The cost of encryption: measured: run 3\n +✔ 4\. TRIM \(audit and discard cost\): discard cost: runs 4 and 5\n +→ 5\. The report: diskdelta assess report 1 --out assessment\.pdf/,
+  );
+
+  const bad = await runCli(['assess', 'set', '1', '--after', '99', '--db', db]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /no run 99 in the library for the after step \('diskdelta list' shows the ids\)/);
+  const badPair = await runCli(['assess', 'set', '1', '--discard', '4', '--db', db]);
+  assert.equal(badPair.code, 2);
+  assert.match(badPair.stderr, /--discard '4' needs two run ids, without then with discard/);
+
+  const out = join(dir, 'assessment.html');
+  const report = await runCli(['assess', 'report', '1', '--html', '--out', out, '--db', db]);
+  assert.equal(report.code, 0, report.stderr);
+  const html = readFileSync(out, 'utf8');
+  const first = html.indexOf('data-testid="summary-assessment"');
+  assert.ok(first > 0 && first < html.indexOf('data-testid="summary-upgrade"'), 'the story is the first section');
+  const story = html.slice(first, html.indexOf('</div>', first));
+  assert.match(story, /The assessment: 2011 laptop: HDD → SSD/);
+  assert.match(story, /Before: run 1 &quot;Laptop hard disk[^"]*&quot;[^.]*\(published reference figures, 2011-01-01\)\./i);
+  assert.match(story, /The new disk against the old: [^<]*135\.9 MB\/s[^<]*×3\.29/);
+  assert.match(story, /Encryption: measured under dm-crypt, run 3/);
+  assert.match(story, /TRIM: online discard costs \+1\.987 s \(×3\.80\) per tree delete \+ sync here \(0\.710 s without, 2\.697 s with\)/);
+  assert.match(html, /<h1>Upgrade assessment: 2011 laptop: HDD → SSD<\/h1>/);
+  assert.ok(html.includes('data-chart-type="discard-table"'), 'the discard pair in the seed’s 2×2');
+
+  // A deleted run empties its step; the assessment stays.
+  assert.equal((await runCli(['delete', '3', '--db', db])).code, 0);
+  const shown = await runCli(['assess', 'show', '1', '--db', db]);
+  assert.match(shown.stdout, /→ 3\. The cost of encryption: not measured: the report forecasts it/);
+});

@@ -1,0 +1,150 @@
+// `diskdelta assess …`: an upgrade assessment, kept in the library (model/assessment.ts) so that
+// its steps can be days and a hardware swap apart: start it with the current disk's run, set the
+// new disk's after the swap, add encryption and TRIM, then write its report, whose first section
+// tells the whole story (analysis/assessment-story.ts).
+import { parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { CliFailure, DB_HELP, parseRunId, withLibrary } from '../library-cli.ts';
+import { assessmentRunIds, assessmentSteps, type Assessment, type AssessmentField } from '../../core/model/assessment.ts';
+import type { Library } from '../../core/store/library.ts';
+import { writeOut } from '../terminal.ts';
+import { writeReport } from './report.ts';
+
+const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON]
+       diskdelta assess set A [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON]
+       diskdelta assess show A [--json]
+       diskdelta assess list [--json]
+       diskdelta assess report A [--out FILE] [--html] [--force] [--paper a4|letter]
+
+An upgrade assessment walks through: 1. the current disk (before), 2. the new one (after: measured
+now, after the swap, or an imported or reference run), 3. the cost of encryption (a run under
+dm-crypt; without it the report can only forecast), 4. TRIM (discard-cost's two runs), 5. the
+report. It is kept in the library, so step 2 can come after a reboot with new hardware;
+\`assess show\` says which step is next and the command that does it.
+  --before ID, --after ID, --encrypted ID   a run of the library for that step ('none' empties it)
+  --discard OFF,ON                          discard-cost's runs without and with discard
+${DB_HELP}`;
+
+const STEP_FLAGS = {
+  before: { type: 'string' },
+  after: { type: 'string' },
+  encrypted: { type: 'string' },
+  discard: { type: 'string' },
+} as const;
+
+type StepValues = Partial<Record<keyof typeof STEP_FLAGS, string>>;
+
+/** The steps the flags set: run ids, null for 'none'. */
+export function stepsFromFlags(values: StepValues): Partial<Record<AssessmentField, number | null>> {
+  const id = (text: string) => (text.trim().toLowerCase() === 'none' ? null : parseRunId(text));
+  const steps: Partial<Record<AssessmentField, number | null>> = {};
+  if (values.before !== undefined) steps.before = id(values.before);
+  if (values.after !== undefined) steps.after = id(values.after);
+  if (values.encrypted !== undefined) steps.encrypted = id(values.encrypted);
+  if (values.discard !== undefined) {
+    const parts = values.discard.split(',');
+    if (values.discard.trim().toLowerCase() === 'none') [steps.discardOff, steps.discardOn] = [null, null];
+    else if (parts.length !== 2)
+      throw new UsageError(
+        `--discard '${values.discard}' needs two run ids, without then with discard: --discard 6,7 (discard-cost prints them)`,
+      );
+    else [steps.discardOff, steps.discardOn] = [id(parts[0]!), id(parts[1]!)];
+  }
+  return steps;
+}
+
+function parseAssessmentId(text: string | undefined): number {
+  const match = text === undefined ? null : /^#?(\d{1,15})$/.exec(text.trim());
+  if (!match || !(Number(match[1]) > 0)) throw new UsageError(`which assessment? give its number ('diskdelta assess list' shows them)`);
+  return Number(match[1]);
+}
+
+function requireAssessment(library: Library, id: number): Assessment {
+  const a = library.getAssessment(id);
+  if (!a) throw new CliFailure(`no assessment ${id} in the library ${library.path} ('diskdelta assess list' shows them)`);
+  return a;
+}
+
+/** The assessment's steps, done or with what to do next. */
+export function assessmentText(a: Assessment): string {
+  const steps = assessmentSteps(a);
+  const next = steps.find((s) => !s.done);
+  return [
+    `Assessment ${a.id}: ${a.label} (started ${a.createdAt.slice(0, 10)}, last changed ${a.updatedAt.slice(0, 10)})`,
+    ...steps.map((s) => `  ${s.done ? '✔' : s === next ? '→' : ' '} ${s.title}: ${s.text}`),
+    '',
+  ].join('\n');
+}
+
+export const assessCommand: CliCommand = {
+  help: HELP,
+  async run(argv) {
+    const [verb, ...rest] = argv;
+    const { values, positionals } = parseFlags(
+      rest,
+      {
+        ...STEP_FLAGS,
+        json: { type: 'boolean' },
+        out: { type: 'string' },
+        html: { type: 'boolean' },
+        force: { type: 'boolean' },
+        paper: { type: 'string' },
+        db: { type: 'string' },
+      },
+      true,
+    );
+    if (verb === 'report') {
+      const id = parseAssessmentId(positionals[0]);
+      // Read (and the library closed) before the report opens it again.
+      const got: { a?: Assessment } = {};
+      const found = await withLibrary('assess', values.db, (library) => ((got.a = requireAssessment(library, id)), 0), {
+        readOnly: true,
+      });
+      const a = got.a;
+      if (found !== 0 || !a) return found;
+      const ids = assessmentRunIds(a);
+      if (a.before === null || a.after === null)
+        throw new UsageError(
+          `assessment ${id} has no ${a.before === null ? 'before' : 'after'} run yet: diskdelta assess show ${id} says what to do`,
+        );
+      return writeReport(ids, values, { assessment: a, name: `diskdelta-assessment-${id}` });
+    }
+    return withLibrary('assess', values.db, (library) => {
+      if (verb === 'start') {
+        const label = positionals.join(' ').trim();
+        if (!label) throw new UsageError('name the assessment: diskdelta assess start "laptop HDD → SSD" --before RUN');
+        const a = library.createAssessment(label, stepsFromFlags(values));
+        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a));
+        return 0;
+      }
+      if (verb === 'set') {
+        const id = parseAssessmentId(positionals[0]);
+        const steps = stepsFromFlags(values);
+        if (Object.keys(steps).length === 0) throw new UsageError('set which step? --before, --after, --encrypted or --discard');
+        requireAssessment(library, id);
+        library.updateAssessment(id, steps);
+        const a = requireAssessment(library, id);
+        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a));
+        return 0;
+      }
+      if (verb === 'show') {
+        const a = requireAssessment(library, parseAssessmentId(positionals[0]));
+        writeOut(values.json ? `${JSON.stringify({ ...a, steps: assessmentSteps(a) }, null, 2)}\n` : assessmentText(a));
+        return 0;
+      }
+      if (verb === 'list') {
+        const all = library.listAssessments();
+        writeOut(
+          values.json
+            ? `${JSON.stringify(all, null, 2)}\n`
+            : all.length === 0
+              ? 'No assessments yet: diskdelta assess start LABEL --before RUN starts one.\n'
+              : all
+                  .map((a) => `${String(a.id).padStart(4)}  ${a.label}  (${assessmentSteps(a).filter((s) => s.done).length} of 4 steps)`)
+                  .join('\n') + '\n',
+        );
+        return 0;
+      }
+      throw new UsageError(`'${verb ?? ''}' is not an assess verb: use start, set, show, list or report`);
+    });
+  },
+};
