@@ -89,6 +89,8 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/files/make-folder.test.ts': [],
   'electron/core/files/write-user-file.test.ts': ['root'],
   'electron/core/formats/bonnie-csv.test.ts': [],
+  'electron/core/model/cipher-types.test.ts': [],
+  'electron/cli/failure-out.test.ts': [],
   'electron/core/formats/csv-export.test.ts': [],
   'electron/core/formats/disk-mark-text.test.ts': [],
   'electron/core/formats/diskdelta-json.test.ts': [],

@@ -2,8 +2,8 @@
 import { parseCount, parseDuration, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { measureCipherCeilings } from '../../core/crypto/cipher-ceilings.ts';
 import { formatCipherCeilings } from '../../core/crypto/cipher-text.ts';
-import { BenchError } from '../../core/bench/errors.ts';
-import { writeErr, writeOut } from '../terminal.ts';
+import { writeOut } from '../terminal.ts';
+import { cipherChoiceProblem } from '../../core/model/cipher-types.ts';
 
 const HELP = `Usage: diskdelta ciphers [--json] [--cipher NAME:BITS]... [--sector 512|4096]... [--threads N]... [--window S]
 
@@ -35,6 +35,8 @@ export const ciphersCommand: CliCommand = {
     });
     for (const c of values.cipher ?? []) {
       if (!/^[\w:,.-]+:\d+$/.test(c)) throw new UsageError(`--cipher '${c}' must be NAME:BITS, e.g. aes-xts-plain64:512`);
+      const problem = cipherChoiceProblem(c.slice(0, c.lastIndexOf(':')), Number(c.slice(c.lastIndexOf(':') + 1)));
+      if (problem) throw new UsageError(`--cipher '${c}': ${problem}`);
     }
     const sectors = (values.sector ?? []).map((s) => {
       const n = parseCount(s, '--sector', 512, 65536);
@@ -44,20 +46,14 @@ export const ciphersCommand: CliCommand = {
     const threads = (values.threads ?? []).map((t) => parseCount(t, '--threads', 1, 64));
     const windowSeconds = values.window ? parseDuration(values.window, '--window') : 0.3;
     if (windowSeconds < 0.05 || windowSeconds > 60) throw new UsageError('--window must be 0.05 to 60 seconds');
-    try {
-      const ceilings = await measureCipherCeilings({
-        ciphers: values.cipher ?? [],
-        sectors,
-        threads,
-        windowSeconds,
-        backend: values['user-space'] ? 'openssl' : 'auto',
-      });
-      writeOut(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));
-      return 0;
-    } catch (error) {
-      if (!(error instanceof BenchError)) throw error;
-      writeErr(`diskdelta ciphers: ${error.message}\n`);
-      return 3;
-    }
+    const ceilings = await measureCipherCeilings({
+      ciphers: values.cipher ?? [],
+      sectors,
+      threads,
+      windowSeconds,
+      backend: values['user-space'] ? 'openssl' : 'auto',
+    });
+    writeOut(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));
+    return 0;
   },
 };

@@ -3,7 +3,6 @@ import { counted } from '../../core/model/display.ts';
 import { resolve } from 'node:path';
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
 import { needsElevation } from '../../core/bench/privilege/elevation.ts';
-import { BenchError } from '../../core/bench/errors.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { PRESETS } from '../../core/bench/presets.ts';
@@ -24,6 +23,7 @@ import { checkLabel } from '../library-cli.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { confirm, writeOut, writeErr } from '../terminal.ts';
+import { sayFailure } from '../failure-out.ts';
 
 /** The command's --help over a table of run settings (the real one, or a throwaway one in tests). */
 export function runHelp(settings: readonly RunSettingDef[] = RUN_SETTINGS): string {
@@ -81,10 +81,7 @@ export const runCommand: CliCommand = {
     const json = values.json === true;
     // The library is opened and checked before minutes of measuring, not after.
     const { library, failure } = openLibraryToSave('run', values.db, values['no-save'] === true);
-    if (failure !== null) {
-      writeErr(failure);
-      return EXIT_FAILURE;
-    }
+    if (failure !== null) return sayFailure('run', failure, EXIT_FAILURE);
     if (!spec.elevate && !json && process.stdin.isTTY && process.stderr.isTTY && (await needsElevation(spec.target))) {
       spec.elevate = await confirm(
         `Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `,
@@ -113,14 +110,12 @@ export const runCommand: CliCommand = {
       // The measurement is printed whether or not it could be kept.
       writeOut(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
       if (outcome === null || outcome.saved) return 0;
+      // The measured document is already on stdout (--json too): exit 10 and this line say the rest.
       writeErr(notSavedLine('run', outcome));
       return exitCodeOf('not-saved');
     } catch (error) {
       bar?.clear();
-      if (error instanceof BenchError) {
-        writeErr(`diskdelta run: ${error.message}\n`);
-        return error.exitCode;
-      }
+      // main() says a BenchError (failure-out.ts), as for every command.
       throw error;
     } finally {
       library?.close();

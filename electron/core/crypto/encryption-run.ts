@@ -20,6 +20,8 @@ import { inspectPath } from '../system/index.ts';
 import { locateHelper, type LocateOptions } from '../bench/privilege/elevation.ts';
 import { deviceMapperMissing, holdThrowaway, type HeldThrowaway } from './throwaway-held.ts';
 import type { StackLayer } from '../model/machine.ts';
+import { cipherChoiceProblem } from '../model/cipher-types.ts';
+import { checkTarget } from '../bench/target-check.ts';
 import {
   cipherRates,
   encryptionVerdict,
@@ -116,6 +118,13 @@ const DEFAULT_TESTS: string[] = ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q
 
 export async function measureEncryptionCost(spec: EncryptionSpec, opts: EncryptionOptions = {}): Promise<EncryptionReport> {
   const notes: string[] = [];
+  // What was asked is checked before what the machine can do: a missing folder or a mistyped
+  // cipher is said as such, not hidden behind "this kernel has no device-mapper".
+  await checkTarget(spec.target);
+  if (spec.mode !== 'existing') {
+    const problem = cipherChoiceProblem(spec.cipher ?? 'aes-xts-plain64', spec.keyBits ?? 512);
+    if (problem) throw new BenchError('usage', problem);
+  }
   const report = await inspectPath(spec.target);
   const existing = existingCrypt(report.target.stack ?? []);
   if (spec.mode === 'existing' && !existing) {
