@@ -24,9 +24,12 @@ export interface FailureJson {
  */
 export function sayFailure(command: string, message: string, exit: number, code?: string): number {
   const text = message.replace(/^diskdelta [\w-]+: /, '').trimEnd();
-  writeErr(`diskdelta ${command}: ${text}\n`);
+  const failure = code !== undefined && isFailureCode(code) ? code : failureOfExit(exit);
+  // A measurement's message says what happened in words that fit the app too; what to type
+  // here (--size, --buffered, --elevate) is the CLI's wording of the action, on its own line.
+  const action = code !== undefined && isFailureCode(code) && code !== 'usage' ? actionOf(code, 'cli').text : null;
+  writeErr(`diskdelta ${command}: ${text}\n${action ? `  ${action}\n` : ''}`);
   if (jsonWanted) {
-    const failure = code !== undefined && isFailureCode(code) ? code : failureOfExit(exit);
     const json: FailureJson = {
       error: {
         command,
@@ -34,7 +37,7 @@ export function sayFailure(command: string, message: string, exit: number, code?
         exit,
         exitName: EXIT_CODES.find((e) => e.exit === exit)?.name ?? 'INTERNAL',
         message: text,
-        action: Object.hasOwn(FAILURES, failure) ? actionOf(failure).text : '',
+        action: Object.hasOwn(FAILURES, failure) ? actionOf(failure, 'cli').text : '',
       },
     };
     writeOut(`${JSON.stringify(json, null, 2)}\n`);

@@ -125,7 +125,7 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
     if (!spec.elevate) {
       throw new BenchError(
         'needs-elevation',
-        `reading the block device ${spec.target} needs administrator rights: pass --elevate to have DiskDelta ask for them once through polkit (only opening the device is privileged; the measuring stays yours), or run as root`,
+        `reading the block device ${spec.target} needs administrator rights: DiskDelta can ask for them once through polkit (only opening the device is privileged; the measuring stays yours), or run as root`,
       );
     }
     const choice = await locateHelper(options.helper);

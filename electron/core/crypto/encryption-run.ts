@@ -139,8 +139,8 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     throw new BenchError(
       'needs-root',
       mode === 'existing'
-        ? `reading the raw device beneath ${existing?.mapping} needs administrator rights: pass --elevate to have DiskDelta ask once through polkit (only opening the devices is privileged), or run as root; the cipher ceilings (diskdelta ciphers) and the forecast still work`
-        : `a throwaway dm-crypt mapping needs administrator rights: pass --elevate to have DiskDelta's helper make a read-only one through polkit (read tests only), or run as root (reads and writes); the cipher ceilings (diskdelta ciphers) and the forecast still work`,
+        ? `reading the raw device beneath ${existing?.mapping} needs administrator rights: DiskDelta can ask once through polkit (only opening the devices is privileged), or run as root; the cipher ceilings and the forecast still work`
+        : `a throwaway dm-crypt mapping needs administrator rights: DiskDelta's helper can make a read-only one through polkit (read tests only), or run as root (reads and writes); the cipher ceilings and the forecast still work`,
     );
   }
   if (mode === 'throwaway') {
