@@ -21,7 +21,7 @@ it('a missing kernel feature or program is not "a fault in DiskDelta": it points
   for (const code of ['no-cipher-backend', 'dm-crypt-unavailable'] as const) {
     assert.equal(FAILURES[code].action, 'missing-feature', code);
     assert.doesNotMatch(actionOf(code, 'app').text, /fault/);
-    assert.match(actionOf(code, 'app').text, /Cipher ceilings page.*forecast/);
+    assert.match(actionOf(code, 'app').text, /Cipher ceilings on the Overview page.*forecast/);
   }
 });
 

@@ -62,7 +62,7 @@ export const FAILURE_ACTIONS = {
   // still answers the question (the ceilings are measured, the forecast is estimated from them).
   'missing-feature': {
     cli: 'This machine lacks what the message names; nothing is broken. `diskdelta ciphers` still measures the cipher ceilings, and the forecast estimates the cost from them.',
-    app: 'This machine lacks what the message names; nothing is broken. The Cipher ceilings page still measures what this CPU can encrypt, and the forecast estimates the cost from it.',
+    app: 'This machine lacks what the message names; nothing is broken. The Cipher ceilings on the Overview page still measure what this CPU can encrypt, and the forecast estimates the cost from them.',
   },
   elevate: {
     cli: 'To read it as yourself, pass --elevate: DiskDelta then asks for administrator rights once (only the open is privileged).',
