@@ -90,6 +90,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/files/write-user-file.test.ts': ['root'],
   'electron/core/formats/bonnie-csv.test.ts': [],
   'electron/core/model/cipher-types.test.ts': [],
+  'electron/core/bench/presets.test.ts': [],
   'electron/core/model/failure-wording.test.ts': [],
   'electron/cli/failure-out.test.ts': [],
   'electron/core/formats/csv-export.test.ts': [],

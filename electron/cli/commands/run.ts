@@ -5,7 +5,7 @@ import { formatLatency, formatThroughput, formatIops } from '../../core/analysis
 import { needsElevation } from '../../core/bench/privilege/elevation.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
-import { PRESETS } from '../../core/bench/presets.ts';
+import { DEFAULT_PRESET, PRESETS, presetStoryGap } from '../../core/bench/presets.ts';
 import { isRunnableTest, testLabel, TESTS } from '../../core/model/catalog.ts';
 import { exitCodeOf, exitCodesHelp } from '../../core/model/failures.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
@@ -34,8 +34,8 @@ incompressible data and always removed) or a block device (read tests only, open
 
 Options:
   --target PATH        folder or block device to test (required)
-  --preset NAME        ${PRESET_NAMES.map((n) => `${n}`).join(' | ')} (default standard)
-${PRESET_NAMES.map((n) => `                         ${n.padEnd(9)} ${PRESETS[n].description}`).join('\n')}
+  --preset NAME        ${PRESET_NAMES.map((n) => `${n}`).join(' | ')} (default ${DEFAULT_PRESET})
+${PRESET_NAMES.map((n) => `                         ${n.padEnd(9)} ${PRESETS[n].description}${presetStoryGap(n) ? `; ${presetStoryGap(n)}` : ''}`).join('\n')}
   --tests ID,ID,…      run these tests instead of the preset's, at its settings (size, time, runs):
 ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).join('\n')}
 ${JOB_HELP}

@@ -9,7 +9,7 @@ import { describeTarget } from '../system/index.ts';
 import { BenchError } from './errors.ts';
 import { kindById } from './kinds/index.ts';
 import type { KindStep, MeasurementKind, StepContext, WorkerHello } from './kinds/kind.ts';
-import { PRESETS } from './presets.ts';
+import { DEFAULT_PRESET, PRESETS } from './presets.ts';
 import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
@@ -53,7 +53,7 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
   const parsed = benchSpecSchema.safeParse(input);
   if (!parsed.success) throw invalid('', parsed.error);
   const spec = parsed.data;
-  const preset = PRESETS[spec.preset ?? 'standard'];
+  const preset = PRESETS[spec.preset ?? DEFAULT_PRESET];
   let tests: string[] = spec.tests ?? preset.tests;
   const warnings: Warning[] = [];
   const kindOf = (test: string): MeasurementKind<unknown> => {
