@@ -3,7 +3,7 @@
 // reads an empty stdout and has to scrape stderr. main() switches JSON on from the argv; every
 // command's failure path (a thrown UsageError or BenchError, or a failure it says itself)
 // comes through here.
-import { EXIT_CODES, FAILURES, actionOf, failureOfExit, isFailureCode } from '../core/model/failures.ts';
+import { EXIT_CODES, FAILURES, actionOf, failureOfExit, isFailureCode, type FailureCode } from '../core/model/failures.ts';
 import { writeErr, writeOut } from './terminal.ts';
 
 let jsonWanted = false;
@@ -18,6 +18,10 @@ export interface FailureJson {
   error: { command: string; code: string; exit: number; exitName: string; message: string; action: string };
 }
 
+function cliWordingOwn(code: FailureCode): boolean {
+  return actionOf(code, 'cli').text !== actionOf(code, 'app').text;
+}
+
 /**
  * Says the failure and returns its exit status. `code` is a failure code of model/failures.ts;
  * without one, the code the exit status stands for.
@@ -25,9 +29,9 @@ export interface FailureJson {
 export function sayFailure(command: string, message: string, exit: number, code?: string): number {
   const text = message.replace(/^diskdelta [\w-]+: /, '').trimEnd();
   const failure = code !== undefined && isFailureCode(code) ? code : failureOfExit(exit);
-  // A measurement's message says what happened in words that fit the app too; what to type
-  // here (--size, --buffered, --elevate) is the CLI's wording of the action, on its own line.
-  const action = code !== undefined && isFailureCode(code) && code !== 'usage' ? actionOf(code, 'cli').text : null;
+  // A measurement's message says what happened in words that fit the app too; where the CLI
+  // has its own wording of the action (--size, --buffered, --elevate), it follows on its own line.
+  const action = code !== undefined && isFailureCode(code) && cliWordingOwn(code) ? actionOf(code, 'cli').text : null;
   writeErr(`diskdelta ${command}: ${text}\n${action ? `  ${action}\n` : ''}`);
   if (jsonWanted) {
     const json: FailureJson = {

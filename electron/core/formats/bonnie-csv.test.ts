@@ -128,7 +128,7 @@ describe('bonnie++ CSV import', () => {
       const lines = dataLines(text);
       assert.equal(runs.length, lines.length);
       lines.forEach((line, i) => checkRow(line, COLS_198, runs[i] as RunRecord));
-      runs.forEach((run, i) => {
+      runs.forEach((run) => {
         assert.equal(run.engine.name, 'bonnie++');
         assert.equal(run.engine.version, '2.00a');
         // The seed is pid XOR time(NULL): a window of days, not the start; createdAt is the import.
