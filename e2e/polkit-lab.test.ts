@@ -268,7 +268,7 @@ test(
     if (reason) return t.skip(`polkit lab: ${reason}`);
     const denied = await diskdelta('nobody', RUN_ARGS());
     assert.equal(denied.code, 3, 'without --elevate (and no terminal to ask on) the device is unusable');
-    assert.match(denied.stderr, /needs administrator rights: pass --elevate/);
+    assert.match(denied.stderr, /needs administrator rights[\s\S]*pass --elevate/);
 
     const fields = { 'seq1m-q8t1-read': ['bytesPerSec', CAP_BPS], 'rnd4k-q1t1-read': ['iops', CAP_IOPS] } as const;
     type Id = keyof typeof fields;

@@ -6,7 +6,7 @@ import { controlCharIn } from '../core/model/display.ts';
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../core/store/library.ts';
 import type { RunRecord } from '../core/model/results.ts';
 import { parseThroughputUnit, THROUGHPUT_UNITS, type ThroughputUnit } from '../core/analysis/units.ts';
-import { writeErr } from './terminal.ts';
+import { sayFailure } from './failure-out.ts';
 
 /** A failure the user can act on; printed as "diskdelta CMD: message", exit code 1. */
 export class CliFailure extends Error {
@@ -31,8 +31,7 @@ export async function withLibrary(
     return await body(library);
   } catch (error) {
     if (error instanceof CliFailure || error instanceof LibraryError) {
-      writeErr(`diskdelta ${command}: ${error.message}\n`);
-      return EXIT_FAILURE;
+      return sayFailure(command, error.message, EXIT_FAILURE);
     }
     throw error;
   } finally {

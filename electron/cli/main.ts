@@ -8,6 +8,7 @@ import { COMMANDS } from './commands/index.ts';
 import { writeOut, writeErr } from './terminal.ts';
 import { appVersion } from '../core/app-version.ts';
 import { BenchError } from '../core/bench/errors.ts';
+import { failuresAsJson, sayFailure } from './failure-out.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -30,19 +31,15 @@ export async function main(argv: string[]): Promise<number> {
     writeOut(command.help);
     return 0;
   }
+  // --json asks for JSON on stdout, a failure included (failure-out.ts).
+  failuresAsJson(rest.includes('--json'));
   try {
     return await command.run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
-      writeErr(`diskdelta ${name}: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
+    if (error instanceof UsageError) return sayFailure(name, error.message, EXIT_USAGE, 'usage');
     // A measurement that failed for a known reason (missing folder, not root, no space …): its
     // sentence and documented exit code, never a stack trace. Anything else is a bug: let it show.
-    if (error instanceof BenchError) {
-      writeErr(`diskdelta ${name}: ${error.message}\n`);
-      return error.exitCode;
-    }
+    if (error instanceof BenchError) return sayFailure(name, error.message, error.exitCode, error.code);
     throw error;
   }
 }

@@ -193,7 +193,7 @@ describe('diskdelta run and its library: a measurement is never lost', () => {
         o.stderr,
         /^diskdelta run: cannot open the library .*Nothing was measured: repair or move the library, choose another with --db, or pass --no-save\.\n$/,
       );
-      assert.equal(o.stdout, '');
+      assert.match(JSON.parse(o.stdout).error.message, /cannot open the library/, '--json: the failure as JSON');
       assert.doesNotMatch(o.stderr, /\n\s+at /, 'no stack trace');
     }
   });
@@ -500,7 +500,8 @@ describe('diskdelta run: failures → non-zero with a clear message, nothing lef
     assert.notEqual(o.code, 2, 'not a usage error: the flags were fine');
     assert.match(o.stderr, /does not exist/);
     assert.ok(o.stderr.includes(missing), 'names the path');
-    assert.equal(o.stdout, '', 'no half document on stdout');
+    // No half document: one JSON error object (failure-out.ts), so a script that asked for JSON reads JSON.
+    assert.equal((JSON.parse(o.stdout) as { error: { code: string } }).error.code, 'target-missing');
     assert.ok(!existsSync(missing));
   });
 

@@ -467,12 +467,12 @@ int run_job(const job_t *job, target_t *target, const job_opts_t *o) {
 
   if (init_failed) {
     return emit_failure(FAIL_INTERNAL, "the %s engine could not start: %s%s", engine->name, strerror(init_failed),
-                        init_failed == EAGAIN ? " (raise /proc/sys/fs/aio-max-nr, or use --engine psync)" : "");
+                        init_failed == EAGAIN ? " (raise /proc/sys/fs/aio-max-nr, or choose the psync engine)" : "");
   }
   if (err) {
     return emit_failure(err == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "%s failed at offset %llu: %s%s", job->name,
                         (unsigned long long)err_offset, strerror(err),
-                        err == ENOSPC ? ". The disk is full: free some space or pass a smaller --size"
+                        err == ENOSPC ? ". The disk is full: free some space or choose a smaller test size"
                         : err == EINVAL ? ". The device refused the request (block size or alignment)" : "");
   }
   if (!decided && !g_stop) {

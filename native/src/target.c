@@ -370,7 +370,7 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     if (is_ram_fs((long)sfs.f_type) && !req->buffered) {
       return emit_failure(FAIL_NO_DIRECT_IO,
                           "%s is on %s, which keeps files in memory: O_DIRECT cannot reach a disk there and the "
-                          "numbers would be RAM speed. Test a folder on a disk, or pass --buffered to measure "
+                          "numbers would be RAM speed. Test a folder on a disk, or allow page-cache I/O to measure "
                           "anyway (every result is then flagged)",
                           shown_path(path), fs_name((long)sfs.f_type));
     }
@@ -387,9 +387,9 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     uint64_t reserve = 16ull * 1024 * 1024;  // leave the filesystem some room to breathe
     if (avail < req->size + reserve) {
       return emit_failure(FAIL_NO_SPACE,
-                          "not enough free space in %s: the test file needs %.1f MiB (+16 MiB headroom), "
-                          "%.1f MiB are free. Pass a smaller --size or free some space",
-                          shown_path(path), req->size / 1048576.0, avail / 1048576.0);
+                          "not enough free space in %s: the test file needs %s (+16 MiB headroom), "
+                          "%s are free. Choose a smaller test size or free some space",
+                          shown_path(path), shown_bytes(req->size), shown_bytes(avail));
     }
   }
 
@@ -440,7 +440,7 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
     if (fcntl(fd, F_SETFL, flags | O_DIRECT) != 0) {
       return emit_failure(FAIL_NO_DIRECT_IO,
                           "the filesystem under %s (%s) refuses O_DIRECT, so the page cache would be measured, "
-                          "not the disk. Pass --buffered to measure anyway (every result is then flagged)",
+                          "not the disk. Allow page-cache I/O to measure anyway (every result is then flagged)",
                           shown_path(path), t->fs_type);
     }
     t->direct = 1;
@@ -450,8 +450,8 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   if (t->size == 0) t->size = req->size - req->size % t->align;
   int rc = fallocate(fd, 0, 0, (off_t)t->size);
   if (rc != 0 && errno == ENOSPC) {
-    return emit_failure(FAIL_NO_SPACE, "the disk under %s is full: could not reserve %.1f MiB for the test file. "
-                        "Pass a smaller --size or free some space", shown_path(path), t->size / 1048576.0);
+    return emit_failure(FAIL_NO_SPACE, "the disk under %s is full: could not reserve %s for the test file. "
+                        "Choose a smaller test size or free some space", shown_path(path), shown_bytes(t->size));
   }
   return 0;
 }
@@ -473,8 +473,8 @@ int target_fill(target_t *t, void (*progress)(uint64_t done, uint64_t total)) {
     ssize_t w = pwrite(t->fd, buf, n, (off_t)done);
     if (w < 0 || (size_t)w != n) {
       int e = w < 0 ? errno : ENOSPC;
-      rc = emit_failure(e == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "writing the test file %s failed at %.1f MiB: %s%s",
-                        shown_path(t->file_path), done / 1048576.0, strerror(e), e == ENOSPC ? ". Free some space or pass a smaller --size" : "");
+      rc = emit_failure(e == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "writing the test file %s failed at %s: %s%s",
+                        shown_path(t->file_path), shown_bytes(done), strerror(e), e == ENOSPC ? ". Free some space or choose a smaller test size" : "");
       break;
     }
     done += n;

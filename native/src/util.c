@@ -13,6 +13,19 @@ const char *shown_path(const char *path) {
   return buf;
 }
 
+const char *shown_bytes(uint64_t bytes) {
+  static _Thread_local char slots[4][32];
+  static _Thread_local unsigned next;
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = (double)bytes;
+  unsigned i = 0;
+  while (value >= 1024 && i < sizeof units / sizeof units[0] - 1) value /= 1024, i++;
+  char *buf = slots[next++ % 4];
+  int decimals = value == (double)(uint64_t)value ? 0 : value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  snprintf(buf, sizeof slots[0], "%.*f %s", decimals, value, units[i]);
+  return buf;
+}
+
 void rng_seed(rng_t *r, uint64_t seed) {
   // splitmix64 expands one seed into the four words xoshiro needs.
   for (int i = 0; i < 4; i++) {

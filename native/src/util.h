@@ -44,6 +44,11 @@ static inline uint64_t rng_below(rng_t *r, uint64_t n) {
 // The result lives until the fourth next call in the same thread.
 const char *shown_path(const char *path);
 
+// A byte count as messages show it, in binary units with about three significant digits
+// ("10 TiB", "1.50 GiB", "256 MiB"), the rule of formatBytes in electron/core/analysis/units.ts:
+// never "10485760.0 MiB". The result lives until the fourth next call in the same thread.
+const char *shown_bytes(uint64_t bytes);
+
 // Fills buf with random bytes: written data must not compress or deduplicate.
 void fill_random(rng_t *r, void *buf, size_t len);
 

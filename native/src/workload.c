@@ -346,8 +346,8 @@ static int check_room(const char *target, uint64_t need, const char *what) {
   if (statvfs(target, &sv) != 0) return 0;
   uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
   if (need + need / 10 > avail)
-    return emit_failure(FAIL_NO_SPACE, "%s needs %.0f MB and %s has %.0f MB free: free some space or choose a smaller workload", what,
-                        need / 1e6, shown_path(target), avail / 1e6);
+    return emit_failure(FAIL_NO_SPACE, "%s needs %s and %s has %s free: free some space or choose a smaller workload", what,
+                        shown_bytes(need), shown_path(target), shown_bytes(avail));
   return 0;
 }
 
@@ -553,9 +553,9 @@ int workload_bigfile(const workload_opts_t *o) {
     fits -= fits % CHUNK;
     if (size > fits) {
       if (fits < (16u << 20))
-        return finish_workload(&w, emit_failure(FAIL_NO_SPACE, "%s has %.0f MB free, too little for a big file: free some space",
-                                                shown_path(o->target), avail / 1e6));
-      emit_warning("bigfile-shrunk", "the big file is %.0f MB, not %.0f MB: that is what fits in %s", fits / 1e6, size / 1e6,
+        return finish_workload(&w, emit_failure(FAIL_NO_SPACE, "%s has %s free, too little for a big file: free some space",
+                                                shown_path(o->target), shown_bytes(avail)));
+      emit_warning("bigfile-shrunk", "the big file is %s, not %s: that is what fits in %s", shown_bytes(fits), shown_bytes(size),
                    shown_path(o->target));
       size = fits;
     }

@@ -2,9 +2,8 @@
 import { parseCount, parseDuration, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DEFAULT_ROUNDS, measureCipherCeilings } from '../../core/crypto/cipher-ceilings.ts';
 import { formatCipherCeilings } from '../../core/crypto/cipher-text.ts';
-import { BenchError } from '../../core/bench/errors.ts';
 import { exitCodeOf } from '../../core/model/failures.ts';
-import type { CipherCeilings } from '../../core/model/cipher-types.ts';
+import { cipherChoiceProblem, type CipherCeilings } from '../../core/model/cipher-types.ts';
 import { LibraryError, openLibrary, resolveDbPath } from '../../core/store/library.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
@@ -49,6 +48,8 @@ export const ciphersCommand: CliCommand = {
     });
     for (const c of values.cipher ?? []) {
       if (!/^[\w:,.-]+:\d+$/.test(c)) throw new UsageError(`--cipher '${c}' must be NAME:BITS, e.g. aes-xts-plain64:512`);
+      const problem = cipherChoiceProblem(c.slice(0, c.lastIndexOf(':')), Number(c.slice(c.lastIndexOf(':') + 1)));
+      if (problem) throw new UsageError(`--cipher '${c}': ${problem}`);
     }
     const sectors = (values.sector ?? []).map((s) => {
       const n = parseCount(s, '--sector', 512, 65536);
@@ -59,23 +60,19 @@ export const ciphersCommand: CliCommand = {
     const windowSeconds = values.window ? parseDuration(values.window, '--window') : 0.2;
     const rounds = values.rounds ? parseCount(values.rounds, '--rounds', 1, 50) : DEFAULT_ROUNDS;
     if (windowSeconds < 0.05 || windowSeconds > 60) throw new UsageError('--window must be 0.05 to 60 seconds');
-    try {
-      const ceilings = await measureCipherCeilings({
-        ciphers: values.cipher ?? [],
-        sectors,
-        threads,
-        windowSeconds,
-        rounds,
-        backend: values['user-space'] ? 'openssl' : 'auto',
-      });
-      writeOut(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));
-      if (values['no-save']) return 0;
-      return keep(ceilings, values.db, values.json === true);
-    } catch (error) {
-      if (!(error instanceof BenchError)) throw error;
-      writeErr(`diskdelta ciphers: ${error.message}\n`);
-      return 3;
-    }
+    // A failure (no backend, a cipher the kernel lacks) reaches the CLI's one failure path
+    // (failure-out.ts): its own exit code, and a JSON error under --json.
+    const ceilings = await measureCipherCeilings({
+      ciphers: values.cipher ?? [],
+      sectors,
+      threads,
+      windowSeconds,
+      rounds,
+      backend: values['user-space'] ? 'openssl' : 'auto',
+    });
+    writeOut(values.json ? `${JSON.stringify(ceilings, null, 2)}\n` : formatCipherCeilings(ceilings));
+    if (values['no-save']) return 0;
+    return keep(ceilings, values.db, values.json === true);
   },
 };
 

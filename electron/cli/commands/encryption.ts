@@ -1,7 +1,6 @@
 // `diskdelta encryption --target DIR`: what dm-crypt costs on this disk and CPU — measured on a
 // throwaway mapping (or the existing one under DIR), explained (which ceiling holds) and
 // forecast (core/crypto/encryption-run.ts, core/analysis/encryption.ts).
-import { BenchError } from '../../core/bench/errors.ts';
 import { DM_CRYPT_FLAGS, type DmCryptFlag, type Throwaway } from '../../core/crypto/throwaway.ts';
 import { measureEncryptionCost, type EncryptionSpec } from '../../core/crypto/encryption-run.ts';
 import { formatEncryptionReport } from '../../core/crypto/encryption-text.ts';
@@ -9,6 +8,7 @@ import { EXIT_FAILURE, UsageError, parseCount, parseFlags, type CliCommand } fro
 import { specFromFlags } from './run.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
+import { sayFailure } from '../failure-out.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { exitCodeOf } from '../../core/model/failures.ts';
 
@@ -99,10 +99,7 @@ export const encryptionCommand: CliCommand = {
     };
     // Checked before the mapping is made and minutes are measured, as `run` does.
     const { library, failure } = openLibraryToSave('encryption', values.db, values['no-save'] === true);
-    if (failure !== null) {
-      writeErr(failure);
-      return EXIT_FAILURE;
-    }
+    if (failure !== null) return sayFailure('encryption', failure, EXIT_FAILURE);
     const controller = new AbortController();
     let throwaway: Throwaway | null = null;
     // Ctrl-C/SIGTERM: stop the worker (the run then unwinds and tears the mapping down); a
@@ -130,14 +127,11 @@ export const encryptionCommand: CliCommand = {
       ]);
       writeOut(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatEncryptionReport(report));
       if (outcome && !outcome.saved) {
+        // The measured document is already on stdout (--json too): exit 10 and this line say the rest.
         writeErr(notSavedLine('encryption', outcome));
         return exitCodeOf('not-saved');
       }
       return 0;
-    } catch (error) {
-      if (!(error instanceof BenchError)) throw error;
-      writeErr(`diskdelta encryption: ${error.message}\n`);
-      return error.exitCode;
     } finally {
       library?.close();
       for (const signal of STOP_SIGNALS) process.off(signal, onSignal);

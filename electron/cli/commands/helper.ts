@@ -3,7 +3,8 @@
 import { INSTALL_COMMAND, POLICY_FILE, installedHelper } from '../../core/bench/privilege/elevation.ts';
 import { installHelper, uninstallHelper } from '../../core/bench/privilege/helper-install.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
-import { writeErr, writeOut } from '../terminal.ts';
+import { writeOut } from '../terminal.ts';
+import { sayFailure } from '../failure-out.ts';
 
 const HELP = `Usage: diskdelta helper install | uninstall | status
 
@@ -31,8 +32,7 @@ export const helperCommand: CliCommand = {
       return helper ? 0 : 3;
     }
     if (process.getuid?.() !== 0) {
-      writeErr(`diskdelta helper: ${action} writes system folders: run \`sudo npx diskdelta helper ${action}\`\n`);
-      return EXIT_FAILURE;
+      return sayFailure('helper', `${action} writes system folders: run \`sudo npx diskdelta helper ${action}\``, EXIT_FAILURE);
     }
     try {
       if (action === 'install') {
@@ -44,8 +44,7 @@ export const helperCommand: CliCommand = {
       }
       return 0;
     } catch (error) {
-      writeErr(`diskdelta helper: ${error instanceof Error ? error.message : String(error)}\n`);
-      return EXIT_FAILURE;
+      return sayFailure('helper', error instanceof Error ? error.message : String(error), EXIT_FAILURE);
     }
   },
 };

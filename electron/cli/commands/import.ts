@@ -5,12 +5,13 @@
 // transaction: one bad file and the library is left exactly as it was. A run already imported
 // (same file bytes, same place in the file) is skipped and named, not added twice.
 import { basename } from 'node:path';
-import { parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, checkLabel, withLibrary } from '../library-cli.ts';
 import { asShippedReferences, ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../core/formats/index.ts';
 import type { RunRecord } from '../../core/model/results.ts';
 import { importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
-import { writeOut, writeErr } from '../terminal.ts';
+import { writeOut } from '../terminal.ts';
+import { sayFailure } from '../failure-out.ts';
 import { counted, shortPath } from '../../core/model/display.ts';
 
 const HELP = `Usage: diskdelta import FILE... [--label TEXT] [--db FILE]
@@ -85,8 +86,7 @@ async function importReference(dbFlag: string | undefined): Promise<number> {
     runs = await loadReferenceRuns();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    writeErr(`diskdelta import: cannot load the reference runs: ${message}\n`);
-    return 1;
+    return sayFailure('import', `cannot load the reference runs: ${message}`, EXIT_FAILURE);
   }
   return withLibrary('import', dbFlag, (library) => {
     const present = library.listRuns({ source: 'reference' });
@@ -144,13 +144,11 @@ export const importCommand: CliCommand = {
       files = await readRuns(positionals, label === undefined);
     } catch (error) {
       if (!(error instanceof CliFailure)) throw error;
-      writeErr(`diskdelta import: ${error.message}\n`);
-      return 1;
+      return sayFailure('import', error.message, EXIT_FAILURE);
     }
     const runs = files.flatMap((f) => f.runs);
     if (runs.length === 0) {
-      writeErr('diskdelta import: the files hold no results; nothing was imported\n');
-      return 1;
+      return sayFailure('import', 'the files hold no results; nothing was imported', EXIT_FAILURE);
     }
     if (label !== undefined) {
       const labels = labelsFor(

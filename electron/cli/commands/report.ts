@@ -15,6 +15,7 @@ import { renderReportHtmlLazily } from '../../../renderer/src/report/report-html
 import { counted } from '../../core/model/display.ts';
 import { writeErr } from '../terminal.ts';
 import type { Assessment } from '../../core/model/assessment.ts';
+import { sayFailure } from '../failure-out.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]
@@ -88,8 +89,7 @@ export async function writeReport(
     await precheck(out, values.force === true);
   } catch (error) {
     if (!(error instanceof CliFailure)) throw error;
-    writeErr(`diskdelta report: ${error.message}\n`);
-    return EXIT_FAILURE;
+    return sayFailure('report', error.message, EXIT_FAILURE);
   }
   // Chromium starts first and comes up while the runs are read and the report is laid out.
   let printer: ReportPrinter | null = null;

@@ -3,10 +3,9 @@ import { counted } from '../../core/model/display.ts';
 import { resolve } from 'node:path';
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
 import { needsElevation } from '../../core/bench/privilege/elevation.ts';
-import { BenchError } from '../../core/bench/errors.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
-import { PRESETS } from '../../core/bench/presets.ts';
+import { DEFAULT_PRESET, PRESETS, presetStoryGap } from '../../core/bench/presets.ts';
 import { isRunnableTest, testLabel, TESTS } from '../../core/model/catalog.ts';
 import { exitCodeOf, exitCodesHelp } from '../../core/model/failures.ts';
 import { PRESET_NAMES, type BenchEvent, type BenchSpec, type PresetName } from '../../core/bench/spec.ts';
@@ -24,6 +23,7 @@ import { checkLabel } from '../library-cli.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { confirm, writeOut, writeErr } from '../terminal.ts';
+import { sayFailure } from '../failure-out.ts';
 
 /** The command's --help over a table of run settings (the real one, or a throwaway one in tests). */
 export function runHelp(settings: readonly RunSettingDef[] = RUN_SETTINGS): string {
@@ -34,8 +34,8 @@ incompressible data and always removed) or a block device (read tests only, open
 
 Options:
   --target PATH        folder or block device to test (required)
-  --preset NAME        ${PRESET_NAMES.map((n) => `${n}`).join(' | ')} (default standard)
-${PRESET_NAMES.map((n) => `                         ${n.padEnd(9)} ${PRESETS[n].description}`).join('\n')}
+  --preset NAME        ${PRESET_NAMES.map((n) => `${n}`).join(' | ')} (default ${DEFAULT_PRESET})
+${PRESET_NAMES.map((n) => `                         ${n.padEnd(9)} ${PRESETS[n].description}${presetStoryGap(n) ? `; ${presetStoryGap(n)}` : ''}`).join('\n')}
   --tests ID,ID,…      run these tests instead of the preset's, at its settings (size, time, runs):
 ${TESTS.map((t) => `                         ${t.id.padEnd(18)} ${t.label}`).join('\n')}
 ${JOB_HELP}
@@ -81,10 +81,7 @@ export const runCommand: CliCommand = {
     const json = values.json === true;
     // The library is opened and checked before minutes of measuring, not after.
     const { library, failure } = openLibraryToSave('run', values.db, values['no-save'] === true);
-    if (failure !== null) {
-      writeErr(failure);
-      return EXIT_FAILURE;
-    }
+    if (failure !== null) return sayFailure('run', failure, EXIT_FAILURE);
     if (!spec.elevate && !json && process.stdin.isTTY && process.stderr.isTTY && (await needsElevation(spec.target))) {
       spec.elevate = await confirm(
         `Reading ${spec.target} needs administrator rights. Ask for them once through polkit (only the open is privileged)? [y/N] `,
@@ -113,14 +110,12 @@ export const runCommand: CliCommand = {
       // The measurement is printed whether or not it could be kept.
       writeOut(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
       if (outcome === null || outcome.saved) return 0;
+      // The measured document is already on stdout (--json too): exit 10 and this line say the rest.
       writeErr(notSavedLine('run', outcome));
       return exitCodeOf('not-saved');
     } catch (error) {
       bar?.clear();
-      if (error instanceof BenchError) {
-        writeErr(`diskdelta run: ${error.message}\n`);
-        return error.exitCode;
-      }
+      // main() says a BenchError (failure-out.ts), as for every command.
       throw error;
     } finally {
       library?.close();

@@ -44,6 +44,7 @@ export const trimAuditCommand: CliCommand = {
       }
     } catch (error) {
       if (!(error instanceof LibraryError)) throw error;
+      // The audit is already on stdout (--json too): exit 10 and this line say the rest.
       writeErr(`diskdelta trim-audit: the audit above was not kept: ${error.message}. Choose another library with --db.\n`);
       return exitCodeOf('not-saved');
     }

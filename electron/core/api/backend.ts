@@ -14,7 +14,7 @@ import { formatsPort } from './formats-port.ts';
 import { importWorkerAvailable, workerImporter } from './import-worker.ts';
 import { cryptoPort } from './crypto-port.ts';
 import { measureEncryptionCost } from '../crypto/encryption-run.ts';
-import { PRESETS } from '../bench/presets.ts';
+import { DEFAULT_PRESET, PRESETS } from '../bench/presets.ts';
 import type { ReportHtml, ReportPrinter } from '../report/printer.ts';
 
 export interface BackendOptions {
@@ -68,7 +68,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
       },
       save: (record) => library.saveRun(record),
       runEncryption: async (spec, opts) => {
-        const preset = PRESETS[spec.preset ?? 'quick'];
+        const preset = PRESETS[spec.preset ?? DEFAULT_PRESET];
         const report = await measureEncryptionCost(
           {
             target: spec.target,

@@ -103,6 +103,11 @@ export const systemOverviewSchema = z.object({
   mounts: z.array(mountSchema),
   /** Folders a run could target, for the path field's suggestions in browser mode. */
   suggestedTargets: z.array(z.string()),
+  /**
+   * Why no dm-crypt mapping can be made on this machine whoever asks (a kernel without
+   * device-mapper), or null: New run disables "also measure what encryption costs" with it.
+   */
+  encryptionUnavailable: z.string().max(500).nullable(),
   notes: z.array(z.string()),
 });
 export type SystemOverview = z.infer<typeof systemOverviewSchema>;

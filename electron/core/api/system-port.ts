@@ -6,6 +6,7 @@ import { allOptions, readMountinfo, type MountEntry } from '../system/mountinfo.
 import type { DeviceFingerprint } from '../model/machine.ts';
 import type { SystemOverview } from './contract.ts';
 import type { SystemPort } from './handlers.ts';
+import { deviceMapperMissing } from '../crypto/throwaway-held.ts';
 
 /** File systems a person stores data on; proc, cgroup, overlay layers and the like are noise here. */
 const DATA_FS = new Set([
@@ -44,10 +45,11 @@ function fingerprint(d: DeviceFingerprint): DeviceFingerprint {
 
 export async function systemOverview(): Promise<SystemOverview> {
   const notes: string[] = [];
-  const [facts, devices, mountinfo] = await Promise.all([
+  const [facts, devices, mountinfo, encryptionUnavailable] = await Promise.all([
     readSystemFacts().catch((e: unknown) => (notes.push(`CPU and memory facts unreadable: ${String(e)}`), null)),
     listBlockDevices().catch((e: unknown) => (notes.push(`block devices unreadable: ${String(e)}`), [])),
     readMountinfo('/'),
+    deviceMapperMissing(),
   ]);
   if (mountinfo.value === null) notes.push(`mounts unreadable: ${mountinfo.reason}`);
   const entries = (mountinfo.value ?? []).filter(isInteresting);
@@ -76,6 +78,7 @@ export async function systemOverview(): Promise<SystemOverview> {
     disks: devices.filter((d) => d.kind === 'disk').map(fingerprint),
     mounts,
     suggestedTargets,
+    encryptionUnavailable,
     notes,
   };
 }

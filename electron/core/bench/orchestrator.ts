@@ -10,7 +10,7 @@ import { machineBusyWarning } from './result-warnings.ts';
 import { BenchError } from './errors.ts';
 import { kindById } from './kinds/index.ts';
 import type { KindStep, MeasurementKind, StepContext, WorkerHello } from './kinds/kind.ts';
-import { PRESETS } from './presets.ts';
+import { DEFAULT_PRESET, PRESETS } from './presets.ts';
 import { benchSpecSchema, type BenchEvent, type BenchSpec } from './spec.ts';
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
@@ -54,7 +54,7 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
   const parsed = benchSpecSchema.safeParse(input);
   if (!parsed.success) throw invalid('', parsed.error);
   const spec = parsed.data;
-  const preset = PRESETS[spec.preset ?? 'standard'];
+  const preset = PRESETS[spec.preset ?? DEFAULT_PRESET];
   let tests: string[] = spec.tests ?? preset.tests;
   const warnings: Warning[] = [];
   const kindOf = (test: string): MeasurementKind<unknown> => {
@@ -126,7 +126,7 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
     if (!spec.elevate) {
       throw new BenchError(
         'needs-elevation',
-        `reading the block device ${spec.target} needs administrator rights: pass --elevate to have DiskDelta ask for them once through polkit (only opening the device is privileged; the measuring stays yours), or run as root`,
+        `reading the block device ${spec.target} needs administrator rights: DiskDelta can ask for them once through polkit (only opening the device is privileged; the measuring stays yours), or run as root`,
       );
     }
     const choice = await locateHelper(options.helper);

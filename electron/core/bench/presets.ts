@@ -35,6 +35,24 @@ export interface Preset {
  */
 const ADAPTIVE = { durationSec: 0.2, warmupSec: 0.25, runs: 5, precision: TRUST.precision, maxTimeSec: 1.2 } as const;
 
+/**
+ * The preset of a spec that names none: the CLI's `run`, the API, the orchestrator. The app's
+ * New run form starts on `quick` instead (a first look in seconds) and says so beside it.
+ */
+export const DEFAULT_PRESET: PresetName = 'standard';
+
+/**
+ * What a rate preset leaves out of the HDD → SSD story, and how to get it: the seek figure
+ * (bonnie++'s random seeks, where an HDD's 8 ms against an SSD's 0.1 ms is the difference a
+ * person feels) is in `full` and `seeks` only. Null for a preset that has seeks, and for the
+ * workloads (seconds per phase, another question).
+ */
+export function presetStoryGap(name: PresetName): string | null {
+  const p = PRESETS[name];
+  if (p.durationSec === 0 || p.tests.includes('seeks')) return null;
+  return "no seeks: for the HDD → SSD story's seek figure choose the full preset (or add the seeks test)";
+}
+
 export const PRESETS: Record<PresetName, Preset> = {
   standard: {
     name: 'standard',

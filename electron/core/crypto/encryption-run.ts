@@ -20,6 +20,8 @@ import { inspectPath } from '../system/index.ts';
 import { locateHelper, type LocateOptions } from '../bench/privilege/elevation.ts';
 import { deviceMapperMissing, holdThrowaway, type HeldThrowaway } from './throwaway-held.ts';
 import type { StackLayer } from '../model/machine.ts';
+import { cipherChoiceProblem } from '../model/cipher-types.ts';
+import { checkTarget } from '../bench/target-check.ts';
 import {
   cipherRates,
   encryptionVerdict,
@@ -116,6 +118,13 @@ const DEFAULT_TESTS: string[] = ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q
 
 export async function measureEncryptionCost(spec: EncryptionSpec, opts: EncryptionOptions = {}): Promise<EncryptionReport> {
   const notes: string[] = [];
+  // What was asked is checked before what the machine can do: a missing folder or a mistyped
+  // cipher is said as such, not hidden behind "this kernel has no device-mapper".
+  await checkTarget(spec.target);
+  if (spec.mode !== 'existing') {
+    const problem = cipherChoiceProblem(spec.cipher ?? 'aes-xts-plain64', spec.keyBits ?? 512);
+    if (problem) throw new BenchError('usage', problem);
+  }
   const report = await inspectPath(spec.target);
   const existing = existingCrypt(report.target.stack ?? []);
   if (spec.mode === 'existing' && !existing) {
@@ -130,8 +139,8 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     throw new BenchError(
       'needs-root',
       mode === 'existing'
-        ? `reading the raw device beneath ${existing?.mapping} needs administrator rights: pass --elevate to have DiskDelta ask once through polkit (only opening the devices is privileged), or run as root; the cipher ceilings (diskdelta ciphers) and the forecast still work`
-        : `a throwaway dm-crypt mapping needs administrator rights: pass --elevate to have DiskDelta's helper make a read-only one through polkit (read tests only), or run as root (reads and writes); the cipher ceilings (diskdelta ciphers) and the forecast still work`,
+        ? `reading the raw device beneath ${existing?.mapping} needs administrator rights: DiskDelta can ask once through polkit (only opening the devices is privileged), or run as root; the cipher ceilings and the forecast still work`
+        : `a throwaway dm-crypt mapping needs administrator rights: DiskDelta's helper can make a read-only one through polkit (read tests only), or run as root (reads and writes); the cipher ceilings and the forecast still work`,
     );
   }
   if (mode === 'throwaway') {

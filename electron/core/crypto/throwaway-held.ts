@@ -38,7 +38,7 @@ export async function deviceMapperMissing(
   if (/\bdevice-mapper\b/.test(misc) || existsSync(where.loaded)) return null;
   const modules = await readdir(where.modules).catch(() => [] as string[]);
   if (modules.some((m) => m.startsWith('dm-mod.ko'))) return null;
-  return 'this kernel has no device-mapper (dm-mod), so dm-crypt cannot run here; the cipher ceilings (`diskdelta ciphers`) and the forecast still work';
+  return 'this kernel has no device-mapper (dm-mod), so dm-crypt cannot run here; the cipher ceilings and the forecast still work';
 }
 
 /** The helper's four crypt-setup operands after the file, as crypt-hold's --crypt. */

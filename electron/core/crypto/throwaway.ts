@@ -54,7 +54,7 @@ async function has(cmd: string, args: string[]): Promise<boolean> {
 
 /** Why a throwaway mapping cannot be made here (what is missing, what still works), or null. */
 export async function throwawayUnavailable(): Promise<string | null> {
-  const still = 'the cipher ceilings (`diskdelta ciphers`) and the forecast still work';
+  const still = 'the cipher ceilings and the forecast still work';
   if (process.getuid?.() !== 0) return `a throwaway dm-crypt mapping needs root (loop device + device-mapper); ${still}`;
   if (!(await has('cryptsetup', ['--version']))) return `cryptsetup is not installed (Debian cryptsetup-bin); ${still}`;
   if (!(await has('losetup', ['--version']))) return `losetup is not installed (Debian util-linux); ${still}`;

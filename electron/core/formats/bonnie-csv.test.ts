@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { RunRecord } from '../model/results.ts';
 import { detectFormat, ImportError, parseImport } from './index.ts';
+import { startWindowFromSeed } from './bonnie-csv.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const NOW = new Date('2026-11-29T12:00:00.000Z');
@@ -127,16 +128,35 @@ describe('bonnie++ CSV import', () => {
       const lines = dataLines(text);
       assert.equal(runs.length, lines.length);
       lines.forEach((line, i) => checkRow(line, COLS_198, runs[i] as RunRecord));
-      runs.forEach((run, i) => {
+      runs.forEach((run) => {
         assert.equal(run.engine.name, 'bonnie++');
         assert.equal(run.engine.version, '2.00a');
-        // bonnie++ seeds with time(NULL) at the start: the seed field is when the run began.
-        const seed = Number((lines[i] as string).split(',')[4]);
-        assert.equal(run.createdAt, new Date(seed * 1000).toISOString(), 'the seed is the start time');
-        assert.match(run.sourceMeta.date ?? '', /seed/);
+        // The seed is pid XOR time(NULL): a window of days, not the start; createdAt is the import.
+        assert.equal(run.createdAt, NOW.toISOString());
+        assert.match(run.sourceMeta.date ?? '', /began between 2026-\d\d-\d\d and 2026-11-29 .*seed/);
       });
     });
   }
+
+  it("2.00a's seed is pid XOR time(NULL): the known start lies in the window, the seed itself is 56 min off", () => {
+    // Made as pid 5425 at 1796135352 (fixtures/README.md); the old reading took the seed for the start.
+    const started = new Date(1796135352 * 1000);
+    const now = new Date(started.getTime() + 3_600_000);
+    const [run] = parseImport(fixture('bonnie-2.00a-pid-5425.csv'), 'pid.csv', { now });
+    assert.equal(run?.createdAt, now.toISOString(), 'not the seed taken for a time');
+    const window = startWindowFromSeed('1796131977', now);
+    assert.ok(window && window.from <= started && started <= window.to, 'the true start is inside the window');
+    assert.equal((1796131977 ^ 5425) * 1000, started.getTime());
+    assert.match(run?.sourceMeta.date ?? '', /began between 2026-\d\d-\d\d and 2026-12-01 \(UTC\)/);
+  });
+
+  it('a seed whose window begins after the import is no start time (no day of grace)', () => {
+    const now = new Date('2026-11-29T12:00:00.000Z');
+    const ahead = String(Math.floor(now.getTime() / 1000) + 2 ** 22 + 3600);
+    assert.equal(startWindowFromSeed(ahead, now), null);
+    const row = fixture('bonnie-2.00a-pid-5425.csv').replace('1796131977', ahead);
+    assert.match(parseImport(row, 'ahead.csv', { now })[0]?.sourceMeta.date ?? '', /not in the file/);
+  });
 
   it('the 1.0x layout (27 fields, no version column)', () => {
     const text = fixture('bonnie-1.03-layout.csv');

@@ -252,10 +252,7 @@ function parseRow(
   for (const f of layout.fields) {
     if (SETTINGS_FIELDS.has(f) && get(f) !== '') meta[f] = get(f);
   }
-  const startedAt = startTimeFromSeed(get('seed'), now);
-  meta.date = startedAt
-    ? 'from the seed field: bonnie++ seeds its random numbers with time(NULL) when the run starts (unless -z gives a seed)'
-    : 'not in the file: createdAt is the time of the import';
+  meta.date = startWindowText(startWindowFromSeed(get('seed'), now));
 
   const latencies = new Map<string, number | null>();
   if (layout.name !== '1.0x') {
@@ -321,7 +318,7 @@ function parseRow(
     ? [{ code: 'under-resolved', message: 'Some bonnie++ figures were +++++ (too fast to measure); they are kept as null, not zero.' }]
     : [];
   return {
-    createdAt: (startedAt ?? now).toISOString(),
+    createdAt: now.toISOString(),
     notes: '',
     source: 'imported',
     sourceFormat: 'bonnie++',
@@ -337,16 +334,36 @@ function parseRow(
   };
 }
 
-// bonnie++ 1.93 and later write the seed of their random numbers, which is time(NULL) at the
-// start of the run unless -z sets it (checked against runs made here and published ones: the
-// seed is the day the results were posted). A seed that cannot be a start time (a small -z
-// number, or the future) is not taken for one.
+// bonnie++ 1.93 and later write the seed of their random numbers. It is not time(NULL):
+// bonnie++.cpp seeds with `getpid() ^ time(NULL)` (checked here: a 2.00a run as pid 5425 at
+// 1796135352 wrote seed 1796131977, and 1796131977 ^ 5425 = 1796135352). Without the pid the
+// start is known only to the bits above any pid: Linux pids stay under 2^22 (PID_MAX_LIMIT on
+// 64-bit), so the seed dates a run to a window of 2^22 s (48.5 days), never to an instant. The
+// run's createdAt is therefore the import time, and the window is said beside it. A window
+// that begins after the import (a -z seed, a clock ahead) is no start time: no day's grace.
 const EARLIEST_START = Date.UTC(1999, 0, 1);
+const PID_BITS_SECONDS = 2 ** 22;
 
-function startTimeFromSeed(seed: string, now: Date): Date | null {
+export interface StartWindow {
+  from: Date;
+  to: Date;
+}
+
+export function startWindowFromSeed(seed: string, now: Date): StartWindow | null {
   if (!/^\d{9,10}$/.test(seed)) return null;
-  const at = Number(seed) * 1000;
-  return at >= EARLIEST_START && at <= now.getTime() + 86_400_000 ? new Date(at) : null;
+  const high = Number(seed) - (Number(seed) % PID_BITS_SECONDS);
+  const from = high * 1000;
+  const to = Math.min((high + PID_BITS_SECONDS - 1) * 1000, now.getTime());
+  return from >= EARLIEST_START && from <= now.getTime() ? { from: new Date(from), to: new Date(to) } : null;
+}
+
+function startWindowText(window: StartWindow | null): string {
+  if (!window) return 'not in the file: createdAt is the time of the import';
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return (
+    `began between ${day(window.from)} and ${day(window.to)} (UTC), from the seed field; createdAt is the time of the import: ` +
+    'bonnie++ seeds with its process id XOR time(NULL), so the seed dates a run only to about 48 days'
+  );
 }
 
 /** Every bonnie++ CSV row of the file becomes one run; the text report around rows is kept, not parsed. */

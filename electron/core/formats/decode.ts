@@ -6,14 +6,13 @@ import { open, stat, statfs } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ImportError, MAX_IMPORT_BYTES } from './import-error.ts';
 import { lineAt } from './json-scan.ts';
-
-const MiB = 1024 * 1024;
+import { formatBytes } from '../analysis/units.ts';
 
 function tooBig(fileName: string, size: number): ImportError {
   return new ImportError(
     fileName,
     null,
-    `the file is ${(size / MiB).toFixed(1)} MiB; imports are limited to ${MAX_IMPORT_BYTES / MiB} MiB (no benchmark report is that large)`,
+    `the file is ${formatBytes(size)}; imports are limited to ${formatBytes(MAX_IMPORT_BYTES)} (no benchmark report is that large)`,
   );
 }
 

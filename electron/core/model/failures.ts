@@ -32,23 +32,48 @@ export const EXIT_CODES = [
 
 export type ExitName = (typeof EXIT_CODES)[number]['name'];
 
-/** What the app offers a person for a failure. */
+/**
+ * What to do about a failure, in the words of where it is shown: the CLI names its flags, the
+ * app its pages and fields (a person at the New run form has no --size to pass). An action
+ * with one text reads the same in both.
+ */
+type ActionText = string | { cli: string; app: string };
+
 export const FAILURE_ACTIONS = {
   'fix-input': 'Correct the value the message names and start again.',
   'pick-folder': 'Choose another folder to test in.',
-  'free-space': 'Free some space on that disk, or choose a smaller test size.',
+  'free-space': {
+    cli: 'Free some space on that disk, or pass a smaller --size.',
+    app: 'Free some space on that disk, or choose a smaller test size.',
+  },
   'run-as-root': 'Run DiskDelta as root (or as a member of the disk group) to read a raw device, or choose a folder you may write to.',
-  'use-buffered': 'Choose a folder on a disk, or allow page-cache I/O (every result is then flagged).',
+  'use-buffered': {
+    cli: 'Choose a folder on a disk, or pass --buffered to allow page-cache I/O (every result is then flagged).',
+    app: 'Choose a folder on a disk, or allow page-cache I/O (every result is then flagged).',
+  },
   'check-disk': 'Check the disk (the kernel log, `dmesg`, and its SMART status), then try again.',
   retry: 'Start the run again when you are ready.',
-  'fix-library':
-    'The results were kept outside the library (printed, or in the file the message names): free space where the library is, or choose another library (--db), then import them.',
+  'fix-library': {
+    cli: 'The results were kept outside the library (printed, or in the file the message names): free space where the library is, or choose another library (--db), then import them.',
+    app: 'The results were kept outside the library (in the file the message names): free space where the library is, then import them on the Library page.',
+  },
   report: 'This is a fault in DiskDelta or the machine; try again, and report it if it repeats.',
-  elevate:
-    'Let DiskDelta ask for administrator rights to open the device (--elevate; the app asks once per device): only the open is privileged.',
+  // A kernel feature or a system program this machine lacks is no fault of anyone's: say what
+  // still answers the question (the ceilings are measured, the forecast is estimated from them).
+  'missing-feature': {
+    cli: 'This machine lacks what the message names; nothing is broken. `diskdelta ciphers` still measures the cipher ceilings, and the forecast estimates the cost from them.',
+    app: 'This machine lacks what the message names; nothing is broken. The Cipher ceilings on the Overview page still measure what this CPU can encrypt, and the forecast estimates the cost from them.',
+  },
+  elevate: {
+    cli: 'To read it as yourself, pass --elevate: DiskDelta then asks for administrator rights once (only the open is privileged).',
+    app: 'Let DiskDelta ask for administrator rights to open the device (it asks once per device): only the open is privileged.',
+  },
   'install-helper': "Install pkexec and DiskDelta's helper with its polkit policy: sudo npx diskdelta helper install (or the .deb).",
   'start-agent': "Run from a terminal, or start your desktop's polkit authentication agent, then try again.",
-} as const;
+} as const satisfies Record<string, ActionText>;
+
+/** Where a failure is shown. */
+export type FailureSurface = 'cli' | 'app';
 
 export type FailureAction = keyof typeof FAILURE_ACTIONS;
 
@@ -90,12 +115,12 @@ export const FAILURES = {
   'holder-gone': { exit: 'ELEVATION', action: 'retry', what: "the session's descriptor holder is gone" },
   'no-cipher-backend': {
     exit: 'TARGET',
-    action: 'report',
+    action: 'missing-feature',
     what: 'no way to measure ciphers: neither AF_ALG in the kernel nor OpenSSL libcrypto',
   },
-  'needs-root': { exit: 'TARGET', action: 'run-as-root', what: 'a dm-crypt mapping or a raw device needs root' },
+  'needs-root': { exit: 'TARGET', action: 'elevate', what: 'a dm-crypt mapping or a raw device needs root' },
   'no-dm-crypt': { exit: 'USAGE', action: 'fix-input', what: 'the target is not on a dm-crypt mapping' },
-  'dm-crypt-unavailable': { exit: 'TARGET', action: 'report', what: 'no cryptsetup, losetup or device-mapper here' },
+  'dm-crypt-unavailable': { exit: 'TARGET', action: 'missing-feature', what: 'no cryptsetup, losetup or device-mapper here' },
   'throwaway-failed': { exit: 'INTERNAL', action: 'report', what: 'the throwaway dm-crypt mapping could not be set up' },
 } as const satisfies Record<string, { exit: ExitName; action: FailureAction; what: string }>;
 
@@ -119,9 +144,10 @@ export function failureOfExit(status: number | null): FailureCode {
   return code ?? 'internal';
 }
 
-export function actionOf(code: FailureCode): { action: FailureAction; text: string } {
+export function actionOf(code: FailureCode, surface: FailureSurface): { action: FailureAction; text: string } {
   const action = FAILURES[code].action;
-  return { action, text: FAILURE_ACTIONS[action] };
+  const text: ActionText = FAILURE_ACTIONS[action];
+  return { action, text: typeof text === 'string' ? text : text[surface] };
 }
 
 /** "Exit codes: 0 ok; 1 internal error …; …" for the CLI's and the worker's --help. */

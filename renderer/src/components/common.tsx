@@ -12,7 +12,7 @@ const NEEDS_NEW_RUN = new Set(['pick-folder', 'free-space', 'use-buffered', 'run
 export function ErrorNote({ error, what, newRunLink = false }: { error: ApiError | null; what?: string; newRunLink?: boolean }) {
   if (!error) return null;
   const title = error.code === 'UNAVAILABLE' ? `${what ?? 'This'} is not available` : `${what ?? 'That'} did not work`;
-  const action = error.failure ? actionOf(error.failure) : null;
+  const action = error.failure ? actionOf(error.failure, 'app') : null;
   return (
     <div className={`banner ${error.code === 'UNAVAILABLE' ? 'warn' : 'error'}`} role="alert" data-testid="error-note">
       <strong>{title}.</strong> {error.message} <span className="code">({error.failure ?? error.code})</span>

@@ -24,12 +24,15 @@ export function NewRunPage() {
   const stores = useStoresApi();
   const kind = useTransportKind();
   const suggestions = useSystem((s) => s.overview?.suggestedTargets ?? NO_SUGGESTIONS);
+  // A kernel without device-mapper cannot make a mapping for anyone: offered, it would only fail.
+  const encryptionUnavailable = useSystem((s) => s.overview?.encryptionUnavailable ?? null);
   const starting = useRuns((s) => s.starting);
   const startError = useRuns((s) => s.startError);
   const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', fields: {}, label: '' });
   const [formError, setFormError] = useState<string | null>(null);
   const ids = {
     encryption: useId(),
+    encryptionWhy: useId(),
     target: useId(),
     targets: useId(),
     preset: useId(),
@@ -180,11 +183,20 @@ export function NewRunPage() {
             id={ids.encryption}
             type="checkbox"
             name="encryption"
-            checked={form.encryption === true}
+            checked={form.encryption === true && !encryptionUnavailable}
+            disabled={encryptionUnavailable !== null}
+            aria-describedby={encryptionUnavailable ? ids.encryptionWhy : undefined}
             onChange={(e) => set({ encryption: e.target.checked })}
           />
           Also measure what encryption (dm-crypt) costs on this disk
         </label>
+        {encryptionUnavailable ? (
+          <p className="banner warn" id={ids.encryptionWhy} data-testid="encryption-unavailable">
+            Not on this machine: {encryptionUnavailable.replace(/;.*$/, '')}. Nothing is broken: the{' '}
+            <a href="#/overview">cipher ceilings on Overview</a> measure what this CPU can encrypt, and Compare forecasts each run under
+            dm-crypt from them (labelled estimated).
+          </p>
+        ) : null}
         <p className="hint">
           The tests run twice: on the disk without encryption and through dm-crypt — a throwaway mapping over DiskDelta&apos;s own test file
           with a random key that is never stored, or, where the folder already is encrypted, the mapping and the device beneath it,

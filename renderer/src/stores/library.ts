@@ -5,6 +5,7 @@ import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE } from '../../../electron/core/model/r
 import type { Warning } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/core/model/import-limits.ts';
+import { formatBytes } from '../../../electron/core/analysis/units.ts';
 
 /** A file picked for import: its bytes are only read (and sent) when it is within the limit. */
 export interface ImportPick {
@@ -116,7 +117,7 @@ export function createLibraryStore(client: ApiClient) {
         // Checked before reading: a file over the limit would be read whole, then refused by
         // the server's frame limit with nothing said to the user.
         if (file.sizeBytes > MAX_IMPORT_BYTES) {
-          const message = `the file is ${(file.sizeBytes / 2 ** 20).toFixed(1)} MiB; imports are limited to ${MAX_IMPORT_BYTES / 2 ** 20} MiB (no benchmark report is that large)`;
+          const message = `the file is ${formatBytes(file.sizeBytes)}; imports are limited to ${formatBytes(MAX_IMPORT_BYTES)} (no benchmark report is that large)`;
           outcomes.push({ fileName: file.name, ids: [], alreadyPresent: [], warnings: [], error: { code: 'IMPORT_FAILED', message } });
           continue;
         }

@@ -3,7 +3,7 @@
 import { benchSpecSchema, benchSpecSchemaFor, type BenchSpec, type PresetName } from '../../../electron/core/bench/spec.ts';
 import { RUN_SETTINGS, settingRange, type RunSettingDef } from '../../../electron/core/model/run-settings.ts';
 import { WORKER_OPTIONS, type WorkerOption } from '../../../electron/core/model/worker-options.ts';
-import { PRESETS } from '../../../electron/core/bench/presets.ts';
+import { PRESETS, presetStoryGap } from '../../../electron/core/bench/presets.ts';
 import { formatBytes } from '../../../electron/core/analysis/units.ts';
 
 export interface RunForm {
@@ -45,7 +45,8 @@ export function describePreset(name: PresetName): string {
   const p = PRESETS[name];
   if (p.durationSec === 0)
     return `${p.description}: ${p.tests.length} workloads, each a warm-up pass + ${p.runs} timed passes; the big file is ${formatBytes(p.sizeBytes)} or what fits.`;
-  return `${p.description}: ${p.tests.length} ${p.tests.length === 1 ? 'test' : 'tests'}; defaults ${formatBytes(p.sizeBytes)} test file, ${p.warmupSec} s warm-up + ${p.runs} × ${p.durationSec} s per test.`;
+  const gap = presetStoryGap(name);
+  return `${p.description}: ${p.tests.length} ${p.tests.length === 1 ? 'test' : 'tests'}; defaults ${formatBytes(p.sizeBytes)} test file, ${p.warmupSec} s warm-up + ${p.runs} × ${p.durationSec} s per test${gap ? `; ${gap}` : ''}.`;
 }
 
 /** A field of the form: a run setting with a `form` entry (model/run-settings.ts). */
