@@ -147,7 +147,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'native/test/elevate.test.ts': ['root', 'loop'],
   'native/test/helper.test.ts': ['root', 'loop', 'strace'],
   'native/test/job-parse-fuzz.test.ts': ['clang'],
-  'native/test/worker.test.ts': ['root', 'loop', 'mount'],
+  'native/test/worker.test.ts': ['root', 'loop', 'mount', 'strace'],
   'native/test/workload-safety.test.ts': ['root'],
   'native/test/workload.test.ts': ['root', 'mount'],
   'renderer/src/api/new-test-events.test.ts': [],

@@ -3,7 +3,7 @@
 // like the seed's 2013 references (bench/trim/discard-runs.ts), printed in the seed's 2×2 table.
 import { EXIT_FAILURE, parseFlags, parseSize, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP } from '../library-cli.ts';
-import { runDiscardCost, type DiscardCostResult } from '../../core/bench/trim/discard-cost.ts';
+import { checkDiscardCostTarget, runDiscardCost, type DiscardCostResult } from '../../core/bench/trim/discard-cost.ts';
 import { discardCostRuns } from '../../core/bench/trim/discard-runs.ts';
 import { runDiscardCostRemount } from '../../core/bench/trim/discard-remount.ts';
 import { SEED_TREE } from '../../core/bench/kinds/workload.ts';
@@ -74,7 +74,8 @@ export const discardCostCommand: CliCommand = {
     if (!Number.isInteger(runs) || runs < 1 || runs > 20)
       throw new UsageError(`--runs '${values.runs}' must be a whole number from 1 to 20`);
     const tree = treeOfSize(values.size);
-    // Checked before minutes of measuring, as `run` does.
+    // The folder first (a wrong one is said as such), then the library, before minutes of measuring.
+    await checkDiscardCostTarget(positionals[0]!);
     const { library, failure } = openLibraryToSave('discard-cost', values.db, values['no-save'] === true);
     if (failure !== null) {
       writeErr(failure);

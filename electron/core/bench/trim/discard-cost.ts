@@ -73,6 +73,16 @@ export interface RemountWhere {
  * The warning of a run whose discard requests were counted on a disk that other programs use
  * too: what they sent meanwhile is in the count, which then proves less than it seems.
  */
+/**
+ * What can be told before anything is set up: root, and a folder on a real disk. The CLI asks
+ * this before it opens the library, so a wrong folder is said as such (and no library is made).
+ */
+export async function checkDiscardCostTarget(folder: string): Promise<void> {
+  if (process.getuid?.() !== 0)
+    throw new BenchError('permission', 'comparing discard on and off needs root (a loop device and mounts): run as root');
+  await checkTarget(folder);
+}
+
 export function sharedCountersWarning(countedOn: string): Warning {
   return {
     code: 'shared-counters',
@@ -271,9 +281,7 @@ export async function runDiscardCost(
     onScratch?: (scratch: ScratchWhere) => Promise<void> | void;
   } = {},
 ): Promise<DiscardCostResult> {
-  if (process.getuid?.() !== 0)
-    throw new BenchError('permission', 'comparing discard on and off needs root (a loop device and mounts): run as root');
-  await checkTarget(folder);
+  await checkDiscardCostTarget(folder);
   const files = options.files ?? SEED_TREE.files;
   const bytes = options.bytes ?? SEED_TREE.bytes;
   const runs = options.runs ?? 3;
