@@ -96,6 +96,8 @@ const basePlan: WorkerPlan = {
   maxTimeSec: 1.2,
   buffered: false,
   sampleMs: 100,
+  pauseSec: 0,
+  statistic: 'median',
 };
 
 describe('the run settings and the worker: one list of ranges', () => {

@@ -30,6 +30,7 @@ typedef struct {
   uint64_t size;
   double duration;
   double warmup;
+  double rest;
   unsigned runs;
   unsigned max_runs;
   double precision;
@@ -295,6 +296,15 @@ static void emit_hello(const options_t *o, const target_t *t, const char *engine
   jb_u64(&b, "size", t->size);
   jb_bool(&b, "direct", t->direct);
   jb_u64(&b, "jobs", o->njobs);
+  // The threads each job starts, in job order: a caller checks that RND4K Q32T16 gets its 16.
+  jb_key(&b, "threads");
+  jb_raw(&b, "[");
+  for (unsigned i = 0; i < o->njobs; i++) {
+    char n[16];
+    snprintf(n, sizeof n, "%s%u", i ? "," : "", o->jobs[i].threads);
+    jb_raw(&b, n);
+  }
+  jb_raw(&b, "]");
   jb_end_emit(&b);
 }
 
@@ -325,6 +335,15 @@ static const io_engine_t *choose_engine(const options_t *o, int *rc) {
     if (strcmp(ENGINES[i]->name, want) == 0) return ENGINES[i];
   *rc = usage_error("--engine '%s' is unknown: use io_uring, aio or psync", want);
   return NULL;
+}
+
+// --rest: sleep in short steps so that a stop signal ends the wait within 0.1 s.
+static void rest_between_jobs(double seconds) {
+  uint64_t until = now_ns() + (uint64_t)(seconds * 1e9);
+  while (!g_stop && now_ns() < until) {
+    struct timespec step = {.tv_sec = 0, .tv_nsec = 100000000L};
+    nanosleep(&step, NULL);
+  }
 }
 
 static int cmd_run(options_t *o, int prepare_only) {
@@ -366,6 +385,7 @@ static int cmd_run(options_t *o, int prepare_only) {
   }
 
   for (unsigned j = 0; j < o->njobs && !g_stop && rc == 0; j++) {
+    if (j > 0 && o->rest > 0) rest_between_jobs(o->rest);
     job_opts_t jo = {.engine = engine, .warmup_s = o->warmup, .duration_s = o->duration, .sample_ms = o->sample_ms,
                      .min_window_ios = o->min_window_ios,
                      .seed = o->seed, .job_index = j, .job_count = o->njobs,

@@ -150,6 +150,55 @@ describe('help and version', () => {
   });
 });
 
+describe('threads and rests (the nvme and flash presets)', () => {
+  test('RND4K Q32T16 starts 16 real threads: the hello lists them per job and the process has them while it measures', async (t) => {
+    const dir = scratch('t16');
+    const w = startWorker([
+      'run',
+      '--target',
+      dir,
+      '--size',
+      '33554432',
+      '--duration',
+      '1',
+      '--warmup',
+      '0',
+      '--runs',
+      '1',
+      '--job',
+      'name=t16,rw=randread,bs=4096,qd=32,threads=16',
+      '--job',
+      'name=t1,rw=read,bs=1048576,qd=8,threads=1',
+    ]);
+    t.after(() => w.child.kill('SIGKILL'));
+    const hello = await w.waitFor((m) => m.type === 'hello');
+    assert.ok(hello.type === 'hello');
+    assert.deepEqual(hello.threads, [16, 1], 'the threads of each job, in job order');
+    // While job 0 measures, its 16 I/O threads and the main thread are tasks of the process.
+    await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure' && m.job === 0);
+    const tasks = readdirSync(`/proc/${w.child.pid}/task`).length;
+    assert.ok(tasks >= 17, `${tasks} tasks while RND4K Q32T16 runs: want the main thread and 16 I/O threads`);
+    const o = await w.exited;
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    const t16 = o.messages.find((m) => m.type === 'result' && m.name === 't16');
+    assert.ok(t16?.type === 'result' && t16.threads === 16 && t16.ios > 0);
+  });
+
+  test('--rest idles between jobs: the next job waits, a stop signal ends the rest and nothing is left', async (t) => {
+    const dir = scratch('rest');
+    const jobs = ['name=a,rw=read,bs=1048576,qd=1', 'name=b,rw=read,bs=1048576,qd=1'];
+    const w = startWorker(['run', '--target', dir, ...SMALL, '--runs', '1', '--rest', '600', ...jobs.flatMap((j) => ['--job', j])]);
+    t.after(() => w.child.kill('SIGKILL'));
+    // Job a's result arrives; job b must not start during a 600 s rest, and SIGTERM ends the rest.
+    await w.waitFor((m) => m.type === 'result' && m.name === 'a');
+    w.child.kill('SIGTERM');
+    const o = await w.exited;
+    assert.equal(o.code, EXIT.interrupted);
+    assert.ok(!o.messages.some((m) => m.type === 'result' && m.name === 'b'), 'job b never ran: the rest was still on');
+    assert.deepEqual(testFiles(dir), [], 'the test file is removed after a stopped rest');
+  });
+});
+
 describe('a run on a folder', () => {
   test('every pattern measures, every line is protocol JSON, nothing is left', async () => {
     const dir = scratch('ok');

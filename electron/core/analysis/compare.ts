@@ -411,6 +411,31 @@ function describeRun(run: RunRecord): ComparedRun {
   };
 }
 
+/** "the median of 7 runs", "the best run" (an import's count is not in the result), "one run". */
+function statisticWords(result: TestResult): string {
+  const n = result.runs.length;
+  const of = n >= 2 ? ` of ${n} runs` : '';
+  if (result.statistic === 'median') return `the median${of}`;
+  if (result.statistic === 'best') return n >= 2 ? `the best${of}` : 'the best run';
+  if (result.statistic === 'mean') return `the mean${of}`;
+  if (result.statistic === 'single') return 'one run';
+  return 'not recorded';
+}
+
+/**
+ * When the results of one test combine their runs differently (a best-of-5 CrystalDiskMark
+ * import against DiskDelta's median): they are not the same statistic, and the best of several
+ * runs reads higher than their median on the same disk.
+ */
+function statisticNote(test: string, results: Array<TestResult | null>): string | null {
+  const present = results.flatMap((r, i) => (r && !isFailedResult(r) ? [{ r, i }] : []));
+  const kinds = new Set(present.map(({ r }) => r.statistic ?? 'unknown'));
+  if (kinds.size < 2) return null;
+  const sides = present.map(({ r, i }) => `${statisticWords(r)} in #${i + 1}`).join(', ');
+  const best = kinds.has('best') ? ' A best run reads higher than the median or mean of the same disk.' : '';
+  return `${test}: the figures combine their runs differently (${sides}): not the same statistic.${best}`;
+}
+
 function notesFor(runs: RunRecord[]): string[] {
   const notes: string[] = [];
   const tag = (i: number) => `#${i + 1}`;
@@ -440,6 +465,11 @@ function notesFor(runs: RunRecord[]): string[] {
     field('threads', (p) => String(p.threads));
     field('pattern', (p) => p.rw);
     if (differences.length > 0) notes.push(`${test}: the runs differ in ${differences.join('; ')}.`);
+    const statistics = statisticNote(
+      test,
+      runs.map((r) => r.results.find((x) => x.test === test) ?? null),
+    );
+    if (statistics) notes.push(statistics);
   }
   const underResolved = runs.flatMap((r, i) => (r.results.some((x) => x.underResolved) ? [tag(i)] : []));
   if (underResolved.length > 0) {

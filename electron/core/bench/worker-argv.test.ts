@@ -21,6 +21,8 @@ const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
   maxTimeSec: 2,
   buffered: false,
   sampleMs: 100,
+  pauseSec: 0,
+  statistic: 'median',
   ...over,
 });
 
@@ -56,6 +58,8 @@ describe('runArgv', () => {
       '1.5',
       '--warmup',
       '0.5',
+      '--rest',
+      '0',
       '--runs',
       '3',
       '--sample-ms',

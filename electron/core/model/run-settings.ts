@@ -83,6 +83,17 @@ export const RUN_SETTINGS = [
     arg: 'SECONDS',
   },
   {
+    key: 'pauseSec',
+    label: 'Pause between tests',
+    help: "idle seconds between tests, for flash memory to empty its cache (default: the preset's, 0; flash: 30)",
+    unit: 'seconds',
+    worker: 'rest',
+    default: 0,
+    kinds: ['rate'],
+    flag: 'pause',
+    arg: 'SECONDS',
+  },
+  {
     key: 'runs',
     label: 'Runs',
     help:

@@ -109,6 +109,19 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     verbs: ['run'],
     help: 'untimed I/O before the runs of each job',
   },
+  // CrystalDiskMark 9's Flash Memory profile waits between tests: a USB stick or an SD card
+  // folds its fast cache back while idle, and a test started at once measures the last one's debt.
+  {
+    name: 'rest',
+    field: 'rest',
+    arg: 'SECONDS',
+    kind: 'number',
+    min: 0,
+    max: 600,
+    default: 0,
+    verbs: ['run'],
+    help: 'idle seconds between one job and the next (no I/O; a stop signal ends the wait)',
+  },
   {
     name: 'runs',
     field: 'runs',
