@@ -78,6 +78,8 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/bench/ndjson-reader.test.ts': [],
   'electron/core/bench/plan-run.test.ts': [],
   'electron/core/bench/profiles.test.ts': [],
+  'electron/core/bench/read-only.test.ts': ['root', 'loop'],
+  'electron/core/bench/sweep.test.ts': [],
   'electron/core/bench/progress.test.ts': [],
   'electron/core/bench/result-warnings.test.ts': [],
   'electron/core/bench/statistics.test.ts': [],

@@ -862,6 +862,51 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       assert.equal(createHash('sha256').update(readFileSync(image)).digest('hex'), before, 'not one byte written');
     });
 
+    test('--read-only: reads run and nothing is written; a writing job and a folder are refused before anything opens', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      const before = createHash('sha256').update(readFileSync(image)).digest('hex');
+      const o = await runWorker(['run', '--target', device, '--read-only', ...SMALL, ...read, '--job', 'name=sk,rw=seeks,threads=3']);
+      assert.equal(o.code, EXIT.ok, o.stderr);
+      assert.ok(o.messages.some((m) => m.type === 'result' && m.name === 'sk'));
+      const refused = await runWorker(['run', '--target', device, '--read-only', ...SMALL, ...read, ...write]);
+      assertFailure(refused, EXIT.usage, 'read-only-mode', /--read-only: job \S+ writes/);
+      assert.ok(!refused.messages.some((m) => m.type === 'hello'), 'refused before the target was opened');
+      const dir = scratch('read-only');
+      const folder = await runWorker(['run', '--target', dir, '--read-only', ...SMALL, ...read]);
+      assertFailure(folder, EXIT.usage, 'read-only-mode', /not a block device.*test file written/);
+      assert.deepEqual(readdirSync(dir), [], 'no test file was made in the folder');
+      assert.equal(createHash('sha256').update(readFileSync(image)).digest('hex'), before, 'not one byte written');
+    });
+
+    test('a block size below the logical block (512 B on a 4Kn device) is skipped with a warning; the other jobs run', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device');
+      const image4k = join(root, 'loop-4kn.img');
+      writeFileSync(image4k, randomBytes(32 * 2 ** 20));
+      const l = spawnSync('losetup', ['-f', '--show', '--sector-size', '4096', image4k], { encoding: 'utf8' });
+      if (l.status !== 0) return t.skip(`losetup --sector-size 4096 failed: ${l.stderr.trim()}`);
+      const dev4k = l.stdout.trim();
+      t.after(() => spawnSync('losetup', ['-d', dev4k]));
+      const jobs = ['name=b512,rw=read,bs=512,qd=4', 'name=b2k,rw=read,bs=2048,qd=4', 'name=b4k,rw=read,bs=4096,qd=4'];
+      const o = await runWorker(['run', '--target', dev4k, ...SMALL, '--runs', '1', ...jobs.flatMap((j) => ['--job', j])]);
+      assert.equal(o.code, EXIT.ok, o.stderr);
+      const skipped = o.messages.filter((m) => m.type === 'warning' && m.code === 'block-size-skipped');
+      assert.deepEqual(
+        skipped.map((m) => (m.type === 'warning' ? m.message.split(':')[0] : '')),
+        ['b512', 'b2k'],
+      );
+      assert.match(skipped[0]!.type === 'warning' ? skipped[0]!.message : '', /512-byte blocks are below .*4096 bytes, its logical block/);
+      assert.deepEqual(
+        o.messages.flatMap((m) => (m.type === 'result' ? [m.name] : [])),
+        ['b4k'],
+      );
+      // On a 512-byte device the same 512 B job runs.
+      const small = await runWorker(['run', '--target', device, ...SMALL, '--runs', '1', '--job', jobs[0]!]);
+      assert.equal(small.code, EXIT.ok, small.stderr);
+      assert.ok(small.messages.some((m) => m.type === 'result' && m.name === 'b512'));
+      assert.ok(!small.messages.some((m) => m.type === 'warning' && m.code === 'block-size-skipped'));
+    });
+
     // "Operation not permitted" as root once read "needs root or membership of the disk group".
     // The message must say who asked, what the device's owner and mode are, and what the kernel said.
     test('refused to root by a device cgroup: says the kernel refused root, so permissions are not the cause', async (t) => {

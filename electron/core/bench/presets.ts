@@ -1,6 +1,7 @@
 // The presets that group the catalog's tests (model/catalog.ts). The worker knows nothing of
 // these names: each test becomes a `--job` of enums and numbers (see bench/kinds/rate).
 import { GRID_TEST_IDS } from '../model/catalog.ts';
+import { paramsId } from '../model/test-params.ts';
 import type { Statistic } from '../model/results.ts';
 import type { PresetName } from './spec.ts';
 import { TRUST } from './statistics.ts';
@@ -51,6 +52,16 @@ const NVME = [
   'rnd4k-q1t1-read',
   'rnd4k-q1t1-write',
 ];
+
+/** ATTO's transfer sizes: 0.5 KiB to 64 MiB, powers of two (18 sizes). */
+export const SWEEP_BLOCK_SIZES: readonly number[] = Array.from({ length: 18 }, (_, i) => 512 * 2 ** i);
+
+/** ATTO's default queue depth; every test id and title says it (Q4T1). */
+export const SWEEP_QUEUE_DEPTH = 4;
+
+const SWEEP = SWEEP_BLOCK_SIZES.flatMap((blockSize) =>
+  (['read', 'write'] as const).map((rw) => paramsId({ rw, blockSize, queueDepth: SWEEP_QUEUE_DEPTH, threads: 1 })),
+);
 
 const ADAPTIVE = { durationSec: 0.2, warmupSec: 0.25, runs: 5, precision: TRUST.precision, maxTimeSec: 1.2 } as const;
 
@@ -107,6 +118,16 @@ export const PRESETS: Record<PresetName, Preset> = {
     runs: 3,
     precision: 0,
     maxTimeSec: 0,
+    statistic: 'median',
+  },
+  // ATTO's shape: one chart over block size (report/charts block-size-sweep), not 36 bars. Sizes
+  // below the target's logical block are skipped by the worker with a warning (4Kn disks).
+  sweep: {
+    name: 'sweep',
+    description: "ATTO's block-size sweep: sequential read and write at 0.5 KiB … 64 MiB, Q4T1; median",
+    tests: SWEEP,
+    sizeBytes: 1024 * MiB,
+    ...ADAPTIVE,
     statistic: 'median',
   },
   // CrystalDiskMark 8's profiles (and KDiskMark's NVMe set). Each records its statistic on every

@@ -21,6 +21,7 @@ const plan: WorkerPlan = {
   buffered: false,
   sampleMs: 100,
   pauseSec: 0,
+  readOnly: false,
   statistic: 'median',
 };
 

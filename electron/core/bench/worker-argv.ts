@@ -13,7 +13,7 @@ import { TRUST } from './statistics.ts';
  */
 export interface WorkerPlan extends Pick<
   RunSettingValues,
-  'sizeBytes' | 'durationSec' | 'warmupSec' | 'pauseSec' | 'runs' | 'precision' | 'maxTimeSec' | 'buffered'
+  'sizeBytes' | 'durationSec' | 'warmupSec' | 'pauseSec' | 'runs' | 'precision' | 'maxTimeSec' | 'readOnly' | 'buffered'
 > {
   target: string;
   /** Test ids of the rate kind. */

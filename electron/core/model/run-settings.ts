@@ -133,6 +133,18 @@ export const RUN_SETTINGS = [
     arg: 'SECONDS',
   },
   {
+    key: 'readOnly',
+    label: 'Read-only (write nothing)',
+    help:
+      'write nothing at all, for worn or precious drives: the write tests of a preset are skipped,\n' +
+      'named ones refused; the target must be a block device (a folder needs a test file written)',
+    unit: 'flag',
+    worker: 'read-only',
+    default: false,
+    kinds: ['rate'],
+    flag: 'read-only',
+  },
+  {
     key: 'buffered',
     label: 'Page-cache I/O',
     help: 'allow page-cache I/O where O_DIRECT is impossible (tmpfs); flagged',

@@ -27,6 +27,7 @@ describe('the kinds table', () => {
       durationSec: 1,
       warmupSec: 0.3,
       pauseSec: 0,
+      readOnly: false,
       runs: 2,
       precision: 0,
       maxTimeSec: 2,
@@ -57,6 +58,7 @@ describe('the kinds table', () => {
       buffered: false,
       sampleMs: 100,
       pauseSec: 0,
+      readOnly: false,
       statistic: 'median',
     };
     assert.ok(!rate.planSchema.safeParse(plan).success, '1 MiB is below the 16 MiB minimum');

@@ -12,7 +12,7 @@ import { planSettingsShape, resolveSettings, settingsOfKind } from '../../model/
 import type { WorkerResult } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
 
-const SETTINGS = ['sizeBytes', 'durationSec', 'warmupSec', 'pauseSec', 'runs', 'precision', 'maxTimeSec', 'buffered'] as const;
+const SETTINGS = ['sizeBytes', 'durationSec', 'warmupSec', 'pauseSec', 'runs', 'precision', 'maxTimeSec', 'readOnly', 'buffered'] as const;
 
 const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   target: z.string().min(1),
