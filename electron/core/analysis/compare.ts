@@ -424,16 +424,14 @@ function statisticWords(result: TestResult): string {
 
 /**
  * When the results of one test combine their runs differently (a best-of-5 CrystalDiskMark
- * import against DiskDelta's median): they are not the same statistic, and the best of several
- * runs reads higher than their median on the same disk.
+ * import against DiskDelta's median), how each does ("the median of 5 runs in #1, the best run
+ * in #2"), else null: they are not the same statistic, and the best of several runs reads
+ * higher than their median on the same disk.
  */
-function statisticNote(test: string, results: Array<TestResult | null>): string | null {
+function statisticSides(results: Array<TestResult | null>): string | null {
   const present = results.flatMap((r, i) => (r && !isFailedResult(r) ? [{ r, i }] : []));
-  const kinds = new Set(present.map(({ r }) => r.statistic ?? 'unknown'));
-  if (kinds.size < 2) return null;
-  const sides = present.map(({ r, i }) => `${statisticWords(r)} in #${i + 1}`).join(', ');
-  const best = kinds.has('best') ? ' A best run reads higher than the median or mean of the same disk.' : '';
-  return `${test}: the figures combine their runs differently (${sides}): not the same statistic.${best}`;
+  if (new Set(present.map(({ r }) => r.statistic ?? 'unknown')).size < 2) return null;
+  return present.map(({ r, i }) => `${statisticWords(r)} in #${i + 1}`).join(', ');
 }
 
 function notesFor(runs: RunRecord[]): string[] {
@@ -452,6 +450,7 @@ function notesFor(runs: RunRecord[]): string[] {
   if (engines.size > 1) {
     notes.push(`The runs come from different engines (${[...engines].join(', ')}): tests with the same name are alike, not identical.`);
   }
+  const statistics = new Map<string, string[]>();
   for (const test of testsInOrder(runs)) {
     const params = runs.map((r) => r.results.find((x) => x.test === test)?.params ?? null);
     const differences: string[] = [];
@@ -465,11 +464,13 @@ function notesFor(runs: RunRecord[]): string[] {
     field('threads', (p) => String(p.threads));
     field('pattern', (p) => p.rw);
     if (differences.length > 0) notes.push(`${test}: the runs differ in ${differences.join('; ')}.`);
-    const statistics = statisticNote(
-      test,
-      runs.map((r) => r.results.find((x) => x.test === test) ?? null),
-    );
-    if (statistics) notes.push(statistics);
+    const sides = statisticSides(runs.map((r) => r.results.find((x) => x.test === test) ?? null));
+    if (sides) statistics.set(sides, [...(statistics.get(sides) ?? []), test]);
+  }
+  // One note per way the runs differ (a whole grid against a best-of-5 import is one sentence).
+  for (const [sides, tests] of statistics) {
+    const best = sides.includes('the best') ? ' A best run reads higher than the median or mean of the same disk.' : '';
+    notes.push(`${tests.join(', ')}: the figures combine their runs differently (${sides}): not the same statistic.${best}`);
   }
   const underResolved = runs.flatMap((r, i) => (r.results.some((x) => x.underResolved) ? [tag(i)] : []));
   if (underResolved.length > 0) {
