@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { benchSpecSchemaFor } from '../core/bench/spec.ts';
 import { PRESETS } from '../core/bench/presets.ts';
-import { testById } from '../core/model/catalog.ts';
+import { kindOfTest } from '../core/model/catalog.ts';
 import { runArgv, type WorkerPlan } from '../core/bench/worker-argv.ts';
 import { presetProblems, resolveSettings, RUN_SETTINGS, settingRange, type RunSettingDef } from '../core/model/run-settings.ts';
 import { WORKER_OPTIONS, workerOption, workerOptionsHeader, type WorkerOption } from '../core/model/worker-options.ts';
@@ -96,6 +96,9 @@ const basePlan: WorkerPlan = {
   maxTimeSec: 1.2,
   buffered: false,
   sampleMs: 100,
+  pauseSec: 0,
+  readOnly: false,
+  statistic: 'median',
 };
 
 describe('the run settings and the worker: one list of ranges', () => {
@@ -117,7 +120,7 @@ describe('the run settings and the worker: one list of ranges', () => {
 
   test("every preset's values lie in the ranges of the settings its tests' kinds take", () => {
     for (const preset of Object.values(PRESETS)) {
-      const kinds = [...new Set(preset.tests.map((t) => testById(t)!.kind))];
+      const kinds = [...new Set(preset.tests.map((t) => kindOfTest(t)!))];
       assert.deepEqual(presetProblems(preset as unknown as Record<string, unknown>, kinds), [], preset.name);
     }
     assert.deepEqual(presetProblems({ durationSec: 0.05 }, ['rate']), ['durationSec 0.05: use 0.2 s to 3600 s']);

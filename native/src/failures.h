@@ -23,6 +23,7 @@ typedef struct {
 
 #define FAIL_USAGE                  ((failure_t){"usage", EXIT_USAGE})
 #define FAIL_WRITE_ON_BLOCK_DEVICE  ((failure_t){"write-on-block-device", EXIT_USAGE})
+#define FAIL_READ_ONLY_MODE         ((failure_t){"read-only-mode", EXIT_USAGE})
 #define FAIL_TARGET_MISSING         ((failure_t){"target-missing", EXIT_TARGET})
 #define FAIL_TARGET_NOT_FOLDER      ((failure_t){"target-not-folder", EXIT_TARGET})
 #define FAIL_TARGET_NOT_WRITABLE    ((failure_t){"target-not-writable", EXIT_TARGET})

@@ -24,13 +24,16 @@
 
 volatile sig_atomic_t g_stop;
 
-#define MAX_JOBS 32
+// The sweep preset alone is 36 jobs (18 block sizes, read and write).
+#define MAX_JOBS 64
 
 typedef struct {
   const char *target;
   uint64_t size;
   double duration;
   double warmup;
+  double rest;
+  int read_only;
   unsigned runs;
   unsigned max_runs;
   double precision;
@@ -296,6 +299,15 @@ static void emit_hello(const options_t *o, const target_t *t, const char *engine
   jb_u64(&b, "size", t->size);
   jb_bool(&b, "direct", t->direct);
   jb_u64(&b, "jobs", o->njobs);
+  // The threads each job starts, in job order: a caller checks that RND4K Q32T16 gets its 16.
+  jb_key(&b, "threads");
+  jb_raw(&b, "[");
+  for (unsigned i = 0; i < o->njobs; i++) {
+    char n[16];
+    snprintf(n, sizeof n, "%s%u", i ? "," : "", o->jobs[i].threads);
+    jb_raw(&b, n);
+  }
+  jb_raw(&b, "]");
   jb_end_emit(&b);
 }
 
@@ -328,6 +340,15 @@ static const io_engine_t *choose_engine(const options_t *o, int *rc) {
   return NULL;
 }
 
+// --rest: sleep in short steps so that a stop signal ends the wait within 0.1 s.
+static void rest_between_jobs(double seconds) {
+  uint64_t until = now_ns() + (uint64_t)(seconds * 1e9);
+  while (!g_stop && now_ns() < until) {
+    struct timespec step = {.tv_sec = 0, .tv_nsec = 100000000L};
+    nanosleep(&step, NULL);
+  }
+}
+
 static int cmd_run(options_t *o, int prepare_only) {
   int rc = 0;
   const io_engine_t *engine = choose_engine(o, &rc);
@@ -337,6 +358,21 @@ static int cmd_run(options_t *o, int prepare_only) {
                           .fd = (int)o->fd, .helper = o->helper, .fd_from = o->fd_from};
   for (unsigned i = 0; i < o->njobs; i++) req.needs_write |= o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS;
   // (seeks are left out above: on a block device they run read-only, with a warning)
+  if (o->read_only) {
+    // Said before anything is opened: read-only mode writes nothing, not even a test file.
+    for (unsigned i = 0; i < o->njobs; i++)
+      if (o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS)  // seeks on a device only read
+        return emit_end(emit_failure(FAIL_READ_ONLY_MODE, "--read-only: job %s writes (%s); read-only mode runs read jobs only",
+                                     o->jobs[i].name, o->jobs[i].pattern->name),
+                        0, "nothing was opened");
+    struct stat st;
+    if (prepare_only || stat(o->target, &st) != 0 || !S_ISBLK(st.st_mode))
+      return emit_end(emit_failure(FAIL_READ_ONLY_MODE,
+                                   "--read-only: %s is not a block device, and measuring a folder needs a test file written in it: "
+                                   "give the disk's device",
+                                   o->target),
+                      0, "nothing was opened");
+  }
   target_t t;
   // Only a folder can hold stale files; sweeping a device path is harmless (not a directory).
   if (!o->file) sweep_stale_files(o->target);
@@ -366,7 +402,16 @@ static int cmd_run(options_t *o, int prepare_only) {
     return finish(&t, 0);
   }
 
+  const unsigned min_direct = target_probe_min_direct(&t);
   for (unsigned j = 0; j < o->njobs && !g_stop && rc == 0; j++) {
+    if (j > 0 && o->rest > 0) rest_between_jobs(o->rest);
+    if (min_direct && o->jobs[j].bs % min_direct != 0) {
+      // The sweep's 512 B and 1 KiB on a 4Kn disk: O_DIRECT cannot do them, and buffered
+      // figures would be the page cache's. Skipped and said; the other jobs run.
+      emit_warning("block-size-skipped", "%s: %u-byte blocks are below this target's smallest direct I/O (%u bytes, its logical block): skipped",
+                   o->jobs[j].name, o->jobs[j].bs, min_direct);
+      continue;
+    }
     job_opts_t jo = {.engine = engine, .warmup_s = o->warmup, .duration_s = o->duration, .sample_ms = o->sample_ms,
                      .min_window_ios = o->min_window_ios,
                      .seed = o->seed, .job_index = j, .job_count = o->njobs,

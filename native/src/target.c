@@ -309,6 +309,18 @@ static int open_reused_file(target_t *t, const char *file, const char *target, c
   return 0;
 }
 
+unsigned target_probe_min_direct(const target_t *t) {
+  if (!t->direct || t->size < 4096) return 0;
+  void *buf = NULL;
+  if (posix_memalign(&buf, 4096, 4096) != 0) return 0;
+  unsigned found = 0;
+  // A 512 B O_DIRECT read fails with EINVAL on a 4Kn disk: the first size read is the block.
+  for (unsigned size = 512; size <= 4096 && !found; size *= 2)
+    if (pread(t->fd, buf, size, 0) == (ssize_t)size) found = size;
+  free(buf);
+  return found;
+}
+
 // Filesystems the kernel makes up (/proc, /sys …): no disk under them, and statvfs says
 // "0 bytes free", which would otherwise read as a full disk.
 static const char *virtual_fs_name(long type) {

@@ -21,6 +21,7 @@ typedef struct {
   char file_path[PATH_MAX];  // the test file, empty for a block device
   uint64_t size;             // bytes the tests may touch
   unsigned align;            // buffer and offset alignment for O_DIRECT
+  unsigned min_direct;       // the smallest O_DIRECT transfer the target takes (its logical block); 0: not known
   char fs_type[32];          // "ext4", "tmpfs", … (best effort, for messages)
 } target_t;
 
@@ -36,6 +37,9 @@ typedef struct {
 
 // Opens or creates the target. Returns 0 or an EXIT_* code after emitting an error line.
 int target_open(target_t *t, const char *path, const target_request_t *req);
+// The smallest O_DIRECT read the target accepts, 512 … 4096 bytes (0 if none or not O_DIRECT):
+// asked of the target itself, since a file's filesystem and the disk beneath both decide it.
+unsigned target_probe_min_direct(const target_t *t);
 // Fills a fresh test file with incompressible data. progress(done, total) is called often.
 int target_fill(target_t *t, void (*progress)(uint64_t done, uint64_t total));
 // Closes the target and removes the test file if this process created it. Idempotent.

@@ -37,6 +37,8 @@ typedef enum {
   X(size, "--size", "BYTES", OPT_BYTES, 1048576.0, 1125899906842624.0, 1073741824.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_BIGFILE), "test file size / device span (default 1073741824)") \
   X(duration, "--duration", "SECONDS", OPT_NUMBER, 0.2, 3600.0, 5.0, 1, VERB_BIT(VERB_RUN), "timed window of each run (default 5)") \
   X(warmup, "--warmup", "SECONDS", OPT_NUMBER, 0.0, 600.0, 1.0, 1, VERB_BIT(VERB_RUN), "untimed I/O before the runs of each job (default 1)") \
+  X(read_only, "--read-only", NULL, OPT_FLAG, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN), "write nothing: refuse writing jobs and a folder target (its test file is a write); block devices only") \
+  X(rest, "--rest", "SECONDS", OPT_NUMBER, 0.0, 600.0, 0.0, 1, VERB_BIT(VERB_RUN), "idle seconds between one job and the next (no I/O; a stop signal ends the wait) (default 0)") \
   X(runs, "--runs", "N", OPT_COUNT, 1.0, 100.0, 1.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START), "timed runs per job (workloads: timed passes); with --precision the fewest (default 1)") \
   X(precision, "--precision", "FRACTION", OPT_NUMBER, 0.0, 0.5, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: add runs until the median's 95 % interval is within ±FRACTION (0.02: ±2 %)\n                        and --min-ios/--min-time are met, or until --max-time/--max-runs; 0: --runs fixed (default 0)") \
   X(max_runs, "--max-runs", "N", OPT_COUNT, 1.0, 100.0, 100.0, 1, VERB_BIT(VERB_RUN), "adaptive: most timed runs per job (default 100)") \

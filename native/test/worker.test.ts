@@ -150,6 +150,55 @@ describe('help and version', () => {
   });
 });
 
+describe('threads and rests (the nvme and flash presets)', () => {
+  test('RND4K Q32T16 starts 16 real threads: the hello lists them per job and the process has them while it measures', async (t) => {
+    const dir = scratch('t16');
+    const w = startWorker([
+      'run',
+      '--target',
+      dir,
+      '--size',
+      '33554432',
+      '--duration',
+      '1',
+      '--warmup',
+      '0',
+      '--runs',
+      '1',
+      '--job',
+      'name=t16,rw=randread,bs=4096,qd=32,threads=16',
+      '--job',
+      'name=t1,rw=read,bs=1048576,qd=8,threads=1',
+    ]);
+    t.after(() => w.child.kill('SIGKILL'));
+    const hello = await w.waitFor((m) => m.type === 'hello');
+    assert.ok(hello.type === 'hello');
+    assert.deepEqual(hello.threads, [16, 1], 'the threads of each job, in job order');
+    // While job 0 measures, its 16 I/O threads and the main thread are tasks of the process.
+    await w.waitFor((m) => m.type === 'progress' && m.phase === 'measure' && m.job === 0);
+    const tasks = readdirSync(`/proc/${w.child.pid}/task`).length;
+    assert.ok(tasks >= 17, `${tasks} tasks while RND4K Q32T16 runs: want the main thread and 16 I/O threads`);
+    const o = await w.exited;
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    const t16 = o.messages.find((m) => m.type === 'result' && m.name === 't16');
+    assert.ok(t16?.type === 'result' && t16.threads === 16 && t16.ios > 0);
+  });
+
+  test('--rest idles between jobs: the next job waits, a stop signal ends the rest and nothing is left', async (t) => {
+    const dir = scratch('rest');
+    const jobs = ['name=a,rw=read,bs=1048576,qd=1', 'name=b,rw=read,bs=1048576,qd=1'];
+    const w = startWorker(['run', '--target', dir, ...SMALL, '--runs', '1', '--rest', '600', ...jobs.flatMap((j) => ['--job', j])]);
+    t.after(() => w.child.kill('SIGKILL'));
+    // Job a's result arrives; job b must not start during a 600 s rest, and SIGTERM ends the rest.
+    await w.waitFor((m) => m.type === 'result' && m.name === 'a');
+    w.child.kill('SIGTERM');
+    const o = await w.exited;
+    assert.equal(o.code, EXIT.interrupted);
+    assert.ok(!o.messages.some((m) => m.type === 'result' && m.name === 'b'), 'job b never ran: the rest was still on');
+    assert.deepEqual(testFiles(dir), [], 'the test file is removed after a stopped rest');
+  });
+});
+
 describe('a run on a folder', () => {
   test('every pattern measures, every line is protocol JSON, nothing is left', async () => {
     const dir = scratch('ok');
@@ -843,6 +892,51 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       const seeks = o.messages.find((m) => m.type === 'result' && m.name === 'sk');
       assert.ok(seeks?.type === 'result' && seeks.ios > 0 && seeks.writes === 0);
       assert.equal(createHash('sha256').update(readFileSync(image)).digest('hex'), before, 'not one byte written');
+    });
+
+    test('--read-only: reads run and nothing is written; a writing job and a folder are refused before anything opens', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device');
+      if (!device) return t.skip('losetup -f --show failed: no free loop device');
+      const before = createHash('sha256').update(readFileSync(image)).digest('hex');
+      const o = await runWorker(['run', '--target', device, '--read-only', ...SMALL, ...read, '--job', 'name=sk,rw=seeks,threads=3']);
+      assert.equal(o.code, EXIT.ok, o.stderr);
+      assert.ok(o.messages.some((m) => m.type === 'result' && m.name === 'sk'));
+      const refused = await runWorker(['run', '--target', device, '--read-only', ...SMALL, ...read, ...write]);
+      assertFailure(refused, EXIT.usage, 'read-only-mode', /--read-only: job \S+ writes/);
+      assert.ok(!refused.messages.some((m) => m.type === 'hello'), 'refused before the target was opened');
+      const dir = scratch('read-only');
+      const folder = await runWorker(['run', '--target', dir, '--read-only', ...SMALL, ...read]);
+      assertFailure(folder, EXIT.usage, 'read-only-mode', /not a block device.*test file written/);
+      assert.deepEqual(readdirSync(dir), [], 'no test file was made in the folder');
+      assert.equal(createHash('sha256').update(readFileSync(image)).digest('hex'), before, 'not one byte written');
+    });
+
+    test('a block size below the logical block (512 B on a 4Kn device) is skipped with a warning; the other jobs run', async (t) => {
+      if (!isRoot) return t.skip('needs root to attach a loop device');
+      const image4k = join(root, 'loop-4kn.img');
+      writeFileSync(image4k, randomBytes(32 * 2 ** 20));
+      const l = spawnSync('losetup', ['-f', '--show', '--sector-size', '4096', image4k], { encoding: 'utf8' });
+      if (l.status !== 0) return t.skip(`losetup --sector-size 4096 failed: ${l.stderr.trim()}`);
+      const dev4k = l.stdout.trim();
+      t.after(() => spawnSync('losetup', ['-d', dev4k]));
+      const jobs = ['name=b512,rw=read,bs=512,qd=4', 'name=b2k,rw=read,bs=2048,qd=4', 'name=b4k,rw=read,bs=4096,qd=4'];
+      const o = await runWorker(['run', '--target', dev4k, ...SMALL, '--runs', '1', ...jobs.flatMap((j) => ['--job', j])]);
+      assert.equal(o.code, EXIT.ok, o.stderr);
+      const skipped = o.messages.filter((m) => m.type === 'warning' && m.code === 'block-size-skipped');
+      assert.deepEqual(
+        skipped.map((m) => (m.type === 'warning' ? m.message.split(':')[0] : '')),
+        ['b512', 'b2k'],
+      );
+      assert.match(skipped[0]!.type === 'warning' ? skipped[0]!.message : '', /512-byte blocks are below .*4096 bytes, its logical block/);
+      assert.deepEqual(
+        o.messages.flatMap((m) => (m.type === 'result' ? [m.name] : [])),
+        ['b4k'],
+      );
+      // On a 512-byte device the same 512 B job runs.
+      const small = await runWorker(['run', '--target', device, ...SMALL, '--runs', '1', '--job', jobs[0]!]);
+      assert.equal(small.code, EXIT.ok, small.stderr);
+      assert.ok(small.messages.some((m) => m.type === 'result' && m.name === 'b512'));
+      assert.ok(!small.messages.some((m) => m.type === 'warning' && m.code === 'block-size-skipped'));
     });
 
     // "Operation not permitted" as root once read "needs root or membership of the disk group".

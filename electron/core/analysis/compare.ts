@@ -412,6 +412,29 @@ function describeRun(run: RunRecord): ComparedRun {
   };
 }
 
+/** "the median of 7 runs", "the best run" (an import's count is not in the result), "one run". */
+function statisticWords(result: TestResult): string {
+  const n = result.runs.length;
+  const of = n >= 2 ? ` of ${n} runs` : '';
+  if (result.statistic === 'median') return `the median${of}`;
+  if (result.statistic === 'best') return n >= 2 ? `the best${of}` : 'the best run';
+  if (result.statistic === 'mean') return `the mean${of}`;
+  if (result.statistic === 'single') return 'one run';
+  return 'not recorded';
+}
+
+/**
+ * When the results of one test combine their runs differently (a best-of-5 CrystalDiskMark
+ * import against DiskDelta's median), how each does ("the median of 5 runs in #1, the best run
+ * in #2"), else null: they are not the same statistic, and the best of several runs reads
+ * higher than their median on the same disk.
+ */
+function statisticSides(results: Array<TestResult | null>): string | null {
+  const present = results.flatMap((r, i) => (r && !isFailedResult(r) ? [{ r, i }] : []));
+  if (new Set(present.map(({ r }) => r.statistic ?? 'unknown')).size < 2) return null;
+  return present.map(({ r, i }) => `${statisticWords(r)} in #${i + 1}`).join(', ');
+}
+
 function notesFor(runs: RunRecord[]): string[] {
   const notes: string[] = [];
   const tag = (i: number) => `#${i + 1}`;
@@ -428,6 +451,7 @@ function notesFor(runs: RunRecord[]): string[] {
   if (engines.size > 1) {
     notes.push(`The runs come from different engines (${[...engines].join(', ')}): tests with the same name are alike, not identical.`);
   }
+  const statistics = new Map<string, string[]>();
   for (const test of testsInOrder(runs)) {
     const params = runs.map((r) => r.results.find((x) => x.test === test)?.params ?? null);
     const differences: string[] = [];
@@ -441,6 +465,13 @@ function notesFor(runs: RunRecord[]): string[] {
     field('threads', (p) => String(p.threads));
     field('pattern', (p) => p.rw);
     if (differences.length > 0) notes.push(`${test}: the runs differ in ${differences.join('; ')}.`);
+    const sides = statisticSides(runs.map((r) => r.results.find((x) => x.test === test) ?? null));
+    if (sides) statistics.set(sides, [...(statistics.get(sides) ?? []), test]);
+  }
+  // One note per way the runs differ (a whole grid against a best-of-5 import is one sentence).
+  for (const [sides, tests] of statistics) {
+    const best = sides.includes('the best') ? ' A best run reads higher than the median or mean of the same disk.' : '';
+    notes.push(`${tests.join(', ')}: the figures combine their runs differently (${sides}): not the same statistic.${best}`);
   }
   const underResolved = runs.flatMap((r, i) => (r.results.some((x) => x.underResolved) ? [tag(i)] : []));
   if (underResolved.length > 0) {

@@ -1,6 +1,6 @@
 // Worker results of one test (one per run) → the TestResult the rest of DiskDelta uses,
 // with the verdicts that say when a figure cannot be trusted.
-import type { RunMeasurement, Sample, TestResult, Warning } from '../model/results.ts';
+import type { RunMeasurement, Sample, Statistic, TestResult, Warning } from '../model/results.ts';
 import { rateParams } from './worker-argv.ts';
 import { coefficientOfVariation, combineLatency, median, medianInterval, TRUST } from './statistics.ts';
 import type { WorkerResult } from './worker-protocol.ts';
@@ -10,6 +10,16 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 /** What the test was asked for: the interval to reach (0: a fixed count of runs). */
 export interface AggregatePlan {
   precision: number;
+  /** How the runs become the figure (the preset's; median when absent). */
+  statistic?: Statistic;
+}
+
+/** The runs' values combined as the statistic says; the spread and interval stay the median's. */
+export function combineRuns(values: number[], statistic: Statistic): number {
+  if (statistic === 'best') return Math.max(...values);
+  if (statistic === 'mean') return values.reduce((a, b) => a + b, 0) / values.length;
+  if (statistic === 'single') return values[0]!;
+  return median(values);
 }
 
 export function aggregateTest(test: string, results: WorkerResult[], samples: Map<number, Sample[]>, plan: AggregatePlan): TestResult {
@@ -26,6 +36,7 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
   }));
   const { latencyNs, histogram } = combineLatency(results.map((r) => ({ latency: r.lat_ns, ios: r.ios, histogram: r.hist })));
   const throughput = runs.map((r) => r.bytesPerSec);
+  const statistic = plan.statistic ?? 'median';
   const cv = coefficientOfVariation(throughput);
   const cpu = {
     userNs: runs.reduce((a, r) => a + r.cpu.userNs, 0),
@@ -68,8 +79,11 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
   return {
     test,
     params,
-    bytesPerSec: median(throughput),
-    iops: median(runs.map((r) => r.iops)),
+    bytesPerSec: combineRuns(throughput, statistic),
+    iops: combineRuns(
+      runs.map((r) => r.iops),
+      statistic,
+    ),
     latencyNs,
     best: { bytesPerSec: Math.max(...throughput), iops: Math.max(...runs.map((r) => r.iops)) },
     cv,
@@ -77,6 +91,7 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
     histogram,
     cpu,
     underResolved,
+    statistic,
     precision: {
       ciRelative,
       target: plan.precision,

@@ -68,8 +68,32 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
     (s) => s.isBlockDevice(),
     () => false,
   );
+  // Read-only mode (worn or precious drives) writes nothing: not a write test, not a test file.
+  if (spec.readOnly) {
+    if (!isDevice) {
+      throw new BenchError(
+        'read-only-mode',
+        `--read-only writes nothing, but measuring the folder ${spec.target} needs a test file written in it: give the disk's block device (e.g. /dev/sdb; --elevate if you cannot read it), or leave --read-only off`,
+      );
+    }
+    const writing = tests.filter(writes);
+    if (writing.length > 0 && spec.tests) {
+      throw new BenchError(
+        'read-only-mode',
+        `--read-only: refusing the write tests ${writing.join(', ')}: read-only mode runs read tests only. Leave them out, or leave --read-only off`,
+      );
+    }
+    if (writing.length > 0) {
+      tests = tests.filter((t) => !writes(t));
+      warnings.push({
+        code: 'writes-skipped',
+        message: `read-only mode: the write tests of the preset were skipped (${writing.join(', ')})`,
+      });
+    }
+    if (tests.length === 0) throw new BenchError('read-only-mode', '--read-only: the preset has no read tests to run; pick one that has');
+  }
   // DiskDelta's own throwaway loop/dm-crypt devices hold only its test file: they may be written.
-  if (isDevice && !(await isOwnThrowawayDevice(spec.target))) {
+  if (isDevice && !spec.readOnly && !(await isOwnThrowawayDevice(spec.target))) {
     const writing = tests.filter(writes);
     if (writing.length > 0 && spec.tests) {
       throw new BenchError(

@@ -1,6 +1,8 @@
 // The presets that group the catalog's tests (model/catalog.ts). The worker knows nothing of
 // these names: each test becomes a `--job` of enums and numbers (see bench/kinds/rate).
 import { GRID_TEST_IDS } from '../model/catalog.ts';
+import { paramsId } from '../model/test-params.ts';
+import type { Statistic } from '../model/results.ts';
 import type { PresetName } from './spec.ts';
 import { TRUST } from './statistics.ts';
 
@@ -23,6 +25,10 @@ export interface Preset {
   precision: number;
   /** Adaptive stopping: the most timed seconds per test. */
   maxTimeSec: number;
+  /** Idle seconds between tests (flash memory empties its cache); absent: the table's 0. */
+  pauseSec?: number;
+  /** How each test's runs become its figure, recorded on every result. */
+  statistic: Statistic;
 }
 
 /**
@@ -33,6 +39,30 @@ export interface Preset {
  * with the 1 GiB fill, and every result records the interval it reached. CrystalDiskMark's
  * 5 × 5 s is available with --runs 5 --duration 5 (an explicit --runs means a fixed count).
  */
+/** CrystalDiskMark's default timing: 5 runs of 5 s each, a fixed count. */
+const CDM_TIMING = { durationSec: 5, warmupSec: 1, runs: 5, precision: 0, maxTimeSec: 25 } as const;
+
+const NVME = [
+  'seq1m-q8t1-read',
+  'seq1m-q8t1-write',
+  'seq128k-q32t1-read',
+  'seq128k-q32t1-write',
+  'rnd4k-q32t16-read',
+  'rnd4k-q32t16-write',
+  'rnd4k-q1t1-read',
+  'rnd4k-q1t1-write',
+];
+
+/** ATTO's transfer sizes: 0.5 KiB to 64 MiB, powers of two (18 sizes). */
+export const SWEEP_BLOCK_SIZES: readonly number[] = Array.from({ length: 18 }, (_, i) => 512 * 2 ** i);
+
+/** ATTO's default queue depth; every test id and title says it (Q4T1). */
+export const SWEEP_QUEUE_DEPTH = 4;
+
+const SWEEP = SWEEP_BLOCK_SIZES.flatMap((blockSize) =>
+  (['read', 'write'] as const).map((rw) => paramsId({ rw, blockSize, queueDepth: SWEEP_QUEUE_DEPTH, threads: 1 })),
+);
+
 const ADAPTIVE = { durationSec: 0.2, warmupSec: 0.25, runs: 5, precision: TRUST.precision, maxTimeSec: 1.2 } as const;
 
 /**
@@ -60,6 +90,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     tests: STANDARD,
     sizeBytes: 1024 * MiB,
     ...ADAPTIVE,
+    statistic: 'median',
   },
   quick: {
     name: 'quick',
@@ -71,6 +102,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     runs: 1,
     precision: 0,
     maxTimeSec: 1,
+    statistic: 'median',
   },
   seeks: {
     name: 'seeks',
@@ -82,6 +114,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     runs: 5,
     precision: 0,
     maxTimeSec: 10,
+    statistic: 'median',
   },
   full: {
     name: 'full',
@@ -89,6 +122,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     tests: [...STANDARD, 'seeks', 'mix70-rnd4k-q8t1'],
     sizeBytes: 1024 * MiB,
     ...ADAPTIVE,
+    statistic: 'median',
   },
   // What a person feels (bench/kinds/workload.ts): seconds per phase, a warm-up pass and 3 timed
   // passes each; the tree at the seed's Linux 3.9.1 size so its Intel 525 figures line up.
@@ -102,5 +136,56 @@ export const PRESETS: Record<PresetName, Preset> = {
     runs: 3,
     precision: 0,
     maxTimeSec: 0,
+    statistic: 'median',
+  },
+  // ATTO's shape: one chart over block size (report/charts block-size-sweep), not 36 bars. Sizes
+  // below the target's logical block are skipped by the worker with a warning (4Kn disks).
+  sweep: {
+    name: 'sweep',
+    description: "ATTO's block-size sweep: sequential read and write at 0.5 KiB … 64 MiB, Q4T1; median",
+    tests: SWEEP,
+    sizeBytes: 1024 * MiB,
+    ...ADAPTIVE,
+    statistic: 'median',
+  },
+  // CrystalDiskMark 8's profiles (and KDiskMark's NVMe set). Each records its statistic on every
+  // result, so that compare says when a median meets a best run or a mean.
+  nvme: {
+    name: 'nvme',
+    description: "CrystalDiskMark 8's NVMe SSD set: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16 (16 threads), RND4K Q1T1; median",
+    tests: NVME,
+    sizeBytes: 1024 * MiB,
+    ...ADAPTIVE,
+    statistic: 'median',
+  },
+  peak: {
+    name: 'peak',
+    description: "CrystalDiskMark's Peak Performance: SEQ1M Q8T1 and RND4K Q32T16, 5 runs of 5 s, the best run kept",
+    tests: ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q32t16-read', 'rnd4k-q32t16-write'],
+    sizeBytes: 1024 * MiB,
+    ...CDM_TIMING,
+    statistic: 'best',
+  },
+  'real-world': {
+    name: 'real-world',
+    description: "CrystalDiskMark's Real World Performance: SEQ1M Q1T1 and RND4K Q1T1, 5 runs of 5 s, their mean",
+    tests: ['seq1m-q1t1-read', 'seq1m-q1t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write'],
+    sizeBytes: 1024 * MiB,
+    ...CDM_TIMING,
+    statistic: 'mean',
+  },
+  flash: {
+    name: 'flash',
+    description: "CrystalDiskMark 9's Flash Memory: SEQ1M Q1T1 and RND4K Q1T1, 5 runs of 1 s, 30 s idle between tests; median",
+    tests: ['seq1m-q1t1-read', 'seq1m-q1t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write'],
+    // A USB stick or an SD card: a smaller file, which a slow card still fills in seconds.
+    sizeBytes: 256 * MiB,
+    durationSec: 1,
+    warmupSec: 0.5,
+    runs: 5,
+    precision: 0,
+    maxTimeSec: 5,
+    pauseSec: 30,
+    statistic: 'median',
   },
 };

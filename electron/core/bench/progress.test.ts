@@ -20,6 +20,9 @@ const plan: WorkerPlan = {
   maxTimeSec: 4,
   buffered: false,
   sampleMs: 100,
+  pauseSec: 0,
+  readOnly: false,
+  statistic: 'median',
 };
 
 function tracker() {
@@ -53,6 +56,18 @@ describe('ProgressTracker', () => {
     assert.equal(c!.test, 'rnd4k-q1t1-read');
     assert.equal(c!.testIndex, 1);
     assert.equal(c!.testCount, 2);
+  });
+
+  test('the rests between tests (--rest, the flash preset) are planned time: the second test starts after one', () => {
+    const events: Progress[] = [];
+    const t = new ProgressTracker({ ...plan, pauseSec: 30 }, (e) => events.push(e as Progress));
+    // 2 tests × 5 s + one 30 s rest between them = 40 s.
+    t.update(msg({ phase: 'measure', job: 0, run: 2, elapsed_ns: 2e9 }));
+    t.update(msg({ phase: 'warmup', job: 1, run: 0, elapsed_ns: 0 }));
+    assert.equal(events[0]!.fraction, 5 / 40);
+    assert.equal(events[0]!.etaSec, 35);
+    assert.equal(events[1]!.fraction, 35 / 40, 'test 2 begins after test 1 and the rest');
+    assert.equal(events[1]!.etaSec, 5);
   });
 
   test('a phase that overruns its plan is clamped: never past the next phase', () => {

@@ -25,7 +25,9 @@ export class ProgressTracker {
 
   update(m: ProgressMessage): void {
     const testCount = this.plan.tests.length;
-    const testsSec = testCount * this.perTestSec;
+    // The worker rests (--rest) before every test but the first.
+    const restSec = this.plan.pauseSec;
+    const testsSec = testCount * this.perTestSec + Math.max(0, testCount - 1) * restSec;
     if (m.phase === 'prepare') {
       const done = m.done_bytes ?? 0;
       const total = m.total_bytes ?? 1;
@@ -50,7 +52,7 @@ export class ProgressTracker {
     const run = m.run ?? 0;
     const into = m.phase === 'warmup' ? 0 : this.plan.warmupSec + (run - 1) * this.plan.durationSec;
     const inPhase = Math.min((m.elapsed_ns ?? 0) / 1e9, m.phase === 'warmup' ? this.plan.warmupSec : this.plan.durationSec);
-    const doneSec = index * this.perTestSec + into + inPhase;
+    const doneSec = index * (this.perTestSec + restSec) + into + inPhase;
     this.emit({
       type: 'progress',
       test: this.plan.tests[index] ?? null,

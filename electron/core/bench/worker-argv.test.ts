@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { testById, testsOfKind } from '../model/catalog.ts';
+import { kindOfTest, testsOfKind } from '../model/catalog.ts';
 import { PRESETS } from './presets.ts';
 import { TRUST } from './statistics.ts';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -21,6 +21,9 @@ const plan = (over: Partial<WorkerPlan> = {}): WorkerPlan => ({
   maxTimeSec: 2,
   buffered: false,
   sampleMs: 100,
+  pauseSec: 0,
+  readOnly: false,
+  statistic: 'median',
   ...over,
 });
 
@@ -56,6 +59,8 @@ describe('runArgv', () => {
       '1.5',
       '--warmup',
       '0.5',
+      '--rest',
+      '0',
       '--runs',
       '3',
       '--sample-ms',
@@ -104,7 +109,7 @@ describe('runArgv', () => {
   });
 
   test('every preset of rate tests turns into a valid argv (the workloads preset: kinds/workload.test.ts)', () => {
-    const ratePresets = Object.values(PRESETS).filter((p) => p.tests.every((t) => testById(t)?.kind === 'rate'));
+    const ratePresets = Object.values(PRESETS).filter((p) => p.tests.every((t) => kindOfTest(t) === 'rate'));
     assert.deepEqual(
       Object.values(PRESETS)
         .filter((p) => !ratePresets.includes(p))

@@ -2,7 +2,7 @@
 // except the target path, which is passed as one argv element (never through a shell).
 import { rateTestParams } from '../model/catalog.ts';
 import { jobText } from '../model/test-params.ts';
-import type { TestParams } from '../model/results.ts';
+import type { Statistic, TestParams } from '../model/results.ts';
 import { RUN_SETTINGS, settingsOfKind, type RunSettingDef, type RunSettingValues } from '../model/run-settings.ts';
 import { workerOption, WORKER_OPTIONS, type WorkerOption, type WorkerVerb } from '../model/worker-options.ts';
 import { TRUST } from './statistics.ts';
@@ -13,12 +13,14 @@ import { TRUST } from './statistics.ts';
  */
 export interface WorkerPlan extends Pick<
   RunSettingValues,
-  'sizeBytes' | 'durationSec' | 'warmupSec' | 'runs' | 'precision' | 'maxTimeSec' | 'buffered'
+  'sizeBytes' | 'durationSec' | 'warmupSec' | 'pauseSec' | 'runs' | 'precision' | 'maxTimeSec' | 'readOnly' | 'buffered'
 > {
   target: string;
   /** Test ids of the rate kind. */
   tests: string[];
   sampleMs: number;
+  /** How each test's runs become its figure (the preset's: peak keeps the best, real-world the mean). */
+  statistic: Statistic;
   /** Harness only: reuse a file made by `diskdelta-worker prepare`. */
   reuseFile?: string;
 }

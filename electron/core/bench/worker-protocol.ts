@@ -29,6 +29,8 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     size: z.number(),
     direct: z.boolean(),
     jobs: z.number(),
+    /** The threads each job starts (run verb), in job order; absent from other verbs and older workers. */
+    threads: z.array(z.number()).optional(),
   }),
   z.object({
     v: z.literal(PROTOCOL_VERSION),

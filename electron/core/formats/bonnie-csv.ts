@@ -277,6 +277,8 @@ function parseRow(
           iops: key === 'seeks' ? value : null,
           latencyNs: lat,
           underResolved: cell.kind === 'too-fast',
+          // Each CSV line is one bonnie++ run (its -x repeats are lines of their own).
+          statistic: 'single',
           warnings: cell.kind === 'too-fast' ? [UNDER_RESOLVED, nearestWarning(key)] : [nearestWarning(key)],
         }),
       );

@@ -1,6 +1,6 @@
 // Helpers shared by the importers: exact decimal parsing and result building. Test ids come
 // from the catalog (model/catalog.ts testIdFor), re-exported here for the importers.
-import type { Figure, LatencyNs, TestParams, TestResult, Warning } from '../model/results.ts';
+import type { Figure, LatencyNs, Statistic, TestParams, TestResult, Warning } from '../model/results.ts';
 import { ImportError } from './import-error.ts';
 
 /**
@@ -44,6 +44,8 @@ export function resultWithoutRuns(fields: {
   histogram?: Array<[number, number]>;
   cpu?: TestResult['cpu'];
   underResolved?: boolean;
+  /** How the source combined its runs into this figure (results.ts Statistic). */
+  statistic?: Statistic;
   warnings?: Warning[];
   figures?: Figure[];
 }): TestResult {
@@ -60,6 +62,7 @@ export function resultWithoutRuns(fields: {
     histogram: fields.histogram ?? [],
     cpu: fields.cpu ?? null,
     underResolved: fields.underResolved ?? false,
+    ...(fields.statistic ? { statistic: fields.statistic } : {}),
     warnings: fields.warnings ?? [],
     ...(fields.figures ? { figures: fields.figures } : {}),
   };

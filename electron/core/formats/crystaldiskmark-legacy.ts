@@ -103,7 +103,7 @@ export function parseCrystalDiskMarkLegacy(text: string, fileName: string, versi
       target,
       settings,
       engine: { name: 'CrystalDiskMark', version },
-      results: buildResults('CrystalDiskMark', rows, { bytesPerMB: 1e6, note: null, slackPerThread: 0 }, () => []),
+      results: buildResults('CrystalDiskMark', rows, { bytesPerMB: 1e6, note: null, slackPerThread: 0 }, 'best', () => []),
       extras: [],
       warnings: [],
     },

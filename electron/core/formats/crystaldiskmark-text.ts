@@ -28,6 +28,8 @@ const HEADER = /^\s*CrystalDiskMark\s+((\d+)(?:\.\d+)*[a-z]?)\b[^\n]*$/m;
 const flavour: DiskMarkFlavour = {
   format: 'crystaldiskmark',
   tool: 'CrystalDiskMark',
+  // It runs each test N times (the "(x5)" of the Test line) and keeps the highest score.
+  statistic: 'best',
   header(lines, meta) {
     for (const line of lines) {
       const m = /^\s*CrystalDiskMark\s+(.+?)\s+\(C\)/.exec(line);

@@ -16,7 +16,7 @@
 // its version (the flavour's rateUnit, read from each tool's code); every rate is then checked
 // against IOPS × block size. Latency is a mean in µs. A line of zeros is a test that was not
 // run (the tools print 0.000), so it is skipped.
-import type { AccessPattern, RunRecord, TargetInfo, TestParams, TestResult, Warning } from '../model/results.ts';
+import type { AccessPattern, RunRecord, Statistic, TargetInfo, TestParams, TestResult, Warning } from '../model/results.ts';
 import type { StackLayer } from '../model/machine.ts';
 import {
   blockSizeLabel,
@@ -60,6 +60,11 @@ export interface RateUnit {
 export interface DiskMarkFlavour {
   format: 'kdiskmark' | 'crystaldiskmark';
   tool: string;
+  /**
+   * How the tool combines its N runs into the printed figure (each tool's code decides):
+   * CrystalDiskMark keeps the best, KDiskMark fio's mean over its loops.
+   */
+  statistic: Statistic;
   /** Reads the tool's version (and fio's, for KDiskMark) from the header lines. */
   header(lines: string[], meta: Record<string, string>): string;
   /** What the "MB/s" column is for this version (KDiskMark: fio's KiB/s ÷ 1000, or ÷ 1024 before 1.5.1). */
@@ -128,7 +133,13 @@ export function driveTarget(test: string): TargetInfo {
 }
 
 /** The results of report lines, in bytes/s as the unit says, each checked against IOPS × block size. */
-export function buildResults(tool: string, lines: ReportLine[], unit: RateUnit, warningsOf: (line: ReportLine) => Warning[]): TestResult[] {
+export function buildResults(
+  tool: string,
+  lines: ReportLine[],
+  unit: RateUnit,
+  statistic: Statistic,
+  warningsOf: (line: ReportLine) => Warning[],
+): TestResult[] {
   return lines.map((line) => {
     const result = resultWithoutRuns({
       test: line.name,
@@ -136,6 +147,7 @@ export function buildResults(tool: string, lines: ReportLine[], unit: RateUnit, 
       bytesPerSec: (line.rateMilli * unit.bytesPerMB) / 1000,
       iops: line.iops,
       latencyNs: line.meanNs === null ? null : { ...emptyLatency(), mean: line.meanNs },
+      statistic,
       warnings: warningsOf(line),
     });
     checkResultRate(tool, result, {
@@ -241,7 +253,7 @@ export function parseDiskMarkText(text: string, fileName: string, flavour: DiskM
   if (notRun.length > 0) meta.notRun = notRun.join(', ');
 
   const unit = flavour.rateUnit(version, rows);
-  const results = buildResults(flavour.tool, rows, unit, (row) => flavour.lineWarnings(version, row));
+  const results = buildResults(flavour.tool, rows, unit, flavour.statistic, (row) => flavour.lineWarnings(version, row));
   const settings: RunRecord['settings'] = {};
   const test = /^(\d+)\s*(MiB|GiB)\s*\(x(\d+)\)/.exec(meta.Test ?? '');
   if (test) {

@@ -392,6 +392,8 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
         latencyNs: total.latency,
         histogram: total.histogram,
         cpu: group.cpu,
+        // fio's bw is the job's bytes over its whole runtime: the mean rate of one window.
+        statistic: 'mean',
       });
       checkResultRate(`fio job ${group.jobname}`, result, { rateStep: 0, iopsStep: 1e-6, slackBytesPerSec: total.rateSlack });
       results.push(result);

@@ -120,6 +120,8 @@ function notes(version: string): string[] {
 const flavour: DiskMarkFlavour = {
   format: 'kdiskmark',
   tool: 'KDiskMark',
+  // benchmark.cpp runs fio with --loops and reads its bw: the bytes of every loop over their time.
+  statistic: 'mean',
   header(lines, meta) {
     let version = 'unknown';
     for (const line of lines) {

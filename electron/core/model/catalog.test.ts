@@ -77,6 +77,8 @@ describe('the catalog of tests', () => {
         'seq1m-q1t1-write',
         'rnd4k-q32t1-write',
         'rnd4k-q1t1-write',
+        'seq128k-q32t1-write',
+        'rnd4k-q32t16-write',
         'mix70-rnd4k-q8t1',
         'tree',
         'tree-3.9.1',

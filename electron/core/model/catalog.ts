@@ -133,7 +133,7 @@ const WORKLOAD_TESTS: readonly TestDef[] = [
   workloadTest('tarball', 'Your tarball', 'a tarball you give (--tarball), extracted by tar: extract + sync, delete + sync'),
 ];
 
-const q = (n: number) => `Q=${String(n).padStart(3)}, T= 1`;
+const q = (n: number, t = 1) => `Q=${String(n).padStart(3)}, T=${String(t).padStart(2)}`;
 
 /** In the order the grid shows them (CrystalDiskMark's layout), then seeks and the mix. */
 export const TESTS: readonly TestDef[] = [
@@ -183,6 +183,32 @@ export const TESTS: readonly TestDef[] = [
     { rw: 'randwrite', blockSize: 4096, queueDepth: 1, threads: 1 },
     'RND4K Q1T1 write',
     { grid: 'RND4K Q1T1', crystaldiskmark: `RND 4KiB (${q(1)})`, kdiskmark: `Random 4 KiB (${q(1)})` },
+    'iops',
+  ),
+  // CrystalDiskMark 8's and KDiskMark's NVMe SSD set adds these to SEQ1M Q8T1 and RND4K Q1T1
+  // (preset `nvme`); RND4K Q32T16 is 16 threads of their own, each with 32 I/Os in flight.
+  rateTest(
+    { rw: 'read', blockSize: 128 * 1024, queueDepth: 32, threads: 1 },
+    'SEQ128K Q32T1 read',
+    { crystaldiskmark: `SEQ 128KiB (${q(32)})`, kdiskmark: `Sequential 128 KiB (${q(32)})` },
+    'bytesPerSec',
+  ),
+  rateTest(
+    { rw: 'write', blockSize: 128 * 1024, queueDepth: 32, threads: 1 },
+    'SEQ128K Q32T1 write',
+    { crystaldiskmark: `SEQ 128KiB (${q(32)})`, kdiskmark: `Sequential 128 KiB (${q(32)})` },
+    'bytesPerSec',
+  ),
+  rateTest(
+    { rw: 'randread', blockSize: 4096, queueDepth: 32, threads: 16 },
+    'RND4K Q32T16 read',
+    { crystaldiskmark: `RND 4KiB (${q(32, 16)})`, kdiskmark: `Random 4 KiB (${q(32, 16)})` },
+    'iops',
+  ),
+  rateTest(
+    { rw: 'randwrite', blockSize: 4096, queueDepth: 32, threads: 16 },
+    'RND4K Q32T16 write',
+    { crystaldiskmark: `RND 4KiB (${q(32, 16)})`, kdiskmark: `Random 4 KiB (${q(32, 16)})` },
     'iops',
   ),
   // bonnie++'s Random Seeks: 3 concurrent seekers, 8 KiB blocks, every 10th rewritten.

@@ -81,6 +81,11 @@ export type FailureAction = keyof typeof FAILURE_ACTIONS;
 export const FAILURES = {
   usage: { exit: 'USAGE', action: 'fix-input', what: 'a bad option or value' },
   'write-on-block-device': { exit: 'USAGE', action: 'pick-folder', what: 'a write test on a block device (devices are opened read-only)' },
+  'read-only-mode': {
+    exit: 'USAGE',
+    action: 'fix-input',
+    what: 'read-only mode (--read-only) and a write: a write test, or a folder whose test file would be written',
+  },
   'target-missing': { exit: 'TARGET', action: 'pick-folder', what: 'the target does not exist' },
   'target-not-folder': { exit: 'TARGET', action: 'pick-folder', what: 'the target is neither a folder nor a block device' },
   'target-not-writable': { exit: 'TARGET', action: 'pick-folder', what: 'the target is on a read-only file system' },

@@ -73,11 +73,20 @@ export interface Figure {
   basis?: string;
 }
 
+/**
+ * How a result's figure combines its runs: DiskDelta's median (adaptive runs), the best run
+ * (CrystalDiskMark keeps its highest of N; the `peak` preset), the mean (KDiskMark's fio loops,
+ * fio's bandwidth over its window; the `real-world` preset), or one run alone (bonnie++).
+ * A best-of-5 reads higher than a median of the same disk, so compare says when they differ.
+ */
+export const STATISTICS = ['median', 'best', 'mean', 'single'] as const;
+export type Statistic = (typeof STATISTICS)[number];
+
 export interface TestResult {
   /** A test id of the catalog (catalog.ts); imports use the nearest catalog test or their own name. */
   test: string;
   params: TestParams | null;
-  /** Median over runs (measured) or the value in the file (imported). null: not reported. */
+  /** The runs combined by `statistic` (measured) or the value in the file (imported). null: not reported. */
   bytesPerSec: number | null;
   iops: number | null;
   latencyNs: LatencyNs | null;
@@ -90,6 +99,11 @@ export interface TestResult {
   cpu: CpuTime | null;
   /** True when the result is too short or has too few I/Os to be trusted (bonnie++'s +++++). */
   underResolved: boolean;
+  /**
+   * How bytesPerSec and iops combine the runs. Absent: not recorded (a result stored or
+   * exported before it was, or a reference figure whose source does not say).
+   */
+  statistic?: Statistic;
   /** How precise the median is and why the runs stopped (DiskDelta's measured runs only). */
   precision?: ResultPrecision;
   warnings: Warning[];

@@ -83,6 +83,17 @@ export const RUN_SETTINGS = [
     arg: 'SECONDS',
   },
   {
+    key: 'pauseSec',
+    label: 'Pause between tests',
+    help: "idle seconds between tests, for flash memory to empty its cache (default: the preset's, 0; flash: 30)",
+    unit: 'seconds',
+    worker: 'rest',
+    default: 0,
+    kinds: ['rate'],
+    flag: 'pause',
+    arg: 'SECONDS',
+  },
+  {
     key: 'runs',
     label: 'Runs',
     help:
@@ -120,6 +131,18 @@ export const RUN_SETTINGS = [
     kinds: ['rate'],
     flag: 'max-time',
     arg: 'SECONDS',
+  },
+  {
+    key: 'readOnly',
+    label: 'Read-only (write nothing)',
+    help:
+      'write nothing at all, for worn or precious drives: the write tests of a preset are skipped,\n' +
+      'named ones refused; the target must be a block device (a folder needs a test file written)',
+    unit: 'flag',
+    worker: 'read-only',
+    default: false,
+    kinds: ['rate'],
+    flag: 'read-only',
   },
   {
     key: 'buffered',

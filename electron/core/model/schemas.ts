@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { PROVENANCES, RAW_UNITS } from './figure-terms.ts';
 import { storedSettingsShape } from './run-settings.ts';
 import { ACCESS_PATTERN_NAMES } from './test-params.ts';
+import { STATISTICS } from './results.ts';
 import type {
   CpuTime,
   ExtraMetric,
@@ -138,6 +139,7 @@ export const testResultSchema = z.strictObject({
   histogram: z.array(z.tuple([count, count])),
   cpu: cpuSchema.nullable(),
   underResolved: z.boolean(),
+  statistic: z.enum(STATISTICS).optional(),
   precision: resultPrecisionSchema.optional(),
   warnings: z.array(warningSchema),
   figures: z.array(figureSchema).optional(),

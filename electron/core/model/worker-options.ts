@@ -115,6 +115,31 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     verbs: ['run'],
     help: 'untimed I/O before the runs of each job',
   },
+  // Worn or precious drives: the worker itself refuses every write, whatever the caller sent.
+  {
+    name: 'read-only',
+    field: 'read_only',
+    arg: null,
+    kind: 'flag',
+    min: 0,
+    max: 0,
+    default: null,
+    verbs: ['run'],
+    help: 'write nothing: refuse writing jobs and a folder target (its test file is a write); block devices only',
+  },
+  // CrystalDiskMark 9's Flash Memory profile waits between tests: a USB stick or an SD card
+  // folds its fast cache back while idle, and a test started at once measures the last one's debt.
+  {
+    name: 'rest',
+    field: 'rest',
+    arg: 'SECONDS',
+    kind: 'number',
+    min: 0,
+    max: 600,
+    default: 0,
+    verbs: ['run'],
+    help: 'idle seconds between one job and the next (no I/O; a stop signal ends the wait)',
+  },
   {
     name: 'runs',
     field: 'runs',

@@ -305,6 +305,37 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('brings a version-7 library forward to statistics: measured runs were medians, CrystalDiskMark its best, reference unknown', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close(); // creates the folder
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 7), 7);
+    const insert = (label: string, source: string, format: string) =>
+      old.exec(`INSERT INTO runs (label, created_at, saved_at, source, source_format, target_path, target_kind, engine_name, engine_version)
+                VALUES ('${label}', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z', '${source}', '${format}', '', 'unknown', 'x', '1')`);
+    insert('measured', 'measured', 'diskdelta');
+    insert('cdm', 'imported', 'crystaldiskmark');
+    insert('kdm', 'imported', 'kdiskmark');
+    insert('bonnie', 'imported', 'bonnie++');
+    insert('seed', 'reference', 'crystaldiskmark');
+    old.exec(`INSERT INTO results (run_id, seq, test) VALUES (1, 0, 'seq1m-q8t1-read'), (2, 0, 'seq1m-q8t1-read'),
+                (3, 0, 'seq1m-q8t1-read'), (4, 0, 'seq1m-q1t1-read'), (5, 0, 'seq1m-q8t1-read')`);
+    old.close();
+
+    const lib = openLibrary({ dbPath: path });
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((id) => lib.getRun(id)?.results[0]?.statistic),
+      ['median', 'best', 'mean', 'single', undefined],
+    );
+    // A result stored now keeps its statistic as given.
+    const run = syntheticRun(1);
+    run.results[0]!.statistic = 'best';
+    const id = lib.saveRun(run);
+    assert.equal(lib.getRun(id)?.results[0]?.statistic, 'best');
+    lib.close();
+  });
+
   it('refuses a library from a newer DiskDelta without touching it', () => {
     const path = freshPath();
     openLibrary({ dbPath: path }).close();

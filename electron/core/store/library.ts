@@ -21,6 +21,7 @@ import type {
   SourceFormat,
   TestResult,
   Warning,
+  Statistic,
 } from '../model/results.ts';
 import type { DeviceClass } from '../model/machine.ts';
 import type { TrimAuditResult } from '../system/discard-audit.ts';
@@ -510,8 +511,8 @@ class SqliteLibrary implements Library {
     const inserted = this.#stmt(
       `INSERT INTO results (run_id, seq, test, params, bytes_per_sec, iops, has_latency,
          lat_mean, lat_p50, lat_p90, lat_p99, lat_p999, lat_max, has_best, best_bytes_per_sec, best_iops,
-         cv, cpu_user_ns, cpu_system_ns, under_resolved, precision)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         cv, cpu_user_ns, cpu_system_ns, under_resolved, precision, statistic)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       runId,
       seq,
@@ -529,6 +530,7 @@ class SqliteLibrary implements Library {
       result.cpu?.systemNs ?? null,
       result.underResolved ? 1 : 0,
       jsonOrNull(result.precision),
+      result.statistic ?? null,
     );
     const resultId = Number(inserted.lastInsertRowid);
     const insertBucket = this.#stmt('INSERT INTO histogram_buckets (result_id, seq, lower_ns, count) VALUES (?, ?, ?, ?)');
@@ -669,6 +671,7 @@ class SqliteLibrary implements Library {
       histogram,
       cpu: r.cpu_user_ns == null ? null : { userNs: Number(r.cpu_user_ns), systemNs: Number(r.cpu_system_ns) },
       underResolved: Boolean(r.under_resolved),
+      ...(r.statistic == null ? {} : { statistic: str(r.statistic) as Statistic }),
       ...(r.precision == null ? {} : { precision: JSON.parse(str(r.precision)) as ResultPrecision }),
       warnings,
     };

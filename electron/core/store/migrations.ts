@@ -222,6 +222,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    why: 'how each result combines its runs (median, best, mean, single), so a best-of-5 import is never compared as a median',
+    // What the results already stored were: DiskDelta measured medians; CrystalDiskMark keeps
+    // its best run, KDiskMark reports fio's mean over its loops, fio its mean over one window,
+    // bonnie++ one run. Reference figures stay NULL: their sources do not say.
+    sql: `
+      ALTER TABLE results ADD COLUMN statistic TEXT CHECK (statistic IS NULL OR statistic IN ('median', 'best', 'mean', 'single'));
+      UPDATE results SET statistic = (
+        SELECT CASE
+          WHEN runs.source = 'measured' THEN 'median'
+          WHEN runs.source = 'reference' THEN NULL
+          WHEN runs.source_format = 'crystaldiskmark' THEN 'best'
+          WHEN runs.source_format IN ('kdiskmark', 'fio') THEN 'mean'
+          WHEN runs.source_format = 'bonnie++' THEN 'single'
+        END
+        FROM runs WHERE runs.id = results.run_id
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

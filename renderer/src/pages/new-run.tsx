@@ -33,6 +33,7 @@ export function NewRunPage() {
   const ids = {
     encryption: useId(),
     encryptionWhy: useId(),
+    readOnly: useId(),
     target: useId(),
     targets: useId(),
     preset: useId(),
@@ -202,6 +203,21 @@ export function NewRunPage() {
           with a random key that is never stored, or, where the folder already is encrypted, the mapping and the device beneath it,
           read-only. Needs a kernel with device-mapper, and root or DiskDelta&apos;s helper (the system asks for your password once; the
           throwaway mapping is then read-only, so only the read tests run through it). Both runs are kept, for Compare.
+        </p>
+
+        <label className="check" htmlFor={ids.readOnly}>
+          <input
+            id={ids.readOnly}
+            type="checkbox"
+            name="readOnly"
+            checked={form.readOnly === true}
+            onChange={(e) => set({ readOnly: e.target.checked })}
+          />
+          Read-only: write nothing to this disk
+        </label>
+        <p className="hint">
+          For a worn or precious drive. Only read tests run, on the disk&apos;s block device (a folder would need a test file written in it,
+          so it is refused); the write tests of the preset are skipped and the run says so.
         </p>
 
         <div id="form-error" aria-live="polite">

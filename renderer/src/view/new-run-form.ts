@@ -18,6 +18,8 @@ export interface RunForm {
   tarball?: string;
   /** Also measure what dm-crypt costs on this disk. */
   encryption?: boolean;
+  /** Write nothing at all (a worn or precious drive): read tests on a block device only. */
+  readOnly?: boolean;
 }
 
 /** The workloads New run offers one by one, with what each costs the disk (bench/kinds/workload.ts). */
@@ -123,6 +125,10 @@ export function buildSpec(
     }
   }
   if (form.encryption) spec.encryption = 'auto';
+  if (form.readOnly) {
+    if (form.encryption) return 'Read-only: measuring encryption writes a test file; leave one of the two off.';
+    spec.readOnly = true;
+  }
   const checked = (
     settings === RUN_SETTINGS && options === WORKER_OPTIONS ? benchSpecSchema : benchSpecSchemaFor(settings, options)
   ).safeParse(spec);

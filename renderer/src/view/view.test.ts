@@ -147,6 +147,9 @@ test('new run form: friendly messages for bad fields, a valid spec otherwise', (
     runs: 1,
     label: 'SSD',
   });
+  // Read-only: "write nothing" becomes --read-only; with the encryption run (which writes a test file) it is refused.
+  assert.deepEqual(buildSpec({ ...base, target: '/dev/sdb', readOnly: true }), { target: '/dev/sdb', preset: 'quick', readOnly: true });
+  assert.match(String(buildSpec({ ...base, readOnly: true, encryption: true })), /Read-only: measuring encryption writes a test file/);
   // Workloads one by one: the preset's own pick stays the preset; another pick names its tests; none is refused.
   const w = { ...base, preset: 'workloads' as const };
   assert.deepEqual(buildSpec({ ...w, workloads: ['app-start', 'bigfile', 'tree-3.9.1'] }), { target: '/mnt/ssd', preset: 'workloads' });

@@ -26,11 +26,14 @@ describe('the kinds table', () => {
       sizeBytes: 256 * 2 ** 20,
       durationSec: 1,
       warmupSec: 0.3,
+      pauseSec: 0,
+      readOnly: false,
       runs: 2,
       precision: 0,
       maxTimeSec: 2,
       buffered: false,
       sampleMs: 100,
+      statistic: 'median',
     });
   });
 
@@ -54,6 +57,9 @@ describe('the kinds table', () => {
       maxTimeSec: 1,
       buffered: false,
       sampleMs: 100,
+      pauseSec: 0,
+      readOnly: false,
+      statistic: 'median',
     };
     assert.ok(!rate.planSchema.safeParse(plan).success, '1 MiB is below the 16 MiB minimum');
     assert.ok(rate.planSchema.safeParse({ ...plan, sizeBytes: 2 ** 24 }).success);

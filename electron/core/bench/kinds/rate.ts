@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { rateTestParams, testWrites } from '../../model/catalog.ts';
 import { formatBytes } from '../../analysis/units.ts';
 import { BenchError } from '../errors.ts';
-import type { Sample, TestResult } from '../../model/results.ts';
+import { STATISTICS, type Sample, type TestResult } from '../../model/results.ts';
 import { aggregateTest } from '../aggregate.ts';
 import { ProgressTracker } from '../progress.ts';
 import { resultWarnings } from '../result-warnings.ts';
@@ -14,7 +14,7 @@ import { planSettingsShape, resolveSettings, settingsOfKind } from '../../model/
 import type { WorkerResult } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
 
-const SETTINGS = ['sizeBytes', 'durationSec', 'warmupSec', 'runs', 'precision', 'maxTimeSec', 'buffered'] as const;
+const SETTINGS = ['sizeBytes', 'durationSec', 'warmupSec', 'pauseSec', 'runs', 'precision', 'maxTimeSec', 'readOnly', 'buffered'] as const;
 
 const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   target: z.string().min(1),
@@ -22,6 +22,7 @@ const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   // Every run setting the rate kind takes, in the table's ranges (model/run-settings.ts).
   ...planSettingsShape('rate', SETTINGS),
   sampleMs: z.number().int().min(50).max(10_000),
+  statistic: z.enum(STATISTICS),
   reuseFile: z.string().optional(),
 });
 
@@ -57,6 +58,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
       // Longer runs than the preset's (--duration 5) still get their fewest runs.
       maxTimeSec: spec.maxTimeSec ?? Math.max(preset.maxTimeSec, values.runs * values.durationSec),
       sampleMs: 100,
+      statistic: preset.statistic,
     };
   },
   writes: (test) => testWrites(test),
