@@ -2,7 +2,7 @@
 // encrypted disk cannot pass. Measured on request (a few seconds); a user-space estimate says so.
 import { useEffect } from 'react';
 import { formatNumber } from '../../../electron/core/analysis/units.ts';
-import { ErrorNote } from '../components/common.tsx';
+import { ErrorNote, TableScroll } from '../components/common.tsx';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { cipherTableRows } from '../view/encryption-view.ts';
@@ -35,34 +35,36 @@ export function CipherCeilingsSection() {
           <p className={estimate ? 'warning-note' : 'muted'} data-testid="cipher-source">
             Measured with the {ciphers.sourceLabel}.{estimate ? ' Every figure below is a user-space estimate.' : ''}
           </p>
-          <table data-testid="cipher-table">
-            <thead>
-              <tr>
-                <th scope="col">Cipher</th>
-                <th scope="col">Key</th>
-                <th scope="col">Request</th>
-                {table.threads.map((t) => (
-                  <th scope="col" key={t}>
-                    {t} {t === 1 ? 'core' : 'cores'}: encrypt / decrypt (MB/s{estimate ? ', estimate' : ''})
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {table.rows.map((r) => (
-                <tr key={r.key}>
-                  <td>
-                    <code>{r.cipher}</code>
-                  </td>
-                  <td>{r.keyBits} bit</td>
-                  <td>{r.sectorBytes === 65536 ? '64 KiB (bulk)' : `${r.sectorBytes} B sector`}</td>
-                  {r.cells.map((f, i) => (
-                    <td key={i}>{f ? `${formatNumber(f.encryptBps / 1e6)} / ${formatNumber(f.decryptBps / 1e6)}` : '—'}</td>
+          <TableScroll label="Cipher ceilings">
+            <table data-testid="cipher-table">
+              <thead>
+                <tr>
+                  <th scope="col">Cipher</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Request</th>
+                  {table.threads.map((t) => (
+                    <th scope="col" key={t}>
+                      {t} {t === 1 ? 'core' : 'cores'}: encrypt / decrypt (MB/s{estimate ? ', estimate' : ''})
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {table.rows.map((r) => (
+                  <tr key={r.key}>
+                    <td>
+                      <code>{r.cipher}</code>
+                    </td>
+                    <td>{r.keyBits} bit</td>
+                    <td>{r.sectorBytes === 65536 ? '64 KiB (bulk)' : `${r.sectorBytes} B sector`}</td>
+                    {r.cells.map((f, i) => (
+                      <td key={i}>{f ? `${formatNumber(f.encryptBps / 1e6)} / ${formatNumber(f.decryptBps / 1e6)}` : '—'}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
           {ciphers.unavailable.length > 0 ? (
             <ul className="notes">
               {ciphers.unavailable.map((u) => (

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
-import { EmptyState, ErrorNote, formatDate, PageHeader, WarningList } from '../components/common.tsx';
+import { EmptyState, ErrorNote, formatDate, PageHeader, TableScroll, WarningList } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';
 import { useLibrary, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
@@ -17,7 +17,7 @@ export function LibraryPage() {
   const [busy, setBusy] = useState(false);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const ids = { label: useId(), device: useId(), source: useId(), since: useId(), until: useId(), file: useId() };
+  const ids = { label: useId(), device: useId(), source: useId(), since: useId(), until: useId() };
   const lib = stores.library.getState;
   useEffect(() => {
     void stores.library.getState().load();
@@ -59,12 +59,12 @@ export function LibraryPage() {
       className={dragging ? 'dropping' : undefined}
     >
       <PageHeader title="Library">
+        {/* Hidden, not merely out of sight: the button below opens it, so it is no tab stop of its own. */}
         <input
           ref={fileInput}
-          id={ids.file}
           type="file"
           multiple
-          className="sr-only"
+          hidden
           accept=".csv,.json,.txt,text/plain,application/json"
           onChange={(e) => void onPick(e)}
           data-testid="import-input"
@@ -153,88 +153,90 @@ export function LibraryPage() {
         )
       ) : null}
       {runs.length > 0 ? (
-        <table className="runs" data-testid="library-table">
-          <thead>
-            <tr>
-              <th scope="col">
-                <span className="sr-only">Select</span>
-              </th>
-              <th scope="col">Label</th>
-              <th scope="col">Date</th>
-              <th scope="col">Device</th>
-              <th scope="col">Source</th>
-              <th scope="col">Target</th>
-              <th scope="col">Tests</th>
-              <th scope="col">Warnings</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((r) => (
-              <tr key={r.id} data-testid="library-row" data-run-id={r.id}>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${r.label || `run ${r.id}`}`}
-                    checked={selected.includes(r.id)}
-                    onChange={() => lib().toggleSelected(r.id)}
-                  />
-                </td>
-                <td>
-                  {editing === r.id ? (
-                    <RelabelForm
-                      initial={r.label}
-                      onDone={(label) =>
-                        void (async () => {
-                          if (label !== null) await lib().relabel(r.id, label);
-                          setEditing(null);
-                        })()
-                      }
-                    />
-                  ) : (
-                    <strong>{r.label || <span className="muted">(no label)</span>}</strong>
-                  )}
-                </td>
-                <td>{formatDate(r.createdAt)}</td>
-                <td>
-                  {r.deviceModel ?? '—'}{' '}
-                  {r.deviceClass ? (
-                    <span className={`badge class-${r.deviceClass.replace(/\s+/g, '-').toLowerCase()}`}>{r.deviceClass}</span>
-                  ) : null}
-                </td>
-                <td>
-                  {r.source}
-                  {r.source !== 'measured' ? <span className="muted"> ({r.sourceFormat})</span> : null}
-                </td>
-                <td>
-                  <code>{r.targetPath}</code>
-                </td>
-                <td>{r.resultCount}</td>
-                <td>
-                  {r.warningCount > 0 ? (
-                    <span className="warn-count" title="warnings recorded with this run">
-                      ⚠ {r.warningCount}
-                    </span>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>
-                  <div className="row-actions">
-                    <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`}>
-                      Relabel
-                    </button>
-                    <button className="danger" onClick={() => setConfirming(r)} aria-label={`Delete ${r.label || `run ${r.id}`}`}>
-                      Delete
-                    </button>
-                  </div>
-                </td>
+        <TableScroll label="Runs in the library">
+          <table className="runs" data-testid="library-table">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="sr-only">Select</span>
+                </th>
+                <th scope="col">Label</th>
+                <th scope="col">Date</th>
+                <th scope="col">Device</th>
+                <th scope="col">Source</th>
+                <th scope="col">Target</th>
+                <th scope="col">Tests</th>
+                <th scope="col">Warnings</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {runs.map((r) => (
+                <tr key={r.id} data-testid="library-row" data-run-id={r.id}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${r.label || `run ${r.id}`}`}
+                      checked={selected.includes(r.id)}
+                      onChange={() => lib().toggleSelected(r.id)}
+                    />
+                  </td>
+                  <td>
+                    {editing === r.id ? (
+                      <RelabelForm
+                        initial={r.label}
+                        onDone={(label) =>
+                          void (async () => {
+                            if (label !== null) await lib().relabel(r.id, label);
+                            setEditing(null);
+                          })()
+                        }
+                      />
+                    ) : (
+                      <strong>{r.label || <span className="muted">(no label)</span>}</strong>
+                    )}
+                  </td>
+                  <td>{formatDate(r.createdAt)}</td>
+                  <td>
+                    {r.deviceModel ?? '—'}{' '}
+                    {r.deviceClass ? (
+                      <span className={`badge class-${r.deviceClass.replace(/\s+/g, '-').toLowerCase()}`}>{r.deviceClass}</span>
+                    ) : null}
+                  </td>
+                  <td>
+                    {r.source}
+                    {r.source !== 'measured' ? <span className="muted"> ({r.sourceFormat})</span> : null}
+                  </td>
+                  <td>
+                    <code>{r.targetPath}</code>
+                  </td>
+                  <td>{r.resultCount}</td>
+                  <td>
+                    {r.warningCount > 0 ? (
+                      <span className="warn-count" title="warnings recorded with this run">
+                        ⚠ {r.warningCount}
+                      </span>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    <div className="row-actions">
+                      <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`}>
+                        Relabel
+                      </button>
+                      <button className="danger" onClick={() => setConfirming(r)} aria-label={`Delete ${r.label || `run ${r.id}`}`}>
+                        Delete
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ) : null}
       {more ? (
         <p className="muted" data-testid="library-more">

@@ -14,7 +14,8 @@ import {
 } from '../../../electron/core/report/charts/chart-model.ts';
 
 /** Light-theme series colours (the report is always light), in run order. */
-export const REPORT_COLORS = ['#2563eb', '#d97706', '#059669', '#7c3aed', '#dc2626', '#0891b2'];
+// Each ≥ 4.5:1 against the white run numbers of the report's swatches.
+export const REPORT_COLORS = ['#2563eb', '#b45309', '#047857', '#7c3aed', '#dc2626', '#0e7490'];
 const color = (runIndex: number) => REPORT_COLORS[runIndex % REPORT_COLORS.length];
 
 const WIDTH = 640;
