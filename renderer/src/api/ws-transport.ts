@@ -57,6 +57,7 @@ export function createWsClient(options: WsClientOptions): ApiClient & { close():
   };
 
   const connect = () => {
+    if (stopped) return; // close() was called while the address was being looked at
     const ws = new WebSocket(options.url);
     socket = ws;
     let wasOpen = false;
@@ -108,7 +109,7 @@ export function createWsClient(options: WsClientOptions): ApiClient & { close():
     } catch {
       // Nothing listens on the port yet: try again later.
     }
-    if (!stopped) connect();
+    connect();
   };
 
   connect();
