@@ -26,7 +26,7 @@ export function CipherCeilingsSection() {
           </>
         ) : null}
       </p>
-      <button type="button" onClick={() => void stores.system.getState().loadCiphers(true)} disabled={ciphersBusy}>
+      <button type="button" onClick={() => !ciphersBusy && void stores.system.getState().loadCiphers(true)} aria-disabled={ciphersBusy}>
         {ciphersBusy ? 'Measuring…' : ciphers ? 'Measure again' : 'Measure cipher ceilings'}
       </button>
       <ErrorNote error={ciphersError} what="Measuring the ciphers" />

@@ -17,6 +17,18 @@ export function LibraryPage() {
   const [busy, setBusy] = useState(false);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const page = useRef<HTMLDivElement>(null);
+  // Where the keyboard's focus goes once the relabel form or the delete dialog has closed (the
+  // control it came from is gone or was hidden meanwhile): a CSS selector inside this page.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    const selector = focusNext.current;
+    if (!selector || editing !== null || confirming) return;
+    const target = page.current?.querySelector<HTMLElement>(selector) ?? page.current?.querySelector<HTMLElement>('[data-focus="import"]');
+    if (!target) return;
+    focusNext.current = null;
+    target.focus();
+  }, [editing, confirming, runs]);
   const ids = { label: useId(), device: useId(), source: useId(), since: useId(), until: useId() };
   const lib = stores.library.getState;
   useEffect(() => {
@@ -57,6 +69,7 @@ export function LibraryPage() {
       onDragLeave={() => setDragging(false)}
       onDrop={(e) => void onDrop(e)}
       className={dragging ? 'dropping' : undefined}
+      ref={page}
     >
       <PageHeader title="Library">
         {/* Hidden, not merely out of sight: the button below opens it, so it is no tab stop of its own. */}
@@ -69,7 +82,7 @@ export function LibraryPage() {
           onChange={(e) => void onPick(e)}
           data-testid="import-input"
         />
-        <button onClick={() => fileInput.current?.click()} disabled={busy}>
+        <button onClick={() => !busy && fileInput.current?.click()} aria-disabled={busy} data-focus="import">
           {busy ? 'Importing…' : 'Import files…'}
         </button>
         <button onClick={() => void exportSelected('json')} disabled={selected.length === 0}>
@@ -190,6 +203,7 @@ export function LibraryPage() {
                         onDone={(label) =>
                           void (async () => {
                             if (label !== null) await lib().relabel(r.id, label);
+                            focusNext.current = `[data-run-id="${r.id}"] [data-focus="relabel"]`;
                             setEditing(null);
                           })()
                         }
@@ -224,10 +238,15 @@ export function LibraryPage() {
                   </td>
                   <td>
                     <div className="row-actions">
-                      <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`}>
+                      <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`} data-focus="relabel">
                         Relabel
                       </button>
-                      <button className="danger" onClick={() => setConfirming(r)} aria-label={`Delete ${r.label || `run ${r.id}`}`}>
+                      <button
+                        className="danger"
+                        onClick={() => setConfirming(r)}
+                        aria-label={`Delete ${r.label || `run ${r.id}`}`}
+                        data-focus="delete"
+                      >
                         Delete
                       </button>
                     </div>
@@ -251,6 +270,8 @@ export function LibraryPage() {
           confirm="Delete"
           onClose={(ok) => {
             const run = confirming;
+            // Kept: back to its Delete button; deleted: to the table of runs (or Import files… once empty).
+            focusNext.current = ok ? '.table-scroll' : `[data-run-id="${run.id}"] [data-focus="delete"]`;
             setConfirming(null);
             if (ok) void lib().remove(run.id);
           }}
