@@ -5,7 +5,8 @@ import { testTitle } from '../../../electron/core/model/catalog.ts';
 import { EmptyState, ErrorNote, formatEta, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { useRuns } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
-import { latestSample, liveSeries, runAnnouncement, testStates } from '../view/live-view.ts';
+import { latestSample, liveChartName, liveSeries, runAnnouncement, testStates } from '../view/live-view.ts';
+import { SERIES_DASHES } from '../../../electron/core/report/charts/chart-model.ts';
 
 const STATUS_TEXT = { running: 'Running', cancelling: 'Cancelling…', done: 'Finished', cancelled: 'Cancelled', failed: 'Failed' } as const;
 
@@ -127,9 +128,10 @@ export function LiveRunPage() {
         {series.length === 0 ? (
           <p className="muted">No samples yet.</p>
         ) : (
-          <div className="chart" data-testid="live-chart">
+          <div className="chart" data-testid="live-chart" role="img" aria-label={liveChartName(series)}>
+            {/* One named image, not recharts' unnamed role="application" tab stop; the figures above are its text. */}
             <ResponsiveContainer width="100%" height={280}>
-              <LineChart margin={{ top: 8, right: 24, bottom: 16, left: 8 }}>
+              <LineChart margin={{ top: 8, right: 24, bottom: 16, left: 8 }} accessibilityLayer={false}>
                 <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
                 <XAxis
                   type="number"
@@ -154,6 +156,8 @@ export function LiveRunPage() {
                     dataKey="mbps"
                     name={s.title}
                     stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
+                    strokeDasharray={SERIES_DASHES[i % SERIES_DASHES.length]}
+                    strokeWidth={2}
                     dot={false}
                     isAnimationActive={false}
                   />

@@ -11,6 +11,7 @@ import {
   type BarChartModel,
   type ChartModel,
   type SeriesChartModel,
+  SERIES_DASHES,
 } from '../../../electron/core/report/charts/chart-model.ts';
 
 /** Light-theme series colours (the report is always light), in run order. */
@@ -179,6 +180,8 @@ function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels
           fill: 'none',
           stroke: color(line.runIndex),
           strokeWidth: 1.5,
+          // Told apart without colour too (a greyscale print): the app's dash per run.
+          strokeDasharray: SERIES_DASHES[line.runIndex % SERIES_DASHES.length] || undefined,
           'data-testid': 'report-line',
           'data-run': line.runIndex,
         }),

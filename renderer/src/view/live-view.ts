@@ -67,3 +67,12 @@ export function runAnnouncement(run: LiveRun): string {
   if (!p.test) return `${cancelling}${p.phase}`;
   return `${cancelling}${testTitle(p.test)} (test ${p.testIndex + 1} of ${p.testCount}) · ${p.phase}${p.run > 0 ? `, run ${p.run} of ${p.runs}` : ''}`;
 }
+
+/** The live chart's name for a screen reader: each test's line in words, with its latest figure. */
+export function liveChartName(series: LiveChartSeries[]): string {
+  const lines = series.map((s) => {
+    const last = s.points.at(-1);
+    return last ? `${s.title}: ${last.mbps.toFixed(1)} MB/s at ${last.tSec} s` : s.title;
+  });
+  return `Throughput over time, one line per test. ${lines.join('; ')}`;
+}
