@@ -3,9 +3,10 @@
 // (WCAG 1.4.10, reflow). The pages hold data: an imported run in the library, the three shipped
 // 2011 references on Compare and in the report.
 import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
 
 const PAGES = ['overview', 'new', 'live', 'library', 'compare', 'report'] as const;
 const VIEWPORTS = [
@@ -81,4 +82,45 @@ test('axe: no serious or critical WCAG 2.1 AA violation on any page, light and d
     }
   }
   expect(failures, failures.join('\n')).toEqual([]);
+});
+
+test('screenshots at 390 px and at 200 % zoom of Library, Compare and the report, light and dark; Compare in greyscale', async ({
+  page,
+  app,
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // 200 % zoom of a 1280×800 window: 640×400 CSS px drawn at two device pixels each.
+  const zoomed = await browser.newContext({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
+  try {
+    const shots: Array<[string, Page]> = [
+      ['390', page],
+      ['zoom200', await zoomed.newPage()],
+    ];
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [size, p] of shots) {
+      await fillThePages(p, app.url);
+      for (const scheme of ['light', 'dark'] as const) {
+        await p.emulateMedia({ colorScheme: scheme });
+        for (const name of ['library', 'compare', 'report'] as const) {
+          await p.evaluate(`window.location.hash = '#/${name}'`);
+          await expect(p.getByTestId(`page-${name}`)).toBeVisible();
+          await p.mouse.move(0, 0);
+          await p.screenshot({ path: join(SCREENSHOT_DIR, `a11y-${name}-${size}-${scheme}.png`), fullPage: size === '390' });
+        }
+      }
+    }
+    // Greyscale: the runs must stay told apart by their dashes and numbers, not only by hue.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.evaluate(`window.location.hash = '#/compare'`);
+    await expect(page.getByTestId('compare-view')).toBeVisible();
+    await page.addStyleTag({ content: 'html { filter: grayscale(1); }' });
+    const lines = page.locator('[data-testid^="series-"]').first();
+    if ((await lines.count()) > 0) await lines.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'a11y-compare-greyscale.png'), fullPage: true });
+  } finally {
+    await zoomed.close();
+  }
 });

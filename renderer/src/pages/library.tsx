@@ -271,9 +271,20 @@ export function LibraryPage() {
           onClose={(ok) => {
             const run = confirming;
             // Kept: back to its Delete button; deleted: to the table of runs (or Import files… once empty).
-            focusNext.current = ok ? '.table-scroll' : `[data-run-id="${run.id}"] [data-focus="delete"]`;
+            focusNext.current = ok ? null : `[data-run-id="${run.id}"] [data-focus="delete"]`;
             setConfirming(null);
-            if (ok) void lib().remove(run.id);
+            if (ok)
+              void lib()
+                .remove(run.id)
+                // After the list has been drawn without the row (the table itself may be gone).
+                .then(() =>
+                  requestAnimationFrame(() =>
+                    (
+                      page.current?.querySelector<HTMLElement>('.table-scroll') ??
+                      page.current?.querySelector<HTMLElement>('[data-focus="import"]')
+                    )?.focus(),
+                  ),
+                );
           }}
         />
       ) : null}
