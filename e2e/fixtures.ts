@@ -44,6 +44,27 @@ function waitForUrl(child: ChildProcess): Promise<string> {
   });
 }
 
+/** `diskdelta serve` on a port (0: a free one) with its own library file; `url` is the address it prints. */
+export function startServe(dbPath: string, port: number): { child: ChildProcess; url: Promise<string> } {
+  // The build global-setup made, as it is: serve would otherwise rebuild it when a source is
+  // newer (an edit during the run), which is slow and not what the tests are about.
+  const env = { ...process.env, DISKDELTA_RENDERER_DIR: join(ROOT, 'dist', 'renderer') };
+  const child = spawn(NODE, [CLI, 'serve', '--port', String(port), '--db', dbPath], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { child, url: waitForUrl(child) };
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves once it has exited. */
+export async function stopServe(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
 export const test = base.extend<{ app: AppFixture }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
   app: async ({}, use) => {
@@ -51,12 +72,9 @@ export const test = base.extend<{ app: AppFixture }>({
     const targetDir = join(dir, 'target');
     mkdirSync(targetDir);
     const dbPath = join(dir, 'library.sqlite');
-    // The build global-setup made, as it is: serve would otherwise rebuild it when a source is
-    // newer (an edit during the run), which is slow and not what the tests are about.
-    const env = { ...process.env, DISKDELTA_RENDERER_DIR: join(ROOT, 'dist', 'renderer') };
-    const child = spawn(NODE, [CLI, 'serve', '--port', '0', '--db', dbPath], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, url: printed } = startServe(dbPath, 0);
     try {
-      const url = await waitForUrl(child);
+      const url = await printed;
       const parsed = new URL(url);
       await use({
         url,
@@ -67,12 +85,7 @@ export const test = base.extend<{ app: AppFixture }>({
         leftovers: () => readdirSync(targetDir),
       });
     } finally {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await stopServe(child);
       rmSync(dir, { recursive: true, force: true });
     }
   },

@@ -127,8 +127,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (pathname === null) return refuse(res, 400, 'bad path');
     const isPage = pathname === '/' || pathname === '/index.html';
     // The page needs the token; the hashed assets it loads carry no data and are public.
-    if (isPage && !tokenMatches(url.searchParams.get('token'), token)) {
-      return refuse(res, 403, 'DiskDelta: this address needs the token. Open the full URL printed by `diskdelta serve`.');
+    const given = url.searchParams.get('token');
+    if (isPage && !tokenMatches(given, token)) {
+      // A wrong token is most often a tab left open across a restart: each launch prints a new one.
+      return refuse(
+        res,
+        403,
+        given
+          ? "DiskDelta: the token in this address is not this server's: it is stale if `diskdelta serve` was restarted (each start prints a new one). Open the full URL it printed last."
+          : 'DiskDelta: this address needs the token. Open the full URL printed by `diskdelta serve`.',
+      );
     }
     let file: string;
     let body: Buffer;

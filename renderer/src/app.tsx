@@ -32,9 +32,11 @@ export function App() {
   const connection = useStore(connectionStore, (s) => s.state);
   const running = useRuns((s) => Object.values(s.runs).some((r) => r.status === 'running' || r.status === 'cancelling'));
   const stores = useStoresApi();
+  // Again after a lost connection comes back: a run may have started or ended meanwhile.
   useEffect(() => {
+    if (connection !== 'open' && connection !== 'connecting') return;
     void stores.runs.getState().loadActive();
-  }, [stores]);
+  }, [stores, connection]);
   const firstPage = useRef(true);
   useEffect(() => {
     const title = PAGES.find((p) => p.id === page)?.title ?? '';
@@ -75,8 +77,15 @@ export function App() {
       </nav>
       <main id="main" tabIndex={-1} data-testid={`page-${page}`}>
         {kind === 'browser' && connection === 'closed' ? (
-          <div className="banner error" role="alert">
-            The connection to <code>diskdelta serve</code> was lost. Restart it and open the new address it prints.
+          <div className="banner error" role="alert" data-testid="connection-banner">
+            The connection to <code>diskdelta serve</code> was lost. Restart it and open the new address it prints; this page reconnects by
+            itself if the server comes back with the same token.
+          </div>
+        ) : null}
+        {kind === 'browser' && connection === 'stale' ? (
+          <div className="banner error" role="alert" data-testid="connection-banner">
+            <code>diskdelta serve</code> was restarted: the token in this address is from its earlier start (stale). Open the new address it
+            printed.
           </div>
         ) : null}
         <Suspense fallback={<p aria-live="polite">Loading…</p>}>

@@ -39,11 +39,17 @@ export const BarChartView = memo(function BarChartView({
   const room = width ? labelRoomPx(data, barWidthPx(width, Y_AXIS, data.length, labels.length)) / plotHeight : 0.2;
   const tick = (v: number) => formatAxisValue(chart.valueFormat, v);
   return chartFrame(
-    { chart, testId: `bars-${chart.type}`, scale: choice, heading, headingId, box },
+    { chart, testId: `bars-${chart.type}`, scale: choice, heading, headingId, box, labels },
     width
       ? h(
           BarChart,
-          { width, height: HEIGHT + 14 * (tickLines - 1), data, margin: { top: 8, right: 16, bottom: 8, left: 8 } },
+          {
+            width,
+            height: HEIGHT + 14 * (tickLines - 1),
+            data,
+            margin: { top: 8, right: 16, bottom: 8, left: 8 },
+            accessibilityLayer: false,
+          },
           h(CartesianGrid, { stroke: 'var(--grid)', strokeDasharray: '3 3' }),
           h(XAxis, { dataKey: 'title', stroke: 'var(--muted)', interval: 0, height: 14 * tickLines + 12, tick: wrappedTick(band - 8) }),
           h(YAxis, {

@@ -5,6 +5,7 @@
 import { createElement as h, type ReactNode, type RefObject } from 'react';
 import { formatNumber } from '../../../electron/core/analysis/units.ts';
 import type { ChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import { chartText } from '../../../electron/core/report/charts/chart-text.ts';
 
 /** Beside a chart's title: its unit, "lower is better" where lower is (higher is the rule), and why this axis. */
 export function chartCaption(chart: ChartModel, scaleNote: string): string {
@@ -25,11 +26,14 @@ export function chartFrame(
     heading: 'h2' | 'h3';
     headingId: string;
     box: RefObject<HTMLDivElement | null>;
+    /** The runs' labels, in run order: the text alternative's columns or rows. */
+    labels: string[];
   },
   chart: ReactNode,
   ...after: ReactNode[]
 ) {
-  const { chart: model, testId, scale, heading, headingId, box } = frame;
+  const { chart: model, testId, scale, heading, headingId, box, labels } = frame;
+  const text = chartText(model, labels);
   return h(
     'section',
     {
@@ -40,7 +44,30 @@ export function chartFrame(
       'data-scale': scale.log ? 'log' : 'linear',
     },
     h(heading, { id: headingId }, model.title, ' ', h('span', { className: 'muted' }, chartCaption(model, scale.note))),
-    h('div', { ref: box }, chart),
+    // The drawing is one named image (recharts' accessibility layer is off: it made each chart an
+    // unnamed role="application" tab stop reading out its ticks); its figures follow as a table.
+    h('div', { ref: box, role: 'img', 'aria-label': text.name }, chart),
     ...after,
+    h(
+      'details',
+      { className: 'chart-figures' },
+      h('summary', null, 'Figures as a table'),
+      h(
+        'div',
+        { className: 'table-scroll' },
+        h(
+          'table',
+          null,
+          h('thead', null, h('tr', null, ...text.head.map((cell, i) => h('th', { key: i, scope: 'col' }, cell)))),
+          h(
+            'tbody',
+            null,
+            ...text.rows.map((row, r) =>
+              h('tr', { key: r }, ...row.map((cell, i) => (i === 0 ? h('th', { key: i, scope: 'row' }, cell) : h('td', { key: i }, cell)))),
+            ),
+          ),
+        ),
+      ),
+    ),
   );
 }

@@ -185,3 +185,35 @@ test('the discard experiment’s runs: the seed’s 2×2 as a table in the app a
     /<th scope="row">discard costs<\/th><td>\+0\.005 s \(×1\.00\)<\/td><td>\+1\.987 s \(×3\.80\)<\/td>/,
   );
 });
+
+test('every chart of the registry is named and has its figures as a table; lines differ by dash, not only by colour', async () => {
+  const records = [atto('old disk', 1), atto('new disk', 3)];
+  records.forEach((r) => r.results.push(result('seq1m-q8t1-read', 'read', 1 << 20, 4e8 * (r.label === 'old disk' ? 1 : 3))));
+  const view = buildCompareView(records, 'MB');
+  const labels = records.map((r) => r.label);
+  const app = await draw(h(ChartGrid, { registry: CHARTS, charts: view.charts, labels, scale: 'auto' }));
+  try {
+    const sections = [...app.container.querySelectorAll('section.chart')];
+    assert.ok(sections.length >= 2, `a bar chart and a line chart: ${sections.map((s) => s.getAttribute('data-testid')).join(', ')}`);
+    // recharts' default makes each chart an unnamed role="application" tab stop.
+    assert.equal(app.container.querySelectorAll('[role="application"]').length, 0, 'no chart is an unnamed application');
+    for (const section of sections) {
+      const id = section.getAttribute('data-testid');
+      const drawing = section.querySelector('[role="img"]');
+      assert.ok(drawing, `${id}: the drawing is an image`);
+      const title = section.querySelector('h2')!.firstChild!.textContent!;
+      assert.ok(drawing.getAttribute('aria-label')?.startsWith(title), `${id}: named "${drawing.getAttribute('aria-label')}"`);
+      const table = section.querySelector('table');
+      assert.ok(table, `${id}: its figures as a table`);
+      assert.equal(table.querySelectorAll('tbody tr').length, id?.startsWith('bars') ? 1 : 2, `${id}: a row per category or per line`);
+    }
+    const bars = sections.find((s) => s.getAttribute('data-testid') === 'bars-throughput')!;
+    assert.match(bars.querySelector('tbody')!.textContent!, /^sequential read 1M Q8T1400 MB\/s1,200 MB\/s \(×3\.00\)$/);
+    const dashes = [...app.container.querySelectorAll('[data-testid="series-block-size-sweep"] path.recharts-curve')].map((p) =>
+      p.getAttribute('stroke-dasharray'),
+    );
+    assert.equal(new Set(dashes).size, 2, `each line its own dash: ${dashes.join(' | ')}`);
+  } finally {
+    await app.unmount();
+  }
+});

@@ -3,7 +3,7 @@
 // the page's switch chooses, so an HDD's line beside an SSD's stays off the floor.
 import { createElement as h, memo, useId, useMemo } from 'react';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { axisPosition, formatAxisValue, type SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import { axisPosition, formatAxisValue, SERIES_DASHES, type SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import { chooseScale, logDomain, type ScaleMode } from '../view/compare-view.ts';
 import { tooltipStyle } from './bar-parts.ts';
 import { chartFrame, tooltipValue } from './chart-frame.ts';
@@ -35,11 +35,11 @@ export const SeriesChartView = memo(function SeriesChartView({
   const yLabel = (v: number) =>
     chart.valueFormat === 'number' ? `${formatAxisValue('number', v)} ${chart.unitLabel}` : formatAxisValue(chart.valueFormat, v);
   return chartFrame(
-    { chart, testId: `series-${chart.type}`, scale: choice, heading, headingId, box },
+    { chart, testId: `series-${chart.type}`, scale: choice, heading, headingId, box, labels },
     width
       ? h(
           LineChart,
-          { width, height: 260, margin: { top: 8, right: 24, bottom: 8, left: 8 } },
+          { width, height: 260, margin: { top: 8, right: 24, bottom: 8, left: 8 }, accessibilityLayer: false },
           h(CartesianGrid, { stroke: 'var(--grid)', strokeDasharray: '3 3' }),
           h(XAxis, {
             type: 'number',
@@ -73,6 +73,8 @@ export const SeriesChartView = memo(function SeriesChartView({
               dataKey: 'y',
               name: `#${l.runIndex + 1} ${labels[l.runIndex] ?? ''}`,
               stroke: SERIES_COLORS[l.runIndex],
+              strokeDasharray: SERIES_DASHES[l.runIndex % SERIES_DASHES.length],
+              strokeWidth: 2,
               dot: chart.markers ? { r: 3, fill: SERIES_COLORS[l.runIndex] } : false,
               isAnimationActive: false,
             }),

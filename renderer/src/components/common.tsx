@@ -82,3 +82,16 @@ export function formatEta(seconds: number | null): string {
 }
 
 export { SERIES_COLORS } from '../charts/colors.ts';
+
+/**
+ * A wide data table in its own sideways-scrolling box, so a narrow window or 200 % zoom keeps
+ * the page itself one column wide (WCAG 1.4.10). The box is a named tab stop: a keyboard user
+ * scrolls it with the arrow keys.
+ */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}

@@ -15,6 +15,8 @@ export function SaveReport({ runs, unit, formats = ['pdf', 'html'] }: { runs: Ru
   const stores = useStoresApi();
   const { paper, saving, error } = useReport((s) => s);
   const paperId = useId();
+  // Busy buttons are aria-disabled, not disabled: a disabled button drops the keyboard's focus
+  // to <body>; the store ignores a second save while one is made.
   const save = async (format: ReportFormat) => {
     const file = await stores.report.getState().save(runs, unit, format);
     if (file) downloadFile(file.fileName, file.mimeType, file.bytes);
@@ -31,12 +33,12 @@ export function SaveReport({ runs, unit, formats = ['pdf', 'html'] }: { runs: Ru
           ))}
         </select>
         {formats.includes('pdf') ? (
-          <button onClick={() => void save('pdf')} disabled={saving !== null || runs.length === 0}>
+          <button onClick={() => void save('pdf')} aria-disabled={saving !== null} disabled={runs.length === 0}>
             {saving === 'pdf' ? 'Making the PDF…' : 'Save PDF'}
           </button>
         ) : null}
         {formats.includes('html') ? (
-          <button onClick={() => void save('html')} disabled={saving !== null || runs.length === 0}>
+          <button onClick={() => void save('html')} aria-disabled={saving !== null} disabled={runs.length === 0}>
             {saving === 'html' ? 'Making the page…' : 'Save HTML'}
           </button>
         ) : null}

@@ -3,7 +3,7 @@
 // on request (some seconds); a user-space estimate says so.
 import { useEffect } from 'react';
 import { cipherFigureText, cipherMeasurementText } from '../../../electron/core/analysis/encryption.ts';
-import { ErrorNote } from '../components/common.tsx';
+import { ErrorNote, TableScroll } from '../components/common.tsx';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { cipherTableRows } from '../view/encryption-view.ts';
@@ -27,7 +27,7 @@ export function CipherCeilingsSection() {
           </>
         ) : null}
       </p>
-      <button type="button" onClick={() => void stores.system.getState().loadCiphers(true)} disabled={ciphersBusy}>
+      <button type="button" onClick={() => !ciphersBusy && void stores.system.getState().loadCiphers(true)} aria-disabled={ciphersBusy}>
         {ciphersBusy ? 'Measuring…' : ciphers ? 'Measure again' : 'Measure cipher ceilings'}
       </button>
       <ErrorNote error={ciphersError} what="Measuring the ciphers" />
@@ -46,36 +46,38 @@ export function CipherCeilingsSection() {
               ))}
             </ul>
           ) : null}
-          <table data-testid="cipher-table">
-            <thead>
-              <tr>
-                <th scope="col">Cipher</th>
-                <th scope="col">Key</th>
-                <th scope="col">Request</th>
-                {table.threads.map((t) => (
-                  <th scope="col" key={t}>
-                    {t} {t === 1 ? 'core' : 'cores'}: encrypt / decrypt (MB/s{estimate ? ', estimate' : ''})
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {table.rows.map((r) => (
-                <tr key={r.key}>
-                  <td>
-                    <code>{r.cipher}</code>
-                  </td>
-                  <td>{r.keyBits} bit</td>
-                  <td>{r.sectorBytes === 65536 ? '64 KiB (bulk)' : `${r.sectorBytes} B sector`}</td>
-                  {r.cells.map((f, i) => (
-                    <td key={i} className={f?.noisy || f?.slowerThanOneThread ? 'flagged' : undefined}>
-                      {f ? cipherFigureText(f) : '—'}
-                    </td>
+          <TableScroll label="Cipher ceilings">
+            <table data-testid="cipher-table">
+              <thead>
+                <tr>
+                  <th scope="col">Cipher</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Request</th>
+                  {table.threads.map((t) => (
+                    <th scope="col" key={t}>
+                      {t} {t === 1 ? 'core' : 'cores'}: encrypt / decrypt (MB/s{estimate ? ', estimate' : ''})
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {table.rows.map((r) => (
+                  <tr key={r.key}>
+                    <td>
+                      <code>{r.cipher}</code>
+                    </td>
+                    <td>{r.keyBits} bit</td>
+                    <td>{r.sectorBytes === 65536 ? '64 KiB (bulk)' : `${r.sectorBytes} B sector`}</td>
+                    {r.cells.map((f, i) => (
+                      <td key={i} className={f?.noisy || f?.slowerThanOneThread ? 'flagged' : undefined}>
+                        {f ? cipherFigureText(f) : '—'}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
           {ciphers.unavailable.length > 0 ? (
             <ul className="notes">
               {ciphers.unavailable.map((u) => (

@@ -5,7 +5,7 @@
 import { useEffect, useMemo } from 'react';
 import { formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
-import { SERIES_COLORS } from '../components/common.tsx';
+import { SERIES_COLORS, TableScroll } from '../components/common.tsx';
 import { EncryptionChart } from '../charts/encryption-chart.ts';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
@@ -62,30 +62,32 @@ export function CompareEncryption({ records, unit, scale }: { records: RunRecord
         </p>
       )}
       <EncryptionChart view={view} unitLabel={u} logScale={choice.log} />
-      <table data-testid="enc-table">
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Measured</th>
-            <th scope="col">Under dm-crypt here (estimated)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {view.rows.map((r) => (
-            <tr key={r.runIndex}>
-              <th scope="row">
-                <span className="swatch" style={{ background: SERIES_COLORS[r.runIndex] }}>
-                  #{r.runIndex + 1}
-                </span>{' '}
-                {r.label}
-                {r.encrypted ? ' (encrypted)' : ''}
-              </th>
-              <td>{r.measured !== null ? `${formatNumber(r.measured)} ${u}` : '—'}</td>
-              <td>{r.forecast !== null ? `${formatNumber(r.forecast)} ${u} (estimated)` : r.encrypted ? 'measured encrypted' : '—'}</td>
+      <TableScroll label="What encryption costs">
+        <table data-testid="enc-table">
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Measured</th>
+              <th scope="col">Under dm-crypt here (estimated)</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {view.rows.map((r) => (
+              <tr key={r.runIndex}>
+                <th scope="row">
+                  <span className="swatch" style={{ background: SERIES_COLORS[r.runIndex] }}>
+                    #{r.runIndex + 1}
+                  </span>{' '}
+                  {r.label}
+                  {r.encrypted ? ' (encrypted)' : ''}
+                </th>
+                <td>{r.measured !== null ? `${formatNumber(r.measured)} ${u}` : '—'}</td>
+                <td>{r.forecast !== null ? `${formatNumber(r.forecast)} ${u} (estimated)` : r.encrypted ? 'measured encrypted' : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </section>
   );
 }

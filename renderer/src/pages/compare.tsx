@@ -3,7 +3,7 @@ import { THROUGHPUT_UNITS, throughputLabel, type ThroughputUnit } from '../../..
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
 import { ChartGrid, ChartPickers } from '../charts/chart-view.ts';
-import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
+import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, TableScroll, WarningList } from '../components/common.tsx';
 import { SaveReport } from '../components/save-report.tsx';
 import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
@@ -220,55 +220,57 @@ const BelowCharts = memo(function BelowCharts({ view, records, unit, scale, labe
 
       <section aria-labelledby="speedup-h" className="below-fold">
         <h2 id="speedup-h">Speed-up against #1 ({runs[0]?.label || 'baseline'})</h2>
-        <table className="speedups" data-testid="speedup-table">
-          <thead>
-            <tr>
-              <th scope="col">Test</th>
-              {runs.map((r, i) => (
-                <th scope="col" key={i}>
-                  <span className="swatch" style={{ background: SERIES_COLORS[i] }}>
-                    #{i + 1}
-                  </span>{' '}
-                  {r.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {view.speedups.map((row) => (
-              <tr key={`${row.test}:${row.metric}`}>
-                <th scope="row">
-                  {row.testTitle}
-                  <span className="muted"> · {row.metricLabel}</span>
-                </th>
-                {row.cells.map((cell, i) => {
-                  const warnings = view.warnings[i]!.warnings.filter((w) => w.test === row.test);
-                  return (
-                    <td key={i} className={deltaClass(cell.vsBaseline)}>
-                      <span className="value">{cell.display}</span>
-                      {cell.vsBaseline ? (
-                        <span className="ratio" title={`${cell.vsBaseline.percentText}; ${cell.vsBaseline.spreadReason}`}>
-                          {' '}
-                          {cell.vsBaseline.ratioText}
-                        </span>
-                      ) : null}
-                      {warnings.length > 0 ? (
-                        <span
-                          className="warn-count"
-                          title={warnings.map((w) => w.message).join('\n')}
-                          aria-label={`${warnings.length} warnings: ${warnings.map((w) => w.message).join(' ')}`}
-                        >
-                          {' '}
-                          ⚠
-                        </span>
-                      ) : null}
-                    </td>
-                  );
-                })}
+        <TableScroll label="Speed-ups">
+          <table className="speedups" data-testid="speedup-table">
+            <thead>
+              <tr>
+                <th scope="col">Test</th>
+                {runs.map((r, i) => (
+                  <th scope="col" key={i}>
+                    <span className="swatch" style={{ background: SERIES_COLORS[i] }}>
+                      #{i + 1}
+                    </span>{' '}
+                    {r.label}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {view.speedups.map((row) => (
+                <tr key={`${row.test}:${row.metric}`}>
+                  <th scope="row">
+                    {row.testTitle}
+                    <span className="muted"> · {row.metricLabel}</span>
+                  </th>
+                  {row.cells.map((cell, i) => {
+                    const warnings = view.warnings[i]!.warnings.filter((w) => w.test === row.test);
+                    return (
+                      <td key={i} className={deltaClass(cell.vsBaseline)}>
+                        <span className="value">{cell.display}</span>
+                        {cell.vsBaseline ? (
+                          <span className="ratio" title={`${cell.vsBaseline.percentText}; ${cell.vsBaseline.spreadReason}`}>
+                            {' '}
+                            {cell.vsBaseline.ratioText}
+                          </span>
+                        ) : null}
+                        {warnings.length > 0 ? (
+                          <span
+                            className="warn-count"
+                            title={warnings.map((w) => w.message).join('\n')}
+                            aria-label={`${warnings.length} warnings: ${warnings.map((w) => w.message).join(' ')}`}
+                          >
+                            {' '}
+                            ⚠
+                          </span>
+                        ) : null}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </section>
 
       <ChartPickers registry={CHARTS} charts={view.charts} labels={labels} scale={scale} picks={picks} onPick={onPick} />

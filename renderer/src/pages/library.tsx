@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
-import { EmptyState, ErrorNote, formatDate, PageHeader, WarningList } from '../components/common.tsx';
+import { EmptyState, ErrorNote, formatDate, PageHeader, TableScroll, WarningList } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';
 import { useLibrary, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
@@ -17,7 +17,19 @@ export function LibraryPage() {
   const [busy, setBusy] = useState(false);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const ids = { label: useId(), device: useId(), source: useId(), since: useId(), until: useId(), file: useId() };
+  const page = useRef<HTMLDivElement>(null);
+  // Where the keyboard's focus goes once the relabel form or the delete dialog has closed (the
+  // control it came from is gone or was hidden meanwhile): a CSS selector inside this page.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    const selector = focusNext.current;
+    if (!selector || editing !== null || confirming) return;
+    const target = page.current?.querySelector<HTMLElement>(selector) ?? page.current?.querySelector<HTMLElement>('[data-focus="import"]');
+    if (!target) return;
+    focusNext.current = null;
+    target.focus();
+  }, [editing, confirming, runs]);
+  const ids = { label: useId(), device: useId(), source: useId(), since: useId(), until: useId() };
   const lib = stores.library.getState;
   useEffect(() => {
     void stores.library.getState().load();
@@ -57,19 +69,20 @@ export function LibraryPage() {
       onDragLeave={() => setDragging(false)}
       onDrop={(e) => void onDrop(e)}
       className={dragging ? 'dropping' : undefined}
+      ref={page}
     >
       <PageHeader title="Library">
+        {/* Hidden, not merely out of sight: the button below opens it, so it is no tab stop of its own. */}
         <input
           ref={fileInput}
-          id={ids.file}
           type="file"
           multiple
-          className="sr-only"
+          hidden
           accept=".csv,.json,.txt,text/plain,application/json"
           onChange={(e) => void onPick(e)}
           data-testid="import-input"
         />
-        <button onClick={() => fileInput.current?.click()} disabled={busy}>
+        <button onClick={() => !busy && fileInput.current?.click()} aria-disabled={busy} data-focus="import">
           {busy ? 'Importing…' : 'Import files…'}
         </button>
         <button onClick={() => void exportSelected('json')} disabled={selected.length === 0}>
@@ -153,88 +166,96 @@ export function LibraryPage() {
         )
       ) : null}
       {runs.length > 0 ? (
-        <table className="runs" data-testid="library-table">
-          <thead>
-            <tr>
-              <th scope="col">
-                <span className="sr-only">Select</span>
-              </th>
-              <th scope="col">Label</th>
-              <th scope="col">Date</th>
-              <th scope="col">Device</th>
-              <th scope="col">Source</th>
-              <th scope="col">Target</th>
-              <th scope="col">Tests</th>
-              <th scope="col">Warnings</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((r) => (
-              <tr key={r.id} data-testid="library-row" data-run-id={r.id}>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${r.label || `run ${r.id}`}`}
-                    checked={selected.includes(r.id)}
-                    onChange={() => lib().toggleSelected(r.id)}
-                  />
-                </td>
-                <td>
-                  {editing === r.id ? (
-                    <RelabelForm
-                      initial={r.label}
-                      onDone={(label) =>
-                        void (async () => {
-                          if (label !== null) await lib().relabel(r.id, label);
-                          setEditing(null);
-                        })()
-                      }
-                    />
-                  ) : (
-                    <strong>{r.label || <span className="muted">(no label)</span>}</strong>
-                  )}
-                </td>
-                <td>{formatDate(r.createdAt)}</td>
-                <td>
-                  {r.deviceModel ?? '—'}{' '}
-                  {r.deviceClass ? (
-                    <span className={`badge class-${r.deviceClass.replace(/\s+/g, '-').toLowerCase()}`}>{r.deviceClass}</span>
-                  ) : null}
-                </td>
-                <td>
-                  {r.source}
-                  {r.source !== 'measured' ? <span className="muted"> ({r.sourceFormat})</span> : null}
-                </td>
-                <td>
-                  <code>{r.targetPath}</code>
-                </td>
-                <td>{r.resultCount}</td>
-                <td>
-                  {r.warningCount > 0 ? (
-                    <span className="warn-count" title="warnings recorded with this run">
-                      ⚠ {r.warningCount}
-                    </span>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>
-                  <div className="row-actions">
-                    <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`}>
-                      Relabel
-                    </button>
-                    <button className="danger" onClick={() => setConfirming(r)} aria-label={`Delete ${r.label || `run ${r.id}`}`}>
-                      Delete
-                    </button>
-                  </div>
-                </td>
+        <TableScroll label="Runs in the library">
+          <table className="runs" data-testid="library-table">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="sr-only">Select</span>
+                </th>
+                <th scope="col">Label</th>
+                <th scope="col">Date</th>
+                <th scope="col">Device</th>
+                <th scope="col">Source</th>
+                <th scope="col">Target</th>
+                <th scope="col">Tests</th>
+                <th scope="col">Warnings</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {runs.map((r) => (
+                <tr key={r.id} data-testid="library-row" data-run-id={r.id}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${r.label || `run ${r.id}`}`}
+                      checked={selected.includes(r.id)}
+                      onChange={() => lib().toggleSelected(r.id)}
+                    />
+                  </td>
+                  <td>
+                    {editing === r.id ? (
+                      <RelabelForm
+                        initial={r.label}
+                        onDone={(label) =>
+                          void (async () => {
+                            if (label !== null) await lib().relabel(r.id, label);
+                            focusNext.current = `[data-run-id="${r.id}"] [data-focus="relabel"]`;
+                            setEditing(null);
+                          })()
+                        }
+                      />
+                    ) : (
+                      <strong>{r.label || <span className="muted">(no label)</span>}</strong>
+                    )}
+                  </td>
+                  <td>{formatDate(r.createdAt)}</td>
+                  <td>
+                    {r.deviceModel ?? '—'}{' '}
+                    {r.deviceClass ? (
+                      <span className={`badge class-${r.deviceClass.replace(/\s+/g, '-').toLowerCase()}`}>{r.deviceClass}</span>
+                    ) : null}
+                  </td>
+                  <td>
+                    {r.source}
+                    {r.source !== 'measured' ? <span className="muted"> ({r.sourceFormat})</span> : null}
+                  </td>
+                  <td>
+                    <code>{r.targetPath}</code>
+                  </td>
+                  <td>{r.resultCount}</td>
+                  <td>
+                    {r.warningCount > 0 ? (
+                      <span className="warn-count" title="warnings recorded with this run">
+                        ⚠ {r.warningCount}
+                      </span>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    <div className="row-actions">
+                      <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`} data-focus="relabel">
+                        Relabel
+                      </button>
+                      <button
+                        className="danger"
+                        onClick={() => setConfirming(r)}
+                        aria-label={`Delete ${r.label || `run ${r.id}`}`}
+                        data-focus="delete"
+                      >
+                        Delete
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ) : null}
       {more ? (
         <p className="muted" data-testid="library-more">
@@ -249,8 +270,21 @@ export function LibraryPage() {
           confirm="Delete"
           onClose={(ok) => {
             const run = confirming;
+            // Kept: back to its Delete button; deleted: to the table of runs (or Import files… once empty).
+            focusNext.current = ok ? null : `[data-run-id="${run.id}"] [data-focus="delete"]`;
             setConfirming(null);
-            if (ok) void lib().remove(run.id);
+            if (ok)
+              void lib()
+                .remove(run.id)
+                // After the list has been drawn without the row (the table itself may be gone).
+                .then(() =>
+                  requestAnimationFrame(() =>
+                    (
+                      page.current?.querySelector<HTMLElement>('.table-scroll') ??
+                      page.current?.querySelector<HTMLElement>('[data-focus="import"]')
+                    )?.focus(),
+                  ),
+                );
           }}
         />
       ) : null}

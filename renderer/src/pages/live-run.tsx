@@ -1,16 +1,28 @@
+import { useEffect, useRef } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatIops, formatThroughput, formatTick } from '../../../electron/core/analysis/units.ts';
 import { testTitle } from '../../../electron/core/model/catalog.ts';
 import { EmptyState, ErrorNote, formatEta, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
 import { useRuns } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
-import { latestSample, liveSeries, testStates } from '../view/live-view.ts';
+import { latestSample, liveChartName, liveSeries, runAnnouncement, testStates } from '../view/live-view.ts';
+import { SERIES_DASHES } from '../../../electron/core/report/charts/chart-model.ts';
 
 const STATUS_TEXT = { running: 'Running', cancelling: 'Cancelling…', done: 'Finished', cancelled: 'Cancelled', failed: 'Failed' } as const;
 
 export function LiveRunPage() {
   const stores = useStoresApi();
   const run = useRuns((s) => (s.currentRunId ? (s.runs[s.currentRunId] ?? null) : null));
+  const statusHeading = useRef<HTMLHeadingElement>(null);
+  const active = run?.status === 'running' || run?.status === 'cancelling';
+  // The Cancel button goes when the run ends: the keyboard's focus then moves to the run's status
+  // ("Cancelled", "Finished"), not to the top of the page.
+  const wasActive = useRef(active);
+  useEffect(() => {
+    const ended = wasActive.current && !active;
+    wasActive.current = active;
+    if (ended && (document.activeElement === document.body || document.activeElement === null)) statusHeading.current?.focus();
+  }, [active]);
   if (!run) {
     return (
       <>
@@ -27,12 +39,15 @@ export function LiveRunPage() {
   const percent = run.status === 'done' ? 100 : Math.round((p?.fraction ?? 0) * 100);
   const series = liveSeries(run.samples);
   const last = latestSample(run);
-  const active = run.status === 'running' || run.status === 'cancelling';
   return (
     <>
       <PageHeader title="Live run">
         {active ? (
-          <button className="danger" disabled={run.status === 'cancelling'} onClick={() => void stores.runs.getState().cancel(run.runId)}>
+          <button
+            className="danger"
+            aria-disabled={run.status === 'cancelling'}
+            onClick={() => run.status === 'running' && void stores.runs.getState().cancel(run.runId)}
+          >
             {run.status === 'cancelling' ? 'Cancelling…' : 'Cancel'}
           </button>
         ) : null}
@@ -42,7 +57,7 @@ export function LiveRunPage() {
         {run.spec.preset ? <> · preset {run.spec.preset}</> : null}
       </p>
       <section aria-labelledby="progress-h">
-        <h2 id="progress-h">
+        <h2 id="progress-h" tabIndex={-1} ref={statusHeading}>
           <span data-testid="run-status">{STATUS_TEXT[run.status]}</span>
           {active && p ? <span className="muted"> · {formatEta(p.etaSec)}</span> : null}
         </h2>
@@ -57,7 +72,11 @@ export function LiveRunPage() {
         >
           <div style={{ width: `${percent}%` }} />
         </div>
-        <p aria-live="polite">
+        {/* Screen readers hear a change of test or phase, not every percent (the bar has the figure). */}
+        <p className="sr-only" aria-live="polite" data-testid="run-announcement">
+          {runAnnouncement(run)}
+        </p>
+        <p>
           {percent} %
           {active && p?.test ? (
             <>
@@ -109,9 +128,10 @@ export function LiveRunPage() {
         {series.length === 0 ? (
           <p className="muted">No samples yet.</p>
         ) : (
-          <div className="chart" data-testid="live-chart">
+          <div className="chart" data-testid="live-chart" role="img" aria-label={liveChartName(series)}>
+            {/* One named image, not recharts' unnamed role="application" tab stop; the figures above are its text. */}
             <ResponsiveContainer width="100%" height={280}>
-              <LineChart margin={{ top: 8, right: 24, bottom: 16, left: 8 }}>
+              <LineChart margin={{ top: 8, right: 24, bottom: 16, left: 8 }} accessibilityLayer={false}>
                 <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
                 <XAxis
                   type="number"
@@ -136,6 +156,8 @@ export function LiveRunPage() {
                     dataKey="mbps"
                     name={s.title}
                     stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
+                    strokeDasharray={SERIES_DASHES[i % SERIES_DASHES.length]}
+                    strokeWidth={2}
                     dot={false}
                     isAnimationActive={false}
                   />

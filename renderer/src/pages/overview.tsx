@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { formatBytes, formatThroughput } from '../../../electron/core/analysis/units.ts';
-import { EmptyState, ErrorNote, PageHeader } from '../components/common.tsx';
+import { EmptyState, ErrorNote, PageHeader, TableScroll } from '../components/common.tsx';
 import { useLibrary, useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CipherCeilingsSection } from './cipher-ceilings.tsx';
@@ -101,42 +101,44 @@ export function OverviewPage() {
             {overview.mounts.length === 0 ? (
               <EmptyState title="No mounts found">Nothing mounted could be read from /proc/self/mountinfo.</EmptyState>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Mount point</th>
-                    <th scope="col">Device</th>
-                    <th scope="col">Disk class</th>
-                    <th scope="col">File system</th>
-                    <th scope="col">Encryption</th>
-                    <th scope="col">Online TRIM (discard)</th>
-                    <th scope="col">TRIM reaches the disk</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {overview.mounts.map((m) => (
-                    <tr key={m.path}>
-                      <td>
-                        <code>{m.path}</code>
-                      </td>
-                      <td>{m.device ?? '—'}</td>
-                      <td>
-                        {m.diskClass ? (
-                          <span className={`badge class-${m.diskClass.replace(/\s+/g, '-').toLowerCase()}`}>{m.diskClass}</span>
-                        ) : (
-                          'unknown'
-                        )}
-                      </td>
-                      <td>{m.fsType ?? '—'}</td>
-                      <td>
-                        {m.encryptedLayers == null ? 'unknown' : m.encryptedLayers.length > 0 ? m.encryptedLayers.join(', ') : 'none'}
-                      </td>
-                      <td>{onlineDiscardWords(m.onlineDiscard ?? null)}</td>
-                      <TrimReachesCell mount={m} />
+              <TableScroll label="Mounted file systems">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Mount point</th>
+                      <th scope="col">Device</th>
+                      <th scope="col">Disk class</th>
+                      <th scope="col">File system</th>
+                      <th scope="col">Encryption</th>
+                      <th scope="col">Online TRIM (discard)</th>
+                      <th scope="col">TRIM reaches the disk</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {overview.mounts.map((m) => (
+                      <tr key={m.path}>
+                        <td>
+                          <code>{m.path}</code>
+                        </td>
+                        <td>{m.device ?? '—'}</td>
+                        <td>
+                          {m.diskClass ? (
+                            <span className={`badge class-${m.diskClass.replace(/\s+/g, '-').toLowerCase()}`}>{m.diskClass}</span>
+                          ) : (
+                            'unknown'
+                          )}
+                        </td>
+                        <td>{m.fsType ?? '—'}</td>
+                        <td>
+                          {m.encryptedLayers == null ? 'unknown' : m.encryptedLayers.length > 0 ? m.encryptedLayers.join(', ') : 'none'}
+                        </td>
+                        <td>{onlineDiscardWords(m.onlineDiscard ?? null)}</td>
+                        <TrimReachesCell mount={m} />
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
             )}
           </section>
           {overview.notes.length > 0 ? (

@@ -11,11 +11,13 @@ import {
   type BarChartModel,
   type ChartModel,
   type SeriesChartModel,
+  SERIES_DASHES,
 } from '../../../electron/core/report/charts/chart-model.ts';
 import { chartTables } from '../charts/table-chart-view.ts';
 
 /** Light-theme series colours (the report is always light), in run order. */
-export const REPORT_COLORS = ['#2563eb', '#d97706', '#059669', '#7c3aed', '#dc2626', '#0891b2'];
+// Each ≥ 4.5:1 against the white run numbers of the report's swatches.
+export const REPORT_COLORS = ['#2563eb', '#b45309', '#047857', '#7c3aed', '#dc2626', '#0e7490'];
 const color = (runIndex: number) => REPORT_COLORS[runIndex % REPORT_COLORS.length];
 
 const WIDTH = 640;
@@ -183,6 +185,8 @@ function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels
           fill: 'none',
           stroke: color(line.runIndex),
           strokeWidth: 1.5,
+          // Told apart without colour too (a greyscale print): the app's dash per run.
+          strokeDasharray: SERIES_DASHES[line.runIndex % SERIES_DASHES.length] || undefined,
           'data-testid': 'report-line',
           'data-run': line.runIndex,
         }),

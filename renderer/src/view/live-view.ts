@@ -51,3 +51,28 @@ export function testStates(run: LiveRun): Array<{ test: string; title: string; s
 export function latestSample(run: LiveRun): LiveSample | null {
   return run.samples.at(-1) ?? null;
 }
+
+const ENDED = { done: 'Run finished', cancelled: 'Run cancelled', failed: 'Run failed' } as const;
+
+/**
+ * What the Live run page's polite live region says: the test and its phase, or how the run
+ * ended. It holds no percent or ETA, so it changes when the test or the phase does, not ten
+ * times a second (a screen reader reads out every change of a live region).
+ */
+export function runAnnouncement(run: LiveRun): string {
+  if (run.status === 'done' || run.status === 'cancelled' || run.status === 'failed') return ENDED[run.status];
+  const p = run.progress;
+  const cancelling = run.status === 'cancelling' ? 'Cancelling · ' : '';
+  if (!p) return `${cancelling}Starting`;
+  if (!p.test) return `${cancelling}${p.phase}`;
+  return `${cancelling}${testTitle(p.test)} (test ${p.testIndex + 1} of ${p.testCount}) · ${p.phase}${p.run > 0 ? `, run ${p.run} of ${p.runs}` : ''}`;
+}
+
+/** The live chart's name for a screen reader: each test's line in words, with its latest figure. */
+export function liveChartName(series: LiveChartSeries[]): string {
+  const lines = series.map((s) => {
+    const last = s.points.at(-1);
+    return last ? `${s.title}: ${last.mbps.toFixed(1)} MB/s at ${last.tSec} s` : s.title;
+  });
+  return `Throughput over time, one line per test. ${lines.join('; ')}`;
+}

@@ -16,7 +16,8 @@ import type { BarChartModel, SeriesChartModel } from '../../../electron/core/rep
 import { downsample } from '../../../electron/core/report/charts/series-charts.ts';
 import { buildSpec, presetDefaults, WORKLOAD_CHOICES } from './new-run-form.ts';
 import { TEST_IDS, testById } from '../../../electron/core/model/catalog.ts';
-import { liveSeries } from './live-view.ts';
+import { liveSeries, runAnnouncement } from './live-view.ts';
+import type { LiveRun } from '../stores/runs.ts';
 import { dayBoundary } from './date-filter.ts';
 
 /** The app's chart of that id as recharts rows (bars) or the model itself (series). */
@@ -301,4 +302,30 @@ test('compare view: workload phases as seconds bars beside the Intel 525 referen
   assert.equal(treeWrite.r0, undefined);
   assert.deepEqual([treeWrite.r1, treeWrite.r2], [7.368, 7.373]);
   assert.equal(treeWrite.labels[2]?.ratio, undefined, 'no ratio against a baseline without that figure');
+});
+
+test('the live region announces a change of test or phase, not every percent, and how the run ended', () => {
+  const run = (status: LiveRun['status'], test: string, testIndex: number, phase: 'warmup' | 'measure', fraction: number): LiveRun => ({
+    runId: 'r',
+    spec: { target: '/tmp' },
+    startedAt: '2026-01-01T00:00:00Z',
+    status,
+    progress: { test, testIndex, testCount: 4, phase, run: 1, runs: 3, fraction, etaSec: 10 },
+    tests: [],
+    samples: [],
+    warnings: [],
+    recordId: null,
+    error: null,
+  });
+  // 101 progress events through one test's measurement: one announcement, not 101.
+  const said = new Set<string>();
+  for (let i = 0; i <= 100; i++) said.add(runAnnouncement(run('running', 'seq1m-q8t1-read', 0, 'measure', i / 400)));
+  assert.equal(said.size, 1);
+  const [only] = said;
+  assert.doesNotMatch(only!, /%|\d+ s\b/);
+  assert.equal(only, 'sequential read 1M Q8T1 (test 1 of 4) · measure, run 1 of 3');
+  assert.notEqual(runAnnouncement(run('running', 'seq1m-q8t1-read', 0, 'warmup', 0)), only);
+  assert.notEqual(runAnnouncement(run('running', 'seq1m-q8t1-write', 1, 'measure', 0.3)), only);
+  assert.equal(runAnnouncement(run('cancelled', 'seq1m-q8t1-read', 0, 'measure', 0.1)), 'Run cancelled');
+  assert.equal(runAnnouncement(run('done', 'seq1m-q8t1-read', 3, 'measure', 1)), 'Run finished');
 });

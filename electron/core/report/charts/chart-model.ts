@@ -110,6 +110,12 @@ export interface TableChartModel extends ChartBase {
 
 export type ChartModel = BarChartModel | SeriesChartModel | TableChartModel;
 
+/**
+ * A dash per run, so the app's and the report's lines are told apart without colour (greyscale,
+ * colour blindness): #1 solid, then dashed, dotted, dash-dot… by run index.
+ */
+export const SERIES_DASHES = ['', '8 4', '2 3', '10 3 2 3', '4 2', '12 3 2 3 2 3'];
+
 /** What a chart type is given: the runs, their one comparison, and the rows no other type claimed. */
 export interface ChartInput {
   records: RunRecord[];
