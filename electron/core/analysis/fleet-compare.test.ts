@@ -105,4 +105,11 @@ describe('fleet compare', () => {
     assert.match(fleet.rows[0]?.verdict ?? '', /not judged: no SSD in the fleet/);
     assert.match(fleet.summary, /^2 of 2 hosts are on hard disks\. /);
   });
+
+  it('counts a host whose disk cannot be told apart, instead of calling it "not a hard disk"', () => {
+    const noRandom = hostRun('c', 400, 0); // no random 4K QD1 figure
+    const fleet = compareFleet([hostRun('a', 100, 150), noRandom]);
+    assert.equal(fleet.rows[1]?.deviceClass, 'unknown');
+    assert.match(fleet.summary, /^1 of 1 hosts are on hard disks \(1 more not judged: no random 4K QD1 read/);
+  });
 });

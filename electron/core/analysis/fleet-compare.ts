@@ -166,10 +166,12 @@ export function compareFleet(runs: readonly RunRecord[]): FleetComparison {
       [...xs].sort((a, b) => a - b),
       0.5,
     );
-  let summary = `${hdds} of ${rows.length} hosts are on hard disks`;
+  const unknown = rows.filter((r) => r.deviceClass === 'unknown').length;
+  let summary = `${hdds} of ${rows.length - unknown} hosts are on hard disks`;
   if (seqGains.length > 0) {
     summary += `: an SSD would give them ${ratioText(med(seqGains))} sequential and ${ratioText(med(rndGains))} random reads (median)`;
   }
+  if (unknown > 0) summary += ` (${unknown} more not judged: no random 4K QD1 read to tell their disk)`;
   summary += '. Encryption cost per host: not judged, fio measures no cipher (run diskdelta ciphers on the host).';
   return { rows, stats, summary, superseded: [...new Set(superseded)] };
 }
