@@ -92,6 +92,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./delete.ts')).deleteCommand,
   },
   {
+    name: 'fleet',
+    synopsis: 'fleet run --hosts FILE --folder DIR | fleet compare [ID...] [--json]',
+    summary: 'many hosts through fio --client: one run per host; the fleet view with verdicts per host',
+    load: async () => (await import('./fleet.ts')).fleetCommand,
+  },
+  {
     name: 'compare',
     synopsis: 'compare ID ID... [--json] [--unit MB|MiB|KB]',
     summary: 'runs side by side: ratios, % change, better or worse, beyond the spread or not',

@@ -34,8 +34,8 @@ import { ImportError, tooManyRuns, MAX_RUNS_PER_IMPORT } from './import-error.ts
 import { lineAt, lineOfPath, scanJsonValue } from './json-scan.ts';
 import { checkResultRate } from './rate-check.ts';
 
-type Path = Array<string | number>;
-type Obj = Record<string, unknown>;
+export type Path = Array<string | number>;
+export type Obj = Record<string, unknown>;
 
 const SYNC_ENGINES = new Set(['sync', 'psync', 'vsync', 'pvsync', 'pvsync2', 'mmap', 'splice', 'null']);
 const META_TEXT_LIMIT = 2000;
@@ -90,18 +90,18 @@ export function looksLikeFioJson(text: string): boolean {
   return start !== -1 && /"fio version"\s*:/.test(text.slice(start, start + 4000));
 }
 
-interface Ctx {
+export interface Ctx {
   text: string;
   start: number;
   fileName: string;
 }
 
-function failAt(ctx: Ctx, path: Path, problem: string): never {
+export function failAt(ctx: Ctx, path: Path, problem: string): never {
   const where = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
   throw new ImportError(ctx.fileName, lineOfPath(ctx.text, path, ctx.start), `${problem} (at ${where || 'the top'})`);
 }
 
-function obj(ctx: Ctx, value: unknown, path: Path): Obj {
+export function obj(ctx: Ctx, value: unknown, path: Path): Obj {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) failAt(ctx, path, 'expected an object');
   return value as Obj;
 }
@@ -119,7 +119,7 @@ function num(ctx: Ctx, parent: Obj, key: string, path: Path, required: boolean):
   return v;
 }
 
-function options(ctx: Ctx, parent: Obj, key: string, path: Path): Record<string, string> {
+export function options(ctx: Ctx, parent: Obj, key: string, path: Path): Record<string, string> {
   const o = optionalObj(ctx, parent, key, path);
   const out: Record<string, string> = {};
   if (!o) return out;
@@ -274,7 +274,8 @@ function jobShape(jobname: string, opts: Record<string, string>): JobShape {
   return { name: shape ? `fio-${rw}-${shape}` : `fio-${jobname}`, params: null, dirs, ioEngine };
 }
 
-export function parseFioJson(text: string, fileName: string, now: Date): RunRecord[] {
+/** Reads the JSON document out of the file's text: where it is, its version, what surrounds it. */
+export function readFioDocument(text: string, fileName: string, now: Date): Doc {
   const start = documentStart(text);
   if (start === -1) throw new ImportError(fileName, null, 'no fio JSON document found (no line starts with "{")');
   const end = scanJsonValue(text, start, fileName);
@@ -287,25 +288,62 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
   const root = obj(ctx, JSON.parse(text.slice(start, end)) as unknown, []);
   const version = root['fio version'];
   if (typeof version !== 'string') failAt(ctx, ['fio version'], 'missing "fio version" string');
+  return { ctx, root, version, before: text.slice(0, start).trim(), after: text.slice(end).trim(), now };
+}
+
+/** A file of one fio process's own jobs ("jobs"); client mode's "client_stats" is fio-client-json.ts. */
+export function parseFioJobsDocument(doc: Doc): RunRecord[] {
+  const { ctx, root } = doc;
   const globalOpts = options(ctx, root, 'global options', []);
   const jobsValue = root.jobs;
   if (!Array.isArray(jobsValue) || jobsValue.length === 0) failAt(ctx, ['jobs'], '"jobs" must be a non-empty array');
+  const jobs = (jobsValue as unknown[]).map((value, j): JobEntry => ({ value, path: ['jobs', j] }));
+  return runsOfJobs(doc, globalOpts, jobs, null);
+}
 
+/** The parsed document and what surrounds it, shared by plain and client-mode files. */
+export interface Doc {
+  ctx: Ctx;
+  root: Obj;
+  version: string;
+  before: string;
+  after: string;
+  now: Date;
+}
+
+/** One job's object in the document and where it is, for error messages. */
+export interface JobEntry {
+  value: unknown;
+  path: Path;
+}
+
+/** Who ran the jobs, in client mode: what a run from one host of a fleet adds to its metadata and label. */
+export interface HostTag {
+  /** hostname:port as fio's client reached it. */
+  host: string;
+  meta: Record<string, string>;
+}
+
+/**
+ * The runs of a list of jobs (one run per target). In client mode it is called once per host
+ * with only that host's entries, so two hosts' jobs of the same name are never summed as clones.
+ */
+export function runsOfJobs(doc: Doc, globalOpts: Record<string, string>, jobs: JobEntry[], host: HostTag | null): RunRecord[] {
+  const { ctx, root, version, before, after, now } = doc;
+  const { text, start, fileName } = ctx;
   const meta: Record<string, string> = { 'fio version': version };
   for (const key of ['time', 'timestamp']) {
     const v = root[key];
     if (typeof v === 'string' || typeof v === 'number') meta[key] = String(v);
   }
   for (const [k, v] of Object.entries(globalOpts)) meta[`global.${k}`] = v;
-  const before = text.slice(0, start).trim();
-  const after = text.slice(end).trim();
+  if (host) Object.assign(meta, host.meta);
   if (before) meta.textBefore = before.slice(0, META_TEXT_LIMIT);
   if (after) meta.textAfter = after.slice(0, META_TEXT_LIMIT);
 
   // Group clones (same job name and options) so numjobs without group_reporting is summed.
   const groups = new Map<string, Group>();
-  (jobsValue as unknown[]).forEach((value, j) => {
-    const path: Path = ['jobs', j];
+  for (const { value, path } of jobs) {
     const job = obj(ctx, value, path);
     const jobname = job.jobname;
     if (typeof jobname !== 'string') failAt(ctx, [...path, 'jobname'], 'missing "jobname" string');
@@ -347,7 +385,7 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
     }
     const error = num(ctx, job, 'error', path, false);
     if (error) group.errors.push(error);
-  });
+  }
 
   // fio prints why a job failed on stderr, before the document: "fio: pid=0, err=22/file:…, error=Invalid argument".
   const errorText = new Map<number, string>();
@@ -407,7 +445,7 @@ export function parseFioJson(text: string, fileName: string, now: Date): RunReco
     }
     if (results.length === 0) continue;
     runs.push(
-      runFor(targetPath, targetGroups, { meta, createdAt, version: version, results, extras, interrupted, split: byTarget.size > 1 }),
+      runFor(targetPath, targetGroups, { meta, createdAt, version: version, results, extras, interrupted, split: byTarget.size > 1, host }),
     );
   }
   if (runs.length === 0) throw new ImportError(fileName, lineAt(text, start), 'no job in the file has read, write or trim results');
@@ -471,6 +509,7 @@ function runFor(
     extras: ExtraMetric[];
     interrupted: RegExpExecArray | null;
     split: boolean;
+    host: HostTag | null;
   },
 ): RunRecord {
   const first = groups[0] as Group;
@@ -500,7 +539,7 @@ function runFor(
       message: `fio was stopped by signal ${ctx.interrupted[1]} ("terminating on signal"): the figures cover only the part that ran, not the full job.`,
     });
   }
-  const label = `fio ${names[0]}${names.length > 1 ? ` +${names.length - 1} more` : ''}${ctx.split && targetPath ? ` (${targetPath})` : ''}`;
+  const label = `${ctx.host ? `${ctx.host.host} · ` : ''}fio ${names[0]}${names.length > 1 ? ` +${names.length - 1} more` : ''}${ctx.split && targetPath ? ` (${targetPath})` : ''}`;
   return {
     label,
     notes: notes.join('\n'),

@@ -6,7 +6,8 @@ import { looksLikeBonnieCsv, parseBonnieCsv } from './bonnie-csv.ts';
 import { looksLikeCrystalDiskMark, parseCrystalDiskMarkText } from './crystaldiskmark-text.ts';
 import { checkText } from './decode.ts';
 import { looksLikeDiskDeltaJson, parseDiskDeltaJson } from './diskdelta-json.ts';
-import { looksLikeFioJson, parseFioJson } from './fio-json.ts';
+import { parseFioFile } from './fio-client-json.ts';
+import { looksLikeFioJson } from './fio-json.ts';
 import { ImportError, MAX_IMPORT_BYTES } from './import-error.ts';
 import { looksLikeKDiskMark, parseKDiskMarkText } from './kdiskmark-text.ts';
 import { checkRuns } from './sanity.ts';
@@ -49,7 +50,7 @@ function parseAs(format: SourceFormat, text: string, fileName: string, now: Date
         sourceFormat: 'diskdelta',
       }));
     case 'fio':
-      return parseFioJson(text, fileName, now);
+      return parseFioFile(text, fileName, now);
     case 'kdiskmark':
       return parseKDiskMarkText(text, fileName);
     case 'crystaldiskmark':

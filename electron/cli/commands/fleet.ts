@@ -1,0 +1,165 @@
+// `diskdelta fleet run|compare`: many hosts through fio's own client/server engine (issue #26).
+// run: core/bench/fleet (job file, probe, fio --client, import, one run per host).
+// compare: core/analysis/fleet-compare.ts over the library's per-host runs.
+import { readFileSync } from 'node:fs';
+import { EXIT_FAILURE, UsageError, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
+import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
+import { writeErr, writeOut } from '../terminal.ts';
+import { PRESETS } from '../../core/bench/presets.ts';
+import { PRESET_NAMES, type PresetName } from '../../core/bench/spec.ts';
+import { HostsFileError, networkWarning, parseHostsFile } from '../../core/bench/fleet/hosts.ts';
+import { FleetError, runFleet } from '../../core/bench/fleet/fleet-run.ts';
+import { compareFleet, FLEET_FIGURES, type FleetComparison } from '../../core/analysis/fleet-compare.ts';
+import { formatIops, formatThroughput } from '../../core/analysis/units.ts';
+import type { RunRecord } from '../../core/model/results.ts';
+
+const HELP = `Usage: diskdelta fleet run --hosts FILE --folder DIR [--preset NAME] [--size SIZE] [--duration SEC] [--no-save] [--db FILE]
+       diskdelta fleet compare [ID...] [--json] [--db FILE]
+
+run: the preset's tests as one fio job file, run on every host of FILE through fio's
+client/server mode (fio --client), each host's results saved as its own run.
+  FILE holds one host per line as fio reads it: NAME or NAME,PORT (fio --server listens on 8765).
+  The safe way in is an SSH forward you already have: on the host "fio --server=ip:127.0.0.1",
+  here "ssh -L 8766:localhost:8765 HOST" and the line "localhost,8766". fio's server has no
+  authentication: a host reached over the network is said before anything runs.
+  Every host is probed first: one that does not answer, or runs another fio version than this
+  machine (client and server must speak the same protocol), is named and left out; the others run.
+  --folder DIR   where each host makes its test file (must exist there; removed at the end)
+  --preset NAME  ${PRESET_NAMES.join(', ')} (default quick); tests fio has no job for are named and skipped
+  --size SIZE    test file size (default: the preset's); --duration SEC: seconds per test
+
+compare: one row per host (device, class from the figures, sequential and random figures),
+the fleet's median and 10th/90th percentiles, outliers, and an upgrade verdict per host.
+  ID...          runs to compare (default: every run of the library that came from fio --client)
+  --json         the comparison as JSON
+${DB_HELP}`;
+
+async function fleetRun(argv: string[]): Promise<number> {
+  const { values } = parseFlags(argv, {
+    hosts: { type: 'string' },
+    folder: { type: 'string' },
+    preset: { type: 'string' },
+    size: { type: 'string' },
+    duration: { type: 'string' },
+    'no-save': { type: 'boolean' },
+    db: { type: 'string' },
+  });
+  if (!values.hosts) throw new UsageError('fleet run needs --hosts FILE: one host per line, NAME or NAME,PORT');
+  if (!values.folder) throw new UsageError('fleet run needs --folder DIR: where each host makes its test file, e.g. --folder /var/tmp');
+  const presetName = (values.preset ?? 'quick') as PresetName;
+  if (!PRESET_NAMES.includes(presetName)) throw new UsageError(`unknown preset "${values.preset}": one of ${PRESET_NAMES.join(', ')}`);
+  let text: string;
+  try {
+    text = readFileSync(values.hosts, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the hosts file ${values.hosts}: ${(error as Error).message}`);
+  }
+  let hosts;
+  try {
+    hosts = parseHostsFile(text, values.hosts);
+  } catch (error) {
+    if (error instanceof HostsFileError) throw new UsageError(error.message);
+    throw error;
+  }
+  const warning = networkWarning(hosts);
+  if (warning) writeErr(`diskdelta fleet: ${warning}\n`);
+  const opened = openLibraryToSave('fleet run', values.db, values['no-save'] === true);
+  if (opened.failure !== null) {
+    writeErr(opened.failure);
+    return EXIT_FAILURE;
+  }
+  try {
+    const result = await runFleet({
+      hosts,
+      preset: PRESETS[presetName],
+      folder: values.folder,
+      sizeBytes: values.size ? parseSize(values.size, '--size') : undefined,
+      durationSec: values.duration ? parseDuration(values.duration, '--duration') : undefined,
+    });
+    for (const s of result.jobFile.skipped) writeErr(`diskdelta fleet: ${s.test} skipped: ${s.why}\n`);
+    for (const d of result.jobFile.differences) writeOut(`differs from diskdelta run: ${d}\n`);
+    for (const p of result.problems) writeErr(`diskdelta fleet: ${p}\n`);
+    for (const run of result.runs) {
+      const figures = run.results.map((r) => `${r.test} ${r.bytesPerSec === null ? 'failed' : formatThroughput(r.bytesPerSec)}`).join(', ');
+      writeOut(`${run.sourceMeta['fio.host']}: ${figures} (one fio run per test: no spread)\n`);
+    }
+    const outcome = await saveMeasured(opened.library, result.runs);
+    if (outcome?.saved) writeOut(`Saved ${result.runs.length} host run(s) to the library.\n`);
+    else if (outcome) writeErr(notSavedLine('fleet run', outcome));
+    return result.runs.length === 0 || result.problems.length > 0 ? EXIT_FAILURE : 0;
+  } catch (error) {
+    if (error instanceof FleetError) {
+      writeErr(`diskdelta fleet: ${error.message}\n`);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  } finally {
+    opened.library?.close();
+  }
+}
+
+function figureText(id: (typeof FLEET_FIGURES)[number], v: number | undefined): string {
+  if (v === undefined) return '—';
+  return id.metric === 'bytesPerSec' ? formatThroughput(v) : formatIops(v, id.metric === 'seeks' ? 'seeks/s' : 'IOPS');
+}
+
+export function formatFleetText(fleet: FleetComparison): string {
+  const shown = FLEET_FIGURES.filter((f) => fleet.stats.some((s) => s.figure === f.id));
+  const out: string[] = [];
+  for (const row of fleet.rows) {
+    const figs = shown.map((f) => `${f.label} ${figureText(f, row.figures[f.id])}`).join(', ');
+    const odd = row.outliers.map((o) => `${o.side} ${FLEET_FIGURES.find((f) => f.id === o.figure)?.label}`).join(', ');
+    out.push(`${row.host}  ${row.device ?? 'device ?'}  ${row.deviceClass.toUpperCase()}  ${figs}${odd ? `  OUTLIER: ${odd}` : ''}`);
+    out.push(`    ${row.verdict}`);
+  }
+  out.push('');
+  for (const s of fleet.stats) {
+    const f = FLEET_FIGURES.find((x) => x.id === s.figure) as (typeof FLEET_FIGURES)[number];
+    out.push(
+      `fleet ${f.label} (${s.hosts} hosts): median ${figureText(f, s.median)}, 10th ${figureText(f, s.p10)}, 90th ${figureText(f, s.p90)}`,
+    );
+  }
+  out.push('Every figure is one fio run per test: no run-to-run spread (flagged on each row in --json).');
+  out.push(fleet.summary);
+  if (fleet.superseded.length > 0) out.push(`Measured more than once (the newest run used): ${fleet.superseded.join(', ')}`);
+  return `${out.join('\n')}\n`;
+}
+
+async function fleetCompare(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' }, db: { type: 'string' } }, true);
+  const ids = positionals.map(parseRunId);
+  return withLibrary(
+    'fleet compare',
+    values.db,
+    (library) => {
+      let runs: RunRecord[];
+      if (ids.length > 0) runs = requireRuns(library, ids);
+      else {
+        runs = library
+          .listRuns({})
+          .filter((s) => s.sourceFormat === 'fio')
+          .flatMap((s) => {
+            const run = library.getRun(s.id);
+            return run && run.sourceMeta['fio.host'] ? [run] : [];
+          });
+      }
+      if (runs.length === 0)
+        throw new UsageError('no fleet runs in the library: run "diskdelta fleet run" or import a fio --client JSON file');
+      const fleet = compareFleet(runs);
+      writeOut(values.json ? `${JSON.stringify(fleet, null, 2)}\n` : formatFleetText(fleet));
+      return 0;
+    },
+    { readOnly: true },
+  );
+}
+
+export const fleetCommand: CliCommand = {
+  help: HELP,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub === 'run') return fleetRun(rest);
+    if (sub === 'compare') return fleetCompare(rest);
+    throw new UsageError(`fleet needs "run" or "compare", got ${sub === undefined ? 'nothing' : `"${sub}"`}: diskdelta fleet --help`);
+  },
+};
