@@ -81,6 +81,8 @@ test('progress and samples of a test id the old enum did not know reach the Live
     globals.WebSocket = previous;
   });
   const client = createWsClient({ url: `ws://127.0.0.1:${running.port}/api?token=${running.token}` });
+  // The client reconnects to a server that went away (ws-transport.ts): closed here, or its retry timer keeps the test alive.
+  t.after(() => client.close());
   const finished = new Promise<string>((resolve) => client.on('run.finished', ({ status }) => resolve(status)));
   const store = createRunsStore(client);
 
