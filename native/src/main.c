@@ -362,13 +362,13 @@ static int cmd_run(options_t *o, int prepare_only) {
     // Said before anything is opened: read-only mode writes nothing, not even a test file.
     for (unsigned i = 0; i < o->njobs; i++)
       if (o->jobs[i].pattern->may_write && o->jobs[i].pattern->rw != RW_SEEKS)  // seeks on a device only read
-        return emit_end(emit_failure(FAIL_READ_ONLY_MODE, "--read-only: job %s writes (%s); read-only mode runs read jobs only",
+        return emit_end(emit_failure(FAIL_READ_ONLY_MODE, "read-only mode runs read jobs only: job %s writes (%s)",
                                      o->jobs[i].name, o->jobs[i].pattern->name),
                         0, "nothing was opened");
     struct stat st;
     if (prepare_only || stat(o->target, &st) != 0 || !S_ISBLK(st.st_mode))
       return emit_end(emit_failure(FAIL_READ_ONLY_MODE,
-                                   "--read-only: %s is not a block device, and measuring a folder needs a test file written in it: "
+                                   "read-only mode: %s is not a block device, and measuring a folder needs a test file written in it: "
                                    "give the disk's device",
                                    o->target),
                       0, "nothing was opened");

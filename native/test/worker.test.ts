@@ -902,7 +902,7 @@ describe('bad input: a clear error, the documented exit code, nothing left', () 
       assert.equal(o.code, EXIT.ok, o.stderr);
       assert.ok(o.messages.some((m) => m.type === 'result' && m.name === 'sk'));
       const refused = await runWorker(['run', '--target', device, '--read-only', ...SMALL, ...read, ...write]);
-      assertFailure(refused, EXIT.usage, 'read-only-mode', /--read-only: job \S+ writes/);
+      assertFailure(refused, EXIT.usage, 'read-only-mode', /read-only mode runs read jobs only: job \S+ writes/);
       assert.ok(!refused.messages.some((m) => m.type === 'hello'), 'refused before the target was opened');
       const dir = scratch('read-only');
       const folder = await runWorker(['run', '--target', dir, '--read-only', ...SMALL, ...read]);

@@ -160,6 +160,12 @@ export const fleetCommand: CliCommand = {
     const [sub, ...rest] = argv;
     if (sub === 'run') return fleetRun(rest);
     if (sub === 'compare') return fleetCompare(rest);
+    // Options before the verb: a mistyped one is named, as every other command names it.
+    const stray = argv.find((a) => a.startsWith('-') && a !== '--json');
+    if (stray)
+      throw new UsageError(
+        `${stray} is not an option of fleet itself: write diskdelta fleet run … or fleet compare … (diskdelta fleet --help)`,
+      );
     throw new UsageError(`fleet needs "run" or "compare", got ${sub === undefined ? 'nothing' : `"${sub}"`}: diskdelta fleet --help`);
   },
 };

@@ -73,14 +73,14 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
     if (!isDevice) {
       throw new BenchError(
         'read-only-mode',
-        `--read-only writes nothing, but measuring the folder ${spec.target} needs a test file written in it: give the disk's block device (e.g. /dev/sdb; --elevate if you cannot read it), or leave --read-only off`,
+        `read-only mode writes nothing, but measuring the folder ${spec.target} needs a test file written in it: measure the disk's block device instead (e.g. /dev/sdb), or measure without read-only mode`,
       );
     }
     const writing = tests.filter(writes);
     if (writing.length > 0 && spec.tests) {
       throw new BenchError(
         'read-only-mode',
-        `--read-only: refusing the write tests ${writing.join(', ')}: read-only mode runs read tests only. Leave them out, or leave --read-only off`,
+        `read-only mode runs read tests only, so the write tests ${writing.join(', ')} were refused: leave them out, or measure without read-only mode`,
       );
     }
     if (writing.length > 0) {
@@ -90,7 +90,8 @@ export async function planRun(input: BenchSpec): Promise<{ steps: PlannedStep[];
         message: `read-only mode: the write tests of the preset were skipped (${writing.join(', ')})`,
       });
     }
-    if (tests.length === 0) throw new BenchError('read-only-mode', '--read-only: the preset has no read tests to run; pick one that has');
+    if (tests.length === 0)
+      throw new BenchError('read-only-mode', 'read-only mode: the preset has no read tests to run; pick one that has');
   }
   // DiskDelta's own throwaway loop/dm-crypt devices hold only its test file: they may be written.
   if (isDevice && !spec.readOnly && !(await isOwnThrowawayDevice(spec.target))) {
