@@ -588,7 +588,9 @@ test('a denying rule: exit 9, "polkit did not authorise"', { timeout: 60_000 }, 
     r.stderr,
     /polkit did not authorise reading \/dev\/loop\d+ \(pkexec: Error executing command as another user: Not authorized\)/,
   );
-  assert.equal(r.stdout, '');
+  // Under --json the failure is also a JSON error on stdout (cli/failure-out.ts), never a result.
+  const { error } = JSON.parse(r.stdout) as { error: { code: string; exit: number } };
+  assert.deepEqual([error.code, error.exit], ['elevate-denied', 9]);
 });
 
 test('no polkit agent and no terminal: exit 9, says where an agent comes from', { timeout: 60_000 }, async (t) => {

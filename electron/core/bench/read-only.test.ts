@@ -43,7 +43,8 @@ test('--read-only on a block device: named write tests refused, a preset runs it
   const before = createHash('sha256').update(readFileSync(image)).digest('hex');
   await assert.rejects(
     planRun({ target: device, tests: ['seq1m-q8t1-read', 'rnd4k-q1t1-write'], readOnly: true }),
-    (e: unknown) => e instanceof BenchError && e.code === 'read-only-mode' && /the write tests rnd4k-q1t1-write were refused/.test(e.message),
+    (e: unknown) =>
+      e instanceof BenchError && e.code === 'read-only-mode' && /the write tests rnd4k-q1t1-write were refused/.test(e.message),
   );
   const { steps, warnings } = await planRun({ target: device, preset: 'quick', readOnly: true });
   assert.ok(runArgv(steps[0]!.plan as WorkerPlan).includes('--read-only'), 'the worker is told too');
