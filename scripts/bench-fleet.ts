@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { parseCount } from '../electron/cli/args.ts';
 import { formatFleetText } from '../electron/cli/commands/fleet.ts';
 import { compareFleet } from '../electron/core/analysis/fleet-compare.ts';
+import { resultWithoutRuns } from '../electron/core/formats/common.ts';
 import { GRID_TEST_IDS } from '../electron/core/model/catalog.ts';
 import type { RunRecord, TestResult } from '../electron/core/model/results.ts';
 
@@ -23,22 +24,8 @@ const TARGET_MS = 1000;
 const REPEAT = 7;
 const TESTS = [...GRID_TEST_IDS, 'mix70-rnd4k-q8t1', 'seeks'];
 
-function result(test: string, bytesPerSec: number, iops: number): TestResult {
-  return {
-    test,
-    params: null,
-    bytesPerSec,
-    iops,
-    latencyNs: null,
-    best: null,
-    cv: null,
-    runs: [],
-    histogram: [],
-    cpu: null,
-    underResolved: false,
-    warnings: [],
-  };
-}
+const result = (test: string, bytesPerSec: number, iops: number): TestResult =>
+  resultWithoutRuns({ test, params: null, bytesPerSec, iops });
 
 /** Host i: every tenth a hard disk (~110 MB/s, ~120 IOPS), the rest SSDs (~500 MB/s, ~20,000 IOPS), spread deterministically. */
 function hostRun(i: number): RunRecord {

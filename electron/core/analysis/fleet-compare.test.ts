@@ -2,24 +2,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunRecord, TestResult } from '../model/results.ts';
+import { resultWithoutRuns } from '../formats/common.ts';
 import { compareFleet, percentile } from './fleet-compare.ts';
 
-function result(test: string, bytesPerSec: number, iops: number): TestResult {
-  return {
-    test,
-    params: null,
-    bytesPerSec,
-    iops,
-    latencyNs: null,
-    best: null,
-    cv: null,
-    runs: [],
-    histogram: [],
-    cpu: null,
-    underResolved: false,
-    warnings: [],
-  };
-}
+const result = (test: string, bytesPerSec: number, iops: number): TestResult =>
+  resultWithoutRuns({ test, params: null, bytesPerSec, iops });
 
 /** A host's run as fleet run imports it: seq in MB/s, random 4K QD1 read in IOPS. */
 export function hostRun(host: string, seqMB: number, rndIops: number, createdAt = '2026-12-01T10:00:00.000Z'): RunRecord {

@@ -6,6 +6,7 @@
 // run without discard: it trimmed what those passes' deletes left.
 import type { Figure, RunRecord, TargetInfo, Warning } from '../../model/results.ts';
 import type { StackLayer, SystemFacts } from '../../model/machine.ts';
+import { resultWithoutRuns } from '../../formats/common.ts';
 import { SEED_TREE } from '../kinds/workload.ts';
 import type { DiscardCostResult, DiscardSetting } from './discard-cost.ts';
 
@@ -85,23 +86,7 @@ export function discardCostRuns(r: DiscardCostResult, ctx: DiscardRunContext): R
       system: ctx.system,
       settings: { runs: s.deleteRuns.length },
       engine: { name: 'diskdelta-worker tree', version: ctx.version },
-      results: [
-        {
-          test,
-          params: null,
-          bytesPerSec: null,
-          iops: null,
-          latencyNs: null,
-          best: null,
-          cv: null,
-          runs: [],
-          histogram: [],
-          cpu: null,
-          underResolved: false,
-          warnings,
-          figures,
-        },
-      ],
+      results: [resultWithoutRuns({ test, params: null, bytesPerSec: null, iops: null, warnings, figures })],
       extras: [],
       warnings,
     };
