@@ -779,12 +779,18 @@ class SqliteLibrary implements Library {
   }
 
   latestCipherCeilings(cpu?: { model: string | null; cpus: number }): CipherCeilings | null {
-    const rows = this.#stmt('SELECT result FROM cipher_ceilings ORDER BY at DESC, id DESC').all() as Row[];
-    // Another CPU's ceilings (a library copied from another machine) never stand in for this one's.
-    const mine = rows
-      .map((r) => JSON.parse(str(r.result)) as CipherCeilings)
-      .find((c) => !cpu || (c.cpu.model === cpu.model && c.cpus === cpu.cpus));
-    return mine ?? null;
+    // Another CPU's ceilings (a library copied from another machine) never stand in for this one's:
+    // the model is matched in SQL (its own column), the CPU count in the few rows of that model.
+    const rows = (
+      cpu
+        ? this.#stmt('SELECT result FROM cipher_ceilings WHERE cpu_model IS ? ORDER BY at DESC, id DESC').all(cpu.model)
+        : this.#stmt('SELECT result FROM cipher_ceilings ORDER BY at DESC, id DESC LIMIT 1').all()
+    ) as Row[];
+    for (const row of rows) {
+      const ceilings = JSON.parse(str(row.result)) as CipherCeilings;
+      if (!cpu || ceilings.cpus === cpu.cpus) return ceilings;
+    }
+    return null;
   }
 
   createAssessment(label: string, steps: Partial<Record<AssessmentField, number | null>> = {}): Assessment {
