@@ -53,7 +53,9 @@ async function fleetRun(argv: string[]): Promise<number> {
   try {
     text = readFileSync(values.hosts, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read the hosts file ${values.hosts}: ${(error as Error).message}`);
+    throw new UsageError(
+      `cannot read the hosts file ${values.hosts}: ${(error as Error).message}; give a readable file with one host per line (NAME or NAME,PORT)`,
+    );
   }
   let hosts;
   try {

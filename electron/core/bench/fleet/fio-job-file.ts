@@ -72,7 +72,10 @@ export function fleetJobFile(preset: Preset, opts: { folder: string; sizeBytes?:
     tests.push(test);
     jobs.push(lines.join('\n'));
   }
-  if (jobs.length === 0) throw new Error(`preset ${preset.name} has no test fio can run (${skipped.map((s) => s.test).join(', ')})`);
+  if (jobs.length === 0)
+    throw new Error(
+      `preset ${preset.name} has no test fio can run (${skipped.map((s) => s.test).join(', ')}): choose a preset with rate tests, e.g. quick`,
+    );
   // The last job removes the file: every job before it reuses the one laid out by the first.
   jobs[jobs.length - 1] += '\nunlink=1';
   const global = [
