@@ -159,6 +159,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'native/test/workload.test.ts': ['root', 'mount'],
   'renderer/src/api/new-test-events.test.ts': [],
   'renderer/src/api/ws-reconnect.test.ts': [],
+  'renderer/src/charts/bar-layout.test.ts': [],
   'renderer/src/charts/chart-registry.test.ts': [],
   'renderer/src/stores/stores.test.ts': [],
   'renderer/src/view/encryption-view.test.ts': [],

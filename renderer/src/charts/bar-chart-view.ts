@@ -1,20 +1,17 @@
-// The app's view of a bar chart model (core/report/charts/chart-model.ts): a recharts bar
-// chart, one bar per run in each category, labelled with its value and its ratio to #1, on
-// the axis the page's scale switch chooses. It names no chart type: the model says it all.
-// There is no recharts <Legend>: the numbered, coloured list of runs above the charts is the
-// legend (one for all charts, readable by screen readers), and recharts' legends re-measure
-// the page on every update.
-import { createElement as h, memo, useId, useMemo } from 'react';
-import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts';
+// The app's view of a bar chart model (core/report/charts/chart-model.ts): one bar per run in
+// each category, numbered, labelled with its value and its ratio to #1, on the axis the page's
+// scale switch chooses. Plain SVG from bar-layout.ts (why not recharts: see there). It names
+// no chart type: the model says it all. There is no legend in the chart: the numbered,
+// coloured list of runs above the charts is the legend (one for all charts), and each bar
+// carries its run's number.
+import { createElement as h, memo, useId, useMemo, type ReactElement, type ReactNode } from 'react';
 import { formatAxisValue, type BarChartModel } from '../../../electron/core/report/charts/chart-model.ts';
-import { barRows, chartDomain, chooseScale, labelRoomPx, wrapTickLabel, type BarDatum, type ScaleMode } from '../view/compare-view.ts';
-import { barLabel, barShape, barWidthPx, tooltipStyle, wrappedTick } from './bar-parts.ts';
+import { barRows, chooseScale, type BarDatum, type ScaleMode } from '../view/compare-view.ts';
+import { layoutBars, type BarLayout, type ColumnsLayout, type PlacedBar, type RowsLayout } from './bar-layout.ts';
+import { BarLabel } from './bar-parts.ts';
 import { SERIES_COLORS } from './colors.ts';
-import { chartFrame, tooltipValue } from './chart-frame.ts';
+import { chartFrame } from './chart-frame.ts';
 import { useWidth } from './use-width.ts';
-
-const Y_AXIS = 80;
-const HEIGHT = 300;
 
 export const BarChartView = memo(function BarChartView({
   chart,
@@ -31,59 +28,138 @@ export const BarChartView = memo(function BarChartView({
   const headingId = useId();
   const data = useMemo(() => barRows(chart), [chart]);
   const keys = useMemo(() => labels.map((_, i) => `r${i}`), [labels]);
-  const shapes = useMemo(() => labels.map((_, i) => barShape(i, chart.type)), [labels, chart.type]);
   const choice = useMemo(() => chooseScale(data, keys, scale), [data, keys, scale]);
-  const band = width ? (width - Y_AXIS - 24) / Math.max(1, data.length) : 0;
-  const tickLines = Math.max(1, ...data.map((d) => wrapTickLabel(d.title, band - 8).length));
-  const plotHeight = HEIGHT - 16 - 26;
-  const room = width ? labelRoomPx(data, barWidthPx(width, Y_AXIS, data.length, labels.length)) / plotHeight : 0.2;
-  const tick = (v: number) => formatAxisValue(chart.valueFormat, v);
+  const layout = useMemo(
+    () => (width ? layoutBars(data, labels.length, width, choice.log) : null),
+    [data, labels.length, width, choice.log],
+  );
   return chartFrame(
     { chart, testId: `bars-${chart.type}`, scale: choice, heading, headingId, box, labels },
-    width
-      ? h(
-          BarChart,
-          {
-            width,
-            height: HEIGHT + 14 * (tickLines - 1),
-            data,
-            margin: { top: 8, right: 16, bottom: 8, left: 8 },
-            accessibilityLayer: false,
-          },
-          h(CartesianGrid, { stroke: 'var(--grid)', strokeDasharray: '3 3' }),
-          h(XAxis, { dataKey: 'title', stroke: 'var(--muted)', interval: 0, height: 14 * tickLines + 12, tick: wrappedTick(band - 8) }),
-          h(YAxis, {
-            width: Y_AXIS,
-            stroke: 'var(--muted)',
-            scale: choice.log ? 'log' : 'auto',
-            domain: chartDomain(data, keys, choice.log, room),
-            allowDataOverflow: choice.log,
-            tickFormatter: tick,
-          }),
-          h(Tooltip, {
-            formatter: (v: unknown) => tooltipValue(chart, v, tick),
-            contentStyle: tooltipStyle,
-            cursor: { fill: 'var(--grid)' },
-          }),
-          ...labels.map((label, i) =>
-            h(
-              Bar,
-              {
-                key: i,
-                dataKey: `r${i}`,
-                name: `#${i + 1} ${label}`,
-                fill: SERIES_COLORS[i],
-                isAnimationActive: false,
-                shape: shapes[i],
-              },
-              h(LabelList, { dataKey: `r${i}`, content: barLabel(data, i) }),
-            ),
-          ),
-        )
-      : null,
+    layout ? h(BarsSvg, { chart, layout, labels }) : null,
     h(Bases, { chart, data }),
   );
 });
+
+function BarsSvg({ chart, layout, labels }: { chart: BarChartModel; layout: BarLayout; labels: string[] }): ReactElement {
+  return h(
+    'svg',
+    { width: layout.width, height: layout.height, className: 'bar-chart', 'data-layout': layout.orientation },
+    ...(layout.orientation === 'columns' ? columnsParts(chart, layout) : rowsParts(layout)),
+    ...layout.bars.map((bar) => barRect(chart, bar, labels)),
+  );
+}
+
+/** A bar says what it shows (tests and screen readers find it by these) and its figure on hover. */
+function barRect(chart: BarChartModel, bar: PlacedBar, labels: string[]): ReactElement {
+  const category = chart.categories[bar.category]!;
+  const model = category.bars.find((b) => b.runIndex === bar.run);
+  const ratio = model?.ratioText ? ` (${model.ratioText})` : '';
+  return h(
+    'rect',
+    {
+      key: `b${bar.category}-${bar.run}`,
+      x: bar.x,
+      y: bar.y,
+      width: Math.max(0, bar.width),
+      height: Math.max(0, bar.height),
+      fill: SERIES_COLORS[bar.run],
+      'data-testid': 'bar',
+      'data-group': chart.type,
+      'data-run': bar.run,
+      'data-test': category.test,
+      'data-title': category.title,
+      'data-value': bar.value,
+    },
+    h('title', null, `#${bar.run + 1} ${labels[bar.run] ?? ''} · ${category.title}: ${model?.display ?? bar.value}${ratio}`),
+  );
+}
+
+const runNumber = (bar: PlacedBar, x: number, y: number, anchor: 'middle' | 'start') =>
+  h(
+    'text',
+    {
+      key: `n${bar.category}-${bar.run}`,
+      x,
+      y,
+      fontSize: 9,
+      fill: 'var(--muted)',
+      textAnchor: anchor,
+      'data-testid': 'bar-run',
+      'data-run': bar.run,
+    },
+    `#${bar.run + 1}`,
+  );
+
+function columnsParts(chart: BarChartModel, layout: ColumnsLayout): ReactNode[] {
+  const { plot } = layout;
+  return [
+    ...layout.valueTicks.map((t) =>
+      h(
+        'g',
+        { key: `t${t.value}` },
+        h('line', { x1: plot.left, x2: plot.right, y1: t.at, y2: t.at, stroke: 'var(--grid)', strokeDasharray: '3 3' }),
+        h(
+          'text',
+          { x: plot.left - 6, y: t.at + 4, fontSize: 11, fill: 'var(--muted)', textAnchor: 'end', 'data-testid': 'value-tick' },
+          formatAxisValue(chart.valueFormat, t.value),
+        ),
+      ),
+    ),
+    h('line', { key: 'y-axis', x1: plot.left, x2: plot.left, y1: plot.top, y2: plot.bottom, stroke: 'var(--muted)' }),
+    h('line', { key: 'x-axis', x1: plot.left, x2: plot.right, y1: plot.bottom, y2: plot.bottom, stroke: 'var(--muted)' }),
+    ...layout.bars.map((bar) => runNumber(bar, bar.x + bar.width / 2, plot.bottom + 10, 'middle')),
+    ...layout.bars.map((bar) =>
+      bar.label
+        ? h(BarLabel, { key: `l${bar.category}-${bar.run}`, label: bar.label, run: bar.run, x: bar.x, y: bar.y, width: bar.width })
+        : null,
+    ),
+    ...layout.titles.map((title, i) =>
+      h(
+        'text',
+        {
+          key: `c${i}`,
+          x: title.x,
+          y: plot.bottom + 16,
+          fontSize: 11,
+          fill: 'var(--muted)',
+          textAnchor: 'middle',
+          'data-testid': 'axis-tick',
+        },
+        ...title.lines.map((line, j) => h('tspan', { key: j, x: title.x, dy: j === 0 ? '0.71em' : '1.2em' }, line)),
+      ),
+    ),
+  ];
+}
+
+function rowsParts(layout: RowsLayout): ReactNode[] {
+  const labelText = (bar: PlacedBar) => (bar.label ? `${bar.label.value}${bar.label.ratio ? ` ${bar.label.ratio}` : ''}` : '');
+  return [
+    h('line', { key: 'axis', x1: layout.plot.left, x2: layout.plot.left, y1: 0, y2: layout.height, stroke: 'var(--muted)' }),
+    ...layout.titles.map((title, i) =>
+      h(
+        'text',
+        { key: `c${i}`, x: 0, y: title.y, fontSize: 11, fontWeight: 600, fill: 'var(--text)', 'data-testid': 'category-title' },
+        ...title.lines.map((line, j) => h('tspan', { key: j, x: 0, dy: j === 0 ? 0 : '1.2em' }, line)),
+      ),
+    ),
+    ...layout.bars.map((bar) => runNumber(bar, 0, bar.y + 10, 'start')),
+    ...layout.bars.map((bar) =>
+      h(
+        'text',
+        {
+          key: `l${bar.category}-${bar.run}`,
+          x: bar.x + bar.width + 4,
+          y: bar.y + 10,
+          fontSize: 10,
+          fill: 'var(--text)',
+          'data-testid': 'bar-label',
+          'data-run': bar.run,
+        },
+        labelText(bar),
+      ),
+    ),
+  ];
+}
 
 /** What each bar stands on (a workload's passes and their range), per run, under the chart. */
 function Bases({ chart, data }: { chart: BarChartModel; data: BarDatum[] }) {

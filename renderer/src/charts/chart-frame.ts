@@ -1,4 +1,4 @@
-// What every chart view draws around its recharts chart: a section named by its heading (the
+// What every chart view draws around its drawing: a section named by its heading (the
 // title, the unit, "lower is better" where it is, and why this axis), the box whose measured
 // width the chart takes, and what follows the chart. One frame, so that the bar and the series
 // views stay alike for tests (data-testid, data-chart-id, data-scale) and screen readers.
@@ -16,6 +16,9 @@ export function chartCaption(chart: ChartModel, scaleNote: string): string {
 export function tooltipValue(chart: Exclude<ChartModel, { shape: 'table' }>, value: unknown, axisLabel: (v: number) => string): string {
   return chart.valueFormat === 'number' ? `${formatNumber(Number(value))} ${chart.unitLabel}` : axisLabel(Number(value));
 }
+
+/** recharts' tooltip box in the page's theme (the series and encryption charts). */
+export const tooltipStyle = { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' };
 
 export function chartFrame(
   frame: {

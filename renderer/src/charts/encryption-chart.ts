@@ -7,7 +7,7 @@ import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, Tooltip, XAxis, YAxi
 import { formatNumber, formatTick } from '../../../electron/core/analysis/units.ts';
 import type { EncryptionView } from '../view/encryption-view.ts';
 import { logDomain } from '../view/compare-view.ts';
-import { tooltipStyle } from './bar-parts.ts';
+import { tooltipStyle } from './chart-frame.ts';
 import { SERIES_COLORS } from './colors.ts';
 import { useWidth } from './use-width.ts';
 

@@ -5,8 +5,7 @@ import { createElement as h, memo, useId, useMemo } from 'react';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { axisPosition, formatAxisValue, SERIES_DASHES, type SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import { chooseScale, logDomain, type ScaleMode } from '../view/compare-view.ts';
-import { tooltipStyle } from './bar-parts.ts';
-import { chartFrame, tooltipValue } from './chart-frame.ts';
+import { chartFrame, tooltipStyle, tooltipValue } from './chart-frame.ts';
 import { SERIES_COLORS } from './colors.ts';
 import { useWidth } from './use-width.ts';
 
