@@ -235,7 +235,7 @@ test('keyboard: skip link, navigation and the page controls are reached with Tab
   // Enter on the focused "Library" link opens the page; Tab then reaches its controls.
   await page.getByRole('link', { name: 'Library' }).focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('page-library')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Library', level: 1 })).toBeVisible();
   const controls: string[] = [];
   for (let i = 0; i < 12; i++) {
     await page.keyboard.press('Tab');
@@ -244,6 +244,8 @@ test('keyboard: skip link, navigation and the page controls are reached with Tab
   expect(controls).toContain('Import files…');
   // Every form control on New run has a label a screen reader announces.
   await page.goto(`${app.url}#/new`);
+  // The page's own content, not the shell's: pages load when first opened.
+  await expect(page.getByRole('heading', { name: 'New run', level: 1 })).toBeVisible();
   const unlabelled = await page.evaluate(
     `[...document.querySelectorAll('input, select')].filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML)`,
   );

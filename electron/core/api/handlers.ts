@@ -5,7 +5,7 @@
 import type { RunRecord, Warning } from '../model/results.ts';
 import { importItems, type Library } from '../store/library.ts';
 import type { ProcedureOutput, RunRef, SystemOverview } from './contract.ts';
-import { DEFAULT_LIST_PAGE } from '../model/run-summary.ts';
+import { DEFAULT_LIST_PAGE } from '../model/list-page.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
 import type { Importer } from './import-worker.ts';

@@ -6,10 +6,6 @@ import { agree, deviceFingerprintSchema, type Exact } from './schemas.ts';
 import type { RunSource, SourceFormat } from './results.ts';
 import type { DeviceClass } from './machine.ts';
 
-/** library.list answers at most this many runs (DEFAULT_LIST_PAGE when the caller names no limit). */
-export const MAX_LIST_PAGE = 5000;
-export const DEFAULT_LIST_PAGE = 500;
-
 /** What the runs table alone can tell: no JSON, no samples. */
 export interface RunSummary {
   id: number;

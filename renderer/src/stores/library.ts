@@ -1,7 +1,7 @@
 // The results library: list with filters, relabel, delete, import, export.
 import { createStore } from 'zustand/vanilla';
 import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/core/api/contract.ts';
-import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE } from '../../../electron/core/model/run-summary.ts';
+import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE } from '../../../electron/core/model/list-page.ts';
 import type { Warning } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/core/model/import-limits.ts';
