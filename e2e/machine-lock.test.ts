@@ -29,7 +29,8 @@ test('a process that ends without releasing exits at once and frees the lock', a
       '-e',
       `const { holdMachineLock } = await import(${JSON.stringify(new URL('./machine-lock.ts', import.meta.url).href)}); await holdMachineLock(${JSON.stringify(NAME)}, () => {}); console.log('held');`,
     ],
-    { encoding: 'utf8', timeout: 30_000 },
+    // A bound for a holder that never ends (the defect), not a timing.
+    { encoding: 'utf8', timeout: 180_000 },
   );
   assert.equal(child.signal, null, 'the holder kept its process alive until the timeout');
   assert.equal(child.status, 0, child.stderr);

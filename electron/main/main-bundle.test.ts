@@ -175,7 +175,7 @@ function runMainAlone(env: NodeJS.ProcessEnv) {
   return spawnSync(process.execPath, ['--import', HOOKS, join(ROOT, BUILD, 'main.cjs')], {
     encoding: 'utf8',
     // A bound for a process that never ends (the defect this checks), not a timing.
-    timeout: 60_000,
+    timeout: 180_000,
     env: { ...process.env, DISKDELTA_WORKER: join(ROOT, 'native', 'build', 'diskdelta-worker'), ...env },
   });
 }
