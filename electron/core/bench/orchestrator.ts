@@ -4,7 +4,7 @@
 // them. Used unchanged by the CLI, the app's API and the tests.
 import { stat } from 'node:fs/promises';
 import { kindOfTest } from '../model/catalog.ts';
-import type { RunRecord, RunSettings, TestResult, Warning } from '../model/results.ts';
+import type { DriveTemperature, RunRecord, RunSettings, TestResult, Warning } from '../model/results.ts';
 import { describeTarget, watchOtherCpu } from '../system/index.ts';
 import { machineBusyWarning } from './result-warnings.ts';
 import { BenchError } from './errors.ts';
@@ -19,6 +19,8 @@ import { cacheDropHelper, deviceAccessArgs, locateHelper, needsElevation, type L
 import { acquireDiskLock } from './disk-lock.ts';
 import { withStderr } from '../model/stderr-tail.ts';
 import { checkTarget } from './target-check.ts';
+import { watchTemperature, type TemperatureWatchOptions } from './temperature-watch.ts';
+import { thermalWarnings } from '../analysis/thermal.ts';
 
 export interface RunOptions {
   onEvent?: (event: BenchEvent) => void;
@@ -30,6 +32,8 @@ export interface RunOptions {
   helper?: LocateOptions;
   /** The app's session holder of this device's descriptor (elevation-session.ts). */
   fdFrom?: string;
+  /** Where the drive's temperature is read (a planted sysfs tree in tests) and how often. */
+  temperature?: TemperatureWatchOptions;
 }
 
 export const ENGINE_NAME = 'diskdelta';
@@ -205,29 +209,55 @@ async function measure(
   const settings: RunSettings = { preset: spec.preset ?? (spec.tests ? undefined : 'standard') };
   let hello: WorkerHello | null = null;
   let before = 0;
-  for (const planned of steps) {
-    const stepContext: StepContext = {
-      target: context.target,
-      system: context.system,
-      emit: stepEmitter(emit, before, planned.tests.length, total),
-      reuseFile: options.reuseFile,
-      cacheHelper: options.cacheHelper,
-    };
-    const step = planned.kind.start(planned.plan, stepContext);
-    const cpuWatch = watchOtherCpu();
-    const stepHello = step.argv
-      ? await runWorkerStep(step, [...step.argv, ...access], { workerPath, signal: options.signal, target: spec.target, warnings, emit })
-      : null;
-    if (!step.argv) await step.run?.(options.signal);
-    const busy = machineBusyWarning(cpuWatch.stop(), planned.tests.join(', '));
-    if (busy) {
-      warnings.push(busy);
-      emit({ type: 'warning', ...busy });
+  // The drive's temperature, each reading tagged with the test the progress says is running.
+  const thermal = await watchTemperature(context.target.device?.name, options.temperature);
+  const tagging = (e: BenchEvent) => {
+    if (e.type === 'progress') thermal.setTest(e.test);
+    emit(e);
+  };
+  let temperature: DriveTemperature;
+  try {
+    for (const planned of steps) {
+      const stepContext: StepContext = {
+        target: context.target,
+        system: context.system,
+        emit: stepEmitter(tagging, before, planned.tests.length, total),
+        reuseFile: options.reuseFile,
+        cacheHelper: options.cacheHelper,
+      };
+      const step = planned.kind.start(planned.plan, stepContext);
+      const cpuWatch = watchOtherCpu();
+      const stepHello = step.argv
+        ? await runWorkerStep(step, [...step.argv, ...access], {
+            workerPath,
+            signal: options.signal,
+            target: spec.target,
+            warnings,
+            emit: tagging,
+          })
+        : null;
+      if (!step.argv) await step.run?.(options.signal);
+      const busy = machineBusyWarning(cpuWatch.stop(), planned.tests.join(', '));
+      if (busy) {
+        warnings.push(busy);
+        emit({ type: 'warning', ...busy });
+      }
+      hello ??= stepHello;
+      results.push(...step.results(stepHello));
+      Object.assign(settings, step.settings(stepHello));
+      before += planned.tests.length;
     }
-    hello ??= stepHello;
-    results.push(...step.results(stepHello));
-    Object.assign(settings, step.settings(stepHello));
-    before += planned.tests.length;
+  } finally {
+    temperature = await thermal.stop();
+  }
+  const thermalFlags = thermalWarnings(results, temperature);
+  for (const r of results) {
+    const flag = thermalFlags.byTest.get(r.test);
+    if (flag) r.warnings.push(flag);
+  }
+  for (const w of thermalFlags.run) {
+    warnings.push(w);
+    emit({ type: 'warning', ...w });
   }
 
   return {
@@ -244,6 +274,7 @@ async function measure(
     results,
     extras: [],
     warnings,
+    temperature,
   };
 }
 

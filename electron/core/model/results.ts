@@ -163,6 +163,36 @@ export interface TargetInfo {
  */
 export type RunSettings = { preset?: string } & Partial<RunSettingValues>;
 
+/** One reading of a drive's temperature during a run. */
+export interface TemperatureReading {
+  /** Seconds since the run's first reading. */
+  tSec: number;
+  celsius: number;
+  /** The test running when it was read; absent before the first and after the last. */
+  test?: string;
+}
+
+/**
+ * The drive's own temperature around a run (system/drive-temperature.ts): before the first
+ * test, every few seconds while it measures, after the last. `sensor` null: the kernel exposes
+ * none for this disk, and `reason` says why (a loop device, a SATA drive without drivetemp).
+ */
+export type DriveTemperature =
+  | {
+      disk: string;
+      sensor: 'nvme' | 'drivetemp';
+      /** The reading used: NVMe's "Composite", drivetemp's "temp1". */
+      label: string;
+      beforeC: number | null;
+      afterC: number | null;
+      peakC: number | null;
+      /** The drive's own warning and critical temperatures where it reports them. */
+      maxC: number | null;
+      critC: number | null;
+      readings: TemperatureReading[];
+    }
+  | { disk: string | null; sensor: null; reason: string };
+
 /** A benchmark run as measured, imported or shipped as reference. */
 export interface RunRecord {
   id?: number;
@@ -181,4 +211,6 @@ export interface RunRecord {
   results: TestResult[];
   extras: ExtraMetric[];
   warnings: Warning[];
+  /** The drive's temperature before, during and after (measured runs; absent elsewhere). */
+  temperature?: DriveTemperature;
 }

@@ -19,6 +19,7 @@ import type {
   ResultPrecision,
   RunMeasurement,
   RunRecord,
+  DriveTemperature,
   RunSettings,
   Sample,
   TargetInfo,
@@ -164,6 +165,22 @@ export const extraMetricSchema = z.strictObject({
   note: text.optional(),
 });
 
+const celsius = z.number().min(-300).max(1000);
+export const driveTemperatureSchema = z.union([
+  z.strictObject({
+    disk: shortText,
+    sensor: z.enum(['nvme', 'drivetemp']),
+    label: shortText,
+    beforeC: celsius.nullable(),
+    afterC: celsius.nullable(),
+    peakC: celsius.nullable(),
+    maxC: celsius.nullable(),
+    critC: celsius.nullable(),
+    readings: z.array(z.strictObject({ tSec: z.number().min(0), celsius, test: z.string().max(200).optional() })).max(100_000),
+  }),
+  z.strictObject({ disk: shortText.nullable(), sensor: z.null(), reason: text }),
+]);
+
 export const runRecordSchema = z.strictObject({
   id: z.number().int().positive().optional(),
   label: shortText,
@@ -179,6 +196,7 @@ export const runRecordSchema = z.strictObject({
   results: z.array(testResultSchema),
   extras: z.array(extraMetricSchema),
   warnings: z.array(warningSchema),
+  temperature: driveTemperatureSchema.optional(),
 });
 
 // Compile-time agreement with the model, in both directions and on the exact key sets: a plain
@@ -210,4 +228,5 @@ agree<Exact<z.infer<typeof testResultSchema>, TestResult>>(true);
 agree<Exact<z.infer<typeof targetInfoSchema>, TargetInfo>>(true);
 agree<Exact<z.infer<typeof runSettingsSchema>, RunSettings>>(true);
 agree<Exact<z.infer<typeof extraMetricSchema>, ExtraMetric>>(true);
+agree<Exact<z.infer<typeof driveTemperatureSchema>, DriveTemperature>>(true);
 agree<Exact<z.infer<typeof runRecordSchema>, RunRecord>>(true);

@@ -468,8 +468,8 @@ class SqliteLibrary implements Library {
     const inserted = this.#stmt(
       `INSERT INTO runs (label, notes, created_at, saved_at, source, source_format, source_meta,
          target_path, target_kind, device, stack, system, settings, preset,
-         engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count, import_fingerprint)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count, import_fingerprint, temperature)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       run.label,
       run.notes,
@@ -495,6 +495,7 @@ class SqliteLibrary implements Library {
       run.results.length,
       warningCount,
       importFingerprint,
+      jsonOrNull(run.temperature),
     );
     const runId = Number(inserted.lastInsertRowid);
     run.results.forEach((result, seq) => this.#insertResult(runId, seq, result));
@@ -619,6 +620,7 @@ class SqliteLibrary implements Library {
       warnings: warningsOf(null),
     };
     if (row.system != null) run.system = JSON.parse(str(row.system)) as RunRecord['system'];
+    if (row.temperature != null) run.temperature = JSON.parse(str(row.temperature)) as RunRecord['temperature'];
     return run;
   }
 

@@ -242,6 +242,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 11,
+    why: "the drive's temperature before, during and after a measured run (NVMe hwmon, drivetemp), or why it could not be read",
+    sql: `
+      ALTER TABLE runs ADD COLUMN temperature TEXT CHECK (temperature IS NULL OR json_valid(temperature));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
