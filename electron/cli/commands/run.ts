@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
 import { needsElevation } from '../../core/bench/privilege/elevation.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
+import { temperatureText } from '../../core/model/temperature-text.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { DEFAULT_PRESET, PRESETS, presetStoryGap } from '../../core/bench/presets.ts';
 import { isRunnableTest, testLabel, TESTS } from '../../core/model/catalog.ts';
@@ -211,6 +212,7 @@ function toJson(record: RunRecord) {
       ...(r.figures?.length ? { figures: r.figures } : {}),
     })),
     warnings: record.warnings,
+    ...(record.temperature ? { temperature: record.temperature } : {}),
   };
 }
 
@@ -264,9 +266,11 @@ export function formatRecord(record: RunRecord): string {
     ...record.warnings,
     ...record.results.flatMap((r) => r.warnings.map((w) => ({ ...w, message: `${r.test}: ${w.message}` }))),
   ];
+  const temperature = record.temperature ? `\nDrive temperature: ${temperatureText(record.temperature)}\n` : '';
   return (
     head +
     body +
+    temperature +
     (figures.length ? `${rows.length ? '\n' : ''}${rows.length ? 'Other figures' : 'Figures'}:\n${figures.join('\n')}\n` : '') +
     (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '')
   );

@@ -4,6 +4,7 @@ import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { isFailedResult, type RunRecord, type TestResult } from '../../core/model/results.ts';
 import { engineText, measuredDeviceText } from '../../core/model/run-text.ts';
+import { temperatureText } from '../../core/model/temperature-text.ts';
 import type { DeviceFingerprint } from '../../core/model/machine.ts';
 import { counted } from '../../core/model/display.ts';
 import { formatStack } from '../system-format.ts';
@@ -89,6 +90,7 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   // Through a loop device the run measured the loop and its backing file as much as the disk.
   if (run.target.stack?.some((l) => l.kind === 'loop'))
     field('measured', measuredDeviceText(run.target, { withFile: true }) ?? 'unknown (the run carries no device facts)');
+  if (run.temperature) field('drive temp', temperatureText(run.temperature));
   if (run.target.stack?.length) {
     // The same stack view as `diskdelta inspect`: facts in words, never the model's keys.
     field('stack', 'from the file down to the disk:');

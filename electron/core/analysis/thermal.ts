@@ -4,6 +4,7 @@
 // write fills the drive's SLC cache, at any temperature; so a fall is put down to heat only
 // when the drive warmed while it fell AND was near its hot mark, never from the fall alone.
 import type { DriveTemperature, TestResult, Warning } from '../model/results.ts';
+import { celsiusText as deg } from '../model/temperature-text.ts';
 
 /**
  * Where DiskDelta assumes a drive starts to throttle when it reports no warning temperature:
@@ -19,9 +20,6 @@ const RISE_C = 2;
 const NEAR_C = 5;
 
 type Readings = Extract<DriveTemperature, { sensor: 'nvme' | 'drivetemp' }>;
-
-// NVMe thresholds are kelvin − 273.15: 81.85 °C is shown as the drive says it, not rounded to 81.8.
-const deg = (c: number) => `${Number(c.toFixed(2))} °C`;
 
 /** The temperature from which the drive is hot, and where that figure comes from. */
 export function hotMark(t: Readings): { celsius: number; basis: string } {

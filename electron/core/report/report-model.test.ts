@@ -211,6 +211,39 @@ describe('what was measured, as it ran', () => {
     assert.match(renderReportHtml(doc), /<dt>Measured<\/dt><dd>loop3 \(file \/tmp\/lab\/hdd\.img\) on vda/);
   });
 
+  it("the drive's temperature is on its run card (before, at most, after, the drive's limits), or why it was not read; an import has none", () => {
+    const hot = measured('nvme', {
+      temperature: {
+        disk: 'nvme0n1',
+        sensor: 'nvme',
+        label: 'Composite',
+        beforeC: 38.85,
+        afterC: 47,
+        peakC: 52.85,
+        maxC: 81.85,
+        critC: 84.85,
+        readings: [
+          { tSec: 0, celsius: 38.85 },
+          { tSec: 2, celsius: 52.85, test: 'seq1m-q8t1-write' },
+          { tSec: 4, celsius: 47 },
+        ],
+      },
+    });
+    const none = measured('loop', {
+      temperature: { disk: 'loop0', sensor: null, reason: 'loop0: the kernel exposes no temperature for this kind of device' },
+    });
+    const doc = buildReport([hot, none, reference[0]!], { generatedAt: at });
+    assert.equal(
+      doc.runs[0]!.temperature,
+      'nvme0n1 (NVMe Composite): 38.85 °C before, 52.85 °C at most, 47 °C after; its warning 81.85 °C, critical 84.85 °C; 3 readings',
+    );
+    assert.equal(doc.runs[1]!.temperature, 'not read: loop0: the kernel exposes no temperature for this kind of device');
+    assert.equal(doc.runs[2]!.temperature, null);
+    const html = renderReportHtml(doc);
+    assert.match(html, /<dt>Drive temperature<\/dt><dd>nvme0n1 \(NVMe Composite\): 38\.85 °C before/);
+    assert.equal(html.match(/<dt>Drive temperature<\/dt>/g)?.length, 2);
+  });
+
   it('the method says how each test really ran (runs, seconds), not only what was asked ("5 × 0.2 s")', () => {
     const window = (run: number) => ({
       run,

@@ -18,6 +18,7 @@ import { CHARTS } from './charts/charts.ts';
 import { summaryOfResult, WORKING_SET_TEST, type WorkingSetSummary } from '../analysis/working-set.ts';
 import { assessmentStory } from '../analysis/assessment-story.ts';
 import type { Assessment } from '../model/assessment.ts';
+import { temperatureText } from '../model/temperature-text.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -57,6 +58,8 @@ export interface ReportRun {
   machineNote: string | null;
   method: ReportMethod;
   notes: string;
+  /** The drive's temperature before, at most and after (or why it was not read); null: the run has none (imports). */
+  temperature: string | null;
 }
 
 export interface ReportWarning extends Warning {
@@ -195,6 +198,7 @@ function describeRun(record: RunRecord, i: number): ReportRun {
     machineNote: record.sourceMeta.machine ?? null,
     method: methodOf(record),
     notes: record.notes,
+    temperature: record.temperature ? temperatureText(record.temperature) : null,
   };
 }
 

@@ -54,6 +54,7 @@ function RunCard({ run, index }: { run: ReportRun; index: number }): ReactElemen
   } else {
     rows.push(['Machine', run.machineNote ?? 'not recorded with this run']);
   }
+  if (run.temperature) rows.push(['Drive temperature', run.temperature]);
   if (run.notes) rows.push(['Notes', run.notes]);
   return h(
     'article',
