@@ -73,6 +73,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/api/crypto-port.test.ts': [],
   'electron/core/api/dispatch.test.ts': [],
   'electron/core/api/events.test.ts': [],
+  'electron/core/api/fleet-procedures.test.ts': [],
   'electron/core/api/library-service.test.ts': [],
   'electron/core/api/procedures.test.ts': [],
   'electron/core/api/run-manager.test.ts': [],
