@@ -9,6 +9,7 @@ import { PAPERS, type Paper } from '../../../electron/core/report/paper.ts';
 import { EmptyState, ErrorNote, formatDate, PageHeader, TableScroll } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';
 import { ChartView } from '../charts/chart-view.ts';
+import { SERIES_COLORS } from '../charts/colors.ts';
 import { useCompare, useFleet } from '../stores/index.ts';
 import type { LibraryState } from '../stores/library.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
@@ -143,6 +144,16 @@ export function FleetPage() {
                 </tbody>
               </table>
             </TableScroll>
+            <ol className="legend" aria-label="The bars of each figure">
+              {FLEET_CHART_LEGEND.map((name, i) => (
+                <li key={name}>
+                  <span className="swatch" style={{ background: SERIES_COLORS[i] }}>
+                    #{i + 1}
+                  </span>
+                  {name} of the hosts
+                </li>
+              ))}
+            </ol>
             <div className="chart-grid">
               {doc.charts.map((chart) => (
                 <ChartView key={chart.id} chart={chart} labels={[...FLEET_CHART_LEGEND]} scale="linear" heading="h3" />
@@ -169,7 +180,7 @@ export function FleetPage() {
                   <tr>
                     <th scope="col">Host</th>
                     <th scope="col">Device</th>
-                    <th scope="col">Disk</th>
+                    <th scope="col">Disk (from the figures)</th>
                     {doc.columns.map((c) => (
                       <th key={c} scope="col">
                         {c}
@@ -183,15 +194,15 @@ export function FleetPage() {
                   {doc.hosts.map((r) => (
                     <tr key={r.host} className={r.outliers ? 'outlier' : undefined}>
                       <th scope="row">{r.host}</th>
-                      <td>{r.device}</td>
-                      <td>{r.disk}</td>
+                      <td data-label="Device">{r.device}</td>
+                      <td data-label="Disk">{r.disk}</td>
                       {r.figures.map((f, i) => (
-                        <td key={i} className="num">
+                        <td key={i} className="num" data-label={doc.columns[i]}>
                           {f}
                         </td>
                       ))}
-                      <td>{r.outliers ? <strong>{r.outliers}</strong> : '—'}</td>
-                      <td>{r.verdict}</td>
+                      <td data-label="Outlier">{r.outliers ? <strong>{r.outliers}</strong> : '—'}</td>
+                      <td data-label="Verdict">{r.verdict}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -74,7 +74,7 @@ export function FleetReportView({ doc }: { doc: FleetReportDocument }): ReactEle
       { id: 'hosts', title: 'Every host' },
       table(
         'One row per host: its newest run',
-        ['host', 'device', 'disk', ...doc.columns, 'outlier', 'verdict'],
+        ['host', 'device', 'disk (from the figures)', ...doc.columns, 'outlier', 'verdict'],
         doc.hosts.map((r) => [r.host, r.device, r.disk, ...r.figures, r.outliers || '—', r.verdict]),
       ),
       doc.superseded.length > 0
