@@ -9,6 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { parseCount } from '../electron/cli/args.ts';
 import { formatFleetText } from '../electron/cli/commands/fleet.ts';
 import { compareFleet } from '../electron/core/analysis/fleet-compare.ts';
+import { buildFleetReport } from '../electron/core/report/fleet-report-model.ts';
+import { renderReportHtml } from '../renderer/src/report/report-html.ts';
 import { resultWithoutRuns } from '../electron/core/formats/common.ts';
 import { GRID_TEST_IDS } from '../electron/core/model/catalog.ts';
 import type { RunRecord, TestResult } from '../electron/core/model/results.ts';
@@ -67,6 +69,13 @@ const compareText = timeIt(() => {
   text = formatFleetText(compareFleet(runs));
 });
 const compareJson = timeIt(() => void JSON.stringify(compareFleet(runs)));
+// The Fleet page and the fleet report render the same document: its whole HTML (every host's
+// row, the charts) is what the page's React tree is, rendered to a string.
+const fleet = compareFleet(runs);
+let html = '';
+const report = timeIt(() => {
+  html = renderReportHtml(buildFleetReport(fleet, { generatedAt: new Date() }));
+});
 const reference = timeIt(() => void JSON.stringify(runs));
 const ms = (t: { median: number; min: number; max: number }) =>
   `${t.median.toFixed(1)} ms (min–max ${t.min.toFixed(1)}–${t.max.toFixed(1)})`;
@@ -75,6 +84,7 @@ console.log(
 );
 console.log(`  compare + text   ${ms(compareText)}  (${text.split('\n').length} lines)`);
 console.log(`  compare + --json ${ms(compareJson)}`);
+console.log(`  fleet page/report document + HTML ${ms(report)}  (${(html.length / 1e6).toFixed(2)} MB of HTML)`);
 console.log(
   `  reference: JSON.stringify of the runs ${ms(reference)}; ratio compare+text / reference ×${(compareText.median / reference.median).toFixed(2)}`,
 );
@@ -83,6 +93,7 @@ const noisy = (t: { median: number; min: number; max: number }) => t.max - t.min
 for (const [name, t] of [
   ['compare + text', compareText],
   ['compare + --json', compareJson],
+  ['fleet report HTML', report],
 ] as const) {
   if (noisy(t)) console.log(`  ${name}: not judged: its spread (${(t.max - t.min).toFixed(1)} ms) exceeds its median on this machine now`);
   else console.log(`  ${name}: ${t.median <= TARGET_MS ? 'within' : 'OVER'} the ${TARGET_MS} ms target`);

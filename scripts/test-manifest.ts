@@ -23,6 +23,7 @@ export const NEEDS = {
   fio: 'fio, the reference engine',
   bonnie: 'bonnie++, the reference engine',
   electron: 'the Electron binary; skips without',
+  netns: 'makes network namespaces and veth pairs (ip netns) and removes them within the test',
 } as const;
 export type Need = keyof typeof NEEDS;
 
@@ -37,6 +38,7 @@ export const LAB_NEEDS: readonly Need[] = ['blkio', 'qemu', 'polkit', 'chromium'
 /** Test files by path; the id of a test file is its path without `.test.ts`. */
 export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/device-lab.test.ts': ['root', 'loop', 'ext4', 'blkio', 'bonnie'],
+  'e2e/fleet-lab.test.ts': ['root', 'loop', 'ext4', 'blkio', 'fio', 'netns'],
   'e2e/dm-crypt-lab.test.ts': ['root', 'qemu', 'polkit', 'cryptsetup', 'loop', 'ext4', 'fstrim'],
   'e2e/judge-against-cap.test.ts': [],
   'e2e/lab-node-death.test.ts': [],
@@ -73,6 +75,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/api/crypto-port.test.ts': [],
   'electron/core/api/dispatch.test.ts': [],
   'electron/core/api/events.test.ts': [],
+  'electron/core/api/fleet-procedures.test.ts': [],
   'electron/core/api/library-service.test.ts': [],
   'electron/core/api/procedures.test.ts': [],
   'electron/core/api/run-manager.test.ts': [],

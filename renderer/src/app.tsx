@@ -15,6 +15,7 @@ const LibraryPage = lazy(() => import('./pages/library.tsx').then((m) => ({ defa
 const WorkingSetPage = lazy(() => import('./pages/working-set.tsx').then((m) => ({ default: m.WorkingSetPage })));
 const LiveRunPage = lazy(() => import('./pages/live-run.tsx').then((m) => ({ default: m.LiveRunPage })));
 const ComparePage = lazy(() => import('./pages/compare.tsx').then((m) => ({ default: m.ComparePage })));
+const FleetPage = lazy(() => import('./pages/fleet.tsx').then((m) => ({ default: m.FleetPage })));
 // The report view brings react-dom/server's sibling code paths and the report model: loaded when opened.
 const ReportPage = lazy(() => import('./pages/report.tsx').then((m) => ({ default: m.ReportPage })));
 
@@ -25,6 +26,7 @@ const PAGE_COMPONENTS: Record<PageId, ComponentType> = {
   library: LibraryPage,
   'working-set': WorkingSetPage,
   compare: ComparePage,
+  fleet: FleetPage,
   report: ReportPage,
 };
 

@@ -12,7 +12,7 @@ import { HostsFileError, networkWarning, parseHostsFile } from '../../core/bench
 import { FleetError, runFleet } from '../../core/bench/fleet/fleet-run.ts';
 import { compareFleet, FLEET_FIGURES, type FleetComparison } from '../../core/analysis/fleet-compare.ts';
 import { formatIops, formatThroughput } from '../../core/analysis/units.ts';
-import type { RunRecord } from '../../core/model/results.ts';
+import { fleetRunsOf } from '../../core/analysis/fleet-runs.ts';
 
 const HELP = `Usage: diskdelta fleet run --hosts FILE --folder DIR [--preset NAME] [--size SIZE] [--duration SEC] [--no-save] [--db FILE]
        diskdelta fleet compare [ID...] [--json] [--db FILE]
@@ -135,17 +135,7 @@ async function fleetCompare(argv: string[]): Promise<number> {
     'fleet compare',
     values.db,
     (library) => {
-      let runs: RunRecord[];
-      if (ids.length > 0) runs = requireRuns(library, ids);
-      else {
-        runs = library
-          .listRuns({})
-          .filter((s) => s.sourceFormat === 'fio')
-          .flatMap((s) => {
-            const run = library.getRun(s.id);
-            return run && run.sourceMeta['fio.host'] ? [run] : [];
-          });
-      }
+      const runs = ids.length > 0 ? requireRuns(library, ids) : fleetRunsOf(library);
       if (runs.length === 0)
         throw new UsageError('no fleet runs in the library: run "diskdelta fleet run" or import a fio --client JSON file');
       const fleet = compareFleet(runs);

@@ -20,6 +20,8 @@ export const PROCEDURE_NAMES = [
   'crypto.ciphers',
   'compare.load',
   'report.render',
+  'fleet.compare',
+  'fleet.report',
 ] as const;
 export type ProcedureName = (typeof PROCEDURE_NAMES)[number];
 

@@ -14,6 +14,7 @@ import { THROUGHPUT_UNITS } from '../analysis/units.ts';
 import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
 import { deviceFingerprintSchema, runRecordSchema, stackLayerSchema, systemFactsSchema, warningSchema } from '../model/schemas.ts';
 import { EVENT_NAMES, PROCEDURE_NAMES, type EventName, type ProcedureName } from './contract-names.ts';
+import { fleetProcedures } from './fleet-schemas.ts';
 
 export {
   EVENT_NAMES,
@@ -218,6 +219,7 @@ export const procedures = {
       .strict(),
     output: z.object({ fileName: z.string(), mimeType: z.string(), contentBase64: z.string() }),
   },
+  ...fleetProcedures,
 } as const satisfies Record<ProcedureName, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {

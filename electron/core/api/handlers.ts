@@ -12,6 +12,8 @@ import type { Importer } from './import-worker.ts';
 import { withTrimAudits } from './trim-seen.ts';
 import { ReportPrintError, type ReportHtml, type ReportPrinter } from '../report/printer.ts';
 import { ReportInputError } from '../report/report-model.ts';
+import { fleetGroups, fleetRunsOf } from '../analysis/fleet-runs.ts';
+import { compareFleet } from '../analysis/fleet-compare.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -132,7 +134,34 @@ export function createHandlers(backend: Backend): Handlers {
         throw error;
       }
     },
+    'fleet.compare': async ({ runIds }) => fleetOf(backend, runIds),
+    'fleet.report': async ({ runIds, format, paper, unit }) => {
+      const { fleet } = fleetOf(backend, runIds);
+      if (!fleet) throw new ApiFailure('NOT_FOUND', NO_FLEET);
+      const html = need(backend, 'reportHtml');
+      const printer = format === 'pdf' ? need(backend, 'printer') : null;
+      const { renderFleetReport } = await import('../report/print.ts');
+      try {
+        const report = await renderFleetReport(fleet, { format, paper, unit, appVersion: backend.appVersion }, { html, printer });
+        return { fileName: report.fileName, mimeType: report.mimeType, contentBase64: Buffer.from(report.bytes).toString('base64') };
+      } catch (error) {
+        if (error instanceof ReportPrintError) throw new ApiFailure('FAILED', error.message);
+        throw error;
+      }
+    },
   };
+}
+
+const NO_FLEET =
+  'no fleet runs among these: run "diskdelta fleet run --hosts FILE --folder DIR" or import a fio --client JSON file (one run per host)';
+
+/** The library's fleet measurements, and the compare of runIds (default: every fleet run). */
+function fleetOf(backend: Backend, runIds: number[] | undefined): ProcedureOutput<'fleet.compare'> {
+  const library = need(backend, 'library');
+  const all = fleetRunsOf(library);
+  const wanted = runIds ? new Set(runIds) : null;
+  const runs = wanted ? all.filter((r) => r.id !== undefined && wanted.has(r.id)) : all;
+  return { groups: fleetGroups(all), fleet: runs.length === 0 ? null : compareFleet(runs) };
 }
 
 /** Library runs and shipped reference runs, in the order asked. */

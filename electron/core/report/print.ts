@@ -8,6 +8,8 @@ import { buildReport } from './report-model.ts';
 import type { Assessment } from '../model/assessment.ts';
 import type { Paper } from './paper.ts';
 import { isPdf, ReportPrintError, type ReportHtml, type ReportPrinter } from './printer.ts';
+import type { FleetComparison } from '../analysis/fleet-compare.ts';
+import { buildFleetReport } from './fleet-report-model.ts';
 
 export type ReportFormat = 'pdf' | 'html';
 
@@ -49,9 +51,27 @@ export async function renderReport(
     ceilings: options.ceilings ?? null,
     ...(options.assessment ? { assessment: options.assessment } : {}),
   });
-  const html = await renderHtml(doc);
   const base = `diskdelta-report-${records.map((r, i) => (r.id ? String(r.id) : `r${i + 1}`)).join('-')}`;
-  if (options.format === 'html') return { fileName: `${base}.html`, mimeType: 'text/html', bytes: new TextEncoder().encode(html) };
+  return printed(await renderHtml(doc), base, options.format, printer);
+}
+
+/** A fleet compare → the fleet report file's bytes, through the same HTML and printer. */
+export async function renderFleetReport(
+  fleet: FleetComparison,
+  options: Omit<RenderOptions, 'ceilings' | 'assessment'>,
+  { html: renderHtml, printer }: ReportTools,
+): Promise<RenderedReport> {
+  const doc = buildFleetReport(fleet, {
+    generatedAt: options.generatedAt ?? new Date(),
+    paper: options.paper,
+    unit: options.unit,
+    appVersion: options.appVersion,
+  });
+  return printed(await renderHtml(doc), `diskdelta-fleet-${fleet.rows.length}-hosts`, options.format, printer);
+}
+
+async function printed(html: string, base: string, format: ReportFormat, printer: ReportPrinter | null): Promise<RenderedReport> {
+  if (format === 'html') return { fileName: `${base}.html`, mimeType: 'text/html', bytes: new TextEncoder().encode(html) };
   if (!printer) throw new ReportPrintError('no PDF printer in this build: save the report as HTML instead');
   const bytes = await printer.print(html);
   // A printer that "succeeds" with something else must not become a .pdf file on disk.

@@ -3,6 +3,7 @@
 // Page size, margins and page numbers live in the HTML's own @page rules
 // (renderer/src/report/report-css.ts): a printer only has to honour them.
 import type { ReportDocument } from './report-model.ts';
+import type { FleetReportDocument } from './fleet-report-model.ts';
 
 export const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
 
@@ -30,4 +31,4 @@ export function isPdf(bytes: Uint8Array): boolean {
  * (renderer/src/report/report-html.ts) and core imports nothing outside core/, so each front
  * end hands it in (renderer/src/report/report-html-lazy.ts loads it on first use).
  */
-export type ReportHtml = (doc: ReportDocument) => string | Promise<string>;
+export type ReportHtml = (doc: ReportDocument | FleetReportDocument) => string | Promise<string>;

@@ -8,6 +8,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { ReportDocument } from '../../../electron/core/report/report-model.ts';
 import { pageCss, REPORT_CSS } from './report-css.ts';
 import { ReportView } from './report-view.ts';
+import { FleetReportView } from './fleet-report-view.ts';
+import type { FleetReportDocument } from '../../../electron/core/report/fleet-report-model.ts';
 
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
@@ -15,8 +17,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export function renderReportHtml(doc: ReportDocument): string {
-  const body = renderToStaticMarkup(createElement(ReportView, { doc }));
+export function renderReportHtml(doc: ReportDocument | FleetReportDocument): string {
+  const body = renderToStaticMarkup('kind' in doc ? createElement(FleetReportView, { doc }) : createElement(ReportView, { doc }));
   return `<!doctype html>
 <html lang="en">
 <head>

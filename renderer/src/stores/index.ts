@@ -9,6 +9,7 @@ import { createReportStore, type ReportState } from './report.ts';
 import { createRunsStore, type RunsState } from './runs.ts';
 import { createSystemStore, type SystemState } from './system.ts';
 import { createWorkingSetStore, type WorkingSetState } from './working-set.ts';
+import { createFleetStore, type FleetState } from './fleet.ts';
 
 export interface Stores {
   client: Pick<ApiClient, 'kind'>;
@@ -18,6 +19,7 @@ export interface Stores {
   system: StoreApi<SystemState>;
   report: StoreApi<ReportState>;
   workingSet: StoreApi<WorkingSetState>;
+  fleet: StoreApi<FleetState>;
 }
 
 export function createStores(client: ApiClient): Stores {
@@ -38,6 +40,7 @@ export function createStores(client: ApiClient): Stores {
     system: createSystemStore(client),
     report: createReportStore(client),
     workingSet,
+    fleet: createFleetStore(client),
   };
 }
 
@@ -55,4 +58,5 @@ export const useCompare = <T>(select: (s: CompareState) => T): T => useStore(use
 export const useSystem = <T>(select: (s: SystemState) => T): T => useStore(useStores().system, select);
 export const useReport = <T>(select: (s: ReportState) => T): T => useStore(useStores().report, select);
 export const useWorkingSet = <T>(select: (s: WorkingSetState) => T): T => useStore(useStores().workingSet, select);
+export const useFleet = <T>(select: (s: FleetState) => T): T => useStore(useStores().fleet, select);
 export const useTransportKind = (): 'electron' | 'browser' => useStores().client.kind;

@@ -85,6 +85,9 @@ export function fleetJobFile(preset: Preset, opts: { folder: string; sizeBytes?:
     'direct=1',
     `directory=${opts.folder}`,
     `filename=${FLEET_FILE_NAME}`,
+    // A server prefixes the file name with the client's address by default (unique_filename):
+    // the file on each host would be "198.18.0.2.diskdelta-fleet.fio.tmp", not the name said.
+    'unique_filename=0',
     `size=${sizeBytes}`,
     'time_based=1',
     `runtime=${fioSeconds(runtime)}`,

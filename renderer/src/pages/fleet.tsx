@@ -1,0 +1,237 @@
+// The Fleet page (issue #26): many machines measured by `diskdelta fleet run` or imported from
+// a fio --client JSON file, one run per host. Which measurements to look at, the fleet's median
+// and 10th/90th percentiles, the hosts outside the fleet's fences, each host's row and verdict,
+// and the fleet report. Every text comes from the fleet report's document
+// (core/report/fleet-report-model.ts), so the page and the printed report say the same.
+import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { buildFleetReport, FLEET_CHART_LEGEND } from '../../../electron/core/report/fleet-report-model.ts';
+import { PAPERS, type Paper } from '../../../electron/core/report/paper.ts';
+import { EmptyState, ErrorNote, formatDate, PageHeader, TableScroll } from '../components/common.tsx';
+import { downloadFile } from '../components/download.ts';
+import { ChartView } from '../charts/chart-view.ts';
+import { SERIES_COLORS } from '../charts/colors.ts';
+import { useCompare, useFleet } from '../stores/index.ts';
+import type { LibraryState } from '../stores/library.ts';
+import { useStoresApi } from '../stores/use-stores-api.ts';
+import { bytesToBase64 } from '../view/base64.ts';
+
+const PAPER_TITLES: Record<Paper, string> = { a4: 'A4', letter: 'Letter' };
+
+export function FleetPage() {
+  const stores = useStoresApi();
+  const { groups, chosen, fleet, loaded, loading, error, saving } = useFleet((s) => s);
+  const unit = useCompare((s) => s.unit);
+  const [importing, setImporting] = useState(false);
+  // This page's own imports' outcomes (the Library page keeps its own).
+  const [imported, setImported] = useState<Awaited<ReturnType<LibraryState['importFiles']>>>([]);
+  const [paper, setPaper] = useState<Paper>('a4');
+  const fileInput = useRef<HTMLInputElement>(null);
+  const paperId = useId();
+  useEffect(() => {
+    void stores.fleet.getState().load();
+  }, [stores]);
+  const doc = useMemo(() => (fleet ? buildFleetReport(fleet, { generatedAt: new Date(), unit }) : null), [fleet, unit]);
+
+  const onPick = async (e: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(e.target.files ?? [])];
+    e.target.value = '';
+    if (files.length === 0) return;
+    setImporting(true);
+    const outcomes = await stores.library
+      .getState()
+      .importFiles(
+        files.map((f) => ({ name: f.name, sizeBytes: f.size, read: async () => bytesToBase64(new Uint8Array(await f.arrayBuffer())) })),
+      );
+    setImported(outcomes);
+    setImporting(false);
+    await stores.fleet.getState().load();
+  };
+  const save = async (format: 'pdf' | 'html') => {
+    const file = await stores.fleet.getState().saveReport(format, paper, unit);
+    if (file) downloadFile(file.fileName, file.mimeType, file.bytes);
+  };
+  const isChosen = (key: string) => chosen === null || chosen.includes(key);
+  const importErrors = imported.filter((o) => o.error);
+
+  return (
+    <>
+      <PageHeader title="Fleet">
+        {/* Hidden, not merely out of sight: the button opens it, so it is no tab stop of its own. */}
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          accept=".json,application/json"
+          onChange={(e) => void onPick(e)}
+          data-testid="fleet-import-input"
+        />
+        <button onClick={() => !importing && fileInput.current?.click()} aria-disabled={importing}>
+          {importing ? 'Importing…' : 'Import fio --client JSON…'}
+        </button>
+      </PageHeader>
+      <p className="hint">
+        Many machines at once: <code>diskdelta fleet run --hosts FILE --folder DIR</code> measures every host running{' '}
+        <code>fio --server</code> (reach them through <code>ssh -L</code>: the server has no authentication), or import the JSON of a{' '}
+        <code>fio --client</code> run. Each host becomes its own run.
+      </p>
+      <ErrorNote error={error} what="The fleet" />
+      {importErrors.map((o) => (
+        <div key={o.fileName} className="banner error" role="alert">
+          <strong>{o.fileName} was not imported.</strong> {o.error?.message}
+        </div>
+      ))}
+      {loaded && groups.length === 0 ? (
+        <EmptyState title="No fleet runs yet">
+          <p>
+            Run <code>diskdelta fleet run</code> from a terminal, or import a <code>fio --client</code> JSON file with the button above: one
+            row per host appears here with the fleet's median and percentiles.
+          </p>
+        </EmptyState>
+      ) : null}
+      {groups.length > 0 ? (
+        <fieldset className="fleet-groups" data-testid="fleet-groups">
+          <legend>Fleet measurements to include</legend>
+          <p className="hint">Where a host was measured more than once, its newest run stands for it.</p>
+          <ul>
+            {groups.map((g) => (
+              <li key={g.key}>
+                <label>
+                  <input type="checkbox" checked={isChosen(g.key)} onChange={() => void stores.fleet.getState().toggle(g.key)} />{' '}
+                  {formatDate(g.createdAt)} · {g.hosts} host{g.hosts === 1 ? '' : 's'}
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      ) : null}
+      {loading && !doc ? <p aria-live="polite">Loading…</p> : null}
+      {groups.length > 0 && !fleet && !loading ? <p className="muted">No measurement chosen: tick one above.</p> : null}
+      {doc ? (
+        <div className="fleet" data-testid="fleet-view">
+          <section aria-labelledby="fleet-summary-h">
+            <h2 id="fleet-summary-h">Summary</h2>
+            <p className="lead" data-testid="fleet-summary">
+              {doc.summary}
+            </p>
+            <p className="banner warn" role="note" data-testid="fleet-spread-note">
+              <strong>One fio run per test: no spread.</strong> {doc.spreadNote.replace(/^One fio run per test: no spread\. /, '')}
+            </p>
+          </section>
+          <section aria-labelledby="fleet-stats-h">
+            <h2 id="fleet-stats-h">The fleet</h2>
+            <TableScroll label="The fleet's percentiles">
+              <table data-testid="fleet-stats">
+                <thead>
+                  <tr>
+                    <th scope="col">Figure</th>
+                    <th scope="col">Hosts</th>
+                    <th scope="col">10th percentile</th>
+                    <th scope="col">Median</th>
+                    <th scope="col">90th percentile</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {doc.stats.map((s) => (
+                    <tr key={s.figure}>
+                      <th scope="row">{s.figure}</th>
+                      <td>{s.hosts}</td>
+                      <td>{s.p10}</td>
+                      <td>{s.median}</td>
+                      <td>{s.p90}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <ol className="legend" aria-label="The bars of each figure">
+              {FLEET_CHART_LEGEND.map((name, i) => (
+                <li key={name}>
+                  <span className="swatch" style={{ background: SERIES_COLORS[i] }}>
+                    #{i + 1}
+                  </span>
+                  {name} of the hosts
+                </li>
+              ))}
+            </ol>
+            <div className="chart-grid">
+              {doc.charts.map((chart) => (
+                <ChartView key={chart.id} chart={chart} labels={[...FLEET_CHART_LEGEND]} scale="linear" heading="h3" />
+              ))}
+            </div>
+          </section>
+          <section aria-labelledby="fleet-outliers-h">
+            <h2 id="fleet-outliers-h">Outliers</h2>
+            {doc.outliers.length > 0 ? (
+              <ul className="notes" data-testid="fleet-outliers">
+                {doc.outliers.map((o) => (
+                  <li key={o}>{o}</li>
+                ))}
+              </ul>
+            ) : (
+              <p>No host lies outside the fleet's fences (1.5 × the interquartile range, on a log scale) on any figure.</p>
+            )}
+          </section>
+          <section aria-labelledby="fleet-hosts-h">
+            <h2 id="fleet-hosts-h">Every host ({doc.hosts.length})</h2>
+            <TableScroll label="Every host">
+              <table data-testid="fleet-hosts" className="fleet-hosts">
+                <thead>
+                  <tr>
+                    <th scope="col">Host</th>
+                    <th scope="col">Device</th>
+                    <th scope="col">Disk (from the figures)</th>
+                    {doc.columns.map((c) => (
+                      <th key={c} scope="col">
+                        {c}
+                      </th>
+                    ))}
+                    <th scope="col">Outlier</th>
+                    <th scope="col">Verdict</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {doc.hosts.map((r) => (
+                    <tr key={r.host} className={r.outliers ? 'outlier' : undefined}>
+                      <th scope="row">{r.host}</th>
+                      <td data-label="Device">{r.device}</td>
+                      <td data-label="Disk">{r.disk}</td>
+                      {r.figures.map((f, i) => (
+                        <td key={i} className="num" data-label={doc.columns[i]}>
+                          {f}
+                        </td>
+                      ))}
+                      <td data-label="Outlier">{r.outliers ? <strong>{r.outliers}</strong> : '—'}</td>
+                      <td data-label="Verdict">{r.verdict}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            {doc.superseded.length > 0 ? (
+              <p className="muted">Measured more than once (the newest run is used): {doc.superseded.join(', ')}</p>
+            ) : null}
+          </section>
+          <div className="save-report">
+            <div className="actions" role="group" aria-label="Save the fleet report">
+              <label htmlFor={paperId}>Paper</label>
+              <select id={paperId} value={paper} onChange={(e) => setPaper(e.target.value as Paper)}>
+                {PAPERS.map((p) => (
+                  <option key={p} value={p}>
+                    {PAPER_TITLES[p]}
+                  </option>
+                ))}
+              </select>
+              <button onClick={() => void save('pdf')} aria-disabled={saving !== null}>
+                {saving === 'pdf' ? 'Making the PDF…' : 'Save fleet PDF'}
+              </button>
+              <button onClick={() => void save('html')} aria-disabled={saving !== null}>
+                {saving === 'html' ? 'Making the page…' : 'Save fleet HTML'}
+              </button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </>
+  );
+}
