@@ -28,6 +28,7 @@
 #include "blockdev.h"
 #include "cipher.h"
 #include "dm-crypt-map.h"
+#include "fanotify-group.h"
 #include "fdpass.h"
 #include "helper-protocol.h"
 #include "testfile-name.h"
@@ -439,6 +440,45 @@ static int verb_crypt_setup(char **operands) {
   return rc;
 }
 
+// fanotify-open FOLDER: a notification-only fanotify group marking the whole filesystem FOLDER
+// lies on (open, read, modify of files), passed back over stdout: the access recorder's one
+// privileged step. FOLDER is looked up with the caller's own permissions (a folder they may not
+// reach stops it). The group only notifies (it can block nothing), and the files of its events
+// are opened by the kernel with the credentials of whoever reads the group: the caller's, so the
+// descriptor gives them no file they could not open themselves.
+static int verb_fanotify_open(char **operands) {
+  const char *path = operands[0];
+  if (path[0] != '/' || strlen(path) >= PATH_MAX)
+    return say(HX_REFUSED, "refusing '%s': give the absolute path of a folder on the filesystem to record; nothing was opened", path);
+  int rc = require_socket_stdout();
+  if (rc) return rc;
+  uid_t uid;
+  if (caller_uid(&uid) != 0) return say(HX_REFUSED, "PKEXEC_UID is malformed; nothing was opened");
+  saved_groups_t saved;
+  const char *why_caller = NULL;
+  if (uid != 0 && act_as_caller(uid, &saved, &why_caller) != 0) {
+    act_as_root(&saved);
+    return say(HX_REFUSED, "refusing '%s': %s (uid %u); nothing was opened", path, why_caller, (unsigned)uid);
+  }
+  int dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  int e = errno;
+  if (uid != 0) act_as_root(&saved);
+  if (dir < 0)
+    return say(e == ENOENT ? HX_VANISHED : HX_REFUSED, "refusing '%s': %s%s; nothing was opened", path, strerror(e),
+               e == EACCES ? " (the caller may not reach it)" : e == ENOTDIR ? " (not a folder)" : "");
+  char why[512];
+  int fd_error = 0;
+  int group = fanotify_group_open(dir, &fd_error, why, sizeof why);
+  close(dir);
+  if (group < 0) return say(HX_FAILED, "%s; nothing was opened", why);
+  char text[64];
+  snprintf(text, sizeof text, "{\"fanotify\":true,\"fd_error\":%s}\n", fd_error ? "true" : "false");
+  rc = fdpass_send(STDOUT_FILENO, group, text);
+  close(group);
+  if (rc != 0) return say(HX_FAILED, "could not hand the descriptor back: %s (the caller went away?)", strerror(errno));
+  return HX_OK;
+}
+
 typedef struct {
   const char *name;
   const char *operands;  // for --help
@@ -458,6 +498,9 @@ static const verb_t VERBS[] = {
     {.name = "crypt-setup", .operands = "FILE CIPHER KEY_BITS SECTOR_BYTES FLAGS", .operand_count = 5, .run = verb_crypt_setup,
      .help = "a read-only loop over DiskDelta's own test FILE and a read-only plain dm-crypt mapping on it with a\n"
              "      random key; both passed back over stdout, and removed by the kernel once the caller closes them"},
+    {.name = "fanotify-open", .operands = "FOLDER", .operand_count = 1, .run = verb_fanotify_open,
+     .help = "a notification-only fanotify group marking the whole filesystem of FOLDER (open, read, modify of\n"
+             "      files), passed back over stdout; its events open files with the reader's own permissions"},
 };
 #define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "access-recorder.h"
 #include "child.h"
 #include "cipher.h"
 #include "elevate.h"
@@ -59,6 +60,9 @@ typedef struct {
   const char *tarball;
   unsigned app_files;
   int pause;
+  const char *trace;
+  double seconds;
+  unsigned merge_ms;
   job_t jobs[MAX_JOBS];
   unsigned njobs;
 } options_t;
@@ -489,6 +493,14 @@ static int cmd_app_start(options_t *o) {
   return workload_app_start(&w);
 }
 
+static int cmd_record(options_t *o) {
+  if (!o->trace) return usage_error("record needs --trace PATH (where the accesses are kept)");
+  if (o->fd && o->helper) return usage_error("record takes --fd or --helper, not both");
+  record_opts_t r = {.target = o->target, .trace = o->trace, .seconds = o->seconds, .merge_ms = o->merge_ms, .fd = o->fd,
+                     .helper = o->helper};
+  return access_record(&r);
+}
+
 static int cmd_cleanup(options_t *o) {
   int n = sweep_stale_files(o->target);
   jbuf_t b;
@@ -513,6 +525,7 @@ static int run_verb(options_t *o, worker_verb_t verb) {
     case VERB_BIGFILE: return cmd_bigfile(o);
     case VERB_APP_START: return cmd_app_start(o);
     case VERB_WORKING_SET: return working_set_scan(o->target);
+    case VERB_RECORD: return cmd_record(o);
     case VERB_COUNT: break;
   }
   return EXIT_INTERNAL;

@@ -13,6 +13,7 @@ typedef enum {
   VERB_BIGFILE,
   VERB_APP_START,
   VERB_WORKING_SET,
+  VERB_RECORD,
   VERB_COUNT
 } worker_verb_t;
 
@@ -29,11 +30,12 @@ typedef enum {
   X(VERB_BIGFILE, "bigfile", "write one --size file (shrunk to what fits), syncfs; delete it, syncfs") \
   X(VERB_APP_START, "app-start", "--readers programs start at once from a cold cache, each reading its own files") \
   X(VERB_WORKING_SET, "working-set", "walk the folder --target on its one mount (reads no file) and report its files' bytes by days\n             since last read or written, per child folder; other mounts and unreadable folders named") \
+  X(VERB_RECORD, "record", "record the file accesses on --target's whole filesystem (fanotify: --helper, --fd or root) into\n             --trace, per touch only a hash of the file, its bytes and when; until --seconds or a signal") \
 
 
 // X(field, name, arg, kind, min, max, default, has_default, verbs, help)
 #define WORKER_OPTIONS(X) \
-  X(target, "--target", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_CLEANUP) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START) | VERB_BIT(VERB_WORKING_SET), "folder to test in, or a block device (read tests only)") \
+  X(target, "--target", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_CLEANUP) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START) | VERB_BIT(VERB_WORKING_SET) | VERB_BIT(VERB_RECORD), "folder to test in, or a block device (read tests only)") \
   X(size, "--size", "BYTES", OPT_BYTES, 1048576.0, 1125899906842624.0, 1073741824.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_BIGFILE), "test file size / device span (default 1073741824)") \
   X(duration, "--duration", "SECONDS", OPT_NUMBER, 0.2, 3600.0, 5.0, 1, VERB_BIT(VERB_RUN), "timed window of each run (default 5)") \
   X(warmup, "--warmup", "SECONDS", OPT_NUMBER, 0.0, 600.0, 1.0, 1, VERB_BIT(VERB_RUN), "untimed I/O before the runs of each job (default 1)") \
@@ -51,8 +53,8 @@ typedef enum {
   X(engine, "--engine", "NAME", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "io_uring (default), aio or psync; each falls back to the next, reported") \
   X(buffered, "--buffered", NULL, OPT_FLAG, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "no O_DIRECT (page cache): results are flagged as not the disk's") \
   X(file, "--file", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN), "run: reuse a file made by `prepare` (kept afterwards)") \
-  X(fd, "--fd", "N", OPT_COUNT, 3.0, 1048576.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD), "block device: measure on this inherited read-only descriptor of --target") \
-  X(helper, "--helper", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_APP_START), "block device: have `pkexec PATH open-ro` open --target and pass it back; app-start: drop the page cache through it") \
+  X(fd, "--fd", "N", OPT_COUNT, 3.0, 1048576.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_RECORD), "block device: measure on this inherited read-only descriptor of --target; record: an inherited fanotify group") \
+  X(helper, "--helper", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_APP_START) | VERB_BIT(VERB_RECORD), "block device: have `pkexec PATH open-ro` open --target and pass it back; app-start: drop the page cache through it;\n                        record: have `pkexec PATH fanotify-open` make the fanotify group") \
   X(fd_from, "--fd-from", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "block device: fetch the descriptor from a `hold` process's socket") \
   X(socket, "--socket", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD), "hold: where to serve the descriptor (a new name in a private folder); crypt-hold: the mapping's,\n                        and the loop's at PATH.raw") \
   X(crypt, "--crypt", "SPEC", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_CRYPT_HOLD), "crypt-hold: \"CIPHER KEY_BITS SECTOR_BYTES FLAGS\", e.g. \"aes-xts-plain64 512 4096 none\"") \
@@ -65,6 +67,9 @@ typedef enum {
   X(tarball, "--tarball", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_TREE), "tree: extract this tarball with tar(1) instead of writing the shape") \
   X(pause, "--pause", NULL, OPT_FLAG, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_TREE), "tree: after each write phase wait for a line on stdin before deleting (harnesses)") \
   X(app_files, "--app-files", "N", OPT_COUNT, 1.0, 100000.0, 200.0, 1, VERB_BIT(VERB_APP_START), "app-start --app-mix small: files per program (default 200)") \
+  X(trace, "--trace", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RECORD), "record: the trace file, appended to (created 0600; a later run resumes it)") \
+  X(seconds, "--seconds", "SECONDS", OPT_NUMBER, 0.0, 34560000.0, 0.0, 1, VERB_BIT(VERB_RECORD), "record: stop after this long; 0: until SIGTERM/SIGINT (default 0)") \
+  X(merge_ms, "--merge-ms", "MS", OPT_COUNT, 0.0, 3600000.0, 1000.0, 1, VERB_BIT(VERB_RECORD), "record: a file's reads (or opens, or writes) within this window are one touch; 0: every event (default 1000)") \
 
 
 #endif

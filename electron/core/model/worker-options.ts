@@ -32,6 +32,12 @@ export const WORKER_VERBS = [
       "walk the folder --target on its one mount (reads no file) and report its files' bytes by days\n" +
       '             since last read or written, per child folder; other mounts and unreadable folders named',
   },
+  {
+    name: 'record',
+    help:
+      "record the file accesses on --target's whole filesystem (fanotify: --helper, --fd or root) into\n" +
+      '             --trace, per touch only a hash of the file, its bytes and when; until --seconds or a signal',
+  },
 ] as const;
 
 export type WorkerVerb = (typeof WORKER_VERBS)[number]['name'];
@@ -282,8 +288,8 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 3,
     max: 2 ** 20,
     default: null,
-    verbs: DEVICE,
-    help: 'block device: measure on this inherited read-only descriptor of --target',
+    verbs: [...DEVICE, 'record'],
+    help: 'block device: measure on this inherited read-only descriptor of --target; record: an inherited fanotify group',
   },
   {
     name: 'helper',
@@ -293,8 +299,10 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 0,
     max: 0,
     default: null,
-    verbs: [...DEVICE, 'crypt-hold', 'app-start'],
-    help: 'block device: have `pkexec PATH open-ro` open --target and pass it back; app-start: drop the page cache through it',
+    verbs: [...DEVICE, 'crypt-hold', 'app-start', 'record'],
+    help:
+      'block device: have `pkexec PATH open-ro` open --target and pass it back; app-start: drop the page cache through it;\n' +
+      '                        record: have `pkexec PATH fanotify-open` make the fanotify group',
   },
   {
     name: 'fd-from',
@@ -427,6 +435,39 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     default: 200,
     verbs: ['app-start'],
     help: 'app-start --app-mix small: files per program',
+  },
+  {
+    name: 'trace',
+    field: 'trace',
+    arg: 'PATH',
+    kind: 'string',
+    min: 0,
+    max: 0,
+    default: null,
+    verbs: ['record'],
+    help: 'record: the trace file, appended to (created 0600; a later run resumes it)',
+  },
+  {
+    name: 'seconds',
+    field: 'seconds',
+    arg: 'SECONDS',
+    kind: 'number',
+    min: 0,
+    max: 400 * 86_400,
+    default: 0,
+    verbs: ['record'],
+    help: 'record: stop after this long; 0: until SIGTERM/SIGINT',
+  },
+  {
+    name: 'merge-ms',
+    field: 'merge_ms',
+    arg: 'MS',
+    kind: 'count',
+    min: 0,
+    max: 3_600_000,
+    default: 1000,
+    verbs: ['record'],
+    help: "record: a file's reads (or opens, or writes) within this window are one touch; 0: every event",
   },
 ];
 

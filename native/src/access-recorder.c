@@ -1,0 +1,485 @@
+// The access recorder (access-recorder.h): reads a fanotify group marking one whole filesystem
+// and appends, per touch of a file, one line to the trace: when (ms), a keyed hash of the file's
+// identity, its allocated bytes, and what was done (o: opened, r: read, w: modified). Nothing
+// else of the file is kept: no path, no name, no owner, no pid.
+//
+// Trace lines (NDJSON, appended; a stop and a resume add a session to the same file):
+//   {"v":1,"type":"trace","fsid":…,"fs":…,"key":…,"created_ms":…}   once, first
+//   {"type":"session","t":…,"merge_ms":…}                         each start
+//   {"t":…,"f":"<16 hex>","s":BYTES,"k":"or"}                     a touch
+//   {"type":"lost","t":…}                                         the kernel's queue overflowed (how many is not said)
+//   {"type":"end","t":…,"why":"signal"|"time-limit",…}            each clean stop
+// The hash is SipHash-2-4 of the file's device, inode and file handle (which carries the inode's
+// generation, so a reused inode number is another file) under a random key made with the trace
+// and kept in its first line: the same file hashes alike across sessions, and without the key
+// (and the filesystem) a hash names nothing. The trace is created 0600.
+#include "access-recorder.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "elevate.h"
+#include "fanotify-group.h"
+#include "ndjson.h"
+#include "target.h"
+#include "util.h"
+
+extern volatile sig_atomic_t g_stop;
+
+#define EVENT_BUF (64 * 1024)
+#define PROGRESS_NS 1000000000ull
+#define SYNC_NS (60 * 1000000000ull)
+
+// ---- SipHash-2-4 (Aumasson and Bernstein), 64-bit output ----
+#define SIPROUND                                                    \
+  do {                                                              \
+    v0 += v1, v1 = rotl64(v1, 13), v1 ^= v0, v0 = rotl64(v0, 32);    \
+    v2 += v3, v3 = rotl64(v3, 16), v3 ^= v2;                        \
+    v0 += v3, v3 = rotl64(v3, 21), v3 ^= v0;                        \
+    v2 += v1, v1 = rotl64(v1, 17), v1 ^= v2, v2 = rotl64(v2, 32);    \
+  } while (0)
+
+static uint64_t le64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+
+static uint64_t siphash(const uint8_t key[16], const uint8_t *in, size_t len) {
+  uint64_t k0 = le64(key), k1 = le64(key + 8);
+  uint64_t v0 = 0x736f6d6570736575ull ^ k0, v1 = 0x646f72616e646f6dull ^ k1;
+  uint64_t v2 = 0x6c7967656e657261ull ^ k0, v3 = 0x7465646279746573ull ^ k1;
+  size_t whole = len - len % 8;
+  for (size_t i = 0; i < whole; i += 8) {
+    uint64_t m = le64(in + i);
+    v3 ^= m;
+    SIPROUND;
+    SIPROUND;
+    v0 ^= m;
+  }
+  uint64_t b = (uint64_t)len << 56;
+  for (size_t i = 0; i < len % 8; i++) b |= (uint64_t)in[whole + i] << (8 * i);
+  v3 ^= b;
+  SIPROUND;
+  SIPROUND;
+  v0 ^= b;
+  v2 ^= 0xff;
+  SIPROUND;
+  SIPROUND;
+  SIPROUND;
+  SIPROUND;
+  return v0 ^ v1 ^ v2 ^ v3;
+}
+
+// ---- files seen this session: the merge window per kind of touch ----
+enum { KIND_OPEN, KIND_READ, KIND_WRITE, KINDS };
+static const char KIND_LETTER[KINDS] = {'o', 'r', 'w'};
+
+typedef struct {
+  uint64_t hash;  // 0: empty slot (a real hash of 0 is stored as 1)
+  int64_t last_ms[KINDS];
+} seen_t;
+
+typedef struct {
+  seen_t *slots;
+  size_t cap, used;
+} seen_table_t;
+
+static seen_t *seen_find(seen_table_t *t, uint64_t hash) {
+  if (t->used * 2 >= t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 4096;
+    seen_t *slots = calloc(cap, sizeof *slots);
+    if (!slots) return NULL;
+    for (size_t i = 0; i < t->cap; i++) {
+      if (!t->slots[i].hash) continue;
+      size_t j = t->slots[i].hash & (cap - 1);
+      while (slots[j].hash) j = (j + 1) & (cap - 1);
+      slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+  }
+  size_t j = hash & (t->cap - 1);
+  while (t->slots[j].hash && t->slots[j].hash != hash) j = (j + 1) & (t->cap - 1);
+  if (!t->slots[j].hash) {
+    t->slots[j].hash = hash;
+    for (int k = 0; k < KINDS; k++) t->slots[j].last_ms[k] = INT64_MIN / 2;
+    t->used++;
+  }
+  return &t->slots[j];
+}
+
+// ---- the recording ----
+typedef struct {
+  int fan, trace;
+  dev_t trace_dev;
+  ino_t trace_ino;
+  uint8_t key[16];
+  unsigned merge_ms;
+  seen_table_t seen;
+  uint64_t events, records, unopenable, lost, merged, other;
+  char *out;  // lines of one batch, written to the trace in one write()
+  size_t out_len, out_cap;
+} recorder_t;
+
+static int64_t wall_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void out_line(recorder_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_line(recorder_t *r, const char *fmt, ...) {
+  if (r->out_cap - r->out_len < 512) {
+    size_t cap = r->out_cap ? r->out_cap * 2 : 65536;
+    char *grown = realloc(r->out, cap);
+    if (!grown) return;
+    r->out = grown;
+    r->out_cap = cap;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(r->out + r->out_len, r->out_cap - r->out_len, fmt, ap);
+  va_end(ap);
+  if (n > 0 && (size_t)n < r->out_cap - r->out_len) r->out_len += (size_t)n;
+}
+
+// One write() per batch (O_APPEND): a line is never half in the trace unless the disk is full.
+static int out_flush(recorder_t *r) {
+  size_t off = 0;
+  while (off < r->out_len) {
+    ssize_t n = write(r->trace, r->out + off, r->out_len - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    off += (size_t)n;
+  }
+  r->out_len = 0;
+  return 0;
+}
+
+static uint64_t identity_hash(const recorder_t *r, int fd, const struct stat *st) {
+  struct {
+    uint64_t dev, ino;
+    struct file_handle fh;
+    unsigned char handle[MAX_HANDLE_SZ];
+  } id;
+  memset(&id, 0, sizeof id);
+  id.dev = st->st_dev;
+  id.ino = st->st_ino;
+  id.fh.handle_bytes = MAX_HANDLE_SZ;
+  int mount_id;
+  size_t len = offsetof(__typeof__(id), fh);
+  if (name_to_handle_at(fd, "", &id.fh, &mount_id, AT_EMPTY_PATH) == 0)
+    len = offsetof(__typeof__(id), fh) + sizeof id.fh + id.fh.handle_bytes;
+  uint64_t h = siphash(r->key, (const uint8_t *)&id, len);
+  return h ? h : 1;
+}
+
+static void take_event(recorder_t *r, const struct fanotify_event_metadata *m, int64_t now) {
+  r->events++;
+  if (m->mask & FAN_Q_OVERFLOW) {
+    r->lost++;
+    out_line(r, "{\"type\":\"lost\",\"t\":%lld}\n", (long long)now);
+    return;
+  }
+  if (m->fd < 0) {  // FAN_REPORT_FD_ERROR: the reader may not open this file
+    r->unopenable++;
+    return;
+  }
+  struct stat st;
+  int mine = m->pid == getpid();  // the trace's own writes
+  int ok = !mine && fstat(m->fd, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_dev == r->trace_dev && st.st_ino == r->trace_ino);
+  if (!ok) {
+    if (!mine) r->other++;
+    close(m->fd);
+    return;
+  }
+  uint64_t hash = identity_hash(r, m->fd, &st);
+  close(m->fd);
+  seen_t *seen = seen_find(&r->seen, hash);
+  char kinds[KINDS + 1];
+  int n = 0;
+  const uint64_t masks[KINDS] = {FAN_OPEN, FAN_ACCESS, FAN_MODIFY};
+  for (int k = 0; k < KINDS; k++) {
+    if (!(m->mask & masks[k])) continue;
+    // The merge window: a file read in a thousand read()s within it is one touch.
+    if (seen && r->merge_ms && now - seen->last_ms[k] < (int64_t)r->merge_ms) continue;
+    if (seen) seen->last_ms[k] = now;
+    kinds[n++] = KIND_LETTER[k];
+  }
+  kinds[n] = 0;
+  if (!n) {
+    r->merged++;
+    return;
+  }
+  r->records++;
+  out_line(r, "{\"t\":%lld,\"f\":\"%016llx\",\"s\":%llu,\"k\":\"%s\"}\n", (long long)now, (unsigned long long)hash,
+           (unsigned long long)st.st_blocks * 512ull, kinds);
+}
+
+// Reads what the kernel has queued, until it has nothing more (the group is non-blocking).
+// Returns 0, or -1 when the trace cannot be written.
+static int drain(recorder_t *r) {
+  static char buf[EVENT_BUF] __attribute__((aligned(__alignof__(struct fanotify_event_metadata))));
+  for (;;) {
+    ssize_t len = read(r->fan, buf, sizeof buf);
+    if (len < 0 && errno == EINTR) continue;
+    if (len < 0 && errno == EAGAIN) break;
+    if (len < 0) {
+      // Before Linux 6.13 a file the reader may not open fails the read, and that event is gone.
+      if (errno == EACCES || errno == EPERM || errno == EROFS || errno == ETXTBSY || errno == ENXIO || errno == ENOENT) {
+        r->events++;
+        r->unopenable++;
+        continue;
+      }
+      break;
+    }
+    if (len == 0) break;
+    int64_t now = wall_ms();
+    const struct fanotify_event_metadata *m = (const void *)buf;
+    while (FAN_EVENT_OK(m, len)) {
+      if (m->vers == FANOTIFY_METADATA_VERSION) take_event(r, m, now);
+      else if (m->fd >= 0) close(m->fd);
+      m = FAN_EVENT_NEXT(m, len);
+    }
+    if (out_flush(r) != 0) return -1;
+  }
+  return out_flush(r);
+}
+
+static void emit_counts(jbuf_t *b, const recorder_t *r, double seconds) {
+  jb_dbl(b, "seconds", seconds);
+  jb_u64(b, "events", r->events);
+  jb_u64(b, "records", r->records);
+  jb_u64(b, "files", r->seen.used);
+  jb_u64(b, "merged", r->merged);
+  jb_u64(b, "unopenable", r->unopenable);
+  jb_u64(b, "lost", r->lost);
+}
+
+static int hexval(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; }
+
+// An existing trace: its key and filesystem from the first line. Returns 0, or -1 (why filled).
+static int read_header(int fd, uint8_t key[16], char *fsid, size_t fsidlen, char *why, size_t whylen) {
+  char line[1024];
+  ssize_t n = pread(fd, line, sizeof line - 1, 0);
+  if (n <= 0) return snprintf(why, whylen, "it cannot be read back"), -1;
+  line[n] = 0;
+  char *end = strchr(line, '\n');
+  if (end) *end = 0;
+  const char *k = strstr(line, "\"key\":\""), *f = strstr(line, "\"fsid\":\"");
+  if (!strstr(line, "\"type\":\"trace\"") || !k || !f) return snprintf(why, whylen, "its first line is not a DiskDelta trace's"), -1;
+  k += strlen("\"key\":\"");
+  for (int i = 0; i < 16; i++) {
+    int hi = hexval(k[2 * i]), lo = hi < 0 ? -1 : hexval(k[2 * i + 1]);
+    if (lo < 0) return snprintf(why, whylen, "its key is damaged"), -1;
+    key[i] = (uint8_t)(hi << 4 | lo);
+  }
+  f += strlen("\"fsid\":\"");
+  snprintf(fsid, fsidlen, "%.*s", (int)strcspn(f, "\""), f);
+  return 0;
+}
+
+// Opens (or creates) the trace, locked against a second recorder. Returns 0 or an exit code.
+static int open_trace(recorder_t *r, const char *path, const char *fsid, const char *fs, int *resumed) {
+  r->trace = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (r->trace < 0)
+    return emit_failure(errno == ENOENT ? FAIL_TARGET_MISSING : FAIL_PERMISSION, "cannot open the trace %s: %s", path, strerror(errno));
+  if (flock(r->trace, LOCK_EX | LOCK_NB) != 0)
+    return emit_failure(FAIL_USAGE, "another recorder is writing the trace %s: stop it first, or give another --trace", path);
+  struct stat st;
+  if (fstat(r->trace, &st) != 0 || !S_ISREG(st.st_mode))
+    return emit_failure(FAIL_USAGE, "the trace %s is not a regular file: give a file's path", path);
+  r->trace_dev = st.st_dev;
+  r->trace_ino = st.st_ino;
+  *resumed = st.st_size > 0;
+  if (*resumed) {
+    char had[64], why[128];
+    if (read_header(r->trace, r->key, had, sizeof had, why, sizeof why) != 0)
+      return emit_failure(FAIL_USAGE, "%s is not a trace DiskDelta can resume: %s. Give a new file to --trace", path, why);
+    if (strcmp(had, fsid) != 0)
+      return emit_failure(FAIL_USAGE, "the trace %s records another filesystem (fsid %s, this one is %s): give a new --trace for this one",
+                          path, had, fsid);
+    // A line cut by a full disk or a crash is closed, so the resumed session starts whole.
+    char last = '\n';
+    if (pread(r->trace, &last, 1, st.st_size - 1) == 1 && last != '\n') out_line(r, "\n");
+    return 0;
+  }
+  if (getrandom(r->key, sizeof r->key, 0) != (ssize_t)sizeof r->key) return emit_failure(FAIL_INTERNAL, "no random key: %s", strerror(errno));
+  char hex[33];
+  for (int i = 0; i < 16; i++) snprintf(hex + 2 * i, 3, "%02x", r->key[i]);
+  out_line(r, "{\"v\":1,\"type\":\"trace\",\"fsid\":\"%s\",\"fs\":\"%s\",\"key\":\"%s\",\"created_ms\":%lld}\n", fsid, fs, hex,
+           (long long)wall_ms());
+  return 0;
+}
+
+// Where the group comes from: an inherited descriptor, the helper, or this process as root.
+static int open_group(const record_opts_t *o, int dir, int *fd_error) {
+  char why[512];
+  if (o->fd) {
+    char link[64], want[] = "anon_inode:[fanotify]", proc[32];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%u", o->fd);
+    ssize_t n = readlink(proc, link, sizeof link - 1);
+    if (n < 0 || (link[n] = 0, strcmp(link, want) != 0))
+      return -emit_failure(FAIL_BAD_FD, "--fd %u is not a fanotify group (%s)", o->fd, n < 0 ? strerror(errno) : link);
+    fcntl((int)o->fd, F_SETFD, FD_CLOEXEC);
+    int fl = fcntl((int)o->fd, F_GETFL);
+    if (fl >= 0) fcntl((int)o->fd, F_SETFL, fl | O_NONBLOCK);
+    *fd_error = -1;  // not known: both ways of saying "unopenable" are read
+    return (int)o->fd;
+  }
+  if (o->helper) {
+    int fd = -1;
+    int rc = elevate_open_fanotify(o->helper, o->target, &fd, fd_error);
+    return rc ? -rc : fd;
+  }
+  int fd = fanotify_group_open(dir, fd_error, why, sizeof why);
+  if (fd >= 0) return fd;
+  if (errno == EPERM)
+    return -emit_failure(FAIL_NEEDS_ELEVATION, "%s; give --helper PATH (the polkit helper opens only this) or run as root", why);
+  return -emit_failure(FAIL_TARGET_UNUSABLE, "%s", why);
+}
+
+int access_record(const record_opts_t *o) {
+  recorder_t r = {.fan = -1, .trace = -1, .merge_ms = o->merge_ms};
+  int dir = open(o->target, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0)
+    return emit_end(emit_failure(errno == ENOENT ? FAIL_TARGET_MISSING : errno == ENOTDIR ? FAIL_TARGET_NOT_FOLDER : FAIL_PERMISSION,
+                                 "cannot open %s: %s: give a folder on the filesystem to record", o->target, strerror(errno)),
+                    0, "");
+  struct statfs sfs;
+  if (fstatfs(dir, &sfs) != 0) {
+    close(dir);
+    return emit_end(emit_failure(FAIL_TARGET_UNUSABLE, "cannot read the filesystem of %s: %s", o->target, strerror(errno)), 0, "");
+  }
+  char fsid[40];
+  int fsid_words[2];
+  memcpy(fsid_words, &sfs.f_fsid, sizeof fsid_words);
+  snprintf(fsid, sizeof fsid, "%08x%08x", (unsigned)fsid_words[0], (unsigned)fsid_words[1]);
+  const char *fs = fs_name((long)sfs.f_type);
+
+  // The trace first: a trace that cannot be resumed is said before anyone is asked for a password.
+  int resumed = 0;
+  int rc = open_trace(&r, o->trace, fsid, fs, &resumed);
+  int fd_error = 0;
+  if (!rc) {
+    int got = open_group(o, dir, &fd_error);
+    if (got < 0) rc = -got;
+    else r.fan = got;
+  }
+  close(dir);
+  if (rc) {
+    r.out_len = 0;  // a new trace's header is not written: nothing was recorded
+    if (r.trace >= 0) {
+      struct stat st;
+      if (!resumed && fstat(r.trace, &st) == 0 && st.st_size == 0) unlink(o->trace);
+      close(r.trace);
+    }
+    free(r.out);
+    return emit_end(rc, 0, "");
+  }
+  int64_t started = wall_ms();
+  out_line(&r, "{\"type\":\"session\",\"t\":%lld,\"merge_ms\":%u}\n", (long long)started, r.merge_ms);
+  out_flush(&r);
+
+  jbuf_t b;
+  jb_begin(&b, "hello");
+  jb_str(&b, "worker", WORKER_NAME);
+  jb_str(&b, "version", WORKER_VERSION);
+  jb_i64(&b, "pid", getpid());
+  jb_str(&b, "engine", "fanotify");
+  jb_str(&b, "target", o->target);
+  jb_str(&b, "kind", "folder");
+  jb_str(&b, "fs", fs);
+  jb_str(&b, "file", NULL);
+  jb_u64(&b, "size", 0);
+  jb_bool(&b, "direct", 0);
+  jb_u64(&b, "jobs", 0);
+  jb_end_emit(&b);
+  jb_begin(&b, "record-start");
+  jb_str(&b, "trace", o->trace);
+  jb_str(&b, "fsid", fsid);
+  jb_bool(&b, "resumed", resumed);
+  jb_i64(&b, "started_ms", started);
+  if (fd_error >= 0) jb_bool(&b, "fd_error", fd_error);
+  jb_end_emit(&b);
+
+  uint64_t t0 = now_ns(), last_progress = t0, last_sync = t0;
+  uint64_t limit = o->seconds > 0 ? (uint64_t)(o->seconds * 1e9) : 0;
+  const char *why = "signal";
+  int failed = 0;
+  while (!g_stop) {
+    uint64_t now = now_ns();
+    if (limit && now - t0 >= limit) {
+      why = "time-limit";
+      break;
+    }
+    uint64_t wait_ms = 500;
+    if (limit && (limit - (now - t0)) / 1000000 < wait_ms) wait_ms = (limit - (now - t0)) / 1000000 + 1;
+    struct pollfd p = {.fd = r.fan, .events = POLLIN};
+    int n = poll(&p, 1, (int)wait_ms);
+    if (n < 0 && errno != EINTR) break;
+    if (n > 0 && drain(&r) != 0) {
+      failed = errno ? errno : EIO;
+      break;
+    }
+    now = now_ns();
+    if (now - last_progress >= PROGRESS_NS) {
+      last_progress = now;
+      jb_begin(&b, "record-progress");
+      emit_counts(&b, &r, (double)(now - t0) / 1e9);
+      jb_end_emit(&b);
+    }
+    if (now - last_sync >= SYNC_NS) {
+      last_sync = now;
+      fdatasync(r.trace);
+    }
+  }
+  // What the kernel queued before the stop is still recorded: nothing seen is lost.
+  if (!failed && drain(&r) != 0) failed = errno ? errno : EIO;
+  double seconds = (double)(now_ns() - t0) / 1e9;
+  if (!failed) {
+    out_line(&r, "{\"type\":\"end\",\"t\":%lld,\"why\":\"%s\",\"events\":%llu,\"records\":%llu,\"unopenable\":%llu,\"lost\":%llu}\n",
+             (long long)wall_ms(), why, (unsigned long long)r.events, (unsigned long long)r.records,
+             (unsigned long long)r.unopenable, (unsigned long long)r.lost);
+    if (out_flush(&r) != 0) failed = errno ? errno : EIO;
+  }
+  fdatasync(r.trace);
+  close(r.fan);
+  close(r.trace);
+  free(r.out);
+  free(r.seen.slots);
+  if (failed)
+    return emit_end(emit_failure(failed == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "writing the trace %s failed: %s; what was written before stays",
+                                 o->trace, strerror(failed)),
+                    0, "");
+  if (r.lost)
+    emit_warning("record-lost", "the kernel's event queue overflowed %llu time(s): some accesses were not recorded (a busy machine; the curve under-counts them)",
+                 (unsigned long long)r.lost);
+  if (r.unopenable)
+    emit_warning("record-unopenable", "%llu event(s) were of files you may not open: recorded as the user, they are not counted",
+                 (unsigned long long)r.unopenable);
+  jb_begin(&b, "record-result");
+  jb_str(&b, "why", why);
+  emit_counts(&b, &r, seconds);
+  jb_end_emit(&b);
+  // A stop by signal is how a recording ends (systemctl stop): a clean end, not an interruption.
+  emit_done("ok", 0);
+  return 0;
+}
