@@ -154,6 +154,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/main/main-bundle.test.ts': [],
   'electron/preload/create-bridge.test.ts': [],
   'electron/server/server.test.ts': [],
+  'native/test/access-recorder.test.ts': ['root', 'loop', 'ext4'],
   'native/test/argv-fuzz.test.ts': [],
   'native/test/build.test.ts': [],
   'native/test/c-format.test.ts': [],

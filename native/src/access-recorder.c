@@ -9,18 +9,27 @@
 //   {"t":…,"f":"<16 hex>","s":BYTES,"k":"or"}                     a touch
 //   {"type":"lost","t":…}                                         the kernel's queue overflowed (how many is not said)
 //   {"type":"end","t":…,"why":"signal"|"time-limit",…}            each clean stop
-// The hash is SipHash-2-4 of the file's device, inode and file handle (which carries the inode's
+// The hash is SipHash-2-4 of the filesystem's id and the file's handle (which carries the inode's
 // generation, so a reused inode number is another file) under a random key made with the trace
-// and kept in its first line: the same file hashes alike across sessions, and without the key
-// (and the filesystem) a hash names nothing. The trace is created 0600.
+// and kept in its first line: the same file hashes alike across sessions and either kind of
+// group, and without the key (and the filesystem) a hash names nothing. The trace is 0600.
+//
+// The bytes: with a descriptors group (root's own), fstat of the event's descriptor. With a
+// handles group (the helper's, fanotify-group.h) the event names the file's folder by handle and
+// the entry by name; the recorder knows the folders under --target it may walk (a map from folder
+// handle to path, in memory only, kept whole as folders are made or moved in) and stats the entry
+// there, checking that it is still the event's file. A touch it cannot size (a folder outside
+// --target or closed to the user) is kept with "s":null: counted, never in the curve.
 #include "access-recorder.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,15 +134,66 @@ static seen_t *seen_find(seen_table_t *t, uint64_t hash) {
   return &t->slots[j];
 }
 
+// ---- folders the recorder may walk: folder handle hash → path (memory only, never written) ----
+typedef struct {
+  uint64_t hash;
+  char *path;
+} folder_slot_t;
+
+typedef struct {
+  folder_slot_t *slots;
+  size_t cap, used;
+  uint64_t unwalked;  // folders under --target the user may not enter, or too deep
+} folder_map_t;
+
+static const char *folder_find(const folder_map_t *m, uint64_t hash) {
+  if (!m->cap) return NULL;
+  for (size_t j = hash & (m->cap - 1); m->slots[j].hash; j = (j + 1) & (m->cap - 1))
+    if (m->slots[j].hash == hash) return m->slots[j].path;
+  return NULL;
+}
+
+static void folder_put(folder_map_t *m, uint64_t hash, const char *path) {
+  if (m->used * 2 >= m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 1024;
+    folder_slot_t *slots = calloc(cap, sizeof *slots);
+    if (!slots) return;
+    for (size_t i = 0; i < m->cap; i++) {
+      if (!m->slots[i].hash) continue;
+      size_t j = m->slots[i].hash & (cap - 1);
+      while (slots[j].hash) j = (j + 1) & (cap - 1);
+      slots[j] = m->slots[i];
+    }
+    free(m->slots);
+    m->slots = slots;
+    m->cap = cap;
+  }
+  size_t j = hash & (m->cap - 1);
+  while (m->slots[j].hash && m->slots[j].hash != hash) j = (j + 1) & (m->cap - 1);
+  char *copy = strdup(path);
+  if (!copy) return;
+  if (m->slots[j].hash) free(m->slots[j].path);  // moved: the handle is the same folder, the path new
+  else m->used++;
+  m->slots[j] = (folder_slot_t){.hash = hash, .path = copy};
+}
+
+static void folder_map_free(folder_map_t *m) {
+  for (size_t i = 0; i < m->cap; i++) free(m->slots[i].path);
+  free(m->slots);
+}
+
 // ---- the recording ----
 typedef struct {
   int fan, trace;
   dev_t trace_dev;
   ino_t trace_ino;
   uint8_t key[16];
+  uint8_t fsid[8];
   unsigned merge_ms;
+  int handles;  // the group reports handles (the helper's), not descriptors
   seen_table_t seen;
-  uint64_t events, records, unopenable, lost, merged, other;
+  folder_map_t folders;
+  uint64_t events, records, unopenable, unsized, lost, merged, other;
   char *out;  // lines of one batch, written to the trace in one write()
   size_t out_len, out_cap;
 } recorder_t;
@@ -173,22 +233,122 @@ static int out_flush(recorder_t *r) {
   return 0;
 }
 
-static uint64_t identity_hash(const recorder_t *r, int fd, const struct stat *st) {
-  struct {
-    uint64_t dev, ino;
-    struct file_handle fh;
-    unsigned char handle[MAX_HANDLE_SZ];
-  } id;
-  memset(&id, 0, sizeof id);
-  id.dev = st->st_dev;
-  id.ino = st->st_ino;
-  id.fh.handle_bytes = MAX_HANDLE_SZ;
-  int mount_id;
-  size_t len = offsetof(__typeof__(id), fh);
-  if (name_to_handle_at(fd, "", &id.fh, &mount_id, AT_EMPTY_PATH) == 0)
-    len = offsetof(__typeof__(id), fh) + sizeof id.fh + id.fh.handle_bytes;
-  uint64_t h = siphash(r->key, (const uint8_t *)&id, len);
+// A file's identity: its filesystem and handle, the same whether the handle came from an event
+// (handles group) or from the event's descriptor (descriptors group).
+static uint64_t handle_hash(const uint8_t key[16], const uint8_t fsid[8], int type, const unsigned char *bytes, unsigned len) {
+  uint8_t in[8 + 4 + MAX_HANDLE_SZ];
+  if (len > MAX_HANDLE_SZ) len = MAX_HANDLE_SZ;
+  memcpy(in, fsid, 8);
+  memcpy(in + 8, &type, 4);
+  memcpy(in + 12, bytes, len);
+  uint64_t h = siphash(key, in, 12 + len);
   return h ? h : 1;
+}
+
+typedef struct {
+  struct file_handle fh;
+  unsigned char bytes[MAX_HANDLE_SZ];
+} handle_buf_t;
+
+static int handle_of(int dirfd, const char *name, int flags, handle_buf_t *h) {
+  int mount_id;
+  h->fh.handle_bytes = MAX_HANDLE_SZ;
+  return name_to_handle_at(dirfd, name, &h->fh, &mount_id, flags);
+}
+
+static uint64_t identity_hash(const recorder_t *r, int fd, const struct stat *st) {
+  handle_buf_t h;
+  if (handle_of(fd, "", AT_EMPTY_PATH, &h) == 0) return handle_hash(r->key, r->fsid, h.fh.handle_type, h.fh.f_handle, h.fh.handle_bytes);
+  uint64_t id[2] = {st->st_dev, st->st_ino};  // a filesystem without handles (its group had descriptors)
+  return handle_hash(r->key, r->fsid, -1, (const unsigned char *)id, sizeof id);
+}
+
+#define WALK_DEPTH 256
+
+static void map_folder(recorder_t *r, int fd, const char *path) {
+  handle_buf_t h;
+  if (handle_of(fd, "", AT_EMPTY_PATH, &h) == 0)
+    folder_put(&r->folders, handle_hash(r->key, r->fsid, h.fh.handle_type, h.fh.f_handle, h.fh.handle_bytes), path);
+}
+
+// Every folder under `path` on this filesystem that the user may enter, into the folder map.
+static void walk_folders(recorder_t *r, int fd, const char *path, dev_t dev, unsigned depth) {
+  map_folder(r, fd, path);
+  if (depth >= WALK_DEPTH) {
+    r->folders.unwalked++;
+    return;
+  }
+  int dup_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+  if (!d) {
+    if (dup_fd >= 0) close(dup_fd);
+    r->folders.unwalked++;
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(d)) && !g_stop) {
+    if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2]))) continue;
+    if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) continue;
+    int sub = openat(dirfd(d), e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub < 0) continue;  // not a folder (DT_UNKNOWN), or gone
+    struct stat st;
+    size_t len = strlen(path) + strlen(e->d_name) + 2;
+    char *child = malloc(len);
+    if (child && fstat(sub, &st) == 0 && st.st_dev == dev) {
+      snprintf(child, len, "%s/%s", strcmp(path, "/") == 0 ? "" : path, e->d_name);
+      walk_folders(r, sub, child, dev, depth + 1);
+    }
+    free(child);
+    close(sub);
+  }
+  closedir(d);
+}
+
+// A handles group's event: the file's handle (FID) and its folder's handle with the entry's name
+// (DFID_NAME). Returns the file's identity hash (0: none) and its allocated bytes (-1: unknown).
+static uint64_t handle_event(recorder_t *r, const struct fanotify_event_metadata *m, int64_t *bytes) {
+  const struct file_handle *file = NULL, *folder = NULL;
+  const char *name = NULL;
+  const char *p = (const char *)m + m->metadata_len, *end = (const char *)m + m->event_len;
+  while (p + sizeof(struct fanotify_event_info_header) <= end) {
+    const struct fanotify_event_info_header *hdr = (const void *)p;
+    if (hdr->len < sizeof *hdr || p + hdr->len > end) break;
+    const struct fanotify_event_info_fid *fid = (const void *)p;
+    const struct file_handle *fh = (const void *)fid->handle;
+    if (hdr->info_type == FAN_EVENT_INFO_TYPE_FID) file = fh;
+    else if (hdr->info_type == FAN_EVENT_INFO_TYPE_DFID_NAME) {
+      folder = fh;
+      name = (const char *)fh->f_handle + fh->handle_bytes;
+    } else if (hdr->info_type == FAN_EVENT_INFO_TYPE_DFID)
+      folder = fh;
+    p += hdr->len;
+  }
+  *bytes = -1;
+  const char *dir = folder ? folder_find(&r->folders, handle_hash(r->key, r->fsid, folder->handle_type, folder->f_handle, folder->handle_bytes)) : NULL;
+  char path[PATH_MAX];
+  int named = dir && name && snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name) < (int)sizeof path;
+  if (m->mask & FAN_ONDIR) {
+    // A folder made or moved in (the caller checked): mapped, so the files later made in it are sized too.
+    int fd = named ? open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+      struct stat st;
+      if (fstat(fd, &st) == 0) walk_folders(r, fd, path, st.st_dev, 0);
+      close(fd);
+    }
+    return 0;
+  }
+  if (!file) return 0;
+  uint64_t hash = handle_hash(r->key, r->fsid, file->handle_type, file->f_handle, file->handle_bytes);
+  struct stat st;
+  handle_buf_t now;
+  // Still the event's file under that name (not renamed away or replaced meanwhile)?
+  if (named && fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+      handle_of(AT_FDCWD, path, 0, &now) == 0 && now.fh.handle_type == file->handle_type &&
+      now.fh.handle_bytes == file->handle_bytes && memcmp(now.fh.f_handle, file->f_handle, file->handle_bytes) == 0) {
+    if (st.st_dev == r->trace_dev && st.st_ino == r->trace_ino) return 0;
+    *bytes = (int64_t)st.st_blocks * 512;
+  }
+  return hash;
 }
 
 static void take_event(recorder_t *r, const struct fanotify_event_metadata *m, int64_t now) {
@@ -198,20 +358,38 @@ static void take_event(recorder_t *r, const struct fanotify_event_metadata *m, i
     out_line(r, "{\"type\":\"lost\",\"t\":%lld}\n", (long long)now);
     return;
   }
-  if (m->fd < 0) {  // FAN_REPORT_FD_ERROR: the reader may not open this file
-    r->unopenable++;
+  uint64_t hash;
+  int64_t bytes = -1;
+  if (m->pid == getpid()) {  // the trace's own writes (and folders this process opened)
+    if (m->fd >= 0) close(m->fd);
     return;
   }
-  struct stat st;
-  int mine = m->pid == getpid();  // the trace's own writes
-  int ok = !mine && fstat(m->fd, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_dev == r->trace_dev && st.st_ino == r->trace_ino);
-  if (!ok) {
-    if (!mine) r->other++;
+  if (m->mask & FAN_ONDIR) {  // only a handles group hears folders: made or moved in, they are mapped
+    if (m->mask & (FAN_CREATE | FAN_MOVED_TO)) handle_event(r, m, &bytes);
+    return;
+  }
+  if (r->handles) {
+    hash = handle_event(r, m, &bytes);
+    if (!hash) {
+      r->other++;
+      return;
+    }
+  } else {
+    if (m->fd < 0) {  // FAN_REPORT_FD_ERROR: the kernel could not open the file
+      r->unopenable++;
+      return;
+    }
+    struct stat st;
+    int ok = fstat(m->fd, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_dev == r->trace_dev && st.st_ino == r->trace_ino);
+    if (!ok) {
+      r->other++;
+      close(m->fd);
+      return;
+    }
+    hash = identity_hash(r, m->fd, &st);
+    bytes = (int64_t)st.st_blocks * 512;
     close(m->fd);
-    return;
   }
-  uint64_t hash = identity_hash(r, m->fd, &st);
-  close(m->fd);
   seen_t *seen = seen_find(&r->seen, hash);
   char kinds[KINDS + 1];
   int n = 0;
@@ -229,8 +407,10 @@ static void take_event(recorder_t *r, const struct fanotify_event_metadata *m, i
     return;
   }
   r->records++;
-  out_line(r, "{\"t\":%lld,\"f\":\"%016llx\",\"s\":%llu,\"k\":\"%s\"}\n", (long long)now, (unsigned long long)hash,
-           (unsigned long long)st.st_blocks * 512ull, kinds);
+  char size[24] = "null";
+  if (bytes >= 0) snprintf(size, sizeof size, "%lld", (long long)bytes);
+  else if (strpbrk(kinds, "rw")) r->unsized++;  // a touch the curve cannot count (an open alone is none)
+  out_line(r, "{\"t\":%lld,\"f\":\"%016llx\",\"s\":%s,\"k\":\"%s\"}\n", (long long)now, (unsigned long long)hash, size, kinds);
 }
 
 // Reads what the kernel has queued, until it has nothing more (the group is non-blocking).
@@ -270,6 +450,7 @@ static void emit_counts(jbuf_t *b, const recorder_t *r, double seconds) {
   jb_u64(b, "files", r->seen.used);
   jb_u64(b, "merged", r->merged);
   jb_u64(b, "unopenable", r->unopenable);
+  jb_u64(b, "unsized", r->unsized);
   jb_u64(b, "lost", r->lost);
 }
 
@@ -329,30 +510,43 @@ static int open_trace(recorder_t *r, const char *path, const char *fsid, const c
   return 0;
 }
 
+// The fanotify flags of an inherited group (/proc/self/fdinfo), or -1 when it is not one.
+static long group_flags(unsigned fd) {
+  char path[48], line[256];
+  snprintf(path, sizeof path, "/proc/self/fdinfo/%u", fd);
+  FILE *f = fopen(path, "re");
+  long flags = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "fanotify flags:%lx", &flags) == 1) break;
+  if (f) fclose(f);
+  return flags;
+}
+
 // Where the group comes from: an inherited descriptor, the helper, or this process as root.
-static int open_group(const record_opts_t *o, int dir, int *fd_error) {
+// Returns the descriptor, or minus an exit code after an error line.
+static int open_group(recorder_t *r, const record_opts_t *o, int dir, int *fd_error) {
   char why[512];
+  *fd_error = -1;  // not known
   if (o->fd) {
-    char link[64], want[] = "anon_inode:[fanotify]", proc[32];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%u", o->fd);
-    ssize_t n = readlink(proc, link, sizeof link - 1);
-    if (n < 0 || (link[n] = 0, strcmp(link, want) != 0))
-      return -emit_failure(FAIL_BAD_FD, "--fd %u is not a fanotify group (%s)", o->fd, n < 0 ? strerror(errno) : link);
+    long flags = group_flags(o->fd);
+    if (flags < 0) return -emit_failure(FAIL_BAD_FD, "--fd %u is not a fanotify group: give the descriptor the helper's fanotify-open passed", o->fd);
+    r->handles = (flags & FAN_REPORT_FID) != 0;
     fcntl((int)o->fd, F_SETFD, FD_CLOEXEC);
     int fl = fcntl((int)o->fd, F_GETFL);
     if (fl >= 0) fcntl((int)o->fd, F_SETFL, fl | O_NONBLOCK);
-    *fd_error = -1;  // not known: both ways of saying "unopenable" are read
     return (int)o->fd;
   }
   if (o->helper) {
     int fd = -1;
-    int rc = elevate_open_fanotify(o->helper, o->target, &fd, fd_error);
-    return rc ? -rc : fd;
+    int rc = elevate_open_fanotify(o->helper, o->target, &fd);
+    if (rc) return -rc;
+    r->handles = 1;
+    return fd;
   }
-  int fd = fanotify_group_open(dir, fd_error, why, sizeof why);
+  int fd = fanotify_group_open(dir, FANOTIFY_WITH_FDS, fd_error, why, sizeof why);
   if (fd >= 0) return fd;
   if (errno == EPERM)
-    return -emit_failure(FAIL_NEEDS_ELEVATION, "%s; give --helper PATH (the polkit helper opens only this) or run as root", why);
+    return -emit_failure(FAIL_NEEDS_ELEVATION, "%s; give --helper PATH (the polkit helper makes only the group) or run as root", why);
   return -emit_failure(FAIL_TARGET_UNUSABLE, "%s", why);
 }
 
@@ -371,6 +565,7 @@ int access_record(const record_opts_t *o) {
   char fsid[40];
   int fsid_words[2];
   memcpy(fsid_words, &sfs.f_fsid, sizeof fsid_words);
+  memcpy(r.fsid, &sfs.f_fsid, sizeof r.fsid);
   snprintf(fsid, sizeof fsid, "%08x%08x", (unsigned)fsid_words[0], (unsigned)fsid_words[1]);
   const char *fs = fs_name((long)sfs.f_type);
 
@@ -379,9 +574,17 @@ int access_record(const record_opts_t *o) {
   int rc = open_trace(&r, o->trace, fsid, fs, &resumed);
   int fd_error = 0;
   if (!rc) {
-    int got = open_group(o, dir, &fd_error);
+    int got = open_group(&r, o, dir, &fd_error);
     if (got < 0) rc = -got;
     else r.fan = got;
+  }
+  // A handles group's events are sized through the folders under --target the user may walk.
+  // The group is open first, so a folder made during the walk is heard of too.
+  if (!rc && r.handles) {
+    char root[PATH_MAX];
+    if (!realpath(o->target, root)) snprintf(root, sizeof root, "%s", o->target);
+    struct stat st;
+    if (fstat(dir, &st) == 0) walk_folders(&r, dir, root, st.st_dev, 0);
   }
   close(dir);
   if (rc) {
@@ -395,7 +598,8 @@ int access_record(const record_opts_t *o) {
     return emit_end(rc, 0, "");
   }
   int64_t started = wall_ms();
-  out_line(&r, "{\"type\":\"session\",\"t\":%lld,\"merge_ms\":%u}\n", (long long)started, r.merge_ms);
+  out_line(&r, "{\"type\":\"session\",\"t\":%lld,\"merge_ms\":%u,\"group\":\"%s\"}\n", (long long)started, r.merge_ms,
+           r.handles ? "handles" : "descriptors");
   out_flush(&r);
 
   jbuf_t b;
@@ -417,6 +621,9 @@ int access_record(const record_opts_t *o) {
   jb_str(&b, "fsid", fsid);
   jb_bool(&b, "resumed", resumed);
   jb_i64(&b, "started_ms", started);
+  jb_str(&b, "group", r.handles ? "handles" : "descriptors");
+  if (r.handles) jb_u64(&b, "folders", r.folders.used);
+  if (r.handles && r.folders.unwalked) jb_u64(&b, "folders_unwalked", r.folders.unwalked);
   if (fd_error >= 0) jb_bool(&b, "fd_error", fd_error);
   jb_end_emit(&b);
 
@@ -465,6 +672,7 @@ int access_record(const record_opts_t *o) {
   close(r.trace);
   free(r.out);
   free(r.seen.slots);
+  folder_map_free(&r.folders);
   if (failed)
     return emit_end(emit_failure(failed == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "writing the trace %s failed: %s; what was written before stays",
                                  o->trace, strerror(failed)),
@@ -472,6 +680,9 @@ int access_record(const record_opts_t *o) {
   if (r.lost)
     emit_warning("record-lost", "the kernel's event queue overflowed %llu time(s): some accesses were not recorded (a busy machine; the curve under-counts them)",
                  (unsigned long long)r.lost);
+  if (r.unsized)
+    emit_warning("record-unsized", "%llu touch(es) were of files outside the folders under %s you may walk: kept without their size, "
+                 "they are not in the cache curve", (unsigned long long)r.unsized, o->target);
   if (r.unopenable)
     emit_warning("record-unopenable", "%llu event(s) were of files you may not open: recorded as the user, they are not counted",
                  (unsigned long long)r.unopenable);

@@ -186,16 +186,14 @@ int elevate_open_device(const char *helper, const char *device, int *fd) {
   return call_helper(helper, args, &ask, fd, reply, 1);
 }
 
-int elevate_open_fanotify(const char *helper, const char *folder, int *fd, int *fd_error) {
+int elevate_open_fanotify(const char *helper, const char *folder, int *fd) {
   char to[PATH_MAX + 64], ing[PATH_MAX + 64], object[PATH_MAX + 32], reply[1][256];
   snprintf(to, sizeof to, "record the file accesses on the filesystem of %s", folder);
   snprintf(ing, sizeof ing, "recording the file accesses on the filesystem of %s", folder);
   snprintf(object, sizeof object, "the recording of %s", folder);
   ask_t ask = {.to = to, .ing = ing, .object = object};
   const char *args[] = {"fanotify-open", folder, NULL};
-  int rc = call_helper(helper, args, &ask, fd, reply, 1);
-  if (rc == 0) *fd_error = strstr(reply[0], "\"fd_error\":true") != NULL;
-  return rc;
+  return call_helper(helper, args, &ask, fd, reply, 1);
 }
 
 // The "device" of a helper's reply line, into out (empty when it has none).

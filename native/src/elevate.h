@@ -20,10 +20,9 @@ int elevate_open_device(const char *helper, const char *device, int *fd);
 int elevate_crypt_setup(const char *helper, const char *file, const char *crypt, int fds[2], char devices[2][64]);
 
 // `record`: `pkexec HELPER fanotify-open FOLDER` makes a fanotify group marking FOLDER's whole
-// filesystem and passes it back (*fd_error: the kernel reports an unopenable file as an error in
-// place of its descriptor). Returns 0, or an EXIT_* code after an error line (the codes of
-// elevate_open_device).
-int elevate_open_fanotify(const char *helper, const char *folder, int *fd, int *fd_error);
+// filesystem (one that reports file handles, never descriptors) and passes it back. Returns 0,
+// or an EXIT_* code after an error line (the codes of elevate_open_device).
+int elevate_open_fanotify(const char *helper, const char *folder, int *fd);
 
 // `hold`: keeps the descriptor for a session (the app asks once per device): serves it over a
 // Unix socket at sock_path to processes of the same user (SO_PEERCRED), until stdin closes or a

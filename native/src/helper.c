@@ -443,9 +443,9 @@ static int verb_crypt_setup(char **operands) {
 // fanotify-open FOLDER: a notification-only fanotify group marking the whole filesystem FOLDER
 // lies on (open, read, modify of files), passed back over stdout: the access recorder's one
 // privileged step. FOLDER is looked up with the caller's own permissions (a folder they may not
-// reach stops it). The group only notifies (it can block nothing), and the files of its events
-// are opened by the kernel with the credentials of whoever reads the group: the caller's, so the
-// descriptor gives them no file they could not open themselves.
+// reach stops it). The group only notifies (it can block nothing) and reports file handles, never
+// descriptors (fanotify-group.h: a descriptors group would hand the caller every file anyone
+// opens), so it gives the caller no file they could not open themselves.
 static int verb_fanotify_open(char **operands) {
   const char *path = operands[0];
   if (path[0] != '/' || strlen(path) >= PATH_MAX)
@@ -468,12 +468,10 @@ static int verb_fanotify_open(char **operands) {
                e == EACCES ? " (the caller may not reach it)" : e == ENOTDIR ? " (not a folder)" : "");
   char why[512];
   int fd_error = 0;
-  int group = fanotify_group_open(dir, &fd_error, why, sizeof why);
+  int group = fanotify_group_open(dir, FANOTIFY_WITH_HANDLES, &fd_error, why, sizeof why);
   close(dir);
   if (group < 0) return say(HX_FAILED, "%s; nothing was opened", why);
-  char text[64];
-  snprintf(text, sizeof text, "{\"fanotify\":true,\"fd_error\":%s}\n", fd_error ? "true" : "false");
-  rc = fdpass_send(STDOUT_FILENO, group, text);
+  rc = fdpass_send(STDOUT_FILENO, group, "{\"fanotify\":\"handles\"}\n");
   close(group);
   if (rc != 0) return say(HX_FAILED, "could not hand the descriptor back: %s (the caller went away?)", strerror(errno));
   return HX_OK;
@@ -500,7 +498,7 @@ static const verb_t VERBS[] = {
              "      random key; both passed back over stdout, and removed by the kernel once the caller closes them"},
     {.name = "fanotify-open", .operands = "FOLDER", .operand_count = 1, .run = verb_fanotify_open,
      .help = "a notification-only fanotify group marking the whole filesystem of FOLDER (open, read, modify of\n"
-             "      files), passed back over stdout; its events open files with the reader's own permissions"},
+             "      files), passed back over stdout; its events name files by handle and carry no descriptor"},
 };
 #define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
 

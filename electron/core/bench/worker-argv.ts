@@ -147,3 +147,14 @@ export function appStartArgv(o: {
 export function workingSetArgv(o: { target: string }): string[] {
   return workerCommand('working-set', { target: o.target });
 }
+
+/** `record`: the fanotify recorder of one filesystem's accesses into a trace (until seconds, or a signal). */
+export function recordArgv(o: { target: string; trace: string; seconds: number; mergeMs?: number; helper?: string | null }): string[] {
+  return workerCommand('record', {
+    target: o.target,
+    trace: o.trace,
+    seconds: o.seconds,
+    'merge-ms': o.mergeMs,
+    helper: o.helper ?? undefined,
+  });
+}

@@ -14,6 +14,19 @@ const latency = z.object({
   max: z.number(),
 });
 
+/** What a recording has seen so far (record-progress) or in all (record-result). */
+const recordCounts = {
+  seconds: z.number(),
+  events: z.number(),
+  records: z.number(),
+  /** Distinct files this session. */
+  files: z.number(),
+  merged: z.number(),
+  unopenable: z.number(),
+  unsized: z.number(),
+  lost: z.number(),
+};
+
 export const workerMessageSchema = z.discriminatedUnion('type', [
   z.object({
     v: z.literal(PROTOCOL_VERSION),
@@ -187,6 +200,22 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     links_skipped: z.number(),
     future: z.number(),
   }),
+  // The `record` verb (native/src/access-recorder.c): the accesses themselves go to its trace file.
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('record-start'),
+    trace: z.string(),
+    fsid: z.string(),
+    resumed: z.boolean(),
+    started_ms: z.number(),
+    /** handles: the helper's group (sizes found through the folders under --target); descriptors: root's own. */
+    group: z.enum(['handles', 'descriptors']),
+    folders: z.number().optional(),
+    folders_unwalked: z.number().optional(),
+    fd_error: z.boolean().optional(),
+  }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('record-progress'), ...recordCounts }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('record-result'), why: z.enum(['signal', 'time-limit']), ...recordCounts }),
 ]);
 
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

@@ -54,6 +54,18 @@ export const METRICS = {
   writtenBytes: { id: 'writtenBytes', label: 'bytes written within', unit: 'bytes', direction: 'none' },
   folderBytes: { id: 'folderBytes', label: 'bytes in folder', unit: 'bytes', direction: 'none' },
   folderRecentBytes: { id: 'folderRecentBytes', label: 'bytes in folder touched within 90 d', unit: 'bytes', direction: 'none' },
+  // The access recorder (analysis/access-trace.ts): a trace's totals and its LRU cache curve.
+  accessedBytes: { id: 'accessedBytes', label: 'bytes read or written', unit: 'bytes', direction: 'none' },
+  distinctBytes: { id: 'distinctBytes', label: 'distinct bytes read or written', unit: 'bytes', direction: 'none' },
+  touchCount: { id: 'touchCount', label: 'file reads and writes', unit: 'count', direction: 'none' },
+  unsizedTouches: { id: 'unsizedTouches', label: 'touches without a size', unit: 'count', direction: 'none' },
+  recordedSeconds: { id: 'recordedSeconds', label: 'seconds recorded', unit: 's', direction: 'none' },
+  cacheServedBytes: {
+    id: 'cacheServedBytes',
+    label: 'bytes an LRU cache of this size would have served',
+    unit: 'bytes',
+    direction: 'none',
+  },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricId = keyof typeof METRICS;
@@ -233,6 +245,16 @@ export const TESTS: readonly TestDef[] = [
     params: null,
     writes: false,
     primary: 'touchedBytes',
+    names: {},
+  },
+  {
+    id: 'access-curve',
+    kind: 'access-recorder',
+    label: 'Cache curve',
+    title: 'file accesses recorded over hours or days: distinct bytes and the share an LRU cache of each size would serve',
+    params: null,
+    writes: false,
+    primary: 'distinctBytes',
     names: {},
   },
 ];

@@ -5,8 +5,9 @@ import type { MeasurementKind } from './kind.ts';
 import { rateKind } from './rate.ts';
 import { workloadKind } from './workload.ts';
 import { workingSetKind } from './working-set.ts';
+import { accessRecorderKind } from './access-recorder.ts';
 
-export const KINDS: ReadonlyArray<MeasurementKind<unknown>> = [rateKind, workloadKind, workingSetKind];
+export const KINDS: ReadonlyArray<MeasurementKind<unknown>> = [rateKind, workloadKind, workingSetKind, accessRecorderKind];
 
 export function kindById(id: string): MeasurementKind<unknown> | undefined {
   return KINDS.find((k) => k.id === id);

@@ -1,0 +1,122 @@
+// The access-recorder kind (issue "How big an SSD do I need", item 2): the worker's `record` verb
+// watches one whole filesystem with fanotify for hours or days and appends each file's touches
+// to a trace (native/src/access-recorder.c); when it stops (its time, or a signal: a clean end,
+// exit 0), the whole trace, every session of it, becomes the run's figures: distinct bytes and
+// the LRU cache curve (analysis/access-trace.ts). Only making the fanotify group is privileged:
+// root's worker makes it itself, anyone else's asks the helper (`plan.helper`).
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import type { Warning } from '../../model/results.ts';
+import { counted } from '../../model/display.ts';
+import { resultWithoutRuns } from '../../formats/common.ts';
+import { ACCESS_CURVE_TEST, accessCurveFigures, parseTrace, traceCurve } from '../../analysis/access-trace.ts';
+import { resolveDbPath } from '../../store/library.ts';
+import type { WorkerMessage } from '../worker-protocol.ts';
+import { recordArgv } from '../worker-argv.ts';
+import type { MeasurementKind } from './kind.ts';
+
+export interface AccessRecorderPlan {
+  target: string;
+  trace: string;
+  /** 0: until stopped. */
+  seconds: number;
+  mergeMs: number;
+  /** The privileged helper that makes the fanotify group (null: this process is root). */
+  helper: string | null;
+}
+
+const planSchema: z.ZodType<AccessRecorderPlan> = z.strictObject({
+  target: z.string().min(1),
+  trace: z.string().min(1),
+  seconds: z
+    .number()
+    .min(0)
+    .max(400 * 86_400),
+  mergeMs: z.number().int().min(0).max(3_600_000),
+  helper: z.string().min(1).nullable(),
+});
+
+/** Where a recording of a folder's filesystem is kept unless told: beside the library, one trace per folder. */
+export function defaultTracePath(target: string, env: NodeJS.ProcessEnv = process.env): string {
+  const name = target.replace(/^\/+|\/+$/g, '').replace(/[^A-Za-z0-9._-]+/g, '_') || 'root';
+  return join(dirname(resolveDbPath(undefined, env)), 'traces', `${name}.ndjson`);
+}
+
+type Progress = Extract<WorkerMessage, { type: 'record-progress' }>;
+type Result = Extract<WorkerMessage, { type: 'record-result' }>;
+type Start = Extract<WorkerMessage, { type: 'record-start' }>;
+
+export const accessRecorderKind: MeasurementKind<AccessRecorderPlan> = {
+  id: 'access-recorder',
+  title: 'File accesses recorded (cache curve)',
+  stepPerTest: true,
+  readsOnly: true,
+  planSchema,
+  plan: (spec) => ({ target: spec.target, trace: defaultTracePath(spec.target), seconds: 0, mergeMs: 1000, helper: null }),
+  writes: () => false,
+  start(plan, context) {
+    let start: Start | null = null;
+    let result: Result | null = null;
+    return {
+      argv: recordArgv(plan),
+      read(m) {
+        if (m.type === 'record-start') start = m;
+        else if (m.type === 'record-result') result = m;
+        else if (m.type === 'record-progress') {
+          const p: Progress = m;
+          context.emit({
+            type: 'progress',
+            test: ACCESS_CURVE_TEST,
+            testIndex: 0,
+            testCount: 1,
+            phase: 'measure',
+            run: 1,
+            runs: 1,
+            fraction: plan.seconds > 0 ? Math.min(0.99, p.seconds / plan.seconds) : 0,
+            etaSec: plan.seconds > 0 ? Math.max(0, plan.seconds - p.seconds) : null,
+          });
+        }
+      },
+      results() {
+        const ended: Result | null = result;
+        if (!ended) return [];
+        const summary = parseTrace(readFileSync(plan.trace, 'utf8'));
+        if ('reason' in summary) return [];
+        const curve = traceCurve(summary);
+        const warnings: Warning[] = [];
+        if (summary.unsized > 0)
+          warnings.push({
+            code: 'record-unsized',
+            message: `${counted(summary.unsized, 'touch')} of files outside the folders the recorder could walk under ${plan.target} were kept without a size: they are not in the curve. Record from a folder higher up (or as root) to size them`,
+          });
+        if (summary.lost > 0)
+          warnings.push({
+            code: 'record-lost',
+            message: `the kernel's event queue overflowed ${counted(summary.lost, 'time')}: some accesses were not recorded, so the curve under-counts them`,
+          });
+        if (summary.sessions > summary.ended + 1)
+          warnings.push({
+            code: 'record-killed',
+            message: `${counted(summary.sessions - summary.ended - 1, 'session')} of this trace ended without stopping cleanly (killed, or the machine went down): what it had written is kept, what the kernel still held is not`,
+          });
+        const begun: Start | null = start;
+        const basis =
+          `fanotify trace ${plan.trace} (${begun?.group === 'handles' ? 'through the helper, sized via the folders you may walk' : 'as root'}): ` +
+          `${counted(summary.sessions, 'session')}, ${Math.round(summary.recordedSeconds)} s recorded, ${counted(curve.accesses, 'file touch')}; ` +
+          `cache served bytes by LRU stack distance over that trace`;
+        return [
+          resultWithoutRuns({
+            test: ACCESS_CURVE_TEST,
+            params: null,
+            bytesPerSec: null,
+            iops: null,
+            warnings,
+            figures: accessCurveFigures(summary, curve, basis),
+          }),
+        ];
+      },
+      settings: () => ({}),
+    };
+  },
+};

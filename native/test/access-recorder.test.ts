@@ -1,0 +1,356 @@
+// The access recorder (worker verb `record`) on a real filesystem: ext4 on a loop device with
+// planted files of known sizes. A scripted hour of accesses (one step per scripted minute, time
+// compressed: each step waits only for its record) is played against the recorder, which is
+// stopped with SIGTERM halfway and resumed on the same trace; the trace must hold exactly the
+// scripted touches (files, kinds, sizes), the same file must hash alike across the two sessions,
+// and the LRU cache curve from it must equal a plain LRU list simulated over the script.
+//
+// As the user (nobody) the one privileged step goes through the real helper, started by a
+// setuid stand-in for pkexec (polkit's authorisation is e2e/polkit-lab.test.ts's): the group it
+// passes back reports file handles, never descriptors, so nobody gets no descriptor of a root-only
+// file (a descriptors group would hand them one: fanotify opens event files without a permission
+// check), and that file's touch is kept without a size. As root the worker makes a descriptors
+// group itself. Needs root, losetup, mkfs.ext4 and a C compiler; skips with the reason elsewhere.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { curveSizes, parseTrace, traceCurve } from '../../electron/core/analysis/access-trace.ts';
+import { scratchExt4, scratchUnavailable } from '../../electron/core/bench/trim/fixtures/scratch-ext4.ts';
+import { parseStdout, WORKER, type Outcome } from './worker-harness.ts';
+import type { WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+
+const NATIVE = fileURLToPath(new URL('..', import.meta.url));
+const HELPER = process.env.DISKDELTA_HELPER ?? join(NATIVE, 'build', 'diskdelta-helper');
+const NOBODY = 65534;
+const KiB = 1024;
+/** FAN_REPORT_FID in fanotify's init flags (linux/fanotify.h). */
+const FAN_REPORT_FID = 0x200;
+
+const unavailable = scratchUnavailable ?? (spawnSync('cc', ['--version']).status !== 0 ? 'needs a C compiler (cc)' : null);
+
+/** The planted files: name → bytes (whole 4 KiB blocks, so ext4 allocates exactly this). */
+const FILES: Record<string, number> = {
+  hot: 8 * KiB,
+  warm: 12 * KiB,
+  big: 64 * KiB,
+  cold1: 4 * KiB,
+  cold2: 20 * KiB,
+  cold3: 16 * KiB,
+  doc: 24 * KiB,
+};
+
+type Step = { file: string; op: 'r' | 'w' };
+
+/**
+ * A scripted hour, one step a minute: `hot` read every other minute, `warm` every fifth, `doc`
+ * written every tenth, `big` read twice, the cold files once each.
+ */
+function scriptedHour(): Step[] {
+  const steps: Step[] = [];
+  for (let minute = 0; minute < 60; minute++) {
+    if (minute === 7 || minute === 41) steps.push({ file: 'big', op: 'r' });
+    else if (minute === 13) steps.push({ file: 'cold1', op: 'r' });
+    else if (minute === 29) steps.push({ file: 'cold2', op: 'r' });
+    else if (minute === 53) steps.push({ file: 'cold3', op: 'r' });
+    else if (minute % 10 === 3) steps.push({ file: 'doc', op: 'w' });
+    else if (minute % 5 === 0) steps.push({ file: 'warm', op: 'r' });
+    else if (minute % 2 === 0) steps.push({ file: 'hot', op: 'r' });
+  }
+  return steps;
+}
+
+/** A plain LRU list of whole files, bytes served per cache size: the curve computed by hand. */
+function lruByHand(steps: readonly Step[], sizes: readonly number[]): Array<{ cacheBytes: number; hitRatio: number }> {
+  const total = steps.reduce((n, s) => n + FILES[s.file]!, 0);
+  return sizes.map((cacheBytes) => {
+    let list: string[] = [];
+    let served = 0;
+    for (const { file } of steps) {
+      if (list.includes(file)) served += FILES[file]!;
+      list = [file, ...list.filter((f) => f !== file)];
+      while (list.reduce((n, f) => n + FILES[f]!, 0) > cacheBytes) list.pop();
+    }
+    return { cacheBytes, hitRatio: served / total };
+  });
+}
+
+function play(step: Step, data: string): void {
+  const path = join(data, step.file);
+  if (step.op === 'r') {
+    readFileSync(path);
+    return;
+  }
+  // One write of the same length in place: one modify event, the size unchanged.
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.alloc(4096, 7), 0, 4096, 0);
+  closeSync(fd);
+}
+
+/** Touches in the trace: records that read or wrote, in order. */
+function touches(trace: string): Array<{ f: string; s: number | null; k: string }> {
+  if (!existsSync(trace)) return [];
+  return readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{"t":'))
+    .map((l) => JSON.parse(l) as { f: string; s: number | null; k: string })
+    .filter((r) => /[rw]/.test(r.k));
+}
+
+async function untilTouches(trace: string, count: number): Promise<void> {
+  // Not a timing assertion: each step waits for its own record (a cap only against a hang).
+  for (let i = 0; i < 2000 && touches(trace).length < count; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(touches(trace).length >= count, `the recorder wrote ${touches(trace).length} of ${count} touches`);
+}
+
+type After = { after: (fn: () => void) => void };
+
+/** A recorder that a failed assertion does not leave running (it would keep the test alive). */
+function startRecorder(t: After, args: string[], as: { uid?: number; gid?: number; env?: NodeJS.ProcessEnv } = {}) {
+  const child = spawn(WORKER, ['record', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    uid: as.uid,
+    gid: as.gid,
+    env: as.env ?? process.env,
+  });
+  t.after(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const exited = new Promise<Outcome>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, messages: parseStdout(stdout), stdout, stderr })),
+  );
+  const started = async (): Promise<Extract<WorkerMessage, { type: 'record-start' }>> => {
+    for (let i = 0; i < 2000 && !stdout.includes('"record-start"') && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const m = parseStdout(stdout).find((x) => x.type === 'record-start');
+    assert.ok(m && m.type === 'record-start', `the recorder started: ${stdout} ${stderr}`);
+    return m;
+  };
+  return { child, exited, started };
+}
+
+/** A setuid-root stand-in for pkexec: PKEXEC_UID set to the caller, a clean environment, then the helper. */
+function standInPkexec(t: After): string | null {
+  const bin = mkdtempSync(join(tmpdir(), 'dd-pkexec-'));
+  t.after(() => rmSync(bin, { recursive: true, force: true }));
+  chmodSync(bin, 0o711);
+  const source = join(bin, 'pkexec.c');
+  writeFileSync(
+    source,
+    `#define _GNU_SOURCE
+#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  char uid[32];
+  snprintf(uid, sizeof uid, "PKEXEC_UID=%u", (unsigned)getuid());
+  if (argc < 2 || setresgid(0, 0, 0) || setresuid(0, 0, 0)) return 127;
+  char *env[] = {uid, "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
+  execve(argv[1], argv + 1, env);
+  return 127;
+}
+`,
+  );
+  const built = spawnSync('cc', ['-o', join(bin, 'pkexec'), source], { encoding: 'utf8' });
+  assert.equal(built.status, 0, built.stderr);
+  chmodSync(join(bin, 'pkexec'), 0o4755);
+  const options = spawnSync('findmnt', ['-no', 'OPTIONS', '-T', bin], { encoding: 'utf8' }).stdout;
+  return /\bnosuid\b/.test(options) ? null : bin;
+}
+
+/** The init flags of the fanotify group a process holds (/proc/PID/fdinfo), or null. */
+function groupFlags(pid: number): number | null {
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let link: string;
+    try {
+      link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue; // closed meanwhile
+    }
+    if (link !== 'anon_inode:[fanotify]') continue;
+    const m = /fanotify flags:([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'));
+    if (m) return parseInt(m[1]!, 16);
+  }
+  return null;
+}
+
+function plant(t: After) {
+  const disk = scratchExt4(t, 64 * 2 ** 20);
+  disk.mount('defaults');
+  const data = join(disk.mountpoint, 'data');
+  mkdirSync(data);
+  for (const [name, bytes] of Object.entries(FILES)) writeFileSync(join(data, name), Buffer.alloc(bytes, 1));
+  const closed = join(disk.mountpoint, 'private');
+  mkdirSync(closed, { mode: 0o700 });
+  writeFileSync(join(closed, 'secret'), Buffer.alloc(4096, 2), { mode: 0o600 });
+  spawnSync('sync');
+  for (const [name, bytes] of Object.entries(FILES))
+    assert.equal(statSync(join(data, name)).blocks * 512, bytes, `ext4 allocates ${name} exactly`);
+  const traces = mkdtempSync(join(tmpdir(), 'dd-traces-'));
+  chownSync(traces, NOBODY, NOBODY);
+  t.after(() => rmSync(traces, { recursive: true, force: true }));
+  return { mountpoint: disk.mountpoint, data, secret: join(closed, 'secret'), trace: join(traces, 'trace.ndjson') };
+}
+
+describe('the access recorder', { skip: unavailable ?? false }, () => {
+  it('as nobody through the helper: a scripted hour, stopped with SIGTERM and resumed, recorded exactly; the curve as by hand', async (t) => {
+    const { mountpoint, data, secret, trace } = plant(t);
+    const bin = standInPkexec(t);
+    if (!bin) return t.skip('the temporary folder is mounted nosuid: the stand-in pkexec cannot be setuid');
+    const as = { uid: NOBODY, gid: NOBODY, env: { PATH: `${bin}:/usr/bin:/bin` } };
+    const args = ['--target', mountpoint, '--helper', HELPER, '--trace', trace, '--merge-ms', '0'];
+    const script = scriptedHour();
+    const half = Math.floor(script.length / 2);
+
+    const first = startRecorder(t, args, as);
+    const begun = await first.started();
+    assert.equal(begun.group, 'handles');
+    assert.equal(begun.resumed, false);
+    const flags = groupFlags(first.child.pid!);
+    assert.ok(flags !== null && (flags & FAN_REPORT_FID) !== 0, `the group nobody holds reports handles (flags ${flags?.toString(16)})`);
+    for (const [i, step] of script.slice(0, half).entries()) {
+      play(step, data);
+      await untilTouches(trace, i + 1);
+    }
+    // A root-only file: touched, kept without a size (nobody cannot stat it), never opened for nobody.
+    readFileSync(secret);
+    await untilTouches(trace, half + 1);
+    first.child.kill('SIGTERM');
+    const stopped = await first.exited;
+    assert.equal(stopped.code, 0, stopped.stderr);
+    const result = stopped.messages.find((m) => m.type === 'record-result');
+    assert.ok(result && result.type === 'record-result' && result.why === 'signal');
+    assert.equal(result.unsized, 1);
+    assert.ok(stopped.messages.some((m) => m.type === 'warning' && m.code === 'record-unsized'));
+
+    const second = startRecorder(t, args, as);
+    assert.equal((await second.started()).resumed, true);
+    for (const [i, step] of script.slice(half).entries()) {
+      play(step, data);
+      await untilTouches(trace, half + 2 + i);
+    }
+    // The last three touches happen while the recorder is held (SIGSTOP), and SIGTERM comes
+    // before it runs again: they are still in the kernel's queue at the stop, which must record them.
+    const burst: Step[] = [
+      { file: 'cold1', op: 'r' },
+      { file: 'cold2', op: 'r' },
+      { file: 'doc', op: 'w' },
+    ];
+    second.child.kill('SIGSTOP');
+    for (const step of burst) play(step, data);
+    second.child.kill('SIGTERM');
+    second.child.kill('SIGCONT');
+    assert.equal((await second.exited).code, 0);
+
+    const all = touches(trace);
+    const played = [...script.slice(0, half), null, ...script.slice(half), ...burst];
+    assert.equal(all.length, played.length, 'one touch per scripted access, none lost at the stop');
+    const hashOf = new Map<string, string>();
+    all.forEach((touch, i) => {
+      const step = played[i];
+      assert.ok(step !== undefined);
+      if (step === null) {
+        assert.equal(touch.s, null, 'the root-only file has no size for nobody');
+        return;
+      }
+      assert.equal(touch.k.replace('o', ''), step.op, `touch ${i} is a ${step.op} of ${step.file}`);
+      assert.equal(touch.s, FILES[step.file], `touch ${i}: ${step.file}'s allocated bytes`);
+      const known = hashOf.get(step.file);
+      if (known) assert.equal(touch.f, known, `${step.file} hashes alike in both sessions`);
+      else hashOf.set(step.file, touch.f);
+    });
+    assert.equal(new Set(hashOf.values()).size, Object.keys(FILES).length, 'each file its own hash');
+    assert.ok(!readFileSync(trace, 'utf8').includes('data/'), 'no path in the trace');
+
+    const summary = parseTrace(readFileSync(trace, 'utf8'));
+    assert.ok(!('reason' in summary));
+    assert.equal(summary.sessions, 2);
+    assert.equal(summary.ended, 2);
+    assert.equal(summary.unsized, 1);
+    const steps = played.filter((s): s is Step => s !== null);
+    const distinct = Object.values(FILES).reduce((n, b) => n + b, 0);
+    const curve = traceCurve(summary);
+    assert.equal(curve.distinctBytes, distinct);
+    assert.equal(curve.accesses, steps.length);
+    assert.deepEqual(curve.points, lruByHand(steps, curveSizes(distinct)));
+    assert.equal(statSync(trace).mode & 0o777, 0o600);
+  });
+
+  it('as root: a descriptors group of its own, the same touches and sizes', async (t) => {
+    const { mountpoint, data, trace } = plant(t);
+    const rec = startRecorder(t, ['--target', mountpoint, '--trace', trace, '--merge-ms', '0']);
+    assert.equal((await rec.started()).group, 'descriptors');
+    const script = scriptedHour().slice(0, 12);
+    for (const [i, step] of script.entries()) {
+      play(step, data);
+      await untilTouches(trace, i + 1);
+    }
+    rec.child.kill('SIGTERM');
+    assert.equal((await rec.exited).code, 0);
+    const all = touches(trace);
+    assert.deepEqual(
+      all.map((x) => [x.k.replace('o', ''), x.s]),
+      script.map((s) => [s.op, FILES[s.file]]),
+    );
+  });
+
+  it('the merge window: a file read over and over within it is one touch', async (t) => {
+    const { mountpoint, data, trace } = plant(t);
+    const rec = startRecorder(t, ['--target', mountpoint, '--trace', trace, '--merge-ms', '3600000']);
+    await rec.started();
+    play({ file: 'hot', op: 'r' }, data);
+    await untilTouches(trace, 1);
+    // The second read of hot is queued after the first was read (so the kernel cannot merge
+    // them); warm's record appears only once the recorder has read past it.
+    play({ file: 'hot', op: 'r' }, data);
+    play({ file: 'warm', op: 'r' }, data);
+    await untilTouches(trace, 2);
+    rec.child.kill('SIGTERM');
+    const out = await rec.exited;
+    assert.equal(touches(trace).length, 2, 'one touch of each file');
+    const result = out.messages.find((m) => m.type === 'record-result');
+    assert.ok(result && result.type === 'record-result' && result.merged > 0, 'the rest were merged, and counted as such');
+  });
+
+  it('refusals: nobody without the helper, another filesystem’s trace, a second recorder on one trace; nothing recorded', async (t) => {
+    const { mountpoint, trace } = plant(t);
+    const alone = startRecorder(t, ['--target', mountpoint, '--trace', trace], { uid: NOBODY, gid: NOBODY });
+    const refused = await alone.exited;
+    assert.equal(refused.code, 3);
+    const error = refused.messages.find((m) => m.type === 'error');
+    assert.ok(error && error.type === 'error' && error.code === 'needs-elevation', refused.stdout);
+    assert.match(error.message, /give --helper PATH/);
+    assert.equal(existsSync(trace), false, 'no trace was left behind');
+
+    const rec = startRecorder(t, ['--target', mountpoint, '--trace', trace]);
+    await rec.started();
+    const twice = await startRecorder(t, ['--target', mountpoint, '--trace', trace]).exited;
+    assert.equal(twice.code, 2);
+    assert.match(twice.stdout, /another recorder is writing the trace/);
+    rec.child.kill('SIGTERM');
+    assert.equal((await rec.exited).code, 0);
+
+    const other = await startRecorder(t, ['--target', tmpdir(), '--trace', trace]).exited;
+    assert.equal(other.code, 2);
+    assert.match(other.stdout, /records another filesystem/);
+  });
+});
