@@ -56,6 +56,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./working-set.ts')).workingSetCommand,
   },
   {
+    name: 'record',
+    synopsis: 'record [PATH] [--for DURATION] [--trace FILE] [--json]',
+    summary: 'record file accesses for hours or days: how big an SSD cache would serve what you use (fanotify)',
+    load: async () => (await import('./record.ts')).recordCommand,
+  },
+  {
     name: 'write-volume',
     synopsis: 'write-volume [--tbw TB] [--json]',
     summary: "what each disk writes a day and a year (since boot), beside a drive's rated endurance",

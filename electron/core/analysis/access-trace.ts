@@ -188,11 +188,12 @@ export function curveOfResult(result: Pick<TestResult, 'test' | 'figures'>): Kep
   };
 }
 
-/** The recording's span in words: "9 days", "5 hours", "40 minutes". */
+/** The recording's span in words: "9 days", "5 hours", "40 minutes", "50 seconds". */
 function span(seconds: number): string {
   if (seconds >= 1.5 * 86_400) return `${Math.round(seconds / 86_400)} days`;
   if (seconds >= 1.5 * 3600) return `${Math.round(seconds / 3600)} hours`;
-  return `${Math.max(1, Math.round(seconds / 60))} minutes`;
+  if (seconds >= 90) return `${Math.round(seconds / 60)} minutes`;
+  return `${Math.round(seconds)} seconds`;
 }
 
 /**
@@ -213,8 +214,10 @@ export function curveVerdict(kept: KeptCurve, size: (bytes: number) => string): 
       ? `even a ${size(best.cacheBytes)} cache would have served only ${pct(best.hitRatio)} of those bytes: most were touched once (first touches miss at any size)`
       : '';
   const unsized =
-    kept.unsized > 0
-      ? ` ${kept.unsized.toLocaleString('en')} touches of files outside the folders the recorder could walk are not counted.`
-      : '';
+    kept.unsized === 1
+      ? ' 1 touch of a file outside the folders the recorder could walk is not counted.'
+      : kept.unsized > 1
+        ? ` ${kept.unsized.toLocaleString('en')} touches of files outside the folders the recorder could walk are not counted.`
+        : '';
   return `${head}; ${served}.${unsized}`;
 }

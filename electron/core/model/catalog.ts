@@ -251,7 +251,7 @@ export const TESTS: readonly TestDef[] = [
     id: 'access-curve',
     kind: 'access-recorder',
     label: 'Cache curve',
-    title: 'file accesses recorded over hours or days: distinct bytes and the share an LRU cache of each size would serve',
+    title: 'cache curve: the share of bytes an LRU cache of each size would serve, from recorded file accesses',
     params: null,
     writes: false,
     primary: 'distinctBytes',

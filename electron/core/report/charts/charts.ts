@@ -1,6 +1,7 @@
 // The chart types DiskDelta draws, in the order Compare and the report show them. A new chart
 // is a new entry here (and the data behind it); see docs/charts.md.
 import { iopsBars, latencyPercentileBars, throughputBars, workloadBars } from './bar-charts.ts';
+import { cacheCurveChart } from './cache-curve-chart.ts';
 import { ChartRegistry } from './chart-registry.ts';
 import { blockSizeSweep, timeSeries } from './series-charts.ts';
 import { discardTableChart } from './table-charts.ts';
@@ -11,6 +12,7 @@ export const CHARTS = new ChartRegistry([
   blockSizeSweep,
   workloadBars,
   discardTableChart,
+  cacheCurveChart,
   latencyPercentileBars,
   timeSeries,
 ]);
