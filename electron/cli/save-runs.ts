@@ -5,6 +5,7 @@
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../core/store/library.ts';
 import { keepUnsavedRun, saveOrKeep, whereKeptText, type SaveOutcome } from '../core/store/unsaved.ts';
 import type { RunRecord } from '../core/model/results.ts';
+import { takeWriteSample } from '../core/store/write-samples.ts';
 
 /**
  * The library to save into, opened and integrity-checked now; null with --no-save. A library
@@ -37,7 +38,11 @@ export function openLibraryToSave(
 /** Saves the runs (each gets its id) or keeps them in files; null without a library (--no-save). */
 export async function saveMeasured(library: Library | null, records: readonly RunRecord[]): Promise<SaveOutcome | null> {
   if (!library) return null;
-  return saveOrKeep(records, { save: (r) => library.saveRun(r), keep: (r) => keepUnsavedRun(r, library.path) });
+  const outcome = await saveOrKeep(records, { save: (r) => library.saveRun(r), keep: (r) => keepUnsavedRun(r, library.path) });
+  // Write volume is sampled while DiskDelta runs, too (`diskdelta write-volume` tells the months);
+  // a sample that cannot be kept never fails the save.
+  if (outcome.saved) await takeWriteSample(library).catch(() => []);
+  return outcome;
 }
 
 /** The line that says the printed results were not saved and where they went. */

@@ -224,6 +224,19 @@ describe('the helper refuses, with a message and nothing opened', () => {
       env: () => ({ PKEXEC_UID: '65534' }),
     })),
     {
+      name: 'fanotify-open: a relative folder',
+      args: () => ['fanotify-open', 'tmp'],
+      code: HX.refused,
+      message: /give the absolute path of a folder/,
+    },
+    {
+      name: "fanotify-open: a folder the caller may not reach (inside root's 0700)",
+      args: () => ['fanotify-open', join(dir, 'root-only', 'inner')],
+      code: HX.refused,
+      message: /the caller may not reach it/,
+      env: () => ({ PKEXEC_UID: '65534' }),
+    },
+    {
       name: 'a malformed PKEXEC_UID',
       args: () => ['loop-attach', ownFile],
       code: HX.refused,
@@ -244,6 +257,7 @@ describe('the helper refuses, with a message and nothing opened', () => {
     // root-only/, which only root may enter: the helper must look with the caller's permissions.
     chmodSync(dir, 0o755);
     mkdirSync(join(dir, 'root-only'), { mode: 0o700 });
+    mkdirSync(join(dir, 'root-only', 'inner'));
     hiddenFile = join(dir, 'root-only', '.diskdelta-secret.tmp');
     writeFileSync(hiddenFile, Buffer.alloc(1 << 20));
     chownSync(hiddenFile, 65534, 65534);

@@ -16,6 +16,7 @@ import { counted } from '../../core/model/display.ts';
 import { writeErr } from '../terminal.ts';
 import type { Assessment } from '../../core/model/assessment.ts';
 import { sayFailure } from '../failure-out.ts';
+import { writeVolumeLines } from '../../core/analysis/write-volume.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]
@@ -112,6 +113,7 @@ export async function writeReport(
             unit,
             appVersion: await appVersion(),
             ceilings: library.latestCipherCeilings(await thisCpu()),
+            writeVolume: writeVolumeLines(library.writeSamples(), new Date()),
             ...(extra.assessment ? { assessment: extra.assessment } : {}),
           },
           { html: renderReportHtmlLazily, printer },

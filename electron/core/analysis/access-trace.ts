@@ -197,8 +197,9 @@ function span(seconds: number): string {
 }
 
 /**
- * The answer in words: the distinct bytes, the smallest cache size told that serves at least
- * 95 % of the bytes touched, and one that would have served them all but the first touches.
+ * The answer in words: the distinct bytes, and the smallest cache size told that serves at least
+ * 95 % of the bytes touched, or (when first touches alone are more than 5 %) what one that holds
+ * every distinct byte would have served.
  */
 export function curveVerdict(kept: KeptCurve, size: (bytes: number) => string): string {
   const { curve } = kept;
@@ -208,10 +209,11 @@ export function curveVerdict(kept: KeptCurve, size: (bytes: number) => string): 
   const enough = curve.points.find((p) => p.hitRatio >= 0.95);
   const best = curve.points.at(-1);
   const head = `In these ${span(kept.recordedSeconds)} you read or wrote ${size(kept.distinctBytes)} of distinct files (${size(kept.accessedBytes)} in all, ${kept.touches.toLocaleString('en')} touches)`;
+  // The largest size told holds every distinct byte: what it misses are first touches, which miss at any size.
   const served = enough
     ? `a ${size(enough.cacheBytes)} cache would have served ${pct(enough.hitRatio)} of those bytes`
     : best
-      ? `even a ${size(best.cacheBytes)} cache would have served only ${pct(best.hitRatio)} of those bytes: most were touched once (first touches miss at any size)`
+      ? `a cache that holds them all (${size(best.cacheBytes)}) would have served ${pct(best.hitRatio)} of those bytes: the rest were first touches, which miss at any size`
       : '';
   const unsized =
     kept.unsized === 1

@@ -9,6 +9,7 @@ import { fstrimTimerWords, onlineDiscardWords } from '../model/trim-words.ts';
 import type { CompareRow, Comparison, Delta } from './compare.ts';
 import { formatDiskSize, summaryOfResult, VERDICT_DAYS, windowOf, workingSetVerdict, WORKING_SET_TEST } from './working-set.ts';
 import type { EncryptionStory } from './encryption-story.ts';
+import { ACCESS_CURVE_TEST, curveOfResult, curveVerdict } from './access-trace.ts';
 
 export interface SummarySection {
   id: string;
@@ -168,8 +169,18 @@ export function encryptionSummary({ encryption }: SummaryInput): SummarySection 
   return { id: 'encryption', title: 'What encryption costs', paragraphs: encryption.sentences };
 }
 
+/** The recorded accesses (diskdelta record): what share an SSD cache of which size would have served. */
+export function cacheCurveSummary({ records, comparison }: SummaryInput): SummarySection | null {
+  const paragraphs = records.flatMap((record, i) => {
+    const result = record.results.find((r) => r.test === ACCESS_CURVE_TEST);
+    const kept = result ? curveOfResult(result) : null;
+    return kept ? [`#${i + 1} ${comparison.runs[i]?.label ?? record.label}: ${curveVerdict(kept, formatDiskSize)}`] : [];
+  });
+  return paragraphs.length ? { id: 'cache-curve', title: 'How big an SSD cache', paragraphs } : null;
+}
+
 /** Every analysis that can speak in a report's summary, in the order they are shown. */
-export const SUMMARY_ANALYSES: SummaryAnalysis[] = [upgradeSummary, encryptionSummary, trimSummary, workingSetSummary];
+export const SUMMARY_ANALYSES: SummaryAnalysis[] = [upgradeSummary, encryptionSummary, trimSummary, workingSetSummary, cacheCurveSummary];
 
 export function summarize(input: SummaryInput, analyses: SummaryAnalysis[] = SUMMARY_ANALYSES): SummarySection[] {
   return analyses.map((analysis) => analysis(input)).filter((s): s is SummarySection => s !== null && s.paragraphs.length > 0);

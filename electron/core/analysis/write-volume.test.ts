@@ -7,7 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readWriteCounters } from '../system/write-counters.ts';
-import { writeVolume } from './write-volume.ts';
+import { openLibrary } from '../store/library.ts';
+import { takeWriteSample } from '../store/write-samples.ts';
+import { monthlyWrites, monthsVerdict, writeVolume, type WriteSample } from './write-volume.ts';
 
 const SECTORS_100GB = 100e9 / 512;
 
@@ -29,6 +31,8 @@ function fixtureRoot(t: { after: (fn: () => void) => void }, uptimeSeconds: numb
     ].join('\n') + '\n',
   );
   writeFileSync(join(root, 'proc/uptime'), `${uptimeSeconds} 1000.00\n`);
+  mkdirSync(join(root, 'proc/sys/kernel/random'), { recursive: true });
+  writeFileSync(join(root, 'proc/sys/kernel/random/boot_id'), 'boot-a\n');
   return root;
 }
 
@@ -64,5 +68,56 @@ describe('write volume', () => {
     const root = mkdtempSync(join(tmpdir(), 'dd-diskstats-'));
     t.after(() => rmSync(root, { recursive: true, force: true }));
     assert.deepEqual(await readWriteCounters({ root }), { reason: '/proc/diskstats does not exist' });
+  });
+
+  it('samples kept across two boots and a month’s end: each month’s bytes and covered time, the last month judged, this one not', () => {
+    const GB = 1e9;
+    const sample = (at: string, bootId: string, uptimeSeconds: number, bytesWritten: number): WriteSample => ({
+      at,
+      bootId,
+      uptimeSeconds,
+      disk: 'sda',
+      bytesWritten,
+    });
+    const months = monthlyWrites([
+      // Boot A on 31 October: its first sample a day later covers boot → sample.
+      sample('2026-11-01T00:00:00.000Z', 'a', 86_400, 10 * GB),
+      sample('2026-11-03T00:00:00.000Z', 'a', 3 * 86_400, 30 * GB),
+      // Boot B: what A wrote after 3 November is not seen; B's first sample covers its 12 hours.
+      sample('2026-11-20T12:00:00.000Z', 'b', 43_200, 5 * GB),
+      // 11 days across the month's end: 10.5 of them in November, 0.5 in December.
+      sample('2026-12-01T12:00:00.000Z', 'b', 43_200 + 11 * 86_400, 27 * GB),
+    ]);
+    assert.deepEqual(months, [
+      { month: '2026-10', bytesWritten: 10 * GB, seconds: 86_400 },
+      { month: '2026-11', bytesWritten: 46 * GB, seconds: 13 * 86_400 },
+      { month: '2026-12', bytesWritten: 1 * GB, seconds: 43_200 },
+    ]);
+    assert.equal(
+      monthsVerdict('sda', months, new Date('2026-12-01T13:00:00Z')),
+      'sda: this month: 1 GB in 12.0 hours counted, not judged (fewer than 1 day); last month: 3.54 GB a day (46 GB in 13.0 days counted)',
+    );
+  });
+
+  it('a sample is kept in the library each time and read back', async (t) => {
+    const root = fixtureRoot(t, 2 * 86_400);
+    const dir = mkdtempSync(join(tmpdir(), 'dd-samples-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const library = openLibrary({ dbPath: join(dir, 'library.sqlite') });
+    try {
+      await takeWriteSample(library, { root, now: new Date('2026-12-01T10:00:00Z') });
+      await takeWriteSample(library, { root, now: new Date('2026-12-01T11:00:00Z') });
+      const kept = library.writeSamples();
+      assert.deepEqual(
+        kept.filter((s) => s.disk === 'sda'),
+        [
+          { at: '2026-12-01T10:00:00.000Z', bootId: 'boot-a', uptimeSeconds: 2 * 86_400, disk: 'sda', bytesWritten: 100e9 },
+          { at: '2026-12-01T11:00:00.000Z', bootId: 'boot-a', uptimeSeconds: 2 * 86_400, disk: 'sda', bytesWritten: 100e9 },
+        ],
+      );
+      assert.deepEqual([...new Set(kept.map((s) => s.disk))], ['nvme0n1', 'sda'], 'whole disks only');
+    } finally {
+      library.close();
+    }
   });
 });

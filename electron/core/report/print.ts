@@ -23,6 +23,8 @@ export interface RenderOptions {
   ceilings?: CipherCeilings | null;
   /** The assessment the runs tell (its story first). */
   assessment?: Assessment;
+  /** This machine's write volume, a line a disk (report-model.ts ReportOptions.writeVolume). */
+  writeVolume?: string[];
 }
 
 export interface RenderedReport {
@@ -50,6 +52,7 @@ export async function renderReport(
     appVersion: options.appVersion,
     ceilings: options.ceilings ?? null,
     ...(options.assessment ? { assessment: options.assessment } : {}),
+    ...(options.writeVolume ? { writeVolume: options.writeVolume } : {}),
   });
   const base = `diskdelta-report-${records.map((r, i) => (r.id ? String(r.id) : `r${i + 1}`)).join('-')}`;
   return printed(await renderHtml(doc), base, options.format, printer);

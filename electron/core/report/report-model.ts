@@ -98,6 +98,8 @@ export interface ReportOptions {
   ceilings?: CipherCeilings | null;
   /** An assessment's story: the report's first section, before the summary of the figures. */
   assessment?: Assessment;
+  /** This machine's write volume, this month beside last (analysis/write-volume.ts monthsVerdict), one line a disk. */
+  writeVolume?: string[];
 }
 
 export function buildReport(records: RunRecord[], options: ReportOptions): ReportDocument {
@@ -119,6 +121,7 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
     summary: [
       ...(options.assessment ? [assessmentStory(options.assessment, records, comparison)] : []),
       ...summarize({ records, comparison, encryption }, options.analyses),
+      ...(options.writeVolume?.length ? [{ id: 'write-volume', title: 'Write volume', paragraphs: options.writeVolume }] : []),
     ],
     encryption,
     charts: CHARTS.build({ records, comparison, unit }, 'report'),

@@ -26,6 +26,7 @@ import type {
 import type { DeviceClass } from '../model/machine.ts';
 import type { TrimAuditResult } from '../system/discard-audit.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
+import type { WriteSample } from '../analysis/write-volume.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { makeFolderSync } from '../files/make-folder.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
@@ -106,6 +107,10 @@ export interface Library {
   saveTrimAudit(audit: TrimAuditResult): number;
   /** The newest audit of each mount point (an audit whose mount point was unknown is kept, not listed). */
   latestTrimAudits(): TrimAuditResult[];
+  /** One sample of every disk's write counter (write volume between and during runs). */
+  saveWriteSamples(samples: readonly WriteSample[]): void;
+  /** Every kept sample, by disk and time. */
+  writeSamples(): WriteSample[];
   saveCipherCeilings(ceilings: CipherCeilings): number;
   /** The newest cipher measurement of a machine with this CPU (model and count), or null. */
   latestCipherCeilings(cpu?: { model: string | null; cpus: number }): CipherCeilings | null;
@@ -764,6 +769,24 @@ class SqliteLibrary implements Library {
        ORDER BY mount_point`,
     ).all() as Row[];
     return rows.map((r) => JSON.parse(str(r.result)) as TrimAuditResult);
+  }
+
+  saveWriteSamples(samples: readonly WriteSample[]): void {
+    this.transaction(() => {
+      const insert = this.#stmt('INSERT INTO write_samples (at, boot_id, uptime_s, disk, bytes_written) VALUES (?, ?, ?, ?, ?)');
+      for (const s of samples) insert.run(s.at, s.bootId, s.uptimeSeconds, s.disk, s.bytesWritten);
+    });
+  }
+
+  writeSamples(): WriteSample[] {
+    const rows = this.#stmt('SELECT at, boot_id, uptime_s, disk, bytes_written FROM write_samples ORDER BY disk, at, id').all() as Row[];
+    return rows.map((r) => ({
+      at: str(r.at),
+      bootId: str(r.boot_id),
+      uptimeSeconds: Number(r.uptime_s),
+      disk: str(r.disk),
+      bytesWritten: Number(r.bytes_written),
+    }));
   }
 
   saveCipherCeilings(ceilings: CipherCeilings): number {

@@ -249,6 +249,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN temperature TEXT CHECK (temperature IS NULL OR json_valid(temperature));
     `,
   },
+  {
+    version: 12,
+    why: "write volume sampled whenever DiskDelta runs: each disk's bytes written since boot, so a month's pace can be told beside the last",
+    // boot_id: the counters restart at each boot, so only samples of one boot are subtracted.
+    sql: `
+      CREATE TABLE write_samples (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        boot_id TEXT NOT NULL,
+        uptime_s REAL NOT NULL,
+        disk TEXT NOT NULL,
+        bytes_written REAL NOT NULL
+      );
+      CREATE INDEX write_samples_by_disk ON write_samples (disk, at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

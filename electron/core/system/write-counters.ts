@@ -12,6 +12,8 @@ export interface DiskWrites {
 export interface WriteCounters {
   /** Seconds the counters have counted (since boot). */
   seconds: number;
+  /** The kernel's id of this boot (the counters restart with each); null where it cannot be read. */
+  bootId: string | null;
   disks: DiskWrites[];
 }
 
@@ -41,5 +43,6 @@ export async function readWriteCounters(opts?: RootOptions): Promise<WriteCounte
   if (!Number.isFinite(seconds) || seconds <= 0) return { reason: `/proc/uptime says '${uptime.value}', not a number of seconds` };
   // /sys/block lists whole disks only (partitions are under them).
   const whole = new Set(await listDir(root, '/sys/block'));
-  return { seconds, disks: parseDiskstats(stats.value, whole) };
+  const boot = await readText(root, '/proc/sys/kernel/random/boot_id');
+  return { seconds, bootId: boot.value?.trim() || null, disks: parseDiskstats(stats.value, whole) };
 }

@@ -1,6 +1,7 @@
 // The cache curve through the chart registry: an access-curve run (figures as the recorder's
 // kind keeps them) is one series over cache size in Compare and in the report, a line per run,
-// and no bar chart draws its test again.
+// and no bar chart draws its test again; the report's summary says it in words, beside the
+// write volume of this month and the last.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
@@ -84,4 +85,21 @@ test('access-curve runs: one cache curve, a line per run, in Compare and in the 
   const html = renderReportHtml(doc);
   const figure = html.slice(html.indexOf('data-chart-type="cache-curve"'));
   assert.equal(figure.slice(0, figure.indexOf('</figure>')).match(/data-testid="report-line"/g)?.length, 2, 'the report prints both lines');
+});
+
+test('the report says the cache curve in words, and the write volume of this month beside last when the library has samples', () => {
+  const records = [recorded('November', 4, 3)];
+  const lines = [
+    'sda: this month: 1 GB in 12.0 hours counted, not judged (fewer than 1 day); last month: 3.54 GB a day (46 GB in 13.0 days counted).',
+  ];
+  const doc = buildReport(records, { generatedAt: new Date('2026-12-01T10:00:00Z'), writeVolume: lines });
+  const cache = doc.summary.find((s) => s.id === 'cache-curve');
+  assert.equal(
+    cache?.paragraphs[0],
+    '#1 November: In these 12 seconds you read or wrote 262 kB of distinct files (786 kB in all, 12 touches); a cache that holds them all (262 kB) would have served 67 % of those bytes: the rest were first touches, which miss at any size.',
+  );
+  assert.deepEqual(doc.summary.find((s) => s.id === 'write-volume')?.paragraphs, lines);
+  const html = renderReportHtml(doc);
+  assert.ok(html.includes('data-testid="summary-write-volume"') && html.includes('3.54 GB a day'));
+  assert.ok(!buildReport(records, { generatedAt: new Date() }).summary.some((s) => s.id === 'write-volume'), 'no samples, no section');
 });
