@@ -88,6 +88,8 @@ test('bad options: exit 2, the message names the value, nothing measured', () =>
     [['--threads', '0'], /--threads.*'0'/],
     [['--duration', '-1'], /--duration/],
     [['--backend', 'gpu'], /--backend.*'gpu'/],
+    [['--rekey', 'x'], /--rekey.*'x'/],
+    [['--rekey', '-1'], /--rekey.*'-1'/],
     [['--bogus', 'x'], /unknown option.*--bogus/],
   ] as const) {
     const r = ciphers([...args]);
@@ -95,6 +97,17 @@ test('bad options: exit 2, the message names the value, nothing measured', () =>
     assert.match(String(r.lines.find((l) => l.type === 'error')?.['message']), pattern);
     assert.equal(r.lines.filter((l) => l.type === 'cipher').length, 0);
   }
+});
+
+test('--rekey: a figure measured with a new transform every N bytes says so; without it, none does', (t) => {
+  const plain = ciphers(QUICK);
+  if (plain.code === 3) return t.skip(`no backend at all here: ${plain.stderr.trim()}`);
+  const rekeyed = ciphers([...QUICK, '--rekey', '1048576']);
+  assert.equal(rekeyed.code, 0, rekeyed.stderr);
+  const aes = (r: typeof plain) => r.lines.find((l) => l.type === 'cipher' && l['cipher'] === 'aes-xts-plain64');
+  assert.equal(aes(rekeyed)?.['rekey_bytes'], 1048576, JSON.stringify(aes(rekeyed)));
+  assert.ok((aes(rekeyed)?.['encrypt_bps'] as number) > 0 && (aes(rekeyed)?.['decrypt_bps'] as number) > 0);
+  assert.equal(aes(plain)?.['rekey_bytes'], undefined, "the product's figure: keyed once");
 });
 
 test('--help lists the ciphers verb and every cipher it knows', () => {
