@@ -37,10 +37,13 @@ export const LAB_NEEDS: readonly Need[] = ['blkio', 'qemu', 'polkit', 'chromium'
 
 /** Test files by path; the id of a test file is its path without `.test.ts`. */
 export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
+  'e2e/cryptsetup-rounds.test.ts': [],
   'e2e/device-lab.test.ts': ['root', 'loop', 'ext4', 'blkio', 'bonnie'],
   'e2e/fleet-lab.test.ts': ['root', 'loop', 'ext4', 'blkio', 'fio', 'netns'],
   'e2e/dm-crypt-lab.test.ts': ['root', 'qemu', 'polkit', 'cryptsetup', 'loop', 'ext4', 'fstrim'],
+  'e2e/forecast-rounds.test.ts': [],
   'e2e/judge-against-cap.test.ts': [],
+  'e2e/judge-rounds.test.ts': [],
   'e2e/lab-node-death.test.ts': [],
   'e2e/machine-lock.test.ts': [],
   'e2e/polkit-lab.test.ts': ['root', 'loop', 'blkio', 'polkit'],
