@@ -6,7 +6,7 @@
 //
 //   Every byte read through dm-crypt is read from the disk and then decrypted; every byte
 //   written is encrypted and then written. The cipher's rate C is measured by the worker's
-//   `ciphers` verb with 64 KiB requests (the bulk rate, what `cryptsetup benchmark` reports).
+//   `ciphers` verb with 64 KiB requests (the bulk rate; `cryptsetup benchmark`'s request size).
 //   Its per-sector figures (512 B, 4096 B: one request and one IV per sector, as dm-crypt
 //   does) pay a round trip through the AF_ALG socket per sector that dm-crypt, inside the
 //   kernel, does not: in the lab a 512 B-sector mapping read 8.9 MB/s where the per-sector
