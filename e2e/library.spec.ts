@@ -1,4 +1,5 @@
 // The Library's table while a run is relabelled, and its order.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
@@ -43,6 +44,28 @@ for (const viewport of [
     await page.screenshot({ path: `test-results/screenshots/library-relabel-${viewport.width}-dark.png` });
   });
 }
+
+test('the Library’s own export imported back adds nothing and says why', async ({ page, app }) => {
+  await page.goto(`${app.url}#/library`);
+  await importFiles(page, [join(FIXTURES, 'fio-3.33-json.json')]);
+  await page
+    .getByRole('checkbox', { name: /^Select / })
+    .first()
+    .check();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSON' }).click();
+  const exported = await (await download).path();
+  await page
+    .getByTestId('import-input')
+    .setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: readFileSync(exported) });
+  await expect(page.getByTestId('import-outcome')).toContainText(
+    'export.json: imported 0 runs. 1 already in the library, not added again: #1 (the same measurement (figures, target and machine), from another file or an export).',
+  );
+  await expect(page.getByTestId('library-row')).toHaveCount(1);
+  await page.screenshot({ path: 'test-results/screenshots/library-reimport-light.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: 'test-results/screenshots/library-reimport-dark.png' });
+});
 
 test('the Library lists newest first', async ({ page, app }) => {
   await page.goto(`${app.url}#/library`);

@@ -19,8 +19,8 @@ export type LibraryFilter = ProcedureInput<'library.list'>;
 export interface ImportOutcome {
   fileName: string;
   ids: number[];
-  /** Runs of this file that an earlier import already saved. */
-  alreadyPresent: number[];
+  /** Runs of this file the library already kept (not saved again), and why. */
+  alreadyPresent: Array<{ id: number; why: string }>;
   warnings: Warning[];
   error: ApiError | null;
 }
