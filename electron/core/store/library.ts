@@ -492,7 +492,7 @@ class SqliteLibrary implements Library {
         return (
           (fileKey ? found('SELECT id FROM runs WHERE import_fingerprint = ?', fileKey, 'same-file') : null) ??
           (runKey ? found('SELECT id FROM runs WHERE run_fingerprint = ? ORDER BY id LIMIT 1', runKey, 'same-run') : null) ?? {
-            id: this.#insertRun(run, fileKey),
+            id: this.#insertRun(run, fileKey, runKey),
             alreadyPresent: false,
           }
         );
@@ -510,7 +510,8 @@ class SqliteLibrary implements Library {
     }
   }
 
-  #insertRun(run: RunRecord, importFingerprint: string | null = null): number {
+  /** runKey: the run's fingerprint when the caller has it already (a run of 200,000 results takes seconds to hash). */
+  #insertRun(run: RunRecord, importFingerprint: string | null = null, runKey: string | null | undefined = undefined): number {
     const device = run.target.device;
     const warningCount = run.warnings.length + run.results.reduce((n, r) => n + r.warnings.length, 0);
     const inserted = this.#stmt(
@@ -545,7 +546,7 @@ class SqliteLibrary implements Library {
       warningCount,
       importFingerprint,
       jsonOrNull(run.temperature),
-      runFingerprint(run) ?? NO_RUN_FINGERPRINT,
+      (runKey === undefined ? runFingerprint(run) : runKey) ?? NO_RUN_FINGERPRINT,
     );
     const runId = Number(inserted.lastInsertRowid);
     run.results.forEach((result, seq) => this.#insertResult(runId, seq, result));
