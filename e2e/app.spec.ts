@@ -144,7 +144,9 @@ test('import of a bonnie++ file through the file picker lands in the library and
   const again = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Import files…' }).click();
   await (await again).setFiles(join(import.meta.dirname, 'data', 'bonnie-throttled-loop.csv'));
-  await expect(page.getByTestId('import-outcome')).toContainText('imported 0 runs. 1 already in the library (#1): not added again.');
+  await expect(page.getByTestId('import-outcome')).toContainText(
+    'imported 0 runs. 1 already in the library, not added again: #1 (this file was imported before).',
+  );
   await expect(page.getByTestId('library-row')).toHaveCount(1);
 
   // Relabel it, export it, and (at the end) delete it after confirming.

@@ -765,4 +765,25 @@ describe('diskdelta run on a block device (a loop device)', () => {
     );
     assert.ok(doc.warnings.some((w) => w.code === 'writes-skipped'));
   });
+
+  test('reads of a sparse image (never written: all holes) are flagged sparse-read in the table, the JSON and the report', async (t) => {
+    if (!device) return t.skip(process.getuid?.() !== 0 ? 'needs root to attach a loop device' : 'losetup -f --show failed');
+    const db = join(root, 'sparse.sqlite');
+    const o = await diskdelta(['run', '--target', device, '--tests', 'seq1m-q8t1-read', ...SMALL, '--db', db]);
+    assert.equal(o.code, 0, o.stderr);
+    assert.match(o.stdout, /SEQ1M Q8T1 read .*sparse-read/);
+    const why = `${device.slice('/dev/'.length)} reads ${image}, 64 MiB of whose 64 MiB are holes`;
+    assert.ok(o.stdout.includes(why), o.stdout);
+    const library = openLibrary({ dbPath: db });
+    const run = library.getRun(1)!;
+    library.close();
+    assert.deepEqual(
+      run.results[0]!.warnings.filter((w) => w.code === 'sparse-read').map((w) => w.message.slice(0, why.length)),
+      [why],
+    );
+    const html = join(root, 'sparse.html');
+    const report = await diskdelta(['report', '1', '--html', '--out', html, '--db', db]);
+    assert.equal(report.code, 0, report.stderr);
+    assert.ok(readFileSync(html, 'utf8').includes(why), 'the report says it');
+  });
 });

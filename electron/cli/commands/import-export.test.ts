@@ -87,32 +87,54 @@ describe('diskdelta import', () => {
 
   it('importing the same files again adds nothing and names the runs already there', async () => {
     const db = freshDb();
+    // both.csv is good-1.csv with a second row appended: its first row is the run good-1.csv holds.
     const both = file('both.csv', `${BONNIE_HEADER}\n${BONNIE_ROW_1}\n${BONNIE_ROW_2}\n`);
-    assert.equal((await runCli(['import', good1, both, '--db', db])).code, 0);
-    assert.equal(allRuns(db).length, 3);
+    const first = await runCli(['import', good1, both, '--db', db]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(
+      first.stdout,
+      /\nSkipped 1 run already in the library:\n {2}.*both\.csv, run 1 of 2: already in the library as #1 \(the same measurement \(figures, target and machine\), from another file or an export\)\n$/,
+    );
+    assert.equal(allRuns(db).length, 2);
     for (let i = 0; i < 2; i++) {
       const again = await runCli(['import', good1, both, '--label', 'renamed', '--db', db]);
       assert.equal(again.code, 0, again.stderr);
       assert.equal(
         again.stdout,
         `Nothing imported: every run is already in ${db}:\n` +
-          `  ${good1}: already in the library as #1\n` +
-          `  ${both}, run 1 of 2: already in the library as #2\n` +
-          `  ${both}, run 2 of 2: already in the library as #3\n`,
+          `  ${good1}: already in the library as #1 (this file was imported before)\n` +
+          `  ${both}, run 1 of 2: already in the library as #1 (the same measurement (figures, target and machine), from another file or an export)\n` +
+          `  ${both}, run 2 of 2: already in the library as #2 (this file was imported before)\n`,
       );
-      assert.equal(allRuns(db).length, 3);
+      assert.equal(allRuns(db).length, 2);
     }
     assert.deepEqual(
       allRuns(db).map((r) => r.label.startsWith('renamed')),
-      [false, false, false],
+      [false, false],
       'skipped runs are left as they were',
     );
-    // Same content as both.csv's second row, but another file: new bytes, a new run.
-    const mixed = await runCli(['import', good2, good1, '--db', db]);
+    // good-2.csv is both.csv's second row alone: new bytes, the same run.
+    const mixed = await runCli(['import', good2, '--db', db]);
     assert.equal(mixed.code, 0, mixed.stderr);
-    assert.match(mixed.stdout, /^Imported 1 run from 2 files into .*\n +4 +\[imported\] bonnie\+\+ /);
-    assert.match(mixed.stdout, /\nSkipped 1 run already in the library:\n {2}.*good-1\.csv: already in the library as #1\n$/);
-    assert.equal(allRuns(db).length, 4);
+    assert.match(mixed.stdout, /^Nothing imported: .*\n {2}.*good-2\.csv: already in the library as #2 \(the same measurement/);
+    assert.equal(allRuns(db).length, 2);
+  });
+
+  it('importing one’s own export (all of it, or a run of it relabelled) adds nothing, and says why', async () => {
+    const db = freshDb();
+    assert.equal((await runCli(['import', good1, good2, '--db', db])).code, 0);
+    assert.equal((await runCli(['label', '1', 'old laptop', '--db', db])).code, 0);
+    const exported = join(dir, 'own-export.json');
+    assert.equal((await runCli(['export', '1', '2', '--format', 'json', '--out', exported, '--db', db])).code, 0);
+    const back = await runCli(['import', exported, '--db', db]);
+    assert.equal(back.code, 0, back.stderr);
+    assert.equal(
+      back.stdout,
+      `Nothing imported: every run is already in ${db}:\n` +
+        `  ${exported}, run 1 of 2: already in the library as #1 (the same measurement (figures, target and machine), from another file or an export)\n` +
+        `  ${exported}, run 2 of 2: already in the library as #2 (the same measurement (figures, target and machine), from another file or an export)\n`,
+    );
+    assert.equal(allRuns(db).length, 2);
   });
 
   it('a fio import lists no device rather than its test file path; the path stays the target', async () => {
@@ -356,11 +378,15 @@ describe('a real measured run survives export → import', () => {
     assert.equal((await runCli(['export', '1', '--format', 'json', '--out', exported, '--db', db])).code, 0);
     const original = JSON.parse(readFileSync(exported, 'utf8')).runs[0] as RunRecord;
     assert.ok(original.system && original.target.device, 'the measured run records its machine and device');
-    const back = await runCli(['import', exported, '--db', db]);
+    // Into the same library it is the run already there; into another, the same run again.
+    const same = await runCli(['import', exported, '--db', db]);
+    assert.match(same.stdout, /^Nothing imported: .*\n.*already in the library as #1 \(the same measurement/);
+    const other = freshDb();
+    const back = await runCli(['import', exported, '--db', other]);
     assert.equal(back.code, 0, back.stderr);
-    const library = openLibrary({ dbPath: db });
+    const library = openLibrary({ dbPath: other });
     try {
-      const reimported = library.getRun(2)!;
+      const reimported = library.getRun(1)!;
       assert.deepEqual(figures(reimported).results, figures(original).results);
       assert.deepEqual(reimported.system, original.system);
       assert.deepEqual(reimported.target, original.target);
@@ -390,9 +416,19 @@ describe('a real measured run survives export → import', () => {
     assert.equal((await runCli(['import', '--reference', '--db', db])).code, 0);
     const all = await list();
     assert.equal(new Set(all.map(([, label]) => label)).size, all.length, `each reference run once: ${JSON.stringify(all)}`);
-    // An edited copy is not the published data: an import like any other.
-    const edited = JSON.parse(readFileSync(intel, 'utf8')) as { runs: Array<{ label: string }> };
+    // A copy with another label is the same measurement; one with a figure edited is not the
+    // published data: an import like any other.
+    const relabelled = JSON.parse(readFileSync(intel, 'utf8')) as { runs: Array<{ label: string }> };
+    relabelled.runs[0]!.label = 'my own Intel 525';
+    assert.match(
+      (await runCli(['import', file('relabelled-reference.json', JSON.stringify(relabelled)), '--db', db])).stdout,
+      /run 1 of 2: already in the library as #1 \(the same measurement/,
+    );
+    const edited = JSON.parse(readFileSync(intel, 'utf8')) as {
+      runs: Array<{ label: string; results: Array<{ figures: Array<{ value: number }> }> }>;
+    };
     edited.runs[0]!.label = 'my own Intel 525';
+    edited.runs[0]!.results[0]!.figures[0]!.value += 0.001;
     const copy = file('edited-reference.json', JSON.stringify(edited));
     assert.equal((await runCli(['import', copy, '--db', db])).code, 0);
     assert.deepEqual(

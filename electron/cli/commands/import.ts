@@ -9,7 +9,7 @@ import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.t
 import { CliFailure, DB_HELP, checkLabel, withLibrary } from '../library-cli.ts';
 import { asShippedReferences, ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../core/formats/index.ts';
 import type { RunRecord } from '../../core/model/results.ts';
-import { importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
+import { ALREADY_PRESENT_WHY, importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { sayFailure } from '../failure-out.ts';
 import { counted, shortPath } from '../../core/model/display.ts';
@@ -21,7 +21,9 @@ Adds results from other tools to the library. The format is recognised from the 
 bonnie++ CSV (1.03 and 1.96+), fio JSON (--output-format=json or json+), KDiskMark and
 CrystalDiskMark text exports, and DiskDelta's own JSON export. One file may hold several
 runs (bonnie++ rows). Either every file is imported or, on the first error, none is.
-Runs already imported from the same file are skipped and named with their library id.
+A run the library already holds is skipped and named with its library id and why: the same
+file imported before, or the same measurement in another file (its own export, a CSV that
+grew a row), whatever its label.
 
   --label TEXT   label the imported runs: "TEXT"; with several files each says its file,
                  "TEXT (a.json)"; several runs of one file are numbered, "TEXT (2/3)"
@@ -169,7 +171,9 @@ export const importCommand: CliCommand = {
       const outcomes = library.importRuns(items);
       const saved = outcomes.filter((o) => !o.alreadyPresent).map((o) => o.id);
       if (saved.length > 0) report(library, saved, `from ${counted(files.length, 'file')}`);
-      const skipped = outcomes.flatMap((o, i) => (o.alreadyPresent ? [`  ${origins[i]}: already in the library as #${o.id}\n`] : []));
+      const skipped = outcomes.flatMap((o, i) =>
+        o.alreadyPresent ? [`  ${origins[i]}: already in the library as #${o.id} (${ALREADY_PRESENT_WHY[o.why]})\n`] : [],
+      );
       if (skipped.length > 0) {
         writeOut(
           saved.length === 0

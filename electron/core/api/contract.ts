@@ -186,8 +186,12 @@ export const procedures = {
     // The renderer reads the file (picker or drop) and sends its bytes, base64: it never sends
     // a path for the backend to open. Bytes, not text, because CrystalDiskMark writes UTF-16.
     input: z.object({ fileName: z.string().min(1).max(255), contentBase64: z.base64().max(IMPORT_BASE64_CHARS) }).strict(),
-    // ids: runs saved now; alreadyPresent: runs of this same file imported before (not saved again).
-    output: z.object({ ids: z.array(libraryId), alreadyPresent: z.array(libraryId), warnings: z.array(warningSchema) }),
+    // ids: runs saved now; alreadyPresent: runs the library already kept (not saved again) and why, in words.
+    output: z.object({
+      ids: z.array(libraryId),
+      alreadyPresent: z.array(z.object({ id: libraryId, why: z.string() })),
+      warnings: z.array(warningSchema),
+    }),
   },
   'library.export': {
     input: z.object({ ids: z.array(libraryId).min(1).max(1000), format: z.enum(['json', 'csv']) }).strict(),

@@ -3,7 +3,7 @@
 // procedures answer UNAVAILABLE instead of breaking the app, and so tests can run the
 // dispatch path without a disk. backend.ts adapts the real modules to these ports.
 import type { RunRecord, Warning } from '../model/results.ts';
-import { importItems, type Library } from '../store/library.ts';
+import { importItems, importSummary, type Library } from '../store/library.ts';
 import type { ProcedureOutput, RunRef, SystemOverview } from './contract.ts';
 import { DEFAULT_LIST_PAGE } from '../model/list-page.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
@@ -101,12 +101,7 @@ export function createHandlers(backend: Backend): Handlers {
       const bytes = new Uint8Array(Buffer.from(contentBase64, 'base64'));
       if (backend.importer) return backend.importer.importFile(fileName, bytes);
       const { records, warnings } = await need(backend, 'formats').parseImport(fileName, bytes);
-      const outcomes = library.importRuns(importItems(records, bytes));
-      return {
-        ids: outcomes.filter((o) => !o.alreadyPresent).map((o) => o.id),
-        alreadyPresent: outcomes.filter((o) => o.alreadyPresent).map((o) => o.id),
-        warnings,
-      };
+      return { ...importSummary(library.importRuns(importItems(records, bytes))), warnings };
     },
     'library.export': async ({ ids, format }) => {
       const library = need(backend, 'library');

@@ -3,7 +3,7 @@
 // the app or of browser mode, never waits on a 40 MB parse or 200,000 inserts.
 import { parentPort, workerData } from 'node:worker_threads';
 import { asShippedReferences, decodeImportBytes, ImportError, loadReferenceRuns, parseImport } from '../formats/index.ts';
-import { importItems, LibraryError, openLibrary } from '../store/library.ts';
+import { importItems, importSummary, LibraryError, openLibrary } from '../store/library.ts';
 import type { ImportWorkerData, ImportWorkerMessage } from './import-worker.ts';
 
 const port = parentPort;
@@ -20,13 +20,7 @@ try {
   send({ type: 'progress', phase: 'saving', runs: records.length });
   const library = openLibrary({ dbPath: data.dbPath });
   try {
-    const outcomes = library.importRuns(importItems(records, bytes));
-    send({
-      type: 'done',
-      ids: outcomes.filter((o) => !o.alreadyPresent).map((o) => o.id),
-      alreadyPresent: outcomes.filter((o) => o.alreadyPresent).map((o) => o.id),
-      warnings: records.flatMap((r) => r.warnings),
-    });
+    send({ type: 'done', ...importSummary(library.importRuns(importItems(records, bytes))), warnings: records.flatMap((r) => r.warnings) });
   } finally {
     library.close();
   }

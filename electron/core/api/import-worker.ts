@@ -21,12 +21,13 @@ export interface ImportWorkerData {
 export type ImportWorkerMessage =
   | { type: 'progress'; phase: 'parsing' }
   | { type: 'progress'; phase: 'saving'; runs: number }
-  | { type: 'done'; ids: number[]; alreadyPresent: number[]; warnings: Warning[] }
+  | { type: 'done'; ids: number[]; alreadyPresent: ImportOutput['alreadyPresent']; warnings: Warning[] }
   | { type: 'failed'; kind: 'import' | 'library' | 'internal'; message: string };
 
 export interface ImportOutput {
   ids: number[];
-  alreadyPresent: number[];
+  /** Runs the library already kept, and why in words. */
+  alreadyPresent: Array<{ id: number; why: string }>;
   warnings: Warning[];
 }
 

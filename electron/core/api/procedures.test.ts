@@ -58,24 +58,46 @@ test('"Import files…" of a shipped reference file keeps its runs as reference 
   assert.ok(first.ok && first.data.ids.length === 2, JSON.stringify(first));
   const list = await call<Array<{ source: string }>>('library.list', {});
   assert.deepEqual(list.ok && list.data.map((r) => r.source), ['reference', 'reference']);
-  const again = await call<{ ids: number[]; alreadyPresent: number[] }>('library.import', {
+  const again = await call<{ ids: number[]; alreadyPresent: Array<{ id: number; why: string }> }>('library.import', {
     fileName: 'copy.json',
     contentBase64: bytes.toString('base64'),
   });
-  assert.deepEqual(again.ok && [again.data.ids, again.data.alreadyPresent.length], [[], 2]);
+  assert.deepEqual(again.ok && [again.data.ids, again.data.alreadyPresent.map((p) => p.why)], [
+    [],
+    ['the published reference run of that name', 'the published reference run of that name'],
+  ]);
 });
 
 test('importing the same file again adds nothing and says which runs it already has', async (t) => {
   const call = await setup(t);
   const content = fixture('bonnie-2.00a-throttled-loop.csv').toString('base64');
-  const first = await call<{ ids: number[]; alreadyPresent: number[] }>('library.import', { fileName: 'a.csv', contentBase64: content });
+  type Imported = { ids: number[]; alreadyPresent: Array<{ id: number; why: string }>; warnings: unknown[] };
+  const first = await call<Imported>('library.import', { fileName: 'a.csv', contentBase64: content });
   assert.ok(first.ok && first.data.ids.length > 0 && first.data.alreadyPresent.length === 0, JSON.stringify(first));
-  const again = await call<{ ids: number[]; alreadyPresent: number[] }>('library.import', { fileName: 'copy.csv', contentBase64: content });
+  const again = await call<Imported>('library.import', { fileName: 'copy.csv', contentBase64: content });
   assert.ok(again.ok, JSON.stringify(again));
   assert.deepEqual(again.data.ids, []);
-  assert.deepEqual(again.data.alreadyPresent, first.ok ? first.data.ids : []);
+  assert.deepEqual(
+    again.data.alreadyPresent,
+    first.data.ids.map((id) => ({ id, why: 'this file was imported before' })),
+  );
+  // The app's own export of those runs, imported back: the same runs, said as such.
+  const exported = await call<{ content: string }>('library.export', { ids: first.data.ids, format: 'json' });
+  assert.ok(exported.ok);
+  const back = await call<Imported>('library.import', {
+    fileName: 'export.json',
+    contentBase64: Buffer.from(exported.data.content).toString('base64'),
+  });
+  assert.deepEqual(back.ok && back.data, {
+    ids: [],
+    alreadyPresent: first.data.ids.map((id) => ({
+      id,
+      why: 'the same measurement (figures, target and machine), from another file or an export',
+    })),
+    warnings: back.ok ? back.data.warnings : [],
+  });
   const list = await call<unknown[]>('library.list', {});
-  assert.equal(list.ok && list.data.length, first.ok ? first.data.ids.length : -1);
+  assert.equal(list.ok && list.data.length, first.data.ids.length);
 });
 
 test('bounded: 100,000 identical rows are refused saying the limit; the list answers one page of the newest runs', async (t) => {
@@ -90,10 +112,17 @@ test('bounded: 100,000 identical rows are refused saying the limit; the list ans
   );
   const empty = await call<unknown[]>('library.list', {});
   assert.deepEqual(empty.ok && empty.data, []);
-  // 1,000 rows is the limit and is taken; then a page of 500 newest, or more on request.
+  // 1,000 rows is the limit and is taken; then a page of 500 newest, or more on request. Each
+  // row its own figure (its block output, field 12): identical rows are one run, kept once.
+  const rows = Array.from({ length: 1000 }, (_, i) =>
+    row
+      .split(',')
+      .map((f, n) => (n === 11 ? String(19356 + i) : f))
+      .join(','),
+  );
   const most = await call<{ ids: number[] }>('library.import', {
     fileName: 'most.csv',
-    contentBase64: Buffer.from(`${row}\n`.repeat(1000)).toString('base64'),
+    contentBase64: Buffer.from(`${rows.join('\n')}\n`).toString('base64'),
   });
   assert.ok(most.ok && most.data.ids.length === 1000, JSON.stringify(!most.ok && most.error));
   const page = await call<Array<{ id: number }>>('library.list', {});

@@ -80,3 +80,34 @@ test('write cache: an ESTIMATE per class, checked only for results marked as wri
   assert.deepEqual(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: GiB, write: true }), []);
   assert.match(resultWarnings({ bytesPerSec: 90e6, device: hdd, sizeBytes: 2 ** 20, write: true })[0]!.message, /estimated/);
 });
+
+test('reads of a device over a sparse image are flagged: a hole reads as zeros without touching a disk', () => {
+  const loop = (allocated: number): StackLayer => ({
+    kind: 'loop',
+    name: 'loop3',
+    details: { backingFile: '/var/tmp/ssd.img', backingFileBytes: 8 * GiB, backingFileAllocatedBytes: allocated, directIo: true },
+  });
+  const below: StackLayer[] = [
+    { kind: 'file', name: '/var/tmp/ssd.img', details: {} },
+    mount('ext4'),
+    { kind: 'disk', name: 'sda', details: {} },
+  ];
+  const sparse = [loop(1 * GiB), ...below];
+  const read = resultWarnings({ bytesPerSec: 8722e6, stack: sparse, write: false });
+  assert.deepEqual(
+    read.map((w) => w.code),
+    ['sparse-read'],
+  );
+  assert.match(read[0]!.message, /loop3 reads \/var\/tmp\/ssd\.img, 7 GiB of whose 8 GiB are holes/);
+  assert.match(read[0]!.message, /measure memory, not the disk/);
+  // Through dm-crypt on that loop device: still no disk under the holes.
+  const crypt: StackLayer = { kind: 'dm-crypt', name: 'luks-x', details: {} };
+  assert.deepEqual(
+    resultWarnings({ bytesPerSec: 1e9, stack: [crypt, ...sparse] }).map((w) => w.code),
+    ['sparse-read'],
+  );
+  assert.deepEqual(resultWarnings({ bytesPerSec: 1e9, stack: sparse, write: true }), [], 'a write to a hole does reach the disk');
+  assert.deepEqual(resultWarnings({ bytesPerSec: 1e9, stack: [loop(8 * GiB - 4096), ...below] }), [], 'a written image');
+  // A folder on a filesystem on that loop device: DiskDelta writes its test file before reading it.
+  assert.deepEqual(resultWarnings({ bytesPerSec: 1e9, stack: [mount('ext4'), ...sparse] }), []);
+});

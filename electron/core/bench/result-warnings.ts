@@ -32,8 +32,35 @@ export function likelyWriteCacheBytes(device: DeviceFingerprint): number | null 
   return null;
 }
 
+/**
+ * The loop device a raw-device test reads whose backing file has holes, and how much of it
+ * they are: a hole reads as zeros from no disk at all (an 8,722 MB/s "SSD"). Only when no
+ * filesystem lies between the target and the loop device: a folder's test file is written by
+ * DiskDelta before it is read, so its blocks are not holes. Holes under 1 % (and 1 MiB) of the
+ * file are an image's slack, not its data.
+ */
+export function sparseBacking(stack: StackLayer[] | undefined): { loop: string; file: string; holes: number; size: number } | null {
+  for (const layer of stack ?? []) {
+    if (layer.kind === 'mount') return null;
+    if (layer.kind !== 'loop') continue;
+    const size = layer.details.backingFileBytes;
+    const allocated = layer.details.backingFileAllocatedBytes;
+    if (typeof size !== 'number' || typeof allocated !== 'number') return null;
+    const holes = size - allocated;
+    return holes > Math.max(2 ** 20, size / 100) ? { loop: layer.name, file: String(layer.details.backingFile), holes, size } : null;
+  }
+  return null;
+}
+
 export function resultWarnings(input: ResultWarningInput): Warning[] {
   const warnings: Warning[] = [];
+  const sparse = input.write === true ? null : sparseBacking(input.stack);
+  if (sparse) {
+    warnings.push({
+      code: 'sparse-read',
+      message: `${sparse.loop} reads ${sparse.file}, ${formatBytes(sparse.holes)} of whose ${formatBytes(sparse.size)} are holes (never written): a hole reads as zeros without touching a disk, so reads over it measure memory, not the disk. Measure the disk the image lies on, or an image written whole.`,
+    });
+  }
   const ceiling = lowestCeiling(input.device, input.stack);
   if (input.bytesPerSec !== null && ceiling && input.bytesPerSec > ceiling.bytesPerSec) {
     warnings.push({

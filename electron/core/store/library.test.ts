@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { exportJson } from '../formats/diskdelta-json.ts';
+import { parseImport } from '../formats/index.ts';
 import type { RunRecord } from '../model/results.ts';
 import type { TrimAuditResult } from '../system/discard-audit.ts';
-import { importFingerprints, LibraryError, openLibrary, resolveDbPath } from './library.ts';
+import { importFingerprints, importItems, LibraryError, openLibrary, resolveDbPath } from './library.ts';
 import { migrate, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import { syntheticRun } from './fixtures/synthetic-run.ts';
@@ -197,13 +199,13 @@ describe('import fingerprints', () => {
     const again = lib.importRuns(items());
     assert.deepEqual(
       again,
-      first.map((o) => ({ id: o.id, alreadyPresent: true })),
+      first.map((o) => ({ id: o.id, alreadyPresent: true, why: 'same-file' })),
     );
     assert.equal(lib.countRuns(), 2);
 
     // A failing batch saves nothing, not even its new runs.
     const other = importFingerprints(new TextEncoder().encode('another file'), 1)[0]!;
-    const bad = { ...syntheticRun(3), source: 'invented' } as unknown as RunRecord;
+    const bad = { ...syntheticRun(4), source: 'invented' } as unknown as RunRecord;
     assert.throws(
       () =>
         lib.importRuns([
@@ -216,16 +218,90 @@ describe('import fingerprints', () => {
     lib.close();
   });
 
-  it('never deduplicates measured runs', () => {
+  it('skips a run already in the library whatever file it comes in: its own export, relabelled, a bigger file, twice in one', () => {
     const lib = openLibrary({ dbPath: freshPath() });
-    const fingerprint = importFingerprints(new Uint8Array([1, 2, 3]), 1)[0]!;
-    const measured = () => ({ run: { ...syntheticRun(1), source: 'measured' as const }, fingerprint });
-    const [a] = lib.importRuns([measured()]);
-    const [b] = lib.importRuns([measured()]);
-    assert.equal(a?.alreadyPresent, false);
-    assert.equal(b?.alreadyPresent, false);
-    assert.notEqual(a?.id, b?.id);
-    assert.equal(lib.countRuns(), 2);
+    const file = (text: string) => new TextEncoder().encode(text);
+    const [a, b] = [syntheticRun(1), syntheticRun(2)];
+    const [first] = lib.importRuns(importItems([a], file('a.json')));
+    assert.deepEqual(first, { id: 1, alreadyPresent: false });
+    lib.relabel(1, 'relabelled since');
+    // Its export read back (new bytes, a new label, another createdAt stamp) and a run beside it.
+    const exported = { ...lib.getRun(1)!, id: undefined, label: 'as exported', createdAt: '2026-12-01T18:00:00.000Z' };
+    const outcomes = lib.importRuns(importItems([exported, b, structuredClone(b)], file('export of 1 and 2, 2 twice')));
+    assert.deepEqual(outcomes, [
+      { id: 1, alreadyPresent: true, why: 'same-run' },
+      { id: 2, alreadyPresent: false },
+      { id: 2, alreadyPresent: true, why: 'same-run' },
+    ]);
+    assert.deepEqual(
+      lib.importRuns(importItems([a], file('a.json'))),
+      [{ id: 1, alreadyPresent: true, why: 'same-file' }],
+      'the same file: said as such',
+    );
+    // A measured run arriving in a file (an unsaved run's JSON) is the same measurement too.
+    const measured = { ...syntheticRun(3), source: 'measured' as const };
+    lib.saveRun(measured);
+    assert.deepEqual(lib.importRuns(importItems([structuredClone(measured)], file('unsaved run'))), [
+      { id: 3, alreadyPresent: true, why: 'same-run' },
+    ]);
+    // Another measurement (one figure differs) is another run.
+    const other = structuredClone(a);
+    other.results[0]!.bytesPerSec! += 1;
+    assert.equal(lib.importRuns(importItems([other], file('other')))[0]!.alreadyPresent, false);
+    assert.equal(lib.countRuns(), 4);
+    lib.close();
+  });
+
+  it('every import format: a file, then its runs exported and imported again, or in a file grown by a row, add nothing', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'formats', 'fixtures');
+    const files = readdirSync(fixtures).filter((f) => /\.(csv|json|txt)$/.test(f));
+    const formats = new Set<string>();
+    for (const name of files) {
+      const bytes = readFileSync(join(fixtures, name));
+      // bonnie++'s CSV has no date: each parse stamps another "now" into the run.
+      const runs = parseImport(bytes.toString('utf8'), name, { now: new Date('2026-12-01T10:00:00Z') });
+      const saved = lib.importRuns(importItems(runs, bytes));
+      assert.ok(
+        saved.every((o) => !o.alreadyPresent),
+        `${name}: new`,
+      );
+      formats.add(runs[0]!.sourceFormat);
+      const text = exportJson(saved.map((o) => lib.getRun(o.id)!));
+      const again = lib.importRuns(importItems(parseImport(text, 'export.json'), new TextEncoder().encode(text)));
+      assert.deepEqual(
+        again,
+        saved.map((o) => ({ id: o.id, alreadyPresent: true, why: 'same-run' })),
+        `${name}: its export is already in the library`,
+      );
+    }
+    assert.deepEqual([...formats].sort(), ['bonnie++', 'crystaldiskmark', 'fio', 'kdiskmark']);
+    lib.close();
+    // A bonnie++ CSV that a later run appended a row to (bonnie++ -x, or `>>`): the first row is the run already kept.
+    const grown = openLibrary({ dbPath: freshPath() });
+    const [header, row1, row2] = readFileSync(join(fixtures, 'bonnie-2.00a-1g-x2.csv'), 'utf8').trim().split('\n');
+    const importText = (text: string, now: string) =>
+      grown.importRuns(importItems(parseImport(text, 'a.csv', { now: new Date(now) }), new TextEncoder().encode(text)));
+    const first = importText(`${header}\n${row1}\n`, '2026-12-02T10:00:00Z');
+    assert.deepEqual(importText(`${header}\n${row1}\n${row2}\n`, '2026-12-03T10:00:00Z'), [
+      { id: first[0]!.id, alreadyPresent: true, why: 'same-run' },
+      { id: first[0]!.id + 1, alreadyPresent: false },
+    ]);
+    assert.equal(grown.countRuns(), 2);
+    grown.close();
+  });
+
+  it('knows the runs saved before run fingerprints existed (schema 11)', () => {
+    const path = freshPath();
+    const old = openLibrary({ dbPath: path });
+    const id = old.saveRun(syntheticRun(5));
+    old.close();
+    // Written as schema 11 would have: no run fingerprint.
+    const raw = new DatabaseSync(path);
+    raw.exec('UPDATE runs SET run_fingerprint = NULL');
+    raw.close();
+    const lib = openLibrary({ dbPath: path });
+    assert.deepEqual(lib.importRuns(importItems([syntheticRun(5)], new Uint8Array([9]))), [{ id, alreadyPresent: true, why: 'same-run' }]);
     lib.close();
   });
 });

@@ -29,6 +29,7 @@ import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { WriteSample } from '../analysis/write-volume.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { makeFolderSync } from '../files/make-folder.ts';
+import { runFingerprint } from './run-fingerprint.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import { shortPath } from '../model/display.ts';
 import { measuredDeviceText } from '../model/run-text.ts';
@@ -64,11 +65,33 @@ export interface ImportItem {
   fingerprint: string;
 }
 
-/** Where an import item ended up: saved now, or already in the library under that id. */
-export interface ImportOutcome {
-  id: number;
-  alreadyPresent: boolean;
+/**
+ * Why an import item was not saved again: this very file was imported before, the same
+ * measurement is already kept (its export, the same rows in another file), or the published
+ * reference run of that name is.
+ */
+export type AlreadyPresentWhy = 'same-file' | 'same-run' | 'same-reference';
+
+/** Where an import item ended up: saved now, or already in the library under that id, and why. */
+export type ImportOutcome = { id: number; alreadyPresent: false } | { id: number; alreadyPresent: true; why: AlreadyPresentWhy };
+
+/** What an import tells its caller: the runs saved, and those already kept with why (the contract's library.import). */
+export function importSummary(outcomes: ImportOutcome[]): { ids: number[]; alreadyPresent: Array<{ id: number; why: string }> } {
+  return {
+    ids: outcomes.filter((o) => !o.alreadyPresent).map((o) => o.id),
+    alreadyPresent: outcomes.flatMap((o) => (o.alreadyPresent ? [{ id: o.id, why: ALREADY_PRESENT_WHY[o.why] }] : [])),
+  };
 }
+
+/** Stored for a run without a figure to fingerprint: NULL would mean "saved before schema 12, not looked at yet". */
+const NO_RUN_FINGERPRINT = '';
+
+/** An outcome's reason in words, the same in the CLI and the app. */
+export const ALREADY_PRESENT_WHY: Record<AlreadyPresentWhy, string> = {
+  'same-file': 'this file was imported before',
+  'same-run': 'the same measurement (figures, target and machine), from another file or an export',
+  'same-reference': 'the published reference run of that name',
+};
 
 /**
  * The fingerprints of the runs parsed from one file: the sha256 of its bytes plus the run's
@@ -93,8 +116,9 @@ export interface Library {
   /** All or nothing: either every run is saved or none is. */
   saveRuns(runs: RunRecord[]): number[];
   /**
-   * Saves imported runs, all or nothing, skipping those whose fingerprint is already in the
-   * library. Measured runs are never deduplicated: they are saved and their fingerprint ignored.
+   * Saves imported runs, all or nothing, skipping each that the library already holds: the same
+   * file (its fingerprint), the same measurement from any file (runFingerprint), the same
+   * reference run. A measured run is matched by what it measured only.
    */
   importRuns(items: ImportItem[]): ImportOutcome[];
   getRun(id: number): RunRecord | null;
@@ -451,30 +475,56 @@ class SqliteLibrary implements Library {
   }
 
   importRuns(items: ImportItem[]): ImportOutcome[] {
-    return this.transaction(() =>
-      items.map(({ run, fingerprint }): ImportOutcome => {
-        if (run.source === 'measured') return { id: this.#insertRun(run), alreadyPresent: false };
+    return this.transaction(() => {
+      this.#fingerprintOldRuns();
+      return items.map(({ run, fingerprint }): ImportOutcome => {
+        const found = (sql: string, key: string, why: AlreadyPresentWhy): ImportOutcome | null => {
+          const row = this.#stmt(sql).get(key) as Row | undefined;
+          return row ? { id: Number(row.id), alreadyPresent: true, why } : null;
+        };
         // A reference run is one published figure set: kept once, however it arrived (`import
         // --reference`, or its shipped file through "Import files…").
-        const existing = (
-          run.source === 'reference'
-            ? this.#stmt("SELECT id FROM runs WHERE source = 'reference' AND label = ?").get(run.label)
-            : this.#stmt('SELECT id FROM runs WHERE import_fingerprint = ?').get(fingerprint)
-        ) as Row | undefined;
-        if (existing) return { id: Number(existing.id), alreadyPresent: true };
-        return { id: this.#insertRun(run, fingerprint), alreadyPresent: false };
-      }),
-    );
+        if (run.source === 'reference')
+          return (
+            found("SELECT id FROM runs WHERE source = 'reference' AND label = ?", run.label, 'same-reference') ?? {
+              id: this.#insertRun(run),
+              alreadyPresent: false,
+            }
+          );
+        // A measured run's file (an unsaved run kept as JSON) is no import of a foreign file: only what it measured counts.
+        const fileKey = run.source === 'measured' ? null : fingerprint;
+        const runKey = runFingerprint(run);
+        return (
+          (fileKey ? found('SELECT id FROM runs WHERE import_fingerprint = ?', fileKey, 'same-file') : null) ??
+          (runKey ? found('SELECT id FROM runs WHERE run_fingerprint = ? ORDER BY id LIMIT 1', runKey, 'same-run') : null) ?? {
+            id: this.#insertRun(run, fileKey, runKey),
+            alreadyPresent: false,
+          }
+        );
+      });
+    });
   }
 
-  #insertRun(run: RunRecord, importFingerprint: string | null = null): number {
+  /** Runs saved before schema 12 have no run fingerprint: the first import gives them one (once). */
+  #fingerprintOldRuns(): void {
+    const ids = this.#stmt('SELECT id FROM runs WHERE run_fingerprint IS NULL').all() as Row[];
+    const update = this.#stmt('UPDATE runs SET run_fingerprint = ? WHERE id = ?');
+    for (const { id } of ids) {
+      const run = this.getRun(Number(id));
+      if (run) update.run(runFingerprint(run) ?? NO_RUN_FINGERPRINT, Number(id));
+    }
+  }
+
+  /** runKey: the run's fingerprint when the caller has it already (a run of 200,000 results takes seconds to hash). */
+  #insertRun(run: RunRecord, importFingerprint: string | null = null, runKey: string | null | undefined = undefined): number {
     const device = run.target.device;
     const warningCount = run.warnings.length + run.results.reduce((n, r) => n + r.warnings.length, 0);
     const inserted = this.#stmt(
       `INSERT INTO runs (label, notes, created_at, saved_at, source, source_format, source_meta,
          target_path, target_kind, device, stack, system, settings, preset,
-         engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count, import_fingerprint, temperature)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count, import_fingerprint, temperature,
+         run_fingerprint)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       run.label,
       run.notes,
@@ -501,6 +551,7 @@ class SqliteLibrary implements Library {
       warningCount,
       importFingerprint,
       jsonOrNull(run.temperature),
+      (runKey === undefined ? runFingerprint(run) : runKey) ?? NO_RUN_FINGERPRINT,
     );
     const runId = Number(inserted.lastInsertRowid);
     run.results.forEach((result, seq) => this.#insertResult(runId, seq, result));

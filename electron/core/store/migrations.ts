@@ -265,6 +265,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX write_samples_by_disk ON write_samples (disk, at);
     `,
   },
+  {
+    version: 13,
+    why: 'run fingerprints (what was measured, not which file carried it) so that a run already kept is not imported again from its own export or another file',
+    // Filled on save; runs saved before are fingerprinted by the first import that needs them.
+    sql: `
+      ALTER TABLE runs ADD COLUMN run_fingerprint TEXT;
+      CREATE INDEX runs_by_run_fingerprint ON runs (run_fingerprint) WHERE run_fingerprint IS NOT NULL;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

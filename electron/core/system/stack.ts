@@ -359,6 +359,10 @@ async function loopLayer(ctx: Context, info: BlockDeviceInfo, depth: number): Pr
   const { root, report } = ctx;
   const dir = `/sys/block/${info.name}/loop`;
   const backing = info.loopBackingFile ?? null;
+  // " (deleted)" is how the kernel marks a backing file that was unlinked while attached.
+  const file = backing?.replace(/ \(deleted\)$/, '') ?? null;
+  // Its size against the blocks it holds: holes read as zeros from no disk (bench/result-warnings.ts).
+  const held = file === null ? null : await stat(inRoot(root, file)).catch(() => null);
   const dio = await readText(root, `${dir}/dio`);
   const directIo = dio.value === null ? null : dio.value === '1';
   report.loops.push({ name: info.name, directIo });
@@ -367,6 +371,8 @@ async function loopLayer(ctx: Context, info: BlockDeviceInfo, depth: number): Pr
     name: info.name,
     details: {
       backingFile: backing,
+      backingFileBytes: held?.size ?? null,
+      backingFileAllocatedBytes: held ? held.blocks * 512 : null,
       offset: (await readNumber(root, `${dir}/offset`)).value,
       sizeBytes: info.sizeBytes,
       directIo,
@@ -381,9 +387,7 @@ async function loopLayer(ctx: Context, info: BlockDeviceInfo, depth: number): Pr
   if (dio.reason) reasons.directIo = dio.reason;
   if (Object.keys(reasons).length > 0) layer.reasons = reasons;
   report.layers.push(layer);
-  if (!backing) return;
-  // " (deleted)" is how the kernel marks a backing file that was unlinked while attached.
-  const file = backing.replace(/ \(deleted\)$/, '');
+  if (!file) return;
   report.layers.push({ kind: 'file', name: file, details: { path: file, type: 'loop backing file' } });
   await descendFromPath(ctx, file, depth + 1);
 }

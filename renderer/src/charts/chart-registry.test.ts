@@ -3,14 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import type { RunRecord, TestResult } from '../../../electron/core/model/results.ts';
 import { bytesPerSecTo } from '../../../electron/core/analysis/units.ts';
 import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
 import type { SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import { buildReport } from '../../../electron/core/report/report-model.ts';
+import { ReportChartView } from '../report/report-chart.ts';
 import { renderReportHtml } from '../report/report-html.ts';
 import { buildCompareView } from '../view/compare-view.ts';
-import { ChartGrid } from './chart-view.ts';
+import { ChartGrid, ChartView } from './chart-view.ts';
 import { draw } from './dom.ts';
 
 function result(test: string, rw: 'read' | 'write', blockSize: number, bytesPerSec: number): TestResult {
@@ -216,4 +218,64 @@ test('every chart of the registry is named and has its figures as a table; lines
   } finally {
     await app.unmount();
   }
+});
+
+/** A measured test as the worker stores it: `runs` windows of `windowMs`, a sample every 100 ms from the phase's start. */
+function timed(label: string, runs: number, windowMs: number, bytesPerSec: number): RunRecord {
+  const t = result('seq1m-q8t1-read', 'read', 1 << 20, bytesPerSec);
+  t.runs = Array.from({ length: runs }, (_, r) => ({
+    run: r + 1,
+    bytesPerSec,
+    iops: bytesPerSec / (1 << 20),
+    latencyNs: { mean: 1e6, p50: 1e6, p90: null, p99: null, p999: null, max: null },
+    elapsedNs: windowMs * 1e6,
+    ios: 100,
+    bytes: 100 << 20,
+    cpu: { userNs: 0, systemNs: 0 },
+    // The worker's sample times are since the run's own window began (50, 150 … ms).
+    samples: Array.from({ length: Math.floor(windowMs / 100) }, (_, s) => ({ tMs: 50 + 100 * s, bytesPerSec, iops: 1 })),
+  }));
+  return run(label, [t]);
+}
+
+/** Where a path's first point sits across its plot, 0 … 1. */
+const firstX = (d: string, left: number, width: number) => (Number(/^M\s*([\d.]+)/.exec(d)![1]) - left) / width;
+
+test('throughput over time: every line is its test’s timed runs back to back, on one time axis from 0, alike in the app and the report', async () => {
+  // An SSD's runs are 0.2 s windows; an HDD's grow to hold 64 I/Os (1.1 s): run 1 alone covered
+  // 150 ms beside 1,050 ms, as if the SSD had been measured for a seventh of the time.
+  const records = [timed('SSD', 6, 200, 500e6), timed('HDD', 5, 1100, 100e6)];
+  const view = buildCompareView(records, 'MB');
+  const chart = view.charts.find((c) => c.id === 'time-series:seq1m-q8t1-read') as SeriesChartModel;
+  assert.ok(chart, 'a time series');
+  assert.deepEqual(
+    chart.lines.map((l) => [l.points.length, l.points[0]!.x, l.points.at(-1)!.x]),
+    [
+      [12, 50, 1150],
+      [55, 50, 5450],
+    ],
+    'each line holds every run of its test, each run after the one before',
+  );
+  assert.deepEqual(chart.x.domain, [0, 5500], 'the axis runs from the timed start to the end of the longest test');
+  assert.match(chart.note ?? '', /#1 SSD: 1\.2 s in 6 runs.*#2 HDD: 5\.5 s in 5 runs/);
+
+  const labels = records.map((r) => r.label);
+  const app = await draw(h(ChartView, { chart, labels, scale: 'auto' }));
+  let appFraction: number;
+  try {
+    const section = app.container.querySelector('[data-chart-id="time-series:seq1m-q8t1-read"]')!;
+    assert.ok(section, 'the app draws it');
+    assert.match(section.textContent ?? '', /1\.2 s in 6 runs/, 'the app says how long each line measured');
+    const axis = section.querySelector('.recharts-xAxis .recharts-cartesian-axis-line')!;
+    const [x1, x2] = [Number(axis.getAttribute('x1')), Number(axis.getAttribute('x2'))];
+    appFraction = firstX(section.querySelector('path.recharts-curve')!.getAttribute('d')!, x1, x2 - x1);
+  } finally {
+    await app.unmount();
+  }
+  const report = renderToStaticMarkup(h(ReportChartView, { chart, labels }));
+  assert.match(report, /1\.2 s in 6 runs/, 'the report says it too');
+  // The report's plot: 64 px of value labels, 16 px of margin, in a 640-unit view box.
+  const reportFraction = firstX(/<path d="([^"]+)"[^>]*data-testid="report-line"/.exec(report)![1]!, 64, 560);
+  assert.ok(Math.abs(appFraction - 50 / 5500) < 0.002, `the app's first point at 50 ms of 5,500: ${appFraction}`);
+  assert.ok(Math.abs(reportFraction - 50 / 5500) < 0.002, `the report's first point at 50 ms of 5,500: ${reportFraction}`);
 });

@@ -44,7 +44,8 @@ export const SeriesChartView = memo(function SeriesChartView({
             type: 'number',
             dataKey: 'x',
             stroke: 'var(--muted)',
-            domain: x.scale === 'log2' ? ['dataMin', 'dataMax'] : [0, 'dataMax'],
+            domain: x.domain ? x.domain.map((v) => axisPosition(x.scale, v)) : x.scale === 'log2' ? ['dataMin', 'dataMax'] : [0, 'dataMax'],
+            allowDataOverflow: x.domain !== undefined,
             ticks: x.ticks?.map((t) => axisPosition(x.scale, t)),
             interval: 0,
             tickFormatter: xLabel,
@@ -80,5 +81,6 @@ export const SeriesChartView = memo(function SeriesChartView({
           ),
         )
       : null,
+    chart.note ? h('p', { className: 'muted chart-note' }, chart.note) : null,
   );
 });

@@ -145,9 +145,7 @@ export function LibraryPage() {
           ) : (
             <>
               <strong>{o.fileName}</strong>: imported {o.ids.length} {o.ids.length === 1 ? 'run' : 'runs'}.
-              {o.alreadyPresent.length > 0
-                ? ` ${o.alreadyPresent.length} already in the library (${o.alreadyPresent.map((id) => `#${id}`).join(', ')}): not added again.`
-                : ''}
+              {o.alreadyPresent.length > 0 ? ` ${alreadyPresentText(o.alreadyPresent)}` : ''}
             </>
           )}
           <WarningList warnings={o.warnings} />
@@ -290,6 +288,14 @@ export function LibraryPage() {
       ) : null}
     </div>
   );
+}
+
+/** "2 already in the library, not added again: #1 and #3 (this file was imported before)": one reason said once. */
+function alreadyPresentText(present: Array<{ id: number; why: string }>): string {
+  const byWhy = new Map<string, number[]>();
+  for (const { id, why } of present) byWhy.set(why, [...(byWhy.get(why) ?? []), id]);
+  const parts = [...byWhy].map(([why, ids]) => `${ids.map((id) => `#${id}`).join(', ')} (${why})`);
+  return `${present.length} already in the library, not added again: ${parts.join('; ')}.`;
 }
 
 function RelabelForm({ initial, onDone }: { initial: string; onDone: (label: string | null) => void }) {

@@ -65,6 +65,7 @@ export function ReportChartView({ chart, labels }: { chart: ChartModel; labels: 
       : chart.shape === 'bars'
         ? h(BarsSvg, { chart, labels, titleId })
         : h(SeriesSvg, { chart, labels, titleId }),
+    chart.shape === 'series' && chart.note ? h('p', { className: 'chart-note' }, chart.note) : null,
   );
 }
 
@@ -125,7 +126,9 @@ export function niceTicks(max: number, count = 4): number[] {
 const PLOT = { left: 64, right: 16, top: 10, height: 180 };
 
 function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels: string[]; titleId: string }): ReactElement {
-  const xs = [...(chart.x.ticks ?? []), ...chart.lines.flatMap((l) => l.points.map((p) => p.x))].map((x) => axisPosition(chart.x.scale, x));
+  const xs = (chart.x.domain ?? [...(chart.x.ticks ?? []), ...chart.lines.flatMap((l) => l.points.map((p) => p.x))]).map((x) =>
+    axisPosition(chart.x.scale, x),
+  );
   const lo = xs.length > 0 ? Math.min(...xs) : 0;
   const hi = xs.length > 0 ? Math.max(...xs) : 1;
   const span = hi > lo ? hi - lo : 1;

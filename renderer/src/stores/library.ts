@@ -19,13 +19,14 @@ export type LibraryFilter = ProcedureInput<'library.list'>;
 export interface ImportOutcome {
   fileName: string;
   ids: number[];
-  /** Runs of this file that an earlier import already saved. */
-  alreadyPresent: number[];
+  /** Runs of this file the library already kept (not saved again), and why. */
+  alreadyPresent: Array<{ id: number; why: string }>;
   warnings: Warning[];
   error: ApiError | null;
 }
 
 export interface LibraryState {
+  /** Newest first. */
   runs: RunSummary[];
   /** How many of the newest runs are asked for; showMore() raises it. */
   pageSize: number;
@@ -71,7 +72,9 @@ export function createLibraryStore(client: ApiClient) {
       const result = await client.call('library.list', { ...cleanFilter(get().filter), limit: Math.min(pageSize + 1, MAX_LIST_PAGE) });
       if (result.ok) {
         const more = result.data.length > pageSize;
-        const runs = more ? result.data.slice(result.data.length - pageSize) : result.data;
+        // The API lists a page oldest first (a terminal's list ends at the prompt); the Library
+        // shows newest first, so the run just measured or imported is at the top, not the bottom of 500.
+        const runs = (more ? result.data.slice(result.data.length - pageSize) : result.data).toReversed();
         const ids = new Set(runs.map((r) => r.id));
         set({ runs, more, loading: false, loaded: true, error: null, selected: get().selected.filter((id) => ids.has(id)) });
       } else {

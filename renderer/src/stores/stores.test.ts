@@ -109,7 +109,7 @@ test('library: empty filter fields are not sent; relabel and delete update the l
   assert.deepEqual(calls.at(-1), ['library.list', { device: 'ssd', limit: 501 }]);
   store.getState().toggleSelected(2);
   assert.equal(await store.getState().relabel(1, 'old HDD'), true);
-  assert.equal(store.getState().runs[0]!.label, 'old HDD');
+  assert.equal(store.getState().runs.find((r) => r.id === 1)!.label, 'old HDD');
   await store.getState().remove(2);
   assert.deepEqual(
     store.getState().runs.map((r) => r.id),
@@ -127,7 +127,8 @@ test('library: the list is asked for one page (plus one to know if more exist); 
   await store.getState().load();
   assert.deepEqual(calls.at(-1), ['library.list', { limit: 501 }]);
   assert.equal(store.getState().runs.length, 500);
-  assert.equal(store.getState().runs[0]!.id, 701, 'the newest 500');
+  // Newest first (#29: the Library listed oldest first, the run just made or imported at the bottom of 500).
+  assert.deepEqual([store.getState().runs[0]!.id, store.getState().runs.at(-1)!.id], [1200, 701], 'the newest 500, newest first');
   assert.equal(store.getState().more, true);
   await store.getState().showMore();
   await store.getState().showMore();

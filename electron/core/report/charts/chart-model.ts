@@ -73,6 +73,8 @@ export interface SeriesAxis {
   scale: 'linear' | 'log2';
   /** The values to mark (the swept block sizes); undefined: the renderer picks. */
   ticks?: number[];
+  /** From … to, the same in the app and the report (a time axis starts at 0); undefined: the points' own span. */
+  domain?: [number, number];
 }
 
 /** Lines over a parameter (block size), over time, over bytes written, over cache size. */
@@ -83,6 +85,8 @@ export interface SeriesChartModel extends ChartBase {
   /** Mark each point (a sweep's few measured sizes); a dense time series draws the line alone. */
   markers: boolean;
   lines: SeriesLine[];
+  /** A line under the chart, in the app and the report: what each line covers, when that needs saying. */
+  note?: string;
 }
 
 /** One cell of a table chart: its text with unit, and how it was obtained when stored. */

@@ -4,7 +4,7 @@
 import type { CompareRow } from '../../analysis/compare.ts';
 import { bytesPerSecTo, throughputLabel } from '../../analysis/units.ts';
 import { counted } from '../../model/display.ts';
-import type { TestParams } from '../../model/results.ts';
+import type { Sample, TestParams, TestResult } from '../../model/results.ts';
 import { testTitle } from '../../model/catalog.ts';
 import type { ChartInput, SeriesChartModel } from './chart-model.ts';
 import type { ChartType } from './chart-registry.ts';
@@ -101,34 +101,59 @@ export function downsample<T extends { tMs: number; bytesPerSec: number }>(sampl
 /** How many points a time series keeps (see downsample). */
 export const SERIES_MAX_POINTS = 300;
 
+/**
+ * One test of one record as a single stream: its timed runs back to back, each run's samples
+ * (timed from its own window's start) moved by the runs before it, so the line covers the whole
+ * measurement. Run 1 alone made an SSD's 0.2 s window a 150 ms line beside an HDD's 1,050 ms one
+ * (a slow disk's windows grow to hold enough I/Os): the same test, a seventh of the time shown.
+ */
+function testStream(result: TestResult | undefined): { samples: Sample[]; endMs: number; runs: number } {
+  const runs = [...(result?.runs ?? [])].sort((a, b) => a.run - b.run);
+  const samples: Sample[] = [];
+  let startMs = 0;
+  for (const run of runs) {
+    for (const s of run.samples) samples.push({ ...s, tMs: startMs + s.tMs });
+    startMs += run.elapsedNs / 1e6;
+  }
+  return { samples, endMs: startMs, runs: runs.length };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
+
 export const timeSeries: ChartType = {
   id: 'time-series',
   draws:
-    'a series over time: the throughput samples of one test, run 1 of each record (the runs are alike by design); one chart per test with samples',
+    'a series over time: the throughput samples of one test, its timed runs back to back from the first one’s start, on one time axis from 0; one chart per test with samples',
   inReport: false,
   picker: { heading: 'Throughput over time', empty: 'No time series in these runs (imports carry none; DiskDelta’s own runs do).' },
   build({ records, unit }: ChartInput): SeriesChartModel[] {
     const tests = [
       ...new Set(records.flatMap((r) => r.results.filter((t) => t.runs.some((m) => m.samples.length > 0)).map((t) => t.test))),
     ];
-    return tests.map((test) => ({
-      shape: 'series',
-      id: `time-series:${test}`,
-      type: 'time-series',
-      subject: testTitle(test, records.flatMap((r) => r.results).find((t) => t.test === test)?.params),
-      title: 'Throughput',
-      unitLabel: throughputLabel(unit),
-      direction: 'higher',
-      valueFormat: 'number',
-      markers: false,
-      x: { label: 'time', format: 'ms', scale: 'linear' },
-      lines: records.flatMap((record, runIndex) => {
-        const samples = record.results.find((r) => r.test === test)?.runs[0]?.samples ?? [];
-        if (samples.length === 0) return [];
-        return [
-          { runIndex, points: downsample(samples, SERIES_MAX_POINTS).map((s) => ({ x: s.tMs, y: bytesPerSecTo(s.bytesPerSec, unit) })) },
-        ];
-      }),
-    }));
+    return tests.map((test) => {
+      const streams = records.map((record, runIndex) => ({ runIndex, ...testStream(record.results.find((r) => r.test === test)) }));
+      const drawn = streams.filter((s) => s.samples.length > 0);
+      // The axis is the model's, not each renderer's choice: the app and the report draw one span.
+      const endMs = Math.max(...drawn.map((s) => s.endMs), ...drawn.map((s) => s.samples.at(-1)!.tMs));
+      return {
+        shape: 'series',
+        id: `time-series:${test}`,
+        type: 'time-series',
+        subject: testTitle(test, records.flatMap((r) => r.results).find((t) => t.test === test)?.params),
+        title: 'Throughput',
+        unitLabel: throughputLabel(unit),
+        direction: 'higher',
+        valueFormat: 'number',
+        markers: false,
+        x: { label: 'time', format: 'ms', scale: 'linear', domain: [0, endMs] },
+        note: `Each line is the test’s timed runs back to back: ${drawn
+          .map((s) => `#${s.runIndex + 1} ${records[s.runIndex]!.label}: ${seconds(s.endMs)} in ${counted(s.runs, 'run')}`)
+          .join('; ')}.`,
+        lines: drawn.map((s) => ({
+          runIndex: s.runIndex,
+          points: downsample(s.samples, SERIES_MAX_POINTS).map((p) => ({ x: p.tMs, y: bytesPerSecTo(p.bytesPerSec, unit) })),
+        })),
+      };
+    });
   },
 };
