@@ -175,6 +175,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'renderer/src/charts/cache-curve-chart.test.ts': [],
   'renderer/src/charts/chart-registry.test.ts': [],
   'renderer/src/stores/stores.test.ts': [],
+  'renderer/src/view/axis-ticks.test.ts': [],
   'renderer/src/view/encryption-view.test.ts': [],
   'renderer/src/view/trim-cell.test.ts': [],
   'renderer/src/view/view.test.ts': [],
