@@ -4,7 +4,7 @@
 // at least 10 CSS px in a 390 px window and at 200 % zoom (it was sized by the drawing's width,
 // ~5 px at 390). The runs are two real block-size sweeps measured by the CLI into the test's library.
 import { execFileSync } from 'node:child_process';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { CLI, expect, NODE, test } from './fixtures.ts';
 
 const SIZES = ['512', '1k', '2k', '4k', '8k', '16k', '32k', '64k', '128k', '256k', '512k', '1m'];
@@ -44,16 +44,17 @@ interface Box {
 }
 
 /** The x-axis tick labels of a chart as drawn, and its drawing's box. */
-async function xTicks(chart: Locator): Promise<{ ticks: Box[]; svg: Box }> {
-  return chart.evaluate((section) => {
-    const box = (e: Element) => {
+async function xTicks(page: Page, testId: string): Promise<{ ticks: Box[]; svg: Box }> {
+  // A string, not a function: e2e code is type-checked without the DOM's types.
+  return page.evaluate(`(() => {
+    const section = document.querySelector('[data-testid="${testId}"]');
+    const box = (e) => {
       const r = e.getBoundingClientRect();
       return { text: e.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
     };
-    const svg = section.querySelector('svg.recharts-surface')!;
     const ticks = [...section.querySelectorAll('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')].map(box);
-    return { ticks, svg: box(svg) };
-  });
+    return { ticks, svg: box(section.querySelector('svg.recharts-surface')) };
+  })()`) as Promise<{ ticks: Box[]; svg: Box }>;
 }
 
 /** What is wrong with a chart's x-axis labels: two that overlap, one past the drawing's edge. */
@@ -94,7 +95,7 @@ test('series charts: no x tick label overlaps another or the edge at 1280 and 39
     const sweep = page.getByTestId('series-block-size-sweep');
     await sweep.scrollIntoViewIfNeeded();
     await expect(sweep.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value').first()).toBeVisible();
-    const drawn = await xTicks(sweep);
+    const drawn = await xTicks(page, 'series-block-size-sweep');
     // The axis still says where it starts and ends, and labels more than the two ends where there is room.
     expect(drawn.ticks[0]?.text).toBe('512 B');
     expect(drawn.ticks.at(-1)?.text).toBe('1 MiB');
@@ -103,7 +104,7 @@ test('series charts: no x tick label overlaps another or the edge at 1280 and 39
     const overTime = page.getByTestId('series-time-series');
     await overTime.scrollIntoViewIfNeeded();
     await expect(overTime.locator('svg.recharts-surface')).toBeVisible();
-    problems.push(...tickProblems(`throughput over time at ${width} px`, await xTicks(overTime)));
+    problems.push(...tickProblems(`throughput over time at ${width} px`, await xTicks(page, 'series-time-series')));
     // A reload forgets the picked runs: the next width starts from an empty Compare.
     await page.reload();
   }
@@ -111,14 +112,12 @@ test('series charts: no x tick label overlaps another or the edge at 1280 and 39
 
   // The report: each SVG text's size in CSS px is its font size times the drawing's scale.
   const smallest = (p: Page) =>
-    p.getByTestId('report-preview').evaluate((preview) =>
-      Math.min(
-        ...[...preview.querySelectorAll('svg')].flatMap((svg) => {
-          const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-          return [...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * scale);
-        }),
-      ),
-    );
+    p.evaluate(`Math.min(
+      ...[...document.querySelectorAll('[data-testid="report-preview"] svg')].flatMap((svg) => {
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return [...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * scale);
+      }),
+    )`) as Promise<number>;
   const zoomed = await browser.newContext({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
   try {
     const sizes: Record<string, number> = {};
