@@ -124,3 +124,59 @@ test('screenshots at 390 px and at 200 % zoom of Library, Compare and the report
     await zoomed.close();
   }
 });
+
+/** The text of what the element with this name attribute is described by (aria-describedby). */
+const description = (page: Page, name: string) =>
+  page.evaluate(`(document.querySelector('form [name="${name}"]').getAttribute('aria-describedby') ?? '').split(/\\s+/).filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent ?? '').join(' ')`) as Promise<string>;
+
+test('New run: a field the form refuses is aria-invalid, described by the message and focused; mended, it is valid again', async ({
+  page,
+  app,
+}) => {
+  await page.goto(`${app.url}#/new`);
+  const target = page.getByLabel('Target folder');
+  await target.fill('relative/path');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByTestId('form-problem')).toContainText('absolute path');
+  await expect(target).toHaveAttribute('aria-invalid', 'true');
+  expect(await description(page, 'target')).toContain('The target must be an absolute path');
+  await expect(target).toBeFocused();
+
+  // A run setting out of range: that field, and only it, is the one marked.
+  await target.fill(app.targetDir);
+  const size = page.getByLabel('Test file size (MiB)');
+  await size.fill('1');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(size).toHaveAttribute('aria-invalid', 'true');
+  expect(await description(page, 'sizeBytes')).toMatch(/Test file size \(MiB\): a whole number of at least/);
+  await expect(target).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(size).toBeFocused();
+
+  // A target the backend refuses (it does not exist): the target is marked, described by the refusal.
+  await size.fill('');
+  await target.fill(`${app.targetDir}/missing`);
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByTestId('error-note')).toBeVisible();
+  await expect(target).toHaveAttribute('aria-invalid', 'true');
+  expect(await description(page, 'target')).toContain('missing');
+  await expect(size).not.toHaveAttribute('aria-invalid', 'true');
+});
+
+test('Compare: a run’s warnings open from its "⚠ 1 warning" by keyboard and are read as text, not kept in a title tooltip', async ({
+  page,
+  app,
+}) => {
+  await page.goto(`${app.url}#/compare`);
+  for (const name of REFERENCES) await page.getByRole('checkbox', { name: new RegExp(`^${name.replace(/[+]/g, '\\+')}`) }).check();
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+  // No warning is kept only in a title (a mouse alone could read it).
+  expect(await page.locator('.legend [title], .speedups [title*="warning" i], .warn-count[title]').count()).toBe(0);
+  const legend = page.getByRole('list', { name: 'Compared runs' });
+  const summary = legend.getByText(/^⚠ \d+ warnings?$/).first();
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  const opened = legend.locator('details[open] ul.warnings li').first();
+  await expect(opened).toBeVisible();
+  await expect(opened).toHaveText(/\w{4,}.*\(\S+\)$/);
+});

@@ -146,11 +146,18 @@ export const cipherCeilingsSchema = z.object({
   kernel: z.string().optional(),
 });
 
+/** A run going on, with what it has told so far: a tab opened during it shows it whole. */
 export const activeRunSchema = z.object({
   runId,
   spec: benchSpecSchema,
   device: z.string(),
   startedAt: z.string(),
+  progress: progressEventSchema.nullable(),
+  /** Tests in the order they started. */
+  tests: z.array(z.string()),
+  /** The latest samples (at most MAX_SNAPSHOT_SAMPLES, run-manager.ts). */
+  samples: z.array(sampleEventSchema),
+  warnings: z.array(warningEventSchema),
 });
 
 export const procedures = {

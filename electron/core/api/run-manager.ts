@@ -7,7 +7,8 @@ import type { BenchEvent, BenchSpec } from '../bench/spec.ts';
 import type { RunRecord } from '../model/results.ts';
 import { BenchError } from '../bench/errors.ts';
 import { ApiFailure } from './dispatch.ts';
-import type { EventSink, SampleSink } from './events.ts';
+import type { EventSink, Sample, SampleSink } from './events.ts';
+import type { EventPayload } from './contract.ts';
 import { saveOrKeep, whereKeptText } from '../store/unsaved.ts';
 
 export type RunBenchmark = (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord>;
@@ -38,6 +39,20 @@ export interface RunManagerDeps {
   log?: (line: string) => void;
 }
 
+/**
+ * What a run has told so far, kept for a tab that opens (or reloads) during it: `runs.active`
+ * hands it over, so that tab shows the tests before it and their samples, not just what comes next.
+ */
+interface RunSoFar {
+  progress: Omit<EventPayload<'run.progress'>, 'runId'> | null;
+  tests: string[];
+  samples: Sample[];
+  warnings: Array<{ code: string; message: string }>;
+}
+
+/** As many samples as the Live chart keeps (renderer/src/stores/runs.ts MAX_LIVE_SAMPLES). */
+export const MAX_SNAPSHOT_SAMPLES = 3000;
+
 interface ActiveRun {
   runId: string;
   spec: BenchSpec;
@@ -45,6 +60,7 @@ interface ActiveRun {
   startedAt: string;
   controller: AbortController;
   done: Promise<void>;
+  soFar: RunSoFar;
 }
 
 /** The device a target lives on: st_dev of a folder, st_rdev of a block device. */
@@ -86,7 +102,15 @@ export class RunManager {
     }
     const runId = randomUUID();
     const controller = new AbortController();
-    const entry: ActiveRun = { runId, spec, device, startedAt: new Date().toISOString(), controller, done: Promise.resolve() };
+    const entry: ActiveRun = {
+      runId,
+      spec,
+      device,
+      startedAt: new Date().toISOString(),
+      controller,
+      done: Promise.resolve(),
+      soFar: { progress: null, tests: [], samples: [], warnings: [] },
+    };
     this.#active.set(runId, entry);
     entry.done = this.#execute(entry).finally(() => this.#active.delete(runId));
     return { runId };
@@ -104,15 +128,21 @@ export class RunManager {
         this.#deps.log?.(`dropped a ${e.type} event of run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
       }
     };
+    const soFar = entry.soFar;
     const forward = (e: BenchEvent) => {
       if (e.type === 'progress') {
         const { type: _t, ...rest } = e;
         emit('run.progress', { runId, ...rest });
+        soFar.progress = rest;
+        if (rest.test && !soFar.tests.includes(rest.test)) soFar.tests.push(rest.test);
       } else if (e.type === 'sample') {
         const { type: _t, ...sample } = e;
         this.#deps.sample(runId, sample);
+        soFar.samples.push(sample);
+        if (soFar.samples.length > MAX_SNAPSHOT_SAMPLES * 1.5) soFar.samples.splice(0, soFar.samples.length - MAX_SNAPSHOT_SAMPLES);
       } else {
         emit('run.warning', { runId, code: e.code, message: e.message });
+        soFar.warnings.push({ code: e.code, message: e.message });
       }
     };
     try {
@@ -154,8 +184,18 @@ export class RunManager {
     }
   }
 
+  /** The runs going on, each with what it has told so far (RunSoFar). */
   list() {
-    return [...this.#active.values()].map(({ runId, spec, device, startedAt }) => ({ runId, spec, device, startedAt }));
+    return [...this.#active.values()].map(({ runId, spec, device, startedAt, soFar }) => ({
+      runId,
+      spec,
+      device,
+      startedAt,
+      progress: soFar.progress,
+      tests: [...soFar.tests],
+      samples: soFar.samples.slice(-MAX_SNAPSHOT_SAMPLES),
+      warnings: [...soFar.warnings],
+    }));
   }
 
   /** Asks the run to stop; resolves once it has (the orchestrator removes the test file). */

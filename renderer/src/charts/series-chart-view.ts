@@ -4,10 +4,14 @@
 import { createElement as h, memo, useId, useMemo } from 'react';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { axisPosition, formatAxisValue, SERIES_DASHES, type SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import { seriesXAxis } from '../view/axis-ticks.ts';
 import { chooseScale, logDomain, type ScaleMode } from '../view/compare-view.ts';
 import { chartFrame, tooltipStyle, tooltipValue } from './chart-frame.ts';
 import { SERIES_COLORS } from './colors.ts';
 import { useWidth } from './use-width.ts';
+
+const Y_AXIS = 100;
+const MARGIN = { top: 8, right: 24, bottom: 8, left: 8 };
 
 export const SeriesChartView = memo(function SeriesChartView({
   chart,
@@ -31,6 +35,13 @@ export const SeriesChartView = memo(function SeriesChartView({
   const points = useMemo(() => lines.flatMap((l) => l.data), [lines]);
   const choice = useMemo(() => chooseScale(points, ['y'], scale), [points, scale]);
   const xLabel = (pos: number) => formatAxisValue(x.format, x.scale === 'log2' ? 2 ** pos : pos);
+  // The ticks that fit the drawn width, whole (at 390 px a sweep's 18 sizes ran into one string).
+  const xAxis = seriesXAxis(
+    x,
+    points.map((p) => p.x),
+    width ? width - MARGIN.left - MARGIN.right - Y_AXIS : 0,
+    xLabel,
+  );
   const yLabel = (v: number) =>
     chart.valueFormat === 'number' ? `${formatAxisValue('number', v)} ${chart.unitLabel}` : formatAxisValue(chart.valueFormat, v);
   return chartFrame(
@@ -38,22 +49,22 @@ export const SeriesChartView = memo(function SeriesChartView({
     width
       ? h(
           LineChart,
-          { width, height: 260, margin: { top: 8, right: 24, bottom: 8, left: 8 }, accessibilityLayer: false },
+          { width, height: 260, margin: MARGIN, accessibilityLayer: false },
           h(CartesianGrid, { stroke: 'var(--grid)', strokeDasharray: '3 3' }),
           h(XAxis, {
             type: 'number',
             dataKey: 'x',
             stroke: 'var(--muted)',
-            domain: x.domain ? x.domain.map((v) => axisPosition(x.scale, v)) : x.scale === 'log2' ? ['dataMin', 'dataMax'] : [0, 'dataMax'],
+            domain: xAxis.domain,
             allowDataOverflow: x.domain !== undefined,
-            ticks: x.ticks?.map((t) => axisPosition(x.scale, t)),
+            ticks: xAxis.ticks,
             interval: 0,
             tickFormatter: xLabel,
             allowDuplicatedCategory: false,
             tick: { fontSize: 11 },
           }),
           h(YAxis, {
-            width: 100,
+            width: Y_AXIS,
             stroke: 'var(--muted)',
             scale: choice.log ? 'log' : 'auto',
             domain: choice.log ? logDomain(points, ['y']) : [0, 'auto'],

@@ -178,12 +178,7 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
               {r.device ? `· ${r.device} ` : ''}· {r.source} · {r.engine}
               {i === 0 ? ' · baseline' : ''}
             </span>
-            {view.warnings[i]!.warnings.length > 0 ? (
-              <span className="warn-count" title={view.warnings[i]!.warnings.map((w) => w.message).join('\n')}>
-                {' '}
-                ⚠ {view.warnings[i]!.warnings.length}
-              </span>
-            ) : null}
+            {view.warnings[i]!.warnings.length > 0 ? <WarningDetails warnings={view.warnings[i]!.warnings} /> : null}
           </li>
         ))}
       </ol>
@@ -253,16 +248,7 @@ const BelowCharts = memo(function BelowCharts({ view, records, unit, scale, labe
                             {cell.vsBaseline.ratioText}
                           </span>
                         ) : null}
-                        {warnings.length > 0 ? (
-                          <span
-                            className="warn-count"
-                            title={warnings.map((w) => w.message).join('\n')}
-                            aria-label={`${warnings.length} warnings: ${warnings.map((w) => w.message).join(' ')}`}
-                          >
-                            {' '}
-                            ⚠
-                          </span>
-                        ) : null}
+                        {warnings.length > 0 ? <WarningDetails warnings={warnings} /> : null}
                       </td>
                     );
                   })}
@@ -295,6 +281,22 @@ const BelowCharts = memo(function BelowCharts({ view, records, unit, scale, labe
     </>
   );
 });
+
+/**
+ * A run's or a figure's warnings behind a "⚠ 2 warnings" disclosure: opened by a click, a tap or
+ * the keyboard and read by a screen reader, where a title tooltip reached only a mouse.
+ */
+function WarningDetails({ warnings }: { warnings: Array<{ code: string; message: string; test?: string | null }> }) {
+  return (
+    <details className="warn-details" data-testid="warn-details">
+      <summary className="warn-count">
+        <span aria-hidden="true">⚠ </span>
+        {warnings.length} {warnings.length === 1 ? 'warning' : 'warnings'}
+      </summary>
+      <WarningList warnings={warnings} />
+    </details>
+  );
+}
 
 /**
  * Green or red only for a change that can be told from noise: not for one inside the runs'

@@ -1,12 +1,26 @@
-import { useEffect, useRef } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatIops, formatThroughput, formatTick } from '../../../electron/core/analysis/units.ts';
 import { testTitle } from '../../../electron/core/model/catalog.ts';
-import { EmptyState, ErrorNote, formatEta, PageHeader, SERIES_COLORS, WarningList } from '../components/common.tsx';
+import { EmptyState, ErrorNote, formatEta, PageHeader, WarningList } from '../components/common.tsx';
 import { useRuns } from '../stores/index.ts';
+import type { LiveSample } from '../stores/runs.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
-import { latestSample, liveChartName, liveSeries, runAnnouncement, testStates } from '../view/live-view.ts';
-import { SERIES_DASHES } from '../../../electron/core/report/charts/chart-model.ts';
+import {
+  clampToFloor,
+  latestSample,
+  liveChartName,
+  liveScale,
+  liveSeries,
+  liveLineStyle as lineStyle,
+  runAnnouncement,
+  stoppedText,
+  testStates,
+} from '../view/live-view.ts';
+
+const NO_SAMPLES: LiveSample[] = [];
+
+const STATE_MARK = { done: '✓', running: '▶', cancelled: '✕', failed: '✕' } as const;
 
 const STATUS_TEXT = { running: 'Running', cancelling: 'Cancelling…', done: 'Finished', cancelled: 'Cancelled', failed: 'Failed' } as const;
 
@@ -17,6 +31,12 @@ export function LiveRunPage() {
   const active = run?.status === 'running' || run?.status === 'cancelling';
   // The Cancel button goes when the run ends: the keyboard's focus then moves to the run's status
   // ("Cancelled", "Finished"), not to the top of the page.
+  // The chart follows the samples a moment later where the page is busy: React drops the renders
+  // that newer samples made stale, so a loaded machine's tabs keep up instead of queueing them.
+  const samples = useDeferredValue(run?.samples ?? NO_SAMPLES);
+  const series = useMemo(() => liveSeries(samples), [samples]);
+  const scale = useMemo(() => liveScale(series), [series]);
+  const drawn = useMemo(() => clampToFloor(series, scale), [series, scale]);
   const wasActive = useRef(active);
   useEffect(() => {
     const ended = wasActive.current && !active;
@@ -36,8 +56,8 @@ export function LiveRunPage() {
     );
   }
   const p = run.progress;
+  const stopped = stoppedText(run);
   const percent = run.status === 'done' ? 100 : Math.round((p?.fraction ?? 0) * 100);
-  const series = liveSeries(run.samples);
   const last = latestSample(run);
   return (
     <>
@@ -52,7 +72,7 @@ export function LiveRunPage() {
           </button>
         ) : null}
       </PageHeader>
-      <p className="lead">
+      <p className="lead" data-testid="run-lead">
         <strong>{run.spec.label || 'Unlabelled run'}</strong> on <code>{run.spec.target}</code>
         {run.spec.preset ? <> · preset {run.spec.preset}</> : null}
       </p>
@@ -61,22 +81,26 @@ export function LiveRunPage() {
           <span data-testid="run-status">{STATUS_TEXT[run.status]}</span>
           {active && p ? <span className="muted"> · {formatEta(p.etaSec)}</span> : null}
         </h2>
-        <div
-          className="progress"
-          role="progressbar"
-          aria-label="Whole run"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-          data-testid="run-progress"
-        >
-          <div style={{ width: `${percent}%` }} />
-        </div>
+        {stopped ? (
+          <p data-testid="run-stopped">{stopped}</p>
+        ) : (
+          <div
+            className="progress"
+            role="progressbar"
+            aria-label="Whole run"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            data-testid="run-progress"
+          >
+            <div style={{ width: `${percent}%` }} />
+          </div>
+        )}
         {/* Screen readers hear a change of test or phase, not every percent (the bar has the figure). */}
         <p className="sr-only" aria-live="polite" data-testid="run-announcement">
           {runAnnouncement(run)}
         </p>
-        <p>
+        <p hidden={stopped !== null}>
           {percent} %
           {active && p?.test ? (
             <>
@@ -91,7 +115,7 @@ export function LiveRunPage() {
           <ol className="tests" aria-label="Tests">
             {testStates(run).map((t) => (
               <li key={t.test} className={t.state}>
-                <span aria-hidden="true">{t.state === 'done' ? '✓' : t.state === 'running' ? '▶' : '·'}</span> {t.title}
+                <span aria-hidden="true">{STATE_MARK[t.state]}</span> {t.title}
                 <span className="sr-only"> ({t.state})</span>
               </li>
             ))}
@@ -124,46 +148,67 @@ export function LiveRunPage() {
         )}
       </section>
       <section aria-labelledby="chart-h">
-        <h2 id="chart-h">Throughput over time (MB/s)</h2>
+        <h2 id="chart-h">
+          Throughput over time <span className="muted">(MB/s, {scale.note})</span>
+        </h2>
         {series.length === 0 ? (
           <p className="muted">No samples yet.</p>
         ) : (
-          <div className="chart" data-testid="live-chart" role="img" aria-label={liveChartName(series)}>
+          <div className="chart" data-testid="live-chart" data-scale={scale.log ? 'log' : 'linear'}>
             {/* One named image, not recharts' unnamed role="application" tab stop; the figures above are its text. */}
-            <ResponsiveContainer width="100%" height={280}>
-              <LineChart margin={{ top: 8, right: 24, bottom: 16, left: 8 }} accessibilityLayer={false}>
-                <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
-                <XAxis
-                  type="number"
-                  dataKey="tSec"
-                  domain={[0, 'dataMax']}
-                  unit=" s"
-                  stroke="var(--muted)"
-                  allowDuplicatedCategory={false}
-                />
-                <YAxis width={100} stroke="var(--muted)" tickFormatter={(v: number) => `${formatTick(v)} MB/s`} />
-                <Tooltip
-                  formatter={(v) => `${Number(v).toFixed(1)} MB/s`}
-                  labelFormatter={(t) => `${Number(t)} s`}
-                  contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }}
-                  cursor={{ stroke: 'var(--muted)' }}
-                />
-                <Legend />
-                {series.map((s, i) => (
-                  <Line
-                    key={s.test}
-                    data={s.points}
-                    dataKey="mbps"
-                    name={s.title}
-                    stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
-                    strokeDasharray={SERIES_DASHES[i % SERIES_DASHES.length]}
-                    strokeWidth={2}
-                    dot={false}
-                    isAnimationActive={false}
+            <div role="img" aria-label={liveChartName(series)}>
+              <ResponsiveContainer width="100%" height={280}>
+                <LineChart margin={{ top: 8, right: 24, bottom: 16, left: 8 }} accessibilityLayer={false}>
+                  <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
+                  <XAxis
+                    type="number"
+                    dataKey="tSec"
+                    domain={[0, 'dataMax']}
+                    unit=" s"
+                    stroke="var(--muted)"
+                    allowDuplicatedCategory={false}
                   />
-                ))}
-              </LineChart>
-            </ResponsiveContainer>
+                  <YAxis
+                    width={100}
+                    stroke="var(--muted)"
+                    scale={scale.log ? 'log' : 'auto'}
+                    domain={scale.domain}
+                    allowDataOverflow={scale.log}
+                    tickFormatter={(v: number) => `${formatTick(v)} MB/s`}
+                  />
+                  <Tooltip
+                    formatter={(v) => `${Number(v).toFixed(1)} MB/s`}
+                    labelFormatter={(t) => `${Number(t)} s`}
+                    contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }}
+                    cursor={{ stroke: 'var(--muted)' }}
+                  />
+                  {drawn.map((s, i) => (
+                    <Line
+                      key={s.test}
+                      data={s.points}
+                      dataKey="mbps"
+                      name={s.title}
+                      stroke={lineStyle(i).stroke}
+                      strokeDasharray={lineStyle(i).dash}
+                      strokeWidth={2}
+                      dot={false}
+                      isAnimationActive={false}
+                    />
+                  ))}
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+            {/* The legend: each test's swatch drawn as its line is, colour and dash, so it reads in greyscale too. */}
+            <ul className="live-legend" data-testid="live-legend" aria-label="Lines">
+              {series.map((s, i) => (
+                <li key={s.test}>
+                  <svg width="32" height="10" aria-hidden="true">
+                    <line x1="0" y1="5" x2="32" y2="5" stroke={lineStyle(i).stroke} strokeDasharray={lineStyle(i).dash} strokeWidth="2.5" />
+                  </svg>{' '}
+                  {s.title}
+                </li>
+              ))}
+            </ul>
           </div>
         )}
       </section>

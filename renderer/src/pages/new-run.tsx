@@ -10,6 +10,7 @@ import {
   buildSpec,
   describePreset,
   formFields,
+  FormProblem,
   LABEL_SUGGESTIONS,
   presetDefaults,
   WORKLOAD_CHOICES,
@@ -29,7 +30,7 @@ export function NewRunPage() {
   const starting = useRuns((s) => s.starting);
   const startError = useRuns((s) => s.startError);
   const [form, setForm] = useState<RunForm>({ target: '', preset: 'quick', fields: {}, label: '' });
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<FormProblem | null>(null);
   const ids = {
     encryption: useId(),
     encryptionWhy: useId(),
@@ -40,7 +41,15 @@ export function NewRunPage() {
     label: useId(),
     labels: useId(),
     tarball: useId(),
+    problem: useId(),
   };
+  // The field a problem is about is marked invalid and described by the message (WCAG 3.3.1);
+  // a start refused for its target (missing, not a folder, unreadable) marks the target.
+  const targetRefused = /^(target-|permission$)/.test(startError?.failure ?? '');
+  const invalid = (field: string) =>
+    formError?.field === field || (field === 'target' && targetRefused && !formError)
+      ? { 'aria-invalid': true as const, 'aria-describedby': ids.problem }
+      : {};
   useEffect(() => {
     if (!stores.system.getState().overview) void stores.system.getState().load();
   }, [stores]);
@@ -50,8 +59,10 @@ export function NewRunPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const spec = buildSpec(form);
-    if (typeof spec === 'string') {
+    if (spec instanceof FormProblem) {
       setFormError(spec);
+      // Focus on the field to mend; it is named and described by the message.
+      if (spec.field) document.querySelector<HTMLElement>(`form [name="${spec.field}"]`)?.focus();
       return;
     }
     setFormError(null);
@@ -76,6 +87,7 @@ export function NewRunPage() {
             required
             placeholder="/mnt/ssd"
             autoComplete="off"
+            {...invalid('target')}
             onChange={(e) => set({ target: e.target.value })}
           />
           {kind === 'electron' ? (
@@ -128,6 +140,7 @@ export function NewRunPage() {
                     type="checkbox"
                     name="workload"
                     value={w.id}
+                    {...invalid('workloads')}
                     checked={checked}
                     onChange={() => set({ workloads: checked ? picked.filter((t) => t !== w.id) : [...picked, w.id] })}
                   />
@@ -144,6 +157,7 @@ export function NewRunPage() {
                   id={ids.tarball}
                   name="tarball"
                   placeholder="/home/me/linux-3.9.1.tar.xz"
+                  {...invalid('tarball')}
                   value={form.tarball ?? ''}
                   onChange={(e) => set({ tarball: e.target.value })}
                 />
@@ -160,6 +174,7 @@ export function NewRunPage() {
               placeholder={defaults[field.key] ?? ''}
               value={form.fields[field.key] ?? ''}
               set={(value) => set({ fields: { ...form.fields, [field.key]: value } })}
+              invalid={invalid(field.key)}
             />
           ))}
         </div>
@@ -211,6 +226,7 @@ export function NewRunPage() {
             type="checkbox"
             name="readOnly"
             checked={form.readOnly === true}
+            {...invalid('readOnly')}
             onChange={(e) => set({ readOnly: e.target.checked })}
           />
           Read-only: write nothing to this disk
@@ -222,11 +238,15 @@ export function NewRunPage() {
 
         <div id="form-error" aria-live="polite">
           {formError ? (
-            <div className="banner error" role="alert">
-              {formError}
+            <div className="banner error" role="alert" id={ids.problem} data-testid="form-problem">
+              {formError.message}
             </div>
           ) : null}
-          <ErrorNote error={startError} what="Starting the run" />
+          {startError ? (
+            <div id={formError ? undefined : ids.problem}>
+              <ErrorNote error={startError} what="Starting the run" />
+            </div>
+          ) : null}
         </div>
         <div className="row">
           <button type="submit" className="primary" disabled={starting}>
@@ -239,9 +259,15 @@ export function NewRunPage() {
 }
 
 /** A run setting the preset sets and a run may override (model/run-settings.ts); empty keeps the preset's, shown as the placeholder. */
-function OverrideField(props: { field: FormField; placeholder: string; value: string; set: (value: string) => void }) {
+function OverrideField(props: {
+  field: FormField;
+  placeholder: string;
+  value: string;
+  set: (value: string) => void;
+  invalid: { 'aria-invalid'?: true; 'aria-describedby'?: string };
+}) {
   const id = useId();
-  const { field, placeholder, value, set } = props;
+  const { field, placeholder, value, set, invalid } = props;
   return (
     <div>
       <label htmlFor={id}>{field.label}</label>
@@ -252,6 +278,7 @@ function OverrideField(props: { field: FormField; placeholder: string; value: st
         placeholder={placeholder}
         value={value}
         onChange={(e) => set(e.target.value)}
+        {...invalid}
       />
     </div>
   );

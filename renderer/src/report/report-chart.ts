@@ -14,6 +14,7 @@ import {
   SERIES_DASHES,
 } from '../../../electron/core/report/charts/chart-model.ts';
 import { chartTables } from '../charts/table-chart-view.ts';
+import { niceTicks } from '../view/axis-ticks.ts';
 
 /** Light-theme series colours (the report is always light), in run order. */
 // Each ≥ 4.5:1 against the white run numbers of the report's swatches.
@@ -58,7 +59,14 @@ export function ReportChartView({ chart, labels }: { chart: ChartModel; labels: 
   const better = betterText(chart);
   return h(
     'figure',
-    { className: 'chart', 'data-testid': 'report-chart', 'data-chart-type': chart.type, 'aria-labelledby': titleId },
+    {
+      className: 'chart',
+      'data-testid': 'report-chart',
+      'data-chart-type': chart.type,
+      'aria-labelledby': titleId,
+      // A drawing scrolls sideways in a narrow window (report-css.ts): the keyboard can scroll it too.
+      tabIndex: chart.shape === 'table' ? undefined : 0,
+    },
     h('figcaption', { id: titleId }, chart.title, h('span', { className: 'muted' }, ` (${chart.unitLabel}${better ? `, ${better}` : ''})`)),
     chart.shape === 'table'
       ? h('div', { className: 'chart-tables' }, ...chartTables(chart, 'figures chart-table'))
@@ -112,17 +120,6 @@ function BarsSvg({ chart, labels, titleId }: { chart: BarChartModel; labels: str
   );
 }
 
-/** Round steps (1, 2 or 5 × 10^n) from zero to at least max: a printed axis reads at a glance. */
-export function niceTicks(max: number, count = 4): number[] {
-  if (!(max > 0)) return [0, 1];
-  const raw = max / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
-  const ticks: number[] = [];
-  for (let v = 0; v < max + step; v += step) ticks.push(Number(v.toPrecision(12)));
-  return ticks;
-}
-
 const PLOT = { left: 64, right: 16, top: 10, height: 180 };
 
 function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels: string[]; titleId: string }): ReactElement {
@@ -140,7 +137,8 @@ function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels
   const bottom = PLOT.top + PLOT.height;
   const xTicks = chart.x.ticks ?? [lo, lo + span / 2, hi].map((p) => (chart.x.scale === 'log2' ? 2 ** p : p));
   const rotate = xTicks.length > 8;
-  const tickRoom = rotate ? 44 : 18;
+  // Text at 10 units at least: 10 CSS px where the drawing keeps its natural width (report-css.ts).
+  const tickRoom = rotate ? 52 : 20;
   const legendY = bottom + tickRoom + 14;
   const height = legendY + Math.ceil(chart.lines.length / 2) * 14 + 4;
   return h(
@@ -153,7 +151,7 @@ function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels
         h('line', { x1: PLOT.left, x2: WIDTH - PLOT.right, y1: py(t), y2: py(t), stroke: '#e5e7eb', strokeWidth: 1 }),
         h(
           'text',
-          { x: PLOT.left - 4, y: py(t) + 3, fontSize: 9, fill: '#374151', textAnchor: 'end' },
+          { x: PLOT.left - 4, y: py(t) + 3.5, fontSize: 10, fill: '#374151', textAnchor: 'end' },
           formatAxisValue(chart.valueFormat, t),
         ),
       ),
@@ -169,16 +167,16 @@ function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels
               key: `x${t}`,
               x,
               y: bottom + 10,
-              fontSize: 8,
+              fontSize: 10,
               fill: '#374151',
               textAnchor: 'end',
               transform: `rotate(-40 ${x} ${bottom + 10})`,
             },
             text,
           )
-        : h('text', { key: `x${t}`, x, y: bottom + 12, fontSize: 9, fill: '#374151', textAnchor: 'middle' }, text);
+        : h('text', { key: `x${t}`, x, y: bottom + 13, fontSize: 10, fill: '#374151', textAnchor: 'middle' }, text);
     }),
-    h('text', { x: WIDTH - PLOT.right, y: bottom + tickRoom + 2, fontSize: 9, fill: '#6b7280', textAnchor: 'end' }, chart.x.label),
+    h('text', { x: WIDTH - PLOT.right, y: bottom + tickRoom + 2, fontSize: 10, fill: '#6b7280', textAnchor: 'end' }, chart.x.label),
     ...chart.lines.map((line) =>
       h(
         'g',

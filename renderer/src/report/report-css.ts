@@ -45,6 +45,13 @@ export const REPORT_CSS = `
 .report figure.chart { margin: 0; break-inside: avoid; }
 .report figure.chart figcaption { font-size: 8.5pt; font-weight: bold; margin-bottom: 1mm; }
 .report figure.chart svg { display: block; font-family: "DejaVu Sans", Arial, sans-serif; overflow: visible; }
+/* A chart's text is sized by its drawing's width (a viewBox): in a 390 px window it shrank to
+   ~5 px, and at 200 % zoom it grew less than the text around it. On screen the drawing keeps at
+   least its natural 640 px (10 px text) and its figure scrolls sideways where the window is
+   narrower (a chart may: WCAG 1.4.10 excepts two-dimensional content); paper fits it to the page. */
+.report figure.chart:has(> svg) { overflow-x: auto; }
+.report figure.chart > svg { min-width: 640px; }
+@media print { .report figure.chart > svg { min-width: 0; } }
 .report table.figures { width: 100%; border-collapse: collapse; font-size: 7.5pt; }
 .report table.figures thead { display: table-header-group; }
 .report table.figures th, .report table.figures td { border-bottom: 1px solid #e5e7eb; padding: 1mm 1.2mm; text-align: left; vertical-align: top; }

@@ -75,10 +75,12 @@ test('runs: a refused start keeps the error and no current run; live samples are
   assert.equal(await store.getState().start({ target: '/x' }), null);
   assert.equal(store.getState().startError?.code, 'BUSY');
   assert.equal(store.getState().currentRunId, null);
-  const batch = Array.from({ length: 1000 }, (_, i) => ({ test: 'seq1m-q8t1-read', run: 1, tMs: i, bytesPerSec: 1, iops: 1 }));
-  for (let i = 0; i < 5; i++) fire('run.samples', { runId: 'late', samples: batch });
+  // Five batches of later and later samples (one sample twice would be a duplicate, dropped: live-follow.test.ts).
+  const batch = (k: number) =>
+    Array.from({ length: 1000 }, (_, i) => ({ test: 'seq1m-q8t1-read', run: 1, tMs: k * 1000 + i, bytesPerSec: 1, iops: 1 }));
+  for (let k = 0; k < 5; k++) fire('run.samples', { runId: 'late', samples: batch(k) });
   assert.equal(store.getState().runs.late!.samples.length, MAX_LIVE_SAMPLES);
-  assert.equal(store.getState().runs.late!.samples.at(-1)!.tMs, 999);
+  assert.equal(store.getState().runs.late!.samples.at(-1)!.tMs, 4999);
 });
 
 /** A library list line as the API sends it. */

@@ -22,6 +22,23 @@ export interface RunForm {
   readOnly?: boolean;
 }
 
+/**
+ * What is wrong with the form, and which field: the field is marked aria-invalid and described
+ * by the message, so a screen reader hears it on the field itself. `String(problem)` is the message.
+ */
+export class FormProblem {
+  /** The field's name: 'target', 'tarball', 'workloads', 'readOnly' or a run setting's key; null: the form as a whole. */
+  readonly field: string | null;
+  readonly message: string;
+  constructor(field: string | null, message: string) {
+    this.field = field;
+    this.message = message;
+  }
+  toString(): string {
+    return this.message;
+  }
+}
+
 /** The workloads New run offers one by one, with what each costs the disk (bench/kinds/workload.ts). */
 export const WORKLOAD_CHOICES: ReadonlyArray<{ id: string; note: string }> = [
   { id: 'tree', note: 'writes ~1.3 GB as 78,579 small files (the shape of Linux 6.1.192), then deletes them; each followed by sync' },
@@ -83,12 +100,12 @@ export function presetDefaults(name: PresetName, settings: readonly RunSettingDe
 }
 
 /** One typed field → its raw value, or the sentence saying what it takes. */
-function fieldValue(f: FormField, text: string, options: readonly WorkerOption[]): number | string {
+function fieldValue(f: FormField, text: string, options: readonly WorkerOption[]): number | FormProblem {
   const { min, max } = settingRange(f.def, options);
   const value = Number(text);
   const [lo, hi] = [min / f.scale, max / f.scale];
   if (!Number.isFinite(value) || (f.def.integer && !Number.isInteger(value)) || value < lo || value > hi)
-    return `${f.label}: ${f.def.integer ? 'a whole number' : 'a number'} of at least ${lo} and at most ${hi}.`;
+    return new FormProblem(f.key, `${f.label}: ${f.def.integer ? 'a whole number' : 'a number'} of at least ${lo} and at most ${hi}.`);
   return value * f.scale;
 }
 
@@ -96,23 +113,23 @@ export function buildSpec(
   form: RunForm,
   settings: readonly RunSettingDef[] = RUN_SETTINGS,
   options: readonly WorkerOption[] = WORKER_OPTIONS,
-): BenchSpec | string {
+): BenchSpec | FormProblem {
   const target = form.target.trim();
-  if (!target) return 'Choose the folder to measure.';
-  if (!target.startsWith('/')) return 'The target must be an absolute path, e.g. /mnt/ssd.';
+  if (!target) return new FormProblem('target', 'Choose the folder to measure.');
+  if (!target.startsWith('/')) return new FormProblem('target', 'The target must be an absolute path, e.g. /mnt/ssd.');
   const spec: BenchSpec = { target, preset: form.preset };
   const values: Record<string, number> = {};
   for (const f of formFields(settings)) {
     const text = form.fields[f.key]?.trim() ?? '';
     if (!text) continue;
     const value = fieldValue(f, text, options);
-    if (typeof value === 'string') return value;
+    if (value instanceof FormProblem) return value;
     values[f.key] = value;
   }
   Object.assign(spec, values);
   if (form.label.trim()) spec.label = form.label.trim();
   if (form.preset === 'workloads' && form.workloads) {
-    if (form.workloads.length === 0) return 'Workloads: pick at least one.';
+    if (form.workloads.length === 0) return new FormProblem('workloads', 'Workloads: pick at least one.');
     const preset = PRESETS.workloads.tests;
     const same = form.workloads.length === preset.length && preset.every((t) => form.workloads!.includes(t));
     // In the order New run lists them; the preset's own choice stays a plain preset run.
@@ -120,17 +137,26 @@ export function buildSpec(
     if (form.workloads.includes('tarball')) {
       const tarball = form.tarball?.trim() ?? '';
       if (!tarball.startsWith('/'))
-        return 'Tarball: the absolute path of a .tar, .tar.gz or .tar.xz file, e.g. /home/me/linux-3.9.1.tar.xz.';
+        return new FormProblem(
+          'tarball',
+          'Tarball: the absolute path of a .tar, .tar.gz or .tar.xz file, e.g. /home/me/linux-3.9.1.tar.xz.',
+        );
       spec.tarball = tarball;
     }
   }
   if (form.encryption) spec.encryption = 'auto';
   if (form.readOnly) {
-    if (form.encryption) return 'Read-only: measuring encryption writes a test file; leave one of the two off.';
+    if (form.encryption)
+      return new FormProblem('readOnly', 'Read-only: measuring encryption writes a test file; leave one of the two off.');
     spec.readOnly = true;
   }
   const checked = (
     settings === RUN_SETTINGS && options === WORKER_OPTIONS ? benchSpecSchema : benchSpecSchemaFor(settings, options)
   ).safeParse(spec);
-  return checked.success ? checked.data : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  if (checked.success) return checked.data;
+  const first = checked.error.issues[0]?.path[0];
+  return new FormProblem(
+    typeof first === 'string' ? first : null,
+    checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+  );
 }
