@@ -169,6 +169,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'native/test/worker.test.ts': ['root', 'loop', 'mount', 'strace'],
   'native/test/workload-safety.test.ts': ['root'],
   'native/test/workload.test.ts': ['root', 'mount'],
+  'native/test/sustained.test.ts': [],
   'renderer/src/api/new-test-events.test.ts': [],
   'renderer/src/api/ws-reconnect.test.ts': [],
   'renderer/src/charts/bar-layout.test.ts': [],

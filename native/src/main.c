@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "ndjson.h"
 #include "phase.h"
+#include "sustained.h"
 #include "target.h"
 #include "worker-options.h"
 #include "workload.h"
@@ -63,6 +64,9 @@ typedef struct {
   const char *trace;
   double seconds;
   unsigned merge_ms;
+  uint64_t block;
+  unsigned depth;
+  uint64_t recovery_size;
   job_t jobs[MAX_JOBS];
   unsigned njobs;
 } options_t;
@@ -125,6 +129,7 @@ static int cmd_crypt_hold(options_t *o);
 static int cmd_tree(options_t *o);
 static int cmd_bigfile(options_t *o);
 static int cmd_app_start(options_t *o);
+static int cmd_sustained(options_t *o);
 
 static void print_help(FILE *out) {
   fprintf(out, "Usage: " WORKER_NAME " VERB [OPTIONS]\n\nVerbs:\n");
@@ -503,6 +508,12 @@ static int cmd_record(options_t *o) {
   return access_record(&r);
 }
 
+static int cmd_sustained(options_t *o) {
+  sustained_opts_t so = {.target = o->target, .size = o->size, .block = o->block, .depth = o->depth, .sample_ms = o->sample_ms,
+                         .rest = o->rest, .recovery = o->recovery_size, .seed = o->seed};
+  return sustained_write(&so);
+}
+
 static int cmd_cleanup(options_t *o) {
   int n = sweep_stale_files(o->target);
   jbuf_t b;
@@ -528,6 +539,7 @@ static int run_verb(options_t *o, worker_verb_t verb) {
     case VERB_APP_START: return cmd_app_start(o);
     case VERB_WORKING_SET: return working_set_scan(o->target);
     case VERB_RECORD: return cmd_record(o);
+    case VERB_SUSTAINED: return cmd_sustained(o);
     case VERB_COUNT: break;
   }
   return EXIT_INTERNAL;

@@ -14,6 +14,7 @@ typedef enum {
   VERB_APP_START,
   VERB_WORKING_SET,
   VERB_RECORD,
+  VERB_SUSTAINED,
   VERB_COUNT
 } worker_verb_t;
 
@@ -31,16 +32,17 @@ typedef enum {
   X(VERB_APP_START, "app-start", "--readers programs start at once from a cold cache, each reading its own files") \
   X(VERB_WORKING_SET, "working-set", "walk the folder --target on its one mount (reads no file) and report its files' bytes by days\n             since last read or written, per child folder; other mounts and unreadable folders named") \
   X(VERB_RECORD, "record", "record the file accesses on --target's whole filesystem (fanotify: --helper, --fd or root) into\n             --trace, per touch only a hash of the file, its bytes and when; until --seconds or a signal") \
+  X(VERB_SUSTAINED, "sustained", "write --size bytes sequentially into a new test file in the folder --target (--block, --depth),\n             the rate every --sample-ms; then, after --rest idle seconds, --recovery-size bytes again; file removed") \
 
 
 // X(field, name, arg, kind, min, max, default, has_default, verbs, help)
 #define WORKER_OPTIONS(X) \
-  X(target, "--target", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_CLEANUP) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START) | VERB_BIT(VERB_WORKING_SET) | VERB_BIT(VERB_RECORD), "folder to test in, or a block device (read tests only)") \
-  X(size, "--size", "BYTES", OPT_BYTES, 1048576.0, 1125899906842624.0, 1073741824.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_BIGFILE), "test file size / device span (default 1073741824)") \
+  X(target, "--target", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_CLEANUP) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_CRYPT_HOLD) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START) | VERB_BIT(VERB_WORKING_SET) | VERB_BIT(VERB_RECORD) | VERB_BIT(VERB_SUSTAINED), "folder to test in, or a block device (read tests only)") \
+  X(size, "--size", "BYTES", OPT_BYTES, 1048576.0, 1125899906842624.0, 1073741824.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE) | VERB_BIT(VERB_HOLD) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_SUSTAINED), "test file size / device span; sustained: bytes written past the fast cache (default 1073741824)") \
   X(duration, "--duration", "SECONDS", OPT_NUMBER, 0.2, 3600.0, 5.0, 1, VERB_BIT(VERB_RUN), "timed window of each run (default 5)") \
   X(warmup, "--warmup", "SECONDS", OPT_NUMBER, 0.0, 600.0, 1.0, 1, VERB_BIT(VERB_RUN), "untimed I/O before the runs of each job (default 1)") \
   X(read_only, "--read-only", NULL, OPT_FLAG, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN), "write nothing: refuse writing jobs and a folder target (its test file is a write); block devices only") \
-  X(rest, "--rest", "SECONDS", OPT_NUMBER, 0.0, 600.0, 0.0, 1, VERB_BIT(VERB_RUN), "idle seconds between one job and the next (no I/O; a stop signal ends the wait) (default 0)") \
+  X(rest, "--rest", "SECONDS", OPT_NUMBER, 0.0, 600.0, 0.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_SUSTAINED), "idle seconds between one job and the next, or before sustained's recovery (no I/O; a stop signal ends the wait) (default 0)") \
   X(runs, "--runs", "N", OPT_COUNT, 1.0, 100.0, 1.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START), "timed runs per job (workloads: timed passes); with --precision the fewest (default 1)") \
   X(precision, "--precision", "FRACTION", OPT_NUMBER, 0.0, 0.5, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: add runs until the median's 95 % interval is within ±FRACTION (0.02: ±2 %)\n                        and --min-ios/--min-time are met, or until --max-time/--max-runs; 0: --runs fixed (default 0)") \
   X(max_runs, "--max-runs", "N", OPT_COUNT, 1.0, 100.0, 100.0, 1, VERB_BIT(VERB_RUN), "adaptive: most timed runs per job (default 100)") \
@@ -48,7 +50,7 @@ typedef enum {
   X(min_ios, "--min-ios", "N", OPT_COUNT, 0.0, 1000000.0, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: fewest I/Os over a job's runs before it may stop (default 0)") \
   X(min_window_ios, "--min-window-ios", "N", OPT_COUNT, 0.0, 1000000.0, 0.0, 1, VERB_BIT(VERB_RUN), "runs of a slow device last long enough for N I/Os, judged late in the warm-up; 0: --duration (default 0)") \
   X(min_time, "--min-time", "SECONDS", OPT_NUMBER, 0.0, 3600.0, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: fewest timed seconds over a job's runs before it may stop (default 0)") \
-  X(sample_ms, "--sample-ms", "MS", OPT_COUNT, 0.0, 10000.0, 100.0, 1, VERB_BIT(VERB_RUN), "sample interval, 0 for none; at least 50 (default 100)") \
+  X(sample_ms, "--sample-ms", "MS", OPT_COUNT, 0.0, 10000.0, 100.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_SUSTAINED), "sample interval, 0 for none; at least 50 (default 100)") \
   X(jobs, "--job", "SPEC", OPT_JOB, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "a test, repeatable: name=ID,rw=PATTERN,bs=N,qd=N,threads=N[,read=PCT]") \
   X(engine, "--engine", "NAME", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "io_uring (default), aio or psync; each falls back to the next, reported") \
   X(buffered, "--buffered", NULL, OPT_FLAG, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_PREPARE), "no O_DIRECT (page cache): results are flagged as not the disk's") \
@@ -70,6 +72,9 @@ typedef enum {
   X(trace, "--trace", "PATH", OPT_STRING, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RECORD), "record: the trace file, appended to (created 0600; a later run resumes it)") \
   X(seconds, "--seconds", "SECONDS", OPT_NUMBER, 0.0, 34560000.0, 0.0, 1, VERB_BIT(VERB_RECORD), "record: stop after this long; 0: until SIGTERM/SIGINT (default 0)") \
   X(merge_ms, "--merge-ms", "MS", OPT_COUNT, 0.0, 3600000.0, 1000.0, 1, VERB_BIT(VERB_RECORD), "record: a file's reads (or opens, or writes) within this window are one touch; 0: every event (default 1000)") \
+  X(block, "--block", "BYTES", OPT_BYTES, 4096.0, 67108864.0, 1048576.0, 1, VERB_BIT(VERB_SUSTAINED), "sustained: bytes per write, a multiple of 4096 (default 1048576)") \
+  X(depth, "--depth", "N", OPT_COUNT, 1.0, 64.0, 1.0, 1, VERB_BIT(VERB_SUSTAINED), "sustained: writes in flight (one thread each, one sequential stream) (default 1)") \
+  X(recovery_size, "--recovery-size", "BYTES", OPT_BYTES, 0.0, 1125899906842624.0, 0.0, 1, VERB_BIT(VERB_SUSTAINED), "sustained: bytes written again from the start after --rest, to see the cache come back; 0: none (default 0)") \
 
 
 #endif

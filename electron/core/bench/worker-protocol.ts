@@ -216,6 +216,34 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('record-progress'), ...recordCounts }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('record-result'), why: z.enum(['signal', 'time-limit']), ...recordCounts }),
+  // `sustained` (native/src/sustained.c): one line per interval of a stream ("fill", then
+  // "recovery" after the rest), bytes completed so far in that stream; one line per stream at
+  // its end, also when a stop signal cut it short (complete false), so what was measured is kept.
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('sustained-sample'),
+    phase: z.enum(['fill', 'recovery']),
+    t_ms: z.number(),
+    bytes: z.number(),
+    interval_bytes: z.number(),
+    interval_ns: z.number(),
+  }),
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('sustained-phase'),
+    phase: z.enum(['fill', 'recovery']),
+    bytes: z.number(),
+    planned_bytes: z.number(),
+    elapsed_ns: z.number(),
+    ios: z.number(),
+    block: z.number(),
+    depth: z.number(),
+    lat_mean_ns: z.number(),
+    lat_max_ns: z.number(),
+    /** The idle time before this stream (recovery), ns; 0 for the fill. */
+    rest_ns: z.number(),
+    complete: z.boolean(),
+  }),
 ]);
 
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

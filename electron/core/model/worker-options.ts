@@ -38,6 +38,12 @@ export const WORKER_VERBS = [
       "record the file accesses on --target's whole filesystem (fanotify: --helper, --fd or root) into\n" +
       '             --trace, per touch only a hash of the file, its bytes and when; until --seconds or a signal',
   },
+  {
+    name: 'sustained',
+    help:
+      'write --size bytes sequentially into a new test file in the folder --target (--block, --depth),\n' +
+      '             the rate every --sample-ms; then, after --rest idle seconds, --recovery-size bytes again; file removed',
+  },
 ] as const;
 
 export type WorkerVerb = (typeof WORKER_VERBS)[number]['name'];
@@ -93,8 +99,8 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 2 ** 20,
     max: 2 ** 50,
     default: GiB,
-    verbs: [...DEVICE, 'bigfile'],
-    help: 'test file size / device span',
+    verbs: [...DEVICE, 'bigfile', 'sustained'],
+    help: 'test file size / device span; sustained: bytes written past the fast cache',
   },
   // 0.2 s is the shortest window the presets use (bench/presets.ts ADAPTIVE) and the shortest a run
   // may ask for; a shorter one resolved nothing the trust rule (TRUST.minWindowSec) accepts, and
@@ -143,8 +149,8 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 0,
     max: 600,
     default: 0,
-    verbs: ['run'],
-    help: 'idle seconds between one job and the next (no I/O; a stop signal ends the wait)',
+    verbs: ['run', 'sustained'],
+    help: "idle seconds between one job and the next, or before sustained's recovery (no I/O; a stop signal ends the wait)",
   },
   {
     name: 'runs',
@@ -233,7 +239,7 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 0,
     max: 10_000,
     default: 100,
-    verbs: ['run'],
+    verbs: ['run', 'sustained'],
     help: 'sample interval, 0 for none; at least 50',
   },
   {
@@ -468,6 +474,42 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     default: 1000,
     verbs: ['record'],
     help: "record: a file's reads (or opens, or writes) within this window are one touch; 0: every event",
+  },
+  // The sustained write (issue "What decides an SSD purchase"): TechPowerUp's 1 MiB at QD1 by
+  // default, AnandTech's 128 KiB at QD32 as the option; writes in flight are that many threads
+  // taking the next block of one sequential stream, so the drive still sees one sequential write.
+  {
+    name: 'block',
+    field: 'block',
+    arg: 'BYTES',
+    kind: 'bytes',
+    min: 4096,
+    max: 64 * 2 ** 20,
+    default: 2 ** 20,
+    verbs: ['sustained'],
+    help: 'sustained: bytes per write, a multiple of 4096',
+  },
+  {
+    name: 'depth',
+    field: 'depth',
+    arg: 'N',
+    kind: 'count',
+    min: 1,
+    max: 64,
+    default: 1,
+    verbs: ['sustained'],
+    help: 'sustained: writes in flight (one thread each, one sequential stream)',
+  },
+  {
+    name: 'recovery-size',
+    field: 'recovery_size',
+    arg: 'BYTES',
+    kind: 'bytes',
+    min: 0,
+    max: 2 ** 50,
+    default: 0,
+    verbs: ['sustained'],
+    help: 'sustained: bytes written again from the start after --rest, to see the cache come back; 0: none',
   },
 ];
 
