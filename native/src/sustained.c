@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,6 +77,14 @@ static void *writer_main(void *arg) {
   return NULL;
 }
 
+// The process's CPU time (every writer thread's), ns.
+static void cpu_ns(uint64_t *user, uint64_t *sys) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  *user = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000ull;
+  *sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull + (uint64_t)ru.ru_stime.tv_usec * 1000ull;
+}
+
 static void sleep_ms(unsigned ms) {
   struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
   nanosleep(&ts, NULL);
@@ -114,6 +123,8 @@ static int run_stream(const sustained_opts_t *o, target_t *t, void **bufs, const
   writer_t w[64];
   pthread_t th[64];
   unsigned started = 0;
+  uint64_t user0, sys0;
+  cpu_ns(&user0, &sys0);
   uint64_t t0 = now_ns();
   atomic_store(&s.last_done_ns, t0);
   for (unsigned i = 0; i < o->depth; i++) {
@@ -145,6 +156,8 @@ static int run_stream(const sustained_opts_t *o, target_t *t, void **bufs, const
   uint64_t done = atomic_load(&s.done);
   if (o->sample_ms && end > last_t) emit_sample(phase, end - t0, done, done - last_bytes, end - last_t);
   uint64_t ios = atomic_load(&s.ios);
+  uint64_t user1, sys1;
+  cpu_ns(&user1, &sys1);
   jbuf_t b;
   jb_begin(&b, "sustained-phase");
   jb_str(&b, "phase", phase);
@@ -157,6 +170,8 @@ static int run_stream(const sustained_opts_t *o, target_t *t, void **bufs, const
   jb_u64(&b, "lat_mean_ns", ios ? atomic_load(&s.lat_sum_ns) / ios : 0);
   jb_u64(&b, "lat_max_ns", atomic_load(&s.lat_max_ns));
   jb_u64(&b, "rest_ns", rest_ns);
+  jb_u64(&b, "user_ns", user1 - user0);
+  jb_u64(&b, "sys_ns", sys1 - sys0);
   jb_bool(&b, "complete", done >= len);
   jb_end_emit(&b);
   emit_progress(before + done, total);

@@ -18,6 +18,8 @@ import { isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
 import { cacheDropHelper, deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './privilege/elevation.ts';
 import { acquireDiskLock } from './disk-lock.ts';
 import { withStderr } from '../model/stderr-tail.ts';
+import { counted } from '../model/display.ts';
+import { exitCodeOf } from '../model/failures.ts';
 import { checkTarget } from './target-check.ts';
 import { watchTemperature, type TemperatureWatchOptions } from './temperature-watch.ts';
 import { thermalWarnings } from '../analysis/thermal.ts';
@@ -246,6 +248,16 @@ async function measure(
       results.push(...step.results(stepHello));
       Object.assign(settings, step.settings(stepHello));
       before += planned.tests.length;
+      if (options.signal?.aborted) {
+        // Only a step that keeps its measurement gets here stopped (runWorkerStep): the run ends with it.
+        const stopped: Warning = {
+          code: 'stopped',
+          message: `stopped during ${planned.tests.join(', ')}: what it measured is kept${before < total ? `; ${counted(total - before, 'later test')} did not run` : ''}`,
+        };
+        warnings.push(stopped);
+        emit({ type: 'warning', ...stopped });
+        break;
+      }
     }
   } finally {
     temperature = await thermal.stop();
@@ -306,6 +318,8 @@ async function runWorkerStep(step: KindStep, argv: string[], o: WorkerStepOption
   if (exit.code !== 0) {
     // A worker killed outright (SIGKILL, OOM) could not remove its test file: do it now.
     if (exit.signal === 'SIGKILL' || exit.code === null) await runCleanup(o.workerPath, o.target);
+    // The worker ended on the stop and reported the measurement it cut (its file removed).
+    if (o.signal?.aborted && step.keepsWhenStopped && hello && exit.code === exitCodeOf('interrupted')) return hello;
     if (o.signal?.aborted) throw new BenchError('interrupted', 'the run was cancelled; its test file was removed');
     // The reason is often only on stderr (tar's, the kernel's, a sanitizer's): its tail goes along.
     if (failure) throw BenchError.fromWorker(failure.code, withStderr(failure.message, exit.stderr), exit.code);

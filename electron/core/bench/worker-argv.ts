@@ -158,3 +158,17 @@ export function recordArgv(o: { target: string; trace: string; seconds: number; 
     helper: o.helper ?? undefined,
   });
 }
+
+/** The sustained-write kind's plan: its run settings (model/run-settings.ts) and the interval it logs at. */
+export interface SustainedPlan extends Pick<
+  RunSettingValues,
+  'sustainedSpanBytes' | 'sustainedBlockBytes' | 'sustainedDepth' | 'sustainedRestSec' | 'sustainedRecoveryBytes'
+> {
+  target: string;
+  sampleMs: number;
+}
+
+/** `sustained`: one stream past the cache, then (recovery bytes > 0) a second one after the rest. */
+export function sustainedArgv(plan: SustainedPlan): string[] {
+  return workerCommand('sustained', { target: plan.target, ...settingOptions(plan, 'sustained-write'), 'sample-ms': plan.sampleMs });
+}

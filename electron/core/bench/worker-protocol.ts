@@ -242,6 +242,9 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     lat_max_ns: z.number(),
     /** The idle time before this stream (recovery), ns; 0 for the fill. */
     rest_ns: z.number(),
+    /** The worker's CPU time over the stream (every writer's), ns. */
+    user_ns: z.number(),
+    sys_ns: z.number(),
     complete: z.boolean(),
   }),
 ]);

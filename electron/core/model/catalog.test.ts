@@ -69,7 +69,7 @@ describe('the catalog of tests', () => {
     assert.equal(testByForeignName('bonnie', 'putc'), undefined);
   });
 
-  test('writes: write, random write and mixed tests, and every workload (they write their files); seeks only read on a device', () => {
+  test('writes: write, random write and mixed tests, every workload (they write their files) and the sustained write; seeks only read on a device', () => {
     assert.deepEqual(
       TESTS.filter((t) => t.writes).map((t) => t.id),
       [
@@ -85,6 +85,7 @@ describe('the catalog of tests', () => {
         'bigfile',
         'app-start',
         'tarball',
+        'sustained-write',
       ],
     );
     assert.equal(testWrites('seq4m-q1t1-write', { rw: 'write', blockSize: 4 << 20, queueDepth: 1, threads: 1 }), true);

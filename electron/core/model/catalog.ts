@@ -66,6 +66,11 @@ export const METRICS = {
     unit: 'bytes',
     direction: 'none',
   },
+  // The sustained write (analysis/sustained-write.ts): where the fast cache ran out, the speeds
+  // either side, and how much of the cache an idle rest gave back.
+  cacheBytes: { id: 'cacheBytes', label: 'written before the speed fell', unit: 'bytes', direction: 'higher' },
+  sustainedBytesPerSec: { id: 'sustainedBytesPerSec', label: 'write speed', unit: 'bytes/s', direction: 'higher' },
+  recoveredBytes: { id: 'recoveredBytes', label: 'written fast again after the rest', unit: 'bytes', direction: 'higher' },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricId = keyof typeof METRICS;
@@ -255,6 +260,18 @@ export const TESTS: readonly TestDef[] = [
     params: null,
     writes: false,
     primary: 'distinctBytes',
+    names: {},
+  },
+  {
+    // TechPowerUp's and AnandTech's fill: the speed a buyer lives with once the SLC cache is full.
+    // Its figure is the speed past the cache; the cache size and the recovery are its figures.
+    id: 'sustained-write',
+    kind: 'sustained-write',
+    label: 'Sustained write (past the cache)',
+    title: 'sustained sequential write past the fast cache',
+    params: null,
+    writes: true,
+    primary: 'bytesPerSec',
     names: {},
   },
 ];

@@ -6,8 +6,15 @@ import { rateKind } from './rate.ts';
 import { workloadKind } from './workload.ts';
 import { workingSetKind } from './working-set.ts';
 import { accessRecorderKind } from './access-recorder.ts';
+import { sustainedWriteKind } from './sustained-write.ts';
 
-export const KINDS: ReadonlyArray<MeasurementKind<unknown>> = [rateKind, workloadKind, workingSetKind, accessRecorderKind];
+export const KINDS: ReadonlyArray<MeasurementKind<unknown>> = [
+  rateKind,
+  workloadKind,
+  workingSetKind,
+  accessRecorderKind,
+  sustainedWriteKind,
+];
 
 export function kindById(id: string): MeasurementKind<unknown> | undefined {
   return KINDS.find((k) => k.id === id);

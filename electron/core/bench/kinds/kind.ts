@@ -37,6 +37,11 @@ export interface KindStep {
   read(message: WorkerMessage): void;
   /** The step's results, once it finished; hello is the worker's (null for in-process steps). */
   results(hello: WorkerHello | null): TestResult[];
+  /**
+   * A stop (the run's signal) ends the step with what it measured, not with an error: its
+   * worker reports a cut measurement (the sustained write), and the run ends after this step.
+   */
+  keepsWhenStopped?: boolean;
   /** What the step measured with, for RunRecord.settings. */
   settings(hello: WorkerHello | null): RunSettings;
 }

@@ -114,7 +114,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
         ...Object.fromEntries(
           settingsOfKind('rate')
             .filter((d) => plan.precision > 0 || (d.key !== 'precision' && d.key !== 'maxTimeSec'))
-            .map((d) => [d.key, plan[d.key]]),
+            .map((d) => [d.key, plan[d.key as (typeof SETTINGS)[number]]]),
         ),
         sizeBytes: hello?.size ?? plan.sizeBytes,
       }),

@@ -1,0 +1,217 @@
+// The sustained write's figures (issue "What decides an SSD purchase"): where a sequential
+// stream of writes falls off the drive's fast (SLC) cache, how fast it wrote before and after,
+// and how much of the cache came back after an idle rest. The worker only logs the rate per
+// interval (native/src/sustained.c); everything found here is found from those intervals.
+//
+// The cliffs are change points of the interval rates (binary segmentation: the split that most
+// reduces the time-weighted squared error, kept when the two sides differ by DROP_RATIO or
+// more). The interval a cliff falls in is a mix of both speeds, so the cache size is
+// interpolated inside it from the speeds on either side, not rounded to an interval's bytes.
+//
+// Pure functions: the report and the renderer read them too.
+import { formatThroughput } from './units.ts';
+
+/** One logged interval of a stream: bytes completed by its end, and its own bytes and length. */
+export interface SustainedInterval {
+  /** Bytes of the stream completed by the end of the interval. */
+  bytes: number;
+  intervalBytes: number;
+  intervalNs: number;
+}
+
+export interface SustainedStream {
+  bytes: number;
+  elapsedNs: number;
+  /** Idle time before the stream (the recovery's rest), ns. */
+  restNs: number;
+  /** false: a stop cut it short. */
+  complete: boolean;
+  intervals: SustainedInterval[];
+}
+
+export interface SustainedCliff {
+  /** Bytes written when the speed fell. */
+  atBytes: number;
+  beforeBytesPerSec: number;
+  afterBytesPerSec: number;
+}
+
+export interface SegmentSpeed {
+  bytesPerSec: number;
+  /** Coefficient of variation of the interval rates it is made of (0.05: 5 %); null under 2 intervals. */
+  spread: number | null;
+  intervals: number;
+}
+
+export interface SustainedAnalysis {
+  cliffs: SustainedCliff[];
+  /** The first cliff's bytes; null when the speed never fell by DROP_RATIO. */
+  cacheBytes: number | null;
+  /** The speed up to the first cliff (the whole stream's when there is none). */
+  before: SegmentSpeed;
+  /** The speed between the first cliff and the next (null without a cliff). */
+  after: SegmentSpeed | null;
+  recovery: SustainedRecovery | null;
+}
+
+export interface SustainedRecovery {
+  restSec: number;
+  /** Bytes written at the cache's speed after the rest. */
+  regainedBytes: number;
+  /** The recovery stream never left the cache: regainedBytes is a lower bound. */
+  atLeast: boolean;
+}
+
+/** A fall to 1/DROP_RATIO of the speed or below is a cliff: real caches fall 2–40× (the issue's reviews). */
+export const DROP_RATIO = 1.25;
+/** The fewest intervals on each side of a cliff. */
+const MIN_SIDE = 2;
+
+const rateOf = (xs: readonly SustainedInterval[]) => {
+  const ns = xs.reduce((n, x) => n + x.intervalNs, 0);
+  return ns > 0 ? (xs.reduce((n, x) => n + x.intervalBytes, 0) * 1e9) / ns : 0;
+};
+
+/** Time-weighted squared error of the interval rates around their pooled rate. */
+function cost(xs: readonly SustainedInterval[]): number {
+  const mean = rateOf(xs);
+  return xs.reduce((n, x) => n + x.intervalNs * ((x.intervalBytes * 1e9) / x.intervalNs - mean) ** 2, 0);
+}
+
+/** The split indices (the first interval of each later segment), in order. */
+function splits(xs: readonly SustainedInterval[], offset = 0): number[] {
+  if (xs.length < 2 * MIN_SIDE) return [];
+  const whole = cost(xs);
+  let best = -1;
+  let gain = 0;
+  for (let k = MIN_SIDE; k <= xs.length - MIN_SIDE; k++) {
+    const g = whole - cost(xs.slice(0, k)) - cost(xs.slice(k));
+    if (g > gain) [best, gain] = [k, g];
+  }
+  if (best < 0) return [];
+  const left = rateOf(xs.slice(0, best));
+  const right = rateOf(xs.slice(best));
+  if (Math.max(left, right) < DROP_RATIO * Math.min(left, right)) return [];
+  return [...splits(xs.slice(0, best), offset), offset + best, ...splits(xs.slice(best), offset + best)];
+}
+
+function speedOf(xs: readonly SustainedInterval[]): SegmentSpeed {
+  const rates = xs.filter((x) => x.intervalNs > 0).map((x) => (x.intervalBytes * 1e9) / x.intervalNs);
+  const mean = rates.reduce((a, b) => a + b, 0) / (rates.length || 1);
+  const sd = Math.sqrt(rates.reduce((n, r) => n + (r - mean) ** 2, 0) / Math.max(1, rates.length - 1));
+  return { bytesPerSec: rateOf(xs), spread: rates.length >= 2 && mean > 0 ? sd / mean : null, intervals: xs.length };
+}
+
+/**
+ * A segment's speed from its "pure" intervals: the stream's first interval (a drive's DRAM
+ * buffer, a throttle's initial allowance) and the intervals a cliff falls in are mixes, left
+ * out when enough remain.
+ */
+function pureSpeed(xs: readonly SustainedInterval[], dropFirst: boolean, dropLast: boolean): SegmentSpeed {
+  const start = dropFirst ? 1 : 0;
+  const end = xs.length - (dropLast ? 1 : 0);
+  return end - start >= 2 ? speedOf(xs.slice(start, end)) : speedOf(xs);
+}
+
+/** Where in the intervals around a split the speed fell, interpolated from the speeds either side. */
+function cliffBytes(xs: readonly SustainedInterval[], k: number, fast: number, slow: number): number {
+  // The fall lies in interval k-1 or k (the split puts a mixed interval on either side).
+  const from = Math.max(0, k - 1);
+  const pair = xs.slice(from, k + 1);
+  const startBytes = from > 0 ? xs[from - 1]!.bytes : 0;
+  const bytes = pair.reduce((n, x) => n + x.intervalBytes, 0);
+  const sec = pair.reduce((n, x) => n + x.intervalNs, 0) / 1e9;
+  if (fast <= slow) return startBytes + bytes / 2;
+  // bytes = fast·t + slow·(sec − t): the time spent at the fast speed.
+  const t = Math.min(sec, Math.max(0, (bytes - slow * sec) / (fast - slow)));
+  return startBytes + fast * t;
+}
+
+/** The cliffs, the cache size and the speeds of a fill stream; the recovery from the stream after the rest. */
+export function analyzeSustained(fill: SustainedStream, recovery?: SustainedStream | null): SustainedAnalysis {
+  const xs = fill.intervals.filter((x) => x.intervalNs > 0);
+  const cuts = splits(xs);
+  const segments: SustainedInterval[][] = [];
+  let from = 0;
+  for (const k of [...cuts, xs.length]) {
+    segments.push(xs.slice(from, k));
+    from = k;
+  }
+  // A segment's speed without its mixed intervals: the stream's first, and those a cut falls between.
+  const speeds = segments.map((seg, i) => pureSpeed(i === 0 ? seg : seg.slice(1), i === 0, i < segments.length - 1));
+  const cliffs: SustainedCliff[] = [];
+  let firstCut = -1;
+  cuts.forEach((k, i) => {
+    const before = speeds[i]!.bytesPerSec;
+    const after = speeds[i + 1]!.bytesPerSec;
+    if (after * DROP_RATIO > before) return; // a rise (the drive caught up), not a cliff
+    if (firstCut < 0) firstCut = k;
+    cliffs.push({ atBytes: cliffBytes(xs, k, before, after), beforeBytesPerSec: before, afterBytesPerSec: after });
+  });
+  const first = cliffs[0];
+  const nextCut = cuts.find((k) => k > firstCut) ?? xs.length;
+  const before = first ? pureSpeed(xs.slice(0, firstCut), true, true) : pureSpeed(xs, true, false);
+  const after = first ? pureSpeed(xs.slice(firstCut + 1, nextCut), false, nextCut < xs.length) : null;
+  return {
+    cliffs,
+    cacheBytes: first?.atBytes ?? null,
+    before,
+    after,
+    recovery: recovery && first && after ? recoveryOf(recovery, before.bytesPerSec, after.bytesPerSec) : null,
+  };
+}
+
+/**
+ * The bytes written fast after the rest, from the recovery stream's whole bytes and time and the
+ * fill's two speeds: bytes/fast + (rest of the bytes)/slow = time. A stream that never slowed
+ * down only shows that at least its bytes came back.
+ */
+export function recoveryOf(stream: SustainedStream, fast: number, slow: number): SustainedRecovery | null {
+  if (stream.bytes <= 0 || stream.elapsedNs <= 0 || fast <= slow) return null;
+  const sec = stream.elapsedNs / 1e9;
+  const regained = (sec - stream.bytes / slow) / (1 / fast - 1 / slow);
+  const clamped = Math.min(stream.bytes, Math.max(0, regained));
+  return { restSec: stream.restNs / 1e9, regainedBytes: clamped, atLeast: clamped >= stream.bytes * 0.95 };
+}
+
+/** "4.1 GB", "812 MB": decimal units, as a drive's box and a file manager's copy dialog say them. */
+export function decimalBytes(bytes: number): string {
+  if (bytes >= 1e12) return `${(bytes / 1e12).toFixed(bytes >= 1e13 ? 0 : 1)} TB`;
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(bytes >= 1e10 ? 0 : 1)} GB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(0)} MB`;
+  return `${Math.round(bytes / 1e3)} kB`;
+}
+
+/** "4 min 20 s", "80 s", "1 h 5 min". */
+export function durationWords(sec: number): string {
+  const s = Math.round(sec);
+  if (s < 100) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+  const min = Math.round(s / 60);
+  return `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
+}
+
+/** A copy about ten times the cache, in a round figure (1, 2 or 5 × a power of ten). */
+function copySize(cache: number): number {
+  const target = cache * 10;
+  const power = 10 ** Math.floor(Math.log10(target));
+  return ([1, 2, 5, 10] as const).map((m) => m * power).reduce((a, b) => (Math.abs(b - target) < Math.abs(a - target) ? b : a));
+}
+
+/**
+ * What the figures mean to a buyer: "after 4.1 GB this drive writes at 152 MB/s: a 40 GB copy
+ * would take 4 min 20 s, not 80 s".
+ */
+export function buyerSentence(a: Pick<SustainedAnalysis, 'cacheBytes' | 'before' | 'after'>, writtenBytes: number): string {
+  const fast = a.before.bytesPerSec;
+  if (a.cacheBytes === null || !a.after) {
+    return `over ${decimalBytes(writtenBytes)} written this drive kept ${formatThroughput(fast)}: no cache ran out within the span`;
+  }
+  const slow = a.after.bytesPerSec;
+  const copy = copySize(a.cacheBytes);
+  const real = a.cacheBytes / fast + (copy - a.cacheBytes) / slow;
+  return (
+    `after ${decimalBytes(a.cacheBytes)} this drive writes at ${formatThroughput(slow)}: ` +
+    `a ${decimalBytes(copy)} copy would take ${durationWords(real)}, not ${durationWords(copy / fast)}`
+  );
+}
