@@ -2,6 +2,7 @@
 import { counted } from '../../core/model/display.ts';
 import { resolve } from 'node:path';
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
+import { sustainedSettingsText } from '../../core/analysis/sustained-write.ts';
 import { needsElevation } from '../../core/bench/privilege/elevation.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { temperatureText } from '../../core/model/temperature-text.ts';
@@ -245,13 +246,16 @@ export function formatRecord(record: RunRecord): string {
     `DiskDelta ${record.engine.version} · ${record.target.path}` +
     (record.target.device ? ` (${measuredDeviceText(record.target, { withFile: true })}, ${record.target.device.class})` : '') +
     (rates.length === 0
-      ? `\n${counted(s.runs ?? 0, 'timed pass')} per workload after a warm-up pass`
+      ? s.runs === undefined
+        ? ''
+        : `\n${counted(s.runs ?? 0, 'timed pass')} per workload after a warm-up pass`
       : s.precision
         ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
         : `\n${counted(s.runs ?? 0, 'run')} × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
     (rates.length === 0
       ? ''
       : ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? 'not reported'}`) +
+    (s.sustainedSpanBytes === undefined ? '' : `\n${sustainedSettingsText(s)}`) +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
   const body =

@@ -10,6 +10,7 @@ import { counted } from '../../core/model/display.ts';
 import { formatStack } from '../system-format.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
 import { figureLines } from '../figures-text.ts';
+import { sustainedSettingsText } from '../../core/analysis/sustained-write.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -114,6 +115,7 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
     st.runs !== undefined && counted(st.runs, 'run'),
     st.warmupSec !== undefined && `${st.warmupSec} s warm-up`,
     st.buffered && 'buffered I/O (page cache)',
+    st.sustainedSpanBytes !== undefined && sustainedSettingsText(st),
   ].filter(Boolean);
   if (settings.length) field('settings', settings.join(', '));
   const meta = Object.entries(run.sourceMeta);

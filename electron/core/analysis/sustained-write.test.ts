@@ -35,7 +35,12 @@ const within = (actual: number, expected: number, tolerance: number, what: strin
 
 test('one cliff: the cache size is found inside its interval, not rounded to one, and both speeds exactly', () => {
   // 2 GB at 400 MB/s, then 40 MB/s (the issue's first lab shape), logged twice a second.
-  const a = analyzeSustained(stream(2.6e9, [[2e9, 400 * MB], [Infinity, 40 * MB]]));
+  const a = analyzeSustained(
+    stream(2.6e9, [
+      [2e9, 400 * MB],
+      [Infinity, 40 * MB],
+    ]),
+  );
   assert.equal(a.cliffs.length, 1);
   within(a.cacheBytes!, 2e9, 0.002, 'cache');
   within(a.before.bytesPerSec, 400 * MB, 0.001, 'before');
@@ -53,7 +58,13 @@ test('no cliff within the span: cacheBytes null, the speed is the whole stream�
 });
 
 test('two cliffs (SLC, then folding to QLC): both found in order; "after" is the speed between them', () => {
-  const a = analyzeSustained(stream(8e9, [[1e9, 1000 * MB], [5e9, 200 * MB], [Infinity, 50 * MB]]));
+  const a = analyzeSustained(
+    stream(8e9, [
+      [1e9, 1000 * MB],
+      [5e9, 200 * MB],
+      [Infinity, 50 * MB],
+    ]),
+  );
   assert.equal(a.cliffs.length, 2);
   within(a.cliffs[0]!.atBytes, 1e9, 0.01, 'first cliff');
   within(a.cliffs[1]!.atBytes, 5e9, 0.01, 'second cliff');
@@ -70,15 +81,34 @@ test('noise of ±10 % per interval is not a cliff, and does not move the real on
   };
   const flat = analyzeSustained(stream(4e9, [[Infinity, 500 * MB]], 0.5, noise));
   assert.equal(flat.cliffs.length, 0, 'noise alone');
-  const a = analyzeSustained(stream(4e9, [[2.5e9, 500 * MB], [Infinity, 100 * MB]], 0.5, noise));
+  const a = analyzeSustained(
+    stream(
+      4e9,
+      [
+        [2.5e9, 500 * MB],
+        [Infinity, 100 * MB],
+      ],
+      0.5,
+      noise,
+    ),
+  );
   assert.equal(a.cliffs.length, 1);
   within(a.cacheBytes!, 2.5e9, 0.05, 'cache under noise');
   assert.ok(a.before.spread! > 0.03 && a.before.spread! < 0.1, `the spread is measured (${a.before.spread})`);
 });
 
 test('recovery: the bytes written fast after the rest, from the stream’s time and the two speeds; a stream that stayed fast is a lower bound', () => {
-  const fill = stream(3e9, [[2e9, 400 * MB], [Infinity, 40 * MB]]);
-  const again = { ...stream(1e9, [[300 * MB, 400 * MB], [Infinity, 40 * MB]]), restNs: 30e9 };
+  const fill = stream(3e9, [
+    [2e9, 400 * MB],
+    [Infinity, 40 * MB],
+  ]);
+  const again = {
+    ...stream(1e9, [
+      [300 * MB, 400 * MB],
+      [Infinity, 40 * MB],
+    ]),
+    restNs: 30e9,
+  };
   const a = analyzeSustained(fill, again);
   within(a.recovery!.regainedBytes, 300 * MB, 0.01, 'regained');
   assert.equal(a.recovery!.restSec, 30);
@@ -89,7 +119,12 @@ test('recovery: the bytes written fast after the rest, from the stream’s time 
 });
 
 test("the buyer's sentence: the speed after the cache and what a copy ten times the cache takes, against the cache's speed", () => {
-  const a = analyzeSustained(stream(6e9, [[4.1e9, 500 * MB], [Infinity, 152 * MB]]));
+  const a = analyzeSustained(
+    stream(6e9, [
+      [4.1e9, 500 * MB],
+      [Infinity, 152 * MB],
+    ]),
+  );
   assert.equal(buyerSentence(a, 6e9), 'after 4.1 GB this drive writes at 152 MB/s: a 50 GB copy would take 5 min 10 s, not 1 min 40 s');
   assert.deepEqual([durationWords(80), durationWords(260), durationWords(3900)], ['80 s', '4 min 20 s', '1 h 5 min']);
 });

@@ -9,7 +9,11 @@
 // interpolated inside it from the speeds on either side, not rounded to an interval's bytes.
 //
 // Pure functions: the report and the renderer read them too.
-import { formatThroughput } from './units.ts';
+import type { RunSettings, Sample, TestResult } from '../model/results.ts';
+import { formatBytes, formatThroughput } from './units.ts';
+
+/** The catalog's test id (model/catalog.ts). */
+export const SUSTAINED_TEST = 'sustained-write';
 
 /** One logged interval of a stream: bytes completed by its end, and its own bytes and length. */
 export interface SustainedInterval {
@@ -191,6 +195,14 @@ export function durationWords(sec: number): string {
   return `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
 }
 
+/** A speed in MB/s to three significant digits, as a sentence says it: "40 MB/s", "152 MB/s", "1,770 MB/s". */
+function speedWords(bytesPerSec: number): string {
+  const mb = bytesPerSec / 1e6;
+  if (!(mb > 0)) return formatThroughput(0);
+  const power = 10 ** (Math.floor(Math.log10(mb)) - 2);
+  return formatThroughput(Math.round(mb / power) * power * 1e6);
+}
+
 /** A copy about ten times the cache, in a round figure (1, 2 or 5 × a power of ten). */
 function copySize(cache: number): number {
   const target = cache * 10;
@@ -205,13 +217,48 @@ function copySize(cache: number): number {
 export function buyerSentence(a: Pick<SustainedAnalysis, 'cacheBytes' | 'before' | 'after'>, writtenBytes: number): string {
   const fast = a.before.bytesPerSec;
   if (a.cacheBytes === null || !a.after) {
-    return `over ${decimalBytes(writtenBytes)} written this drive kept ${formatThroughput(fast)}: no cache ran out within the span`;
+    return `over ${decimalBytes(writtenBytes)} written this drive kept ${speedWords(fast)}: no cache ran out within the span`;
   }
   const slow = a.after.bytesPerSec;
   const copy = copySize(a.cacheBytes);
   const real = a.cacheBytes / fast + (copy - a.cacheBytes) / slow;
   return (
-    `after ${decimalBytes(a.cacheBytes)} this drive writes at ${formatThroughput(slow)}: ` +
+    `after ${decimalBytes(a.cacheBytes)} this drive writes at ${speedWords(slow)}: ` +
     `a ${decimalBytes(copy)} copy would take ${durationWords(real)}, not ${durationWords(copy / fast)}`
+  );
+}
+
+/** "sustained write: 16 GiB in one stream of 1 MiB writes, 1 in flight; 4 GiB again after 30 s idle". */
+export function sustainedSettingsText(s: RunSettings): string {
+  const again = s.sustainedRecoveryBytes ? `; ${formatBytes(s.sustainedRecoveryBytes)} again after ${s.sustainedRestSec ?? 0} s idle` : '';
+  return `sustained write: ${formatBytes(s.sustainedSpanBytes ?? 0)} in one stream of ${formatBytes(s.sustainedBlockBytes ?? 0)} writes, ${s.sustainedDepth ?? 1} in flight${again}`;
+}
+
+/** The cumulative bytes at each stored sample, back from the rates and times (the samples are back-to-back intervals). */
+export function bytesAlong(samples: readonly Sample[]): Array<{ bytes: number; bytesPerSec: number }> {
+  let bytes = 0;
+  let t = 0;
+  return samples.map((s) => {
+    bytes += (s.bytesPerSec * (s.tMs - t)) / 1000;
+    t = s.tMs;
+    return { bytes, bytesPerSec: s.bytesPerSec };
+  });
+}
+
+export interface SustainedPoint {
+  stream: 'fill' | 'recovery';
+  /** Bytes of the stream written by the end of the interval. */
+  bytes: number;
+  bytesPerSec: number;
+}
+
+/**
+ * A sustained write's series over bytes written (run 1: the fill, run 2: the recovery), or null
+ * for any other result: what the chart draws and the CSV lists.
+ */
+export function sustainedSeries(result: Pick<TestResult, 'test' | 'runs'>): SustainedPoint[] | null {
+  if (result.test !== SUSTAINED_TEST) return null;
+  return result.runs.flatMap((run) =>
+    bytesAlong(run.samples).map((p) => ({ stream: run.run === 1 ? ('fill' as const) : ('recovery' as const), ...p })),
   );
 }

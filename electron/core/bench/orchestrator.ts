@@ -319,7 +319,7 @@ async function runWorkerStep(step: KindStep, argv: string[], o: WorkerStepOption
     // A worker killed outright (SIGKILL, OOM) could not remove its test file: do it now.
     if (exit.signal === 'SIGKILL' || exit.code === null) await runCleanup(o.workerPath, o.target);
     // The worker ended on the stop and reported the measurement it cut (its file removed).
-    if (o.signal?.aborted && step.keepsWhenStopped && hello && exit.code === exitCodeOf('interrupted')) return hello;
+    if (o.signal?.aborted && step.keepsWhenStopped && exit.code === exitCodeOf('interrupted')) return hello;
     if (o.signal?.aborted) throw new BenchError('interrupted', 'the run was cancelled; its test file was removed');
     // The reason is often only on stderr (tar's, the kernel's, a sanitizer's): its tail goes along.
     if (failure) throw BenchError.fromWorker(failure.code, withStderr(failure.message, exit.stderr), exit.code);

@@ -1,4 +1,5 @@
-// CSV export: one row per (run, test), then one row per extra metric, for spreadsheets.
+// CSV export: one row per (run, test), then one row per figure, per point of a series over bytes
+// written and per extra metric, for spreadsheets.
 // Units are in the header ("bytes_per_sec [B/s]"); numbers are the raw stored values.
 // Cells that a spreadsheet would run as a formula (=, +, -, @ at the start of a text cell,
 // e.g. a hostile label) are prefixed with an apostrophe. Control characters in a text cell (ESC,
@@ -8,6 +9,7 @@
 import { terminalText } from '../model/display.ts';
 import type { RunRecord } from '../model/results.ts';
 import { engineText } from '../model/run-text.ts';
+import { sustainedSeries } from '../analysis/sustained-write.ts';
 
 const HEADER = [
   'run',
@@ -104,6 +106,12 @@ export function exportCsv(runs: RunRecord[]): string {
       for (const f of r.figures ?? []) {
         const what = [f.metric, f.subject].filter(Boolean).join(' ');
         rows.push(valueRow(common, 'figure', r.test, f.value, f.unit, `${what} (${f.provenance}${f.basis ? `: ${f.basis}` : ''})`));
+      }
+    }
+    // A series over bytes written (the sustained write): one row per logged interval.
+    for (const r of run.results) {
+      for (const p of sustainedSeries(r) ?? []) {
+        rows.push(valueRow(common, 'series', r.test, p.bytesPerSec, 'bytes/s', `${p.stream} at ${Math.round(p.bytes)} bytes written`));
       }
     }
     for (const e of run.extras) {

@@ -160,8 +160,8 @@ export const RUN_SETTINGS = [
     key: 'sustainedSpanBytes',
     label: 'Sustained write: bytes to write',
     help:
-      'bytes the sustained write writes in one stream, e.g. 64GiB; past the drive\'s fast cache,\n' +
-      'at most the free space of the target\'s filesystem (default 16 GiB)',
+      "bytes the sustained write writes in one stream, e.g. 64GiB; past the drive's fast cache,\n" +
+      "at most the free space of the target's filesystem (default 16 GiB)",
     unit: 'bytes',
     integer: true,
     worker: 'size',

@@ -5,17 +5,25 @@
 // keeps what was measured (KindStep.keepsWhenStopped): the worker reports the cut stream too.
 import { statfsSync } from 'node:fs';
 import { z } from 'zod';
-import { analyzeSustained, buyerSentence, decimalBytes, durationWords, type SustainedInterval, type SustainedStream } from '../../analysis/sustained-write.ts';
+import {
+  analyzeSustained,
+  buyerSentence,
+  decimalBytes,
+  durationWords,
+  type SustainedInterval,
+  type SustainedStream,
+} from '../../analysis/sustained-write.ts';
 import { formatBytes, formatThroughput } from '../../analysis/units.ts';
 import { counted } from '../../model/display.ts';
 import type { Figure, RunMeasurement, Sample, TestResult, Warning } from '../../model/results.ts';
+import { SUSTAINED_TEST } from '../../analysis/sustained-write.ts';
 import { planSettingsShape, resolveSettings, settingsOfKind } from '../../model/run-settings.ts';
 import { BenchError } from '../errors.ts';
 import { sustainedArgv, type SustainedPlan } from '../worker-argv.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
 
-export const SUSTAINED_TEST = 'sustained-write';
+export { SUSTAINED_TEST } from '../../analysis/sustained-write.ts';
 
 type PhaseLine = Extract<WorkerMessage, { type: 'sustained-phase' }>;
 type StreamName = PhaseLine['phase'];
@@ -102,17 +110,6 @@ export function samplesOf(xs: readonly SustainedInterval[], block: number): Samp
   });
 }
 
-/** The cumulative bytes at each stored sample, back from the rates: the series' x axis (charts). */
-export function bytesAlong(samples: readonly Sample[]): Array<{ bytes: number; bytesPerSec: number }> {
-  let bytes = 0;
-  let t = 0;
-  return samples.map((s) => {
-    bytes += (s.bytesPerSec * (s.tMs - t)) / 1000;
-    t = s.tMs;
-    return { bytes, bytesPerSec: s.bytesPerSec };
-  });
-}
-
 function measurement(run: number, line: PhaseLine, xs: readonly SustainedInterval[]): RunMeasurement {
   const sec = line.elapsed_ns / 1e9;
   return {
@@ -167,7 +164,7 @@ export function sustainedResult(
       value: a.before.bytesPerSec,
       unit: 'bytes/s',
       provenance: 'measured',
-      basis: `${counted(a.before.intervals, 'interval')} of ${interval} before the fall (the first and the mixed ones left out), spread ${pct(a.before.spread)}`,
+      basis: `${counted(a.before.intervals, 'interval')} of ${interval} ${a.cacheBytes === null ? 'over the whole stream (the first left out)' : 'before the fall (the first and the mixed ones left out)'}, spread ${pct(a.before.spread)}`,
     },
   ];
   if (a.after)

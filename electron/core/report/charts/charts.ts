@@ -5,11 +5,13 @@ import { cacheCurveChart } from './cache-curve-chart.ts';
 import { ChartRegistry } from './chart-registry.ts';
 import { blockSizeSweep, timeSeries } from './series-charts.ts';
 import { discardTableChart } from './table-charts.ts';
+import { sustainedWriteChart } from './sustained-charts.ts';
 
 export const CHARTS = new ChartRegistry([
   throughputBars,
   iopsBars,
   blockSizeSweep,
+  sustainedWriteChart,
   workloadBars,
   discardTableChart,
   cacheCurveChart,

@@ -1,0 +1,105 @@
+// The sustained write's chart through the registry: one line per run of write speed over bytes
+// written, in the app's Compare and in the report, with the buyer's sentence under it; the
+// stream after the rest as its own chart; the result is not drawn again as a bar.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createElement as h } from 'react';
+import type { RunRecord } from '../../../electron/core/model/results.ts';
+import type { SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
+import { buildReport } from '../../../electron/core/report/report-model.ts';
+import { sustainedResult } from '../../../electron/core/bench/kinds/sustained-write.ts';
+import { samplePlan, workerStreams } from '../../../electron/core/bench/kinds/fixtures/sustained-drive.ts';
+import { renderReportHtml } from '../report/report-html.ts';
+import { buildCompareView } from '../view/compare-view.ts';
+import { ChartGrid } from './chart-view.ts';
+import { draw } from './dom.ts';
+
+const MB = 1e6;
+
+function run(label: string, fill: Array<[number, number]>, recovery: Array<[number, number]>): RunRecord {
+  const plan = samplePlan();
+  const { lines, intervals } = workerStreams(plan, { levels: fill }, { levels: recovery });
+  return {
+    label,
+    notes: '',
+    createdAt: '2026-12-01T10:00:00.000Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: '/mnt/ssd', kind: 'folder' },
+    settings: {},
+    engine: { name: 'diskdelta', version: '0' },
+    results: [sustainedResult(plan, lines, intervals)!],
+    extras: [],
+    warnings: [],
+  };
+}
+
+// A QLC drive (2 GB at 400 MB/s, then 40) and a TLC drive whose larger cache outlasts the span.
+const records = [
+  run(
+    'QLC',
+    [
+      [2e9, 400 * MB],
+      [Infinity, 40 * MB],
+    ],
+    [
+      [0.3e9, 400 * MB],
+      [Infinity, 40 * MB],
+    ],
+  ),
+  run('TLC', [[Infinity, 900 * MB]], [[Infinity, 900 * MB]]),
+];
+const generatedAt = new Date('2026-12-01T10:00:00Z');
+
+test('Compare: a line per run over bytes written, reaching the span; the sentence for a buyer under it; no bar of it', async () => {
+  const view = buildCompareView(records, 'MB');
+  const fill = view.charts.find((c) => c.id === 'sustained-write:fill') as SeriesChartModel | undefined;
+  assert.ok(fill, `charts: ${view.charts.map((c) => c.id).join(', ')}`);
+  assert.equal(fill.x.format, 'bytes');
+  assert.equal(fill.lines.length, 2);
+  for (const line of fill.lines) assert.ok(Math.abs(line.points.at(-1)!.x / 3e9 - 1) < 0.01, 'the line reaches the bytes written');
+  // QLC: 400 MB/s up to 2 GB, 40 after.
+  const qlc = fill.lines[0]!.points;
+  assert.ok(qlc.filter((p) => p.x < 1.8e9).every((p) => Math.abs(p.y - 400) < 4));
+  assert.ok(qlc.filter((p) => p.x > 2.2e9).every((p) => Math.abs(p.y - 40) < 0.5));
+  assert.equal(
+    fill.note,
+    '#1 QLC: after 2.0 GB this drive writes at 40 MB/s: a 20 GB copy would take 7 min 35 s, not 50 s; ' +
+      '#2 TLC: over 3.0 GB written this drive kept 900 MB/s: no cache ran out within the span',
+  );
+  assert.ok(
+    view.charts.some((c) => c.id === 'sustained-write:recovery'),
+    'the stream after the rest has its chart',
+  );
+  const bars = view.charts.filter((c) => c.shape === 'bars');
+  assert.ok(
+    bars.every((c) => c.shape !== 'bars' || c.categories.every((cat) => cat.test !== 'sustained-write')),
+    'not drawn again as a bar',
+  );
+
+  const app = await draw(h(ChartGrid, { registry: CHARTS, charts: view.charts, labels: ['QLC', 'TLC'], scale: 'auto' }));
+  try {
+    const section = app.container.querySelector('[data-chart-id="sustained-write:fill"]');
+    assert.ok(section, 'the app draws it');
+    assert.equal(section.getAttribute('data-testid'), 'series-sustained-write');
+    assert.equal(section.querySelectorAll('path.recharts-curve').length, 2, 'one line per run');
+    assert.match(section.textContent ?? '', /after 2\.0 GB this drive writes at 40 MB\/s/);
+  } finally {
+    await app.unmount();
+  }
+});
+
+test('the report prints both sustained-write charts with their lines and the sentence', () => {
+  const doc = buildReport(records, { generatedAt });
+  assert.deepEqual(
+    doc.charts.filter((c) => c.type === 'sustained-write').map((c) => c.id),
+    ['sustained-write:fill', 'sustained-write:recovery'],
+  );
+  const html = renderReportHtml(doc);
+  const figure = html.slice(html.indexOf('data-chart-type="sustained-write"'));
+  const first = figure.slice(0, figure.indexOf('</figure>'));
+  assert.equal(first.match(/data-testid="report-line"/g)?.length, 2);
+  assert.match(first, /a 20 GB copy would take 7 min 35 s, not 50 s/);
+});
