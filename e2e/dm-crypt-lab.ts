@@ -208,6 +208,11 @@ export interface GuestRun {
   secondDisk?: boolean;
   /** The disks take discards (QEMU discard=unmap: holes punched in the image files), as an SSD does. */
   discard?: boolean;
+  /**
+   * Disks each of its own size and QEMU -drive options (/dev/vda, /dev/vdb, … in order), instead
+   * of diskImage/diskBytes/throttleBps/secondDisk: a throttle with bursts per disk, for example.
+   */
+  disks?: Array<{ bytes: number; options: string }>;
   memoryMiB?: number;
   timeoutMs?: number;
 }
@@ -248,7 +253,13 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     run('truncate', ['-s', String(opts.diskBytes ?? 512 * 1024 * 1024), disk]);
   }
   const throttle = `${opts.throttleBps ? `,throttling.bps-total=${opts.throttleBps}` : ''}${opts.discard ? ',discard=unmap' : ''}`;
-  const drives = ['-drive', `file=${disk},if=virtio,format=raw,cache=none${throttle}`];
+  const drives = opts.disks ? [] : ['-drive', `file=${disk},if=virtio,format=raw,cache=none${throttle}`];
+  for (const [i, d] of (opts.disks ?? []).entries()) {
+    const file = i === 0 ? disk : join(share, `disk${i + 1}.img`);
+    if (i > 0) writeFileSync(file, '');
+    run('truncate', ['-s', String(d.bytes), file]);
+    drives.push('-drive', `file=${file},if=virtio,format=raw,cache=none${d.options ? `,${d.options}` : ''}`);
+  }
   if (opts.secondDisk) {
     const second = join(share, 'disk2.img');
     writeFileSync(second, '');

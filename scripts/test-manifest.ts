@@ -42,6 +42,8 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/fleet-lab.test.ts': ['root', 'loop', 'ext4', 'blkio', 'fio', 'netns'],
   'e2e/dm-crypt-lab.test.ts': ['root', 'qemu', 'polkit', 'cryptsetup', 'loop', 'ext4', 'fstrim'],
   'e2e/forecast-rounds.test.ts': [],
+  'e2e/sustained-write-lab.test.ts': ['root', 'qemu', 'ext4'],
+  'e2e/sustained-write-truth.test.ts': [],
   'e2e/judge-against-cap.test.ts': [],
   'e2e/judge-rounds.test.ts': [],
   'e2e/lab-node-death.test.ts': [],
