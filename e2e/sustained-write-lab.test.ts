@@ -62,13 +62,17 @@ after(() => {
  */
 function onDisk(s: LabShape): string {
   return `
+step ${s.disk} mkfs
 mkfs.ext4 -q -F -b 4096 -N 256 -O ^has_journal,^resize_inode -E lazy_itable_init=0,nodiscard /dev/${s.disk}
 mkdir -p /run/${s.disk} && mount -o noatime /dev/${s.disk} /run/${s.disk} && mkdir /run/${s.disk}/t && sync
 written=$(awk '{print $7}' /sys/block/${s.disk}/stat)
+step ${s.disk} "drain $written sectors"
 sleep $(( written * 512 / ${s.shape.avg} + 2 ))
+step ${s.disk} run
 again_if_node_died $DD run --target /run/${s.disk}/t --tests sustained-write --sustained-span ${s.span} --sustained-block ${s.block} \\
   --sustained-rest ${s.restSec} --sustained-recovery ${s.recovery} --json --no-save > ${s.disk}.json 2> ${s.disk}.err; echo $? > ${s.disk}.rc
 ls -A /run/${s.disk}/t > ${s.disk}-left.txt
+step ${s.disk} done
 `;
 }
 
@@ -87,14 +91,15 @@ function intervalsOf(run: RunMeasurement): SustainedInterval[] {
 
 test(
   'sustained write on QEMU throttles with bursts: cache size, speeds before and after, recovery, against the throttle',
-  { timeout: 300_000 },
+  { timeout: 900_000 },
   async (t) => {
     if (reason || !kernel) return t.skip(reason ?? 'no lab kernel');
     const g = await runInGuest(kernel, {
       disks: SHAPES.map((s) => ({ bytes: s.span + 256 * MiB, options: throttleOptions(s.shape) })),
       memoryMiB: 1024,
-      timeoutMs: 280_000,
-      script: `DD='${DD}'\n${AGAIN_IF_NODE_DIED}\n${labModprobe(kernel, ['ext4'])}\n${SHAPES.map(onDisk).join('\n')}`,
+      timeoutMs: Number(process.env['DISKDELTA_LAB_TIMEOUT_MS'] ?? 280_000),
+      // Each step with the guest's uptime, for a guest that runs out of time (a loaded host).
+      script: `DD='${DD}'\nstep() { echo "$(cut -d' ' -f1 /proc/uptime) s: $*" >> steps.txt; }\n${AGAIN_IF_NODE_DIED}\n${labModprobe(kernel, ['ext4'])}\n${SHAPES.map(onDisk).join('\n')}`,
     });
     guests.push(g);
     const read = (name: string) => (existsSync(join(g.share, name)) ? readFileSync(join(g.share, name), 'utf8') : '');
