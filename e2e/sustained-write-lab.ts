@@ -104,10 +104,12 @@ export function throttleOptions(shape: ThrottleShape): string {
 
 /**
  * The tolerance a figure is judged with: the issue's, widened by the noise this run measured in
- * it (two standard errors of the mean interval rate: spread / √intervals × 2). Past `ceiling`
- * the run was too noisy to say anything: null, "not judged".
+ * it (two standard errors of the mean interval rate: spread / √intervals × 2). Past `ceiling`,
+ * or from under 3 intervals, the run was too noisy to say anything: null, "not judged".
  */
 export function toleranceOf(base: number, spread: number | null, intervals: number, ceiling: number): number | null {
-  const noise = spread === null || intervals < 2 ? 0 : (2 * spread) / Math.sqrt(intervals);
+  // Under 3 intervals there is no spread to speak of (a starved guest leaves a segment that short).
+  if (spread === null || intervals < 3) return null;
+  const noise = (2 * spread) / Math.sqrt(intervals);
   return noise > ceiling ? null : base + noise;
 }

@@ -69,8 +69,9 @@ test("a stream paced by the throttle and logged as the worker logs it: the app's
   assert.ok(Math.abs(a.after!.bytesPerSec / shape.avg - 1) < 0.05, `slow ${a.after!.bytesPerSec}`);
 });
 
-test('the tolerance: the issue’s, widened by two standard errors of the measured spread; past the ceiling not judged', () => {
-  assert.equal(toleranceOf(0.05, null, 0, 0.1), 0.05);
+test('the tolerance: the issue’s, widened by two standard errors of the measured spread; past the ceiling or under 3 intervals not judged', () => {
   assert.ok(Math.abs(toleranceOf(0.05, 0.1, 16, 0.1)! - 0.1) < 1e-12);
-  assert.equal(toleranceOf(0.05, 0.5, 4, 0.1), null);
+  assert.equal(toleranceOf(0.05, 0.5, 4, 0.1), null, 'too noisy');
+  assert.equal(toleranceOf(0.05, 0.01, 2, 0.1), null, 'two intervals say nothing of the spread');
+  assert.equal(toleranceOf(0.05, null, 0, 0.1), null);
 });

@@ -10,7 +10,7 @@
 //
 // Pure functions: the report and the renderer read them too.
 import type { RunSettings, Sample, TestResult } from '../model/results.ts';
-import { formatBytes, formatThroughput } from './units.ts';
+import { formatBytes } from './units.ts';
 
 /** The catalog's test id (model/catalog.ts). */
 export const SUSTAINED_TEST = 'sustained-write';
@@ -197,10 +197,8 @@ export function durationWords(sec: number): string {
 
 /** A speed in MB/s to three significant digits, as a sentence says it: "40 MB/s", "152 MB/s", "1,770 MB/s". */
 function speedWords(bytesPerSec: number): string {
-  const mb = bytesPerSec / 1e6;
-  if (!(mb > 0)) return formatThroughput(0);
-  const power = 10 ** (Math.floor(Math.log10(mb)) - 2);
-  return formatThroughput(Math.round(mb / power) * power * 1e6);
+  const mb = Number((bytesPerSec / 1e6).toPrecision(3));
+  return `${mb.toLocaleString('en-US', { maximumFractionDigits: 3 })} MB/s`;
 }
 
 /** A copy about ten times the cache, in a round figure (1, 2 or 5 × a power of ten). */

@@ -171,7 +171,6 @@ export const RUN_SETTINGS = [
     kinds: ['sustained-write'],
     flag: 'sustained-span',
     arg: 'SIZE',
-    form: { label: 'Sustained write span (MiB)', scale: MiB },
   },
   {
     key: 'sustainedBlockBytes',
