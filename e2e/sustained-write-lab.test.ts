@@ -92,13 +92,13 @@ function intervalsOf(run: RunMeasurement): SustainedInterval[] {
 
 test(
   'sustained write on QEMU throttles with bursts: cache size, speeds before and after, recovery, against the throttle',
-  { timeout: 900_000 },
+  { timeout: 960_000 },
   async (t) => {
     if (reason || !kernel) return t.skip(reason ?? 'no lab kernel');
     const g = await runInGuest(kernel, {
       disks: SHAPES.map((s) => ({ bytes: s.span + 256 * MiB, options: throttleOptions(s.shape) })),
       memoryMiB: 1024,
-      timeoutMs: Number(process.env['DISKDELTA_LAB_TIMEOUT_MS'] ?? 280_000),
+      timeoutMs: Number(process.env['DISKDELTA_LAB_TIMEOUT_MS'] ?? 900_000),
       // Each step with the guest's uptime, for a guest that runs out of time (a loaded host).
       script: `DD='${DD}'\nstep() { echo "$(cut -d' ' -f1 /proc/uptime) s: $*" >> steps.txt; }\n${AGAIN_IF_NODE_DIED}\n${labModprobe(kernel, ['ext4'])}\n${SHAPES.map(onDisk).join('\n')}`,
     });
