@@ -162,7 +162,12 @@ async function nodeTests(): Promise<number> {
 // The worker's own tests once more, against its AddressSanitizer + UBSan build: a use after
 // free or a leak that the normal build survives fails here (a sanitizer report goes to stderr
 // and turns the exit code non-zero, which every worker test checks).
-const ASAN_FILES = ['native/test/worker.test.ts', 'native/test/workload.test.ts', 'native/test/argv-fuzz.test.ts'];
+const ASAN_FILES = [
+  'native/test/worker.test.ts',
+  'native/test/workload.test.ts',
+  'native/test/argv-fuzz.test.ts',
+  'native/test/sustained.test.ts',
+];
 async function sanitized(): Promise<number> {
   const asanFiles = options.only.includes('asan') ? ASAN_FILES : ASAN_FILES.filter((f) => files.includes(f));
   if (asanFiles.length === 0) return 0;
