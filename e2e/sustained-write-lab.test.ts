@@ -38,10 +38,15 @@ interface LabShape {
 // The issue's two shapes, scaled to minutes under emulation: a cache of ~365 MiB at 80 → 10 MiB/s
 // (8×, TechPowerUp's 1 MiB writes) and a small one of ~153 MiB at 48 → 3 MiB/s (16×, 128 KiB
 // writes, so the slow speed is still a dozen writes per interval).
-const SHAPES: LabShape[] = [
+const BOTH_SHAPES: LabShape[] = [
   { disk: 'vda', shape: { avg: 10 * MiB, max: 80 * MiB, lengthSec: 4 }, block: MiB, span: 424 * MiB, restSec: 10, recovery: 160 * MiB },
   { disk: 'vdb', shape: { avg: 3 * MiB, max: 48 * MiB, lengthSec: 3 }, block: 128 * 1024, span: 176 * MiB, restSec: 8, recovery: 40 * MiB },
 ];
+// Each in-guest `diskdelta run` costs minutes of Node starting under emulation, so the suite
+// (CI's 45-minute budget) runs one shape: the small cache, whose 48 MiB/s burst a loaded host's
+// guest still keeps up with. `npm run bench:sustained-write` (DISKDELTA_LAB_ACCURACY=1) runs both.
+// Alone, the small shape is the guest's first disk (vda).
+const SHAPES: LabShape[] = process.env['DISKDELTA_LAB_ACCURACY'] === '1' ? BOTH_SHAPES : [{ ...BOTH_SHAPES[1]!, disk: 'vda' }];
 
 let reason = labUnavailable();
 let kernel: LabKernel | null = null;
