@@ -42,6 +42,7 @@ const ASSESSMENT_COLUMNS: Record<AssessmentField, string> = {
   encrypted: 'encrypted_run',
   discardOff: 'discard_off_run',
   discardOn: 'discard_on_run',
+  workingSet: 'working_set_run',
 };
 
 /** How long a writer waits for another process's transaction before giving up. */
@@ -896,13 +897,17 @@ class SqliteLibrary implements Library {
       if (!this.getAssessment(id)) return false;
       for (const [field, runId] of Object.entries(steps) as Array<[AssessmentField, number | null | undefined]>) {
         if (runId === undefined) continue;
+        if (!Object.hasOwn(ASSESSMENT_COLUMNS, field))
+          throw new LibraryError(
+            'invalid',
+            `an assessment has no step '${field}' (its steps: ${Object.keys(ASSESSMENT_COLUMNS).join(', ')})`,
+          );
         if (runId !== null && !this.#stmt('SELECT 1 FROM runs WHERE id = ?').get(runId))
           throw new LibraryError('invalid', `no run ${runId} in the library for the ${field} step ('diskdelta list' shows the ids)`);
-        this.#stmt(`UPDATE assessments SET ${ASSESSMENT_COLUMNS[field]} = ?, updated_at = ? WHERE id = ?`).run(
-          runId,
-          new Date().toISOString(),
-          id,
-        );
+        // A step set again no longer says that its earlier run was deleted.
+        this.#stmt(
+          `UPDATE assessments SET ${ASSESSMENT_COLUMNS[field]} = ?, emptied = json_remove(emptied, '$.${field}'), updated_at = ? WHERE id = ?`,
+        ).run(runId, new Date().toISOString(), id);
       }
       return true;
     });
@@ -963,6 +968,8 @@ function assessmentOf(row: Row): Assessment {
     encrypted: id(row.encrypted_run),
     discardOff: id(row.discard_off_run),
     discardOn: id(row.discard_on_run),
+    workingSet: id(row.working_set_run),
+    emptied: JSON.parse(str(row.emptied) || '{}') as Assessment['emptied'],
     notes: str(row.notes),
   };
 }
