@@ -441,6 +441,24 @@ describe('migrations', () => {
     lib.close();
   });
 
+  it("brings a version-11 library forward to figures' passes: a workload phase's passes come back whole, older figures without", () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close();
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 11), 11);
+    old.close();
+    const lib = openLibrary({ dbPath: path });
+    const run = syntheticRun(1);
+    run.results[0]!.figures = [
+      { metric: 'phaseSeconds', subject: 'delete', value: 21.69, unit: 's', provenance: 'measured', passes: [4.77, 21.69, 26.4] },
+      { metric: 'phaseSeconds', subject: 'fstrim', value: 60, unit: 's', provenance: 'measured' },
+    ];
+    const id = lib.saveRun(run);
+    assert.deepEqual(lib.getRun(id)?.results[0]?.figures, run.results[0]!.figures);
+    lib.close();
+  });
+
   it('refuses a library from a newer DiskDelta without touching it', () => {
     const path = freshPath();
     openLibrary({ dbPath: path }).close();

@@ -595,10 +595,10 @@ class SqliteLibrary implements Library {
     result.histogram.forEach(([lowerNs, count], i) => insertBucket.run(resultId, i, lowerNs, count));
     result.runs.forEach((measurement, i) => this.#insertMeasurement(resultId, i, measurement));
     const insertFigure = this.#stmt(
-      'INSERT INTO figures (result_id, seq, metric, subject, value, unit, provenance, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO figures (result_id, seq, metric, subject, value, unit, provenance, basis, passes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     (result.figures ?? []).forEach((f, i) =>
-      insertFigure.run(resultId, i, f.metric, f.subject, f.value, f.unit, f.provenance, f.basis ?? null),
+      insertFigure.run(resultId, i, f.metric, f.subject, f.value, f.unit, f.provenance, f.basis ?? null, jsonOrNull(f.passes)),
     );
     this.#insertWarnings(runId, resultId, result.warnings);
   }
@@ -704,7 +704,7 @@ class SqliteLibrary implements Library {
       })),
     }));
     const figures = (
-      this.#stmt('SELECT metric, subject, value, unit, provenance, basis FROM figures WHERE result_id = ? ORDER BY seq').all(
+      this.#stmt('SELECT metric, subject, value, unit, provenance, basis, passes FROM figures WHERE result_id = ? ORDER BY seq').all(
         resultId,
       ) as Row[]
     ).map((f): Figure => {
@@ -716,6 +716,7 @@ class SqliteLibrary implements Library {
         provenance: str(f.provenance) as Figure['provenance'],
       };
       if (f.basis != null) figure.basis = str(f.basis);
+      if (f.passes != null) figure.passes = JSON.parse(str(f.passes)) as number[];
       return figure;
     });
     const result: TestResult = {

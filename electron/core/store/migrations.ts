@@ -300,6 +300,15 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 12,
+    why: "a figure's repeated values (a workload phase's timed passes), so its spread is judged by the rates' trust rules and compare's one rule",
+    // JSON, read back whole: a handful of passes, never queried inside. NULL for figures stored
+    // before (their spread stays unknown, as compare says) and for single-valued ones.
+    sql: `
+      ALTER TABLE figures ADD COLUMN passes TEXT CHECK (passes IS NULL OR json_valid(passes));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
