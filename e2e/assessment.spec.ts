@@ -124,6 +124,9 @@ test('assess an upgrade from Overview: each step measured or picked, kept across
   await workingSet.getByRole('button', { name: 'Scan now' }).click();
   await expect(workingSet).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   await expect(workingSet.getByTestId('step-run-workingSet')).toContainText(`run 6 “working set of ${home}”`);
+  await expect(workingSet.getByTestId('step-working-set-verdict')).toHaveText(
+    'Your 90-day working set is 4.1 MB; what you have not touched in a year, 12.3 MB, can live on the old disk or the network. The new disk’s run does not say its size, so the scan is not set against it.',
+  );
   await shoot(page, workingSet, '5-working-set');
 
   // The measured before run deleted outside the page (the CLI, on the same library): its step is empty again and says which run went.

@@ -6,7 +6,7 @@
 import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { assessmentSteps, emptiedText, type AssessmentField, type AssessmentStep } from '../../../electron/core/model/assessment.ts';
 import type { AssessmentData, RunRef } from '../../../electron/core/api/contract.ts';
-import { WORKING_SET_TEST } from '../../../electron/core/analysis/working-set.ts';
+import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../../electron/core/analysis/working-set.ts';
 import { PAPERS, type Paper } from '../../../electron/core/report/paper.ts';
 import { ErrorNote, formatDate, PageHeader } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';
@@ -168,6 +168,7 @@ function StepCard({ step, assessment }: { step: AssessmentStep; assessment: Asse
               <RunLine key={f} field={f} runId={assessment[f]} />
             ))}
           </dl>
+          {step.id === 'working-set' && assessment.workingSet !== null ? <WorkingSetVerdict assessment={assessment} /> : null}
           <StepHelp step={step} />
           <StepControls step={step} assessment={assessment} />
         </>
@@ -226,6 +227,28 @@ function RunLine({ field, runId }: { field: AssessmentField; runId: number | nul
         )}
       </dd>
     </>
+  );
+}
+
+/** The scan's answer on its card, said against the new disk's size when its run knows it (as the report's story says it). */
+function WorkingSetVerdict({ assessment }: { assessment: AssessmentData }) {
+  const stores = useStoresApi();
+  const scan = useAssessment((s) => (assessment.workingSet === null ? undefined : s.records[assessment.workingSet]));
+  const after = useAssessment((s) => (assessment.after === null ? undefined : s.records[assessment.after]));
+  useEffect(() => {
+    for (const id of [assessment.workingSet, assessment.after]) if (id !== null) void stores.assessment.getState().loadRecord(id);
+  }, [stores, assessment.workingSet, assessment.after]);
+  const result = scan?.results.find((r) => r.test === WORKING_SET_TEST);
+  const summary = result ? summaryOfResult(result) : null;
+  if (!summary) return null;
+  const size = after?.target.device?.sizeBytes ?? undefined;
+  return (
+    <p className="verdict" data-testid="step-working-set-verdict">
+      {workingSetVerdict(summary, size)}
+      {size === undefined ? (
+        <span className="muted"> The new disk’s run does not say its size, so the scan is not set against it.</span>
+      ) : null}
+    </p>
   );
 }
 

@@ -5,6 +5,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiError, AssessmentData, ProcedureInput, RunRef } from '../../../electron/core/api/contract.ts';
 import type { AssessmentField } from '../../../electron/core/model/assessment.ts';
+import type { RunRecord } from '../../../electron/core/model/results.ts';
 import type { Paper } from '../../../electron/core/report/paper.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { RunsState } from './runs.ts';
@@ -31,7 +32,11 @@ export interface AssessmentState {
   pending: Partial<Record<AssessmentField, PendingStep>>;
   saving: ReportFormat | null;
   reportError: ApiError | null;
+  /** Runs a step shows more of than its label (the working-set scan's verdict), by id. */
+  records: Record<number, RunRecord>;
   load(): Promise<void>;
+  /** Reads a step's run once (a run's record does not change; a deleted one is simply not shown). */
+  loadRecord(id: number): Promise<void>;
   loadReferences(): Promise<void>;
   open(id: number): Promise<void>;
   /** A new assessment; its id, or null (the error is in the state). */
@@ -63,10 +68,16 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
       pending: {},
       saving: null,
       reportError: null,
+      records: {},
       async load() {
         const result = await client.call('assessments.list', {});
         if (result.ok) set({ list: result.data, loaded: true, error: null });
         else set({ loaded: true, error: result.error });
+      },
+      async loadRecord(id) {
+        if (get().records[id]) return;
+        const result = await client.call('library.get', { id });
+        if (result.ok) set((s) => ({ records: { ...s.records, [id]: result.data } }));
       },
       async loadReferences() {
         if (get().references.length > 0) return;
