@@ -122,7 +122,10 @@ test('assess an upgrade from Overview: each step measured or picked, kept across
   const workingSet = page.getByTestId('step-working-set');
   await workingSet.getByLabel('Folder to scan').fill(home);
   await workingSet.getByRole('button', { name: 'Scan now' }).click();
-  await expect(workingSet).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  // Polled with the card's text as the message: a scan that failed says why in the failure.
+  await expect(async () => expect(await workingSet.getAttribute('data-state'), await workingSet.innerText()).toBe('done')).toPass({
+    timeout: 60_000,
+  });
   await expect(workingSet.getByTestId('step-run-workingSet')).toContainText(`run 6 “working set of ${home}”`);
   await expect(workingSet.getByTestId('step-working-set-verdict')).toHaveText(
     'Your 90-day working set is 4.1 MB; what you have not touched in a year, 12.3 MB, can live on the old disk or the network. The new disk’s run does not say its size, so the scan is not set against it.',
