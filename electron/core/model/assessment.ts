@@ -1,5 +1,5 @@
 // An upgrade assessment: one story across days (before, the hardware swap, after), kept in the
-// library (table `assessments`, migrations 9 and 13) so that its second step can come after a reboot
+// library (table `assessments`, migrations 9 and 14) so that its second step can come after a reboot
 // with the new disk in. It holds run ids only; the runs stay ordinary runs of the library.
 // Pure: the CLI, the app and the report read the steps from here.
 

@@ -441,12 +441,12 @@ describe('migrations', () => {
     lib.close();
   });
 
-  it("brings a version-13 library forward to figures' passes: a workload phase's passes come back whole, older figures without", () => {
+  it("brings a version-14 library forward to figures' passes: a workload phase's passes come back whole, older figures without", () => {
     const path = freshPath();
     openLibrary({ dbPath: path }).close();
     rmSync(path);
     const old = new DatabaseSync(path);
-    assert.equal(migrate(old, 13), 13);
+    assert.equal(migrate(old, 14), 14);
     old.close();
     const lib = openLibrary({ dbPath: path });
     const run = syntheticRun(1);

@@ -301,7 +301,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 14,
+    version: 15,
     why: "a figure's repeated values (a workload phase's timed passes), so its spread is judged by the rates' trust rules and compare's one rule",
     // JSON, read back whole: a handful of passes, never queried inside. NULL for figures stored
     // before (their spread stays unknown, as compare says) and for single-valued ones.
