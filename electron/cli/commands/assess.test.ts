@@ -39,7 +39,7 @@ test('an assessment is started with the before run, waits in the library for the
   assert.equal(set.code, 0, set.stderr);
   assert.match(
     set.stdout,
-    /✔ 3\. The cost of encryption: measured: run 3\n +✔ 4\. TRIM \(audit and discard cost\): discard cost: runs 4 and 5\n +→ 5\. The report: diskdelta assess report 1 --out assessment\.pdf/,
+    /✔ 3\. The cost of encryption: measured: run 3\n +✔ 4\. TRIM \(audit and discard cost\): discard cost: runs 4 and 5\n +→ 5\. How big an SSD \(working set\): not scanned: diskdelta working-set DIR, then diskdelta assess set 1 --working-set RUN\n +6\. The report: diskdelta assess report 1 --out assessment\.pdf/,
   );
 
   const bad = await runCli(['assess', 'set', '1', '--after', '99', '--db', db]);
@@ -60,12 +60,20 @@ test('an assessment is started with the before run, waits in the library for the
   assert.match(story, /Before: run 1 &quot;Laptop hard disk[^"]*&quot;[^.]*\(published reference figures, 2011-01-01\)\./i);
   assert.match(story, /The new disk against the old: [^<]*135\.9 MB\/s[^<]*×3\.29/);
   assert.match(story, /Encryption: measured under dm-crypt, run 3/);
+  assert.match(story, /How big an SSD: no working-set scan in this assessment/);
   assert.match(story, /TRIM: online discard costs \+1\.987 s \(×3\.80\) per tree delete \+ sync here \(0\.710 s without, 2\.697 s with\)/);
   assert.match(html, /<h1>Upgrade assessment: 2011 laptop: HDD → SSD<\/h1>/);
   assert.ok(html.includes('data-chart-type="discard-table"'), 'the discard pair in the seed’s 2×2');
 
-  // A deleted run empties its step; the assessment stays.
+  // A deleted run empties its step, which says which run went; the assessment stays.
   assert.equal((await runCli(['delete', '3', '--db', db])).code, 0);
   const shown = await runCli(['assess', 'show', '1', '--db', db]);
-  assert.match(shown.stdout, /→ 3\. The cost of encryption: not measured: the report forecasts it/);
+  assert.match(
+    shown.stdout,
+    /→ 3\. The cost of encryption: run 3 "Intel 320 SSD \+ dm-crypt[^"]*" was deleted from the library on \d{4}-\d\d-\d\d, so this step is empty again; not measured: the report forecasts it/,
+  );
+  const listed = await runCli(['assess', 'list', '--db', db]);
+  assert.match(listed.stdout, /^ +1 {2}2011 laptop: HDD → SSD {2}\(3 of 5 steps\)$/m);
+  assert.equal((await runCli(['assess', 'set', '1', '--encrypted', '2', '--db', db])).code, 0);
+  assert.doesNotMatch((await runCli(['assess', 'show', '1', '--db', db])).stdout, /deleted/);
 });

@@ -9,19 +9,21 @@ import type { Library } from '../../core/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
 
-const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON]
-       diskdelta assess set A [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON]
+const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
+       diskdelta assess set A [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
        diskdelta assess show A [--json]
        diskdelta assess list [--json]
        diskdelta assess report A [--out FILE] [--html] [--force] [--paper a4|letter]
 
 An upgrade assessment walks through: 1. the current disk (before), 2. the new one (after: measured
 now, after the swap, or an imported or reference run), 3. the cost of encryption (a run under
-dm-crypt; without it the report can only forecast), 4. TRIM (discard-cost's two runs), 5. the
-report. It is kept in the library, so step 2 can come after a reboot with new hardware;
+dm-crypt; without it the report can only forecast), 4. TRIM (discard-cost's two runs), 5. how big
+an SSD (a working-set scan), 6. the report. It is kept in the library, so step 2 can come after a reboot with new hardware;
 \`assess show\` says which step is next and the command that does it.
   --before ID, --after ID, --encrypted ID   a run of the library for that step ('none' empties it)
   --discard OFF,ON                          discard-cost's runs without and with discard
+  --working-set ID                          a working-set scan (diskdelta working-set DIR)
+A step whose run was deleted from the library is empty again, and \`assess show\` says which run went.
 ${DB_HELP}`;
 
 const STEP_FLAGS = {
@@ -29,6 +31,7 @@ const STEP_FLAGS = {
   after: { type: 'string' },
   encrypted: { type: 'string' },
   discard: { type: 'string' },
+  'working-set': { type: 'string' },
 } as const;
 
 type StepValues = Partial<Record<keyof typeof STEP_FLAGS, string>>;
@@ -40,6 +43,7 @@ export function stepsFromFlags(values: StepValues): Partial<Record<AssessmentFie
   if (values.before !== undefined) steps.before = id(values.before);
   if (values.after !== undefined) steps.after = id(values.after);
   if (values.encrypted !== undefined) steps.encrypted = id(values.encrypted);
+  if (values['working-set'] !== undefined) steps.workingSet = id(values['working-set']);
   if (values.discard !== undefined) {
     const parts = values.discard.split(',');
     if (values.discard.trim().toLowerCase() === 'none') [steps.discardOff, steps.discardOn] = [null, null];
@@ -119,7 +123,8 @@ export const assessCommand: CliCommand = {
       if (verb === 'set') {
         const id = parseAssessmentId(positionals[0]);
         const steps = stepsFromFlags(values);
-        if (Object.keys(steps).length === 0) throw new UsageError('set which step? --before, --after, --encrypted or --discard');
+        if (Object.keys(steps).length === 0)
+          throw new UsageError('set which step? --before, --after, --encrypted, --discard or --working-set');
         requireAssessment(library, id);
         library.updateAssessment(id, steps);
         const a = requireAssessment(library, id);
@@ -139,7 +144,11 @@ export const assessCommand: CliCommand = {
             : all.length === 0
               ? 'No assessments yet: diskdelta assess start LABEL --before RUN starts one.\n'
               : all
-                  .map((a) => `${String(a.id).padStart(4)}  ${a.label}  (${assessmentSteps(a).filter((s) => s.done).length} of 4 steps)`)
+                  .map((a) => {
+                    // The report is the last step and never "done": the steps counted are the measuring ones.
+                    const steps = assessmentSteps(a).filter((s) => s.id !== 'report');
+                    return `${String(a.id).padStart(4)}  ${a.label}  (${steps.filter((s) => s.done).length} of ${steps.length} steps)`;
+                  })
                   .join('\n') + '\n',
         );
         return 0;

@@ -7,6 +7,7 @@ import type { RunRecord } from '../model/results.ts';
 import { measuredDeviceText } from '../model/run-text.ts';
 import type { Comparison } from './compare.ts';
 import { discardTable } from './discard-table.ts';
+import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from './working-set.ts';
 import type { SummarySection } from './summary.ts';
 
 const SOURCE_WORDS = { measured: 'measured here', imported: 'imported', reference: 'published reference figures' } as const;
@@ -57,5 +58,17 @@ export function assessmentStory(a: Assessment, records: RunRecord[], comparison:
       ? `TRIM: online discard costs ${pair.cost.delete.display} per tree delete + sync here (${pair.rows[0]!.delete.display} without, ${pair.rows[1]!.delete.display} with)${pair.fstrim ? `; a fstrim afterwards took ${pair.fstrim.seconds.display}` : ''}. The table below sets it beside the seed's.`
       : 'TRIM: the discard cost was not measured in this assessment (sudo diskdelta discard-cost DIR on the new disk measures it).',
   );
+  paragraphs.push(workingSetParagraph(a, records));
   return { id: 'assessment', title: `The assessment: ${a.label}`, paragraphs };
+}
+
+/** How big the new disk must be: the scan's verdict said against the after run's disk size, when that is known. */
+function workingSetParagraph(a: Assessment, records: RunRecord[]): string {
+  const scan = records.find((r) => r.id === a.workingSet);
+  const result = scan?.results.find((r) => r.test === WORKING_SET_TEST);
+  const summary = result ? summaryOfResult(result) : null;
+  if (!scan || !summary)
+    return 'How big an SSD: no working-set scan in this assessment (diskdelta working-set DIR, or the Working set page, measures it).';
+  const size = records.find((r) => r.id === a.after)?.target.device?.sizeBytes ?? undefined;
+  return `How big an SSD (${runText(records, a.workingSet)}): ${workingSetVerdict(summary, size ?? undefined)}`;
 }

@@ -315,7 +315,13 @@ function figureRows(test: string, results: Array<TestResult | null>, unit: Throu
     const def = metricById(id);
     const direction = def?.direction ?? 'none';
     const found = results.map((r) => r?.figures?.find((f) => f.metric === id && f.subject === subject) ?? null);
-    const sides: Side[] = found.map((f, runIndex) => ({ value: f?.value ?? null, logSd: null, underResolved: false, runIndex }));
+    // A figure that keeps its passes (a workload phase) is judged by the same rule as a rate; one without has no spread.
+    const sides: Side[] = found.map((f, runIndex) => ({
+      value: f?.value ?? null,
+      logSd: f?.passes ? logSpreadOfValues(f.passes) : null,
+      underResolved: false,
+      runIndex,
+    }));
     const label = [def?.label ?? id, subject].filter(Boolean).join(' · ');
     return {
       test,

@@ -22,6 +22,11 @@ export const PROCEDURE_NAMES = [
   'report.render',
   'fleet.compare',
   'fleet.report',
+  'assessments.list',
+  'assessments.get',
+  'assessments.start',
+  'assessments.set',
+  'assessments.report',
 ] as const;
 export type ProcedureName = (typeof PROCEDURE_NAMES)[number];
 

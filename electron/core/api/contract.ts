@@ -15,6 +15,7 @@ import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
 import { deviceFingerprintSchema, runRecordSchema, stackLayerSchema, systemFactsSchema, warningSchema } from '../model/schemas.ts';
 import { EVENT_NAMES, PROCEDURE_NAMES, type EventName, type ProcedureName } from './contract-names.ts';
 import { fleetProcedures } from './fleet-schemas.ts';
+import { ASSESSMENT_FIELDS } from '../model/assessment.ts';
 
 export {
   EVENT_NAMES,
@@ -146,6 +147,29 @@ export const cipherCeilingsSchema = z.object({
   kernel: z.string().optional(),
 });
 
+/** An upgrade assessment as the library keeps it (model/assessment.ts): run ids per step, and what deletions emptied. */
+export const assessmentSchema = z.object({
+  id: libraryId,
+  label: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  ...(Object.fromEntries(ASSESSMENT_FIELDS.map((f) => [f, libraryId.nullable()])) as Record<
+    (typeof ASSESSMENT_FIELDS)[number],
+    z.ZodNullable<typeof libraryId>
+  >),
+  emptied: z.partialRecord(z.enum(ASSESSMENT_FIELDS), z.object({ run: libraryId, label: z.string(), at: z.string() })),
+  notes: z.string(),
+});
+export type AssessmentData = z.infer<typeof assessmentSchema>;
+
+/**
+ * The steps to set: a library run, a shipped reference run (kept in the library first, once, as
+ * `diskdelta import --reference` does), or null to empty the step.
+ */
+const assessmentStepsInput = z
+  .partialRecord(z.enum(ASSESSMENT_FIELDS), runRefSchema.nullable())
+  .refine((steps) => Object.keys(steps).length > 0, 'name at least one step to set');
+
 /** A run going on, with what it has told so far: a tab opened during it shows it whole. */
 export const activeRunSchema = z.object({
   runId,
@@ -231,6 +255,24 @@ export const procedures = {
     output: z.object({ fileName: z.string(), mimeType: z.string(), contentBase64: z.string() }),
   },
   ...fleetProcedures,
+  /** Every upgrade assessment of the library, the last changed first. */
+  'assessments.list': { input: empty, output: z.array(assessmentSchema).max(MAX_LIST_PAGE) },
+  'assessments.get': { input: z.object({ id: libraryId }).strict(), output: assessmentSchema },
+  'assessments.start': {
+    input: z
+      .object({
+        label: plainLabel.pipe(z.string().trim().min(1, 'name the assessment: what is being upgraded, e.g. "laptop HDD → SSD"')),
+        steps: z.partialRecord(z.enum(ASSESSMENT_FIELDS), runRefSchema.nullable()).optional(),
+      })
+      .strict(),
+    output: assessmentSchema,
+  },
+  'assessments.set': { input: z.object({ id: libraryId, steps: assessmentStepsInput }).strict(), output: assessmentSchema },
+  /** The assessment's report (its story first), of its runs in step order, as a file to save; like report.render. */
+  'assessments.report': {
+    input: z.object({ id: libraryId, format: z.enum(['pdf', 'html']), paper: z.enum(PAPERS), unit: z.enum(THROUGHPUT_UNITS) }).strict(),
+    output: z.object({ fileName: z.string(), mimeType: z.string(), contentBase64: z.string() }),
+  },
 } as const satisfies Record<ProcedureName, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {

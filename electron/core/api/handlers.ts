@@ -3,9 +3,9 @@
 // procedures answer UNAVAILABLE instead of breaking the app, and so tests can run the
 // dispatch path without a disk. backend.ts adapts the real modules to these ports.
 import type { RunRecord, Warning } from '../model/results.ts';
-import { importItems, importSummary, type Library } from '../store/library.ts';
+import { importItems, importSummary, LibraryError, type Library } from '../store/library.ts';
 import type { ProcedureOutput, RunRef, SystemOverview } from './contract.ts';
-import { DEFAULT_LIST_PAGE } from '../model/list-page.ts';
+import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE } from '../model/list-page.ts';
 import { ApiFailure, type Handlers } from './dispatch.ts';
 import type { RunManager } from './run-manager.ts';
 import type { Importer } from './import-worker.ts';
@@ -14,11 +14,25 @@ import { ReportPrintError, type ReportHtml, type ReportPrinter } from '../report
 import { ReportInputError } from '../report/report-model.ts';
 import { fleetGroups, fleetRunsOf } from '../analysis/fleet-runs.ts';
 import { compareFleet } from '../analysis/fleet-compare.ts';
+import { assessmentRunIds, type Assessment, type AssessmentField } from '../model/assessment.ts';
+import type { RenderOptions } from '../report/print.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
 /** The library service itself (store/library.ts), the one the CLI uses too: no adapter. */
-export type LibraryPort = Pick<Library, 'importRuns' | 'getRun' | 'listRuns' | 'relabel' | 'deleteRun' | 'latestTrimAudits'>;
+export type LibraryPort = Pick<
+  Library,
+  | 'importRuns'
+  | 'getRun'
+  | 'listRuns'
+  | 'relabel'
+  | 'deleteRun'
+  | 'latestTrimAudits'
+  | 'createAssessment'
+  | 'getAssessment'
+  | 'listAssessments'
+  | 'updateAssessment'
+>;
 
 export interface FormatsPort {
   parseImport(fileName: string, bytes: Uint8Array): Awaitable<{ records: RunRecord[]; warnings: Warning[] }>;
@@ -113,21 +127,39 @@ export function createHandlers(backend: Backend): Handlers {
     'references.list': async () => need(backend, 'formats').references(),
     'crypto.ciphers': async ({ measure }) => ({ ceilings: await need(backend, 'crypto').ciphers(measure === true) }),
     'compare.load': async ({ runs }) => ({ runs: await loadRefs(backend, runs) }),
-    'report.render': async ({ runs, format, paper, unit }) => {
-      const records = (await loadRefs(backend, runs)).map((l) => l.record);
-      const html = need(backend, 'reportHtml');
-      const printer = format === 'pdf' ? need(backend, 'printer') : null;
-      const { renderReport } = await import('../report/print.ts');
-      try {
-        // The stored cipher ceilings of this CPU, as Compare shows them: the same forecasts in print.
-        const ceilings = (await backend.crypto?.ciphers(false)) ?? null;
-        const report = await renderReport(records, { format, paper, unit, appVersion: backend.appVersion, ceilings }, { html, printer });
-        return { fileName: report.fileName, mimeType: report.mimeType, contentBase64: Buffer.from(report.bytes).toString('base64') };
-      } catch (error) {
-        if (error instanceof ReportInputError) throw new ApiFailure('BAD_INPUT', error.message);
-        if (error instanceof ReportPrintError) throw new ApiFailure('FAILED', error.message);
-        throw error;
-      }
+    'report.render': async ({ runs, format, paper, unit }) =>
+      renderFile(
+        backend,
+        (await loadRefs(backend, runs)).map((l) => l.record),
+        { format, paper, unit },
+      ),
+
+    'assessments.list': async () => need(backend, 'library').listAssessments().slice(0, MAX_LIST_PAGE),
+    'assessments.get': async ({ id }) => getAssessmentOrFail(need(backend, 'library'), id),
+    'assessments.start': async ({ label, steps }) => {
+      const library = need(backend, 'library');
+      const ids = await stepRunIds(backend, steps ?? {});
+      return libraryCall(() => library.createAssessment(label, ids));
+    },
+    'assessments.set': async ({ id, steps }) => {
+      const library = need(backend, 'library');
+      getAssessmentOrFail(library, id);
+      const ids = await stepRunIds(backend, steps);
+      libraryCall(() => library.updateAssessment(id, ids));
+      return getAssessmentOrFail(library, id);
+    },
+    'assessments.report': async ({ id, format, paper, unit }) => {
+      const library = need(backend, 'library');
+      const assessment = getAssessmentOrFail(library, id);
+      if (assessment.before === null || assessment.after === null)
+        throw new ApiFailure(
+          'BAD_INPUT',
+          `assessment ${id} has no ${assessment.before === null ? 'before' : 'after'} run yet: set that step first, then save the report`,
+        );
+      const records = await Promise.all(assessmentRunIds(assessment).map((runId) => getOrFail(library, runId)));
+      const file = await renderFile(backend, records, { format, paper, unit, assessment });
+      // The runs' ids make the report's name elsewhere; an assessment's is named after it.
+      return { ...file, fileName: file.fileName.replace(/^diskdelta-report-[^.]*/, `diskdelta-assessment-${id}`) };
     },
     'fleet.compare': async ({ runIds }) => fleetOf(backend, runIds),
     'fleet.report': async ({ runIds, format, paper, unit }) => {
@@ -157,6 +189,65 @@ function fleetOf(backend: Backend, runIds: number[] | undefined): ProcedureOutpu
   const wanted = runIds ? new Set(runIds) : null;
   const runs = wanted ? all.filter((r) => r.id !== undefined && wanted.has(r.id)) : all;
   return { groups: fleetGroups(all), fleet: runs.length === 0 ? null : compareFleet(runs) };
+}
+
+/** The report of these runs as a file: the one path of report.render and assessments.report. */
+async function renderFile(
+  backend: Backend,
+  records: RunRecord[],
+  options: Pick<RenderOptions, 'format' | 'paper' | 'unit' | 'assessment'>,
+): Promise<ProcedureOutput<'report.render'>> {
+  const html = need(backend, 'reportHtml');
+  const printer = options.format === 'pdf' ? need(backend, 'printer') : null;
+  const { renderReport } = await import('../report/print.ts');
+  try {
+    // The stored cipher ceilings of this CPU, as Compare shows them: the same forecasts in print.
+    const ceilings = (await backend.crypto?.ciphers(false)) ?? null;
+    const report = await renderReport(records, { ...options, appVersion: backend.appVersion, ceilings }, { html, printer });
+    return { fileName: report.fileName, mimeType: report.mimeType, contentBase64: Buffer.from(report.bytes).toString('base64') };
+  } catch (error) {
+    if (error instanceof ReportInputError) throw new ApiFailure('BAD_INPUT', error.message);
+    if (error instanceof ReportPrintError) throw new ApiFailure('FAILED', error.message);
+    throw error;
+  }
+}
+
+function getAssessmentOrFail(library: LibraryPort, id: number): Assessment {
+  const assessment = library.getAssessment(id);
+  if (!assessment) throw new ApiFailure('NOT_FOUND', `no assessment ${id} in the library`);
+  return assessment;
+}
+
+/** A library refusal (a run id that is not there, a read-only file) is the user's to fix: said as it is, not as INTERNAL. */
+function libraryCall<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof LibraryError) throw new ApiFailure(error.code === 'invalid' ? 'BAD_INPUT' : 'FAILED', error.message);
+    throw error;
+  }
+}
+
+/**
+ * The library run id of each step: a library run as given (updateAssessment checks it exists),
+ * a shipped reference kept in the library first (once: importRuns finds it by its label).
+ */
+async function stepRunIds(
+  backend: Backend,
+  steps: Partial<Record<AssessmentField, RunRef | null>>,
+): Promise<Partial<Record<AssessmentField, number | null>>> {
+  const ids: Partial<Record<AssessmentField, number | null>> = {};
+  for (const [field, ref] of Object.entries(steps) as Array<[AssessmentField, RunRef | null | undefined]>) {
+    if (ref === undefined) continue;
+    if (ref === null || ref.kind === 'run') {
+      ids[field] = ref === null ? null : ref.id;
+      continue;
+    }
+    const { record } = (await loadRefs(backend, [ref]))[0]!;
+    const library = need(backend, 'library');
+    ids[field] = libraryCall(() => library.importRuns([{ run: record, fingerprint: `reference:${ref.key}` }]))[0]!.id;
+  }
+  return ids;
 }
 
 /** Library runs and shipped reference runs, in the order asked. */

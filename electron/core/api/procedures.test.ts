@@ -336,3 +336,69 @@ test("runs.start of a tarball tar cannot extract: run.finished carries tar's rea
   assert.match(payload.error.message, /tar could not extract/);
   assert.match(payload.error.message, /said on stderr:\n {2}tar: This does not look like a tar archive/, payload.error.message);
 });
+
+test('assessments: started on a shipped reference (kept in the library once), stepped, reported story first; a deleted run empties its step and says so', async (t) => {
+  const backend = await openBackend({ dbPath: ':memory:', emit: () => {}, sample: () => {}, reportHtml: renderReportHtml });
+  t.after(() => backend.close());
+  const handlers = createHandlers(backend);
+  const call = <T = any>(procedure: string, input: unknown) =>
+    invoke(handlers, procedure, input) as Promise<{ ok: true; data: T } | { ok: false; error: { code: string; message: string } }>;
+  const refs = (await call<Array<{ key: string; record: { label: string } }>>('references.list', {})) as {
+    ok: true;
+    data: Array<{ key: string; record: { label: string } }>;
+  };
+  const key = (label: RegExp) => refs.data.find((r) => label.test(r.record.label))!.key;
+  const hdd = { kind: 'reference', key: key(/^Laptop hard disk/) };
+  const ssd = { kind: 'reference', key: key(/^Intel 320 SSD, /) };
+
+  const started = await call<any>('assessments.start', { label: '  2011 laptop  ', steps: { before: hdd } });
+  assert.ok(started.ok, JSON.stringify(started));
+  assert.equal(started.data.label, '2011 laptop');
+  const hddId = started.data.before as number;
+  assert.equal((await call<any>('library.get', { id: hddId })).ok, true, 'the reference is now a run of the library');
+
+  const early = await call('assessments.report', { id: started.data.id, format: 'html', paper: 'a4', unit: 'MB' });
+  assert.ok(!early.ok && early.error.code === 'BAD_INPUT' && /no after run yet/.test(early.error.message), JSON.stringify(early));
+
+  const set = await call<any>('assessments.set', { id: started.data.id, steps: { after: ssd, encrypted: null } });
+  assert.ok(set.ok, JSON.stringify(set));
+  // The same reference picked again is the same run, not a copy.
+  const again = await call<any>('assessments.set', { id: started.data.id, steps: { before: hdd } });
+  assert.equal(again.ok && again.data.before, hddId);
+  assert.equal(((await call<unknown[]>('library.list', {})) as { data: unknown[] }).data.length, 2);
+
+  for (const [input, code, message] of [
+    [{ id: started.data.id, steps: {} }, 'BAD_INPUT', /name at least one step/],
+    [{ id: started.data.id, steps: { sideways: null } }, 'BAD_INPUT', /steps/],
+    [{ id: started.data.id, steps: { after: { kind: 'run', id: 999 } } }, 'BAD_INPUT', /no run 999 in the library for the after step/],
+    [{ id: 77, steps: { after: null } }, 'NOT_FOUND', /no assessment 77/],
+  ] as const) {
+    const bad = await call('assessments.set', input);
+    assert.ok(!bad.ok && bad.error.code === code && message.test(bad.error.message), JSON.stringify([input, bad]));
+  }
+  const noLabel = await call('assessments.start', { label: '   ' });
+  assert.ok(
+    !noLabel.ok && noLabel.error.code === 'BAD_INPUT' && /name the assessment/.test(noLabel.error.message),
+    JSON.stringify(noLabel),
+  );
+
+  const report = await call<{ fileName: string; contentBase64: string }>('assessments.report', {
+    id: started.data.id,
+    format: 'html',
+    paper: 'a4',
+    unit: 'MB',
+  });
+  assert.ok(report.ok, JSON.stringify(report));
+  assert.equal(report.data.fileName, `diskdelta-assessment-${started.data.id}.html`);
+  const html = Buffer.from(report.data.contentBase64, 'base64').toString('utf8');
+  const story = html.indexOf('data-testid="summary-assessment"');
+  assert.ok(story > 0 && story < html.indexOf('data-testid="summary-upgrade"'), 'the story comes first');
+  assert.match(html.slice(story, html.indexOf('</div>', story)), /The new disk against the old: [^<]*×3\.29/);
+
+  assert.deepEqual(await call('library.delete', { id: set.data.after }), { ok: true, data: { deleted: true } });
+  const listed = await call<any[]>('assessments.list', {});
+  assert.ok(listed.ok && listed.data.length === 1);
+  assert.equal(listed.data[0].after, null);
+  assert.equal(listed.data[0].emptied.after.run, set.data.after);
+  assert.match(listed.data[0].emptied.after.label, /^Intel 320 SSD, /);
+});

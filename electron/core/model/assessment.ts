@@ -1,5 +1,5 @@
 // An upgrade assessment: one story across days (before, the hardware swap, after), kept in the
-// library (table `assessments`, migration 8) so that its second step can come after a reboot
+// library (table `assessments`, migrations 9 and 14) so that its second step can come after a reboot
 // with the new disk in. It holds run ids only; the runs stay ordinary runs of the library.
 // Pure: the CLI, the app and the report read the steps from here.
 
@@ -17,66 +17,112 @@ export interface Assessment {
   /** discard-cost's two runs on the new disk, without and with discard. */
   discardOff: number | null;
   discardOn: number | null;
+  /** A working-set scan (#30): how big the new disk must be. Optional for the report. */
+  workingSet: number | null;
+  /** Steps whose run was deleted from the library since they were set (kept by the library's trigger): said, not silently empty. */
+  emptied: Partial<Record<AssessmentField, EmptiedStep>>;
   notes: string;
 }
 
-export type AssessmentStepId = 'before' | 'after' | 'encryption' | 'trim' | 'report';
+/** The run a step held before it was deleted. */
+export interface EmptiedStep {
+  run: number;
+  label: string;
+  /** When it was deleted (ISO). */
+  at: string;
+}
+
+export type AssessmentStepId = 'before' | 'after' | 'encryption' | 'trim' | 'working-set' | 'report';
 
 export interface AssessmentStep {
   id: AssessmentStepId;
   title: string;
   done: boolean;
+  /** The fields of the assessment this step sets (none for the report). */
+  fields: readonly AssessmentField[];
+  /** Runs this step held that were deleted since: the step is empty again, and says so. */
+  emptied: EmptiedStep[];
   /** What it holds (run ids), or what to do: in words, with the command that does it. */
   text: string;
 }
 
-export const ASSESSMENT_FIELDS = ['before', 'after', 'encrypted', 'discardOff', 'discardOn'] as const;
+export const ASSESSMENT_FIELDS = ['before', 'after', 'encrypted', 'discardOff', 'discardOn', 'workingSet'] as const;
 export type AssessmentField = (typeof ASSESSMENT_FIELDS)[number];
 
-/** The steps in order, each done or with what to do; the encryption and TRIM steps may stay open (the report forecasts, or says so). */
+/** What a deleted run left: "run 3 "SSD" was deleted from the library on 2026-12-01", or null. */
+export function emptiedText(emptied: readonly EmptiedStep[]): string | null {
+  if (emptied.length === 0) return null;
+  const runs = emptied.map((e) => `run ${e.run} "${e.label}"`).join(' and ');
+  return `${runs} ${emptied.length === 1 ? 'was' : 'were'} deleted from the library on ${emptied[0]!.at.slice(0, 10)}, so this step is empty again`;
+}
+
+/** The steps in order, each done or with what to do; encryption, TRIM and the working set may stay open (the report forecasts, or says so). */
 export function assessmentSteps(a: Assessment): AssessmentStep[] {
   const id = a.id;
+  const lost = (...fields: AssessmentField[]) => fields.flatMap((f) => (a.emptied[f] && a[f] === null ? [a.emptied[f]] : []));
+  /** The step's text, led by what a deletion emptied. */
+  const said = (emptied: EmptiedStep[], text: string) => {
+    const gone = emptiedText(emptied);
+    return gone ? `${gone}; ${text}` : text;
+  };
+  const step = (
+    stepId: AssessmentStepId,
+    title: string,
+    fields: readonly AssessmentField[],
+    done: boolean,
+    doneText: string,
+    todo: string,
+  ): AssessmentStep => {
+    const emptied = lost(...fields);
+    return { id: stepId, title, fields, done, emptied, text: done ? doneText : said(emptied, todo) };
+  };
   return [
-    {
-      id: 'before',
-      title: '1. The current disk (before)',
-      done: a.before !== null,
-      text:
-        a.before !== null
-          ? `run ${a.before}`
-          : `measure it: diskdelta run --target DIR, then diskdelta assess set ${id} --before RUN (or pick an import)`,
-    },
-    {
-      id: 'after',
-      title: '2. The new disk (after)',
-      done: a.after !== null,
-      text:
-        a.after !== null
-          ? `run ${a.after}`
-          : `after the swap (the assessment waits in the library across reboots): diskdelta run --target DIR, then diskdelta assess set ${id} --after RUN; or pick an imported or reference run`,
-    },
-    {
-      id: 'encryption',
-      title: '3. The cost of encryption',
-      done: a.encrypted !== null,
-      text:
-        a.encrypted !== null
-          ? `measured: run ${a.encrypted}`
-          : `not measured: the report forecasts it from this CPU's cipher ceilings (estimated); to measure, diskdelta encryption --target DIR, then diskdelta assess set ${id} --encrypted RUN`,
-    },
-    {
-      id: 'trim',
-      title: '4. TRIM (audit and discard cost)',
-      done: a.discardOff !== null && a.discardOn !== null,
-      text:
-        a.discardOff !== null && a.discardOn !== null
-          ? `discard cost: runs ${a.discardOff} and ${a.discardOn}`
-          : `not measured: sudo diskdelta trim-audit DIR and sudo diskdelta discard-cost DIR, then diskdelta assess set ${id} --discard OFF,ON`,
-    },
+    step(
+      'before',
+      '1. The current disk (before)',
+      ['before'],
+      a.before !== null,
+      `run ${a.before}`,
+      `measure it: diskdelta run --target DIR, then diskdelta assess set ${id} --before RUN (or pick an import)`,
+    ),
+    step(
+      'after',
+      '2. The new disk (after)',
+      ['after'],
+      a.after !== null,
+      `run ${a.after}`,
+      `after the swap (the assessment waits in the library across reboots): diskdelta run --target DIR, then diskdelta assess set ${id} --after RUN; or pick an imported or reference run`,
+    ),
+    step(
+      'encryption',
+      '3. The cost of encryption',
+      ['encrypted'],
+      a.encrypted !== null,
+      `measured: run ${a.encrypted}`,
+      `not measured: the report forecasts it from this CPU's cipher ceilings (estimated); to measure, diskdelta encryption --target DIR, then diskdelta assess set ${id} --encrypted RUN`,
+    ),
+    step(
+      'trim',
+      '4. TRIM (audit and discard cost)',
+      ['discardOff', 'discardOn'],
+      a.discardOff !== null && a.discardOn !== null,
+      `discard cost: runs ${a.discardOff} and ${a.discardOn}`,
+      `not measured: sudo diskdelta trim-audit DIR and sudo diskdelta discard-cost DIR, then diskdelta assess set ${id} --discard OFF,ON`,
+    ),
+    step(
+      'working-set',
+      '5. How big an SSD (working set)',
+      ['workingSet'],
+      a.workingSet !== null,
+      `working-set scan: run ${a.workingSet}`,
+      `not scanned: diskdelta working-set DIR, then diskdelta assess set ${id} --working-set RUN`,
+    ),
     {
       id: 'report',
-      title: '5. The report',
+      title: '6. The report',
       done: false,
+      fields: [],
+      emptied: [],
       text:
         a.before !== null && a.after !== null
           ? `diskdelta assess report ${id} --out assessment.pdf`
@@ -85,7 +131,7 @@ export function assessmentSteps(a: Assessment): AssessmentStep[] {
   ];
 }
 
-/** The runs of an assessment in report order: before, after, encrypted, then the discard pair. */
+/** The runs of an assessment in report order: before, after, encrypted, the discard pair, then the working set. */
 export function assessmentRunIds(a: Assessment): number[] {
-  return [a.before, a.after, a.encrypted, a.discardOff, a.discardOn].filter((x): x is number => x !== null);
+  return [a.before, a.after, a.encrypted, a.discardOff, a.discardOn, a.workingSet].filter((x): x is number => x !== null);
 }

@@ -71,6 +71,11 @@ export interface Figure {
   provenance: Provenance;
   /** How it was obtained, for estimated figures above all ("cipher ceiling × measured write"). */
   basis?: string;
+  /**
+   * The repeated values the figure combines (a workload phase's timed passes, raw unit): its
+   * spread, judged by the rates' trust rules (noisy) and by compare's one significance rule.
+   */
+  passes?: number[];
 }
 
 /**

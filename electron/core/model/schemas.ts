@@ -126,6 +126,7 @@ export const figureSchema = z.strictObject({
   unit: z.enum(RAW_UNITS),
   provenance: z.enum(PROVENANCES),
   basis: text.optional(),
+  passes: z.array(z.number()).max(100_000).optional(),
 });
 
 export const testResultSchema = z.strictObject({

@@ -412,6 +412,53 @@ describe('migrations', () => {
     lib.close();
   });
 
+  it('brings a version-10 assessment forward: a working-set step, and a deleted run named in the step it emptied until set again', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close();
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 10), 10);
+    old.close();
+    const lib = openLibrary({ dbPath: path });
+    const hdd = lib.saveRun(syntheticRun(1));
+    const ssd = lib.saveRun({ ...syntheticRun(2), label: 'SSD after the swap' });
+    const scan = lib.saveRun(syntheticRun(3));
+    const a = lib.createAssessment('laptop HDD → SSD', { before: hdd, after: ssd, workingSet: scan });
+    assert.deepEqual([a.before, a.after, a.workingSet, a.emptied], [hdd, ssd, scan, {}]);
+    assert.equal(lib.deleteRun(ssd), true);
+    const after = lib.getAssessment(a.id)!;
+    assert.equal(after.after, null);
+    assert.deepEqual(Object.keys(after.emptied), ['after']);
+    assert.deepEqual([after.emptied.after!.run, after.emptied.after!.label], [ssd, 'SSD after the swap']);
+    assert.match(after.emptied.after!.at, /^\d{4}-\d\d-\d\dT/);
+    assert.ok(after.updatedAt >= a.updatedAt);
+    // The other steps are untouched; setting the step again forgets the deletion.
+    assert.deepEqual([after.before, after.workingSet], [hdd, scan]);
+    const again = lib.saveRun(syntheticRun(4));
+    lib.updateAssessment(a.id, { after: again });
+    assert.deepEqual(lib.getAssessment(a.id)!.emptied, {});
+    assert.throws(() => lib.updateAssessment(a.id, { ['nonsense' as 'after']: again }), /an assessment has no step 'nonsense'/);
+    lib.close();
+  });
+
+  it("brings a version-14 library forward to figures' passes: a workload phase's passes come back whole, older figures without", () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close();
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 14), 14);
+    old.close();
+    const lib = openLibrary({ dbPath: path });
+    const run = syntheticRun(1);
+    run.results[0]!.figures = [
+      { metric: 'phaseSeconds', subject: 'delete', value: 21.69, unit: 's', provenance: 'measured', passes: [4.77, 21.69, 26.4] },
+      { metric: 'phaseSeconds', subject: 'fstrim', value: 60, unit: 's', provenance: 'measured' },
+    ];
+    const id = lib.saveRun(run);
+    assert.deepEqual(lib.getRun(id)?.results[0]?.figures, run.results[0]!.figures);
+    lib.close();
+  });
+
   it('refuses a library from a newer DiskDelta without touching it', () => {
     const path = freshPath();
     openLibrary({ dbPath: path }).close();

@@ -42,6 +42,7 @@ const ASSESSMENT_COLUMNS: Record<AssessmentField, string> = {
   encrypted: 'encrypted_run',
   discardOff: 'discard_off_run',
   discardOn: 'discard_on_run',
+  workingSet: 'working_set_run',
 };
 
 /** How long a writer waits for another process's transaction before giving up. */
@@ -594,10 +595,10 @@ class SqliteLibrary implements Library {
     result.histogram.forEach(([lowerNs, count], i) => insertBucket.run(resultId, i, lowerNs, count));
     result.runs.forEach((measurement, i) => this.#insertMeasurement(resultId, i, measurement));
     const insertFigure = this.#stmt(
-      'INSERT INTO figures (result_id, seq, metric, subject, value, unit, provenance, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO figures (result_id, seq, metric, subject, value, unit, provenance, basis, passes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     (result.figures ?? []).forEach((f, i) =>
-      insertFigure.run(resultId, i, f.metric, f.subject, f.value, f.unit, f.provenance, f.basis ?? null),
+      insertFigure.run(resultId, i, f.metric, f.subject, f.value, f.unit, f.provenance, f.basis ?? null, jsonOrNull(f.passes)),
     );
     this.#insertWarnings(runId, resultId, result.warnings);
   }
@@ -703,7 +704,7 @@ class SqliteLibrary implements Library {
       })),
     }));
     const figures = (
-      this.#stmt('SELECT metric, subject, value, unit, provenance, basis FROM figures WHERE result_id = ? ORDER BY seq').all(
+      this.#stmt('SELECT metric, subject, value, unit, provenance, basis, passes FROM figures WHERE result_id = ? ORDER BY seq').all(
         resultId,
       ) as Row[]
     ).map((f): Figure => {
@@ -715,6 +716,7 @@ class SqliteLibrary implements Library {
         provenance: str(f.provenance) as Figure['provenance'],
       };
       if (f.basis != null) figure.basis = str(f.basis);
+      if (f.passes != null) figure.passes = JSON.parse(str(f.passes)) as number[];
       return figure;
     });
     const result: TestResult = {
@@ -896,13 +898,17 @@ class SqliteLibrary implements Library {
       if (!this.getAssessment(id)) return false;
       for (const [field, runId] of Object.entries(steps) as Array<[AssessmentField, number | null | undefined]>) {
         if (runId === undefined) continue;
+        if (!Object.hasOwn(ASSESSMENT_COLUMNS, field))
+          throw new LibraryError(
+            'invalid',
+            `an assessment has no step '${field}' (its steps: ${Object.keys(ASSESSMENT_COLUMNS).join(', ')})`,
+          );
         if (runId !== null && !this.#stmt('SELECT 1 FROM runs WHERE id = ?').get(runId))
           throw new LibraryError('invalid', `no run ${runId} in the library for the ${field} step ('diskdelta list' shows the ids)`);
-        this.#stmt(`UPDATE assessments SET ${ASSESSMENT_COLUMNS[field]} = ?, updated_at = ? WHERE id = ?`).run(
-          runId,
-          new Date().toISOString(),
-          id,
-        );
+        // A step set again no longer says that its earlier run was deleted.
+        this.#stmt(
+          `UPDATE assessments SET ${ASSESSMENT_COLUMNS[field]} = ?, emptied = json_remove(emptied, '$.${field}'), updated_at = ? WHERE id = ?`,
+        ).run(runId, new Date().toISOString(), id);
       }
       return true;
     });
@@ -963,6 +969,8 @@ function assessmentOf(row: Row): Assessment {
     encrypted: id(row.encrypted_run),
     discardOff: id(row.discard_off_run),
     discardOn: id(row.discard_on_run),
+    workingSet: id(row.working_set_run),
+    emptied: JSON.parse(str(row.emptied) || '{}') as Assessment['emptied'],
     notes: str(row.notes),
   };
 }

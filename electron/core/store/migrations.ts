@@ -274,6 +274,41 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_run_fingerprint ON runs (run_fingerprint) WHERE run_fingerprint IS NOT NULL;
     `,
   },
+  {
+    version: 14,
+    why: 'an assessment step for the working set, and a record of the steps a deleted run emptied, so the app and the CLI can say which run went',
+    // SET NULL alone forgets what the step held: the trigger keeps, per step (the model's field
+    // names), the run's id and label and when it went; setting the step again clears it
+    // (store/library.ts). A trigger rather than code in deleteRun: every way a run leaves the
+    // library (delete, a future prune) records it.
+    sql: `
+      ALTER TABLE assessments ADD COLUMN working_set_run INTEGER REFERENCES runs(id) ON DELETE SET NULL;
+      ALTER TABLE assessments ADD COLUMN emptied TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(emptied));
+      CREATE TRIGGER assessment_step_run_deleted BEFORE DELETE ON runs BEGIN
+        UPDATE assessments SET emptied = json_set(emptied, '$.before', json_object('run', OLD.id, 'label', OLD.label, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))),
+          updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE before_run = OLD.id;
+        UPDATE assessments SET emptied = json_set(emptied, '$.after', json_object('run', OLD.id, 'label', OLD.label, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))),
+          updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE after_run = OLD.id;
+        UPDATE assessments SET emptied = json_set(emptied, '$.encrypted', json_object('run', OLD.id, 'label', OLD.label, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))),
+          updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE encrypted_run = OLD.id;
+        UPDATE assessments SET emptied = json_set(emptied, '$.discardOff', json_object('run', OLD.id, 'label', OLD.label, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))),
+          updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE discard_off_run = OLD.id;
+        UPDATE assessments SET emptied = json_set(emptied, '$.discardOn', json_object('run', OLD.id, 'label', OLD.label, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))),
+          updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE discard_on_run = OLD.id;
+        UPDATE assessments SET emptied = json_set(emptied, '$.workingSet', json_object('run', OLD.id, 'label', OLD.label, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))),
+          updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE working_set_run = OLD.id;
+      END;
+    `,
+  },
+  {
+    version: 15,
+    why: "a figure's repeated values (a workload phase's timed passes), so its spread is judged by the rates' trust rules and compare's one rule",
+    // JSON, read back whole: a handful of passes, never queried inside. NULL for figures stored
+    // before (their spread stays unknown, as compare says) and for single-valued ones.
+    sql: `
+      ALTER TABLE figures ADD COLUMN passes TEXT CHECK (passes IS NULL OR json_valid(passes));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,17 +7,21 @@ import { CipherCeilingsSection } from './cipher-ceilings.tsx';
 import { trimCell } from '../view/trim-cell.ts';
 import { fstrimTimerWords, onlineDiscardWords } from '../../../electron/core/model/trim-words.ts';
 import type { SystemOverview } from '../../../electron/core/api/contract.ts';
+import { AssessmentFlow, AssessOffer, useAssessmentRoute } from './assessment.tsx';
 
 export function OverviewPage() {
   const stores = useStoresApi();
   const { overview, error, loading } = useSystem((s) => s);
   const runCount = useLibrary((s) => s.runs.length);
   const libraryLoaded = useLibrary((s) => s.loaded);
+  const assessing = useAssessmentRoute();
   useEffect(() => {
     void stores.system.getState().load();
     void stores.library.getState().load();
   }, [stores]);
 
+  // An assessment opened from Overview (#/overview/assess/ID) is shown in its place.
+  if (assessing !== null) return <AssessmentFlow id={assessing} />;
   return (
     <>
       <PageHeader title="Overview">
@@ -39,6 +43,7 @@ export function OverviewPage() {
           </>
         ) : null}
       </p>
+      <AssessOffer />
       <ErrorNote error={error} what="The description of this machine" />
       {loading && !overview ? <p aria-live="polite">Reading the machine…</p> : null}
       {overview ? (

@@ -10,6 +10,7 @@ import { createRunsStore, type RunsState } from './runs.ts';
 import { createSystemStore, type SystemState } from './system.ts';
 import { createWorkingSetStore, type WorkingSetState } from './working-set.ts';
 import { createFleetStore, type FleetState } from './fleet.ts';
+import { createAssessmentStore, type AssessmentState } from './assessment.ts';
 
 export interface Stores {
   client: Pick<ApiClient, 'kind'>;
@@ -20,6 +21,7 @@ export interface Stores {
   report: StoreApi<ReportState>;
   workingSet: StoreApi<WorkingSetState>;
   fleet: StoreApi<FleetState>;
+  assessment: StoreApi<AssessmentState>;
 }
 
 export function createStores(client: ApiClient): Stores {
@@ -41,6 +43,7 @@ export function createStores(client: ApiClient): Stores {
     report: createReportStore(client),
     workingSet,
     fleet: createFleetStore(client),
+    assessment: createAssessmentStore(client, runs),
   };
 }
 
@@ -59,4 +62,5 @@ export const useSystem = <T>(select: (s: SystemState) => T): T => useStore(useSt
 export const useReport = <T>(select: (s: ReportState) => T): T => useStore(useStores().report, select);
 export const useWorkingSet = <T>(select: (s: WorkingSetState) => T): T => useStore(useStores().workingSet, select);
 export const useFleet = <T>(select: (s: FleetState) => T): T => useStore(useStores().fleet, select);
+export const useAssessment = <T>(select: (s: AssessmentState) => T): T => useStore(useStores().assessment, select);
 export const useTransportKind = (): 'electron' | 'browser' => useStores().client.kind;

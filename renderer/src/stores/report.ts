@@ -24,7 +24,7 @@ export interface ReportState {
   save(runs: RunRef[], unit: ThroughputUnit, format: ReportFormat): Promise<SavedReport | null>;
 }
 
-function base64ToBytes(base64: string): Uint8Array {
+export function base64ToBytes(base64: string): Uint8Array {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

@@ -9,7 +9,9 @@ import { compareRuns } from '../../analysis/compare.ts';
 import { loadReferenceRuns } from '../../formats/reference.ts';
 import { planRun, runBenchmark } from '../orchestrator.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
-import { phaseFigures, workloadArgv, workloadKind, type WorkloadPlan } from './workload.ts';
+import { phaseFigures, phaseTrustWarnings, workloadArgv, workloadKind, type WorkloadPlan } from './workload.ts';
+import { resultWithoutRuns } from '../../formats/common.ts';
+import type { RunRecord } from '../../model/results.ts';
 
 type Phase = Extract<WorkerMessage, { type: 'phase' }>;
 const pass = (phase: Phase['phase'], run: number, seconds: number, spread?: number): Phase => ({
@@ -137,6 +139,59 @@ describe('the workload kind', () => {
     }
     assert.match(record.results[0]?.figures?.[0]?.basis ?? '', /one file of 34 MB/);
     assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("passes are judged by the rates' trust rules: the issue's delete of 4.77 s–26.4 s is flagged noisy, steady passes are not", () => {
+    const wild = phaseFigures([pass('delete', 0, 9), pass('delete', 1, 4.77), pass('delete', 2, 21.69), pass('delete', 3, 26.4)], null);
+    assert.deepEqual(wild[0]!.passes, [4.77, 21.69, 26.4], 'the timed passes are kept (warm-up out)');
+    const flagged = phaseTrustWarnings(wild);
+    assert.equal(flagged.length, 1);
+    assert.equal(flagged[0]!.code, 'noisy');
+    assert.match(
+      flagged[0]!.message,
+      /^delete: the 3 passes differ by \d+ % \(4\.77 s–26\.4 s; coefficient of variation\), so the median 21\.7 s is known within ±\d+ % \(95 %\): something else is using the disk or the CPU; raise --runs, or measure on a quiet machine$/,
+    );
+    const steady = phaseFigures([pass('write', 1, 1.0), pass('write', 2, 1.02), pass('write', 3, 0.99)], null);
+    assert.deepEqual(phaseTrustWarnings(steady), []);
+    // Two passes 30 % apart: no interval from two, but the coefficient of variation says it.
+    assert.equal(phaseTrustWarnings(phaseFigures([pass('delete', 1, 1.0), pass('delete', 2, 1.4)], null))[0]?.code, 'noisy');
+    // One pass has no spread to judge: nothing said about it here (compare says "a single value").
+    assert.deepEqual(phaseTrustWarnings(phaseFigures([pass('delete', 1, 3)], null)), []);
+  });
+
+  it('two workload runs are judged beyond or within their passes’ spread by the one rule of compare', () => {
+    const run = (label: string, deletes: number[]): RunRecord => ({
+      label,
+      notes: '',
+      createdAt: '2026-12-01T00:00:00.000Z',
+      source: 'measured',
+      sourceFormat: 'diskdelta',
+      sourceMeta: {},
+      target: { path: '/x', kind: 'folder' },
+      settings: {},
+      engine: { name: 'diskdelta-worker tree', version: '1' },
+      results: [
+        resultWithoutRuns({
+          test: 'tree',
+          params: null,
+          bytesPerSec: null,
+          iops: null,
+          figures: phaseFigures(
+            deletes.map((s, i) => pass('delete', i + 1, s)),
+            null,
+          ),
+        }),
+      ],
+      extras: [],
+      warnings: [],
+    });
+    const rowOf = (a: number[], b: number[]) =>
+      compareRuns([run('old', a), run('new', b)]).rows.find((r) => r.metric === 'phaseSeconds:delete')!.cells[1]!.vsBaseline!;
+    const halved = rowOf([2.0, 2.1, 1.9], [1.0, 1.05, 0.95]);
+    assert.deepEqual([halved.verdict, halved.beyondSpread], ['better', 'yes']);
+    const wild = rowOf([4.77, 21.69, 26.4], [3.64, 18.65, 25.0]);
+    assert.deepEqual([wild.verdict, wild.beyondSpread], ['better', 'no']);
+    assert.match(wild.spreadReason, /is within 2× the runs' combined spread on a log scale/);
   });
 
   it("the seed's Intel 525 reference and a measured tree-3.9.1 run, in one comparison: write and delete side by side, lower is better", async (t) => {

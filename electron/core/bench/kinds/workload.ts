@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Figure, Warning } from '../../model/results.ts';
 import { resultWithoutRuns } from '../../formats/common.ts';
-import { median } from '../statistics.ts';
+import { coefficientOfVariation, median, medianInterval, TRUST } from '../statistics.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
 import { counted } from '../../model/display.ts';
@@ -101,7 +101,36 @@ export function phaseFigures(passes: Phase[], info: WorkloadInfo | null): Figure
       unit: 's',
       provenance: 'measured',
       basis: `median of ${counted(values.length, 'run')}${range}${sync}${spread}; ${describeWork(info)}`,
+      passes: values,
     };
+  });
+}
+
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+
+/**
+ * The rates' trust rules (bench/aggregate.ts, TRUST) on each phase's passes: passes that differ
+ * by more than TRUST.maxCv, or a median known only within more than ±TRUST.maxCiRelative (three
+ * passes or more), are flagged noisy, so "21.69 s, median of 3 runs (4.77 s–26.4 s)" is never
+ * printed as if it were a steady figure. Used by every kind that times phases (workloads, discard-cost).
+ */
+export function phaseTrustWarnings(figures: readonly Figure[]): Warning[] {
+  return figures.flatMap((f): Warning[] => {
+    const values = f.passes ?? [];
+    if (values.length < 2 || f.value === null) return [];
+    const cv = coefficientOfVariation(values);
+    const ci = medianInterval(values);
+    const wide = values.length >= 3 && ci !== null && ci > TRUST.maxCiRelative;
+    if (!((cv !== null && cv > TRUST.maxCv) || wide)) return [];
+    return [
+      {
+        code: 'noisy',
+        message:
+          `${f.subject}: the ${values.length} passes differ by ${pct(cv ?? 0)} (${seconds(Math.min(...values))}–${seconds(Math.max(...values))}; coefficient of variation)` +
+          `${ci === null ? '' : `, so the median ${seconds(f.value)} is known within ±${pct(ci)} (95 %)`}` +
+          ': something else is using the disk or the CPU; raise --runs, or measure on a quiet machine',
+      },
+    ];
   });
 }
 
@@ -157,16 +186,9 @@ export const workloadKind: MeasurementKind<WorkloadPlan> = {
             message:
               "only the programs' own file pages were evicted (not root, no helper): folders and inodes stayed cached, so an HDD's seeks are undercounted. Run as root, or let the helper drop the cache: `diskdelta run --elevate` (the app asks by itself) once it is installed (sudo npx diskdelta helper install)",
           });
-        return [
-          resultWithoutRuns({
-            test: plan.test,
-            params: null,
-            bytesPerSec: null,
-            iops: null,
-            warnings,
-            figures: phaseFigures(passes, info),
-          }),
-        ];
+        const figures = phaseFigures(passes, info);
+        warnings.push(...phaseTrustWarnings(figures));
+        return [resultWithoutRuns({ test: plan.test, params: null, bytesPerSec: null, iops: null, warnings, figures })];
       },
       settings: () => ({ runs: plan.runs }),
     };

@@ -7,7 +7,7 @@
 import type { Figure, RunRecord, TargetInfo, Warning } from '../../model/results.ts';
 import type { StackLayer, SystemFacts } from '../../model/machine.ts';
 import { resultWithoutRuns } from '../../formats/common.ts';
-import { SEED_TREE } from '../kinds/workload.ts';
+import { phaseTrustWarnings, SEED_TREE } from '../kinds/workload.ts';
 import type { DiscardCostResult, DiscardSetting } from './discard-cost.ts';
 
 /** The workload test the runs carry: the seed's tree when it was that size, else a scaled one (never compared as the seed's). */
@@ -86,7 +86,17 @@ export function discardCostRuns(r: DiscardCostResult, ctx: DiscardRunContext): R
       system: ctx.system,
       settings: { runs: s.deleteRuns.length },
       engine: { name: 'diskdelta-worker tree', version: ctx.version },
-      results: [resultWithoutRuns({ test, params: null, bytesPerSec: null, iops: null, warnings, figures })],
+      // Each phase's passes judged as every workload's are (a noisy delete is said, not printed as steady).
+      results: [
+        resultWithoutRuns({
+          test,
+          params: null,
+          bytesPerSec: null,
+          iops: null,
+          warnings: [...warnings, ...phaseTrustWarnings(figures)],
+          figures,
+        }),
+      ],
       extras: [],
       warnings,
     };

@@ -1,0 +1,493 @@
+// Overview's "Assess an upgrade": one story across days (the current disk, the new one after the
+// swap, what encryption costs, TRIM, how big an SSD), each step kept in the library so the next
+// can come after a reboot, ending in the report whose first page tells it. The steps and their
+// words are the core's (model/assessment.ts), as `diskdelta assess show` prints them; this page
+// adds the ways to fill a step: pick a run (the library's or a shipped reference) or measure now.
+import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { assessmentSteps, emptiedText, type AssessmentField, type AssessmentStep } from '../../../electron/core/model/assessment.ts';
+import type { AssessmentData, RunRef } from '../../../electron/core/api/contract.ts';
+import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../../electron/core/analysis/working-set.ts';
+import { PAPERS, type Paper } from '../../../electron/core/report/paper.ts';
+import { ErrorNote, formatDate, PageHeader } from '../components/common.tsx';
+import { downloadFile } from '../components/download.ts';
+import { useAssessment, useLibrary, useRuns, useSystem } from '../stores/index.ts';
+import { useStoresApi } from '../stores/use-stores-api.ts';
+import type { ReportFormat } from '../stores/report.ts';
+
+const ROUTE = /^#\/overview\/assess\/(\d{1,15})(?:[/?]|$)/;
+
+/** The flow's address: under Overview, so the sidebar keeps Overview as the page. */
+export function assessmentHref(id: number): string {
+  return `#/overview/assess/${id}`;
+}
+
+function subscribe(callback: () => void) {
+  window.addEventListener('hashchange', callback);
+  return () => window.removeEventListener('hashchange', callback);
+}
+
+/** The assessment the address opens (#/overview/assess/3), or null for Overview itself. */
+export function useAssessmentRoute(): number | null {
+  const hash = useSyncExternalStore(subscribe, () => window.location.hash);
+  const match = ROUTE.exec(hash);
+  return match ? Number(match[1]) : null;
+}
+
+/** What each step's run is called on the page: the picker's and the run line's label. */
+const FIELD_LABELS: Record<AssessmentField, string> = {
+  before: 'Run of the current disk',
+  after: 'Run of the new disk',
+  encrypted: 'Run under dm-crypt',
+  discardOff: 'Run without discard',
+  discardOn: 'Run with discard',
+  workingSet: 'Working-set scan',
+};
+
+/** The measuring steps (the report is the last, never "done"). */
+function progressOf(a: AssessmentData): { done: number; of: number; next: AssessmentStep | undefined } {
+  const steps = assessmentSteps(a);
+  const measuring = steps.filter((s) => s.id !== 'report');
+  return { done: measuring.filter((s) => s.done).length, of: measuring.length, next: steps.find((s) => !s.done) };
+}
+
+/** Overview's section: start an assessment, or go on with one the library keeps. */
+export function AssessOffer() {
+  const stores = useStoresApi();
+  const { list, loaded, error } = useAssessment((s) => s);
+  const [label, setLabel] = useState('');
+  const labelId = useId();
+  useEffect(() => {
+    void stores.assessment.getState().load();
+  }, [stores]);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const id = await stores.assessment.getState().start(label);
+    if (id !== null) window.location.hash = assessmentHref(id);
+  };
+  return (
+    <section aria-labelledby="assess-h" data-testid="assess-offer" className="assess-offer">
+      <h2 id="assess-h">Assess an upgrade</h2>
+      <p className="muted">
+        One story across days: the current disk, the new one (measured after the swap, or picked from imports and published references),
+        what encryption costs, TRIM and how big an SSD you need, then the report. Each step is kept in the library, so the next one can come
+        after a reboot with the new disk in.
+      </p>
+      <form className="form" onSubmit={(e) => void submit(e)}>
+        <label htmlFor={labelId}>What are you upgrading?</label>
+        <div className="row">
+          <input id={labelId} value={label} onChange={(e) => setLabel(e.target.value)} placeholder="laptop HDD → SSD" maxLength={200} />
+          <button type="submit" className="primary">
+            Assess an upgrade
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={error} what="The assessment" />
+      {loaded && list.length > 0 ? (
+        <ul className="assess-list" aria-label="Assessments kept in the library">
+          {list.map((a) => {
+            const { done, of, next } = progressOf(a);
+            return (
+              <li key={a.id} data-testid="assessment-item">
+                <a href={assessmentHref(a.id)}>{a.label}</a>{' '}
+                <span className="muted">
+                  · {done} of {of} steps · {next ? `next: ${next.title.replace(/^\d+\.\s*/, '')}` : 'complete'} · last changed{' '}
+                  {formatDate(a.updatedAt)}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+/** The open assessment, step by step. */
+export function AssessmentFlow({ id }: { id: number }) {
+  const stores = useStoresApi();
+  const { current, error } = useAssessment((s) => s);
+  useEffect(() => {
+    void stores.assessment.getState().open(id);
+    void stores.assessment.getState().loadReferences();
+    void stores.library.getState().load();
+    if (!stores.system.getState().overview) void stores.system.getState().load();
+    void stores.system.getState().loadCiphers(false);
+  }, [stores, id]);
+  const a = current?.id === id ? current : null;
+  return (
+    <>
+      <PageHeader title="Assess an upgrade">
+        <a className="button" href="#/overview">
+          Back to Overview
+        </a>
+      </PageHeader>
+      <ErrorNote error={error} what="Opening the assessment" />
+      {a ? (
+        <>
+          <p className="lead" data-testid="assessment-label">
+            <strong>{a.label}</strong> · started {formatDate(a.createdAt)} · last changed {formatDate(a.updatedAt)}. Each step is kept in
+            the library as you set it: close the app, swap the disk, and come back here.
+          </p>
+          <ol className="assess-steps">
+            {assessmentSteps(a).map((step) => (
+              <StepCard key={step.id} step={step} assessment={a} />
+            ))}
+          </ol>
+        </>
+      ) : error ? null : (
+        <p aria-live="polite">Reading the assessment…</p>
+      )}
+    </>
+  );
+}
+
+function StepCard({ step, assessment }: { step: AssessmentStep; assessment: AssessmentData }) {
+  const stepError = useAssessment((s) => s.stepErrors[step.fields[0] ?? 'before']);
+  const headingId = useId();
+  const state = step.id === 'report' ? 'report' : step.done ? 'done' : step.emptied.length ? 'emptied' : 'open';
+  const gone = emptiedText(step.emptied);
+  return (
+    <li className={`card assess-step ${state}`} aria-labelledby={headingId} data-testid={`step-${step.id}`} data-state={state}>
+      <h3 id={headingId}>
+        {step.title}{' '}
+        <span className={`badge step-${state}`}>
+          {state === 'done' ? 'done' : state === 'emptied' ? 'emptied' : state === 'report' ? 'last step' : 'not yet'}
+        </span>
+      </h3>
+      {gone ? (
+        <p className="banner warn" role="status" data-testid="step-emptied">
+          {gone.charAt(0).toUpperCase() + gone.slice(1)}. Pick another run or measure again.
+        </p>
+      ) : null}
+      {step.id === 'report' ? (
+        <ReportStep assessment={assessment} />
+      ) : (
+        <>
+          <dl className="facts">
+            {step.fields.map((f) => (
+              <RunLine key={f} field={f} runId={assessment[f]} />
+            ))}
+          </dl>
+          {step.id === 'working-set' && assessment.workingSet !== null ? <WorkingSetVerdict assessment={assessment} /> : null}
+          <StepHelp step={step} />
+          <StepControls step={step} assessment={assessment} />
+        </>
+      )}
+      <ErrorNote error={stepError ?? null} what="That step" />
+    </li>
+  );
+}
+
+/**
+ * Pick a run, or measure now; once the step is done they fold away behind "Change this step",
+ * so a finished assessment reads as its runs. A run measuring for the step keeps them open.
+ */
+function StepControls({ step, assessment }: { step: AssessmentStep; assessment: AssessmentData }) {
+  const measuring = useAssessment((s) => s.pending[step.fields[0]!]?.assessmentId === assessment.id);
+  const controls = (
+    <>
+      <RunPicker step={step} assessment={assessment} />
+      {step.id === 'before' || step.id === 'after' || step.id === 'working-set' ? (
+        <MeasureForm step={step} assessment={assessment} />
+      ) : null}
+    </>
+  );
+  if (!step.done || measuring) return controls;
+  return (
+    <details className="assess-change">
+      <summary>Change this step</summary>
+      {controls}
+    </details>
+  );
+}
+
+/** The run a step holds, as the library lists it. */
+function RunLine({ field, runId }: { field: AssessmentField; runId: number | null }) {
+  const run = useLibrary((s) => (runId === null ? undefined : s.runs.find((r) => r.id === runId)));
+  const source = run ? { measured: 'measured here', imported: 'imported', reference: 'published reference' }[run.source] : null;
+  return (
+    <>
+      <dt>{FIELD_LABELS[field]}</dt>
+      <dd data-testid={`step-run-${field}`}>
+        {runId === null ? (
+          <span className="muted">none yet</span>
+        ) : (
+          <>
+            run {runId}
+            {run ? (
+              <>
+                {' '}
+                “{run.label}”{' '}
+                <span className="muted">
+                  · {source} · {formatDay(run.createdAt)}
+                </span>
+              </>
+            ) : null}
+          </>
+        )}
+      </dd>
+    </>
+  );
+}
+
+/** The scan's answer on its card, said against the new disk's size when its run knows it (as the report's story says it). */
+function WorkingSetVerdict({ assessment }: { assessment: AssessmentData }) {
+  const stores = useStoresApi();
+  const scan = useAssessment((s) => (assessment.workingSet === null ? undefined : s.records[assessment.workingSet]));
+  const after = useAssessment((s) => (assessment.after === null ? undefined : s.records[assessment.after]));
+  useEffect(() => {
+    for (const id of [assessment.workingSet, assessment.after]) if (id !== null) void stores.assessment.getState().loadRecord(id);
+  }, [stores, assessment.workingSet, assessment.after]);
+  const result = scan?.results.find((r) => r.test === WORKING_SET_TEST);
+  const summary = result ? summaryOfResult(result) : null;
+  if (!summary) return null;
+  const size = after?.target.device?.sizeBytes ?? undefined;
+  return (
+    <p className="verdict" data-testid="step-working-set-verdict">
+      {workingSetVerdict(summary, size)}
+      {size === undefined ? (
+        <span className="muted"> The new disk’s run does not say its size, so the scan is not set against it.</span>
+      ) : null}
+    </p>
+  );
+}
+
+/** A run's day: a published run's time of day is not known, and a measured one's is not what matters here. */
+function formatDay(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString('en-GB', { dateStyle: 'medium' });
+}
+
+/** What a step is for, and what the app cannot do for it (TRIM needs root: the CLI). */
+function StepHelp({ step }: { step: AssessmentStep }) {
+  const ciphers = useSystem((s) => s.ciphers);
+  if (step.id === 'before')
+    return <p className="hint">Measure the disk you have now, in a folder on it, or pick a run you made or imported before.</p>;
+  if (step.id === 'after')
+    return (
+      <p className="hint">
+        After the swap: measure the new disk the same way, or pick an imported run or a published reference to see what it would be.
+      </p>
+    );
+  if (step.id === 'encryption')
+    return (
+      <p className="hint" data-testid="encryption-help">
+        {step.done
+          ? 'Measured under dm-crypt: the report shows it as the third column.'
+          : `Not measured: the report forecasts it from this CPU's cipher ceilings (estimated)${
+              ciphers ? `, measured ${formatDate(ciphers.measuredAt)}` : ', which are not measured yet (Overview measures them)'
+            }.`}{' '}
+        To measure it, start a run on <a href="#/new">New run</a> with “also measure what encryption costs” (root), then pick its dm-crypt
+        run here.
+      </p>
+    );
+  if (step.id === 'trim')
+    return (
+      <p className="hint">
+        The discard cost needs root and a scratch file system: run <code>sudo diskdelta trim-audit DIR</code> and{' '}
+        <code>sudo diskdelta discard-cost DIR</code> on the new disk, then pick its two runs (or the published 2013 pair) here.
+      </p>
+    );
+  if (step.id === 'working-set')
+    return (
+      <p className="hint">
+        How big must the new disk be? Scan the folders you use (no file is read, no administrator rights): the bytes you touched within 90
+        days are set against the new disk’s size.
+      </p>
+    );
+  return null;
+}
+
+/** A select's value for a run reference. */
+const refValue = (ref: RunRef) => (ref.kind === 'run' ? `run:${ref.id}` : `ref:${ref.key}`);
+function parseRefValue(value: string): RunRef | null {
+  if (value.startsWith('run:')) return { kind: 'run', id: Number(value.slice(4)) };
+  if (value.startsWith('ref:')) return { kind: 'reference', key: value.slice(4) };
+  return null;
+}
+
+function RunOptions() {
+  const runs = useLibrary((s) => s.runs);
+  const references = useAssessment((s) => s.references);
+  // A reference already in the library is listed once, as the library's run.
+  const kept = new Set(runs.filter((r) => r.source === 'reference').map((r) => r.label));
+  const newestFirst = [...runs].reverse();
+  return (
+    <>
+      <option value="">Choose a run…</option>
+      {newestFirst.length > 0 ? (
+        <optgroup label="In the library">
+          {newestFirst.map((r) => (
+            <option key={r.id} value={refValue({ kind: 'run', id: r.id })}>
+              {r.id}: {r.label} ({r.source === 'measured' ? 'measured' : r.source}, {r.createdAt.slice(0, 10)})
+            </option>
+          ))}
+        </optgroup>
+      ) : null}
+      <optgroup label="Published references">
+        {references
+          .filter((r) => !kept.has(r.label))
+          .map((r) => (
+            <option key={r.key} value={refValue({ kind: 'reference', key: r.key })}>
+              {r.label}
+            </option>
+          ))}
+      </optgroup>
+    </>
+  );
+}
+
+/** Pick the step's run(s) from the library or the references; or empty the step. */
+function RunPicker({ step, assessment }: { step: AssessmentStep; assessment: AssessmentData }) {
+  const stores = useStoresApi();
+  const busy = useAssessment((s) => s.busy);
+  const [picked, setPicked] = useState<Partial<Record<AssessmentField, string>>>({});
+  const ids = { [step.fields[0]!]: useId(), [step.fields[1] ?? 'x']: useId() } as Record<string, string>;
+  const key = step.fields[0]!;
+  const chosen = step.fields.map((f) => (picked[f] ? parseRefValue(picked[f]) : null));
+  const ready = chosen.every((c) => c !== null);
+  const use = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!ready) return;
+    const steps = Object.fromEntries(step.fields.map((f, i) => [f, chosen[i]!]));
+    if (await stores.assessment.getState().setSteps(key, steps)) {
+      setPicked({});
+      // A picked reference is now a run of the library: listed there, and named on the step.
+      if (chosen.some((c) => c.kind === 'reference')) void stores.library.getState().load();
+    }
+  };
+  const held = step.fields.some((f) => assessment[f] !== null);
+  return (
+    <form
+      className="form assess-pick"
+      onSubmit={(e) => void use(e)}
+      aria-label={`Pick the run for “${step.title.replace(/^\d+\.\s*/, '')}”`}
+    >
+      {step.fields.map((f) => (
+        <div key={f}>
+          <label htmlFor={ids[f]}>{FIELD_LABELS[f]}</label>
+          <select id={ids[f]} value={picked[f] ?? ''} onChange={(e) => setPicked((p) => ({ ...p, [f]: e.target.value }))}>
+            <RunOptions />
+          </select>
+        </div>
+      ))}
+      <div className="row">
+        <button type="submit" aria-disabled={!ready || busy !== null}>
+          {busy === key ? 'Saving…' : step.fields.length > 1 ? 'Use these runs' : 'Use this run'}
+        </button>
+        {held ? (
+          <button
+            type="button"
+            onClick={() => void stores.assessment.getState().setSteps(key, Object.fromEntries(step.fields.map((f) => [f, null])))}
+            aria-disabled={busy !== null}
+          >
+            Empty this step
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+const RATE_PRESETS = ['quick', 'standard', 'full'] as const;
+
+/** Measure the step now: the rates of a folder's disk, or a working-set scan; the run is the step's when it is done. */
+function MeasureForm({ step, assessment }: { step: AssessmentStep; assessment: AssessmentData }) {
+  const stores = useStoresApi();
+  const field = step.fields[0]!;
+  const pending = useAssessment((s) => s.pending[field]);
+  const live = useRuns((s) => (pending ? s.runs[pending.runId] : undefined));
+  const suggested = useSystem((s) => s.overview?.suggestedTargets[0] ?? '');
+  const [folder, setFolder] = useState('');
+  const [preset, setPreset] = useState<(typeof RATE_PRESETS)[number]>('quick');
+  const ids = { folder: useId(), preset: useId() };
+  const scan = step.id === 'working-set';
+  const running = pending && pending.assessmentId === assessment.id ? pending : null;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const target = folder.trim();
+    if (!target || running) return;
+    const label = scan ? `working set of ${target}` : `${assessment.label}: ${step.id === 'before' ? 'before' : 'after'}`;
+    await stores.assessment
+      .getState()
+      .measure(field, scan ? { target, tests: [WORKING_SET_TEST], label } : { target, preset, runs: 1, label });
+  };
+  const where = step.id === 'before' ? 'Folder on the current disk' : step.id === 'after' ? 'Folder on the new disk' : 'Folder to scan';
+  return (
+    <form className="form assess-measure" onSubmit={(e) => void submit(e)} aria-label={scan ? 'Scan now' : 'Measure now'}>
+      <label htmlFor={ids.folder}>{where}</label>
+      <div className="row">
+        <input
+          id={ids.folder}
+          value={folder}
+          onChange={(e) => setFolder(e.target.value)}
+          placeholder={suggested && suggested !== '/' ? `e.g. ${suggested}` : 'a folder on that disk'}
+        />
+        {scan ? null : (
+          <>
+            <label htmlFor={ids.preset} className="sr-only">
+              Preset
+            </label>
+            <select id={ids.preset} value={preset} onChange={(e) => setPreset(e.target.value as typeof preset)}>
+              {RATE_PRESETS.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        <button type="submit" aria-disabled={running !== null || !folder.trim()}>
+          {scan ? 'Scan now' : 'Measure now'}
+        </button>
+      </div>
+      {running ? (
+        <p role="status" data-testid="step-measuring">
+          {scan ? 'Scanning' : 'Measuring'}
+          {live?.progress ? ` · ${Math.round(live.progress.fraction * 100)} %` : ''}… It becomes this step’s run when it is done;{' '}
+          <a href="#/live">follow it on Live run</a>.
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+const PAPER_TITLES: Record<Paper, string> = { a4: 'A4', letter: 'Letter' };
+
+function ReportStep({ assessment }: { assessment: AssessmentData }) {
+  const stores = useStoresApi();
+  const { saving, reportError } = useAssessment((s) => s);
+  const [paper, setPaper] = useState<Paper>('a4');
+  const paperId = useId();
+  const ready = assessment.before !== null && assessment.after !== null;
+  const save = async (format: ReportFormat) => {
+    const file = await stores.assessment.getState().saveReport(format, paper);
+    if (file) downloadFile(file.fileName, file.mimeType, file.bytes);
+  };
+  return (
+    <>
+      <p className="hint">
+        {ready
+          ? 'Its first page tells the story: what was compared, each step measured, picked or missing, and what it means; the figures and charts follow.'
+          : 'The report needs the before and after runs first.'}
+      </p>
+      <div className="actions row" role="group" aria-label="Save the assessment report">
+        <label htmlFor={paperId}>Paper</label>
+        <select id={paperId} value={paper} onChange={(e) => setPaper(e.target.value as Paper)}>
+          {PAPERS.map((p) => (
+            <option key={p} value={p}>
+              {PAPER_TITLES[p]}
+            </option>
+          ))}
+        </select>
+        <button className="primary" onClick={() => void save('pdf')} aria-disabled={saving !== null} disabled={!ready}>
+          {saving === 'pdf' ? 'Making the PDF…' : 'Save PDF'}
+        </button>
+        <button onClick={() => void save('html')} aria-disabled={saving !== null} disabled={!ready}>
+          {saving === 'html' ? 'Making the page…' : 'Save HTML'}
+        </button>
+      </div>
+      <ErrorNote error={reportError} what="Saving the report" />
+    </>
+  );
+}
