@@ -529,7 +529,7 @@ static int open_group(recorder_t *r, const record_opts_t *o, int dir, int *fd_er
   *fd_error = -1;  // not known
   if (o->fd) {
     long flags = group_flags(o->fd);
-    if (flags < 0) return -emit_failure(FAIL_BAD_FD, "--fd %u is not a fanotify group: give the descriptor the helper's fanotify-open passed", o->fd);
+    if (flags < 0) return -emit_failure(FAIL_BAD_FD, "descriptor %u is not a fanotify group: it must be the one the helper's fanotify-open passed", o->fd);
     r->handles = (flags & FAN_REPORT_FID) != 0;
     fcntl((int)o->fd, F_SETFD, FD_CLOEXEC);
     int fl = fcntl((int)o->fd, F_GETFL);
@@ -546,7 +546,7 @@ static int open_group(recorder_t *r, const record_opts_t *o, int dir, int *fd_er
   int fd = fanotify_group_open(dir, FANOTIFY_WITH_FDS, fd_error, why, sizeof why);
   if (fd >= 0) return fd;
   if (errno == EPERM)
-    return -emit_failure(FAIL_NEEDS_ELEVATION, "%s; give --helper PATH (the polkit helper makes only the group) or run as root", why);
+    return -emit_failure(FAIL_NEEDS_ELEVATION, "%s; the recorder needs DiskDelta's polkit helper (it makes only the group) or root", why);
   return -emit_failure(FAIL_TARGET_UNUSABLE, "%s", why);
 }
 

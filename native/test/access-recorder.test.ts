@@ -338,7 +338,7 @@ describe('the access recorder', { skip: unavailable ?? false }, () => {
     assert.equal(refused.code, 3);
     const error = refused.messages.find((m) => m.type === 'error');
     assert.ok(error && error.type === 'error' && error.code === 'needs-elevation', refused.stdout);
-    assert.match(error.message, /give --helper PATH/);
+    assert.match(error.message, /needs DiskDelta's polkit helper \(it makes only the group\) or root/);
     assert.equal(existsSync(trace), false, 'no trace was left behind');
 
     const rec = startRecorder(t, ['--target', mountpoint, '--trace', trace]);
