@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ensureLabKernel, labModprobe, labUnavailable, runInGuest, type GuestResult, type LabKernel } from './dm-crypt-lab.ts';
+import { labKernelOrReason, labModprobe, runInGuest, type GuestResult, type LabKernel } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import type { EncryptionReport } from '../electron/core/crypto/encryption-run.ts';
 import { jobSpec } from '../electron/core/bench/worker-argv.ts';
@@ -79,15 +79,7 @@ const median = (xs: number[]) => {
 };
 const mb = (bps: number) => (bps / 1e6).toFixed(2);
 
-let reason = labUnavailable();
-let kernel: LabKernel | null = null;
-if (!reason) {
-  try {
-    kernel = ensureLabKernel();
-  } catch (error) {
-    reason = `cannot prepare the lab kernel: ${(error as Error).message}`;
-  }
-}
+const { kernel, reason } = labKernelOrReason();
 const guests: GuestResult[] = [];
 after(() => {
   for (const g of guests) g.dispose();

@@ -102,6 +102,20 @@ function kernelPackage(): string {
 }
 
 /**
+ * A lab test file's kernel, or why it has none (the tests skip with that reason): the host's
+ * own lacks (labUnavailable), then the kernel prepared once (ensureLabKernel).
+ */
+export function labKernelOrReason(): { kernel: LabKernel | null; reason: string | null } {
+  const reason = labUnavailable();
+  if (reason) return { kernel: null, reason };
+  try {
+    return { kernel: ensureLabKernel(), reason: null };
+  } catch (error) {
+    return { kernel: null, reason: `cannot prepare the lab kernel: ${(error as Error).message}` };
+  }
+}
+
+/**
  * Download, extract and prepare the lab kernel and its initramfs once; later calls return the
  * cache. Prepared in a temporary folder and renamed into place, so a concurrent or interrupted
  * preparation never leaves a half-made kernel behind.

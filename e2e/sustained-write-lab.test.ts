@@ -16,7 +16,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeSustained, type SustainedInterval } from '../electron/core/analysis/sustained-write.ts';
 import type { RunMeasurement, TestResult } from '../electron/core/model/results.ts';
-import { ensureLabKernel, labModprobe, labUnavailable, runInGuest, type GuestResult, type LabKernel } from './dm-crypt-lab.ts';
+import { labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import { throttleOptions, throttleTruth, toleranceOf, type ThrottleShape } from './sustained-write-lab.ts';
 
@@ -48,15 +48,7 @@ const BOTH_SHAPES: LabShape[] = [
 // Alone, the small shape is the guest's first disk (vda).
 const SHAPES: LabShape[] = process.env['DISKDELTA_LAB_ACCURACY'] === '1' ? BOTH_SHAPES : [{ ...BOTH_SHAPES[1]!, disk: 'vda' }];
 
-let reason = labUnavailable();
-let kernel: LabKernel | null = null;
-if (!reason) {
-  try {
-    kernel = ensureLabKernel();
-  } catch (error) {
-    reason = `cannot prepare the lab kernel: ${(error as Error).message}`;
-  }
-}
+const { kernel, reason } = labKernelOrReason();
 const guests: GuestResult[] = [];
 after(() => {
   for (const g of guests) g.dispose();
