@@ -5,12 +5,12 @@
 // then the report saved as PDF, whose first page (pdftotext) tells the story. Screenshots of
 // each step, light and dark, in test-results/screenshots/.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, utimesSync, writeSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { CLI, expect, NODE, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { CLI, expect, NODE, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
 
 const LABEL = '2011 laptop: HDD → SSD';
 const HDD = 'Laptop hard disk, ThinkPad X201i (2011)';
@@ -21,18 +21,10 @@ const DISCARD_ON = 'Intel 525, ext4 on LVM on LUKS: mounted with discard (2013)'
 
 /** 4 MB touched today and 12 MB untouched for two years: a 90-day working set of 4.1 MB. */
 function plant(dir: string): void {
-  const now = Date.now() / 1000;
-  for (const [name, bytes, daysAgo] of [
+  plantAgedFiles(dir, [
     ['Projects/today.bin', 4_096_000, 0.2],
     ['Archive/old.bin', 12_288_000, 730.5],
-  ] as const) {
-    const path = join(dir, name);
-    mkdirSync(join(path, '..'), { recursive: true });
-    const fd = openSync(path, 'w');
-    writeSync(fd, Buffer.alloc(bytes, 1));
-    closeSync(fd);
-    utimesSync(path, now - daysAgo * 86_400, now - daysAgo * 86_400);
-  }
+  ]);
 }
 
 async function shoot(page: Page, what: Locator | Page, name: string): Promise<void> {

@@ -2,7 +2,7 @@
 // file, and its own `diskdelta serve` on a free port (Insomnia-style data isolation).
 import { test as base, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, utimesSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,3 +94,19 @@ export const test = base.extend<{ app: AppFixture }>({
 export { expect };
 
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+
+/**
+ * Files a working-set scan knows the answer for: each `[path under dir, bytes, days since it was
+ * last touched]`, written in full (allocated, not sparse) and its atime and mtime set back.
+ */
+export function plantAgedFiles(dir: string, files: ReadonlyArray<readonly [string, number, number]>): void {
+  const now = Date.now() / 1000;
+  for (const [name, bytes, daysAgo] of files) {
+    const path = join(dir, name);
+    mkdirSync(join(path, '..'), { recursive: true });
+    const fd = openSync(path, 'w');
+    writeSync(fd, Buffer.alloc(bytes, 1));
+    closeSync(fd);
+    utimesSync(path, now - daysAgo * 86_400, now - daysAgo * 86_400);
+  }
+}

@@ -1,28 +1,19 @@
 // The Working set page as a user meets it: a folder of known files (sizes allocated, times set),
 // scanned from the page through the real worker, then the verdict said against the SSD size
 // typed in, the windows' bytes and the kept scan listed; screenshots light and dark.
-import { closeSync, mkdirSync, openSync, utimesSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { expect, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
 
-const DAY = 86_400;
 const MB = 1e6;
 
 /** Files of whole 4 KiB blocks: 4 MB read today, 8 MB read 20 days ago, 12 MB untouched for 2 years. */
 function plant(dir: string): void {
-  const now = Date.now() / 1000;
-  for (const [name, bytes, daysAgo] of [
+  plantAgedFiles(dir, [
     ['Projects/today.bin', 4_096_000, 0.2],
     ['Music/album.bin', 8_192_000, 20.5],
     ['Archive/old.bin', 12_288_000, 730.5],
-  ] as const) {
-    const path = join(dir, name);
-    mkdirSync(join(path, '..'), { recursive: true });
-    const fd = openSync(path, 'w');
-    writeSync(fd, Buffer.alloc(bytes, 1));
-    closeSync(fd);
-    utimesSync(path, now - daysAgo * DAY, now - daysAgo * DAY);
-  }
+  ]);
 }
 
 test('scan a folder from the page: the windows, the largest folders and the verdict against the SSD typed in', async ({ page, app }) => {
