@@ -4,6 +4,7 @@ import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/cor
 import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE } from '../../../electron/core/model/list-page.ts';
 import type { Warning } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
+import { latestCall } from './latest-call.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/core/model/import-limits.ts';
 import { formatBytes } from '../../../electron/core/analysis/units.ts';
 
@@ -55,6 +56,7 @@ export function cleanFilter(filter: LibraryFilter): LibraryFilter {
 }
 
 export function createLibraryStore(client: ApiClient) {
+  const loadTicket = latestCall();
   return createStore<LibraryState>()((set, get) => ({
     runs: [],
     pageSize: DEFAULT_LIST_PAGE,
@@ -66,10 +68,12 @@ export function createLibraryStore(client: ApiClient) {
     selected: [],
     lastImport: [],
     async load() {
+      const isNewest = loadTicket();
       set({ loading: true });
       // One more than the page: its presence says that older runs exist.
       const pageSize = get().pageSize;
       const result = await client.call('library.list', { ...cleanFilter(get().filter), limit: Math.min(pageSize + 1, MAX_LIST_PAGE) });
+      if (!isNewest()) return;
       if (result.ok) {
         const more = result.data.length > pageSize;
         // The API lists a page oldest first (a terminal's list ends at the prompt); the Library

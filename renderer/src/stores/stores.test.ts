@@ -5,6 +5,7 @@ import { createRunsStore, MAX_LIVE_SAMPLES } from './runs.ts';
 import { cleanFilter, createLibraryStore } from './library.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
 import { createCompareStore, MAX_COMPARED, pickerColumns } from './compare.ts';
+import { createWorkingSetStore } from './working-set.ts';
 
 /** A client whose answers the test scripts, and whose events the test fires. */
 function scriptedClient(answers: Record<string, (input: any) => unknown>) {
@@ -271,4 +272,33 @@ test('compare picker: a reference imported into the library is listed once, and 
     ],
     'ticking adds the shipped one',
   );
+});
+
+test('a slower, older list answer never overwrites a newer one: the Library and the kept scans show the run that just ended', async () => {
+  // The page's own load and the one a finished run triggers overlap; the first is answered last.
+  for (const make of ['library', 'workingSet'] as const) {
+    const answers: Array<(v: unknown) => void> = [];
+    const { client } = scriptedClient({
+      'library.list': () => new Promise((resolve) => answers.push(resolve)),
+      'library.get': ({ id }: { id: number }) => ({ ok: true, data: { id, label: `run ${id}`, results: [] } }),
+    });
+    const store = make === 'library' ? createLibraryStore(client) : createWorkingSetStore(client);
+    const older = store.getState().load();
+    const newer = store.getState().load();
+    const summary = (id: number) => ({ id, label: `run ${id}`, createdAt: '2026-12-01T10:00:00.000Z' });
+    answers[1]!({ ok: true, data: [summary(7)] });
+    await newer;
+    answers[0]!({ ok: true, data: [] });
+    await older;
+    const shown =
+      make === 'library'
+        ? (store.getState() as { runs: Array<{ id: number }> }).runs
+        : (store.getState() as { scans: Array<{ id: number }> }).scans;
+    assert.deepEqual(
+      shown.map((r) => r.id),
+      [7],
+      `${make}: the answer of the older call was dropped`,
+    );
+    assert.equal(store.getState().loading, false, `${make}: not left loading`);
+  }
 });

@@ -5,6 +5,7 @@ import type { ApiError } from '../../../electron/core/api/contract.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import { WORKING_SET_TEST } from '../../../electron/core/analysis/working-set.ts';
 import type { ApiClient } from '../api/client.ts';
+import { latestCall } from './latest-call.ts';
 
 /** Scans shown: enough for "this month against the last few". */
 export const SCANS_SHOWN = 6;
@@ -20,6 +21,7 @@ export interface WorkingSetState {
 }
 
 export function createWorkingSetStore(client: ApiClient) {
+  const loadTicket = latestCall();
   return createStore<WorkingSetState>()((set) => ({
     scans: [],
     loading: false,
@@ -27,12 +29,15 @@ export function createWorkingSetStore(client: ApiClient) {
     ssdGb: null,
     setSsdGb: (ssdGb) => set({ ssdGb }),
     async load() {
+      const isNewest = loadTicket();
       set({ loading: true, error: null });
       const list = await client.call('library.list', { test: WORKING_SET_TEST, limit: SCANS_SHOWN });
+      if (!isNewest()) return;
       if (!list.ok) return set({ loading: false, error: list.error });
       const records: RunRecord[] = [];
       for (const summary of [...list.data].reverse()) {
         const got = await client.call('library.get', { id: summary.id });
+        if (!isNewest()) return;
         if (!got.ok) return set({ loading: false, error: got.error });
         records.push(got.data);
       }
