@@ -35,7 +35,11 @@ export interface RunsState {
 /** A live chart needs the shape, not every point: older samples are dropped beyond this. */
 export const MAX_LIVE_SAMPLES = 3000;
 
+/** Ends of runs this tab did not know when they were heard: enough for its own starts in flight. */
+const ENDS_KEPT = 16;
+
 export function createRunsStore(client: ApiClient, hooks: { onFinished?: (runId: string) => void } = {}) {
+  const endsHeard = new Map<string, Pick<LiveRun, 'status' | 'recordId' | 'error'>>();
   const store = createStore<RunsState>()((set) => ({
     runs: {},
     currentRunId: null,
@@ -49,12 +53,15 @@ export function createRunsStore(client: ApiClient, hooks: { onFinished?: (runId:
         return null;
       }
       const { runId } = result.data;
-      set((s) => ({
-        starting: false,
-        currentRunId: runId,
+      // A short run can end before this answer arrives (a small folder's scan sends no progress
+      // first): its end was heard for a run this tab did not know yet, and is applied now.
+      const end = endsHeard.get(runId);
+      endsHeard.delete(runId);
+      set((s) => {
         // Its first events may have come first and made the run without its spec (adopt).
-        runs: { ...s.runs, [runId]: withSpec(s.runs[runId], runId, spec) },
-      }));
+        const run = withSpec(s.runs[runId], runId, spec);
+        return { starting: false, currentRunId: runId, runs: { ...s.runs, [runId]: end ? { ...run, ...end } : run } };
+      });
       return runId;
     },
     async cancel(runId) {
@@ -107,8 +114,13 @@ export function createRunsStore(client: ApiClient, hooks: { onFinished?: (runId:
     update(runId, (r) => ({ ...r, warnings: mergeWarnings(r.warnings, [{ code, message }]) })),
   );
   client.on('run.finished', ({ runId, status, recordId, error }) => {
-    // The end of a run this tab never saw going on is nothing to show.
+    // The end of a run this tab never saw going on is nothing to show, unless it is this tab's
+    // own run whose start has not been answered yet: kept (the newest few) for start() to apply.
     if (store.getState().runs[runId]) update(runId, (r) => ({ ...r, status, recordId, error }));
+    else {
+      endsHeard.set(runId, { status, recordId, error });
+      for (const old of endsHeard.keys()) if (endsHeard.size > ENDS_KEPT) endsHeard.delete(old);
+    }
     hooks.onFinished?.(runId);
   });
   return store;

@@ -302,3 +302,20 @@ test('a slower, older list answer never overwrites a newer one: the Library and 
     assert.equal(store.getState().loading, false, `${make}: not left loading`);
   }
 });
+
+test('a run that ends before its runs.start is answered (a tiny scan) is shown ended, not running forever', async () => {
+  let answer: (v: unknown) => void = () => {};
+  const finished: string[] = [];
+  const { client, fire } = scriptedClient({ 'runs.start': () => new Promise((resolve) => (answer = resolve)) });
+  const store = createRunsStore(client, { onFinished: (id) => finished.push(id) });
+  const started = store.getState().start({ target: '/home/me', tests: ['working-set'] });
+  fire('run.finished', { runId: 'r9', status: 'done', recordId: 6, error: null });
+  assert.equal(store.getState().runs['r9'], undefined, 'a run this tab has not started (yet) is not shown');
+  answer({ ok: true, data: { runId: 'r9' } });
+  assert.equal(await started, 'r9');
+  const run = store.getState().runs['r9']!;
+  assert.equal(run.status, 'done', 'the end heard before the answer is applied');
+  assert.equal(run.recordId, 6);
+  assert.equal(run.spec.target, '/home/me');
+  assert.deepEqual(finished, ['r9']);
+});
