@@ -7,7 +7,8 @@ import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from
 import { assessmentSteps, emptiedText, type AssessmentField, type AssessmentStep } from '../../../electron/core/model/assessment.ts';
 import type { AssessmentData, RunRef } from '../../../electron/core/api/contract.ts';
 import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../../electron/core/analysis/working-set.ts';
-import { PAPERS, type Paper } from '../../../electron/core/report/paper.ts';
+import type { Paper } from '../../../electron/core/report/paper.ts';
+import { SaveControls } from '../components/save-report.tsx';
 import { ErrorNote, formatDate, PageHeader } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';
 import { useAssessment, useLibrary, useRuns, useSystem } from '../stores/index.ts';
@@ -452,13 +453,10 @@ function MeasureForm({ step, assessment }: { step: AssessmentStep; assessment: A
   );
 }
 
-const PAPER_TITLES: Record<Paper, string> = { a4: 'A4', letter: 'Letter' };
-
 function ReportStep({ assessment }: { assessment: AssessmentData }) {
   const stores = useStoresApi();
   const { saving, reportError } = useAssessment((s) => s);
   const [paper, setPaper] = useState<Paper>('a4');
-  const paperId = useId();
   const ready = assessment.before !== null && assessment.after !== null;
   const save = async (format: ReportFormat) => {
     const file = await stores.assessment.getState().saveReport(format, paper);
@@ -471,22 +469,15 @@ function ReportStep({ assessment }: { assessment: AssessmentData }) {
           ? 'Its first page tells the story: what was compared, each step measured, picked or missing, and what it means; the figures and charts follow.'
           : 'The report needs the before and after runs first.'}
       </p>
-      <div className="actions row" role="group" aria-label="Save the assessment report">
-        <label htmlFor={paperId}>Paper</label>
-        <select id={paperId} value={paper} onChange={(e) => setPaper(e.target.value as Paper)}>
-          {PAPERS.map((p) => (
-            <option key={p} value={p}>
-              {PAPER_TITLES[p]}
-            </option>
-          ))}
-        </select>
-        <button className="primary" onClick={() => void save('pdf')} aria-disabled={saving !== null} disabled={!ready}>
-          {saving === 'pdf' ? 'Making the PDF…' : 'Save PDF'}
-        </button>
-        <button onClick={() => void save('html')} aria-disabled={saving !== null} disabled={!ready}>
-          {saving === 'html' ? 'Making the page…' : 'Save HTML'}
-        </button>
-      </div>
+      <SaveControls
+        label="Save the assessment report"
+        paper={paper}
+        onPaper={setPaper}
+        saving={saving}
+        onSave={(f) => void save(f)}
+        unready={!ready}
+        primary
+      />
       <ErrorNote error={reportError} what="Saving the report" />
     </>
   );

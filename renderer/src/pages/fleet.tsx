@@ -3,9 +3,10 @@
 // and 10th/90th percentiles, the hosts outside the fleet's fences, each host's row and verdict,
 // and the fleet report. Every text comes from the fleet report's document
 // (core/report/fleet-report-model.ts), so the page and the printed report say the same.
-import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { buildFleetReport, FLEET_CHART_LEGEND } from '../../../electron/core/report/fleet-report-model.ts';
-import { PAPERS, type Paper } from '../../../electron/core/report/paper.ts';
+import type { Paper } from '../../../electron/core/report/paper.ts';
+import { SaveControls } from '../components/save-report.tsx';
 import { EmptyState, ErrorNote, formatDate, PageHeader, TableScroll } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';
 import { ChartView } from '../charts/chart-view.ts';
@@ -14,8 +15,6 @@ import { useCompare, useFleet } from '../stores/index.ts';
 import type { LibraryState } from '../stores/library.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { bytesToBase64 } from '../view/base64.ts';
-
-const PAPER_TITLES: Record<Paper, string> = { a4: 'A4', letter: 'Letter' };
 
 export function FleetPage() {
   const stores = useStoresApi();
@@ -26,7 +25,6 @@ export function FleetPage() {
   const [imported, setImported] = useState<Awaited<ReturnType<LibraryState['importFiles']>>>([]);
   const [paper, setPaper] = useState<Paper>('a4');
   const fileInput = useRef<HTMLInputElement>(null);
-  const paperId = useId();
   useEffect(() => {
     void stores.fleet.getState().load();
   }, [stores]);
@@ -213,22 +211,14 @@ export function FleetPage() {
             ) : null}
           </section>
           <div className="save-report">
-            <div className="actions" role="group" aria-label="Save the fleet report">
-              <label htmlFor={paperId}>Paper</label>
-              <select id={paperId} value={paper} onChange={(e) => setPaper(e.target.value as Paper)}>
-                {PAPERS.map((p) => (
-                  <option key={p} value={p}>
-                    {PAPER_TITLES[p]}
-                  </option>
-                ))}
-              </select>
-              <button onClick={() => void save('pdf')} aria-disabled={saving !== null}>
-                {saving === 'pdf' ? 'Making the PDF…' : 'Save fleet PDF'}
-              </button>
-              <button onClick={() => void save('html')} aria-disabled={saving !== null}>
-                {saving === 'html' ? 'Making the page…' : 'Save fleet HTML'}
-              </button>
-            </div>
+            <SaveControls
+              label="Save the fleet report"
+              paper={paper}
+              onPaper={setPaper}
+              saving={saving}
+              onSave={(f) => void save(f)}
+              what="fleet "
+            />
           </div>
         </div>
       ) : null}
