@@ -161,7 +161,15 @@ test(
         lines.push(`${line}, allowed ±${(tolerance * 100).toFixed(1)} %`);
         if (off === null || Math.abs(off) > tolerance) problems.push(`${line}: outside ±${(tolerance * 100).toFixed(1)} %`);
       }
-      if (count < 2) lines.push(`${shapeText}: the cache size or the speed past it was not judged: the host was too loaded to tell`);
+      if (count < 2) {
+        lines.push(`${shapeText}: the cache size or the speed past it was not judged: the host was too loaded to tell`);
+        // What the analysis was given, so a figure taken from too few intervals can be told from a loaded host.
+        lines.push(
+          `${shapeText}: the fill's interval rates (MiB/s): ${intervalsOf(fill)
+            .map((x) => ((x.intervalBytes * 1e9) / x.intervalNs / MiB).toFixed(1))
+            .join(' ')}`,
+        );
+      }
       // The shape, where the guest kept up with the cache's speed (its noise judged): a fall
       // found, the cache several times faster than past it (8× and 16× here), less back after
       // the rest than the whole cache. A guest starved by a loaded host cannot write at the burst
