@@ -11,6 +11,7 @@
 // - rows: each test a heading, under it one horizontal bar per run with its number before and
 //   its value after (the report's layout), used otherwise: at 390 px or with many tests. A row
 //   never runs out of room, so nothing is cut or overlaps at any width.
+import { niceTicks } from '../view/axis-ticks.ts';
 import {
   chartDomain,
   labelLayout,
@@ -89,15 +90,9 @@ export function columnWidthPx(chartWidth: number, categories: number, runs: numb
   return (band * 0.8 - 4 * (runs - 1)) / Math.max(1, runs);
 }
 
-/** Round steps (1, 2 or 5 × 10^n) from zero up to at most max. */
+/** Round steps (1, 2 or 5 × 10^n) from zero up to at most max: the series axes' steps, none past the top. */
 export function linearTicks(max: number, count = 5): number[] {
-  if (!(max > 0)) return [0];
-  const raw = max / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
-  const ticks: number[] = [];
-  for (let i = 0; i * step <= max * (1 + 1e-9); i++) ticks.push(Number((i * step).toPrecision(12)));
-  return ticks;
+  return niceTicks(max, count).filter((t) => t <= max * (1 + 1e-9));
 }
 
 /** Powers of ten inside [low, high]; with 1, 2 and 5 of each decade when fewer than 3 fit. */
