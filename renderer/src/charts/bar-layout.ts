@@ -12,25 +12,17 @@
 //   its value after (the report's layout), used otherwise: at 390 px or with many tests. A row
 //   never runs out of room, so nothing is cut or overlaps at any width.
 import { niceTicks } from '../view/axis-ticks.ts';
-import {
-  chartDomain,
-  labelLayout,
-  labelRoomPx,
-  LABEL_CHAR_PX,
-  wrapTickLabel,
-  type BarDatum,
-  type BarLabelText,
-} from '../view/compare-view.ts';
+import { chartDomain, labelRoomPx, LABEL_CHAR_PX, wrapTickLabel, type BarDatum, type BarLabelText } from '../view/compare-view.ts';
 
 const MARGIN = { top: 8, right: 16, bottom: 8, left: 8 };
-export const Y_AXIS_PX = 80;
+const Y_AXIS_PX = 80;
 /** The columns layout's height before its titles take more than one line. */
 const BASE_HEIGHT = 300;
 const TICK_LINE_PX = 14;
 /** Under each column: the run's number ("#2"), 9 px. */
 const RUN_NUMBER_PX = 12;
 /** A column narrower than this has no room for its run's number: the chart is laid out in rows. */
-export const MIN_COLUMN_PX = 12;
+const MIN_COLUMN_PX = 12;
 /** The rows layout: a test's title lines, then a row per run. */
 const ROW_PX = 16;
 const ROW_BAR_PX = 12;
@@ -85,7 +77,7 @@ const drawable = (v: number | undefined, log: boolean): v is number =>
   typeof v === 'number' && Number.isFinite(v) && (log ? v > 0 : v >= 0);
 
 /** Roughly how wide each column is: 80 % of the test's band, split between the runs, 4 px apart. */
-export function columnWidthPx(chartWidth: number, categories: number, runs: number): number {
+function columnWidthPx(chartWidth: number, categories: number, runs: number): number {
   const band = (chartWidth - MARGIN.left - Y_AXIS_PX - MARGIN.right) / Math.max(1, categories);
   return (band * 0.8 - 4 * (runs - 1)) / Math.max(1, runs);
 }
@@ -210,6 +202,3 @@ function rows(data: readonly BarDatum[], runs: number, width: number, log: boole
   });
   return { orientation: 'rows', width, height: Math.max(top, 40), bars, plot, titles };
 }
-
-/** How a columns layout's label sits above its bar (re-exported for the view). */
-export { labelLayout };
