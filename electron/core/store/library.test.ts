@@ -291,12 +291,12 @@ describe('import fingerprints', () => {
     grown.close();
   });
 
-  it('knows the runs saved before run fingerprints existed (schema 11)', () => {
+  it('knows the runs saved before run fingerprints existed (schema 12)', () => {
     const path = freshPath();
     const old = openLibrary({ dbPath: path });
     const id = old.saveRun(syntheticRun(5));
     old.close();
-    // Written as schema 11 would have: no run fingerprint.
+    // Written as schema 12 would have: no run fingerprint.
     const raw = new DatabaseSync(path);
     raw.exec('UPDATE runs SET run_fingerprint = NULL');
     raw.close();

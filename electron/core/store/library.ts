@@ -84,7 +84,7 @@ export function importSummary(outcomes: ImportOutcome[]): { ids: number[]; alrea
   };
 }
 
-/** Stored for a run without a figure to fingerprint: NULL would mean "saved before schema 12, not looked at yet". */
+/** Stored for a run without a figure to fingerprint: NULL would mean "saved before schema 13, not looked at yet". */
 const NO_RUN_FINGERPRINT = '';
 
 /** An outcome's reason in words, the same in the CLI and the app. */
@@ -506,7 +506,7 @@ class SqliteLibrary implements Library {
     });
   }
 
-  /** Runs saved before schema 12 have no run fingerprint: the first import gives them one (once). */
+  /** Runs saved before schema 13 have no run fingerprint: the first import gives them one (once). */
   #fingerprintOldRuns(): void {
     const ids = this.#stmt('SELECT id FROM runs WHERE run_fingerprint IS NULL').all() as Row[];
     const update = this.#stmt('UPDATE runs SET run_fingerprint = ? WHERE id = ?');
