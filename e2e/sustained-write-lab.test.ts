@@ -153,7 +153,11 @@ test(
         const line = `${shapeText}: ${what} ${measured === null ? 'not found' : (measured / MiB).toFixed(2)} vs the throttle's ${(expected / MiB).toFixed(2)} (MiB${what.startsWith('speed') ? '/s' : ''})${off === null ? '' : `, ${off >= 0 ? '+' : ''}${(off * 100).toFixed(1)} %`}`;
         if (tolerance === null) {
           lines.push(
-            `${line}: NOT JUDGED (spread ${((noise.spread ?? 0) * 100).toFixed(0)} % over ${noise.n} intervals: noise past ±${MAX_NOISE * 100} %)`,
+            `${line}: NOT JUDGED (${
+              noise.n < 3
+                ? `taken from ${noise.n} interval${noise.n === 1 ? '' : 's'}: too few to have a spread`
+                : `spread ${((noise.spread ?? 0) * 100).toFixed(0)} % over ${noise.n} intervals: noise past ±${MAX_NOISE * 100} %`
+            })`,
           );
           continue;
         }
@@ -162,7 +166,7 @@ test(
         if (off === null || Math.abs(off) > tolerance) problems.push(`${line}: outside ±${(tolerance * 100).toFixed(1)} %`);
       }
       if (count < 2) {
-        lines.push(`${shapeText}: the cache size or the speed past it was not judged: the host was too loaded to tell`);
+        lines.push(`${shapeText}: the cache size or the speed past it was not judged (the reason is on its line)`);
         // What the analysis was given, so a figure taken from too few intervals can be told from a loaded host.
         lines.push(
           `${shapeText}: the fill's interval rates (MiB/s): ${intervalsOf(fill)

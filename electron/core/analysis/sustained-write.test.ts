@@ -128,3 +128,22 @@ test("the buyer's sentence: the speed after the cache and what a copy ten times 
   assert.equal(buyerSentence(a, 6e9), 'after 4.1 GB this drive writes at 152 MB/s: a 50 GB copy would take 5 min 10 s, not 1 min 40 s');
   assert.deepEqual([durationWords(80), durationWords(260), durationWords(3900)], ['80 s', '4 min 20 s', '1 h 5 min']);
 });
+
+test('the interval a cliff falls in is no second cliff: the speed past the cache is taken over the whole slow stretch', () => {
+  // The sustained-write lab's fill at 22:00 UTC on 2026-12-01 (load 0.6): QEMU's throttle at
+  // 48 MiB/s for 153.4 MiB, then 3 MiB/s; the rates it printed, one per 500 ms interval. The
+  // interval of the fall (9.6) beside the first slow one made a 1.25× "cut" of its own, and the
+  // speed past the cache came from the single interval between the two cuts.
+  const MiB = 2 ** 20;
+  const rates = [55.7, 48.1, 48.1, 48.1, 47.9, 47.9, 9.6, 3.0, 2.9, 3.2, 3.0, 2.9, 3.0, 3.2, 2.9, 3.0, 2.9, 3.2, 2.9, 2.9, 2.9];
+  let bytes = 0;
+  const intervals = rates.map((r) => {
+    bytes += r * MiB * 0.5;
+    return { bytes, intervalBytes: r * MiB * 0.5, intervalNs: 0.5e9 };
+  });
+  const a = analyzeSustained({ bytes, elapsedNs: rates.length * 0.5e9, restNs: 0, complete: true, intervals });
+  assert.equal(a.cliffs.length, 1, 'one fall');
+  assert.equal(a.after!.intervals, 14, 'every interval after the mixed one');
+  within(a.after!.bytesPerSec, 3.0 * MiB, 0.02, 'past the cache');
+  within(a.before.bytesPerSec, 48 * MiB, 0.01, 'in the cache');
+});

@@ -131,18 +131,47 @@ function cliffBytes(xs: readonly SustainedInterval[], k: number, fast: number, s
   return startBytes + fast * t;
 }
 
-/** The cliffs, the cache size and the speeds of a fill stream; the recovery from the stream after the rest. */
-export function analyzeSustained(fill: SustainedStream, recovery?: SustainedStream | null): SustainedAnalysis {
-  const xs = fill.intervals.filter((x) => x.intervalNs > 0);
-  const cuts = splits(xs);
+function segmentsOf(xs: readonly SustainedInterval[], cuts: readonly number[]): SustainedInterval[][] {
   const segments: SustainedInterval[][] = [];
   let from = 0;
   for (const k of [...cuts, xs.length]) {
     segments.push(xs.slice(from, k));
     from = k;
   }
-  // A segment's speed without its mixed intervals: the stream's first, and those a cut falls between.
-  const speeds = segments.map((seg, i) => pureSpeed(i === 0 ? seg : seg.slice(1), i === 0, i < segments.length - 1));
+  return segments;
+}
+
+/** Each segment's speed without its mixed intervals: the stream's first, and those a cut falls between. */
+const segmentSpeeds = (segments: readonly SustainedInterval[][]) =>
+  segments.map((seg, i) => pureSpeed(i === 0 ? seg : seg.slice(1), i === 0, i < segments.length - 1));
+
+/**
+ * The cuts that are real changes of speed. The interval a cliff falls in sits between the two
+ * speeds, and with MIN_SIDE intervals a side, binary segmentation can cut again right after it
+ * ([9.6, 3.0] against 3.0 MiB/s differs by 1.25×): a sliver whose pure speed is its neighbour's.
+ * Such a cut is dropped (the weakest first) until every cut left changes the speed by DROP_RATIO,
+ * so the speed past the cache is taken over the whole slow stretch, not the one interval between
+ * the cuts (the sustained-write lab's quiet runs: 1 interval of 15).
+ */
+function realCuts(xs: readonly SustainedInterval[], cuts: readonly number[]): number[] {
+  const kept = [...cuts];
+  for (;;) {
+    const speeds = segmentSpeeds(segmentsOf(xs, kept));
+    const ratios = kept.map((_, i) => {
+      const [a, b] = [speeds[i]!.bytesPerSec, speeds[i + 1]!.bytesPerSec];
+      return Math.max(a, b) / Math.max(Number.MIN_VALUE, Math.min(a, b));
+    });
+    const weakest = ratios.reduce((w, r, i) => (r < DROP_RATIO && (w < 0 || r < ratios[w]!) ? i : w), -1);
+    if (weakest < 0) return kept;
+    kept.splice(weakest, 1);
+  }
+}
+
+/** The cliffs, the cache size and the speeds of a fill stream; the recovery from the stream after the rest. */
+export function analyzeSustained(fill: SustainedStream, recovery?: SustainedStream | null): SustainedAnalysis {
+  const xs = fill.intervals.filter((x) => x.intervalNs > 0);
+  const cuts = realCuts(xs, splits(xs));
+  const speeds = segmentSpeeds(segmentsOf(xs, cuts));
   const cliffs: SustainedCliff[] = [];
   let firstCut = -1;
   cuts.forEach((k, i) => {
