@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { FAILED_TEST, type RunMeasurement, type RunRecord, type TestResult } from '../model/results.ts';
 import { compareRuns, directionOfUnit, testTitle, type CompareRow } from './compare.ts';
 import { formatComparisonText } from './compare-text.ts';
+import { provenanceText } from '../model/provenance.ts';
 
 function result(test: string, fields: Partial<TestResult>): TestResult {
   return {
@@ -272,6 +273,27 @@ describe('compareRuns direction and spread', () => {
     const c = compareRuns([a, b]);
     assert.ok(c.notes.includes('seq1m-q1t1-read: the runs differ in block size 8 KiB in #1, 1 MiB in #2.'), c.notes.join('\n'));
     assert.ok(c.notes.some((n) => n.includes('different engines (bonnie++, diskdelta-worker)')));
+  });
+
+  it('says where imported runs came from: a DiskDelta export of its own measurement is not another tool’s file', () => {
+    const r = [result('seq1m-q1t1-read', { bytesPerSec: 1 })];
+    const viaExport = (source: string, sourceFormat: string) =>
+      run('exported', r, {
+        source: 'imported',
+        sourceFormat: 'diskdelta',
+        sourceMeta: { 'diskdelta.source': source, 'diskdelta.sourceFormat': sourceFormat },
+        engine: { name: 'diskdelta', version: '0.1.0' },
+      });
+    const bonnie = run('bonnie', r, { source: 'imported' });
+    const c = compareRuns([viaExport('measured', 'diskdelta'), bonnie, viaExport('imported', 'fio')]);
+    assert.ok(c.notes.includes("#2, #3 were imported from another tool's results file."), c.notes.join('\n'));
+    assert.ok(
+      c.notes.includes('#1 was measured by DiskDelta and imported from a DiskDelta export, not measured in this library.'),
+      c.notes.join('\n'),
+    );
+    assert.equal(provenanceText(viaExport('measured', 'diskdelta')), 'measured by DiskDelta, imported from a DiskDelta export');
+    assert.equal(provenanceText(viaExport('imported', 'fio')), 'imported from a fio results file, by way of a DiskDelta export');
+    assert.equal(provenanceText(bonnie), 'imported from a bonnie++ results file');
   });
 
   it('names the grid tests for people', () => {

@@ -16,6 +16,7 @@ import {
   type TestResult,
 } from '../model/results.ts';
 import { engineText, measuredDeviceText } from '../model/run-text.ts';
+import { measuredByDiskDelta } from '../model/provenance.ts';
 import { judgeChange, logSpreadOfCv, logSpreadOfValues } from './significance.ts';
 import {
   describeThroughputUnit,
@@ -450,9 +451,15 @@ function notesFor(runs: RunRecord[]): string[] {
       `${reference.join(', ')} ${reference.length === 1 ? 'is' : 'are'} reference data (published figures shipped with DiskDelta), not measured on this machine.`,
     );
   }
-  const imported = runs.flatMap((r, i) => (r.source === 'imported' ? [tag(i)] : []));
+  const imported = runs.flatMap((r, i) => (r.source === 'imported' && !measuredByDiskDelta(r) ? [tag(i)] : []));
   if (imported.length > 0)
     notes.push(`${imported.join(', ')} ${imported.length === 1 ? 'was' : 'were'} imported from another tool's results file.`);
+  // A DiskDelta export's own measurements are DiskDelta's, made where the export came from.
+  const exported = runs.flatMap((r, i) => (r.source === 'imported' && measuredByDiskDelta(r) ? [tag(i)] : []));
+  if (exported.length > 0)
+    notes.push(
+      `${exported.join(', ')} ${exported.length === 1 ? 'was' : 'were'} measured by DiskDelta and imported from a DiskDelta export, not measured in this library.`,
+    );
   const engines = new Set(runs.map((r) => r.engine.name));
   if (engines.size > 1) {
     notes.push(`The runs come from different engines (${[...engines].join(', ')}): tests with the same name are alike, not identical.`);

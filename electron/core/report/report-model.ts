@@ -19,6 +19,7 @@ import { summaryOfResult, WORKING_SET_TEST, type WorkingSetSummary } from '../an
 import { assessmentStory } from '../analysis/assessment-story.ts';
 import type { Assessment } from '../model/assessment.ts';
 import { temperatureText } from '../model/temperature-text.ts';
+import { provenanceText } from '../model/provenance.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -158,12 +159,6 @@ export function collectWarnings(records: RunRecord[]): ReportWarning[] {
   return grouped;
 }
 
-function sourceText(record: RunRecord): string {
-  if (record.source === 'reference') return 'reference: published figures shipped with DiskDelta, not measured on this machine';
-  if (record.source === 'imported') return `imported from a ${record.sourceFormat} results file`;
-  return 'measured by DiskDelta';
-}
-
 /**
  * What a run measured, named as measured: a loop device and its backing file before the disk
  * under them, the disk's facts, and a blkio throttle on any layer. Two runs on loops over one
@@ -193,7 +188,7 @@ function describeRun(record: RunRecord, i: number): ReportRun {
     tag: `#${i + 1}`,
     label: record.label,
     source: record.source,
-    sourceText: sourceText(record),
+    sourceText: provenanceText(record),
     createdAt: record.createdAt,
     disk,
     stack: (record.target.stack ?? []).map((layer) => layerLine(layer).replace(/ {2,}/g, '  ')),
