@@ -72,7 +72,16 @@ test('run → live progress → library → compare two runs → bars in the cha
       await page.mouse.move(0, 0);
       await page.waitForTimeout(150);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${scheme}.png`), fullPage: false });
-      if (name === 'compare') await page.screenshot({ path: join(SCREENSHOT_DIR, `compare-full-${scheme}.png`), fullPage: true });
+      if (name === 'compare') {
+        // Compare's lower sections are `content-visibility: auto` (styles.css, .below-fold): the
+        // browser paints them only near the viewport, so a full-page capture left them blank
+        // below "Latency percentiles". A person scrolling sees them; the capture is told to paint them.
+        await page.addStyleTag({ content: '.below-fold { content-visibility: visible !important; }' });
+        const series = page.getByTestId('picker-time-series');
+        await expect(series.locator('svg path.recharts-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
+        await page.screenshot({ path: join(SCREENSHOT_DIR, `compare-full-${scheme}.png`), fullPage: true });
+        await series.screenshot({ path: join(SCREENSHOT_DIR, `compare-time-series-${scheme}.png`) });
+      }
     }
   }
 });
