@@ -8,7 +8,7 @@
 // then cannot write at the burst rate), and so is the shape (a fall, the cache several times
 // faster than past it, less back than the whole cache). Always asserted: each run exits 0, leaves
 // no test file, and has both streams and its figures. One boot.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,8 @@ import { throttleOptions, throttleTruth, toleranceOf, type ThrottleShape } from 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DD = guestDiskdelta(REPO);
 const MiB = 2 ** 20;
+/** Where each disk's `diskdelta run --json` is kept. */
+const LAB_OUT = join(REPO, 'test-results', 'lab');
 /** Past this much noise (two standard errors of a speed) the run says nothing about the tool. */
 const MAX_NOISE = 0.1;
 
@@ -118,6 +120,9 @@ test(
       assert.equal(rc, '0', `${s.disk}: diskdelta run exit status; stderr:\n${read(`${s.disk}.err`)}`);
       assert.equal(read(`${s.disk}-left.txt`).trim(), '', `${s.disk}: the test file was removed`);
       const record = JSON.parse(read(`${s.disk}.json`)) as { results: TestResult[] };
+      // Kept for a look after the run (and as a recorded measurement: e2e/fixtures/recorded/).
+      mkdirSync(LAB_OUT, { recursive: true });
+      writeFileSync(join(LAB_OUT, `sustained-write-${s.shape.max / MiB}-to-${s.shape.avg / MiB}-MiBps.json`), read(`${s.disk}.json`));
       const result = record.results.find((r) => r.test === 'sustained-write');
       assert.ok(result, `${s.disk}: a sustained-write result`);
       const figure = (metric: string, subject = '') =>

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
 import type { BarDatum } from '../view/compare-view.ts';
 import { BarChartView } from './bar-chart-view.ts';
-import { layoutBars, linearTicks, logTicks, type PlacedBar } from './bar-layout.ts';
+import { layoutBars, linearTicks, type PlacedBar } from './bar-layout.ts';
+import { logTicks } from '../view/axis-ticks.ts';
 import { draw } from './dom.ts';
 import type { BarChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 

@@ -11,7 +11,7 @@
 // - rows: each test a heading, under it one horizontal bar per run with its number before and
 //   its value after (the report's layout), used otherwise: at 390 px or with many tests. A row
 //   never runs out of room, so nothing is cut or overlaps at any width.
-import { niceTicks } from '../view/axis-ticks.ts';
+import { logTicks, niceTicks } from '../view/axis-ticks.ts';
 import { chartDomain, labelRoomPx, LABEL_CHAR_PX, wrapTickLabel, type BarDatum, type BarLabelText } from '../view/compare-view.ts';
 
 const MARGIN = { top: 8, right: 16, bottom: 8, left: 8 };
@@ -85,16 +85,6 @@ function columnWidthPx(chartWidth: number, categories: number, runs: number): nu
 /** Round steps (1, 2 or 5 × 10^n) from zero up to at most max: the series axes' steps, none past the top. */
 export function linearTicks(max: number, count = 5): number[] {
   return niceTicks(max, count).filter((t) => t <= max * (1 + 1e-9));
-}
-
-/** Powers of ten inside [low, high]; with 1, 2 and 5 of each decade when fewer than 3 fit. */
-export function logTicks(low: number, high: number): number[] {
-  const inside = (v: number) => v >= low * (1 - 1e-9) && v <= high * (1 + 1e-9);
-  const decades: number[] = [];
-  for (let p = Math.floor(Math.log10(low)); p <= Math.ceil(Math.log10(high)); p++) decades.push(10 ** p);
-  const powers = decades.filter(inside);
-  if (powers.length >= 3) return powers;
-  return decades.flatMap((d) => [d, 2 * d, 5 * d]).filter(inside);
 }
 
 /** A value's place along an axis from `from` (the domain's low end) to `to` (its high end). */

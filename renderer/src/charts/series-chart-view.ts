@@ -4,7 +4,7 @@
 import { createElement as h, memo, useId, useMemo } from 'react';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { axisPosition, formatAxisValue, SERIES_DASHES, type SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
-import { seriesXAxis } from '../view/axis-ticks.ts';
+import { logTicks, seriesXAxis } from '../view/axis-ticks.ts';
 import { chooseScale, logDomain, type ScaleMode } from '../view/compare-view.ts';
 import { chartFrame, tooltipStyle, tooltipValue } from './chart-frame.ts';
 import { SERIES_COLORS } from './colors.ts';
@@ -34,6 +34,7 @@ export const SeriesChartView = memo(function SeriesChartView({
   );
   const points = useMemo(() => lines.flatMap((l) => l.data), [lines]);
   const choice = useMemo(() => chooseScale(points, ['y'], scale), [points, scale]);
+  const yDomain = choice.log ? logDomain(points, ['y']) : null;
   const xLabel = (pos: number) => formatAxisValue(x.format, x.scale === 'log2' ? 2 ** pos : pos);
   // The ticks that fit the drawn width, whole (at 390 px a sweep's 18 sizes ran into one string).
   const xAxis = seriesXAxis(
@@ -67,7 +68,8 @@ export const SeriesChartView = memo(function SeriesChartView({
             width: Y_AXIS,
             stroke: 'var(--muted)',
             scale: choice.log ? 'log' : 'auto',
-            domain: choice.log ? logDomain(points, ['y']) : [0, 'auto'],
+            domain: yDomain ?? [0, 'auto'],
+            ...(yDomain ? { ticks: logTicks(...yDomain), interval: 0 } : {}),
             allowDataOverflow: choice.log,
             tickFormatter: yLabel,
           }),

@@ -57,7 +57,9 @@ test('Compare: a line per run over bytes written, reaching the span; the sentenc
   const view = buildCompareView(records, 'MB');
   const fill = view.charts.find((c) => c.id === 'sustained-write:fill') as SeriesChartModel | undefined;
   assert.ok(fill, `charts: ${view.charts.map((c) => c.id).join(', ')}`);
-  assert.equal(fill.x.format, 'bytes');
+  // Decimal bytes, as the sentence and the MB/s axis say them, from nothing written to the end.
+  assert.equal(fill.x.format, 'decimal-bytes');
+  assert.deepEqual(fill.x.domain?.[0], 0);
   assert.equal(fill.lines.length, 2);
   for (const line of fill.lines) assert.ok(Math.abs(line.points.at(-1)!.x / 3e9 - 1) < 0.01, 'the line reaches the bytes written');
   // QLC: 400 MB/s up to 2 GB, 40 after.
@@ -102,4 +104,11 @@ test('the report prints both sustained-write charts with their lines and the sen
   const first = figure.slice(0, figure.indexOf('</figure>'));
   assert.equal(first.match(/data-testid="report-line"/g)?.length, 2);
   assert.match(first, /a 20 GB copy would take 7 min 35 s, not 50 s/);
+  // 40 beside 900 MB/s is a ×22 spread: a log axis with round decades (on a linear one the
+  // slow line lay near zero), and round decimal steps of bytes written from 0 (it drew
+  // "28.5 MiB, 226 MiB, 424 MiB": the first sample, a midpoint, the last).
+  assert.match(first, /<figcaption[^>]*>[^<]*<span[^>]*> \(MB\/s, log scale: values span ×2\d, higher is better\)/);
+  const texts = [...first.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  for (const tick of ['10', '100', '1,000', '0', '1.0 GB', '2.0 GB', '3.0 GB'])
+    assert.ok(texts.includes(tick), `tick ${tick} in ${texts.join(' | ')}`);
 });

@@ -14,7 +14,8 @@ import {
   SERIES_DASHES,
 } from '../../../electron/core/report/charts/chart-model.ts';
 import { chartTables } from '../charts/table-chart-view.ts';
-import { niceTicks } from '../view/axis-ticks.ts';
+import { logTicks, niceTicks, seriesXAxis } from '../view/axis-ticks.ts';
+import { chooseScale, logDomain } from '../view/compare-view.ts';
 
 /** Light-theme series colours (the report is always light), in run order. */
 // Each ≥ 4.5:1 against the white run numbers of the report's swatches.
@@ -67,7 +68,16 @@ export function ReportChartView({ chart, labels }: { chart: ChartModel; labels: 
       // A drawing scrolls sideways in a narrow window (report-css.ts): the keyboard can scroll it too.
       tabIndex: chart.shape === 'table' ? undefined : 0,
     },
-    h('figcaption', { id: titleId }, chart.title, h('span', { className: 'muted' }, ` (${chart.unitLabel}${better ? `, ${better}` : ''})`)),
+    h(
+      'figcaption',
+      { id: titleId },
+      chart.title,
+      h(
+        'span',
+        { className: 'muted' },
+        ` (${[chart.unitLabel, chart.shape === 'series' && seriesScale(chart).log ? seriesScale(chart).note : '', better].filter(Boolean).join(', ')})`,
+      ),
+    ),
     chart.shape === 'table'
       ? h('div', { className: 'chart-tables' }, ...chartTables(chart, 'figures chart-table'))
       : chart.shape === 'bars'
@@ -122,20 +132,37 @@ function BarsSvg({ chart, labels, titleId }: { chart: BarChartModel; labels: str
 
 const PLOT = { left: 64, right: 16, top: 10, height: 180 };
 
-function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels: string[]; titleId: string }): ReactElement {
-  const xs = (chart.x.domain ?? [...(chart.x.ticks ?? []), ...chart.lines.flatMap((l) => l.points.map((p) => p.x))]).map((x) =>
-    axisPosition(chart.x.scale, x),
+/**
+ * The app's "auto" scale for a series: past a ×10 spread a linear axis draws the slow line flat
+ * on zero (a sweep's 0.15 MB/s at 512 B beside 100 MB/s, a cache's 3 MB/s beside 48).
+ */
+const seriesScale = (chart: SeriesChartModel) =>
+  chooseScale(
+    chart.lines.flatMap((l) => l.points),
+    ['y'],
+    'auto',
   );
-  const lo = xs.length > 0 ? Math.min(...xs) : 0;
-  const hi = xs.length > 0 ? Math.max(...xs) : 1;
-  const span = hi > lo ? hi - lo : 1;
+
+function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels: string[]; titleId: string }): ReactElement {
   const plotWidth = WIDTH - PLOT.left - PLOT.right;
+  const positions = chart.lines.flatMap((l) => l.points.map((p) => axisPosition(chart.x.scale, p.x)));
+  // The app's x axis (axis-ticks.ts): a model's span drawn exactly, else round steps from 0; a
+  // model's own ticks (a sweep's 18 sizes) all kept, turned when there are many.
+  const fitted = seriesXAxis(chart.x, positions, chart.x.ticks ? Number.MAX_SAFE_INTEGER : plotWidth, (pos) =>
+    formatAxisValue(chart.x.format, chart.x.scale === 'log2' ? 2 ** pos : pos),
+  );
+  const [lo, hi] = fitted.domain;
+  const span = hi > lo ? hi - lo : 1;
   const px = (x: number) => PLOT.left + ((axisPosition(chart.x.scale, x) - lo) / span) * plotWidth;
-  const yTicks = niceTicks(Math.max(0, ...chart.lines.flatMap((l) => l.points.map((p) => p.y))));
-  const yMax = yTicks.at(-1)!;
-  const py = (y: number) => PLOT.top + PLOT.height - (y / yMax) * PLOT.height;
+  const points = chart.lines.flatMap((l) => l.points);
+  const log = seriesScale(chart).log;
+  const yDomain: [number, number] = log ? logDomain(points, ['y']) : [0, niceTicks(Math.max(0, ...points.map((p) => p.y))).at(-1)!];
+  const yTicks = log ? logTicks(...yDomain) : niceTicks(yDomain[1]);
+  const [yLo, yHi] = log ? (yDomain.map(Math.log10) as [number, number]) : yDomain;
+  const py = (y: number) =>
+    PLOT.top + PLOT.height - (((log ? Math.log10(Math.max(y, yDomain[0])) : y) - yLo) / (yHi - yLo || 1)) * PLOT.height;
   const bottom = PLOT.top + PLOT.height;
-  const xTicks = chart.x.ticks ?? [lo, lo + span / 2, hi].map((p) => (chart.x.scale === 'log2' ? 2 ** p : p));
+  const xTicks = fitted.ticks.map((p) => (chart.x.scale === 'log2' ? 2 ** p : p));
   const rotate = xTicks.length > 8;
   // Text at 10 units at least: 10 CSS px where the drawing keeps its natural width (report-css.ts).
   const tickRoom = rotate ? 52 : 20;

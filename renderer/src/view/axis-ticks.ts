@@ -43,6 +43,16 @@ export function niceTicks(max: number, count = 4): number[] {
   return ticks;
 }
 
+/** A log axis's ticks: powers of ten inside [low, high] (1, 10, 100 MB/s: recharts' own log ticks read "200, 60, 3, 0.9"); with 1, 2 and 5 of each decade when fewer than 3 fit. */
+export function logTicks(low: number, high: number): number[] {
+  const inside = (v: number) => v >= low * (1 - 1e-9) && v <= high * (1 + 1e-9);
+  const decades: number[] = [];
+  for (let p = Math.floor(Math.log10(low)); p <= Math.ceil(Math.log10(high)); p++) decades.push(10 ** p);
+  const powers = decades.filter(inside);
+  if (powers.length >= 3) return powers;
+  return decades.flatMap((d) => [d, 2 * d, 5 * d]).filter(inside);
+}
+
 /**
  * A series chart's x axis at a drawn width, in axis positions (log2 of a block size): the
  * model's own ticks (a sweep's sizes) or round steps from zero, thinned to what fits, and the

@@ -6,11 +6,13 @@
 import type { Comparison, CompareRow } from '../../analysis/compare.ts';
 import { formatBytes, formatLatency, formatTick, type ThroughputUnit } from '../../analysis/units.ts';
 import type { RunRecord } from '../../model/results.ts';
+import { decimalBytes } from '../../analysis/sustained-write.ts';
 
 export type ChartDirection = 'higher' | 'lower' | 'none';
 
 /** How an axis' values read: plain numbers, latency held in µs, bytes (binary units), milliseconds. */
-export type AxisFormat = 'number' | 'latency-us' | 'bytes' | 'ms';
+/** 'bytes': binary units (a block size, 4 KiB); 'decimal-bytes': a drive's box's (bytes written, 400 MB). */
+export type AxisFormat = 'number' | 'latency-us' | 'bytes' | 'decimal-bytes' | 'ms';
 
 /** One run's bar in one category. */
 export interface ChartBar {
@@ -133,6 +135,7 @@ export interface ChartInput {
 export function formatAxisValue(format: AxisFormat, value: number): string {
   if (format === 'latency-us') return formatLatency(value * 1000);
   if (format === 'bytes') return formatBytes(value);
+  if (format === 'decimal-bytes') return value === 0 ? '0' : decimalBytes(value);
   if (format === 'ms') return `${formatTick(value)} ms`;
   return formatTick(value);
 }

@@ -61,14 +61,17 @@ export const blockSizeSweep: ChartType = {
         markers: true,
         wide: true,
         x: { label: 'block size', format: 'bytes', scale: 'log2', ticks: [...new Set(tests.map((t) => t.blockSize))] },
-        lines: records.map((record, runIndex) => ({
-          runIndex,
-          points: tests.flatMap(({ test, blockSize }) => {
-            const result = record.results.find((r) => r.test === test);
-            const bytesPerSec = result?.bytesPerSec ?? (result?.iops != null ? result.iops * blockSize : null);
-            return bytesPerSec == null ? [] : [{ x: blockSize, y: bytesPerSecTo(bytesPerSec, unit) }];
-          }),
-        })),
+        // A run without the sweep has no line, and so no legend entry that points at nothing.
+        lines: records
+          .map((record, runIndex) => ({
+            runIndex,
+            points: tests.flatMap(({ test, blockSize }) => {
+              const result = record.results.find((r) => r.test === test);
+              const bytesPerSec = result?.bytesPerSec ?? (result?.iops != null ? result.iops * blockSize : null);
+              return bytesPerSec == null ? [] : [{ x: blockSize, y: bytesPerSecTo(bytesPerSec, unit) }];
+            }),
+          }))
+          .filter((line) => line.points.length > 0),
       };
     });
   },

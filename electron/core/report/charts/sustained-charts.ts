@@ -48,6 +48,7 @@ export const sustainedWriteChart: ChartType = {
           : [{ runIndex, points: thin(own, SERIES_MAX_POINTS).map((p) => ({ x: p.bytes, y: bytesPerSecTo(p.bytesPerSec, unit) })) }];
       });
       if (lines.length === 0) return null;
+      const end = Math.max(...lines.map((l) => l.points.at(-1)?.x ?? 0));
       return {
         shape: 'series',
         id: `sustained-write:${stream}`,
@@ -58,7 +59,8 @@ export const sustainedWriteChart: ChartType = {
         valueFormat: 'number',
         markers: false,
         wide: true,
-        x: { label: 'bytes written', format: 'bytes', scale: 'linear' },
+        // Decimal, as the buyer's sentence and the MB/s axis say it; from nothing written to the stream's end.
+        x: { label: 'bytes written', format: 'decimal-bytes', scale: 'linear', domain: [0, end] },
         lines,
       };
     };
