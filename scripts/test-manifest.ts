@@ -66,6 +66,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/save-runs.test.ts': [],
   'electron/cli/system-format.test.ts': [],
   'electron/cli/terminal-writes.test.ts': [],
+  'electron/cli/warning-lines.test.ts': [],
   'electron/core/analysis/access-trace.test.ts': [],
   'electron/core/analysis/compare.test.ts': [],
   'electron/core/analysis/encryption-story.test.ts': [],

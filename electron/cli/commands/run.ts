@@ -26,6 +26,7 @@ import { STOP_SIGNALS } from '../signals.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { confirm, writeOut, writeErr } from '../terminal.ts';
 import { sayFailure } from '../failure-out.ts';
+import { warningLines } from '../warning-lines.ts';
 
 /** The command's --help over a table of run settings (the real one, or a throwaway one in tests). */
 export function runHelp(settings: readonly RunSettingDef[] = RUN_SETTINGS): string {
@@ -266,16 +267,13 @@ export function formatRecord(record: RunRecord): string {
           rows,
         );
   const figures = figureLines(record.results);
-  const notes = [
-    ...record.warnings,
-    ...record.results.flatMap((r) => r.warnings.map((w) => ({ ...w, message: `${r.test}: ${w.message}` }))),
-  ];
+  const notes = warningLines(record, { codes: false });
   const temperature = record.temperature ? `\nDrive temperature: ${temperatureText(record.temperature)}\n` : '';
   return (
     head +
     body +
     temperature +
     (figures.length ? `${rows.length ? '\n' : ''}${rows.length ? 'Other figures' : 'Figures'}:\n${figures.join('\n')}\n` : '') +
-    (notes.length ? `\nWarnings:\n${notes.map((w) => `  - ${w.message}`).join('\n')}\n` : '')
+    (notes.length ? `\nWarnings:\n${notes.map((line) => `  - ${line}`).join('\n')}\n` : '')
   );
 }

@@ -21,6 +21,7 @@ import {
   type ThroughputUnit,
 } from '../../core/analysis/units.ts';
 import { writeOut } from '../terminal.ts';
+import { warningLines } from '../warning-lines.ts';
 
 const HELP = `Usage: diskdelta show ID [--json] [--unit MB|MiB|KB] [--db FILE]
 
@@ -149,14 +150,8 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
       out.push(`  ${e.name}: ${value}${e.note ? ` (${e.note})` : ''}`);
     }
   }
-  const warnings = [
-    ...run.warnings.map((w) => ({ ...w, test: '' })),
-    ...run.results.flatMap((r) => r.warnings.map((w) => ({ ...w, test: r.test }))),
-  ];
-  if (warnings.length) {
-    out.push('', 'Warnings');
-    for (const w of warnings) out.push(`  ${w.test ? `${w.test}: ` : ''}${w.message} [${w.code}]`);
-  }
+  const warnings = warningLines(run, { codes: true });
+  if (warnings.length) out.push('', 'Warnings', ...warnings.map((line) => `  ${line}`));
   return `${out.join('\n')}\n`;
 }
 

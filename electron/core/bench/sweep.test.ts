@@ -22,7 +22,7 @@ test('the sweep preset: 18 powers of two from 512 B to 64 MiB, read and write, i
     const p = rateTestParams(id);
     assert.ok(p && (p.rw === 'read' || p.rw === 'write') && p.queueDepth === SWEEP_QUEUE_DEPTH && p.threads === 1, id);
   }
-  assert.equal(testTitle('seq512-q4t1-read'), 'sequential read 512 Q4T1');
+  assert.equal(testTitle('seq512-q4t1-read'), 'sequential read 512B Q4T1');
   assert.equal(testTitle('seq64m-q4t1-write'), 'sequential write 64M Q4T1');
 });
 

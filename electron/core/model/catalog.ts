@@ -114,7 +114,10 @@ const MiB = 1024 * 1024;
 export function titleForParams(p: TestParams): string {
   if (p.rw === 'seeks') return patternOf('seeks').words(p);
   const span = p.spanMiB === undefined ? '' : ` over the first ${p.spanMiB % 1024 === 0 ? `${p.spanMiB / 1024} GiB` : `${p.spanMiB} MiB`}`;
-  return `${patternOf(p.rw).words(p)} ${blockSizeLabel(p.blockSize).toUpperCase()} Q${p.queueDepth}T${p.threads}${span}`;
+  // "1M", "4K" as CrystalDiskMark says them; a size under 1 KiB keeps its B ("512B"): a bare
+  // "512" beside "1K" in a sweep read as 512 of something else.
+  const size = blockSizeLabel(p.blockSize).toUpperCase();
+  return `${patternOf(p.rw).words(p)} ${/^\d+$/.test(size) ? `${size}B` : size} Q${p.queueDepth}T${p.threads}${span}`;
 }
 
 function rateTest(params: TestParams, label: string, names: ForeignNames, primary: MetricId): TestDef {
