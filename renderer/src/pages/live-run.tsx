@@ -128,7 +128,8 @@ export function LiveRunPage() {
       </section>
       {run.status === 'done' && run.recordId != null ? (
         <div className="banner ok" role="status" data-testid="run-saved">
-          {keptStopped ? 'Stopped: what it measured so far is kept. ' : ''}Saved to the library as run #{run.recordId}. <a href="#/library">Open the library</a> or <a href="#/compare">compare it</a>.
+          {keptStopped ? 'Stopped: what it measured so far is kept. ' : ''}Saved to the library as run #{run.recordId}.{' '}
+          <a href="#/library">Open the library</a> or <a href="#/compare">compare it</a>.
         </div>
       ) : null}
       {run.status === 'cancelled' ? (
