@@ -65,6 +65,7 @@ export const LAYERS_OUTSIDE_CORE = [
       'electron/core/analysis/units.ts',
       'electron/core/analysis/encryption.ts',
       'electron/core/analysis/working-set.ts',
+      'electron/core/analysis/sustained-write.ts',
       'electron/core/bench/presets.ts',
       'electron/core/bench/spec.ts',
       'electron/core/report/',

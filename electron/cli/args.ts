@@ -46,26 +46,33 @@ const SIZE_UNITS: Record<string, number> = {
   t: 1024 ** 4,
   tb: 1000 ** 4,
   tib: 1024 ** 4,
+  // A drive's rated endurance is given in PB too (2.4PB).
+  p: 1024 ** 5,
+  pb: 1000 ** 5,
+  pib: 1024 ** 5,
 };
 
 /**
  * "256MiB", "1GiB", "1G", "512M", "1.5GB", "4096". A bare letter (K, M, G, T) is binary, as in
  * fio and dd; "MB"/"GB" are decimal, "MiB"/"GiB" binary.
  */
-export function parseSize(text: string, flag: string): number {
+export function parseSize(text: string, flag: string, opts: { max?: { bytes: number; text: string }; zero?: boolean } = {}): number {
+  const max = opts.max ?? MAX_SIZE;
   const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
   const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
   if (!match || unit === undefined) {
     throw new UsageError(`${flag} '${text}' is not a size: write a number with an optional unit, e.g. 256MiB, 1GiB, 1G, 500MB`);
   }
   const bytes = Math.round(Number(match[1]) * unit);
+  if (bytes === 0 && opts.zero) return 0;
   if (!Number.isFinite(bytes) || bytes <= 0) throw new UsageError(`${flag} '${text}' must be larger than zero`);
   // Beyond 2^53 the byte count is no longer exact; no disk is that large anyway.
-  if (bytes > MAX_SIZE_BYTES) throw new UsageError(`${flag} '${text}' is too large: use at most 1PiB`);
+  if (bytes > max.bytes) throw new UsageError(`${flag} '${text}' is too large: use at most ${max.text}`);
   return bytes;
 }
 
 export const MAX_SIZE_BYTES = 2 ** 50;
+const MAX_SIZE = { bytes: MAX_SIZE_BYTES, text: '1PiB' };
 
 /**
  * A calendar date "YYYY-MM-DD" that exists: "2026-13-01", "2026-01-32" and "2026-02-30" are

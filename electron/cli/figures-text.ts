@@ -1,7 +1,8 @@
 // The figures of kinds that are not rates (seconds per phase, cipher ceilings, forecasts), one
 // line each with its unit, an estimate marked "(estimated)": for `show` and `run`.
 import { displayFigure } from '../core/analysis/compare.ts';
-import type { ThroughputUnit } from '../core/analysis/units.ts';
+import { listingStep, sustainedPerSpan } from '../core/analysis/sustained-write.ts';
+import { formatBytes, formatThroughput, type ThroughputUnit } from '../core/analysis/units.ts';
 import { metricById, testTitle } from '../core/model/catalog.ts';
 import type { TestResult } from '../core/model/results.ts';
 
@@ -12,4 +13,29 @@ export function figureLines(results: TestResult[], unit: ThroughputUnit = 'MB'):
       return `  ${testTitle(r.test, r.params)}: ${what}: ${displayFigure(f, unit)}${f.basis && f.value != null ? ` — ${f.basis}` : ''}`;
     }),
   );
+}
+
+/**
+ * The sustained write's speed per GiB written, a line per step of each stream: per GiB up to 64
+ * GiB, coarser beyond (listingStep says why), so a 1 TB span is 59 lines, not 931. Empty for a
+ * run without one. "  fill, per 1 GiB written:" then "    2 GiB – 3 GiB   412 MB/s   in 2.61 s".
+ */
+export function perGiBLines(results: TestResult[], unit: ThroughputUnit = 'MB'): string[] {
+  return results.flatMap((r) => {
+    const total = Math.max(0, ...(sustainedPerSpan(r) ?? []).flatMap((s) => s.spans.map((x) => x.toBytes)));
+    const step = listingStep(total);
+    return (sustainedPerSpan(r, step) ?? []).flatMap(({ stream, spans }) => {
+      if (spans.length === 0) return [];
+      const rows = spans.map((x) => [
+        `${formatBytes(x.fromBytes)} – ${formatBytes(x.toBytes)}`,
+        formatThroughput(x.bytesPerSec, unit),
+        `in ${x.seconds.toFixed(2)} s`,
+      ]);
+      const width = (i: number) => Math.max(...rows.map((row) => row[i]!.length));
+      return [
+        `  ${stream === 'fill' ? 'the stream' : 'the stream after the rest'}, per ${formatBytes(step)} written:`,
+        ...rows.map(([span, speed, time]) => `    ${span!.padEnd(width(0))}  ${speed!.padStart(width(1))}  ${time}`),
+      ];
+    });
+  });
 }

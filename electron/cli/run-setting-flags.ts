@@ -2,7 +2,7 @@
 // (core/model/run-settings.ts): a setting added there is a flag of `diskdelta run` with no edit here.
 import { rangeText, RUN_SETTINGS, settingRange, type RunSettingDef } from '../core/model/run-settings.ts';
 import { WORKER_OPTIONS, type WorkerOption } from '../core/model/worker-options.ts';
-import { parseCount, parseDuration, parseDurationOrZero, parseSize, UsageError } from './args.ts';
+import { MAX_SIZE_BYTES, parseCount, parseDuration, parseDurationOrZero, parseSize, UsageError } from './args.ts';
 
 /** Where a flag's help starts: "  --duration SECONDS   timed window …". */
 const HELP_COLUMN = 23;
@@ -31,7 +31,12 @@ export function parseSetting(d: RunSettingDef, text: string, options: readonly W
   let value: number;
   switch (d.unit) {
     case 'bytes':
-      value = parseSize(text, flag);
+      // A rating past 1 PiB (a drive's rated endurance) is a size too: the setting's own range
+      // decides. 0 where the range starts at 0 (--sustained-recovery 0: no recovery stream).
+      value = parseSize(text, flag, {
+        max: max > MAX_SIZE_BYTES ? { bytes: max, text: range.split(' to ')[1]! } : undefined,
+        zero: min === 0,
+      });
       if (value < min) throw new UsageError(`${flag} '${text}' is too small: use at least ${range.split(' to ')[0]}`);
       break;
     case 'seconds':

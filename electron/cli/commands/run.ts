@@ -99,6 +99,7 @@ export const runCommand: CliCommand = {
     try {
       const record = await runBenchmark(spec, {
         signal: controller.signal,
+        surface: 'cli',
         onEvent: (event: BenchEvent) => {
           if (event.type === 'progress') bar?.update(event);
           // Waiting for the disk is said even with --json (on stderr): a silent wait looks like a hang.

@@ -9,7 +9,7 @@ import type { DeviceFingerprint } from '../../core/model/machine.ts';
 import { counted } from '../../core/model/display.ts';
 import { formatStack } from '../system-format.ts';
 import { testTitle } from '../../core/analysis/compare.ts';
-import { figureLines } from '../figures-text.ts';
+import { figureLines, perGiBLines } from '../figures-text.ts';
 import { sustainedSettingsText } from '../../core/analysis/sustained-write.ts';
 import {
   describeThroughputUnit,
@@ -143,6 +143,9 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   }
   const figures = figureLines(run.results, unit);
   if (figures.length) out.push('', 'Other figures of the tests', ...figures);
+  const perGiB = perGiBLines(run.results, unit);
+  if (perGiB.length)
+    out.push('', `Sustained write: the write speed along the bytes written (throughput in ${describeThroughputUnit(unit)})`, ...perGiB);
   if (run.extras.length) {
     out.push('', 'Other figures (as in the imported file)');
     for (const e of run.extras) {

@@ -2,7 +2,19 @@
 // bytes written, logged in intervals as the worker logs them (sustained.c).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSustained, buyerSentence, durationWords, recoveryOf, type SustainedStream } from './sustained-write.ts';
+import {
+  analyzeSustained,
+  buyerSentence,
+  durationWords,
+  intervalsOfSamples,
+  listingStep,
+  ratePerSpan,
+  recoveryOf,
+  sustainedCost,
+  sustainedCostText,
+  sustainedPerSpan,
+  type SustainedStream,
+} from './sustained-write.ts';
 
 const MB = 1e6;
 
@@ -146,4 +158,109 @@ test('the interval a cliff falls in is no second cliff: the speed past the cache
   assert.equal(a.after!.intervals, 14, 'every interval after the mixed one');
   within(a.after!.bytesPerSec, 3.0 * MiB, 0.02, 'past the cache');
   within(a.before.bytesPerSec, 48 * MiB, 0.01, 'in the cache');
+});
+
+const GiB = 2 ** 30;
+
+test('per GiB written: each GiB its rate from the intervals, an interval across a boundary split by its bytes, the last GiB partial', () => {
+  // 1.5 GiB at 400 MB/s, then 40 MB/s, to 3.25 GiB; logged every 0.5 s (intervals straddle both the fall and the GiB marks).
+  const s = stream(3.25 * GiB, [
+    [1.5 * GiB, 400 * MB],
+    [Infinity, 40 * MB],
+  ]);
+  const spans = ratePerSpan(s.intervals);
+  assert.deepEqual(
+    spans.map((x) => [x.fromBytes / GiB, x.toBytes / GiB]),
+    [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 3.25],
+    ],
+  );
+  within(spans[0]!.bytesPerSec, 400 * MB, 0.001, 'GiB 0–1 in the cache');
+  // Half at 400 MB/s, half at 40: the time is the sum of both halves' times, not the mean of the rates.
+  within(spans[1]!.bytesPerSec, GiB / ((0.5 * GiB) / (400 * MB) + (0.5 * GiB) / (40 * MB)), 0.01, 'GiB 1–2 across the fall');
+  within(spans[2]!.bytesPerSec, 40 * MB, 0.001, 'GiB 2–3 past the cache');
+  within(spans[3]!.bytesPerSec, 40 * MB, 0.001, 'the partial last quarter');
+  // The time adds up to the stream's: nothing is lost or counted twice at a boundary.
+  within(
+    spans.reduce((n, x) => n + x.seconds, 0),
+    s.elapsedNs / 1e9,
+    1e-9,
+    'seconds',
+  );
+  // Coarser steps (what `show` lists for a long span) from the same intervals.
+  const two = ratePerSpan(s.intervals, 2 * GiB);
+  assert.deepEqual(
+    two.map((x) => x.toBytes / GiB),
+    [2, 3.25],
+  );
+});
+
+test('per GiB written: an interval that wrote nothing (a stall) counts its time in the GiB it stalled in', () => {
+  const spans = ratePerSpan([
+    { bytes: GiB / 2, intervalBytes: GiB / 2, intervalNs: 1e9 },
+    { bytes: GiB / 2, intervalBytes: 0, intervalNs: 1e9 },
+    { bytes: GiB, intervalBytes: GiB / 2, intervalNs: 1e9 },
+  ]);
+  assert.equal(spans.length, 1);
+  assert.equal(spans[0]!.seconds, 3);
+  assert.equal(spans[0]!.bytesPerSec, GiB / 3);
+});
+
+test('per GiB from a stored result: its samples back to intervals (whole bytes), one list per stream', () => {
+  const samples = [
+    { tMs: 500, bytesPerSec: 400 * MB, iops: 0 },
+    { tMs: 1000, bytesPerSec: 400 * MB, iops: 0 },
+    { tMs: 1500, bytesPerSec: 40 * MB, iops: 0 },
+  ];
+  assert.deepEqual(intervalsOfSamples(samples), [
+    { bytes: 200e6, intervalBytes: 200e6, intervalNs: 5e8 },
+    { bytes: 400e6, intervalBytes: 200e6, intervalNs: 5e8 },
+    { bytes: 420e6, intervalBytes: 20e6, intervalNs: 5e8 },
+  ]);
+  const run = (n: number) => ({ run: n, samples }) as never;
+  const streams = sustainedPerSpan({ test: 'sustained-write', runs: [run(1), run(2)] }, GiB);
+  assert.deepEqual(
+    streams?.map((x) => [x.stream, x.spans.length]),
+    [
+      ['fill', 1],
+      ['recovery', 1],
+    ],
+  );
+  assert.equal(sustainedPerSpan({ test: 'seq1m-q8t1-write', runs: [] }, GiB), null);
+});
+
+test('the listing step: per GiB up to 64 GiB; beyond, the smallest power-of-two GiB step that keeps 64 rows or fewer', () => {
+  assert.equal(listingStep(16 * GiB), GiB);
+  assert.equal(listingStep(64 * GiB), GiB);
+  assert.equal(listingStep(65 * GiB), 2 * GiB);
+  // A 1 TB span: 931 GiB in 16 GiB steps, 59 rows, not 931.
+  assert.equal(listingStep(1e12), 16 * GiB);
+  assert.ok(Math.ceil(1e12 / listingStep(1e12)) <= 64);
+});
+
+test('the cost said before it starts: bytes, the time at 500 and 50 MB/s, and the share of the rated endurance where it is known', () => {
+  const settings = { sustainedSpanBytes: 16 * GiB, sustainedRecoveryBytes: 0, sustainedRestSec: 30 };
+  const known = sustainedCost({ ...settings, ratedEnduranceBytes: 600e12 });
+  assert.equal(known.totalBytes, 16 * GiB);
+  assert.ok(Math.abs(known.enduranceShare! - (16 * GiB) / 600e12) < 1e-15);
+  assert.equal(sustainedCost(settings).enduranceShare, null);
+  assert.equal(sustainedCost({ ...settings, ratedEnduranceBytes: 0 }).enduranceShare, null, '0: not given');
+  assert.equal(
+    sustainedCostText({ ...settings, ratedEnduranceBytes: 600e12 }, 'app'),
+    "the sustained write writes 17 GB: about 34 s at 500 MB/s, 5 min 44 s at 50 MB/s. 17 GB is 0.0029 % of the drive's rated write endurance of 600 TB. Stopping it keeps what it measured so far",
+  );
+  // The recovery is at most the span, and its rest counts in the time.
+  assert.equal(
+    sustainedCostText({ sustainedSpanBytes: 64e9, sustainedRecoveryBytes: 80e9, sustainedRestSec: 30, ratedEnduranceBytes: 600e12 }, 'cli'),
+    "the sustained write writes 64 GB, rests 30 s and writes 64 GB again: about 4 min 46 s at 500 MB/s, 43 min 10 s at 50 MB/s. 128 GB is 0.021 % of the drive's rated write endurance of 600 TB. Stopping it keeps what it measured so far",
+  );
+  // Not known: said, and how to give it, in each place's own words (the app names no CLI flag).
+  const cli = sustainedCostText(settings, 'cli');
+  const app = sustainedCostText(settings, 'app');
+  assert.match(cli, /17 GB counts against the drive's rated write endurance; what share of it is not known .*--rated-endurance 600TB/);
+  assert.match(app, /what share of it is not known .*Rated endurance/);
+  assert.doesNotMatch(app, /(^|[\s(`'"])--[a-z]/);
 });

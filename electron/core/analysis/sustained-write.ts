@@ -9,6 +9,7 @@
 // interpolated inside it from the speeds on either side, not rounded to an interval's bytes.
 //
 // Pure functions: the report and the renderer read them too.
+import type { FailureSurface } from '../model/failures.ts';
 import type { RunSettings, Sample, TestResult } from '../model/results.ts';
 import { formatBytes } from './units.ts';
 
@@ -258,7 +259,8 @@ export function buyerSentence(a: Pick<SustainedAnalysis, 'cacheBytes' | 'before'
 /** "sustained write: 16 GiB in one stream of 1 MiB writes, 1 in flight; 4 GiB again after 30 s idle". */
 export function sustainedSettingsText(s: RunSettings): string {
   const again = s.sustainedRecoveryBytes ? `; ${formatBytes(s.sustainedRecoveryBytes)} again after ${s.sustainedRestSec ?? 0} s idle` : '';
-  return `sustained write: ${formatBytes(s.sustainedSpanBytes ?? 0)} in one stream of ${formatBytes(s.sustainedBlockBytes ?? 0)} writes, ${s.sustainedDepth ?? 1} in flight${again}`;
+  const rated = s.ratedEnduranceBytes ? `; the drive rated for ${decimalBytes(s.ratedEnduranceBytes)} written` : '';
+  return `sustained write: ${formatBytes(s.sustainedSpanBytes ?? 0)} in one stream of ${formatBytes(s.sustainedBlockBytes ?? 0)} writes, ${s.sustainedDepth ?? 1} in flight${again}${rated}`;
 }
 
 /** The cumulative bytes at each stored sample, back from the rates and times (the samples are back-to-back intervals). */
@@ -287,5 +289,174 @@ export function sustainedSeries(result: Pick<TestResult, 'test' | 'runs'>): Sust
   if (result.test !== SUSTAINED_TEST) return null;
   return result.runs.flatMap((run) =>
     bytesAlong(run.samples).map((p) => ({ stream: run.run === 1 ? ('fill' as const) : ('recovery' as const), ...p })),
+  );
+}
+
+const GiB = 2 ** 30;
+
+/** The write speed over one stretch of a stream's bytes: [fromBytes, toBytes) in `seconds`. */
+export interface RateSpan {
+  fromBytes: number;
+  toBytes: number;
+  seconds: number;
+  bytesPerSec: number;
+}
+
+/**
+ * The stream's write speed per `step` bytes written (per GiB by default), from its logged
+ * intervals: each interval's bytes and time are shared out among the steps it covers in
+ * proportion to its bytes (its speed taken as even within its 500 ms), so a step's time is the
+ * sum of the times spent writing it and its speed is its bytes over that time, never a mean of
+ * rates. An interval that wrote nothing (a stall) counts its time in the step it stalled in. The
+ * last step is what was written of it (a span that is no whole number of steps, a stop).
+ */
+export function ratePerSpan(intervals: readonly SustainedInterval[], step = GiB): RateSpan[] {
+  const bytes: number[] = [];
+  const seconds: number[] = [];
+  const add = (k: number, b: number, sec: number) => {
+    bytes[k] = (bytes[k] ?? 0) + b;
+    seconds[k] = (seconds[k] ?? 0) + sec;
+  };
+  let end = 0;
+  for (const x of intervals) {
+    const sec = x.intervalNs / 1e9;
+    const to = x.bytes;
+    const from = to - x.intervalBytes;
+    end = Math.max(end, to);
+    if (x.intervalBytes <= 0) {
+      add(to > 0 ? Math.ceil(to / step) - 1 : 0, 0, sec);
+      continue;
+    }
+    for (let at = from; at < to;) {
+      const k = Math.floor(at / step);
+      const upTo = Math.min(to, (k + 1) * step);
+      add(k, upTo - at, (sec * (upTo - at)) / (to - from));
+      at = upTo;
+    }
+  }
+  const out: RateSpan[] = [];
+  for (let k = 0; k < seconds.length; k++) {
+    const sec = seconds[k];
+    if (sec === undefined || !(sec > 0)) continue;
+    out.push({ fromBytes: k * step, toBytes: Math.min((k + 1) * step, end), seconds: sec, bytesPerSec: (bytes[k] ?? 0) / sec });
+  }
+  return out;
+}
+
+/**
+ * A stored stream's samples back to logged intervals: each sample is a back-to-back interval
+ * ending at tMs, its bytes its rate × its time, rounded to whole bytes (the worker writes whole
+ * blocks; rounding keeps a float's residue from making a step of a millionth of a byte).
+ */
+export function intervalsOfSamples(samples: readonly Sample[]): SustainedInterval[] {
+  let t = 0;
+  let bytes = 0;
+  return samples.map((s) => {
+    const ns = Math.round((s.tMs - t) * 1e6);
+    const next = Math.round(bytes + (s.bytesPerSec * ns) / 1e9);
+    const x = { bytes: next, intervalBytes: next - bytes, intervalNs: ns };
+    [t, bytes] = [s.tMs, next];
+    return x;
+  });
+}
+
+/** A sustained write's speed per `step` bytes written, per stream (run 1: the fill, run 2: the recovery); null for any other result. */
+export function sustainedPerSpan(
+  result: Pick<TestResult, 'test' | 'runs'>,
+  step = GiB,
+): Array<{ stream: SustainedPoint['stream']; spans: RateSpan[] }> | null {
+  if (result.test !== SUSTAINED_TEST) return null;
+  return result.runs.map((run) => ({
+    stream: run.run === 1 ? ('fill' as const) : ('recovery' as const),
+    spans: ratePerSpan(intervalsOfSamples(run.samples), step),
+  }));
+}
+
+/** The most rows a listing of the speed per step shows per stream (`diskdelta show`). */
+export const LISTING_ROWS = 64;
+
+/**
+ * The step a listing uses for a stream of `totalBytes`: 1 GiB up to 64 GiB, so the default 16 GiB
+ * span and the static SLC cache of any consumer drive (a few GB to some tens) are read GiB by
+ * GiB; beyond, the smallest power-of-two GiB step that keeps 64 rows or fewer (a 1 TB span: 16
+ * GiB steps, 59 rows, not 931). One uniform step per listing keeps the rows comparable; the fall
+ * still shows within a step, and the figures place it exactly. The CSV has every GiB.
+ */
+export function listingStep(totalBytes: number): number {
+  let step = GiB;
+  while (Math.ceil(totalBytes / step) > LISTING_ROWS) step *= 2;
+  return step;
+}
+
+/** The speeds the cost's time is given at: a SATA SSD's cache, and a slow drive past its cache. */
+const COST_SPEEDS = [500e6, 50e6] as const;
+
+/** What the cost is worked out from: the run's settings (model/run-settings.ts), the rated endurance optional (0: not given). */
+export interface SustainedCostSettings {
+  sustainedSpanBytes: number;
+  sustainedRecoveryBytes: number;
+  sustainedRestSec: number;
+  ratedEnduranceBytes?: number;
+}
+
+export interface SustainedCost {
+  spanBytes: number;
+  /** What the recovery writes again: at most the span. */
+  recoveryBytes: number;
+  totalBytes: number;
+  /** Seconds the whole test takes (the rest included) at 500 MB/s and at 50 MB/s. */
+  seconds: [number, number];
+  /** The written bytes' share of the drive's rated endurance (0.0001: 0.01 %); null when the rating was not given. */
+  enduranceShare: number | null;
+  ratedEnduranceBytes: number | null;
+}
+
+/** What a sustained write will cost before it starts: its bytes, its time at a fast and a slow speed, its share of the rated endurance. */
+export function sustainedCost(s: SustainedCostSettings): SustainedCost {
+  const recoveryBytes = Math.min(s.sustainedRecoveryBytes, s.sustainedSpanBytes);
+  const totalBytes = s.sustainedSpanBytes + recoveryBytes;
+  const rest = recoveryBytes > 0 ? s.sustainedRestSec : 0;
+  const rated = s.ratedEnduranceBytes && s.ratedEnduranceBytes > 0 ? s.ratedEnduranceBytes : null;
+  return {
+    spanBytes: s.sustainedSpanBytes,
+    recoveryBytes,
+    totalBytes,
+    seconds: [totalBytes / COST_SPEEDS[0] + rest, totalBytes / COST_SPEEDS[1] + rest],
+    enduranceShare: rated === null ? null : totalBytes / rated,
+    ratedEnduranceBytes: rated,
+  };
+}
+
+/** A share as a percentage a person reads: "0.0029 %", "0.021 %", "12.5 %". */
+function shareWords(share: number): string {
+  const pct = share * 100;
+  const digits = pct >= 1 ? { maximumFractionDigits: 1 } : { maximumSignificantDigits: 2 };
+  return `${pct.toLocaleString('en-US', digits)} %`;
+}
+
+/** How to give the rating where it is not known, in the words of the place the text is shown (the app names no CLI flag). */
+const GIVE_RATING: Record<FailureSurface, string> = {
+  cli: "give the TBW of the drive's data sheet with --rated-endurance, e.g. --rated-endurance 600TB",
+  app: "type the TBW of the drive's data sheet into Rated endurance",
+};
+
+/**
+ * The warning a sustained write gives before it starts (the CLI prints it, New run shows it as
+ * the span is typed, Live run lists it): "the sustained write writes 17 GB: about 34 s at 500
+ * MB/s, 5 min 44 s at 50 MB/s. 17 GB is 0.0029 % of the drive's rated write endurance of 600 TB.
+ * Stopping it keeps what it measured so far". The kernel knows no drive's rating, so without one
+ * it says so and how to give it.
+ */
+export function sustainedCostText(s: SustainedCostSettings, surface: FailureSurface): string {
+  const c = sustainedCost(s);
+  const again = c.recoveryBytes > 0 ? `, rests ${durationWords(s.sustainedRestSec)} and writes ${decimalBytes(c.recoveryBytes)} again` : '';
+  const endurance =
+    c.enduranceShare === null
+      ? `${decimalBytes(c.totalBytes)} counts against the drive's rated write endurance; what share of it is not known (a drive does not tell the kernel its rating): ${GIVE_RATING[surface]}.`
+      : `${decimalBytes(c.totalBytes)} is ${shareWords(c.enduranceShare)} of the drive's rated write endurance of ${decimalBytes(c.ratedEnduranceBytes!)}.`;
+  return (
+    `the sustained write writes ${decimalBytes(c.spanBytes)}${again}: ` +
+    `about ${durationWords(c.seconds[0])} at 500 MB/s, ${durationWords(c.seconds[1])} at 50 MB/s. ${endurance} ` +
+    'Stopping it keeps what it measured so far'
   );
 }

@@ -19,7 +19,7 @@ import { cacheDropHelper, deviceAccessArgs, locateHelper, needsElevation, type L
 import { acquireDiskLock } from './disk-lock.ts';
 import { withStderr } from '../model/stderr-tail.ts';
 import { counted } from '../model/display.ts';
-import { exitCodeOf } from '../model/failures.ts';
+import { exitCodeOf, type FailureSurface } from '../model/failures.ts';
 import { checkTarget } from './target-check.ts';
 import { watchTemperature, type TemperatureWatchOptions } from './temperature-watch.ts';
 import { thermalWarnings } from '../analysis/thermal.ts';
@@ -36,6 +36,8 @@ export interface RunOptions {
   fdFrom?: string;
   /** Where the drive's temperature is read (a planted sysfs tree in tests) and how often. */
   temperature?: TemperatureWatchOptions;
+  /** Where the run's warnings are shown: the CLI's may name its flags, the app's (the default) never. */
+  surface?: FailureSurface;
 }
 
 export const ENGINE_NAME = 'diskdelta';
@@ -226,6 +228,7 @@ async function measure(
         emit: stepEmitter(tagging, before, planned.tests.length, total),
         reuseFile: options.reuseFile,
         cacheHelper: options.cacheHelper,
+        surface: options.surface,
       };
       const step = planned.kind.start(planned.plan, stepContext);
       const cpuWatch = watchOtherCpu();

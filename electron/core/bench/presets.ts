@@ -1,6 +1,6 @@
 // The presets that group the catalog's tests (model/catalog.ts). The worker knows nothing of
 // these names: each test becomes a `--job` of enums and numbers (see bench/kinds/rate).
-import { GRID_TEST_IDS } from '../model/catalog.ts';
+import { GRID_TEST_IDS, kindOfTest } from '../model/catalog.ts';
 import { paramsId } from '../model/test-params.ts';
 import type { Statistic } from '../model/results.ts';
 import type { PresetName } from './spec.ts';
@@ -79,8 +79,13 @@ export const DEFAULT_PRESET: PresetName = 'standard';
  */
 export function presetStoryGap(name: PresetName): string | null {
   const p = PRESETS[name];
-  if (p.durationSec === 0 || p.tests.includes('seeks')) return null;
+  if (!presetKinds(name).every((k) => k === 'rate') || p.tests.includes('seeks')) return null;
   return "no seeks: for the HDD → SSD story's seek figure choose the full preset (or add the seeks test)";
+}
+
+/** The measurement kinds of a preset's tests (model/catalog.ts): which run settings it takes. */
+export function presetKinds(name: PresetName): string[] {
+  return [...new Set(PRESETS[name].tests.map((t) => kindOfTest(t) ?? 'rate'))];
 }
 
 export const PRESETS: Record<PresetName, Preset> = {
@@ -187,5 +192,20 @@ export const PRESETS: Record<PresetName, Preset> = {
     maxTimeSec: 5,
     pauseSec: 30,
     statistic: 'median',
+  },
+  // Past the drive's fast (SLC) cache (kinds/sustained-write.ts): one stream, its span, block,
+  // depth, rest and recovery are the run settings' (16 GiB of 1 MiB writes at QD1 by default);
+  // the fields above do not apply to it (durationSec 0: no timed windows).
+  sustained: {
+    name: 'sustained',
+    description: "a sustained write past the drive's fast cache: where the speed falls, before and after, and what comes back after a rest",
+    tests: ['sustained-write'],
+    sizeBytes: 0,
+    durationSec: 0,
+    warmupSec: 0,
+    runs: 1,
+    precision: 0,
+    maxTimeSec: 0,
+    statistic: 'single',
   },
 };

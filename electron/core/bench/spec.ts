@@ -12,7 +12,19 @@ export const plainLabel = z
   .max(200)
   .refine((s) => controlCharIn(s) === null, 'control characters are not allowed in a label');
 
-export const PRESET_NAMES = ['standard', 'quick', 'seeks', 'full', 'workloads', 'nvme', 'peak', 'real-world', 'flash', 'sweep'] as const;
+export const PRESET_NAMES = [
+  'standard',
+  'quick',
+  'seeks',
+  'full',
+  'workloads',
+  'nvme',
+  'peak',
+  'real-world',
+  'flash',
+  'sweep',
+  'sustained',
+] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 /** What a spec holds beside the run settings. */

@@ -162,7 +162,7 @@ export function recordArgv(o: { target: string; trace: string; seconds: number; 
 /** The sustained-write kind's plan: its run settings (model/run-settings.ts) and the interval it logs at. */
 export interface SustainedPlan extends Pick<
   RunSettingValues,
-  'sustainedSpanBytes' | 'sustainedBlockBytes' | 'sustainedDepth' | 'sustainedRestSec' | 'sustainedRecoveryBytes'
+  'sustainedSpanBytes' | 'sustainedBlockBytes' | 'sustainedDepth' | 'sustainedRestSec' | 'sustainedRecoveryBytes' | 'ratedEnduranceBytes'
 > {
   target: string;
   sampleMs: number;

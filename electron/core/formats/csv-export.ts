@@ -1,5 +1,5 @@
 // CSV export: one row per (run, test), then one row per figure, per point of a series over bytes
-// written and per extra metric, for spreadsheets.
+// written, per GiB written (the sustained write) and per extra metric, for spreadsheets.
 // Units are in the header ("bytes_per_sec [B/s]"); numbers are the raw stored values.
 // Cells that a spreadsheet would run as a formula (=, +, -, @ at the start of a text cell,
 // e.g. a hostile label) are prefixed with an apostrophe. Control characters in a text cell (ESC,
@@ -9,7 +9,7 @@
 import { terminalText } from '../model/display.ts';
 import type { RunRecord } from '../model/results.ts';
 import { engineText } from '../model/run-text.ts';
-import { sustainedSeries } from '../analysis/sustained-write.ts';
+import { sustainedPerSpan, sustainedSeries } from '../analysis/sustained-write.ts';
 
 const HEADER = [
   'run',
@@ -112,6 +112,22 @@ export function exportCsv(runs: RunRecord[]): string {
     for (const r of run.results) {
       for (const p of sustainedSeries(r) ?? []) {
         rows.push(valueRow(common, 'series', r.test, p.bytesPerSec, 'bytes/s', `${p.stream} at ${Math.round(p.bytes)} bytes written`));
+      }
+    }
+    // The same stream's speed per GiB written (analysis/sustained-write.ts): every GiB, a row each.
+    for (const r of run.results) {
+      for (const { stream, spans } of sustainedPerSpan(r) ?? []) {
+        for (const x of spans)
+          rows.push(
+            valueRow(
+              common,
+              'per GiB',
+              r.test,
+              x.bytesPerSec,
+              'bytes/s',
+              `${stream} from ${x.fromBytes} to ${x.toBytes} bytes written in ${x.seconds.toFixed(3)} s`,
+            ),
+          );
       }
     }
     for (const e of run.extras) {

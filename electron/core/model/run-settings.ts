@@ -36,8 +36,12 @@ export interface RunSettingDef {
   /** The CLI flag (without dashes) and its value's placeholder. */
   flag: string;
   arg?: string;
-  /** A field of the New run form; `scale` turns the typed number into the raw unit (MiB → bytes). */
-  form?: { label: string; scale?: number };
+  /**
+   * A field of the New run form, shown for the presets whose tests' kinds take the setting;
+   * `scale` turns the typed number into the raw unit (MiB → bytes); `placeholder` stands for a
+   * default that means "not given" (a rating the drive does not report).
+   */
+  form?: { label: string; scale?: number; placeholder?: string };
 }
 
 const MiB = 2 ** 20;
@@ -171,6 +175,7 @@ export const RUN_SETTINGS = [
     kinds: ['sustained-write'],
     flag: 'sustained-span',
     arg: 'SIZE',
+    form: { label: 'Bytes to write (MiB)', scale: MiB },
   },
   {
     key: 'sustainedBlockBytes',
@@ -183,6 +188,7 @@ export const RUN_SETTINGS = [
     kinds: ['sustained-write'],
     flag: 'sustained-block',
     arg: 'SIZE',
+    form: { label: 'Block size (KiB)', scale: 1024 },
   },
   {
     key: 'sustainedDepth',
@@ -195,6 +201,7 @@ export const RUN_SETTINGS = [
     kinds: ['sustained-write'],
     flag: 'sustained-qd',
     arg: 'N',
+    form: { label: 'Writes in flight (queue depth)' },
   },
   {
     key: 'sustainedRestSec',
@@ -206,6 +213,7 @@ export const RUN_SETTINGS = [
     kinds: ['sustained-write'],
     flag: 'sustained-rest',
     arg: 'SECONDS',
+    form: { label: 'Rest before writing again (s)' },
   },
   {
     key: 'sustainedRecoveryBytes',
@@ -218,6 +226,27 @@ export const RUN_SETTINGS = [
     kinds: ['sustained-write'],
     flag: 'sustained-recovery',
     arg: 'SIZE',
+    form: { label: 'Written again after the rest (MiB)', scale: MiB },
+  },
+  // No drive reports its rated endurance (TBW) to the kernel, so the share of it a sustained
+  // write uses is said only when the person gives the rating from the data sheet. Not a worker
+  // option: it changes only the cost said before the run. 0: not given. Up to 100 PB, as data
+  // centre drives are rated (a 4 TB consumer drive is 2.4 PB); bytes, but not whole bytes
+  // required (a rating is a round decimal figure, and 100 PB is past exact integers).
+  {
+    key: 'ratedEnduranceBytes',
+    label: 'Rated endurance',
+    help:
+      "the drive's rated write endurance (TBW on its data sheet), e.g. 600TB: the sustained write's\n" +
+      'warning then says what share of it the run writes (default: not known; no drive reports it)',
+    unit: 'bytes',
+    min: 0,
+    max: 100e15,
+    default: 0,
+    kinds: ['sustained-write'],
+    flag: 'rated-endurance',
+    arg: 'SIZE',
+    form: { label: 'Rated endurance (TB)', scale: 1e12, placeholder: 'not known, e.g. 600' },
   },
 ] as const satisfies readonly RunSettingDef[];
 
@@ -258,6 +287,12 @@ function bytesText(n: number): string {
     ['GiB', 2 ** 30],
     ['MiB', 2 ** 20],
     ['KiB', 2 ** 10],
+  ] as const)
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  // A decimal figure as a drive's box gives it (a rated endurance of 600 TB).
+  for (const [unit, size] of [
+    ['PB', 1e15],
+    ['TB', 1e12],
   ] as const)
     if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   return `${n} bytes`;

@@ -57,7 +57,10 @@ export function LiveRunPage() {
   }
   const p = run.progress;
   const stopped = stoppedText(run);
-  const percent = run.status === 'done' ? 100 : Math.round((p?.fraction ?? 0) * 100);
+  // A test that keeps what it measured when stopped (the sustained write) ends "done" after a
+  // Cancel: saved, with the orchestrator's `stopped` warning. Said as stopped, not finished.
+  const keptStopped = run.status === 'done' && run.warnings.some((w) => w.code === 'stopped');
+  const percent = run.status === 'done' && !keptStopped ? 100 : Math.round((p?.fraction ?? 0) * 100);
   const last = latestSample(run);
   return (
     <>
@@ -78,7 +81,7 @@ export function LiveRunPage() {
       </p>
       <section aria-labelledby="progress-h">
         <h2 id="progress-h" tabIndex={-1} ref={statusHeading}>
-          <span data-testid="run-status">{STATUS_TEXT[run.status]}</span>
+          <span data-testid="run-status">{keptStopped ? 'Stopped, kept' : STATUS_TEXT[run.status]}</span>
           {active && p ? <span className="muted"> · {formatEta(p.etaSec)}</span> : null}
         </h2>
         {stopped ? (
@@ -125,7 +128,8 @@ export function LiveRunPage() {
       </section>
       {run.status === 'done' && run.recordId != null ? (
         <div className="banner ok" role="status" data-testid="run-saved">
-          Saved to the library as run #{run.recordId}. <a href="#/library">Open the library</a> or <a href="#/compare">compare it</a>.
+          {keptStopped ? 'Stopped: what it measured so far is kept. ' : ''}Saved to the library as run #{run.recordId}.{' '}
+          <a href="#/library">Open the library</a> or <a href="#/compare">compare it</a>.
         </div>
       ) : null}
       {run.status === 'cancelled' ? (

@@ -8,6 +8,7 @@ import { PRESETS } from '../../../electron/core/bench/presets.ts';
 import { testLabel } from '../../../electron/core/model/catalog.ts';
 import {
   buildSpec,
+  costPreview,
   describePreset,
   formFields,
   FormProblem,
@@ -42,6 +43,7 @@ export function NewRunPage() {
     labels: useId(),
     tarball: useId(),
     problem: useId(),
+    cost: useId(),
   };
   // The field a problem is about is marked invalid and described by the message (WCAG 3.3.1);
   // a start refused for its target (missing, not a folder, unreadable) marks the target.
@@ -55,6 +57,8 @@ export function NewRunPage() {
   }, [stores]);
   const set = (patch: Partial<RunForm>) => setForm((f) => ({ ...f, ...patch }));
   const defaults = presetDefaults(form.preset);
+  // A sustained write says what it costs before it starts, and again as the span is typed.
+  const cost = costPreview(form);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -167,7 +171,7 @@ export function NewRunPage() {
         ) : null}
 
         <div className="grid3">
-          {formFields().map((field) => (
+          {formFields(undefined, form.preset).map((field) => (
             <OverrideField
               key={field.key}
               field={field}
@@ -178,6 +182,12 @@ export function NewRunPage() {
             />
           ))}
         </div>
+
+        {cost ? (
+          <p className="banner warn" role="note" id={ids.cost} data-testid="sustained-cost">
+            <strong>What it costs:</strong> {cost[0]!.toUpperCase() + cost.slice(1)}.
+          </p>
+        ) : null}
 
         <label htmlFor={ids.label}>Label</label>
         <input
@@ -249,7 +259,7 @@ export function NewRunPage() {
           ) : null}
         </div>
         <div className="row">
-          <button type="submit" className="primary" disabled={starting}>
+          <button type="submit" className="primary" disabled={starting} aria-describedby={cost ? ids.cost : undefined}>
             {starting ? 'Starting…' : 'Start'}
           </button>
         </div>

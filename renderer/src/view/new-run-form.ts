@@ -1,10 +1,11 @@
 // The New run form's text fields → a BenchSpec the contract accepts, or a sentence saying
 // which field is wrong. The backend parses the spec again; this is for a friendly message.
 import { benchSpecSchema, benchSpecSchemaFor, type BenchSpec, type PresetName } from '../../../electron/core/bench/spec.ts';
-import { RUN_SETTINGS, settingRange, type RunSettingDef } from '../../../electron/core/model/run-settings.ts';
+import { resolveSettings, RUN_SETTINGS, settingRange, type RunSettingDef } from '../../../electron/core/model/run-settings.ts';
 import { WORKER_OPTIONS, type WorkerOption } from '../../../electron/core/model/worker-options.ts';
-import { PRESETS, presetStoryGap } from '../../../electron/core/bench/presets.ts';
+import { PRESETS, presetKinds, presetStoryGap } from '../../../electron/core/bench/presets.ts';
 import { formatBytes } from '../../../electron/core/analysis/units.ts';
+import { sustainedCostText, type SustainedCostSettings } from '../../../electron/core/analysis/sustained-write.ts';
 
 export interface RunForm {
   target: string;
@@ -62,6 +63,8 @@ export const LABEL_SUGGESTIONS = ['HDD', 'SSD', 'SSD + dm-crypt', 'NVMe', 'USB s
 /** What a preset runs and its defaults, from the presets table itself. */
 export function describePreset(name: PresetName): string {
   const p = PRESETS[name];
+  if (presetKinds(name).includes('sustained-write'))
+    return `${p.description}. It writes the bytes you choose in one stream (past the fast cache, at most the folder's free space), rests, and writes again.`;
   if (p.durationSec === 0)
     return `${p.description}: ${p.tests.length} workloads, each a warm-up pass + ${p.runs} timed passes; the big file is ${formatBytes(p.sizeBytes)} or what fits.`;
   const gap = presetStoryGap(name);
@@ -78,10 +81,15 @@ export interface FormField {
   def: RunSettingDef;
 }
 
-/** The form's setting fields, in the table's order. */
-export function formFields(settings: readonly RunSettingDef[] = RUN_SETTINGS): FormField[] {
+/**
+ * The form's setting fields, in the table's order: those the kinds of the preset's tests take
+ * (the table's `kinds`), so the sustained preset shows its span and block, not seconds per test;
+ * every field without a preset.
+ */
+export function formFields(settings: readonly RunSettingDef[] = RUN_SETTINGS, preset?: PresetName): FormField[] {
+  const kinds = preset ? presetKinds(preset) : null;
   return settings.flatMap((def) =>
-    def.form && def.unit !== 'flag'
+    def.form && def.unit !== 'flag' && (!kinds || def.kinds.some((k) => kinds.includes(k)))
       ? [{ key: def.key, label: def.form.label, inputMode: def.integer ? 'numeric' : 'decimal', scale: def.form.scale ?? 1, def } as const]
       : [],
   );
@@ -93,10 +101,35 @@ export function presetDefaults(name: PresetName, settings: readonly RunSettingDe
   return Object.fromEntries(
     formFields(settings).map((f) => {
       const raw = p[f.key] ?? (f.def.default as number);
+      if (p[f.key] === undefined && f.def.form?.placeholder) return [f.key, f.def.form.placeholder];
       // Whole MiB, as the field takes them: the workloads' 3 GB is 2,861.02… MiB.
       return [f.key, String(f.def.integer ? Math.floor(raw / f.scale) : raw / f.scale)];
     }),
   );
+}
+
+/**
+ * What the run will cost, for a preset with the sustained write: the warning the run itself gives
+ * before it starts (analysis/sustained-write.ts), from the fields as typed, else the preset's and
+ * the table's values, in the app's words. Null for other presets, or while a field it needs holds
+ * no valid value (the form says what is wrong on Start).
+ */
+export function costPreview(
+  form: RunForm,
+  settings: readonly RunSettingDef[] = RUN_SETTINGS,
+  options: readonly WorkerOption[] = WORKER_OPTIONS,
+): string | null {
+  if (!presetKinds(form.preset).includes('sustained-write')) return null;
+  const typed: Record<string, number> = {};
+  for (const f of formFields(settings, form.preset)) {
+    const text = form.fields[f.key]?.trim() ?? '';
+    if (!text) continue;
+    const value = fieldValue(f, text, options);
+    if (value instanceof FormProblem) return null;
+    typed[f.key] = value;
+  }
+  const values = resolveSettings('sustained-write', typed, { ...PRESETS[form.preset] }, settings);
+  return sustainedCostText(values as unknown as SustainedCostSettings, 'app');
 }
 
 /** One typed field → its raw value, or the sentence saying what it takes. */
@@ -119,7 +152,8 @@ export function buildSpec(
   if (!target.startsWith('/')) return new FormProblem('target', 'The target must be an absolute path, e.g. /mnt/ssd.');
   const spec: BenchSpec = { target, preset: form.preset };
   const values: Record<string, number> = {};
-  for (const f of formFields(settings)) {
+  // Only the preset's fields: one typed under another preset and hidden since is not sent.
+  for (const f of formFields(settings, form.preset)) {
     const text = form.fields[f.key]?.trim() ?? '';
     if (!text) continue;
     const value = fieldValue(f, text, options);

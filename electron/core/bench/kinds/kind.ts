@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { RunSettings, TargetInfo, TestResult } from '../../model/results.ts';
 import type { SystemFacts } from '../../model/machine.ts';
+import type { FailureSurface } from '../../model/failures.ts';
 import type { Preset } from '../presets.ts';
 import type { BenchEvent, BenchSpec } from '../spec.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
@@ -22,6 +23,8 @@ export interface StepContext {
   reuseFile?: string;
   /** app-start as a user who is not root: the helper that drops the page cache (elevation.ts). */
   cacheHelper?: string;
+  /** Where the run's messages are shown: a warning may name a CLI flag only on 'cli' (default 'app'). */
+  surface?: FailureSurface;
 }
 
 /** One measuring step of a run: a worker invocation or an in-process task. */

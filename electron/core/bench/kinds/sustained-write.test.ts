@@ -131,6 +131,17 @@ test('library, JSON export and import, CSV: the figures and the series over byte
   );
   assert.match(out.stdout, /written before the speed fell: 1\.86 GiB/);
   assert.match(out.stdout, /after 2\.0 GB this drive writes at 40 MB\/s/);
+  // Per GiB written: 3 GB is 2.79 GiB, so three rows, the last partial; the first in the cache, the last past it.
+  const perGiB = out.stdout.split('Sustained write: the write speed along the bytes written')[1] ?? '';
+  assert.match(
+    perGiB,
+    /the stream, per 1 GiB written:\n {4}0 B – 1 GiB +400 MB\/s +in 2\.68 s\n {4}1 GiB – 2 GiB +1\d\d(\.\d)? MB\/s +in \d\.\d\d s\n/,
+  );
+  assert.match(perGiB, /\n {4}2 GiB – 2\.79 GiB +40\.00 MB\/s +in 21\.\d\d s\n/);
+  assert.match(perGiB, /the stream after the rest, per 1 GiB written:\n {4}0 B – 954 MiB +\d+(\.\d+)? MB\/s +in \d+\.\d\d s\n/);
+  const perGiBRows = csv.split('\r\n').filter((l) => l.includes(',per GiB,sustained-write,'));
+  assert.equal(perGiBRows.length, 4, 'one CSV row per GiB of each stream');
+  assert.match(perGiBRows[0]!, /,4\d{8}(\.\d+)?,bytes\/s,fill from 0 to 1073741824 bytes written in 2\.68\d s,$/);
 });
 
 test('refused before anything is written: a span past the free space names what fits; a filesystem too small for any says so', () => {
@@ -163,6 +174,7 @@ test('the plan: the table’s defaults, the recovery at most the span; the argv 
     sustainedDepth: 1,
     sustainedRestSec: 30,
     sustainedRecoveryBytes: 256 * MiB,
+    ratedEnduranceBytes: 0,
     sampleMs: 500,
   });
   assert.deepEqual(sustainedArgv(plan), [
@@ -184,7 +196,11 @@ test('the plan: the table’s defaults, the recovery at most the span; the argv 
   ]);
   assert.equal(
     costWarning(samplePlan({ sustainedSpanBytes: 64e9, sustainedRecoveryBytes: 4e9 })).message,
-    "the sustained write writes 64 GB, rests 30 s and writes 4.0 GB again: 68 GB off the drive's rated write endurance, about 2 min 46 s at 500 MB/s, 23 min 10 s at 50 MB/s. Stopping it keeps what it measured so far",
+    "the sustained write writes 64 GB, rests 30 s and writes 4.0 GB again: about 2 min 46 s at 500 MB/s, 23 min 10 s at 50 MB/s. 68 GB counts against the drive's rated write endurance; what share of it is not known (a drive does not tell the kernel its rating): type the TBW of the drive's data sheet into Rated endurance. Stopping it keeps what it measured so far",
+  );
+  assert.match(
+    costWarning(samplePlan({ sustainedSpanBytes: 64e9, sustainedRecoveryBytes: 4e9, ratedEnduranceBytes: 600e12 }), 'cli').message,
+    /68 GB is 0\.011 % of the drive's rated write endurance of 600 TB\./,
   );
 });
 
@@ -231,5 +247,25 @@ test('stopped mid-stream through the orchestrator: the run ends with what was me
   assert.ok(result.runs[0]!.bytes > 0 && result.runs[0]!.bytes < span, `part of the span (${result.runs[0]!.bytes} of ${span})`);
   assert.ok(result.warnings.some((w) => w.code === 'sustained-stopped'));
   assert.equal(record.settings.sustainedSpanBytes, span);
+  assert.deepEqual(readdirSync(dir), [], 'the test file is gone');
+});
+
+test('the CLI: `--preset sustained` runs it, the cost before it names the share of the rating given, or how to give it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-sustained-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const args = ['run', '--target', dir, '--preset', 'sustained', '--sustained-span', '64MiB', '--sustained-recovery', '0', '--no-save'];
+  const rated = await runCli([...args, '--rated-endurance', '600TB']);
+  if (/no-direct-io|O_DIRECT/.test(rated.stderr)) return t.skip(`${tmpdir()} takes no O_DIRECT`);
+  assert.equal(rated.code, 0, rated.stderr);
+  assert.match(
+    rated.stderr,
+    /warning: the sustained write writes 67 MB: about 0 s at 500 MB\/s, 1 s at 50 MB\/s\. 67 MB is 0\.000011 % of the drive's rated write endurance of 600 TB\./,
+  );
+  assert.match(rated.stdout, /sustained write: 64 MiB in one stream of 1 MiB writes, 1 in flight; the drive rated for 600 TB written/);
+  const unrated = await runCli(args);
+  assert.match(
+    unrated.stderr,
+    /what share of it is not known .*: give the TBW of the drive's data sheet with --rated-endurance, e.g\. --rated-endurance 600TB/,
+  );
   assert.deepEqual(readdirSync(dir), [], 'the test file is gone');
 });

@@ -10,9 +10,11 @@ import {
   buyerSentence,
   decimalBytes,
   durationWords,
+  sustainedCostText,
   type SustainedInterval,
   type SustainedStream,
 } from '../../analysis/sustained-write.ts';
+import type { FailureSurface } from '../../model/failures.ts';
 import { formatBytes, formatThroughput } from '../../analysis/units.ts';
 import { counted } from '../../model/display.ts';
 import type { Figure, RunMeasurement, Sample, TestResult, Warning } from '../../model/results.ts';
@@ -28,7 +30,14 @@ export { SUSTAINED_TEST } from '../../analysis/sustained-write.ts';
 type PhaseLine = Extract<WorkerMessage, { type: 'sustained-phase' }>;
 type StreamName = PhaseLine['phase'];
 
-const SETTINGS = ['sustainedSpanBytes', 'sustainedBlockBytes', 'sustainedDepth', 'sustainedRestSec', 'sustainedRecoveryBytes'] as const;
+const SETTINGS = [
+  'sustainedSpanBytes',
+  'sustainedBlockBytes',
+  'sustainedDepth',
+  'sustainedRestSec',
+  'sustainedRecoveryBytes',
+  'ratedEnduranceBytes',
+] as const;
 
 /** Twice a second, as TechPowerUp logs it: enough to place a cliff (interpolated inside its interval). */
 export const SUSTAINED_SAMPLE_MS = 500;
@@ -70,19 +79,13 @@ export function refuseSpanBeyondFree(target: string, span: number, free: number 
     );
 }
 
-/** What the run will cost, said before it starts: bytes written and the time at a fast and a slow drive's speed. */
-export function costWarning(plan: SustainedPlan): Warning {
-  const recovery = Math.min(plan.sustainedRecoveryBytes, plan.sustainedSpanBytes);
-  const total = plan.sustainedSpanBytes + recovery;
-  const at = (bps: number) => durationWords(total / bps + (recovery > 0 ? plan.sustainedRestSec : 0));
-  return {
-    code: 'sustained-write-cost',
-    message:
-      `the sustained write writes ${decimalBytes(plan.sustainedSpanBytes)}` +
-      `${recovery > 0 ? `, rests ${durationWords(plan.sustainedRestSec)} and writes ${decimalBytes(recovery)} again` : ''}` +
-      `: ${decimalBytes(total)} off the drive's rated write endurance, about ${at(500e6)} at 500 MB/s, ${at(50e6)} at 50 MB/s. ` +
-      'Stopping it keeps what it measured so far',
-  };
+/**
+ * What the run will cost, said before it starts: bytes written, the time at a fast and a slow
+ * drive's speed, the share of the rated endurance where it was given. The text is New run's too
+ * (analysis/sustained-write.ts), in the words of where it is shown: the CLI may name its flag.
+ */
+export function costWarning(plan: SustainedPlan, surface: FailureSurface = 'app'): Warning {
+  return { code: 'sustained-write-cost', message: sustainedCostText(plan, surface) };
 }
 
 /** Adjacent intervals merged pairwise until at most `max` remain: the bytes and time they cover stay exact. */
@@ -250,7 +253,7 @@ export const sustainedWriteKind: MeasurementKind<SustainedPlan> = {
     const lines = new Map<StreamName, PhaseLine>();
     const intervals = new Map<StreamName, SustainedInterval[]>();
     const startedMs = Date.now();
-    context.emit({ type: 'warning', ...costWarning(plan) });
+    context.emit({ type: 'warning', ...costWarning(plan, context.surface) });
     return {
       argv: sustainedArgv(plan),
       keepsWhenStopped: true,
@@ -291,10 +294,17 @@ export const sustainedWriteKind: MeasurementKind<SustainedPlan> = {
         const result = sustainedResult(plan, lines, intervals);
         return result ? [result] : [];
       },
-      settings: (hello) => ({
-        ...Object.fromEntries(settingsOfKind('sustained-write').map((d) => [d.key, plan[d.key as (typeof SETTINGS)[number]]])),
-        sustainedSpanBytes: hello?.size ?? plan.sustainedSpanBytes,
-      }),
+      settings: (hello) => {
+        const { ratedEnduranceBytes, ...kept } = Object.fromEntries(
+          settingsOfKind('sustained-write').map((d) => [d.key, plan[d.key as (typeof SETTINGS)[number]]]),
+        );
+        return {
+          ...kept,
+          // A rating given is part of the run's context; 0 (not given) is not a rating to store.
+          ...(ratedEnduranceBytes ? { ratedEnduranceBytes } : {}),
+          sustainedSpanBytes: hello?.size ?? plan.sustainedSpanBytes,
+        };
+      },
     };
   },
 };
