@@ -269,6 +269,10 @@ export function formatRecord(record: RunRecord): string {
         );
   const figures = figureLines(record.results);
   const notes = warningLines(record, { codes: false });
+  // The stored warnings name settings in words (the app shows them too); here, their flags.
+  const codes = new Set([...record.warnings, ...record.results.flatMap((r) => r.warnings)].map((w) => w.code));
+  if (codes.has('noisy') || codes.has('under-resolved'))
+    notes.push('more runs and more time per test: --runs N, --duration SEC, or with --precision, --max-time SEC');
   const temperature = record.temperature ? `\nDrive temperature: ${temperatureText(record.temperature)}\n` : '';
   return (
     head +

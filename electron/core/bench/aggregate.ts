@@ -51,7 +51,7 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
   if ((cv !== null && cv > TRUST.maxCv) || wide) {
     warnings.push({
       code: 'noisy',
-      message: `runs differ by ${pct(cv ?? 0)} (coefficient of variation, over ${runs.length} runs)${ciRelative === null ? '' : `, so the median is known within ±${pct(ciRelative)} (95 %)`}: something else is using the disk or the CPU; raise --max-time or --runs, or test on a quiet machine`,
+      message: `runs differ by ${pct(cv ?? 0)} (coefficient of variation, over ${runs.length} runs)${ciRelative === null ? '' : `, so the median is known within ±${pct(ciRelative)} (95 %)`}: something else is using the disk or the CPU; measure again on a quiet machine, or with more runs and more time per test`,
     });
   }
   const elapsedSec = runs.reduce((a, r) => a + r.elapsedNs, 0) / 1e9;
@@ -115,12 +115,12 @@ function resolve(runs: RunMeasurement[], ciRelative: number | null): string | nu
   const totalSec = runs.reduce((a, r) => a + r.elapsedNs, 0) / 1e9;
   if (runs.length >= 3 && ciRelative !== null) {
     if (totalIos < TRUST.minTotalIos || totalSec < TRUST.minWindowSec) {
-      return `too little was measured to trust this figure (${totalIos} I/Os in ${totalSec.toFixed(2)} s over ${runs.length} runs; want ≥ ${TRUST.minTotalIos} I/Os and ≥ ${TRUST.minWindowSec} s): raise --max-time`;
+      return `too little was measured to trust this figure (${totalIos} I/Os in ${totalSec.toFixed(2)} s over ${runs.length} runs; want ≥ ${TRUST.minTotalIos} I/Os and ≥ ${TRUST.minWindowSec} s): give each test more time (most seconds per test)`;
     }
     return null;
   }
   const fewest = Math.min(...runs.map((r) => r.ios));
   const shortest = Math.min(...runs.map((r) => r.elapsedNs)) / 1e9;
   if (fewest >= TRUST.minIos && shortest >= TRUST.minWindowSec) return null;
-  return `too little was measured to trust this figure (${fewest} I/Os in ${shortest.toFixed(2)} s; want ≥ ${TRUST.minIos} I/Os and ≥ ${TRUST.minWindowSec} s per run, or 3 runs or more): raise --duration or --runs`;
+  return `too little was measured to trust this figure (${fewest} I/Os in ${shortest.toFixed(2)} s; want ≥ ${TRUST.minIos} I/Os and ≥ ${TRUST.minWindowSec} s per run, or 3 runs or more): measure each run for longer (seconds per test), or with more runs`;
 }

@@ -204,7 +204,7 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
     const without = writes.filter((w) => !standIns[w]);
     if (without.length > 0)
       notes.push(
-        `${without.join(', ')} left out: the device beneath an existing mapping is never written, and these have no read of the same shape to stand in for it; use --mode throwaway (its own test file, read and written)`,
+        `${without.join(', ')} left out: the device beneath an existing mapping is never written, and these have no read of the same shape to stand in for it; measure through a throwaway mapping instead (its own test file, read and written)`,
       );
     const withStandIn = Object.keys(standIns);
     if (withStandIn.length > 0)

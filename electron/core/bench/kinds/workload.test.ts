@@ -74,7 +74,7 @@ describe('the workload kind', () => {
     const { steps } = await planRun({ target: dir, tests: ['tarball'], tarball: '/srv/linux-3.9.1.tar.xz' });
     const plan = steps[0]?.plan as WorkloadPlan;
     assert.deepEqual(workloadArgv(plan).slice(0, 1).concat(workloadArgv(plan).slice(-2)), ['tree', '--tarball', '/srv/linux-3.9.1.tar.xz']);
-    await assert.rejects(planRun({ target: dir, tests: ['tarball'] }), /the tarball workload needs a tarball: run --tarball FILE/);
+    await assert.rejects(planRun({ target: dir, tests: ['tarball'] }), /the tarball workload needs a tarball to extract: give the path/);
   });
 
   it("the workloads preset: the tree at the seed's size, the 3 GB file and programs starting, three timed passes each", async (t) => {
@@ -149,7 +149,7 @@ describe('the workload kind', () => {
     assert.equal(flagged[0]!.code, 'noisy');
     assert.match(
       flagged[0]!.message,
-      /^delete: the 3 passes differ by \d+ % \(4\.77 s–26\.4 s; coefficient of variation\), so the median 21\.7 s is known within ±\d+ % \(95 %\): something else is using the disk or the CPU; raise --runs, or measure on a quiet machine$/,
+      /^delete: the 3 passes differ by \d+ % \(4\.77 s–26\.4 s; coefficient of variation\), so the median 21\.7 s is known within ±\d+ % \(95 %\): something else is using the disk or the CPU; measure again with more runs, or on a quiet machine$/,
     );
     const steady = phaseFigures([pass('write', 1, 1.0), pass('write', 2, 1.02), pass('write', 3, 0.99)], null);
     assert.deepEqual(phaseTrustWarnings(steady), []);

@@ -56,7 +56,7 @@ const planSchema: z.ZodType<WorkloadPlan> = z
     tarball: z.string().startsWith('/').optional(),
   })
   .refine((p) => p.test !== 'tarball' || p.tarball !== undefined, {
-    message: 'the tarball workload needs a tarball: run --tarball FILE (a .tar, .tar.gz or .tar.xz)',
+    message: 'the tarball workload needs a tarball to extract: give the path of a .tar, .tar.gz or .tar.xz file',
   });
 
 /** The worker's argv for one workload: enums and numbers only. */
@@ -128,7 +128,7 @@ export function phaseTrustWarnings(figures: readonly Figure[]): Warning[] {
         message:
           `${f.subject}: the ${values.length} passes differ by ${pct(cv ?? 0)} (${seconds(Math.min(...values))}–${seconds(Math.max(...values))}; coefficient of variation)` +
           `${ci === null ? '' : `, so the median ${seconds(f.value)} is known within ±${pct(ci)} (95 %)`}` +
-          ': something else is using the disk or the CPU; raise --runs, or measure on a quiet machine',
+          ': something else is using the disk or the CPU; measure again with more runs, or on a quiet machine',
       },
     ];
   });
