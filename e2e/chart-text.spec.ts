@@ -169,7 +169,7 @@ async function liveSeconds(page: Page): Promise<number> {
   return Math.max(0, ...[...name.matchAll(/at ([\d.]+) s/g)].map((m) => Number(m[1])));
 }
 
-test('Live run chart: round x tick labels that neither overlap nor pass the edge at 1280 and 390 px, during a real run', async ({
+test('Live run chart: round tick labels (time, and a linear value axis), the time labels neither overlapping nor past the edge at 1280 and 390 px, during a real run', async ({
   page,
   app,
 }) => {
