@@ -38,7 +38,8 @@ const ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-const LAST_HOST = `${fleetHostName(HOSTS - 1)}:8765`;
+/** The floor of a first load: the same page and fleet file, of this many hosts. */
+const FEW = 10;
 
 /**
  * Installed before the app's scripts: records when the file input changes (the import's start)
@@ -47,7 +48,7 @@ const LAST_HOST = `${fleetHostName(HOSTS - 1)}:8765`;
  * HOSTS, the table's last row is the last host of the file, and the last chart has drawn the
  * 90th-percentile bar (data-run 2) of its last figure. Polled between tasks, as bench-app.ts does.
  */
-const DRAWN_PROBE = `(() => {
+const drawnProbe = (hosts: number) => `(() => {
   const w = window;
   w.__bench = { changedAt: null, repliedAt: null, drawnAt: null, paintedAt: null, interactiveAt: null };
   document.addEventListener('change', (e) => {
@@ -58,9 +59,9 @@ const DRAWN_PROBE = `(() => {
     const view = document.querySelector('[data-testid=fleet-view]');
     if (!view) return false;
     const heading = document.getElementById('fleet-hosts-h');
-    if (!heading || heading.textContent !== 'Every host (${HOSTS})') return false;
+    if (!heading || heading.textContent !== 'Every host (${hosts})') return false;
     const last = view.querySelector('[data-testid=fleet-hosts] tbody tr:last-child th');
-    if (!last || last.textContent !== ${JSON.stringify(LAST_HOST)}) return false;
+    if (!last || last.textContent !== ${JSON.stringify(`${fleetHostName(hosts - 1)}:8765`)}) return false;
     const charts = view.querySelectorAll('.chart-grid svg.bar-chart');
     const chart = charts[charts.length - 1];
     if (charts.length < 2 || !chart) return false;
@@ -111,7 +112,7 @@ const painted = async (page: Page): Promise<Probe> => {
   })`);
   if (done) return done;
   const text = await page.evaluate<string>("document.querySelector('main')?.innerText.slice(0, 2000) ?? ''");
-  throw new Error(`the Fleet page did not draw ${HOSTS} hosts in two minutes; it says:\n${text}`);
+  throw new Error(`the Fleet page did not draw its hosts in two minutes; it says:\n${text}`);
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -122,13 +123,22 @@ const work = mkdtempSync(join(tmpdir(), 'diskdelta-bench-fleet-page-'));
 const fioFile = join(work, `fio-client-${HOSTS}-hosts.json`);
 const fioText = fleetClientFio(HOSTS);
 writeFileSync(fioFile, fioText);
-// The `fleet run` library: the same file through the same parser, saved before the page opens.
-const fleetRunRuns = parseFioFile(fioText, fioFile, new Date());
-if (fleetRunRuns.length !== HOSTS || fleetRunRuns.some((r) => r.results.length !== FLEET_JOBS))
-  throw new Error(`the synthetic file read as ${fleetRunRuns.length} runs, not ${HOSTS} hosts × ${FLEET_JOBS} tests`);
+// The file reads as it should (the page's import says nothing of a wrong count).
+const parsed = parseFioFile(fioText, fioFile, new Date());
+if (parsed.length !== HOSTS || parsed.some((r) => r.results.length !== FLEET_JOBS))
+  throw new Error(`the synthetic file read as ${parsed.length} runs, not ${HOSTS} hosts × ${FLEET_JOBS} tests`);
+// A library of FEW hosts: its first open is what any first load of the Fleet page costs here
+// (the app's code, the socket, headless Chromium's own start of a context), the floor the
+// 1,000 hosts' open stands on.
+const fewDb = join(work, 'library-few.sqlite');
+const few = openLibrary({ dbPath: fewDb });
+few.saveRuns(parseFioFile(fleetClientFio(FEW), 'few.json', new Date()));
+few.close();
+const fewServer = await startAppServer({ dbPath: fewDb });
 
 const imports: Probe[] = [];
 const opens: Probe[] = [];
+const fewOpens: Probe[] = [];
 const references: number[] = [];
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 try {
@@ -139,7 +149,7 @@ try {
     const server = await startAppServer({ dbPath });
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      await context.addInitScript(DRAWN_PROBE);
+      await context.addInitScript(drawnProbe(HOSTS));
       const page = await context.newPage();
       await page.goto(`${server.url}#/fleet`);
       await page.getByText('No fleet runs yet').waitFor();
@@ -150,17 +160,25 @@ try {
 
       // Opened on the library the import left: a first load, nothing cached.
       const second = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      await second.addInitScript(DRAWN_PROBE);
+      await second.addInitScript(drawnProbe(HOSTS));
       const page2 = await second.newPage();
       await page2.goto(`${server.url}#/fleet`);
       opens.push(await painted(page2));
       await second.close();
+
+      const third = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await third.addInitScript(drawnProbe(FEW));
+      const page3 = await third.newPage();
+      await page3.goto(`${fewServer.url}#/fleet`);
+      fewOpens.push(await painted(page3));
+      await third.close();
     } finally {
       await server.shutdown();
     }
   }
 } finally {
   await browser.close();
+  await fewServer.shutdown();
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -191,6 +209,9 @@ const importReply = figure(imports.map((p) => n(p.repliedAt) - n(p.changedAt)));
 const importDraw = figure(imports.map((p) => n(p.paintedAt) - n(p.repliedAt)));
 const open = figure(opens.map((p) => n(p.paintedAt)));
 const openInteractive = figure(opens.map((p) => n(p.interactiveAt)));
+const fewOpen = figure(fewOpens.map((p) => n(p.paintedAt)));
+// Per round (the same round's conditions): what the 1,000 hosts add to the floor.
+const openOverFew = figure(opens.map((p, i) => n(p.paintedAt) - n(fewOpens[i]?.paintedAt ?? null)));
 const reference = figure(references);
 console.log(
   `bench:fleet-page: the Fleet page, ${HOSTS} synthetic hosts × ${FLEET_JOBS} tests, browser mode, headless Debian Chromium at 1280 × 800, ${ROUNDS} rounds`,
@@ -205,13 +226,16 @@ console.log(`    of which the import's reply (read, send, parse, save)  ${ms(imp
 console.log(`    and the page's own part (compare fetched, drawn, painted)  ${ms(importDraw)}`);
 console.log(`  open (first load) → the same painted   ${ms(open)}`);
 console.log(`    of which the document interactive (navigation timing)  ${ms(openInteractive)}`);
+console.log(`  open with ${FEW} hosts (any first load's floor here)   ${ms(fewOpen)}`);
+console.log(`    the ${HOSTS} hosts' open over it, round by round   ${ms(openOverFew)}`);
 const ratio = (t: Figure) => `×${(t.median / reference.median).toFixed(1)}`;
 console.log(
-  `  reference work in the page (sort 300,000 numbers) ${ms(reference)}; ratios: import ${ratio(importTotal)}, its page part ${ratio(importDraw)}, open ${ratio(open)}`,
+  `  reference work in the page (sort 300,000 numbers) ${ms(reference)}; ratios: import ${ratio(importTotal)}, its page part ${ratio(importDraw)}, open ${ratio(open)}, open with ${FEW} hosts ${ratio(fewOpen)}`,
 );
 for (const [name, t] of [
   ['import → painted', importTotal],
   ["import's page part", importDraw],
   ['open → painted', open],
+  [`open over the ${FEW}-host floor`, openOverFew],
 ] as const)
   console.log(`  ${name}: ${verdict(t)}`);
