@@ -180,3 +180,51 @@ test('Compare: a run’s warnings open from its "⚠ 1 warning" by keyboard and 
   await expect(opened).toBeVisible();
   await expect(opened).toHaveText(/\w{4,}.*\(\S+\)$/);
 });
+
+test('no text only in a title tooltip on any page; Compare’s Auto scale rule and each speed-up’s percent and spread verdict read as text, by keyboard', async ({
+  page,
+  app,
+}) => {
+  await fillThePages(page, app.url);
+  // Hash changes, not loads: Compare keeps its three runs, the Library its imported one.
+  const titled: string[] = [];
+  for (const route of ['overview', 'new', 'live', 'library', 'compare', 'working-set', 'fleet', 'report']) {
+    await page.evaluate(`window.location.hash = '#/${route}'`);
+    await expect(page.getByTestId(`page-${route}`)).toBeVisible();
+    await expect(page.getByText('Loading…')).toHaveCount(0);
+    // HTML title attributes (SVG <title> elements are not matched by [title]).
+    for (const t of (await page.evaluate(
+      `[...document.querySelectorAll('main [title]')].map((e) => e.outerHTML.slice(0, 120))`,
+    )) as string[])
+      titled.push(`${route}: ${t}`);
+  }
+  expect(titled, titled.join('\n')).toEqual([]);
+
+  // The Library's warning count is under its "Warnings" header; the sign is not read out.
+  await page.evaluate(`window.location.hash = '#/library'`);
+  await expect(page.getByTestId('library-row').locator('.warn-count')).toHaveText(/^⚠ \d+$/);
+  await expect(page.getByTestId('library-row').locator('.warn-count [aria-hidden="true"]')).toHaveText('⚠');
+
+  await page.evaluate(`window.location.hash = '#/compare'`);
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+  const autoDescription = (await page.evaluate(
+    `(document.querySelector('input[name="scale"][value="auto"]').getAttribute('aria-describedby') ?? '').split(/\\s+/).filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent ?? '').join(' ')`,
+  )) as string;
+  expect(autoDescription).toMatch(/^Auto scale: a log axis where a chart's bars span ×\d+ or more/);
+  await expect(page.getByTestId('scale-auto-hint')).toBeVisible();
+  const delta = page.getByTestId('speedup-table').getByTestId('delta-details').first();
+  await delta.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  await expect(delta).toHaveAttribute('open', '');
+  await expect(delta.locator('p')).toBeVisible();
+  await expect(delta.locator('p')).toHaveText(
+    /^[+−-][\d.,]+ %; (the change \(×[\d.]+\) (exceeds|is within)|#\d+ (has no spread|is under-resolved))/,
+  );
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await delta.scrollIntoViewIfNeeded();
+    await page.getByTestId('speedup-table').screenshot({ path: join(SCREENSHOT_DIR, `a11y-speedup-delta-open-${width}.png`) });
+  }
+});

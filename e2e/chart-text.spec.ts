@@ -3,9 +3,14 @@
 // "512 B 1 KiB 2 KiB …" ran into one string at 390); in the report, the SVG charts' text is
 // at least 10 CSS px in a 390 px window and at 200 % zoom (it was sized by the drawing's width,
 // ~5 px at 390). The runs are two real block-size sweeps measured by the CLI into the test's library.
+// The Live run chart during a real run: its time axis labelled with round seconds that fit
+// (recharts' own ticks said "19.957 s"), at 1280 and 390 px.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { CLI, expect, NODE, test } from './fixtures.ts';
+import { CLI, expect, NODE, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { startRun } from './flows.ts';
 
 const SIZES = ['512', '1k', '2k', '4k', '8k', '16k', '32k', '64k', '128k', '256k', '512k', '1m'];
 
@@ -135,4 +140,68 @@ test('series charts: no x tick label overlaps another or the edge at 1280 and 39
   } finally {
     await zoomed.close();
   }
+});
+
+/** Labels that are not "N unit" on one round step (1, 2 or 5 × 10^n), such as recharts' "0.85 s … 3.374 s" or "650 MB/s". */
+function roundProblems(where: string, ticks: Box[], unit: string): string[] {
+  const values = ticks.map((t) => new RegExp(`^(\\d[\\d,]*(?:\\.\\d+)?) ${unit.replace('/', '\\/')}$`).exec(t.text)?.[1]);
+  const odd = ticks.filter((_, i) => values[i] === undefined).map((t) => `"${t.text}"`);
+  if (odd.length > 0) return [`${where}: ${odd.join(', ')} not a number of ${unit}`];
+  const numbers = values.map((v) => Number(v!.replace(/,/g, '')));
+  const steps = [-1, 0, 1, 2, 3, 4].flatMap((p) => [1, 2, 5].map((m) => m * 10 ** p));
+  // At most ten steps across the axis: "0 2 4 6.1 s" is on a 0.1 s step, but its end is not round.
+  const span = Math.max(...numbers) - Math.min(...numbers);
+  const onStep = (step: number) => step >= span / 10 && numbers.every((v) => Math.abs(v / step - Math.round(v / step)) < 1e-6);
+  return steps.some(onStep) ? [] : [`${where}: ${ticks.map((t) => `"${t.text}"`).join(' ')} are not on one round step`];
+}
+
+/** The value axis's tick labels as drawn. */
+async function yTicks(page: Page, testId: string): Promise<Box[]> {
+  return page.evaluate(`[...document.querySelectorAll('[data-testid="${testId}"] .recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { text: e.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+  })`) as Promise<Box[]>;
+}
+
+/** The seconds the Live chart's lines have reached, from its accessible name ("… MB/s at 4.2 s"). */
+async function liveSeconds(page: Page): Promise<number> {
+  const name = (await page.getByTestId('live-chart').locator('> [role=img]').getAttribute('aria-label')) ?? '';
+  return Math.max(0, ...[...name.matchAll(/at ([\d.]+) s/g)].map((m) => Number(m[1])));
+}
+
+test('Live run chart: round tick labels (time, and a linear value axis), the time labels neither overlapping nor past the edge at 1280 and 390 px, during a real run', async ({
+  page,
+  app,
+}) => {
+  test.setTimeout(180_000);
+  // quick × 10 s a test: the first test alone outlasts both widths' looks.
+  await startRun(page, (p, route) => p.goto(`${app.url}#/${route}`).then(() => undefined), app.targetDir, 'live ticks', {
+    duration: '10',
+  });
+  const problems: string[] = [];
+  for (const [width, seconds] of [
+    [1280, 3],
+    [390, 6],
+  ] as const) {
+    await page.setViewportSize({ width, height: 844 });
+    await expect.poll(() => liveSeconds(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(seconds);
+    await expect(page.getByTestId('run-status')).toHaveText('Running');
+    const drawn = await xTicks(page, 'live-chart');
+    expect(drawn.ticks.length, `tick labels at ${width} px`).toBeGreaterThanOrEqual(3);
+    expect(drawn.ticks[0]?.text).toBe('0 s');
+    problems.push(...tickProblems(`live chart at ${width} px`, drawn), ...roundProblems(`live chart at ${width} px`, drawn.ticks, 's'));
+    // One test so far: its values axis is linear, and round too.
+    await expect(page.getByTestId('live-chart')).toHaveAttribute('data-scale', 'linear');
+    problems.push(...roundProblems(`live chart's values at ${width} px`, await yTicks(page, 'live-chart'), 'MB/s'));
+  }
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // The pointer off the chart: where Start was clicked, recharts' tooltip would cover the lines.
+  await page.mouse.move(0, 0);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `live-run-ticks-390-${scheme}.png`), fullPage: true });
+  }
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('Cancelled', { timeout: 60_000 });
+  expect(problems, problems.join('\n')).toEqual([]);
 });

@@ -86,11 +86,12 @@ export { SERIES_COLORS } from '../charts/colors.ts';
 /**
  * A wide data table in its own sideways-scrolling box, so a narrow window or 200 % zoom keeps
  * the page itself one column wide (WCAG 1.4.10). The box is a named tab stop: a keyboard user
- * scrolls it with the arrow keys.
+ * scrolls it with the arrow keys. `tall`: a table of hundreds of rows (the Fleet page's hosts)
+ * scrolls down inside a box a window high too, its header row kept in view (styles.css).
  */
-export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+export function TableScroll({ label, tall = false, children }: { label: string; tall?: boolean; children: ReactNode }) {
   return (
-    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+    <div className={tall ? 'table-scroll tall' : 'table-scroll'} role="region" aria-label={label} tabIndex={0}>
       {children}
     </div>
   );

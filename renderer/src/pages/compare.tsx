@@ -153,20 +153,24 @@ function CompareBody({ view, records, unit, scale }: { view: CompareView; record
         <fieldset className="segmented">
           <legend>Scale</legend>
           {SCALES.map(([mode, text]) => (
-            <label
-              key={mode}
-              title={
-                mode === 'auto'
-                  ? `a log axis where a chart's bars span ×${AUTO_LOG_SPREAD} or more, so every disk stays visible`
-                  : undefined
-              }
-            >
-              <input type="radio" name="scale" value={mode} checked={scale === mode} onChange={() => c().setScale(mode)} />
+            <label key={mode}>
+              <input
+                type="radio"
+                name="scale"
+                value={mode}
+                checked={scale === mode}
+                onChange={() => c().setScale(mode)}
+                aria-describedby={mode === 'auto' ? 'scale-auto-hint' : undefined}
+              />
               <span>{text}</span>
             </label>
           ))}
         </fieldset>
       </div>
+      {/* Said as text, where a title tooltip on "Auto" reached only a mouse. */}
+      <p className="hint" id="scale-auto-hint" data-testid="scale-auto-hint">
+        Auto scale: a log axis where a chart&apos;s bars span ×{AUTO_LOG_SPREAD} or more, so every disk stays visible.
+      </p>
       <ol className="legend" aria-label="Compared runs">
         {runs.map((r, i) => (
           <li key={i}>
@@ -242,12 +246,7 @@ const BelowCharts = memo(function BelowCharts({ view, records, unit, scale, labe
                     return (
                       <td key={i} className={deltaClass(cell.vsBaseline)}>
                         <span className="value">{cell.display}</span>
-                        {cell.vsBaseline ? (
-                          <span className="ratio" title={`${cell.vsBaseline.percentText}; ${cell.vsBaseline.spreadReason}`}>
-                            {' '}
-                            {cell.vsBaseline.ratioText}
-                          </span>
-                        ) : null}
+                        {cell.vsBaseline ? <DeltaDetails delta={cell.vsBaseline} /> : null}
                         {warnings.length > 0 ? <WarningDetails warnings={warnings} /> : null}
                       </td>
                     );
@@ -294,6 +293,22 @@ function WarningDetails({ warnings }: { warnings: Array<{ code: string; message:
         {warnings.length} {warnings.length === 1 ? 'warning' : 'warnings'}
       </summary>
       <WarningList warnings={warnings} />
+    </details>
+  );
+}
+
+/**
+ * A speed-up's ratio, opening to its percent change and whether it is beyond the runs' spread
+ * (why it is green, red or plain): by a click, a tap or the keyboard, where a title tooltip
+ * reached only a mouse.
+ */
+function DeltaDetails({ delta }: { delta: { ratioText: string; percentText: string; spreadReason: string } }) {
+  return (
+    <details className="delta-details" data-testid="delta-details">
+      <summary className="ratio">{delta.ratioText}</summary>
+      <p>
+        {delta.percentText}; {delta.spreadReason}
+      </p>
     </details>
   );
 }

@@ -172,7 +172,7 @@ export function FleetPage() {
           </section>
           <section aria-labelledby="fleet-hosts-h">
             <h2 id="fleet-hosts-h">Every host ({doc.hosts.length})</h2>
-            <TableScroll label="Every host">
+            <TableScroll label="Every host" tall>
               <table data-testid="fleet-hosts" className="fleet-hosts">
                 <thead>
                   <tr>
