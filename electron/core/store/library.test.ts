@@ -252,6 +252,32 @@ describe('import fingerprints', () => {
     lib.close();
   });
 
+  it('two fleet hosts that measured alike are two runs; the same host again is not (schema 16 fingerprints fleet runs anew)', () => {
+    const path = freshPath();
+    const lib = openLibrary({ dbPath: path });
+    const file = (text: string) => new TextEncoder().encode(text);
+    const host = (key: string) => ({ ...syntheticRun(7), sourceMeta: { 'fio.host': key } });
+    const outcomes = lib.importRuns(importItems([host('10.0.0.1:8765'), host('10.0.0.2:8765')], file('fleet.json')));
+    assert.deepEqual(outcomes, [
+      { id: 1, alreadyPresent: false },
+      { id: 2, alreadyPresent: false },
+    ]);
+    assert.deepEqual(lib.importRuns(importItems([host('10.0.0.2:8765')], file('that host again'))), [
+      { id: 2, alreadyPresent: true, why: 'same-run' },
+    ]);
+    lib.close();
+    // A library of schema 15 kept fleet fingerprints without the host: 16 clears them, and the
+    // next import fingerprints them the new way.
+    const raw = new DatabaseSync(path);
+    raw.exec("UPDATE runs SET run_fingerprint = 'sha256:without-host'; PRAGMA user_version = 15");
+    raw.close();
+    const upgraded = openLibrary({ dbPath: path });
+    assert.deepEqual(upgraded.importRuns(importItems([host('10.0.0.1:8765')], file('first host again'))), [
+      { id: 1, alreadyPresent: true, why: 'same-run' },
+    ]);
+    upgraded.close();
+  });
+
   it('every import format: a file, then its runs exported and imported again, or in a file grown by a row, add nothing', () => {
     const lib = openLibrary({ dbPath: freshPath() });
     const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'formats', 'fixtures');

@@ -309,6 +309,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE figures ADD COLUMN passes TEXT CHECK (passes IS NULL OR json_valid(passes));
     `,
   },
+  {
+    version: 16,
+    why: "a fleet run's fingerprint includes its host: two hosts with the same figures were taken for one measurement and the second was not imported",
+    // NULL is "not fingerprinted yet": the next import fingerprints them again, the new way.
+    sql: `
+      UPDATE runs SET run_fingerprint = NULL WHERE json_extract(source_meta, '$."fio.host"') IS NOT NULL;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

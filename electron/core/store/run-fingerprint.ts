@@ -1,8 +1,8 @@
 // What makes two run records one measurement, whichever file brought them: the figures and
 // where and how they were measured (target, machine, settings, engine, results with their
 // runs, samples and histograms), not what a file or the library adds around them. Left out:
-// the label and notes (a relabel, an export's --label), createdAt and sourceMeta (a bonnie++
-// CSV has no date, so its parser stamps the import's time into both), source and sourceFormat
+// the label and notes (a relabel, an export's --label), createdAt and sourceMeta but its fio host
+// (a bonnie++ CSV has no date, so its parser stamps the import's time into both), source and sourceFormat
 // (an export re-imported is 'imported'/'diskdelta', the run it came from 'measured' or 'fio'),
 // and the warnings, which are judgements that a later DiskDelta may word or add differently.
 import { createHash } from 'node:crypto';
@@ -38,6 +38,9 @@ export function runFingerprint(run: RunRecord): string | null {
     engine: run.engine,
     extras: run.extras,
     results: run.results.map(({ warnings: _judged, ...result }) => result),
+    // A fleet's hosts: fio's client JSON says which host ran a job only here. Two hosts that
+    // measured alike are two measurements (a synthetic fleet lost 804 of its 1,000 hosts).
+    host: run.sourceMeta['fio.host'],
   };
   return `sha256:${createHash('sha256').update(canonical(measurement)).digest('hex')}`;
 }
