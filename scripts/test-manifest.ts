@@ -179,6 +179,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'renderer/src/api/ws-reconnect.test.ts': [],
   'renderer/src/charts/bar-layout.test.ts': [],
   'renderer/src/charts/cache-curve-chart.test.ts': [],
+  'renderer/src/charts/live-chart-view.test.ts': [],
   'renderer/src/charts/chart-registry.test.ts': [],
   'renderer/src/stores/live-follow.test.ts': [],
   'renderer/src/charts/sustained-chart.test.ts': [],

@@ -1,17 +1,13 @@
 import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
-import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatIops, formatThroughput, formatTick } from '../../../electron/core/analysis/units.ts';
+import { formatIops, formatThroughput } from '../../../electron/core/analysis/units.ts';
 import { testTitle } from '../../../electron/core/model/catalog.ts';
 import { EmptyState, ErrorNote, formatEta, PageHeader, WarningList } from '../components/common.tsx';
 import { useRuns } from '../stores/index.ts';
 import type { LiveSample } from '../stores/runs.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
-import { useWidth } from '../charts/use-width.ts';
-import { niceTicks, seriesXAxis } from '../view/axis-ticks.ts';
+import { LiveChart } from '../charts/live-chart-view.ts';
 import {
   clampToFloor,
-  type LiveChartSeries,
-  type LiveScale,
   latestSample,
   liveChartName,
   liveScale,
@@ -183,71 +179,5 @@ export function LiveRunPage() {
       </section>
       <WarningList warnings={run.warnings} label="Warnings during this run" />
     </>
-  );
-}
-
-const Y_AXIS = 100;
-const MARGIN = { top: 8, right: 24, bottom: 16, left: 8 };
-const seconds = (v: number) => `${formatTick(v)} s`;
-
-/**
- * The chart itself, drawn at its box's measured width: its time axis is labelled in round
- * seconds, as many as fit (view/axis-ticks.ts, as Compare's series charts are); recharts' own
- * ticks on [0, the last sample] said "0 s 0.85 s 1.7 s 2.55 s 3.374 s".
- */
-function LiveChart({ drawn, scale }: { drawn: LiveChartSeries[]; scale: LiveScale }) {
-  const [box, width] = useWidth<HTMLDivElement>();
-  const times = useMemo(() => drawn.flatMap((s) => s.points.map((p) => p.tSec)), [drawn]);
-  const xAxis = seriesXAxis({ scale: 'linear' }, times, width ? width - MARGIN.left - MARGIN.right - Y_AXIS : 0, seconds);
-  // A linear value axis on round steps too (recharts' own said "650 1,300 1,950 2,600 MB/s"); a log one keeps its powers of ten.
-  const top = useMemo(() => Math.max(0, ...drawn.flatMap((s) => s.points.map((p) => p.mbps))), [drawn]);
-  const yTicks = scale.log ? undefined : niceTicks(top);
-  return (
-    <div ref={box}>
-      {width ? (
-        <LineChart width={width} height={280} margin={MARGIN} accessibilityLayer={false}>
-          <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
-          <XAxis
-            type="number"
-            dataKey="tSec"
-            domain={xAxis.domain}
-            ticks={xAxis.ticks}
-            interval={0}
-            tickFormatter={seconds}
-            tick={{ fontSize: 11 }}
-            stroke="var(--muted)"
-            allowDuplicatedCategory={false}
-          />
-          <YAxis
-            width={Y_AXIS}
-            stroke="var(--muted)"
-            scale={scale.log ? 'log' : 'auto'}
-            domain={yTicks ? [0, yTicks.at(-1)!] : scale.domain}
-            {...(yTicks ? { ticks: yTicks, interval: 0 } : {})}
-            allowDataOverflow={scale.log}
-            tickFormatter={(v: number) => `${formatTick(v)} MB/s`}
-          />
-          <Tooltip
-            formatter={(v) => `${Number(v).toFixed(1)} MB/s`}
-            labelFormatter={(t) => `${Number(t)} s`}
-            contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }}
-            cursor={{ stroke: 'var(--muted)' }}
-          />
-          {drawn.map((s, i) => (
-            <Line
-              key={s.test}
-              data={s.points}
-              dataKey="mbps"
-              name={s.title}
-              stroke={lineStyle(i).stroke}
-              strokeDasharray={lineStyle(i).dash}
-              strokeWidth={2}
-              dot={false}
-              isAnimationActive={false}
-            />
-          ))}
-        </LineChart>
-      ) : null}
-    </div>
   );
 }
