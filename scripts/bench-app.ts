@@ -8,6 +8,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { REFERENCE_WORK } from './page-reference-work.ts';
 import { chromium } from 'playwright-core';
 import { TEST_IDS } from '../electron/core/model/catalog.ts';
 import type { RunRecord, TestResult } from '../electron/core/model/results.ts';
@@ -109,15 +110,6 @@ const SWITCH_UNITS = `(async () => {
   radio.click();
   while (!document.querySelector('[data-testid=speedup-table]').textContent.includes('MiB/s')) await new Promise((r) => setTimeout(r, 1));
   await ${FRAMES};
-  return performance.now() - t;
-})()`;
-
-/** A fixed piece of in-page work (sorting 300,000 numbers): what this machine's load makes of a
- *  constant, timed in the same page and round, so the Compare figures read as ratios to it. */
-const REFERENCE_WORK = `(() => {
-  const t = performance.now();
-  const a = Array.from({ length: 300000 }, (_, i) => (i * 7919) % 100003);
-  a.sort((x, y) => x - y);
   return performance.now() - t;
 })()`;
 

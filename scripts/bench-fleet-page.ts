@@ -14,6 +14,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { REFERENCE_WORK } from './page-reference-work.ts';
 import { chromium, type Page } from 'playwright-core';
 import { parseCount } from '../electron/cli/args.ts';
 import { openLibrary } from '../electron/core/store/library.ts';
@@ -84,14 +85,6 @@ const drawnProbe = (hosts: number) => `(() => {
     setTimeout(poll, 1);
   };
   setTimeout(poll, 1);
-})()`;
-
-/** bench-app.ts's fixed in-page work (sorting 300,000 numbers): what this machine's load makes of a constant. */
-const REFERENCE_WORK = `(() => {
-  const t = performance.now();
-  const a = Array.from({ length: 300000 }, (_, i) => (i * 7919) % 100003);
-  a.sort((x, y) => x - y);
-  return performance.now() - t;
 })()`;
 
 interface Probe {
