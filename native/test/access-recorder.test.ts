@@ -108,7 +108,11 @@ function play(step: Step, data: string): void {
 /** Touches in the trace: records that read or wrote, in order. */
 function touches(trace: string): Array<{ f: string; s: number | null; k: string }> {
   if (!existsSync(trace)) return [];
-  return readFileSync(trace, 'utf8')
+  // Whole lines only: polled while the recorder appends, the last line can be half written
+  // (a fresh-clone CI parsed one: "Unterminated string in JSON at position 31").
+  const text = readFileSync(trace, 'utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((l) => l.startsWith('{"t":'))
     .map((l) => JSON.parse(l) as { f: string; s: number | null; k: string })
