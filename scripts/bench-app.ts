@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { REFERENCE_WORK } from './page-reference-work.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { chromium } from 'playwright-core';
 import { TEST_IDS } from '../electron/core/model/catalog.ts';
 import type { RunRecord, TestResult } from '../electron/core/model/results.ts';
@@ -16,14 +17,6 @@ import { openLibrary } from '../electron/core/store/library.ts';
 import { startAppServer } from '../electron/server/app-server.ts';
 
 const ROUNDS = 5;
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 function syntheticRun(n: number, withSeries: boolean): RunRecord {
   const results: TestResult[] = TEST_IDS.map((test, t) => {
@@ -126,7 +119,7 @@ for (let n = 0; n < 6; n++) library.saveRun(syntheticRun(n, n < 3));
 library.close();
 
 const server = await startAppServer({ dbPath });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 const loads: number[] = [];
 const domInteractive: number[] = [];
 const compareLoads: number[] = [];

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { REFERENCE_WORK } from './page-reference-work.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { chromium, type Page } from 'playwright-core';
 import { parseCount } from '../electron/cli/args.ts';
 import { openLibrary } from '../electron/core/store/library.ts';
@@ -31,14 +32,6 @@ try {
 }
 const TARGET_MS = 1000;
 const ROUNDS = 5;
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** The floor of a first load: the same page and fleet file, of this many hosts. */
 const FEW = 10;
 
@@ -133,7 +126,7 @@ const imports: Probe[] = [];
 const opens: Probe[] = [];
 const fewOpens: Probe[] = [];
 const references: number[] = [];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (let round = 0; round < ROUNDS; round++) {
     // A fresh, empty library each round: an import of the same file twice adds nothing.
