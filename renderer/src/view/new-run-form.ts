@@ -120,16 +120,31 @@ export function costPreview(
   options: readonly WorkerOption[] = WORKER_OPTIONS,
 ): string | null {
   if (!presetKinds(form.preset).includes('sustained-write')) return null;
-  const typed: Record<string, number> = {};
+  const typed = typedValues(form, settings, options);
+  if (typed instanceof FormProblem) return null;
+  const values = resolveSettings('sustained-write', typed, { ...PRESETS[form.preset] }, settings);
+  return sustainedCostText(values as unknown as SustainedCostSettings, 'app');
+}
+
+/**
+ * The preset's typed fields as raw values (an empty field keeps the preset's), or the first
+ * field's problem. Only the preset's fields: one typed under another preset and hidden since is
+ * not sent.
+ */
+function typedValues(
+  form: RunForm,
+  settings: readonly RunSettingDef[],
+  options: readonly WorkerOption[],
+): Record<string, number> | FormProblem {
+  const values: Record<string, number> = {};
   for (const f of formFields(settings, form.preset)) {
     const text = form.fields[f.key]?.trim() ?? '';
     if (!text) continue;
     const value = fieldValue(f, text, options);
-    if (value instanceof FormProblem) return null;
-    typed[f.key] = value;
+    if (value instanceof FormProblem) return value;
+    values[f.key] = value;
   }
-  const values = resolveSettings('sustained-write', typed, { ...PRESETS[form.preset] }, settings);
-  return sustainedCostText(values as unknown as SustainedCostSettings, 'app');
+  return values;
 }
 
 /** One typed field → its raw value, or the sentence saying what it takes. */
@@ -151,15 +166,8 @@ export function buildSpec(
   if (!target) return new FormProblem('target', 'Choose the folder to measure.');
   if (!target.startsWith('/')) return new FormProblem('target', 'The target must be an absolute path, e.g. /mnt/ssd.');
   const spec: BenchSpec = { target, preset: form.preset };
-  const values: Record<string, number> = {};
-  // Only the preset's fields: one typed under another preset and hidden since is not sent.
-  for (const f of formFields(settings, form.preset)) {
-    const text = form.fields[f.key]?.trim() ?? '';
-    if (!text) continue;
-    const value = fieldValue(f, text, options);
-    if (value instanceof FormProblem) return value;
-    values[f.key] = value;
-  }
+  const values = typedValues(form, settings, options);
+  if (values instanceof FormProblem) return values;
   Object.assign(spec, values);
   if (form.label.trim()) spec.label = form.label.trim();
   if (form.preset === 'workloads' && form.workloads) {
