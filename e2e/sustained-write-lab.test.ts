@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSustained, type SustainedInterval } from '../electron/core/analysis/sustained-write.ts';
-import type { RunMeasurement, TestResult } from '../electron/core/model/results.ts';
+import { analyzeSustained, intervalsOfSamples } from '../electron/core/analysis/sustained-write.ts';
+import type { TestResult } from '../electron/core/model/results.ts';
 import { labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import { throttleOptions, throttleTruth, toleranceOf, type ThrottleShape } from './sustained-write-lab.ts';
@@ -77,19 +77,6 @@ step ${s.disk} done
 `;
 }
 
-/** The stored samples back as intervals (back-to-back, tMs at each end), for the spreads. */
-function intervalsOf(run: RunMeasurement): SustainedInterval[] {
-  let t = 0;
-  let bytes = 0;
-  return run.samples.map((s) => {
-    const ns = (s.tMs - t) * 1e6;
-    t = s.tMs;
-    const n = (s.bytesPerSec * ns) / 1e9;
-    bytes += n;
-    return { bytes, intervalBytes: n, intervalNs: ns };
-  });
-}
-
 test(
   'sustained write on QEMU throttles with bursts: cache size, speeds before and after, recovery, against the throttle',
   { timeout: 960_000 },
@@ -133,7 +120,13 @@ test(
       const restSec = s.restSec; // the worker's own idle time is at least this (its fdatasync is before it)
       const truth = throttleTruth(s.shape, { span: s.span, block: s.block, restSec, recovery: s.recovery });
       // The spreads this run measured, from its own stored intervals.
-      const a = analyzeSustained({ bytes: fill.bytes, elapsedNs: fill.elapsedNs, restNs: 0, complete: true, intervals: intervalsOf(fill) });
+      const a = analyzeSustained({
+        bytes: fill.bytes,
+        elapsedNs: fill.elapsedNs,
+        restNs: 0,
+        complete: true,
+        intervals: intervalsOfSamples(fill.samples),
+      });
       const speedNoise = (seg: { spread: number | null; intervals: number } | null) => ({
         spread: seg?.spread ?? null,
         n: seg?.intervals ?? 0,
@@ -174,7 +167,7 @@ test(
         lines.push(`${shapeText}: the cache size or the speed past it was not judged (the reason is on its line)`);
         // What the analysis was given, so a figure taken from too few intervals can be told from a loaded host.
         lines.push(
-          `${shapeText}: the fill's interval rates (MiB/s): ${intervalsOf(fill)
+          `${shapeText}: the fill's interval rates (MiB/s): ${intervalsOfSamples(fill.samples)
             .map((x) => ((x.intervalBytes * 1e9) / x.intervalNs / MiB).toFixed(1))
             .join(' ')}`,
         );

@@ -22,8 +22,8 @@ export function figureLines(results: TestResult[], unit: ThroughputUnit = 'MB'):
  */
 export function perGiBLines(results: TestResult[], unit: ThroughputUnit = 'MB'): string[] {
   return results.flatMap((r) => {
-    const total = Math.max(0, ...(sustainedPerSpan(r) ?? []).flatMap((s) => s.spans.map((x) => x.toBytes)));
-    const step = listingStep(total);
+    // The step from the streams' own byte counts: the speeds are worked out once, at that step.
+    const step = listingStep(Math.max(0, ...r.runs.map((run) => run.bytes)));
     return (sustainedPerSpan(r, step) ?? []).flatMap(({ stream, spans }) => {
       if (spans.length === 0) return [];
       const rows = spans.map((x) => [

@@ -263,17 +263,6 @@ export function sustainedSettingsText(s: RunSettings): string {
   return `sustained write: ${formatBytes(s.sustainedSpanBytes ?? 0)} in one stream of ${formatBytes(s.sustainedBlockBytes ?? 0)} writes, ${s.sustainedDepth ?? 1} in flight${again}${rated}`;
 }
 
-/** The cumulative bytes at each stored sample, back from the rates and times (the samples are back-to-back intervals). */
-export function bytesAlong(samples: readonly Sample[]): Array<{ bytes: number; bytesPerSec: number }> {
-  let bytes = 0;
-  let t = 0;
-  return samples.map((s) => {
-    bytes += (s.bytesPerSec * (s.tMs - t)) / 1000;
-    t = s.tMs;
-    return { bytes, bytesPerSec: s.bytesPerSec };
-  });
-}
-
 export interface SustainedPoint {
   stream: 'fill' | 'recovery';
   /** Bytes of the stream written by the end of the interval. */
@@ -288,7 +277,11 @@ export interface SustainedPoint {
 export function sustainedSeries(result: Pick<TestResult, 'test' | 'runs'>): SustainedPoint[] | null {
   if (result.test !== SUSTAINED_TEST) return null;
   return result.runs.flatMap((run) =>
-    bytesAlong(run.samples).map((p) => ({ stream: run.run === 1 ? ('fill' as const) : ('recovery' as const), ...p })),
+    intervalsOfSamples(run.samples).map((x, i) => ({
+      stream: run.run === 1 ? ('fill' as const) : ('recovery' as const),
+      bytes: x.bytes,
+      bytesPerSec: run.samples[i]!.bytesPerSec,
+    })),
   );
 }
 

@@ -58,6 +58,7 @@ const betterText = (chart: ChartModel) =>
 export function ReportChartView({ chart, labels }: { chart: ChartModel; labels: string[] }): ReactElement {
   const titleId = `chart-${chart.id.replace(/[^a-z0-9]+/gi, '-')}`;
   const better = betterText(chart);
+  const scale = chart.shape === 'series' ? seriesScale(chart) : null;
   return h(
     'figure',
     {
@@ -72,17 +73,13 @@ export function ReportChartView({ chart, labels }: { chart: ChartModel; labels: 
       'figcaption',
       { id: titleId },
       chart.title,
-      h(
-        'span',
-        { className: 'muted' },
-        ` (${[chart.unitLabel, chart.shape === 'series' && seriesScale(chart).log ? seriesScale(chart).note : '', better].filter(Boolean).join(', ')})`,
-      ),
+      h('span', { className: 'muted' }, ` (${[chart.unitLabel, scale?.log ? scale.note : '', better].filter(Boolean).join(', ')})`),
     ),
     chart.shape === 'table'
       ? h('div', { className: 'chart-tables' }, ...chartTables(chart, 'figures chart-table'))
       : chart.shape === 'bars'
         ? h(BarsSvg, { chart, labels, titleId })
-        : h(SeriesSvg, { chart, labels, titleId }),
+        : h(SeriesSvg, { chart, labels, titleId, log: scale?.log ?? false }),
     chart.shape === 'series' && chart.note ? h('p', { className: 'chart-note' }, chart.note) : null,
   );
 }
@@ -143,7 +140,17 @@ const seriesScale = (chart: SeriesChartModel) =>
     'auto',
   );
 
-function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels: string[]; titleId: string }): ReactElement {
+function SeriesSvg({
+  chart,
+  labels,
+  titleId,
+  log,
+}: {
+  chart: SeriesChartModel;
+  labels: string[];
+  titleId: string;
+  log: boolean;
+}): ReactElement {
   const plotWidth = WIDTH - PLOT.left - PLOT.right;
   const positions = chart.lines.flatMap((l) => l.points.map((p) => axisPosition(chart.x.scale, p.x)));
   // The app's x axis (axis-ticks.ts): a model's span drawn exactly, else round steps from 0; a
@@ -155,7 +162,6 @@ function SeriesSvg({ chart, labels, titleId }: { chart: SeriesChartModel; labels
   const span = hi > lo ? hi - lo : 1;
   const px = (x: number) => PLOT.left + ((axisPosition(chart.x.scale, x) - lo) / span) * plotWidth;
   const points = chart.lines.flatMap((l) => l.points);
-  const log = seriesScale(chart).log;
   const yDomain: [number, number] = log ? logDomain(points, ['y']) : [0, niceTicks(Math.max(0, ...points.map((p) => p.y))).at(-1)!];
   const yTicks = log ? logTicks(...yDomain) : niceTicks(yDomain[1]);
   const [yLo, yHi] = log ? (yDomain.map(Math.log10) as [number, number]) : yDomain;
