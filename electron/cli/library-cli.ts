@@ -49,7 +49,7 @@ export function parseRunId(text: string): number {
 
 /** Every run asked for, in the order asked; one message naming all the ids that are missing. */
 export function requireRuns(library: Library, ids: number[]): RunRecord[] {
-  const runs = ids.map((id) => library.getRun(id));
+  const runs = library.getRuns(ids);
   const missing = ids.filter((_, i) => runs[i] === null);
   if (missing.length > 0) {
     const which = missing.length === 1 ? `run ${missing[0]}` : `runs ${missing.join(', ')}`;

@@ -8,7 +8,7 @@ import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 
 export interface FleetLibrary {
   listRuns(filter?: RunFilter): RunSummary[];
-  getRun(id: number): RunRecord | null;
+  getRuns(ids: readonly number[]): Array<RunRecord | null>;
 }
 
 /** One fleet measurement: the hosts' runs saved together. */
@@ -23,13 +23,13 @@ export interface FleetGroup {
 /** Every fleet run of the library, oldest first; or those of `ids` that are fleet runs. */
 export function fleetRunsOf(library: FleetLibrary, ids?: readonly number[]): RunRecord[] {
   const wanted = ids ? new Set(ids) : null;
-  return library
+  const fio = library
     .listRuns({})
     .filter((s) => s.sourceFormat === 'fio' && (wanted === null || wanted.has(s.id)))
-    .flatMap((s) => {
-      const run = library.getRun(s.id);
-      return run && run.sourceMeta['fio.host'] ? [run] : [];
-    })
+    .map((s) => s.id);
+  return library
+    .getRuns(fio)
+    .filter((run): run is RunRecord => run !== null && Boolean(run.sourceMeta['fio.host']))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 

@@ -24,6 +24,7 @@ export type LibraryPort = Pick<
   Library,
   | 'importRuns'
   | 'getRun'
+  | 'getRuns'
   | 'listRuns'
   | 'relabel'
   | 'deleteRun'

@@ -122,6 +122,35 @@ describe('library round trip', () => {
     db.close();
   });
 
+  it('reads many runs in one go as it reads each: every field, in the order asked, null where there is none', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    // Each run's children (results, their windows and samples, histograms, figures, warnings at
+    // both levels, extras) must land under their own run, not a neighbour's.
+    const runs = [1, 2, 3].map((n) => syntheticRun(n, { tests: n + 1, runsPerTest: n, samplesPerRun: n + 2 }));
+    runs[1]!.results[1]!.figures = [
+      { metric: 'block write', subject: 'Sequential Output', value: 41.5, unit: 'bytes/s', provenance: 'imported', passes: [40, 43] },
+      { metric: 'seeks', subject: 'Random Seeks', value: null, unit: 'IOPS', provenance: 'estimated', basis: 'not measured' },
+    ];
+    runs[2]!.results[2]!.warnings.push({ code: 'noisy', message: 'the third run’s own warning' });
+    const ids = lib.saveRuns(runs);
+    const missing = Math.max(...ids) + 1;
+    const asked = [ids[2]!, missing, ids[0]!, ids[1]!, ids[0]!];
+    const got = lib.getRuns(asked);
+    assert.deepEqual(got, [
+      { ...runs[2], id: ids[2] },
+      null,
+      { ...runs[0], id: ids[0] },
+      { ...runs[1], id: ids[1] },
+      { ...runs[0], id: ids[0] },
+    ]);
+    assert.deepEqual(
+      got,
+      asked.map((id) => lib.getRun(id)),
+    );
+    assert.deepEqual(lib.getRuns([]), []);
+    lib.close();
+  });
+
   it('saves a batch all or nothing', () => {
     const lib = openLibrary({ dbPath: freshPath() });
     const bad = { ...syntheticRun(2), source: 'invented' } as unknown as RunRecord;
