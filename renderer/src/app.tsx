@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
+import { Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { useStore } from 'zustand';
 import { PAGES, useRoute, type PageId } from './view/route.ts';
 import { connectionStore } from './view/connection.ts';
@@ -7,29 +7,51 @@ import { OverviewPage } from './pages/overview.tsx';
 import { LibraryPage } from './pages/library.tsx';
 import { WorkingSetPage } from './pages/working-set.tsx';
 import { useStoresApi } from './stores/use-stores-api.ts';
+import type { Stores } from './stores/index.ts';
+import { lazyPage, type LazyPage } from './components/lazy-page.ts';
 
 // The heavy pages are loaded when first opened, so the first page is interactive sooner: the
 // chart pages carry recharts (most of the bundle), New run the settings table and its schemas
 // (zod, ~60 KB). The light pages (Overview, Library, Working set) are in the first bundle: made
 // lazy too, the Library's first load was ~150 ms slower (the page's chunks fetched after the
 // shell rendered, then its data), measured with `npm run bench:app` in one quiet window.
-const NewRunPage = lazy(() => import('./pages/new-run.tsx').then((m) => ({ default: m.NewRunPage })));
-const LiveRunPage = lazy(() => import('./pages/live-run.tsx').then((m) => ({ default: m.LiveRunPage })));
-const ComparePage = lazy(() => import('./pages/compare.tsx').then((m) => ({ default: m.ComparePage })));
-const FleetPage = lazy(() => import('./pages/fleet.tsx').then((m) => ({ default: m.FleetPage })));
-// The report view brings react-dom/server's sibling code paths and the report model: loaded when opened.
-const ReportPage = lazy(() => import('./pages/report.tsx').then((m) => ({ default: m.ReportPage })));
+const LAZY_PAGES = {
+  new: lazyPage(() => import('./pages/new-run.tsx').then((m) => m.NewRunPage)),
+  live: lazyPage(() => import('./pages/live-run.tsx').then((m) => m.LiveRunPage)),
+  compare: lazyPage(() => import('./pages/compare.tsx').then((m) => m.ComparePage)),
+  fleet: lazyPage(() => import('./pages/fleet.tsx').then((m) => m.FleetPage)),
+  // The report view brings react-dom/server's sibling code paths and the report model.
+  report: lazyPage(() => import('./pages/report.tsx').then((m) => m.ReportPage)),
+} satisfies Partial<Record<PageId, LazyPage>>;
 
 const PAGE_COMPONENTS: Record<PageId, ComponentType> = {
   overview: OverviewPage,
-  new: NewRunPage,
-  live: LiveRunPage,
+  new: LAZY_PAGES.new.Page,
+  live: LAZY_PAGES.live.Page,
   library: LibraryPage,
   'working-set': WorkingSetPage,
-  compare: ComparePage,
-  fleet: FleetPage,
-  report: ReportPage,
+  compare: LAZY_PAGES.compare.Page,
+  fleet: LAZY_PAGES.fleet.Page,
+  report: LAZY_PAGES.report.Page,
 };
+
+/** The code of this page, fetched (nothing to fetch for a page in the first bundle). */
+export function preloadPage(page: PageId): Promise<void> {
+  return page in LAZY_PAGES ? LAZY_PAGES[page as keyof typeof LAZY_PAGES].preload() : Promise.resolve();
+}
+
+/**
+ * A page's data asked for as soon as the route is known (main.tsx before the first render, the
+ * app on each change of page), not by the page when it mounts: a fleet of 1,000 hosts takes the
+ * server ~200 ms to read, which then overlaps the fetch of the page's code instead of following
+ * it. The store sends a question already on its way once (StrictMode's double effects too).
+ */
+export function loadPageData(stores: Stores, page: PageId): void {
+  if (page === 'fleet') void stores.fleet.getState().load();
+}
+
+/** After the first page has drawn and settled: the other pages' code, so opening one shows it at once. */
+const PRELOAD_OTHERS_AFTER_MS = 3000;
 
 export function App() {
   const page = useRoute();
@@ -42,6 +64,19 @@ export function App() {
     if (connection !== 'open' && connection !== 'connecting') return;
     void stores.runs.getState().loadActive();
   }, [stores, connection]);
+  // The first page's data was asked for before the first render (main.tsx); again on each change of page.
+  const dataAskedFor = useRef(page);
+  useEffect(() => {
+    if (dataAskedFor.current === page) return;
+    dataAskedFor.current = page;
+    loadPageData(stores, page);
+  }, [stores, page]);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      for (const lazy of Object.values(LAZY_PAGES)) lazy.preload().catch(() => {}); // opened later, the page says what failed
+    }, PRELOAD_OTHERS_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, []);
   const firstPage = useRef(true);
   useEffect(() => {
     const title = PAGES.find((p) => p.id === page)?.title ?? '';

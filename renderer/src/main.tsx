@@ -5,7 +5,8 @@ import { createIpcClient } from './api/ipc-transport.ts';
 import { createWsClient, wsUrlFromLocation } from './api/ws-transport.ts';
 import type { ApiClient } from './api/client.ts';
 import { createStores, StoresContext } from './stores/index.ts';
-import { App } from './app.tsx';
+import { App, loadPageData, preloadPage } from './app.tsx';
+import { parseRoute } from './view/route.ts';
 import { connection } from './view/connection.ts';
 import './styles.css';
 
@@ -32,11 +33,21 @@ if (typeof client === 'string') {
     </main>,
   );
 } else {
-  root.render(
-    <StrictMode>
-      <StoresContext value={createStores(client)}>
-        <App />
-      </StoresContext>
-    </StrictMode>,
-  );
+  const stores = createStores(client);
+  const page = parseRoute(window.location.hash);
+  // The first page's data and code at once, and its code before the first render: drawn
+  // without a "Loading…" in between (components/lazy-page.ts). A fetch of the code that fails
+  // renders anyway; the page then says so.
+  loadPageData(stores, page);
+  void preloadPage(page)
+    .catch(() => {})
+    .then(() =>
+      root.render(
+        <StrictMode>
+          <StoresContext value={stores}>
+            <App />
+          </StoresContext>
+        </StrictMode>,
+      ),
+    );
 }

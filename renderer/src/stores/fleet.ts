@@ -6,6 +6,7 @@ import type { ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { Paper } from '../../../electron/core/report/paper.ts';
 import type { ApiClient } from '../api/client.ts';
 import { base64ToBytes } from '../view/base64.ts';
+import { latestCall } from './latest-call.ts';
 
 type FleetAnswer = ProcedureOutput<'fleet.compare'>;
 
@@ -31,6 +32,8 @@ export interface FleetState {
 export function createFleetStore(client: ApiClient) {
   const runIds = (s: FleetState): number[] | undefined =>
     s.chosen === null ? undefined : s.groups.filter((g) => s.chosen!.includes(g.key)).flatMap((g) => g.runIds);
+  const loadTicket = latestCall();
+  let asked: { question: string; answer: Promise<void> } | null = null;
   return createStore<FleetState>()((set, get) => ({
     groups: [],
     chosen: null,
@@ -39,25 +42,39 @@ export function createFleetStore(client: ApiClient) {
     loading: false,
     error: null,
     saving: null,
-    async load() {
-      set({ loading: true });
+    load() {
       const ids = runIds(get());
-      const result = await client.call('fleet.compare', ids && ids.length > 0 ? { runIds: ids } : {});
-      if (!result.ok) {
-        set({ loading: false, loaded: true, error: result.error });
-        return;
-      }
-      // Measurements gone since (deleted in the Library) are no longer chosen.
-      const keys = new Set(result.data.groups.map((g) => g.key));
-      const chosen = get().chosen?.filter((k) => keys.has(k)) ?? null;
-      set({
-        groups: result.data.groups,
-        fleet: ids && ids.length === 0 ? null : result.data.fleet,
-        chosen,
-        loading: false,
-        loaded: true,
-        error: null,
+      const input = ids && ids.length > 0 ? { runIds: ids } : {};
+      const question = JSON.stringify(input);
+      // The same question already on its way (the app asks it as soon as the route is the
+      // Fleet page, while the page's code still loads; the page asks again when it mounts):
+      // one answer serves both, and the server reads 1,000 hosts' runs once, not twice.
+      if (asked?.question === question) return asked.answer;
+      const isNewest = loadTicket();
+      const answer = (async () => {
+        set({ loading: true });
+        const result = await client.call('fleet.compare', input);
+        if (!isNewest()) return; // a later choice of measurements was asked since: its answer stands
+        if (!result.ok) {
+          set({ loading: false, loaded: true, error: result.error });
+          return;
+        }
+        // Measurements gone since (deleted in the Library) are no longer chosen.
+        const keys = new Set(result.data.groups.map((g) => g.key));
+        const chosen = get().chosen?.filter((k) => keys.has(k)) ?? null;
+        set({
+          groups: result.data.groups,
+          fleet: ids && ids.length === 0 ? null : result.data.fleet,
+          chosen,
+          loading: false,
+          loaded: true,
+          error: null,
+        });
+      })().finally(() => {
+        if (asked?.answer === answer) asked = null;
       });
+      asked = { question, answer };
+      return answer;
     },
     async toggle(key) {
       const s = get();

@@ -6,6 +6,7 @@ import { cleanFilter, createLibraryStore } from './library.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
 import { createCompareStore, MAX_COMPARED, pickerColumns } from './compare.ts';
 import { createWorkingSetStore } from './working-set.ts';
+import { createFleetStore } from './fleet.ts';
 
 /** A client whose answers the test scripts, and whose events the test fires. */
 function scriptedClient(answers: Record<string, (input: any) => unknown>) {
@@ -301,6 +302,43 @@ test('a slower, older list answer never overwrites a newer one: the Library and 
     );
     assert.equal(store.getState().loading, false, `${make}: not left loading`);
   }
+});
+
+test('fleet: the same question asked twice at once is sent once; of two choices, the later one stands whatever the order of answers', async () => {
+  const answers: Array<{ input: { runIds?: number[] }; answer: (v: unknown) => void }> = [];
+  const { client, calls } = scriptedClient({
+    'fleet.compare': (input) => new Promise((answer) => answers.push({ input, answer })),
+  });
+  const groups = [
+    { key: 'a', createdAt: '2026-12-01T10:00:00.000Z', hosts: 2, runIds: [1, 2] },
+    { key: 'b', createdAt: '2026-12-02T10:00:00.000Z', hosts: 1, runIds: [3] },
+  ];
+  const fleetOf = (hosts: string[]) => ({ hosts }) as never;
+  const store = createFleetStore(client);
+  // The app's early load (route known) and the page's own on mount: one call, both resolved.
+  const early = store.getState().load();
+  const onMount = store.getState().load();
+  assert.equal(calls.length, 1);
+  answers[0]!.answer({ ok: true, data: { groups, fleet: fleetOf(['h1', 'h2', 'h3']) } });
+  await Promise.all([early, onMount]);
+  assert.deepEqual(store.getState().fleet, fleetOf(['h1', 'h2', 'h3']));
+  // Unticking b then a: two questions; the first (only a's runs) answered last is dropped.
+  const first = store.getState().toggle('b');
+  const second = store.getState().toggle('a');
+  assert.deepEqual(
+    calls.slice(1).map(([, input]) => input),
+    [{ runIds: [1, 2] }, {}],
+  );
+  assert.equal(store.getState().chosen?.length, 0);
+  answers[2]!.answer({ ok: true, data: { groups, fleet: fleetOf([]) } });
+  await second;
+  answers[1]!.answer({ ok: true, data: { groups, fleet: fleetOf(['h1', 'h2']) } });
+  await first;
+  assert.equal(store.getState().fleet, null, 'nothing chosen: no fleet shown, not the older answer');
+  assert.equal(store.getState().loading, false);
+  // Asked again once answered: a new call (an import may have changed the library).
+  void store.getState().load();
+  assert.equal(calls.length, 4);
 });
 
 test('a run that ends before its runs.start is answered (a tiny scan) is shown ended, not running forever', async () => {
