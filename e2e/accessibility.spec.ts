@@ -6,7 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { expect, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 
 const PAGES = ['overview', 'new', 'live', 'library', 'compare', 'report'] as const;
 const VIEWPORTS = [
@@ -119,7 +119,7 @@ test('screenshots at 390 px and at 200 % zoom of Library, Compare and the report
     await page.addStyleTag({ content: 'html { filter: grayscale(1); }' });
     const lines = page.locator('[data-testid^="series-"]').first();
     if ((await lines.count()) > 0) await lines.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'a11y-compare-greyscale.png'), fullPage: true });
+    await fullPageScreenshot(page, join(SCREENSHOT_DIR, 'a11y-compare-greyscale.png'));
   } finally {
     await zoomed.close();
   }

@@ -1,7 +1,7 @@
 // The app in browser mode, end to end, with real (small) runs on a temporary folder.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { expect, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 import { compareTwoRuns, recordProgressEvents, startRun, watchRun, type Open } from './flows.ts';
 
 const PAGES = ['overview', 'new', 'live', 'library', 'compare'] as const;
@@ -73,13 +73,12 @@ test('run → live progress → library → compare two runs → bars in the cha
       await page.waitForTimeout(150);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${scheme}.png`), fullPage: false });
       if (name === 'compare') {
-        // Compare's lower sections are `content-visibility: auto` (styles.css, .below-fold): the
-        // browser paints them only near the viewport, so a full-page capture left them blank
-        // below "Latency percentiles". A person scrolling sees them; the capture is told to paint them.
-        await page.addStyleTag({ content: '.below-fold { content-visibility: visible !important; }' });
+        // Scrolled to, as a reader would: the section is drawn only near the window.
         const series = page.getByTestId('picker-time-series');
+        await series.scrollIntoViewIfNeeded();
         await expect(series.locator('svg path.recharts-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
-        await page.screenshot({ path: join(SCREENSHOT_DIR, `compare-full-${scheme}.png`), fullPage: true });
+        // Its lower sections are painted near the window only: fullPageScreenshot paints them.
+        await fullPageScreenshot(page, join(SCREENSHOT_DIR, `compare-full-${scheme}.png`));
         await series.screenshot({ path: join(SCREENSHOT_DIR, `compare-time-series-${scheme}.png`) });
       }
     }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { CLI, expect, NODE, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { CLI, expect, NODE, plantAgedFiles, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 
 const LABEL = '2011 laptop: HDD → SSD';
 const HDD = 'Laptop hard disk, ThinkPad X201i (2011)';
@@ -31,7 +31,8 @@ async function shoot(page: Page, what: Locator | Page, name: string): Promise<vo
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await what.screenshot({ path: join(SCREENSHOT_DIR, `assessment-${name}-${scheme}.png`), ...(what === page ? { fullPage: true } : {}) });
+    const path = join(SCREENSHOT_DIR, `assessment-${name}-${scheme}.png`);
+    await (what === page ? fullPageScreenshot(page, path) : what.screenshot({ path }));
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { CLI, expect, NODE, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { CLI, expect, NODE, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 import { startRun } from './flows.ts';
 
 const SIZES = ['512', '1k', '2k', '4k', '8k', '16k', '32k', '64k', '128k', '256k', '512k', '1m'];
@@ -199,7 +199,7 @@ test('Live run chart: round tick labels (time, and a linear value axis), the tim
   await page.mouse.move(0, 0);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `live-run-ticks-390-${scheme}.png`), fullPage: true });
+    await fullPageScreenshot(page, join(SCREENSHOT_DIR, `live-run-ticks-390-${scheme}.png`));
   }
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('Cancelled', { timeout: 60_000 });

@@ -1,6 +1,6 @@
 // Every test gets its own temporary folder holding the benchmark target and its own library
 // file, and its own `diskdelta serve` on a free port (Insomnia-style data isolation).
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, utimesSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,6 +94,20 @@ export const test = base.extend<{ app: AppFixture }>({
 export { expect };
 
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+
+/**
+ * The whole page as a reader who scrolls it sees it. What is styled `content-visibility: auto`
+ * (Compare's lower sections, the Fleet page's host rows) is painted only near the window, so a
+ * full-page capture showed it blank: the capture paints it, then the page is as it was.
+ */
+export async function fullPageScreenshot(page: Page, path: string): Promise<void> {
+  const paintAll = await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+  try {
+    await page.screenshot({ path, fullPage: true });
+  } finally {
+    await paintAll.evaluate((style) => style.remove());
+  }
+}
 
 /**
  * Files a working-set scan knows the answer for: each `[path under dir, bytes, days since it was

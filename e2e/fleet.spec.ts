@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { expect, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'electron', 'core', 'formats', 'fixtures');
 const SLOW = '198.18.245.18:8765';
@@ -57,6 +57,15 @@ test('fleet page: import two fio --client files, choose one with the keyboard, r
   await expect(slow.getByRole('cell').nth(1)).toHaveText('hard disk');
   await expect(slow).toContainText("on a hard disk: an SSD like the fleet's would give ×4.9 sequential and ×5.4 random reads");
   await expect(hosts.filter({ hasText: 'on an SSD already' })).toHaveCount(4);
+  // Each row is laid out on its own (a grid per row, styles.css): still one table to a screen
+  // reader, and every row's columns start where the header's do.
+  const table = page.getByRole('table', { name: /^Every host/ });
+  await expect(table.getByRole('row')).toHaveCount(6);
+  await expect(table.getByRole('columnheader')).toHaveCount(9);
+  await expect(table.getByRole('rowheader')).toHaveCount(5);
+  const lefts = (await page.evaluate(`[...document.querySelectorAll('[data-testid=fleet-hosts] tr')].map((tr) =>
+    [...tr.children].map((cell) => Math.round(cell.getBoundingClientRect().left)))`)) as number[][];
+  for (const row of lefts.slice(1)) expect(row).toEqual(lefts[0]);
   // The fleet's two charts, three bars (10th, median, 90th) per figure.
   await expect(page.getByTestId('fleet-view').locator('svg rect[data-testid="bar"]')).toHaveCount(12);
 
@@ -86,7 +95,7 @@ test('fleet page: import two fio --client files, choose one with the keyboard, r
       for (const line of await serious(page)) failures.push(`${viewport.width} ${scheme}: ${line}`);
       const extra = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
       if (extra > 0) failures.push(`${viewport.width} ${scheme}: the page is ${extra} px wider than the window`);
-      await page.screenshot({ path: join(SCREENSHOT_DIR, `fleet-${viewport.width}-${scheme}.png`), fullPage: true });
+      await fullPageScreenshot(page, join(SCREENSHOT_DIR, `fleet-${viewport.width}-${scheme}.png`));
     }
   }
   expect(failures).toEqual([]);

@@ -6,7 +6,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { expect, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 import { startRun } from './flows.ts';
 
 /** The page at 1280 and 390 px, light and dark. */
@@ -19,7 +19,7 @@ async function screenshots(page: Page, name: string) {
     for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${viewport.width}-${scheme}.png`), fullPage: true });
+      await fullPageScreenshot(page, join(SCREENSHOT_DIR, `${name}-${viewport.width}-${scheme}.png`));
     }
   await page.setViewportSize({ width: 1280, height: 800 });
 }

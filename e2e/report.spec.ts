@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { expect, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 import { loadReferenceRuns } from '../electron/core/formats/reference.ts';
 import { renderReport } from '../electron/core/report/print.ts';
 import { barsOf } from '../electron/core/report/charts/chart-model.ts';
@@ -103,7 +103,7 @@ test('the self-contained HTML report shows every chart with the network disabled
     await expect(page.getByTestId('report-summary')).toContainText('×3.29');
     expect(requested).toEqual([]);
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOT_DIR, 'report-html-offline.png'), fullPage: true });
+    await fullPageScreenshot(page, join(SCREENSHOT_DIR, 'report-html-offline.png'));
   } finally {
     await context.close();
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 // typed in, the windows' bytes and the kept scan listed; screenshots light and dark.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { expect, plantAgedFiles, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 
 const MB = 1e6;
 
@@ -38,6 +38,6 @@ test('scan a folder from the page: the windows, the largest folders and the verd
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `working-set-${scheme}.png`), fullPage: true });
+    await fullPageScreenshot(page, join(SCREENSHOT_DIR, `working-set-${scheme}.png`));
   }
 });
