@@ -185,26 +185,11 @@ export function FleetPage() {
               >
                 <thead role="rowgroup">
                   <tr role="row">
-                    <th scope="col" role="columnheader">
-                      Host
-                    </th>
-                    <th scope="col" role="columnheader">
-                      Device
-                    </th>
-                    <th scope="col" role="columnheader">
-                      Disk (from the figures)
-                    </th>
-                    {doc.columns.map((c) => (
-                      <th key={c} scope="col" role="columnheader">
-                        {c}
+                    {['Host', 'Device', 'Disk (from the figures)', ...doc.columns, 'Outlier', 'Verdict'].map((heading) => (
+                      <th key={heading} scope="col" role="columnheader">
+                        {heading}
                       </th>
                     ))}
-                    <th scope="col" role="columnheader">
-                      Outlier
-                    </th>
-                    <th scope="col" role="columnheader">
-                      Verdict
-                    </th>
                   </tr>
                 </thead>
                 <tbody role="rowgroup">
