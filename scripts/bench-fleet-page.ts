@@ -114,8 +114,8 @@ const parsed = parseFioFile(fioText, fioFile, new Date());
 if (parsed.length !== HOSTS || parsed.some((r) => r.results.length !== FLEET_JOBS))
   throw new Error(`the synthetic file read as ${parsed.length} runs, not ${HOSTS} hosts × ${FLEET_JOBS} tests`);
 // A library of FEW hosts: its first open is what any first load of the Fleet page costs here
-// (the app's code, the socket, headless Chromium's own start of a context), the floor the
-// 1,000 hosts' open stands on.
+// (timed from navigation start: the page, its code fetched and parsed with no cache, the socket
+// opened, a small compare), the floor the 1,000 hosts' open stands on.
 const fewDb = join(work, 'library-few.sqlite');
 const few = openLibrary({ dbPath: fewDb });
 few.saveRuns(parseFioFile(fleetClientFio(FEW), 'few.json', new Date()));
