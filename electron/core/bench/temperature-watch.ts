@@ -35,19 +35,26 @@ export async function watchTemperature(disk: string | null | undefined, opts: Te
   const started = performance.now();
   const readings: TemperatureReading[] = [];
   let test: string | null = null;
-  const read = async (tag: string | null) => {
+  /**
+   * One reading; `during` tags it with the test running. A reading takes time (a file read here,
+   * a SMART command on a SATA drive), and one during which the next test began belongs to
+   * neither: it is kept untagged. Tagged with the test at its start, a busy machine's slow read
+   * gave the read test the write test's heat (temperature-watch.test.ts failed so under load).
+   */
+  const read = async (during: boolean) => {
+    const testAtStart = during ? test : null;
     const c = await readCelsius(sensor, { root: opts.root });
     if (c.value === null) return null;
     const reading: TemperatureReading = { tSec: (performance.now() - started) / 1000, celsius: c.value };
-    if (tag) reading.test = tag;
+    if (testAtStart && testAtStart === test) reading.test = testAtStart;
     readings.push(reading);
     return c.value;
   };
-  const beforeC = await read(null);
+  const beforeC = await read(false);
   // One reading at a time: a slow sensor (a busy SATA drive) never piles reads up.
   let pending: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    pending = pending.then(() => read(test));
+    pending = pending.then(() => read(true));
   }, opts.intervalMs ?? TEMPERATURE_INTERVAL_MS);
   timer.unref();
   return {
@@ -57,7 +64,7 @@ export async function watchTemperature(disk: string | null | undefined, opts: Te
     async stop() {
       clearInterval(timer);
       await pending;
-      const afterC = await read(null);
+      const afterC = await read(false);
       return {
         disk,
         sensor: sensor.driver,
