@@ -3,16 +3,19 @@
 // once. Unit tests sit next to the code as *.test.ts; the worker's own tests are in native/test.
 // Tests that need root, a loop device or a tool that is missing skip with a message saying so.
 //
-//   node scripts/run-tests.ts [--fast] [--only ID,…] [--skip ID,…] [--without NEED,…] [--list] [node --test flags…]
+//   node scripts/run-tests.ts [--fast] [--only ID,…] [--skip ID,…] [--without NEED,…] [--file-timeout S] [--list] [node --test flags…]
 //
 // An id is a test file's path without `.test.ts` (native/test/worker), or one of the steps
 // `typecheck`, `lint`, `format`, `asan`, `playwright`. `--only` runs just what it names;
 // `--skip` leaves out what it names; `--without loop,root` leaves out the files needing those.
+// `--file-timeout S` (or DISKDELTA_TEST_FILE_TIMEOUT=S) gives every test file one time limit in
+// seconds in place of test-manifest.ts's (past it the file's process group is killed and it fails).
 // Anything else is handed to `node --test` (e.g. --test-name-pattern=…).
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { isLab, LAB_NEEDS, NEEDS, selectTests, TEST_FILES, testId, type Need } from './test-manifest.ts';
+import { killRunningFiles, runTestFiles, specCounts } from './test-file-runner.ts';
+import { isLab, LAB_NEEDS, NEEDS, selectTests, TEST_FILES, testId, timeLimitSeconds, type Need } from './test-manifest.ts';
 
 const STEPS = ['typecheck', 'lint', 'format', 'asan', 'playwright'] as const;
 type Step = (typeof STEPS)[number];
@@ -23,11 +26,20 @@ interface Options {
   only: string[];
   skip: string[];
   without: Need[];
+  /** One time limit in seconds for every test file (else test-manifest's timeLimitSeconds). */
+  fileTimeout: number | undefined;
   nodeTestArgs: string[];
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { fast: false, list: false, only: [], skip: [], without: [], nodeTestArgs: [] };
+  const envLimit = process.env.DISKDELTA_TEST_FILE_TIMEOUT;
+  const o: Options = { fast: false, list: false, only: [], skip: [], without: [], fileTimeout: undefined, nodeTestArgs: [] };
+  const limit = (from: string, value: string | undefined): number => {
+    const n = Number(value);
+    if (!value || !Number.isFinite(n) || n <= 0) throw new Error(`${from} needs a number of seconds above 0, e.g. ${from}=600`);
+    return n;
+  };
+  if (envLimit !== undefined && envLimit !== '') o.fileTimeout = limit('DISKDELTA_TEST_FILE_TIMEOUT', envLimit);
   const csv = (flag: string, value: string | undefined): string[] => {
     if (!value) throw new Error(`${flag} needs a comma-separated list, e.g. ${flag} native/test/worker`);
     return value
@@ -45,6 +57,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (flag === '--only') o.only.push(...csv('--only', value()));
     else if (flag === '--skip') o.skip.push(...csv('--skip', value()));
     else if (flag === '--without') o.without.push(...(csv('--without', value()) as Need[]));
+    else if (flag === '--file-timeout') o.fileTimeout = limit('--file-timeout', value());
     else o.nodeTestArgs.push(arg);
   }
   return o;
@@ -137,26 +150,45 @@ async function format(): Promise<number> {
 }
 
 /**
- * The node tests. The full run takes files one at a time: device-lab tests use loop devices and
- * the blkio throttle, and one at a time keeps their timings honest on a 2-core machine. The fast
- * loop has no lab, and its tests wait on child processes more than they compute: twice the cores.
+ * The node tests, each file in its own process group under its time limit (test-file-runner.ts):
+ * a file that hangs fails, named, instead of holding the run. The full run takes files one at a
+ * time with their output as it comes: device-lab tests use loop devices and the blkio throttle,
+ * and one at a time keeps their timings honest on a 2-core machine. The fast loop has no lab, and
+ * its tests wait on child processes more than they compute: twice the cores, a line per file, a
+ * failing file's whole output.
  */
-async function nodeTests(): Promise<number> {
-  if (files.length === 0) return 0;
+async function nodeTests(testFiles: readonly string[], extraEnv?: NodeJS.ProcessEnv): Promise<number> {
+  if (testFiles.length === 0) return 0;
   const start = performance.now();
   const concurrency = options.fast ? Math.max(2, 2 * availableParallelism()) : 1;
-  const reporter = options.fast ? 'dot' : 'spec';
-  const status = await run(process.execPath, [
-    '--test',
-    `--test-concurrency=${concurrency}`,
-    `--test-reporter=${reporter}`,
-    ...options.nodeTestArgs,
-    ...files,
-  ]);
-  console.log(
-    `node tests (${files.length} files${options.fast ? ', no labs' : ''}): ${status === 0 ? 'ok' : 'FAILED'} (${seconds(start)})`,
+  const fileRuns = await runTestFiles(
+    testFiles,
+    concurrency,
+    (file) => ({
+      limitSeconds: timeLimitSeconds(file, options.fileTimeout),
+      nodeTestArgs: ['--test-reporter=spec', ...options.nodeTestArgs],
+      capture: options.fast,
+      env: extraEnv ? { ...process.env, ...extraEnv } : process.env,
+    }),
+    (run) => {
+      if (options.fast) {
+        const counts = specCounts(run.output);
+        const tally = counts ? `${counts.pass}/${counts.tests} passed${counts.skipped ? `, ${counts.skipped} skipped` : ''}` : '';
+        if (run.status !== 0) process.stdout.write(run.output);
+        console.log(`${run.status === 0 ? 'ok  ' : 'FAIL'} ${run.file} ${tally} (${run.seconds.toFixed(1)} s)`);
+      }
+      if (run.timedOut)
+        console.log(
+          `run-tests: ${run.file} FAILED: still running after its limit of ${timeLimitSeconds(run.file, options.fileTimeout)} s; its process group was killed (a wait without a bound? DISKDELTA_TEST_FILE_TIMEOUT or --file-timeout sets the limit)`,
+        );
+      else if (run.leftBehind) console.log(`run-tests: ${run.file} left processes running in its group when it ended: killed`);
+    },
   );
-  return status;
+  const failed = fileRuns.filter((r) => r.status !== 0);
+  console.log(
+    `node tests (${testFiles.length} files${options.fast ? ', no labs' : ''}): ${failed.length === 0 ? 'ok' : `FAILED: ${failed.map((r) => r.file + (r.timedOut ? ' (time limit)' : '')).join(', ')}`} (${seconds(start)})`,
+  );
+  return failed.length === 0 ? 0 : 1;
 }
 
 // The worker's own tests once more, against its AddressSanitizer + UBSan build: a use after
@@ -182,16 +214,20 @@ async function sanitized(): Promise<number> {
     console.log(`worker under ASan + UBSan: skipped, the compiler cannot build it (make -C native sanitize):\n${build.stderr}`);
     return 0;
   }
-  return run(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...asanFiles], {
-    ...process.env,
-    DISKDELTA_WORKER: fileURLToPath(new URL('../native/build/diskdelta-worker-asan', import.meta.url)),
-  });
+  return nodeTests(asanFiles, { DISKDELTA_WORKER: fileURLToPath(new URL('../native/build/diskdelta-worker-asan', import.meta.url)) });
 }
 
 /** The app end to end: Playwright in Debian's Chromium against `diskdelta serve` (e2e/). */
 function playwright(): Promise<number> {
   return run(process.execPath, [fileURLToPath(import.meta.resolve('@playwright/test/cli')), 'test', '-c', 'e2e/playwright.config.ts']);
 }
+
+// The test files run in their own process groups, out of reach of a Ctrl-C to this one: end them.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    killRunningFiles();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
 
 const started = performance.now();
 const skipped = async () => 0;
@@ -202,7 +238,7 @@ if (options.fast) {
     runs('typecheck') ? typecheck() : skipped(),
     runs('lint') ? lint() : skipped(),
     runs('format') ? format() : skipped(),
-    nodeTests(),
+    nodeTests(files),
   ]);
   exitCode = [tests, types, style, formatted].find((s) => s !== 0) ?? 0;
 } else {
@@ -211,7 +247,7 @@ if (options.fast) {
   const types = runs('typecheck') ? await typecheck() : 0;
   const style = runs('lint') ? await lint() : 0;
   const formatted = runs('format') ? await format() : 0;
-  const tests = await nodeTests();
+  const tests = await nodeTests(files);
   const asan = runs('asan') ? await sanitized() : 0;
   const e2e = runs('playwright') ? await playwright() : 0;
   // The exit status is the tests' first failure, else the type check's, else the style's.

@@ -200,6 +200,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'scripts/paired-ratio.test.ts': [],
   'scripts/soak-serve.test.ts': [],
   'scripts/test-manifest.test.ts': [],
+  'scripts/test-file-runner.test.ts': [],
 };
 
 /** Where test files live; every file these match must be in TEST_FILES. */
@@ -212,6 +213,20 @@ export const TEST_PATTERNS = [
 ];
 
 export const testId = (file: string): string => file.replace(/\.test\.ts$/, '');
+
+/**
+ * Seconds a test file may run before its process group is killed and it fails, named
+ * (scripts/test-file-runner.ts). Generous: a limit catches a hang, it is not a speed target; the
+ * QEMU guests took up to ~560 s each in CI at load 2.5. DISKDELTA_TEST_FILE_TIMEOUT (seconds) or
+ * run-tests' --file-timeout sets one limit for every file.
+ */
+export function timeLimitSeconds(file: string, override?: number): number {
+  if (override !== undefined) return override;
+  const needs = TEST_FILES[file] ?? [];
+  if (needs.includes('qemu')) return 1800;
+  if (needs.some((need) => LAB_NEEDS.includes(need))) return 900;
+  return 300;
+}
 
 export const isLab = (file: string): boolean => (TEST_FILES[file] ?? []).some((need) => LAB_NEEDS.includes(need));
 
