@@ -1,10 +1,11 @@
 // Runs the worker binary in tests and checks every line it prints against the protocol.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import { reachableCopy } from '../../scripts/other-user.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 // DISKDELTA_WORKER runs these tests against another build (npm test runs them again on the
@@ -17,6 +18,33 @@ export interface Outcome {
   messages: WorkerMessage[];
   stdout: string;
   stderr: string;
+}
+
+/**
+ * Waits until a child's output (as `output()` reads it) includes `text`: fails if the child ends
+ * first (it could not start: another user who cannot reach a file, say) or after `seconds`.
+ */
+export function untilSaid(child: ChildProcess, output: () => string, text: string, seconds = 30): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (output().includes(text)) return resolve();
+    const done = (error?: Error) => {
+      clearInterval(poll);
+      clearTimeout(limit);
+      child.off('close', ended);
+      if (error) reject(error);
+      else resolve();
+    };
+    const poll = setInterval(() => output().includes(text) && done(), 10);
+    const limit = setTimeout(
+      () => done(new Error(`the child did not say "${text}" within ${seconds} s; it said: ${output()}`)),
+      seconds * 1000,
+    );
+    const ended = (code: number | null, signal: NodeJS.Signals | null) =>
+      output().includes(text)
+        ? done()
+        : done(new Error(`the child ended (${signal ?? code}) before it said "${text}"; it said: ${output()}`));
+    child.on('close', ended);
+  });
 }
 
 /** Every stdout line is one protocol message ({"v":1,"type":…}) that the app's parser accepts. */
@@ -37,11 +65,16 @@ export function runWorkerLimited(kib: number, args: string[]): Promise<Outcome> 
   return runWorker(args, { via: ['/bin/sh', '-c', `ulimit -v ${kib} && exec "$0" "$@"`] });
 }
 
-/** as: run as another user (root only; supplementary groups are dropped), or through a wrapper command. */
+/**
+ * as: run as another user (root only; supplementary groups are dropped), or through a wrapper
+ * command. Another user runs a staged copy of the worker when this checkout's folder is closed to it.
+ */
 export function runWorker(args: string[], as: { uid?: number; gid?: number; via?: string[] } = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const [command, ...prefix] = as.via ?? [WORKER];
-    const child = spawn(command!, [...prefix, ...(as.via ? [WORKER] : []), ...args], {
+    const worker =
+      as.uid !== undefined && as.uid !== process.getuid?.() ? reachableCopy(WORKER, { uid: as.uid, gid: as.gid ?? as.uid }) : WORKER;
+    const [command, ...prefix] = as.via ?? [worker];
+    const child = spawn(command!, [...prefix, ...(as.via ? [worker] : []), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       uid: as.uid,
       gid: as.gid,

@@ -25,7 +25,8 @@ import { gzipSync } from 'node:zlib';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exitCodeOf } from '../../electron/core/model/failures.ts';
-import { runWorker, startWorker, testFiles, WORKER } from './worker-harness.ts';
+import { runWorker, startWorker, testFiles, untilSaid, WORKER } from './worker-harness.ts';
+import { reachableCopy } from '../../scripts/other-user.ts';
 
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -121,7 +122,7 @@ describe('a root tarball run in a folder another user may write to', () => {
       // 10 ms (so that the run is past its own checks and inside its passes), is moved away and
       // its name made a symlink to the victim. It prints how often it struck.
       const attacker = spawn(
-        process.execPath,
+        reachableCopy(process.execPath, asNobody),
         [
           '-e',
           `const fs = require('node:fs'), path = require('node:path');
@@ -155,7 +156,7 @@ describe('a root tarball run in a folder another user may write to', () => {
       strays.push(attacker.pid!);
       let said = '';
       attacker.stdout.setEncoding('utf8').on('data', (c: string) => (said += c));
-      while (!said.includes('ready')) await new Promise((r) => setTimeout(r, 10));
+      await untilSaid(attacker, () => said, 'ready');
       const run = await runWorker(['tree', '--target', target, '--tarball', tarball, '--runs', '2', '--warmup-passes', '1']);
       const swapsDone = new Promise<number>((resolve) => attacker.on('close', () => resolve(Number(said.replace('ready\n', '')))));
       attacker.kill('SIGTERM');

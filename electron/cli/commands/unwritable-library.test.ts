@@ -12,11 +12,15 @@ import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
 const FIO = fileURLToPath(new URL('../../core/formats/fixtures/fio-3.33-json.json', import.meta.url));
+import { cannotReachCheckout, reachableCopy } from '../../../scripts/other-user.ts';
+
 const isRoot = process.getuid?.() === 0;
 const runuser = ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((p) => existsSync(p));
 
 function cli(args: string[], asNobody = false) {
-  const argv = asNobody ? [runuser as string, '-u', 'nobody', '--', process.execPath, CLI, ...args] : [process.execPath, CLI, ...args];
+  const argv = asNobody
+    ? [runuser as string, '-u', 'nobody', '--', reachableCopy(process.execPath), CLI, ...args]
+    : [process.execPath, CLI, ...args];
   const r = spawnSync(argv[0] as string, argv.slice(1), { encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent' } });
   return { status: r.status, out: r.stdout, err: r.stderr };
 }
@@ -28,7 +32,7 @@ function assertOneLine(err: string, what: RegExp) {
 
 test(
   'a library this user may only read: list, show, compare, export work; writes say why not',
-  { skip: !isRoot ? 'needs root (to run the commands as nobody)' : !runuser ? 'no runuser here' : false },
+  { skip: !isRoot ? 'needs root (to run the commands as nobody)' : !runuser ? 'no runuser here' : cannotReachCheckout(CLI) },
   (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'dd-ro-lib-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));

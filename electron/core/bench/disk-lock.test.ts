@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { acquireDiskLock } from './disk-lock.ts';
 import { BenchError } from './errors.ts';
+import { cannotReachCheckout, reachableCopy } from '../../../scripts/other-user.ts';
 
 const disk = () => `test-${randomBytes(6).toString('hex')}`;
 
@@ -55,7 +56,12 @@ test('waiting: says so once, gets the disk when the holder releases it, or stops
 
 test(
   'another process of another user sees the lock',
-  { skip: process.getuid?.() !== 0 && 'needs root to run a process as nobody' },
+  {
+    skip:
+      process.getuid?.() !== 0
+        ? 'needs root to run a process as nobody'
+        : cannotReachCheckout(fileURLToPath(new URL('./disk-lock.ts', import.meta.url))),
+  },
   async () => {
     const name = disk();
     const held = await acquireDiskLock(name, '/mnt/root-run');
@@ -67,7 +73,7 @@ test(
       '-s',
       '/bin/sh',
       '-c',
-      `${JSON.stringify(process.execPath)} --input-type=module -e '${script.replace(/'/g, "'\\''")}'`,
+      `${JSON.stringify(reachableCopy(process.execPath))} --input-type=module -e '${script.replace(/'/g, "'\\''")}'`,
     ]);
     let stdout = '';
     let stderr = '';

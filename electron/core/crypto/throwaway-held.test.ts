@@ -11,6 +11,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BenchError } from '../bench/errors.ts';
 import { cryptOperands, deviceMapperMissing, holdThrowaway } from './throwaway-held.ts';
+import { cannotReachCheckout, reachableCopy } from '../../../scripts/other-user.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HELPER = join(ROOT, 'native', 'build', 'diskdelta-helper');
@@ -74,6 +75,8 @@ test('a dismissed authentication: elevate-dismissed, and neither the test file n
 
 test('as a user without --elevate the CLI says to pass it (or run as root); with it, a kernel without device-mapper is said before any prompt', async (t) => {
   if (!isRoot) return t.skip('needs root (to run the CLI as nobody)');
+  const unreachable = cannotReachCheckout(ROOT);
+  if (unreachable) return t.skip(unreachable);
   const folder = join(dir, 'nobody');
   mkdirSync(folder, { recursive: true });
   chmodSync(folder, 0o777);
@@ -95,7 +98,7 @@ test('as a user without --elevate the CLI says to pass it (or run as root); with
         '-i',
         `PATH=${bin}:/usr/bin:/bin`,
         `HOME=${folder}`,
-        process.execPath,
+        reachableCopy(process.execPath),
         join(ROOT, 'bin', 'diskdelta.js'),
         'encryption',
         '--target',
