@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { isSharedDisk } from './disk-lock-watch.ts';
 import { killRunningFiles, runTestFiles, specCounts } from './test-file-runner.ts';
 import { isLab, LAB_NEEDS, NEEDS, selectTests, TEST_FILES, testId, timeLimitSeconds, type Need } from './test-manifest.ts';
 
@@ -168,15 +169,23 @@ async function nodeTests(testFiles: readonly string[], extraEnv?: NodeJS.Process
       limitSeconds: timeLimitSeconds(file, options.fileTimeout),
       nodeTestArgs: ['--test-reporter=spec', ...options.nodeTestArgs],
       capture: options.fast,
+      watchDiskLocks: options.fast,
       env: extraEnv ? { ...process.env, ...extraEnv } : process.env,
     }),
     (run) => {
+      // A fast-loop file that took a shared disk's lock fails, whatever its tests said.
+      const shared = options.fast ? run.diskLocks.filter(isSharedDisk) : [];
+      if (shared.length > 0) run.status = 1;
       if (options.fast) {
         const counts = specCounts(run.output);
         const tally = counts ? `${counts.pass}/${counts.tests} passed${counts.skipped ? `, ${counts.skipped} skipped` : ''}` : '';
         if (run.status !== 0) process.stdout.write(run.output);
         console.log(`${run.status === 0 ? 'ok  ' : 'FAIL'} ${run.file} ${tally} (${run.seconds.toFixed(1)} s)`);
       }
+      if (shared.length > 0)
+        console.log(
+          `run-tests: ${run.file} FAILED: it measured the shared disk ${shared.join(', ')} (held DiskDelta's machine-wide lock on it), so in the fast loop it would wait whenever another DiskDelta process measures that disk: measure a device of the test's own, or give the file the need 'disk' in scripts/test-manifest.ts`,
+        );
       if (run.timedOut)
         console.log(
           `run-tests: ${run.file} FAILED: still running after its limit of ${timeLimitSeconds(run.file, options.fileTimeout)} s; its process group was killed (a wait without a bound? DISKDELTA_TEST_FILE_TIMEOUT or --file-timeout sets the limit)`,

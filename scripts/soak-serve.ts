@@ -64,6 +64,14 @@ const server = spawn(NODE, ['bin/diskdelta.js', 'serve', '--db', join(work, 'lib
 });
 let serverExit: string | null = null;
 server.on('exit', (code, signal) => (serverExit = `exited (code ${code}, signal ${signal})`));
+// Stopped from outside (a test's time limit, Ctrl-C): the server and its temporary library end
+// with this script, never orphaned.
+for (const signal of ['SIGTERM', 'SIGINT'] as const)
+  process.on(signal, () => {
+    server.kill('SIGKILL');
+    rmSync(work, { recursive: true, force: true });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
 let serverErr = '';
 server.stderr.setEncoding('utf8').on('data', (c: string) => (serverErr = (serverErr + c).slice(-4000)));
 const url = await new Promise<URL>((resolve, reject) => {
@@ -79,6 +87,7 @@ const PORT = Number(url.port);
 const TOKEN = url.searchParams.get('token')!;
 const ORIGIN = `http://${HOST}:${PORT}`;
 const pid = server.pid!;
+console.log(`soak:serve: diskdelta serve (pid ${pid}) on ${HOST}:${PORT}, its library in ${work}`);
 
 /** A well-behaved API client: call(procedure, input) → result; events collected. */
 async function client() {

@@ -7,6 +7,7 @@
 // and the limit it ran past. When a file ends, whatever it left running in its group is killed
 // too: a test's children end with it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { diskLocksHeldBy } from './disk-lock-watch.ts';
 
 export interface FileRun {
   file: string;
@@ -17,6 +18,8 @@ export interface FileRun {
   /** Processes of its group still running when the file ended (killed then). */
   leftBehind: boolean;
   seconds: number;
+  /** DiskDelta disk locks its processes were seen holding (when watched). */
+  diskLocks: string[];
   /** The file's whole output, when it was captured rather than passed through. */
   output: string;
 }
@@ -31,6 +34,8 @@ export interface FileRunOptions {
   /** Seconds between SIGTERM and SIGKILL of a group past its limit. */
   graceSeconds?: number;
   env?: NodeJS.ProcessEnv;
+  /** Sample, every 250 ms, which DiskDelta disk locks the file's processes hold (disk-lock-watch.ts). */
+  watchDiskLocks?: boolean;
 }
 
 /** Groups still running, so a signal to the runner can end them (they are not in its own group). */
@@ -69,6 +74,10 @@ export function runTestFile(file: string, options: FileRunOptions): Promise<File
     child.stderr?.setEncoding('utf8').on('data', (c: string) => (output += c));
     let timedOut = false;
     let killer: NodeJS.Timeout | undefined;
+    const diskLocks = new Set<string>();
+    const watch = options.watchDiskLocks
+      ? setInterval(() => child.pid !== undefined && diskLocksHeldBy(child.pid).forEach((name) => diskLocks.add(name)), 250)
+      : undefined;
     const limit = setTimeout(() => {
       timedOut = true;
       signalGroup(child, 'SIGTERM');
@@ -77,10 +86,11 @@ export function runTestFile(file: string, options: FileRunOptions): Promise<File
     const finish = (status: number) => {
       clearTimeout(limit);
       clearTimeout(killer);
+      clearInterval(watch);
       running.delete(child);
       // Anything of the file's still in its group (a server it started, a stuck grandchild).
       const leftBehind = signalGroup(child, 'SIGKILL');
-      resolve({ file, status, timedOut, leftBehind, seconds: (performance.now() - started) / 1000, output });
+      resolve({ file, status, timedOut, leftBehind, seconds: (performance.now() - started) / 1000, diskLocks: [...diskLocks], output });
     };
     child.on('error', (error) => {
       output += `run-tests: could not start node --test ${file}: ${error.message}\n`;

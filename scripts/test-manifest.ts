@@ -24,16 +24,19 @@ export const NEEDS = {
   bonnie: 'bonnie++, the reference engine',
   electron: 'the Electron binary; skips without',
   netns: 'makes network namespaces and veth pairs (ip netns) and removes them within the test',
+  disk: 'measures the disk under the temp folder through the orchestrator, which takes the machine-wide lock on that disk: it waits while any other DiskDelta process on the machine measures it',
 } as const;
 export type Need = keyof typeof NEEDS;
 
 /**
  * What makes a file a lab test, left out of the fast loop: a VM, a machine-wide daemon, a
- * browser, a throttled or shared device, a filesystem made on a loop device. A loop device alone does not:
+ * browser, a throttled or shared device (the disk under the temp folder, which other DiskDelta processes on
+ * the machine lock while they measure it: run-tests --fast fails a file seen holding that lock), a
+ * filesystem made on a loop device. A loop device alone does not:
  * attached over a temporary file for milliseconds, it is how the worker's and the helper's own
  * tests see a block device.
  */
-export const LAB_NEEDS: readonly Need[] = ['blkio', 'qemu', 'polkit', 'chromium', 'ext4', 'zram'];
+export const LAB_NEEDS: readonly Need[] = ['blkio', 'qemu', 'polkit', 'chromium', 'ext4', 'zram', 'disk'];
 
 /** Test files by path; the id of a test file is its path without `.test.ts`. */
 export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
@@ -52,7 +55,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/workload-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/sweep-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'electron/cli/args.test.ts': [],
-  'electron/cli/commands/import-export.test.ts': [],
+  'electron/cli/commands/import-export.test.ts': ['disk'],
   'electron/cli/commands/import-memory.test.ts': [],
   'electron/cli/commands/library-commands.test.ts': ['root'],
   'electron/cli/commands/out-fifo.test.ts': [],
@@ -62,7 +65,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/commands/unwritable-library.test.ts': ['root', 'mount'],
   'electron/cli/main.test.ts': [],
   'electron/cli/run-settings-table.test.ts': [],
-  'electron/cli/run.test.ts': ['root', 'loop'],
+  'electron/cli/run.test.ts': ['root', 'loop', 'disk'],
   'electron/cli/save-runs.test.ts': [],
   'electron/cli/system-format.test.ts': [],
   'electron/cli/terminal-writes.test.ts': [],
@@ -85,7 +88,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/api/events.test.ts': [],
   'electron/core/api/fleet-procedures.test.ts': [],
   'electron/core/api/library-service.test.ts': [],
-  'electron/core/api/procedures.test.ts': [],
+  'electron/core/api/procedures.test.ts': ['disk'],
   'electron/core/api/run-manager.test.ts': [],
   'electron/core/bench/aggregate.test.ts': [],
   'electron/core/bench/trim/discard-cost.test.ts': [],
@@ -95,21 +98,21 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/commands/assess.test.ts': [],
   'electron/core/bench/trim/discard-remount.test.ts': ['root', 'loop', 'ext4'],
   'electron/core/bench/disk-lock.test.ts': ['root'],
-  'electron/core/bench/privilege/elevation-session.test.ts': ['root', 'loop'],
+  'electron/core/bench/privilege/elevation-session.test.ts': ['root', 'loop', 'disk'],
   'electron/core/bench/privilege/elevation.test.ts': ['root'],
   'electron/core/bench/fleet/fio-job-file.test.ts': ['fio'],
   'electron/core/bench/fleet/fleet-run.test.ts': ['fio'],
   'electron/core/bench/kinds/kinds.test.ts': [],
-  'electron/core/bench/kinds/sustained-write.test.ts': [],
-  'electron/core/bench/kinds/workload.test.ts': [],
+  'electron/core/bench/kinds/sustained-write.test.ts': ['disk'],
+  'electron/core/bench/kinds/workload.test.ts': ['disk'],
   'electron/core/bench/kinds/working-set.test.ts': ['root', 'mount'],
   'electron/core/bench/kinds/working-set-atime.test.ts': ['root', 'loop', 'ext4'],
   'electron/core/bench/ndjson-reader.test.ts': [],
   'electron/core/bench/plan-run.test.ts': [],
-  'electron/core/bench/profiles.test.ts': [],
-  'electron/core/bench/read-only.test.ts': ['root', 'loop'],
-  'electron/core/bench/sweep.test.ts': [],
-  'electron/core/bench/temperature-watch.test.ts': [],
+  'electron/core/bench/profiles.test.ts': ['disk'],
+  'electron/core/bench/read-only.test.ts': ['root', 'loop', 'disk'],
+  'electron/core/bench/sweep.test.ts': ['disk'],
+  'electron/core/bench/temperature-watch.test.ts': ['disk'],
   'electron/core/bench/progress.test.ts': [],
   'electron/core/bench/result-warnings.test.ts': [],
   'electron/core/bench/statistics.test.ts': [],
@@ -140,7 +143,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/layers.test.ts': [],
   'electron/core/model/catalog.test.ts': [],
   'electron/core/model/display.test.ts': [],
-  'electron/core/model/failures.test.ts': [],
+  'electron/core/model/failures.test.ts': ['disk'],
   'electron/core/model/figures.test.ts': [],
   'electron/core/model/stderr-tail.test.ts': [],
   'electron/core/model/test-params.test.ts': [],
@@ -160,7 +163,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/system/parsers.test.ts': [],
   'electron/core/system/virtual-fs.test.ts': [],
   'electron/main/ipc-bridge.test.ts': [],
-  'electron/main/main-bundle.test.ts': [],
+  'electron/main/main-bundle.test.ts': ['disk'],
   'electron/preload/create-bridge.test.ts': [],
   'electron/server/server.test.ts': [],
   'native/test/access-recorder.test.ts': ['root', 'loop', 'ext4'],
@@ -198,7 +201,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'scripts/electron-path.test.ts': ['electron'],
   'scripts/packaging.test.ts': [],
   'scripts/paired-ratio.test.ts': [],
-  'scripts/soak-serve.test.ts': [],
+  'scripts/soak-serve.test.ts': ['disk'],
   'scripts/test-manifest.test.ts': [],
   'scripts/test-file-runner.test.ts': [],
 };
@@ -224,6 +227,8 @@ export function timeLimitSeconds(file: string, override?: number): number {
   if (override !== undefined) return override;
   const needs = TEST_FILES[file] ?? [];
   if (needs.includes('qemu')) return 1800;
+  // Waits for the disk while another DiskDelta process measures it (soak-serve allows 15 min).
+  if (needs.includes('disk')) return 1500;
   if (needs.some((need) => LAB_NEEDS.includes(need))) return 900;
   return 300;
 }
