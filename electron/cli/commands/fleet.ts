@@ -87,6 +87,7 @@ async function fleetRun(argv: string[]): Promise<number> {
     });
     for (const s of result.jobFile.skipped) writeErr(`diskdelta fleet: ${s.test} skipped: ${s.why}\n`);
     for (const d of result.jobFile.differences) writeOut(`differs from diskdelta run: ${d}\n`);
+    for (const n of result.notes) writeErr(`diskdelta fleet: ${n}\n`);
     for (const p of result.problems) writeErr(`diskdelta fleet: ${p}\n`);
     for (const run of result.runs) {
       const figures = run.results.map((r) => `${r.test} ${r.bytesPerSec === null ? 'failed' : formatThroughput(r.bytesPerSec)}`).join(', ');
