@@ -16,12 +16,12 @@
 // that missed (a busy minute can shorten both attempts alike). Above the cap no spread excuses a
 // figure: more than 3 % over a ceiling is a counting error (a cache, a wrong unit), judged always.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FLEET_FILE_NAME } from '../electron/core/bench/fleet/fio-job-file.ts';
+import { FLEET_FILE_PATTERN } from '../electron/core/bench/fleet/fio-job-file.ts';
 import type { FleetComparison, FleetFigureId } from '../electron/core/analysis/fleet-compare.ts';
 import { percentile } from '../electron/core/analysis/fleet-compare.ts';
 import { expectedIops, type LabCaps } from './throttled-lab.ts';
@@ -271,8 +271,9 @@ test('a host killed mid-run is named and the other hosts’ results are kept', {
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   try {
     // Mid-run: its test file is laid out and its first job has read 40 MiB from its device.
-    const file = join(victim.lab.mountPoint!, FLEET_FILE_NAME);
-    for (let i = 0; !(existsSync(file) && reads() - readsBefore >= 40); i++) {
+    // Its test file's name is new and unpredictable for every run: any of that shape.
+    const laidOut = () => readdirSync(victim.lab.mountPoint!).some((n) => FLEET_FILE_PATTERN.test(n));
+    for (let i = 0; !(laidOut() && reads() - readsBefore >= 40); i++) {
       assert.ok(i < 3000 && child.exitCode === null, `the victim's first job never started: ${stderr}`);
       await new Promise((r) => setTimeout(r, 100));
     }

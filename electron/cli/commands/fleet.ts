@@ -10,6 +10,7 @@ import { PRESETS } from '../../core/bench/presets.ts';
 import { PRESET_NAMES, type PresetName } from '../../core/bench/spec.ts';
 import { HostsFileError, networkWarning, parseHostsFile } from '../../core/bench/fleet/hosts.ts';
 import { FleetError, runFleet } from '../../core/bench/fleet/fleet-run.ts';
+import { hostFolderProblem } from '../../core/bench/fleet/fio-job-file.ts';
 import { compareFleet, FLEET_FIGURES, type FleetComparison } from '../../core/analysis/fleet-compare.ts';
 import { formatIops, formatThroughput } from '../../core/analysis/units.ts';
 import { fleetRunsOf } from '../../core/analysis/fleet-runs.ts';
@@ -25,7 +26,10 @@ client/server mode (fio --client), each host's results saved as its own run.
   authentication: a host reached over the network is said before anything runs.
   Every host is probed first: one that does not answer, or runs another fio version than this
   machine (client and server must speak the same protocol), is named and left out; the others run.
-  --folder DIR   where each host makes its test file (must exist there; removed at the end)
+  --folder DIR   where each host makes its test file, .diskdelta-fleet-<random>.tmp (DIR must exist
+                 there; the file is removed at the end). fio opens it by name and follows links, as
+                 the server's user: give a folder only that user may write in, or a sticky one
+                 (/var/tmp), never one where others may rename or delete its files.
   --preset NAME  ${PRESET_NAMES.join(', ')} (default quick); tests fio has no job for are named and skipped
   --size SIZE    test file size (default: the preset's); --duration SEC: seconds per test
 
@@ -47,6 +51,8 @@ async function fleetRun(argv: string[]): Promise<number> {
   });
   if (!values.hosts) throw new UsageError('fleet run needs --hosts FILE: one host per line, NAME or NAME,PORT');
   if (!values.folder) throw new UsageError('fleet run needs --folder DIR: where each host makes its test file, e.g. --folder /var/tmp');
+  const folderProblem = hostFolderProblem(values.folder);
+  if (folderProblem) throw new UsageError(`--folder: ${folderProblem}`);
   const presetName = (values.preset ?? 'quick') as PresetName;
   if (!PRESET_NAMES.includes(presetName)) throw new UsageError(`unknown preset "${values.preset}": one of ${PRESET_NAMES.join(', ')}`);
   let text: string;
@@ -81,6 +87,7 @@ async function fleetRun(argv: string[]): Promise<number> {
     });
     for (const s of result.jobFile.skipped) writeErr(`diskdelta fleet: ${s.test} skipped: ${s.why}\n`);
     for (const d of result.jobFile.differences) writeOut(`differs from diskdelta run: ${d}\n`);
+    for (const n of result.notes) writeErr(`diskdelta fleet: ${n}\n`);
     for (const p of result.problems) writeErr(`diskdelta fleet: ${p}\n`);
     for (const run of result.runs) {
       const figures = run.results.map((r) => `${r.test} ${r.bytesPerSec === null ? 'failed' : formatThroughput(r.bytesPerSec)}`).join(', ');

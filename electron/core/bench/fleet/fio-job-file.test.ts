@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { rateTestParams } from '../../model/catalog.ts';
 import { parseImport } from '../../formats/index.ts';
 import { PRESETS } from '../presets.ts';
-import { fleetJobFile } from './fio-job-file.ts';
+import { FLEET_FILE_PATTERN, fleetJobFile, fleetTestFileName, hostFolderProblem } from './fio-job-file.ts';
 
 describe('fleet job file', () => {
   it('writes every rate test of the preset as a job named by its test id, and names what it leaves out', () => {
@@ -30,9 +30,30 @@ describe('fleet job file', () => {
     assert.match(file.differences.join('\n'), /one mean per job.*no run-to-run spread/);
   });
 
-  it('refuses a folder that is not one absolute path, before writing anything', () => {
+  it('refuses a folder that fio would read as another folder or as syntax, before writing anything', () => {
     assert.throws(() => fleetJobFile(PRESETS.quick, { folder: 'tmp' }), /absolute path/);
-    assert.throws(() => fleetJobFile(PRESETS.quick, { folder: '/tmp\n[evil]' }), /absolute path/);
+    assert.throws(() => fleetJobFile(PRESETS.quick, { folder: '/tmp\n[evil]' }), /control character/);
+    for (const c of ['\r', '\t', '\u0000', '\u007f']) assert.match(hostFolderProblem(`/tmp/a${c}b`) ?? '', /control character/);
+    for (const c of [':', ';', '#', '$', '\\']) assert.match(hostFolderProblem(`/tmp/a${c}b`) ?? '', /holds "/, c);
+    assert.match(hostFolderProblem('/tmp/a ') ?? '', /blank/);
+    for (const ok of ['/var/tmp', '/var/tmp/', '/srv/disk two/x-y_z.1', '/', "/home/o'brien"])
+      assert.equal(hostFolderProblem(ok), null, ok);
+  });
+
+  it('names the test file unpredictably, anew for each host, and says where it is', () => {
+    const names = new Set(Array.from({ length: 1000 }, fleetTestFileName));
+    assert.equal(names.size, 1000);
+    for (const n of names) assert.match(n, FLEET_FILE_PATTERN);
+    const a = fleetJobFile(PRESETS.quick, { folder: '/var/tmp/' });
+    const b = fleetJobFile(PRESETS.quick, { folder: '/var/tmp' });
+    assert.notEqual(a.path, b.path);
+    assert.match(a.path, /^\/var\/tmp\/\.diskdelta-fleet-[0-9a-f]{32}\.tmp$/);
+    assert.ok(a.text.includes(`\nfilename=${a.path.slice('/var/tmp/'.length)}\n`));
+    assert.doesNotMatch(a.text, /diskdelta-fleet\.fio\.tmp/);
+    assert.throws(
+      () => fleetJobFile(PRESETS.quick, { folder: '/var/tmp', fileName: 'diskdelta-fleet.fio.tmp' }),
+      /not a fleet test file name/,
+    );
   });
 
   it('run by real fio, it imports back as the preset’s tests with the catalog’s parameters', (t) => {

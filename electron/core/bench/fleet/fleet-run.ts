@@ -1,7 +1,10 @@
-// `diskdelta fleet run`: the preset as one fio job file, every host probed first (probe.ts),
-// then one `fio --client=H1 JOB --client=H2 JOB …` over the hosts that answered with this
-// machine's fio, and its JSON imported as one run per host (formats/fio-client-json.ts). A host
-// left out or silent in the output is named with what to do; the others' results are kept.
+// `diskdelta fleet run`: the preset as one fio job file per host (each with its own unpredictable
+// test file name: fio-job-file.ts), every host probed first (probe.ts), then one
+// `fio --client=H1 JOB1 --client=H2 JOB2 …` over the hosts that answered with this machine's
+// fio, and its JSON imported as one run per host (formats/fio-client-json.ts). A host left out
+// or silent in the output is named with what to do; the others' results are kept. A host that
+// stopped during the run is asked once more to remove its test file (cleanup-job.ts); where it
+// cannot be asked, the file left there is named.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,9 +12,10 @@ import { join } from 'node:path';
 import type { RunRecord } from '../../model/results.ts';
 import { parseFioFile } from '../../formats/fio-client-json.ts';
 import type { Preset } from '../presets.ts';
-import { fleetJobFile, type FleetJobFile } from './fio-job-file.ts';
+import { fleetJobFile, fleetTestFileName, type FleetJobFile } from './fio-job-file.ts';
 import type { FleetHost } from './hosts.ts';
-import { PROBE_JOB, probeHost, type ProbeOutcome } from './probe.ts';
+import { PROBE_JOB, probeHosts, type ProbeOutcome } from './probe.ts';
+import { removeLeftTestFiles } from './cleanup-job.ts';
 
 export interface FleetRunOptions {
   hosts: FleetHost[];
@@ -32,6 +36,8 @@ export interface FleetRunResult {
   jobFile: FleetJobFile;
   /** One line per host that gave no results, naming it and what to do. */
   problems: string[];
+  /** Lines that change no result: a host named twice in the hosts file. */
+  notes: string[];
 }
 
 export class FleetError extends Error {
@@ -62,36 +68,47 @@ function runClient(fio: string, args: string[]): Promise<{ stdout: string; stder
 export async function runFleet(opts: FleetRunOptions): Promise<FleetRunResult> {
   const fio = opts.fio ?? 'fio';
   const clientVersion = localFioVersion(fio);
-  const jobFile = fleetJobFile(opts.preset, { folder: opts.folder, sizeBytes: opts.sizeBytes, durationSec: opts.durationSec });
+  const jobOpts = { folder: opts.folder, sizeBytes: opts.sizeBytes, durationSec: opts.durationSec };
+  // Checks the folder and the preset before any host is reached.
+  const jobFile = fleetJobFile(opts.preset, jobOpts);
   const dir = mkdtempSync(join(tmpdir(), 'diskdelta-fleet-'));
   try {
     const probeFile = join(dir, 'probe.fio');
-    const jobPath = join(dir, `${opts.preset.name}.fio`);
     writeFileSync(probeFile, PROBE_JOB);
-    writeFileSync(jobPath, jobFile.text);
-    const probes = await Promise.all(
-      opts.hosts.map((host) => probeHost(host, { fio, clientVersion, probeFile, timeoutMs: opts.probeTimeoutMs ?? 30_000 })),
-    );
-    const problems = probes.flatMap((p) => (p.status === 'ok' ? [] : [p.message]));
+    const probes = await probeHosts(opts.hosts, { fio, clientVersion, probeFile, timeoutMs: opts.probeTimeoutMs ?? 30_000 });
+    const notes = probes.flatMap((p) => (p.status === 'same-server' ? [p.message] : []));
+    const problems = probes.flatMap((p) => (p.status === 'ok' || p.status === 'same-server' ? [] : [p.message]));
     const ready = probes.filter((p) => p.status === 'ok').map((p) => p.host);
-    if (ready.length === 0) return { runs: [], probes, jobFile, problems };
-    const args = ['--output-format=json', ...ready.flatMap((h) => [`--client=${h.clientArg}`, jobPath])];
+    if (ready.length === 0) return { runs: [], probes, jobFile, problems, notes };
+    // Each host its own job file and test file name: a name one host could learn says nothing
+    // of another's, and two names of one server that were not found alike never share a file.
+    const perHost = ready.map((host, i) => {
+      const job = fleetJobFile(opts.preset, { ...jobOpts, fileName: fleetTestFileName() });
+      const jobPath = join(dir, `host-${i}.fio`);
+      writeFileSync(jobPath, job.text);
+      return { host, job, jobPath };
+    });
+    const args = ['--output-format=json', ...perHost.flatMap((h) => [`--client=${h.host.clientArg}`, h.jobPath])];
     const out = await runClient(fio, args);
     let runs: RunRecord[] = [];
     try {
       runs = parseFioFile(out.stdout, `fio --client (${ready.length} hosts)`, opts.now ?? new Date());
     } catch (error) {
       const said = out.stderr.trim().split('\n').slice(-3).join('; ');
+      const left = await removeLeftTestFiles(perHost, { fio, dir });
       throw new FleetError(
-        `fio --client gave no results to read (${error instanceof Error ? error.message : String(error)})${said ? `; fio said: ${said}` : ''}`,
+        `fio --client gave no results to read (${error instanceof Error ? error.message : String(error)})${said ? `; fio said: ${said}` : ''}` +
+          (left.length > 0 ? `\n${left.join('\n')}` : ''),
       );
     }
     // fio writes each host's entries as they arrive: put them back in the hosts file's order.
     const order = new Map(ready.map((h, i) => [h.key, i]));
     runs.sort((a, b) => (order.get(a.sourceMeta['fio.host'] ?? '') ?? 0) - (order.get(b.sourceMeta['fio.host'] ?? '') ?? 0));
     const reported = new Set(runs.map((r) => r.sourceMeta['fio.host']));
+    const incomplete = new Set<FleetHost>();
     for (const host of ready) {
       if (!reported.has(host.key)) {
+        incomplete.add(host);
         problems.push(
           `${host.key} answered the probe but reported no results: it stopped or lost its connection during the run. ` +
             'Its results are lost; run the fleet again for it alone (a hosts file with that line).',
@@ -103,12 +120,21 @@ export async function runFleet(opts: FleetRunOptions): Promise<FleetRunResult> {
       run.settings.preset = opts.preset.name;
       const missing = [...expected].filter((t) => !run.results.some((r) => r.test === t));
       if (missing.length > 0) {
+        const host = ready.find((h) => h.key === run.sourceMeta['fio.host']);
+        if (host) incomplete.add(host);
         problems.push(
           `${run.sourceMeta['fio.host']} reported only part of the preset (missing ${missing.join(', ')}): it stopped during the run; the tests it finished are kept.`,
         );
       }
     }
-    return { runs, probes, jobFile, problems };
+    // The last job removes the test file (unlink=1); a host that stopped before it did not.
+    problems.push(
+      ...(await removeLeftTestFiles(
+        perHost.filter((h) => incomplete.has(h.host)),
+        { fio, dir },
+      )),
+    );
+    return { runs, probes, jobFile, problems, notes };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
