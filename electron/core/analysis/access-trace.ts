@@ -2,8 +2,9 @@
 // what a run keeps: the distinct bytes touched over time and the LRU miss-ratio curve
 // (lru-curve.ts) of the files' reads and writes: "a 256 GB cache would have served 97 % of the
 // bytes read in these 9 days". A touch is a record whose kinds include a read (r) or a write
-// (w); an open alone moved no data, so it is no access. A touch the recorder could not size
-// (a file outside the folders it could walk) is counted and left out of the curve, and said.
+// (w); an open alone moved no data, so it is no access. A touch kept without a size (recorded
+// by an older DiskDelta through the helper, which sized files through the folders it could walk)
+// is counted and left out of the curve, and said.
 //
 // Pure: the renderer bundles the reading-back half (curveOfResult).
 import type { Figure, TestResult } from '../model/results.ts';
@@ -28,7 +29,7 @@ export interface TraceSummary {
   recordedSeconds: number;
   /** Reads and writes with a size, in the order they happened: the curve's trace. */
   accesses: TimedAccess[];
-  /** Touches without a size (outside the folders the recorder could walk). */
+  /** Touches without a size (an older recorder's, of files outside the folders it could walk). */
   unsized: number;
   /** Times the kernel's queue overflowed (events lost, how many unknown). */
   lost: number;
@@ -217,9 +218,9 @@ export function curveVerdict(kept: KeptCurve, size: (bytes: number) => string): 
       : '';
   const unsized =
     kept.unsized === 1
-      ? ' 1 touch of a file outside the folders the recorder could walk is not counted.'
+      ? ' 1 touch kept without a size is not counted.'
       : kept.unsized > 1
-        ? ` ${kept.unsized.toLocaleString('en')} touches of files outside the folders the recorder could walk are not counted.`
+        ? ` ${kept.unsized.toLocaleString('en')} touches kept without a size are not counted.`
         : '';
   return `${head}; ${served}.${unsized}`;
 }

@@ -2,8 +2,9 @@
 // watches one whole filesystem with fanotify for hours or days and appends each file's touches
 // to a trace (native/src/access-recorder.c); when it stops (its time, or a signal: a clean end,
 // exit 0), the whole trace, every session of it, becomes the run's figures: distinct bytes and
-// the LRU cache curve (analysis/access-trace.ts). Only making the fanotify group is privileged:
-// root's worker makes it itself, anyone else's asks the helper (`plan.helper`).
+// the LRU cache curve (analysis/access-trace.ts). Only the fanotify group is privileged: root's
+// worker makes it itself; for anyone else the helper (`plan.helper`) holds it and passes back
+// only records of the files they may look up (native/src/access-feed.h).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -22,7 +23,7 @@ export interface AccessRecorderPlan {
   /** 0: until stopped. */
   seconds: number;
   mergeMs: number;
-  /** The privileged helper that makes the fanotify group (null: this process is root). */
+  /** The privileged helper that records for a user who is not root (null: this process is root). */
   helper: string | null;
 }
 
@@ -88,7 +89,7 @@ export const accessRecorderKind: MeasurementKind<AccessRecorderPlan> = {
         if (summary.unsized > 0)
           warnings.push({
             code: 'record-unsized',
-            message: `${counted(summary.unsized, 'touch')} of files outside the folders the recorder could walk under ${plan.target} were kept without a size: they are not in the curve. Record from a folder higher up (or as root) to size them`,
+            message: `${counted(summary.unsized, 'touch')} of this trace ${summary.unsized === 1 ? 'was' : 'were'} kept without a size (sessions recorded by an older DiskDelta, outside the folders it could walk): they are not in the curve`,
           });
         if (summary.lost > 0)
           warnings.push({
@@ -102,7 +103,7 @@ export const accessRecorderKind: MeasurementKind<AccessRecorderPlan> = {
           });
         const begun: Start | null = start;
         const basis =
-          `fanotify trace ${plan.trace} (${begun?.group === 'handles' ? 'through the helper, sized via the folders you may walk' : 'as root'}): ` +
+          `fanotify trace ${plan.trace} (${begun?.group === 'helper' ? 'through the helper: the files you may look up, anywhere on the filesystem; others in folders closed to you are not seen' : 'as root'}): ` +
           `${counted(summary.sessions, 'session')}, ${Math.round(summary.recordedSeconds)} s recorded, ${counted(curve.accesses, 'file touch')}; ` +
           `cache served bytes by LRU stack distance over that trace`;
         return [
