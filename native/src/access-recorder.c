@@ -409,6 +409,18 @@ int access_record(const record_opts_t *o) {
     close(dir);
     return emit_end(emit_failure(FAIL_TARGET_UNUSABLE, "cannot read the filesystem of %s: %s", o->target, strerror(errno)), 0, "");
   }
+  // No disk under it, so no cache to size: and a recording there sees nothing (the kernel makes
+  // up /proc's and /sys's files without opening any), which would read as "nothing was used".
+  const char *virtual_fs = virtual_fs_name((long)sfs.f_type), *ram_fs = ram_fs_name((long)sfs.f_type);
+  if (virtual_fs || ram_fs) {
+    close(dir);
+    return emit_end(emit_failure(FAIL_TARGET_VIRTUAL_FS,
+                                 "%s is on %s, %s: there is no disk under it for a cache to serve. Record a folder on the disk "
+                                 "whose files you use (for example your home folder)",
+                                 o->target, virtual_fs ? virtual_fs : ram_fs,
+                                 virtual_fs ? "a virtual filesystem the kernel makes up" : "which keeps its files in memory"),
+                    0, "");
+  }
   char fsid[40];
   int fsid_words[2];
   memcpy(fsid_words, &sfs.f_fsid, sizeof fsid_words);

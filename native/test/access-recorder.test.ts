@@ -482,6 +482,29 @@ describe('the access recorder', { skip: unavailable ?? false }, () => {
     assert.ok(result && result.type === 'record-result' && result.merged > 0, 'the rest were merged, and counted as such');
   });
 
+  it('refuses a folder with no disk under it (/proc, /sys, /dev, /dev/shm): says so, exit 3, no trace left', async (t) => {
+    const traces = mkdtempSync(join(tmpdir(), 'dd-traces-'));
+    t.after(() => rmSync(traces, { recursive: true, force: true }));
+    for (const [folder, fs] of [
+      ['/proc', 'proc'],
+      ['/sys', 'sysfs'],
+      ['/dev', 'tmpfs'],
+      ['/dev/shm', 'tmpfs'],
+    ] as const) {
+      if (!existsSync(folder)) continue;
+      const trace = join(traces, `${fs}.ndjson`);
+      const out = await startRecorder(t, ['--target', folder, '--trace', trace, '--seconds', '1']).exited;
+      assert.equal(out.code, 3, `${folder}: ${out.stdout}`);
+      const error = out.messages.find((m) => m.type === 'error');
+      assert.ok(error && error.type === 'error' && error.code === 'target-virtual-fs', `${folder}: ${out.stdout}`);
+      assert.match(
+        error.message,
+        new RegExp(`^${folder} is on ${fs}, .*there is no disk under it for a cache to serve\\. Record a folder on the disk`),
+      );
+      assert.equal(existsSync(trace), false, `${folder}: no trace was made`);
+    }
+  });
+
   it('refusals: nobody without the helper, another filesystem’s trace, a second recorder on one trace; nothing recorded', async (t) => {
     const { mountpoint, trace } = plant(t);
     const alone = startRecorder(t, ['--target', mountpoint, '--trace', trace], { uid: NOBODY, gid: NOBODY });
