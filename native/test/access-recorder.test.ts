@@ -26,6 +26,7 @@ import {
   readlinkSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -503,6 +504,23 @@ describe('the access recorder', { skip: unavailable ?? false }, () => {
       );
       assert.equal(existsSync(trace), false, `${folder}: no trace was made`);
     }
+  });
+
+  it('a --trace that is a symbolic link: refused with what to give instead, the file it points to untouched', async (t) => {
+    const { mountpoint, trace } = plant(t);
+    const real = `${trace}.real`;
+    writeFileSync(real, 'not a trace\n');
+    const link = `${trace}.link`;
+    symlinkSync(real, link);
+    const out = await startRecorder(t, ['--target', mountpoint, '--trace', link, '--seconds', '1']).exited;
+    assert.equal(out.code, 2, out.stdout);
+    const error = out.messages.find((m) => m.type === 'error');
+    assert.ok(error && error.type === 'error' && error.code === 'usage', out.stdout);
+    assert.equal(
+      error.message,
+      `the trace ${link} is a symbolic link (to ${real}): a trace is never written through a link. Give the path of the trace itself to --trace (the link's target, if that is the trace you mean)`,
+    );
+    assert.equal(readFileSync(real, 'utf8'), 'not a trace\n');
   });
 
   it('refusals: nobody without the helper, another filesystem’s trace, a second recorder on one trace; nothing recorded', async (t) => {
