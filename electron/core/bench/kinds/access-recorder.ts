@@ -5,13 +5,13 @@
 // the LRU cache curve (analysis/access-trace.ts). Only the fanotify group is privileged: root's
 // worker makes it itself; for anyone else the helper (`plan.helper`) holds it and passes back
 // only records of the files they may look up (native/src/access-feed.h).
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Warning } from '../../model/results.ts';
 import { counted } from '../../model/display.ts';
 import { resultWithoutRuns } from '../../formats/common.ts';
-import { ACCESS_CURVE_TEST, accessCurveFigures, parseTrace, traceCurve } from '../../analysis/access-trace.ts';
+import { ACCESS_CURVE_TEST, accessCurveFigures, streamTraceCurve } from '../../analysis/access-trace.ts';
+import { readLines } from '../../files/read-lines.ts';
 import { resolveDbPath } from '../../store/library.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import { recordArgv } from '../worker-argv.ts';
@@ -82,9 +82,10 @@ export const accessRecorderKind: MeasurementKind<AccessRecorderPlan> = {
       results() {
         const ended: Result | null = result;
         if (!ended) return [];
-        const summary = parseTrace(readFileSync(plan.trace, 'utf8'));
-        if ('reason' in summary) return [];
-        const curve = traceCurve(summary);
+        // Read as a stream, twice: a trace of days outgrows any string (issue 38 item 3).
+        const read = streamTraceCurve(() => readLines(plan.trace));
+        if ('reason' in read) return [];
+        const { summary, curve } = read;
         const warnings: Warning[] = [];
         if (summary.unsized > 0)
           warnings.push({
@@ -96,10 +97,13 @@ export const accessRecorderKind: MeasurementKind<AccessRecorderPlan> = {
             code: 'record-lost',
             message: `the kernel's event queue overflowed ${counted(summary.lost, 'time')}: some accesses were not recorded, so the curve under-counts them`,
           });
-        if (summary.sessions > summary.ended + 1)
+        // Read once this session has ended cleanly (its "end" line is in): every other session
+        // without one was killed. (It was taken for the running one, and one kill went unsaid.)
+        const killed = summary.sessions - summary.ended;
+        if (killed > 0)
           warnings.push({
             code: 'record-killed',
-            message: `${counted(summary.sessions - summary.ended - 1, 'session')} of this trace ended without stopping cleanly (killed, or the machine went down): what it had written is kept, what the kernel still held is not`,
+            message: `${counted(killed, 'session')} of this trace ended without stopping cleanly (killed, or the machine went down): what it had written is kept, what the kernel still held is not`,
           });
         const begun: Start | null = start;
         const basis =
