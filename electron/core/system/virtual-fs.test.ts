@@ -1,5 +1,5 @@
 // The virtual filesystems the app refuses before any kind of test (virtual-fs.ts) are the ones
-// the worker refuses (virtual_fs_name in native/src/target.c): two lists, so a test holds them
+// the worker refuses (virtual_fs_name in native/src/fs-kinds.c): two lists, so a test holds them
 // equal. The C side names its magic numbers by <linux/magic.h> macros, so the compiler says
 // what each one is.
 import { spawnSync } from 'node:child_process';
@@ -11,12 +11,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VIRTUAL_FS } from './virtual-fs.ts';
 
-const TARGET_C = fileURLToPath(new URL('../../../native/src/target.c', import.meta.url));
+const FS_KINDS_C = fileURLToPath(new URL('../../../native/src/fs-kinds.c', import.meta.url));
 
 test("the app's virtual filesystems are the worker's, magic number by magic number", (t) => {
-  const source = readFileSync(TARGET_C, 'utf8');
+  const source = readFileSync(FS_KINDS_C, 'utf8');
   const body = /virtual_fs_name\(long type\) \{([\s\S]*?)\n\}/.exec(source)?.[1];
-  assert.ok(body, 'virtual_fs_name() found in target.c');
+  assert.ok(body, 'virtual_fs_name() found in fs-kinds.c');
   const cases = [...body.matchAll(/case ([A-Za-z0-9_]+): return "([^"]+)";/g)].map(([, value, name]) => ({ value: value!, name: name! }));
   assert.equal(cases.length, body.match(/\bcase\b/g)?.length, 'every case of virtual_fs_name() read');
   const dir = mkdtempSync(join(tmpdir(), 'dd-virtual-fs-'));

@@ -1,6 +1,6 @@
 // Filesystems the kernel makes up (/proc, /sys, cgroups …): no disk is under them, so nothing
 // measured there means anything. The same list, by statfs f_type, as the worker's
-// virtual_fs_name (native/src/target.c), so that every kind of test refuses them alike.
+// virtual_fs_name (native/src/fs-kinds.c), so that every kind of test refuses them alike.
 import { statfs } from 'node:fs/promises';
 
 export const VIRTUAL_FS: ReadonlyMap<number, string> = new Map([
@@ -18,6 +18,11 @@ export const VIRTUAL_FS: ReadonlyMap<number, string> = new Map([
   [0x62656570, 'configfs'],
   [0x19800202, 'mqueue'],
   [0x6e736673, 'nsfs'],
+  [0x42494e4d, 'binfmt_misc'],
+  [0xf97cff8c, 'selinuxfs'],
+  [0x65735543, 'fusectl'],
+  [0x958458f6, 'hugetlbfs'],
+  [0x0187, 'autofs'],
 ]);
 
 /** The name of the virtual filesystem `path` is on, or null (a real one, or statfs failed). */
