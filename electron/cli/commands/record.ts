@@ -21,6 +21,7 @@ import type { RunRecord, Warning } from '../../core/model/results.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
+import { terminalField } from '../../core/model/display.ts';
 
 const HELP = `Usage: diskdelta record [PATH] [--for DURATION] [--trace FILE] [--json] [--no-save] [--db PATH]
 
@@ -93,7 +94,9 @@ export const recordCommand: CliCommand = {
           else if (m.type === 'error') seen.error ??= { code: m.code, message: m.message };
           else if (m.type === 'warning') warnings.push({ code: m.code, message: m.message });
           else if (m.type === 'record-start' && !values.json)
-            writeErr(`recording ${target}'s filesystem into ${trace}${m.resumed ? ' (resumed)' : ''}; stop with Ctrl-C or SIGTERM\n`);
+            writeErr(
+              `recording ${terminalField(target)}'s filesystem into ${terminalField(trace)}${m.resumed ? ' (resumed)' : ''}; stop with Ctrl-C or SIGTERM\n`,
+            );
           else step.read(m);
         },
       });
@@ -132,7 +135,7 @@ export const recordCommand: CliCommand = {
       return exitCodeOf('not-saved');
     } catch (e) {
       if (e instanceof BenchError) {
-        writeErr(`diskdelta record: ${e.message}\n`);
+        writeErr(`diskdelta record: ${terminalField(e.message)}\n`);
         return e.exitCode;
       }
       throw e;
