@@ -361,7 +361,7 @@ static int open_group(recorder_t *r, const record_opts_t *o, int dir, int *fd_er
     if (flags < 0) return -emit_failure(FAIL_BAD_FD, "descriptor %u is not a fanotify group: give a group made by root's fanotify_init", o->fd);
     if (flags & FAN_REPORT_FID)
       return -emit_failure(FAIL_BAD_FD, "descriptor %u is a fanotify group that reports file handles, not descriptors: the recorder sizes "
-                           "files through the events' descriptors; as a user who is not root, give --helper instead", o->fd);
+                           "files through the events' descriptors; as a user who is not root, record through DiskDelta's helper", o->fd);
     fcntl((int)o->fd, F_SETFD, FD_CLOEXEC);
     int fl = fcntl((int)o->fd, F_GETFL);
     if (fl >= 0) fcntl((int)o->fd, F_SETFL, fl | O_NONBLOCK);
