@@ -5,24 +5,21 @@
 //
 // Trace lines (NDJSON, appended; a stop and a resume add a session to the same file):
 //   {"v":1,"type":"trace","fsid":…,"fs":…,"key":…,"created_ms":…}   once, first
-//   {"type":"session","t":…,"merge_ms":…}                         each start
+//   {"type":"session","t":…,"merge_ms":…,"group":…}               each start (group: descriptors, or helper)
 //   {"t":…,"f":"<16 hex>","s":BYTES,"k":"or"}                     a touch
 //   {"type":"lost","t":…}                                         the kernel's queue overflowed (how many is not said)
 //   {"type":"end","t":…,"why":"signal"|"time-limit",…}            each clean stop
 // The hash is SipHash-2-4 of the filesystem's id and the file's handle (which carries the inode's
 // generation, so a reused inode number is another file) under a random key made with the trace
-// and kept in its first line: the same file hashes alike across sessions and either kind of
-// group, and without the key (and the filesystem) a hash names nothing. The trace is 0600.
+// and kept in its first line (file-identity.h): the same file hashes alike across sessions,
+// whether root's worker or the helper hashed it, and without the key (and the filesystem) a hash names nothing. The trace is 0600.
 //
-// The bytes: with a descriptors group (root's own), fstat of the event's descriptor. With a
-// handles group (the helper's, fanotify-group.h) the event names the file's folder by handle and
-// the entry by name; the recorder knows the folders under --target it may walk (a map from folder
-// handle to path, in memory only, kept whole as folders are made or moved in) and stats the entry
-// there, checking that it is still the event's file. A touch it cannot size (a folder outside
-// --target or closed to the user) is kept with "s":null: counted, never in the curve.
+// The bytes: fstat of the event's descriptor (a descriptors group: root's own recording). For a
+// user who is not root the helper holds the group and passes only (hash, bytes, time, kinds)
+// records of the files the user may look up (access-feed.h): the recorder never sees a name, a
+// pid or a descriptor of anyone's file, and a file in a folder closed to the user not at all.
 #include "access-recorder.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -37,13 +34,17 @@
 #include <sys/fanotify.h>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "elevate.h"
+#include "access-feed.h"
 #include "fanotify-group.h"
+#include "file-identity.h"
+#include "fs-kinds.h"
 #include "ndjson.h"
 #include "target.h"
 #include "util.h"
@@ -53,47 +54,6 @@ extern volatile sig_atomic_t g_stop;
 #define EVENT_BUF (64 * 1024)
 #define PROGRESS_NS 1000000000ull
 #define SYNC_NS (60 * 1000000000ull)
-
-// ---- SipHash-2-4 (Aumasson and Bernstein), 64-bit output ----
-#define SIPROUND                                                    \
-  do {                                                              \
-    v0 += v1, v1 = rotl64(v1, 13), v1 ^= v0, v0 = rotl64(v0, 32);    \
-    v2 += v3, v3 = rotl64(v3, 16), v3 ^= v2;                        \
-    v0 += v3, v3 = rotl64(v3, 21), v3 ^= v0;                        \
-    v2 += v1, v1 = rotl64(v1, 17), v1 ^= v2, v2 = rotl64(v2, 32);    \
-  } while (0)
-
-static uint64_t le64(const uint8_t *p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
-  return v;
-}
-
-static uint64_t siphash(const uint8_t key[16], const uint8_t *in, size_t len) {
-  uint64_t k0 = le64(key), k1 = le64(key + 8);
-  uint64_t v0 = 0x736f6d6570736575ull ^ k0, v1 = 0x646f72616e646f6dull ^ k1;
-  uint64_t v2 = 0x6c7967656e657261ull ^ k0, v3 = 0x7465646279746573ull ^ k1;
-  size_t whole = len - len % 8;
-  for (size_t i = 0; i < whole; i += 8) {
-    uint64_t m = le64(in + i);
-    v3 ^= m;
-    SIPROUND;
-    SIPROUND;
-    v0 ^= m;
-  }
-  uint64_t b = (uint64_t)len << 56;
-  for (size_t i = 0; i < len % 8; i++) b |= (uint64_t)in[whole + i] << (8 * i);
-  v3 ^= b;
-  SIPROUND;
-  SIPROUND;
-  v0 ^= b;
-  v2 ^= 0xff;
-  SIPROUND;
-  SIPROUND;
-  SIPROUND;
-  SIPROUND;
-  return v0 ^ v1 ^ v2 ^ v3;
-}
 
 // ---- files seen this session: the merge window per kind of touch ----
 enum { KIND_OPEN, KIND_READ, KIND_WRITE, KINDS };
@@ -134,54 +94,6 @@ static seen_t *seen_find(seen_table_t *t, uint64_t hash) {
   return &t->slots[j];
 }
 
-// ---- folders the recorder may walk: folder handle hash → path (memory only, never written) ----
-typedef struct {
-  uint64_t hash;
-  char *path;
-} folder_slot_t;
-
-typedef struct {
-  folder_slot_t *slots;
-  size_t cap, used;
-  uint64_t unwalked;  // folders under --target the user may not enter, or too deep
-} folder_map_t;
-
-static const char *folder_find(const folder_map_t *m, uint64_t hash) {
-  if (!m->cap) return NULL;
-  for (size_t j = hash & (m->cap - 1); m->slots[j].hash; j = (j + 1) & (m->cap - 1))
-    if (m->slots[j].hash == hash) return m->slots[j].path;
-  return NULL;
-}
-
-static void folder_put(folder_map_t *m, uint64_t hash, const char *path) {
-  if (m->used * 2 >= m->cap) {
-    size_t cap = m->cap ? m->cap * 2 : 1024;
-    folder_slot_t *slots = calloc(cap, sizeof *slots);
-    if (!slots) return;
-    for (size_t i = 0; i < m->cap; i++) {
-      if (!m->slots[i].hash) continue;
-      size_t j = m->slots[i].hash & (cap - 1);
-      while (slots[j].hash) j = (j + 1) & (cap - 1);
-      slots[j] = m->slots[i];
-    }
-    free(m->slots);
-    m->slots = slots;
-    m->cap = cap;
-  }
-  size_t j = hash & (m->cap - 1);
-  while (m->slots[j].hash && m->slots[j].hash != hash) j = (j + 1) & (m->cap - 1);
-  char *copy = strdup(path);
-  if (!copy) return;
-  if (m->slots[j].hash) free(m->slots[j].path);  // moved: the handle is the same folder, the path new
-  else m->used++;
-  m->slots[j] = (folder_slot_t){.hash = hash, .path = copy};
-}
-
-static void folder_map_free(folder_map_t *m) {
-  for (size_t i = 0; i < m->cap; i++) free(m->slots[i].path);
-  free(m->slots);
-}
-
 // ---- the recording ----
 typedef struct {
   int fan, trace;
@@ -190,9 +102,13 @@ typedef struct {
   uint8_t key[16];
   uint8_t fsid[8];
   unsigned merge_ms;
-  int handles;  // the group reports handles (the helper's), not descriptors
+  int via_helper;        // r->fan is the helper's feed of records (access-feed.h), not a group
+  helper_feed_t feed;
+  uint64_t trace_hash;   // the trace's own identity: its writes come back in the helper's feed
+  char feed_buf[sizeof(access_feed_record_t) * 256];
+  size_t feed_len;
+  int feed_ended;        // the helper closed the feed
   seen_table_t seen;
-  folder_map_t folders;
   uint64_t events, records, unopenable, unsized, lost, merged, other;
   char *out;  // lines of one batch, written to the trace in one write()
   size_t out_len, out_cap;
@@ -233,169 +149,14 @@ static int out_flush(recorder_t *r) {
   return 0;
 }
 
-// A file's identity: its filesystem and handle, the same whether the handle came from an event
-// (handles group) or from the event's descriptor (descriptors group).
-static uint64_t handle_hash(const uint8_t key[16], const uint8_t fsid[8], int type, const unsigned char *bytes, unsigned len) {
-  uint8_t in[8 + 4 + MAX_HANDLE_SZ];
-  if (len > MAX_HANDLE_SZ) len = MAX_HANDLE_SZ;
-  memcpy(in, fsid, 8);
-  memcpy(in + 8, &type, 4);
-  memcpy(in + 12, bytes, len);
-  uint64_t h = siphash(key, in, 12 + len);
-  return h ? h : 1;
-}
-
-typedef struct {
-  struct file_handle fh;
-  unsigned char bytes[MAX_HANDLE_SZ];
-} handle_buf_t;
-
-static int handle_of(int dirfd, const char *name, int flags, handle_buf_t *h) {
-  int mount_id;
-  h->fh.handle_bytes = MAX_HANDLE_SZ;
-  return name_to_handle_at(dirfd, name, &h->fh, &mount_id, flags);
-}
-
-static uint64_t identity_hash(const recorder_t *r, int fd, const struct stat *st) {
-  handle_buf_t h;
-  if (handle_of(fd, "", AT_EMPTY_PATH, &h) == 0) return handle_hash(r->key, r->fsid, h.fh.handle_type, h.fh.f_handle, h.fh.handle_bytes);
-  uint64_t id[2] = {st->st_dev, st->st_ino};  // a filesystem without handles (its group had descriptors)
-  return handle_hash(r->key, r->fsid, -1, (const unsigned char *)id, sizeof id);
-}
-
-#define WALK_DEPTH 256
-
-static void map_folder(recorder_t *r, int fd, const char *path) {
-  handle_buf_t h;
-  if (handle_of(fd, "", AT_EMPTY_PATH, &h) == 0)
-    folder_put(&r->folders, handle_hash(r->key, r->fsid, h.fh.handle_type, h.fh.f_handle, h.fh.handle_bytes), path);
-}
-
-// Every folder under `path` on this filesystem that the user may enter, into the folder map.
-static void walk_folders(recorder_t *r, int fd, const char *path, dev_t dev, unsigned depth) {
-  map_folder(r, fd, path);
-  if (depth >= WALK_DEPTH) {
-    r->folders.unwalked++;
-    return;
-  }
-  int dup_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-  if (!d) {
-    if (dup_fd >= 0) close(dup_fd);
-    r->folders.unwalked++;
-    return;
-  }
-  struct dirent *e;
-  while ((e = readdir(d)) && !g_stop) {
-    if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2]))) continue;
-    if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) continue;
-    int sub = openat(dirfd(d), e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (sub < 0) continue;  // not a folder (DT_UNKNOWN), or gone
-    struct stat st;
-    size_t len = strlen(path) + strlen(e->d_name) + 2;
-    char *child = malloc(len);
-    if (child && fstat(sub, &st) == 0 && st.st_dev == dev) {
-      snprintf(child, len, "%s/%s", strcmp(path, "/") == 0 ? "" : path, e->d_name);
-      walk_folders(r, sub, child, dev, depth + 1);
-    }
-    free(child);
-    close(sub);
-  }
-  closedir(d);
-}
-
-// A handles group's event: the file's handle (FID) and its folder's handle with the entry's name
-// (DFID_NAME). Returns the file's identity hash (0: none) and its allocated bytes (-1: unknown).
-static uint64_t handle_event(recorder_t *r, const struct fanotify_event_metadata *m, int64_t *bytes) {
-  const struct file_handle *file = NULL, *folder = NULL;
-  const char *name = NULL;
-  const char *p = (const char *)m + m->metadata_len, *end = (const char *)m + m->event_len;
-  while (p + sizeof(struct fanotify_event_info_header) <= end) {
-    const struct fanotify_event_info_header *hdr = (const void *)p;
-    if (hdr->len < sizeof *hdr || p + hdr->len > end) break;
-    const struct fanotify_event_info_fid *fid = (const void *)p;
-    const struct file_handle *fh = (const void *)fid->handle;
-    if (hdr->info_type == FAN_EVENT_INFO_TYPE_FID) file = fh;
-    else if (hdr->info_type == FAN_EVENT_INFO_TYPE_DFID_NAME) {
-      folder = fh;
-      name = (const char *)fh->f_handle + fh->handle_bytes;
-    } else if (hdr->info_type == FAN_EVENT_INFO_TYPE_DFID)
-      folder = fh;
-    p += hdr->len;
-  }
-  *bytes = -1;
-  const char *dir = folder ? folder_find(&r->folders, handle_hash(r->key, r->fsid, folder->handle_type, folder->f_handle, folder->handle_bytes)) : NULL;
-  char path[PATH_MAX];
-  int named = dir && name && snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name) < (int)sizeof path;
-  if (m->mask & FAN_ONDIR) {
-    // A folder made or moved in (the caller checked): mapped, so the files later made in it are sized too.
-    int fd = named ? open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
-    if (fd >= 0) {
-      struct stat st;
-      if (fstat(fd, &st) == 0) walk_folders(r, fd, path, st.st_dev, 0);
-      close(fd);
-    }
-    return 0;
-  }
-  if (!file) return 0;
-  uint64_t hash = handle_hash(r->key, r->fsid, file->handle_type, file->f_handle, file->handle_bytes);
-  struct stat st;
-  handle_buf_t now;
-  // Still the event's file under that name (not renamed away or replaced meanwhile)?
-  if (named && fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-      handle_of(AT_FDCWD, path, 0, &now) == 0 && now.fh.handle_type == file->handle_type &&
-      now.fh.handle_bytes == file->handle_bytes && memcmp(now.fh.f_handle, file->f_handle, file->handle_bytes) == 0) {
-    if (st.st_dev == r->trace_dev && st.st_ino == r->trace_ino) return 0;
-    *bytes = (int64_t)st.st_blocks * 512;
-  }
-  return hash;
-}
-
-static void take_event(recorder_t *r, const struct fanotify_event_metadata *m, int64_t now) {
-  r->events++;
-  if (m->mask & FAN_Q_OVERFLOW) {
-    r->lost++;
-    out_line(r, "{\"type\":\"lost\",\"t\":%lld}\n", (long long)now);
-    return;
-  }
-  uint64_t hash;
-  int64_t bytes = -1;
-  if (m->pid == getpid()) {  // the trace's own writes (and folders this process opened)
-    if (m->fd >= 0) close(m->fd);
-    return;
-  }
-  if (m->mask & FAN_ONDIR) {  // only a handles group hears folders: made or moved in, they are mapped
-    if (m->mask & (FAN_CREATE | FAN_MOVED_TO)) handle_event(r, m, &bytes);
-    return;
-  }
-  if (r->handles) {
-    hash = handle_event(r, m, &bytes);
-    if (!hash) {
-      r->other++;
-      return;
-    }
-  } else {
-    if (m->fd < 0) {  // FAN_REPORT_FD_ERROR: the kernel could not open the file
-      r->unopenable++;
-      return;
-    }
-    struct stat st;
-    int ok = fstat(m->fd, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_dev == r->trace_dev && st.st_ino == r->trace_ino);
-    if (!ok) {
-      r->other++;
-      close(m->fd);
-      return;
-    }
-    hash = identity_hash(r, m->fd, &st);
-    bytes = (int64_t)st.st_blocks * 512;
-    close(m->fd);
-  }
+// One touch of a file: kept unless merged with the same kind of touch within the merge window.
+static void record_touch(recorder_t *r, uint64_t hash, int64_t bytes, uint64_t mask, int64_t now) {
   seen_t *seen = seen_find(&r->seen, hash);
   char kinds[KINDS + 1];
   int n = 0;
   const uint64_t masks[KINDS] = {FAN_OPEN, FAN_ACCESS, FAN_MODIFY};
   for (int k = 0; k < KINDS; k++) {
-    if (!(m->mask & masks[k])) continue;
+    if (!(mask & masks[k])) continue;
     // The merge window: a file read in a thousand read()s within it is one touch.
     if (seen && r->merge_ms && now - seen->last_ms[k] < (int64_t)r->merge_ms) continue;
     if (seen) seen->last_ms[k] = now;
@@ -413,9 +174,67 @@ static void take_event(recorder_t *r, const struct fanotify_event_metadata *m, i
   out_line(r, "{\"t\":%lld,\"f\":\"%016llx\",\"s\":%s,\"k\":\"%s\"}\n", (long long)now, (unsigned long long)hash, size, kinds);
 }
 
+static void record_lost(recorder_t *r, int64_t now) {
+  r->lost++;
+  out_line(r, "{\"type\":\"lost\",\"t\":%lld}\n", (long long)now);
+}
+
+// An event of root's own descriptors group.
+static void take_event(recorder_t *r, const struct fanotify_event_metadata *m, int64_t now) {
+  r->events++;
+  if (m->mask & FAN_Q_OVERFLOW) {
+    record_lost(r, now);
+    return;
+  }
+  if (m->fd < 0) {  // FAN_REPORT_FD_ERROR: the kernel could not open the file
+    r->unopenable++;
+    return;
+  }
+  struct stat st;
+  // Not the trace's own writes (this process), nor anything but a regular file.
+  int ok = m->pid != getpid() && fstat(m->fd, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_dev == r->trace_dev && st.st_ino == r->trace_ino);
+  if (ok) record_touch(r, file_identity(r->key, r->fsid, m->fd, &st), (int64_t)st.st_blocks * 512, m->mask, now);
+  else if (m->pid != getpid()) r->other++;
+  close(m->fd);
+}
+
+// A record of the helper's feed (already reduced to files the user may look up).
+static void take_record(recorder_t *r, const access_feed_record_t *rec) {
+  r->events++;
+  if (rec->kinds & FAN_Q_OVERFLOW) record_lost(r, rec->t_ms);
+  else if (rec->hash == r->trace_hash || !rec->hash) r->other++;
+  else record_touch(r, rec->hash, rec->bytes, rec->kinds, rec->t_ms);
+}
+
+// Reads the helper's records until it has sent nothing more for now (the feed is non-blocking),
+// or its end (r->feed_ended). Returns 0, or -1 when the trace cannot be written.
+static int drain_feed(recorder_t *r) {
+  for (;;) {
+    ssize_t n = read(r->fan, r->feed_buf + r->feed_len, sizeof r->feed_buf - r->feed_len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) break;
+    if (n <= 0) {
+      r->feed_ended = 1;
+      break;
+    }
+    r->feed_len += (size_t)n;
+    size_t whole = r->feed_len - r->feed_len % sizeof(access_feed_record_t);
+    for (size_t off = 0; off < whole; off += sizeof(access_feed_record_t)) {
+      access_feed_record_t rec;
+      memcpy(&rec, r->feed_buf + off, sizeof rec);
+      take_record(r, &rec);
+    }
+    memmove(r->feed_buf, r->feed_buf + whole, r->feed_len - whole);
+    r->feed_len -= whole;
+    if (out_flush(r) != 0) return -1;
+  }
+  return out_flush(r);
+}
+
 // Reads what the kernel has queued, until it has nothing more (the group is non-blocking).
 // Returns 0, or -1 when the trace cannot be written.
 static int drain(recorder_t *r) {
+  if (r->via_helper) return drain_feed(r);
   static char buf[EVENT_BUF] __attribute__((aligned(__alignof__(struct fanotify_event_metadata))));
   for (;;) {
     ssize_t len = read(r->fan, buf, sizeof buf);
@@ -479,7 +298,17 @@ static int read_header(int fd, uint8_t key[16], char *fsid, size_t fsidlen, char
 
 // Opens (or creates) the trace, locked against a second recorder. Returns 0 or an exit code.
 static int open_trace(recorder_t *r, const char *path, const char *fsid, const char *fs, int *resumed) {
+  // Never through a link at the trace's own name: a link planted there would have root's
+  // recording append to (and lock) the file it points to.
   r->trace = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (r->trace < 0 && errno == ELOOP) {
+    char to[PATH_MAX];
+    ssize_t n = readlink(path, to, sizeof to - 1);
+    if (n > 0) to[n] = 0;
+    return emit_failure(FAIL_USAGE, "the trace %s is a symbolic link%s%s%s: a trace is never written through a link. Give the path of the "
+                        "trace itself to --trace%s", path, n > 0 ? " (to " : "", n > 0 ? to : "", n > 0 ? ")" : "",
+                        n > 0 ? " (the link's target, if that is the trace you mean)" : "");
+  }
   if (r->trace < 0)
     return emit_failure(errno == ENOENT ? FAIL_TARGET_MISSING : FAIL_PERMISSION, "cannot open the trace %s: %s", path, strerror(errno));
   if (flock(r->trace, LOCK_EX | LOCK_NB) != 0)
@@ -522,32 +351,50 @@ static long group_flags(unsigned fd) {
   return flags;
 }
 
-// Where the group comes from: an inherited descriptor, the helper, or this process as root.
-// Returns the descriptor, or minus an exit code after an error line.
+// Where the events come from: an inherited group, the helper's records, or this process's own
+// group as root. Returns the descriptor to poll, or minus an exit code after an error line.
 static int open_group(recorder_t *r, const record_opts_t *o, int dir, int *fd_error) {
   char why[512];
   *fd_error = -1;  // not known
   if (o->fd) {
     long flags = group_flags(o->fd);
-    if (flags < 0) return -emit_failure(FAIL_BAD_FD, "descriptor %u is not a fanotify group: it must be the one the helper's fanotify-open passed", o->fd);
-    r->handles = (flags & FAN_REPORT_FID) != 0;
+    if (flags < 0) return -emit_failure(FAIL_BAD_FD, "descriptor %u is not a fanotify group: give a group made by root's fanotify_init", o->fd);
+    if (flags & FAN_REPORT_FID)
+      return -emit_failure(FAIL_BAD_FD, "descriptor %u is a fanotify group that reports file handles, not descriptors: the recorder sizes "
+                           "files through the events' descriptors; as a user who is not root, record through DiskDelta's helper", o->fd);
     fcntl((int)o->fd, F_SETFD, FD_CLOEXEC);
     int fl = fcntl((int)o->fd, F_GETFL);
     if (fl >= 0) fcntl((int)o->fd, F_SETFL, fl | O_NONBLOCK);
     return (int)o->fd;
   }
   if (o->helper) {
-    int fd = -1;
-    int rc = elevate_open_fanotify(o->helper, o->target, &fd);
+    int rc = elevate_start_records(o->helper, o->target, r->key, &r->feed);
     if (rc) return -rc;
-    r->handles = 1;
-    return fd;
+    r->via_helper = 1;
+    struct stat st;
+    if (fstat(r->trace, &st) == 0) r->trace_hash = file_identity(r->key, r->fsid, r->trace, &st);
+    return r->feed.sock;
   }
-  int fd = fanotify_group_open(dir, FANOTIFY_WITH_FDS, fd_error, why, sizeof why);
+  int fd = fanotify_group_open(dir, fd_error, why, sizeof why);
   if (fd >= 0) return fd;
   if (errno == EPERM)
     return -emit_failure(FAIL_NEEDS_ELEVATION, "%s; the recorder needs DiskDelta's polkit helper (it makes only the group) or root", why);
   return -emit_failure(FAIL_TARGET_UNUSABLE, "%s", why);
+}
+
+// The end of a recording through the helper: the worker shuts down its side, the helper passes
+// on what the kernel still held and closes the feed. Bounded: a helper that does not finish
+// within 10 s loses what it had not sent (said). Returns 0, or -1 when the trace cannot be written.
+static int end_feed(recorder_t *r, const char **lag) {
+  shutdown(r->fan, SHUT_WR);
+  uint64_t deadline = now_ns() + 10 * 1000000000ull;
+  while (!r->feed_ended && now_ns() < deadline) {
+    struct pollfd p = {.fd = r->fan, .events = POLLIN};
+    if (poll(&p, 1, 200) < 0 && errno != EINTR) break;
+    if (drain_feed(r) != 0) return -1;
+  }
+  if (!r->feed_ended) *lag = "the helper did not pass on within 10 s what the kernel still held at the stop: that is not recorded";
+  return 0;
 }
 
 int access_record(const record_opts_t *o) {
@@ -561,6 +408,18 @@ int access_record(const record_opts_t *o) {
   if (fstatfs(dir, &sfs) != 0) {
     close(dir);
     return emit_end(emit_failure(FAIL_TARGET_UNUSABLE, "cannot read the filesystem of %s: %s", o->target, strerror(errno)), 0, "");
+  }
+  // No disk under it, so no cache to size: and a recording there sees nothing (the kernel makes
+  // up /proc's and /sys's files without opening any), which would read as "nothing was used".
+  const char *virtual_fs = virtual_fs_name((long)sfs.f_type), *ram_fs = ram_fs_name((long)sfs.f_type);
+  if (virtual_fs || ram_fs) {
+    close(dir);
+    return emit_end(emit_failure(FAIL_TARGET_VIRTUAL_FS,
+                                 "%s is on %s, %s: there is no disk under it for a cache to serve. Record a folder on the disk "
+                                 "whose files you use (for example your home folder)",
+                                 o->target, virtual_fs ? virtual_fs : ram_fs,
+                                 virtual_fs ? "a virtual filesystem the kernel makes up" : "which keeps its files in memory"),
+                    0, "");
   }
   char fsid[40];
   int fsid_words[2];
@@ -578,14 +437,6 @@ int access_record(const record_opts_t *o) {
     if (got < 0) rc = -got;
     else r.fan = got;
   }
-  // A handles group's events are sized through the folders under --target the user may walk.
-  // The group is open first, so a folder made during the walk is heard of too.
-  if (!rc && r.handles) {
-    char root[PATH_MAX];
-    if (!realpath(o->target, root)) snprintf(root, sizeof root, "%s", o->target);
-    struct stat st;
-    if (fstat(dir, &st) == 0) walk_folders(&r, dir, root, st.st_dev, 0);
-  }
   close(dir);
   if (rc) {
     r.out_len = 0;  // a new trace's header is not written: nothing was recorded
@@ -597,9 +448,9 @@ int access_record(const record_opts_t *o) {
     free(r.out);
     return emit_end(rc, 0, "");
   }
+  const char *source = r.via_helper ? "helper" : "descriptors";
   int64_t started = wall_ms();
-  out_line(&r, "{\"type\":\"session\",\"t\":%lld,\"merge_ms\":%u,\"group\":\"%s\"}\n", (long long)started, r.merge_ms,
-           r.handles ? "handles" : "descriptors");
+  out_line(&r, "{\"type\":\"session\",\"t\":%lld,\"merge_ms\":%u,\"group\":\"%s\"}\n", (long long)started, r.merge_ms, source);
   out_flush(&r);
 
   jbuf_t b;
@@ -621,9 +472,7 @@ int access_record(const record_opts_t *o) {
   jb_str(&b, "fsid", fsid);
   jb_bool(&b, "resumed", resumed);
   jb_i64(&b, "started_ms", started);
-  jb_str(&b, "group", r.handles ? "handles" : "descriptors");
-  if (r.handles) jb_u64(&b, "folders", r.folders.used);
-  if (r.handles && r.folders.unwalked) jb_u64(&b, "folders_unwalked", r.folders.unwalked);
+  jb_str(&b, "group", source);
   if (fd_error >= 0) jb_bool(&b, "fd_error", fd_error);
   jb_end_emit(&b);
 
@@ -631,7 +480,7 @@ int access_record(const record_opts_t *o) {
   uint64_t limit = o->seconds > 0 ? (uint64_t)(o->seconds * 1e9) : 0;
   const char *why = "signal";
   int failed = 0;
-  while (!g_stop) {
+  while (!g_stop && !r.feed_ended) {
     uint64_t now = now_ns();
     if (limit && now - t0 >= limit) {
       why = "time-limit";
@@ -658,33 +507,41 @@ int access_record(const record_opts_t *o) {
       fdatasync(r.trace);
     }
   }
+  // The helper ended the feed by itself (killed, or it failed): not a clean end of the session.
+  int helper_quit = r.feed_ended;
   // What the kernel queued before the stop is still recorded: nothing seen is lost.
-  if (!failed && drain(&r) != 0) failed = errno ? errno : EIO;
+  const char *lag = NULL;
+  if (!failed && (r.via_helper ? (helper_quit ? 0 : end_feed(&r, &lag)) : drain(&r)) != 0) failed = errno ? errno : EIO;
+  char helper_why[512] = "";
+  int helper_failed = r.via_helper && elevate_end_records(&r.feed, helper_why, sizeof helper_why) != 0;
   double seconds = (double)(now_ns() - t0) / 1e9;
-  if (!failed) {
+  if (!failed && !helper_quit) {
     out_line(&r, "{\"type\":\"end\",\"t\":%lld,\"why\":\"%s\",\"events\":%llu,\"records\":%llu,\"unopenable\":%llu,\"lost\":%llu}\n",
              (long long)wall_ms(), why, (unsigned long long)r.events, (unsigned long long)r.records,
              (unsigned long long)r.unopenable, (unsigned long long)r.lost);
     if (out_flush(&r) != 0) failed = errno ? errno : EIO;
   }
   fdatasync(r.trace);
-  close(r.fan);
+  if (!r.via_helper) close(r.fan);  // the helper's feed: closed by elevate_end_records
   close(r.trace);
   free(r.out);
   free(r.seen.slots);
-  folder_map_free(&r.folders);
   if (failed)
     return emit_end(emit_failure(failed == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "writing the trace %s failed: %s; what was written before stays",
                                  o->trace, strerror(failed)),
                     0, "");
+  if (helper_quit)
+    return emit_end(emit_failure(FAIL_HELPER_FAILED, "the recording stopped: the privileged helper ended it (%s); what was recorded before "
+                                 "stays in %s, and recording again resumes it",
+                                 helper_failed ? helper_why : "it closed its side", o->trace),
+                    0, "");
+  if (helper_failed) emit_warning("record-helper", "%s", helper_why);
+  if (lag) emit_warning("record-lost", "%s", lag);
   if (r.lost)
     emit_warning("record-lost", "the kernel's event queue overflowed %llu time(s): some accesses were not recorded (a busy machine; the curve under-counts them)",
                  (unsigned long long)r.lost);
-  if (r.unsized)
-    emit_warning("record-unsized", "%llu touch(es) were of files outside the folders under %s you may walk: kept without their size, "
-                 "they are not in the cache curve", (unsigned long long)r.unsized, o->target);
   if (r.unopenable)
-    emit_warning("record-unopenable", "%llu event(s) were of files you may not open: recorded as the user, they are not counted",
+    emit_warning("record-unopenable", "%llu event(s) were of files the kernel could not open for the recorder: they are not counted",
                  (unsigned long long)r.unopenable);
   jb_begin(&b, "record-result");
   jb_str(&b, "why", why);

@@ -1,10 +1,11 @@
 // The `record` verb: a fanotify recorder of file accesses on one whole filesystem, for "how big
 // an SSD cache would serve what I use" (issue 30 item 2; the miss-ratio curve is computed from
-// the trace by electron/core/analysis/lru-curve.ts). Only making the fanotify group is
-// privileged (fanotify-group.h: the helper's `fanotify-open`, an inherited --fd, or this process
-// as root); the recording runs as the user. It appends to --trace (created 0600; a later run
-// resumes the same file), stops after --seconds or on SIGTERM/SIGINT/SIGHUP, and before it ends
-// records what the kernel had already queued, so a stop loses nothing that was seen.
+// the trace by electron/core/analysis/lru-curve.ts). Only the fanotify group is privileged
+// (fanotify-group.h): this process makes it as root, or takes root's from --fd; for anyone else
+// the helper's `record-accesses` holds it and passes back records (access-feed.h). It appends to
+// --trace (created 0600; a later run resumes the same file), stops after --seconds or on
+// SIGTERM/SIGINT/SIGHUP, and before it ends records what the kernel had already queued, so a
+// stop loses nothing that was seen.
 #ifndef DD_ACCESS_RECORDER_H
 #define DD_ACCESS_RECORDER_H
 

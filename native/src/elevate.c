@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "access-feed.h"
 #include "child.h"
 #include "fdpass.h"
 #include "helper-protocol.h"
@@ -95,20 +96,29 @@ static int explain(const char *helper, const ask_t *ask, pid_t pid, int status, 
   }
 }
 
-// Runs `pkexec HELPER ARGS…` with a Unix socket as the helper's stdout and receives up to `max`
-// descriptors over it, each with its reply line (replies[i], NUL-terminated). Returns 0 when
-// exactly `max` came, else an EXIT_* code after an error line (any that came are closed).
-static int call_helper(const char *helper, const char *const *args, const ask_t *ask, int *fds, char (*replies)[256], int max) {
-  int received = 0;
-  for (int i = 0; i < max; i++) fds[i] = -1;
+typedef struct {
+  pid_t pid;
+  int sock, err;  // the helper's stdout (a Unix socket) and stderr (a pipe)
+} spawned_t;
+
+// Starts `pkexec HELPER ARGS…` with a Unix socket as the helper's stdout. Returns 0, or an
+// EXIT_* code after an error line.
+static int spawn_helper(const char *helper, const char *const *args, spawned_t *h) {
   int sv[2], err[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
     return emit_failure(FAIL_INTERNAL, "cannot create the socket for the helper: %s", strerror(errno));
+  }
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    int e = errno;
+    close(sv[0]), close(sv[1]);
+    return emit_failure(FAIL_INTERNAL, "cannot create the socket for the helper: %s", strerror(e));
   }
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
-    return emit_failure(FAIL_INTERNAL, "cannot start pkexec: %s", strerror(errno));
+    int e = errno;
+    close(sv[0]), close(sv[1]), close(err[0]), close(err[1]);
+    return emit_failure(FAIL_INTERNAL, "cannot start pkexec: %s", strerror(e));
   }
   if (pid == 0) {
     // (pkexec is set-uid: exec clears the death signal again, but until then a child of a dead
@@ -130,6 +140,32 @@ static int call_helper(const char *helper, const char *const *args, const ask_t 
   close(sv[1]);
   close(err[1]);
   emit_helper_line("started", pid, 0);
+  *h = (spawned_t){.pid = pid, .sock = sv[0], .err = err[0]};
+  return 0;
+}
+
+// What pkexec and the helper said on stderr, appended to said (its tail kept). Returns 1 when it
+// read some, -1 when there is nothing to read now, 0 at the pipe's end.
+static int read_said(int fd, char said[4096], size_t *len) {
+  ssize_t r = read(fd, said + *len, 4096 - 1 - *len);
+  if (r > 0) {
+    *len += (size_t)r;
+    said[*len] = 0;
+    if (*len == 4096 - 1) *len = 0;  // keep the tail: it explains the failure
+    return 1;
+  }
+  return r < 0 && (errno == EINTR || errno == EAGAIN) ? -1 : 0;
+}
+
+// Runs `pkexec HELPER ARGS…` with a Unix socket as the helper's stdout and receives up to `max`
+// descriptors over it, each with its reply line (replies[i], NUL-terminated). Returns 0 when
+// exactly `max` came, else an EXIT_* code after an error line (any that came are closed).
+static int call_helper(const char *helper, const char *const *args, const ask_t *ask, int *fds, char (*replies)[256], int max) {
+  int received = 0;
+  for (int i = 0; i < max; i++) fds[i] = -1;
+  spawned_t h;
+  int rc = spawn_helper(helper, args, &h);
+  if (rc) return rc;
 
   char said[4096] = "";
   size_t said_len = 0;
@@ -138,16 +174,16 @@ static int call_helper(const char *helper, const char *const *args, const ask_t 
   // Authentication may take as long as the user needs; a stop request still ends it.
   while (sock_open || err_open) {
     if (g_stop && !killed) {
-      kill(pid, SIGTERM);  // possible while pkexec waits for the user; the helper itself is root's
+      kill(h.pid, SIGTERM);  // possible while pkexec waits for the user; the helper itself is root's
       killed = 1;
     }
-    struct pollfd p[2] = {{.fd = sock_open ? sv[0] : -1, .events = POLLIN}, {.fd = err_open ? err[0] : -1, .events = POLLIN}};
+    struct pollfd p[2] = {{.fd = sock_open ? h.sock : -1, .events = POLLIN}, {.fd = err_open ? h.err : -1, .events = POLLIN}};
     int n = poll(p, 2, 200);
     if (n < 0 && errno != EINTR) break;
     if (n <= 0) continue;
     if (p[0].revents) {
       int got = -1;
-      ssize_t r = fdpass_recv(sv[0], &got, reply, sizeof reply);
+      ssize_t r = fdpass_recv(h.sock, &got, reply, sizeof reply);
       if (got >= 0) {
         if (received < max) {
           snprintf(replies[received], sizeof replies[received], "%s", reply);
@@ -156,25 +192,18 @@ static int call_helper(const char *helper, const char *const *args, const ask_t 
       }
       if (r <= 0) sock_open = 0;
     }
-    if (p[1].revents) {
-      ssize_t r = read(err[0], said + said_len, sizeof said - 1 - said_len);
-      if (r > 0) {
-        said_len += (size_t)r;
-        said[said_len] = 0;
-        if (said_len == sizeof said - 1) said_len = 0;  // keep the tail: it explains the failure
-      } else if (r == 0 || errno != EINTR) err_open = 0;
-    }
+    if (p[1].revents) err_open = read_said(h.err, said, &said_len) != 0;
   }
-  close(sv[0]);
-  close(err[0]);
+  close(h.sock);
+  close(h.err);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  emit_helper_line("exited", pid, status);
+  while (waitpid(h.pid, &status, 0) < 0 && errno == EINTR) {}
+  emit_helper_line("exited", h.pid, status);
   if (said[0]) logf_stderr("%s", said);
   if (received == max) return 0;
   for (int i = 0; i < received; i++) close(fds[i]), fds[i] = -1;
   if (g_stop) return EXIT_INTERRUPTED;
-  return explain(helper, ask, pid, status, said);
+  return explain(helper, ask, h.pid, status, said);
 }
 
 int elevate_open_device(const char *helper, const char *device, int *fd) {
@@ -186,14 +215,94 @@ int elevate_open_device(const char *helper, const char *device, int *fd) {
   return call_helper(helper, args, &ask, fd, reply, 1);
 }
 
-int elevate_open_fanotify(const char *helper, const char *folder, int *fd) {
-  char to[PATH_MAX + 64], ing[PATH_MAX + 64], object[PATH_MAX + 32], reply[1][256];
+int elevate_start_records(const char *helper, const char *folder, const uint8_t key[FILE_IDENTITY_KEY_BYTES], helper_feed_t *feed) {
+  char to[PATH_MAX + 64], ing[PATH_MAX + 64], object[PATH_MAX + 32];
   snprintf(to, sizeof to, "record the file accesses on the filesystem of %s", folder);
   snprintf(ing, sizeof ing, "recording the file accesses on the filesystem of %s", folder);
   snprintf(object, sizeof object, "the recording of %s", folder);
   ask_t ask = {.to = to, .ing = ing, .object = object};
-  const char *args[] = {"fanotify-open", folder, NULL};
-  return call_helper(helper, args, &ask, fd, reply, 1);
+  const char *args[] = {"record-accesses", folder, NULL};
+  spawned_t h;
+  int rc = spawn_helper(helper, args, &h);
+  if (rc) return rc;
+  // The key goes first: it waits in the socket until the helper, once authorised, reads it.
+  if (send(h.sock, key, FILE_IDENTITY_KEY_BYTES, MSG_NOSIGNAL) != FILE_IDENTITY_KEY_BYTES) {
+    int e = errno;
+    kill(h.pid, SIGTERM);
+    close(h.sock), close(h.err);
+    while (waitpid(h.pid, NULL, 0) < 0 && errno == EINTR) {}
+    return emit_failure(FAIL_INTERNAL, "cannot hand the helper the trace's key: %s", strerror(e));
+  }
+  char said[4096] = "", line[256];
+  size_t said_len = 0, line_len = 0;
+  int sock_open = 1, err_open = 1, ready = 0, killed = 0;
+  // The ready line alone, a byte at a time: the records that follow it are the recorder's.
+  while (!ready && (sock_open || err_open)) {
+    if (g_stop && !killed) {
+      kill(h.pid, SIGTERM);  // possible while pkexec waits for the user
+      killed = 1;
+    }
+    struct pollfd p[2] = {{.fd = sock_open ? h.sock : -1, .events = POLLIN}, {.fd = err_open ? h.err : -1, .events = POLLIN}};
+    int n = poll(p, 2, 200);
+    if (n < 0 && errno != EINTR) break;
+    if (n <= 0) continue;
+    if (p[0].revents) {
+      char c;
+      ssize_t r = recv(h.sock, &c, 1, 0);
+      if (r == 1 && line_len < sizeof line - 1) {
+        line[line_len++] = c;
+        line[line_len] = 0;
+        ready = c == '\n';
+      } else if (r == 1 || r == 0 || (errno != EINTR && errno != EAGAIN)) sock_open = 0;
+    }
+    if (p[1].revents) err_open = read_said(h.err, said, &said_len) != 0;
+  }
+  if (ready && strcmp(line, ACCESS_FEED_READY) == 0) {
+    fcntl(h.sock, F_SETFL, fcntl(h.sock, F_GETFL) | O_NONBLOCK);
+    fcntl(h.err, F_SETFL, fcntl(h.err, F_GETFL) | O_NONBLOCK);
+    *feed = (helper_feed_t){.pid = h.pid, .sock = h.sock, .err = h.err};
+    return 0;
+  }
+  // No records will come: what the helper said explains why (it exits once its socket closes).
+  close(h.sock);
+  while (err_open) err_open = read_said(h.err, said, &said_len) != 0;
+  close(h.err);
+  int status = 0;
+  while (waitpid(h.pid, &status, 0) < 0 && errno == EINTR) {}
+  emit_helper_line("exited", h.pid, status);
+  if (said[0]) logf_stderr("%s", said);
+  if (g_stop) return EXIT_INTERRUPTED;
+  if (ready)
+    return emit_failure(FAIL_HELPER_FAILED, "the privileged helper %s answered '%.*s', not a recording: install the helper of this "
+                        "DiskDelta (`sudo npx diskdelta helper install`)", helper, (int)strcspn(line, "\n"), line);
+  return explain(helper, &ask, h.pid, status, said);
+}
+
+int elevate_end_records(helper_feed_t *feed, char *why, size_t whylen) {
+  close(feed->sock);  // a helper still passing records on ends at its next write
+  char said[4096] = "";
+  size_t said_len = 0;
+  int status = 0, done = 0;
+  // The helper is root's: it cannot be signalled, only waited for, so the wait is bounded.
+  for (int i = 0; i < 100 && !done; i++) {
+    while (read_said(feed->err, said, &said_len) == 1) {}
+    pid_t r = waitpid(feed->pid, &status, WNOHANG);
+    done = r == feed->pid || (r < 0 && errno != EINTR);
+    if (!done) usleep(100000);
+  }
+  while (read_said(feed->err, said, &said_len) == 1) {}
+  close(feed->err);
+  if (!done) {
+    snprintf(why, whylen, "the privileged helper (pid %d) did not end within 10 s of the recording's end", (int)feed->pid);
+    return -1;
+  }
+  emit_helper_line("exited", feed->pid, status);
+  if (said[0]) logf_stderr("%s", said);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+  const char *quote = telling_line(said);
+  if (WIFSIGNALED(status)) snprintf(why, whylen, "the privileged helper was killed by signal %d", WTERMSIG(status));
+  else snprintf(why, whylen, "the privileged helper ended with exit %d%s%s", WEXITSTATUS(status), *quote ? ": " : "", quote);
+  return -1;
 }
 
 // The "device" of a helper's reply line, into out (empty when it has none).

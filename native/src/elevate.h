@@ -5,6 +5,10 @@
 #ifndef DD_ELEVATE_H
 #define DD_ELEVATE_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
 // Returns 0 with *fd set, or an EXIT_* code after emitting an error line whose code names the
 // failure: pkexec-missing, elevate-no-agent, elevate-dismissed, elevate-denied, helper-missing,
 // helper-refused, device-vanished, helper-killed, helper-failed. Emits a "helper" line when
@@ -19,10 +23,19 @@ int elevate_open_device(const char *helper, const char *device, int *fd);
 // an error line (the codes of elevate_open_device).
 int elevate_crypt_setup(const char *helper, const char *file, const char *crypt, int fds[2], char devices[2][64]);
 
-// `record`: `pkexec HELPER fanotify-open FOLDER` makes a fanotify group marking FOLDER's whole
-// filesystem (one that reports file handles, never descriptors) and passes it back. Returns 0,
-// or an EXIT_* code after an error line (the codes of elevate_open_device).
-int elevate_open_fanotify(const char *helper, const char *folder, int *fd);
+// `record`: `pkexec HELPER record-accesses FOLDER` records the file accesses on FOLDER's whole
+// filesystem and passes back only (hash, bytes, time, kinds) records (access-feed.h) on
+// feed->sock (non-blocking), hashed under `key` (sent to it first), until the worker shuts down
+// its side of the socket. Returns 0 once the helper said it records, or an EXIT_* code after an
+// error line (the codes of elevate_open_device).
+typedef struct {
+  pid_t pid;
+  int sock, err;
+} helper_feed_t;
+int elevate_start_records(const char *helper, const char *folder, const uint8_t key[16], helper_feed_t *feed);
+// Closes the feed and waits (at most 10 s) for the helper to exit; emits its "exited" line and
+// passes on what it said. Returns 0 when it ended cleanly, else -1 with why filled.
+int elevate_end_records(helper_feed_t *feed, char *why, size_t whylen);
 
 // `hold`: keeps the descriptor for a session (the app asks once per device): serves it over a
 // Unix socket at sock_path to processes of the same user (SO_PEERCRED), until stdin closes or a

@@ -23,13 +23,16 @@
 #include <sys/random.h>
 #include <sys/sysmacros.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "blockdev.h"
 #include "cipher.h"
 #include "dm-crypt-map.h"
+#include "access-feed.h"
 #include "fanotify-group.h"
 #include "fdpass.h"
+#include "fs-kinds.h"
 #include "helper-protocol.h"
 #include "testfile-name.h"
 
@@ -440,13 +443,14 @@ static int verb_crypt_setup(char **operands) {
   return rc;
 }
 
-// fanotify-open FOLDER: a notification-only fanotify group marking the whole filesystem FOLDER
-// lies on (open, read, modify of files), passed back over stdout: the access recorder's one
-// privileged step. FOLDER is looked up with the caller's own permissions (a folder they may not
-// reach stops it). The group only notifies (it can block nothing) and reports file handles, never
-// descriptors (fanotify-group.h: a descriptors group would hand the caller every file anyone
-// opens), so it gives the caller no file they could not open themselves.
-static int verb_fanotify_open(char **operands) {
+// record-accesses FOLDER: the access recorder's one privileged step, for a user who is not root.
+// A filesystem-wide fanotify mark needs CAP_SYS_ADMIN, and the group cannot be handed over: any
+// group the user held would tell them every user's file names, or descriptors of their files,
+// and always the pid of whoever touched them. So the helper keeps the group and passes back only
+// (hash, bytes, time, kinds) records of the files the user may look up themselves (access-feed.h),
+// until the worker ends the recording. FOLDER is looked up with the caller's own permissions, and
+// the whole recording runs with the caller's filesystem identity.
+static int verb_record_accesses(char **operands) {
   const char *path = operands[0];
   if (path[0] != '/' || strlen(path) >= PATH_MAX)
     return say(HX_REFUSED, "refusing '%s': give the absolute path of a folder on the filesystem to record; nothing was opened", path);
@@ -462,19 +466,42 @@ static int verb_fanotify_open(char **operands) {
   }
   int dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
   int e = errno;
-  if (uid != 0) act_as_root(&saved);
   if (dir < 0)
     return say(e == ENOENT ? HX_VANISHED : HX_REFUSED, "refusing '%s': %s%s; nothing was opened", path, strerror(e),
                e == EACCES ? " (the caller may not reach it)" : e == ENOTDIR ? " (not a folder)" : "");
+  struct statfs sfs;
+  if (fstatfs(dir, &sfs) != 0) {
+    e = errno;
+    close(dir);
+    return say(HX_FAILED, "cannot read the filesystem of '%s': %s; nothing was opened", path, strerror(e));
+  }
+  const char *no_disk = virtual_fs_name((long)sfs.f_type) ? virtual_fs_name((long)sfs.f_type) : ram_fs_name((long)sfs.f_type);
+  if (no_disk) {
+    close(dir);
+    return say(HX_REFUSED, "refusing '%s': it is on %s, which has no disk under it; nothing was opened", path, no_disk);
+  }
+  uint8_t fsid[8];
+  memcpy(fsid, &sfs.f_fsid, sizeof fsid);
+  // Only the group is made as root; everything after it runs with the caller's filesystem identity.
+  if (uid != 0) act_as_root(&saved);
   char why[512];
   int fd_error = 0;
-  int group = fanotify_group_open(dir, FANOTIFY_WITH_HANDLES, &fd_error, why, sizeof why);
+  int group = fanotify_group_open(dir, &fd_error, why, sizeof why);
   close(dir);
   if (group < 0) return say(HX_FAILED, "%s; nothing was opened", why);
-  rc = fdpass_send(STDOUT_FILENO, group, "{\"fanotify\":\"handles\"}\n");
+  if (uid != 0 && act_as_caller(uid, &saved, &why_caller) != 0) {
+    close(group);
+    return say(HX_FAILED, "%s (uid %u); nothing was recorded", why_caller, (unsigned)uid);
+  }
+  uint8_t key[FILE_IDENTITY_KEY_BYTES];
+  if (access_feed_read_key(STDOUT_FILENO, key, 60000, why, sizeof why) != 0) {
+    close(group);
+    return say(HX_FAILED, "%s; nothing was recorded", why);
+  }
+  rc = access_feed_run(group, STDOUT_FILENO, key, fsid, why, sizeof why);
   close(group);
-  if (rc != 0) return say(HX_FAILED, "could not hand the descriptor back: %s (the caller went away?)", strerror(errno));
-  return HX_OK;
+  explicit_bzero(key, sizeof key);
+  return rc == 0 ? HX_OK : say(HX_FAILED, "the recording ended: %s", why);
 }
 
 typedef struct {
@@ -496,9 +523,10 @@ static const verb_t VERBS[] = {
     {.name = "crypt-setup", .operands = "FILE CIPHER KEY_BITS SECTOR_BYTES FLAGS", .operand_count = 5, .run = verb_crypt_setup,
      .help = "a read-only loop over DiskDelta's own test FILE and a read-only plain dm-crypt mapping on it with a\n"
              "      random key; both passed back over stdout, and removed by the kernel once the caller closes them"},
-    {.name = "fanotify-open", .operands = "FOLDER", .operand_count = 1, .run = verb_fanotify_open,
-     .help = "a notification-only fanotify group marking the whole filesystem of FOLDER (open, read, modify of\n"
-             "      files), passed back over stdout; its events name files by handle and carry no descriptor"},
+    {.name = "record-accesses", .operands = "FOLDER", .operand_count = 1, .run = verb_record_accesses,
+     .help = "record the opens, reads and writes of files on the whole filesystem of FOLDER, until the caller\n"
+             "      ends it: over stdout only (hash, bytes, time, kinds) records of the files the caller may look up\n"
+             "      itself, never a name, path, pid or descriptor (the caller first sends the hash's 16-byte key)"},
 };
 #define VERB_COUNT (sizeof VERBS / sizeof VERBS[0])
 
@@ -518,6 +546,10 @@ static void print_help(FILE *out) {
 }
 
 int main(int argc, char **argv) {
+  // Nothing but stdin, stdout and stderr is the caller's to hand in (pkexec closes the rest too):
+  // a descriptor kept open here, such as the caller's own end of the socket, would keep a verb
+  // that runs until the caller closes its socket from ever seeing that close.
+  close_range(3, ~0u, 0);
   signal(SIGPIPE, SIG_IGN);
   umask(077);
   if (argc == 2 && strcmp(argv[1], "--help") == 0) return print_help(stdout), HX_OK;

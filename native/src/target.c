@@ -23,6 +23,7 @@
 
 #include "blockdev.h"
 #include "elevate.h"
+#include "fs-kinds.h"
 #include "ndjson.h"
 #include "own-tree.h"
 #include "util.h"
@@ -91,7 +92,7 @@ const char *fs_name(long type) {
   }
 }
 
-static int is_ram_fs(long type) { return type == TMPFS_MAGIC || type == RAMFS_MAGIC; }
+static int is_ram_fs(long type) { return ram_fs_name(type) != NULL; }
 
 // Why the kernel said no to opening `path`, from facts rather than a guess: who we run as,
 // who owns the path and its mode. As root (or when the mode allows us) permissions are not
@@ -321,28 +322,6 @@ unsigned target_probe_min_direct(const target_t *t) {
   return found;
 }
 
-// Filesystems the kernel makes up (/proc, /sys …): no disk under them, and statvfs says
-// "0 bytes free", which would otherwise read as a full disk.
-static const char *virtual_fs_name(long type) {
-  switch (type) {
-    case PROC_SUPER_MAGIC: return "proc";
-    case SYSFS_MAGIC: return "sysfs";
-    case DEBUGFS_MAGIC: return "debugfs";
-    case TRACEFS_MAGIC: return "tracefs";
-    case CGROUP_SUPER_MAGIC: return "cgroup";
-    case CGROUP2_SUPER_MAGIC: return "cgroup2";
-    case SECURITYFS_MAGIC: return "securityfs";
-    case BPF_FS_MAGIC: return "bpf";
-    case PSTOREFS_MAGIC: return "pstore";
-    case DEVPTS_SUPER_MAGIC: return "devpts";
-    case EFIVARFS_MAGIC: return "efivarfs";
-    case 0x62656570: return "configfs";
-    case 0x19800202: return "mqueue";
-    case NSFS_MAGIC: return "nsfs";
-    default: return NULL;
-  }
-}
-
 int target_open(target_t *t, const char *path, const target_request_t *req) {
   memset(t, 0, sizeof *t);
   t->fd = t->dir_fd = -1;
@@ -371,6 +350,7 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   }
 
   struct statfs sfs;
+  // (statvfs says "0 bytes free" on a virtual filesystem, which would otherwise read as a full disk.)
   if (statfs(path, &sfs) == 0) {
     const char *virtual_fs = virtual_fs_name((long)sfs.f_type);
     if (virtual_fs) {

@@ -6,11 +6,12 @@
 // and the LRU cache curve from it must equal a plain LRU list simulated over the script.
 //
 // As the user (nobody) the one privileged step goes through the real helper, started by a
-// setuid stand-in for pkexec (polkit's authorisation is e2e/polkit-lab.test.ts's): the group it
-// passes back reports file handles, never descriptors, so nobody gets no descriptor of a root-only
-// file (a descriptors group would hand them one: fanotify opens event files without a permission
-// check), and that file's touch is kept without a size. As root the worker makes a descriptors
-// group itself. Needs root, losetup, mkfs.ext4 and a C compiler; skips with the reason elsewhere.
+// setuid stand-in for pkexec (polkit's authorisation is e2e/polkit-lab.test.ts's): the helper
+// keeps the fanotify group and passes back only (hash, bytes, time, kinds) records of files
+// nobody may look up, so of a root-only file nothing reaches nobody: not its name, not its
+// writer's pid, not a touch (issue 38 item 2; the verb is also attacked directly, by a program
+// of nobody's that dumps every byte it gets). As root the worker makes a descriptors group
+// itself. Needs root, losetup, mkfs.ext4 and a C compiler; skips with the reason elsewhere.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -25,6 +26,7 @@ import {
   readlinkSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -42,8 +44,28 @@ const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 const HELPER = process.env.DISKDELTA_HELPER ?? join(NATIVE, 'build', 'diskdelta-helper');
 const NOBODY = 65534;
 const KiB = 1024;
-/** FAN_REPORT_FID in fanotify's init flags (linux/fanotify.h). */
-const FAN_REPORT_FID = 0x200;
+/** fanotify's event bits (linux/fanotify.h). */
+const FAN_ACCESS = 0x1;
+const FAN_MODIFY = 0x2;
+/** The helper's verb that records for a user who is not root. */
+const RECORD_VERB = 'record-accesses';
+/** One record the verb passes back (native/src/access-feed.h): hash u64, bytes i64, t_ms i64, kinds u32, u32. */
+const RECORD_BYTES = 32;
+
+/** The records after the verb's ready line (none when it sent something else). */
+function feedRecords(received: Buffer): Array<{ hash: bigint; bytes: number; tMs: number; kinds: number }> {
+  const start = received.indexOf(0x0a) + 1;
+  if (start === 0 || !received.subarray(0, start).toString('latin1').startsWith('{"records"')) return [];
+  const out = [];
+  for (let at = start; at + RECORD_BYTES <= received.length; at += RECORD_BYTES)
+    out.push({
+      hash: received.readBigUInt64LE(at),
+      bytes: Number(received.readBigInt64LE(at + 8)),
+      tMs: Number(received.readBigInt64LE(at + 16)),
+      kinds: received.readUInt32LE(at + 24),
+    });
+  return out;
+}
 
 const unavailable = scratchUnavailable ?? (spawnSync('cc', ['--version']).status !== 0 ? 'needs a C compiler (cc)' : null);
 
@@ -59,6 +81,8 @@ const FILES: Record<string, number> = {
 };
 
 type Step = { file: string; op: 'r' | 'w' };
+/** A read played right after the root-only file's, so the recorder has something to wait for. */
+const MARKER: Step = { file: 'hot', op: 'r' };
 
 /**
  * A scripted hour, one step a minute: `hot` read every other minute, `warm` every fifth, `doc`
@@ -197,6 +221,81 @@ function groupFlags(pid: number): number | null {
   return null;
 }
 
+/**
+ * What a process of `nobody` gets from the helper's recording verb, byte for byte: it starts the
+ * verb through the stand-in pkexec with a socket as its stdout (as the worker does), sends a key,
+ * and dumps to its stdout every byte that arrives on the socket and every byte it can read from
+ * any descriptor passed over it, until its stdin closes. It knows no protocol: it is the
+ * attacker's view of the verb, not the recorder's.
+ */
+function buildCapture(bin: string): string {
+  const source = join(bin, 'capture.c');
+  writeFileSync(
+    source,
+    `#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static void dump(const char *b, ssize_t n) { if (n > 0) fwrite(b, 1, (size_t)n, stdout); }
+int main(int argc, char **argv) {
+  int sv[2], held[16], nheld = 0;
+  setvbuf(stdout, NULL, _IONBF, 0);
+  if (argc < 4 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) return 2;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(sv[1], 1);
+    execv(argv[1], argv + 1);
+    _exit(127);
+  }
+  close(sv[1]);
+  unsigned char key[16];
+  memset(key, 0x5a, sizeof key);
+  if (write(sv[0], key, sizeof key) != sizeof key) return 3;
+  static char buf[1 << 16];
+  int said_ready = 0, sock_open = 1;
+  for (;;) {
+    struct pollfd p[18];
+    int n = 0;
+    p[n++] = (struct pollfd){.fd = 0, .events = POLLIN};
+    p[n++] = (struct pollfd){.fd = sock_open ? sv[0] : -1, .events = POLLIN};
+    for (int i = 0; i < nheld; i++) p[n++] = (struct pollfd){.fd = held[i], .events = POLLIN};
+    if (poll(p, (nfds_t)n, 200) < 0) continue;
+    if (p[0].revents) { ssize_t r = read(0, buf, sizeof buf); if (r <= 0) break; }
+    if (p[1].revents) {
+      union { char b[CMSG_SPACE(sizeof(int) * 4)]; struct cmsghdr a; } c;
+      struct iovec iov = {.iov_base = buf, .iov_len = sizeof buf};
+      struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.b, .msg_controllen = sizeof c.b};
+      ssize_t r = recvmsg(sv[0], &m, 0);
+      if (r <= 0) sock_open = 0;
+      dump(buf, r);
+      for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h))
+        if (h->cmsg_type == SCM_RIGHTS)
+          for (size_t i = 0; i < (h->cmsg_len - CMSG_LEN(0)) / sizeof(int) && nheld < 16; i++)
+            memcpy(&held[nheld++], CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+      if (!said_ready) { fprintf(stderr, "ready\\n"); said_ready = 1; }
+    }
+    for (int i = 0; i < nheld; i++)
+      if (p[2 + i].revents) dump(buf, read(held[i], buf, sizeof buf));
+  }
+  fflush(stdout);
+  close(sv[0]);
+  for (int i = 0; i < nheld; i++) close(held[i]);
+  waitpid(pid, NULL, 0);
+  return 0;
+}
+`,
+  );
+  const out = join(bin, 'capture');
+  const built = spawnSync('cc', ['-o', out, source], { encoding: 'utf8' });
+  assert.equal(built.status, 0, built.stderr);
+  chmodSync(out, 0o755);
+  return out;
+}
+
 function plant(t: After) {
   const disk = scratchExt4(t, 64 * 2 ** 20);
   disk.mount('defaults');
@@ -216,7 +315,7 @@ function plant(t: After) {
 }
 
 describe('the access recorder', { skip: unavailable ?? false }, () => {
-  it('as nobody through the helper: a scripted hour, stopped with SIGTERM and resumed, recorded exactly; the curve as by hand', async (t) => {
+  it('as nobody through the helper: a scripted hour, stopped with SIGTERM and resumed, recorded exactly (nothing of a root-only file); the curve as by hand', async (t) => {
     const { mountpoint, data, secret, trace } = plant(t);
     const bin = standInPkexec(t);
     if (!bin) return t.skip('the temporary folder is mounted nosuid: the stand-in pkexec cannot be setuid');
@@ -227,24 +326,23 @@ describe('the access recorder', { skip: unavailable ?? false }, () => {
 
     const first = startRecorder(t, args, as);
     const begun = await first.started();
-    assert.equal(begun.group, 'handles');
+    assert.equal(begun.group, 'helper');
     assert.equal(begun.resumed, false);
-    const flags = groupFlags(first.child.pid!);
-    assert.ok(flags !== null && (flags & FAN_REPORT_FID) !== 0, `the group nobody holds reports handles (flags ${flags?.toString(16)})`);
+    assert.equal(groupFlags(first.child.pid!), null, 'nobody holds no fanotify group: the helper keeps it');
     for (const [i, step] of script.slice(0, half).entries()) {
       play(step, data);
       await untilTouches(trace, i + 1);
     }
-    // A root-only file: touched, kept without a size (nobody cannot stat it), never opened for nobody.
+    // A root-only file, then hot: only hot's touch is recorded, nothing at all of a file nobody may not look up.
     readFileSync(secret);
+    play(MARKER, data);
     await untilTouches(trace, half + 1);
     first.child.kill('SIGTERM');
     const stopped = await first.exited;
     assert.equal(stopped.code, 0, stopped.stderr);
     const result = stopped.messages.find((m) => m.type === 'record-result');
     assert.ok(result && result.type === 'record-result' && result.why === 'signal');
-    assert.equal(result.unsized, 1);
-    assert.ok(stopped.messages.some((m) => m.type === 'warning' && m.code === 'record-unsized'));
+    assert.equal(result.unsized, 0);
 
     const second = startRecorder(t, args, as);
     assert.equal((await second.started()).resumed, true);
@@ -266,16 +364,12 @@ describe('the access recorder', { skip: unavailable ?? false }, () => {
     assert.equal((await second.exited).code, 0);
 
     const all = touches(trace);
-    const played = [...script.slice(0, half), null, ...script.slice(half), ...burst];
-    assert.equal(all.length, played.length, 'one touch per scripted access, none lost at the stop');
+    const played = [...script.slice(0, half), MARKER, ...script.slice(half), ...burst];
+    assert.equal(all.length, played.length, 'one touch per scripted access, none of the root-only file, none lost at the stop');
     const hashOf = new Map<string, string>();
     all.forEach((touch, i) => {
       const step = played[i];
       assert.ok(step !== undefined);
-      if (step === null) {
-        assert.equal(touch.s, null, 'the root-only file has no size for nobody');
-        return;
-      }
       assert.equal(touch.k.replace('o', ''), step.op, `touch ${i} is a ${step.op} of ${step.file}`);
       assert.equal(touch.s, FILES[step.file], `touch ${i}: ${step.file}'s allocated bytes`);
       const known = hashOf.get(step.file);
@@ -289,14 +383,68 @@ describe('the access recorder', { skip: unavailable ?? false }, () => {
     assert.ok(!('reason' in summary));
     assert.equal(summary.sessions, 2);
     assert.equal(summary.ended, 2);
-    assert.equal(summary.unsized, 1);
-    const steps = played.filter((s): s is Step => s !== null);
+    assert.equal(summary.unsized, 0);
+    const steps = played;
     const distinct = Object.values(FILES).reduce((n, b) => n + b, 0);
     const curve = traceCurve(summary);
     assert.equal(curve.distinctBytes, distinct);
     assert.equal(curve.accesses, steps.length);
     assert.deepEqual(curve.points, lruByHand(steps, curveSizes(distinct)));
     assert.equal(statSync(trace).mode & 0o777, 0o600);
+  });
+
+  it("as nobody, the helper's verb itself: of a file in root's 0700 folder no byte of its name and no writer's pid arrive; a file nobody may see arrives as hash and size", async (t) => {
+    const { mountpoint, data } = plant(t);
+    const bin = standInPkexec(t);
+    if (!bin) return t.skip('the temporary folder is mounted nosuid: the stand-in pkexec cannot be setuid');
+    const capture = buildCapture(bin);
+    const child = spawn(capture, [join(bin, 'pkexec'), HELPER, RECORD_VERB, mountpoint], {
+      uid: NOBODY,
+      gid: NOBODY,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    t.after(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    for (let i = 0; i < 2000 && !stderr.includes('ready') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(stderr.includes('ready'), `the helper answered nobody: ${stderr}`);
+
+    // Root makes, writes and reads a file with a telling name in a folder only root may enter.
+    const hidden = join(mountpoint, 'root-only');
+    mkdirSync(hidden, { mode: 0o700 });
+    const secretName = 'salary-2026.xlsx';
+    const writer = spawnSync('sh', ['-c', 'printf confidential > "$1" && cat "$1" > /dev/null', 'sh', join(hidden, secretName)]);
+    assert.equal(writer.status, 0);
+    // A file nobody may look up (data/ is open to all): the recorder's own material.
+    play({ file: 'hot', op: 'r' }, data);
+    const received = () => Buffer.concat(chunks);
+    const hotRecord = () => feedRecords(received()).find((r) => r.bytes === FILES.hot && (r.kinds & FAN_ACCESS) !== 0);
+    // Not a timing assertion: a cap far above the milliseconds the record takes, against a hang.
+    for (let i = 0; i < 500 && !hotRecord(); i++) await new Promise((r) => setTimeout(r, 10));
+    const arrivedWhileRecording = hotRecord() !== undefined;
+    child.stdin.end();
+    await closed;
+
+    const all = received();
+    for (const piece of [secretName, 'salary', 'root-only'])
+      assert.equal(all.indexOf(piece), -1, `"${piece}" reached nobody (${all.length} bytes received)`);
+    const pid = Buffer.alloc(4);
+    pid.writeInt32LE(writer.pid!);
+    assert.equal(all.indexOf(pid), -1, `the writer's pid ${writer.pid} reached nobody`);
+    assert.equal(all.indexOf(String(writer.pid)), -1, `the writer's pid ${writer.pid} reached nobody as text`);
+    // What it may receive: one ready line, then (hash, size, time, kinds) records, and of files
+    // nobody may see nothing at all (root-only's file is 4 KiB on this ext4: no record of that size).
+    const records = feedRecords(all);
+    assert.ok(arrivedWhileRecording, "hot's read arrived while the recording ran");
+    assert.ok(
+      hotRecord(),
+      `hot's read arrived as a record with its allocated bytes: ${records.map((r) => `${r.bytes}:${r.kinds}`).join(' ')}`,
+    );
+    assert.equal(records.filter((r) => r.bytes === 4096 && (r.kinds & FAN_MODIFY) !== 0).length, 0, 'no record of the hidden file');
   });
 
   it('as root: a descriptors group of its own, the same touches and sizes', async (t) => {
@@ -333,6 +481,46 @@ describe('the access recorder', { skip: unavailable ?? false }, () => {
     assert.equal(touches(trace).length, 2, 'one touch of each file');
     const result = out.messages.find((m) => m.type === 'record-result');
     assert.ok(result && result.type === 'record-result' && result.merged > 0, 'the rest were merged, and counted as such');
+  });
+
+  it('refuses a folder with no disk under it (/proc, /sys, /dev, /dev/shm): says so, exit 3, no trace left', async (t) => {
+    const traces = mkdtempSync(join(tmpdir(), 'dd-traces-'));
+    t.after(() => rmSync(traces, { recursive: true, force: true }));
+    for (const [folder, fs] of [
+      ['/proc', 'proc'],
+      ['/sys', 'sysfs'],
+      ['/dev', 'tmpfs'],
+      ['/dev/shm', 'tmpfs'],
+    ] as const) {
+      if (!existsSync(folder)) continue;
+      const trace = join(traces, `${fs}.ndjson`);
+      const out = await startRecorder(t, ['--target', folder, '--trace', trace, '--seconds', '1']).exited;
+      assert.equal(out.code, 3, `${folder}: ${out.stdout}`);
+      const error = out.messages.find((m) => m.type === 'error');
+      assert.ok(error && error.type === 'error' && error.code === 'target-virtual-fs', `${folder}: ${out.stdout}`);
+      assert.match(
+        error.message,
+        new RegExp(`^${folder} is on ${fs}, .*there is no disk under it for a cache to serve\\. Record a folder on the disk`),
+      );
+      assert.equal(existsSync(trace), false, `${folder}: no trace was made`);
+    }
+  });
+
+  it('a --trace that is a symbolic link: refused with what to give instead, the file it points to untouched', async (t) => {
+    const { mountpoint, trace } = plant(t);
+    const real = `${trace}.real`;
+    writeFileSync(real, 'not a trace\n');
+    const link = `${trace}.link`;
+    symlinkSync(real, link);
+    const out = await startRecorder(t, ['--target', mountpoint, '--trace', link, '--seconds', '1']).exited;
+    assert.equal(out.code, 2, out.stdout);
+    const error = out.messages.find((m) => m.type === 'error');
+    assert.ok(error && error.type === 'error' && error.code === 'usage', out.stdout);
+    assert.equal(
+      error.message,
+      `the trace ${link} is a symbolic link (to ${real}): a trace is never written through a link. Give the path of the trace itself to --trace (the link's target, if that is the trace you mean)`,
+    );
+    assert.equal(readFileSync(real, 'utf8'), 'not a trace\n');
   });
 
   it('refusals: nobody without the helper, another filesystem’s trace, a second recorder on one trace; nothing recorded', async (t) => {

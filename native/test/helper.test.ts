@@ -224,18 +224,24 @@ describe('the helper refuses, with a message and nothing opened', () => {
       env: () => ({ PKEXEC_UID: '65534' }),
     })),
     {
-      name: 'fanotify-open: a relative folder',
-      args: () => ['fanotify-open', 'tmp'],
+      name: 'record-accesses: a relative folder',
+      args: () => ['record-accesses', 'tmp'],
       code: HX.refused,
       message: /give the absolute path of a folder/,
     },
     {
-      name: "fanotify-open: a folder the caller may not reach (inside root's 0700)",
-      args: () => ['fanotify-open', join(dir, 'root-only', 'inner')],
+      name: "record-accesses: a folder the caller may not reach (inside root's 0700)",
+      args: () => ['record-accesses', join(dir, 'root-only', 'inner')],
       code: HX.refused,
       message: /the caller may not reach it/,
       env: () => ({ PKEXEC_UID: '65534' }),
     },
+    ...['/proc', '/sys', '/dev'].map((folder) => ({
+      name: `record-accesses: ${folder}, a filesystem without a disk`,
+      args: () => ['record-accesses', folder],
+      code: HX.refused,
+      message: /which has no disk under it/,
+    })),
     {
       name: 'a malformed PKEXEC_UID',
       args: () => ['loop-attach', ownFile],

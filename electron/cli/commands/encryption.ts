@@ -8,6 +8,7 @@ import { EXIT_FAILURE, UsageError, parseCount, parseFlags, type CliCommand } fro
 import { specFromFlags } from './run.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
+import { terminalField } from '../../core/model/display.ts';
 import { sayFailure } from '../failure-out.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { exitCodeOf } from '../../core/model/failures.ts';
@@ -116,7 +117,7 @@ export const encryptionCommand: CliCommand = {
         signal: controller.signal,
         onThrowaway: (t) => (throwaway = t),
         onEvent: (e) => {
-          if (e.type === 'warning' && !values.json) writeErr(`warning: ${e.message}\n`);
+          if (e.type === 'warning' && !values.json) writeErr(`warning: ${terminalField(e.message)}\n`);
         },
       });
       // Saved (each run gets its id) before printing; a run the library refuses goes to a file.

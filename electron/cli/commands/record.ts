@@ -2,8 +2,8 @@
 // the file accesses on PATH's whole filesystem (fanotify, the worker's `record` verb) for hours or
 // days, then keeps the LRU cache curve of the whole trace as a run: "a 256 GB cache would have
 // served 97 % of the bytes you read or wrote". Stopped by its time or a signal (systemctl stop,
-// Ctrl-C) it ends cleanly; run again with the same trace, it resumes it. Only making the fanotify
-// group is privileged: as another user than root it goes through the helper (polkit).
+// Ctrl-C) it ends cleanly; run again with the same trace, it resumes it. Only the fanotify group
+// is privileged: as another user than root the helper (polkit) holds it and passes back records.
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -21,6 +21,7 @@ import type { RunRecord, Warning } from '../../core/model/results.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
+import { terminalField } from '../../core/model/display.ts';
 
 const HELP = `Usage: diskdelta record [PATH] [--for DURATION] [--trace FILE] [--json] [--no-save] [--db PATH]
 
@@ -31,8 +32,8 @@ recording (a miss-ratio curve), and the distinct bytes touched. Per touch of a f
 a keyed hash of the file's identity, its allocated bytes and the time: never a path or a name.
 It stops after --for, or on SIGTERM/Ctrl-C (what the kernel had queued is still recorded); run it
 again with the same trace and it resumes, the curve then covering every session. As root it sees
-every file; as anyone else the helper (polkit) makes the recording's fanotify group, and files
-outside the folders under PATH that you may walk are counted without a size (not in the curve).
+every file; as anyone else the helper (polkit) records and passes back only the files you may
+look up yourself (a hash, size and time each): files in folders closed to you are not seen.
 The result is kept in the results library as a run (compare this month's with last month's).
   --for DURATION  stop after this long: 90m, 8h, 9d (default: until stopped)
   --trace FILE    the trace to write or resume (default: beside the library, traces/<PATH>.ndjson)
@@ -93,7 +94,9 @@ export const recordCommand: CliCommand = {
           else if (m.type === 'error') seen.error ??= { code: m.code, message: m.message };
           else if (m.type === 'warning') warnings.push({ code: m.code, message: m.message });
           else if (m.type === 'record-start' && !values.json)
-            writeErr(`recording ${target}'s filesystem into ${trace}${m.resumed ? ' (resumed)' : ''}; stop with Ctrl-C or SIGTERM\n`);
+            writeErr(
+              `recording ${terminalField(target)}'s filesystem into ${terminalField(trace)}${m.resumed ? ' (resumed)' : ''}; stop with Ctrl-C or SIGTERM\n`,
+            );
           else step.read(m);
         },
       });
@@ -132,7 +135,7 @@ export const recordCommand: CliCommand = {
       return exitCodeOf('not-saved');
     } catch (e) {
       if (e instanceof BenchError) {
-        writeErr(`diskdelta record: ${e.message}\n`);
+        writeErr(`diskdelta record: ${terminalField(e.message)}\n`);
         return e.exitCode;
       }
       throw e;

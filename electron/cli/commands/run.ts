@@ -1,5 +1,5 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
-import { counted } from '../../core/model/display.ts';
+import { counted, terminalField } from '../../core/model/display.ts';
 import { resolve } from 'node:path';
 import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
 import { sustainedSettingsText } from '../../core/analysis/sustained-write.ts';
@@ -105,7 +105,7 @@ export const runCommand: CliCommand = {
           // Waiting for the disk is said even with --json (on stderr): a silent wait looks like a hang.
           else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
             bar?.clear();
-            writeErr(`warning: ${event.message}\n`);
+            writeErr(`warning: ${terminalField(event.message)}\n`);
           }
         },
       });

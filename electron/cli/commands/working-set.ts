@@ -14,6 +14,7 @@ import { ProgressBar } from '../progress-bar.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
+import { terminalField } from '../../core/model/display.ts';
 import { workingSetText } from '../working-set-text.ts';
 
 const HELP = `Usage: diskdelta working-set [PATH…] [--ssd SIZE] [--json] [--no-save] [--db PATH]
@@ -76,7 +77,7 @@ export const workingSetCommand: CliCommand = {
               if (event.type === 'progress') bar?.update(event);
               else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
                 bar?.clear();
-                writeErr(`warning: ${event.message}\n`);
+                writeErr(`warning: ${terminalField(event.message)}\n`);
               }
             },
           },
@@ -105,7 +106,7 @@ export const workingSetCommand: CliCommand = {
           await saveMeasured(library, records);
           writeOut(records.map((r) => workingSetText(r, ssdBytes)).join('\n'));
         }
-        writeErr(`diskdelta working-set: ${error.message}\n`);
+        writeErr(`diskdelta working-set: ${terminalField(error.message)}\n`);
         return error.exitCode;
       }
       throw error;

@@ -120,7 +120,7 @@ describe('the access trace', () => {
     assert.equal(kept.unsized, 1);
     assert.equal(
       curveVerdict(kept, formatDiskSize),
-      'In these 20 seconds you read or wrote 12.3 kB of distinct files (24.6 kB in all, 4 touches); a cache that holds them all (16.4 kB) would have served 50 % of those bytes: the rest were first touches, which miss at any size. 1 touch of a file outside the folders the recorder could walk is not counted.',
+      'In these 20 seconds you read or wrote 12.3 kB of distinct files (24.6 kB in all, 4 touches); a cache that holds them all (16.4 kB) would have served 50 % of those bytes: the rest were first touches, which miss at any size. 1 touch kept without a size is not counted.',
     );
   });
 });

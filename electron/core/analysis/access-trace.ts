@@ -2,12 +2,13 @@
 // what a run keeps: the distinct bytes touched over time and the LRU miss-ratio curve
 // (lru-curve.ts) of the files' reads and writes: "a 256 GB cache would have served 97 % of the
 // bytes read in these 9 days". A touch is a record whose kinds include a read (r) or a write
-// (w); an open alone moved no data, so it is no access. A touch the recorder could not size
-// (a file outside the folders it could walk) is counted and left out of the curve, and said.
+// (w); an open alone moved no data, so it is no access. A touch kept without a size (recorded
+// by an older DiskDelta through the helper, which sized files through the folders it could walk)
+// is counted and left out of the curve, and said.
 //
 // Pure: the renderer bundles the reading-back half (curveOfResult).
 import type { Figure, TestResult } from '../model/results.ts';
-import { lruCurve, type Access, type LruCurve } from './lru-curve.ts';
+import { lruCurve, LruCurveBuilder, type Access, type LruCurve } from './lru-curve.ts';
 
 export const ACCESS_CURVE_TEST = 'access-curve';
 
@@ -26,21 +27,29 @@ export interface TraceSummary {
   endMs: number;
   /** Seconds recorded: each session from its start to its end (or last line). */
   recordedSeconds: number;
-  /** Reads and writes with a size, in the order they happened: the curve's trace. */
-  accesses: TimedAccess[];
-  /** Touches without a size (outside the folders the recorder could walk). */
+  /** Reads and writes with a size: the curve's trace. */
+  touches: number;
+  /** Each file once, at its last size. */
+  distinctBytes: number;
+  /** Touches without a size (an older recorder's, of files outside the folders it could walk). */
   unsized: number;
   /** Times the kernel's queue overflowed (events lost, how many unknown). */
   lost: number;
-  /** Lines that are not a trace's (a torn last line after a crash). */
+  /** Lines that are not a trace's (a torn last line after a crash, zeros a crash left). */
   damaged: number;
 }
 
 type Line = Record<string, unknown>;
 
-/** The trace file's text → its summary, or why it is not a DiskDelta trace. */
-export function parseTrace(text: string): TraceSummary | { reason: string } {
-  const lines = text.split('\n');
+/**
+ * A trace's lines, one at a time, → its summary, or why it is not a DiskDelta trace. Each read
+ * or write with a size goes to onAccess, in the order it happened. Holds one entry per distinct
+ * file, never the trace: a recording of days is read as a stream.
+ */
+export function summarizeTrace(
+  lines: Iterable<string>,
+  onAccess: (access: TimedAccess) => void = () => {},
+): TraceSummary | { reason: string } {
   let header: Line | null = null;
   const summary: TraceSummary = {
     fsid: '',
@@ -50,27 +59,32 @@ export function parseTrace(text: string): TraceSummary | { reason: string } {
     startMs: Number.NaN,
     endMs: Number.NaN,
     recordedSeconds: 0,
-    accesses: [],
+    touches: 0,
+    distinctBytes: 0,
     unsized: 0,
     lost: 0,
     damaged: 0,
   };
+  const lastSize = new Map<string, number>();
   let sessionStart: number | null = null;
   let last = Number.NaN;
   const closeSession = (at: number) => {
     if (sessionStart !== null) summary.recordedSeconds += Math.max(0, at - sessionStart) / 1000;
     sessionStart = null;
   };
-  for (const [i, text] of lines.entries()) {
+  let first = true;
+  for (const text of lines) {
     if (text === '') continue;
     let line: Line;
     try {
       line = JSON.parse(text) as Line;
     } catch {
+      if (first) return { reason: 'its first line is not a DiskDelta trace header' };
       summary.damaged += 1;
       continue;
     }
-    if (i === 0) {
+    if (first) {
+      first = false;
       if (line.type !== 'trace' || typeof line.fsid !== 'string') return { reason: 'its first line is not a DiskDelta trace header' };
       header = line;
       continue;
@@ -88,8 +102,12 @@ export function parseTrace(text: string): TraceSummary | { reason: string } {
     } else if (line.type === 'lost') summary.lost += 1;
     else if (typeof line.f === 'string' && typeof line.k === 'string' && Number.isFinite(t)) {
       if (!/[rw]/.test(line.k)) continue;
-      if (typeof line.s === 'number') summary.accesses.push({ key: line.f, bytes: line.s, t });
-      else summary.unsized += 1;
+      if (typeof line.s === 'number') {
+        summary.touches += 1;
+        summary.distinctBytes += line.s - (lastSize.get(line.f) ?? 0);
+        lastSize.set(line.f, line.s);
+        onAccess({ key: line.f, bytes: line.s, t });
+      } else summary.unsized += 1;
     } else summary.damaged += 1;
   }
   if (!header) return { reason: 'it is empty' };
@@ -98,6 +116,26 @@ export function parseTrace(text: string): TraceSummary | { reason: string } {
   summary.fs = typeof header.fs === 'string' ? header.fs : '';
   summary.endMs = last;
   return summary;
+}
+
+/** A small trace held in memory (tests, examples): its summary and every access. */
+export function parseTrace(text: string): (TraceSummary & { accesses: TimedAccess[] }) | { reason: string } {
+  const accesses: TimedAccess[] = [];
+  const summary = summarizeTrace(text.split('\n'), (a) => accesses.push(a));
+  return 'reason' in summary ? summary : { ...summary, accesses };
+}
+
+/**
+ * A trace of any length, read twice as a stream (`lines` opens it again each time): the summary
+ * first, for the cache sizes the curve is told at, then the curve. Memory grows with the
+ * distinct files, not with the touches.
+ */
+export function streamTraceCurve(lines: () => Iterable<string>): { summary: TraceSummary; curve: LruCurve } | { reason: string } {
+  const summary = summarizeTrace(lines());
+  if ('reason' in summary) return summary;
+  const builder = new LruCurveBuilder(curveSizes(summary.distinctBytes));
+  summarizeTrace(lines(), (a) => builder.add(a));
+  return { summary, curve: builder.result() };
 }
 
 /** Each step where the distinct bytes grew: [ms since the first access, distinct bytes so far]. */
@@ -129,10 +167,8 @@ export function curveSizes(distinctBytes: number): number[] {
   return [...sizes].sort((a, b) => a - b);
 }
 
-export function traceCurve(summary: TraceSummary): LruCurve {
-  const distinct = new Map(summary.accesses.map((a) => [a.key, a.bytes]));
-  const distinctBytes = [...distinct.values()].reduce((n, b) => n + b, 0);
-  return lruCurve(summary.accesses, curveSizes(distinctBytes));
+export function traceCurve(summary: TraceSummary & { accesses: readonly Access[] }): LruCurve {
+  return lruCurve(summary.accesses, curveSizes(summary.distinctBytes));
 }
 
 /** The figures an access-curve run keeps: the totals, and the bytes each cache size would have served. */
@@ -217,9 +253,9 @@ export function curveVerdict(kept: KeptCurve, size: (bytes: number) => string): 
       : '';
   const unsized =
     kept.unsized === 1
-      ? ' 1 touch of a file outside the folders the recorder could walk is not counted.'
+      ? ' 1 touch kept without a size is not counted.'
       : kept.unsized > 1
-        ? ` ${kept.unsized.toLocaleString('en')} touches of files outside the folders the recorder could walk are not counted.`
+        ? ` ${kept.unsized.toLocaleString('en')} touches kept without a size are not counted.`
         : '';
   return `${head}; ${served}.${unsized}`;
 }

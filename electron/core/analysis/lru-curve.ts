@@ -33,8 +33,10 @@ export interface LruCurve {
 
 class Fenwick {
   private readonly tree: Float64Array;
-  constructor(n: number) {
-    this.tree = new Float64Array(n + 1);
+  readonly size: number;
+  constructor(size: number) {
+    this.size = size;
+    this.tree = new Float64Array(size + 1);
   }
   add(i: number, value: number): void {
     for (let j = i + 1; j < this.tree.length; j += j & -j) this.tree[j]! += value;
@@ -68,20 +70,83 @@ export function byteStackDistances(trace: readonly Access[]): number[] {
   });
 }
 
-export function lruCurve(trace: readonly Access[], cacheSizes: readonly number[]): LruCurve {
-  const distances = byteStackDistances(trace);
-  const accessedBytes = trace.reduce((n, a) => n + a.bytes, 0);
-  const lastSize = new Map(trace.map((a) => [a.key, a.bytes]));
-  const points = [...cacheSizes]
-    .sort((a, b) => a - b)
-    .map((cacheBytes) => {
-      let hit = 0;
-      distances.forEach((d, i) => {
-        if (d <= cacheBytes) hit += trace[i]!.bytes;
-      });
-      return { cacheBytes, hitRatio: accessedBytes > 0 ? hit / accessedBytes : 0 };
+/**
+ * The curve built one access at a time, in memory bounded by the distinct files, not by the
+ * trace's length (a recording runs for days: issue 38 item 3). Positions in the tree are handed
+ * out in access order; only each file's last one holds its size, so when the tree is full the
+ * live positions are renumbered in order into a fresh tree twice their count (the distances,
+ * sums over a range of positions, are unchanged).
+ */
+export class LruCurveBuilder {
+  private readonly sizes: number[];
+  /** Bytes of the accesses whose distance first fits sizes[i]. */
+  private readonly servedFrom: Float64Array;
+  private tree = new Fenwick(1024);
+  private next = 0;
+  private readonly last = new Map<string, { at: number; bytes: number }>();
+  private accesses = 0;
+  private accessedBytes = 0;
+
+  constructor(cacheSizes: readonly number[]) {
+    this.sizes = [...cacheSizes].sort((a, b) => a - b);
+    this.servedFrom = new Float64Array(this.sizes.length);
+  }
+
+  add(access: Access): void {
+    if (this.next === this.tree.size) this.renumber();
+    const t = this.next++;
+    const before = this.last.get(access.key);
+    if (before) {
+      // Its size when it was cached: a file that grew since was held at its old size.
+      const distance = this.tree.prefix(t - 1) - this.tree.prefix(before.at) + before.bytes;
+      this.tree.add(before.at, -before.bytes);
+      const fits = this.firstSizeAtLeast(distance);
+      if (fits < this.sizes.length) this.servedFrom[fits]! += access.bytes;
+      before.at = t;
+      before.bytes = access.bytes;
+    } else this.last.set(access.key, { at: t, bytes: access.bytes });
+    this.tree.add(t, access.bytes);
+    this.accesses += 1;
+    this.accessedBytes += access.bytes;
+  }
+
+  result(): LruCurve {
+    let hit = 0;
+    const points = this.sizes.map((cacheBytes, i) => {
+      hit += this.servedFrom[i]!;
+      return { cacheBytes, hitRatio: this.accessedBytes > 0 ? hit / this.accessedBytes : 0 };
     });
-  return { accesses: trace.length, accessedBytes, distinctBytes: [...lastSize.values()].reduce((n, b) => n + b, 0), points };
+    let distinctBytes = 0;
+    for (const { bytes } of this.last.values()) distinctBytes += bytes;
+    return { accesses: this.accesses, accessedBytes: this.accessedBytes, distinctBytes, points };
+  }
+
+  private firstSizeAtLeast(distance: number): number {
+    let lo = 0;
+    let hi = this.sizes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.sizes[mid]! >= distance) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  private renumber(): void {
+    const live = [...this.last.values()].sort((a, b) => a.at - b.at);
+    this.tree = new Fenwick(Math.max(1024, 2 * live.length));
+    live.forEach((entry, i) => {
+      entry.at = i;
+      this.tree.add(i, entry.bytes);
+    });
+    this.next = live.length;
+  }
+}
+
+export function lruCurve(trace: Iterable<Access>, cacheSizes: readonly number[]): LruCurve {
+  const builder = new LruCurveBuilder(cacheSizes);
+  for (const access of trace) builder.add(access);
+  return builder.result();
 }
 
 /** "A 256 GB cache would have served 97 % of the bytes read in these 9 days" (the point of that size). */

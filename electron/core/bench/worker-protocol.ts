@@ -208,10 +208,8 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     fsid: z.string(),
     resumed: z.boolean(),
     started_ms: z.number(),
-    /** handles: the helper's group (sizes found through the folders under --target); descriptors: root's own. */
-    group: z.enum(['handles', 'descriptors']),
-    folders: z.number().optional(),
-    folders_unwalked: z.number().optional(),
+    /** helper: the helper's records (files the user may look up, anywhere on the filesystem); descriptors: root's own group. */
+    group: z.enum(['helper', 'descriptors']),
     fd_error: z.boolean().optional(),
   }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('record-progress'), ...recordCounts }),

@@ -295,7 +295,7 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     max: 2 ** 20,
     default: null,
     verbs: [...DEVICE, 'record'],
-    help: 'block device: measure on this inherited read-only descriptor of --target; record: an inherited fanotify group',
+    help: "block device: measure on this inherited read-only descriptor of --target; record: an inherited fanotify group (root's, reporting descriptors)",
   },
   {
     name: 'helper',
@@ -308,7 +308,7 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     verbs: [...DEVICE, 'crypt-hold', 'app-start', 'record'],
     help:
       'block device: have `pkexec PATH open-ro` open --target and pass it back; app-start: drop the page cache through it;\n' +
-      '                        record: have `pkexec PATH fanotify-open` make the fanotify group',
+      '                        record: have `pkexec PATH record-accesses` record and pass back only records of files you may look up',
   },
   {
     name: 'fd-from',

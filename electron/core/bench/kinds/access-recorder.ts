@@ -2,15 +2,16 @@
 // watches one whole filesystem with fanotify for hours or days and appends each file's touches
 // to a trace (native/src/access-recorder.c); when it stops (its time, or a signal: a clean end,
 // exit 0), the whole trace, every session of it, becomes the run's figures: distinct bytes and
-// the LRU cache curve (analysis/access-trace.ts). Only making the fanotify group is privileged:
-// root's worker makes it itself, anyone else's asks the helper (`plan.helper`).
-import { readFileSync } from 'node:fs';
+// the LRU cache curve (analysis/access-trace.ts). Only the fanotify group is privileged: root's
+// worker makes it itself; for anyone else the helper (`plan.helper`) holds it and passes back
+// only records of the files they may look up (native/src/access-feed.h).
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Warning } from '../../model/results.ts';
 import { counted } from '../../model/display.ts';
 import { resultWithoutRuns } from '../../formats/common.ts';
-import { ACCESS_CURVE_TEST, accessCurveFigures, parseTrace, traceCurve } from '../../analysis/access-trace.ts';
+import { ACCESS_CURVE_TEST, accessCurveFigures, streamTraceCurve } from '../../analysis/access-trace.ts';
+import { readLines } from '../../files/read-lines.ts';
 import { resolveDbPath } from '../../store/library.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import { recordArgv } from '../worker-argv.ts';
@@ -22,7 +23,7 @@ export interface AccessRecorderPlan {
   /** 0: until stopped. */
   seconds: number;
   mergeMs: number;
-  /** The privileged helper that makes the fanotify group (null: this process is root). */
+  /** The privileged helper that records for a user who is not root (null: this process is root). */
   helper: string | null;
 }
 
@@ -81,28 +82,32 @@ export const accessRecorderKind: MeasurementKind<AccessRecorderPlan> = {
       results() {
         const ended: Result | null = result;
         if (!ended) return [];
-        const summary = parseTrace(readFileSync(plan.trace, 'utf8'));
-        if ('reason' in summary) return [];
-        const curve = traceCurve(summary);
+        // Read as a stream, twice: a trace of days outgrows any string (issue 38 item 3).
+        const read = streamTraceCurve(() => readLines(plan.trace));
+        if ('reason' in read) return [];
+        const { summary, curve } = read;
         const warnings: Warning[] = [];
         if (summary.unsized > 0)
           warnings.push({
             code: 'record-unsized',
-            message: `${counted(summary.unsized, 'touch')} of files outside the folders the recorder could walk under ${plan.target} were kept without a size: they are not in the curve. Record from a folder higher up (or as root) to size them`,
+            message: `${counted(summary.unsized, 'touch')} of this trace ${summary.unsized === 1 ? 'was' : 'were'} kept without a size (sessions recorded by an older DiskDelta, outside the folders it could walk): they are not in the curve`,
           });
         if (summary.lost > 0)
           warnings.push({
             code: 'record-lost',
             message: `the kernel's event queue overflowed ${counted(summary.lost, 'time')}: some accesses were not recorded, so the curve under-counts them`,
           });
-        if (summary.sessions > summary.ended + 1)
+        // Read once this session has ended cleanly (its "end" line is in): every other session
+        // without one was killed. (It was taken for the running one, and one kill went unsaid.)
+        const killed = summary.sessions - summary.ended;
+        if (killed > 0)
           warnings.push({
             code: 'record-killed',
-            message: `${counted(summary.sessions - summary.ended - 1, 'session')} of this trace ended without stopping cleanly (killed, or the machine went down): what it had written is kept, what the kernel still held is not`,
+            message: `${counted(killed, 'session')} of this trace ended without stopping cleanly (killed, or the machine went down): what it had written is kept, what the kernel still held is not`,
           });
         const begun: Start | null = start;
         const basis =
-          `fanotify trace ${plan.trace} (${begun?.group === 'handles' ? 'through the helper, sized via the folders you may walk' : 'as root'}): ` +
+          `fanotify trace ${plan.trace} (${begun?.group === 'helper' ? 'through the helper: the files you may look up, anywhere on the filesystem; others in folders closed to you are not seen' : 'as root'}): ` +
           `${counted(summary.sessions, 'session')}, ${Math.round(summary.recordedSeconds)} s recorded, ${counted(curve.accesses, 'file touch')}; ` +
           `cache served bytes by LRU stack distance over that trace`;
         return [

@@ -24,7 +24,9 @@ export interface WorkingSetPlan {
 }
 
 const planSchema: z.ZodType<WorkingSetPlan> = z.strictObject({ target: z.string().min(1) });
-const VIRTUAL_NAMES = new Set(VIRTUAL_FS.values());
+// devtmpfs too (it has tmpfs's magic number, so it is not in VIRTUAL_FS): /dev under a scanned
+// folder is no "other filesystem to scan on its own", which the target check would refuse.
+const VIRTUAL_NAMES = new Set([...VIRTUAL_FS.values(), 'devtmpfs']);
 const LISTED = 8;
 
 function listed(paths: string[]): string {
