@@ -96,7 +96,7 @@ test('the self-contained HTML report shows every chart with the network disabled
       expect(box && box.width > 100 && box.height > 20).toBe(true);
     }
     // Every figure a run has is a bar with a width; the seeks bar of the HDD is short but there.
-    const bars = page.locator('rect[data-testid="report-bar"][data-value]');
+    const bars = page.locator('rect[data-testid="bar"][data-value]');
     const values = expected.charts.flatMap((c) => barsOf(c).filter((b) => b.value !== null));
     await expect(bars).toHaveCount(values.length);
     for (const bar of await bars.all()) expect(Number(await bar.getAttribute('width'))).toBeGreaterThan(0);
