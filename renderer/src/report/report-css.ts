@@ -34,6 +34,10 @@ export function pageCss(paper: Paper): string {
 
 export const REPORT_CSS = `
 .report { ${CHART_VARIABLES}
+  /* A name is printed as the user or a file wrote it (a run, a machine, a host, a device): one of
+     200 characters without a space ran off the page's right margin (issue 38, item 16). Any word
+     breaks where it must, in every block and table cell; words that fit are never broken. */
+  overflow-wrap: anywhere;
   color-scheme: light; background: #fff; color: #111827; font: 9.5pt/1.4 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif;
   -webkit-print-color-adjust: exact; print-color-adjust: exact; max-width: 190mm; margin: 0 auto; }
 .report h1 { font-size: 17pt; margin: 0 0 2mm; line-height: 1.2; }
@@ -54,9 +58,9 @@ export const REPORT_CSS = `
 .report .run-card h3, .report .method-run h3 { margin-top: 0; }
 .report dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.5mm 3mm; margin: 0; font-size: 8.5pt; }
 .report dt { color: #6b7280; }
-.report dd { margin: 0; overflow-wrap: anywhere; }
+.report dd { margin: 0; }
 .report .stack-title { margin: 1.5mm 0 0.5mm; font-size: 8pt; color: #6b7280; }
-.report ol.stack { margin: 0; padding-left: 5mm; font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; overflow-wrap: anywhere; }
+.report ol.stack { margin: 0; padding-left: 5mm; font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; }
 .report .charts { display: grid; grid-template-columns: 1fr; gap: 2mm; }
 .report figure.chart { margin: 0; break-inside: avoid; }
 .report figure.chart figcaption { font-size: 8.5pt; font-weight: bold; margin-bottom: 1mm; }
