@@ -8,7 +8,7 @@ import { createElement as h, type ReactElement } from 'react';
 import type { ChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import { chartText } from '../../../electron/core/report/charts/chart-text.ts';
 import { chartScale } from '../charts/chart-scale.ts';
-import { ChartSvg } from '../charts/chart-svg.ts';
+import { ChartSvg, type DrawnChart } from '../charts/chart-svg.ts';
 import { chartTables } from '../charts/table-chart-view.ts';
 import { REPORT_COLORS } from './report-css.ts';
 
@@ -20,6 +20,15 @@ const betterText = (chart: ChartModel) =>
 
 export function Swatch({ index }: { index: number }): ReactElement {
   return h('span', { className: 'swatch', style: { background: REPORT_COLORS[index % REPORT_COLORS.length] } }, `#${index + 1}`);
+}
+
+/** The runs a chart draws something of, in order: its legend names those alone (a sweep beside a sustained write). */
+function drawnRuns(chart: DrawnChart): number[] {
+  const runs =
+    chart.shape === 'bars'
+      ? chart.categories.flatMap((c) => c.bars.filter((b) => b.value !== null).map((b) => b.runIndex))
+      : chart.lines.filter((l) => l.points.length > 0).map((l) => l.runIndex);
+  return [...new Set(runs)].sort((a, b) => a - b);
 }
 
 export function ReportChartView({ chart, labels }: { chart: ChartModel; labels: string[] }): ReactElement {
@@ -51,7 +60,7 @@ export function ReportChartView({ chart, labels }: { chart: ChartModel; labels: 
           h(
             'ol',
             { key: 'legend', className: 'chart-legend' },
-            ...labels.map((label, i) => h('li', { key: i }, h(Swatch, { index: i }), ' ', label)),
+            ...drawnRuns(chart).map((i) => h('li', { key: i }, h(Swatch, { index: i }), ' ', labels[i] ?? '')),
           ),
           // A drawing scrolls sideways in a narrow window (report-css.ts): the keyboard can scroll it too.
           h(
