@@ -28,9 +28,10 @@ export interface PlotAxes {
 }
 
 const FONT = 11;
-const MARGIN = { top: 10, right: 16, bottom: 8 };
+/** right: room for half the last x label, centred on the plot's end ("64 MiB"); wider ones take more. */
+const MARGIN = { top: 10, right: 24, bottom: 8 };
 /** Under the plot: the tick labels, then the axis title. */
-const X_TICKS_PX = 18;
+const X_TICKS_PX = 20;
 const X_TITLE_PX = 14;
 
 /** The plot's left edge: room for the longest value label. */
@@ -65,7 +66,8 @@ export function LinePlot({
   const { x, y } = axes;
   const yLabels = y.ticks.map(y.label);
   const left = plotLeft(yLabels);
-  const right = left + plotWidth(width, yLabels);
+  const lastX = x.ticks.length ? x.label(x.ticks.at(-1)!).length * TICK_CHAR_PX : 0;
+  const right = left + plotWidth(width, yLabels) - Math.max(0, Math.ceil(lastX / 2) + 2 - MARGIN.right);
   const bottom = MARGIN.top + plotHeight;
   const height = bottom + X_TICKS_PX + (x.title ? X_TITLE_PX : 0) + MARGIN.bottom;
   const [xLo, xHi] = x.domain;
@@ -96,14 +98,14 @@ export function LinePlot({
     ...x.ticks.map((t) =>
       h(
         'text',
-        { key: `x${t}`, x: r1(px(t)), y: bottom + 14, fontSize: FONT, fill: 'var(--muted)', textAnchor: 'middle', 'data-testid': 'x-tick' },
+        { key: `x${t}`, x: r1(px(t)), y: bottom + 16, fontSize: FONT, fill: 'var(--muted)', textAnchor: 'middle', 'data-testid': 'x-tick' },
         x.label(t),
       ),
     ),
     x.title
       ? h(
           'text',
-          { key: 'x-title', x: right, y: bottom + X_TICKS_PX + 12, fontSize: FONT, fill: 'var(--muted)', textAnchor: 'end' },
+          { key: 'x-title', x: right, y: bottom + X_TICKS_PX + 11, fontSize: FONT, fill: 'var(--muted)', textAnchor: 'end' },
           x.title,
         )
       : null,
