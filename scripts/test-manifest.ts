@@ -183,6 +183,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'renderer/src/charts/chart-registry.test.ts': [],
   'renderer/src/stores/live-follow.test.ts': [],
   'renderer/src/charts/sustained-chart.test.ts': [],
+  'renderer/src/charts/encryption-chart.test.ts': [],
   'renderer/src/report/long-labels.test.ts': ['chromium'],
   'renderer/src/report/report-chart.test.ts': [],
   'renderer/src/components/lazy-page.test.ts': [],

@@ -17,6 +17,17 @@ const MARGIN = { top: 16, right: 24, left: 8 };
 const LABEL_LINES = 2;
 const LINE_PX = 14;
 
+/**
+ * A run's name under its bars in at most two lines of the band: a word too long for a line is
+ * broken (a 200-character one would run under its neighbours'), the rest cut with "…" (the bars'
+ * titles and the table under the chart say it whole).
+ */
+function nameLines(name: string, widthPx: number): string[] {
+  const perLine = Math.max(4, Math.floor(widthPx / TICK_CHAR_PX));
+  const pieces = name.split(/\s+/).flatMap((word) => word.match(new RegExp(`.{1,${perLine}}`, 'gu')) ?? []);
+  return wrapTickLabel(pieces.join(' '), widthPx, TICK_CHAR_PX, LABEL_LINES);
+}
+
 export const EncryptionChart = memo(function EncryptionChart({
   view,
   unitLabel,
@@ -94,9 +105,7 @@ function EncryptionSvg({
     ...view.rows.flatMap((r, i) => {
       const x = left + i * band + (band - 2 * bar - 4) / 2;
       const name = `#${r.runIndex + 1} ${r.label}`;
-      // Under the bars a long name is cut (its whole text is the bars' titles): a 200-character
-      // one without a space would run under its neighbours'.
-      const lines = wrapTickLabel(name.length > 40 ? `${name.slice(0, 39)}…` : name, band - 8, TICK_CHAR_PX, LABEL_LINES);
+      const lines = nameLines(name, band - 8);
       const color = SERIES_COLORS[r.runIndex % SERIES_COLORS.length];
       return [
         r.measured !== null
