@@ -30,7 +30,7 @@ test('run → live progress → library → compare two runs → bars in the cha
   // A drawn line: a path through two points or more. (Not toBeVisible: a line whose samples are
   // all alike is flat, and a zero-height box counts as hidden; how many samples a short run
   // gets depends on how busy the machine is.)
-  await expect(page.getByTestId('live-chart').locator('svg path.recharts-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
+  await expect(page.getByTestId('live-chart').locator('svg path.plot-line').first()).toHaveAttribute('d', /^M[^L]+L/);
   expect(app.leftovers()).toEqual([]);
 
   await startRun(page, open, app.targetDir, 'SSD');
@@ -76,7 +76,7 @@ test('run → live progress → library → compare two runs → bars in the cha
         // Scrolled to, as a reader would: the section is drawn only near the window.
         const series = page.getByTestId('picker-time-series');
         await series.scrollIntoViewIfNeeded();
-        await expect(series.locator('svg path.recharts-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
+        await expect(series.locator('svg path.plot-line').first()).toHaveAttribute('d', /^M[^L]+L/);
         // Its lower sections are painted near the window only: fullPageScreenshot paints them.
         await fullPageScreenshot(page, join(SCREENSHOT_DIR, `compare-full-${scheme}.png`));
         await series.screenshot({ path: join(SCREENSHOT_DIR, `compare-time-series-${scheme}.png`) });
@@ -95,7 +95,7 @@ test('cancel stops the run and leaves no test file', async ({ page, app }) => {
   // another DiskDelta process (a second test suite on this machine) measures it.
   await expect(page.getByTestId('run-progress')).not.toHaveAttribute('aria-valuenow', '0', { timeout: 600_000 });
   // The Live run page mid-run: progress, current figures and the live chart.
-  await expect(page.getByTestId('live-chart').locator('svg path.recharts-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
+  await expect(page.getByTestId('live-chart').locator('svg path.plot-line').first()).toHaveAttribute('d', /^M[^L]+L/);
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('Cancelled', { timeout: 60_000 });
   expect(app.leftovers()).toEqual([]);

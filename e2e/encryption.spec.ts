@@ -38,7 +38,7 @@ test('Overview measures the cipher ceilings; Compare draws the cipher line and t
   await expect(enc.getByRole('heading')).toContainText(/sequential read/i);
   await expect(enc.getByTestId('enc-source')).toContainText('Cipher ceiling');
   // The cipher's ceiling is drawn as a labelled line; forecasts only for the two unencrypted runs.
-  await expect(enc.getByTestId('enc-chart').locator('.recharts-reference-line')).toHaveCount(1);
+  await expect(enc.getByTestId('enc-chart').getByTestId('enc-ceiling')).toHaveCount(1);
   await expect(enc.getByTestId('enc-chart')).toContainText('cipher ceiling');
   const rows = enc.getByTestId('enc-table').locator('tbody tr');
   await expect(rows).toHaveCount(3);
@@ -46,7 +46,7 @@ test('Overview measures the cipher ceilings; Compare draws the cipher line and t
   await expect(rows.nth(1)).toContainText('(estimated)');
   await expect(rows.nth(2)).toContainText('measured encrypted');
   // Forecast bars are hatched (a pattern fill) and outlined dashed; measured bars are solid.
-  const forecastBars = enc.getByTestId('enc-chart').locator('path[fill="url(#forecast-hatch)"]');
+  const forecastBars = enc.getByTestId('enc-chart').locator('rect[fill="url(#forecast-hatch)"]');
   await expect(forecastBars).toHaveCount(2);
   expect(await forecastBars.first().getAttribute('stroke-dasharray')).toBe('5 3');
   // The ceiling of a modern CPU dwarfs the 2011 disks: the log scale shows all three apart.

@@ -44,8 +44,8 @@ async function heightsOffTheFloor(page: Page): Promise<number[]> {
   // A string, not a function: e2e code is type-checked without the DOM's types.
   return page.evaluate(`(() => {
     const box = document.querySelector('[data-testid="live-chart"]');
-    const plot = box.querySelector('.recharts-cartesian-grid').getBoundingClientRect();
-    return [...box.querySelectorAll('path.recharts-curve')].map((path) => {
+    const plot = box.querySelector('[data-testid="y-axis"]').getBoundingClientRect();
+    return [...box.querySelectorAll('path.plot-line')].map((path) => {
       const ys = [...(path.getAttribute('d') ?? '').matchAll(/[ML][^,]+,([-\\d.]+)/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
       const median = path.ownerSVGElement.getBoundingClientRect().top + ys[Math.floor(ys.length / 2)];
       return (plot.bottom - median) / plot.height;
@@ -92,10 +92,9 @@ test('Live run in other tabs: opened before and during a run, each shows it whol
   // The legend: each swatch is drawn as its line is, and no two alike (greyscale tells them apart).
   for (const p of [before, during]) {
     const chart = p.getByTestId('live-chart');
-    const lineStrokes = await strokes(chart.locator('path.recharts-curve'));
+    const lineStrokes = await strokes(chart.locator('path.plot-line'));
     const swatchStrokes = await strokes(p.getByTestId('live-legend').locator('svg line'));
-    // As sets: recharts may put a line that came mid-run before the first in the SVG (its
-    // paint order), which says nothing about which swatch is which line's.
+    // As sets: the SVG's paint order says nothing about which swatch is which line's.
     const n = Math.min(lineStrokes.length, swatchStrokes.length);
     expect(swatchStrokes.slice(0, n).sort()).toEqual(lineStrokes.slice(0, n).sort());
     // In greyscale the dash alone tells them apart (the grid's eight: live-view.test.ts).

@@ -12,7 +12,7 @@ const SUSTAINED = ['QEMU throttle: 80 MiB/s for 365 MiB, then 10 MiB/s', 'QEMU t
 const SWEEP = 'Loop device capped at 100 MB/s and 300 IOPS';
 
 /** The labels of a chart's x-axis ticks, as drawn. */
-const tickTexts = (chart: Locator) => chart.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value').allTextContents();
+const tickTexts = (chart: Locator) => chart.locator('[data-testid="x-tick"]').allTextContents();
 
 async function importRecorded(page: Page): Promise<void> {
   await page
@@ -42,7 +42,7 @@ test('the sustained write and the sweep: drawn over bytes written and over block
   await pick(page, SUSTAINED);
   const fill = page.getByTestId('series-sustained-write').first();
   // One line per run, over bytes written, with the buyer's sentence of each run.
-  await expect(fill.locator('path.recharts-curve')).toHaveCount(2);
+  await expect(fill.locator('path.plot-line')).toHaveCount(2);
   const fillTicks = await tickTexts(fill);
   expect(
     fillTicks.length > 2 && fillTicks.every((t) => /^\d+(\.\d+)? ?(MiB|GiB|MB|GB)$|^0( B)?$/.test(t)),
@@ -72,7 +72,7 @@ test('the sustained write and the sweep: drawn over bytes written and over block
   await runBox(page, SUSTAINED[1]!).uncheck();
   await pick(page, [SWEEP]);
   const sweep = page.getByTestId('series-block-size-sweep').first();
-  await expect(sweep.locator('path.recharts-curve')).toHaveCount(1);
+  await expect(sweep.locator('path.plot-line')).toHaveCount(1);
   const ticks = await tickTexts(sweep);
   expect(ticks.length, `block-size ticks: ${ticks.join(', ')}`).toBeGreaterThanOrEqual(4);
   expect(
@@ -81,7 +81,7 @@ test('the sustained write and the sweep: drawn over bytes written and over block
   ).toBe(true);
   // ×655 from 512 B to 64 MiB: a log axis labelled in decades (recharts' own log ticks read
   // "1,000, 200, 60, 10, 3, 0.9, 0.2 MB/s").
-  const yTicks = await sweep.locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value').allTextContents();
+  const yTicks = await sweep.locator('[data-testid="y-tick"]').allTextContents();
   const decade = (t: string) => Number.isInteger(Math.log10(Number(t.replace(/ MB\/s$/, '').replace(/,/g, ''))));
   expect(yTicks.length >= 3 && yTicks.every(decade), `value ticks: ${yTicks.join(', ')}`).toBe(true);
   for (const scheme of ['light', 'dark'] as const) {
@@ -93,7 +93,7 @@ test('the sustained write and the sweep: drawn over bytes written and over block
   const reportSweep = page.getByTestId('report-preview').locator('[data-testid="report-chart"][data-chart-type="block-size-sweep"]');
   await expect(reportSweep).toHaveCount(2);
   // One line, and a legend of that run alone (the sustained write beside it has no sweep).
-  await expect(reportSweep.first().getByTestId('report-line')).toHaveCount(1);
+  await expect(reportSweep.first().getByTestId('series-line')).toHaveCount(1);
   await expect(reportSweep.first()).not.toContainText('#1 QEMU');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });

@@ -44,6 +44,39 @@ test('browser mode: Save PDF on Compare downloads a PDF with the runs’ labels;
     for (const label of SEED) expect(text).toContain(label);
     for (const figure of ['×3.29', '×0.53', '×69.5']) expect(text).toContain(figure);
 
+    // One drawing: Compare's seeks chart (151 beside 10,524 a second, ×69.5) and the PDF's are
+    // the same bars on the same log axis. Compare in both themes; the PDF's chart page as a
+    // picture (pdftoppm), the report being a light page.
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const iops = page.locator('[data-chart-id="iops"]');
+    await expect(iops).toHaveAttribute('data-scale', 'log');
+    await expect(iops.locator('svg rect[data-testid="bar"]')).toHaveCount(await iops.locator('svg rect[data-value]').count());
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await iops.scrollIntoViewIfNeeded();
+      await page.mouse.move(0, 0);
+      await iops.screenshot({ path: join(SCREENSHOT_DIR, `compare-iops-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdfPath], { encoding: 'utf8' }))![1]);
+    const chartPage = Array.from({ length: pages }, (_, i) => i + 1).find((n) =>
+      execFileSync('pdftotext', ['-f', String(n), '-l', String(n), pdfPath, '-'], { encoding: 'utf8' }).includes('Random I/O and seeks'),
+    );
+    expect(chartPage, 'the PDF page with the IOPS chart').toBeDefined();
+    expect(text).toContain('log scale: values span ×70');
+    execFileSync('pdftoppm', [
+      '-f',
+      String(chartPage),
+      '-l',
+      String(chartPage),
+      '-png',
+      '-r',
+      '110',
+      '-singlefile',
+      pdfPath,
+      join(SCREENSHOT_DIR, 'report-pdf-charts'),
+    ]);
+
     // The report view: the same sections and charts, in the app, with the paper choice.
     await page.getByRole('link', { name: 'Open the report view' }).click();
     await expect(page.getByTestId('page-report')).toBeVisible();
@@ -96,7 +129,7 @@ test('the self-contained HTML report shows every chart with the network disabled
       expect(box && box.width > 100 && box.height > 20).toBe(true);
     }
     // Every figure a run has is a bar with a width; the seeks bar of the HDD is short but there.
-    const bars = page.locator('rect[data-testid="report-bar"][data-value]');
+    const bars = page.locator('rect[data-testid="bar"][data-value]');
     const values = expected.charts.flatMap((c) => barsOf(c).filter((b) => b.value !== null));
     await expect(bars).toHaveCount(values.length);
     for (const bar of await bars.all()) expect(Number(await bar.getAttribute('width'))).toBeGreaterThan(0);

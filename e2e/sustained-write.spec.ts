@@ -103,9 +103,9 @@ test('New run: the sustained preset says its cost and the endurance share before
   // One line per run over the bytes written; the stream after the rest only the app's run has.
   // (A stream shorter than one interval, on a drive faster than this one, is a line of one point: a dot.)
   await expect(chart.getByRole('img', { name: /line chart of 2 runs over bytes written/ })).toBeVisible();
-  await expect(chart.locator('.recharts-line')).toHaveCount(2);
+  await expect(chart.locator('path.plot-line')).toHaveCount(2);
   await expect(chart).toContainText('MB/s');
-  await expect(page.locator('[data-chart-id="sustained-write:recovery"] .recharts-line')).toHaveCount(1);
+  await expect(page.locator('[data-chart-id="sustained-write:recovery"] path.plot-line')).toHaveCount(1);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await chart.scrollIntoViewIfNeeded();

@@ -143,7 +143,7 @@ try {
     references.push(await page.evaluate<number>(REFERENCE_WORK));
     compareLoads.push(await page.evaluate<number>(TICK_SIXTH_RUN));
     rerenders.push(await page.evaluate<number>(SWITCH_UNITS));
-    const series = await page.locator('[data-testid=series-time-series] path.recharts-curve').count();
+    const series = await page.locator('[data-testid=series-time-series] path.plot-line').count();
     if (series !== 3) throw new Error(`expected 3 time series in the Compare page, found ${series}`);
     await context.close();
   }

@@ -11,7 +11,7 @@ import type { Stores } from './stores/index.ts';
 import { lazyPage, type LazyPage } from './components/lazy-page.ts';
 
 // The heavy pages are loaded when first opened, so the first page is interactive sooner: the
-// chart pages carry recharts (most of the bundle), New run the settings table and its schemas
+// chart pages carry the chart registry and the report model, New run the settings table and its schemas
 // (zod, ~60 KB). The light pages (Overview, Library, Working set) are in the first bundle: made
 // lazy too, the Library's first load was ~150 ms slower (the page's chunks fetched after the
 // shell rendered, then its data), measured with `npm run bench:app` in one quiet window.

@@ -110,5 +110,5 @@ test('fleet.report as HTML: its text names every host, the fleet’s percentiles
   assert.match(text, /on a hard disk: an SSD like the fleet's would give ×4\.9 sequential and ×5\.4 random reads/);
   // The two charts of the fleet, drawn as the report draws Compare's: three bars per figure.
   assert.equal(html.match(/data-chart-type="fleet-percentiles"/g)?.length, 2);
-  assert.equal(html.match(/data-testid="report-bar"/g)?.length, 12);
+  assert.equal(html.match(/data-testid="bar"/g)?.length, 12);
 });

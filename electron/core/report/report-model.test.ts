@@ -6,7 +6,6 @@ import { loadReferenceRuns } from '../formats/reference.ts';
 import type { RunRecord } from '../model/results.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import { renderReportHtml, REPORT_CSP } from '../../../renderer/src/report/report-html.ts';
-import { barGeometry } from '../../../renderer/src/report/report-chart.ts';
 import { barsOf } from './charts/chart-model.ts';
 import { buildReport, ReportInputError } from './report-model.ts';
 import { MAX_REPORT_RUNS } from './paper.ts';
@@ -273,19 +272,6 @@ describe('what was measured, as it ran', () => {
     );
     assert.equal(doc.runs[0]!.method.tests[0]!.ran, '5 runs, 5.9 s, stopped: fixed count');
     assert.match(renderReportHtml(doc), /<li><code>seq1m-q8t1-read<\/code> [^<]*— 5 runs, 5\.9 s, stopped: fixed count<\/li>/);
-  });
-});
-
-describe('bar geometry', () => {
-  it('is linear from zero, and a tiny figure still shows a bar', () => {
-    const doc = buildReport(reference, { generatedAt: at });
-    const iops = doc.charts.find((c) => c.id === 'iops')!;
-    assert.equal(iops.shape, 'bars');
-    const seeks = iops.shape === 'bars' ? iops.categories.find((c) => c.test === 'seeks')! : null;
-    const { bars, plotWidth } = barGeometry(seeks!);
-    assert.equal(bars[1]!.width, plotWidth);
-    assert.equal(bars[0]!.width, Math.max(1, (151.4 / 10_524) * plotWidth));
-    assert.equal(bars[2]!.width, 0); // not in that run: no bar, the text says so
   });
 });
 

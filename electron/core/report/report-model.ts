@@ -78,7 +78,7 @@ export interface ReportDocument {
   summary: SummarySection[];
   /** HDD / SSD / SSD + dm-crypt, measured or forecast on this CPU; null when no run is encrypted and no ceilings are known. */
   encryption: EncryptionStory | null;
-  /** The chart registry's charts that print (charts/charts.ts), drawn by report-chart.ts. */
+  /** The chart registry's charts that print (charts/charts.ts), drawn by charts/chart-svg.ts (the app's drawing) in report-chart.ts. */
   charts: ChartModel[];
   /** Per comparison row, per run: the spread of that figure ("CV 2.1 %"), or null. */
   spreads: Array<Array<string | null>>;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
 import type { BarDatum } from '../view/compare-view.ts';
-import { BarChartView } from './bar-chart-view.ts';
+import { PlotChartView } from './plot-chart-view.ts';
 import { layoutBars, linearTicks, type PlacedBar } from './bar-layout.ts';
 import { logTicks } from '../view/axis-ticks.ts';
 import { draw } from './dom.ts';
@@ -146,7 +146,7 @@ test('the app draws every bar with its run number and its figure as a hover titl
       })),
     })),
   };
-  const app = await draw(h(BarChartView, { chart, labels: ['old disk', 'new disk'], scale: 'auto' }));
+  const app = await draw(h(PlotChartView, { chart, labels: ['old disk', 'new disk'], scale: 'auto' }));
   try {
     const bars = [...app.container.querySelectorAll('rect[data-testid="bar"]')];
     assert.equal(bars.length, 4);

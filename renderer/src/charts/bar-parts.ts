@@ -1,4 +1,4 @@
-// A bar's label in the app's bar chart (bar-chart-view.ts): plain SVG that says what it shows
+// A bar's label in the app's bar chart (bar-svg.ts): plain SVG that says what it shows
 // (data-testid, data-run), so tests and screen readers find it. createElement, not JSX, so
 // the renderer's tests run it in Node.
 import { createElement as h } from 'react';

@@ -73,7 +73,7 @@ test('access-curve runs: one cache curve, a line per run, in Compare and in the 
   try {
     const section = app.container.querySelector('[data-testid="series-cache-curve"]');
     assert.ok(section, 'the app draws the cache curve');
-    assert.equal(section.querySelectorAll('path.recharts-curve').length, 2, 'one line per run');
+    assert.equal(section.querySelectorAll('path.plot-line').length, 2, 'one line per run');
   } finally {
     await app.unmount();
   }
@@ -84,7 +84,7 @@ test('access-curve runs: one cache curve, a line per run, in Compare and in the 
   );
   const html = renderReportHtml(doc);
   const figure = html.slice(html.indexOf('data-chart-type="cache-curve"'));
-  assert.equal(figure.slice(0, figure.indexOf('</figure>')).match(/data-testid="report-line"/g)?.length, 2, 'the report prints both lines');
+  assert.equal(figure.slice(0, figure.indexOf('</figure>')).match(/data-testid="series-line"/g)?.length, 2, 'the report prints both lines');
 });
 
 test('the report says the cache curve in words, and the write volume of this month beside last when the library has samples', () => {

@@ -3,7 +3,6 @@
 // width the chart takes, and what follows the chart. One frame, so that the bar and the series
 // views stay alike for tests (data-testid, data-chart-id, data-scale) and screen readers.
 import { createElement as h, type ReactNode, type RefObject } from 'react';
-import { formatNumber } from '../../../electron/core/analysis/units.ts';
 import type { ChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import { chartText } from '../../../electron/core/report/charts/chart-text.ts';
 
@@ -11,14 +10,6 @@ import { chartText } from '../../../electron/core/report/charts/chart-text.ts';
 export function chartCaption(chart: ChartModel, scaleNote: string): string {
   return `(${chart.unitLabel}${chart.direction === 'lower' ? ', lower is better' : ''}, ${scaleNote})`;
 }
-
-/** A value as a tooltip says it: a plain number with the chart's unit, any other in its axis's format. */
-export function tooltipValue(chart: Exclude<ChartModel, { shape: 'table' }>, value: unknown, axisLabel: (v: number) => string): string {
-  return chart.valueFormat === 'number' ? `${formatNumber(Number(value))} ${chart.unitLabel}` : axisLabel(Number(value));
-}
-
-/** recharts' tooltip box in the page's theme (the series and encryption charts). */
-export const tooltipStyle = { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' };
 
 export function chartFrame(
   frame: {
@@ -47,8 +38,7 @@ export function chartFrame(
       'data-scale': scale.log ? 'log' : 'linear',
     },
     h(heading, { id: headingId }, model.title, ' ', h('span', { className: 'muted' }, chartCaption(model, scale.note))),
-    // The drawing is one named image (recharts' accessibility layer is off: it made each chart an
-    // unnamed role="application" tab stop reading out its ticks); its figures follow as a table.
+    // The drawing is one named image; its figures follow as a table.
     h('div', { ref: box, role: 'img', 'aria-label': text.name }, chart),
     ...after,
     h(

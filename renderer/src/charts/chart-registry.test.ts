@@ -1,5 +1,5 @@
 // The chart registry end to end: a chart type added through the registry alone is drawn by
-// the app's recharts view and by the report's SVG; a block-size sweep is one chart in both.
+// the app's chart view and printed in the report; a block-size sweep is one chart in both.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
@@ -93,7 +93,7 @@ test('a chart type added through the registry alone is drawn by the app view and
       const section = app.container.querySelector('[data-testid="series-throwaway-curve"]');
       assert.ok(section, 'the app draws the throwaway chart');
       assert.match(section.textContent ?? '', /Throwaway curve/);
-      assert.equal(section.querySelectorAll('path.recharts-curve').length, 2, 'one line per run');
+      assert.equal(section.querySelectorAll('path.plot-line').length, 2, 'one line per run');
     } finally {
       await app.unmount();
     }
@@ -102,7 +102,7 @@ test('a chart type added through the registry alone is drawn by the app view and
     const html = renderReportHtml(doc);
     const figure = html.slice(html.indexOf('data-chart-type="throwaway-curve"'));
     assert.ok(html.includes('data-chart-type="throwaway-curve"'), 'the report prints it');
-    assert.equal(figure.slice(0, figure.indexOf('</figure>')).match(/data-testid="report-line"/g)?.length, 2);
+    assert.equal(figure.slice(0, figure.indexOf('</figure>')).match(/data-testid="series-line"/g)?.length, 2);
   } finally {
     remove();
   }
@@ -131,7 +131,7 @@ test('an ATTO-style sweep of 18 block sizes is one chart with a line per run, in
     const charts = app.container.querySelectorAll('section.chart');
     assert.equal(charts.length, 1, 'one chart on the page');
     assert.equal(charts[0]!.getAttribute('data-testid'), 'series-block-size-sweep');
-    assert.equal(charts[0]!.querySelectorAll('path.recharts-curve').length, 2);
+    assert.equal(charts[0]!.querySelectorAll('path.plot-line').length, 2);
     assert.match(charts[0]!.textContent ?? '', /512 B/);
     assert.match(charts[0]!.textContent ?? '', /64 MiB/);
   } finally {
@@ -145,7 +145,7 @@ test('an ATTO-style sweep of 18 block sizes is one chart with a line per run, in
   );
   const html = renderReportHtml(doc);
   assert.equal(html.match(/data-testid="report-chart"/g)?.length, 1, 'one chart in the PDF, not 36');
-  assert.equal(html.match(/data-testid="report-point"/g)?.length, 36, '18 sizes × 2 runs as points');
+  assert.equal(html.match(/class="plot-point"/g)?.length, 36, '18 sizes × 2 runs as points');
   // Every figure is still in the report's table.
   assert.equal(doc.comparison.rows.filter((r) => r.kind === 'throughput').length, 18);
 });
@@ -197,7 +197,7 @@ test('every chart of the registry is named and has its figures as a table; lines
   try {
     const sections = [...app.container.querySelectorAll('section.chart')];
     assert.ok(sections.length >= 2, `a bar chart and a line chart: ${sections.map((s) => s.getAttribute('data-testid')).join(', ')}`);
-    // recharts' default makes each chart an unnamed role="application" tab stop.
+    // recharts made each chart an unnamed role="application" tab stop; none may come back.
     assert.equal(app.container.querySelectorAll('[role="application"]').length, 0, 'no chart is an unnamed application');
     for (const section of sections) {
       const id = section.getAttribute('data-testid');
@@ -211,7 +211,7 @@ test('every chart of the registry is named and has its figures as a table; lines
     }
     const bars = sections.find((s) => s.getAttribute('data-testid') === 'bars-throughput')!;
     assert.match(bars.querySelector('tbody')!.textContent!, /^sequential read 1M Q8T1400 MB\/s1,200 MB\/s \(×3\.00\)$/);
-    const dashes = [...app.container.querySelectorAll('[data-testid="series-block-size-sweep"] path.recharts-curve')].map((p) =>
+    const dashes = [...app.container.querySelectorAll('[data-testid="series-block-size-sweep"] path.plot-line')].map((p) =>
       p.getAttribute('stroke-dasharray'),
     );
     assert.equal(new Set(dashes).size, 2, `each line its own dash: ${dashes.join(' | ')}`);
@@ -266,16 +266,16 @@ test('throughput over time: every line is its test’s timed runs back to back, 
     const section = app.container.querySelector('[data-chart-id="time-series:seq1m-q8t1-read"]')!;
     assert.ok(section, 'the app draws it');
     assert.match(section.textContent ?? '', /1\.2 s in 6 runs/, 'the app says how long each line measured');
-    const axis = section.querySelector('.recharts-xAxis .recharts-cartesian-axis-line')!;
+    const axis = section.querySelector('[data-testid="x-axis"]')!;
     const [x1, x2] = [Number(axis.getAttribute('x1')), Number(axis.getAttribute('x2'))];
-    appFraction = firstX(section.querySelector('path.recharts-curve')!.getAttribute('d')!, x1, x2 - x1);
+    appFraction = firstX(section.querySelector('path.plot-line')!.getAttribute('d')!, x1, x2 - x1);
   } finally {
     await app.unmount();
   }
   const report = renderToStaticMarkup(h(ReportChartView, { chart, labels }));
   assert.match(report, /1\.2 s in 6 runs/, 'the report says it too');
-  // The report's plot: 64 px of value labels, 16 px of margin, in a 640-unit view box.
-  const reportFraction = firstX(/<path d="([^"]+)"[^>]*data-testid="report-line"/.exec(report)![1]!, 64, 560);
+  const [x1, x2] = /<line x1="([\d.]+)" x2="([\d.]+)"[^>]*data-testid="x-axis"/.exec(report)!.slice(1).map(Number) as [number, number];
+  const reportFraction = firstX(/<path d="([^"]+)"[^>]*data-testid="series-line"/.exec(report)![1]!, x1, x2 - x1);
   assert.ok(Math.abs(appFraction - 50 / 5500) < 0.002, `the app's first point at 50 ms of 5,500: ${appFraction}`);
   assert.ok(Math.abs(reportFraction - 50 / 5500) < 0.002, `the report's first point at 50 ms of 5,500: ${reportFraction}`);
 });

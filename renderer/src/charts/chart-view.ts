@@ -4,15 +4,14 @@
 import { createElement as h, useId, type ReactElement } from 'react';
 import type { ChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import type { ChartRegistry } from '../../../electron/core/report/charts/chart-registry.ts';
-import type { ScaleMode } from '../view/compare-view.ts';
-import { BarChartView } from './bar-chart-view.ts';
-import { SeriesChartView } from './series-chart-view.ts';
+import type { ScaleMode } from './chart-scale.ts';
+import { PlotChartView } from './plot-chart-view.ts';
 import { TableChartView } from './table-chart-view.ts';
 
 export function ChartView(props: { chart: ChartModel; labels: string[]; scale: ScaleMode; heading?: 'h2' | 'h3' }): ReactElement {
   const { chart, ...rest } = props;
   if (chart.shape === 'table') return h(TableChartView, { chart, ...(rest.heading ? { heading: rest.heading } : {}) });
-  return chart.shape === 'bars' ? h(BarChartView, { chart, ...rest }) : h(SeriesChartView, { chart, ...rest });
+  return h(PlotChartView, { chart, ...rest });
 }
 
 interface ChartsProps {

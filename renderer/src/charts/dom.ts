@@ -4,8 +4,8 @@ import { JSDOM } from 'jsdom';
 import { act, type ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 
-/** Every element is this wide: the charts draw at the width they measure. */
-const WIDTH = 900;
+/** Every element is this wide (draw's `width`, 900 px unless told): the charts draw at the width they measure. */
+let width = 900;
 
 export function installDom(): void {
   if ((globalThis as { document?: unknown }).document) return;
@@ -34,9 +34,9 @@ export function installDom(): void {
     y: 0,
     top: 0,
     left: 0,
-    width: WIDTH,
+    width,
     height: 300,
-    right: WIDTH,
+    right: width,
     bottom: 300,
     toJSON: () => ({}),
   });
@@ -44,8 +44,12 @@ export function installDom(): void {
 }
 
 /** Renders an element into a fresh container and returns it, effects and layout effects run. */
-export async function draw(element: ReactElement): Promise<{ container: HTMLElement; unmount: () => Promise<void> }> {
+export async function draw(
+  element: ReactElement,
+  options: { width?: number } = {},
+): Promise<{ container: HTMLElement; unmount: () => Promise<void> }> {
   installDom();
+  width = options.width ?? 900;
   const container = document.createElement('div');
   document.body.append(container);
   const root = createRoot(container);

@@ -17,11 +17,8 @@ async function ticks(series: LiveChartSeries[]): Promise<{ time: string[]; value
   const scale = liveScale(series);
   const app = await draw(h(LiveChart, { drawn: series, scale }));
   try {
-    const texts = (axis: string) =>
-      [...app.container.querySelectorAll(`.recharts-${axis}-tick-labels .recharts-cartesian-axis-tick-value`)].map(
-        (t) => t.textContent ?? '',
-      );
-    return { time: texts('xAxis'), values: texts('yAxis'), log: scale.log };
+    const texts = (axis: string) => [...app.container.querySelectorAll(`[data-testid="${axis}-tick"]`)].map((t) => t.textContent ?? '');
+    return { time: texts('x'), values: texts('y'), log: scale.log };
   } finally {
     await app.unmount();
   }

@@ -86,7 +86,7 @@ test('Compare: a line per run over bytes written, reaching the span; the sentenc
     const section = app.container.querySelector('[data-chart-id="sustained-write:fill"]');
     assert.ok(section, 'the app draws it');
     assert.equal(section.getAttribute('data-testid'), 'series-sustained-write');
-    assert.equal(section.querySelectorAll('path.recharts-curve').length, 2, 'one line per run');
+    assert.equal(section.querySelectorAll('path.plot-line').length, 2, 'one line per run');
     assert.match(section.textContent ?? '', /after 2\.0 GB this drive writes at 40 MB\/s/);
   } finally {
     await app.unmount();
@@ -102,13 +102,13 @@ test('the report prints both sustained-write charts with their lines and the sen
   const html = renderReportHtml(doc);
   const figure = html.slice(html.indexOf('data-chart-type="sustained-write"'));
   const first = figure.slice(0, figure.indexOf('</figure>'));
-  assert.equal(first.match(/data-testid="report-line"/g)?.length, 2);
+  assert.equal(first.match(/data-testid="series-line"/g)?.length, 2);
   assert.match(first, /a 20 GB copy would take 7 min 35 s, not 50 s/);
   // 40 beside 900 MB/s is a ×22 spread: a log axis with round decades (on a linear one the
   // slow line lay near zero), and round decimal steps of bytes written from 0 (it drew
   // "28.5 MiB, 226 MiB, 424 MiB": the first sample, a midpoint, the last).
   assert.match(first, /<figcaption[^>]*>[^<]*<span[^>]*> \(MB\/s, log scale: values span ×2\d, higher is better\)/);
   const texts = [...first.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
-  for (const tick of ['10', '100', '1,000', '0', '1.0 GB', '2.0 GB', '3.0 GB'])
+  for (const tick of ['10 MB/s', '100 MB/s', '1,000 MB/s', '0', '1.0 GB', '2.0 GB', '3.0 GB'])
     assert.ok(texts.includes(tick), `tick ${tick} in ${texts.join(' | ')}`);
 });

@@ -1,4 +1,4 @@
-// A page whose code is fetched when it is first needed (recharts, zod and the report model stay
+// A page whose code is fetched when it is first needed (the charts, zod and the report model stay
 // out of the first bundle). Not React.lazy alone: React 19 holds back content that replaces a
 // Suspense fallback until 300 ms after the fallback appeared (its FALLBACK_THROTTLE_MS), so
 // every first open of a lazy page waited at least 300 ms although its code arrived in ~50 ms

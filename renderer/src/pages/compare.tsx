@@ -9,7 +9,8 @@ import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CompareEncryption } from './compare-encryption.tsx';
 import { MAX_COMPARED, pickerColumns, sameRef } from '../stores/compare.ts';
-import { AUTO_LOG_SPREAD, buildCompareView, type CompareView, type ScaleMode } from '../view/compare-view.ts';
+import { buildCompareView, type CompareView } from '../view/compare-view.ts';
+import { AUTO_LOG_SPREAD, type ScaleMode } from '../charts/chart-scale.ts';
 
 const SCALES: ReadonlyArray<[ScaleMode, string]> = [
   ['auto', 'Auto'],

@@ -9,9 +9,7 @@ import type { Paper } from '../../../electron/core/report/paper.ts';
 import { SaveControls } from '../components/save-report.tsx';
 import { EmptyState, ErrorNote, formatDate, PageHeader, TableScroll } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';
-// The fleet's charts are bars (the model's type says so): the bar view alone, not chart-view's
-// choice of views, which would bring recharts' series charts (~400 KB) into this page's first load.
-import { BarChartView } from '../charts/bar-chart-view.ts';
+import { PlotChartView } from '../charts/plot-chart-view.ts';
 import { SERIES_COLORS } from '../charts/colors.ts';
 import { useCompare, useFleet } from '../stores/index.ts';
 import type { LibraryState } from '../stores/library.ts';
@@ -155,7 +153,8 @@ export function FleetPage() {
             </ol>
             <div className="chart-grid">
               {doc.charts.map((chart) => (
-                <BarChartView key={chart.id} chart={chart} labels={[...FLEET_CHART_LEGEND]} scale="linear" heading="h3" />
+                // On Compare's rule, as the fleet report draws them ('auto'): the page and the paper agree.
+                <PlotChartView key={chart.id} chart={chart} labels={[...FLEET_CHART_LEGEND]} scale="auto" heading="h3" />
               ))}
             </div>
           </section>

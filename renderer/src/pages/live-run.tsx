@@ -159,7 +159,7 @@ export function LiveRunPage() {
           <p className="muted">No samples yet.</p>
         ) : (
           <div className="chart" data-testid="live-chart" data-scale={scale.log ? 'log' : 'linear'}>
-            {/* One named image, not recharts' unnamed role="application" tab stop; the figures above are its text. */}
+            {/* One named image; the figures above are its text. */}
             <div role="img" aria-label={liveChartName(series)}>
               <LiveChart drawn={drawn} scale={scale} />
             </div>

@@ -6,6 +6,21 @@
 // the same numbers appear whichever Chromium prints it, or when a person prints the HTML.
 import type { Paper } from '../../../electron/core/report/paper.ts';
 
+/** Light-theme series colours (the report is always light), in run order. */
+// Each ≥ 4.5:1 against the white run numbers of the report's swatches.
+export const REPORT_COLORS = ['#2563eb', '#b45309', '#047857', '#7c3aed', '#dc2626', '#0e7490'];
+
+/**
+ * The colours the app's chart drawing (charts/chart-svg.ts) names as CSS variables, for paper:
+ * the same SVG is light in the report inside the dark app too, since they are set on .report.
+ */
+const CHART_VARIABLES = [
+  ...REPORT_COLORS.map((c, i) => `--series-${i}: ${c};`),
+  '--text: #111827;',
+  '--muted: #4b5563;',
+  '--grid: #e5e7eb;',
+].join(' ');
+
 const PAGE_SIZE: Record<Paper, string> = { a4: 'A4', letter: 'letter' };
 
 export function pageCss(paper: Paper): string {
@@ -18,7 +33,12 @@ export function pageCss(paper: Paper): string {
 }
 
 export const REPORT_CSS = `
-.report { color-scheme: light; background: #fff; color: #111827; font: 9.5pt/1.4 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif;
+.report { ${CHART_VARIABLES}
+  /* A name is printed as the user or a file wrote it (a run, a machine, a host, a device): one of
+     200 characters without a space ran off the page's right margin (issue 38, item 16). Any word
+     breaks where it must, in every block and table cell; words that fit are never broken. */
+  overflow-wrap: anywhere;
+  color-scheme: light; background: #fff; color: #111827; font: 9.5pt/1.4 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif;
   -webkit-print-color-adjust: exact; print-color-adjust: exact; max-width: 190mm; margin: 0 auto; }
 .report h1 { font-size: 17pt; margin: 0 0 2mm; line-height: 1.2; }
 .report h2 { font-size: 12.5pt; margin: 6mm 0 2mm; padding-bottom: 1mm; border-bottom: 1px solid #d1d5db; break-after: avoid; }
@@ -38,20 +58,24 @@ export const REPORT_CSS = `
 .report .run-card h3, .report .method-run h3 { margin-top: 0; }
 .report dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.5mm 3mm; margin: 0; font-size: 8.5pt; }
 .report dt { color: #6b7280; }
-.report dd { margin: 0; overflow-wrap: anywhere; }
+.report dd { margin: 0; }
 .report .stack-title { margin: 1.5mm 0 0.5mm; font-size: 8pt; color: #6b7280; }
-.report ol.stack { margin: 0; padding-left: 5mm; font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; overflow-wrap: anywhere; }
+.report ol.stack { margin: 0; padding-left: 5mm; font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; }
 .report .charts { display: grid; grid-template-columns: 1fr; gap: 2mm; }
 .report figure.chart { margin: 0; break-inside: avoid; }
 .report figure.chart figcaption { font-size: 8.5pt; font-weight: bold; margin-bottom: 1mm; }
-.report figure.chart svg { display: block; font-family: "DejaVu Sans", Arial, sans-serif; overflow: visible; }
-/* A chart's text is sized by its drawing's width (a viewBox): in a 390 px window it shrank to
-   ~5 px, and at 200 % zoom it grew less than the text around it. On screen the drawing keeps at
-   least its natural 640 px (10 px text) and its figure scrolls sideways where the window is
-   narrower (a chart may: WCAG 1.4.10 excepts two-dimensional content); paper fits it to the page. */
-.report figure.chart:has(> svg) { overflow-x: auto; }
-.report figure.chart > svg { min-width: 640px; }
-@media print { .report figure.chart > svg { min-width: 0; } }
+.report figure.chart .chart-drawing { margin-top: 1mm; }
+/* The drawing is the app's, drawn 640 px wide (report-chart.ts); paper scales it to the text width.
+   Its text is sized by that width: in a 390 px window it shrank to ~5 px, and at 200 % zoom it grew
+   less than the text around it. On screen the drawing keeps at least its natural 640 px and scrolls
+   sideways where the window is narrower (a chart may: WCAG 1.4.10 excepts two-dimensional content). */
+.report figure.chart .chart-drawing { overflow-x: auto; }
+.report figure.chart .chart-drawing > svg { display: block; width: 100%; height: auto; min-width: 640px;
+  font-family: "DejaVu Sans", Arial, sans-serif; overflow: visible; }
+@media print { .report figure.chart .chart-drawing > svg { min-width: 0; } .report figure.chart .chart-drawing { overflow: visible; } }
+.report ol.chart-legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.5mm 4mm; font-size: 8pt; }
+.report ol.chart-legend li { min-width: 0; }
+.report figure.chart .chart-note { font-size: 8pt; color: #4b5563; margin: 1mm 0 0; }
 .report table.figures { width: 100%; border-collapse: collapse; font-size: 7.5pt; }
 .report table.figures thead { display: table-header-group; }
 .report table.figures th, .report table.figures td { border-bottom: 1px solid #e5e7eb; padding: 1mm 1.2mm; text-align: left; vertical-align: top; }

@@ -5,7 +5,7 @@
 // flags. Its sentences (analysis/encryption-story.ts, as `compare` prints them) open the summary.
 import { createElement as h, type ReactElement } from 'react';
 import type { EncryptionStory, StoryColumn } from '../../../electron/core/report/report-model.ts';
-import { REPORT_COLORS } from './report-chart.ts';
+import { Swatch } from './report-chart.ts';
 
 const mb = (bps: number) => `${(bps / 1e6).toLocaleString('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 })} MB/s`;
 const SOURCE_WORD = { measured: 'measured', imported: 'imported', reference: 'published' } as const;
@@ -31,18 +31,7 @@ export function EncryptionSection({ story }: { story: EncryptionStory }): ReactE
           'tr',
           null,
           h('th', { scope: 'col' }, ''),
-          ...story.columns.map((c) =>
-            h(
-              'th',
-              { scope: 'col', key: c.runIndex },
-              h(
-                'span',
-                { className: 'swatch', style: { background: REPORT_COLORS[c.runIndex % REPORT_COLORS.length] } },
-                `#${c.runIndex + 1}`,
-              ),
-              ` ${c.heading}`,
-            ),
-          ),
+          ...story.columns.map((c) => h('th', { scope: 'col', key: c.runIndex }, h(Swatch, { index: c.runIndex }), ` ${c.heading}`)),
         ),
       ),
       h(

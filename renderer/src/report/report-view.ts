@@ -6,7 +6,7 @@
 import { createElement as h, Fragment, type ReactElement, type ReactNode } from 'react';
 import type { Delta } from '../../../electron/core/analysis/compare.ts';
 import type { ReportDocument, ReportRun } from '../../../electron/core/report/report-model.ts';
-import { REPORT_COLORS, ReportChartView } from './report-chart.ts';
+import { ReportChartView, Swatch } from './report-chart.ts';
 import { counted } from '../../../electron/core/model/display.ts';
 import { WorkingSetTables } from './working-set-view.ts';
 import { EncryptionSection } from './report-encryption.ts';
@@ -18,10 +18,6 @@ const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', n
 export function reportDate(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-function Swatch({ index }: { index: number }): ReactElement {
-  return h('span', { className: 'swatch', style: { background: REPORT_COLORS[index % REPORT_COLORS.length] } }, `#${index + 1}`);
 }
 
 function Section({ id, title, children }: { id: string; title: string; children?: ReactNode }): ReactElement {

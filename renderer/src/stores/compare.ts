@@ -4,7 +4,7 @@ import type { ApiError, RunRef, RunSummary } from '../../../electron/core/api/co
 import type { ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
-import type { ScaleMode } from '../view/compare-view.ts';
+import type { ScaleMode } from '../charts/chart-scale.ts';
 
 export const MAX_COMPARED = 6;
 

@@ -3,9 +3,10 @@
 // speedup table, and each run's warnings; plus the axis and label geometry the app's charts
 // use. Pure, so tests and the app benchmark can run it without a browser.
 import { compareRuns, testTitle, type Comparison, type CompareRow } from '../../../electron/core/analysis/compare.ts';
-import { formatNumber, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
+import type { ThroughputUnit } from '../../../electron/core/analysis/units.ts';
 import type { BarChartModel, ChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
+import { logDomain } from '../charts/chart-scale.ts';
 import type { RunRecord, Warning } from '../../../electron/core/model/results.ts';
 
 export interface BarDatum {
@@ -23,8 +24,6 @@ export interface BarLabelText {
   value: string;
   ratio?: string;
 }
-
-export type ScaleMode = 'auto' | 'linear' | 'log';
 
 /** Pixels per character of a 10 px label, a little generous so that estimates never overlap. */
 export const LABEL_CHAR_PX = 5.8;
@@ -47,31 +46,6 @@ export function labelRoomPx(data: ReadonlyArray<{ labels: Array<BarLabelText | u
     room = Math.max(room, layout === 'line' ? 16 : layout === 'two-lines' ? 28 : text.length * LABEL_CHAR_PX + 8);
   }
   return room;
-}
-
-/**
- * Past this spread (largest / smallest bar) a linear axis draws the small bars as nothing:
- * 42 MB/s beside 6,332 MB/s is a 0.2-pixel bar on a 300-pixel chart. "auto" then uses a
- * log axis, on which every bar keeps a readable height.
- */
-export const AUTO_LOG_SPREAD = 10;
-
-export interface ScaleChoice {
-  log: boolean;
-  /** Said next to the chart's title: why this axis ("log scale: values span ×150"). */
-  note: string;
-}
-
-export function chooseScale(data: readonly object[], keys: string[], mode: ScaleMode): ScaleChoice {
-  const values = data
-    .flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k]))
-    .filter((v): v is number => typeof v === 'number' && v > 0);
-  const spread = values.length > 0 ? Math.max(...values) / Math.min(...values) : 1;
-  const span = `values span ×${formatNumber(Math.round(spread))}`;
-  if (mode === 'log') return { log: true, note: 'log scale' };
-  if (mode === 'linear')
-    return { log: false, note: spread >= AUTO_LOG_SPREAD ? `linear scale: ${span}, small bars may not show` : 'linear scale' };
-  return spread >= AUTO_LOG_SPREAD ? { log: true, note: `log scale: ${span}` } : { log: false, note: 'linear scale' };
 }
 
 export interface RunWarnings {
@@ -108,7 +82,7 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
   };
 }
 
-/** A bar chart model as recharts rows: one per category, its runs' values keyed r0…r5. */
+/** A bar chart model as rows: one per category, its runs' values keyed r0…r5 (bar-layout.ts places them). */
 export function barRows(chart: BarChartModel): BarDatum[] {
   return chart.categories.map((category) => {
     const datum: BarDatum = { test: category.test, title: category.title, labels: [] };
@@ -120,17 +94,6 @@ export function barRows(chart: BarChartModel): BarDatum[] {
     if (category.bars.some((b) => b.basis)) datum.bases = category.bars.map((b) => b.basis);
     return datum;
   });
-}
-
-/** Log axes cannot show 0 or nothing: the domain spans the positive values with headroom. */
-export function logDomain(data: readonly object[], keys: string[]): [number, number] {
-  const values = data
-    .flatMap((d) => keys.map((k) => (d as Record<string, unknown>)[k]))
-    .filter((v): v is number => typeof v === 'number' && v > 0);
-  if (values.length === 0) return [1, 10];
-  const min = Math.min(...values);
-  const max = Math.max(...values);
-  return [10 ** Math.floor(Math.log10(min)), 10 ** Math.ceil(Math.log10(max))];
 }
 
 export { testTitle };

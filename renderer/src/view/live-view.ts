@@ -2,7 +2,7 @@
 import { testTitle } from '../../../electron/core/model/catalog.ts';
 import { formatNumber } from '../../../electron/core/analysis/units.ts';
 import type { LiveRun, LiveSample } from '../stores/runs.ts';
-import { AUTO_LOG_SPREAD } from './compare-view.ts';
+import { AUTO_LOG_SPREAD } from '../charts/chart-scale.ts';
 import { SERIES_COLORS } from '../charts/colors.ts';
 import { SERIES_DASHES } from '../../../electron/core/report/charts/chart-model.ts';
 

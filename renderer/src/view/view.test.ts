@@ -1,17 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunRecord, TestResult } from '../../../electron/core/model/results.ts';
-import {
-  barRows,
-  buildCompareView,
-  chartDomain,
-  chooseScale,
-  labelLayout,
-  labelRoomPx,
-  logDomain,
-  wrapTickLabel,
-  type CompareView,
-} from './compare-view.ts';
+import { barRows, buildCompareView, chartDomain, labelLayout, labelRoomPx, wrapTickLabel, type CompareView } from './compare-view.ts';
+import { chooseScale, logDomain } from '../charts/chart-scale.ts';
 import type { BarChartModel, SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
 import { downsample } from '../../../electron/core/report/charts/series-charts.ts';
 import { buildSpec, costPreview, formFields, presetDefaults, WORKLOAD_CHOICES } from './new-run-form.ts';

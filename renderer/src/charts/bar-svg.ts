@@ -1,49 +1,39 @@
-// The app's view of a bar chart model (core/report/charts/chart-model.ts): one bar per run in
-// each category, numbered, labelled with its value and its ratio to #1, on the axis the page's
-// scale switch chooses. Plain SVG from bar-layout.ts (why not recharts: see there). It names
-// no chart type: the model says it all. There is no legend in the chart: the numbered,
-// coloured list of runs above the charts is the legend (one for all charts), and each bar
-// carries its run's number.
-import { createElement as h, memo, useId, useMemo, type ReactElement, type ReactNode } from 'react';
+// A bar chart model (core/report/charts/chart-model.ts) drawn as plain SVG at a given width:
+// one bar per run in each category, numbered, labelled with its value and its ratio to #1, on
+// the axis chart-scale.ts chose. The app's Compare and Fleet pages and the printed report draw
+// this same element (issue 37: the report had its own drawing, linear where Compare was log).
+// No hooks and no DOM: react-dom/server renders it for the HTML report and the PDF. Colours are
+// CSS variables (styles.css for the app's light and dark themes, report-css.ts for paper).
+// It names no chart type: the model says it all. There is no legend inside: the numbered,
+// coloured list of runs beside the charts is the legend, and each bar carries its run's number.
+import { createElement as h, type ReactElement, type ReactNode } from 'react';
 import { formatAxisValue, type BarChartModel } from '../../../electron/core/report/charts/chart-model.ts';
-import { barRows, chooseScale, type BarDatum, type ScaleMode } from '../view/compare-view.ts';
-import { layoutBars, type BarLayout, type ColumnsLayout, type PlacedBar, type RowsLayout } from './bar-layout.ts';
+import { barRows } from '../view/compare-view.ts';
+import { layoutBars, type ColumnsLayout, type PlacedBar, type RowsLayout } from './bar-layout.ts';
 import { BarLabel } from './bar-parts.ts';
 import { SERIES_COLORS } from './colors.ts';
-import { chartFrame } from './chart-frame.ts';
-import { useWidth } from './use-width.ts';
 
-export const BarChartView = memo(function BarChartView({
+export function BarsSvg({
   chart,
   labels,
-  scale,
-  heading = 'h2',
+  width,
+  log,
 }: {
   chart: BarChartModel;
   labels: string[];
-  scale: ScaleMode;
-  heading?: 'h2' | 'h3';
-}) {
-  const [box, width] = useWidth<HTMLDivElement>();
-  const headingId = useId();
-  const data = useMemo(() => barRows(chart), [chart]);
-  const keys = useMemo(() => labels.map((_, i) => `r${i}`), [labels]);
-  const choice = useMemo(() => chooseScale(data, keys, scale), [data, keys, scale]);
-  const layout = useMemo(
-    () => (width ? layoutBars(data, labels.length, width, choice.log) : null),
-    [data, labels.length, width, choice.log],
-  );
-  return chartFrame(
-    { chart, testId: `bars-${chart.type}`, scale: choice, heading, headingId, box, labels },
-    layout ? h(BarsSvg, { chart, layout, labels }) : null,
-    h(Bases, { chart, data }),
-  );
-});
-
-function BarsSvg({ chart, layout, labels }: { chart: BarChartModel; layout: BarLayout; labels: string[] }): ReactElement {
+  width: number;
+  log: boolean;
+}): ReactElement {
+  const layout = layoutBars(barRows(chart), labels.length, width, log);
   return h(
     'svg',
-    { width: layout.width, height: layout.height, className: 'bar-chart', 'data-layout': layout.orientation },
+    {
+      width: layout.width,
+      height: layout.height,
+      viewBox: `0 0 ${layout.width} ${layout.height}`,
+      className: 'bar-chart',
+      'data-layout': layout.orientation,
+    },
     ...(layout.orientation === 'columns' ? columnsParts(chart, layout) : rowsParts(layout)),
     ...layout.bars.map((bar) => barRect(chart, bar, labels)),
   );
@@ -81,7 +71,8 @@ const runNumber = (bar: PlacedBar, x: number, y: number, anchor: 'middle' | 'sta
       key: `n${bar.category}-${bar.run}`,
       x,
       y,
-      fontSize: 9,
+      // 10 px, the least a printed chart's text may be (e2e/chart-text.spec.ts).
+      fontSize: 10,
       fill: 'var(--muted)',
       textAnchor: anchor,
       'data-testid': 'bar-run',
@@ -159,32 +150,4 @@ function rowsParts(layout: RowsLayout): ReactNode[] {
       ),
     ),
   ];
-}
-
-/** What each bar stands on (a workload's passes and their range), per run, under the chart. */
-function Bases({ chart, data }: { chart: BarChartModel; data: BarDatum[] }) {
-  const rows = data.filter((d) => d.bases?.some(Boolean));
-  if (rows.length === 0) return null;
-  return h(
-    'dl',
-    { className: 'pass-ranges', 'data-testid': `bases-${chart.type}` },
-    ...rows.map((d) =>
-      h(
-        'div',
-        { key: d.title },
-        h('dt', null, d.title),
-        ...d.bases!.map((basis, i) =>
-          basis
-            ? h(
-                'dd',
-                { key: i, 'data-run': i },
-                h('span', { className: 'swatch', style: { background: SERIES_COLORS[i] } }, `#${i + 1}`),
-                ' ',
-                `${d.labels[i]?.value}: ${basis}`,
-              )
-            : null,
-        ),
-      ),
-    ),
-  );
 }
