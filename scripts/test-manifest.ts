@@ -148,6 +148,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/model/worker-options.test.ts': [],
   'electron/core/report/report-model.test.ts': [],
   'electron/core/store/library.test.ts': [],
+  'electron/core/store/stored-row.test.ts': [],
   'electron/core/store/unsaved.test.ts': [],
   'electron/core/system/cpu-load.test.ts': [],
   'electron/core/system/degrade.test.ts': [],
