@@ -4,7 +4,14 @@
 // tells the whole story (analysis/assessment-story.ts).
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, withLibrary } from '../library-cli.ts';
-import { assessmentRunIds, assessmentSteps, type Assessment, type AssessmentField } from '../../core/model/assessment.ts';
+import {
+  assessmentRunIds,
+  assessmentSteps,
+  isUnreadableAssessment,
+  type Assessment,
+  type AssessmentField,
+  type AssessmentListItem,
+} from '../../core/model/assessment.ts';
 import type { Library } from '../../core/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
@@ -13,6 +20,7 @@ const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--
        diskdelta assess set A [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
        diskdelta assess show A [--json]
        diskdelta assess list [--json]
+       diskdelta assess delete A
        diskdelta assess report A [--out FILE] [--html] [--force] [--paper a4|letter]
 
 An upgrade assessment walks through: 1. the current disk (before), 2. the new one (after: measured
@@ -24,6 +32,8 @@ an SSD (a working-set scan), 6. the report. It is kept in the library, so step 2
   --discard OFF,ON                          discard-cost's runs without and with discard
   --working-set ID                          a working-set scan (diskdelta working-set DIR)
 A step whose run was deleted from the library is empty again, and \`assess show\` says which run went.
+\`assess delete\` removes an assessment (its runs stay in the library); \`assess list\` marks one the
+library can no longer read (a file changed outside DiskDelta) and says what is wrong with it.
 ${DB_HELP}`;
 
 const STEP_FLAGS = {
@@ -66,6 +76,16 @@ function requireAssessment(library: Library, id: number): Assessment {
   const a = library.getAssessment(id);
   if (!a) throw new CliFailure(`no assessment ${id} in the library ${library.path} ('diskdelta assess list' shows them)`);
   return a;
+}
+
+/** One line of `assess list`: the steps done, or, for a row the library can no longer read, what is wrong. */
+export function assessmentListLine(a: AssessmentListItem): string {
+  const head = `${String(a.id).padStart(4)}  ${a.label}`;
+  if (isUnreadableAssessment(a))
+    return `${head}  (cannot be read: ${a.unreadable}; 'diskdelta assess delete ${a.id}' removes it, its runs stay)`;
+  // The report is the last step and never "done": the steps counted are the measuring ones.
+  const steps = assessmentSteps(a).filter((s) => s.id !== 'report');
+  return `${head}  (${steps.filter((s) => s.done).length} of ${steps.length} steps)`;
 }
 
 /** The assessment's steps, done or with what to do next. */
@@ -143,17 +163,18 @@ export const assessCommand: CliCommand = {
             ? `${JSON.stringify(all, null, 2)}\n`
             : all.length === 0
               ? 'No assessments yet: diskdelta assess start LABEL --before RUN starts one.\n'
-              : all
-                  .map((a) => {
-                    // The report is the last step and never "done": the steps counted are the measuring ones.
-                    const steps = assessmentSteps(a).filter((s) => s.id !== 'report');
-                    return `${String(a.id).padStart(4)}  ${a.label}  (${steps.filter((s) => s.done).length} of ${steps.length} steps)`;
-                  })
-                  .join('\n') + '\n',
+              : all.map(assessmentListLine).join('\n') + '\n',
         );
         return 0;
       }
-      throw new UsageError(`'${verb ?? ''}' is not an assess verb: use start, set, show, list or report`);
+      if (verb === 'delete') {
+        const id = parseAssessmentId(positionals[0]);
+        if (!library.deleteAssessment(id))
+          throw new CliFailure(`no assessment ${id} in the library ${library.path} ('diskdelta assess list' shows them)`);
+        writeOut(`Deleted assessment ${id} (its runs stay in the library).\n`);
+        return 0;
+      }
+      throw new UsageError(`'${verb ?? ''}' is not an assess verb: use start, set, show, list, delete or report`);
     });
   },
 };

@@ -18,12 +18,16 @@ export const deleteCommand: CliCommand = {
     if (positionals.length === 0) throw new UsageError('which run? Usage: diskdelta delete ID...');
     const ids = [...new Set(positionals.map(parseRunId))];
     return withLibrary('delete', values.db, (library) => {
-      const runs = library.transaction(() => {
-        const found = requireRuns(library, ids);
+      const labels = library.transaction(() => {
+        // A run the library can no longer read (stored-row.ts) is deleted too: it is what its message tells the user to do.
+        const { runs, unreadable } = library.readRuns(ids);
+        const label = (id: number, i: number) => runs[i]?.label ?? unreadable.find((u) => u.id === id)?.label;
+        const missing = ids.filter((id, i) => label(id, i) === undefined);
+        if (missing.length > 0) requireRuns(library, missing);
         for (const id of ids) library.deleteRun(id);
-        return found;
+        return ids.map((id, i) => [id, label(id, i)] as const);
       });
-      for (const run of runs) writeOut(`Deleted run ${run.id} "${run.label}".\n`);
+      for (const [id, label] of labels) writeOut(`Deleted run ${id} "${label}".\n`);
       return 0;
     });
   },

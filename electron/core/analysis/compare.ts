@@ -30,6 +30,7 @@ import {
   throughputLabel,
   type ThroughputUnit,
 } from './units.ts';
+import { appendAll } from '../model/extremes.ts';
 
 /** 'figure': a figure of a kind that is not a rate (seconds per phase, cipher ceiling, forecast). */
 export type MetricKind = 'throughput' | 'iops' | 'latency' | 'figure' | 'extra';
@@ -122,9 +123,9 @@ export function compareRuns(runs: RunRecord[], options: { unit?: ThroughputUnit 
     for (const metric of metricsFor(test, results)) {
       rows.push(buildRow(test, metric, results, unit));
     }
-    rows.push(...figureRows(test, results, unit));
+    appendAll(rows, figureRows(test, results, unit));
   }
-  rows.push(...extraRows(runs));
+  appendAll(rows, extraRows(runs));
   return {
     unit,
     unitLabel: throughputLabel(unit),

@@ -13,6 +13,7 @@
 //    HDD in a fleet of SSDs would be "low" and no fast SSD ever "high".
 //  - fio gives one mean per job: no figure here has a run-to-run spread, and each row says so.
 import type { RunRecord, TestResult } from '../model/results.ts';
+import { fixedDecimals } from './units.ts';
 
 export const FLEET_FIGURES = [
   { id: 'seqRead', label: 'sequential read', test: 'seq1m-q8t1-read', metric: 'bytesPerSec' },
@@ -74,7 +75,7 @@ function hostOf(run: RunRecord): string {
 }
 
 function ratioText(x: number): string {
-  return `×${x >= 10 ? Math.round(x) : x.toFixed(1)}`;
+  return `×${fixedDecimals(x, x >= 10 ? 0 : 1)}`;
 }
 
 export function compareFleet(runs: readonly RunRecord[]): FleetComparison {

@@ -8,7 +8,8 @@ import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 
 export interface FleetLibrary {
   listRuns(filter?: RunFilter): RunSummary[];
-  getRuns(ids: readonly number[]): Array<RunRecord | null>;
+  /** A run the library can no longer read is null here (store/stored-row.ts): it never breaks the fleet of the others. */
+  readRuns(ids: readonly number[]): { runs: Array<RunRecord | null> };
 }
 
 /** One fleet measurement: the hosts' runs saved together. */
@@ -28,8 +29,8 @@ export function fleetRunsOf(library: FleetLibrary, ids?: readonly number[]): Run
     .filter((s) => s.sourceFormat === 'fio' && (wanted === null || wanted.has(s.id)))
     .map((s) => s.id);
   return library
-    .getRuns(fio)
-    .filter((run): run is RunRecord => run !== null && Boolean(run.sourceMeta['fio.host']))
+    .readRuns(fio)
+    .runs.filter((run): run is RunRecord => run !== null && Boolean(run.sourceMeta['fio.host']))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 

@@ -10,6 +10,7 @@ import type { CompareRow, Comparison, Delta } from './compare.ts';
 import { formatDiskSize, summaryOfResult, VERDICT_DAYS, windowOf, workingSetVerdict, WORKING_SET_TEST } from './working-set.ts';
 import type { EncryptionStory } from './encryption-story.ts';
 import { ACCESS_CURVE_TEST, curveOfResult, curveVerdict } from './access-trace.ts';
+import { fixedDecimals } from './units.ts';
 
 export interface SummarySection {
   id: string;
@@ -82,7 +83,7 @@ function changeText(delta: Delta): string {
   const noise = delta.beyondSpread === 'no' ? ', within the runs’ spread: may be noise' : '';
   if (delta.verdict === 'same' || delta.ratioText === '×1.00') return `unchanged (${delta.ratioText}${noise})`;
   if (delta.ratio >= 1) return `${delta.ratioText} faster${noise}`;
-  return `${delta.ratioText} (${Math.abs(delta.percentChange).toFixed(0)} % slower${noise})`;
+  return `${delta.ratioText} (${fixedDecimals(Math.abs(delta.percentChange), 0)} % slower${noise})`;
 }
 
 function meaningOf(found: Array<{ delta: Delta; random: boolean; reads: boolean }>): string {

@@ -5,6 +5,7 @@
 // when the drive warmed while it fell AND was near its hot mark, never from the fall alone.
 import type { DriveTemperature, TestResult, Warning } from '../model/results.ts';
 import { celsiusText as deg } from '../model/temperature-text.ts';
+import { maxOf } from '../model/extremes.ts';
 
 /**
  * Where DiskDelta assumes a drive starts to throttle when it reports no warning temperature:
@@ -51,7 +52,7 @@ export function thermalWarnings(results: readonly TestResult[], t: DriveTemperat
     if (readings.length < 2 || runs.length < 2) continue;
     const [first, last] = [runs[0]!, runs.at(-1)!];
     const rise = readings.at(-1)!.celsius - readings[0]!.celsius;
-    const peak = Math.max(...readings.map((x) => x.celsius));
+    const peak = maxOf(readings.map((x) => x.celsius))!;
     if (first > 0 && last <= first * (1 - FALL) && rise >= RISE_C && peak >= hot.celsius - NEAR_C) {
       byTest.set(r.test, {
         code: 'thermal-throttling',

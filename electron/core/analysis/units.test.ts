@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
+import { judgeChange } from './significance.ts';
 import {
   bytesPerSecFrom,
   bytesPerSecTo,
   formatBytes,
   formatIops,
   formatLatency,
+  formatNumber,
   formatPercent,
   formatRatio,
   formatThroughput,
@@ -70,4 +72,31 @@ describe('units', () => {
     assert.equal(parseThroughputUnit('K/sec'), 'KB');
     assert.equal(parseThroughputUnit('GB'), null);
   });
+});
+
+test('no figure, ratio or percent is ever printed in exponent notation, however huge or tiny (#38)', () => {
+  const exponent = /\de[+-]?\d/i;
+  const huge = [1e21, 3.0145556583998014e21, 1e30, 1e100, 1.7e308];
+  const tiny = [1e-7, 1.234e-7, 1e-13, 1e-30, 5e-324];
+  for (const x of [...huge, ...tiny]) {
+    for (const text of [
+      formatRatio(x),
+      formatRatio(x, 'lower'),
+      formatNumber(x),
+      formatNumber(-x),
+      formatThroughput(x),
+      formatThroughput(x, 'KB'),
+      formatIops(x),
+      formatLatency(x),
+      formatBytes(x),
+      formatPercent(x),
+      formatPercent(-x),
+      judgeChange({ value: 1, logSd: 0.01 }, { value: x, logSd: 0.01 })!.reason,
+    ])
+      assert.doesNotMatch(text, exponent, `${x}: ${text}`);
+  }
+  assert.equal(formatRatio(3.0145556583998014e21), '×3014555658399801400000');
+  assert.equal(formatNumber(1.234e-7), '0.000000123');
+  assert.equal(formatNumber(1e-30), '<0.000000000001');
+  assert.match(judgeChange({ value: 1, logSd: 0.01 }, { value: 12345, logSd: 0.01 })!.reason, /the change \(×12300\)/);
 });

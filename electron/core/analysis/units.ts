@@ -54,6 +54,34 @@ export function bytesPerSecFrom(value: number, unit: ThroughputUnit): number {
  */
 const GROUPED = new Intl.NumberFormat('en-US');
 
+// JavaScript's own number text turns to exponent notation at the ends of the range: toFixed from
+// 1e21 up ("×3.0145556583998014e+21 faster" was printed once, #38), toPrecision below 1e-6 and
+// from 10^digits up ("×1.23e+4"), String() for both. A person reads neither, and every figure,
+// ratio and percent shown goes through the two functions below instead.
+const plainFormats = new Map<string, Intl.NumberFormat>();
+function plainFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = JSON.stringify(options);
+  let format = plainFormats.get(key);
+  if (!format) plainFormats.set(key, (format = new Intl.NumberFormat('en-US', { useGrouping: false, ...options })));
+  return format;
+}
+
+/** The figures below this are printed as "<" it: thirty zeros after the point say nothing more. */
+const SMALLEST_SHOWN = 1e-12;
+
+/** x.toFixed(decimals), never in exponent notation (toFixed switches at 1e21). */
+export function fixedDecimals(x: number, decimals: number): string {
+  if (!Number.isFinite(x) || Math.abs(x) < 1e21) return x.toFixed(decimals);
+  return plainFormat({ minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(x);
+}
+
+/** x.toPrecision(digits), never in exponent notation: 12,345 at 3 digits is "12300", 1.234e-7 is "0.000000123". */
+export function significantDigits(x: number, digits: number): string {
+  if (!Number.isFinite(x) || x === 0) return x.toFixed(Math.max(0, digits - 1));
+  if (Math.abs(x) < SMALLEST_SHOWN) return `${x < 0 ? '>-' : '<'}${fixedDecimals(SMALLEST_SHOWN, 12)}`;
+  return plainFormat({ minimumSignificantDigits: digits, maximumSignificantDigits: digits }).format(x);
+}
+
 /**
  * A plain number with precision that suits its size: thousands get separators and no
  * decimals (40,300), whole numbers as they are (98), hundreds one decimal (135.9), smaller
@@ -66,7 +94,7 @@ export function formatNumber(value: number): string {
   if (Number.isInteger(value)) return String(value);
   if (abs >= 100) return value.toFixed(1);
   if (abs >= 1 || abs === 0) return value.toFixed(2);
-  return value.toPrecision(3);
+  return significantDigits(value, 3);
 }
 
 /**
@@ -105,7 +133,7 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     i += 1;
   }
-  const text = Number.isInteger(value) ? String(value) : value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2);
+  const text = Number.isInteger(value) ? fixedDecimals(value, 0) : fixedDecimals(value, value >= 100 ? 0 : value >= 10 ? 1 : 2);
   return `${text} ${units[i]}`;
 }
 
@@ -122,13 +150,13 @@ export function formatRatio(ratio: number, direction: 'higher' | 'lower' | 'none
 
 function threeDigits(x: number): string {
   const abs = Math.abs(x);
-  return x.toFixed(abs >= 100 ? 0 : abs >= 10 ? 1 : 2);
+  return fixedDecimals(x, abs >= 100 ? 0 : abs >= 10 ? 1 : 2);
 }
 
 /** "+229.2 %", "-47.4 %", "±0.0 %". */
 export function formatPercent(percent: number): string {
   if (!Number.isFinite(percent)) return percent > 0 ? '+∞ %' : '-∞ %';
-  const text = Math.abs(percent).toFixed(1);
+  const text = fixedDecimals(Math.abs(percent), 1);
   if (text === '0.0') return '±0.0 %';
   return `${percent > 0 ? '+' : '-'}${text} %`;
 }

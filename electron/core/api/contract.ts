@@ -12,7 +12,16 @@ import { MAX_LIST_PAGE } from '../model/list-page.ts';
 import { runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
 import { THROUGHPUT_UNITS } from '../analysis/units.ts';
 import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
-import { deviceFingerprintSchema, runRecordSchema, stackLayerSchema, systemFactsSchema, warningSchema } from '../model/schemas.ts';
+import {
+  assessmentSchema,
+  cipherCeilingsSchema,
+  deviceFingerprintSchema,
+  runRecordSchema,
+  stackLayerSchema,
+  systemFactsSchema,
+  unreadableAssessmentSchema,
+  warningSchema,
+} from '../model/schemas.ts';
 import { EVENT_NAMES, PROCEDURE_NAMES, type EventName, type ProcedureName } from './contract-names.ts';
 import { fleetProcedures } from './fleet-schemas.ts';
 import { ASSESSMENT_FIELDS } from '../model/assessment.ts';
@@ -115,52 +124,8 @@ export const systemOverviewSchema = z.object({
 });
 export type SystemOverview = z.infer<typeof systemOverviewSchema>;
 
-/** The CPU's dm-crypt cipher ceilings (core/crypto/cipher-ceilings.ts), bytes/s. */
-export const cipherCeilingsSchema = z.object({
-  source: z.enum(['kernel', 'user-space-estimate']),
-  sourceLabel: z.string(),
-  backend: z.enum(['af_alg', 'openssl']),
-  cpus: z.number().int(),
-  cpu: z.object({ model: z.string().nullable(), aesNi: z.boolean(), vaes: z.boolean(), flags: z.array(z.string()) }),
-  figures: z.array(
-    z.object({
-      cipher: z.string(),
-      keyBits: z.number().int(),
-      kernelName: z.string(),
-      sectorBytes: z.number().int(),
-      threads: z.number().int(),
-      encryptBps: z.number(),
-      decryptBps: z.number(),
-      encryptWindows: z.array(z.number()).optional(),
-      decryptWindows: z.array(z.number()).optional(),
-      encryptCi: z.number().nullable().optional(),
-      decryptCi: z.number().nullable().optional(),
-      noisy: z.boolean().optional(),
-      slowerThanOneThread: z.boolean().optional(),
-    }),
-  ),
-  unavailable: z.array(z.object({ cipher: z.string(), keyBits: z.number().int(), kernelName: z.string(), reason: z.string() })),
-  warnings: z.array(z.string()),
-  measuredAt: z.string(),
-  windowSeconds: z.number(),
-  rounds: z.number().int().optional(),
-  kernel: z.string().optional(),
-});
-
-/** An upgrade assessment as the library keeps it (model/assessment.ts): run ids per step, and what deletions emptied. */
-export const assessmentSchema = z.object({
-  id: libraryId,
-  label: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  ...(Object.fromEntries(ASSESSMENT_FIELDS.map((f) => [f, libraryId.nullable()])) as Record<
-    (typeof ASSESSMENT_FIELDS)[number],
-    z.ZodNullable<typeof libraryId>
-  >),
-  emptied: z.partialRecord(z.enum(ASSESSMENT_FIELDS), z.object({ run: libraryId, label: z.string(), at: z.string() })),
-  notes: z.string(),
-});
 export type AssessmentData = z.infer<typeof assessmentSchema>;
+export type AssessmentListData = z.infer<typeof unreadableAssessmentSchema> | AssessmentData;
 
 /**
  * The steps to set: a library run, a shipped reference run (kept in the library first, once, as
@@ -256,7 +221,11 @@ export const procedures = {
   },
   ...fleetProcedures,
   /** Every upgrade assessment of the library, the last changed first. */
-  'assessments.list': { input: empty, output: z.array(assessmentSchema).max(MAX_LIST_PAGE) },
+  /** An assessment row that no longer fits is listed as such (id, label, what is wrong), never breaking the others. */
+  'assessments.list': {
+    input: empty,
+    output: z.array(z.union([assessmentSchema, unreadableAssessmentSchema])).max(MAX_LIST_PAGE),
+  },
   'assessments.get': { input: z.object({ id: libraryId }).strict(), output: assessmentSchema },
   'assessments.start': {
     input: z

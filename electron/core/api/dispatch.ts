@@ -3,6 +3,7 @@
 // any handler runs; the handler's output is checked against the contract on the way out.
 import type { z } from 'zod';
 import type { FailureCode } from '../model/failures.ts';
+import { checkSchema, type SchemaIssue } from '../model/schema-check.ts';
 import {
   isProcedureName,
   procedures,
@@ -37,8 +38,8 @@ export function failure(code: ErrorCode, message: string, cause?: FailureCode): 
   return { ok: false, error: cause ? { code, message, failure: cause } : { code, message } };
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
+function describeIssues(issues: readonly SchemaIssue[]): string {
+  return issues
     .slice(0, 5)
     .map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
     .join('; ');
@@ -47,8 +48,9 @@ function describeIssues(error: z.ZodError): string {
 export async function invoke(handlers: Handlers, procedure: string, input: unknown): Promise<ApiResult<unknown>> {
   if (!isProcedureName(procedure)) return failure('UNKNOWN_PROCEDURE', `no procedure named '${procedure.slice(0, 100)}'`);
   const def = procedures[procedure];
-  const parsed = def.input.safeParse(input);
-  if (!parsed.success) return failure('BAD_INPUT', `${procedure}: ${describeIssues(parsed.error)}`);
+  // checkSchema: zod's own safeParse overflows the stack on ~50,000 bad entries (#38).
+  const parsed = checkSchema(def.input, input);
+  if (!parsed.success) return failure('BAD_INPUT', `${procedure}: ${describeIssues(parsed.issues)}`);
   let data: unknown;
   try {
     const handler = handlers[procedure] as (input: unknown) => Promise<unknown>;
@@ -58,8 +60,8 @@ export async function invoke(handlers: Handlers, procedure: string, input: unkno
     const message = error instanceof Error ? error.message : String(error);
     return failure('INTERNAL', `${procedure}: ${message}`);
   }
-  const checked = def.output.safeParse(data);
-  if (!checked.success) return failure('BAD_OUTPUT', `${procedure} returned data outside its contract: ${describeIssues(checked.error)}`);
+  const checked = checkSchema(def.output, data);
+  if (!checked.success) return failure('BAD_OUTPUT', `${procedure} returned data outside its contract: ${describeIssues(checked.issues)}`);
   return { ok: true, data: checked.data };
 }
 
@@ -74,9 +76,9 @@ export async function handleWireMessage(handlers: Handlers, raw: string): Promis
   } catch {
     return { type: 'error', id: null, error: { code: 'BAD_MESSAGE', message: 'message is not JSON' } };
   }
-  const envelope = requestEnvelopeSchema.safeParse(json);
+  const envelope = checkSchema(requestEnvelopeSchema, json);
   if (!envelope.success) {
-    return { type: 'error', id: null, error: { code: 'BAD_MESSAGE', message: `not a request: ${describeIssues(envelope.error)}` } };
+    return { type: 'error', id: null, error: { code: 'BAD_MESSAGE', message: `not a request: ${describeIssues(envelope.issues)}` } };
   }
   const { id, procedure, input } = envelope.data;
   return { type: 'result', id, result: await invoke(handlers, procedure, input) };

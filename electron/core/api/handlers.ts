@@ -25,6 +25,7 @@ export type LibraryPort = Pick<
   | 'importRuns'
   | 'getRun'
   | 'getRuns'
+  | 'readRuns'
   | 'listRuns'
   | 'relabel'
   | 'deleteRun'
@@ -84,7 +85,8 @@ function need<K extends PortName>(backend: Backend, key: K): NonNullable<Backend
 }
 
 async function getOrFail(library: LibraryPort, id: number): Promise<RunRecord> {
-  const record = library.getRun(id);
+  // A run the library can no longer read is said as it is (FAILED, with what to do), not as INTERNAL.
+  const record = libraryCall(() => library.getRun(id));
   if (!record) throw new ApiFailure('NOT_FOUND', `no run with id ${id} in the library`);
   return record;
 }
@@ -214,7 +216,8 @@ async function renderFile(
 }
 
 function getAssessmentOrFail(library: LibraryPort, id: number): Assessment {
-  const assessment = library.getAssessment(id);
+  // A row the library can no longer read is said as it is (FAILED, with what to do), not as INTERNAL.
+  const assessment = libraryCall(() => library.getAssessment(id));
   if (!assessment) throw new ApiFailure('NOT_FOUND', `no assessment ${id} in the library`);
   return assessment;
 }

@@ -22,6 +22,7 @@
 import { testByForeignName } from '../model/catalog.ts';
 import type { ExtraMetric, LatencyNs, RunRecord, TestResult, Warning } from '../model/results.ts';
 import { eachLine, emptyLatency, resultWithoutRuns, parseToolSize, scaleDecimal } from './common.ts';
+import { figureProblem, type FigureKind } from './sanity.ts';
 import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 
 const IO_FIELDS = [
@@ -203,7 +204,14 @@ function latencyNs(value: string, fail: (m: string) => never, field: string): nu
   const shift = { ns: 0, us: 3, ms: 6, s: 9 }[m[2] as 'ns' | 'us' | 'ms' | 's'];
   const ns = scaleDecimal(m[1] as string, shift);
   if (ns === null) fail(`field ${field}: "${value}" is out of range`);
+  refuse(fail, field, value, 'latency', ns);
   return Math.round(ns);
+}
+
+/** Fails on a figure past FIGURE_LIMITS (sanity.ts), naming the field and what the file says. */
+function refuse(fail: (m: string) => never, field: string, text: string, kind: FigureKind, value: number | null): void {
+  const problem = figureProblem(kind, value);
+  if (problem) fail(`field ${field}: "${text}" ${problem}`);
 }
 
 type Cell = { kind: 'empty' } | { kind: 'too-fast' } | { kind: 'value'; value: number };
@@ -264,6 +272,9 @@ function parseRow(
   for (const f of [...IO_FIELDS, ...FILE_FIELDS]) {
     const cell = numberCell(get(f), fail, f);
     if (cell.kind === 'empty') continue; // test not run (e.g. -f skips per-char)
+    if (cell.kind === 'value' && unitOf(f) !== '% CPU')
+      // K/sec is KiB/s; the other counts are per second (seeks, files created…).
+      refuse(fail, f, get(f), unitOf(f) === 'K/sec' ? 'rate' : 'iops', unitOf(f) === 'K/sec' ? cell.value * 1024 : cell.value);
     const mapped = (MAPPED as Record<string, string>)[f];
     if (mapped) {
       const key = f as keyof typeof MAPPED;
@@ -312,6 +323,7 @@ function parseRow(
 
   const [sizePart, chunkPart] = get('file_size').split(':');
   const sizeBytes = sizePart ? parseToolSize(sizePart) : null;
+  refuse(fail, 'file_size', sizePart ?? '', 'size', sizeBytes);
   if (chunkPart) meta.io_chunk_size = chunkPart;
   const settings: RunRecord['settings'] = { runs: 1 };
   if (sizeBytes !== null) settings.sizeBytes = sizeBytes;

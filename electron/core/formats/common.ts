@@ -91,12 +91,7 @@ export class UniqueNames {
   }
 }
 
-/** The largest of `values` (null when empty); Math.max(...values) overflows the stack on a long list. */
-export function maxOf(values: Iterable<number>): number | null {
-  let max: number | null = null;
-  for (const v of values) if (max === null || v > max) max = v;
-  return max;
-}
+export { maxOf } from '../model/extremes.ts';
 
 /**
  * More lines than any report a tool writes (a bonnie++ file of 1,000 runs with its text is

@@ -13,7 +13,8 @@
 // MB/s is 10^6 bytes/s; the IOPS column is that × 10^6 ÷ 4096, which the rate check confirms.
 import type { AccessPattern, RunRecord, TestParams } from '../model/results.ts';
 import { scaleDecimal, splitLines, testIdFor, UniqueNames } from './common.ts';
-import { buildResults, driveTarget, isoLocal, type ReportLine } from './disk-mark-text.ts';
+import { buildResults, driveTarget, isoLocal, lineOfMeta, type ReportLine } from './disk-mark-text.ts';
+import { refuseImpossible } from './sanity.ts';
 import { ImportError } from './import-error.ts';
 
 const LINE =
@@ -88,7 +89,10 @@ export function parseCrystalDiskMarkLegacy(text: string, fileName: string, versi
   const settings: RunRecord['settings'] = {};
   // "1024 MiB […] (x5)" (5/6) or "1000 MB […] (x5)" (3/4): CrystalDiskMark's MB here is MiB.
   const size = /^(\d+)\s*(MiB|MB|GiB|GB)\b/.exec(meta.Test ?? '');
-  if (size) settings.sizeBytes = Number(size[1]) * (/^G/.test(size[2] as string) ? 1024 ** 3 : 1024 ** 2);
+  if (size) {
+    settings.sizeBytes = Number(size[1]) * (/^G/.test(size[2] as string) ? 1024 ** 3 : 1024 ** 2);
+    refuseImpossible(fileName, lineOfMeta(lines, 'Test'), `"Test : ${meta.Test ?? ''}"`, [['size', settings.sizeBytes, 'the test size']]);
+  }
   const runs = /\(x(\d+)\)/.exec(meta.Test ?? '');
   if (runs) settings.runs = Number(runs[1]);
   const target = driveTarget(meta.Test ?? '');
@@ -103,7 +107,7 @@ export function parseCrystalDiskMarkLegacy(text: string, fileName: string, versi
       target,
       settings,
       engine: { name: 'CrystalDiskMark', version },
-      results: buildResults('CrystalDiskMark', rows, { bytesPerMB: 1e6, note: null, slackPerThread: 0 }, 'best', () => []),
+      results: buildResults('CrystalDiskMark', rows, { bytesPerMB: 1e6, note: null, slackPerThread: 0 }, 'best', () => [], fileName),
       extras: [],
       warnings: [],
     },

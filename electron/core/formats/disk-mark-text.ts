@@ -30,6 +30,7 @@ import {
 } from './common.ts';
 import { ImportError } from './import-error.ts';
 import { checkResultRate } from './rate-check.ts';
+import { refuseImpossible } from './sanity.ts';
 
 const RESULT_LINE =
   /^\s*(SEQ|RND|Sequential|Random)\s+(\d+)\s*(MiB|KiB)\s*\(\s*Q=\s*(\d+)\s*,\s*T=\s*(\d+)\s*\)\s*:\s*(\d+(?:\.\d+)?)\s*MB\/s\s*\[\s*(\d+(?:\.\d+)?)\s*IOPS\s*\]\s*<\s*(\d+(?:\.\d+)?)\s*us\s*>\s*$/;
@@ -132,6 +133,12 @@ export function driveTarget(test: string): TargetInfo {
   return (drive && volumeTarget(drive[1] as string, null)) ?? { path: '', kind: 'unknown' };
 }
 
+/** The 1-based line of a "Key:" line of the report's footer, or null. */
+export function lineOfMeta(lines: readonly string[], key: string): number | null {
+  const at = lines.findIndex((l) => new RegExp(`^\\s*${key}\\s*:`).test(l));
+  return at === -1 ? null : at + 1;
+}
+
 /** The results of report lines, in bytes/s as the unit says, each checked against IOPS × block size. */
 export function buildResults(
   tool: string,
@@ -139,12 +146,19 @@ export function buildResults(
   unit: RateUnit,
   statistic: Statistic,
   warningsOf: (line: ReportLine) => Warning[],
+  fileName: string,
 ): TestResult[] {
   return lines.map((line) => {
+    const bytesPerSec = (line.rateMilli * unit.bytesPerMB) / 1000;
+    refuseImpossible(fileName, line.lineNo, `${tool} test ${line.name}`, [
+      ['rate', bytesPerSec, 'the rate'],
+      ['iops', line.iops, 'the IOPS'],
+      ['latency', line.meanNs, 'the mean latency'],
+    ]);
     const result = resultWithoutRuns({
       test: line.name,
       params: line.params,
-      bytesPerSec: (line.rateMilli * unit.bytesPerMB) / 1000,
+      bytesPerSec,
       iops: line.iops,
       latencyNs: line.meanNs === null ? null : { ...emptyLatency(), mean: line.meanNs },
       statistic,
@@ -253,11 +267,12 @@ export function parseDiskMarkText(text: string, fileName: string, flavour: DiskM
   if (notRun.length > 0) meta.notRun = notRun.join(', ');
 
   const unit = flavour.rateUnit(version, rows);
-  const results = buildResults(flavour.tool, rows, unit, flavour.statistic, (row) => flavour.lineWarnings(version, row));
+  const results = buildResults(flavour.tool, rows, unit, flavour.statistic, (row) => flavour.lineWarnings(version, row), fileName);
   const settings: RunRecord['settings'] = {};
   const test = /^(\d+)\s*(MiB|GiB)\s*\(x(\d+)\)/.exec(meta.Test ?? '');
   if (test) {
     settings.sizeBytes = Number(test[1]) * (test[2] === 'GiB' ? 1024 ** 3 : 1024 ** 2);
+    refuseImpossible(fileName, lineOfMeta(lines, 'Test'), `"Test: ${meta.Test ?? ''}"`, [['size', settings.sizeBytes, 'the test size']]);
     settings.runs = Number(test[3]);
   }
   const measure = /Measure:?\s*(\d+)\s*(sec|min)/.exec(`${meta.Test ?? ''} ${meta.Time ?? ''}`);

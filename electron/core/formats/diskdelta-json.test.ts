@@ -19,7 +19,8 @@ function numbersOf(run: RunRecord) {
 
 /** A measured run with every optional part filled, and numbers that float formatting could break. */
 function measuredRun(): RunRecord {
-  const latency = { mean: 123456.5, p50: 100000, p90: 200000, p99: 0.1 + 0.2, p999: 1e-7, max: 9007199254740991 };
+  // max: 15 nines, exact in a double (2^53 − 1 ns, 104 days, is refused as no operation's latency: sanity.ts).
+  const latency = { mean: 123456.5, p50: 100000, p90: 200000, p99: 0.1 + 0.2, p999: 1e-7, max: 999_999_999_999_999 };
   return {
     id: 42,
     label: 'SSD "Samsung", after fstrim, 100% = ok',
@@ -167,4 +168,43 @@ describe('DiskDelta JSON export → import', () => {
       (e: unknown) => e instanceof ImportError && /evil/.test(e.message),
     );
   });
+});
+
+describe('an export with tens of thousands of malformed entries (#38)', () => {
+  // zod hands a container's issues up with push(...issues): ~50,000 of them overflowed the call
+  // stack, and the import said "Maximum call stack size exceeded" instead of what is wrong. Each
+  // entry here has two or three problems, so every case holds well over 100,000 issues.
+  const run = measuredRun();
+  const [result] = run.results;
+  const [measurement] = result!.runs;
+  const many = <T>(item: T, length = 60_000) => Array.from({ length }, () => item);
+  const cases: Array<[string, unknown, RegExp]> = [
+    ['results', { ...run, results: many({ test: 5 }, 30_000) }, /expected string, received number \(at \.runs\[0\]\.results\[0\]\.test\)/],
+    ['warnings', { ...run, warnings: many({ code: 7, message: 8, extra: true }) }, /\(at \.runs\[0\]\.warnings\[0\]\.code\)/],
+    ['extras', { ...run, extras: many({ name: 1, value: 'NaN', unit: 2 }) }, /\(at \.runs\[0\]\.extras\[0\]\.name\)/],
+    [
+      'samples of a measurement',
+      { ...run, results: [{ ...result, runs: [{ ...measurement, samples: many({ tMs: -1, bytesPerSec: 'fast', iops: null }) }] }] },
+      /\(at \.runs\[0\]\.results\[0\]\.runs\[0\]\.samples\[0\]\.tMs\)/,
+    ],
+    [
+      'histogram',
+      { ...run, results: [{ ...result, histogram: many(['a', 'b'], 150_000) }] },
+      /\(at \.runs\[0\]\.results\[0\]\.histogram\[0\]/,
+    ],
+    [
+      'source details',
+      { ...run, sourceMeta: Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [`k${i}`, i])) },
+      /\(at \.runs\[0\]\.sourceMeta\.k0\)/,
+    ],
+  ];
+  for (const [what, bad, said] of cases) {
+    it(`refuses ${what} with the schema's first error, not a stack overflow`, () => {
+      const text = JSON.stringify({ format: 'diskdelta-results', version: 1, runs: [bad] });
+      assert.throws(
+        () => parseImport(text, 'huge.json', { now: NOW }),
+        (e: unknown) => e instanceof ImportError && said.test(e.message) && !/call stack/i.test(e.message),
+      );
+    });
+  }
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { terminalText } from '../model/display.ts';
 import type { RunRecord } from '../model/results.ts';
 import { runRecordSchema } from '../model/schemas.ts';
+import { checkSchema } from '../model/schema-check.ts';
 import { ImportError, MAX_RUNS_PER_IMPORT, tooManyRuns } from './import-error.ts';
 import { lineOfPath, parseJsonChecked } from './json-scan.ts';
 
@@ -68,9 +69,10 @@ export function parseDiskDeltaJson(text: string, fileName: string): RunRecord[] 
   }
   const runs = (data as { runs?: unknown } | null)?.runs;
   if (Array.isArray(runs) && runs.length > MAX_RUNS_PER_IMPORT) throw tooManyRuns(fileName, runs.length);
-  const parsed = document.safeParse(data);
+  // checkSchema: zod's own safeParse overflows the stack on ~50,000 bad entries (#38).
+  const parsed = checkSchema(document, data);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = parsed.issues[0];
     const path = (issue?.path ?? []).filter((p): p is string | number => typeof p !== 'symbol');
     const where = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('') || 'the top';
     throw new ImportError(fileName, lineOfPath(text, path), `${issue?.message ?? 'invalid document'} (at ${where})`);

@@ -17,6 +17,7 @@ import type { RunRecord } from '../model/results.ts';
 import { failAt, obj, parseFioJobsDocument, readFioDocument, runsOfJobs, type Doc, type JobEntry, type Obj } from './fio-json.ts';
 import { ImportError, tooManyRuns, MAX_RUNS_PER_IMPORT } from './import-error.ts';
 import { lineAt } from './json-scan.ts';
+import { appendAll } from '../model/extremes.ts';
 
 /** The name client.c gives the sum over hosts; with no "job options" of its own. */
 export const ALL_CLIENTS = 'All clients';
@@ -158,7 +159,7 @@ export function parseClientStats(doc: Doc): RunRecord[] {
     const usable = Object.fromEntries(Object.entries(globals).filter(([, v]) => !v.startsWith('differs between hosts')));
     const hostRuns = runsOfJobs(doc, usable, jobs, { host, meta });
     for (const run of hostRuns) for (const [k, v] of Object.entries(globals)) run.sourceMeta[`global.${k}`] = v;
-    runs.push(...hostRuns);
+    appendAll(runs, hostRuns);
   }
   if (runs.length > MAX_RUNS_PER_IMPORT) throw tooManyRuns(ctx.fileName, runs.length);
   return runs;

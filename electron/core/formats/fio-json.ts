@@ -33,6 +33,7 @@ import { blockSizeLabel, emptyLatency, maxOf, resultWithoutRuns, testIdFor, Uniq
 import { ImportError, tooManyRuns, MAX_RUNS_PER_IMPORT } from './import-error.ts';
 import { lineAt, lineOfPath, scanJsonValue } from './json-scan.ts';
 import { checkResultRate } from './rate-check.ts';
+import { figureProblem, type FigureKind } from './sanity.ts';
 
 export type Path = Array<string | number>;
 export type Obj = Record<string, unknown>;
@@ -163,6 +164,10 @@ function direction(ctx: Ctx, job: Obj, key: 'read' | 'write' | 'trim' | 'mixed',
   const runtimeMs = num(ctx, d, 'runtime', p, false);
   const { bytesPerSec, slack } = bandwidth(ctx, d, p, runtimeMs);
   const iops = num(ctx, d, 'iops', p, true) as number;
+  refuseAt(ctx, p, [
+    ['rate', bytesPerSec, 'the rate'],
+    ['iops', iops, 'the IOPS'],
+  ]);
   const ios = num(ctx, d, 'total_ios', p, false) ?? 0;
   const latency = emptyLatency();
   let histogram: Array<[number, number]> = [];
@@ -204,7 +209,22 @@ function direction(ctx: Ctx, job: Obj, key: 'read' | 'write' | 'trim' | 'mixed',
       }
     }
   }
+  refuseAt(
+    ctx,
+    p,
+    LATENCY_KEYS.map((k) => ['latency', latency[k], `the ${k} latency`] as const),
+  );
   return { bytesPerSec, iops, ios, runtimeMs: runtimeMs ?? 0, rateSlack: slack, latency, histogram };
+}
+
+const LATENCY_KEYS = ['mean', 'p50', 'p90', 'p99', 'p999', 'max'] as const;
+
+/** Fails on a figure past FIGURE_LIMITS (sanity.ts), naming the entry of the file it is in. */
+function refuseAt(ctx: Ctx, path: Path, figures: ReadonlyArray<readonly [FigureKind, number | null, string]>): void {
+  for (const [kind, value, what] of figures) {
+    const problem = figureProblem(kind, value);
+    if (problem) failAt(ctx, path, `${what} ${problem}`);
+  }
 }
 
 /** Sums directions that ran at the same time (clones of a job, or the two sides of randrw). */
@@ -352,10 +372,21 @@ export function runsOfJobs(doc: Doc, globalOpts: Record<string, string>, jobs: J
     const key = `${jobname}\u0000${JSON.stringify(jobOpts)}`;
     let group = groups.get(key);
     if (!group) {
-      group = { shape: jobShape(jobname, opts), jobname: jobname, opts, parts: new Map(), cpu: null, cpuEstimated: false, errors: [] };
+      group = {
+        shape: jobShape(jobname, opts),
+        jobname: jobname,
+        opts,
+        parts: new Map(),
+        cpu: null,
+        cpuEstimated: false,
+        errors: [],
+        first: { value, path },
+        bodies: null,
+        repeats: [],
+      };
       groups.set(key, group);
       if (groups.size <= META_JOBS) for (const [k, v] of Object.entries(jobOpts)) meta[`job.${jobname}.${k}`] = v;
-    }
+    } else if (isRepeat(group, value, path)) continue;
     const dirs: Direction[] = [];
     for (const dir of group.shape.dirs) {
       const d = direction(ctx, job, dir, path);
@@ -434,6 +465,8 @@ export function runsOfJobs(doc: Doc, globalOpts: Record<string, string>, jobs: J
         statistic: 'mean',
       });
       checkResultRate(`fio job ${group.jobname}`, result, { rateStep: 0, iopsStep: 1e-6, slackBytesPerSec: total.rateSlack });
+      const repeated = repeatWarning(ctx, group);
+      if (repeated) result.warnings.push(repeated);
       results.push(result);
       if (perDir.length > 1) {
         // The split of a mixed job is kept so nothing in the file is lost.
@@ -462,7 +495,48 @@ function appendTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+/**
+ * Whether a job's entry repeats an earlier entry of its group exactly: it is then recorded and
+ * not summed. Clones of a job (numjobs without group_reporting) share its name and options but
+ * are measurements of their own, so their figures differ; one entry twice, the same to the last
+ * digit, is the file repeating itself (331.7 MB/s once became 663.4, #38). A failed clone
+ * measured nothing and may well equal its siblings: those are failures, never summed anyway.
+ */
+function isRepeat(group: Group, value: unknown, path: Path): boolean {
+  if ((value as Obj).error) return false;
+  // Serialized only once a group has a second entry: most jobs have none.
+  const bodies = (group.bodies ??= new Map([[JSON.stringify(group.first.value), group.first.path]]));
+  const body = JSON.stringify(value);
+  const earlier = bodies.get(body);
+  if (earlier) {
+    group.repeats.push({ path, earlier });
+    return true;
+  }
+  bodies.set(body, path);
+  return false;
+}
+
+/** The warning for a group's repeated entries, with the first one's place in the file. */
+function repeatWarning(ctx: Ctx, group: Group): Warning | null {
+  const [first] = group.repeats;
+  if (!first) return null;
+  const where = (path: Path) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
+  const line = lineOfPath(ctx.text, first.path, ctx.start);
+  const more = group.repeats.length > 1 ? ` (and ${group.repeats.length - 1} more)` : '';
+  return {
+    code: 'repeated-entry',
+    message:
+      `fio job ${group.jobname}: the entry at ${where(first.path)}${line === null ? '' : ` (line ${line})`}${more} repeats the one at ` +
+      `${where(first.earlier)} exactly, to the last digit: the file holds one measurement twice, so it is counted once, not summed as ` +
+      'clones of the job.',
+  };
+}
+
 interface Group {
+  /** The group's first entry, and each distinct entry's text once a second one came (isRepeat). */
+  first: JobEntry;
+  bodies: Map<string, Path> | null;
+  repeats: Array<{ path: Path; earlier: Path }>;
   shape: JobShape;
   jobname: string;
   /** Global options merged with the job's own. */

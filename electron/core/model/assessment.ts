@@ -24,6 +24,33 @@ export interface Assessment {
   notes: string;
 }
 
+/**
+ * An assessment row of the library that no longer fits this model (edited outside DiskDelta, a
+ * newer version's shape): listed with its id, its name and what is wrong, never used (#38).
+ */
+export interface UnreadableAssessment {
+  id: number;
+  label: string;
+  /** What is wrong with it, in words. */
+  unreadable: string;
+}
+
+/** One line of the assessments' list. */
+export type AssessmentListItem = Assessment | UnreadableAssessment;
+
+export function isUnreadableAssessment(a: AssessmentListItem): a is UnreadableAssessment {
+  return 'unreadable' in a;
+}
+
+/** What to do about an unreadable assessment: its runs are untouched, only the row is lost. */
+export function unreadableAssessmentText(a: UnreadableAssessment): string {
+  return (
+    `assessment ${a.id} "${a.label}" cannot be read from the library: ${a.unreadable}. ` +
+    `Its runs are still in the library ('diskdelta list'); remove the assessment with 'diskdelta assess delete ${a.id}' ` +
+    `and start it again with 'diskdelta assess start LABEL --before RUN'`
+  );
+}
+
 /** The run a step held before it was deleted. */
 export interface EmptiedStep {
   run: number;

@@ -28,6 +28,8 @@ import type {
   Warning,
 } from './results.ts';
 import type { DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from './machine.ts';
+import { ASSESSMENT_FIELDS, type Assessment, type UnreadableAssessment } from './assessment.ts';
+import type { CipherCeilings } from './cipher-types.ts';
 
 const count = z.number().nonnegative();
 const nullableCount = count.nullable();
@@ -200,6 +202,57 @@ export const runRecordSchema = z.strictObject({
   temperature: driveTemperatureSchema.optional(),
 });
 
+const libraryId = z.number().int().positive();
+
+/** An upgrade assessment as the library keeps it (assessment.ts): run ids per step, and what deletions emptied. */
+export const assessmentSchema = z.object({
+  id: libraryId,
+  label: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  ...(Object.fromEntries(ASSESSMENT_FIELDS.map((f) => [f, libraryId.nullable()])) as Record<
+    (typeof ASSESSMENT_FIELDS)[number],
+    z.ZodNullable<typeof libraryId>
+  >),
+  emptied: z.partialRecord(z.enum(ASSESSMENT_FIELDS), z.object({ run: libraryId, label: z.string(), at: z.string() })),
+  notes: z.string(),
+});
+
+/** A stored assessment that no longer fits: listed with what is wrong (any integer id: the row's own, whatever it is). */
+export const unreadableAssessmentSchema = z.strictObject({ id: z.number().int(), label: z.string(), unreadable: z.string() });
+
+/** The CPU's dm-crypt cipher ceilings (core/crypto/cipher-ceilings.ts), bytes/s. */
+export const cipherCeilingsSchema = z.object({
+  source: z.enum(['kernel', 'user-space-estimate']),
+  sourceLabel: z.string(),
+  backend: z.enum(['af_alg', 'openssl']),
+  cpus: z.number().int(),
+  cpu: z.object({ model: z.string().nullable(), aesNi: z.boolean(), vaes: z.boolean(), flags: z.array(z.string()) }),
+  figures: z.array(
+    z.object({
+      cipher: z.string(),
+      keyBits: z.number().int(),
+      kernelName: z.string(),
+      sectorBytes: z.number().int(),
+      threads: z.number().int(),
+      encryptBps: z.number(),
+      decryptBps: z.number(),
+      encryptWindows: z.array(z.number()).optional(),
+      decryptWindows: z.array(z.number()).optional(),
+      encryptCi: z.number().nullable().optional(),
+      decryptCi: z.number().nullable().optional(),
+      noisy: z.boolean().optional(),
+      slowerThanOneThread: z.boolean().optional(),
+    }),
+  ),
+  unavailable: z.array(z.object({ cipher: z.string(), keyBits: z.number().int(), kernelName: z.string(), reason: z.string() })),
+  warnings: z.array(z.string()),
+  measuredAt: z.string(),
+  windowSeconds: z.number(),
+  rounds: z.number().int().optional(),
+  kernel: z.string().optional(),
+});
+
 // Compile-time agreement with the model, in both directions and on the exact key sets: a plain
 // mutual-assignability check passes when one side lacks an optional field, which is how the
 // two earlier mirrors drifted unnoticed.
@@ -231,3 +284,6 @@ agree<Exact<z.infer<typeof runSettingsSchema>, RunSettings>>(true);
 agree<Exact<z.infer<typeof extraMetricSchema>, ExtraMetric>>(true);
 agree<Exact<z.infer<typeof driveTemperatureSchema>, DriveTemperature>>(true);
 agree<Exact<z.infer<typeof runRecordSchema>, RunRecord>>(true);
+agree<Exact<z.infer<typeof assessmentSchema>, Assessment>>(true);
+agree<Exact<z.infer<typeof cipherCeilingsSchema>, CipherCeilings>>(true);
+agree<Exact<z.infer<typeof unreadableAssessmentSchema>, UnreadableAssessment>>(true);

@@ -20,6 +20,7 @@ import { assessmentStory } from '../analysis/assessment-story.ts';
 import type { Assessment } from '../model/assessment.ts';
 import { temperatureText } from '../model/temperature-text.ts';
 import { provenanceText } from '../model/provenance.ts';
+import { maxOf, minOf } from '../model/extremes.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -296,8 +297,8 @@ function ranSummary(record: RunRecord): string | null {
   const rated = record.results.filter((r) => r.runs.length > 0 || r.precision);
   if (rated.length === 0) return null;
   const range = (values: number[], text: (v: number) => string) => {
-    const lo = Math.min(...values);
-    const hi = Math.max(...values);
+    const lo = minOf(values)!;
+    const hi = maxOf(values)!;
     return lo === hi ? text(lo) : `${text(lo).replace(/ .*/, '')}–${text(hi)}`;
   };
   const runs = rated.map((r) => r.runs.length);

@@ -16,12 +16,10 @@ import type {
   LatencyNs,
   RunMeasurement,
   RunRecord,
-  ResultPrecision,
   RunSource,
   SourceFormat,
   TestResult,
   Warning,
-  Statistic,
 } from '../model/results.ts';
 import type { DeviceClass } from '../model/machine.ts';
 import type { TrimAuditResult } from '../system/discard-audit.ts';
@@ -30,10 +28,42 @@ import type { WriteSample } from '../analysis/write-volume.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { makeFolderSync } from '../files/make-folder.ts';
 import { runFingerprint } from './run-fingerprint.ts';
+import { trimAuditSchema } from './stored-trim-audit.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import { shortPath } from '../model/display.ts';
 import { measuredDeviceText } from '../model/run-text.ts';
-import type { Assessment, AssessmentField } from '../model/assessment.ts';
+import {
+  isUnreadableAssessment,
+  unreadableAssessmentText,
+  type Assessment,
+  type AssessmentField,
+  type AssessmentListItem,
+} from '../model/assessment.ts';
+import {
+  assessmentSchema,
+  cipherCeilingsSchema,
+  deviceFingerprintSchema,
+  driveTemperatureSchema,
+  figureSchema,
+  resultPrecisionSchema,
+  runRecordSchema,
+  runSettingsSchema,
+  systemFactsSchema,
+  targetInfoSchema,
+  testParamsSchema,
+  testResultSchema,
+} from '../model/schemas.ts';
+import {
+  checked,
+  readRow,
+  rowLabel,
+  storedJson,
+  storedNumber,
+  storedNumberOrNull,
+  storedText,
+  unreadableRunsText,
+  type UnreadableRow,
+} from './stored-row.ts';
 
 /** Each step of an assessment and its column. */
 const ASSESSMENT_COLUMNS: Record<AssessmentField, string> = {
@@ -51,7 +81,8 @@ const BUSY_TIMEOUT_MS = 10_000;
 export class LibraryError extends Error {
   override name = 'LibraryError';
   /** read-only: this user may not write the file or its folder, or the filesystem is read-only; disk-full: no space for the WAL index or a page. */
-  readonly code: 'open-failed' | 'newer-schema' | 'busy' | 'write-failed' | 'read-only' | 'disk-full' | 'invalid';
+  /** unreadable: a row of the file no longer fits the model (stored-row.ts); the message names it and says what to do. */
+  readonly code: 'open-failed' | 'newer-schema' | 'busy' | 'write-failed' | 'read-only' | 'disk-full' | 'invalid' | 'unreadable';
   constructor(code: LibraryError['code'], message: string, options?: ErrorOptions) {
     super(message, options);
     this.code = code;
@@ -123,8 +154,13 @@ export interface Library {
    */
   importRuns(items: ImportItem[]): ImportOutcome[];
   getRun(id: number): RunRecord | null;
-  /** The runs of ids in the order asked, null where there is none: one read for all of them. */
+  /**
+   * The runs of ids in the order asked, null where there is none: one read for all of them. A run
+   * that no longer fits the model (stored-row.ts) throws LibraryError 'unreadable' naming it and what to do.
+   */
   getRuns(ids: readonly number[]): Array<RunRecord | null>;
+  /** As getRuns, for lists: a run that no longer fits is null and named in `unreadable`, the others read. */
+  readRuns(ids: readonly number[]): { runs: Array<RunRecord | null>; unreadable: UnreadableRow[] };
   listRuns(filter?: RunFilter): RunSummary[];
   /** How many runs match (all of them without a filter): what a page of listRuns leaves out. */
   countRuns(filter?: Omit<RunFilter, 'limit'>): number;
@@ -143,9 +179,12 @@ export interface Library {
   latestCipherCeilings(cpu?: { model: string | null; cpus: number }): CipherCeilings | null;
   /** A new upgrade assessment, its steps empty but those given; returns it with its id. */
   createAssessment(label: string, steps?: Partial<Record<AssessmentField, number | null>>): Assessment;
+  /** null: no such assessment; a row that no longer fits throws LibraryError 'unreadable' saying what to do. */
   getAssessment(id: number): Assessment | null;
-  /** Newest first. */
-  listAssessments(): Assessment[];
+  /** Newest first; a row that no longer fits is listed as such (id, label, what is wrong), never breaking the others. */
+  listAssessments(): AssessmentListItem[];
+  /** Removes an assessment, readable or not (its runs stay); false: no such assessment. */
+  deleteAssessment(id: number): boolean;
   /** Sets the steps given (a run id, or null to empty one); false: no such assessment. Every run id must exist. */
   updateAssessment(id: number, steps: Partial<Record<AssessmentField, number | null>>): boolean;
   /** Runs fn inside one write transaction (nested calls join the outer one). */
@@ -513,7 +552,8 @@ class SqliteLibrary implements Library {
     const ids = this.#stmt('SELECT id FROM runs WHERE run_fingerprint IS NULL').all() as Row[];
     const update = this.#stmt('UPDATE runs SET run_fingerprint = ? WHERE id = ?');
     for (const { id } of ids) {
-      const run = this.getRun(Number(id));
+      // A run the library can no longer read keeps no fingerprint (it cannot be matched) and does not stop the import.
+      const run = this.readRuns([Number(id)]).runs[0];
       if (run) update.run(runFingerprint(run) ?? NO_RUN_FINGERPRINT, Number(id));
     }
   }
@@ -638,9 +678,36 @@ class SqliteLibrary implements Library {
   }
 
   getRuns(ids: readonly number[]): Array<RunRecord | null> {
-    if (ids.length === 0) return [];
-    const found = this.#read(() => this.#readRuns(ids));
-    return ids.map((id) => found.get(id) ?? null);
+    const { runs, unreadable } = this.readRuns(ids);
+    if (unreadable.length > 0) throw new LibraryError('unreadable', unreadableRunsText(unreadable));
+    return runs;
+  }
+
+  readRuns(ids: readonly number[]): { runs: Array<RunRecord | null>; unreadable: UnreadableRow[] } {
+    if (ids.length === 0) return { runs: [], unreadable: [] };
+    const found = this.#read(() => this.#readRunsEach(ids));
+    const unreadable = [...found.values()].filter((r): r is UnreadableRow => 'problem' in r);
+    return { runs: ids.map((id) => found.get(id) ?? null).map((r) => (r && 'problem' in r ? null : r)), unreadable };
+  }
+
+  /**
+   * All the runs at once; when one of them does not fit (stored-row.ts), each alone, so that the
+   * others are still read and the bad ones named. Reading one at a time is slow with many runs,
+   * and only a library with a bad row pays for it.
+   */
+  #readRunsEach(ids: readonly number[]): Map<number, RunRecord | UnreadableRow> {
+    const all = readRow(() => this.#readRuns(ids));
+    if (all.ok) return all.value;
+    const each = new Map<number, RunRecord | UnreadableRow>();
+    for (const id of new Set(ids)) {
+      const one = readRow(() => this.#readRuns([id]));
+      const run = one.ok ? one.value.get(id) : undefined;
+      if (!one.ok) {
+        const row = this.#stmt('SELECT label FROM runs WHERE id = ?').get(id) as Row | undefined;
+        each.set(id, { id, label: rowLabel(row?.label), problem: one.problem });
+      } else if (run) each.set(id, run);
+    }
+    return each;
   }
 
   /**
@@ -658,21 +725,25 @@ class SqliteLibrary implements Library {
     const warnings = groupRows(
       rows(`SELECT run_id, result_id, code, message FROM warnings WHERE run_id IN (${RUN_IDS}) ORDER BY run_id, result_id, seq`),
       (w) => `${Number(w.run_id)}:${w.result_id == null ? '' : Number(w.result_id)}`,
-      (w): Warning => ({ code: str(w.code), message: str(w.message) }),
+      (w): Warning => ({ code: storedText('warnings.code', w.code), message: storedText('warnings.message', w.message) }),
     );
     const extras = groupRows(
       rows(`SELECT run_id, name, value, unit, note FROM extras WHERE run_id IN (${RUN_IDS}) ORDER BY run_id, seq`),
       (e) => Number(e.run_id),
       (e): ExtraMetric => {
-        const extra: ExtraMetric = { name: str(e.name), value: numOrNull(e.value), unit: str(e.unit) };
-        if (e.note != null) extra.note = str(e.note);
+        const extra: ExtraMetric = {
+          name: storedText('extras.name', e.name),
+          value: storedNumberOrNull('extras.value', e.value),
+          unit: storedText('extras.unit', e.unit),
+        };
+        if (e.note != null) extra.note = storedText('extras.note', e.note);
         return extra;
       },
     );
     const histograms = groupRows(
       rows(`SELECT result_id, lower_ns, count FROM histogram_buckets WHERE result_id IN (${RESULT_IDS}) ORDER BY result_id, seq`),
       (b) => Number(b.result_id),
-      (b): [number, number] => [Number(b.lower_ns), Number(b.count)],
+      (b): [number, number] => [storedNumber('histogram_buckets.lower_ns', b.lower_ns), storedNumber('histogram_buckets.count', b.count)],
     );
     const samples = groupRows(
       rows(
@@ -680,20 +751,27 @@ class SqliteLibrary implements Library {
            (SELECT id FROM measurements WHERE result_id IN (${RESULT_IDS})) ORDER BY measurement_id, seq`,
       ),
       (s) => Number(s.measurement_id),
-      (s) => ({ tMs: Number(s.t_ms), bytesPerSec: Number(s.bytes_per_sec), iops: Number(s.iops) }),
+      (s) => ({
+        tMs: storedNumber('samples.t_ms', s.t_ms),
+        bytesPerSec: storedNumber('samples.bytes_per_sec', s.bytes_per_sec),
+        iops: storedNumber('samples.iops', s.iops),
+      }),
     );
     const measurements = groupRows(
       rows(`SELECT * FROM measurements WHERE result_id IN (${RESULT_IDS}) ORDER BY result_id, seq`),
       (m) => Number(m.result_id),
       (m): RunMeasurement => ({
-        run: Number(m.run),
-        bytesPerSec: Number(m.bytes_per_sec),
-        iops: Number(m.iops),
+        run: storedNumber('measurements.run', m.run),
+        bytesPerSec: storedNumber('measurements.bytes_per_sec', m.bytes_per_sec),
+        iops: storedNumber('measurements.iops', m.iops),
         latencyNs: readLatency(m),
-        elapsedNs: Number(m.elapsed_ns),
-        ios: Number(m.ios),
-        bytes: Number(m.bytes),
-        cpu: { userNs: Number(m.cpu_user_ns), systemNs: Number(m.cpu_system_ns) },
+        elapsedNs: storedNumber('measurements.elapsed_ns', m.elapsed_ns),
+        ios: storedNumber('measurements.ios', m.ios),
+        bytes: storedNumber('measurements.bytes', m.bytes),
+        cpu: {
+          userNs: storedNumber('measurements.cpu_user_ns', m.cpu_user_ns),
+          systemNs: storedNumber('measurements.cpu_system_ns', m.cpu_system_ns),
+        },
         samples: samples.get(Number(m.id)) ?? [],
       }),
     );
@@ -705,14 +783,14 @@ class SqliteLibrary implements Library {
       (f) => Number(f.result_id),
       (f): Figure => {
         const figure: Figure = {
-          metric: str(f.metric),
-          subject: str(f.subject),
-          value: numOrNull(f.value),
-          unit: str(f.unit) as Figure['unit'],
-          provenance: str(f.provenance) as Figure['provenance'],
+          metric: storedText('figures.metric', f.metric),
+          subject: storedText('figures.subject', f.subject),
+          value: storedNumberOrNull('figures.value', f.value),
+          unit: checked('figures.unit', f.unit, figureSchema.shape.unit),
+          provenance: checked('figures.provenance', f.provenance, figureSchema.shape.provenance),
         };
-        if (f.basis != null) figure.basis = str(f.basis);
-        if (f.passes != null) figure.passes = JSON.parse(str(f.passes)) as number[];
+        if (f.basis != null) figure.basis = storedText('figures.basis', f.basis);
+        if (f.passes != null) figure.passes = storedJson('figures.passes', f.passes, figureSchema.shape.passes.unwrap());
         return figure;
       },
     );
@@ -722,19 +800,32 @@ class SqliteLibrary implements Library {
       (r): TestResult => {
         const resultId = Number(r.id);
         const result: TestResult = {
-          test: str(r.test),
-          params: r.params == null ? null : (JSON.parse(str(r.params)) as TestResult['params']),
-          bytesPerSec: numOrNull(r.bytes_per_sec),
-          iops: numOrNull(r.iops),
+          test: storedText('results.test', r.test),
+          params: r.params == null ? null : storedJson('results.params', r.params, testParamsSchema),
+          bytesPerSec: storedNumberOrNull('results.bytes_per_sec', r.bytes_per_sec),
+          iops: storedNumberOrNull('results.iops', r.iops),
           latencyNs: r.has_latency ? readLatency(r) : null,
-          best: r.has_best ? { bytesPerSec: numOrNull(r.best_bytes_per_sec), iops: numOrNull(r.best_iops) } : null,
-          cv: numOrNull(r.cv),
+          best: r.has_best
+            ? {
+                bytesPerSec: storedNumberOrNull('results.best_bytes_per_sec', r.best_bytes_per_sec),
+                iops: storedNumberOrNull('results.best_iops', r.best_iops),
+              }
+            : null,
+          cv: storedNumberOrNull('results.cv', r.cv),
           runs: measurements.get(resultId) ?? [],
           histogram: histograms.get(resultId) ?? [],
-          cpu: r.cpu_user_ns == null ? null : { userNs: Number(r.cpu_user_ns), systemNs: Number(r.cpu_system_ns) },
+          cpu:
+            r.cpu_user_ns == null
+              ? null
+              : {
+                  userNs: storedNumber('results.cpu_user_ns', r.cpu_user_ns),
+                  systemNs: storedNumber('results.cpu_system_ns', r.cpu_system_ns),
+                },
           underResolved: Boolean(r.under_resolved),
-          ...(r.statistic == null ? {} : { statistic: str(r.statistic) as Statistic }),
-          ...(r.precision == null ? {} : { precision: JSON.parse(str(r.precision)) as ResultPrecision }),
+          ...(r.statistic == null
+            ? {}
+            : { statistic: checked('results.statistic', r.statistic, testResultSchema.shape.statistic.unwrap()) }),
+          ...(r.precision == null ? {} : { precision: storedJson('results.precision', r.precision, resultPrecisionSchema) }),
           warnings: warnings.get(`${Number(r.run_id)}:${resultId}`) ?? [],
         };
         const resultFigures = figures.get(resultId);
@@ -746,28 +837,34 @@ class SqliteLibrary implements Library {
     const runs = new Map<number, RunRecord>();
     for (const row of rows(`SELECT * FROM runs WHERE id IN (${RUN_IDS})`)) {
       const id = Number(row.id);
-      const target: RunRecord['target'] = { path: str(row.target_path), kind: str(row.target_kind) as RunRecord['target']['kind'] };
-      if (row.device != null) target.device = JSON.parse(str(row.device)) as RunRecord['target']['device'];
-      if (row.stack != null) target.stack = JSON.parse(str(row.stack)) as RunRecord['target']['stack'];
-      const engine: RunRecord['engine'] = { name: str(row.engine_name), version: str(row.engine_version) };
-      if (row.io_engine != null) engine.ioEngine = str(row.io_engine);
+      const target: RunRecord['target'] = {
+        path: storedText('target path', row.target_path),
+        kind: checked('target kind', row.target_kind, targetInfoSchema.shape.kind),
+      };
+      if (row.device != null) target.device = storedJson('device', row.device, deviceFingerprintSchema);
+      if (row.stack != null) target.stack = storedJson('storage stack', row.stack, targetInfoSchema.shape.stack.unwrap());
+      const engine: RunRecord['engine'] = {
+        name: storedText('engine name', row.engine_name),
+        version: storedText('engine version', row.engine_version),
+      };
+      if (row.io_engine != null) engine.ioEngine = storedText('I/O engine', row.io_engine);
       const run: RunRecord = {
         id,
-        label: str(row.label),
-        notes: str(row.notes),
-        createdAt: str(row.created_at),
-        source: str(row.source) as RunSource,
-        sourceFormat: str(row.source_format) as SourceFormat,
-        sourceMeta: JSON.parse(str(row.source_meta)) as RunRecord['sourceMeta'],
+        label: storedText('label', row.label),
+        notes: storedText('notes', row.notes),
+        createdAt: storedText('date', row.created_at),
+        source: checked('source', row.source, runRecordSchema.shape.source),
+        sourceFormat: checked('source format', row.source_format, runRecordSchema.shape.sourceFormat),
+        sourceMeta: storedJson('source details', row.source_meta, runRecordSchema.shape.sourceMeta),
         target,
-        settings: JSON.parse(str(row.settings)) as RunRecord['settings'],
+        settings: storedJson('settings', row.settings, runSettingsSchema),
         engine,
         results: results.get(id) ?? [],
         extras: extras.get(id) ?? [],
         warnings: warnings.get(`${id}:`) ?? [],
       };
-      if (row.system != null) run.system = JSON.parse(str(row.system)) as RunRecord['system'];
-      if (row.temperature != null) run.temperature = JSON.parse(str(row.temperature)) as RunRecord['temperature'];
+      if (row.system != null) run.system = storedJson('system facts', row.system, systemFactsSchema);
+      if (row.temperature != null) run.temperature = storedJson('drive temperature', row.temperature, driveTemperatureSchema);
       runs.set(id, run);
     }
     return runs;
@@ -850,12 +947,19 @@ class SqliteLibrary implements Library {
   }
 
   latestTrimAudits(): TrimAuditResult[] {
+    // Newest first per mount point; an audit that no longer fits (stored-row.ts) is passed over
+    // for the mount's next newest, never laid over the Overview as if valid.
     const rows = this.#stmt(
-      `SELECT result FROM trim_audits t WHERE mount_point IS NOT NULL AND id =
-         (SELECT id FROM trim_audits u WHERE u.mount_point = t.mount_point ORDER BY at DESC, id DESC LIMIT 1)
-       ORDER BY mount_point`,
+      'SELECT mount_point, result FROM trim_audits WHERE mount_point IS NOT NULL ORDER BY mount_point, at DESC, id DESC',
     ).all() as Row[];
-    return rows.map((r) => JSON.parse(str(r.result)) as TrimAuditResult);
+    const latest = new Map<string, TrimAuditResult>();
+    for (const row of rows) {
+      const mount = storedText('mount point', row.mount_point);
+      if (latest.has(mount)) continue;
+      const audit = readRow(() => storedJson('result', row.result, trimAuditSchema));
+      if (audit.ok) latest.set(mount, audit.value);
+    }
+    return [...latest.values()];
   }
 
   saveWriteSamples(samples: readonly WriteSample[]): void {
@@ -867,13 +971,17 @@ class SqliteLibrary implements Library {
 
   writeSamples(): WriteSample[] {
     const rows = this.#stmt('SELECT at, boot_id, uptime_s, disk, bytes_written FROM write_samples ORDER BY disk, at, id').all() as Row[];
-    return rows.map((r) => ({
-      at: str(r.at),
-      bootId: str(r.boot_id),
-      uptimeSeconds: Number(r.uptime_s),
-      disk: str(r.disk),
-      bytesWritten: Number(r.bytes_written),
-    }));
+    // A sample that no longer fits is left out: a NaN counter would make every pace after it NaN.
+    return rows.flatMap((r) => {
+      const sample = readRow((): WriteSample => ({
+        at: storedText('time', r.at),
+        bootId: storedText('boot id', r.boot_id),
+        uptimeSeconds: storedNumber('uptime', r.uptime_s),
+        disk: storedText('disk', r.disk),
+        bytesWritten: storedNumber('bytes written', r.bytes_written),
+      }));
+      return sample.ok ? [sample.value] : [];
+    });
   }
 
   saveCipherCeilings(ceilings: CipherCeilings): number {
@@ -896,11 +1004,12 @@ class SqliteLibrary implements Library {
     const rows = (
       cpu
         ? this.#stmt('SELECT result FROM cipher_ceilings WHERE cpu_model IS ? ORDER BY at DESC, id DESC').all(cpu.model)
-        : this.#stmt('SELECT result FROM cipher_ceilings ORDER BY at DESC, id DESC LIMIT 1').all()
+        : this.#stmt('SELECT result FROM cipher_ceilings ORDER BY at DESC, id DESC').all()
     ) as Row[];
     for (const row of rows) {
-      const ceilings = JSON.parse(str(row.result)) as CipherCeilings;
-      if (!cpu || ceilings.cpus === cpu.cpus) return ceilings;
+      // A row that no longer fits (stored-row.ts) is passed over for the next newest.
+      const ceilings = readRow(() => storedJson('result', row.result, cipherCeilingsSchema));
+      if (ceilings.ok && (!cpu || ceilings.value.cpus === cpu.cpus)) return ceilings.value;
     }
     return null;
   }
@@ -920,11 +1029,18 @@ class SqliteLibrary implements Library {
 
   getAssessment(id: number): Assessment | null {
     const row = this.#stmt('SELECT * FROM assessments WHERE id = ?').get(id) as Row | undefined;
-    return row ? assessmentOf(row) : null;
+    if (!row) return null;
+    const a = assessmentOf(row);
+    if (isUnreadableAssessment(a)) throw new LibraryError('unreadable', unreadableAssessmentText(a));
+    return a;
   }
 
-  listAssessments(): Assessment[] {
+  listAssessments(): AssessmentListItem[] {
     return (this.#stmt('SELECT * FROM assessments ORDER BY updated_at DESC, id DESC').all() as Row[]).map(assessmentOf);
+  }
+
+  deleteAssessment(id: number): boolean {
+    return this.transaction(() => this.#stmt('DELETE FROM assessments WHERE id = ?').run(id).changes > 0);
   }
 
   updateAssessment(id: number, steps: Partial<Record<AssessmentField, number | null>>): boolean {
@@ -972,12 +1088,12 @@ function groupRows<K, V>(rows: Row[], ownerOf: (row: Row) => K, valueOf: (row: R
 
 function readLatency(row: Row): LatencyNs {
   return {
-    mean: numOrNull(row.lat_mean),
-    p50: numOrNull(row.lat_p50),
-    p90: numOrNull(row.lat_p90),
-    p99: numOrNull(row.lat_p99),
-    p999: numOrNull(row.lat_p999),
-    max: numOrNull(row.lat_max),
+    mean: storedNumberOrNull('latency mean', row.lat_mean),
+    p50: storedNumberOrNull('latency p50', row.lat_p50),
+    p90: storedNumberOrNull('latency p90', row.lat_p90),
+    p99: storedNumberOrNull('latency p99', row.lat_p99),
+    p999: storedNumberOrNull('latency p99.9', row.lat_p999),
+    max: storedNumberOrNull('latency max', row.lat_max),
   };
 }
 
@@ -995,28 +1111,32 @@ function str(value: SQLInputValue | undefined): string {
   return value == null ? '' : String(value);
 }
 
-function numOrNull(value: SQLInputValue | undefined): number | null {
-  return value == null ? null : Number(value);
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function assessmentOf(row: Row): Assessment {
-  const id = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return {
-    id: Number(row.id),
-    label: str(row.label),
-    createdAt: str(row.created_at),
-    updatedAt: str(row.updated_at),
-    before: id(row.before_run),
-    after: id(row.after_run),
-    encrypted: id(row.encrypted_run),
-    discardOff: id(row.discard_off_run),
-    discardOn: id(row.discard_on_run),
-    workingSet: id(row.working_set_run),
-    emptied: JSON.parse(str(row.emptied) || '{}') as Assessment['emptied'],
-    notes: str(row.notes),
-  };
+/** An assessment row as the model has it, or, when it no longer fits, what is wrong with it. */
+function assessmentOf(row: Row): AssessmentListItem {
+  const read = readRow(() =>
+    // The columns as stored, no coercion (Number('abc') would pass as NaN): the schema says what does not fit.
+    checked(
+      'columns',
+      {
+        id: row.id,
+        label: row.label,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        before: row.before_run,
+        after: row.after_run,
+        encrypted: row.encrypted_run,
+        discardOff: row.discard_off_run,
+        discardOn: row.discard_on_run,
+        workingSet: row.working_set_run,
+        emptied: storedJson('emptied', row.emptied, assessmentSchema.shape.emptied),
+        notes: row.notes,
+      } satisfies Record<keyof Assessment, unknown>,
+      assessmentSchema,
+    ),
+  );
+  return read.ok ? read.value : { id: Number(row.id), label: rowLabel(row.label), unreadable: read.problem };
 }

@@ -86,6 +86,16 @@ export function AssessOffer() {
       {loaded && list.length > 0 ? (
         <ul className="assess-list" aria-label="Assessments kept in the library">
           {list.map((a) => {
+            if ('unreadable' in a)
+              return (
+                <li key={a.id} data-testid="assessment-item" data-unreadable="true">
+                  {a.label}{' '}
+                  <span className="muted">
+                    · cannot be read from the library: {a.unreadable}. Its runs are still there; <code>diskdelta assess delete {a.id}</code>{' '}
+                    removes it.
+                  </span>
+                </li>
+              );
             const { done, of, next } = progressOf(a);
             return (
               <li key={a.id} data-testid="assessment-item">

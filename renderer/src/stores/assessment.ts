@@ -3,7 +3,7 @@
 // measuring now. State that must outlive a reload is the library's (assessments.* procedures);
 // only a run started from a step and not yet finished is held here, and attached when it ends.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiError, AssessmentData, ProcedureInput, RunRef } from '../../../electron/core/api/contract.ts';
+import type { ApiError, AssessmentData, AssessmentListData, ProcedureInput, RunRef } from '../../../electron/core/api/contract.ts';
 import type { AssessmentField } from '../../../electron/core/model/assessment.ts';
 import type { RunRecord } from '../../../electron/core/model/results.ts';
 import type { Paper } from '../../../electron/core/report/paper.ts';
@@ -18,7 +18,8 @@ export interface PendingStep {
 }
 
 export interface AssessmentState {
-  list: AssessmentData[];
+  /** An assessment the library can no longer read is listed with what is wrong with it, and never opened. */
+  list: AssessmentListData[];
   loaded: boolean;
   /** The shipped reference runs a step can pick (kept in the library when picked). */
   references: Array<{ key: string; label: string; createdAt: string }>;
@@ -174,6 +175,6 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
 }
 
 /** The list with this assessment in it, newest change first (as the library lists them). */
-function replaced(list: AssessmentData[], a: AssessmentData): AssessmentData[] {
+function replaced(list: AssessmentListData[], a: AssessmentData): AssessmentListData[] {
   return [a, ...list.filter((x) => x.id !== a.id)];
 }

@@ -11,6 +11,7 @@ import type { MeasurementKind } from './kind.ts';
 import { counted } from '../../model/display.ts';
 import { planSettingsShape } from '../../model/run-settings.ts';
 import { appStartArgv, bigfileArgv, treeArgv } from '../worker-argv.ts';
+import { maxOf, minOf } from '../../model/extremes.ts';
 
 type Phase = Extract<WorkerMessage, { type: 'phase' }>;
 type WorkloadInfo = Extract<WorkerMessage, { type: 'workload' }>;
@@ -91,7 +92,7 @@ export function phaseFigures(passes: Phase[], info: WorkloadInfo | null): Figure
     const of = timed.filter((p) => p.phase === phase);
     const values = of.map((p) => p.seconds);
     const spreads = of.flatMap((p) => (p.spread_seconds === undefined ? [] : [p.spread_seconds]));
-    const range = values.length > 1 ? ` (${seconds(Math.min(...values))}–${seconds(Math.max(...values))})` : '';
+    const range = values.length > 1 ? ` (${seconds(minOf(values)!)}–${seconds(maxOf(values)!)})` : '';
     const spread = spreads.length ? `; first to last program ${seconds(median(spreads))}` : '';
     const sync = phase === 'start' ? '' : ', syncfs included';
     return {
@@ -126,7 +127,7 @@ export function phaseTrustWarnings(figures: readonly Figure[]): Warning[] {
       {
         code: 'noisy',
         message:
-          `${f.subject}: the ${values.length} passes differ by ${pct(cv ?? 0)} (${seconds(Math.min(...values))}–${seconds(Math.max(...values))}; coefficient of variation)` +
+          `${f.subject}: the ${values.length} passes differ by ${pct(cv ?? 0)} (${seconds(minOf(values)!)}–${seconds(maxOf(values)!)}; coefficient of variation)` +
           `${ci === null ? '' : `, so the median ${seconds(f.value)} is known within ±${pct(ci)} (95 %)`}` +
           ': something else is using the disk or the CPU; measure again with more runs, or on a quiet machine',
       },

@@ -4,6 +4,7 @@
 // figure and its ratio to #1; series: one row per run with its points' range and median; a
 // table chart is its own table: the name says so, and its rows are its groups' rows.
 import { formatAxisValue, type ChartModel } from './chart-model.ts';
+import { maxOf, minOf } from '../../model/extremes.ts';
 
 export interface ChartText {
   /** For the drawing's aria-label: what it is and where its figures are. */
@@ -53,9 +54,9 @@ export function chartText(chart: ChartModel, labels: string[]): ChartText {
         run(l.runIndex),
         String(ys.length),
         `${x(l.points[0]!.x)} … ${x(l.points.at(-1)!.x)}`,
-        value(Math.min(...ys)),
+        value(minOf(ys)!),
         value(median(ys)),
-        value(Math.max(...ys)),
+        value(maxOf(ys)!),
       ];
     }),
   };
