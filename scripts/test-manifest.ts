@@ -197,6 +197,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'scripts/electron-launch.test.ts': [],
   'scripts/electron-path.test.ts': ['electron'],
   'scripts/packaging.test.ts': [],
+  'scripts/own-process.test.ts': [],
   'scripts/paired-ratio.test.ts': [],
   'scripts/soak-serve.test.ts': [],
   'scripts/test-manifest.test.ts': [],

@@ -11,6 +11,7 @@ import { PRESETS } from '../presets.ts';
 import { HostsFileError, networkWarning, parseHostsFile } from './hosts.ts';
 import { judgeProbe } from './probe.ts';
 import { runFleet } from './fleet-run.ts';
+import { ownProcess, signalOwn, type OwnProcess } from '../../../../scripts/own-process.ts';
 
 // What fio 3.33's client printed here for a server on 127.0.0.2 (fio --client=127.0.0.2,8765 probe.fio).
 const PROBE_OUT = 'hostname=vm, be=0, 64-bit, os=Linux, arch=x86-64, fio=fio-3.33, flags=1\n<vm> diskdelta-probe: (g=0): rw=read\n';
@@ -73,22 +74,19 @@ describe('fleet run against fio servers on loopback', () => {
   const port = 20_000 + (process.pid % 20_000);
   const dir = mkdtempSync(join(tmpdir(), 'dd-fleet-run-'));
   const pidFiles = ['127.0.0.2', '127.0.0.3'].map((ip) => ({ ip, pidFile: join(dir, `${ip}.pid`) }));
+  /** The servers, held by pid and start time from the moment they wrote their pid files (scripts/own-process.ts). */
+  const servers: Array<OwnProcess | null> = [];
   const hasFio = spawnSync('fio', ['--version']).status === 0;
   before(() => {
     if (!hasFio) return;
     for (const { ip, pidFile } of pidFiles) {
       const r = spawnSync('fio', [`--server=ip:${ip},${port}`, `--daemonize=${pidFile}`]);
       assert.equal(r.status, 0, `fio --server on ${ip}: ${String(r.stderr)}`);
+      servers.push(ownProcess(Number(readFileSync(pidFile, 'utf8').trim())));
     }
   });
   after(() => {
-    for (const { pidFile } of pidFiles) {
-      try {
-        process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM');
-      } catch {
-        // not started (no fio) or already gone
-      }
-    }
+    for (const server of servers) signalOwn(server, 'SIGTERM'); // none when fio is missing; a server gone is not signalled
     rmSync(dir, { recursive: true, force: true });
   });
 
