@@ -8,10 +8,11 @@
 // `directory=` lands on a different device on each host, as on real machines.
 // Every step is undone by tearDown, each on its own, whatever failed before it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { labUnavailable, setUpThrottledLab, type LabCaps, type ThrottledLab } from './throttled-lab.ts';
+import { ownProcess, signalOwn } from '../scripts/own-process.ts';
 
 export interface FleetLabHost {
   /** The namespace's name (ip netns). */
@@ -62,16 +63,31 @@ function pidsIn(netns: string): number[] {
   return r.status === 0 ? r.stdout.split('\n').filter(Boolean).map(Number) : [];
 }
 
+/** The namespace's identity as /proc/PID/ns/net names it ("net:[4026532281]"), or null when it is gone. */
+function netnsId(netns: string): string | null {
+  const ino = statSync(`/run/netns/${netns}`, { throwIfNoEntry: false })?.ino;
+  return ino === undefined ? null : `net:[${ino}]`;
+}
+
+function netnsOf(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/net`);
+  } catch {
+    return null;
+  }
+}
+
 function killAll(netns: string): void {
   for (let i = 0; i < 100; i++) {
     const pids = pidsIn(netns);
     if (pids.length === 0) return;
+    // Each only while it is still the process listed (scripts/own-process.ts): one that ended
+    // meanwhile may have handed its pid to a process outside the namespace. Held first, then
+    // checked to be in the namespace: the start time ties that check to the process signalled.
+    const ns = netnsId(netns);
     for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // ended meanwhile
-      }
+      const own = ownProcess(pid);
+      if (own && ns !== null && netnsOf(pid) === ns) signalOwn(own, 'SIGKILL');
     }
     spawnSync('sleep', ['0.05']);
   }

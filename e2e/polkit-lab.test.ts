@@ -31,6 +31,7 @@ import { parseWorkerLine, type WorkerMessage } from '../electron/core/bench/work
 import { labUnavailable, setUpThrottledLab, type ThrottledLab } from './throttled-lab.ts';
 import { measureUntilWithin, missOf } from './judge-against-cap.ts';
 import { holdMachineLock } from './machine-lock.ts';
+import { ownProcess, signalOwn, type OwnProcess } from '../scripts/own-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'bin', 'diskdelta.js');
@@ -63,6 +64,8 @@ let reason = unavailable();
 let lab: ThrottledLab | null = null;
 let busPid = 0;
 let polkitPid = 0;
+/** The daemons this lab started, held by pid and start time (scripts/own-process.ts): teardown signals only them. */
+let daemons: Array<OwnProcess | null> = [];
 let checksumBefore = '';
 /** What was installed before the suite (a developer's own install), restored afterwards. */
 let previous: { policy: Buffer; helper: Buffer | null } | null = null;
@@ -190,11 +193,13 @@ before(async () => {
       reason = `dbus-daemon --system did not start: ${bus.stderr.trim()}`;
       return;
     }
+    daemons.push(ownProcess(busPid));
   }
   if (spawnSync('pgrep', ['-x', 'polkitd']).status !== 0) {
     const polkitd = spawn(POLKITD, ['--no-debug'], { detached: true, stdio: 'ignore' });
     polkitd.unref();
     polkitPid = polkitd.pid ?? 0;
+    daemons.push(ownProcess(polkitPid));
   }
   if (existsSync(POLICY_FILE)) {
     previous = { policy: readFileSync(POLICY_FILE), helper: existsSync(INSTALLED_HELPER) ? readFileSync(INSTALLED_HELPER) : null };
@@ -225,13 +230,8 @@ after(() => {
         writeFileSync(INSTALLED_HELPER, helper, { mode: 0o755 });
       });
   } else if (lab) spawnSync(process.execPath, [CLI, 'helper', 'uninstall']);
-  for (const pid of [polkitPid, busPid]) {
-    try {
-      if (pid) process.kill(pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
+  for (const daemon of daemons.reverse()) signalOwn(daemon, 'SIGTERM'); // polkitd first; one already gone is not signalled
+  daemons = [];
   if (busPid) rmSync('/run/dbus/pid', { force: true });
   step('destroying the lab', () => lab?.tearDown());
   // Last: the next suite's lab starts only once this one is gone.
@@ -562,7 +562,8 @@ test('the helper killed mid-open (pkexec waiting for polkit): exit 9, helper-kil
       lines.push(m);
       if (m.type === 'helper' && m.state === 'started') {
         killed = m.pid;
-        setTimeout(() => process.kill(m.pid, 'SIGKILL'), 1000);
+        const helper = ownProcess(m.pid);
+        setTimeout(() => signalOwn(helper, 'SIGKILL'), 1000);
       }
     },
   );

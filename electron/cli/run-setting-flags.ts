@@ -1,6 +1,6 @@
 // The run settings' CLI flags, their --help lines and their parsing, from the one table
 // (core/model/run-settings.ts): a setting added there is a flag of `diskdelta run` with no edit here.
-import { rangeText, RUN_SETTINGS, settingRange, type RunSettingDef } from '../core/model/run-settings.ts';
+import { inRange, rangeText, RUN_SETTINGS, settingRange, valueText, type RunSettingDef } from '../core/model/run-settings.ts';
 import { WORKER_OPTIONS, type WorkerOption } from '../core/model/worker-options.ts';
 import { MAX_SIZE_BYTES, parseCount, parseDuration, parseDurationOrZero, parseSize, UsageError } from './args.ts';
 
@@ -34,10 +34,11 @@ export function parseSetting(d: RunSettingDef, text: string, options: readonly W
       // A rating past 1 PiB (a drive's rated endurance) is a size too: the setting's own range
       // decides. 0 where the range starts at 0 (--sustained-recovery 0: no recovery stream).
       value = parseSize(text, flag, {
-        max: max > MAX_SIZE_BYTES ? { bytes: max, text: range.split(' to ')[1]! } : undefined,
-        zero: min === 0,
+        max: max > MAX_SIZE_BYTES ? { bytes: max, text: valueText(d, max) } : undefined,
+        zero: min === 0 || d.zero !== undefined,
       });
-      if (value < min) throw new UsageError(`${flag} '${text}' is too small: use at least ${range.split(' to ')[0]}`);
+      if (value === 0 && d.zero !== undefined) return 0;
+      if (value < min) throw new UsageError(`${flag} '${text}' is too small: use ${range}`);
       break;
     case 'seconds':
       value = min === 0 ? parseDurationOrZero(text, flag) : parseDuration(text, flag);
@@ -54,8 +55,18 @@ export function parseSetting(d: RunSettingDef, text: string, options: readonly W
     case 'flag':
       throw new Error(`${flag} is a flag: it has no value to parse`);
   }
-  if (value < min || value > max) throw new UsageError(`${flag} '${text}' is out of range: use ${range}`);
+  if (!inRange(d, value, options)) throw new UsageError(`${flag} '${text}' is out of range: use ${range}`);
   return value;
+}
+
+/**
+ * A flag of another command that means what a run setting means (`fleet run --size`): parsed by
+ * that setting's unit and range, so `--size 1B` is refused there as it is by `run`.
+ */
+export function parseSettingOf(key: string, text: string): number {
+  const def = RUN_SETTINGS.find((d) => d.key === key);
+  if (!def) throw new Error(`no run setting ${key}`);
+  return parseSetting(def, text);
 }
 
 /** The flags given → the spec's settings (absent flags stay absent: the preset's value applies). */

@@ -13,6 +13,7 @@ import { WORKER_OPTIONS, workerOption, workerOptionsHeader, type WorkerOption } 
 import { buildSpec, formFields, presetDefaults } from '../../renderer/src/view/new-run-form.ts';
 import { runFlags, runHelp, specFromFlags } from './commands/run.ts';
 import { parseFlags } from './args.ts';
+import { runCli } from './run-cli-in-process.ts';
 
 const OPTION: WorkerOption = {
   name: 'queue-hint',
@@ -125,4 +126,50 @@ describe('the run settings and the worker: one list of ranges', () => {
     }
     assert.deepEqual(presetProblems({ durationSec: 0.05 }, ['rate']), ['durationSec 0.05: use 0.2 s to 3600 s']);
   });
+});
+
+describe('a setting whose 0 means "none" (#38 item 12: --rated-endurance 1B was a drive rated for one byte)', () => {
+  const spec = (flags: Record<string, string>) => specFromFlags({ target: '/tmp', tests: 'sustained-write', ...flags });
+  test('a rated endurance under 1 TB is refused with the range a drive is rated in; 0 is "not known"', () => {
+    for (const bad of ['1B', '1', '999GB', '0.5TB'])
+      assert.throws(
+        () => spec({ 'rated-endurance': bad }),
+        new RegExp(`--rated-endurance '${bad.replace('.', '\\.')}' is too small: use 1 TB to 100 PB, or 0 \\(not known\\)`),
+      );
+    assert.throws(() => spec({ 'rated-endurance': '101PB' }), /too large: use at most 100 PB/);
+    assert.equal(spec({ 'rated-endurance': '600TB' }).ratedEnduranceBytes, 600e12);
+    assert.equal(spec({ 'rated-endurance': '1TB' }).ratedEnduranceBytes, 1e12);
+    assert.equal(spec({ 'rated-endurance': '0' }).ratedEnduranceBytes, 0);
+  });
+  test('a recovery stream of a few bytes is refused; 0 is no recovery stream', () => {
+    assert.throws(
+      () => spec({ 'sustained-recovery': '1B' }),
+      /--sustained-recovery '1B' is too small: use 64 MiB to 1 PiB, or 0 \(no recovery stream\)/,
+    );
+    assert.equal(spec({ 'sustained-recovery': '0' }).sustainedRecoveryBytes, 0);
+    assert.equal(spec({ 'sustained-recovery': '4GiB' }).sustainedRecoveryBytes, 4 * 2 ** 30);
+  });
+  test('the API refuses the same values (browser mode, the app), and the New run form says the range', () => {
+    const schema = benchSpecSchemaFor(RUN_SETTINGS);
+    const parsed = (extra: object) => schema.safeParse({ target: '/tmp', tests: ['sustained-write'], ...extra });
+    assert.equal(parsed({ ratedEnduranceBytes: 1 }).success, false);
+    assert.match(parsed({ ratedEnduranceBytes: 1 }).error?.issues[0]?.message ?? '', /use 1 TB to 100 PB, or 0 \(not known\)/);
+    assert.equal(parsed({ ratedEnduranceBytes: 0 }).success, true);
+    assert.equal(parsed({ ratedEnduranceBytes: 600e12 }).success, true);
+    assert.equal(parsed({ sustainedRecoveryBytes: 1 }).success, false);
+    const form = buildSpec({ target: '/mnt/ssd', preset: 'sustained', label: '', fields: { ratedEnduranceBytes: '0.001' } });
+    assert.match(JSON.stringify(form), /Rated endurance \(TB\): a number of at least 1 and at most 100000, or 0 \(not known\)\./);
+  });
+});
+
+test('the same class in other commands: fleet run --size 1B and working-set --ssd 1B are refused (exit 2) with the range', async () => {
+  const fleet = await runCli(['fleet', 'run', '--hosts', '/nonexistent-dd-hosts', '--folder', '/var/tmp', '--size', '1B']);
+  assert.equal(fleet.code, 2, fleet.stderr);
+  assert.match(fleet.stderr, /--size '1B' is too small: use 16 MiB to 1 PiB/);
+  const duration = await runCli(['fleet', 'run', '--hosts', '/nonexistent-dd-hosts', '--folder', '/var/tmp', '--duration', '0.01']);
+  assert.equal(duration.code, 2, duration.stderr);
+  assert.match(duration.stderr, /--duration '0\.01' is out of range: use 0\.2 s to 3600 s/);
+  const ssd = await runCli(['working-set', '/nonexistent-dd', '--ssd', '1B', '--no-save']);
+  assert.equal(ssd.code, 2, ssd.stderr);
+  assert.match(ssd.stderr, /--ssd '1B' is too small for an SSD: give its size, 1GB to 1PiB/);
 });

@@ -14,6 +14,7 @@ import { exitCodeOf } from '../core/model/failures.ts';
 import { openLibrary } from '../core/store/library.ts';
 import { parseDiskDeltaJson } from '../core/formats/diskdelta-json.ts';
 import { testTitle } from '../core/model/catalog.ts';
+import { ownProcess, signalOwn } from '../../scripts/own-process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
@@ -667,12 +668,13 @@ describe('diskdelta run: stopping it', () => {
           cwd: ROOT,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
-        // Only if the test failed: this run's processes (its folder is in their command line), by pid.
+        // Only if the test failed: this run's processes (its folder is in their command line), by
+        // pid, each only while it is still the process pgrep listed (scripts/own-process.ts).
         t.after(() => {
           for (const pid of spawnSync('pgrep', ['-f', `target ${dir}`], { encoding: 'utf8' })
             .stdout.split('\n')
             .filter(Boolean))
-            process.kill(Number(pid), 'SIGKILL');
+            signalOwn(ownProcess(Number(pid)), 'SIGKILL');
         });
         let stderr = '';
         child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
@@ -701,8 +703,9 @@ describe('diskdelta run: stopping it', () => {
     assert.ok(await waitForTestFile(dir), 'the run started');
     const pid = workerPid(dir);
     assert.ok(pid > 0, `worker pid from ${leftovers(dir)[0]}`);
+    const worker = ownProcess(pid);
     await new Promise((r) => setTimeout(r, 300));
-    process.kill(pid, 'SIGKILL'); // as the OOM killer would
+    assert.ok(signalOwn(worker, 'SIGKILL'), 'the worker still ran'); // as the OOM killer would
     const code = await run.exited;
     assert.notEqual(code, 0);
     assert.match(run.stderr(), /killed by SIGKILL/);
@@ -713,14 +716,9 @@ describe('diskdelta run: stopping it', () => {
     const dir = scratch('kill-cli');
     const run = start(t, dir);
     assert.ok(await waitForTestFile(dir), 'the run started');
-    const pid = workerPid(dir);
-    t.after(() => {
-      try {
-        process.kill(pid, 'SIGKILL'); // only if the test failed and the worker lives on
-      } catch {
-        // gone already: the normal case
-      }
-    });
+    const worker = ownProcess(workerPid(dir));
+    // Only if the test failed and the worker lives on (gone already is the normal case).
+    t.after(() => signalOwn(worker, 'SIGKILL'));
     await new Promise((r) => setTimeout(r, 300));
     run.child.kill('SIGKILL');
     await run.exited;

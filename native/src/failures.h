@@ -31,6 +31,7 @@ typedef struct {
 #define FAIL_TARGET_UNUSABLE        ((failure_t){"target-unusable", EXIT_TARGET})
 #define FAIL_TARGET_VIRTUAL_FS      ((failure_t){"target-virtual-fs", EXIT_TARGET})
 #define FAIL_NO_SPACE               ((failure_t){"no-space", EXIT_NOSPACE})
+#define FAIL_SPAN_NO_SPACE          ((failure_t){"span-no-space", EXIT_NOSPACE})
 #define FAIL_NO_DIRECT_IO           ((failure_t){"no-direct-io", EXIT_NODIRECT})
 #define FAIL_IO_ERROR               ((failure_t){"io-error", EXIT_IO})
 #define FAIL_INTERRUPTED            ((failure_t){"interrupted", EXIT_INTERRUPTED})

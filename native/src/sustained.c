@@ -177,7 +177,7 @@ static int run_stream(const sustained_opts_t *o, target_t *t, void **bufs, const
   emit_progress(before + done, total);
   int e = atomic_load(&s.err);
   if (e)
-    return emit_failure(e == ENOSPC ? FAIL_NO_SPACE : FAIL_IO_ERROR, "sustained: a write at byte %llu failed: %s%s",
+    return emit_failure(e == ENOSPC ? FAIL_SPAN_NO_SPACE : FAIL_IO_ERROR, "sustained: a write at byte %llu failed: %s%s",
                         (unsigned long long)atomic_load(&s.err_offset), strerror(e),
                         e == ENOSPC ? ". The filesystem filled up: choose a smaller span" : "");
   if (sync_err) return emit_failure(FAIL_IO_ERROR, "sustained: flushing the test file failed: %s", strerror(sync_err));

@@ -420,16 +420,32 @@ static void count_tree(int dir_fd, uint64_t *files, uint64_t *bytes) {
   closedir(d);
 }
 
+/* What a path is when it is not a regular file, for "the tarball … is a FIFO" messages. */
+static const char *file_kind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "it is a FIFO (named pipe), not a regular file";
+  if (S_ISDIR(mode)) return "it is a folder, not a file";
+  if (S_ISCHR(mode)) return "it is a character device, not a regular file";
+  if (S_ISBLK(mode)) return "it is a block device, not a regular file";
+  if (S_ISSOCK(mode)) return "it is a socket, not a regular file";
+  return "not a regular file";
+}
+
 static int workload_tarball(const workload_opts_t *o) {
   workdir_t w = {.target_fd = -1, .fd = -1};
   struct stat st;
-  int in = open(o->tarball, O_RDONLY | O_CLOEXEC);
-  if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
-    int e = in < 0 ? errno : EINVAL;
+  // O_NONBLOCK: a FIFO (or a device) named as the tarball opens at once and is refused by what
+  // fstat says it is; opened as a file it waited in open(2) for a writer, silently, until killed.
+  int in = open(o->tarball, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  int stated = in >= 0 && fstat(in, &st) == 0;
+  if (!stated || !S_ISREG(st.st_mode)) {
+    int e = in < 0 ? errno : stated ? 0 : errno;
     if (in >= 0) close(in);
     return finish_workload(&w, emit_failure(e == ENOENT ? FAIL_TARGET_MISSING : FAIL_USAGE, "cannot use the tarball %s: %s: give a .tar, .tar.gz or .tar.xz file",
-                                            o->tarball, e == EINVAL ? "not a regular file" : strerror(e)));
+                                            o->tarball, e == 0 ? file_kind(st.st_mode) : strerror(e)));
   }
+  // tar reads it as an ordinary file: blocking again (a regular file never waits either way).
+  int fl = fcntl(in, F_GETFL);
+  if (fl >= 0) fcntl(in, F_SETFL, fl & ~O_NONBLOCK);
   int rc = workdir_open(&w, o->target);
   if (rc == 0) emit_workload_hello(o->target, "tree", 1);
   int described = 0;

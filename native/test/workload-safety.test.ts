@@ -27,20 +27,16 @@ import assert from 'node:assert/strict';
 import { exitCodeOf } from '../../electron/core/model/failures.ts';
 import { runWorker, startWorker, testFiles, untilSaid, WORKER } from './worker-harness.ts';
 import { reachableCopy } from '../../scripts/other-user.ts';
+import { ownProcess, signalOwn, type OwnProcess } from '../../scripts/own-process.ts';
 
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
 const asNobody = { uid: NOBODY, gid: NOBODY };
 const dirs: string[] = [];
-const strays: number[] = [];
+/** Processes a failed test may leave, each held by pid and start time (scripts/own-process.ts). */
+const strays: Array<OwnProcess | null> = [];
 after(() => {
-  for (const pid of strays) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-  }
+  for (const stray of strays) signalOwn(stray, 'SIGKILL'); // gone already: not signalled
   for (const d of dirs) {
     spawnSync('chmod', ['-R', 'u+rwx', d]);
     rmSync(d, { recursive: true, force: true });
@@ -153,7 +149,7 @@ describe('a root tarball run in a folder another user may write to', () => {
         ],
         { uid: NOBODY, gid: NOBODY, stdio: ['ignore', 'pipe', 'inherit'] },
       );
-      strays.push(attacker.pid!);
+      strays.push(ownProcess(attacker.pid!));
       let said = '';
       attacker.stdout.setEncoding('utf8').on('data', (c: string) => (said += c));
       await untilSaid(attacker, () => said, 'ready');
@@ -299,7 +295,7 @@ describe('a killed worker leaves no child writing', () => {
       if (tar === undefined) await new Promise((r) => setTimeout(r, 10));
     }
     assert.ok(tar !== undefined, 'tar runs');
-    strays.push(tar);
+    strays.push(ownProcess(tar));
     const [work] = testFiles(target);
     const blob = join(target, work!, 't', 'blob');
     for (let i = 0; i < 500 && !existsSync(blob); i++) await new Promise((r) => setTimeout(r, 10));

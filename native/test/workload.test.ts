@@ -2,7 +2,7 @@
 // inspected on disk, every exit path leaves the folder as it was, and a killed run's leftovers
 // are removed by the next run. Timings are printed, never asserted (they depend on the machine).
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -255,13 +255,28 @@ describe("workload: tree from the user's tarball (--tarball)", () => {
     );
     const dir = await runWorker(['tree', '--target', target, '--tarball', target]);
     assert.equal(dir.code, exitCodeOf('usage'));
-    assert.match(dir.stdout, /not a regular file/);
+    assert.match(dir.stdout, /cannot use the tarball .*: it is a folder, not a file: give a \.tar/);
     const junk = join(folder(), 'junk.tar');
     writeFileSync(junk, 'not a tarball\n'.repeat(100));
     const bad = await runWorker(['tree', '--target', target, '--tarball', junk]);
     assert.equal(bad.code, exitCodeOf('usage'));
     assert.match(bad.stdout, /tar could not extract .*junk\.tar .*\(exit 2\): tar said why on stderr; is it a tarball\?/);
     assert.match(bad.stderr, /tar: /, "tar's own message reaches stderr (stdout stays NDJSON)");
+    assert.deepEqual(readdirSync(target), []);
+  });
+
+  // #38 item 6: opened as a file, a FIFO made open(2) wait for a writer, silently, until killed
+  // (this test then ends by its own timeout).
+  test('a FIFO or a device named as the tarball is refused at once, saying what it is; nothing left', { timeout: 60_000 }, async () => {
+    const target = folder();
+    const fifo = join(folder(), 'pipe.tar');
+    execFileSync('mkfifo', [fifo]);
+    const piped = await runWorker(['tree', '--target', target, '--tarball', fifo]);
+    assert.equal(piped.code, exitCodeOf('usage'));
+    assert.match(piped.stdout, /cannot use the tarball .*pipe\.tar: it is a FIFO \(named pipe\), not a regular file: give a \.tar/);
+    const device = await runWorker(['tree', '--target', target, '--tarball', '/dev/zero']);
+    assert.equal(device.code, exitCodeOf('usage'));
+    assert.match(device.stdout, /cannot use the tarball \/dev\/zero: it is a character device, not a regular file/);
     assert.deepEqual(readdirSync(target), []);
   });
 });

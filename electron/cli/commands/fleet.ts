@@ -1,8 +1,9 @@
 // `diskdelta fleet run|compare`: many hosts through fio's own client/server engine (issue #26).
 // run: core/bench/fleet (job file, probe, fio --client, import, one run per host).
 // compare: core/analysis/fleet-compare.ts over the library's per-host runs.
-import { readFileSync } from 'node:fs';
-import { EXIT_FAILURE, UsageError, parseDuration, parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { readRegularFileSync } from '../../core/files/read-bounded.ts';
+import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
+import { parseSettingOf } from '../run-setting-flags.ts';
 import { DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { writeErr, writeOut } from '../terminal.ts';
@@ -55,9 +56,13 @@ async function fleetRun(argv: string[]): Promise<number> {
   if (folderProblem) throw new UsageError(`--folder: ${folderProblem}`);
   const presetName = (values.preset ?? 'quick') as PresetName;
   if (!PRESET_NAMES.includes(presetName)) throw new UsageError(`unknown preset "${values.preset}": one of ${PRESET_NAMES.join(', ')}`);
+  // run's --size and --duration, with their ranges: a 1-byte fio test file measures nothing.
+  const sizeBytes = values.size ? parseSettingOf('sizeBytes', values.size) : undefined;
+  const durationSec = values.duration ? parseSettingOf('durationSec', values.duration) : undefined;
   let text: string;
   try {
-    text = readFileSync(values.hosts, 'utf8');
+    // Never an open that waits (a FIFO given as the hosts file): regular files only (read-bounded.ts).
+    text = readRegularFileSync(values.hosts, 2 ** 20);
   } catch (error) {
     throw new UsageError(
       `cannot read the hosts file ${values.hosts}: ${(error as Error).message}; give a readable file with one host per line (NAME or NAME,PORT)`,
@@ -82,8 +87,8 @@ async function fleetRun(argv: string[]): Promise<number> {
       hosts,
       preset: PRESETS[presetName],
       folder: values.folder,
-      sizeBytes: values.size ? parseSize(values.size, '--size') : undefined,
-      durationSec: values.duration ? parseDuration(values.duration, '--duration') : undefined,
+      sizeBytes,
+      durationSec,
     });
     for (const s of result.jobFile.skipped) writeErr(`diskdelta fleet: ${s.test} skipped: ${s.why}\n`);
     for (const d of result.jobFile.differences) writeOut(`differs from diskdelta run: ${d}\n`);

@@ -10,7 +10,7 @@ import { CliFailure, DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrar
 import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/paper.ts';
 import { ReportPrintError, type ReportPrinter } from '../../core/report/printer.ts';
 import { appVersion } from '../../core/app-version.ts';
-import { UserFileError, writeUserFile } from '../../core/files/write-user-file.ts';
+import { openUserOutput, UserFileError, type UserOutput } from '../../core/files/write-user-file.ts';
 import { renderReportHtmlLazily } from '../../../renderer/src/report/report-html-lazy.ts';
 import { counted } from '../../core/model/display.ts';
 import { writeErr } from '../terminal.ts';
@@ -86,8 +86,14 @@ export async function writeReport(
   const format = values.html ? 'html' : 'pdf';
   const out = resolve(values.out ?? `${extra.name ?? `diskdelta-report-${ids.join('-')}`}.${format}`);
   // Everything that can be checked before starting Chromium is: a mistake costs no wait.
+  // The output is opened (its folder held) before anything renders: a folder swapped for a
+  // symlink meanwhile does not redirect the report (files/write-user-file.ts).
+  let output: UserOutput;
   try {
     await precheck(out, values.force === true);
+    output = await openUserOutput(out, { force: values.force === true }).catch((error: unknown) => {
+      throw error instanceof UserFileError ? outputFailure(error) : error;
+    });
   } catch (error) {
     if (!(error instanceof CliFailure)) throw error;
     return sayFailure('report', error.message, EXIT_FAILURE);
@@ -123,10 +129,10 @@ export async function writeReport(
         throw error;
       }
       try {
-        await writeUserFile(out, rendered.bytes, { force: values.force === true });
+        await output.write(rendered.bytes);
       } catch (error) {
         if (!(error instanceof UserFileError)) throw error;
-        throw new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
+        throw outputFailure(error);
       }
       writeErr(
         `Wrote the report of ${counted(runs.length, 'run')} to ${out} (${format.toUpperCase()}, ${paper === 'a4' ? 'A4' : 'Letter'}).\n`,
@@ -134,8 +140,13 @@ export async function writeReport(
       return 0;
     });
   } finally {
+    await output.close();
     await printer?.close?.();
   }
+}
+
+function outputFailure(error: UserFileError): CliFailure {
+  return new CliFailure(error.code === 'exists' ? `${error.message}: add --force to replace it` : error.message);
 }
 
 function parsePaper(text: string | undefined): Paper {

@@ -4,7 +4,7 @@
 // so this month's scan compares with last month's (`diskdelta compare`).
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { parseFlags, parseSize, type CliCommand } from '../args.ts';
+import { parseFlags, parseSize, UsageError, type CliCommand } from '../args.ts';
 import { runBenchmark } from '../../core/bench/orchestrator.ts';
 import { BenchError } from '../../core/bench/errors.ts';
 import { exitCodeOf } from '../../core/model/failures.ts';
@@ -16,6 +16,16 @@ import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 import { terminalField } from '../../core/model/display.ts';
 import { workingSetText } from '../working-set-text.ts';
+
+/** The SSDs people weigh hold 1 GB (an old cache drive) to 1 PiB: `--ssd 1B` is a typo, never a drive. */
+const SSD_SIZES = { min: 1e9, max: 2 ** 50 };
+
+function parseSsdSize(text: string): number {
+  const bytes = parseSize(text, '--ssd');
+  if (bytes < SSD_SIZES.min)
+    throw new UsageError(`--ssd '${text}' is too small for an SSD: give its size, 1GB to 1PiB, e.g. 120GB, 256GB, 1TB`);
+  return bytes;
+}
 
 const HELP = `Usage: diskdelta working-set [PATH…] [--ssd SIZE] [--json] [--no-save] [--db PATH]
 
@@ -54,7 +64,7 @@ export const workingSetCommand: CliCommand = {
       { ssd: { type: 'string' }, json: { type: 'boolean' }, 'no-save': { type: 'boolean' }, db: { type: 'string' } },
       true,
     );
-    const ssdBytes = values.ssd === undefined ? undefined : parseSize(values.ssd, '--ssd');
+    const ssdBytes = values.ssd === undefined ? undefined : parseSsdSize(values.ssd);
     const targets = (positionals.length ? positionals : [homedir()]).map((p) => resolve(p));
     const json = values.json === true;
     const { library, failure } = openLibraryToSave('working-set', values.db, values['no-save'] === true);

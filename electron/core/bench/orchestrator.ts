@@ -214,7 +214,12 @@ async function measure(
   let hello: WorkerHello | null = null;
   let before = 0;
   // The drive's temperature, each reading tagged with the test the progress says is running.
-  const thermal = await watchTemperature(context.target.device?.name, options.temperature);
+  // The run's stop reaches the watch: a sensor that does not answer never holds a cancel.
+  const thermal = await watchTemperature(context.target.device?.name, { ...options.temperature, signal: options.signal });
+  if (options.signal?.aborted) {
+    await thermal.stop();
+    throw new BenchError('interrupted', 'the run was cancelled before it measured anything');
+  }
   const tagging = (e: BenchEvent) => {
     if (e.type === 'progress') thermal.setTest(e.test);
     emit(e);
@@ -264,6 +269,10 @@ async function measure(
     }
   } finally {
     temperature = await thermal.stop();
+  }
+  for (const w of thermal.warnings()) {
+    warnings.push(w);
+    emit({ type: 'warning', ...w });
   }
   const thermalFlags = thermalWarnings(results, temperature);
   for (const r of results) {

@@ -90,3 +90,36 @@ test("this machine's own disk, read live: its sensor's readings where it has one
     assert.ok(temp.readings.length >= 2);
   }
 });
+
+test('readings no working drive gives (999 °C, −273.15 °C) are not kept and raise no drive-hot: the run says they were refused', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'diskdelta-temp-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const disk = (await describeTarget(dir)).target.device?.name;
+  if (!disk) return t.skip(`the disk under ${dir} is not known here, so no sensor can be planted for it`);
+  const sensor = plantNvmeSensor(disk);
+  t.after(() => rmSync(sensor.root, { recursive: true, force: true }));
+  sensor.setCelsius(999);
+  const seen: string[] = [];
+  const record = await runBenchmark(
+    { target: dir, ...SPEC },
+    {
+      temperature: { root: sensor.root, intervalMs: 50 },
+      onEvent: (e) => {
+        if (e.type === 'warning') seen.push(e.code);
+        if (e.type === 'progress' && e.test === 'seq1m-q1t1-write') sensor.setCelsius(-273.15);
+      },
+    },
+  );
+  const temp = record.temperature;
+  assert.ok(temp && temp.sensor === 'nvme', JSON.stringify(temp));
+  assert.deepEqual([temp.beforeC, temp.afterC, temp.peakC, temp.readings], [null, null, null, []], 'nothing impossible is kept');
+  assert.ok(!record.warnings.some((w) => w.code === 'drive-hot'), 'no drive-hot from 999 °C');
+  const refused = record.warnings.find((w) => w.code === 'temperature-refused');
+  assert.match(
+    refused?.message ?? '',
+    new RegExp(
+      `^\\d+ readings of ${disk}'s nvme sensor \\(999 °C, -273\\.15 °C\\) lay outside what a working drive can read \\(-40 °C to 150 °C\\) and were not kept`,
+    ),
+  );
+  assert.ok(seen.includes('temperature-refused'), 'said as the run ends, as its other warnings are');
+});

@@ -3,7 +3,7 @@
 // the kernel has none, through OpenSSL as a *user-space estimate*. The two are never mixed: one
 // measurement has one source, and every figure carries it.
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../files/read-bounded.ts';
 import { z } from 'zod';
 import { BenchError } from '../bench/errors.ts';
 import { isFailureCode } from '../model/failures.ts';
@@ -116,7 +116,7 @@ export const DEFAULT_ROUNDS = 5;
  */
 export async function measureCipherCeilings(req: CipherRequest & { rounds?: number } = {}, workerPath?: string): Promise<CipherCeilings> {
   const rounds = Math.max(1, req.rounds ?? DEFAULT_ROUNDS);
-  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => null);
+  const cpuinfo = await readRegularFile('/proc/cpuinfo').then(String, () => null);
   const watch = watchOtherCpu();
   const measured: CipherCeilings[] = [];
   for (let i = 0; i < rounds; i++) measured.push(await measureOneRound(req, cpuinfo, workerPath));
@@ -225,6 +225,6 @@ export function ceilingFor(
 
 /** This machine's CPU as a stored measurement names it: the one whose ceilings apply here. */
 export async function thisCpu(): Promise<{ model: string | null; cpus: number }> {
-  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => null);
+  const cpuinfo = await readRegularFile('/proc/cpuinfo').then(String, () => null);
   return { model: cpuinfo === null ? null : parseCpuinfo(cpuinfo).model, cpus: cpus().length || 1 };
 }

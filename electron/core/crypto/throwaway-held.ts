@@ -10,7 +10,8 @@
 // throwaway mode measures reads only; root's own throwaway (throwaway.ts) also writes.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readRegularFile } from '../files/read-bounded.ts';
 import { release as osRelease, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { BenchError } from '../bench/errors.ts';
@@ -34,7 +35,7 @@ export interface HeldThrowaway extends Throwaway {
 export async function deviceMapperMissing(
   where = { misc: '/proc/misc', loaded: '/sys/module/dm_mod', modules: `/lib/modules/${osRelease()}/kernel/drivers/md` },
 ): Promise<string | null> {
-  const misc = await readFile(where.misc, 'utf8').catch(() => '');
+  const misc = await readRegularFile(where.misc).then(String, () => '');
   if (/\bdevice-mapper\b/.test(misc) || existsSync(where.loaded)) return null;
   const modules = await readdir(where.modules).catch(() => [] as string[]);
   if (modules.some((m) => m.startsWith('dm-mod.ko'))) return null;

@@ -4,11 +4,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
+  existsSync,
   linkSync,
   lstatSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -18,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { UserFileError, writeUserFile } from './write-user-file.ts';
+import { openUserOutput, UserFileError, writeUserFile } from './write-user-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-write-user-file-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,21 +80,67 @@ describe('writeUserFile', () => {
     assert.deepEqual(leftovers(), []);
   });
 
-  it('writes through a symlink to its target, and the link stays a link', async () => {
-    const target = join(dir, 'real.txt');
+  // #38 item 11: `report --out FILE --force` followed a symlink at FILE. In a folder others may
+  // write, a link planted at the name sent a report run as root over any file.
+  it('refuses a symlink at the path, with force too: neither the link nor what it points to is touched', async () => {
+    const victim = join(dir, 'victim.txt');
     const link = join(dir, 'link.txt');
-    writeFileSync(target, 'old');
-    symlinkSync(target, link);
-    await writeUserFile(link, 'through', { force: true });
+    writeFileSync(victim, 'precious');
+    symlinkSync(victim, link);
+    for (const force of [false, true]) {
+      const error = await rejection(writeUserFile(link, 'through', { force }));
+      assert.equal(error.code, 'refused');
+      assert.match(
+        error.message,
+        /it is a symbolic link to .*victim\.txt, and DiskDelta does not write through links .*: name the file itself/,
+      );
+    }
     assert.ok(lstatSync(link).isSymbolicLink());
-    assert.equal(readFileSync(target, 'utf8'), 'through');
+    assert.equal(readFileSync(victim, 'utf8'), 'precious');
+    assert.deepEqual(leftovers(), []);
   });
 
-  it('refuses a symlink to nothing, naming where it points', async () => {
+  it('refuses a symlink to nothing, naming where it points, and creates nothing there', async () => {
     const link = join(dir, 'dangling.txt');
     symlinkSync(join(dir, 'nowhere', 'x'), link);
     const error = await rejection(writeUserFile(link, 'x'));
-    assert.match(error.message, /symbolic link to .*nowhere\/x, which does not exist/);
+    assert.match(error.message, /symbolic link to .*nowhere\/x/);
+    assert.equal(existsSync(join(dir, 'nowhere')), false);
+  });
+
+  it('a folder swapped for a symlink after the output was opened (a report rendering) does not redirect the file', async () => {
+    const sub = join(dir, 'reports');
+    const moved = join(dir, 'reports-moved');
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(sub);
+    mkdirSync(elsewhere);
+    const output = await openUserOutput(join(sub, 'report.pdf'));
+    try {
+      renameSync(sub, moved);
+      symlinkSync(elsewhere, sub);
+      await output.write('%PDF-1.7');
+    } finally {
+      await output.close();
+    }
+    assert.deepEqual(readdirSync(elsewhere), [], 'nothing written where the link points');
+    assert.equal(readFileSync(join(moved, 'report.pdf'), 'utf8'), '%PDF-1.7', 'written in the folder that was opened');
+    assert.deepEqual(readdirSync(moved), ['report.pdf'], 'no temporary file left');
+  });
+
+  it('a symlink planted at a new name after the output was opened is not followed: the write stops, the target is untouched', async () => {
+    const victim = join(dir, 'victim2.txt');
+    writeFileSync(victim, 'precious');
+    const path = join(dir, 'late.json');
+    const output = await openUserOutput(path);
+    try {
+      symlinkSync(victim, path);
+      const error = await rejection(output.write('x'));
+      assert.equal(error.code, 'refused');
+    } finally {
+      await output.close();
+    }
+    assert.equal(readFileSync(victim, 'utf8'), 'precious');
+    assert.deepEqual(leftovers(), []);
   });
 
   it('writes /dev/null directly: it stays a character device', async () => {

@@ -1,25 +1,31 @@
-// The one writer of paths a user chose (export --out, PDF reports). What is at the path
-// decides how it is written, because renaming a temporary file over it — the usual "atomic
-// write" — is only right for a new regular file:
+// The one writer of paths a user chose (export --out, PDF and HTML reports, runs kept when the
+// library cannot take them). What is at the path decides how it is written, because renaming a
+// temporary file over it — the usual "atomic write" — is only right for a new regular file:
 //  - a character device, pipe or terminal (/dev/null, /dev/full, a FIFO, /dev/tty) is
 //    written directly, and a failed write is an error (/dev/full says "no space");
 //  - /dev/stdout, /dev/fd/N, /proc/self/fd/N are the caller's own open descriptors: written
 //    through that descriptor, so a shell redirect (`> file`, `| less`) gets the bytes;
 //  - an existing regular file is only replaced with `force`, and is rewritten in place so it
 //    keeps its owner, mode and hard links (a rename would give a new inode owned by us);
-//  - a symlink is followed: its target is what gets written;
-//  - a missing file is written to a temporary file beside it and linked into place, so an
-//    interrupted write never leaves half a file and a file that appears meanwhile is kept;
-//  - a block device is refused: DiskDelta never writes to a disk.
+//  - a symlink is refused, never followed: in a folder others may write (a group-writable
+//    one), a link planted at the name would send a report run as root over any file;
+//  - a missing file is written to a temporary file of an unpredictable name beside it and
+//    linked into place, so an interrupted write never leaves half a file and a file that
+//    appears meanwhile is kept;
+//  - a block device is refused: DiskDelta never writes to disks.
+// The folder is opened once, when the output is opened (openUserOutput, before a report is
+// rendered), and every later step goes through that descriptor (/proc/self/fd/N/NAME, with
+// O_NOFOLLOW on the name): a folder swapped for a symlink while the report renders no longer
+// redirects it. This is how the worker opens its files (openat on a held folder, O_NOFOLLOW).
 // Nothing is opened so that it can wait: a FIFO with no reader once made `export --out FIFO`
 // wait forever in open(2). Opens are O_NONBLOCK (a FIFO without a reader fails with ENXIO,
 // after a short grace for a reader started just before), the kind of the opened file is checked
-// against what stat saw, and a full pipe is waited on write by write.
+// against what lstat saw, and a full pipe is waited on write by write.
 // Errors are UserFileError with a message that names the user's path, never the hidden
 // temporary file.
 import { constants, fstat, write, type Stats } from 'node:fs';
-import { link, lstat, open, readlink, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { link, lstat, open, readlink, rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { shortPath } from '../model/display.ts';
@@ -43,22 +49,93 @@ export interface WriteUserFileOptions {
   force?: boolean;
 }
 
-/** Writes `data` to `path` as described above; resolves once every byte is written (and synced for files). */
-export async function writeUserFile(path: string, data: string | Uint8Array, options: WriteUserFileOptions = {}): Promise<void> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  const fd = await ownDescriptor(path);
-  if (fd !== null) return writeToOwnDescriptor(path, fd, bytes);
+/** An output opened before its bytes exist: its folder is held from here on. */
+export interface UserOutput {
+  /** Writes `data` as described above; resolves once every byte is written (and synced for files). */
+  write(data: string | Uint8Array): Promise<void>;
+  /** Lets the folder go (after write, or instead of it). */
+  close(): Promise<void>;
+}
 
-  let info;
+/** Writes `data` to `path` as described above. */
+export async function writeUserFile(path: string, data: string | Uint8Array, options: WriteUserFileOptions = {}): Promise<void> {
+  const output = await openUserOutput(path, options);
   try {
-    info = await stat(path);
+    await output.write(data);
+  } finally {
+    await output.close();
+  }
+}
+
+/**
+ * Opens the output at `path`: the caller's own descriptor, or the folder that will hold the file,
+ * held from now on. What is at the name is checked now (a report says "exists" before it renders)
+ * and again when writing.
+ */
+export async function openUserOutput(path: string, options: WriteUserFileOptions = {}): Promise<UserOutput> {
+  const fd = await ownDescriptor(path);
+  if (fd !== null) return { write: (data) => writeToOwnDescriptor(path, fd, bytesOf(data)), close: () => Promise.resolve() };
+  const folder = await openFolder(path);
+  try {
+    await decide(path, folder, options);
   } catch (error) {
-    if (errnoCode(error) !== 'ENOENT') throw failed(path, error);
-    if ((await lstat(path).catch(() => null))?.isSymbolicLink()) {
-      const to = await readlink(path).catch(() => '?');
-      throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a symbolic link to ${to}, which does not exist`);
-    }
-    return writeNewFile(path, bytes);
+    await folder.handle.close();
+    throw error;
+  }
+  let closed = false;
+  return {
+    write: (data) => writeInFolder(path, folder, bytesOf(data), options),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await folder.handle.close();
+    },
+  };
+}
+
+const bytesOf = (data: string | Uint8Array) => (typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+
+interface HeldFolder {
+  handle: FileHandle;
+  /** The name inside the folder. */
+  name: string;
+  /** A name inside the held folder as a path: the folder's descriptor, then the name (never re-resolved from the user's path). */
+  at(name: string): string;
+}
+
+async function openFolder(path: string): Promise<HeldFolder> {
+  const folder = dirname(resolve(path));
+  const name = basename(resolve(path));
+  let handle: FileHandle;
+  try {
+    handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT')
+      throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: the folder ${shortPath(folder)} does not exist`);
+    if (code === 'ENOTDIR')
+      throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: ${shortPath(folder)} is not a folder`);
+    throw failed(path, error);
+  }
+  return { handle, name, at: (n) => `/proc/self/fd/${handle.fd}/${n}` };
+}
+
+/** What is at the name, through the held folder: null for nothing; refusals thrown. */
+async function decide(path: string, folder: HeldFolder, options: WriteUserFileOptions): Promise<Stats | null> {
+  let info: Stats;
+  try {
+    info = await lstat(folder.at(folder.name));
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw failed(path, error);
+  }
+  if (info.isSymbolicLink()) {
+    const to = await readlink(folder.at(folder.name)).catch(() => '?');
+    throw new UserFileError(
+      'refused',
+      path,
+      `cannot write ${shortPath(path)}: it is a symbolic link to ${to}, and DiskDelta does not write through links (one planted there could send the file anywhere): name the file itself`,
+    );
   }
   if (info.isDirectory())
     throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a folder; name a file inside it`);
@@ -69,11 +146,14 @@ export async function writeUserFile(path: string, data: string | Uint8Array, opt
       `refusing to write ${shortPath(path)}: it is a block device, and DiskDelta never writes to disks`,
     );
   if (info.isSocket()) throw new UserFileError('refused', path, `cannot write ${shortPath(path)}: it is a socket`);
-  if (info.isFile()) {
-    if (!options.force) throw new UserFileError('exists', path, `${shortPath(path)} already exists and was left unchanged`);
-    return writeInPlace(path, bytes, true);
-  }
-  return writeInPlace(path, bytes, false); // a character device or a FIFO
+  if (info.isFile() && !options.force) throw new UserFileError('exists', path, `${shortPath(path)} already exists and was left unchanged`);
+  return info;
+}
+
+async function writeInFolder(path: string, folder: HeldFolder, bytes: Uint8Array, options: WriteUserFileOptions): Promise<void> {
+  const info = await decide(path, folder, options);
+  if (info === null) return writeNewFile(path, folder, bytes);
+  return writeInPlace(path, folder, bytes, info); // a regular file (with force), a character device or a FIFO
 }
 
 /** The fd number when `path` (or a symlink on the way) names one of this process's open descriptors. */
@@ -118,21 +198,21 @@ async function writeToOwnDescriptor(path: string, fd: number, bytes: Uint8Array)
 }
 
 /**
- * Writes into what is at the path, keeping it what it is. A stream (device, FIFO) just gets the
+ * Writes into what is at the name, keeping it what it is. A stream (device, FIFO) just gets the
  * bytes: O_TRUNC means nothing to it and O_CREAT must not turn a vanished device into a file.
  * A regular file is rewritten from its start and then cut to length: no O_TRUNC before the
  * bytes are written, so a write that fails for lack of space leaves the old length, not an
- * empty file.
+ * empty file. O_NOFOLLOW and the inode check: what is opened is what lstat saw.
  */
-async function writeInPlace(path: string, bytes: Uint8Array, regular: boolean): Promise<void> {
+async function writeInPlace(path: string, folder: HeldFolder, bytes: Uint8Array, seen: Stats): Promise<void> {
   let handle: FileHandle | undefined;
   try {
-    handle = await openForWriting(path);
-    // A regular file swapped for a FIFO (or the reverse) since stat: not what was decided on.
-    if ((await handle.stat()).isFile() !== regular)
+    handle = await openForWriting(folder.at(folder.name));
+    const now = await handle.stat();
+    if (now.ino !== seen.ino || now.dev !== seen.dev)
       throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: it was replaced while being opened; nothing was written`);
     await writeAll(handle, bytes);
-    if (regular) {
+    if (now.isFile()) {
       await handle.truncate(bytes.length);
       await handle.sync();
     }
@@ -153,7 +233,7 @@ async function openForWriting(path: string): Promise<FileHandle> {
   const started = Date.now();
   for (;;) {
     try {
-      return await open(path, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
+      return await open(path, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     } catch (error) {
       if (errnoCode(error) !== 'ENXIO' || Date.now() - started > READER_GRACE_MS) throw error;
       await sleep(20);
@@ -161,16 +241,8 @@ async function openForWriting(path: string): Promise<FileHandle> {
   }
 }
 
-async function writeNewFile(path: string, bytes: Uint8Array): Promise<void> {
-  const folder = dirname(resolve(path));
-  const folderInfo = await stat(folder).catch((error: unknown) => {
-    if (errnoCode(error) === 'ENOENT')
-      throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: the folder ${shortPath(folder)} does not exist`);
-    throw failed(path, error);
-  });
-  if (!folderInfo.isDirectory())
-    throw new UserFileError('failed', path, `cannot write ${shortPath(path)}: ${shortPath(folder)} is not a folder`);
-  const tmp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+async function writeNewFile(path: string, folder: HeldFolder, bytes: Uint8Array): Promise<void> {
+  const tmp = folder.at(`.${folder.name}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
   let handle: FileHandle | undefined;
   try {
     handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
@@ -178,13 +250,13 @@ async function writeNewFile(path: string, bytes: Uint8Array): Promise<void> {
     await handle.sync();
     await handle.close();
     handle = undefined;
-    // link() fails if the name appeared since stat(): that file is kept, not replaced.
-    await link(tmp, path).catch(async (error: unknown) => {
+    // link() fails if the name appeared since lstat() (a file, or a link planted meanwhile): it is kept, not replaced.
+    await link(tmp, folder.at(folder.name)).catch(async (error: unknown) => {
       const code = errnoCode(error);
       if (code === 'EEXIST') throw new UserFileError('exists', path, `${shortPath(path)} appeared while writing and was left unchanged`);
-      // Filesystems without hard links (vfat, some FUSE): rename, which the stat above made safe enough.
+      // Filesystems without hard links (vfat, some FUSE): rename, within the held folder.
       if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EMLINK' || code === 'ENOSYS')
-        await rename(tmp, path);
+        await rename(tmp, folder.at(folder.name));
       else throw error;
     });
   } catch (error) {

@@ -46,6 +46,10 @@ export const FAILURE_ACTIONS = {
     cli: 'Free some space on that disk, or pass a smaller --size.',
     app: 'Free some space on that disk, or choose a smaller test size.',
   },
+  'free-space-span': {
+    cli: 'Free some space on that disk, or pass a smaller --sustained-span.',
+    app: 'Free some space on that disk, or lower the bytes the sustained write writes.',
+  },
   'run-as-root': 'Run DiskDelta as root (or as a member of the disk group) to read a raw device, or choose a folder you may write to.',
   'use-buffered': {
     cli: 'Choose a folder on a disk, or pass --buffered to allow page-cache I/O (every result is then flagged).',
@@ -97,6 +101,8 @@ export const FAILURES = {
     what: 'the target is on a virtual filesystem such as /proc or /sys: no disk under it',
   },
   'no-space': { exit: 'NOSPACE', action: 'free-space', what: 'not enough free space' },
+  // The sustained write's size is its span, not the test file's --size: its own action says so.
+  'span-no-space': { exit: 'NOSPACE', action: 'free-space-span', what: 'not enough free space for the sustained write' },
   'no-direct-io': { exit: 'NODIRECT', action: 'use-buffered', what: 'O_DIRECT refused or meaningless (tmpfs)' },
   'io-error': { exit: 'IO', action: 'check-disk', what: 'an I/O error' },
   interrupted: { exit: 'INTERRUPTED', action: 'retry', what: 'stopped by a signal or cancelled' },

@@ -29,6 +29,12 @@ export interface RunSettingDef {
   min?: number;
   max?: number;
   narrower?: string;
+  /**
+   * 0 is a value of its own (a rating not given, no recovery stream), and this is what it means;
+   * every other value lies in the range. A size just above 0 is never meant: `--rated-endurance 1B`
+   * was taken as a drive rated for one byte ("6,710,886,400 % of its endurance").
+   */
+  zero?: string;
   /** Used when neither the spec nor the preset gives a value. */
   default: number | boolean;
   /** The measurement kinds (bench/kinds) whose plans take it. */
@@ -222,6 +228,9 @@ export const RUN_SETTINGS = [
     unit: 'bytes',
     integer: true,
     worker: 'recovery-size',
+    min: 64 * MiB,
+    narrower: 'a recovery stream under 64 MiB ends inside whatever cache came back: it shows nothing (0: no recovery stream)',
+    zero: 'no recovery stream',
     default: 4 * 1024 * MiB,
     kinds: ['sustained-write'],
     flag: 'sustained-recovery',
@@ -240,7 +249,9 @@ export const RUN_SETTINGS = [
       "the drive's rated write endurance (TBW on its data sheet), e.g. 600TB: the sustained write's\n" +
       'warning then says what share of it the run writes (default: not known; no drive reports it)',
     unit: 'bytes',
-    min: 0,
+    // The smallest SSDs (120 GB) are rated for tens of TB written: a rating under 1 TB is a typo.
+    min: 1e12,
+    zero: 'not known',
     max: 100e15,
     default: 0,
     kinds: ['sustained-write'],
@@ -268,31 +279,40 @@ export function settingRange(def: RunSettingDef, options: readonly WorkerOption[
   return { min: def.min ?? option?.min ?? 0, max: def.max ?? option?.max ?? Number.MAX_SAFE_INTEGER };
 }
 
-/** The range in words with its unit: "0.2 s to 3600 s", "16 MiB to 1 PiB", "0 % to 50 %". */
+/** One value in words with its unit: "0.2 s", "16 MiB", "600 TB", "2 %". */
+export function valueText(def: RunSettingDef, n: number): string {
+  if (def.unit === 'seconds') return `${n} s`;
+  if (def.unit === 'fraction') return `${n * 100} %`;
+  if (def.unit === 'bytes') return bytesText(n);
+  return String(n);
+}
+
+/** The range in words with its unit: "0.2 s to 3600 s", "16 MiB to 1 PiB", "1 TB to 100 PB, or 0 (not known)". */
 export function rangeText(def: RunSettingDef, options: readonly WorkerOption[] = WORKER_OPTIONS): string {
   const { min, max } = settingRange(def, options);
-  const f = (n: number) => {
-    if (def.unit === 'seconds') return `${n} s`;
-    if (def.unit === 'fraction') return `${n * 100} %`;
-    if (def.unit === 'bytes') return bytesText(n);
-    return String(n);
-  };
-  return `${f(min)} to ${f(max)}`;
+  return `${valueText(def, min)} to ${valueText(def, max)}${def.zero ? `, or 0 (${def.zero})` : ''}`;
+}
+
+/** Whether a value is one the setting takes: in its range, or its own 0. */
+export function inRange(def: RunSettingDef, value: number, options: readonly WorkerOption[] = WORKER_OPTIONS): boolean {
+  const { min, max } = settingRange(def, options);
+  return (value === 0 && def.zero !== undefined) || (value >= min && value <= max);
 }
 
 function bytesText(n: number): string {
+  // A decimal figure as a drive's box gives it (a rated endurance of 600 TB) first: no power of
+  // two is a multiple of 10^12, but 10^12 is one of 1024 (it would read "976562500 KiB").
+  for (const [unit, size] of [
+    ['PB', 1e15],
+    ['TB', 1e12],
+  ] as const)
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   for (const [unit, size] of [
     ['PiB', 2 ** 50],
     ['TiB', 2 ** 40],
     ['GiB', 2 ** 30],
     ['MiB', 2 ** 20],
     ['KiB', 2 ** 10],
-  ] as const)
-    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
-  // A decimal figure as a drive's box gives it (a rated endurance of 600 TB).
-  for (const [unit, size] of [
-    ['PB', 1e15],
-    ['TB', 1e12],
   ] as const)
     if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   return `${n} bytes`;
@@ -303,6 +323,11 @@ export function settingSchema(def: RunSettingDef, options: readonly WorkerOption
   if (def.unit === 'flag') return z.boolean();
   const { min, max } = settingRange(def, options);
   const n = def.integer ? z.number().int() : z.number();
+  if (def.zero)
+    return n
+      .min(0)
+      .max(max)
+      .refine((v) => inRange(def, v, options), { message: `use ${rangeText(def, options)}` });
   return n.min(min).max(max);
 }
 

@@ -3,7 +3,7 @@
 // after a write), lazytime keeps the times in memory and writes them up to a day late, which
 // stat still shows at once on this machine but a crash can lose. strictatime sees every read.
 import type { Warning } from '../model/results.ts';
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../files/read-bounded.ts';
 import { findMount, parseMountinfo, type MountEntry } from './mountinfo.ts';
 
 export type AtimePolicy = 'noatime' | 'relatime' | 'strictatime';
@@ -23,7 +23,7 @@ export function atimeFacts(entry: MountEntry): AtimeFacts {
 }
 
 /** The mount of `absPath` (or the mount with that id), from this process's mountinfo. */
-export function mountOf(absPath: string, mountId?: number, mountinfo = readFileSync('/proc/self/mountinfo', 'utf8')): MountEntry | null {
+export function mountOf(absPath: string, mountId?: number, mountinfo = readRegularFileSync('/proc/self/mountinfo')): MountEntry | null {
   const entries = parseMountinfo(mountinfo);
   return (mountId !== undefined ? entries.find((e) => e.id === mountId) : undefined) ?? findMount(entries, absPath);
 }

@@ -2,7 +2,7 @@
 // (/proc/stat) less this process tree's own (/proc/self/stat, the worker's time included once
 // it has been waited for). The load average cannot tell the two apart: a four-thread test
 // alone raises it to 4. The bench scripts (scripts/bench-*.ts) judge their ratios the same way.
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../files/read-bounded.ts';
 import { cpus } from 'node:os';
 
 /**
@@ -50,8 +50,8 @@ export function watchOtherCpu(): { stop(): OtherCpuUse | null } {
   const read = () => {
     try {
       return {
-        busy: machineBusyTicks(readFileSync('/proc/stat', 'utf8')),
-        tree: treeTicks(readFileSync('/proc/self/stat', 'utf8')),
+        busy: machineBusyTicks(readRegularFileSync('/proc/stat')),
+        tree: treeTicks(readRegularFileSync('/proc/self/stat')),
         at: performance.now(),
       };
     } catch {

@@ -104,7 +104,7 @@ export async function readDmTables(root: string): Promise<Read<Map<string, DmTar
     return { value: null, reason: 'cipher and flags need `dmsetup table`, which needs root' };
   }
   return new Promise((resolve) => {
-    execFile('dmsetup', ['table'], { timeout: 5000, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile('dmsetup', ['table'], { timeout: 5000, killSignal: 'SIGKILL', encoding: 'utf8' }, (error, stdout, stderr) => {
       if (error) {
         const why =
           (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'dmsetup is not installed' : (stderrTail(stderr, 1)[0] ?? error.message);

@@ -7,6 +7,7 @@
 // kernels' PCI-function registration, an NVMe multipath head) is planted here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -107,4 +108,51 @@ test('an NVMe multipath head (/sys/devices/virtual/nvme-subsystem/…): the sens
   assert.equal(found.value.hwmon, hw);
   // Unset thresholds read as absent, not as -273 °C or 65261 °C.
   assert.deepEqual([found.value.maxC, found.value.critC], [null, null]);
+});
+
+test('a reading outside what a working drive can read (−40 °C to 150 °C) is refused with the value, never returned as a temperature', async (t) => {
+  const pci = '/sys/devices/pci0000:00/0000:00:1b.0/0000:02:00.0';
+  const hw = `${pci}/hwmon/hwmon1`;
+  const root = plant(
+    { [`${hw}/name`]: 'nvme', [`${hw}/temp1_input`]: '40000' },
+    { '/sys/class/hwmon/hwmon1': hw, [`${hw}/device`]: pci, '/sys/block/nvme0n1': `${pci}/nvme/nvme0/nvme0n1` },
+  );
+  mkdirSync(path.join(root, `${pci}/nvme/nvme0/nvme0n1`), { recursive: true });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const found = await findTemperatureSensor('nvme0n1', { root });
+  assert.ok(found.value, found.reason);
+  const at = (milli: string) => {
+    writeFileSync(path.join(root, `${hw}/temp1_input`), `${milli}\n`);
+    return readCelsius(found.value!, { root });
+  };
+  assert.deepEqual(await at('999000'), {
+    value: null,
+    reason: '999 °C, which no working drive reads (-40 °C to 150 °C)',
+    implausible: 999,
+  });
+  assert.deepEqual(await at('-273150'), {
+    value: null,
+    reason: '-273.15 °C, which no working drive reads (-40 °C to 150 °C)',
+    implausible: -273.15,
+  });
+  assert.equal((await at('65261850')).reason, '65261.85 °C, which no working drive reads (-40 °C to 150 °C)', "NVMe's 0xFFFF K");
+  assert.deepEqual(await at('150000'), { value: 150 }, 'the edges are kept');
+  assert.deepEqual(await at('-40000'), { value: -40 });
+});
+
+test('a sensor file that is a FIFO (nothing ever writes it) is refused at once with what it is, not waited on', async (t) => {
+  const pci = '/sys/devices/pci0000:00/0000:00:1b.0/0000:02:00.0';
+  const hw = `${pci}/hwmon/hwmon1`;
+  const root = plant(
+    { [`${hw}/name`]: 'nvme' },
+    { '/sys/class/hwmon/hwmon1': hw, [`${hw}/device`]: pci, '/sys/block/nvme0n1': `${pci}/nvme/nvme0/nvme0n1` },
+  );
+  mkdirSync(path.join(root, `${pci}/nvme/nvme0/nvme0n1`), { recursive: true });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  execFileSync('mkfifo', [path.join(root, `${hw}/temp1_input`)]);
+  const found = await findTemperatureSensor('nvme0n1', { root });
+  assert.deepEqual(found, {
+    value: null,
+    reason: `nvme sensor of nvme0n1: ${hw}/temp1_input is a FIFO (named pipe), not a regular file: it was not read`,
+  });
 });

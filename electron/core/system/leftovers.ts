@@ -34,7 +34,9 @@ export interface LoopDevice {
 
 /** The attached loop devices (none where losetup is missing). */
 export async function listLoopDevices(): Promise<LoopDevice[]> {
-  const out = await run('losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE']).then(
+  // Bounded like every read of the machine (files/read-bounded.ts): a losetup stuck on a device is
+  // killed, and the list is then empty rather than the run waiting.
+  const out = await run('losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE'], { timeout: 5000, killSignal: 'SIGKILL' }).then(
     (r) => r.stdout,
     () => '',
   );

@@ -1,9 +1,11 @@
 // Reading a Linux filesystem tree (sysfs, procfs, /etc) under a chosen root, so every reader
 // runs unchanged on this machine (root "/") and on fixture trees in tests. A missing or
 // unreadable entry is a value of null with a reason, never an exception: the caller shows
-// "unknown (reason)" instead of guessing.
-import { lstat, readFile, readdir, realpath } from 'node:fs/promises';
+// "unknown (reason)" instead of guessing. Every read is bounded (files/read-bounded.ts): a FIFO
+// or a device planted where an attribute was expected is refused, never waited on.
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { readRegularFile, UnreadableFileError } from '../files/read-bounded.ts';
 
 export interface RootOptions {
   /** The filesystem root to read from; '/' on a live machine, a fixture tree in tests. */
@@ -32,7 +34,9 @@ export function inRoot(root: string, abs: string): string {
   return path.join(root, abs);
 }
 
-function explain(abs: string, error: unknown): string {
+/** An error reading `abs` as the reason a value is unknown. */
+export function explain(abs: string, error: unknown): string {
+  if (error instanceof UnreadableFileError) return error.message.replace(error.path, abs);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return `${abs} does not exist`;
   if (code === 'EACCES' || code === 'EPERM') return `${abs} is not readable without root`;
@@ -43,7 +47,7 @@ function explain(abs: string, error: unknown): string {
 /** A text attribute with its trailing newline removed. */
 export async function readText(root: string, abs: string): Promise<Read<string>> {
   try {
-    return { value: (await readFile(inRoot(root, abs), 'utf8')).replace(/\s+$/, '') };
+    return { value: (await readRegularFile(inRoot(root, abs))).toString('utf8').replace(/\s+$/, '') };
   } catch (error) {
     return { value: null, reason: explain(abs, error) };
   }
@@ -51,7 +55,7 @@ export async function readText(root: string, abs: string): Promise<Read<string>>
 
 export async function readBytes(root: string, abs: string): Promise<Read<Buffer>> {
   try {
-    return { value: await readFile(inRoot(root, abs)) };
+    return { value: await readRegularFile(inRoot(root, abs)) };
   } catch (error) {
     return { value: null, reason: explain(abs, error) };
   }

@@ -2,9 +2,9 @@
 // diskdelta-crypt-PID-RAND over a loop device of the file .diskdelta-crypt-PID-RAND.img. Here, in
 // system/, because the orchestrator (bench/) must recognise them to allow write tests on them
 // and only on them, and because recognising one is reading the machine (sysfs).
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { devNumberOf } from './sysfs.ts';
+import { devNumberOf, readText } from './sysfs.ts';
 
 export const DM_PREFIX = 'diskdelta-crypt-';
 export const FILE_PREFIX = '.diskdelta-crypt-';
@@ -17,8 +17,8 @@ export async function isOwnThrowawayDevice(path: string): Promise<boolean> {
   const st = await stat(path).catch(() => null);
   if (!st?.isBlockDevice()) return false;
   const majMin = devNumberOf(st.rdev);
-  const dmName = await readFile(`/sys/dev/block/${majMin}/dm/name`, 'utf8').catch(() => null);
+  const dmName = (await readText('/', `/sys/dev/block/${majMin}/dm/name`)).value;
   if (dmName !== null) return dmName.startsWith(DM_PREFIX);
-  const back = await readFile(`/sys/dev/block/${majMin}/loop/backing_file`, 'utf8').catch(() => '');
-  return basename(back.trim()).startsWith(FILE_PREFIX);
+  const back = (await readText('/', `/sys/dev/block/${majMin}/loop/backing_file`)).value ?? '';
+  return basename(back).startsWith(FILE_PREFIX);
 }

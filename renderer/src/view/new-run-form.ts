@@ -152,8 +152,12 @@ function fieldValue(f: FormField, text: string, options: readonly WorkerOption[]
   const { min, max } = settingRange(f.def, options);
   const value = Number(text);
   const [lo, hi] = [min / f.scale, max / f.scale];
+  if (value === 0 && f.def.zero !== undefined) return 0;
   if (!Number.isFinite(value) || (f.def.integer && !Number.isInteger(value)) || value < lo || value > hi)
-    return new FormProblem(f.key, `${f.label}: ${f.def.integer ? 'a whole number' : 'a number'} of at least ${lo} and at most ${hi}.`);
+    return new FormProblem(
+      f.key,
+      `${f.label}: ${f.def.integer ? 'a whole number' : 'a number'} of at least ${lo} and at most ${hi}${f.def.zero ? `, or 0 (${f.def.zero})` : ''}.`,
+    );
   return value * f.scale;
 }
 

@@ -15,7 +15,8 @@ import { HostsFileError, networkWarning, parseHostsFile } from './hosts.ts';
 import { judgeProbe } from './probe.ts';
 import { runFleet } from './fleet-run.ts';
 import { FLEET_FILE_PATTERN } from './fio-job-file.ts';
-import { descendants, killIfSame, startFioServer, type FioServer } from './fixtures/fio-servers.ts';
+import { descendants, startFioServer, type FioServer } from './fixtures/fio-servers.ts';
+import { signalOwn } from '../../../../scripts/own-process.ts';
 
 // What fio 3.33's client printed here for a server on 127.0.0.2 (fio --client=127.0.0.2,8765 probe.fio).
 const PROBE_OUT = 'hostname=vm, be=0, 64-bit, os=Linux, arch=x86-64, fio=fio-3.33, flags=1\n<vm> diskdelta-probe: (g=0): rw=read\n';
@@ -177,7 +178,7 @@ describe('fleet run against fio servers on loopback', () => {
       await new Promise((r) => setTimeout(r, 500));
       const run = descendants(victim.proc);
       const targets = which === 'its run' ? run : [victim.proc, ...run];
-      killed = targets.filter((p) => killIfSame(p, 'SIGKILL')).length;
+      killed = targets.filter((p) => signalOwn(p, 'SIGKILL')).length;
     }
     assert.ok(killed > 0, 'the victim’s run was found and killed within 30 s');
     return { result: await running, folder, victim };

@@ -11,6 +11,7 @@ import { sustainedSeries } from '../../analysis/sustained-write.ts';
 import { exportCsv } from '../../formats/csv-export.ts';
 import { exportJson } from '../../formats/diskdelta-json.ts';
 import { parseImport } from '../../formats/index.ts';
+import { actionOf, exitCodeOf } from '../../model/failures.ts';
 import type { RunRecord } from '../../model/results.ts';
 import { runRecordSchema } from '../../model/schemas.ts';
 import { openLibrary } from '../../store/library.ts';
@@ -149,7 +150,7 @@ test('refused before anything is written: a span past the free space names what 
     () => refuseSpanBeyondFree('/mnt/ssd', 16 * 2 ** 30, 10 * 2 ** 30),
     (e: unknown) =>
       e instanceof BenchError &&
-      e.code === 'no-space' &&
+      e.code === 'span-no-space' &&
       /would write 16 GiB, but the filesystem of \/mnt\/ssd has 10 GiB free: lower the bytes to write to at most 9\.98 GiB/.test(e.message),
   );
   assert.throws(
@@ -161,8 +162,18 @@ test('refused before anything is written: a span past the free space names what 
   // Through the kind's plan, on a real folder: this machine's free space is far below 2^49 bytes.
   assert.throws(
     () => sustainedWriteKind.plan({ target: tmpdir(), sustainedSpanBytes: 2 ** 49 }, PRESETS.standard, ['sustained-write']),
-    (e: unknown) => e instanceof BenchError && e.code === 'no-space',
+    (e: unknown) => e instanceof BenchError && e.code === 'span-no-space',
   );
+});
+
+test("the CLI's hint for a span past the free space names --sustained-span, the flag that sizes it, not --size (#38 item 18)", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-sustained-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const said = await runCli(['run', '--target', dir, '--preset', 'sustained', '--sustained-span', '512TiB', '--no-save']);
+  assert.equal(said.code, exitCodeOf('no-space'), said.stderr);
+  assert.match(said.stderr, /pass a smaller --sustained-span/);
+  assert.doesNotMatch(said.stderr, /--size/);
+  assert.equal(actionOf('span-no-space', 'app').text, 'Free some space on that disk, or lower the bytes the sustained write writes.');
 });
 
 test('the plan: the table’s defaults, the recovery at most the span; the argv its worker options; the cost said in bytes and time', () => {

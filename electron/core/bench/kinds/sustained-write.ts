@@ -69,12 +69,12 @@ export function refuseSpanBeyondFree(target: string, span: number, free: number 
   const room = Math.floor(Math.max(0, free - HEADROOM) / 2 ** 20) * 2 ** 20;
   if (room < MIN_SPAN)
     throw new BenchError(
-      'no-space',
+      'span-no-space',
       `the filesystem of ${target} has ${formatBytes(free)} free: too small for a sustained write, which needs at least ${formatBytes(MIN_SPAN + HEADROOM)} free. Free some space or choose a folder on a larger disk`,
     );
   if (span > room)
     throw new BenchError(
-      'no-space',
+      'span-no-space',
       `the sustained write would write ${formatBytes(span)}, but the filesystem of ${target} has ${formatBytes(free)} free: lower the bytes to write to at most ${formatBytes(room)}, or free some space`,
     );
 }

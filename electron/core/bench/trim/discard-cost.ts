@@ -5,7 +5,7 @@
 // punched in its file, so the cost below that is the backing filesystem's (and its disk's).
 // Root only (losetup, mount). Everything made is removed on every exit path, in `finally`; what a
 // killed run (SIGKILL, power cut) left is found by the pid in its names and removed by the next.
-import { lstat, mkdtemp, readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { counted } from '../../model/display.ts';
@@ -13,6 +13,7 @@ import type { Figure, Warning } from '../../model/results.ts';
 import { blockLayers, readDiscardCounters, type BlockLayer } from '../../system/discard-audit.ts';
 import { isRunning, listLoopDevices, ownerPid } from '../../system/leftovers.ts';
 import { readMountinfo } from '../../system/mountinfo.ts';
+import { readText } from '../../system/sysfs.ts';
 import { BenchError } from '../errors.ts';
 import { phaseFigures, SEED_TREE } from '../kinds/workload.ts';
 import { must, runCommand as run } from './run-command.ts';
@@ -92,8 +93,8 @@ export function sharedCountersWarning(countedOn: string): Warning {
 
 /** /sys/block/loopN/loop/dio: whether the loop device does direct I/O on its backing file; null when sysfs does not say. */
 export async function loopDirectIo(device: string): Promise<boolean | null> {
-  const text = await readFile(`/sys/block/${basename(device)}/loop/dio`, 'utf8').catch(() => null);
-  return text === null ? null : text.trim() === '1';
+  const text = (await readText('/', `/sys/block/${basename(device)}/loop/dio`)).value;
+  return text === null ? null : text === '1';
 }
 
 // Scratch image `.diskdelta-PID-discard-cost.tmp` in the user's folder, mounted on

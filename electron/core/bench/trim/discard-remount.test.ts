@@ -12,6 +12,7 @@ import { inspectPath } from '../../system/index.ts';
 import { runCli } from '../../../cli/run-cli-in-process.ts';
 import { openMount, remount, REMOUNT_RECORDS, sweepRemounts } from './remount-record.ts';
 import { folderIn, scratchExt4, scratchUnavailable } from './fixtures/scratch-ext4.ts';
+import { isStillOwn, ownProcess, signalOwn, type OwnProcess } from '../../../../scripts/own-process.ts';
 
 /** "The user's filesystem": a scratch ext4 mounted with `option`, with a folder in it. */
 function usersFilesystem(t: { after: (fn: () => void) => void }, option: 'discard' | 'nodiscard', bytes?: number) {
@@ -210,17 +211,19 @@ describe('discard-cost --remount', { skip: scratchUnavailable ?? false }, () => 
       t.after(() => child.kill('SIGKILL'));
       // Wait for the remount (after the first setting's passes), then kill the process that recorded it.
       let owner: number | null = null;
+      let recorder: OwnProcess | null = null;
       while (owner === null && child.exitCode === null) {
         await new Promise((r) => setTimeout(r, 100));
         if (settingNow(fs.mountpoint) !== 'discard') continue;
         for (const name of readdirSync(REMOUNT_RECORDS)) {
           const record = JSON.parse(readFileSync(join(REMOUNT_RECORDS, name), 'utf8')) as { pid: number; mountPoint: string };
-          if (record.mountPoint === fs.mountpoint) owner = record.pid;
+          if (record.mountPoint === fs.mountpoint) [owner, recorder] = [record.pid, ownProcess(record.pid)];
         }
       }
       assert.ok(owner, `the run remounted the filesystem with discard and recorded it; it said: ${stderr}`);
-      process.kill(owner, 'SIGKILL');
-      while (existsSync(`/proc/${owner}`)) await new Promise((r) => setTimeout(r, 50));
+      // By pid, so only while it is still the process that wrote the record (scripts/own-process.ts).
+      assert.ok(signalOwn(recorder, 'SIGKILL'), `the recording process ${owner} still ran`);
+      for (let i = 0; i < 600 && isStillOwn(recorder!); i++) await new Promise((r) => setTimeout(r, 50));
       assert.equal(settingNow(fs.mountpoint), 'discard', 'left remounted by the kill');
       writeFileSync(join(REMOUNT_RECORDS, 'remount-999999999.json'), '{"pid": 9');
       const said = await sweepRemounts();

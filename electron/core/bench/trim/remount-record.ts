@@ -9,7 +9,8 @@
 // whatever a user who may write to a folder above it swapped in meanwhile (issue #23). So it is
 // opened once (openMount), checked to be the root of the mount that was looked up, and every
 // remount goes to that open directory (/proc/self/fd/3), never to the path again.
-import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync } from 'node:fs';
+import { readRegularFileSync } from '../../files/read-bounded.ts';
 import { rm } from 'node:fs/promises';
 import { isRunning } from '../../system/leftovers.ts';
 import { readRemountRecords, REMOUNT_RECORDS, type DiscardOption } from '../../system/remount-records.ts';
@@ -41,7 +42,7 @@ const makedev = (major: number, minor: number): bigint => {
 
 /** The mount a descriptor is on (its mnt_id in /proc/self/fdinfo), now, from mountinfo. */
 async function mountOfFd(fd: number): Promise<MountEntry | null> {
-  const id = /^mnt_id:\s*(\d+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+  const id = /^mnt_id:\s*(\d+)$/m.exec(readRegularFileSync(`/proc/self/fdinfo/${fd}`))?.[1];
   return ((await readMountinfo('/')).value ?? []).find((m) => String(m.id) === id) ?? null;
 }
 
