@@ -186,6 +186,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'native/test/job-parse-fuzz.test.ts': ['clang'],
   'native/test/worker.test.ts': ['root', 'loop', 'mount', 'strace'],
   'native/test/workload-safety.test.ts': ['root'],
+  'native/test/working-set-vanish.test.ts': [],
   'native/test/workload.test.ts': ['root', 'mount'],
   'native/test/sustained.test.ts': [],
   'renderer/src/api/new-test-events.test.ts': [],

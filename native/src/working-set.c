@@ -57,6 +57,7 @@ typedef struct {
   size_t nfolders, cap_folders;
   inode_set_t seen;
   uint64_t files, dirs, other, links_skipped, future, bytes;
+  uint64_t vanished;  // entries listed, then gone before they could be looked at (removed while we walked)
   uint64_t next_progress_ns;
   char *bufs[MAX_DEPTH];
   char path[8192];  // the folder being walked, relative to the target, for messages only
@@ -181,7 +182,8 @@ static void walk(scan_t *s, int dirfd, unsigned depth, folder_t *fixed);
 static void walk_entry(scan_t *s, int dirfd, unsigned depth, folder_t *fixed, const char *name) {
   struct statx st;
   if (statx(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC, STAT_MASK | STATX_MNT_ID, &st) != 0) {
-    if (errno != ENOENT) emit_skip(s, name, "unreadable", errno, NULL);  // ENOENT: removed while we walked
+    if (errno == ENOENT) s->vanished++;  // removed while we walked: counted, said once at the end
+    else emit_skip(s, name, "unreadable", errno, NULL);
     return;
   }
   folder_t *f = fixed;
@@ -204,7 +206,8 @@ static void walk_entry(scan_t *s, int dirfd, unsigned depth, folder_t *fixed, co
   }
   int fd = open_dir(s, dirfd, name, &st);
   if (fd < 0) {
-    if (errno != ENOENT) emit_skip(s, name, errno == EMFILE || errno == ENFILE ? "too-deep" : "unreadable", errno, NULL);
+    if (errno == ENOENT) s->vanished++;
+    else emit_skip(s, name, errno == EMFILE || errno == ENFILE ? "too-deep" : "unreadable", errno, NULL);
     return;
   }
   if (!f) f = folder_add(s, name);
@@ -331,6 +334,7 @@ int working_set_scan(const char *target) {
   jb_u64(&b, "other", s.other);
   jb_u64(&b, "links_skipped", s.links_skipped);
   jb_u64(&b, "future", s.future);
+  jb_u64(&b, "vanished", s.vanished);
   jb_end_emit(&b);
   emit_done("ok", 0);
   return 0;

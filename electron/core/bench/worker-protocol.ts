@@ -199,6 +199,8 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     other: z.number(),
     links_skipped: z.number(),
     future: z.number(),
+    /** Entries listed, then removed before the walk could look at them: not counted. */
+    vanished: z.number(),
   }),
   // The `record` verb (native/src/access-recorder.c): the accesses themselves go to its trace file.
   z.object({

@@ -68,6 +68,19 @@ export function skipWarnings(target: string, skips: readonly Skip[], mountinfo?:
   return warnings;
 }
 
+/**
+ * Files and folders removed while the scan walked (listed by their folder, gone before it could
+ * look at them): their bytes are not counted, and a folder's whole content with it. Said, so a
+ * scan of a folder in use is not read as exact.
+ */
+export function vanishedWarning(vanished: number): Warning | null {
+  if (vanished === 0) return null;
+  return {
+    code: 'scan-vanished',
+    message: `${vanished} ${vanished === 1 ? 'file or folder' : 'files or folders'} ${vanished === 1 ? 'was' : 'were'} removed while the scan walked past ${vanished === 1 ? 'it' : 'them'}, so ${vanished === 1 ? 'it is' : 'they are'} not counted (nor what a removed folder held): something was deleting files in the folder meanwhile. Scan again when it is quiet for an exact figure`,
+  };
+}
+
 /** Used inodes of the target's filesystem: the most files a scan can meet, for its progress bar. */
 function inodesInUse(target: string): number | null {
   try {
@@ -132,6 +145,8 @@ export const workingSetKind: MeasurementKind<WorkingSetPlan> = {
             code: 'scan-future-times',
             message: `${counted(scanned.future, 'file')} carry times later than this machine's clock: counted as touched today. A clock that was once ahead, or files from another machine, can do this`,
           });
+        const vanishing = vanishedWarning(scanned.vanished);
+        if (vanishing) warnings.push(vanishing);
         const summary = summarizeScan(folders, warnings);
         const apparent = folders.reduce((n, f) => n + f.apparentBytes, 0);
         const basis =
