@@ -144,6 +144,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/model/figures.test.ts': [],
   'electron/core/model/stderr-tail.test.ts': [],
   'electron/core/model/test-params.test.ts': [],
+  'electron/core/model/schemas.test.ts': [],
   'electron/core/model/tree-shape.test.ts': [],
   'electron/core/model/worker-options.test.ts': [],
   'electron/core/report/report-model.test.ts': [],

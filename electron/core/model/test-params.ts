@@ -10,6 +10,13 @@
 // exported and imported like a catalog test.
 //
 // Pure data: the renderer bundles it.
+import type { TestParams } from './schemas.ts';
+
+/**
+ * What a pattern's words and id read of a test's parameters. Not TestParams itself: its schema
+ * takes the pattern names from this table, so the table cannot take its type from the schema.
+ */
+type PatternParams = { readonly readPercent?: number | undefined };
 
 export interface PatternDef {
   /** As the worker's rw= names it. */
@@ -18,9 +25,9 @@ export interface PatternDef {
   /** It writes to the target (refused on block devices). */
   writes: boolean;
   /** In words, for titles: "sequential read". */
-  words: (p: TestParams) => string;
+  words: (p: PatternParams) => string;
   /** Its test id from the shape ("1m-q8t1"): "seq1m-q8t1-read". */
-  id: (shape: string, p: TestParams) => string;
+  id: (shape: string, p: PatternParams) => string;
   help: string;
 }
 
@@ -55,8 +62,8 @@ export const ACCESS_PATTERNS = [
     name: 'randrw',
     random: true,
     writes: true,
-    words: (p: TestParams) => `random ${p.readPercent ?? 50} % read mix`,
-    id: (s: string, p: TestParams) => `mix${p.readPercent ?? 50}-rnd${s}`,
+    words: (p: PatternParams) => `random ${p.readPercent ?? 50} % read mix`,
+    id: (s: string, p: PatternParams) => `mix${p.readPercent ?? 50}-rnd${s}`,
     help: 'mixed random read/write (read=PCT)',
   },
   // Seeks rewrite every 10th block on a file, but on a block device they only read (with a
@@ -73,19 +80,8 @@ export function patternOf(rw: AccessPattern): PatternDef {
   return ACCESS_PATTERNS.find((p) => p.name === rw)!;
 }
 
-export interface TestParams {
-  rw: AccessPattern;
-  blockSize: number; // bytes
-  queueDepth: number; // I/Os in flight per thread
-  threads: number;
-  /** Share of reads in percent, for randrw. */
-  readPercent?: number;
-  /**
-   * The test covers only the first spanMiB MiB of its target (fio's size=): random reads over the
-   * hot part of a disk rather than all of it. Absent: the whole test file or device.
-   */
-  spanMiB?: number;
-}
+/** A rate test's parameters: their shape is testParamsSchema (schemas.ts), built from these tables. */
+export type { TestParams };
 
 export interface ParamKeyDef {
   key: Exclude<keyof TestParams, 'rw'>;
