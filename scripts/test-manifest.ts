@@ -136,6 +136,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/formats/foreign-disk-mark.test.ts': [],
   'electron/core/formats/foreign-fio.test.ts': [],
   'electron/core/formats/hostile.test.ts': [],
+  'electron/core/formats/importers.test.ts': [],
   'electron/core/formats/reference.test.ts': [],
   'electron/core/layers.test.ts': [],
   'electron/core/model/catalog.test.ts': [],
