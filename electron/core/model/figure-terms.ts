@@ -19,6 +19,15 @@ export type RunSource = (typeof RUN_SOURCES)[number];
 export const PROVENANCES = [...RUN_SOURCES, 'estimated'] as const;
 export type Provenance = (typeof PROVENANCES)[number];
 
+/**
+ * How a result's figure combines its runs: DiskDelta's median (adaptive runs), the best run
+ * (CrystalDiskMark keeps its highest of N; the `peak` preset), the mean (KDiskMark's fio loops,
+ * fio's bandwidth over its window; the `real-world` preset), or one run alone (bonnie++).
+ * A best-of-5 reads higher than a median of the same disk, so compare says when they differ.
+ */
+export const STATISTICS = ['median', 'best', 'mean', 'single'] as const;
+export type Statistic = (typeof STATISTICS)[number];
+
 /** Raw units, as stored: conversion for display happens in analysis/units.ts. */
 export const RAW_UNITS = ['bytes/s', 'IOPS', 'seeks/s', 'ns', 's', 'bytes', 'count'] as const;
 export type RawUnit = (typeof RAW_UNITS)[number];

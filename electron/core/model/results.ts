@@ -1,6 +1,7 @@
 // The result model's values and the names its users import it by. The shapes are the zod
 // schemas of schemas.ts, their types inferred there; this module re-exports those types only,
-// so the renderer (which imports it for STATISTICS and isFailedResult) bundles no zod.
+// so the renderer (which imports it for STATISTICS and isFailedResult) bundles no zod. It
+// imports schemas.ts for types only, and schemas.ts nothing from here: model/ has no cycle.
 // Raw units only: bytes per second, I/Os per second, nanoseconds (see schemas.ts).
 
 export type {
@@ -22,19 +23,13 @@ export type {
   Warning,
 } from './schemas.ts';
 /** A rate test's access patterns: one table, model/test-params.ts. */
-export type { AccessPattern } from './test-params.ts';
+export type { AccessPattern } from './access-patterns.ts';
 export type { RunSource } from './figure-terms.ts';
 export type { SourceFormat } from './source-formats.ts';
 import type { TestResult } from './schemas.ts';
 
-/**
- * How a result's figure combines its runs: DiskDelta's median (adaptive runs), the best run
- * (CrystalDiskMark keeps its highest of N; the `peak` preset), the mean (KDiskMark's fio loops,
- * fio's bandwidth over its window; the `real-world` preset), or one run alone (bonnie++).
- * A best-of-5 reads higher than a median of the same disk, so compare says when they differ.
- */
-export const STATISTICS = ['median', 'best', 'mean', 'single'] as const;
-export type Statistic = (typeof STATISTICS)[number];
+/** How a result's figure combines its runs (one list, with the other words of a figure). */
+export { STATISTICS, type Statistic } from './figure-terms.ts';
 
 /**
  * Warning code of a test that ran and failed (a fio job with a non-zero error, say). Such a

@@ -14,11 +14,10 @@
 // The renderer imports the types only (`import type`, through results.ts and machine.ts): zod
 // stays out of its main bundle. No Node API here.
 import { z } from 'zod';
-import { PROVENANCES, RAW_UNITS, RUN_SOURCES } from './figure-terms.ts';
+import { PROVENANCES, RAW_UNITS, RUN_SOURCES, STATISTICS } from './figure-terms.ts';
 import { storedSettingsShape } from './run-settings.ts';
 import { SOURCE_FORMATS } from './source-formats.ts';
-import { ACCESS_PATTERN_NAMES } from './test-params.ts';
-import { STATISTICS } from './results.ts';
+import { ACCESS_PATTERN_NAMES } from './access-patterns.ts';
 
 const count = z.number().nonnegative();
 const nullableCount = count.nullable();
@@ -213,7 +212,7 @@ export const testResultSchema = z.strictObject({
   /** True when the result is too short or has too few I/Os to be trusted (bonnie++'s +++++). */
   underResolved: z.boolean(),
   /**
-   * How bytesPerSec and iops combine the runs (results.ts STATISTICS). Absent: not recorded (a
+   * How bytesPerSec and iops combine the runs (figure-terms.ts STATISTICS). Absent: not recorded (a
    * result stored or exported before it was, or a reference figure whose source does not say).
    */
   statistic: z.enum(STATISTICS).optional(),
