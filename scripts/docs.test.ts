@@ -7,10 +7,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CORE_LAYERS } from '../eslint-rules/layers.js';
 import { TEST_IDS } from '../electron/core/model/catalog.ts';
+import { RUN_SOURCES } from '../electron/core/model/figure-terms.ts';
+import { foreignToolNames, formatsText } from '../electron/core/model/source-formats.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
 const readme = read('README.md');
+/** Prose with its line breaks and indents as single spaces: a sentence may wrap anywhere. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 test('the README starts with the two commands, as .ci/run and npm start expect them', () => {
   assert.ok(
@@ -51,4 +55,18 @@ test('every test the orchestrator names is named in docs/measurement-kinds.md an
   for (const doc of ['docs/measurement-kinds.md', 'electron/core/bench/kinds/kind.ts']) {
     for (const id of named) assert.ok(read(doc).includes(`\`${id}\``), `${doc} does not say the orchestrator names ${id}`);
   }
+});
+
+test('the formats the README and docs/cli.md say DiskDelta imports are the one list (model/source-formats.ts)', () => {
+  assert.ok(
+    flat(readme).includes(`imported (${foreignToolNames().join(', ')})`),
+    `the README's "imported (…)" should name ${foreignToolNames().join(', ')}`,
+  );
+  const cli = flat(read('docs/cli.md'));
+  const sentence = `\`import\` recognises a file's format from its content: ${formatsText()}.`;
+  assert.ok(cli.includes(sentence), `docs/cli.md should say: ${sentence}`);
+  assert.ok(
+    cli.includes(`[--source ${RUN_SOURCES.join('|')}]`),
+    `docs/cli.md's list synopsis should offer --source ${RUN_SOURCES.join('|')}`,
+  );
 });

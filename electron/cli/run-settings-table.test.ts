@@ -14,6 +14,9 @@ import { buildSpec, formFields, presetDefaults } from '../../renderer/src/view/n
 import { runFlags, runHelp, specFromFlags } from './commands/run.ts';
 import { parseFlags } from './args.ts';
 import { runCli } from './run-cli-in-process.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const OPTION: WorkerOption = {
   name: 'queue-hint',
@@ -172,4 +175,25 @@ test('the same class in other commands: fleet run --size 1B and working-set --ss
   const ssd = await runCli(['working-set', '/nonexistent-dd', '--ssd', '1B', '--no-save']);
   assert.equal(ssd.code, 2, ssd.stderr);
   assert.match(ssd.stderr, /--ssd '1B' is too small for an SSD: give its size, 1GB to 1PiB/);
+});
+
+describe("a kind's settings: the table's `kinds` alone", () => {
+  const bench = fileURLToPath(new URL('../core/bench/', import.meta.url));
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() && e.name !== 'fixtures'
+        ? files(join(dir, e.name))
+        : e.isFile() && /(?<!\.test)\.ts$/.test(e.name)
+          ? [join(dir, e.name)]
+          : [],
+    );
+  // Two setting keys in a row of a list or a union ('sizeBytes', 'runs' or 'runs' | 'precision'):
+  // a kind's keys written out again, which drift from the table (the rate kind's were in three places).
+  const key = `'(?:${RUN_SETTINGS.map((d) => d.key).join('|')})'`;
+  const listed = new RegExp(`${key}\\s*[,|]\\s*${key}`);
+
+  test('no measuring module lists setting keys of a kind by hand: its plan type, schema and resolved values come from the table', () => {
+    const lists = files(bench).filter((path) => listed.test(readFileSync(path, 'utf8')));
+    assert.deepEqual(lists, [], 'derive them: KindSettingValues<kind>, planSettingsShape(kind), resolveSettings(kind, …)');
+  });
 });

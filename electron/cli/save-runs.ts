@@ -1,11 +1,11 @@
 // What the measuring commands (run, encryption) share about the library: it is opened and
 // checked before minutes of measuring, and the measured runs are saved through the core's one
-// save-or-keep path (store/unsaved.ts, which the app's run manager uses too), so a run the
+// save path (store/save-measured.ts, which the app's run manager uses too), so a run the
 // library refuses is written to a file that `diskdelta import` takes back.
 import { LibraryError, openLibrary, resolveDbPath, type Library } from '../core/store/library.ts';
-import { keepUnsavedRun, saveOrKeep, whereKeptText, type SaveOutcome } from '../core/store/unsaved.ts';
+import { whereKeptText, type SaveOutcome } from '../core/store/unsaved.ts';
 import type { RunRecord } from '../core/model/results.ts';
-import { takeWriteSample } from '../core/store/write-samples.ts';
+import { saveMeasuredRuns } from '../core/store/save-measured.ts';
 
 /**
  * The library to save into, opened and integrity-checked now; null with --no-save. A library
@@ -37,12 +37,7 @@ export function openLibraryToSave(
 
 /** Saves the runs (each gets its id) or keeps them in files; null without a library (--no-save). */
 export async function saveMeasured(library: Library | null, records: readonly RunRecord[]): Promise<SaveOutcome | null> {
-  if (!library) return null;
-  const outcome = await saveOrKeep(records, { save: (r) => library.saveRun(r), keep: (r) => keepUnsavedRun(r, library.path) });
-  // Write volume is sampled while DiskDelta runs, too (`diskdelta write-volume` tells the months);
-  // a sample that cannot be kept never fails the save.
-  if (outcome.saved) await takeWriteSample(library).catch(() => []);
-  return outcome;
+  return library ? saveMeasuredRuns(library, records) : null;
 }
 
 /** The line that says the printed results were not saved and where they went. */

@@ -1,4 +1,4 @@
-// `diskdelta import FILE…`: results from bonnie++, fio, KDiskMark, CrystalDiskMark or a
+// `diskdelta import FILE…`: results of another tool (model/source-formats.ts lists them) or a
 // DiskDelta export into the library (format detected from the content), and
 // `diskdelta import --reference`: the published figures shipped in assets/reference/.
 // Every file is read and parsed before anything is written, and all runs are saved in one
@@ -13,14 +13,13 @@ import { ALREADY_PRESENT_WHY, importFingerprints, type ImportItem, type Library 
 import { writeOut } from '../terminal.ts';
 import { sayFailure } from '../failure-out.ts';
 import { counted, shortPath } from '../../core/model/display.ts';
+import { formatsText } from '../../core/model/source-formats.ts';
+import { wrap } from '../wrap.ts';
 
 const HELP = `Usage: diskdelta import FILE... [--label TEXT] [--db FILE]
        diskdelta import --reference [--db FILE]
 
-Adds results from other tools to the library. The format is recognised from the content:
-bonnie++ CSV (1.03 and 1.96+), fio JSON (--output-format=json or json+), KDiskMark and
-CrystalDiskMark text exports, and DiskDelta's own JSON export. One file may hold several
-runs (bonnie++ rows). Either every file is imported or, on the first error, none is.
+${wrap(`Adds results from other tools to the library. The format is recognised from the content: ${formatsText()}. One file may hold several runs (bonnie++ rows). Either every file is imported or, on the first error, none is.`, 92)}
 A run the library already holds is skipped and named with its library id and why: the same
 file imported before, or the same measurement in another file (its own export, a CSV that
 grew a row), whatever its label.

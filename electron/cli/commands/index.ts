@@ -4,6 +4,7 @@
 // runs: loading all of them (the report's renderer, the run's engine, serve's Vite glue) cost
 // about 0.7 s of every start, which `diskdelta report` and a quick `list` pay for nothing.
 import type { CliCommand } from '../args.ts';
+import { foreignToolNames } from '../../core/model/source-formats.ts';
 
 export interface CommandEntry {
   name: string;
@@ -118,7 +119,7 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: 'import',
     synopsis: 'import FILE... [--label TEXT] | import --reference',
-    summary: 'add bonnie++/fio/KDiskMark/CrystalDiskMark results, or the reference runs',
+    summary: `add ${foreignToolNames().join('/')} results, or the reference runs`,
     load: async () => (await import('./import.ts')).importCommand,
   },
   {

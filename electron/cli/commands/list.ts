@@ -5,7 +5,7 @@
 // --all and --json give every match (scripts want them all).
 import { parseCount, parseDate, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, withLibrary } from '../library-cli.ts';
-import type { RunSource } from '../../core/model/results.ts';
+import { RUN_SOURCES, type RunSource } from '../../core/model/figure-terms.ts';
 import type { Library, RunFilter, RunSummary } from '../../core/store/library.ts';
 import { writeOut } from '../terminal.ts';
 
@@ -29,11 +29,9 @@ ${LIST_PAGE} matching runs and says how many more there are; --json lists every 
   --json           print the list as JSON (an array of run summaries)
 ${DB_HELP}`;
 
-const SOURCES: readonly RunSource[] = ['measured', 'imported', 'reference'];
-
 function parseSource(text: string): RunSource {
-  const source = SOURCES.find((s) => s === text.trim().toLowerCase());
-  if (!source) throw new UsageError(`--source '${text}' is not a source: use ${SOURCES.join(', ')}`);
+  const source = RUN_SOURCES.find((s) => s === text.trim().toLowerCase());
+  if (!source) throw new UsageError(`--source '${text}' is not a source: use ${RUN_SOURCES.join(', ')}`);
   return source;
 }
 

@@ -4,7 +4,6 @@
 import type { Backend } from './handlers.ts';
 import type { EventSink, SampleSink } from './events.ts';
 import { openLibrary, resolveDbPath } from '../store/library.ts';
-import { keepUnsavedRun } from '../store/unsaved.ts';
 import { systemPort } from './system-port.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { needsElevation } from '../bench/privilege/elevation.ts';
@@ -41,7 +40,7 @@ export interface OpenBackend extends Backend {
 export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const dbPath = resolveDbPath(options.dbPath);
   // readOnly: a library this user may only read, or on a full disk, is still browsed; saving a
-  // run then fails with the reason and the run is kept as a file (keepUnsaved).
+  // run then fails with the reason and the run is kept as a file (store/save-measured.ts).
   const library = openLibrary({ dbPath, readOnly: true });
   // A device the user cannot read is opened once per session by a holder (one authentication).
   const sessions = new ElevationSessions();
@@ -66,7 +65,7 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
         record.warnings.push(...warnings);
         return record;
       },
-      save: (record) => library.saveRun(record),
+      library,
       runEncryption: async (spec, opts) => {
         const preset = PRESETS[spec.preset ?? DEFAULT_PRESET];
         const report = await measureEncryptionCost(
@@ -85,7 +84,6 @@ export async function openBackend(options: BackendOptions): Promise<OpenBackend>
         );
         return [report.raw, report.encrypted, ...(report.encryptedWrites ? [report.encryptedWrites] : [])];
       },
-      keepUnsaved: (record) => keepUnsavedRun(record, dbPath),
       emit: options.emit,
       sample: options.sample,
       diskOf: async (target) => (await systemPort.describeTarget(target)).device?.name ?? null,

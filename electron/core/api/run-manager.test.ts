@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunManager, type RunBenchmark } from './run-manager.ts';
@@ -8,6 +8,26 @@ import { ApiFailure } from './dispatch.ts';
 import type { RunRecord } from '../model/results.ts';
 import { BenchError } from '../bench/errors.ts';
 import { events as contractEvents } from './contract.ts';
+import { openLibrary } from '../store/library.ts';
+import type { MeasuredRunStore } from '../store/save-measured.ts';
+
+/**
+ * Waits until the manager has no run going on (a run leaves the list once its run.finished is
+ * sent), at most 5 s: a fixed sleep was too short on a loaded machine, now that a save also
+ * reads the write counters.
+ */
+async function settled(manager: RunManager): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (manager.list().length > 0) {
+    if (Date.now() > deadline) throw new Error('a run did not finish within 5 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A stand-in library whose saves `save` answers (these tests are about bookkeeping). */
+function store(save: (record: RunRecord) => number): MeasuredRunStore {
+  return { path: join(tmpdir(), 'dd-rm-no-library', 'library.sqlite'), saveRun: save, saveWriteSamples: () => {} };
+}
 
 /** What a stand-in orchestrator returns: a measured run with nothing in it (these tests are about bookkeeping). */
 function emptyRecord(target: string): RunRecord {
@@ -59,7 +79,7 @@ test('one run per device; cancel reports cancelled; a finished run is saved with
   const manager = new RunManager({
     sample: () => {},
     runBenchmark: bench.run,
-    save: (r) => (saved.push(r), 42),
+    library: store((r) => (saved.push(r), 42)),
     emit: (e, p) => events.push([e, p]),
   });
 
@@ -72,7 +92,7 @@ test('one run per device; cancel reports cancelled; a finished run is saved with
 
   const second = await manager.start({ target: dir, label: 'SSD' });
   bench.releases.at(-1)!();
-  await new Promise((r) => setTimeout(r, 10));
+  await settled(manager);
   const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === second.runId);
   assert.deepEqual(finished![1], { runId: second.runId, status: 'done', recordId: 42, error: null });
   assert.equal(saved[0]!.label, 'SSD');
@@ -91,13 +111,13 @@ test('a run the library cannot save is kept elsewhere and fails as not-saved, na
   const manager = new RunManager({
     sample: () => {},
     runBenchmark: bench.run,
-    save: full,
+    library: store(full),
     keepUnsaved: async (r) => (kept.push(r), '/data/unsaved/run.json'),
     emit: (e, p) => events.push([e, p]),
   });
   const { runId } = await manager.start({ target: dir, label: 'SSD' });
   bench.releases.at(-1)!();
-  await new Promise((r) => setTimeout(r, 10));
+  await settled(manager);
   const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === runId)![1];
   assert.equal(finished.status, 'failed');
   assert.equal(finished.error.failure, 'not-saved');
@@ -111,13 +131,13 @@ test('a run the library cannot save is kept elsewhere and fails as not-saved, na
   const nowhere = new RunManager({
     sample: () => {},
     runBenchmark: bench.run,
-    save: full,
+    library: store(full),
     keepUnsaved: () => Promise.reject(new Error('no folder would take the results')),
     emit: (e, p) => events.push([e, p]),
   });
   const second = await nowhere.start({ target: dir });
   bench.releases.at(-1)!();
-  await new Promise((r) => setTimeout(r, 10));
+  await settled(nowhere);
   const lost = events.find(([e, p]) => e === 'run.finished' && p.runId === second.runId)![1];
   assert.match(lost.error.message, /could not be kept elsewhere either: no folder would take the results/);
 });
@@ -136,16 +156,16 @@ test('an encryption pair the library refuses half of: the first is saved, the se
       { ...emptyRecord(spec.target), label: 'dm-crypt' },
       { ...emptyRecord(spec.target), label: 'dm-crypt writes' },
     ],
-    save: (r) => {
+    library: store((r) => {
       if (saved.length === 1) throw new Error('database or disk is full');
       saved.push(r);
       return 5;
-    },
+    }),
     keepUnsaved: async (r) => (kept.push(r), `/data/unsaved/${r.label.replace(/ /g, '-')}.json`),
     emit: (e, p) => events.push([e, p]),
   });
   const { runId } = await manager.start({ target: dir, encryption: 'throwaway' });
-  await new Promise((r) => setTimeout(r, 10));
+  await settled(manager);
   const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === runId)![1];
   assert.deepEqual(
     saved.map((r) => r.label),
@@ -168,7 +188,7 @@ test('a missing target is a BAD_INPUT, and stopAll aborts every run', async (t) 
   const manager = new RunManager({
     sample: () => {},
     runBenchmark: bench.run,
-    save: () => 1,
+    library: store(() => 1),
     emit: () => {},
   });
   await assert.rejects(
@@ -203,14 +223,14 @@ test('an event outside the contract is dropped and logged; the run goes on and i
       });
       return emptyRecord(spec.target);
     },
-    save: () => 9,
+    library: store(() => 9),
     emit: (e, p) => {
       if (e === 'run.progress') throw new Error('refused by the contract');
       events.push(`${e}:${(p as { status?: string }).status ?? ''}`);
     },
   });
   const { runId } = await manager.start({ target: dir });
-  await new Promise((r) => setTimeout(r, 20));
+  await settled(manager);
   assert.deepEqual(events, ['run.finished:done']);
   assert.match(errors[0] ?? '', new RegExp(`dropped a progress event of run ${runId}`));
 });
@@ -224,7 +244,7 @@ test('two targets on one disk (as system/ sees it) are one device: the second ru
   const manager = new RunManager({
     sample: () => {},
     runBenchmark: bench.run,
-    save: () => 1,
+    library: store(() => 1),
     emit: () => {},
     diskOf: async (target) => disks[target] ?? null,
   });
@@ -250,11 +270,11 @@ test("a spec with encryption runs the encryption assessment: both records saved,
       if (fail) throw new Error('this kernel has no device-mapper (dm-mod), so dm-crypt cannot run here');
       return [record('raw'), record('dm-crypt')];
     },
-    save: (r) => (saved.push(r.label), saved.length),
+    library: store((r) => (saved.push(r.label), saved.length)),
     emit: (e, p) => events.push([e, p]),
   });
   const ok = await manager.start({ target: dir, encryption: 'auto' });
-  await new Promise((r) => setTimeout(r, 10));
+  await settled(manager);
   assert.deepEqual(saved, ['raw', 'dm-crypt']);
   assert.deepEqual(events.find(([e, p]) => e === 'run.finished' && p.runId === ok.runId)![1], {
     runId: ok.runId,
@@ -264,7 +284,7 @@ test("a spec with encryption runs the encryption assessment: both records saved,
   });
   fail = true;
   const bad = await manager.start({ target: dir, encryption: 'throwaway' });
-  await new Promise((r) => setTimeout(r, 10));
+  await settled(manager);
   const finished = events.find(([e, p]) => e === 'run.finished' && p.runId === bad.runId)![1];
   assert.equal(finished.status, 'failed');
   assert.match(finished.error.message, /device-mapper/);
@@ -285,13 +305,13 @@ test("a failed run's finished event carries its failure code, so the page can of
       runBenchmark: async () => {
         throw error;
       },
-      save: () => 1,
+      library: store(() => 1),
       emit: (e, p) => {
         if (e === 'run.finished') finished.push(contractEvents['run.finished'].parse(p));
       },
     });
     await manager.start({ target: dir });
-    await new Promise((r) => setTimeout(r, 10));
+    await settled(manager);
     assert.deepEqual(finished.at(-1), {
       runId: (finished.at(-1) as { runId: string }).runId,
       status: 'failed',
@@ -299,4 +319,41 @@ test("a failed run's finished event carries its failure code, so the page can of
       error: { code: 'FAILED', message: error.message, failure: expected },
     });
   }
+});
+
+test("a run saved through the app's run manager takes a write-volume sample, as a run the CLI saves does", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-sample-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // The write counters of a machine with one disk, sda, at 100 GB written since boot.
+  const root = join(dir, 'root');
+  mkdirSync(join(root, 'proc/sys/kernel/random'), { recursive: true });
+  mkdirSync(join(root, 'sys/block/sda'), { recursive: true });
+  writeFileSync(join(root, 'proc/diskstats'), `   8       0 sda 100 0 800 10 200 0 ${100e9 / 512} 20 0 30 30 0 0 0 0 0 0\n`);
+  writeFileSync(join(root, 'proc/uptime'), '86400.00 1000.00\n');
+  writeFileSync(join(root, 'proc/sys/kernel/random/boot_id'), 'boot-a\n');
+  const library = openLibrary({ dbPath: join(dir, 'library.sqlite') });
+  t.after(() => library.close());
+
+  let finished: (payload: { status: string; recordId: number | null }) => void = () => {};
+  const done = new Promise<{ status: string; recordId: number | null }>((resolve, reject) => {
+    finished = resolve;
+    setTimeout(() => reject(new Error('no run.finished within 10 s')), 10_000).unref();
+  });
+  const manager = new RunManager({
+    sample: () => {},
+    runBenchmark: async (spec) => emptyRecord(spec.target),
+    library,
+    writeCounters: { root },
+    emit: (event, payload) => {
+      if (event === 'run.finished') finished(payload as { status: string; recordId: number | null });
+    },
+  });
+  await manager.start({ target: dir, label: 'SSD' });
+  const payload = await done;
+  assert.equal(payload.status, 'done');
+  assert.equal(library.getRun(payload.recordId!)?.label, 'SSD');
+  assert.deepEqual(
+    library.writeSamples().map(({ bootId, uptimeSeconds, disk, bytesWritten }) => ({ bootId, uptimeSeconds, disk, bytesWritten })),
+    [{ bootId: 'boot-a', uptimeSeconds: 86_400, disk: 'sda', bytesWritten: 100e9 }],
+  );
 });

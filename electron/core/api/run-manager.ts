@@ -9,19 +9,23 @@ import { BenchError } from '../bench/errors.ts';
 import { ApiFailure } from './dispatch.ts';
 import type { EventSink, Sample, SampleSink } from './events.ts';
 import type { EventPayload } from './contract.ts';
-import { saveOrKeep, whereKeptText } from '../store/unsaved.ts';
+import { whereKeptText } from '../store/unsaved.ts';
+import { saveMeasuredRuns, type MeasuredRunStore } from '../store/save-measured.ts';
+import type { RootOptions } from '../system/sysfs.ts';
 
 export type RunBenchmark = (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord>;
 
 export interface RunManagerDeps {
   runBenchmark: RunBenchmark;
-  /** Stores a finished run and returns its library id. */
-  save: (record: RunRecord) => Promise<number> | number;
+  /** Where finished runs are saved, through the one save path (store/save-measured.ts) the CLI's runs take too. */
+  library: MeasuredRunStore;
   /**
-   * Where a run goes when save fails (store/unsaved.ts): returns the file it was written to.
-   * The measurement is never dropped; without it, the failure says the results are lost.
+   * Where a run goes when the library refuses it: returns the file it was written to. Default:
+   * a file beside the library (store/unsaved.ts); the measurement is never dropped.
    */
   keepUnsaved?: (record: RunRecord) => Promise<string>;
+  /** Where the write counters are read after a save (a fixture's root in tests); default: /proc. */
+  writeCounters?: RootOptions;
   emit: EventSink;
   /** Each live sample of a run, batched by the coalescer (events.ts) into 'run.samples'. */
   sample: SampleSink;
@@ -117,7 +121,7 @@ export class RunManager {
   }
 
   async #execute(entry: ActiveRun): Promise<void> {
-    const { emit, runBenchmark, runEncryption, save } = this.#deps;
+    const { emit, runBenchmark, runEncryption, library, keepUnsaved, writeCounters } = this.#deps;
     const { runId } = entry;
     const onEvent = (e: BenchEvent) => {
       // An event the contract refuses is a bug to see in the log, not a reason to abort the
@@ -156,9 +160,12 @@ export class RunManager {
         if (entry.spec.label && !record.label) record.label = entry.spec.label;
         records = [record];
       }
-      // Each record is saved, or kept in a file when the library cannot take it (the one path
-      // the CLI saves through too, store/unsaved.ts).
-      const outcome = await saveOrKeep(records, { save, keep: this.#deps.keepUnsaved ?? null });
+      // Each record is saved, or kept in a file when the library cannot take it, and the write
+      // volume sampled: the one path the CLI saves through too (store/save-measured.ts).
+      const outcome = await saveMeasuredRuns(library, records, {
+        ...(keepUnsaved ? { keep: keepUnsaved } : {}),
+        ...(writeCounters ? { counters: writeCounters } : {}),
+      });
       if (!outcome.saved) {
         const how = (paths: string[]) => `import ${paths.length > 1 ? 'those files' : 'that file'} (Import, or diskdelta import FILE)`;
         const message = `the run was measured but the library could not save it (${outcome.reason}); ${whereKeptText(outcome, how)}`;

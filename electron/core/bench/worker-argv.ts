@@ -3,18 +3,15 @@
 import { rateTestParams } from '../model/catalog.ts';
 import { jobText } from '../model/test-params.ts';
 import type { Statistic, TestParams } from '../model/results.ts';
-import { RUN_SETTINGS, settingsOfKind, type RunSettingDef, type RunSettingValues } from '../model/run-settings.ts';
+import { RUN_SETTINGS, settingsOfKind, type KindSettingValues, type RunSettingDef } from '../model/run-settings.ts';
 import { workerOption, WORKER_OPTIONS, type WorkerOption, type WorkerVerb } from '../model/worker-options.ts';
 import { TRUST } from './statistics.ts';
 
 /**
- * The rate kind's plan: the run settings it takes (sizeBytes, durationSec, warmupSec, runs, the
- * fewest or exact; precision, 0 for a fixed count; maxTimeSec; buffered: model/run-settings.ts).
+ * The rate kind's plan: the run settings the table says it takes (model/run-settings.ts: size,
+ * duration, warm-up, runs, the fewest or exact; precision, 0 for a fixed count; …) and its own.
  */
-export interface WorkerPlan extends Pick<
-  RunSettingValues,
-  'sizeBytes' | 'durationSec' | 'warmupSec' | 'pauseSec' | 'runs' | 'precision' | 'maxTimeSec' | 'readOnly' | 'buffered'
-> {
+export interface WorkerPlan extends KindSettingValues<'rate'> {
   target: string;
   /** Test ids of the rate kind. */
   tests: string[];
@@ -160,10 +157,7 @@ export function recordArgv(o: { target: string; trace: string; seconds: number; 
 }
 
 /** The sustained-write kind's plan: its run settings (model/run-settings.ts) and the interval it logs at. */
-export interface SustainedPlan extends Pick<
-  RunSettingValues,
-  'sustainedSpanBytes' | 'sustainedBlockBytes' | 'sustainedDepth' | 'sustainedRestSec' | 'sustainedRecoveryBytes' | 'ratedEnduranceBytes'
-> {
+export interface SustainedPlan extends KindSettingValues<'sustained-write'> {
   target: string;
   sampleMs: number;
 }

@@ -237,7 +237,7 @@ describe('hostile input', () => {
   it('unknown formats say what is expected', () => {
     assert.throws(
       () => parseImport('hello,world\n1,2\n', 'x.csv'),
-      (e: unknown) => e instanceof ImportError && e.line === null && /bonnie\+\+ CSV, fio JSON/.test(e.message),
+      (e: unknown) => e instanceof ImportError && e.line === null && /expected bonnie\+\+ CSV .*, fio JSON/.test(e.message),
     );
     assert.equal(detectFormat(''), null);
     assert.equal(detectFormat(readFileSync(new URL('fio-jobs.fio', dir), 'utf8')), null);

@@ -1,7 +1,8 @@
 // Import and export of benchmark results: the one entry point the CLI, the app and the store
-// use. Formats (one module each): bonnie++ CSV, fio JSON, KDiskMark and CrystalDiskMark text,
-// and DiskDelta's own JSON. See README.md in this folder for what maps to what.
-import type { RunRecord, SourceFormat } from '../model/results.ts';
+// use. One module per format, one row per format in IMPORTERS below (the formats are listed in
+// model/source-formats.ts). See README.md in this folder for what maps to what.
+import type { RunRecord } from '../model/results.ts';
+import { formatsText, SOURCE_FORMATS, type SourceFormat } from '../model/source-formats.ts';
 import { looksLikeBonnieCsv, parseBonnieCsv } from './bonnie-csv.ts';
 import { looksLikeCrystalDiskMark, parseCrystalDiskMarkText } from './crystaldiskmark-text.ts';
 import { checkText } from './decode.ts';
@@ -27,37 +28,49 @@ function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** The format of a file's content, or null when it is none we read. Never throws. */
-export function detectFormat(text: string): SourceFormat | null {
-  const t = stripBom(text);
-  if (looksLikeDiskDeltaJson(t)) return 'diskdelta';
-  if (looksLikeFioJson(t)) return 'fio';
-  if (looksLikeKDiskMark(t)) return 'kdiskmark';
-  if (looksLikeCrystalDiskMark(t)) return 'crystaldiskmark';
-  if (looksLikeBonnieCsv(t)) return 'bonnie++';
-  return null;
+/** One format's reader, as fio's ioengine_ops: does a file look like it, and its runs. */
+export interface Importer {
+  /** True when the content is this format (or a damaged file of it, so the error names its line). Never throws. */
+  detect: (text: string) => boolean;
+  /** All runs of the file, or an ImportError naming the file and line. */
+  parse: (text: string, fileName: string, now: Date) => RunRecord[];
 }
 
-function parseAs(format: SourceFormat, text: string, fileName: string, now: Date): RunRecord[] {
-  switch (format) {
-    case 'diskdelta':
-      // A DiskDelta export brought into another library is an import here; what it was
-      // before (measured, imported from fio, …) stays readable in sourceMeta.
-      return parseDiskDeltaJson(text, fileName).map((run) => ({
+/**
+ * THE importers, one per source format (model/source-formats.ts; a format without one fails the
+ * type check), in the order they are asked: the first whose detect says yes reads the file.
+ * DiskDelta's JSON first (it could hold anything), bonnie++'s loose CSV test last.
+ */
+export const IMPORTERS: Readonly<Record<SourceFormat, Importer>> = {
+  diskdelta: {
+    detect: looksLikeDiskDeltaJson,
+    // A DiskDelta export brought into another library is an import here; what it was before
+    // (measured, imported from fio, …) stays readable in sourceMeta.
+    parse: (text, fileName) =>
+      parseDiskDeltaJson(text, fileName).map((run) => ({
         ...run,
         sourceMeta: { ...run.sourceMeta, 'diskdelta.source': run.source, 'diskdelta.sourceFormat': run.sourceFormat },
         source: 'imported',
         sourceFormat: 'diskdelta',
-      }));
-    case 'fio':
-      return parseFioFile(text, fileName, now);
-    case 'kdiskmark':
-      return parseKDiskMarkText(text, fileName);
-    case 'crystaldiskmark':
-      return parseCrystalDiskMarkText(text, fileName);
-    case 'bonnie++':
-      return parseBonnieCsv(text, fileName, now);
-  }
+      })),
+  },
+  fio: { detect: looksLikeFioJson, parse: parseFioFile },
+  kdiskmark: { detect: looksLikeKDiskMark, parse: parseKDiskMarkText },
+  crystaldiskmark: { detect: looksLikeCrystalDiskMark, parse: parseCrystalDiskMarkText },
+  'bonnie++': { detect: looksLikeBonnieCsv, parse: parseBonnieCsv },
+};
+
+const IMPORT_ORDER = Object.keys(IMPORTERS) as SourceFormat[];
+
+/** The format of a file's content, or null when it is none we read. Never throws. */
+export function detectFormat(text: string): SourceFormat | null {
+  const t = stripBom(text);
+  return IMPORT_ORDER.find((format) => IMPORTERS[format].detect(t)) ?? null;
+}
+
+/** The refusal of a file no importer recognises: every format the table reads, in the list's words. */
+export function unrecognisedFormatText(): string {
+  return `unrecognised format: expected ${formatsText(SOURCE_FORMATS, 'or')}`;
 }
 
 /**
@@ -72,16 +85,11 @@ export function parseImport(text: string, fileName: string, options: ImportOptio
   checkText(body, fileName);
   const format = detectFormat(body);
   if (!format) {
-    throw new ImportError(
-      fileName,
-      null,
-      'unrecognised format: expected a bonnie++ CSV, fio JSON (--output-format=json or json+), ' +
-        'a KDiskMark or CrystalDiskMark text report, or a DiskDelta JSON export',
-    );
+    throw new ImportError(fileName, null, unrecognisedFormatText());
   }
   let runs: RunRecord[];
   try {
-    runs = parseAs(format, body, fileName, options.now ?? new Date());
+    runs = IMPORTERS[format].parse(body, fileName, options.now ?? new Date());
   } catch (error) {
     if (error instanceof ImportError) throw error;
     // A parser bug or an input shape nobody foresaw: still an error about this file.

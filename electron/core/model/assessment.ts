@@ -2,38 +2,17 @@
 // library (table `assessments`, migrations 9 and 14) so that its second step can come after a reboot
 // with the new disk in. It holds run ids only; the runs stay ordinary runs of the library.
 // Pure: the CLI, the app and the report read the steps from here.
+import type { z } from 'zod';
+import type { assessmentSchema, emptiedStepSchema, unreadableAssessmentSchema } from './assessment-schema.ts';
+import { ASSESSMENT_FIELDS } from './assessment-fields.ts';
 
-export interface Assessment {
-  id: number;
-  label: string;
-  createdAt: string;
-  updatedAt: string;
-  /** The current disk, measured here (or imported). */
-  before: number | null;
-  /** The new disk: measured now or later, or picked from imports and references. */
-  after: number | null;
-  /** The new disk under dm-crypt, measured; null: the report forecasts it. */
-  encrypted: number | null;
-  /** discard-cost's two runs on the new disk, without and with discard. */
-  discardOff: number | null;
-  discardOn: number | null;
-  /** A working-set scan (#30): how big the new disk must be. Optional for the report. */
-  workingSet: number | null;
-  /** Steps whose run was deleted from the library since they were set (kept by the library's trigger): said, not silently empty. */
-  emptied: Partial<Record<AssessmentField, EmptiedStep>>;
-  notes: string;
-}
+export type Assessment = z.infer<typeof assessmentSchema>;
 
 /**
  * An assessment row of the library that no longer fits this model (edited outside DiskDelta, a
  * newer version's shape): listed with its id, its name and what is wrong, never used (#38).
  */
-export interface UnreadableAssessment {
-  id: number;
-  label: string;
-  /** What is wrong with it, in words. */
-  unreadable: string;
-}
+export type UnreadableAssessment = z.infer<typeof unreadableAssessmentSchema>;
 
 /** One line of the assessments' list. */
 export type AssessmentListItem = Assessment | UnreadableAssessment;
@@ -52,12 +31,7 @@ export function unreadableAssessmentText(a: UnreadableAssessment): string {
 }
 
 /** The run a step held before it was deleted. */
-export interface EmptiedStep {
-  run: number;
-  label: string;
-  /** When it was deleted (ISO). */
-  at: string;
-}
+export type EmptiedStep = z.infer<typeof emptiedStepSchema>;
 
 export type AssessmentStepId = 'before' | 'after' | 'encryption' | 'trim' | 'working-set' | 'report';
 
@@ -73,7 +47,7 @@ export interface AssessmentStep {
   text: string;
 }
 
-export const ASSESSMENT_FIELDS = ['before', 'after', 'encrypted', 'discardOff', 'discardOn', 'workingSet'] as const;
+export { ASSESSMENT_FIELDS };
 export type AssessmentField = (typeof ASSESSMENT_FIELDS)[number];
 
 /** What a deleted run left: "run 3 "SSD" was deleted from the library on 2026-12-01", or null. */

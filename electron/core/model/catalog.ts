@@ -9,7 +9,8 @@
 // the parameter scheme names, test-params.ts paramsFromId), else to the id itself.
 //
 // Pure data and functions: the renderer bundles this module.
-import { blockSizeLabel, paramsFromId, paramsId, patternOf, type TestParams } from './test-params.ts';
+import { patternOf } from './access-patterns.ts';
+import { blockSizeLabel, paramsFromId, paramsId, type TestParams } from './test-params.ts';
 
 export { blockSizeLabel } from './test-params.ts';
 import type { RawUnit } from './figure-terms.ts';

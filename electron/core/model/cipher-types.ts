@@ -1,54 +1,14 @@
 // The cipher ceilings' model, free of Node imports: the renderer and analysis/ use it too.
 
-export type CipherSource = 'kernel' | 'user-space-estimate';
+import type { z } from 'zod';
+import type { cipherCeilingsSchema, cipherFigureSchema, cipherUnavailableSchema } from './cipher-schema.ts';
 
-export interface CipherFigure {
-  cipher: string;
-  keyBits: number;
-  /** The kernel transform dm-crypt uses for it: xts(aes). */
-  kernelName: string;
-  sectorBytes: number;
-  threads: number;
-  /** The median over the measurement's rounds (one window each). */
-  encryptBps: number;
-  decryptBps: number;
-  /** Each round's window, bytes/s, in the order measured; absent in a measurement older than rounds. */
-  encryptWindows?: number[];
-  decryptWindows?: number[];
-  /** Half-width of each median's 95 % interval, relative (0.03 = ±3 %); null below 2 rounds. */
-  encryptCi?: number | null;
-  decryptCi?: number | null;
-  /** The windows disagree as much as a rate's runs must not (bench/statistics.ts, TRUST). */
-  noisy?: boolean;
-  /** More threads came out slower than one thread: contention from other work, not dm-crypt. */
-  slowerThanOneThread?: boolean;
-}
-
-export interface CipherUnavailable {
-  cipher: string;
-  keyBits: number;
-  kernelName: string;
-  reason: string;
-}
-
-export interface CipherCeilings {
-  source: CipherSource;
-  /** What the source means, for every place that shows a figure. */
-  sourceLabel: string;
-  backend: 'af_alg' | 'openssl';
-  cpus: number;
-  cpu: { model: string | null; aesNi: boolean; vaes: boolean; flags: string[] };
-  figures: CipherFigure[];
-  unavailable: CipherUnavailable[];
-  /** Why the source is what it is (AF_ALG missing …). */
-  warnings: string[];
-  measuredAt: string;
-  windowSeconds: number;
-  /** Rounds of every figure, each a window per figure, figures interleaved within a round. */
-  rounds?: number;
-  /** The kernel release it was measured under (uname -r): a new kernel may change the cipher's code. */
-  kernel?: string;
-}
+// The types are inferred from the schemas (cipher-schema.ts), written once; this module keeps
+// the values the page needs without zod.
+export type CipherCeilings = z.infer<typeof cipherCeilingsSchema>;
+export type CipherFigure = z.infer<typeof cipherFigureSchema>;
+export type CipherUnavailable = z.infer<typeof cipherUnavailableSchema>;
+export type CipherSource = CipherCeilings['source'];
 
 export const SOURCE_LABEL: Record<CipherSource, string> = {
   kernel: 'kernel crypto API (AF_ALG), the code dm-crypt runs',

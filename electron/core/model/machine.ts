@@ -1,50 +1,10 @@
 // Facts about the machine under a measurement. Owned by system/ (issue "Know the machine");
-// the shapes here are the contract other modules rely on. Unknown facts are null with a
-// reason rather than guessed.
+// the shapes other modules rely on. Those stored with a run (the fingerprint, the storage
+// stack, the system facts) are zod schemas in schemas.ts, their types inferred there; the
+// rest, which no run stores, are here. Unknown facts are null with a reason rather than guessed.
 
-export type DeviceClass = 'HDD' | 'SATA SSD' | 'NVMe SSD' | 'USB' | 'virtual' | 'RAM' | 'loop' | 'unknown';
-
-export interface DeviceFingerprint {
-  name: string; // kernel name, e.g. "sda", "nvme0n1", "loop3"
-  model: string | null;
-  serial: string | null;
-  sizeBytes: number | null;
-  rotational: boolean | null;
-  class: DeviceClass;
-  transport: string | null; // sata, nvme, usb, virtio, loop, zram …
-  /** Negotiated link ceiling in bytes per second, e.g. 300e6 for SATA 2. */
-  linkCeilingBytesPerSec: number | null;
-  linkDescription: string | null; // e.g. "SATA 3.0 Gb/s"
-  /** Why a null field is unknown (added by system/, optional). */
-  reasons?: Reasons;
-}
-
-export interface StackLayer {
-  kind: 'file' | 'mount' | 'dm-crypt' | 'lvm' | 'dm' | 'partition' | 'loop' | 'disk' | 'other';
-  name: string;
-  details: Record<string, string | number | boolean | null>;
-  encrypted?: boolean;
-  discardPasses?: boolean | null;
-  /** Link ceiling of a disk layer in bytes per second (disk layers only). */
-  linkCeilingBytesPerSec?: number | null;
-  /** Why a null detail is unknown, keyed by detail name. */
-  reasons?: Reasons;
-}
-
-export interface SystemFacts {
-  kernel: string | null;
-  cpuModel: string | null;
-  cores: number | null;
-  cryptoFlags: string[]; // e.g. ["aes", "vaes"]
-  memoryBytes: number | null;
-  /** Logical CPUs (hardware threads); `cores` counts physical cores. */
-  threads?: number | null;
-  arch?: string | null;
-  fstrimTimer?: FstrimTimerFacts;
-  reasons?: Reasons;
-}
-
-// ---- Additions (issue "Know the machine"): optional fields and new types only. ----
+export type { DeviceClass, DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from './schemas.ts';
+import type { DeviceFingerprint } from './schemas.ts';
 
 /** Why a field is null, keyed by field name (e.g. { serial: "no vpd_pg80 in sysfs" }). */
 export type Reasons = Record<string, string>;
@@ -76,13 +36,4 @@ export interface BlockDeviceInfo extends DeviceFingerprint {
   /** The device-mapper name (dm-*), the loop backing file (loop*), when they apply. */
   dmName?: string | null;
   loopBackingFile?: string | null;
-}
-
-/** Whether periodic TRIM is scheduled, read from systemd unit symlinks (not systemctl). */
-export interface FstrimTimerFacts {
-  /** A timers.target.wants/fstrim.timer link exists in /etc, /usr/lib or /lib systemd dirs. */
-  enabled: boolean | null;
-  /** /run/systemd/system exists: systemd is the running init, so an enabled timer fires. */
-  systemdRunning: boolean | null;
-  reason?: string;
 }

@@ -267,6 +267,14 @@ type ValueOf<D> = D extends { unit: 'flag' } ? boolean : number;
 /** Every setting's value, by key: what a kind's plan holds once resolved. */
 export type RunSettingValues = { [D in Defs[number] as D['key']]: ValueOf<D> };
 
+type TakenBy<D, K> = D extends { kinds: readonly (infer Kinds)[] } ? (K extends Kinds ? D : never) : never;
+/** The table's rows of the settings a measurement kind takes. */
+type DefsOfKind<K extends string> = TakenBy<Defs[number], K>;
+/** The keys of the settings a measurement kind takes: the table's `kinds` say it, nothing else. */
+export type KindSettingKey<K extends string> = DefsOfKind<K>['key'];
+/** The resolved values of the settings a kind takes: the part of its plan the table makes. */
+export type KindSettingValues<K extends string> = Pick<RunSettingValues, KindSettingKey<K>>;
+
 export interface SettingRange {
   min: number;
   max: number;
@@ -342,27 +350,22 @@ export function specSettingsShape(settings: readonly RunSettingDef[] = RUN_SETTI
 }
 
 /** The settings' part of a kind's plan: those the kind takes, required (resolved). */
-export function planSettingsShape<K extends RunSettingKey>(kind: string, keys: readonly K[]): Pick<PlanShape, K>;
+export function planSettingsShape<K extends string>(kind: K): Pick<PlanShape, KindSettingKey<K>>;
 export function planSettingsShape(
   kind: string,
-  keys: readonly string[],
   settings: readonly RunSettingDef[],
   options?: readonly WorkerOption[],
 ): Record<string, z.ZodTypeAny>;
 export function planSettingsShape(
   kind: string,
-  keys: readonly string[],
   settings: readonly RunSettingDef[] = RUN_SETTINGS,
   options: readonly WorkerOption[] = WORKER_OPTIONS,
 ) {
-  const defs = settingsOfKind(kind, settings);
-  for (const key of keys)
-    if (!defs.some((d) => d.key === key)) throw new Error(`run setting ${key} is not one the ${kind} kind takes (run-settings.ts)`);
-  return Object.fromEntries(defs.map((d) => [d.key, settingSchema(d, options)]));
+  return Object.fromEntries(settingsOfKind(kind, settings).map((d) => [d.key, settingSchema(d, options)]));
 }
 
 export function settingsOfKind<D extends RunSettingDef>(kind: string, settings: readonly D[]): D[];
-export function settingsOfKind(kind: string): Array<Defs[number]>;
+export function settingsOfKind<K extends string>(kind: K): Array<DefsOfKind<K>>;
 export function settingsOfKind(kind: string, settings: readonly RunSettingDef[] = RUN_SETTINGS) {
   return settings.filter((d) => d.kinds.includes(kind));
 }
@@ -382,6 +385,17 @@ export function storedSettingsShape(settings: readonly RunSettingDef[] = RUN_SET
  * A value for each setting a kind takes: the spec's, else the preset's, else the table's default.
  * Kinds then apply their own rules on top (rate: an explicit --runs means a fixed count).
  */
+export function resolveSettings<K extends string>(
+  kind: K,
+  spec: Record<string, unknown>,
+  preset: Record<string, unknown>,
+): KindSettingValues<K>;
+export function resolveSettings(
+  kind: string,
+  spec: Record<string, unknown>,
+  preset: Record<string, unknown>,
+  settings: readonly RunSettingDef[],
+): Record<string, number | boolean>;
 export function resolveSettings(
   kind: string,
   spec: Record<string, unknown>,

@@ -6,15 +6,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TESTS, testIdFor, testTitle } from './catalog.ts';
-import {
-  ACCESS_PATTERN_NAMES,
-  JOB_MAX_BUFFER_BYTES,
-  PARAM_KEYS,
-  paramsFromId,
-  paramsId,
-  paramsProblem,
-  type TestParams,
-} from './test-params.ts';
+import { ACCESS_PATTERN_NAMES } from './access-patterns.ts';
+import { JOB_MAX_BUFFER_BYTES, PARAM_KEYS, paramsFromId, paramsId, paramsProblem, type TestParams } from './test-params.ts';
 
 const WORKER = process.env.DISKDELTA_WORKER ?? fileURLToPath(new URL('../../../native/build/diskdelta-worker', import.meta.url));
 

@@ -1,91 +1,19 @@
-// THE tables of a rate test's parameters, like JOB_KEYS and PATTERNS in native/src/job.c: the
-// access patterns (fio's rw= vocabulary plus bonnie++'s seeks) and the numeric keys (block size,
-// queue depth, threads, read share). The catalog's ids and titles (catalog.ts), the result
-// schemas (schemas.ts), the worker's --job argv (bench/worker-argv.ts) and `diskdelta run --job`
-// read them; test-params.test.ts checks them against the worker's own --help, so the C tables
-// and these cannot drift.
+// THE table of a rate test's numeric parameters, like JOB_KEYS in native/src/job.c: block size,
+// queue depth, threads, read share, span (the access patterns: access-patterns.ts). The
+// catalog's ids and titles (catalog.ts), the result schemas (schemas.ts), the worker's --job
+// argv (bench/worker-argv.ts) and `diskdelta run --job` read it; test-params.test.ts checks it
+// against the worker's own --help, so the C tables and these cannot drift.
 //
 // A test with parameters the catalog never listed gets a stable id from them
 // ("seq128k-q32t1-read"), which parses back to the same parameters: it can be run, stored,
 // exported and imported like a catalog test.
 //
 // Pure data: the renderer bundles it.
+import { patternOf, type AccessPattern } from './access-patterns.ts';
+import type { TestParams } from './schemas.ts';
 
-export interface PatternDef {
-  /** As the worker's rw= names it. */
-  name: string;
-  random: boolean;
-  /** It writes to the target (refused on block devices). */
-  writes: boolean;
-  /** In words, for titles: "sequential read". */
-  words: (p: TestParams) => string;
-  /** Its test id from the shape ("1m-q8t1"): "seq1m-q8t1-read". */
-  id: (shape: string, p: TestParams) => string;
-  help: string;
-}
-
-/** The access patterns, in the worker's order (job.c PATTERNS). */
-export const ACCESS_PATTERNS = [
-  {
-    name: 'read',
-    random: false,
-    writes: false,
-    words: () => 'sequential read',
-    id: (s: string) => `seq${s}-read`,
-    help: 'sequential read',
-  },
-  {
-    name: 'write',
-    random: false,
-    writes: true,
-    words: () => 'sequential write',
-    id: (s: string) => `seq${s}-write`,
-    help: 'sequential write, fsync inside the timed window',
-  },
-  { name: 'randread', random: true, writes: false, words: () => 'random read', id: (s: string) => `rnd${s}-read`, help: 'random read' },
-  {
-    name: 'randwrite',
-    random: true,
-    writes: true,
-    words: () => 'random write',
-    id: (s: string) => `rnd${s}-write`,
-    help: 'random write, fsync inside the timed window',
-  },
-  {
-    name: 'randrw',
-    random: true,
-    writes: true,
-    words: (p: TestParams) => `random ${p.readPercent ?? 50} % read mix`,
-    id: (s: string, p: TestParams) => `mix${p.readPercent ?? 50}-rnd${s}`,
-    help: 'mixed random read/write (read=PCT)',
-  },
-  // Seeks rewrite every 10th block on a file, but on a block device they only read (with a
-  // warning), so they are not refused there.
-  { name: 'seeks', random: true, writes: false, words: () => 'random seeks', id: () => 'seeks', help: 'bonnie++ Random Seeks' },
-] as const satisfies readonly PatternDef[];
-
-/** Access pattern, as the worker names it. */
-export type AccessPattern = (typeof ACCESS_PATTERNS)[number]['name'];
-
-export const ACCESS_PATTERN_NAMES = ACCESS_PATTERNS.map((p) => p.name) as [AccessPattern, ...AccessPattern[]];
-
-export function patternOf(rw: AccessPattern): PatternDef {
-  return ACCESS_PATTERNS.find((p) => p.name === rw)!;
-}
-
-export interface TestParams {
-  rw: AccessPattern;
-  blockSize: number; // bytes
-  queueDepth: number; // I/Os in flight per thread
-  threads: number;
-  /** Share of reads in percent, for randrw. */
-  readPercent?: number;
-  /**
-   * The test covers only the first spanMiB MiB of its target (fio's size=): random reads over the
-   * hot part of a disk rather than all of it. Absent: the whole test file or device.
-   */
-  spanMiB?: number;
-}
+/** A rate test's parameters: their shape is testParamsSchema (schemas.ts), built from these tables. */
+export type { TestParams };
 
 export interface ParamKeyDef {
   key: Exclude<keyof TestParams, 'rw'>;

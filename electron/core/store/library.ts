@@ -28,7 +28,7 @@ import type { WriteSample } from '../analysis/write-volume.ts';
 import type { RunFilter, RunSummary } from '../model/run-summary.ts';
 import { makeFolderSync } from '../files/make-folder.ts';
 import { runFingerprint } from './run-fingerprint.ts';
-import { trimAuditSchema } from './stored-trim-audit.ts';
+import { trimAuditSchema } from '../model/trim-audit-schema.ts';
 import { migrate, NewerSchemaError, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import { shortPath } from '../model/display.ts';
 import { measuredDeviceText } from '../model/run-text.ts';

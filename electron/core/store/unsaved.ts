@@ -3,8 +3,9 @@
 // `diskdelta import FILE`) takes back once the library is writable. The first place that
 // takes the file wins: an `unsaved` folder beside the library, then the temporary folder
 // (often another filesystem, so a full data disk does not stop it).
-// `saveOrKeep` is the one path every front end saves measured runs through (the CLI's `run` and
-// `encryption`, the app's run manager), so none of them can drop a run the others would keep.
+// `saveOrKeep` is the save-or-keep step of the one path every front end saves measured runs
+// through (save-measured.ts: the CLI's commands, the app's run manager), so none of them can
+// drop a run the others would keep.
 import { randomBytes } from 'node:crypto';
 import { makeFolder } from '../files/make-folder.ts';
 import { tmpdir } from 'node:os';

@@ -8,7 +8,10 @@ import type { WriteSample } from '../analysis/write-volume.ts';
 import type { Library } from './library.ts';
 
 /** Reads the counters and keeps them; returns the samples kept (none when the counters or the boot id cannot be read). */
-export async function takeWriteSample(library: Library, opts: RootOptions & { now?: Date } = {}): Promise<WriteSample[]> {
+export async function takeWriteSample(
+  library: Pick<Library, 'saveWriteSamples'>,
+  opts: RootOptions & { now?: Date } = {},
+): Promise<WriteSample[]> {
   const counters = await readWriteCounters(opts);
   if ('reason' in counters || counters.bootId === null) return [];
   const at = (opts.now ?? new Date()).toISOString();

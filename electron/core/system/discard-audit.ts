@@ -6,73 +6,9 @@
 import { readNumber, readText, type RootOptions, rootOf } from './sysfs.ts';
 import type { StackLayer } from '../model/machine.ts';
 
-export interface DiscardCounters {
-  /** Discard requests completed. */
-  ios: number;
-  merged: number;
-  /** 512-byte sectors discarded. */
-  sectors: number;
-  /** Time spent discarding, ms. */
-  ms: number;
-}
-
-/** A block layer of the stack, with the kernel name its counters are under. */
-export interface BlockLayer {
-  kind: StackLayer['kind'];
-  /** As people know it: "luks-root", "vg-home", "sda2", "loop3", "vda". */
-  name: string;
-  /** The kernel's name under /sys/class/block: "dm-1", "sda2", "loop3". */
-  device: string;
-  /** What the tables say: the layer's queue takes discards (discard_max_bytes > 0). */
-  tablesSayPasses: boolean | null;
-  /** dm-crypt only: allow_discards in `dmsetup table`. */
-  allowDiscards: boolean | null;
-  discardMaxBytes: number | null;
-}
-
-export interface LayerAudit extends BlockLayer {
-  before: DiscardCounters | null;
-  after: DiscardCounters | null;
-  /** Discard requests completed between the two readings; null when a reading is missing. */
-  discards: number | null;
-  /** Bytes discarded between the two readings. */
-  bytes: number | null;
-  reached: boolean | null;
-  /** Tables and counters disagree: the sentence that says how. */
-  mismatch: string | null;
-}
-
-export interface DiscardAudit {
-  layers: LayerAudit[];
-  /** The deepest layer a discard was seen on ("disk vda"), or null when none was. */
-  deepestReached: string | null;
-  /** Where discards stopped: the first layer below one that saw them that saw none. */
-  stoppedAt: string | null;
-  /**
-   * The layer whose own settings refuse discards (dm-crypt without allow_discards, or a queue
-   * limit of 0, which the layers above it inherit): a TRIM from the filesystem stops there,
-   * whatever the counters saw. Null when every layer takes them. Absent in audits kept before.
-   */
-  refusedBy?: string | null;
-  mismatches: string[];
-}
-
-/** A TRIM audit as run (bench/trim/trim-audit.ts) and kept (the library's trim_audits). */
-export interface TrimAuditResult {
-  target: string;
-  /** ISO 8601, when the second reading was taken. */
-  at: string;
-  mountPoint: string | null;
-  /** The filesystem's online discard as mounted: "on", "async", "off", or null. */
-  onlineDiscard: string | null;
-  /** When that setting is DiskDelta's (a discard-cost remount holds it, or a killed one left it): why, and what to do. */
-  onlineDiscardNote?: string;
-  /** Bytes the audit's file held (written, then deleted). */
-  deletedBytes: number;
-  /** fstrim's wall time and what it reported trimmed; null when it did not run (and why). */
-  fstrim: { seconds: number; bytes: number | null } | { skipped: string };
-  audit: DiscardAudit;
-}
+// The audit's types are inferred from its schemas, written once (model/trim-audit-schema.ts).
+import type { BlockLayer, DiscardAudit, DiscardCounters, LayerAudit, TrimAuditResult } from '../model/trim-audit-schema.ts';
+export type { BlockLayer, DiscardAudit, DiscardCounters, LayerAudit, TrimAuditResult };
 
 /** Fields 12–15 of a block stat line; null for a kernel before 4.18, which has only 11 fields. */
 export function parseDiscardStat(line: string): DiscardCounters | null {

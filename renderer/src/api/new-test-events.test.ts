@@ -57,7 +57,9 @@ test('progress and samples of a test id the old enum did not know reach the Live
     await new Promise((resolve) => setTimeout(resolve, 50));
     return { label: spec.label ?? '' } as RunRecord;
   };
-  const runs = new RunManager({ runBenchmark, save: () => 41, emit: coalescer.emit, sample: coalescer.sample });
+  // A stand-in library: the run is saved as id 41 (the write-volume sample is dropped).
+  const library = { path: join(target, 'library.sqlite'), saveRun: () => 41, saveWriteSamples: () => {} };
+  const runs = new RunManager({ runBenchmark, library, emit: coalescer.emit, sample: coalescer.sample });
   server = await startServer({
     handlers: createHandlers({ library: null, formats: null, system: null, runs, missing: {} }),
     distDir: target,

@@ -17,7 +17,7 @@ test('a stopped server fails calls at once with the advice; back with the same t
   t.after(() => rmSync(dist, { recursive: true, force: true }));
   const runs = new RunManager({
     runBenchmark: () => Promise.reject(new Error('no runs here')),
-    save: () => 0,
+    library: { path: join(dist, 'library.sqlite'), saveRun: () => 0, saveWriteSamples: () => {} },
     emit: () => {},
     sample: () => {},
   });

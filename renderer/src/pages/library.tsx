@@ -7,6 +7,13 @@ import { navigate } from '../view/route.ts';
 import { bytesToBase64 } from '../view/base64.ts';
 import { dayBoundary } from '../view/date-filter.ts';
 import type { RunSummary } from '../../../electron/core/api/contract.ts';
+import { foreignToolNames, SOURCE_FORMAT_WORDS, SOURCE_FORMATS, wordList } from '../../../electron/core/model/source-formats.ts';
+
+/** What Import files… takes, from the one list of formats. */
+const IMPORTABLE = wordList(
+  SOURCE_FORMATS.map((f) => SOURCE_FORMAT_WORDS[f].file),
+  'or',
+);
 
 export function LibraryPage() {
   const stores = useStoresApi();
@@ -96,7 +103,7 @@ export function LibraryPage() {
         </button>
       </PageHeader>
       <p className="hint">
-        Import bonnie++ CSV, fio JSON, KDiskMark or CrystalDiskMark text
+        Import {IMPORTABLE}
         {kind === 'electron' ? ', or drop files here' : ' (or drop files on this page)'}. Select 2–6 runs to compare them.
       </p>
       <form className="filters" role="search" aria-label="Filter runs" onSubmit={(e: FormEvent) => e.preventDefault()}>
@@ -157,8 +164,8 @@ export function LibraryPage() {
         ) : (
           <EmptyState title="The library is empty">
             <p>
-              Measure a disk with <a href="#/new">New run</a>, or import results you already have (bonnie++, fio, KDiskMark,
-              CrystalDiskMark) with <em>Import files…</em>.
+              Measure a disk with <a href="#/new">New run</a>, or import results you already have ({foreignToolNames().join(', ')}) with{' '}
+              <em>Import files…</em>.
             </p>
           </EmptyState>
         )

@@ -6,9 +6,11 @@
 import { createElement as h, type ReactElement } from 'react';
 import type { EncryptionStory, StoryColumn } from '../../../electron/core/report/report-model.ts';
 import { Swatch } from './report-chart.ts';
+import type { RunSource } from '../../../electron/core/model/figure-terms.ts';
 
 const mb = (bps: number) => `${(bps / 1e6).toLocaleString('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 })} MB/s`;
-const SOURCE_WORD = { measured: 'measured', imported: 'imported', reference: 'published' } as const;
+// One word per run source (figure-terms.ts RUN_SOURCES): a source added there fails the type check here.
+const SOURCE_WORD: Readonly<Record<RunSource, string>> = { measured: 'measured', imported: 'imported', reference: 'published' };
 
 function ceilingText(c: StoryColumn): string {
   if (!c.ceiling) return '—';

@@ -14,13 +14,11 @@ import { planSettingsShape, resolveSettings, settingsOfKind } from '../../model/
 import type { WorkerResult } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
 
-const SETTINGS = ['sizeBytes', 'durationSec', 'warmupSec', 'pauseSec', 'runs', 'precision', 'maxTimeSec', 'readOnly', 'buffered'] as const;
-
 const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   target: z.string().min(1),
   tests: z.array(z.string()).min(1),
   // Every run setting the rate kind takes, in the table's ranges (model/run-settings.ts).
-  ...planSettingsShape('rate', SETTINGS),
+  ...planSettingsShape('rate'),
   sampleMs: z.number().int().min(50).max(10_000),
   statistic: z.enum(STATISTICS),
   reuseFile: z.string().optional(),
@@ -47,7 +45,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
   planSchema,
   plan: (spec, preset, tests) => {
     // The spec's value, else the preset's, else the table's default, for every setting rate takes.
-    const values = resolveSettings('rate', spec, { ...preset }) as Pick<WorkerPlan, (typeof SETTINGS)[number]>;
+    const values = resolveSettings('rate', spec, { ...preset });
     refuseSpansBeyondSize(tests, values.sizeBytes);
     return {
       ...values,
@@ -114,7 +112,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
         ...Object.fromEntries(
           settingsOfKind('rate')
             .filter((d) => plan.precision > 0 || (d.key !== 'precision' && d.key !== 'maxTimeSec'))
-            .map((d) => [d.key, plan[d.key as (typeof SETTINGS)[number]]]),
+            .map((d) => [d.key, plan[d.key]]),
         ),
         sizeBytes: hello?.size ?? plan.sizeBytes,
       }),

@@ -30,15 +30,6 @@ export { SUSTAINED_TEST } from '../../analysis/sustained-write.ts';
 type PhaseLine = Extract<WorkerMessage, { type: 'sustained-phase' }>;
 type StreamName = PhaseLine['phase'];
 
-const SETTINGS = [
-  'sustainedSpanBytes',
-  'sustainedBlockBytes',
-  'sustainedDepth',
-  'sustainedRestSec',
-  'sustainedRecoveryBytes',
-  'ratedEnduranceBytes',
-] as const;
-
 /** Twice a second, as TechPowerUp logs it: enough to place a cliff (interpolated inside its interval). */
 export const SUSTAINED_SAMPLE_MS = 500;
 /** The worker's own headroom on the filesystem (target.c): a span must leave it free. */
@@ -49,7 +40,7 @@ export const STORED_SAMPLES = 2000;
 
 const planSchema: z.ZodType<SustainedPlan> = z.strictObject({
   target: z.string().min(1),
-  ...planSettingsShape('sustained-write', SETTINGS),
+  ...planSettingsShape('sustained-write'),
   sampleMs: z.number().int().min(50).max(10_000),
 });
 
@@ -238,7 +229,7 @@ export const sustainedWriteKind: MeasurementKind<SustainedPlan> = {
   stepPerTest: true,
   planSchema,
   plan(spec, preset) {
-    const values = resolveSettings('sustained-write', spec, { ...preset }) as Pick<SustainedPlan, (typeof SETTINGS)[number]>;
+    const values = resolveSettings('sustained-write', spec, { ...preset });
     refuseSpanBeyondFree(spec.target, values.sustainedSpanBytes);
     return {
       ...values,
@@ -295,9 +286,7 @@ export const sustainedWriteKind: MeasurementKind<SustainedPlan> = {
         return result ? [result] : [];
       },
       settings: (hello) => {
-        const { ratedEnduranceBytes, ...kept } = Object.fromEntries(
-          settingsOfKind('sustained-write').map((d) => [d.key, plan[d.key as (typeof SETTINGS)[number]]]),
-        );
+        const { ratedEnduranceBytes, ...kept } = Object.fromEntries(settingsOfKind('sustained-write').map((d) => [d.key, plan[d.key]]));
         return {
           ...kept,
           // A rating given is part of the run's context; 0 (not given) is not a rating to store.

@@ -52,7 +52,7 @@ const planSchema: z.ZodType<WorkloadPlan> = z
     target: z.string().min(1),
     test: z.enum(Object.keys(WORKLOADS) as [WorkloadTest, ...WorkloadTest[]]),
     warmupPasses: z.number().int().min(0).max(10),
-    ...planSettingsShape('workload', ['sizeBytes', 'runs']),
+    ...planSettingsShape('workload'),
     readers: z.number().int().min(1).max(64),
     tarball: z.string().startsWith('/').optional(),
   })

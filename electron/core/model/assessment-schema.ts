@@ -1,0 +1,35 @@
+// An upgrade assessment as the library keeps it, written once as zod schemas (the types in
+// assessment.ts are inferred from them, as the result model's are from schemas.ts). The library
+// checks every stored row against them and the API its outputs: a row that no longer fits is
+// listed as such, never used (#38).
+import { z } from 'zod';
+import { ASSESSMENT_FIELDS } from './assessment-fields.ts';
+
+const libraryId = z.number().int().positive();
+
+/** The run a step held before it was deleted: its id, its label, when it was deleted (ISO). */
+export const emptiedStepSchema = z.object({ run: libraryId, label: z.string(), at: z.string() });
+
+/**
+ * An upgrade assessment: run ids per step, and what deletions emptied. The fields: before (the
+ * current disk, measured here or imported); after (the new disk: measured now or later, or picked
+ * from imports and references); encrypted (the new disk under dm-crypt, measured; null: the
+ * report forecasts it); discardOff and discardOn (discard-cost's two runs on the new disk);
+ * workingSet (a working-set scan: how big the new disk must be). `emptied`: steps whose run was
+ * deleted since they were set (kept by the library's trigger), said rather than silently empty.
+ */
+export const assessmentSchema = z.object({
+  id: libraryId,
+  label: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  ...(Object.fromEntries(ASSESSMENT_FIELDS.map((f) => [f, libraryId.nullable()])) as Record<
+    (typeof ASSESSMENT_FIELDS)[number],
+    z.ZodNullable<typeof libraryId>
+  >),
+  emptied: z.partialRecord(z.enum(ASSESSMENT_FIELDS), emptiedStepSchema),
+  notes: z.string(),
+});
+
+/** A stored assessment that no longer fits: listed with its id (any integer: the row's own), its name and what is wrong. */
+export const unreadableAssessmentSchema = z.strictObject({ id: z.number().int(), label: z.string(), unreadable: z.string() });
