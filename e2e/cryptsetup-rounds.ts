@@ -15,7 +15,7 @@
 // Its count, too: cryptsetup counts one pass more than it ran (`repeat` starts at 1), i.e. it
 // reports (n + 1) MiB over n passes' time T, with T from 1 s to 1 s + one pass. What it measured
 // is the report less 1 MiB / T; T is taken as 1 s, off by at most one pass's share of a MiB/s.
-import { median } from '../electron/core/bench/statistics.ts';
+import { median } from '../electron/shared/analysis/statistics.ts';
 
 export interface CryptsetupFigure {
   /** bytes/s as reported, and corrected for the extra pass. */

@@ -21,9 +21,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FLEET_FILE_PATTERN } from '../electron/core/bench/fleet/fio-job-file.ts';
-import type { FleetComparison, FleetFigureId } from '../electron/core/analysis/fleet-compare.ts';
-import { percentile } from '../electron/core/analysis/fleet-compare.ts';
+import { FLEET_FILE_PATTERN } from '../electron/node/bench/fleet/fio-job-file.ts';
+import type { FleetComparison, FleetFigureId } from '../electron/shared/analysis/fleet-compare.ts';
+import { percentile } from '../electron/shared/analysis/fleet-compare.ts';
 import { expectedIops, type LabCaps } from './throttled-lab.ts';
 import { fleetLabUnavailable, leftovers, reachableFrom, setUpFleetLab, type FleetLab, type FleetLabHost } from './fleet-lab.ts';
 

@@ -7,10 +7,10 @@
 // forecast of analysis/encryption.ts (what `encryption`, `compare` and the reports'
 // encryption story use), from that round's plain figure and cipher. The ratio forecast /
 // measured of every round is what judge-rounds.ts judges.
-import { parseCipherOutput } from '../electron/core/crypto/cipher-ceilings.ts';
-import { cipherRates, forecastTest, type TestForecast } from '../electron/core/analysis/encryption.ts';
-import { resultWithoutRuns } from '../electron/core/formats/common.ts';
-import { rateParams } from '../electron/core/bench/worker-argv.ts';
+import { parseCipherOutput } from '../electron/node/crypto/cipher-ceilings.ts';
+import { cipherRates, forecastTest, type TestForecast } from '../electron/shared/analysis/encryption.ts';
+import { resultWithoutRuns } from '../electron/node/formats/common.ts';
+import { rateParams } from '../electron/node/bench/worker-argv.ts';
 
 /** One round's worker output: `run` on the plain folder, `run` on the dm-crypt one, `ciphers`. */
 export interface RoundOutput {

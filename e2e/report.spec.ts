@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
-import { loadReferenceRuns } from '../electron/core/formats/reference.ts';
-import { renderReport } from '../electron/core/report/print.ts';
-import { barsOf } from '../electron/core/report/charts/chart-model.ts';
-import { buildReport } from '../electron/core/report/report-model.ts';
+import { loadReferenceRuns } from '../electron/node/formats/reference.ts';
+import { renderReport } from '../electron/shared/report/print.ts';
+import { barsOf } from '../electron/shared/charts/chart-model.ts';
+import { buildReport } from '../electron/shared/report/report-model.ts';
 import { renderReportHtml } from '../renderer/src/report/report-html.ts';
 
 const SEED = [

@@ -3,7 +3,7 @@
 // what the throttle was set to (no QEMU here: the lab, sustained-write-lab.test.ts, boots one).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSustained, type SustainedInterval } from '../electron/core/analysis/sustained-write.ts';
+import { analyzeSustained, type SustainedInterval } from '../electron/shared/analysis/sustained-write.ts';
 import { throttleClosedForm, throttleTruth, toleranceOf } from './sustained-write-lab.ts';
 
 const MiB = 2 ** 20;

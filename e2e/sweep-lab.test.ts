@@ -31,11 +31,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename } from 'node:path';
-import { runBenchmark } from '../electron/core/bench/orchestrator.ts';
-import { PRESETS, SWEEP_BLOCK_SIZES } from '../electron/core/bench/presets.ts';
-import { rateParams } from '../electron/core/bench/worker-argv.ts';
-import { locateWorker } from '../electron/core/bench/worker-client.ts';
-import type { TestResult } from '../electron/core/model/results.ts';
+import { runBenchmark } from '../electron/node/bench/orchestrator.ts';
+import { PRESETS, SWEEP_BLOCK_SIZES } from '../electron/shared/catalog/presets.ts';
+import { rateParams } from '../electron/node/bench/worker-argv.ts';
+import { locateWorker } from '../electron/node/bench/worker-client.ts';
+import type { TestResult } from '../electron/shared/model/results.ts';
 import { labUnavailable, setUpThrottledLab, type LabCaps, type ThrottledLab } from './throttled-lab.ts';
 import { measureUntilWithin, missOf } from './judge-against-cap.ts';
 

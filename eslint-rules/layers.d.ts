@@ -1,4 +1,4 @@
-// Types of layers.js for the TypeScript code that imports it (electron/core/layers.test.ts).
+// Types of layers.js for the TypeScript code that imports it (electron/layers.test.ts).
 import type { Rule } from 'eslint';
 
 export interface Layer {

@@ -49,7 +49,7 @@ export const LAYERS_OUTSIDE_CORE = [
   {
     name: 'preload',
     dirs: ['electron/preload'],
-    mayImportPaths: ['electron/core/api/contract-names.ts', 'electron/core/api/bridge.ts'],
+    mayImportPaths: ['electron/shared/contract/contract-names.ts', 'electron/shared/contract/bridge.ts'],
     forbidPackages: [{ name: 'node:', why: 'a sandboxed preload gets no Node modules: only electron' }],
   },
   {
@@ -58,21 +58,21 @@ export const LAYERS_OUTSIDE_CORE = [
     // The renderer is web code: no Node, and of core only the contract and the pure modules it
     // shares with the backend (tsconfig.web.json checks they stay free of Node APIs).
     mayImportPaths: [
-      'electron/core/api/contract.ts',
-      'electron/core/api/bridge.ts',
-      'electron/core/model/',
-      'electron/core/analysis/compare.ts',
-      'electron/core/analysis/units.ts',
-      'electron/core/analysis/encryption.ts',
-      'electron/core/analysis/working-set.ts',
-      'electron/core/analysis/sustained-write.ts',
-      'electron/core/bench/presets.ts',
-      'electron/core/bench/spec.ts',
+      'electron/shared/contract/contract.ts',
+      'electron/shared/contract/bridge.ts',
+      'electron/shared/model/',
+      'electron/shared/analysis/compare.ts',
+      'electron/shared/analysis/units.ts',
+      'electron/shared/analysis/encryption.ts',
+      'electron/shared/analysis/working-set.ts',
+      'electron/shared/analysis/sustained-write.ts',
+      'electron/shared/catalog/presets.ts',
+      'electron/shared/model/spec.ts',
       'electron/core/report/',
     ],
     // Types only: a value import would bundle the contract's zod schemas into the page; shared
     // constants live in model/.
-    typeOnlyPaths: ['electron/core/api/contract.ts', 'electron/core/api/bridge.ts'],
+    typeOnlyPaths: ['electron/shared/contract/contract.ts', 'electron/shared/contract/bridge.ts'],
     forbidPackages: [
       { name: 'node:', why: 'the renderer runs sandboxed without Node; ask the backend through the API contract' },
       noElectron,
@@ -101,7 +101,7 @@ export const layersRule = {
     messages: {
       upward: '{{from}} may not import {{to}} ({{target}}): {{from}} may import only {{allowed}}. Move the shared code down a layer.',
       forbidden: '{{from}} may not import the package "{{target}}"{{why}}',
-      typeOnly: '{{from}} may import only types from {{target}} (import type …): move a shared value to electron/core/model/',
+      typeOnly: '{{from}} may import only types from {{target}} (import type …): move a shared value to electron/shared/model/',
     },
   },
   create(context) {

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { REFERENCE_WORK } from './page-reference-work.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { chromium } from 'playwright-core';
-import { TEST_IDS } from '../electron/core/model/catalog.ts';
-import type { RunRecord, TestResult } from '../electron/core/model/results.ts';
-import { openLibrary } from '../electron/core/store/library.ts';
+import { TEST_IDS } from '../electron/shared/model/catalog.ts';
+import type { RunRecord, TestResult } from '../electron/shared/model/results.ts';
+import { openLibrary } from '../electron/node/store/library.ts';
 import { startAppServer } from '../electron/server/app-server.ts';
 
 const ROUNDS = 5;

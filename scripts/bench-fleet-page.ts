@@ -18,8 +18,8 @@ import { REFERENCE_WORK } from './page-reference-work.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 import { chromium, type Page } from 'playwright-core';
 import { parseCount } from '../electron/cli/args.ts';
-import { openLibrary } from '../electron/core/store/library.ts';
-import { parseFioFile } from '../electron/core/formats/fio-client-json.ts';
+import { openLibrary } from '../electron/node/store/library.ts';
+import { parseFioFile } from '../electron/node/formats/fio-client-json.ts';
 import { startAppServer } from '../electron/server/app-server.ts';
 import { FLEET_JOBS, fleetClientFio, fleetHostName } from './fleet-client-fio.ts';
 

@@ -8,12 +8,12 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseCount } from '../electron/cli/args.ts';
 import { formatFleetText } from '../electron/cli/commands/fleet.ts';
-import { compareFleet } from '../electron/core/analysis/fleet-compare.ts';
-import { buildFleetReport } from '../electron/core/report/fleet-report-model.ts';
+import { compareFleet } from '../electron/shared/analysis/fleet-compare.ts';
+import { buildFleetReport } from '../electron/shared/report/fleet-report-model.ts';
 import { renderReportHtml } from '../renderer/src/report/report-html.ts';
-import { resultWithoutRuns } from '../electron/core/formats/common.ts';
-import { GRID_TEST_IDS } from '../electron/core/model/catalog.ts';
-import type { RunRecord, TestResult } from '../electron/core/model/results.ts';
+import { resultWithoutRuns } from '../electron/node/formats/common.ts';
+import { GRID_TEST_IDS } from '../electron/shared/model/catalog.ts';
+import type { RunRecord, TestResult } from '../electron/shared/model/results.ts';
 
 let HOSTS = 1000;
 try {

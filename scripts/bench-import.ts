@@ -9,9 +9,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseCount } from '../electron/cli/args.ts';
-import { manyJobsFio } from '../electron/core/formats/fixtures/many-jobs-fio.ts';
-import { parseImport, readImportFile } from '../electron/core/formats/index.ts';
-import { importItems, openLibrary } from '../electron/core/store/library.ts';
+import { manyJobsFio } from '../electron/node/formats/fixtures/many-jobs-fio.ts';
+import { parseImport, readImportFile } from '../electron/node/formats/index.ts';
+import { importItems, openLibrary } from '../electron/node/store/library.ts';
 
 let JOBS = 200_000;
 try {

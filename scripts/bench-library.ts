@@ -17,8 +17,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseCount } from '../electron/cli/args.ts';
 import { formatRunList, listPage, LIST_PAGE } from '../electron/cli/commands/list.ts';
-import { syntheticRun } from '../electron/core/store/fixtures/synthetic-run.ts';
-import { openLibrary } from '../electron/core/store/library.ts';
+import { syntheticRun } from '../electron/node/store/fixtures/synthetic-run.ts';
+import { openLibrary } from '../electron/node/store/library.ts';
 
 let RUNS = 100_000;
 try {

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumArgs, CHROMIUM_MISSING, findChromium } from '../electron/core/report/chromium-printer.ts';
-import { PRINT_OPTIONS } from '../electron/core/report/printer.ts';
+import { chromiumArgs, CHROMIUM_MISSING, findChromium } from '../electron/node/report/chromium-printer.ts';
+import { PRINT_OPTIONS } from '../electron/shared/report/printer.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -10,10 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBenchmark } from '../electron/core/bench/orchestrator.ts';
-import { PRESETS } from '../electron/core/bench/presets.ts';
-import { coefficientOfVariation } from '../electron/core/bench/statistics.ts';
-import { locateWorker } from '../electron/core/bench/worker-client.ts';
+import { runBenchmark } from '../electron/node/bench/orchestrator.ts';
+import { PRESETS } from '../electron/shared/catalog/presets.ts';
+import { coefficientOfVariation } from '../electron/shared/analysis/statistics.ts';
+import { locateWorker } from '../electron/node/bench/worker-client.ts';
 
 const TARGET_CV = 0.05;
 const RUNS = 5;

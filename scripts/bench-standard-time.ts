@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { runBenchmark } from '../electron/core/bench/orchestrator.ts';
-import { locateWorker } from '../electron/core/bench/worker-client.ts';
+import { runBenchmark } from '../electron/node/bench/orchestrator.ts';
+import { locateWorker } from '../electron/node/bench/worker-client.ts';
 import { HDD_CAPS, setUpThrottledLab } from '../e2e/throttled-lab.ts';
 
 const TARGET_SEC = 20;

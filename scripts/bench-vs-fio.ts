@@ -20,13 +20,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBenchmark } from '../electron/core/bench/orchestrator.ts';
-import { median } from '../electron/core/bench/statistics.ts';
+import { runBenchmark } from '../electron/node/bench/orchestrator.ts';
+import { median } from '../electron/shared/analysis/statistics.ts';
 import { pairedVerdict } from './paired-ratio.ts';
-import { locateWorker } from '../electron/core/bench/worker-client.ts';
+import { locateWorker } from '../electron/node/bench/worker-client.ts';
 import { parseCount, parseDuration, parseDurationOrZero, parseFlags, parseSize, UsageError } from '../electron/cli/args.ts';
-import { GRID_TEST_IDS } from '../electron/core/model/catalog.ts';
-import { rateParams } from '../electron/core/bench/worker-argv.ts';
+import { GRID_TEST_IDS } from '../electron/shared/model/catalog.ts';
+import { rateParams } from '../electron/node/bench/worker-argv.ts';
 import { setUpThrottledLab, type ThrottledLab } from '../e2e/throttled-lab.ts';
 import { fioArgs, parseFioJson } from './fio-reference.ts';
 

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median } from '../electron/core/bench/statistics.ts';
-import { locateWorker } from '../electron/core/bench/worker-client.ts';
+import { median } from '../electron/shared/analysis/statistics.ts';
+import { locateWorker } from '../electron/node/bench/worker-client.ts';
 
 const { values } = parseArgs({
   options: { dir: { type: 'string' }, files: { type: 'string' }, rounds: { type: 'string' } },

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { median } from '../electron/core/bench/statistics.ts';
+import { median } from '../electron/shared/analysis/statistics.ts';
 import { versusBestEngine } from './best-engine.ts';
 
 /** A deterministic stream of figures around `centre`, spread ±`spread` (uniform). */

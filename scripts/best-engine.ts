@@ -7,7 +7,7 @@
 // are equal (a test the kernel limits, where every tool runs the same kernel path) the
 // best-of-two wins most rounds, and DiskDelta showed 0.86–0.97 × "fio's best" on such a
 // test with nothing to gain. scripts/best-engine.test.ts shows that bias.
-import { median } from '../electron/core/bench/statistics.ts';
+import { median } from '../electron/shared/analysis/statistics.ts';
 import { pairedVerdict } from './paired-ratio.ts';
 
 export interface VersusBest {

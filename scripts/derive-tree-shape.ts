@@ -1,4 +1,4 @@
-// Derives a tree shape (electron/core/model/tree-shape.ts) from a release tarball's listing and
+// Derives a tree shape (electron/shared/model/tree-shape.ts) from a release tarball's listing and
 // writes it to assets/workloads/ID.tree-shape.json. How the shipped shape was made (Debian 12):
 //
 //   d=$(mktemp -d) && cd "$d" && apt-get download linux-source-6.1 && dpkg-deb -x linux-source-6.1_*_all.deb x
@@ -8,7 +8,7 @@
 //   npm run gen:tree-shape
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { deriveTreeShape } from '../electron/core/model/tree-shape.ts';
+import { deriveTreeShape } from '../electron/shared/model/tree-shape.ts';
 
 const [listing, id, release] = process.argv.slice(2);
 if (!listing || !id || !release) {

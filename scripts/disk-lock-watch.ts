@@ -1,4 +1,4 @@
-// Which of DiskDelta's machine-wide disk locks (electron/core/bench/disk-lock.ts) a process group
+// Which of DiskDelta's machine-wide disk locks (electron/node/bench/disk-lock.ts) a process group
 // holds right now. The fast loop samples each test file's group with it: a file that measures the
 // disk under the temp folder takes that disk's lock, and so waits while any other DiskDelta
 // process on the machine measures it (three fast files sat so for minutes behind other suites).

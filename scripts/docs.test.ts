@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CORE_LAYERS } from '../eslint-rules/layers.js';
-import { TEST_IDS } from '../electron/core/model/catalog.ts';
-import { RUN_SOURCES } from '../electron/core/model/figure-terms.ts';
-import { foreignToolNames, formatsText } from '../electron/core/model/source-formats.ts';
+import { TEST_IDS } from '../electron/shared/model/catalog.ts';
+import { RUN_SOURCES } from '../electron/shared/model/figure-terms.ts';
+import { foreignToolNames, formatsText } from '../electron/shared/model/source-formats.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
@@ -49,10 +49,10 @@ test('the README says lint runs before the tests, as scripts/run-tests.ts does',
 });
 
 test('every test the orchestrator names is named in docs/measurement-kinds.md and kinds/kind.ts', () => {
-  const code = read('electron/core/bench/orchestrator.ts');
+  const code = read('electron/node/bench/orchestrator.ts');
   const named = TEST_IDS.filter((id) => code.includes(`'${id}'`));
   assert.ok(named.length > 0, 'the orchestrator names no test any more: say so in the docs and drop this check');
-  for (const doc of ['docs/measurement-kinds.md', 'electron/core/bench/kinds/kind.ts']) {
+  for (const doc of ['docs/measurement-kinds.md', 'electron/node/bench/kinds/kind.ts']) {
     for (const id of named) assert.ok(read(doc).includes(`\`${id}\``), `${doc} does not say the orchestrator names ${id}`);
   }
 });

@@ -4,7 +4,7 @@
 // --scramble_buffers=0: by default fio stamps offsets into every 512-byte sector, which makes
 // its data ~9 % compressible and a compressing device (zram, some SSDs) faster or slower for
 // reasons that are not the I/O path. The worker's data is incompressible.
-import type { TestParams } from '../electron/core/model/results.ts';
+import type { TestParams } from '../electron/shared/model/results.ts';
 
 export interface FioRun {
   file: string;

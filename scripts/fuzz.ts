@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { anyBytes, overlong, roundTrip } from '../electron/core/bench/ndjson-reader.fuzz.ts';
+import { anyBytes, overlong, roundTrip } from '../electron/node/bench/ndjson-reader.fuzz.ts';
 import { workerArgv } from '../native/test/argv.fuzz.ts';
 
 const minutesFlag = process.argv.indexOf('--minutes');

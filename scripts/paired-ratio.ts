@@ -2,7 +2,7 @@
 // shared, unthrottled disk the ratios of single rounds spread far wider than the ±5 %
 // tolerance (0.75 to 3.4 was seen), and then "OUTSIDE ±5 %" would blame the tool for the
 // machine's noise: the verdict says "undecided" and how large the noise is instead.
-import { median } from '../electron/core/bench/statistics.ts';
+import { median } from '../electron/shared/analysis/statistics.ts';
 
 export const TOLERANCE = 0.05;
 

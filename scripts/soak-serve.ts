@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
-import { PROCEDURE_NAMES } from '../electron/core/api/contract.ts';
+import { PROCEDURE_NAMES } from '../electron/shared/contract/contract.ts';
 
 const { values } = parseArgs({
   options: {

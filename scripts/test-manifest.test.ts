@@ -47,7 +47,7 @@ test('a file that shows the signs of a lab (QEMU, the throttle, polkitd, Chromiu
   assert.ok(signsOf('e2e/device-lab.test.ts').includes('blkio'));
   assert.ok(signsOf('e2e/polkit-lab.test.ts').includes('polkit'));
   assert.ok(signsOf('electron/cli/commands/report.test.ts').includes('chromium'));
-  assert.ok(signsOf('electron/core/bench/trim/trim-audit.test.ts').includes('ext4'));
+  assert.ok(signsOf('electron/node/bench/trim/trim-audit.test.ts').includes('ext4'));
   // This file names the signs themselves.
   const undeclared = found
     .filter((file) => file !== 'scripts/test-manifest.test.ts')
@@ -79,7 +79,7 @@ test('--only and --skip take ids (paths without .test.ts); --without a need; an 
   ]);
   assert.ok(!selectTests({ fast: true, only: [], skip: ['native/test/worker'], without: [] }).includes('native/test/worker.test.ts'));
   const withoutLoop = selectTests({ fast: false, only: [], skip: [], without: ['loop'] });
-  assert.ok(!withoutLoop.includes('native/test/helper.test.ts') && withoutLoop.includes('electron/core/store/unsaved.test.ts'));
+  assert.ok(!withoutLoop.includes('native/test/helper.test.ts') && withoutLoop.includes('electron/node/store/unsaved.test.ts'));
   assert.throws(
     () => selectTests({ fast: false, only: ['native/test/wroker'], skip: [], without: [] }),
     /no test file has the id 'native\/test\/wroker'/,

@@ -1,7 +1,7 @@
 // Flag parsing shared by every subcommand. Errors are UsageError so that main() maps them
 // to exit code 2 with a message that names the bad flag or value.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { exitCodeOf } from '../core/model/failures.ts';
+import { exitCodeOf } from '../shared/model/failures.ts';
 
 // From the one list of exit codes (core/model/failures.ts), which --help prints.
 export const EXIT_OK = 0;

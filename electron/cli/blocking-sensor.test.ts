@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { describeTarget } from '../core/system/index.ts';
+import { describeTarget } from '../node/system/index.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/diskdelta.js', import.meta.url));
 /** The requirement: the run ends within 5 s of SIGTERM. */

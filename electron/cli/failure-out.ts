@@ -3,7 +3,7 @@
 // reads an empty stdout and has to scrape stderr. main() switches JSON on from the argv; every
 // command's failure path (a thrown UsageError or BenchError, or a failure it says itself)
 // comes through here.
-import { EXIT_CODES, FAILURES, actionOf, failureOfExit, isFailureCode, type FailureCode } from '../core/model/failures.ts';
+import { EXIT_CODES, FAILURES, actionOf, failureOfExit, isFailureCode, type FailureCode } from '../shared/model/failures.ts';
 import { writeErr, writeOut } from './terminal.ts';
 
 let jsonWanted = false;

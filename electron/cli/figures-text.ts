@@ -1,10 +1,10 @@
 // The figures of kinds that are not rates (seconds per phase, cipher ceilings, forecasts), one
 // line each with its unit, an estimate marked "(estimated)": for `show` and `run`.
-import { displayFigure } from '../core/analysis/compare.ts';
-import { listingStep, sustainedPerSpan } from '../core/analysis/sustained-write.ts';
-import { formatBytes, formatThroughput, type ThroughputUnit } from '../core/analysis/units.ts';
-import { metricById, testTitle } from '../core/model/catalog.ts';
-import type { TestResult } from '../core/model/results.ts';
+import { displayFigure } from '../shared/analysis/compare.ts';
+import { listingStep, sustainedPerSpan } from '../shared/analysis/sustained-write.ts';
+import { formatBytes, formatThroughput, type ThroughputUnit } from '../shared/analysis/units.ts';
+import { metricById, testTitle } from '../shared/model/catalog.ts';
+import type { TestResult } from '../shared/model/results.ts';
 
 export function figureLines(results: TestResult[], unit: ThroughputUnit = 'MB'): string[] {
   return results.flatMap((r) =>

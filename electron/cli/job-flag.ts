@@ -2,9 +2,9 @@
 // parameters, keys from the one key table (core/model/test-params.ts). It becomes the test id of
 // those parameters: the catalog's where it lists them (bs=4k,qd=1,rw=randread is rnd4k-q1t1-read),
 // else one of the same scheme (seq128k-q32t1-read) that parses back to them.
-import { testIdFor } from '../core/model/catalog.ts';
-import { ACCESS_PATTERN_NAMES, type AccessPattern } from '../core/model/access-patterns.ts';
-import { PARAM_KEYS, paramsProblem, type ParamKeyDef, type TestParams } from '../core/model/test-params.ts';
+import { testIdFor } from '../shared/model/catalog.ts';
+import { ACCESS_PATTERN_NAMES, type AccessPattern } from '../shared/model/access-patterns.ts';
+import { PARAM_KEYS, paramsProblem, type ParamKeyDef, type TestParams } from '../shared/model/test-params.ts';
 import { parseSize, UsageError } from './args.ts';
 
 /** pattern=seq|rand with rw=read|write|rw, as fio users write it, → the worker's rw. */

@@ -2,10 +2,10 @@
 // the --db flag, run-id parsing, and turning library failures into a one-line message with
 // exit code 1 (usage mistakes stay UsageError → exit 2, handled by main()).
 import { EXIT_FAILURE, UsageError } from './args.ts';
-import { controlCharIn } from '../core/model/display.ts';
-import { LibraryError, openLibrary, resolveDbPath, type Library } from '../core/store/library.ts';
-import type { RunRecord } from '../core/model/results.ts';
-import { parseThroughputUnit, THROUGHPUT_UNITS, type ThroughputUnit } from '../core/analysis/units.ts';
+import { controlCharIn } from '../shared/model/display.ts';
+import { LibraryError, openLibrary, resolveDbPath, type Library } from '../node/store/library.ts';
+import type { RunRecord } from '../shared/model/results.ts';
+import { parseThroughputUnit, THROUGHPUT_UNITS, type ThroughputUnit } from '../shared/analysis/units.ts';
 import { sayFailure } from './failure-out.ts';
 
 /** A failure the user can act on; printed as "diskdelta CMD: message", exit code 1. */

@@ -1,13 +1,13 @@
 // The `diskdelta` command: a table of subcommands, each in commands/<name>.ts.
 // Exit codes: the one list in core/model/failures.ts, printed by --help; no command returns
 // a status outside it.
-import { exitCodesHelp } from '../core/model/failures.ts';
+import { exitCodesHelp } from '../shared/model/failures.ts';
 import { UsageError, EXIT_USAGE } from './args.ts';
 import { wrap } from './wrap.ts';
 import { COMMANDS } from './commands/index.ts';
 import { writeOut, writeErr } from './terminal.ts';
-import { appVersion } from '../core/app-version.ts';
-import { BenchError } from '../core/bench/errors.ts';
+import { appVersion } from '../node/app-version.ts';
+import { BenchError } from '../node/bench/errors.ts';
 import { failuresAsJson, sayFailure } from './failure-out.ts';
 
 export async function main(argv: string[]): Promise<number> {

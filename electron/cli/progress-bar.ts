@@ -1,6 +1,6 @@
 // A one-line live progress bar for a terminal: overall fraction, current test and phase, ETA.
 // Drawn through the terminal writer's status line (terminal.ts).
-import type { BenchEvent } from '../core/bench/spec.ts';
+import type { BenchEvent } from '../shared/model/spec.ts';
 import { clearStatusLine, drawStatusLine } from './terminal.ts';
 
 type Progress = Extract<BenchEvent, { type: 'progress' }>;

@@ -1,7 +1,7 @@
 // The run settings' CLI flags, their --help lines and their parsing, from the one table
 // (core/model/run-settings.ts): a setting added there is a flag of `diskdelta run` with no edit here.
-import { inRange, rangeText, RUN_SETTINGS, settingRange, valueText, type RunSettingDef } from '../core/model/run-settings.ts';
-import { WORKER_OPTIONS, type WorkerOption } from '../core/model/worker-options.ts';
+import { inRange, rangeText, RUN_SETTINGS, settingRange, valueText, type RunSettingDef } from '../shared/model/run-settings.ts';
+import { WORKER_OPTIONS, type WorkerOption } from '../shared/model/worker-options.ts';
 import { MAX_SIZE_BYTES, parseCount, parseDuration, parseDurationOrZero, parseSize, UsageError } from './args.ts';
 
 /** Where a flag's help starts: "  --duration SECONDS   timed window …". */

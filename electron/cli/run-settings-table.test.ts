@@ -4,12 +4,12 @@
 // in the C header the worker's parser is generated from. Ranges are the worker option's.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchSpecSchemaFor } from '../core/bench/spec.ts';
-import { PRESETS } from '../core/bench/presets.ts';
-import { kindOfTest } from '../core/model/catalog.ts';
-import { runArgv, type WorkerPlan } from '../core/bench/worker-argv.ts';
-import { presetProblems, resolveSettings, RUN_SETTINGS, settingRange, type RunSettingDef } from '../core/model/run-settings.ts';
-import { WORKER_OPTIONS, workerOption, workerOptionsHeader, type WorkerOption } from '../core/model/worker-options.ts';
+import { benchSpecSchemaFor } from '../shared/model/spec.ts';
+import { PRESETS } from '../shared/catalog/presets.ts';
+import { kindOfTest } from '../shared/model/catalog.ts';
+import { runArgv, type WorkerPlan } from '../node/bench/worker-argv.ts';
+import { presetProblems, resolveSettings, RUN_SETTINGS, settingRange, type RunSettingDef } from '../shared/model/run-settings.ts';
+import { WORKER_OPTIONS, workerOption, workerOptionsHeader, type WorkerOption } from '../shared/model/worker-options.ts';
 import { buildSpec, formFields, presetDefaults } from '../../renderer/src/view/new-run-form.ts';
 import { runFlags, runHelp, specFromFlags } from './commands/run.ts';
 import { parseFlags } from './args.ts';

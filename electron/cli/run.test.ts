@@ -10,10 +10,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from './args.ts';
 import { specFromFlags } from './commands/run.ts';
-import { exitCodeOf } from '../core/model/failures.ts';
-import { openLibrary } from '../core/store/library.ts';
-import { parseDiskDeltaJson } from '../core/formats/diskdelta-json.ts';
-import { testTitle } from '../core/model/catalog.ts';
+import { exitCodeOf } from '../shared/model/failures.ts';
+import { openLibrary } from '../node/store/library.ts';
+import { parseDiskDeltaJson } from '../node/formats/diskdelta-json.ts';
+import { testTitle } from '../shared/model/catalog.ts';
 import { ownProcess, signalOwn } from '../../scripts/own-process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

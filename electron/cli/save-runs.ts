@@ -2,10 +2,10 @@
 // checked before minutes of measuring, and the measured runs are saved through the core's one
 // save path (store/save-measured.ts, which the app's run manager uses too), so a run the
 // library refuses is written to a file that `diskdelta import` takes back.
-import { LibraryError, openLibrary, resolveDbPath, type Library } from '../core/store/library.ts';
-import { whereKeptText, type SaveOutcome } from '../core/store/unsaved.ts';
-import type { RunRecord } from '../core/model/results.ts';
-import { saveMeasuredRuns } from '../core/store/save-measured.ts';
+import { LibraryError, openLibrary, resolveDbPath, type Library } from '../node/store/library.ts';
+import { whereKeptText, type SaveOutcome } from '../node/store/unsaved.ts';
+import type { RunRecord } from '../shared/model/results.ts';
+import { saveMeasuredRuns } from '../node/store/save-measured.ts';
 
 /**
  * The library to save into, opened and integrity-checked now; null with --no-save. A library

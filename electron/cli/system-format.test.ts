@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { listBlockDevices } from '../core/system/index.ts';
+import { listBlockDevices } from '../node/system/index.ts';
 import { fieldLabel, formatDevices, formatSystem } from './system-format.ts';
-import { layerLine } from '../core/report/stack-text.ts';
+import { layerLine } from '../shared/report/stack-text.ts';
 
 const fixture = (name: string) => ({ root: fileURLToPath(new URL(`../core/system/fixtures/${name}`, import.meta.url)) });
 

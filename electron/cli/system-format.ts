@@ -1,11 +1,11 @@
 // Plain-text views of devices and stacks for the CLI (and any text report): every figure with
 // its unit, every unknown said as "unknown" with its reason listed underneath, never left blank.
-import { formatBytes, formatThroughput } from '../core/analysis/units.ts';
-import type { InspectReport } from '../core/system/describe.ts';
-import type { BlockDeviceInfo, StackLayer, SystemFacts } from '../core/model/machine.ts';
-import { terminalField } from '../core/model/display.ts';
-import { known, layerLine, yesNo } from '../core/report/stack-text.ts';
-import { fstrimTimerWords, onlineDiscardWords } from '../core/model/trim-words.ts';
+import { formatBytes, formatThroughput } from '../shared/analysis/units.ts';
+import type { InspectReport } from '../node/system/describe.ts';
+import type { BlockDeviceInfo, StackLayer, SystemFacts } from '../shared/model/machine.ts';
+import { terminalField } from '../shared/model/display.ts';
+import { known, layerLine, yesNo } from '../shared/report/stack-text.ts';
+import { fstrimTimerWords, onlineDiscardWords } from '../shared/model/trim-words.ts';
 
 /** Left-aligned columns; cells are escaped (terminalField), so data cannot act on a terminal. */
 export function table(header: string[], dataRows: string[][]): string {

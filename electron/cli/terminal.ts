@@ -8,7 +8,7 @@
 // already neutralize control characters (JSON escapes them losslessly, CSV cells show them as
 // text), so the escaping changes nothing there, and a pipe gets the same bytes as a terminal.
 import { createInterface } from 'node:readline/promises';
-import { terminalField, terminalText } from '../core/model/display.ts';
+import { terminalField, terminalText } from '../shared/model/display.ts';
 
 export function writeOut(text: string): void {
   process.stdout.write(terminalText(text));

@@ -1,7 +1,7 @@
 // The CLI's warning list: one line per distinct warning, with the tests it concerns.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TestResult, Warning } from '../core/model/results.ts';
+import type { TestResult, Warning } from '../shared/model/results.ts';
 import { warningLines } from './warning-lines.ts';
 
 const ram: Warning = { code: 'size-below-ram', message: 'The test size 256 MiB fits in RAM.' };

@@ -1,7 +1,7 @@
 // A run's warnings as the CLI lists them (`run`'s table, `show`): the run's own, then each test's,
 // one line per distinct warning with the tests it concerns. A sweep of 36 tests whose size fits
 // in RAM printed the same sentence 36 times, and the warnings that differed were lost among them.
-import type { RunRecord, Warning } from '../core/model/results.ts';
+import type { RunRecord, Warning } from '../shared/model/results.ts';
 
 /** "seq1m-q8t1-read: …" for one test; "a, b and c (3 tests): …" for several; the code after it when asked. */
 export function warningLines(run: Pick<RunRecord, 'warnings' | 'results'>, opts: { codes: boolean }): string[] {

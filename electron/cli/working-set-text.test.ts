@@ -2,9 +2,9 @@
 // note naming one) once printed a line of its own that passed for one of DiskDelta's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resultWithoutRuns } from '../core/formats/common.ts';
-import { WORKING_SET_TEST, workingSetFigures, WINDOW_DAYS } from '../core/analysis/working-set.ts';
-import type { RunRecord } from '../core/model/results.ts';
+import { resultWithoutRuns } from '../node/formats/common.ts';
+import { WORKING_SET_TEST, workingSetFigures, WINDOW_DAYS } from '../shared/analysis/working-set.ts';
+import type { RunRecord } from '../shared/model/results.ts';
 import { workingSetText } from './working-set-text.ts';
 
 test('a newline in a folder name, the target or a note is shown escaped, never as a line of its own', () => {

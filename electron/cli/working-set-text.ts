@@ -3,9 +3,9 @@
 // section (analysis/working-set.ts), laid out for a terminal. Names (the target, its folders,
 // those in the notes) are fields: a newline in a folder's name is shown as \u000a, never a line
 // of its own that could pass for one of ours.
-import type { RunRecord } from '../core/model/results.ts';
-import { formatDiskSize, summaryOfResult, VERDICT_DAYS, workingSetVerdict, WORKING_SET_TEST } from '../core/analysis/working-set.ts';
-import { terminalField } from '../core/model/display.ts';
+import type { RunRecord } from '../shared/model/results.ts';
+import { formatDiskSize, summaryOfResult, VERDICT_DAYS, workingSetVerdict, WORKING_SET_TEST } from '../shared/analysis/working-set.ts';
+import { terminalField } from '../shared/model/display.ts';
 
 export function workingSetText(record: RunRecord, ssdBytes?: number): string {
   const result = record.results.find((r) => r.test === WORKING_SET_TEST);

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { registerIpc, type IpcEventLike, type IpcMainLike } from './ipc-bridge.ts';
-import { PROCEDURE_NAMES, ipcChannel } from '../core/api/contract.ts';
-import type { Handlers } from '../core/api/dispatch.ts';
+import { PROCEDURE_NAMES, ipcChannel } from '../shared/contract/contract.ts';
+import type { Handlers } from '../node/api/dispatch.ts';
 
 function setup() {
   const calls: string[] = [];

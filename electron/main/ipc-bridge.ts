@@ -1,8 +1,8 @@
 // The main-process end of the IPC transport: one ipcMain handler per procedure of the
 // contract, each checking the sender before the shared dispatch (which parses the input).
 // Events go to the window through channels derived from the contract.
-import { PROCEDURE_NAMES, ipcChannel, type ApiResult, type EventName, type EventPayload } from '../core/api/contract.ts';
-import { failure, invoke, type Handlers } from '../core/api/dispatch.ts';
+import { PROCEDURE_NAMES, ipcChannel, type ApiResult, type EventName, type EventPayload } from '../shared/contract/contract.ts';
+import { failure, invoke, type Handlers } from '../node/api/dispatch.ts';
 
 /** The part of ipcMain the bridge uses. */
 export interface IpcMainLike {

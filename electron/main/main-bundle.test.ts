@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { buildElectron } from '../../scripts/build-electron.ts';
-import { EVENT_NAMES, PROCEDURE_NAMES, ipcChannel, type ApiResult, type ProcedureName } from '../core/api/contract.ts';
-import type { DiskDeltaBridge } from '../core/api/bridge.ts';
+import { EVENT_NAMES, PROCEDURE_NAMES, ipcChannel, type ApiResult, type ProcedureName } from '../shared/contract/contract.ts';
+import type { DiskDeltaBridge } from '../shared/contract/bridge.ts';
 import * as electron from './electron-stand-in.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

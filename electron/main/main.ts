@@ -3,13 +3,13 @@
 import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openBackend, type OpenBackend } from '../core/api/backend.ts';
-import { createCoalescer } from '../core/api/events.ts';
-import { createHandlers } from '../core/api/handlers.ts';
+import { openBackend, type OpenBackend } from '../node/api/backend.ts';
+import { createCoalescer } from '../node/api/events.ts';
+import { createHandlers } from '../node/api/handlers.ts';
 import { eventSender, registerIpc, type IpcEventLike } from './ipc-bridge.ts';
 import { electronPrinter } from './report-printer.ts';
 import { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';
-import { terminalText } from '../core/model/display.ts';
+import { terminalText } from '../shared/model/display.ts';
 
 // This file is bundled to dist/electron/main.cjs (scripts/build-electron.ts); paths are
 // relative to that bundle, or to the packaged app's resources.

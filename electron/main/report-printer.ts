@@ -3,7 +3,7 @@
 // own Chromium with the same options the CLI gives the system's Chromium. Only the printer
 // differs between the front ends; the document is the same text.
 import { BrowserWindow } from 'electron';
-import { PRINT_OPTIONS, ReportPrintError, type ReportPrinter } from '../core/report/printer.ts';
+import { PRINT_OPTIONS, ReportPrintError, type ReportPrinter } from '../shared/report/printer.ts';
 
 const NO_MARGINS = { top: 0, bottom: 0, left: 0, right: 0 };
 

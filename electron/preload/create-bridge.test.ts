@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createBridge, type IpcRendererLike } from './create-bridge.ts';
-import { EVENT_NAMES, PROCEDURE_NAMES, ipcChannel } from '../core/api/contract.ts';
+import { EVENT_NAMES, PROCEDURE_NAMES, ipcChannel } from '../shared/contract/contract.ts';
 
 function fakeIpc() {
   const invoked: Array<[string, unknown[]]> = [];

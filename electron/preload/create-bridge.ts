@@ -1,8 +1,8 @@
 // Builds what the preload exposes as `window.diskdelta`: one named verb per procedure and a
 // typed event subscription, all derived from the contract. The renderer gets functions only:
 // never ipcRenderer, never the IPC event object (which would leak `sender`).
-import { EVENT_NAMES, PROCEDURE_NAMES, ipcChannel, isEventName, type EventName } from '../core/api/contract-names.ts';
-import type { BridgeVerbs, DiskDeltaBridge } from '../core/api/bridge.ts';
+import { EVENT_NAMES, PROCEDURE_NAMES, ipcChannel, isEventName, type EventName } from '../shared/contract/contract-names.ts';
+import type { BridgeVerbs, DiskDeltaBridge } from '../shared/contract/bridge.ts';
 
 /** The part of ipcRenderer the bridge uses. */
 export interface IpcRendererLike {

@@ -1,13 +1,13 @@
 // Wires the real backend to the WebSocket server: what `diskdelta serve` runs, and what the
 // e2e tests and the app benchmark start in-process.
 import { fileURLToPath } from 'node:url';
-import { createHandlers } from '../core/api/handlers.ts';
-import { createCoalescer, type EventSink } from '../core/api/events.ts';
-import { openBackend } from '../core/api/backend.ts';
+import { createHandlers } from '../node/api/handlers.ts';
+import { createCoalescer, type EventSink } from '../node/api/events.ts';
+import { openBackend } from '../node/api/backend.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { chromiumPrinter } from '../core/report/chromium-printer.ts';
+import { chromiumPrinter } from '../node/report/chromium-printer.ts';
 import { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';
-import { appVersion } from '../core/app-version.ts';
+import { appVersion } from '../node/app-version.ts';
 
 /** The built renderer; DISKDELTA_RENDERER_DIR points elsewhere (tests, packaged layouts). */
 export const DEFAULT_DIST_DIR = process.env.DISKDELTA_RENDERER_DIR || fileURLToPath(new URL('../../dist/renderer', import.meta.url));

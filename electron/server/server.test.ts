@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { loopbackHost, MAX_MESSAGE_BYTES, startServer, type RunningServer } from './server.ts';
-import { MAX_IMPORT_BYTES } from '../core/formats/import-error.ts';
-import { PROCEDURE_NAMES } from '../core/api/contract.ts';
-import type { Handlers } from '../core/api/dispatch.ts';
+import { MAX_IMPORT_BYTES } from '../node/formats/import-error.ts';
+import { PROCEDURE_NAMES } from '../shared/contract/contract.ts';
+import type { Handlers } from '../node/api/dispatch.ts';
 
 function spyHandlers() {
   const calls: string[] = [];

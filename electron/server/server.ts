@@ -14,9 +14,9 @@ import { realpathSync } from 'node:fs';
 import { extname, join, normalize, posix, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EventName, EventPayload, ServerMessage } from '../core/api/contract.ts';
-import { handleWireMessage, type Handlers } from '../core/api/dispatch.ts';
-import { MAX_IMPORT_BYTES } from '../core/formats/import-error.ts';
+import type { EventName, EventPayload, ServerMessage } from '../shared/contract/contract.ts';
+import { handleWireMessage, type Handlers } from '../node/api/dispatch.ts';
+import { MAX_IMPORT_BYTES } from '../node/formats/import-error.ts';
 
 export interface ServerOptions {
   handlers: Handlers;

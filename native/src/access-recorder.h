@@ -1,6 +1,6 @@
 // The `record` verb: a fanotify recorder of file accesses on one whole filesystem, for "how big
 // an SSD cache would serve what I use" (issue 30 item 2; the miss-ratio curve is computed from
-// the trace by electron/core/analysis/lru-curve.ts). Only the fanotify group is privileged
+// the trace by electron/shared/analysis/lru-curve.ts). Only the fanotify group is privileged
 // (fanotify-group.h): this process makes it as root, or takes root's from --fd; for anyone else
 // the helper's `record-accesses` holds it and passes back records (access-feed.h). It appends to
 // --trace (created 0600; a later run resumes the same file), stops after --seconds or on

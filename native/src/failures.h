@@ -1,4 +1,4 @@
-// GENERATED from electron/core/model/failures.ts by `npm run gen:failures`: do not edit.
+// GENERATED from electron/shared/model/failures.ts by `npm run gen:failures`: do not edit.
 // Each failure is its stable code (the `code` of the error line) and the exit status it ends with.
 #ifndef DD_FAILURES_H
 #define DD_FAILURES_H

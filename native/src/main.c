@@ -95,7 +95,7 @@ typedef struct {
 #define OPT_FLAG_SIZE sizeof(int)
 #define OPT_JOB_SIZE sizeof(job_t[MAX_JOBS])
 
-// OPTIONS[] comes from the generated worker-options.h (electron/core/model/worker-options.ts):
+// OPTIONS[] comes from the generated worker-options.h (electron/shared/model/worker-options.ts):
 // names, ranges, defaults, verbs and help are written once, for this parser and the app alike.
 #define OFF(f) offsetof(options_t, f)
 #define OPTION_ENTRY(field_, name_, arg_, kind_, min_, max_, def_, has_def_, verbs_, help_)                              \

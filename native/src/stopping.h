@@ -1,6 +1,6 @@
 // Adaptive stopping: a job keeps adding timed runs until the median's 95 % confidence
 // interval is narrow enough and enough was measured, or until its time is up.
-// The TypeScript side (electron/core/bench/statistics.ts, medianInterval) computes the same
+// The TypeScript side (electron/shared/analysis/statistics.ts, medianInterval) computes the same
 // interval from the stored runs to report it; native/test checks that the two agree.
 #ifndef DD_STOPPING_H
 #define DD_STOPPING_H

@@ -190,7 +190,7 @@ static int blockdev_fd(const char *path, const struct stat *st, const target_req
   return fd;
 }
 
-// DiskDelta's own throwaway devices (electron/core/crypto/throwaway.ts): a dm-crypt mapping
+// DiskDelta's own throwaway devices (electron/node/crypto/throwaway.ts): a dm-crypt mapping
 // named diskdelta-crypt-* or a loop device over a file named .diskdelta-crypt-*. They hold
 // only DiskDelta's own test file, so they may be written; every other device is read-only.
 static int is_own_throwaway(dev_t rdev) {

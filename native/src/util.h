@@ -45,7 +45,7 @@ static inline uint64_t rng_below(rng_t *r, uint64_t n) {
 const char *shown_path(const char *path);
 
 // A byte count as messages show it, in binary units with about three significant digits
-// ("10 TiB", "1.50 GiB", "256 MiB"), the rule of formatBytes in electron/core/analysis/units.ts:
+// ("10 TiB", "1.50 GiB", "256 MiB"), the rule of formatBytes in electron/shared/analysis/units.ts:
 // never "10485760.0 MiB". The result lives until the fourth next call in the same thread.
 const char *shown_bytes(uint64_t bytes);
 

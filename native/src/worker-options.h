@@ -1,4 +1,4 @@
-// GENERATED from electron/core/model/worker-options.ts by `npm run gen:worker-options`: do not edit.
+// GENERATED from electron/shared/model/worker-options.ts by `npm run gen:worker-options`: do not edit.
 // The worker's verbs and options: main.c builds its VERBS[] and OPTIONS[] (and --help) from these.
 #ifndef DD_WORKER_OPTIONS_H
 #define DD_WORKER_OPTIONS_H

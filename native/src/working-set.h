@@ -6,7 +6,7 @@
 #define DD_WORKING_SET_H
 
 // Days are binned 0 … WS_DAYS-1; the last bin holds everything older (and "within 365 days"
-// stays exact, since WS_DAYS > 365). electron/core/analysis/working-set.ts reads the same number
+// stays exact, since WS_DAYS > 365). electron/shared/analysis/working-set.ts reads the same number
 // from the scan-start line.
 #define WS_DAYS 400
 

@@ -35,10 +35,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { curveSizes, parseTrace, traceCurve } from '../../electron/core/analysis/access-trace.ts';
-import { scratchExt4, scratchUnavailable } from '../../electron/core/bench/trim/fixtures/scratch-ext4.ts';
+import { curveSizes, parseTrace, traceCurve } from '../../electron/shared/analysis/access-trace.ts';
+import { scratchExt4, scratchUnavailable } from '../../electron/node/bench/trim/fixtures/scratch-ext4.ts';
 import { parseStdout, WORKER, type Outcome } from './worker-harness.ts';
-import type { WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import type { WorkerMessage } from '../../electron/node/bench/worker-protocol.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 const HELPER = process.env.DISKDELTA_HELPER ?? join(NATIVE, 'build', 'diskdelta-helper');

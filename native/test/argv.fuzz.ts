@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { parseWorkerLine } from '../../electron/core/bench/worker-protocol.ts';
+import { parseWorkerLine } from '../../electron/node/bench/worker-protocol.ts';
 
 const BUILD = fileURLToPath(new URL('../build/', import.meta.url));
 /** The sanitizer build when it exists (`make -C native sanitize`), else the shipped one. */

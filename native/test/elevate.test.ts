@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import { parseWorkerLine, type WorkerMessage } from '../../electron/node/bench/worker-protocol.ts';
 
 const BUILD = fileURLToPath(new URL('../build/', import.meta.url));
 const WORKER = join(BUILD, 'diskdelta-worker');

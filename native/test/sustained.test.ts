@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exitCodeOf } from '../../electron/core/model/failures.ts';
-import type { WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import { exitCodeOf } from '../../electron/shared/model/failures.ts';
+import type { WorkerMessage } from '../../electron/node/bench/worker-protocol.ts';
 import { runWorker, startWorker, testFiles, type Outcome } from './worker-harness.ts';
 
 const MiB = 2 ** 20;

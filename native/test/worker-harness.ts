@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
-import { parseWorkerLine, type WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import { parseWorkerLine, type WorkerMessage } from '../../electron/node/bench/worker-protocol.ts';
 import { reachableCopy } from '../../scripts/other-user.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));

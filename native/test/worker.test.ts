@@ -22,17 +22,17 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { histogramQuantile, median, medianInterval } from '../../electron/core/bench/statistics.ts';
-import type { WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
-import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../electron/core/model/failures.ts';
-import { WORKER_OPTIONS, WORKER_VERBS } from '../../electron/core/model/worker-options.ts';
+import { histogramQuantile, median, medianInterval } from '../../electron/shared/analysis/statistics.ts';
+import type { WorkerMessage } from '../../electron/node/bench/worker-protocol.ts';
+import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../electron/shared/model/failures.ts';
+import { WORKER_OPTIONS, WORKER_VERBS } from '../../electron/shared/model/worker-options.ts';
 import { buildWithoutSyscalls } from './without-syscalls.ts';
 import { parseStdout, runWorker, runWorkerLimited, startWorker, testFiles, WORKER, type Outcome } from './worker-harness.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 const SMALL = ['--size', '33554432', '--duration', '0.3', '--warmup', '0'];
 const isRoot = process.getuid?.() === 0;
-// The one list of exit codes (electron/core/model/failures.ts), never a copy of it.
+// The one list of exit codes (electron/shared/model/failures.ts), never a copy of it.
 const EXIT = {
   ok: 0,
   usage: exitCodeOf('usage'),
@@ -330,8 +330,8 @@ describe('a run on a folder', () => {
   });
 
   test("the orchestrator's job specs are all accepted (parsing happens before the target check)", async () => {
-    const { jobSpec } = await import('../../electron/core/bench/worker-argv.ts');
-    const { testsOfKind } = await import('../../electron/core/model/catalog.ts');
+    const { jobSpec } = await import('../../electron/node/bench/worker-argv.ts');
+    const { testsOfKind } = await import('../../electron/shared/model/catalog.ts');
     const o = await runWorker(['run', '--target', join(root, 'absent'), ...testsOfKind('rate').flatMap((t) => ['--job', jobSpec(t.id)])]);
     assert.equal(o.code, EXIT.target, 'got past the job parser to the missing target');
   });

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runWorker } from './worker-harness.ts';
-import { vanishedWarning } from '../../electron/core/bench/kinds/working-set.ts';
+import { vanishedWarning } from '../../electron/node/bench/kinds/working-set.ts';
 
 const FOLDERS = 3000;
 

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exitCodeOf } from '../../electron/core/model/failures.ts';
+import { exitCodeOf } from '../../electron/shared/model/failures.ts';
 import { runWorker, startWorker, testFiles, untilSaid, WORKER } from './worker-harness.ts';
 import { reachableCopy } from '../../scripts/other-user.ts';
 import { ownProcess, signalOwn, type OwnProcess } from '../../scripts/own-process.ts';

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readShippedShape } from '../../electron/core/bench/tree-shape-file.ts';
-import { exitCodeOf } from '../../electron/core/model/failures.ts';
-import type { WorkerMessage } from '../../electron/core/bench/worker-protocol.ts';
+import { readShippedShape } from '../../electron/node/bench/tree-shape-file.ts';
+import { exitCodeOf } from '../../electron/shared/model/failures.ts';
+import type { WorkerMessage } from '../../electron/node/bench/worker-protocol.ts';
 import { runWorker, startWorker, testFiles, type Outcome } from './worker-harness.ts';
 
 const isRoot = process.getuid?.() === 0;

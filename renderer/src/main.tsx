@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { DiskDeltaBridge } from '../../electron/core/api/bridge.ts';
+import type { DiskDeltaBridge } from '../../electron/shared/contract/bridge.ts';
 import { createIpcClient } from './api/ipc-transport.ts';
 import { createWsClient, wsUrlFromLocation } from './api/ws-transport.ts';
 import type { ApiClient } from './api/client.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../run-cli-in-process.ts';
-import { openLibrary } from '../../core/store/library.ts';
+import { openLibrary } from '../../node/store/library.ts';
 
 test('an assessment is started with the before run, waits in the library for the after run, and its report tells the story first', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-assess-'));

@@ -11,8 +11,8 @@ import {
   type Assessment,
   type AssessmentField,
   type AssessmentListItem,
-} from '../../core/model/assessment.ts';
-import type { Library } from '../../core/store/library.ts';
+} from '../../shared/model/assessment.ts';
+import type { Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
 

@@ -1,10 +1,10 @@
 // `diskdelta ciphers [--json]`: the cipher ceilings of this CPU (core/crypto/cipher-ceilings.ts).
 import { parseCount, parseDuration, parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { DEFAULT_ROUNDS, measureCipherCeilings } from '../../core/crypto/cipher-ceilings.ts';
-import { formatCipherCeilings } from '../../core/crypto/cipher-text.ts';
-import { exitCodeOf } from '../../core/model/failures.ts';
-import { cipherChoiceProblem, type CipherCeilings } from '../../core/model/cipher-types.ts';
-import { LibraryError, openLibrary, resolveDbPath } from '../../core/store/library.ts';
+import { DEFAULT_ROUNDS, measureCipherCeilings } from '../../node/crypto/cipher-ceilings.ts';
+import { formatCipherCeilings } from '../cipher-text.ts';
+import { exitCodeOf } from '../../shared/model/failures.ts';
+import { cipherChoiceProblem, type CipherCeilings } from '../../shared/model/cipher-types.ts';
+import { LibraryError, openLibrary, resolveDbPath } from '../../node/store/library.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta ciphers [--json] [--cipher NAME:BITS]... [--sector 512|4096]... [--threads N]... [--window S] [--rounds N] [--no-save] [--db FILE]

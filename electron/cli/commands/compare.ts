@@ -2,11 +2,11 @@
 // from core/analysis/compare.ts, the same comparison the app and the reports show.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
-import { compareRuns } from '../../core/analysis/compare.ts';
-import { formatComparisonText } from '../../core/analysis/compare-text.ts';
-import { encryptionStory, encryptionStoryText } from '../../core/analysis/encryption-story.ts';
-import { thisCpu } from '../../core/crypto/cipher-ceilings.ts';
-import { discardTable, discardTableText } from '../../core/analysis/discard-table.ts';
+import { compareRuns } from '../../shared/analysis/compare.ts';
+import { formatComparisonText } from '../compare-text.ts';
+import { encryptionStory, encryptionStoryText } from '../../shared/analysis/encryption-story.ts';
+import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
+import { discardTable, discardTableText } from '../../shared/analysis/discard-table.ts';
 import { writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta compare ID ID... [--json] [--unit MB|MiB|KB] [--db FILE]

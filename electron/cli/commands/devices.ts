@@ -1,6 +1,6 @@
 // `diskdelta devices [--json]`: every block device with its class, link ceiling and queue facts.
 import { parseFlags, type CliCommand } from '../args.ts';
-import { listBlockDevices } from '../../core/system/block-devices.ts';
+import { listBlockDevices } from '../../node/system/block-devices.ts';
 import { formatDevices } from '../system-format.ts';
 import { writeOut } from '../terminal.ts';
 

@@ -3,15 +3,15 @@
 // like the seed's 2013 references (bench/trim/discard-runs.ts), printed in the seed's 2×2 table.
 import { EXIT_FAILURE, parseFlags, parseSize, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP } from '../library-cli.ts';
-import { checkDiscardCostTarget, runDiscardCost, type DiscardCostResult } from '../../core/bench/trim/discard-cost.ts';
-import { discardCostRuns } from '../../core/bench/trim/discard-runs.ts';
-import { runDiscardCostRemount } from '../../core/bench/trim/discard-remount.ts';
-import { SEED_TREE } from '../../core/bench/kinds/workload.ts';
-import { discardTable, discardTableText } from '../../core/analysis/discard-table.ts';
-import { describeTarget } from '../../core/system/index.ts';
-import { appVersion } from '../../core/app-version.ts';
-import { exitCodeOf } from '../../core/model/failures.ts';
-import type { RunRecord } from '../../core/model/results.ts';
+import { checkDiscardCostTarget, runDiscardCost, type DiscardCostResult } from '../../node/bench/trim/discard-cost.ts';
+import { discardCostRuns } from '../../node/bench/trim/discard-runs.ts';
+import { runDiscardCostRemount } from '../../node/bench/trim/discard-remount.ts';
+import { SEED_TREE } from '../../node/bench/kinds/workload.ts';
+import { discardTable, discardTableText } from '../../shared/analysis/discard-table.ts';
+import { describeTarget } from '../../node/system/index.ts';
+import { appVersion } from '../../node/app-version.ts';
+import { exitCodeOf } from '../../shared/model/failures.ts';
+import type { RunRecord } from '../../shared/model/results.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';

@@ -1,17 +1,17 @@
 // `diskdelta encryption --target DIR`: what dm-crypt costs on this disk and CPU — measured on a
 // throwaway mapping (or the existing one under DIR), explained (which ceiling holds) and
 // forecast (core/crypto/encryption-run.ts, core/analysis/encryption.ts).
-import { DM_CRYPT_FLAGS, type DmCryptFlag, type Throwaway } from '../../core/crypto/throwaway.ts';
-import { measureEncryptionCost, type EncryptionSpec } from '../../core/crypto/encryption-run.ts';
-import { formatEncryptionReport } from '../../core/crypto/encryption-text.ts';
+import { DM_CRYPT_FLAGS, type DmCryptFlag, type Throwaway } from '../../node/crypto/throwaway.ts';
+import { measureEncryptionCost, type EncryptionSpec } from '../../node/crypto/encryption-run.ts';
+import { formatEncryptionReport } from '../encryption-text.ts';
 import { EXIT_FAILURE, UsageError, parseCount, parseFlags, type CliCommand } from '../args.ts';
 import { specFromFlags } from './run.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
-import { terminalField } from '../../core/model/display.ts';
+import { terminalField } from '../../shared/model/display.ts';
 import { sayFailure } from '../failure-out.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
-import { exitCodeOf } from '../../core/model/failures.ts';
+import { exitCodeOf } from '../../shared/model/failures.ts';
 
 const HELP = `Usage: diskdelta encryption --target DIR [options]
 

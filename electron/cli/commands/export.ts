@@ -1,11 +1,11 @@
 // `diskdelta export ID… --format json|csv`: runs out of the library. JSON keeps every field
 // (DiskDelta's own format, which `diskdelta import` reads back); CSV is for spreadsheets.
-import { UserFileError, writeUserFile } from '../../core/files/write-user-file.ts';
+import { UserFileError, writeUserFile } from '../../node/files/write-user-file.ts';
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
-import { exportCsv, exportJson } from '../../core/formats/index.ts';
+import { exportCsv, exportJson } from '../../node/formats/index.ts';
 import { writeOut, writeErr } from '../terminal.ts';
-import { counted } from '../../core/model/display.ts';
+import { counted } from '../../shared/model/display.ts';
 
 const HELP = `Usage: diskdelta export ID... [--format json|csv] [--out FILE [--force]] [--db FILE]
 

@@ -1,20 +1,20 @@
 // `diskdelta fleet run|compare`: many hosts through fio's own client/server engine (issue #26).
 // run: core/bench/fleet (job file, probe, fio --client, import, one run per host).
 // compare: core/analysis/fleet-compare.ts over the library's per-host runs.
-import { readRegularFileSync } from '../../core/files/read-bounded.ts';
+import { readRegularFileSync } from '../../node/files/read-bounded.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
 import { parseSettingOf } from '../run-setting-flags.ts';
 import { DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { writeErr, writeOut } from '../terminal.ts';
-import { PRESETS } from '../../core/bench/presets.ts';
-import { PRESET_NAMES, type PresetName } from '../../core/bench/spec.ts';
-import { HostsFileError, networkWarning, parseHostsFile } from '../../core/bench/fleet/hosts.ts';
-import { FleetError, runFleet } from '../../core/bench/fleet/fleet-run.ts';
-import { hostFolderProblem } from '../../core/bench/fleet/fio-job-file.ts';
-import { compareFleet, FLEET_FIGURES, type FleetComparison } from '../../core/analysis/fleet-compare.ts';
-import { formatIops, formatThroughput } from '../../core/analysis/units.ts';
-import { fleetRunsOf } from '../../core/analysis/fleet-runs.ts';
+import { PRESETS } from '../../shared/catalog/presets.ts';
+import { PRESET_NAMES, type PresetName } from '../../shared/model/spec.ts';
+import { HostsFileError, networkWarning, parseHostsFile } from '../../node/bench/fleet/hosts.ts';
+import { FleetError, runFleet } from '../../node/bench/fleet/fleet-run.ts';
+import { hostFolderProblem } from '../../node/bench/fleet/fio-job-file.ts';
+import { compareFleet, FLEET_FIGURES, type FleetComparison } from '../../shared/analysis/fleet-compare.ts';
+import { formatIops, formatThroughput } from '../../shared/analysis/units.ts';
+import { fleetRunsOf } from '../../shared/analysis/fleet-runs.ts';
 
 const HELP = `Usage: diskdelta fleet run --hosts FILE --folder DIR [--preset NAME] [--size SIZE] [--duration SEC] [--no-save] [--db FILE]
        diskdelta fleet compare [ID...] [--json] [--db FILE]

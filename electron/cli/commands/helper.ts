@@ -1,7 +1,7 @@
 // `diskdelta helper install|uninstall|status`: DiskDelta's privileged helper and polkit policy
 // for a source checkout (`sudo npx diskdelta helper install`); the .deb installs its own.
-import { INSTALL_COMMAND, POLICY_FILE, installedHelper } from '../../core/bench/privilege/elevation.ts';
-import { installHelper, uninstallHelper } from '../../core/bench/privilege/helper-install.ts';
+import { INSTALL_COMMAND, POLICY_FILE, installedHelper } from '../../node/bench/privilege/elevation.ts';
+import { installHelper, uninstallHelper } from '../../node/bench/privilege/helper-install.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
 import { writeOut } from '../terminal.ts';
 import { sayFailure } from '../failure-out.ts';

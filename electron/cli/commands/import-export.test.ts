@@ -11,16 +11,16 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { runCli } from '../run-cli-in-process.ts';
 import { labelsFor } from './import.ts';
-import { openLibrary } from '../../core/store/library.ts';
-import { parseImport, REFERENCE_DIR } from '../../core/formats/index.ts';
-import type { RunRecord } from '../../core/model/results.ts';
+import { openLibrary } from '../../node/store/library.ts';
+import { parseImport, REFERENCE_DIR } from '../../node/formats/index.ts';
+import type { RunRecord } from '../../shared/model/results.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-import-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 const freshDb = () => join(dir, `library-${++counter}.sqlite`);
 
-// Two rows of a bonnie++ 2.00a run made on this machine (electron/core/formats/fixtures).
+// Two rows of a bonnie++ 2.00a run made on this machine (electron/node/formats/fixtures).
 const BONNIE_HEADER =
   'format_version,bonnie_version,name,concurrency,seed,file_size,io_chunk_size,putc,putc_cpu,put_block,put_block_cpu,rewrite,rewrite_cpu,getc,getc_cpu,get_block,get_block_cpu,seeks,seeks_cpu,num_files,max_size,min_size,num_dirs,file_chunk_size,seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,ran_create_cpu,ran_stat,ran_stat_cpu,ran_del,ran_del_cpu,putc_latency,put_block_latency,rewrite_latency,getc_latency,get_block_latency,seeks_latency,seq_create_latency,seq_stat_latency,seq_del_latency,ran_create_latency,ran_stat_latency,ran_del_latency';
 const BONNIE_ROW_1 =
@@ -139,7 +139,7 @@ describe('diskdelta import', () => {
 
   it('a fio import lists no device rather than its test file path; the path stays the target', async () => {
     const db = freshDb();
-    const fio = fileURLToPath(new URL('../../core/formats/fixtures/fio-3.33-json.json', import.meta.url));
+    const fio = fileURLToPath(new URL('../../node/formats/fixtures/fio-3.33-json.json', import.meta.url));
     assert.equal((await runCli(['import', fio, '--db', db])).code, 0);
     const row = (await runCli(['list', '--db', db])).stdout.split('\n')[1]!;
     assert.match(row, /^1 +\S+ \S+ +\[imported\] fio +— +\d+ /);

@@ -7,13 +7,13 @@
 import { basename } from 'node:path';
 import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, checkLabel, withLibrary } from '../library-cli.ts';
-import { asShippedReferences, ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../core/formats/index.ts';
-import type { RunRecord } from '../../core/model/results.ts';
-import { ALREADY_PRESENT_WHY, importFingerprints, type ImportItem, type Library } from '../../core/store/library.ts';
+import { asShippedReferences, ImportError, loadReferenceRuns, parseImport, readImportFile } from '../../node/formats/index.ts';
+import type { RunRecord } from '../../shared/model/results.ts';
+import { ALREADY_PRESENT_WHY, importFingerprints, type ImportItem, type Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { sayFailure } from '../failure-out.ts';
-import { counted, shortPath } from '../../core/model/display.ts';
-import { formatsText } from '../../core/model/source-formats.ts';
+import { counted, shortPath } from '../../shared/model/display.ts';
+import { formatsText } from '../../shared/model/source-formats.ts';
 import { wrap } from '../wrap.ts';
 
 const HELP = `Usage: diskdelta import FILE... [--label TEXT] [--db FILE]

@@ -4,7 +4,7 @@
 // runs: loading all of them (the report's renderer, the run's engine, serve's Vite glue) cost
 // about 0.7 s of every start, which `diskdelta report` and a quick `list` pay for nothing.
 import type { CliCommand } from '../args.ts';
-import { foreignToolNames } from '../../core/model/source-formats.ts';
+import { foreignToolNames } from '../../shared/model/source-formats.ts';
 
 export interface CommandEntry {
   name: string;

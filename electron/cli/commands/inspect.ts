@@ -1,6 +1,6 @@
 // `diskdelta inspect PATH [--json]`: the storage stack under a path, down to the disks.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { inspectPath } from '../../core/system/describe.ts';
+import { inspectPath } from '../../node/system/describe.ts';
 import { formatInspect } from '../system-format.ts';
 import { writeOut } from '../terminal.ts';
 

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../run-cli-in-process.ts';
-import { openLibrary } from '../../core/store/library.ts';
-import { syntheticRun } from '../../core/store/fixtures/synthetic-run.ts';
+import { openLibrary } from '../../node/store/library.ts';
+import { syntheticRun } from '../../node/store/fixtures/synthetic-run.ts';
 import { formatRun } from './show.ts';
 import { LIST_PAGE } from './list.ts';
-import { thisCpu } from '../../core/crypto/cipher-ceilings.ts';
+import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-library-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,8 +5,8 @@
 // --all and --json give every match (scripts want them all).
 import { parseCount, parseDate, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, withLibrary } from '../library-cli.ts';
-import { RUN_SOURCES, type RunSource } from '../../core/model/figure-terms.ts';
-import type { Library, RunFilter, RunSummary } from '../../core/store/library.ts';
+import { RUN_SOURCES, type RunSource } from '../../shared/model/figure-terms.ts';
+import type { Library, RunFilter, RunSummary } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 
 /** How many runs the text list shows without --limit or --all: the newest, a screenful or two. */

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const CLI = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
-const FIO = fileURLToPath(new URL('../../core/formats/fixtures/fio-3.33-json.json', import.meta.url));
+const FIO = fileURLToPath(new URL('../../node/formats/fixtures/fio-3.33-json.json', import.meta.url));
 
 /** True when a thread of `pid` waits in the kernel for the other end of a FIFO to open. */
 function waitsForFifoPartner(pid: number): boolean {

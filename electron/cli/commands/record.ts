@@ -8,20 +8,20 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { accessRecorderKind, defaultTracePath, type AccessRecorderPlan } from '../../core/bench/kinds/access-recorder.ts';
-import { locateHelper } from '../../core/bench/privilege/elevation.ts';
-import { BenchError } from '../../core/bench/errors.ts';
-import { runWorker } from '../../core/bench/worker-client.ts';
-import type { WorkerHello } from '../../core/bench/kinds/kind.ts';
-import { describeTarget } from '../../core/system/index.ts';
-import { ACCESS_CURVE_TEST, curveOfResult, curveVerdict } from '../../core/analysis/access-trace.ts';
-import { formatDiskSize } from '../../core/analysis/working-set.ts';
-import { exitCodeOf } from '../../core/model/failures.ts';
-import type { RunRecord, Warning } from '../../core/model/results.ts';
+import { accessRecorderKind, defaultTracePath, type AccessRecorderPlan } from '../../node/bench/kinds/access-recorder.ts';
+import { locateHelper } from '../../node/bench/privilege/elevation.ts';
+import { BenchError } from '../../node/bench/errors.ts';
+import { runWorker } from '../../node/bench/worker-client.ts';
+import type { WorkerHello } from '../../node/bench/kinds/kind.ts';
+import { describeTarget } from '../../node/system/index.ts';
+import { ACCESS_CURVE_TEST, curveOfResult, curveVerdict } from '../../shared/analysis/access-trace.ts';
+import { formatDiskSize } from '../../shared/analysis/working-set.ts';
+import { exitCodeOf } from '../../shared/model/failures.ts';
+import type { RunRecord, Warning } from '../../shared/model/results.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
-import { terminalField } from '../../core/model/display.ts';
+import { terminalField } from '../../shared/model/display.ts';
 
 const HELP = `Usage: diskdelta record [PATH] [--for DURATION] [--trace FILE] [--json] [--no-save] [--db PATH]
 

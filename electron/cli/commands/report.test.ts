@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../run-cli-in-process.ts';
-import { findChromium } from '../../core/report/chromium-printer.ts';
+import { findChromium } from '../../node/report/chromium-printer.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-cli-report-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,21 +2,21 @@
 // HTML file). The content is the report view of the app (renderer/src/report), printed by the
 // system's Chromium: the same document the app's "Save PDF" gives.
 import { constants } from 'node:fs';
-import { thisCpu } from '../../core/crypto/cipher-ceilings.ts';
+import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
-import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../core/report/paper.ts';
-import { ReportPrintError, type ReportPrinter } from '../../core/report/printer.ts';
-import { appVersion } from '../../core/app-version.ts';
-import { openUserOutput, UserFileError, type UserOutput } from '../../core/files/write-user-file.ts';
+import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../shared/report/paper.ts';
+import { ReportPrintError, type ReportPrinter } from '../../shared/report/printer.ts';
+import { appVersion } from '../../node/app-version.ts';
+import { openUserOutput, UserFileError, type UserOutput } from '../../node/files/write-user-file.ts';
 import { renderReportHtmlLazily } from '../../../renderer/src/report/report-html-lazy.ts';
-import { counted } from '../../core/model/display.ts';
+import { counted } from '../../shared/model/display.ts';
 import { writeErr } from '../terminal.ts';
-import type { Assessment } from '../../core/model/assessment.ts';
+import type { Assessment } from '../../shared/model/assessment.ts';
 import { sayFailure } from '../failure-out.ts';
-import { writeVolumeLines } from '../../core/analysis/write-volume.ts';
+import { writeVolumeLines } from '../../shared/analysis/write-volume.ts';
 
 const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]
@@ -101,12 +101,12 @@ export async function writeReport(
   // Chromium starts first and comes up while the runs are read and the report is laid out.
   let printer: ReportPrinter | null = null;
   if (format === 'pdf') {
-    const { chromiumPrinter } = await import('../../core/report/chromium-printer.ts');
+    const { chromiumPrinter } = await import('../../node/report/chromium-printer.ts');
     printer = chromiumPrinter();
     printer.prepare?.();
   }
   try {
-    const { renderReport } = await import('../../core/report/print.ts');
+    const { renderReport } = await import('../../shared/report/print.ts');
     return await withLibrary('report', values.db, async (library) => {
       const runs = requireRuns(library, ids);
       let rendered;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { manyJobsFio } from '../../core/formats/fixtures/many-jobs-fio.ts';
+import { manyJobsFio } from '../../node/formats/fixtures/many-jobs-fio.ts';
 
 const CLI = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
 

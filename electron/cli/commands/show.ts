@@ -2,15 +2,15 @@
 // storage stack, the machine, the settings — and every result with its unit.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
-import { isFailedResult, type RunRecord, type TestResult } from '../../core/model/results.ts';
-import { engineText, measuredDeviceText } from '../../core/model/run-text.ts';
-import { temperatureText } from '../../core/model/temperature-text.ts';
-import type { DeviceFingerprint } from '../../core/model/machine.ts';
-import { counted } from '../../core/model/display.ts';
+import { isFailedResult, type RunRecord, type TestResult } from '../../shared/model/results.ts';
+import { engineText, measuredDeviceText } from '../../shared/model/run-text.ts';
+import { temperatureText } from '../../shared/model/temperature-text.ts';
+import type { DeviceFingerprint } from '../../shared/model/machine.ts';
+import { counted } from '../../shared/model/display.ts';
 import { formatStack } from '../system-format.ts';
-import { testTitle } from '../../core/analysis/compare.ts';
+import { testTitle } from '../../shared/analysis/compare.ts';
 import { figureLines, perGiBLines } from '../figures-text.ts';
-import { sustainedSettingsText } from '../../core/analysis/sustained-write.ts';
+import { sustainedSettingsText } from '../../shared/analysis/sustained-write.ts';
 import {
   describeThroughputUnit,
   formatBytes,
@@ -19,7 +19,7 @@ import {
   formatNumber,
   formatThroughput,
   type ThroughputUnit,
-} from '../../core/analysis/units.ts';
+} from '../../shared/analysis/units.ts';
 import { writeOut } from '../terminal.ts';
 import { warningLines } from '../warning-lines.ts';
 

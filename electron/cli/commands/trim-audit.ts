@@ -2,9 +2,9 @@
 // the stack a TRIM actually reaches, from the kernel's discard counters (bench/trim/trim-audit.ts).
 // Kept in the library, so the app's Overview can say "seen reaching the disk on DATE".
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { runTrimAudit, trimAuditText } from '../../core/bench/trim/trim-audit.ts';
-import { exitCodeOf } from '../../core/model/failures.ts';
-import { LibraryError, openLibrary, resolveDbPath } from '../../core/store/library.ts';
+import { runTrimAudit, trimAuditText } from '../../node/bench/trim/trim-audit.ts';
+import { exitCodeOf } from '../../shared/model/failures.ts';
+import { LibraryError, openLibrary, resolveDbPath } from '../../node/store/library.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta trim-audit FOLDER [--no-fstrim] [--json] [--no-save] [--db PATH]

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
-const FIO = fileURLToPath(new URL('../../core/formats/fixtures/fio-3.33-json.json', import.meta.url));
+const FIO = fileURLToPath(new URL('../../node/formats/fixtures/fio-3.33-json.json', import.meta.url));
 import { cannotReachCheckout, reachableCopy } from '../../../scripts/other-user.ts';
 
 const isRoot = process.getuid?.() === 0;

@@ -5,16 +5,16 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseFlags, parseSize, UsageError, type CliCommand } from '../args.ts';
-import { runBenchmark } from '../../core/bench/orchestrator.ts';
-import { BenchError } from '../../core/bench/errors.ts';
-import { exitCodeOf } from '../../core/model/failures.ts';
-import type { RunRecord } from '../../core/model/results.ts';
-import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../core/analysis/working-set.ts';
+import { runBenchmark } from '../../node/bench/orchestrator.ts';
+import { BenchError } from '../../node/bench/errors.ts';
+import { exitCodeOf } from '../../shared/model/failures.ts';
+import type { RunRecord } from '../../shared/model/results.ts';
+import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../shared/analysis/working-set.ts';
 import { ProgressBar } from '../progress-bar.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
-import { terminalField } from '../../core/model/display.ts';
+import { terminalField } from '../../shared/model/display.ts';
 import { workingSetText } from '../working-set-text.ts';
 
 /** The SSDs people weigh hold 1 GB (an old cache drive) to 1 PiB: `--ssd 1B` is a typo, never a drive. */

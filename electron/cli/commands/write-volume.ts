@@ -3,11 +3,11 @@
 // years of life; and, from the samples the library keeps (each call, each saved run), this month's
 // pace beside last month's.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { readWriteCounters } from '../../core/system/write-counters.ts';
-import { monthlyWrites, monthsVerdict, writeVolume } from '../../core/analysis/write-volume.ts';
-import { takeWriteSample } from '../../core/store/write-samples.ts';
+import { readWriteCounters } from '../../node/system/write-counters.ts';
+import { monthlyWrites, monthsVerdict, writeVolume } from '../../shared/analysis/write-volume.ts';
+import { takeWriteSample } from '../../node/store/write-samples.ts';
 import { openLibraryToSave } from '../save-runs.ts';
-import { exitCodeOf } from '../../core/model/failures.ts';
+import { exitCodeOf } from '../../shared/model/failures.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
 const HELP = `Usage: diskdelta write-volume [--tbw TB] [--json] [--no-save] [--db PATH]

@@ -7,7 +7,7 @@ import type {
   ProcedureInput,
   ProcedureName,
   ProcedureOutput,
-} from '../../../electron/core/api/contract.ts';
+} from '../../../electron/shared/contract/contract.ts';
 
 export interface ApiClient {
   readonly kind: 'electron' | 'browser';

@@ -1,5 +1,5 @@
 // Electron: the preload's named verbs (window.diskdelta). The renderer has no ipcRenderer.
-import type { DiskDeltaBridge } from '../../../electron/core/api/bridge.ts';
+import type { DiskDeltaBridge } from '../../../electron/shared/contract/bridge.ts';
 import type { ApiClient } from './client.ts';
 import { transportError } from './client.ts';
 

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket as NodeWebSocket } from 'ws';
-import { createHandlers } from '../../../electron/core/api/handlers.ts';
-import { RunManager } from '../../../electron/core/api/run-manager.ts';
+import { createHandlers } from '../../../electron/node/api/handlers.ts';
+import { RunManager } from '../../../electron/node/api/run-manager.ts';
 import { startServer, type RunningServer } from '../../../electron/server/server.ts';
 import { createWsClient, LOST_CONNECTION, STALE_TOKEN, type ConnectionState } from './ws-transport.ts';
 

@@ -4,7 +4,7 @@
 // cannot come), and the client keeps trying the same address: a server back on the same port
 // that takes the token is reconnected to; one that refuses it (a new `diskdelta serve` prints a
 // new token) makes the state 'stale', which the page names.
-import type { ApiResult, EventName, ServerMessage } from '../../../electron/core/api/contract.ts';
+import type { ApiResult, EventName, ServerMessage } from '../../../electron/shared/contract/contract.ts';
 import type { ApiClient } from './client.ts';
 import { transportError } from './client.ts';
 

@@ -9,7 +9,7 @@ import { PlotChartView } from './plot-chart-view.ts';
 import { layoutBars, linearTicks, type PlacedBar } from './bar-layout.ts';
 import { logTicks } from '../view/axis-ticks.ts';
 import { draw } from './dom.ts';
-import type { BarChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import type { BarChartModel } from '../../../electron/shared/charts/chart-model.ts';
 
 const TITLES = ['sequential read 1M Q8T1', 'sequential read 1M Q1T1', 'sequential write 1M Q8T1', 'sequential write 1M Q1T1'];
 

@@ -5,12 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
-import type { RunRecord } from '../../../electron/core/model/results.ts';
-import { resultWithoutRuns } from '../../../electron/core/formats/common.ts';
-import { ACCESS_CURVE_TEST, accessCurveFigures, parseTrace, traceCurve } from '../../../electron/core/analysis/access-trace.ts';
-import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
-import type { SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
-import { buildReport } from '../../../electron/core/report/report-model.ts';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
+import { resultWithoutRuns } from '../../../electron/node/formats/common.ts';
+import { ACCESS_CURVE_TEST, accessCurveFigures, parseTrace, traceCurve } from '../../../electron/shared/analysis/access-trace.ts';
+import { CHARTS } from '../../../electron/shared/charts/charts.ts';
+import type { SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import { buildReport } from '../../../electron/shared/report/report-model.ts';
 import { renderReportHtml } from '../report/report-html.ts';
 import { buildCompareView } from '../view/compare-view.ts';
 import { ChartGrid } from './chart-view.ts';

@@ -4,11 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { RunRecord, TestResult } from '../../../electron/core/model/results.ts';
-import { bytesPerSecTo } from '../../../electron/core/analysis/units.ts';
-import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
-import type { SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
-import { buildReport } from '../../../electron/core/report/report-model.ts';
+import type { RunRecord, TestResult } from '../../../electron/shared/model/results.ts';
+import { bytesPerSecTo } from '../../../electron/shared/analysis/units.ts';
+import { CHARTS } from '../../../electron/shared/charts/charts.ts';
+import type { SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import { buildReport } from '../../../electron/shared/report/report-model.ts';
 import { ReportChartView } from '../report/report-chart.ts';
 import { renderReportHtml } from '../report/report-html.ts';
 import { buildCompareView } from '../view/compare-view.ts';
@@ -163,7 +163,7 @@ test('two block sizes of one pattern are single tests, drawn as bars; a chart ty
 });
 
 test('the discard experiment’s runs: the seed’s 2×2 as a table in the app and in the report, one block per pair', async () => {
-  const { loadReferenceRuns } = await import('../../../electron/core/formats/reference.ts');
+  const { loadReferenceRuns } = await import('../../../electron/node/formats/reference.ts');
   const records = (await loadReferenceRuns()).slice(3).map((r, i) => ({ ...r, id: 4 + i }));
   const view = buildCompareView(records, 'MB');
   const app = await draw(h(ChartGrid, { registry: CHARTS, charts: view.charts, labels: records.map((r) => r.label), scale: 'auto' }));

@@ -2,8 +2,8 @@
 // without a picker in the grid, each type with a picker (one chart per test) as a section
 // that shows the chart picked. Nothing here names a chart type.
 import { createElement as h, useId, type ReactElement } from 'react';
-import type { ChartModel } from '../../../electron/core/report/charts/chart-model.ts';
-import type { ChartRegistry } from '../../../electron/core/report/charts/chart-registry.ts';
+import type { ChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import type { ChartRegistry } from '../../../electron/shared/charts/chart-registry.ts';
 import type { ScaleMode } from './chart-scale.ts';
 import { PlotChartView } from './plot-chart-view.ts';
 import { TableChartView } from './table-chart-view.ts';

@@ -4,7 +4,7 @@
 // machine's cipher ceilings (the system store), which a report of stored runs does not have.
 // Plain SVG on the axis rule of every chart (chart-scale.ts) and its ticks (axis-ticks.ts).
 import { createElement as h, memo, type ReactElement } from 'react';
-import { formatNumber, formatTick } from '../../../electron/core/analysis/units.ts';
+import { formatNumber, formatTick } from '../../../electron/shared/analysis/units.ts';
 import type { EncryptionView } from '../view/encryption-view.ts';
 import { wrapTickLabel } from '../view/compare-view.ts';
 import { logTicks, niceTicks, TICK_CHAR_PX } from '../view/axis-ticks.ts';

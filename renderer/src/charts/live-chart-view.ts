@@ -5,7 +5,7 @@
 // (view/axis-ticks.ts): recharts' own ticks said "0 s 0.85 s 1.7 s 2.55 s 3.374 s", its linear
 // value ticks "650 1,300 1,950 2,600 MB/s" and its log ones "200, 60, 3, 0.9".
 import { createElement as h, useMemo, type ReactElement } from 'react';
-import { formatTick } from '../../../electron/core/analysis/units.ts';
+import { formatTick } from '../../../electron/shared/analysis/units.ts';
 import { liveLineStyle, type LiveChartSeries, type LiveScale } from '../view/live-view.ts';
 import { logTicks, niceTicks, seriesXAxis } from '../view/axis-ticks.ts';
 import { LinePlot, plotWidth } from './line-plot.ts';

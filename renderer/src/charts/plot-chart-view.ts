@@ -3,7 +3,7 @@
 // width its box measures, on the axis the page's scale switch chooses (chart-scale.ts). The
 // report draws the same SVG (report-chart.ts). It names no chart type: the model says it all.
 import { createElement as h, memo, useId, useMemo } from 'react';
-import type { BarChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import type { BarChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import { barRows } from '../view/compare-view.ts';
 import { chartFrame } from './chart-frame.ts';
 import { chartScale, type ScaleMode } from './chart-scale.ts';

@@ -3,7 +3,7 @@
 // size), the value axis on the scale chart-scale.ts chose, so an HDD's line beside an SSD's
 // stays off the floor. The app and the report draw this same element (line-plot.ts draws it).
 import { createElement as h, type ReactElement } from 'react';
-import { axisPosition, formatAxisValue, SERIES_DASHES, type SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
+import { axisPosition, formatAxisValue, SERIES_DASHES, type SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import { logTicks, niceTicks, seriesXAxis } from '../view/axis-ticks.ts';
 import { logDomain } from './chart-scale.ts';
 import { SERIES_COLORS } from './colors.ts';

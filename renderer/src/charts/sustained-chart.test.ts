@@ -4,12 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
-import type { RunRecord } from '../../../electron/core/model/results.ts';
-import type { SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
-import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
-import { buildReport } from '../../../electron/core/report/report-model.ts';
-import { sustainedResult } from '../../../electron/core/bench/kinds/sustained-write.ts';
-import { samplePlan, workerStreams } from '../../../electron/core/bench/kinds/fixtures/sustained-drive.ts';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
+import type { SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import { CHARTS } from '../../../electron/shared/charts/charts.ts';
+import { buildReport } from '../../../electron/shared/report/report-model.ts';
+import { sustainedResult } from '../../../electron/node/bench/kinds/sustained-write.ts';
+import { samplePlan, workerStreams } from '../../../electron/node/bench/kinds/fixtures/sustained-drive.ts';
 import { renderReportHtml } from '../report/report-html.ts';
 import { buildCompareView } from '../view/compare-view.ts';
 import { ChartGrid } from './chart-view.ts';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { ApiError } from '../../../electron/core/api/contract.ts';
-import { actionOf } from '../../../electron/core/model/failures.ts';
+import type { ApiError } from '../../../electron/shared/contract/contract.ts';
+import { actionOf } from '../../../electron/shared/model/failures.ts';
 
 /** Actions that mean "start again with another folder or size": the New run form is where. */
 const NEEDS_NEW_RUN = new Set(['pick-folder', 'free-space', 'use-buffered', 'run-as-root', 'fix-input']);

@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import type { RunRef } from '../../../electron/core/api/contract.ts';
-import type { ThroughputUnit } from '../../../electron/core/analysis/units.ts';
-import { PAPERS, type Paper } from '../../../electron/core/report/paper.ts';
+import type { RunRef } from '../../../electron/shared/contract/contract.ts';
+import type { ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
+import { PAPERS, type Paper } from '../../../electron/shared/report/paper.ts';
 import { useReport } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import type { ReportFormat } from '../stores/report.ts';

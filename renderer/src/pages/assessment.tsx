@@ -4,10 +4,10 @@
 // words are the core's (model/assessment.ts), as `diskdelta assess show` prints them; this page
 // adds the ways to fill a step: pick a run (the library's or a shipped reference) or measure now.
 import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
-import { assessmentSteps, emptiedText, type AssessmentField, type AssessmentStep } from '../../../electron/core/model/assessment.ts';
-import type { AssessmentData, RunRef } from '../../../electron/core/api/contract.ts';
-import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../../electron/core/analysis/working-set.ts';
-import type { Paper } from '../../../electron/core/report/paper.ts';
+import { assessmentSteps, emptiedText, type AssessmentField, type AssessmentStep } from '../../../electron/shared/model/assessment.ts';
+import type { AssessmentData, RunRef } from '../../../electron/shared/contract/contract.ts';
+import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../../electron/shared/analysis/working-set.ts';
+import type { Paper } from '../../../electron/shared/report/paper.ts';
 import { SaveControls } from '../components/save-report.tsx';
 import { ErrorNote, formatDate, PageHeader } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';

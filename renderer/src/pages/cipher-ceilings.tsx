@@ -2,7 +2,7 @@
 // encrypted disk cannot pass. The newest measurement of this CPU kept in the library, or measured
 // on request (some seconds); a user-space estimate says so.
 import { useEffect } from 'react';
-import { cipherFigureText, cipherMeasurementText } from '../../../electron/core/analysis/encryption.ts';
+import { cipherFigureText, cipherMeasurementText } from '../../../electron/shared/analysis/encryption.ts';
 import { ErrorNote, TableScroll } from '../components/common.tsx';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';

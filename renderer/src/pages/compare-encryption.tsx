@@ -3,8 +3,8 @@
 // this CPU drawn hatched and outlined (estimated, never a measurement), and the cipher's
 // ceiling as a dashed line.
 import { useEffect, useMemo } from 'react';
-import { formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
-import type { RunRecord } from '../../../electron/core/model/results.ts';
+import { formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import { SERIES_COLORS, TableScroll } from '../components/common.tsx';
 import { EncryptionChart } from '../charts/encryption-chart.ts';
 import { useSystem } from '../stores/index.ts';

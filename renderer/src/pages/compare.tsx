@@ -1,7 +1,7 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, type ReactNode } from 'react';
-import { THROUGHPUT_UNITS, throughputLabel, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
-import type { RunRecord } from '../../../electron/core/model/results.ts';
-import { CHARTS } from '../../../electron/core/report/charts/charts.ts';
+import { THROUGHPUT_UNITS, throughputLabel, type ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
+import { CHARTS } from '../../../electron/shared/charts/charts.ts';
 import { ChartGrid, ChartPickers } from '../charts/chart-view.ts';
 import { EmptyState, ErrorNote, formatDate, PageHeader, SERIES_COLORS, TableScroll, WarningList } from '../components/common.tsx';
 import { SaveReport } from '../components/save-report.tsx';

@@ -4,8 +4,8 @@
 // and the fleet report. Every text comes from the fleet report's document
 // (core/report/fleet-report-model.ts), so the page and the printed report say the same.
 import { useMemo, useRef, useState, type ChangeEvent, type CSSProperties } from 'react';
-import { buildFleetReport, FLEET_CHART_LEGEND } from '../../../electron/core/report/fleet-report-model.ts';
-import type { Paper } from '../../../electron/core/report/paper.ts';
+import { buildFleetReport, FLEET_CHART_LEGEND } from '../../../electron/shared/report/fleet-report-model.ts';
+import type { Paper } from '../../../electron/shared/report/paper.ts';
 import { SaveControls } from '../components/save-report.tsx';
 import { EmptyState, ErrorNote, formatDate, PageHeader, TableScroll } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';

@@ -6,8 +6,8 @@ import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
 import { bytesToBase64 } from '../view/base64.ts';
 import { dayBoundary } from '../view/date-filter.ts';
-import type { RunSummary } from '../../../electron/core/api/contract.ts';
-import { foreignToolNames, SOURCE_FORMAT_WORDS, SOURCE_FORMATS, wordList } from '../../../electron/core/model/source-formats.ts';
+import type { RunSummary } from '../../../electron/shared/contract/contract.ts';
+import { foreignToolNames, SOURCE_FORMAT_WORDS, SOURCE_FORMATS, wordList } from '../../../electron/shared/model/source-formats.ts';
 
 /** What Import files… takes, from the one list of formats. */
 const IMPORTABLE = wordList(

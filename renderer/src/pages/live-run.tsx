@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
-import { formatIops, formatThroughput } from '../../../electron/core/analysis/units.ts';
-import { testTitle } from '../../../electron/core/model/catalog.ts';
+import { formatIops, formatThroughput } from '../../../electron/shared/analysis/units.ts';
+import { testTitle } from '../../../electron/shared/model/catalog.ts';
 import { EmptyState, ErrorNote, formatEta, PageHeader, WarningList } from '../components/common.tsx';
 import { useRuns } from '../stores/index.ts';
 import type { LiveSample } from '../stores/runs.ts';

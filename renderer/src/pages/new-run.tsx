@@ -1,11 +1,11 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { PRESET_NAMES, type PresetName } from '../../../electron/core/bench/spec.ts';
+import { PRESET_NAMES, type PresetName } from '../../../electron/shared/model/spec.ts';
 import { ErrorNote, PageHeader } from '../components/common.tsx';
 import { useRuns, useSystem, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
-import { PRESETS } from '../../../electron/core/bench/presets.ts';
-import { testLabel } from '../../../electron/core/model/catalog.ts';
+import { PRESETS } from '../../../electron/shared/catalog/presets.ts';
+import { testLabel } from '../../../electron/shared/model/catalog.ts';
 import {
   buildSpec,
   costPreview,

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
-import { formatBytes, formatThroughput } from '../../../electron/core/analysis/units.ts';
+import { formatBytes, formatThroughput } from '../../../electron/shared/analysis/units.ts';
 import { EmptyState, ErrorNote, PageHeader, TableScroll } from '../components/common.tsx';
 import { useLibrary, useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CipherCeilingsSection } from './cipher-ceilings.tsx';
 import { trimCell } from '../view/trim-cell.ts';
-import { fstrimTimerWords, onlineDiscardWords } from '../../../electron/core/model/trim-words.ts';
-import type { SystemOverview } from '../../../electron/core/api/contract.ts';
+import { fstrimTimerWords, onlineDiscardWords } from '../../../electron/shared/model/trim-words.ts';
+import type { SystemOverview } from '../../../electron/shared/contract/contract.ts';
 import { AssessmentFlow, AssessOffer, useAssessmentRoute } from './assessment.tsx';
 
 export function OverviewPage() {

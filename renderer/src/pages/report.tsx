@@ -2,7 +2,7 @@
 // (the same view the PDF and the HTML file are made from), with Save PDF and Save HTML.
 import { useEffect, useMemo } from 'react';
 import { useStoresApi } from '../stores/use-stores-api.ts';
-import { buildReport, ReportInputError } from '../../../electron/core/report/report-model.ts';
+import { buildReport, ReportInputError } from '../../../electron/shared/report/report-model.ts';
 import { REPORT_CSS } from '../report/report-css.ts';
 import { ReportView } from '../report/report-view.ts';
 import { EmptyState, PageHeader } from '../components/common.tsx';

@@ -14,7 +14,7 @@ import {
   windowOf,
   workingSetVerdict,
   WORKING_SET_TEST,
-} from '../../../electron/core/analysis/working-set.ts';
+} from '../../../electron/shared/analysis/working-set.ts';
 
 const NO_SUGGESTIONS: string[] = [];
 

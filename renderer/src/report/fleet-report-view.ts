@@ -1,9 +1,9 @@
-// The fleet report view: one FleetReportDocument (electron/core/report/fleet-report-model.ts)
+// The fleet report view: one FleetReportDocument (electron/shared/report/fleet-report-model.ts)
 // as a printable page, with report-view.ts's styles (report-css.ts) and chart drawer
 // (report-chart.ts). createElement, not JSX: Node renders the same component to the HTML file
 // and the PDF, the app's Fleet page renders it live.
 import { createElement as h, type ReactElement, type ReactNode } from 'react';
-import { FLEET_CHART_LEGEND, type FleetReportDocument } from '../../../electron/core/report/fleet-report-model.ts';
+import { FLEET_CHART_LEGEND, type FleetReportDocument } from '../../../electron/shared/report/fleet-report-model.ts';
 import { ReportChartView } from './report-chart.ts';
 import { reportDate } from './report-view.ts';
 

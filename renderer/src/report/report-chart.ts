@@ -1,12 +1,12 @@
-// A report chart: one chart model of the registry (electron/core/report/charts/) in a figure,
+// A report chart: one chart model of the registry (electron/shared/charts/) in a figure,
 // drawn by the app's own drawing (charts/chart-svg.ts) at the paper's width on the app's
 // 'auto' axis rule (charts/chart-scale.ts), so the static HTML file and the PDF show what
 // Compare shows: the same SVG, as vectors, with no script. Its colours are the report's light
 // CSS variables (report-css.ts). Run names are HTML around the drawing (a legend that wraps
 // on paper), never SVG text that cannot.
 import { createElement as h, type ReactElement } from 'react';
-import type { ChartModel } from '../../../electron/core/report/charts/chart-model.ts';
-import { chartText } from '../../../electron/core/report/charts/chart-text.ts';
+import type { ChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import { chartText } from '../../../electron/shared/charts/chart-text.ts';
 import { chartScale } from '../charts/chart-scale.ts';
 import { ChartSvg, type DrawnChart } from '../charts/chart-svg.ts';
 import { chartTables } from '../charts/table-chart-view.ts';

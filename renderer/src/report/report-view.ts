@@ -1,13 +1,13 @@
-// The report view: one ReportDocument (electron/core/report/report-model.ts) as a printable
+// The report view: one ReportDocument (electron/shared/report/report-model.ts) as a printable
 // page. Written with createElement rather than JSX so that Node (which strips types but does
 // not compile JSX) renders the very same components to the static HTML file and the PDF;
 // the app's report route renders them live. Light theme and print rules: report-css.ts.
 // Nothing here is hidden until scrolled to (no content-visibility): every section prints.
 import { createElement as h, Fragment, type ReactElement, type ReactNode } from 'react';
-import type { Delta } from '../../../electron/core/analysis/compare.ts';
-import type { ReportDocument, ReportRun } from '../../../electron/core/report/report-model.ts';
+import type { Delta } from '../../../electron/shared/analysis/compare.ts';
+import type { ReportDocument, ReportRun } from '../../../electron/shared/report/report-model.ts';
 import { ReportChartView, Swatch } from './report-chart.ts';
-import { counted } from '../../../electron/core/model/display.ts';
+import { counted } from '../../../electron/shared/model/display.ts';
 import { WorkingSetTables } from './working-set-view.ts';
 import { EncryptionSection } from './report-encryption.ts';
 

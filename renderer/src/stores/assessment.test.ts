@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiClient } from '../api/client.ts';
-import type { AssessmentData } from '../../../electron/core/api/contract.ts';
+import type { AssessmentData } from '../../../electron/shared/contract/contract.ts';
 import { createRunsStore } from './runs.ts';
 import { createAssessmentStore } from './assessment.ts';
 

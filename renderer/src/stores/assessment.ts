@@ -3,10 +3,10 @@
 // measuring now. State that must outlive a reload is the library's (assessments.* procedures);
 // only a run started from a step and not yet finished is held here, and attached when it ends.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiError, AssessmentData, AssessmentListData, ProcedureInput, RunRef } from '../../../electron/core/api/contract.ts';
-import type { AssessmentField } from '../../../electron/core/model/assessment.ts';
-import type { RunRecord } from '../../../electron/core/model/results.ts';
-import type { Paper } from '../../../electron/core/report/paper.ts';
+import type { ApiError, AssessmentData, AssessmentListData, ProcedureInput, RunRef } from '../../../electron/shared/contract/contract.ts';
+import type { AssessmentField } from '../../../electron/shared/model/assessment.ts';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
+import type { Paper } from '../../../electron/shared/report/paper.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { RunsState } from './runs.ts';
 import { base64ToBytes, type ReportFormat, type SavedReport } from './report.ts';

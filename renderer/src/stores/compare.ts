@@ -1,8 +1,8 @@
 // The Compare page's choice of runs (2–6, library runs or references) and display options.
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, RunRef, RunSummary } from '../../../electron/core/api/contract.ts';
-import type { ThroughputUnit } from '../../../electron/core/analysis/units.ts';
-import type { RunRecord } from '../../../electron/core/model/results.ts';
+import type { ApiError, RunRef, RunSummary } from '../../../electron/shared/contract/contract.ts';
+import type { ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { ScaleMode } from '../charts/chart-scale.ts';
 

@@ -1,9 +1,9 @@
 // The Fleet page's slice: the library's fleet measurements (one per `fleet run` or imported
 // fio --client file), which of them are chosen, and their fleet compare from the backend.
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, ProcedureOutput } from '../../../electron/core/api/contract.ts';
-import type { ThroughputUnit } from '../../../electron/core/analysis/units.ts';
-import type { Paper } from '../../../electron/core/report/paper.ts';
+import type { ApiError, ProcedureOutput } from '../../../electron/shared/contract/contract.ts';
+import type { ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
+import type { Paper } from '../../../electron/shared/report/paper.ts';
 import type { ApiClient } from '../api/client.ts';
 import { base64ToBytes } from '../view/base64.ts';
 import { latestCall } from './latest-call.ts';

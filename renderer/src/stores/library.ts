@@ -1,12 +1,12 @@
 // The results library: list with filters, relabel, delete, import, export.
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/core/api/contract.ts';
-import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE } from '../../../electron/core/model/list-page.ts';
-import type { Warning } from '../../../electron/core/model/results.ts';
+import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/shared/contract/contract.ts';
+import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE } from '../../../electron/shared/model/list-page.ts';
+import type { Warning } from '../../../electron/shared/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
 import { latestCall } from './latest-call.ts';
-import { MAX_IMPORT_BYTES } from '../../../electron/core/model/import-limits.ts';
-import { formatBytes } from '../../../electron/core/analysis/units.ts';
+import { MAX_IMPORT_BYTES } from '../../../electron/shared/model/import-limits.ts';
+import { formatBytes } from '../../../electron/shared/analysis/units.ts';
 
 /** A file picked for import: its bytes are only read (and sent) when it is within the limit. */
 export interface ImportPick {

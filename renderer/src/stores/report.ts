@@ -1,9 +1,9 @@
 // Saving the assessment report of the compared runs: the backend renders it (PDF printed by
 // this front end's Chromium, or self-contained HTML) and the page downloads the file.
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, RunRef } from '../../../electron/core/api/contract.ts';
-import type { ThroughputUnit } from '../../../electron/core/analysis/units.ts';
-import type { Paper } from '../../../electron/core/report/paper.ts';
+import type { ApiError, RunRef } from '../../../electron/shared/contract/contract.ts';
+import type { ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
+import type { Paper } from '../../../electron/shared/report/paper.ts';
 import type { ApiClient } from '../api/client.ts';
 
 export type ReportFormat = 'pdf' | 'html';

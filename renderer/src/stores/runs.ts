@@ -1,7 +1,7 @@
 // Runs in progress and just finished: fed by the backend's events (already coalesced to
 // ≤ 10/s in the main process), so the Live run page re-renders at that pace at most.
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, EventPayload, ProcedureInput, ProcedureOutput } from '../../../electron/core/api/contract.ts';
+import type { ApiError, EventPayload, ProcedureInput, ProcedureOutput } from '../../../electron/shared/contract/contract.ts';
 import type { ApiClient } from '../api/client.ts';
 
 export type LiveSample = EventPayload<'run.samples'>['samples'][number];

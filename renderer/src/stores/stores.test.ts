@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ApiClient } from '../api/client.ts';
 import { createRunsStore, MAX_LIVE_SAMPLES } from './runs.ts';
 import { cleanFilter, createLibraryStore } from './library.ts';
-import { MAX_IMPORT_BYTES } from '../../../electron/core/formats/import-error.ts';
+import { MAX_IMPORT_BYTES } from '../../../electron/node/formats/import-error.ts';
 import { createCompareStore, MAX_COMPARED, pickerColumns } from './compare.ts';
 import { createWorkingSetStore } from './working-set.ts';
 import { createFleetStore } from './fleet.ts';

@@ -1,6 +1,6 @@
 // The machine: disks, mounts, suggested targets (Overview page, New run suggestions).
 import { createStore } from 'zustand/vanilla';
-import type { ApiError, ProcedureOutput, SystemOverview } from '../../../electron/core/api/contract.ts';
+import type { ApiError, ProcedureOutput, SystemOverview } from '../../../electron/shared/contract/contract.ts';
 
 export type CipherCeilingsView = NonNullable<ProcedureOutput<'crypto.ciphers'>['ceilings']>;
 import type { ApiClient } from '../api/client.ts';

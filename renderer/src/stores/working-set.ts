@@ -1,9 +1,9 @@
 // The Working set page's slice: the kept scans (runs holding a working-set result, whatever
 // their label), newest first, and the SSD size the verdict is said against.
 import { createStore } from 'zustand/vanilla';
-import type { ApiError } from '../../../electron/core/api/contract.ts';
-import type { RunRecord } from '../../../electron/core/model/results.ts';
-import { WORKING_SET_TEST } from '../../../electron/core/analysis/working-set.ts';
+import type { ApiError } from '../../../electron/shared/contract/contract.ts';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
+import { WORKING_SET_TEST } from '../../../electron/shared/analysis/working-set.ts';
 import type { ApiClient } from '../api/client.ts';
 import { latestCall } from './latest-call.ts';
 

@@ -3,8 +3,8 @@
 // draws a line under the bars the forecast computed from the one-CPU figure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CipherCeilings } from '../../../electron/core/model/cipher-types.ts';
-import { loadReferenceRuns } from '../../../electron/core/formats/reference.ts';
+import type { CipherCeilings } from '../../../electron/shared/model/cipher-types.ts';
+import { loadReferenceRuns } from '../../../electron/node/formats/reference.ts';
 import { buildEncryptionView } from './encryption-view.ts';
 
 function ceilings(oneCpu: number, allCpus: number): CipherCeilings {

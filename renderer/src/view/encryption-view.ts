@@ -1,12 +1,12 @@
 // Compare's encryption section and Overview's cipher table, computed from the runs and the
 // cipher ceilings with the one model in core/analysis/encryption.ts: measured bars, a forecast
 // bar (estimated) for every unencrypted run, and the cipher ceiling as a line.
-import { allCpuCeiling, cipherRates, forecastRun } from '../../../electron/core/analysis/encryption.ts';
-import { bytesPerSecTo, type ThroughputUnit } from '../../../electron/core/analysis/units.ts';
-import type { CipherCeilings } from '../../../electron/core/model/cipher-types.ts';
-import type { RunRecord } from '../../../electron/core/model/results.ts';
+import { allCpuCeiling, cipherRates, forecastRun } from '../../../electron/shared/analysis/encryption.ts';
+import { bytesPerSecTo, type ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
+import type { CipherCeilings } from '../../../electron/shared/model/cipher-types.ts';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
 // One test of "is this run encrypted" for Compare, compare and the report (analysis/encryption-story.ts).
-import { isEncryptedRun } from '../../../electron/core/report/report-model.ts';
+import { isEncryptedRun } from '../../../electron/shared/report/report-model.ts';
 
 /** The tests the section charts, first one present wins. */
 const SEQUENTIAL = ['seq1m-q8t1-read', 'seq1m-q1t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-write'] as const;

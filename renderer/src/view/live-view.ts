@@ -1,10 +1,10 @@
 // The Live run page's figures, derived from the runs slice.
-import { testTitle } from '../../../electron/core/model/catalog.ts';
-import { formatNumber } from '../../../electron/core/analysis/units.ts';
+import { testTitle } from '../../../electron/shared/model/catalog.ts';
+import { formatNumber } from '../../../electron/shared/analysis/units.ts';
 import type { LiveRun, LiveSample } from '../stores/runs.ts';
 import { AUTO_LOG_SPREAD } from '../charts/chart-scale.ts';
 import { SERIES_COLORS } from '../charts/colors.ts';
-import { SERIES_DASHES } from '../../../electron/core/report/charts/chart-model.ts';
+import { SERIES_DASHES } from '../../../electron/shared/charts/chart-model.ts';
 
 export interface LiveChartSeries {
   test: string;

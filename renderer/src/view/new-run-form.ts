@@ -1,11 +1,11 @@
 // The New run form's text fields → a BenchSpec the contract accepts, or a sentence saying
 // which field is wrong. The backend parses the spec again; this is for a friendly message.
-import { benchSpecSchema, benchSpecSchemaFor, type BenchSpec, type PresetName } from '../../../electron/core/bench/spec.ts';
-import { resolveSettings, RUN_SETTINGS, settingRange, type RunSettingDef } from '../../../electron/core/model/run-settings.ts';
-import { WORKER_OPTIONS, type WorkerOption } from '../../../electron/core/model/worker-options.ts';
-import { PRESETS, presetKinds, presetStoryGap } from '../../../electron/core/bench/presets.ts';
-import { formatBytes } from '../../../electron/core/analysis/units.ts';
-import { sustainedCostText, type SustainedCostSettings } from '../../../electron/core/analysis/sustained-write.ts';
+import { benchSpecSchema, benchSpecSchemaFor, type BenchSpec, type PresetName } from '../../../electron/shared/model/spec.ts';
+import { resolveSettings, RUN_SETTINGS, settingRange, type RunSettingDef } from '../../../electron/shared/model/run-settings.ts';
+import { WORKER_OPTIONS, type WorkerOption } from '../../../electron/shared/model/worker-options.ts';
+import { PRESETS, presetKinds, presetStoryGap } from '../../../electron/shared/catalog/presets.ts';
+import { formatBytes } from '../../../electron/shared/analysis/units.ts';
+import { sustainedCostText, type SustainedCostSettings } from '../../../electron/shared/analysis/sustained-write.ts';
 
 export interface RunForm {
   target: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SystemOverview } from '../../../electron/core/api/contract.ts';
+import type { SystemOverview } from '../../../electron/shared/contract/contract.ts';
 import { trimCell } from './trim-cell.ts';
 
 const mount = (over: Partial<SystemOverview['mounts'][number]>): SystemOverview['mounts'][number] => ({

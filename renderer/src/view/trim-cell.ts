@@ -1,6 +1,6 @@
 // The Overview's "TRIM reaches the disk" cell: what an audit saw, when one ran; otherwise what the
 // tables say, marked as such, with the command that would look.
-import type { SystemOverview } from '../../../electron/core/api/contract.ts';
+import type { SystemOverview } from '../../../electron/shared/contract/contract.ts';
 
 type Mount = SystemOverview['mounts'][number];
 

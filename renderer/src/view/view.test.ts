@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunRecord, TestResult } from '../../../electron/core/model/results.ts';
+import type { RunRecord, TestResult } from '../../../electron/shared/model/results.ts';
 import { barRows, buildCompareView, chartDomain, labelLayout, labelRoomPx, wrapTickLabel, type CompareView } from './compare-view.ts';
 import { chooseScale, logDomain } from '../charts/chart-scale.ts';
-import type { BarChartModel, SeriesChartModel } from '../../../electron/core/report/charts/chart-model.ts';
-import { downsample } from '../../../electron/core/report/charts/series-charts.ts';
+import type { BarChartModel, SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import { downsample } from '../../../electron/shared/charts/series-charts.ts';
 import { buildSpec, costPreview, formFields, presetDefaults, WORKLOAD_CHOICES } from './new-run-form.ts';
-import { TEST_IDS, testById } from '../../../electron/core/model/catalog.ts';
+import { TEST_IDS, testById } from '../../../electron/shared/model/catalog.ts';
 import { liveSeries, runAnnouncement } from './live-view.ts';
 import type { LiveRun } from '../stores/runs.ts';
 import { dayBoundary } from './date-filter.ts';
@@ -301,8 +301,8 @@ test('axis labels wrap to their share of the axis, whole words, at most three li
 });
 
 test('compare view: workload phases as seconds bars beside the Intel 525 reference runs, lower is better, ranges kept', async () => {
-  const { loadReferenceRuns } = await import('../../../electron/core/formats/reference.ts');
-  const { phaseFigures } = await import('../../../electron/core/bench/kinds/workload.ts');
+  const { loadReferenceRuns } = await import('../../../electron/node/formats/reference.ts');
+  const { phaseFigures } = await import('../../../electron/node/bench/kinds/workload.ts');
   const intel = (await loadReferenceRuns()).filter((r) => r.label.startsWith('Intel 525'));
   assert.equal(intel.length, 2, 'the two Intel 525 reference runs (without and with discard)');
   // A measured run's figures as the kind makes them from the worker's passes (a warm-up left out).

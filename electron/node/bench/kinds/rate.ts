@@ -1,0 +1,121 @@
+// The rate kind: DiskDelta's I/O tests (the CrystalDiskMark grid, seeks, the mix). Each test
+// becomes a `--job` of the worker's `run` verb; its result lines, one per timed run, are
+// aggregated into a median with spread, latency percentiles and trust verdicts.
+import { z } from 'zod';
+import { rateTestParams, testWrites } from '../../../shared/model/catalog.ts';
+import { formatBytes } from '../../../shared/analysis/units.ts';
+import { BenchError } from '../errors.ts';
+import { STATISTICS, type Sample, type TestResult } from '../../../shared/model/results.ts';
+import { aggregateTest } from '../aggregate.ts';
+import { ProgressTracker } from '../progress.ts';
+import { resultWarnings } from '../result-warnings.ts';
+import { runArgv, type WorkerPlan } from '../worker-argv.ts';
+import { planSettingsShape, resolveSettings, settingsOfKind } from '../../../shared/model/run-settings.ts';
+import type { WorkerResult } from '../worker-protocol.ts';
+import type { MeasurementKind } from './kind.ts';
+
+const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
+  target: z.string().min(1),
+  tests: z.array(z.string()).min(1),
+  // Every run setting the rate kind takes, in the table's ranges (model/run-settings.ts).
+  ...planSettingsShape('rate'),
+  sampleMs: z.number().int().min(50).max(10_000),
+  statistic: z.enum(STATISTICS),
+  reuseFile: z.string().optional(),
+});
+
+/**
+ * A test over a span (span=256m) covers the first part of the test file or device, so the span
+ * must fit in the size: refused before anything runs, rather than by the worker halfway through.
+ */
+function refuseSpansBeyondSize(tests: readonly string[], sizeBytes: number): void {
+  for (const test of tests) {
+    const span = rateTestParams(test)?.spanMiB;
+    if (span !== undefined && span * 2 ** 20 > sizeBytes)
+      throw new BenchError(
+        'usage',
+        `${test} covers ${formatBytes(span * 2 ** 20)}, more than the test size of ${formatBytes(sizeBytes)}: raise the size to at least the span, or lower span=`,
+      );
+  }
+}
+
+export const rateKind: MeasurementKind<WorkerPlan> = {
+  id: 'rate',
+  title: 'I/O rate (throughput, IOPS, latency)',
+  planSchema,
+  plan: (spec, preset, tests) => {
+    // The spec's value, else the preset's, else the table's default, for every setting rate takes.
+    const values = resolveSettings('rate', spec, { ...preset });
+    refuseSpansBeyondSize(tests, values.sizeBytes);
+    return {
+      ...values,
+      target: spec.target,
+      tests,
+      // An explicit --runs asks for that many (CrystalDiskMark's 5 × 5 s), unless a precision is asked too.
+      precision: spec.precision ?? (spec.runs !== undefined ? 0 : preset.precision),
+      // Longer runs than the preset's (--duration 5) still get their fewest runs.
+      maxTimeSec: spec.maxTimeSec ?? Math.max(preset.maxTimeSec, values.runs * values.durationSec),
+      sampleMs: 100,
+      statistic: preset.statistic,
+    };
+  },
+  writes: (test) => testWrites(test),
+  start(plan, context) {
+    const worker = context.reuseFile ? { ...plan, reuseFile: context.reuseFile } : plan;
+    const results = new Map<string, WorkerResult[]>();
+    const samples = new Map<string, Map<number, Sample[]>>();
+    const progress = new ProgressTracker(plan, context.emit);
+    let finished = false;
+    return {
+      argv: runArgv(worker),
+      read(m) {
+        if (m.type === 'progress') progress.update(m);
+        else if (m.type === 'sample') {
+          const test = plan.tests[m.job];
+          if (!test) return;
+          const sample: Sample = { tMs: m.t_ms, bytesPerSec: m.bytes_per_sec, iops: m.iops };
+          const perRun = samples.get(test) ?? new Map<number, Sample[]>();
+          samples.set(test, perRun);
+          const series = perRun.get(m.run);
+          // Appended in place: a long run sends thousands of samples (one per 100 ms).
+          if (series) series.push(sample);
+          else perRun.set(m.run, [sample]);
+          context.emit({ type: 'sample', test, run: m.run, ...sample });
+        } else if (m.type === 'result') {
+          const test = plan.tests[m.job];
+          if (test) results.set(test, [...(results.get(test) ?? []), m]);
+        }
+      },
+      results(hello): TestResult[] {
+        if (!finished) progress.finish();
+        finished = true;
+        return plan.tests
+          .filter((t) => results.has(t))
+          .map((t) => {
+            const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map<number, Sample[]>(), plan);
+            result.warnings.push(
+              ...resultWarnings({
+                bytesPerSec: result.bytesPerSec,
+                device: context.target.device,
+                stack: context.target.stack,
+                sizeBytes: hello?.size ?? plan.sizeBytes,
+                memoryBytes: context.system.memoryBytes,
+                write: testWrites(t),
+                buffered: plan.buffered,
+              }),
+            );
+            return result;
+          });
+      },
+      // Every setting it ran with, in the table's order; the interval and time limit only when adaptive.
+      settings: (hello) => ({
+        ...Object.fromEntries(
+          settingsOfKind('rate')
+            .filter((d) => plan.precision > 0 || (d.key !== 'precision' && d.key !== 'maxTimeSec'))
+            .map((d) => [d.key, plan[d.key]]),
+        ),
+        sizeBytes: hello?.size ?? plan.sizeBytes,
+      }),
+    };
+  },
+};

@@ -1,0 +1,341 @@
+// What online discard costs here, measured: the tree workload on a scratch ext4 in a loop file
+// on the user's filesystem, mounted without and then with `discard`, the loop device's discard
+// counters read around each delete; then fstrim's time on it. The scratch filesystem leaves the
+// user's own mount alone; what it changes: the discards reach the loop device and become holes
+// punched in its file, so the cost below that is the backing filesystem's (and its disk's).
+// Root only (losetup, mount). Everything made is removed on every exit path, in `finally`; what a
+// killed run (SIGKILL, power cut) left is found by the pid in its names and removed by the next.
+import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { counted } from '../../../shared/model/display.ts';
+import type { Figure, Warning } from '../../../shared/model/results.ts';
+import { blockLayers, readDiscardCounters, type BlockLayer } from '../../system/discard-audit.ts';
+import { isRunning, listLoopDevices, ownerPid } from '../../system/leftovers.ts';
+import { readMountinfo } from '../../system/mountinfo.ts';
+import { readText } from '../../system/sysfs.ts';
+import { BenchError } from '../errors.ts';
+import { phaseFigures, SEED_TREE } from '../kinds/workload.ts';
+import { must, runCommand as run } from './run-command.ts';
+import { parseFstrimBytes } from './trim-audit.ts';
+import { sweepRemounts } from './remount-record.ts';
+import { treeArgv } from '../worker-argv.ts';
+import { locateWorker, runWorker } from '../worker-client.ts';
+import type { WorkerMessage } from '../worker-protocol.ts';
+import { stderrTail, withStderr } from '../../../shared/model/stderr-tail.ts';
+import { checkTarget } from '../target-check.ts';
+
+/** The seed's Intel 525 (ext4 on LVM on LUKS, 2013): tree delete + sync without and with discard, a weekly fstrim. */
+export const SEED_DISCARD = { deleteOff: 0.71, deleteOn: 2.697, fstrimAbout: 60 } as const;
+
+export interface DiscardSetting {
+  option: 'nodiscard' | 'discard';
+  figures: Figure[];
+  /** Each timed pass's delete phase, seconds (warm-up left out): the spread the verdict judges by. */
+  deleteRuns: number[];
+  /** Discard requests the deepest block layer (`countedOn`) completed during this setting's passes. */
+  discards: number | null;
+  countedOn: string;
+}
+
+export interface DiscardCostResult {
+  files: number;
+  bytes: number;
+  settings: DiscardSetting[];
+  fstrim: { seconds: number; bytes: number | null };
+  verdict: string;
+  /** What killed runs had left and this run removed first, a sentence each. */
+  cleaned: string[];
+  /** Where the tree was written: a scratch ext4 in a loop file, or the user's filesystem remounted. */
+  where: ScratchWhere | RemountWhere;
+  /** What a reader must know to trust the figures (a buffered scratch loop, counters others share). */
+  warnings: Warning[];
+}
+
+export interface ScratchWhere {
+  mode: 'scratch';
+  /** /dev/loopN */
+  device: string;
+  /** The loop's backing file in the user's folder. */
+  image: string;
+  /** The loop reads and writes its file with O_DIRECT (sysfs loop/dio = 1): no page cache between. */
+  directIo: boolean | null;
+}
+
+export interface RemountWhere {
+  mode: 'remount';
+  mountPoint: string;
+  source: string;
+  /** The setting it was found in and put back to. */
+  original: DiscardSetting['option'];
+}
+
+/**
+ * The warning of a run whose discard requests were counted on a disk that other programs use
+ * too: what they sent meanwhile is in the count, which then proves less than it seems.
+ */
+/**
+ * What can be told before anything is set up: root, and a folder on a real disk. The CLI asks
+ * this before it opens the library, so a wrong folder is said as such (and no library is made).
+ */
+export async function checkDiscardCostTarget(folder: string): Promise<void> {
+  if (process.getuid?.() !== 0)
+    throw new BenchError('permission', 'comparing discard on and off needs root (a loop device and mounts): run as root');
+  await checkTarget(folder);
+}
+
+export function sharedCountersWarning(countedOn: string): Warning {
+  return {
+    code: 'shared-counters',
+    message: `the discard requests were counted on ${countedOn}, which other programs use too: any discards they sent during the passes are counted with these`,
+  };
+}
+
+/** /sys/block/loopN/loop/dio: whether the loop device does direct I/O on its backing file; null when sysfs does not say. */
+export async function loopDirectIo(device: string): Promise<boolean | null> {
+  const text = (await readText('/', `/sys/block/${basename(device)}/loop/dio`)).value;
+  return text === null ? null : text === '1';
+}
+
+// Scratch image `.diskdelta-PID-discard-cost.tmp` in the user's folder, mounted on
+// `diskdelta-discard-PID-XXXXXX` in the temp folder. (Not the worker's exact test-file name, so the
+// worker's sweep leaves it alone; this module sweeps its own.)
+const IMAGE_PREFIX = '.diskdelta-';
+const IMAGE_SUFFIX = '-discard-cost.tmp';
+const MOUNT_PREFIX = 'diskdelta-discard-';
+
+/**
+ * What killed discard-cost runs left, of either kind (a remounted filesystem, a scratch ext4), put
+ * right; each sentence also to `onSaid` at once, so that it is said even when the run that swept
+ * then fails or is stopped.
+ */
+export async function sweepDiscardLeftovers(recordDir?: string, onSaid?: (line: string) => void): Promise<string[]> {
+  return [...(await sweepRemounts(recordDir, onSaid)), ...(await sweepDiscardScratch(onSaid))];
+}
+
+/**
+ * Unmount, detach and remove the scratch filesystems of discard-cost runs whose process is gone.
+ * Only loop devices over a file named as above with a dead owner are touched.
+ */
+export async function sweepDiscardScratch(onSaid: (line: string) => void = () => {}): Promise<string[]> {
+  const said: string[] = [];
+  const say = (line: string) => {
+    said.push(line);
+    onSaid(line);
+  };
+  const mounts = (await readMountinfo('/')).value ?? [];
+  for (const loop of await listLoopDevices()) {
+    const file = basename(loop.backFile);
+    const pid = ownerPid(file, IMAGE_PREFIX);
+    if (pid === null || !file.endsWith(IMAGE_SUFFIX) || isRunning(pid)) continue;
+    const mountedOn = mounts.filter((m) => m.source === loop.name).map((m) => m.mountPoint);
+    const stuck: string[] = [];
+    for (const point of mountedOn.reverse()) {
+      const r = await run('umount', [point]);
+      if (r.code !== 0) stuck.push(`${point} (${stderrTail(r.stderr, 2).join('; ') || `umount exit ${r.code}`})`);
+      else if (basename(point).startsWith(MOUNT_PREFIX)) await rmdir(point).catch(() => {});
+    }
+    if (stuck.length) {
+      say(`left the scratch filesystem ${loop.name} of a killed run (pid ${pid}) in place: cannot unmount ${stuck.join(', ')}`);
+      continue;
+    }
+    await run('losetup', ['-d', loop.name]);
+    await rm(loop.backFile, { force: true });
+    const where = mountedOn.length ? `, unmounted from ${mountedOn.join(', ')},` : '';
+    say(`removed the scratch filesystem ${loop.name}${where} and its file ${loop.backFile}, left by a killed run (pid ${pid})`);
+  }
+  return said;
+}
+
+/**
+ * Scratch images of killed runs in `folder` that no loop device holds (a run killed before
+ * losetup): the exact name, a regular file of this user with one link, its pid gone.
+ */
+export async function sweepDiscardImages(folder: string, onSaid: (line: string) => void = () => {}): Promise<string[]> {
+  const held = new Set((await listLoopDevices()).map((l) => l.backFile));
+  const said: string[] = [];
+  const say = (line: string) => {
+    said.push(line);
+    onSaid(line);
+  };
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const m = /^\.diskdelta-(\d+)-discard-cost\.tmp$/.exec(name);
+    const path = join(folder, name);
+    if (!m || isRunning(Number(m[1])) || held.has(path)) continue;
+    const st = await lstat(path).catch(() => null);
+    if (!st?.isFile() || st.uid !== process.geteuid?.() || st.nlink !== 1) continue;
+    await rm(path, { force: true });
+    say(`removed ${path}, the scratch image of a killed run (pid ${m[1]}) that no loop device held`);
+  }
+  return said;
+}
+
+const deleteSeconds = (s: DiscardSetting) => s.figures.find((f) => f.subject === 'delete')?.value ?? null;
+
+export interface TreeOptions {
+  files: number;
+  bytes: number;
+  runs: number;
+  workerPath?: string;
+  signal?: AbortSignal;
+  /** The interrupted error's message: what was put back. */
+  stopped: string;
+}
+
+/**
+ * The tree workload (a warm-up pass and `runs` timed ones) in `folder` as it is mounted now, and
+ * the discard requests the deepest of `layers` completed meanwhile.
+ */
+export async function timeTreeUnder(
+  option: DiscardSetting['option'],
+  folder: string,
+  layers: BlockLayer[],
+  o: TreeOptions,
+): Promise<DiscardSetting> {
+  const deepest = layers.slice(-1);
+  const before = await readDiscardCounters(deepest);
+  const passes: Array<Extract<WorkerMessage, { type: 'phase' }>> = [];
+  let info: Extract<WorkerMessage, { type: 'workload' }> | null = null;
+  const args = treeArgv({ target: folder, runs: o.runs, warmupPasses: 1, files: o.files, bytes: o.bytes });
+  const exit = await runWorker(args, {
+    workerPath: o.workerPath ?? locateWorker(),
+    ...(o.signal ? { signal: o.signal } : {}),
+    onMessage: (m) => {
+      if (m.type === 'phase') passes.push(m);
+      else if (m.type === 'workload') info = m;
+    },
+    onInvalid: () => {},
+  });
+  if (o.signal?.aborted) throw new BenchError('interrupted', o.stopped);
+  if (exit.code !== 0)
+    throw BenchError.fromWorker(
+      undefined,
+      withStderr(`the tree workload failed (worker exit ${exit.code ?? exit.signal})`, exit.stderr),
+      exit.code,
+    );
+  // Discards a filesystem issues online are sent when its journal commits: wait for that.
+  await run('sync', []);
+  const after = await readDiscardCounters(deepest);
+  const b = before[0]?.counters;
+  const a = after[0]?.counters;
+  const on = deepest[0];
+  return {
+    option,
+    figures: phaseFigures(passes, info),
+    deleteRuns: passes.filter((p) => !p.warmup && p.phase === 'delete').map((p) => p.seconds),
+    discards: a && b ? a.ios - b.ios : null,
+    countedOn: on ? `${on.kind} ${on.name}` : 'no block device',
+  };
+}
+
+/** fstrim's wall time on a mounted filesystem and what it reported trimmed. */
+export async function timeFstrim(mountpoint: string): Promise<DiscardCostResult['fstrim']> {
+  const started = performance.now();
+  const out = await must('fstrim', ['-v', mountpoint]);
+  return { seconds: (performance.now() - started) / 1000, bytes: parseFstrimBytes(out) };
+}
+
+/**
+ * The sentence: what online discard costs per tree delete here, beside the seed's figures. A
+ * difference inside both settings' ranges of runs is noise and said so, not printed as a cost
+ * (a negative "cost" was); with one run each there is no range, and the sentence says that.
+ */
+export function costVerdict(settings: DiscardSetting[], fstrim: DiscardCostResult['fstrim'], files: number, runs: number): string {
+  const off = settings.find((s) => s.option === 'nodiscard');
+  const on = settings.find((s) => s.option === 'discard');
+  const without = off ? deleteSeconds(off) : null;
+  const withIt = on ? deleteSeconds(on) : null;
+  const cost = without !== null && withIt !== null ? withIt - without : null;
+  const tree = files >= 1000 ? `${Math.round(files / 1000)}k-file delete` : `${files}-file delete`;
+  // Two decimals read 0.00 s for what a small tree (a --size look) takes: below 0.1 s, milliseconds.
+  const secs = (v: number | null) => (v === null ? 'not timed' : `${v.toFixed(Math.abs(v) < 0.1 ? 3 : 2)} s`);
+  const both = `${secs(without)} without, ${secs(withIt)} with`;
+  const range = (s: DiscardSetting | undefined) =>
+    s && s.deleteRuns.length > 1 ? { min: Math.min(...s.deleteRuns), max: Math.max(...s.deleteRuns) } : null;
+  const [a, b] = [range(off), range(on)];
+  const overlap = a && b ? a.min <= b.max && b.min <= a.max : null;
+  let head: string;
+  if (cost === null) head = `what online discard costs per ${tree} here is not known: a delete was not timed (${both})`;
+  else if (overlap)
+    head = `online discard costs nothing measurable per ${tree} here (${both}: within each other's range over ${counted(runs, 'run')})`;
+  else if (cost <= 0) head = `online discard costs nothing per ${tree} here (${both}: ${secs(-cost)} less with it)`;
+  else head = `online discard costs ${secs(cost)} per ${tree} here (${both})`;
+  const oneRun = overlap === null && cost !== null ? '; one run each: no range to tell a cost from noise (--runs 3)' : '';
+  return (
+    `${head}${oneRun}; a fstrim after ${runs + 1} such trees took ${secs(fstrim.seconds)}. ` +
+    `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
+    `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`
+  );
+}
+
+export async function runDiscardCost(
+  folder: string,
+  options: {
+    files?: number;
+    bytes?: number;
+    runs?: number;
+    workerPath?: string;
+    signal?: AbortSignal;
+    /** Each sentence of what killed runs had left and this one put right, said at once. */
+    onCleaned?: (line: string) => void;
+    /** Called once the scratch loop is attached, before anything is timed (tests look at it then). */
+    onScratch?: (scratch: ScratchWhere) => Promise<void> | void;
+  } = {},
+): Promise<DiscardCostResult> {
+  await checkDiscardCostTarget(folder);
+  const files = options.files ?? SEED_TREE.files;
+  const bytes = options.bytes ?? SEED_TREE.bytes;
+  const runs = options.runs ?? 3;
+  const cleaned = [
+    ...(await sweepDiscardLeftovers(undefined, options.onCleaned)),
+    ...(await sweepDiscardImages(folder, options.onCleaned)),
+  ];
+  const image = join(folder, `${IMAGE_PREFIX}${process.pid}${IMAGE_SUFFIX}`);
+  const stopped = 'stopped: the scratch filesystem is removed';
+  const stopIfAsked = () => {
+    if (options.signal?.aborted) throw new BenchError('interrupted', stopped);
+  };
+  let device: string | null = null;
+  let mountpoint: string | null = null;
+  try {
+    await must('truncate', ['-s', String(Math.max(2 * bytes, 512 * 2 ** 20) + files * 8192), image]);
+    // Direct I/O: without it the loop reads and writes its file through the page cache, so the
+    // tree's syncs end in RAM and a delete's discards are timed against cached pages (the same
+    // tree took 18.65 s / 3.64 s in the folder and 5.25 s / 1.36 s in a buffered loop).
+    device = (await must('losetup', ['--direct-io=on', '-f', '--show', image])).trim();
+    const where: ScratchWhere = { mode: 'scratch', device, image, directIo: await loopDirectIo(device) };
+    await must('mkfs.ext4', ['-q', '-E', 'nodiscard', device]);
+    await options.onScratch?.(where);
+    mountpoint = await mkdtemp(join(tmpdir(), `${MOUNT_PREFIX}${process.pid}-`));
+    const loop = blockLayers([{ kind: 'loop', name: basename(device), details: {} }]);
+    const settings: DiscardSetting[] = [];
+    let fstrim: DiscardCostResult['fstrim'] = { seconds: 0, bytes: null };
+    for (const option of ['nodiscard', 'discard'] as const) {
+      stopIfAsked();
+      await must('mount', ['-o', option, device, mountpoint]);
+      settings.push(await timeTreeUnder(option, mountpoint, loop, { files, bytes, runs, ...options, stopped }));
+      stopIfAsked();
+      if (option === 'nodiscard') fstrim = await timeFstrim(mountpoint);
+      await must('umount', [mountpoint]);
+    }
+    const verdict = costVerdict(settings, fstrim, files, runs);
+    const warnings: Warning[] =
+      where.directIo === true
+        ? []
+        : [
+            {
+              code: 'buffered-io',
+              message: `the scratch loop device could not do direct I/O on the filesystem of ${folder} (sysfs loop/dio ${where.directIo === false ? 'is 0' : 'says nothing'}): its writes and syncs may end in RAM, so these seconds can be shorter than the disk's`,
+            },
+          ];
+    return { files, bytes, settings, fstrim, verdict, cleaned, where, warnings };
+  } finally {
+    // Each step on its own: one failing must not leave the others behind.
+    if (mountpoint) {
+      await run('umount', [mountpoint]);
+      await rmdir(mountpoint).catch(() => {});
+    }
+    if (device) await run('losetup', ['-d', device]);
+    await rm(image, { force: true });
+  }
+}
