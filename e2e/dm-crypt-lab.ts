@@ -286,7 +286,7 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     // AES-NI (emulated) for the guest's dm-crypt. Node 24 in the guest died now and then under this
     // emulation in CI (V8's JIT-page CHECK as SIGTRAP, or SIGSEGV), with PKU on and off; boots of
     // this CPU running V8-heavy work only (`diskdelta --help` 3 times, type stripping of
-    // electron/core 2, JIT churn 4, and 12 under qemu-user's TCG) saw no death, so no flag of it
+    // the engine's tests 2, JIT churn 4, and 12 under qemu-user's TCG) saw no death, so no flag of it
     // is known to be the cause: lab-node-death.ts names each death and runs only that one again.
     '-cpu',
     'max',

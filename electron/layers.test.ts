@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
-import { CORE_LAYERS, LAYERS, layersRule } from '../eslint-rules/layers.js';
+import { LAYERS, layersRule, NODE_LAYERS, SHARED_LAYERS } from '../eslint-rules/layers.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -36,52 +36,85 @@ async function problems(code: string, path: string): Promise<string[]> {
   return (result?.messages ?? []).filter(layering).map((m) => m.message);
 }
 
-test('the tree keeps its layers: no upward import in core, no Electron in core, no Node in the renderer', async () => {
+test('the tree keeps its layers: no upward import, nothing outside shared/ from shared/, no Node in the page, no Electron outside its glue', async () => {
   const results = await layeringOnly().lintFiles(['electron', 'renderer']);
   const found = results.flatMap((r) => r.messages.filter(layering).map((m) => `${r.filePath.slice(ROOT.length)}:${m.line}: ${m.message}`));
   assert.deepEqual(found, []);
 });
 
-test('every folder of core/ has its place in the order of layers (a new one must be added there)', () => {
-  const folders = readdirSync(new URL('.', import.meta.url), { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name);
+test('every folder of shared/ and node/ has its place in the order of layers (a new one must be added there)', () => {
+  const folders = (dir: string) =>
+    readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
   assert.deepEqual(
-    folders.filter((f) => !CORE_LAYERS.includes(f)),
+    folders('./shared/').filter((f) => !SHARED_LAYERS.includes(f)),
     [],
-    'add the folder to CORE_LAYERS in eslint-rules/layers.js, in order',
+    'add the folder to SHARED_LAYERS in eslint-rules/layers.js, in order',
   );
+  assert.deepEqual(
+    folders('./node/').filter((f) => !NODE_LAYERS.includes(f)),
+    [],
+    'add the folder to NODE_LAYERS in eslint-rules/layers.js, in order',
+  );
+  // Where a file runs is its folder: nothing is left in the old engine folder.
+  assert.deepEqual(folders('./').sort(), ['cli', 'main', 'node', 'preload', 'server', 'shared']);
 });
 
-test('an upward import inside core fails (system importing analysis)', async () => {
-  const found = await problems(
-    "import { ratio } from '../analysis/compare.ts';\nexport const x = ratio;",
-    'electron/core/system/planted.ts',
-  );
+test('an upward import fails: node/system importing node/bench, shared/model importing shared/analysis', async () => {
+  const found = await problems("import { x } from '../bench/orchestrator.ts';\nexport const y = x;", 'electron/node/system/planted.ts');
   assert.equal(found.length, 1);
-  assert.match(found[0]!, /system may not import analysis/);
+  assert.match(found[0]!, /node\/system may not import node\/bench/);
+  const [message] = await problems("export { ratio } from '../analysis/compare.ts';", 'electron/shared/model/planted.ts');
+  assert.match(message ?? '', /shared\/model may not import shared\/analysis .*: shared\/model may import only nothing outside itself/);
 });
 
-test('core importing the CLI (outside core) or Electron fails', async () => {
+test('shared/ imports nothing outside itself: not node/, the CLI, the renderer, Node or Electron', async () => {
+  const from = 'electron/shared/analysis/planted.ts';
   assert.match(
-    (await problems("import { main } from '../../cli/main.ts';", 'electron/core/bench/planted.ts'))[0] ?? '',
-    /bench may not import cli/,
+    (await problems("import { x } from '../../node/store/library.ts';", from))[0] ?? '',
+    /imports nothing outside electron\/shared\//,
+  );
+  assert.match((await problems("import { x } from '../../cli/main.ts';", from))[0] ?? '', /imports nothing outside electron\/shared\//);
+  assert.match(
+    (await problems("import { x } from '../../../renderer/src/report/report-view.ts';", from))[0] ?? '',
+    /imports nothing outside electron\/shared\//,
   );
   assert.match(
-    (await problems("import { app } from 'electron';", 'electron/core/api/planted.ts'))[0] ?? '',
+    (await problems("import { readFileSync } from 'node:fs';", from))[0] ?? '',
+    /may not import the package "node:fs".*electron\/node/,
+  );
+  assert.match((await problems("import { app } from 'electron';", from))[0] ?? '', /may not import the package "electron"/);
+  assert.deepEqual(await problems("import { TESTS } from '../model/catalog.ts';", from), []);
+});
+
+test('node/ may import shared/ and the layers below it, not the CLI or Electron', async () => {
+  assert.deepEqual(
+    await problems(
+      "import { TESTS } from '../../shared/model/catalog.ts';\nimport { x } from '../system/sysfs.ts';",
+      'electron/node/bench/planted.ts',
+    ),
+    [],
+  );
+  assert.match(
+    (await problems("import { main } from '../../cli/main.ts';", 'electron/node/bench/planted.ts'))[0] ?? '',
+    /node\/bench may not import cli/,
+  );
+  assert.match(
+    (await problems("import { app } from 'electron';", 'electron/node/api/planted.ts'))[0] ?? '',
     /may not import the package "electron"/,
   );
 });
 
-test('the renderer importing Node or a core internal fails; the contract and shared pure modules pass', async () => {
+test('the renderer importing Node or node/ fails; shared/ passes, the contract for types', async () => {
   assert.match((await problems("import { readFileSync } from 'node:fs';", 'renderer/src/planted.ts'))[0] ?? '', /"node:fs"/);
   assert.match(
-    (await problems("import { openLibrary } from './node/store/library.ts';", 'renderer/src/planted.ts'))[0] ?? '',
-    /renderer may not import store/,
+    (await problems("import { openLibrary } from '../../electron/node/store/library.ts';", 'renderer/src/planted.ts'))[0] ?? '',
+    /renderer may not import node\/store/,
   );
   assert.deepEqual(
     await problems(
-      "import type { CONTRACT } from './shared/contract/contract.ts';\nimport { TESTS } from './shared/model/catalog.ts';",
+      "import type { CONTRACT } from '../../electron/shared/contract/contract.ts';\nimport { TESTS } from '../../electron/shared/model/catalog.ts';",
       'renderer/src/planted.ts',
     ),
     [],
@@ -90,38 +123,38 @@ test('the renderer importing Node or a core internal fails; the contract and sha
 
 test('the renderer takes only types from the contract: a value (zod schemas and all) would be bundled into it', async () => {
   assert.match(
-    (await problems("import { MAX_LIST_PAGE } from './shared/contract/contract.ts';", 'renderer/src/planted.ts'))[0] ?? '',
-    /renderer may import only types from \.\.\/\.\.\/electron\/core\/api\/contract\.ts/,
+    (await problems("import { MAX_LIST_PAGE } from '../../electron/shared/contract/contract.ts';", 'renderer/src/planted.ts'))[0] ?? '',
+    /renderer may import only types from \.\.\/\.\.\/electron\/shared\/contract\/contract\.ts/,
   );
   assert.match(
-    (await problems("import { type ApiError, CONTRACT } from './shared/contract/contract.ts';", 'renderer/src/planted.ts'))[0] ?? '',
+    (
+      await problems("import { type ApiError, CONTRACT } from '../../electron/shared/contract/contract.ts';", 'renderer/src/planted.ts')
+    )[0] ?? '',
     /only types/,
   );
-  assert.deepEqual(await problems("import { type ApiError } from './shared/contract/contract.ts';", 'renderer/src/planted.ts'), []);
-});
-
-test('electron/main and electron/preload have their places: core may not import them, the preload only the contract and bridge', async () => {
-  assert.match(
-    (await problems("import { x } from '../../main/main.ts';", 'electron/core/api/planted.ts'))[0] ?? '',
-    /api may not import main/,
-  );
-  assert.match((await problems("import { x } from './main/main.ts';", 'electron/cli/planted.ts'))[0] ?? '', /cli may not import main/);
-  assert.match(
-    (await problems("import { openLibrary } from './node/store/library.ts';", 'electron/preload/planted.ts'))[0] ?? '',
-    /preload may not import store/,
-  );
   assert.deepEqual(
-    await problems(
-      "import { app } from 'electron';\nimport { openBackend } from './node/api/backend.ts';\nimport { renderReportHtmlLazily } from '../renderer/src/report/report-html-lazy.ts';",
-      'electron/main/planted.ts',
-    ),
+    await problems("import { type ApiError } from '../../electron/shared/contract/contract.ts';", 'renderer/src/planted.ts'),
     [],
   );
 });
 
-test('a lower layer importing a higher one is named with what it may import', async () => {
-  const [message] = await problems("export { x } from '../api/contract.ts';", 'electron/shared/model/planted.ts');
-  assert.match(message ?? '', /model may not import api .*: model may import only nothing outside itself/);
+test('electron/main and electron/preload have their places: node/ may not import them, the preload only the contract and bridge', async () => {
+  assert.match(
+    (await problems("import { x } from '../../main/main.ts';", 'electron/node/api/planted.ts'))[0] ?? '',
+    /node\/api may not import main/,
+  );
+  assert.match((await problems("import { x } from '../main/main.ts';", 'electron/cli/planted.ts'))[0] ?? '', /cli may not import main/);
+  assert.match(
+    (await problems("import { openLibrary } from '../node/store/library.ts';", 'electron/preload/planted.ts'))[0] ?? '',
+    /preload may not import node\/store/,
+  );
+  assert.deepEqual(
+    await problems(
+      "import { app } from 'electron';\nimport { openBackend } from '../node/api/backend.ts';\nimport { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';",
+      'electron/main/planted.ts',
+    ),
+    [],
+  );
 });
 
 test('model/ has no import cycle, type-only imports included (a cycle means one module is two)', () => {

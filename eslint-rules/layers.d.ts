@@ -6,8 +6,11 @@ export interface Layer {
   dirs: string[];
   mayImport?: string[];
   mayImportPaths?: string[];
+  typeOnlyPaths?: string[];
   forbidPackages?: { name: string; why?: string }[];
+  confinedTo?: string;
 }
-export declare const CORE_LAYERS: string[];
+export declare const SHARED_LAYERS: string[];
+export declare const NODE_LAYERS: string[];
 export declare const LAYERS: Layer[];
 export declare const layersRule: Rule.RuleModule;

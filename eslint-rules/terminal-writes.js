@@ -60,7 +60,7 @@ export const terminalWritesRule = {
 
 /** Where the rule applies: everything that prints CLI, `serve` or launcher text. */
 export const TERMINAL_WRITES = {
-  files: ['electron/cli/**/*.ts', 'electron/server/**/*.ts', 'electron/core/**/*.ts', 'bin/**/*.js'],
+  files: ['electron/cli/**/*.ts', 'electron/server/**/*.ts', 'electron/node/**/*.ts', 'electron/shared/**/*.ts', 'bin/**/*.js'],
   ignores: ['**/*.test.ts', '**/*.fuzz.ts', '**/fixtures/**'],
   // run-cli-in-process.ts is the tests' capture of what the writer writes: it replaces the writes.
   writers: ['electron/cli/terminal.ts', 'electron/cli/run-cli-in-process.ts'],

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CORE_LAYERS } from '../eslint-rules/layers.js';
+import { NODE_LAYERS, SHARED_LAYERS } from '../eslint-rules/layers.js';
 import { TEST_IDS } from '../electron/shared/model/catalog.ts';
 import { RUN_SOURCES } from '../electron/shared/model/figure-terms.ts';
 import { foreignToolNames, formatsText } from '../electron/shared/model/source-formats.ts';
@@ -26,9 +26,10 @@ test('the README starts with the two commands, as .ci/run and npm start expect t
   assert.ok(readme.split('\n').length <= 200, `the README is ${readme.split('\n').length} lines: move detail to docs/`);
 });
 
-test("the README's order of core layers is eslint-rules/layers.js's, every layer named", () => {
-  const chain = /model → [a-z →\n]+ → api/.exec(readme)?.[0].replace(/\s+/g, ' ');
-  assert.equal(chain, CORE_LAYERS.join(' → '));
+test("the README's order of layers in shared/ and node/ is eslint-rules/layers.js's, every layer named", () => {
+  const chain = (side: string) => new RegExp(`${side}: ([a-z →\\n]+)`).exec(readme)?.[1]!.replace(/\s+/g, ' ').trim();
+  assert.equal(chain('shared'), SHARED_LAYERS.join(' → '));
+  assert.equal(chain('node'), NODE_LAYERS.join(' → '));
 });
 
 test('every page the README points to exists', () => {

@@ -45,7 +45,7 @@ test('a direct write, a console call or a stream passed on fails; asking isTTY p
   const at = 'electron/cli/commands/planted.ts';
   assert.match((await problems("process.stderr.write('x');", at))[0] ?? '', /process\.stderr\.write reaches the terminal unescaped/);
   assert.match((await problems("process['stdout'].write('x');", at))[0] ?? '', /process\.stdout\.write/);
-  assert.match((await problems("console.error('x');", 'electron/core/api/planted.ts'))[0] ?? '', /console\.error/);
+  assert.match((await problems("console.error('x');", 'electron/node/api/planted.ts'))[0] ?? '', /console\.error/);
   assert.match((await problems('const w = process.stdout.write.bind(process.stdout);', at))[0] ?? '', /process\.stdout\.write/);
   assert.match((await problems('src.pipe(process.stdout);', 'electron/server/planted.ts'))[0] ?? '', /passed on as a stream/);
   assert.match((await problems("process.stderr.write('x');", 'bin/planted.js'))[0] ?? '', /unescaped/);

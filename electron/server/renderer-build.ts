@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What the renderer bundle is made of: its own sources and the core modules it imports. */
-const SOURCES = ['renderer', 'electron/core', 'vite.config.ts'];
+const SOURCES = ['renderer', 'electron/shared', 'vite.config.ts'];
 
 export type RendererState = { state: 'fresh' } | { state: 'missing' | 'stale'; newest: string };
 

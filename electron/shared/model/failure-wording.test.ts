@@ -49,9 +49,9 @@ it("no worker failure message names a CLI flag (usage errors excepted: they are 
   );
 });
 
-it('no core BenchError message outside usage names a CLI flag', () => {
+it('no BenchError message of shared/ or node/ outside usage names a CLI flag', () => {
   // The fixtures hold sysfs trees with symlink loops: the sources are what git tracks.
-  const listed = spawnSync('git', ['ls-files', 'electron/core/*.ts'], { cwd: root, encoding: 'utf8' }).stdout;
+  const listed = spawnSync('git', ['ls-files', 'electron/node/*.ts', 'electron/shared/*.ts'], { cwd: root, encoding: 'utf8' }).stdout;
   const files = listed
     .split('\n')
     .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.includes('/fixtures/'))
@@ -63,7 +63,7 @@ it('no core BenchError message outside usage names a CLI flag', () => {
     for (const m of source.matchAll(/new BenchError\(\s*'([\w-]+)',([\s\S]{0,600}?)\)\s*;/g)) {
       // 'usage' names the setting; discard-cost's --remount and the job file are CLI-only ways.
       if (m[1] === 'usage' || /--remount|--job/.test(m[2]!)) continue;
-      if (FLAG.test(m[2]!)) offending.push(`${file.pathname.split('/electron/core/')[1]}: ${m[1]}: ${m[2]!.trim().slice(0, 120)}`);
+      if (FLAG.test(m[2]!)) offending.push(`${file.pathname.split('/electron/')[1]}: ${m[1]}: ${m[2]!.trim().slice(0, 120)}`);
     }
   }
   assert.deepEqual(offending, []);
@@ -74,7 +74,7 @@ it("no warning or refusal a measurement stores names one of `run`'s flags: the a
   const flags = new Set([...RUN_SETTINGS.map((s) => s.flag), 'db', 'mode', 'tarball', 'runs', 'duration', 'max-time']);
   const listed = spawnSync(
     'git',
-    ['ls-files', 'electron/core/bench/*.ts', 'electron/core/crypto/*.ts', 'electron/core/analysis/*.ts', 'electron/core/system/*.ts'],
+    ['ls-files', 'electron/node/bench/*.ts', 'electron/node/crypto/*.ts', 'electron/shared/analysis/*.ts', 'electron/node/system/*.ts'],
     {
       cwd: root,
       encoding: 'utf8',
