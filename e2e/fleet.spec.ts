@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 
-const FIXTURES = join(import.meta.dirname, '..', 'electron', 'core', 'formats', 'fixtures');
+const FIXTURES = join(import.meta.dirname, '..', 'electron', 'node', 'formats', 'fixtures');
 const SLOW = '198.18.245.18:8765';
 
 async function serious(page: Page): Promise<string[]> {

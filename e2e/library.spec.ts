@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
-const FIXTURES = join(import.meta.dirname, '..', 'electron', 'core', 'formats', 'fixtures');
+const FIXTURES = join(import.meta.dirname, '..', 'electron', 'node', 'formats', 'fixtures');
 
 async function importFiles(page: Page, files: string[]): Promise<void> {
   await page.getByTestId('import-input').setInputFiles(files);

@@ -1,5 +1,5 @@
 // `npm run bench:fleet [-- HOSTS]`: the fleet view at fleet size (issue #26): SYNTHETIC runs of
-// 1,000 hosts × 10 tests (a tenth on hard disks), compared (core/analysis/fleet-compare.ts) and
+// 1,000 hosts × 10 tests (a tenth on hard disks), compared (shared/analysis/fleet-compare.ts) and
 // rendered as `diskdelta fleet compare` prints it, and as --json. Target: compare + text under
 // 1 s. A benchmark, not a test: it prints figures and never fails on a slow machine. The
 // reference measured in the same run is JSON.stringify of the same runs, a floor every

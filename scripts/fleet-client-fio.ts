@@ -2,12 +2,12 @@
 // scripts/bench-fleet-page.ts: each entry is a real fio 3.33 client_stats entry (the five-host
 // fleet lab's fixture) with the host, the job's options and its figures changed, so the import
 // reads every field fio writes. Written without fio's indentation: fio's own layout of 10,000
-// entries is ~63 MB, past the 50 MiB import limit (core/model/import-limits.ts); the parser does
+// entries is ~63 MB, past the 50 MiB import limit (shared/model/import-limits.ts); the parser does
 // not care about whitespace.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const FIXTURE = join(import.meta.dirname, '..', 'electron', 'core', 'formats', 'fixtures', 'fio-3.33-client-5-throttled-hosts.json');
+const FIXTURE = join(import.meta.dirname, '..', 'electron', 'node', 'formats', 'fixtures', 'fio-3.33-client-5-throttled-hosts.json');
 
 /** The ten jobs every host runs: the CrystalDiskMark grid, the 70/30 mix and a four-thread random read. */
 const JOBS: Array<{ name: string; rw: string; bs: number; iodepth: number; numjobs: number; sequential: boolean }> = [
@@ -43,7 +43,7 @@ function latency(template: Latency, meanNs: number): Latency {
 /**
  * fio's figures of one direction at this rate, over 3 s. Each I/O's latency is what the queue
  * depth makes of the rate, plus the host's number in ns: no two hosts measure alike (the library
- * keeps two identical measurements as one, core/store/run-fingerprint.ts).
+ * keeps two identical measurements as one, node/store/run-fingerprint.ts).
  */
 function direction(template: Record<string, unknown>, bytesPerSec: number, bs: number, inFlight: number, host: number) {
   const runtime = 3000;

@@ -3,7 +3,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { exitCodeOf } from '../shared/model/failures.ts';
 
-// From the one list of exit codes (core/model/failures.ts), which --help prints.
+// From the one list of exit codes (shared/model/failures.ts), which --help prints.
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = exitCodeOf('internal');
 export const EXIT_USAGE = exitCodeOf('usage');

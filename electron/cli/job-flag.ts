@@ -1,5 +1,5 @@
 // `diskdelta run --job bs=128k,qd=32,threads=1,pattern=seq,rw=read`: a rate test by its
-// parameters, keys from the one key table (core/model/test-params.ts). It becomes the test id of
+// parameters, keys from the one key table (shared/model/test-params.ts). It becomes the test id of
 // those parameters: the catalog's where it lists them (bs=4k,qd=1,rw=randread is rnd4k-q1t1-read),
 // else one of the same scheme (seq128k-q32t1-read) that parses back to them.
 import { testIdFor } from '../shared/model/catalog.ts';

@@ -1,5 +1,5 @@
 // The `diskdelta` command: a table of subcommands, each in commands/<name>.ts.
-// Exit codes: the one list in core/model/failures.ts, printed by --help; no command returns
+// Exit codes: the one list in shared/model/failures.ts, printed by --help; no command returns
 // a status outside it.
 import { exitCodesHelp } from '../shared/model/failures.ts';
 import { UsageError, EXIT_USAGE } from './args.ts';

@@ -1,5 +1,5 @@
 // The run settings' CLI flags, their --help lines and their parsing, from the one table
-// (core/model/run-settings.ts): a setting added there is a flag of `diskdelta run` with no edit here.
+// (shared/model/run-settings.ts): a setting added there is a flag of `diskdelta run` with no edit here.
 import { inRange, rangeText, RUN_SETTINGS, settingRange, valueText, type RunSettingDef } from '../shared/model/run-settings.ts';
 import { WORKER_OPTIONS, type WorkerOption } from '../shared/model/worker-options.ts';
 import { MAX_SIZE_BYTES, parseCount, parseDuration, parseDurationOrZero, parseSize, UsageError } from './args.ts';

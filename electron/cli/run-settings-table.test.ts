@@ -1,5 +1,5 @@
-// The run settings are one table (core/model/run-settings.ts) over the worker's options
-// (core/model/worker-options.ts): a setting added to the tables alone is in the spec's schema,
+// The run settings are one table (shared/model/run-settings.ts) over the worker's options
+// (shared/model/worker-options.ts): a setting added to the tables alone is in the spec's schema,
 // the CLI's flags and --help, the New run form, the rate kind's plan and the worker's argv, and
 // in the C header the worker's parser is generated from. Ranges are the worker option's.
 import { describe, test } from 'node:test';
@@ -178,7 +178,7 @@ test('the same class in other commands: fleet run --size 1B and working-set --ss
 });
 
 describe("a kind's settings: the table's `kinds` alone", () => {
-  const bench = fileURLToPath(new URL('../core/bench/', import.meta.url));
+  const bench = fileURLToPath(new URL('../node/bench/', import.meta.url));
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
       e.isDirectory() && e.name !== 'fixtures'

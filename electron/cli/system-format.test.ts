@@ -1,5 +1,5 @@
 // The CLI's text views of machine facts (system-format.ts) on the fixture machines of
-// core/system/fixtures: every fact is named in words, never by the model's keys.
+// node/system/fixtures: every fact is named in words, never by the model's keys.
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';

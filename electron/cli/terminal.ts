@@ -1,6 +1,6 @@
 // THE writer of the CLI for people: everything a command, `serve` or the launcher prints goes
 // through here, so that a label, an imported name, a path or a child's message can never send
-// escape sequences to the user's terminal (see core/model/display.ts). The ESLint rule
+// escape sequences to the user's terminal (see shared/model/display.ts). The ESLint rule
 // diskdelta/terminal-writes (eslint-rules/terminal-writes.js) keeps every other module from
 // writing to stdout or stderr itself.
 //

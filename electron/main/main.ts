@@ -24,7 +24,7 @@ const DEV_ICON = join(APP_ROOT, 'assets', 'icons', '512x512.png');
 // The worker and the reference runs: shipped as extra resources when packaged (electron-builder.yml).
 if (app.isPackaged) process.env.DISKDELTA_WORKER ??= join(process.resourcesPath, 'diskdelta-worker');
 // The privileged helper: the .deb installs a policy naming it; an AppImage can only offer this
-// copy to pkexec's generic action (core/bench/privilege/elevation.ts).
+// copy to pkexec's generic action (node/bench/privilege/elevation.ts).
 if (app.isPackaged) process.env.DISKDELTA_BUNDLED_HELPER ??= join(process.resourcesPath, 'diskdelta-helper');
 else process.env.DISKDELTA_WORKER ??= join(APP_ROOT, 'native', 'build', 'diskdelta-worker');
 const REFERENCE_DIR = app.isPackaged ? join(process.resourcesPath, 'reference') : join(APP_ROOT, 'assets', 'reference');

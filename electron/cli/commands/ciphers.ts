@@ -1,4 +1,4 @@
-// `diskdelta ciphers [--json]`: the cipher ceilings of this CPU (core/crypto/cipher-ceilings.ts).
+// `diskdelta ciphers [--json]`: the cipher ceilings of this CPU (node/crypto/cipher-ceilings.ts).
 import { parseCount, parseDuration, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DEFAULT_ROUNDS, measureCipherCeilings } from '../../node/crypto/cipher-ceilings.ts';
 import { formatCipherCeilings } from '../cipher-text.ts';

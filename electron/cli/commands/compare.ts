@@ -1,5 +1,5 @@
 // `diskdelta compare ID ID…`: the runs side by side, ratios to the first. The figures come
-// from core/analysis/compare.ts, the same comparison the app and the reports show.
+// from shared/analysis/compare.ts, the same comparison the app and the reports show.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, parseRunId, parseUnitFlag, requireRuns, withLibrary } from '../library-cli.ts';
 import { compareRuns } from '../../shared/analysis/compare.ts';

@@ -1,6 +1,6 @@
 // `diskdelta encryption --target DIR`: what dm-crypt costs on this disk and CPU — measured on a
 // throwaway mapping (or the existing one under DIR), explained (which ceiling holds) and
-// forecast (core/crypto/encryption-run.ts, core/analysis/encryption.ts).
+// forecast (node/crypto/encryption-run.ts, shared/analysis/encryption.ts).
 import { DM_CRYPT_FLAGS, type DmCryptFlag, type Throwaway } from '../../node/crypto/throwaway.ts';
 import { measureEncryptionCost, type EncryptionSpec } from '../../node/crypto/encryption-run.ts';
 import { formatEncryptionReport } from '../encryption-text.ts';

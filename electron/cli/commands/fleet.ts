@@ -1,6 +1,6 @@
 // `diskdelta fleet run|compare`: many hosts through fio's own client/server engine (issue #26).
-// run: core/bench/fleet (job file, probe, fio --client, import, one run per host).
-// compare: core/analysis/fleet-compare.ts over the library's per-host runs.
+// run: node/bench/fleet (job file, probe, fio --client, import, one run per host).
+// compare: shared/analysis/fleet-compare.ts over the library's per-host runs.
 import { readRegularFileSync } from '../../node/files/read-bounded.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
 import { parseSettingOf } from '../run-setting-flags.ts';

@@ -53,7 +53,7 @@ const SPEC_FIELDS = {
   /** The `tarball` workload: the user's own tarball to extract (absolute path; tar reads it). */
   tarball: z.string().startsWith('/').optional(),
   /**
-   * Also measure what dm-crypt costs (core/crypto/encryption-run.ts): the run's tests on a
+   * Also measure what dm-crypt costs (node/crypto/encryption-run.ts): the run's tests on a
    * throwaway mapping (or the existing one under the target) and on the device beneath.
    * Root only; the orchestrator itself ignores it.
    */

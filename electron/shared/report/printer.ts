@@ -28,7 +28,7 @@ export function isPdf(bytes: Uint8Array): boolean {
 
 /**
  * The report view rendered to one self-contained HTML text. The view is the renderer's
- * (renderer/src/report/report-html.ts) and core imports nothing outside core/, so each front
- * end hands it in (renderer/src/report/report-html-lazy.ts loads it on first use).
+ * (renderer/src/report/report-html.ts) and shared/ imports nothing outside itself, so each
+ * front end hands it in (renderer/src/report/report-html-lazy.ts loads it on first use).
  */
 export type ReportHtml = (doc: ReportDocument | FleetReportDocument) => string | Promise<string>;

@@ -1,4 +1,4 @@
-// A bar chart model (core/report/charts/chart-model.ts) drawn as plain SVG at a given width:
+// A bar chart model (shared/charts/chart-model.ts) drawn as plain SVG at a given width:
 // one bar per run in each category, numbered, labelled with its value and its ratio to #1, on
 // the axis chart-scale.ts chose. The app's Compare and Fleet pages and the printed report draw
 // this same element (issue 37: the report had its own drawing, linear where Compare was log).

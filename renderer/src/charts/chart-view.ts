@@ -1,4 +1,4 @@
-// Compare's charts, all from the chart registry (core/report/charts/charts.ts): the types
+// Compare's charts, all from the chart registry (shared/charts/charts.ts): the types
 // without a picker in the grid, each type with a picker (one chart per test) as a section
 // that shows the chart picked. Nothing here names a chart type.
 import { createElement as h, useId, type ReactElement } from 'react';

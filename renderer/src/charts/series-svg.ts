@@ -1,4 +1,4 @@
-// A series chart model (core/report/charts/chart-model.ts) drawn as SVG at a given width: one
+// A series chart model (shared/charts/chart-model.ts) drawn as SVG at a given width: one
 // line per run over the model's x axis (block size on a log2 axis, time, bytes written, cache
 // size), the value axis on the scale chart-scale.ts chose, so an HDD's line beside an SSD's
 // stays off the floor. The app and the report draw this same element (line-plot.ts draws it).

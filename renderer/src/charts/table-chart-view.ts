@@ -1,4 +1,4 @@
-// The app's view of a table chart model (core/report/charts/chart-model.ts): one HTML table per
+// The app's view of a table chart model (shared/charts/chart-model.ts): one HTML table per
 // group, the columns the model names, each cell's basis as its title, notes below. The report
 // prints the same element (report-chart.ts), so the app and the report read alike. It names no
 // chart type.

@@ -2,7 +2,7 @@
 // a fio --client JSON file, one run per host. Which measurements to look at, the fleet's median
 // and 10th/90th percentiles, the hosts outside the fleet's fences, each host's row and verdict,
 // and the fleet report. Every text comes from the fleet report's document
-// (core/report/fleet-report-model.ts), so the page and the printed report say the same.
+// (shared/report/fleet-report-model.ts), so the page and the printed report say the same.
 import { useMemo, useRef, useState, type ChangeEvent, type CSSProperties } from 'react';
 import { buildFleetReport, FLEET_CHART_LEGEND } from '../../../electron/shared/report/fleet-report-model.ts';
 import type { Paper } from '../../../electron/shared/report/paper.ts';

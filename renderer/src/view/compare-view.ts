@@ -1,5 +1,5 @@
-// What the Compare page draws, derived from the one comparison (core/analysis/compare.ts):
-// the chart registry's charts (core/report/charts/, the same models the report prints), the
+// What the Compare page draws, derived from the one comparison (shared/analysis/compare.ts):
+// the chart registry's charts (shared/charts/, the same models the report prints), the
 // speedup table, and each run's warnings; plus the axis and label geometry the app's charts
 // use. Pure, so tests and the app benchmark can run it without a browser.
 import { compareRuns, testTitle, type Comparison, type CompareRow } from '../../../electron/shared/analysis/compare.ts';
@@ -56,7 +56,7 @@ export interface RunWarnings {
 
 export interface CompareView {
   comparison: Comparison;
-  /** The registry's charts for the app, in registry order (core/report/charts/charts.ts). */
+  /** The registry's charts for the app, in registry order (shared/charts/charts.ts). */
   charts: ChartModel[];
   /** Rows with a ratio against the baseline (the first run). */
   speedups: CompareRow[];

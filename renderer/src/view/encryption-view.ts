@@ -1,5 +1,5 @@
 // Compare's encryption section and Overview's cipher table, computed from the runs and the
-// cipher ceilings with the one model in core/analysis/encryption.ts: measured bars, a forecast
+// cipher ceilings with the one model in shared/analysis/encryption.ts: measured bars, a forecast
 // bar (estimated) for every unencrypted run, and the cipher ceiling as a line.
 import { allCpuCeiling, cipherRates, forecastRun } from '../../../electron/shared/analysis/encryption.ts';
 import { bytesPerSecTo, type ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
