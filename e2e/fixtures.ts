@@ -105,7 +105,7 @@ export async function fullPageScreenshot(page: Page, path: string): Promise<void
   try {
     await page.screenshot({ path, fullPage: true });
   } finally {
-    await paintAll.evaluate((style) => style.remove());
+    await paintAll.evaluate((style) => style.parentNode?.removeChild(style));
   }
 }
 

@@ -11,7 +11,7 @@ import { loadReferenceRuns } from '../electron/node/formats/reference.ts';
 import { renderReport } from '../electron/shared/report/print.ts';
 import { barsOf } from '../electron/shared/charts/chart-model.ts';
 import { buildReport } from '../electron/shared/report/report-model.ts';
-import { renderReportHtml } from '../renderer/src/report/report-html.ts';
+import { renderReportHtml } from '../electron/shared/report/report-html.ts';
 
 const SEED = [
   'Laptop hard disk, ThinkPad X201i (2011)',

@@ -77,7 +77,7 @@ test('shared/ imports nothing outside itself: not node/, the CLI, the renderer, 
   );
   assert.match((await problems("import { x } from '../../cli/main.ts';", from))[0] ?? '', /imports nothing outside electron\/shared\//);
   assert.match(
-    (await problems("import { x } from '../../../renderer/src/report/report-view.ts';", from))[0] ?? '',
+    (await problems("import { x } from '../../../renderer/src/pages/compare.tsx';", from))[0] ?? '',
     /imports nothing outside electron\/shared\//,
   );
   assert.match(
@@ -150,7 +150,7 @@ test('electron/main and electron/preload have their places: node/ may not import
   );
   assert.deepEqual(
     await problems(
-      "import { app } from 'electron';\nimport { openBackend } from '../node/api/backend.ts';\nimport { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';",
+      "import { app } from 'electron';\nimport { openBackend } from '../node/api/backend.ts';\nimport { renderReportHtmlLazily } from '../shared/report/report-html-lazy.ts';",
       'electron/main/planted.ts',
     ),
     [],

@@ -10,7 +10,7 @@ import { parseCount } from '../electron/cli/args.ts';
 import { formatFleetText } from '../electron/cli/commands/fleet.ts';
 import { compareFleet } from '../electron/shared/analysis/fleet-compare.ts';
 import { buildFleetReport } from '../electron/shared/report/fleet-report-model.ts';
-import { renderReportHtml } from '../renderer/src/report/report-html.ts';
+import { renderReportHtml } from '../electron/shared/report/report-html.ts';
 import { resultWithoutRuns } from '../electron/node/formats/common.ts';
 import { GRID_TEST_IDS } from '../electron/shared/model/catalog.ts';
 import type { RunRecord, TestResult } from '../electron/shared/model/results.ts';

@@ -26,7 +26,7 @@ export async function buildElectron(outDir = 'dist/electron'): Promise<void> {
       root,
       logLevel: 'warn',
       ssr: { noExternal: true, target: 'node' },
-      // The report's React (renderer/src/report) is rendered in the main process: its
+      // The report's React (electron/shared/report) is rendered in the main process: its
       // production build, not the development one that checks every render and warns.
       define: { 'process.env.NODE_ENV': JSON.stringify('production') },
       build: {

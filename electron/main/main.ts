@@ -8,7 +8,7 @@ import { createCoalescer } from '../node/api/events.ts';
 import { createHandlers } from '../node/api/handlers.ts';
 import { eventSender, registerIpc, type IpcEventLike } from './ipc-bridge.ts';
 import { electronPrinter } from './report-printer.ts';
-import { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';
+import { renderReportHtmlLazily } from '../shared/report/report-html-lazy.ts';
 import { terminalText } from '../shared/model/display.ts';
 
 // This file is bundled to dist/electron/main.cjs (scripts/build-electron.ts); paths are

@@ -1,4 +1,4 @@
-// The desktop app's report printer: the report's static HTML (renderer/src/report) loaded in a
+// The desktop app's report printer: the report's static HTML (electron/shared/report) loaded in a
 // hidden, sandboxed window with JavaScript off (the report has none), printed by Electron's
 // own Chromium with the same options the CLI gives the system's Chromium. Only the printer
 // differs between the front ends; the document is the same text.

@@ -6,7 +6,7 @@ import { createCoalescer, type EventSink } from '../node/api/events.ts';
 import { openBackend } from '../node/api/backend.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { chromiumPrinter } from '../node/report/chromium-printer.ts';
-import { renderReportHtmlLazily } from '../../renderer/src/report/report-html-lazy.ts';
+import { renderReportHtmlLazily } from '../shared/report/report-html-lazy.ts';
 import { appVersion } from '../node/app-version.ts';
 
 /** The built renderer; DISKDELTA_RENDERER_DIR points elsewhere (tests, packaged layouts). */

@@ -1,5 +1,5 @@
 // `diskdelta report ID…`: the assessment report as a PDF (or, with --html, one self-contained
-// HTML file). The content is the report view of the app (renderer/src/report), printed by the
+// HTML file). The content is the report view of the app (electron/shared/report), printed by the
 // system's Chromium: the same document the app's "Save PDF" gives.
 import { constants } from 'node:fs';
 import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
@@ -11,7 +11,7 @@ import { MAX_REPORT_RUNS, PAPERS, type Paper } from '../../shared/report/paper.t
 import { ReportPrintError, type ReportPrinter } from '../../shared/report/printer.ts';
 import { appVersion } from '../../node/app-version.ts';
 import { openUserOutput, UserFileError, type UserOutput } from '../../node/files/write-user-file.ts';
-import { renderReportHtmlLazily } from '../../../renderer/src/report/report-html-lazy.ts';
+import { renderReportHtmlLazily } from '../../shared/report/report-html-lazy.ts';
 import { counted } from '../../shared/model/display.ts';
 import { writeErr } from '../terminal.ts';
 import type { Assessment } from '../../shared/model/assessment.ts';

@@ -24,7 +24,7 @@ export interface BackendOptions {
   emit: EventSink;
   /** Each live sample of a run: the coalescer's sample() (events.ts), which batches them. */
   sample: SampleSink;
-  /** The report view as HTML (renderer/src/report/report-html-lazy.ts); none: no reports. */
+  /** The report view as HTML (electron/shared/report/report-html-lazy.ts); none: no reports. */
   reportHtml?: ReportHtml;
   /** Prints report PDFs; none: 'report.render' answers UNAVAILABLE for PDF (HTML still works). */
   printer?: ReportPrinter;

@@ -11,7 +11,7 @@ import { invoke } from './dispatch.ts';
 import type { ProcedureOutput } from '../../shared/contract/contract.ts';
 import { percentile } from '../../shared/analysis/fleet-compare.ts';
 import { formatThroughput } from '../../shared/analysis/units.ts';
-import { renderReportHtml } from '../../../renderer/src/report/report-html.ts';
+import { renderReportHtml } from '../../shared/report/report-html.ts';
 
 const FIVE = 'fio-3.33-client-5-throttled-hosts.json';
 const TWO = 'fio-3.33-client-2-hosts.json';

@@ -10,7 +10,7 @@ import { createHandlers } from './handlers.ts';
 import { invoke } from './dispatch.ts';
 import type { SystemOverview } from '../../shared/contract/contract.ts';
 import type { Library } from '../store/library.ts';
-import { renderReportHtml } from '../../../renderer/src/report/report-html.ts';
+import { renderReportHtml } from '../../shared/report/report-html.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../formats/fixtures/${name}`, import.meta.url));
 

@@ -1,6 +1,6 @@
 // The chart model: what one chart shows, as plain data. A chart type of the registry
 // (chart-registry.ts) makes it from the compared runs; one SVG drawing of it
-// (renderer/src/charts/chart-svg.ts) is what the app shows and the report prints, so no
+// (electron/shared/charts/chart-svg.ts) is what the app shows and the report prints, so no
 // drawing names a test, a metric or a chart type. Pure data, no functions: the report's
 // document carries it as it is.
 import type { Comparison, CompareRow } from '../analysis/compare.ts';

@@ -1,7 +1,7 @@
 // What a report printer is, and what every printer is given: light (no report view, no React),
 // so the CLI, the server and the Electron main can name a printer without loading the report.
 // Page size, margins and page numbers live in the HTML's own @page rules
-// (renderer/src/report/report-css.ts): a printer only has to honour them.
+// (electron/shared/report/report-css.ts): a printer only has to honour them.
 import type { ReportDocument } from './report-model.ts';
 import type { FleetReportDocument } from './fleet-report-model.ts';
 
@@ -28,7 +28,7 @@ export function isPdf(bytes: Uint8Array): boolean {
 
 /**
  * The report view rendered to one self-contained HTML text. The view is the renderer's
- * (renderer/src/report/report-html.ts) and shared/ imports nothing outside itself, so each
- * front end hands it in (renderer/src/report/report-html-lazy.ts loads it on first use).
+ * (electron/shared/report/report-html.ts) and shared/ imports nothing outside itself, so each
+ * front end hands it in (electron/shared/report/report-html-lazy.ts loads it on first use).
  */
 export type ReportHtml = (doc: ReportDocument | FleetReportDocument) => string | Promise<string>;

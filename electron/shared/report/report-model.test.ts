@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { loadReferenceRuns } from '../../node/formats/reference.ts';
 import type { RunRecord } from '../model/results.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
-import { renderReportHtml, REPORT_CSP } from '../../../renderer/src/report/report-html.ts';
+import { renderReportHtml, REPORT_CSP } from './report-html.ts';
 import { barsOf } from '../charts/chart-model.ts';
 import { buildReport, ReportInputError } from './report-model.ts';
 import { MAX_REPORT_RUNS } from './paper.ts';

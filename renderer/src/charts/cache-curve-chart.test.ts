@@ -11,8 +11,8 @@ import { ACCESS_CURVE_TEST, accessCurveFigures, parseTrace, traceCurve } from '.
 import { CHARTS } from '../../../electron/shared/charts/charts.ts';
 import type { SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import { buildReport } from '../../../electron/shared/report/report-model.ts';
-import { renderReportHtml } from '../report/report-html.ts';
-import { buildCompareView } from '../view/compare-view.ts';
+import { renderReportHtml } from '../../../electron/shared/report/report-html.ts';
+import { buildCompareView } from '../../../electron/shared/charts/compare-view.ts';
 import { ChartGrid } from './chart-view.ts';
 import { draw } from './dom.ts';
 

@@ -9,9 +9,9 @@ import { bytesPerSecTo } from '../../../electron/shared/analysis/units.ts';
 import { CHARTS } from '../../../electron/shared/charts/charts.ts';
 import type { SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import { buildReport } from '../../../electron/shared/report/report-model.ts';
-import { ReportChartView } from '../report/report-chart.ts';
-import { renderReportHtml } from '../report/report-html.ts';
-import { buildCompareView } from '../view/compare-view.ts';
+import { ReportChartView } from '../../../electron/shared/report/report-chart.ts';
+import { renderReportHtml } from '../../../electron/shared/report/report-html.ts';
+import { buildCompareView } from '../../../electron/shared/charts/compare-view.ts';
 import { ChartGrid, ChartView } from './chart-view.ts';
 import { draw } from './dom.ts';
 

@@ -4,9 +4,9 @@
 import { createElement as h, useId, type ReactElement } from 'react';
 import type { ChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import type { ChartRegistry } from '../../../electron/shared/charts/chart-registry.ts';
-import type { ScaleMode } from './chart-scale.ts';
+import type { ScaleMode } from '../../../electron/shared/charts/chart-scale.ts';
 import { PlotChartView } from './plot-chart-view.ts';
-import { TableChartView } from './table-chart-view.ts';
+import { TableChartView } from '../../../electron/shared/charts/table-chart-view.ts';
 
 export function ChartView(props: { chart: ChartModel; labels: string[]; scale: ScaleMode; heading?: 'h2' | 'h3' }): ReactElement {
   const { chart, ...rest } = props;

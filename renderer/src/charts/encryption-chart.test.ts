@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
-import { TICK_CHAR_PX } from '../view/axis-ticks.ts';
+import { TICK_CHAR_PX } from '../../../electron/shared/charts/axis-ticks.ts';
 import type { EncryptionView } from '../view/encryption-view.ts';
 import { draw } from './dom.ts';
 import { EncryptionChart } from './encryption-chart.ts';

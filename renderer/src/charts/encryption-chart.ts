@@ -6,10 +6,10 @@
 import { createElement as h, memo, type ReactElement } from 'react';
 import { formatNumber, formatTick } from '../../../electron/shared/analysis/units.ts';
 import type { EncryptionView } from '../view/encryption-view.ts';
-import { wrapTickLabel } from '../view/compare-view.ts';
-import { logTicks, niceTicks, TICK_CHAR_PX } from '../view/axis-ticks.ts';
-import { logDomain } from './chart-scale.ts';
-import { SERIES_COLORS } from './colors.ts';
+import { wrapTickLabel } from '../../../electron/shared/charts/compare-view.ts';
+import { logTicks, niceTicks, TICK_CHAR_PX } from '../../../electron/shared/charts/axis-ticks.ts';
+import { logDomain } from '../../../electron/shared/charts/chart-scale.ts';
+import { SERIES_COLORS } from '../../../electron/shared/charts/colors.ts';
 import { useWidth } from './use-width.ts';
 
 const HEIGHT = 300;

@@ -7,8 +7,8 @@
 import { createElement as h, useMemo, type ReactElement } from 'react';
 import { formatTick } from '../../../electron/shared/analysis/units.ts';
 import { liveLineStyle, type LiveChartSeries, type LiveScale } from '../view/live-view.ts';
-import { logTicks, niceTicks, seriesXAxis } from '../view/axis-ticks.ts';
-import { LinePlot, plotWidth } from './line-plot.ts';
+import { logTicks, niceTicks, seriesXAxis } from '../../../electron/shared/charts/axis-ticks.ts';
+import { LinePlot, plotWidth } from '../../../electron/shared/charts/line-plot.ts';
 import { useWidth } from './use-width.ts';
 
 const PLOT_HEIGHT = 240;

@@ -4,11 +4,11 @@
 // report draws the same SVG (report-chart.ts). It names no chart type: the model says it all.
 import { createElement as h, memo, useId, useMemo } from 'react';
 import type { BarChartModel } from '../../../electron/shared/charts/chart-model.ts';
-import { barRows } from '../view/compare-view.ts';
-import { chartFrame } from './chart-frame.ts';
-import { chartScale, type ScaleMode } from './chart-scale.ts';
-import { ChartSvg, type DrawnChart } from './chart-svg.ts';
-import { SERIES_COLORS } from './colors.ts';
+import { barRows } from '../../../electron/shared/charts/compare-view.ts';
+import { chartFrame } from '../../../electron/shared/charts/chart-frame.ts';
+import { chartScale, type ScaleMode } from '../../../electron/shared/charts/chart-scale.ts';
+import { ChartSvg, type DrawnChart } from '../../../electron/shared/charts/chart-svg.ts';
+import { SERIES_COLORS } from '../../../electron/shared/charts/colors.ts';
 import { useWidth } from './use-width.ts';
 
 export const PlotChartView = memo(function PlotChartView({

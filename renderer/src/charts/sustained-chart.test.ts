@@ -10,8 +10,8 @@ import { CHARTS } from '../../../electron/shared/charts/charts.ts';
 import { buildReport } from '../../../electron/shared/report/report-model.ts';
 import { sustainedResult } from '../../../electron/node/bench/kinds/sustained-write.ts';
 import { samplePlan, workerStreams } from '../../../electron/node/bench/kinds/fixtures/sustained-drive.ts';
-import { renderReportHtml } from '../report/report-html.ts';
-import { buildCompareView } from '../view/compare-view.ts';
+import { renderReportHtml } from '../../../electron/shared/report/report-html.ts';
+import { buildCompareView } from '../../../electron/shared/charts/compare-view.ts';
 import { ChartGrid } from './chart-view.ts';
 import { draw } from './dom.ts';
 

@@ -85,7 +85,7 @@ export function formatEta(seconds: number | null): string {
   return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s left`;
 }
 
-export { SERIES_COLORS } from '../charts/colors.ts';
+export { SERIES_COLORS } from '../../../electron/shared/charts/colors.ts';
 
 /**
  * A wide data table in its own sideways-scrolling box, so a narrow window or 200 % zoom keeps

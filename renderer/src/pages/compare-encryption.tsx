@@ -10,8 +10,8 @@ import { EncryptionChart } from '../charts/encryption-chart.ts';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { buildEncryptionView } from '../view/encryption-view.ts';
-import { testTitle } from '../view/compare-view.ts';
-import { chooseScale, type ScaleMode } from '../charts/chart-scale.ts';
+import { testTitle } from '../../../electron/shared/charts/compare-view.ts';
+import { chooseScale, type ScaleMode } from '../../../electron/shared/charts/chart-scale.ts';
 
 export function CompareEncryption({ records, unit, scale }: { records: RunRecord[]; unit: ThroughputUnit; scale: ScaleMode }) {
   const stores = useStoresApi();

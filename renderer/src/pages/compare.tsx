@@ -9,8 +9,8 @@ import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CompareEncryption } from './compare-encryption.tsx';
 import { MAX_COMPARED, pickerColumns, sameRef } from '../stores/compare.ts';
-import { buildCompareView, type CompareView } from '../view/compare-view.ts';
-import { AUTO_LOG_SPREAD, type ScaleMode } from '../charts/chart-scale.ts';
+import { buildCompareView, type CompareView } from '../../../electron/shared/charts/compare-view.ts';
+import { AUTO_LOG_SPREAD, type ScaleMode } from '../../../electron/shared/charts/chart-scale.ts';
 
 const SCALES: ReadonlyArray<[ScaleMode, string]> = [
   ['auto', 'Auto'],

@@ -10,7 +10,7 @@ import { SaveControls } from '../components/save-report.tsx';
 import { EmptyState, ErrorNote, formatDate, PageHeader, TableScroll } from '../components/common.tsx';
 import { downloadFile } from '../components/download.ts';
 import { PlotChartView } from '../charts/plot-chart-view.ts';
-import { SERIES_COLORS } from '../charts/colors.ts';
+import { SERIES_COLORS } from '../../../electron/shared/charts/colors.ts';
 import { useCompare, useFleet } from '../stores/index.ts';
 import type { LibraryState } from '../stores/library.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';

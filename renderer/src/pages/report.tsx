@@ -3,8 +3,8 @@
 import { useEffect, useMemo } from 'react';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { buildReport, ReportInputError } from '../../../electron/shared/report/report-model.ts';
-import { REPORT_CSS } from '../report/report-css.ts';
-import { ReportView } from '../report/report-view.ts';
+import { REPORT_CSS } from '../../../electron/shared/report/report-css.ts';
+import { ReportView } from '../../../electron/shared/report/report-view.ts';
 import { EmptyState, PageHeader } from '../components/common.tsx';
 import { SaveReport } from '../components/save-report.tsx';
 import { useCompare, useReport, useSystem } from '../stores/index.ts';

@@ -6,7 +6,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { ErrorNote, formatDate, PageHeader, WarningList } from '../components/common.tsx';
 import { useRuns, useSystem, useWorkingSet } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
-import { WorkingSetTables } from '../report/working-set-view.ts';
+import { WorkingSetTables } from '../../../electron/shared/report/working-set-view.ts';
 import {
   formatDiskSize,
   summaryOfResult,

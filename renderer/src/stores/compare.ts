@@ -4,7 +4,7 @@ import type { ApiError, RunRef, RunSummary } from '../../../electron/shared/cont
 import type { ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import type { ApiClient } from '../api/client.ts';
-import type { ScaleMode } from '../charts/chart-scale.ts';
+import type { ScaleMode } from '../../../electron/shared/charts/chart-scale.ts';
 
 export const MAX_COMPARED = 6;
 

@@ -2,8 +2,8 @@
 import { testTitle } from '../../../electron/shared/model/catalog.ts';
 import { formatNumber } from '../../../electron/shared/analysis/units.ts';
 import type { LiveRun, LiveSample } from '../stores/runs.ts';
-import { AUTO_LOG_SPREAD } from '../charts/chart-scale.ts';
-import { SERIES_COLORS } from '../charts/colors.ts';
+import { AUTO_LOG_SPREAD } from '../../../electron/shared/charts/chart-scale.ts';
+import { SERIES_COLORS } from '../../../electron/shared/charts/colors.ts';
 import { SERIES_DASHES } from '../../../electron/shared/charts/chart-model.ts';
 
 export interface LiveChartSeries {

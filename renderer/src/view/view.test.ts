@@ -1,8 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunRecord, TestResult } from '../../../electron/shared/model/results.ts';
-import { barRows, buildCompareView, chartDomain, labelLayout, labelRoomPx, wrapTickLabel, type CompareView } from './compare-view.ts';
-import { chooseScale, logDomain } from '../charts/chart-scale.ts';
+import {
+  barRows,
+  buildCompareView,
+  chartDomain,
+  labelLayout,
+  labelRoomPx,
+  wrapTickLabel,
+  type CompareView,
+} from '../../../electron/shared/charts/compare-view.ts';
+import { chooseScale, logDomain } from '../../../electron/shared/charts/chart-scale.ts';
 import type { BarChartModel, SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import { downsample } from '../../../electron/shared/charts/series-charts.ts';
 import { buildSpec, costPreview, formFields, presetDefaults, WORKLOAD_CHOICES } from './new-run-form.ts';

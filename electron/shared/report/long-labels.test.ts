@@ -9,12 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { compareFleet } from '../../../electron/shared/analysis/fleet-compare.ts';
-import { parseFioFile } from '../../../electron/node/formats/fio-client-json.ts';
-import { loadReferenceRuns } from '../../../electron/node/formats/reference.ts';
-import { chromiumPrinter, findChromium } from '../../../electron/node/report/chromium-printer.ts';
-import { buildFleetReport } from '../../../electron/shared/report/fleet-report-model.ts';
-import { buildReport } from '../../../electron/shared/report/report-model.ts';
+import { compareFleet } from '../analysis/fleet-compare.ts';
+import { parseFioFile } from '../../node/formats/fio-client-json.ts';
+import { loadReferenceRuns } from '../../node/formats/reference.ts';
+import { chromiumPrinter, findChromium } from '../../node/report/chromium-printer.ts';
+import { buildFleetReport } from './fleet-report-model.ts';
+import { buildReport } from './report-model.ts';
 import { renderReportHtml } from './report-html.ts';
 
 const skip = !findChromium()
@@ -96,7 +96,7 @@ describe('a 200-character label without a space stays inside the PDF page', { sk
   });
 
   it('a host’s name in the fleet report', async () => {
-    const fixture = join(import.meta.dirname, '../../../electron/node/formats/fixtures/fio-3.33-client-5-throttled-hosts.json');
+    const fixture = join(import.meta.dirname, '../../node/formats/fixtures/fio-3.33-client-5-throttled-hosts.json');
     const runs = parseFioFile(readFileSync(fixture, 'utf8'), 'fleet.json', generatedAt);
     const host = LONG('HOSTNAME');
     const renamed = runs.map((r, i) => (i === 0 ? { ...r, label: host, sourceMeta: { ...r.sourceMeta, 'fio.host': host } } : r));

@@ -11,8 +11,8 @@
 // - rows: each test a heading, under it one horizontal bar per run with its number before and
 //   its value after (the report's layout), used otherwise: at 390 px or with many tests. A row
 //   never runs out of room, so nothing is cut or overlaps at any width.
-import { logTicks, niceTicks } from '../view/axis-ticks.ts';
-import { chartDomain, labelRoomPx, LABEL_CHAR_PX, wrapTickLabel, type BarDatum, type BarLabelText } from '../view/compare-view.ts';
+import { logTicks, niceTicks } from './axis-ticks.ts';
+import { chartDomain, labelRoomPx, LABEL_CHAR_PX, wrapTickLabel, type BarDatum, type BarLabelText } from './compare-view.ts';
 
 const MARGIN = { top: 8, right: 16, bottom: 8, left: 8 };
 const Y_AXIS_PX = 80;

@@ -4,10 +4,10 @@
 // the app's report route renders them live. Light theme and print rules: report-css.ts.
 // Nothing here is hidden until scrolled to (no content-visibility): every section prints.
 import { createElement as h, Fragment, type ReactElement, type ReactNode } from 'react';
-import type { Delta } from '../../../electron/shared/analysis/compare.ts';
-import type { ReportDocument, ReportRun } from '../../../electron/shared/report/report-model.ts';
+import type { Delta } from '../analysis/compare.ts';
+import type { ReportDocument, ReportRun } from './report-model.ts';
 import { ReportChartView, Swatch } from './report-chart.ts';
-import { counted } from '../../../electron/shared/model/display.ts';
+import { counted } from '../model/display.ts';
 import { WorkingSetTables } from './working-set-view.ts';
 import { EncryptionSection } from './report-encryption.ts';
 

@@ -2,7 +2,7 @@
 // measured width, on the scale the page's switch chooses) and by the report (report-chart.ts,
 // at the paper's width, on 'auto'): same model, width and scale, same SVG. A test compares them.
 import { createElement as h, type ReactElement } from 'react';
-import type { ChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import type { ChartModel } from './chart-model.ts';
 import { BarsSvg } from './bar-svg.ts';
 import { SeriesSvg } from './series-svg.ts';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes } from '../../../electron/shared/analysis/units.ts';
+import { formatBytes } from '../analysis/units.ts';
 import { fitTicks, TICK_CHAR_PX, TICK_GAP_PX } from './axis-ticks.ts';
 
 // ATTO's 18 block sizes, 0.5 KiB … 64 MiB, on a log2 axis: equally spaced.

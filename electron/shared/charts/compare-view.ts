@@ -2,12 +2,12 @@
 // the chart registry's charts (shared/charts/, the same models the report prints), the
 // speedup table, and each run's warnings; plus the axis and label geometry the app's charts
 // use. Pure, so tests and the app benchmark can run it without a browser.
-import { compareRuns, testTitle, type Comparison, type CompareRow } from '../../../electron/shared/analysis/compare.ts';
-import type { ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
-import type { BarChartModel, ChartModel } from '../../../electron/shared/charts/chart-model.ts';
-import { CHARTS } from '../../../electron/shared/charts/charts.ts';
-import { logDomain } from '../charts/chart-scale.ts';
-import type { RunRecord, Warning } from '../../../electron/shared/model/results.ts';
+import { compareRuns, testTitle, type Comparison, type CompareRow } from '../analysis/compare.ts';
+import type { ThroughputUnit } from '../analysis/units.ts';
+import type { BarChartModel, ChartModel } from './chart-model.ts';
+import { CHARTS } from './charts.ts';
+import { logDomain } from './chart-scale.ts';
+import type { RunRecord, Warning } from '../model/results.ts';
 
 export interface BarDatum {
   test: string;

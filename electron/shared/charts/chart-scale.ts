@@ -1,8 +1,8 @@
 // The value axis's rule, one for every chart: Compare's charts, the encryption chart, the Live
 // run chart's threshold and the printed report all decide linear or log here. The report drew
 // its bars linear at a ×1,051 span while Compare went log (issue 37): one function, no copy.
-import { formatNumber } from '../../../electron/shared/analysis/units.ts';
-import type { ChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import { formatNumber } from '../analysis/units.ts';
+import type { ChartModel } from './chart-model.ts';
 
 export type ScaleMode = 'auto' | 'linear' | 'log';
 

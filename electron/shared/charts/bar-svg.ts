@@ -7,8 +7,8 @@
 // It names no chart type: the model says it all. There is no legend inside: the numbered,
 // coloured list of runs beside the charts is the legend, and each bar carries its run's number.
 import { createElement as h, type ReactElement, type ReactNode } from 'react';
-import { formatAxisValue, type BarChartModel } from '../../../electron/shared/charts/chart-model.ts';
-import { barRows } from '../view/compare-view.ts';
+import { formatAxisValue, type BarChartModel } from './chart-model.ts';
+import { barRows } from './compare-view.ts';
 import { layoutBars, type ColumnsLayout, type PlacedBar, type RowsLayout } from './bar-layout.ts';
 import { BarLabel } from './bar-parts.ts';
 import { SERIES_COLORS } from './colors.ts';

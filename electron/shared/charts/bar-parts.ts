@@ -2,7 +2,7 @@
 // (data-testid, data-run), so tests and screen readers find it. createElement, not JSX, so
 // the renderer's tests run it in Node.
 import { createElement as h } from 'react';
-import { labelLayout, type BarLabelText } from '../view/compare-view.ts';
+import { labelLayout, type BarLabelText } from './compare-view.ts';
 
 /**
  * A bar's value and its ratio to #1 above it, so a bar too short to see on any scale still

@@ -6,12 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
 import { JSDOM } from 'jsdom';
-import type { RunRecord, TestResult } from '../../../electron/shared/model/results.ts';
-import { loadReferenceRuns } from '../../../electron/node/formats/reference.ts';
-import { buildReport } from '../../../electron/shared/report/report-model.ts';
-import { buildCompareView } from '../view/compare-view.ts';
-import { ChartView } from '../charts/chart-view.ts';
-import { draw } from '../charts/dom.ts';
+import type { RunRecord, TestResult } from '../model/results.ts';
+import { loadReferenceRuns } from '../../node/formats/reference.ts';
+import { buildReport } from './report-model.ts';
+import { buildCompareView } from '../charts/compare-view.ts';
+import { ChartView } from '../../../renderer/src/charts/chart-view.ts';
+import { draw } from '../../../renderer/src/charts/dom.ts';
 import { renderReportHtml } from './report-html.ts';
 import { REPORT_CHART_WIDTH } from './report-chart.ts';
 

@@ -4,9 +4,9 @@
 // measurement; the ceiling that holds under each; the cipher measurement it rests on, with its
 // flags. Its sentences (analysis/encryption-story.ts, as `compare` prints them) open the summary.
 import { createElement as h, type ReactElement } from 'react';
-import type { EncryptionStory, StoryColumn } from '../../../electron/shared/report/report-model.ts';
+import type { EncryptionStory, StoryColumn } from './report-model.ts';
 import { Swatch } from './report-chart.ts';
-import type { RunSource } from '../../../electron/shared/model/figure-terms.ts';
+import type { RunSource } from '../model/figure-terms.ts';
 
 const mb = (bps: number) => `${(bps / 1e6).toLocaleString('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 })} MB/s`;
 // One word per run source (figure-terms.ts RUN_SOURCES): a source added there fails the type check here.

@@ -4,7 +4,7 @@
 // drew these before; what it gave beyond this (a hover tooltip) is each line's and point's
 // <title>, and each chart's figures as a table beside it.
 import { createElement as h, type ReactElement } from 'react';
-import { fitTicks, TICK_CHAR_PX } from '../view/axis-ticks.ts';
+import { fitTicks, TICK_CHAR_PX } from './axis-ticks.ts';
 
 export interface PlotLine {
   key: string | number;

@@ -2,7 +2,7 @@
 // the largest folders. Shared by the report (report-view.ts) and the app's Working set page;
 // createElement, not JSX, so that Node renders the report's copy too.
 import { createElement as h, type ReactElement } from 'react';
-import { formatDiskSize, VERDICT_DAYS, type WorkingSetSummary } from '../../../electron/shared/analysis/working-set.ts';
+import { formatDiskSize, VERDICT_DAYS, type WorkingSetSummary } from '../analysis/working-set.ts';
 
 export function WorkingSetTables({ summary, caption }: { summary: WorkingSetSummary; caption: string }): ReactElement {
   const reads = summary.readsSeen ? 'read or written' : 'written (reads not seen)';

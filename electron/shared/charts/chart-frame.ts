@@ -3,8 +3,8 @@
 // width the chart takes, and what follows the chart. One frame, so that the bar and the series
 // views stay alike for tests (data-testid, data-chart-id, data-scale) and screen readers.
 import { createElement as h, type ReactNode, type RefObject } from 'react';
-import type { ChartModel } from '../../../electron/shared/charts/chart-model.ts';
-import { chartText } from '../../../electron/shared/charts/chart-text.ts';
+import type { ChartModel } from './chart-model.ts';
+import { chartText } from './chart-text.ts';
 
 /** Beside a chart's title: its unit, "lower is better" where lower is (higher is the rule), and why this axis. */
 export function chartCaption(chart: ChartModel, scaleNote: string): string {

@@ -3,7 +3,7 @@
 // prints the same element (report-chart.ts), so the app and the report read alike. It names no
 // chart type.
 import { createElement as h, useId, type ReactElement } from 'react';
-import type { TableChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import type { TableChartModel } from './chart-model.ts';
 import { chartCaption } from './chart-frame.ts';
 
 /** The tables of one model, as plain elements: shared by the app's view and the printed report. */

@@ -4,7 +4,7 @@
 // .report except @page, so the app's report route can use it beside the app's own styles.
 // Page numbers are @page margin boxes (Chromium ≥ 131): they are part of the document, so
 // the same numbers appear whichever Chromium prints it, or when a person prints the HTML.
-import type { Paper } from '../../../electron/shared/report/paper.ts';
+import type { Paper } from './paper.ts';
 
 /** Light-theme series colours (the report is always light), in run order. */
 // Each ≥ 4.5:1 against the white run numbers of the report's swatches.

@@ -3,8 +3,8 @@
 // size), the value axis on the scale chart-scale.ts chose, so an HDD's line beside an SSD's
 // stays off the floor. The app and the report draw this same element (line-plot.ts draws it).
 import { createElement as h, type ReactElement } from 'react';
-import { axisPosition, formatAxisValue, SERIES_DASHES, type SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
-import { logTicks, niceTicks, seriesXAxis } from '../view/axis-ticks.ts';
+import { axisPosition, formatAxisValue, SERIES_DASHES, type SeriesChartModel } from './chart-model.ts';
+import { logTicks, niceTicks, seriesXAxis } from './axis-ticks.ts';
 import { logDomain } from './chart-scale.ts';
 import { SERIES_COLORS } from './colors.ts';
 import { LinePlot, plotWidth, type PlotAxes } from './line-plot.ts';

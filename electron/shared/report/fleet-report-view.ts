@@ -3,7 +3,7 @@
 // (report-chart.ts). createElement, not JSX: Node renders the same component to the HTML file
 // and the PDF, the app's Fleet page renders it live.
 import { createElement as h, type ReactElement, type ReactNode } from 'react';
-import { FLEET_CHART_LEGEND, type FleetReportDocument } from '../../../electron/shared/report/fleet-report-model.ts';
+import { FLEET_CHART_LEGEND, type FleetReportDocument } from './fleet-report-model.ts';
 import { ReportChartView } from './report-chart.ts';
 import { reportDate } from './report-view.ts';
 

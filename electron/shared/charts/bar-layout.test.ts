@@ -4,12 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
-import type { BarDatum } from '../view/compare-view.ts';
-import { PlotChartView } from './plot-chart-view.ts';
+import type { BarDatum } from './compare-view.ts';
+import { PlotChartView } from '../../../renderer/src/charts/plot-chart-view.ts';
 import { layoutBars, linearTicks, type PlacedBar } from './bar-layout.ts';
-import { logTicks } from '../view/axis-ticks.ts';
-import { draw } from './dom.ts';
-import type { BarChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import { logTicks } from './axis-ticks.ts';
+import { draw } from '../../../renderer/src/charts/dom.ts';
+import type { BarChartModel } from './chart-model.ts';
 
 const TITLES = ['sequential read 1M Q8T1', 'sequential read 1M Q1T1', 'sequential write 1M Q8T1', 'sequential write 1M Q1T1'];
 

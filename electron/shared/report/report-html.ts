@@ -5,11 +5,11 @@
 // playwright-core, Electron's printToPDF) print exactly this text.
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { ReportDocument } from '../../../electron/shared/report/report-model.ts';
+import type { ReportDocument } from './report-model.ts';
 import { pageCss, REPORT_CSS } from './report-css.ts';
 import { ReportView } from './report-view.ts';
 import { FleetReportView } from './fleet-report-view.ts';
-import type { FleetReportDocument } from '../../../electron/shared/report/fleet-report-model.ts';
+import type { FleetReportDocument } from './fleet-report-model.ts';
 
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 

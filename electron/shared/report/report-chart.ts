@@ -5,8 +5,8 @@
 // CSS variables (report-css.ts). Run names are HTML around the drawing (a legend that wraps
 // on paper), never SVG text that cannot.
 import { createElement as h, type ReactElement } from 'react';
-import type { ChartModel } from '../../../electron/shared/charts/chart-model.ts';
-import { chartText } from '../../../electron/shared/charts/chart-text.ts';
+import type { ChartModel } from '../charts/chart-model.ts';
+import { chartText } from '../charts/chart-text.ts';
 import { chartScale } from '../charts/chart-scale.ts';
 import { ChartSvg, type DrawnChart } from '../charts/chart-svg.ts';
 import { chartTables } from '../charts/table-chart-view.ts';
