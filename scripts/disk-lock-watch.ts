@@ -5,6 +5,7 @@
 // Such a file belongs with the labs (need `disk` in scripts/test-manifest.ts), or measures a
 // device of its own.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { statFields } from './own-process.ts';
 
 const PREFIX = '@diskdelta-disk-';
 
@@ -19,23 +20,13 @@ function lockInodes(): Map<string, string> {
   return inodes;
 }
 
-/** The process group of a pid (the field after the state in /proc/PID/stat), or undefined when it is gone. */
-function groupOf(pid: string): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The disk lock names held by processes of group `pgid` (none when no DiskDelta lock exists at all: the usual case, one read). */
 export function diskLocksHeldBy(pgid: number): string[] {
   const inodes = lockInodes();
   if (inodes.size === 0) return [];
   const held = new Set<string>();
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    if (groupOf(pid) !== pgid) continue;
+    if (Number(statFields(Number(pid))?.[2]) !== pgid) continue;
     let fds: string[];
     try {
       fds = readdirSync(`/proc/${pid}/fd`);

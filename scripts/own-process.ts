@@ -16,18 +16,24 @@ export interface OwnProcess {
   startTicks: string;
 }
 
-/** The start time of `pid` now, or null when no such process exists (or /proc is not there). */
-export function startTicksOf(pid: number): string | null {
+/**
+ * The fields of /proc/PID/stat after the command name, or null when no such process exists:
+ * "pid (comm) state ppid pgrp …", and comm may hold spaces and ')', so fields count from the last
+ * ')'. [0] is field 3 (state), [1] the parent, [2] the process group, [19] the start time.
+ */
+export function statFields(pid: number): string[] | null {
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
-  // "pid (comm) state ppid …": comm may hold spaces and ')', so fields count from the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[19] ?? null; // field 22 of the line; fields[0] is field 3 (state)
+}
+
+/** The start time of `pid` now, or null when no such process exists (or /proc is not there). */
+export function startTicksOf(pid: number): string | null {
+  return statFields(pid)?.[19] ?? null; // field 22 of the line
 }
 
 /** Takes hold of `pid` as the process it is now; null when it is already gone. */

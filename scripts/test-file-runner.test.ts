@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTestFile, specCounts } from './test-file-runner.ts';
+import { isSharedDisk } from './disk-lock-watch.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-runner-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,4 +85,27 @@ test('a failing file reports its status, not a time-out', async () => {
   assert.equal(run.leftBehind, false);
   assert.match(run.output, /planted/);
   assert.equal(specCounts(run.output)?.fail, 1);
+});
+
+test("a file whose processes hold a DiskDelta disk lock is seen holding it (the fast loop's check)", async () => {
+  const name = `runner-test-${process.pid}-${Date.now()}`;
+  const lock = new URL('../electron/node/bench/disk-lock.ts', import.meta.url).href;
+  const file = join(dir, 'locks.test.ts');
+  writeFileSync(
+    file,
+    `import { test } from 'node:test';
+import { acquireDiskLock } from ${JSON.stringify(lock)};
+test('holds a lock', async () => {
+  const held = await acquireDiskLock(${JSON.stringify(name)}, '/planted');
+  await new Promise((r) => setTimeout(r, 1500));
+  await held.release();
+});
+`,
+  );
+  const run = await runTestFile(file, { limitSeconds: 120, nodeTestArgs: ['--test-reporter=spec'], capture: true, watchDiskLocks: true });
+  assert.equal(run.status, 0, run.output);
+  assert.deepEqual(run.diskLocks, [name]);
+  assert.equal(isSharedDisk(name), true, 'a disk name, not a loop device or disk-lock’s own test-… names');
+  assert.equal(isSharedDisk('loop7'), false);
+  assert.equal(isSharedDisk('test-0a1b2c'), false);
 });
