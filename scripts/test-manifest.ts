@@ -133,6 +133,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/core/bench/presets.test.ts': [],
   'electron/core/model/failure-wording.test.ts': [],
   'electron/cli/failure-out.test.ts': [],
+  'electron/cli/figure-tables.test.ts': [],
   'electron/cli/working-set-text.test.ts': [],
   'electron/core/formats/csv-export.test.ts': [],
   'electron/core/formats/disk-mark-text.test.ts': [],

@@ -1,7 +1,7 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
 import { counted, terminalField } from '../../core/model/display.ts';
 import { resolve } from 'node:path';
-import { formatLatency, formatThroughput, formatIops } from '../../core/analysis/units.ts';
+import { latencyFigureText, rateFigureText } from '../../core/analysis/figure-text.ts';
 import { sustainedSettingsText } from '../../core/analysis/sustained-write.ts';
 import { needsElevation } from '../../core/bench/privilege/elevation.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
@@ -234,10 +234,12 @@ export function formatRecord(record: RunRecord): string {
     const seeks = (r.params ?? null)?.rw === 'seeks';
     return [
       testLabel(r.test, r.params),
-      r.bytesPerSec === null || seeks ? '—' : formatThroughput(r.bytesPerSec),
-      r.iops === null ? '—' : formatIops(r.iops, seeks ? 'seeks/s' : 'IOPS'),
-      r.latencyNs?.p50 == null ? '—' : formatLatency(r.latencyNs.p50),
-      r.latencyNs?.p99 == null ? '—' : formatLatency(r.latencyNs.p99),
+      // A flagged median carries its interval (figure-text.ts), so no table prints it bare.
+      r.bytesPerSec === null || seeks ? '—' : rateFigureText(r, 'bytesPerSec'),
+      r.iops === null ? '—' : rateFigureText(r, 'iops', 'MB', { seeks }),
+      latencyFigureText(r.latencyNs, 'p50'),
+      latencyFigureText(r.latencyNs, 'mean'),
+      latencyFigureText(r.latencyNs, 'p99'),
       r.cv === null ? '—' : `${(r.cv * 100).toFixed(1)} %`,
       precisionCell(r.precision, r.runs.length),
       r.warnings.length ? r.warnings.map((w) => w.code).join(', ') : '',
@@ -264,7 +266,17 @@ export function formatRecord(record: RunRecord): string {
     rows.length === 0
       ? ''
       : table(
-          ['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'median ±95 %', 'warnings'],
+          [
+            'test',
+            'throughput (median)',
+            'IOPS (median)',
+            'latency p50',
+            'latency mean',
+            'latency p99',
+            'spread (CV)',
+            'median ±95 %',
+            'warnings',
+          ],
           rows,
         );
   const figures = figureLines(record.results);
