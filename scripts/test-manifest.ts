@@ -49,6 +49,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/sustained-write-truth.test.ts': [],
   'e2e/judge-against-cap.test.ts': [],
   'e2e/judge-rounds.test.ts': [],
+  'e2e/latency-mean-lab.test.ts': ['root', 'loop', 'blkio', 'fio'],
   'e2e/lab-node-death.test.ts': [],
   'e2e/machine-lock.test.ts': [],
   'e2e/polkit-lab.test.ts': ['root', 'loop', 'blkio', 'polkit'],
