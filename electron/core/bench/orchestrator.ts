@@ -176,17 +176,27 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   const startedAt = new Date();
   const context = await describeTarget(spec.target);
   warnings.push(...context.warnings);
-  // Another DiskDelta process measuring this disk would make both runs wrong: wait for it.
-  const lock = await acquireDiskLock(await diskKey(spec.target, context.target.device?.name), spec.target, {
-    wait: true,
-    signal: options.signal,
-    onWait: (message) => emit({ type: 'warning', code: 'disk-busy', message }),
-  });
+  // Another DiskDelta process measuring this disk would make both runs wrong: wait for it. A
+  // run that times nothing (a working-set scan, a recording: kind.measuresDisk) neither waits
+  // nor makes a benchmark wait; its reading a tree's metadata is noise a benchmark's own
+  // trust flags see like any other process's.
+  const lock = steps.some((s) => s.kind.measuresDisk)
+    ? await acquireDiskLock(await diskKey(spec.target, context.target.device?.name), spec.target, {
+        wait: true,
+        signal: options.signal,
+        onWait: (message) => emit({ type: 'warning', code: 'disk-busy', message }),
+      })
+    : null;
   try {
     return await measure(spec, steps, warnings, context, startedAt, workerPath, access, emit, { ...options, cacheHelper });
   } finally {
-    await lock.release();
+    await lock?.release();
   }
+}
+
+/** The name of the disk lock a measuring run of `target` takes (disk-lock.ts): for tests and tools. */
+export async function diskLockKey(target: string): Promise<string> {
+  return diskKey(target, (await describeTarget(target)).target.device?.name);
 }
 
 /** The whole disk under a target: the storage stack's disk, else the device number. */

@@ -44,6 +44,7 @@ function refuseSpansBeyondSize(tests: readonly string[], sizeBytes: number): voi
 export const rateKind: MeasurementKind<WorkerPlan> = {
   id: 'rate',
   title: 'I/O rate (throughput, IOPS, latency)',
+  measuresDisk: true,
   planSchema,
   plan: (spec, preset, tests) => {
     // The spec's value, else the preset's, else the table's default, for every setting rate takes.
