@@ -65,6 +65,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/commands/serve.test.ts': [],
   'electron/cli/commands/unwritable-library.test.ts': ['root', 'mount'],
   'electron/cli/main.test.ts': [],
+  'electron/cli/npx-signals.test.ts': ['disk'],
   'electron/cli/run-settings-table.test.ts': [],
   'electron/cli/run.test.ts': ['root', 'loop', 'disk'],
   'electron/cli/save-runs.test.ts': [],
