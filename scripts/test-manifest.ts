@@ -101,6 +101,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/commands/assess.test.ts': [],
   'electron/core/bench/trim/discard-remount.test.ts': ['root', 'loop', 'ext4'],
   'electron/core/bench/disk-lock.test.ts': ['root'],
+  'electron/core/bench/keep-finished.test.ts': ['disk'],
   'electron/core/bench/scan-lock.test.ts': ['disk'],
   'electron/core/bench/privilege/elevation-session.test.ts': ['root', 'loop', 'disk'],
   'electron/core/bench/privilege/elevation.test.ts': ['root'],

@@ -6,7 +6,7 @@ import { sustainedSettingsText } from '../../core/analysis/sustained-write.ts';
 import { needsElevation } from '../../core/bench/privilege/elevation.ts';
 import { measuredDeviceText } from '../../core/model/run-text.ts';
 import { temperatureText } from '../../core/model/temperature-text.ts';
-import { runBenchmark } from '../../core/bench/orchestrator.ts';
+import { CUT_SHORT, runBenchmark } from '../../core/bench/orchestrator.ts';
 import { DEFAULT_PRESET, PRESETS, presetStoryGap } from '../../core/bench/presets.ts';
 import { isRunnableTest, testLabel, TESTS } from '../../core/model/catalog.ts';
 import { exitCodeOf, exitCodesHelp } from '../../core/model/failures.ts';
@@ -51,6 +51,8 @@ ${settingsHelp(settings)}
   --tarball FILE       the 'tarball' workload: extract your own tarball with tar (decompression
                        included, as the seed timed it) + sync, delete it + sync
   --json               print exactly one JSON document on stdout
+  --keep-finished      on a stop (Ctrl-C, a signal), keep the tests that had finished, the run
+                       marked as cut short (exit 7), instead of cancelling it whole
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 
@@ -71,6 +73,7 @@ export function runFlags(settings: readonly RunSettingDef[] = RUN_SETTINGS) {
     elevate: { type: 'boolean' },
     tarball: { type: 'string' },
     json: { type: 'boolean' },
+    'keep-finished': { type: 'boolean' },
     'no-save': { type: 'boolean' },
     db: { type: 'string' },
   } as const;
@@ -100,6 +103,7 @@ export const runCommand: CliCommand = {
       const record = await runBenchmark(spec, {
         signal: controller.signal,
         surface: 'cli',
+        keepFinished: values['keep-finished'] === true,
         onEvent: (event: BenchEvent) => {
           if (event.type === 'progress') bar?.update(event);
           // Waiting for the disk is said even with --json (on stderr): a silent wait looks like a hang.
@@ -113,7 +117,9 @@ export const runCommand: CliCommand = {
       const outcome = await saveMeasured(library, [record]);
       // The measurement is printed whether or not it could be kept.
       writeOut(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
-      if (outcome === null || outcome.saved) return 0;
+      // Cut short by a stop, its finished tests kept: still the stop's status.
+      const cut = record.warnings.some((w) => w.code === CUT_SHORT);
+      if (outcome === null || outcome.saved) return cut ? exitCodeOf('interrupted') : 0;
       // The measured document is already on stdout (--json too): exit 10 and this line say the rest.
       writeErr(notSavedLine('run', outcome));
       return exitCodeOf('not-saved');

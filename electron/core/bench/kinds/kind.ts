@@ -41,6 +41,11 @@ export interface KindStep {
   /** The step's results, once it finished; hello is the worker's (null for in-process steps). */
   results(hello: WorkerHello | null): TestResult[];
   /**
+   * A step stopped part-way: the results of the tests it had finished (every run of each), never
+   * the one it was stopped in. Absent: a stopped step keeps nothing of its own.
+   */
+  finishedResults?(hello: WorkerHello | null): TestResult[];
+  /**
    * A stop (the run's signal) ends the step with what it measured, not with an error: its
    * worker reports a cut measurement (the sustained write), and the run ends after this step.
    */
