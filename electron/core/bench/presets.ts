@@ -174,7 +174,7 @@ export const PRESETS: Record<PresetName, Preset> = {
   peak: {
     name: 'peak',
     description:
-      "CrystalDiskMark 9's Peak Performance: SEQ1M Q8T1 and RND4K Q32T1 (its default settings; RND4K Q32T16 under its NVMe SSD settings: --tests), best of 3 runs of 5 s after a preparation pass, 5 s idle before each test",
+      "CrystalDiskMark 9's Peak Performance: SEQ1M Q8T1 and RND4K Q32T1 (its default settings; RND4K Q32T16 under its NVMe SSD settings), best of 3 runs of 5 s after a preparation pass, 5 s idle before each test",
     tests: ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q32t1-read', 'rnd4k-q32t1-write'],
     sizeBytes: 1024 * MiB,
     ...CDM_TIMING,
@@ -190,7 +190,7 @@ export const PRESETS: Record<PresetName, Preset> = {
   flash: {
     name: 'flash',
     description:
-      "CrystalDiskMark 9's Flash Memory: its default four tests (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1) and test size (1 GiB; --size as yours), best of 3 runs of 1 s after a 1 s preparation pass, 30 s idle before each test",
+      "CrystalDiskMark 9's Flash Memory: its default four tests (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1) and test size (1 GiB, or the size you set), best of 3 runs of 1 s after a 1 s preparation pass, 30 s idle before each test",
     tests: STANDARD,
     sizeBytes: 1024 * MiB,
     ...CDM_TIMING,
