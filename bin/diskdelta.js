@@ -4,7 +4,7 @@
 // `node`; when this file is started by an older system Node (npx runs bins with the first
 // `node` on the PATH), it re-executes itself with that pinned Node.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { STOP_SIGNALS } from './signals.js';
@@ -21,6 +21,72 @@ const say = (text) =>
   process.stderr.write(
     `${text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`,
   );
+
+/** A process's start time (field 22 of /proc/PID/stat), its parent, its argv; null once it is gone. */
+function processFacts(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return { start: fields[19], parent: Number(fields[1]), argv };
+  } catch {
+    return null;
+  }
+}
+
+/** How often a process went to sleep (voluntary context switches), or null once it is gone. */
+function sleeps(pid) {
+  try {
+    return Number(/voluntary_ctxt_switches:\s*(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN);
+  } catch {
+    return null;
+  }
+}
+
+// Started by `npx diskdelta` or `npm exec` (the README's way), this process is not npm's child:
+// npm runs `sh -c 'diskdelta' …` and passes a SIGINT or SIGTERM it gets (`kill -INT` of the npx
+// process) to that shell only. The shell either dies of it (SIGTERM), leaving this process
+// measuring on, orphaned, or (dash, SIGINT) catches it and waits for this process to end, which
+// then saves a run nobody wanted; npx only then ends, 130. So the first DiskDelta process under
+// npm watches the processes above it up to npm itself, and stops as for a closed terminal
+// (cleanly: the run is cancelled, the test file removed, exit 7) when one of them is gone, or
+// when its shell wakes up: a shell waiting for its one child sleeps until a signal comes, and the
+// only ones it catches rather than dies of are SIGINT and the SIGCHLD of this process stopping
+// and going on again (Ctrl-Z, then fg: that one is told apart by the SIGCONT we get ourselves).
+function watchNpmAncestors() {
+  if (process.env.npm_command !== 'exec' || process.env[LAUNCHER_ENV]) return;
+  const npm = process.env.npm_execpath;
+  const watched = [];
+  for (let pid = process.ppid; pid > 1 && watched.length < 4;) {
+    const facts = processFacts(pid);
+    if (!facts) return;
+    watched.push({ pid, start: facts.start });
+    // npm's own process, the last one to watch: it runs its CLI script (npm_execpath), and
+    // names itself "npm exec diskdelta …" (process.title rewrites its whole command line).
+    if ((npm && facts.argv.includes(npm)) || /^npm( |$)/.test(facts.argv[0] ?? '')) break;
+    pid = facts.parent;
+    if (watched.length === 4) return;
+  }
+  const shell = watched.length > 1 ? watched[0].pid : null;
+  let slept = shell ? sleeps(shell) : null;
+  // Our own stop and continuation woke the shell (SIGCHLD): count from after it.
+  let continued = false;
+  process.on('SIGCONT', () => (continued = true));
+  const timer = setInterval(() => {
+    const gone = !watched.every((w) => processFacts(w.pid)?.start === w.start);
+    const now = shell ? sleeps(shell) : null;
+    if (continued) {
+      continued = false;
+      slept = now;
+      return;
+    }
+    if (!gone && (slept === null || now === slept)) return;
+    clearInterval(timer);
+    process.kill(process.pid, gone ? 'SIGHUP' : 'SIGINT');
+  }, 200);
+  timer.unref();
+}
+watchNpmAncestors();
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {

@@ -11,6 +11,7 @@ const SPREAD_TEXT: Record<SpreadVerdict, string> = {
 const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'no better side' } as const;
 
 function deltaText(d: Delta): string {
+  if (d.notJudged) return `${d.ratioText}  ${d.percentText}  (${d.notJudged})`;
   return [d.ratioText, d.percentText, d.verdict ?? '', `(${SPREAD_TEXT[d.beyondSpread]})`].filter(Boolean).join('  ');
 }
 
@@ -45,8 +46,8 @@ export function formatComparisonText(c: Comparison): string {
       lastTest = row.test;
     }
     out.push(`  ${row.metricLabel}, ${DIRECTION_TEXT[row.direction]}`);
-    // A figure that finished too fast to measure says so next to the number itself.
-    const shown = row.cells.map((cell) => (cell.underResolved && cell.value !== null ? `${cell.display} (under-resolved)` : cell.display));
+    // A flagged figure carries its flags and interval in its display (figure-text.ts).
+    const shown = row.cells.map((cell) => cell.display);
     const width = Math.max(...shown.map((text) => text.length));
     row.cells.forEach((cell, i) => {
       const parts = [`    ${tags[i]}  ${shown[i]!.padEnd(width)}`];

@@ -14,6 +14,7 @@ import { FleetError, runFleet } from '../../node/bench/fleet/fleet-run.ts';
 import { hostFolderProblem } from '../../node/bench/fleet/fio-job-file.ts';
 import { compareFleet, FLEET_FIGURES, type FleetComparison } from '../../shared/analysis/fleet-compare.ts';
 import { formatIops, formatThroughput } from '../../shared/analysis/units.ts';
+import { rateFigureText } from '../../shared/analysis/figure-text.ts';
 import { fleetRunsOf } from '../../shared/analysis/fleet-runs.ts';
 
 const HELP = `Usage: diskdelta fleet run --hosts FILE --folder DIR [--preset NAME] [--size SIZE] [--duration SEC] [--no-save] [--db FILE]
@@ -95,7 +96,9 @@ async function fleetRun(argv: string[]): Promise<number> {
     for (const n of result.notes) writeErr(`diskdelta fleet: ${n}\n`);
     for (const p of result.problems) writeErr(`diskdelta fleet: ${p}\n`);
     for (const run of result.runs) {
-      const figures = run.results.map((r) => `${r.test} ${r.bytesPerSec === null ? 'failed' : formatThroughput(r.bytesPerSec)}`).join(', ');
+      const figures = run.results
+        .map((r) => `${r.test} ${r.bytesPerSec === null ? 'failed' : rateFigureText(r, 'bytesPerSec')}`)
+        .join(', ');
       writeOut(`${run.sourceMeta['fio.host']}: ${figures} (one fio run per test: no spread)\n`);
     }
     const outcome = await saveMeasured(opened.library, result.runs);

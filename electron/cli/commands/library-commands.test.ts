@@ -116,7 +116,8 @@ describe('library commands', () => {
     const text = await runCli(['compare', '1', '2', '3', '--unit', 'KB', '--db', db]);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /Throughput in KiB\/s/);
-    assert.match(text.stdout, /#2 {2}97,656 KiB\/s +×1\.00 {2}±0\.0 % {2}same {2}\(within spread: may be noise\)/);
+    // The synthetic result is flagged noisy: its figure carries the flag (issue #40, item 8).
+    assert.match(text.stdout, /#2 {2}97,656 KiB\/s \(noisy, CV 1\.3 %\) +×1\.00 {2}±0\.0 % {2}same {2}\(within spread: may be noise\)/);
     const json = await runCli(['compare', '3', '1', '--json', '--db', db]);
     const comparison = JSON.parse(json.stdout);
     assert.deepEqual(

@@ -1,12 +1,12 @@
 // `diskdelta run`: measure the disk under a folder (or a block device, read tests only).
 import { counted, terminalField } from '../../shared/model/display.ts';
 import { resolve } from 'node:path';
-import { formatLatency, formatThroughput, formatIops } from '../../shared/analysis/units.ts';
+import { latencyFigureText, rateFigureText } from '../../shared/analysis/figure-text.ts';
 import { sustainedSettingsText } from '../../shared/analysis/sustained-write.ts';
 import { needsElevation } from '../../node/bench/privilege/elevation.ts';
 import { measuredDeviceText } from '../../shared/model/run-text.ts';
 import { temperatureText } from '../../shared/model/temperature-text.ts';
-import { runBenchmark } from '../../node/bench/orchestrator.ts';
+import { CUT_SHORT, runBenchmark } from '../../node/bench/orchestrator.ts';
 import { DEFAULT_PRESET, PRESETS, presetStoryGap } from '../../shared/catalog/presets.ts';
 import { isRunnableTest, testLabel, TESTS } from '../../shared/model/catalog.ts';
 import { exitCodeOf, exitCodesHelp } from '../../shared/model/failures.ts';
@@ -51,6 +51,8 @@ ${settingsHelp(settings)}
   --tarball FILE       the 'tarball' workload: extract your own tarball with tar (decompression
                        included, as the seed timed it) + sync, delete it + sync
   --json               print exactly one JSON document on stdout
+  --keep-finished      on a stop (Ctrl-C, a signal), keep the tests that had finished, the run
+                       marked as cut short (exit 7), instead of cancelling it whole
   --no-save            do not keep the run in the results library
   --db PATH            results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 
@@ -71,6 +73,7 @@ export function runFlags(settings: readonly RunSettingDef[] = RUN_SETTINGS) {
     elevate: { type: 'boolean' },
     tarball: { type: 'string' },
     json: { type: 'boolean' },
+    'keep-finished': { type: 'boolean' },
     'no-save': { type: 'boolean' },
     db: { type: 'string' },
   } as const;
@@ -100,6 +103,7 @@ export const runCommand: CliCommand = {
       const record = await runBenchmark(spec, {
         signal: controller.signal,
         surface: 'cli',
+        keepFinished: values['keep-finished'] === true,
         onEvent: (event: BenchEvent) => {
           if (event.type === 'progress') bar?.update(event);
           // Waiting for the disk is said even with --json (on stderr): a silent wait looks like a hang.
@@ -113,7 +117,9 @@ export const runCommand: CliCommand = {
       const outcome = await saveMeasured(library, [record]);
       // The measurement is printed whether or not it could be kept.
       writeOut(json ? `${JSON.stringify(toJson(record), null, 2)}\n` : formatRecord(record));
-      if (outcome === null || outcome.saved) return 0;
+      // Cut short by a stop, its finished tests kept: still the stop's status.
+      const cut = record.warnings.some((w) => w.code === CUT_SHORT);
+      if (outcome === null || outcome.saved) return cut ? exitCodeOf('interrupted') : 0;
       // The measured document is already on stdout (--json too): exit 10 and this line say the rest.
       writeErr(notSavedLine('run', outcome));
       return exitCodeOf('not-saved');
@@ -234,10 +240,12 @@ export function formatRecord(record: RunRecord): string {
     const seeks = (r.params ?? null)?.rw === 'seeks';
     return [
       testLabel(r.test, r.params),
-      r.bytesPerSec === null || seeks ? '—' : formatThroughput(r.bytesPerSec),
-      r.iops === null ? '—' : formatIops(r.iops, seeks ? 'seeks/s' : 'IOPS'),
-      r.latencyNs?.p50 == null ? '—' : formatLatency(r.latencyNs.p50),
-      r.latencyNs?.p99 == null ? '—' : formatLatency(r.latencyNs.p99),
+      // A flagged median carries its interval (figure-text.ts), so no table prints it bare.
+      r.bytesPerSec === null || seeks ? '—' : rateFigureText(r, 'bytesPerSec'),
+      r.iops === null ? '—' : rateFigureText(r, 'iops', 'MB', { seeks }),
+      latencyFigureText(r.latencyNs, 'p50'),
+      latencyFigureText(r.latencyNs, 'mean'),
+      latencyFigureText(r.latencyNs, 'p99'),
       r.cv === null ? '—' : `${(r.cv * 100).toFixed(1)} %`,
       precisionCell(r.precision, r.runs.length),
       r.warnings.length ? r.warnings.map((w) => w.code).join(', ') : '',
@@ -264,7 +272,17 @@ export function formatRecord(record: RunRecord): string {
     rows.length === 0
       ? ''
       : table(
-          ['test', 'throughput (median)', 'IOPS (median)', 'latency p50', 'latency p99', 'spread (CV)', 'median ±95 %', 'warnings'],
+          [
+            'test',
+            'throughput (median)',
+            'IOPS (median)',
+            'latency p50',
+            'latency mean',
+            'latency p99',
+            'spread (CV)',
+            'median ±95 %',
+            'warnings',
+          ],
           rows,
         );
   const figures = figureLines(record.results);

@@ -14,12 +14,12 @@ import { sustainedSettingsText } from '../../shared/analysis/sustained-write.ts'
 import {
   describeThroughputUnit,
   formatBytes,
-  formatIops,
   formatLatency,
   formatNumber,
   formatThroughput,
   type ThroughputUnit,
 } from '../../shared/analysis/units.ts';
+import { latencyFigureText, rateFigureText } from '../../shared/analysis/figure-text.ts';
 import { writeOut } from '../terminal.ts';
 import { warningLines } from '../warning-lines.ts';
 
@@ -63,9 +63,11 @@ function resultRow(r: TestResult, unit: ThroughputUnit): string[] {
   return [
     r.test,
     formatParams(r),
-    r.bytesPerSec !== null ? formatThroughput(r.bytesPerSec, unit) : failed ? 'failed' : r.underResolved ? '+++++' : '—',
-    r.iops !== null ? formatIops(r.iops, r.test === 'seeks' ? 'seeks/s' : 'IOPS') : '—',
-    lat?.p50 != null ? formatLatency(lat.p50) : lat?.mean != null ? `${formatLatency(lat.mean)} (mean)` : '—',
+    // A flagged median carries its interval (figure-text.ts), so no table prints it bare.
+    r.bytesPerSec !== null ? rateFigureText(r, 'bytesPerSec', unit) : failed ? 'failed' : r.underResolved ? '+++++' : '—',
+    r.iops !== null ? rateFigureText(r, 'iops', unit, { seeks: r.test === 'seeks' }) : '—',
+    latencyFigureText(lat, 'p50'),
+    latencyFigureText(lat, 'mean'),
     lat?.p99 != null ? formatLatency(lat.p99) : lat?.max != null ? `${formatLatency(lat.max)} (max)` : '—',
     r.cv !== null ? `${(r.cv * 100).toFixed(1)} %` : '—',
     r.runs.length ? String(r.runs.length) : '—',
@@ -129,7 +131,7 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   if (run.results.length === 0) out.push('  (none)');
   else {
     const table = formatTable(
-      ['TEST', 'PARAMETERS', 'THROUGHPUT', 'IOPS', 'LAT P50', 'LAT P99', 'CV', 'RUNS', 'FLAGS'],
+      ['TEST', 'PARAMETERS', 'THROUGHPUT', 'IOPS', 'LAT P50', 'LAT MEAN', 'LAT P99', 'CV', 'RUNS', 'FLAGS'],
       run.results.map((r) => resultRow(r, unit)),
     );
     out.push(

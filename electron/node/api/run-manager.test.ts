@@ -256,6 +256,20 @@ test('two targets on one disk (as system/ sees it) are one device: the second ru
   await manager.stopAll(1000);
 });
 
+test('a working-set scan is no obstacle to a benchmark on its disk, nor held up by one (issue #40, item 5)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const bench = controllableBenchmark();
+  const manager = new RunManager({ sample: () => {}, runBenchmark: bench.run, library: store(() => 1), emit: () => {} });
+  await manager.start({ target: dir, label: 'SSD' });
+  // The scan reads no file data: it starts beside the measuring run …
+  await manager.start({ target: dir, tests: ['working-set'] });
+  // … and a second measuring run is still refused while the first measures.
+  await assert.rejects(manager.start({ target: dir }), (e: unknown) => e instanceof ApiFailure && e.code === 'BUSY');
+  assert.equal(manager.list().length, 2);
+  await manager.stopAll(1000);
+});
+
 test("a spec with encryption runs the encryption assessment: both records saved, the last id reported; its failure is the run's", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-rm-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import type { BenchEvent, BenchSpec } from '../../shared/model/spec.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
 import { BenchError } from '../bench/errors.ts';
+import { specMeasuresDisk } from '../bench/kinds/index.ts';
 import { ApiFailure } from './dispatch.ts';
 import type { EventSink, Sample, SampleSink } from './events.ts';
 import type { EventPayload } from '../../shared/contract/contract.ts';
@@ -61,6 +62,8 @@ interface ActiveRun {
   runId: string;
   spec: BenchSpec;
   device: string;
+  /** Times the disk (kinds' measuresDisk): only such runs exclude each other on one disk. */
+  measuring: boolean;
   startedAt: string;
   controller: AbortController;
   done: Promise<void>;
@@ -99,8 +102,10 @@ export class RunManager {
     const fallback = await deviceKey(spec.target);
     const disk = await this.#deps.diskOf?.(spec.target).catch(() => null);
     const device = disk ? `disk:${disk}` : fallback;
+    // One measuring run per disk; a run that times nothing (a scan) is no obstacle, nor held up.
+    const measuring = specMeasuresDisk(spec);
     for (const run of this.#active.values()) {
-      if (run.device === device) {
+      if (measuring && run.measuring && run.device === device) {
         throw new ApiFailure('BUSY', `a run is already measuring the device under '${run.spec.target}': wait for it or cancel it`);
       }
     }
@@ -110,6 +115,7 @@ export class RunManager {
       runId,
       spec,
       device,
+      measuring,
       startedAt: new Date().toISOString(),
       controller,
       done: Promise.resolve(),

@@ -38,7 +38,15 @@ export interface RunOptions {
   temperature?: TemperatureWatchOptions;
   /** Where the run's warnings are shown: the CLI's may name its flags, the app's (the default) never. */
   surface?: FailureSurface;
+  /**
+   * A stop (the signal) keeps the tests that had finished, the run marked as cut short
+   * (warning CUT_SHORT), instead of cancelling it whole; the test it stopped in is dropped.
+   */
+  keepFinished?: boolean;
 }
+
+/** The warning of a run stopped part-way whose finished tests were kept (RunOptions.keepFinished). */
+export const CUT_SHORT = 'cut-short';
 
 export const ENGINE_NAME = 'diskdelta';
 
@@ -176,17 +184,27 @@ export async function runBenchmark(input: BenchSpec, options: RunOptions = {}): 
   const startedAt = new Date();
   const context = await describeTarget(spec.target);
   warnings.push(...context.warnings);
-  // Another DiskDelta process measuring this disk would make both runs wrong: wait for it.
-  const lock = await acquireDiskLock(await diskKey(spec.target, context.target.device?.name), spec.target, {
-    wait: true,
-    signal: options.signal,
-    onWait: (message) => emit({ type: 'warning', code: 'disk-busy', message }),
-  });
+  // Another DiskDelta process measuring this disk would make both runs wrong: wait for it. A
+  // run that times nothing (a working-set scan, a recording: kind.measuresDisk) neither waits
+  // nor makes a benchmark wait; its reading a tree's metadata is noise a benchmark's own
+  // trust flags see like any other process's.
+  const lock = steps.some((s) => s.kind.measuresDisk)
+    ? await acquireDiskLock(await diskKey(spec.target, context.target.device?.name), spec.target, {
+        wait: true,
+        signal: options.signal,
+        onWait: (message) => emit({ type: 'warning', code: 'disk-busy', message }),
+      })
+    : null;
   try {
     return await measure(spec, steps, warnings, context, startedAt, workerPath, access, emit, { ...options, cacheHelper });
   } finally {
-    await lock.release();
+    await lock?.release();
   }
+}
+
+/** The name of the disk lock a measuring run of `target` takes (disk-lock.ts): for tests and tools. */
+export async function diskLockKey(target: string): Promise<string> {
+  return diskKey(target, (await describeTarget(target)).target.device?.name);
 }
 
 /** The whole disk under a target: the storage stack's disk, else the device number. */
@@ -237,16 +255,43 @@ async function measure(
       };
       const step = planned.kind.start(planned.plan, stepContext);
       const cpuWatch = watchOtherCpu();
-      const stepHello = step.argv
-        ? await runWorkerStep(step, [...step.argv, ...access], {
-            workerPath,
-            signal: options.signal,
-            target: spec.target,
-            warnings,
-            emit: tagging,
-          })
-        : null;
-      if (!step.argv) await step.run?.(options.signal);
+      const seen: { hello: WorkerHello | null } = { hello: null };
+      let stepHello: WorkerHello | null = null;
+      try {
+        stepHello = step.argv
+          ? await runWorkerStep(step, [...step.argv, ...access], {
+              workerPath,
+              signal: options.signal,
+              target: spec.target,
+              warnings,
+              emit: tagging,
+              seen,
+            })
+          : null;
+        if (!step.argv) await step.run?.(options.signal);
+      } catch (error) {
+        cpuWatch.stop();
+        if (!(error instanceof BenchError && error.code === 'interrupted')) throw error;
+        // Stopped: keep what had finished only when asked; else say what a stop could keep.
+        const finished = [...results, ...(step.finishedResults?.(seen.hello) ?? [])];
+        if (!options.keepFinished || finished.length === 0) {
+          if (finished.length === 0) throw error;
+          const how = options.surface === 'cli' ? '--keep-finished keeps them' : 'keeping finished tests keeps them';
+          throw new BenchError(
+            'interrupted',
+            `${error.message}; the ${counted(finished.length, 'test')} it had finished (${finished.map((r) => r.test).join(', ')}) were not kept (${how}, marked as cut short)`,
+          );
+        }
+        hello ??= seen.hello;
+        const cut: Warning = {
+          code: CUT_SHORT,
+          message: `cut short: stopped during ${planned.tests.join(', ')}; kept the ${counted(finished.length, 'test')} that had finished (${finished.map((r) => r.test).join(', ')}), the rest did not run or were cut`,
+        };
+        results.splice(0, results.length, ...finished);
+        warnings.push(cut);
+        emit({ type: 'warning', ...cut });
+        break;
+      }
       const busy = machineBusyWarning(cpuWatch.stop(), planned.tests.join(', '));
       if (busy) {
         warnings.push(busy);
@@ -308,6 +353,8 @@ interface WorkerStepOptions {
   target: string;
   warnings: Warning[];
   emit: (e: BenchEvent) => void;
+  /** The worker's hello as soon as it comes, for a step that is stopped before it returns. */
+  seen?: { hello: WorkerHello | null };
 }
 
 /** Runs one worker step to its end: the protocol's common messages here, the kind's in step.read. */
@@ -318,8 +365,10 @@ async function runWorkerStep(step: KindStep, argv: string[], o: WorkerStepOption
     workerPath: o.workerPath,
     signal: o.signal,
     onMessage: (m) => {
-      if (m.type === 'hello') hello = m;
-      else if (m.type === 'warning') {
+      if (m.type === 'hello') {
+        hello = m;
+        if (o.seen) o.seen.hello = m;
+      } else if (m.type === 'warning') {
         o.warnings.push({ code: m.code, message: m.message });
         o.emit({ type: 'warning', code: m.code, message: m.message });
       } else if (m.type === 'error') failure ??= { code: m.code, message: m.message };

@@ -16,7 +16,7 @@ export interface WorkerPlan extends KindSettingValues<'rate'> {
   /** Test ids of the rate kind. */
   tests: string[];
   sampleMs: number;
-  /** How each test's runs become its figure (the preset's: peak keeps the best, real-world the mean). */
+  /** How each test's runs become its figure (the preset's: CrystalDiskMark's profiles keep the best run). */
   statistic: Statistic;
   /** Harness only: reuse a file made by `diskdelta-worker prepare`. */
   reuseFile?: string;

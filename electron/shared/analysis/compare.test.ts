@@ -85,7 +85,8 @@ describe('compareRuns on the seed figures', () => {
     assert.equal(seeks.metricLabel, 'seeks');
     assert.equal(seeks.cells[1]!.vsBaseline!.ratioText, '×69.5');
     assert.ok(Math.abs(seeks.cells[1]!.vsBaseline!.ratio - 10_524 / 151.4) < 1e-12);
-    assert.equal(seeks.cells[1]!.display, '10,524 seeks/s');
+    // A flagged figure carries its flag in its display (figure-text.ts), in the app's table as in the text.
+    assert.equal(seeks.cells[1]!.display, '10,524 seeks/s (under-resolved)');
     assert.equal(seeks.cells[0]!.display, '151.4 seeks/s');
     assert.equal(seeks.cells[2]!.display, '— (test not in this run)');
     assert.equal(seeks.cells[2]!.vsBaseline, null);
@@ -355,5 +356,50 @@ describe('compare text: what two runs share, and one line for the rest', () => {
       ['bonnie++ (version unknown)', 'bonnie++ (version unknown, 1.0x CSV layout)'],
     );
     assert.doesNotMatch(formatComparisonText(c), /bonnie\+\+ unknown/);
+  });
+});
+
+describe('compareRuns keeps the latency mean beside the percentiles (issue #40, item 7)', () => {
+  const lat = (p50: number, mean: number, p99: number) => ({ mean, p50, p90: null, p99, p999: null, max: null });
+  // The lab's figures: a loop throttled like a 2011 HDD (blkio: most I/Os pass at once, the rest
+  // wait out the slice) against an SSD whose I/Os all take about the same time.
+  const hdd = run('HDD (throttled)', [result('rnd4k-q1t1-write', { latencyNs: lat(66_000, 6.62e6, 95e6) })]);
+  const ssd = run('SSD', [result('rnd4k-q1t1-write', { latencyNs: lat(161_000, 172_000, 420_000) })]);
+
+  it('does not call the SSD "×2.44 worse" by its p50 when the mean shows the p50 misleads, and judges it by the mean', () => {
+    const c = compareRuns([hdd, ssd]);
+    const p50 = row(c.rows, 'rnd4k-q1t1-write', 'latency.p50').cells[1]!.vsBaseline!;
+    assert.equal(p50.verdict, null);
+    assert.match(p50.notJudged ?? '', /in #1 the mean \(6\.62 ms\) is 100\.3× the p50 \(66 µs\).*judge by the mean/);
+    const mean = row(c.rows, 'rnd4k-q1t1-write', 'latency.mean').cells[1]!.vsBaseline!;
+    assert.equal(mean.verdict, 'better');
+    assert.equal(mean.ratioText, '38.5× lower');
+    const text = formatComparisonText(c);
+    assert.doesNotMatch(text, /×2\.44 +\+143\.9 % +worse/);
+    assert.match(text, /latency mean, lower is better\n {4}#1 {2}6\.62 ms +baseline\n {4}#2 {2}172 µs +38\.5× lower +-97\.4 % +better/);
+  });
+
+  it('judges the p50 as before where the mean stays near it', () => {
+    const other = run('SSD 2', [result('rnd4k-q1t1-write', { latencyNs: lat(80_000, 90_000, 300_000) })]);
+    const p50 = row(compareRuns([ssd, other]).rows, 'rnd4k-q1t1-write', 'latency.p50').cells[1]!.vsBaseline!;
+    assert.equal(p50.verdict, 'better');
+    assert.equal(p50.notJudged, undefined);
+  });
+});
+
+describe('compareRuns prints a flagged figure with its interval (issue #40, item 8)', () => {
+  it("says a noisy first run's 52.63 IOPS with its ±210 %, in the cell and in the text", () => {
+    const noisy = result('rnd4k-q1t1-read', {
+      bytesPerSec: 52.63 * 4096,
+      iops: 52.63,
+      cv: 0.9,
+      warnings: [{ code: 'noisy', message: 'runs differ by 90.0 %' }],
+      precision: { ciRelative: 2.1, target: 0.02, seconds: 30, stoppedBy: 'max-time' },
+    });
+    const steady = result('rnd4k-q1t1-read', { bytesPerSec: 138 * 4096, iops: 138, cv: 0.01 });
+    const c = compareRuns([run('first', [noisy]), run('second', [steady])]);
+    assert.equal(row(c.rows, 'rnd4k-q1t1-read', 'iops').cells[0]!.display, '52.63 IOPS ±210 % (noisy)');
+    assert.equal(row(c.rows, 'rnd4k-q1t1-read', 'iops').cells[1]!.display, '138 IOPS');
+    assert.match(formatComparisonText(c), /#1 {2}52\.63 IOPS ±210 % \(noisy\) +baseline/);
   });
 });

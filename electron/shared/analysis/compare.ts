@@ -17,6 +17,7 @@ import {
 } from '../model/results.ts';
 import { engineText, measuredDeviceText } from '../model/run-text.ts';
 import { measuredByDiskDelta } from '../model/provenance.ts';
+import { rateFigureText } from './figure-text.ts';
 import { judgeChange, logSpreadOfCv, logSpreadOfValues } from './significance.ts';
 import {
   describeThroughputUnit,
@@ -48,6 +49,11 @@ export interface Delta {
   verdict: Verdict | null;
   beyondSpread: SpreadVerdict;
   spreadReason: string;
+  /**
+   * Why this change is not judged although the metric has a better side (a p50 that the mean
+   * shows to mislead, see LATENCY_FIGURE_RULE): the verdict is then null and this says why.
+   */
+  notJudged?: string;
 }
 
 export interface CompareCell {
@@ -179,12 +185,46 @@ function metricsFor(test: string, results: Array<TestResult | null>): Metric[] {
   if ((hasIops && (!hasThroughput || isRandom(test, results))) || (unresolvedOnly && seeks)) {
     metrics.push(metric({ ...METRICS.iops, label: seeks ? METRICS.seeks.label : METRICS.iops.label }, 'iops'));
   }
+  // LATENCY_FIGURE_RULE: the mean always beside the percentiles, as fio and KDiskMark print it.
   const lat = (k: keyof typeof LATENCY_METRICS) => any((r) => r.latencyNs?.[k]);
   if (lat('p50')) metrics.push(LATENCY_METRICS.p50);
-  else if (lat('mean')) metrics.push(LATENCY_METRICS.mean);
+  if (lat('mean')) metrics.push(LATENCY_METRICS.mean);
   if (lat('p99')) metrics.push(LATENCY_METRICS.p99);
   else if (lat('max')) metrics.push(LATENCY_METRICS.max);
   return metrics;
+}
+
+/**
+ * LATENCY_FIGURE_RULE — which latency figure a comparison judges by.
+ *
+ * The p50 says how the typical I/O went; the mean says what an I/O cost on average, the long
+ * waits included (it is 1 / IOPS × queue depth). They agree on a disk whose I/Os take about the
+ * same time, and part where a few I/Os wait very long: a blkio throttle lets most I/Os through
+ * at once and holds the rest for the remainder of its slice (lab: p50 66 µs, mean 6.62 ms), a
+ * stalling or SMR drive does the same. There the p50 describes only the lucky I/Os, and a ratio
+ * of p50s called an SSD "×2.44 worse" than the throttled HDD. So:
+ *   - every comparison shows the mean beside the p50 and the p99 when a source reports it;
+ *   - the p99 (or max) is judged as the tail it is;
+ *   - the p50 is judged only while, on every side that reports both, the mean is at most
+ *     MEAN_OVER_P50_MISLEADS × the p50; past that its figures stay, its change is "not judged",
+ *     and it says to judge by the mean (which is always judged).
+ * Ordinary latency spreads (an SSD at Q1: mean ≈ 1.1 × p50; an HDD's seeks: ≈ 1.3 ×; queue
+ * depths of 32: up to ≈ 2 ×) stay well below the factor.
+ */
+export const MEAN_OVER_P50_MISLEADS = 3;
+
+/** Why a p50 row must not be judged (LATENCY_FIGURE_RULE), or null when it may. */
+function p50Misleads(results: Array<TestResult | null>): string | null {
+  for (const [i, r] of results.entries()) {
+    const mean = r?.latencyNs?.mean;
+    const p50 = r?.latencyNs?.p50;
+    if (mean == null || p50 == null || p50 <= 0 || mean <= MEAN_OVER_P50_MISLEADS * p50) continue;
+    return (
+      `not judged: in #${i + 1} the mean (${formatLatency(mean)}) is ${formatNumber(mean / p50)}× the p50 (${formatLatency(p50)}), ` +
+      'so a few long waits hold most of the time and the p50 shows only the quick I/Os: judge by the mean'
+    );
+  }
+  return null;
 }
 
 function valueOf(result: TestResult, metric: string): number | null {
@@ -259,18 +299,13 @@ function delta(from: Side, to: Side, direction: Direction): Delta | null {
   };
 }
 
-function displayValue(
-  metric: Metric,
-  value: number | null,
-  underResolved: boolean,
-  failed: boolean,
-  unit: ThroughputUnit,
-  seeks: boolean,
-): string {
-  if (value == null) return failed ? 'failed (no figure)' : underResolved ? '+++++ (too fast to measure)' : '— (not reported)';
-  if (metric.kind === 'throughput') return formatThroughput(value, unit);
-  if (metric.kind === 'iops') return formatIops(value, seeks ? 'seeks/s' : 'IOPS');
-  return formatLatency(value);
+/** A cell's text: rates by the one formatter (figure-text.ts), flags and interval included. */
+function displayValue(metric: Metric, result: TestResult, value: number | null, unit: ThroughputUnit, seeks: boolean): string {
+  if (metric.kind === 'throughput') return rateFigureText(result, 'bytesPerSec', unit);
+  if (metric.kind === 'iops') return rateFigureText(result, 'iops', unit, { seeks });
+  if (value == null)
+    return isFailedResult(result) ? 'failed (no figure)' : result.underResolved ? '+++++ (too fast to measure)' : '— (not reported)';
+  return formatLatency(value) + (result.underResolved ? ' (under-resolved)' : '');
 }
 
 function buildRow(test: string, metric: Metric, results: Array<TestResult | null>, unit: ThroughputUnit): CompareRow {
@@ -281,16 +316,17 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
     runIndex,
   }));
   const seeks = isSeeks(test, results);
+  const misleads = metric.id === 'latency.p50' ? p50Misleads(results) : null;
+  const judged = (d: Delta | null): Delta | null =>
+    d && misleads ? { ...d, verdict: null, beyondSpread: 'unknown', spreadReason: misleads, notJudged: misleads } : d;
   const cells = sides.map((side, i): CompareCell => ({
     value: side.value,
-    display: results[i]
-      ? displayValue(metric, side.value, side.underResolved, isFailedResult(results[i]), unit, seeks)
-      : '— (test not in this run)',
+    display: results[i] ? displayValue(metric, results[i], side.value, unit, seeks) : '— (test not in this run)',
     underResolved: side.underResolved,
     inRun: results[i] !== null,
     estimated: false,
-    vsBaseline: i === 0 ? null : delta(sides[0]!, side, metric.direction),
-    vsPrevious: i >= 2 ? delta(sides[i - 1]!, side, metric.direction) : null,
+    vsBaseline: i === 0 ? null : judged(delta(sides[0]!, side, metric.direction)),
+    vsPrevious: i >= 2 ? judged(delta(sides[i - 1]!, side, metric.direction)) : null,
   }));
   const params = paramsOf(test, results);
   return {

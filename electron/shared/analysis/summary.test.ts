@@ -50,7 +50,7 @@ describe('upgradeSummary', () => {
     const [first, second] = section.paragraphs as [string, string];
     assert.match(first, /^From #1 Laptop hard disk.* to #2 Intel 320 SSD/);
     assert.match(first, /Sequential read ×3\.29 faster \(41\.27 MB\/s → 135\.9 MB\/s\)/);
-    assert.match(first, /Random seeks ×69\.5 faster \(151\.4 seeks\/s → 10,524 seeks\/s\)/);
+    assert.match(first, /Random seeks ×69\.5 faster \(151\.4 seeks\/s → 10,524 seeks\/s \(under-resolved\)\)/);
     assert.match(first, /many small files .* will start much faster/);
     assert.match(second, /Sequential read ×0\.53 \(47 % slower\)/);
     assert.doesNotMatch(second, /start much faster/);

@@ -29,6 +29,6 @@ it("the app's preset description and the CLI's --help carry it", async () => {
   assert.match(help, new RegExp(`\\(default ${DEFAULT_PRESET}\\)`));
   assert.match(
     help,
-    /standard the 8-test grid \(CrystalDiskMark layout\); no seeks: for the HDD → SSD story's seek figure choose the full preset/,
+    /standard the 8-test grid of CrystalDiskMark's default settings; DiskDelta's adaptive runs and their median, not CrystalDiskMark's best of 3 × 5 s; no seeks: for the HDD → SSD story's seek figure choose the full preset/,
   );
 });

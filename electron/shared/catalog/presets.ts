@@ -39,8 +39,16 @@ export interface Preset {
  * with the 1 GiB fill, and every result records the interval it reached. CrystalDiskMark's
  * 5 × 5 s is available with --runs 5 --duration 5 (an explicit --runs means a fixed count).
  */
-/** CrystalDiskMark's default timing: 5 runs of 5 s each, a fixed count. */
-const CDM_TIMING = { durationSec: 5, warmupSec: 1, runs: 5, precision: 0, maxTimeSec: 25 } as const;
+/**
+ * CrystalDiskMark 9's default timing, as its source sets it (DiskMarkDlg.cpp, DiskBench.cpp):
+ * TestCount 3 ("default value is 3", 5 before version 9), MeasureTime 5 s, IntervalTime 5 s
+ * idle before each test, a preparation pass of the full measure time before the counted runs,
+ * and the best run kept (`if (score > *maxScore)`, in every profile, Real World included).
+ */
+const CDM_TIMING = { durationSec: 5, warmupSec: 5, runs: 3, precision: 0, maxTimeSec: 15, pauseSec: 5, statistic: 'best' } as const;
+
+/** What DiskDelta's adaptive presets do instead of CrystalDiskMark's timing, said in their descriptions. */
+const NOT_CDM_TIMING = "DiskDelta's adaptive runs and their median, not CrystalDiskMark's best of 3 × 5 s";
 
 const NVME = [
   'seq1m-q8t1-read',
@@ -91,7 +99,7 @@ export function presetKinds(name: PresetName): string[] {
 export const PRESETS: Record<PresetName, Preset> = {
   standard: {
     name: 'standard',
-    description: 'the 8-test grid (CrystalDiskMark layout)',
+    description: `the 8-test grid of CrystalDiskMark's default settings; ${NOT_CDM_TIMING}`,
     tests: STANDARD,
     sizeBytes: 1024 * MiB,
     ...ADAPTIVE,
@@ -157,7 +165,7 @@ export const PRESETS: Record<PresetName, Preset> = {
   // result, so that compare says when a median meets a best run or a mean.
   nvme: {
     name: 'nvme',
-    description: "CrystalDiskMark 8's NVMe SSD set: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16 (16 threads), RND4K Q1T1; median",
+    description: `CrystalDiskMark's NVMe SSD settings (its "Ver.8" set): SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16 (16 threads), RND4K Q1T1; ${NOT_CDM_TIMING}`,
     tests: NVME,
     sizeBytes: 1024 * MiB,
     ...ADAPTIVE,
@@ -165,33 +173,31 @@ export const PRESETS: Record<PresetName, Preset> = {
   },
   peak: {
     name: 'peak',
-    description: "CrystalDiskMark's Peak Performance: SEQ1M Q8T1 and RND4K Q32T16, 5 runs of 5 s, the best run kept",
-    tests: ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q32t16-read', 'rnd4k-q32t16-write'],
+    description:
+      "CrystalDiskMark 9's Peak Performance: SEQ1M Q8T1 and RND4K Q32T1 (its default settings; RND4K Q32T16 under its NVMe SSD settings), best of 3 runs of 5 s after a preparation pass, 5 s idle before each test",
+    tests: ['seq1m-q8t1-read', 'seq1m-q8t1-write', 'rnd4k-q32t1-read', 'rnd4k-q32t1-write'],
     sizeBytes: 1024 * MiB,
     ...CDM_TIMING,
-    statistic: 'best',
   },
   'real-world': {
     name: 'real-world',
-    description: "CrystalDiskMark's Real World Performance: SEQ1M Q1T1 and RND4K Q1T1, 5 runs of 5 s, their mean",
+    description:
+      "CrystalDiskMark 9's Real World Performance: SEQ1M Q1T1 and RND4K Q1T1, best of 3 runs of 5 s after a preparation pass (CrystalDiskMark keeps the best run here too), 5 s idle before each test",
     tests: ['seq1m-q1t1-read', 'seq1m-q1t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write'],
     sizeBytes: 1024 * MiB,
     ...CDM_TIMING,
-    statistic: 'mean',
   },
   flash: {
     name: 'flash',
-    description: "CrystalDiskMark 9's Flash Memory: SEQ1M Q1T1 and RND4K Q1T1, 5 runs of 1 s, 30 s idle between tests; median",
-    tests: ['seq1m-q1t1-read', 'seq1m-q1t1-write', 'rnd4k-q1t1-read', 'rnd4k-q1t1-write'],
-    // A USB stick or an SD card: a smaller file, which a slow card still fills in seconds.
-    sizeBytes: 256 * MiB,
+    description:
+      "CrystalDiskMark 9's Flash Memory: its default four tests (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1) and test size (1 GiB, or the size you set), best of 3 runs of 1 s after a 1 s preparation pass, 30 s idle before each test",
+    tests: STANDARD,
+    sizeBytes: 1024 * MiB,
+    ...CDM_TIMING,
     durationSec: 1,
-    warmupSec: 0.5,
-    runs: 5,
-    precision: 0,
-    maxTimeSec: 5,
+    warmupSec: 1,
+    maxTimeSec: 3,
     pauseSec: 30,
-    statistic: 'median',
   },
   // Past the drive's fast (SLC) cache (kinds/sustained-write.ts): one stream, its span, block,
   // depth, rest and recovery are the run settings' (16 GiB of 1 MiB writes at QD1 by default);

@@ -127,8 +127,10 @@ export const workloadBars: ChartType = {
   },
 };
 
+/** The percentiles and, beside them, the mean (as fio and KDiskMark print it: compare.ts, LATENCY_FIGURE_RULE). */
 export const PERCENTILES = [
   { key: 'p50', label: 'p50' },
+  { key: 'mean', label: 'mean' },
   { key: 'p90', label: 'p90' },
   { key: 'p99', label: 'p99' },
   { key: 'p999', label: 'p99.9' },
@@ -136,14 +138,18 @@ export const PERCENTILES = [
 
 export const latencyPercentileBars: ChartType = {
   id: 'latency',
-  draws: 'bars per percentile (p50, p90, p99, p99.9) of one test, one bar per run, in µs; one chart per test with percentiles',
+  draws:
+    'bars per percentile (p50, the mean beside it, p90, p99, p99.9) of one test, one bar per run, in µs; one chart per test with percentiles',
   inReport: false,
   picker: { heading: 'Latency percentiles', empty: 'None of these runs reports latency percentiles (imports from bonnie++ carry none).' },
   build({ records }: ChartInput): BarChartModel[] {
     const tests = [
       ...new Set(
         records.flatMap((r) =>
-          r.results.filter((t) => t.latencyNs && PERCENTILES.some((p) => t.latencyNs?.[p.key] != null)).map((t) => t.test),
+          // A test with percentiles (a mean alone, the sustained write's, is no latency chart).
+          r.results
+            .filter((t) => t.latencyNs && PERCENTILES.some((p) => p.key !== 'mean' && t.latencyNs?.[p.key] != null))
+            .map((t) => t.test),
         ),
       ),
     ];

@@ -75,7 +75,7 @@ function DeltaText({ delta, against }: { delta: Delta; against: string }): React
     h('strong', null, delta.ratioText),
     ` ${delta.percentText}`,
     delta.verdict ? ` ${delta.verdict}` : '',
-    ` vs ${against}, ${SPREAD_TEXT[delta.beyondSpread]}`,
+    ` vs ${against}, ${delta.notJudged ?? SPREAD_TEXT[delta.beyondSpread]}`,
   );
 }
 
@@ -112,7 +112,7 @@ function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
             h(
               'td',
               { key: i },
-              h('span', { className: 'value' }, cell.display, cell.underResolved && cell.value !== null ? ' (under-resolved)' : ''),
+              h('span', { className: 'value' }, cell.display),
               i === 0 ? h('span', { className: 'muted block' }, 'baseline') : null,
               cell.vsBaseline ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsBaseline, against: '#1' })) : null,
               cell.vsPrevious ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsPrevious, against: `#${i}` })) : null,

@@ -51,6 +51,7 @@ type Start = Extract<WorkerMessage, { type: 'record-start' }>;
 export const accessRecorderKind: MeasurementKind<AccessRecorderPlan> = {
   id: 'access-recorder',
   title: 'File accesses recorded (cache curve)',
+  measuresDisk: false,
   stepPerTest: true,
   readsOnly: true,
   planSchema,

@@ -41,6 +41,11 @@ export interface KindStep {
   /** The step's results, once it finished; hello is the worker's (null for in-process steps). */
   results(hello: WorkerHello | null): TestResult[];
   /**
+   * A step stopped part-way: the results of the tests it had finished (every run of each), never
+   * the one it was stopped in. Absent: a stopped step keeps nothing of its own.
+   */
+  finishedResults?(hello: WorkerHello | null): TestResult[];
+  /**
    * A stop (the run's signal) ends the step with what it measured, not with an error: its
    * worker reports a cut measurement (the sustained write), and the run ends after this step.
    */
@@ -64,6 +69,13 @@ export interface MeasurementKind<Plan = unknown> {
   plan(spec: BenchSpec, preset: Preset, tests: string[]): Plan;
   /** Creates nothing in the target (the working-set scan): a read-only filesystem is no obstacle. */
   readsOnly?: boolean;
+  /**
+   * Times the disk (rates, workloads, the sustained write): such a run takes the machine-wide
+   * disk lock (disk-lock.ts), since two at once measure each other. A kind that times nothing
+   * (the working-set scan reads only metadata; the recorder watches for days) says false and
+   * never waits behind a benchmark nor holds one up. Said by every kind, so a new one decides.
+   */
+  measuresDisk: boolean;
   /** Tests that cannot run on a block device (opened read-only, always). */
   writes(test: string): boolean;
   start(plan: Plan, context: StepContext): KindStep;

@@ -12,7 +12,7 @@ import { resultWarnings } from '../result-warnings.ts';
 import { runArgv, type WorkerPlan } from '../worker-argv.ts';
 import { planSettingsShape, resolveSettings, settingsOfKind } from '../../../shared/model/run-settings.ts';
 import type { WorkerResult } from '../worker-protocol.ts';
-import type { MeasurementKind } from './kind.ts';
+import type { MeasurementKind, WorkerHello } from './kind.ts';
 
 const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   target: z.string().min(1),
@@ -42,6 +42,7 @@ function refuseSpansBeyondSize(tests: readonly string[], sizeBytes: number): voi
 export const rateKind: MeasurementKind<WorkerPlan> = {
   id: 'rate',
   title: 'I/O rate (throughput, IOPS, latency)',
+  measuresDisk: true,
   planSchema,
   plan: (spec, preset, tests) => {
     // The spec's value, else the preset's, else the table's default, for every setting rate takes.
@@ -66,11 +67,36 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
     const samples = new Map<string, Map<number, Sample[]>>();
     const progress = new ProgressTracker(plan, context.emit);
     let finished = false;
+    // The furthest test the worker has reached: the ones before it are finished (it runs them in order).
+    let reached = -1;
+    const reach = (job: number) => (reached = Math.max(reached, job));
+    const aggregate = (hello: WorkerHello | null, tests: string[]): TestResult[] =>
+      tests
+        .filter((t) => results.has(t))
+        .map((t) => {
+          const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map<number, Sample[]>(), plan);
+          result.warnings.push(
+            ...resultWarnings({
+              bytesPerSec: result.bytesPerSec,
+              device: context.target.device,
+              stack: context.target.stack,
+              sizeBytes: hello?.size ?? plan.sizeBytes,
+              memoryBytes: context.system.memoryBytes,
+              write: testWrites(t),
+              buffered: plan.buffered,
+            }),
+          );
+          return result;
+        });
     return {
       argv: runArgv(worker),
       read(m) {
-        if (m.type === 'progress') progress.update(m);
-        else if (m.type === 'sample') {
+        if (m.type === 'progress') {
+          // Progress into the next test (its file prepared already) means the one before is done.
+          if (m.phase !== 'prepare' && m.job !== undefined) reach(m.job);
+          progress.update(m);
+        } else if (m.type === 'sample') {
+          reach(m.job);
           const test = plan.tests[m.job];
           if (!test) return;
           const sample: Sample = { tMs: m.t_ms, bytesPerSec: m.bytes_per_sec, iops: m.iops };
@@ -82,6 +108,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
           else perRun.set(m.run, [sample]);
           context.emit({ type: 'sample', test, run: m.run, ...sample });
         } else if (m.type === 'result') {
+          reach(m.job);
           const test = plan.tests[m.job];
           if (test) results.set(test, [...(results.get(test) ?? []), m]);
         }
@@ -89,24 +116,9 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
       results(hello): TestResult[] {
         if (!finished) progress.finish();
         finished = true;
-        return plan.tests
-          .filter((t) => results.has(t))
-          .map((t) => {
-            const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map<number, Sample[]>(), plan);
-            result.warnings.push(
-              ...resultWarnings({
-                bytesPerSec: result.bytesPerSec,
-                device: context.target.device,
-                stack: context.target.stack,
-                sizeBytes: hello?.size ?? plan.sizeBytes,
-                memoryBytes: context.system.memoryBytes,
-                write: testWrites(t),
-                buffered: plan.buffered,
-              }),
-            );
-            return result;
-          });
+        return aggregate(hello, plan.tests);
       },
+      finishedResults: (hello) => aggregate(hello, plan.tests.slice(0, Math.max(0, reached))),
       // Every setting it ran with, in the table's order; the interval and time limit only when adaptive.
       settings: (hello) => ({
         ...Object.fromEntries(

@@ -226,6 +226,7 @@ export function sustainedResult(
 export const sustainedWriteKind: MeasurementKind<SustainedPlan> = {
   id: 'sustained-write',
   title: 'Sustained write (past the fast cache)',
+  measuresDisk: true,
   stepPerTest: true,
   planSchema,
   plan(spec, preset) {

@@ -94,6 +94,7 @@ function inodesInUse(target: string): number | null {
 export const workingSetKind: MeasurementKind<WorkingSetPlan> = {
   id: 'working-set',
   title: 'Working set (bytes by last use)',
+  measuresDisk: false,
   stepPerTest: true,
   readsOnly: true,
   planSchema,

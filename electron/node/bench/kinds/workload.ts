@@ -138,6 +138,7 @@ export function phaseTrustWarnings(figures: readonly Figure[]): Warning[] {
 export const workloadKind: MeasurementKind<WorkloadPlan> = {
   id: 'workload',
   title: 'Workloads (seconds per phase)',
+  measuresDisk: true,
   stepPerTest: true,
   planSchema,
   plan: (spec, preset, tests) => {
