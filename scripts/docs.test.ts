@@ -71,3 +71,34 @@ test('the formats the README and docs/cli.md say DiskDelta imports are the one l
     `docs/cli.md's list synopsis should offer --source ${RUN_SOURCES.join('|')}`,
   );
 });
+
+test('every test docs/privileged-surfaces.md names exists: a surface is attacked by a test that is really there', () => {
+  const page = read('docs/privileged-surfaces.md');
+  const rows = page.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| surface'));
+  assert.ok(rows.length >= 15, `${rows.length} surfaces`);
+  const missing: string[] = [];
+  let named = 0;
+  for (const row of rows) {
+    const attack =
+      row
+        .replace(/\s*\|\s*$/, '')
+        .split(' | ')
+        .at(-1) ?? '';
+    // "`file.test.ts` › a test's name › another name; `other.test.ts` › …": a name up to "…" is its start.
+    for (const [, file, names] of attack.matchAll(/`([\w./-]+\.test\.ts)`([^`]*)/g)) {
+      const source = existsSync(`${ROOT}${file}`) ? read(file!) : null;
+      if (source === null) missing.push(`${file} (no such file)`);
+      for (const name of names!.split('›').slice(1)) {
+        const start = name
+          .split('…')[0]!
+          .replace(/[;,.\s]+$/, '')
+          .trim()
+          .slice(0, 60);
+        named++;
+        if (source !== null && start && !source.includes(start)) missing.push(`${file} › ${start}`);
+      }
+    }
+  }
+  assert.ok(named >= 30, `${named} tests named`);
+  assert.deepEqual(missing, []);
+});

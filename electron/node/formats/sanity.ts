@@ -82,14 +82,14 @@ function* figuresOf(run: RunRecord): Generator<[string, FigureKind, number | nul
     yield [`${at}: the IOPS`, 'iops', r.iops];
     yield [`${at}: the best rate`, 'rate', r.best?.bytesPerSec];
     yield [`${at}: the best IOPS`, 'iops', r.best?.iops];
-    for (const [key, ns] of Object.entries(r.latencyNs ?? {})) yield [`${at}: the ${key} latency`, 'latency', ns as number | null];
+    for (const [key, ns] of Object.entries(r.latencyNs ?? {})) yield [`${at}: the ${key} latency`, 'latency', ns];
     for (const [lower] of r.histogram) yield [`${at}: a latency histogram bucket`, 'latency', lower];
     for (const m of r.runs) {
       yield [`${at}, run ${m.run}: the rate`, 'rate', m.bytesPerSec];
       yield [`${at}, run ${m.run}: the IOPS`, 'iops', m.iops];
       yield [`${at}, run ${m.run}: the bytes moved`, 'size', m.bytes];
       for (const [key, ns] of Object.entries(m.latencyNs))
-        yield [`${at}, run ${m.run}: the ${key} latency`, 'latency', ns as number | null];
+        yield [`${at}, run ${m.run}: the ${key} latency`, 'latency', ns];
       for (const sample of m.samples) {
         yield [`${at}, run ${m.run}: a sample's rate`, 'rate', sample.bytesPerSec];
         yield [`${at}, run ${m.run}: a sample's IOPS`, 'iops', sample.iops];
