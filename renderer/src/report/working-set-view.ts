@@ -53,7 +53,7 @@ export function WorkingSetTables({ summary, caption }: { summary: WorkingSetSumm
               null,
               h('th', { scope: 'col' }, 'folder'),
               h('th', { scope: 'col' }, 'size'),
-              h('th', { scope: 'col' }, `touched within ${VERDICT_DAYS} days`),
+              h('th', { scope: 'col' }, `touched within ${VERDICT_DAYS}\u00a0days`),
             ),
           ),
           h(
