@@ -4,6 +4,30 @@
 
 export type DeviceClass = 'HDD' | 'SATA SSD' | 'NVMe SSD' | 'USB' | 'virtual' | 'RAM' | 'loop' | 'unknown';
 
+const KIND_WORDS: Record<DeviceClass, string> = {
+  HDD: 'HDD',
+  'SATA SSD': 'SSD',
+  'NVMe SSD': 'SSD',
+  USB: 'USB disk',
+  virtual: 'virtual disk',
+  RAM: 'RAM disk',
+  loop: 'loop device',
+  unknown: 'disk',
+};
+
+/**
+ * What a sentence calls a device (a column's heading, "the SSD's"): one rule from its class, the
+ * class Overview's badges show. The class decides, not the rotational flag: a virtio disk (vda)
+ * reports rotational 1 whatever it sits on and was called "HDD" in the encryption story, a zram
+ * device "disk" where Overview said "RAM". The flag is used only where the class is not known (an
+ * import that kept the flag alone).
+ */
+export function deviceKindWord(device: { class: DeviceClass; rotational: boolean | null } | null | undefined): string {
+  if (!device) return 'disk';
+  if (device.class === 'unknown' && device.rotational === true) return 'HDD';
+  return KIND_WORDS[device.class];
+}
+
 export interface DeviceFingerprint {
   name: string; // kernel name, e.g. "sda", "nvme0n1", "loop3"
   model: string | null;
