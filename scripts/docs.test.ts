@@ -52,3 +52,28 @@ test('every test the orchestrator names is named in docs/measurement-kinds.md an
     for (const id of named) assert.ok(read(doc).includes(`\`${id}\``), `${doc} does not say the orchestrator names ${id}`);
   }
 });
+
+test('docs/measurement-kinds.md names every kind of the KINDS table, and says how many', async () => {
+  const { KINDS } = await import('../electron/core/bench/kinds/index.ts');
+  const page = read('docs/measurement-kinds.md');
+  const words = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+  assert.match(page, new RegExp(`holds ${words[KINDS.length]}\\b`), `the page says how many kinds KINDS holds (${KINDS.length})`);
+  for (const kind of KINDS) assert.ok(page.includes(`\`${kind.id}\``), `docs/measurement-kinds.md does not name the kind ${kind.id}`);
+});
+
+test('the terminal-text modules in core are the ones the README names', () => {
+  // Each module in core that formats text only a terminal (or a text report) reads.
+  for (const module of ['crypto/cipher-text.ts', 'crypto/encryption-text.ts', 'analysis/compare-text.ts']) {
+    assert.ok(existsSync(`${ROOT}electron/core/${module}`), module);
+    assert.ok(readme.includes(`\`${module}\``), `the README does not name electron/core/${module}`);
+  }
+});
+
+test('the renderer makes its number and date formatters once (docs/app.md): no toLocaleString call', async () => {
+  const { readdirSync } = await import('node:fs');
+  const files = (readdirSync(`${ROOT}renderer/src`, { recursive: true }) as string[]).filter(
+    (f) => /\.tsx?$/.test(f) && !f.includes('.test.'),
+  );
+  const calls = files.filter((f) => /\.toLocale(String|DateString|TimeString)\(/.test(read(`renderer/src/${f}`)));
+  assert.deepEqual(calls, [], 'each builds an Intl formatter per call in Chromium: use formatNumber, formatCount or formatDate');
+});

@@ -54,6 +54,11 @@ export function bytesPerSecFrom(value: number, unit: ThroughputUnit): number {
  */
 const GROUPED = new Intl.NumberFormat('en-US');
 
+/** A count with thousands separators (12,345 files), on the one formatter. */
+export function formatCount(value: number): string {
+  return GROUPED.format(Math.round(value));
+}
+
 /**
  * A plain number with precision that suits its size: thousands get separators and no
  * decimals (40,300), whole numbers as they are (98), hundreds one decimal (135.9), smaller

@@ -253,10 +253,11 @@ function WorkingSetVerdict({ assessment }: { assessment: AssessmentData }) {
   );
 }
 
-/** A run's day: a published run's time of day is not known, and a measured one's is not what matters here. */
+/** A run's day: a published run's time of day is not known, and a measured one's is not what matters here. Made once (see formatDate). */
+const DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 function formatDay(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString('en-GB', { dateStyle: 'medium' });
+  return Number.isNaN(d.getTime()) ? iso : DAY.format(d);
 }
 
 /** What a step is for, and what the app cannot do for it (TRIM needs root: the CLI). */

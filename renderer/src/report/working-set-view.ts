@@ -3,6 +3,7 @@
 // createElement, not JSX, so that Node renders the report's copy too.
 import { createElement as h, type ReactElement } from 'react';
 import { formatDiskSize, VERDICT_DAYS, type WorkingSetSummary } from '../../../electron/core/analysis/working-set.ts';
+import { formatCount } from '../../../electron/core/analysis/units.ts';
 
 export function WorkingSetTables({ summary, caption }: { summary: WorkingSetSummary; caption: string }): ReactElement {
   const reads = summary.readsSeen ? 'read or written' : 'written (reads not seen)';
@@ -12,7 +13,7 @@ export function WorkingSetTables({ summary, caption }: { summary: WorkingSetSumm
     h(
       'table',
       { className: 'working-set-windows' },
-      h('caption', null, `${caption}: ${summary.files.toLocaleString('en')} files, ${formatDiskSize(summary.totalBytes)} allocated`),
+      h('caption', null, `${caption}: ${formatCount(summary.files)} files, ${formatDiskSize(summary.totalBytes)} allocated`),
       h(
         'thead',
         null,
