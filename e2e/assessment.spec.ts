@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { deviceMapperMissing } from '../electron/node/crypto/throwaway-held.ts';
 import { CLI, expect, NODE, plantAgedFiles, SCREENSHOT_DIR, test, fullPageScreenshot } from './fixtures.ts';
 
 const LABEL = '2011 laptop: HDD → SSD';
@@ -100,6 +101,12 @@ test('assess an upgrade from Overview: each step measured or picked, kept across
   await expect(encryption.getByTestId('encryption-help')).toContainText(
     "the report forecasts it from this CPU's cipher ceilings (estimated)",
   );
+  // What New run knows: on a kernel without device-mapper the step does not send the user to New run.
+  const noDm = await deviceMapperMissing();
+  if (noDm) {
+    await expect(encryption.getByTestId('encryption-help')).toContainText(`It cannot be measured on this machine: ${noDm}.`);
+    await expect(encryption.getByTestId('encryption-help')).not.toContainText('New run');
+  } else await expect(encryption.getByTestId('encryption-help')).toContainText('start a run on New run');
   await shoot(page, encryption, '3-encryption-open');
   await pick(encryption, { 'Run under dm-crypt': CRYPT });
   await expect(encryption.getByTestId('encryption-help')).toContainText('the report shows it as the third column');
@@ -178,4 +185,12 @@ test('assess an upgrade from Overview: each step measured or picked, kept across
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+
+  // Overview counts the steps as `diskdelta assess list` and `assess show` do (one function).
+  const listed = execFileSync(NODE, [CLI, 'assess', 'list', '--db', app.dbPath], { encoding: 'utf8' });
+  const progress = /\((\d+ of \d+ steps[^)]*)\)/.exec(listed)?.[1];
+  expect(progress, listed).toBe('5 of 5 steps done, then the report');
+  expect(execFileSync(NODE, [CLI, 'assess', 'show', '1', '--db', app.dbPath], { encoding: 'utf8' })).toContain(`: ${progress}\n`);
+  await page.goto(`${app.url}#/overview`);
+  await expect(page.getByTestId('assessment-item')).toContainText(`· ${progress} ·`);
 });

@@ -14,7 +14,7 @@ test("a TRIM audit kept by the CLI: Overview's row of that mount says what a dis
   const audit = JSON.parse(before.stdout) as { mountPoint: string | null; at: string; audit: { deepestReached: string | null } };
   expect(audit.mountPoint, 'the audit knows its mount point').not.toBeNull();
   await page.goto(`${app.url}#/overview`);
-  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: audit.mountPoint!, exact: true }) });
+  const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: audit.mountPoint!, exact: true }) });
   const cell = row.getByTestId('trim-reaches');
   await expect(cell).toHaveAttribute('data-basis', 'seen');
   const day = audit.at.slice(0, 10);

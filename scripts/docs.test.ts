@@ -102,3 +102,26 @@ test('every test docs/privileged-surfaces.md names exists: a surface is attacked
   assert.ok(named >= 30, `${named} tests named`);
   assert.deepEqual(missing, []);
 });
+
+test('docs/measurement-kinds.md names every kind of the KINDS table, and says how many', async () => {
+  const { KINDS } = await import('../electron/node/bench/kinds/index.ts');
+  const page = read('docs/measurement-kinds.md');
+  const words = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+  assert.match(page, new RegExp(`holds ${words[KINDS.length]}\\b`), `the page says how many kinds KINDS holds (${KINDS.length})`);
+  for (const kind of KINDS) assert.ok(page.includes(`\`${kind.id}\``), `docs/measurement-kinds.md does not name the kind ${kind.id}`);
+});
+
+test('the terminal-text modules live in the CLI (electron/cli/), as the README says all terminal text does', () => {
+  for (const module of ['cipher-text.ts', 'encryption-text.ts', 'compare-text.ts'])
+    assert.ok(existsSync(`${ROOT}electron/cli/${module}`), module);
+  assert.ok(readme.includes('`electron/cli/` is the command (and all terminal text)'));
+});
+
+test('the renderer makes its number and date formatters once (docs/app.md): no toLocaleString call', async () => {
+  const { readdirSync } = await import('node:fs');
+  const files = (readdirSync(`${ROOT}renderer/src`, { recursive: true }) as string[]).filter(
+    (f) => /\.tsx?$/.test(f) && !f.includes('.test.'),
+  );
+  const calls = files.filter((f) => /\.toLocale(String|DateString|TimeString)\(/.test(read(`renderer/src/${f}`)));
+  assert.deepEqual(calls, [], 'each builds an Intl formatter per call in Chromium: use formatNumber, formatCount or formatDate');
+});

@@ -62,6 +62,18 @@ test('no Electron binary: Chromium app mode where a Chromium and a display are; 
   assert.ok(app.kind === 'chromium-app' && app.args.includes('--window-size=1280,800'), 'the size of the Electron window');
   const blocked = decideLaunch(probes({ electron: null, userNamespaces: BLOCKED }), APP);
   assert.ok(blocked.kind === 'chromium-app' && blocked.args.includes('--no-sandbox'));
+  // As root: the reason in the terminal, and no "unsupported command-line flag" bar in the window
+  // (--test-type keeps it out: seen on Xvfb, the bar is there without it).
+  const asRoot = decideLaunch(probes({ electron: null, isRoot: true }), APP);
+  assert.ok(asRoot.kind === 'chromium-app' && asRoot.args.includes('--no-sandbox') && asRoot.args.includes('--test-type'));
+  assert.match(
+    asRoot.notes.join('\n'),
+    /running as root: Chromium's sandbox does not run as root\. Chromium starts with --no-sandbox \(said here, not in a yellow bar/,
+  );
+  assert.ok(
+    app.kind === 'chromium-app' && !app.args.includes('--test-type') && !app.args.includes('--no-sandbox'),
+    'a sandboxed window needs neither',
+  );
 
   const noDisplay = decideLaunch(probes({ electron: null, display: false }), APP);
   assert.equal(noDisplay.kind, 'none');

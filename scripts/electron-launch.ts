@@ -90,8 +90,16 @@ export function decideLaunch(probes: LaunchProbes, appDir: string): Launch {
   }
   const blocked = sandboxBlocked(probes, null);
   const notes = [`npm start: opening the same app in Chromium's app mode instead (${probes.chromium}); it closes when the window does.`];
-  if (blocked) notes.push(`npm start: ${blocked} Chromium starts with --no-sandbox.`);
-  return { kind: 'chromium-app', executable: probes.chromium, args: [...CHROMIUM_APP_FLAGS, ...(blocked ? ['--no-sandbox'] : [])], notes };
+  if (blocked)
+    notes.push(
+      `npm start: ${blocked} Chromium starts with --no-sandbox (said here, not in a yellow bar across the app: --test-type keeps Chromium's "unsupported command-line flag" bar out of the window).`,
+    );
+  // --no-sandbox alone puts Chromium's "You are using an unsupported command-line flag" bar over
+  // the app; --test-type (what ChromeDriver and Playwright pass) keeps it out. The reason is said
+  // in the terminal instead, where the person who started it reads it. Refusing to start as root
+  // was the other way: root is the one user of many containers and VMs this is tried in.
+  const sandboxFlags = blocked ? ['--no-sandbox', '--test-type'] : [];
+  return { kind: 'chromium-app', executable: probes.chromium, args: [...CHROMIUM_APP_FLAGS, ...sandboxFlags], notes };
 }
 
 export interface ProbeEnvironment {

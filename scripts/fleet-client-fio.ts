@@ -66,10 +66,11 @@ function direction(template: Record<string, unknown>, bytesPerSec: number, bs: n
 
 /**
  * `hosts` hosts × 10 jobs: every tenth host a hard disk (~110 MB/s, ~120 IOPS), the rest SSDs
- * (~500 MB/s, ~20,000 IOPS), spread deterministically as in bench-fleet.ts. One "All clients" sum
- * at the end, as fio writes it.
+ * (~500 MB/s, ~20,000 IOPS unless `ssdIops` says otherwise: e2e/page-fit.spec.ts lays out the
+ * six-digit figures of an NVMe drive or a RAM disk), spread deterministically as in
+ * bench-fleet.ts. One "All clients" sum at the end, as fio writes it.
  */
-export function fleetClientFio(hosts: number): string {
+export function fleetClientFio(hosts: number, ssdIops = 20_000): string {
   const text = readFileSync(FIXTURE, 'utf8');
   const doc = JSON.parse(text.slice(text.search(/^\{/m))) as { client_stats: Entry[]; 'global options': unknown; disk_util: unknown[] };
   const template = doc.client_stats[0]!;
@@ -82,7 +83,7 @@ export function fleetClientFio(hosts: number): string {
     const wobble = 1 + ((i * 7919) % 101) / 500;
     const host = fleetHostName(i);
     for (const job of JOBS) {
-      const rate = job.sequential ? (hdd ? 110e6 : 500e6) * wobble : (hdd ? 120 : 20_000) * wobble * job.bs;
+      const rate = job.sequential ? (hdd ? 110e6 : 500e6) * wobble : (hdd ? 120 : ssdIops) * wobble * job.bs;
       const inFlight = job.iodepth * job.numjobs;
       const reads = job.rw === 'randrw' ? 0.7 : job.rw.includes('read') ? 1 : 0;
       const options: Record<string, string> = {

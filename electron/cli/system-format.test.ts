@@ -7,7 +7,7 @@ import { listBlockDevices } from '../node/system/index.ts';
 import { fieldLabel, formatDevices, formatSystem } from './system-format.ts';
 import { layerLine } from '../shared/report/stack-text.ts';
 
-const fixture = (name: string) => ({ root: fileURLToPath(new URL(`../core/system/fixtures/${name}`, import.meta.url)) });
+const fixture = (name: string) => ({ root: fileURLToPath(new URL(`../node/system/fixtures/${name}`, import.meta.url)) });
 
 describe('text views name facts in words, never by their keys', () => {
   test('every reason a fixture machine records reads without a camelCase key', async () => {

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../run-cli-in-process.ts';
 import { openLibrary } from '../../node/store/library.ts';
+import { deviceMapperMissing } from '../../node/crypto/throwaway-held.ts';
 
 test('an assessment is started with the before run, waits in the library for the after run, and its report tells the story first', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'dd-assess-'));
@@ -73,7 +74,19 @@ test('an assessment is started with the before run, waits in the library for the
     /→ 3\. The cost of encryption: run 3 "Intel 320 SSD \+ dm-crypt[^"]*" was deleted from the library on \d{4}-\d\d-\d\d, so this step is empty again; not measured: the report forecasts it/,
   );
   const listed = await runCli(['assess', 'list', '--db', db]);
-  assert.match(listed.stdout, /^ +1 {2}2011 laptop: HDD → SSD {2}\(3 of 5 steps\)$/m);
+  assert.match(listed.stdout, /^ +1 {2}2011 laptop: HDD → SSD {2}\(3 of 5 steps done, then the report\)$/m);
+  // `show` lists six steps and counts as `list` (and the app: assessmentProgress) does.
+  assert.match(shown.stdout, /^Assessment 1: .*: 3 of 5 steps done, then the report$/m);
+  assert.equal(shown.stdout.match(/^ {2}[✔→ ] \d\. /gm)?.length, 6);
+  // Step 3 says what this kernel can do: where it has no device-mapper, it does not tell the user
+  // to run `diskdelta encryption` here (New run reads the same fact).
+  const missing = await deviceMapperMissing();
+  if (missing)
+    assert.match(
+      shown.stdout,
+      new RegExp(`it cannot be measured here: ${missing.replace(/[()]/g, '\\$&')}\\. On a kernel with device-mapper: diskdelta encryption`),
+    );
+  else assert.match(shown.stdout, /; to measure, diskdelta encryption --target DIR/);
   assert.equal((await runCli(['assess', 'set', '1', '--encrypted', '2', '--db', db])).code, 0);
   assert.doesNotMatch((await runCli(['assess', 'show', '1', '--db', db])).stdout, /deleted/);
 });

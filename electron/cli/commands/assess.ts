@@ -5,13 +5,16 @@
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, withLibrary } from '../library-cli.ts';
 import {
+  assessmentProgress,
   assessmentRunIds,
   assessmentSteps,
   isUnreadableAssessment,
   type Assessment,
   type AssessmentField,
   type AssessmentListItem,
+  type StepMachine,
 } from '../../shared/model/assessment.ts';
+import { deviceMapperMissing } from '../../node/crypto/throwaway-held.ts';
 import type { Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
@@ -83,17 +86,16 @@ export function assessmentListLine(a: AssessmentListItem): string {
   const head = `${String(a.id).padStart(4)}  ${a.label}`;
   if (isUnreadableAssessment(a))
     return `${head}  (cannot be read: ${a.unreadable}; 'diskdelta assess delete ${a.id}' removes it, its runs stay)`;
-  // The report is the last step and never "done": the steps counted are the measuring ones.
-  const steps = assessmentSteps(a).filter((s) => s.id !== 'report');
-  return `${head}  (${steps.filter((s) => s.done).length} of ${steps.length} steps)`;
+  // One count for the app and the CLI (assessmentProgress): the measuring steps, then the report.
+  return `${head}  (${assessmentProgress(assessmentSteps(a)).text})`;
 }
 
 /** The assessment's steps, done or with what to do next. */
-export function assessmentText(a: Assessment): string {
-  const steps = assessmentSteps(a);
-  const next = steps.find((s) => !s.done);
+export function assessmentText(a: Assessment, machine: StepMachine = {}): string {
+  const steps = assessmentSteps(a, machine);
+  const { next, text: progress } = assessmentProgress(steps);
   return [
-    `Assessment ${a.id}: ${a.label} (started ${a.createdAt.slice(0, 10)}, last changed ${a.updatedAt.slice(0, 10)})`,
+    `Assessment ${a.id}: ${a.label} (started ${a.createdAt.slice(0, 10)}, last changed ${a.updatedAt.slice(0, 10)}): ${progress}`,
     ...steps.map((s) => `  ${s.done ? '✔' : s === next ? '→' : ' '} ${s.title}: ${s.text}`),
     '',
   ].join('\n');
@@ -132,12 +134,14 @@ export const assessCommand: CliCommand = {
         );
       return writeReport(ids, values, { assessment: a, name: `diskdelta-assessment-${id}` });
     }
+    // Step 3 says whether this kernel can measure encryption, as New run does (read once, before the library opens).
+    const machine = verb === 'list' ? {} : { encryptionUnavailable: await deviceMapperMissing() };
     return withLibrary('assess', values.db, (library) => {
       if (verb === 'start') {
         const label = positionals.join(' ').trim();
         if (!label) throw new UsageError('name the assessment: diskdelta assess start "laptop HDD → SSD" --before RUN');
         const a = library.createAssessment(label, stepsFromFlags(values));
-        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a));
+        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine));
         return 0;
       }
       if (verb === 'set') {
@@ -148,12 +152,17 @@ export const assessCommand: CliCommand = {
         requireAssessment(library, id);
         library.updateAssessment(id, steps);
         const a = requireAssessment(library, id);
-        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a));
+        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine));
         return 0;
       }
       if (verb === 'show') {
         const a = requireAssessment(library, parseAssessmentId(positionals[0]));
-        writeOut(values.json ? `${JSON.stringify({ ...a, steps: assessmentSteps(a) }, null, 2)}\n` : assessmentText(a));
+        const steps = assessmentSteps(a, machine);
+        writeOut(
+          values.json
+            ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text }, null, 2)}\n`
+            : assessmentText(a, machine),
+        );
         return 0;
       }
       if (verb === 'list') {

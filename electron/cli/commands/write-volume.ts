@@ -1,6 +1,6 @@
 // `diskdelta write-volume [--tbw TB] [--json] [--no-save] [--db PATH]`: what each disk wrote since
 // boot (/proc/diskstats, no root) as GB a day and TB a year, beside the drive's rated endurance as
-// years of life; and, from the samples the library keeps (each call, each saved run), this month's
+// years of life; and, from the samples the library keeps (each call, each run the CLI saves), this month's
 // pace beside last month's.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { readWriteCounters } from '../../node/system/write-counters.ts';
@@ -17,7 +17,8 @@ the bytes, the pace a day and a year, and with --tbw the years until a drive of 
 endurance is written through at this pace. A pace from less than a day of counters is not
 extrapolated (it says so). Partitions, loop, zram and device-mapper devices are left out:
 their writes are counted on the disk beneath.
-Each call keeps a sample of the counters in the results library (so does every saved run), so
+Each call keeps a sample of the counters in the results library (so does every run the CLI saves;
+the app's runs take none), so
 it can also say this month's pace beside last month's: the writes between samples of one boot,
 and from each boot to its first sample; a month with less than a day of counting is not judged.
   --tbw TB     the drive's rated endurance in terabytes written (its datasheet's "TBW"), e.g. 150

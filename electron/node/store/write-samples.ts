@@ -1,5 +1,5 @@
-// Write volume sampled whenever DiskDelta runs (`diskdelta write-volume`, each saved run, the
-// recorder's start and end): every whole disk's bytes written since boot, kept in the library
+// Write volume sampled whenever DiskDelta runs (`diskdelta write-volume`, each run the CLI
+// saves (cli/save-runs.ts; the app's runs take none), the recorder's start and end): every whole disk's bytes written since boot, kept in the library
 // (migration 12) so that analysis/write-volume.ts can tell a month's pace beside the last.
 // Sampling never fails what it rides along with: a counter that cannot be read is no sample.
 import { readWriteCounters } from '../system/write-counters.ts';

@@ -75,3 +75,20 @@ describe('the encryption story', () => {
     assert.equal(encryptionStory(seed().slice(0, 2), null), null);
   });
 });
+
+describe("a device's kind in the story", () => {
+  it('is named by its class, as Overview names it: a virtio disk is no HDD, a zram device a RAM disk', () => {
+    const [hdd, ssd, crypt] = seed();
+    const as = (r: typeof hdd, cls: 'virtual' | 'RAM', rotational: boolean) => ({
+      ...r!,
+      target: { ...r!.target, device: { ...r!.target.device!, class: cls, rotational } },
+    });
+    // vda reports rotational 1 (virtio's default), zram 0: the class decides.
+    const story = encryptionStory([as(hdd, 'virtual', true), as(ssd, 'RAM', false), as(crypt, 'RAM', false)], null)!;
+    assert.deepEqual(
+      story.columns.map((c) => c.heading),
+      ['virtual disk', 'RAM disk', 'RAM disk + dm-crypt'],
+    );
+    assert.match(story.sentences[0]!, /^The RAM disk's sequential read fell from/);
+  });
+});

@@ -5,6 +5,7 @@
 // sentences a person reads. The model is encryption.ts's; this module only tells it.
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { RunRecord } from '../model/results.ts';
+import { deviceKindWord } from '../model/machine.ts';
 import { allCpuCeiling, cipherRates, forecastRun, type CipherRates, type TestForecast } from './encryption.ts';
 
 /** The tests the story is told on, first one present wins (the seed's was sequential read). */
@@ -69,14 +70,9 @@ export function isEncryptedRun(r: RunRecord): boolean {
   return (r.target.stack ?? []).some((l) => l.kind === 'dm-crypt' || l.encrypted === true) || /dm-crypt|luks/i.test(r.label);
 }
 
-function diskWord(r: RunRecord): string {
-  const c = r.target.device?.class ?? '';
-  if (c === 'HDD') return 'HDD';
-  if (/SSD/.test(c)) return 'SSD';
-  return r.target.device?.rotational === true ? 'HDD' : 'disk';
-}
+const diskWord = (r: RunRecord): string => deviceKindWord(r.target.device);
 
-const possessive = (w: string) => (w === 'HDD' ? "the hard disk's" : w === 'SSD' ? "the SSD's" : "the disk's");
+const possessive = (w: string) => (w === 'HDD' ? "the hard disk's" : `the ${w}'s`);
 
 /** "71.5 MB/s"; all in GB/s when one reaches it and none is under half of one (so "0.78 GB/s", never "0.04 GB/s"). */
 function rates(values: number[]): string[] {

@@ -82,6 +82,11 @@ export function significantDigits(x: number, digits: number): string {
   return plainFormat({ minimumSignificantDigits: digits, maximumSignificantDigits: digits }).format(x);
 }
 
+/** A count with thousands separators (12,345 files), on the one formatter. */
+export function formatCount(value: number): string {
+  return GROUPED.format(Math.round(value));
+}
+
 /**
  * A plain number with precision that suits its size: thousands get separators and no
  * decimals (40,300), whole numbers as they are (98), hundreds one decimal (135.9), smaller

@@ -56,7 +56,11 @@ export function chartFrame(
             'tbody',
             null,
             ...text.rows.map((row, r) =>
-              h('tr', { key: r }, ...row.map((cell, i) => (i === 0 ? h('th', { key: i, scope: 'row' }, cell) : h('td', { key: i }, cell)))),
+              h(
+                'tr',
+                { key: r },
+                ...row.map((cell, i) => (i === 0 ? h('th', { key: i, scope: 'row' }, cell) : h('td', { key: i, className: 'num' }, cell))),
+              ),
             ),
           ),
         ),

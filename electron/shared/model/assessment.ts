@@ -57,8 +57,18 @@ export function emptiedText(emptied: readonly EmptiedStep[]): string | null {
   return `${runs} ${emptied.length === 1 ? 'was' : 'were'} deleted from the library on ${emptied[0]!.at.slice(0, 10)}, so this step is empty again`;
 }
 
-/** The steps in order, each done or with what to do; encryption, TRIM and the working set may stay open (the report forecasts, or says so). */
-export function assessmentSteps(a: Assessment): AssessmentStep[] {
+/** What the machine showing the steps knows that changes what they tell the user to do. */
+export interface StepMachine {
+  /** Why this kernel cannot make a dm-crypt mapping (node/crypto/throwaway-held.ts), or null when it may; undefined: not known. */
+  encryptionUnavailable?: string | null | undefined;
+}
+
+/**
+ * The steps in order, each done or with what to do; encryption, TRIM and the working set may stay
+ * open (the report forecasts, or says so). Step 3 tells the user to measure encryption only where
+ * the kernel can (New run reads the same fact).
+ */
+export function assessmentSteps(a: Assessment, machine: StepMachine = {}): AssessmentStep[] {
   const id = a.id;
   const lost = (...fields: AssessmentField[]) => fields.flatMap((f) => (a.emptied[f] && a[f] === null ? [a.emptied[f]] : []));
   /** The step's text, led by what a deletion emptied. */
@@ -100,7 +110,9 @@ export function assessmentSteps(a: Assessment): AssessmentStep[] {
       ['encrypted'],
       a.encrypted !== null,
       `measured: run ${a.encrypted}`,
-      `not measured: the report forecasts it from this CPU's cipher ceilings (estimated); to measure, diskdelta encryption --target DIR, then diskdelta assess set ${id} --encrypted RUN`,
+      machine.encryptionUnavailable
+        ? `not measured: the report forecasts it from this CPU's cipher ceilings (estimated); it cannot be measured here: ${machine.encryptionUnavailable}. On a kernel with device-mapper: diskdelta encryption --target DIR, then diskdelta assess set ${id} --encrypted RUN`
+        : `not measured: the report forecasts it from this CPU's cipher ceilings (estimated); to measure, diskdelta encryption --target DIR, then diskdelta assess set ${id} --encrypted RUN`,
     ),
     step(
       'trim',
@@ -135,4 +147,24 @@ export function assessmentSteps(a: Assessment): AssessmentStep[] {
 /** The runs of an assessment in report order: before, after, encrypted, the discard pair, then the working set. */
 export function assessmentRunIds(a: Assessment): number[] {
   return [a.before, a.after, a.encrypted, a.discardOff, a.discardOn, a.workingSet].filter((x): x is number => x !== null);
+}
+
+/**
+ * How far an assessment is, said the same by `assess list`, `assess show` and the app: the
+ * measuring steps done of the five (the sixth, the report, is made from them and never "done").
+ */
+export function assessmentProgress(steps: readonly AssessmentStep[]): {
+  done: number;
+  of: number;
+  next: AssessmentStep | undefined;
+  text: string;
+} {
+  const measuring = steps.filter((s) => s.id !== 'report');
+  const done = measuring.filter((s) => s.done).length;
+  return {
+    done,
+    of: measuring.length,
+    next: steps.find((s) => !s.done),
+    text: `${done} of ${measuring.length} steps done, then the report`,
+  };
 }

@@ -4,7 +4,31 @@
 // rest, which no run stores, are here. Unknown facts are null with a reason rather than guessed.
 
 export type { DeviceClass, DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from './schemas.ts';
-import type { DeviceFingerprint } from './schemas.ts';
+import type { DeviceClass, DeviceFingerprint } from './schemas.ts';
+
+const KIND_WORDS: Record<DeviceClass, string> = {
+  HDD: 'HDD',
+  'SATA SSD': 'SSD',
+  'NVMe SSD': 'SSD',
+  USB: 'USB disk',
+  virtual: 'virtual disk',
+  RAM: 'RAM disk',
+  loop: 'loop device',
+  unknown: 'disk',
+};
+
+/**
+ * What a sentence calls a device (a column's heading, "the SSD's"): one rule from its class, the
+ * class Overview's badges show. The class decides, not the rotational flag: a virtio disk (vda)
+ * reports rotational 1 whatever it sits on and was called "HDD" in the encryption story, a zram
+ * device "disk" where Overview said "RAM". The flag is used only where the class is not known (an
+ * import that kept the flag alone).
+ */
+export function deviceKindWord(device: { class: DeviceClass; rotational: boolean | null } | null | undefined): string {
+  if (!device) return 'disk';
+  if (device.class === 'unknown' && device.rotational === true) return 'HDD';
+  return KIND_WORDS[device.class];
+}
 
 /** Why a field is null, keyed by field name (e.g. { serial: "no vpd_pg80 in sysfs" }). */
 export type Reasons = Record<string, string>;

@@ -3,6 +3,7 @@
 // createElement, not JSX, so that Node renders the report's copy too.
 import { createElement as h, type ReactElement } from 'react';
 import { formatDiskSize, VERDICT_DAYS, type WorkingSetSummary } from '../analysis/working-set.ts';
+import { formatCount } from '../analysis/units.ts';
 
 export function WorkingSetTables({ summary, caption }: { summary: WorkingSetSummary; caption: string }): ReactElement {
   const reads = summary.readsSeen ? 'read or written' : 'written (reads not seen)';
@@ -12,7 +13,7 @@ export function WorkingSetTables({ summary, caption }: { summary: WorkingSetSumm
     h(
       'table',
       { className: 'working-set-windows' },
-      h('caption', null, `${caption}: ${summary.files.toLocaleString('en')} files, ${formatDiskSize(summary.totalBytes)} allocated`),
+      h('caption', null, `${caption}: ${formatCount(summary.files)} files, ${formatDiskSize(summary.totalBytes)} allocated`),
       h(
         'thead',
         null,
@@ -53,7 +54,7 @@ export function WorkingSetTables({ summary, caption }: { summary: WorkingSetSumm
               null,
               h('th', { scope: 'col' }, 'folder'),
               h('th', { scope: 'col' }, 'size'),
-              h('th', { scope: 'col' }, `touched within ${VERDICT_DAYS} days`),
+              h('th', { scope: 'col' }, `touched within ${VERDICT_DAYS}\u00a0days`),
             ),
           ),
           h(

@@ -4,7 +4,13 @@
 // words are the core's (model/assessment.ts), as `diskdelta assess show` prints them; this page
 // adds the ways to fill a step: pick a run (the library's or a shipped reference) or measure now.
 import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
-import { assessmentSteps, emptiedText, type AssessmentField, type AssessmentStep } from '../../../electron/shared/model/assessment.ts';
+import {
+  assessmentProgress,
+  assessmentSteps,
+  emptiedText,
+  type AssessmentField,
+  type AssessmentStep,
+} from '../../../electron/shared/model/assessment.ts';
 import type { AssessmentData, RunRef } from '../../../electron/shared/contract/contract.ts';
 import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../../electron/shared/analysis/working-set.ts';
 import type { Paper } from '../../../electron/shared/report/paper.ts';
@@ -43,13 +49,6 @@ const FIELD_LABELS: Record<AssessmentField, string> = {
   discardOn: 'Run with discard',
   workingSet: 'Working-set scan',
 };
-
-/** The measuring steps (the report is the last, never "done"). */
-function progressOf(a: AssessmentData): { done: number; of: number; next: AssessmentStep | undefined } {
-  const steps = assessmentSteps(a);
-  const measuring = steps.filter((s) => s.id !== 'report');
-  return { done: measuring.filter((s) => s.done).length, of: measuring.length, next: steps.find((s) => !s.done) };
-}
 
 /** Overview's section: start an assessment, or go on with one the library keeps. */
 export function AssessOffer() {
@@ -96,13 +95,12 @@ export function AssessOffer() {
                   </span>
                 </li>
               );
-            const { done, of, next } = progressOf(a);
+            const { text, next } = assessmentProgress(assessmentSteps(a));
             return (
               <li key={a.id} data-testid="assessment-item">
                 <a href={assessmentHref(a.id)}>{a.label}</a>{' '}
                 <span className="muted">
-                  · {done} of {of} steps · {next ? `next: ${next.title.replace(/^\d+\.\s*/, '')}` : 'complete'} · last changed{' '}
-                  {formatDate(a.updatedAt)}
+                  · {text} · {next ? `next: ${next.title.replace(/^\d+\.\s*/, '')}` : 'complete'} · last changed {formatDate(a.updatedAt)}
                 </span>
               </li>
             );
@@ -117,6 +115,8 @@ export function AssessOffer() {
 export function AssessmentFlow({ id }: { id: number }) {
   const stores = useStoresApi();
   const { current, error } = useAssessment((s) => s);
+  // What New run knows too: whether this kernel can measure encryption (step 3 says so).
+  const encryptionUnavailable = useSystem((s) => (s.overview ? s.overview.encryptionUnavailable : undefined));
   useEffect(() => {
     void stores.assessment.getState().open(id);
     void stores.assessment.getState().loadReferences();
@@ -140,7 +140,7 @@ export function AssessmentFlow({ id }: { id: number }) {
             the library as you set it: close the app, swap the disk, and come back here.
           </p>
           <ol className="assess-steps">
-            {assessmentSteps(a).map((step) => (
+            {assessmentSteps(a, { encryptionUnavailable }).map((step) => (
               <StepCard key={step.id} step={step} assessment={a} />
             ))}
           </ol>
@@ -263,15 +263,18 @@ function WorkingSetVerdict({ assessment }: { assessment: AssessmentData }) {
   );
 }
 
-/** A run's day: a published run's time of day is not known, and a measured one's is not what matters here. */
+/** A run's day: a published run's time of day is not known, and a measured one's is not what matters here. Made once (see formatDate). */
+const DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 function formatDay(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString('en-GB', { dateStyle: 'medium' });
+  return Number.isNaN(d.getTime()) ? iso : DAY.format(d);
 }
 
 /** What a step is for, and what the app cannot do for it (TRIM needs root: the CLI). */
 function StepHelp({ step }: { step: AssessmentStep }) {
   const ciphers = useSystem((s) => s.ciphers);
+  // New run's own fact (node/crypto/throwaway-held.ts): where the kernel cannot map dm-crypt, New run offers no such run.
+  const encryptionUnavailable = useSystem((s) => s.overview?.encryptionUnavailable ?? null);
   if (step.id === 'before')
     return <p className="hint">Measure the disk you have now, in a folder on it, or pick a run you made or imported before.</p>;
   if (step.id === 'after')
@@ -288,8 +291,17 @@ function StepHelp({ step }: { step: AssessmentStep }) {
           : `Not measured: the report forecasts it from this CPU's cipher ceilings (estimated)${
               ciphers ? `, measured ${formatDate(ciphers.measuredAt)}` : ', which are not measured yet (Overview measures them)'
             }.`}{' '}
-        To measure it, start a run on <a href="#/new">New run</a> with “also measure what encryption costs” (root), then pick its dm-crypt
-        run here.
+        {encryptionUnavailable ? (
+          <>
+            It cannot be measured on this machine: {encryptionUnavailable}. Measured on a kernel with device-mapper, its dm-crypt run can be
+            picked here.
+          </>
+        ) : (
+          <>
+            To measure it, start a run on <a href="#/new">New run</a> with “also measure what encryption costs” (root), then pick its
+            dm-crypt run here.
+          </>
+        )}
       </p>
     );
   if (step.id === 'trim')

@@ -16,6 +16,8 @@ import type { LibraryState } from '../stores/library.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { bytesToBase64 } from '../view/base64.ts';
 
+const STATS_COLUMNS = ['Figure', 'Hosts', '10th percentile', 'Median', '90th percentile'] as const;
+
 export function FleetPage() {
   const stores = useStoresApi();
   const { groups, chosen, fleet, loaded, loading, error, saving } = useFleet((s) => s);
@@ -118,24 +120,28 @@ export function FleetPage() {
           <section aria-labelledby="fleet-stats-h">
             <h2 id="fleet-stats-h">The fleet</h2>
             <TableScroll label="The fleet's percentiles">
-              <table data-testid="fleet-stats">
-                <thead>
-                  <tr>
-                    <th scope="col">Figure</th>
-                    <th scope="col">Hosts</th>
-                    <th scope="col">10th percentile</th>
-                    <th scope="col">Median</th>
-                    <th scope="col">90th percentile</th>
+              {/* Explicit roles: at a phone's width its rows are blocks (.stack-narrow) and still a table. */}
+              <table data-testid="fleet-stats" className="stack-narrow" role="table" aria-labelledby="fleet-stats-h">
+                <thead role="rowgroup">
+                  <tr role="row">
+                    {STATS_COLUMNS.map((heading) => (
+                      <th key={heading} scope="col" role="columnheader">
+                        {heading}
+                      </th>
+                    ))}
                   </tr>
                 </thead>
-                <tbody>
+                <tbody role="rowgroup">
                   {doc.stats.map((s) => (
-                    <tr key={s.figure}>
-                      <th scope="row">{s.figure}</th>
-                      <td>{s.hosts}</td>
-                      <td>{s.p10}</td>
-                      <td>{s.median}</td>
-                      <td>{s.p90}</td>
+                    <tr key={s.figure} role="row">
+                      <th scope="row" role="rowheader">
+                        {s.figure}
+                      </th>
+                      {[s.hosts, s.p10, s.median, s.p90].map((value, i) => (
+                        <td key={i} role="cell" className="num" data-label={STATS_COLUMNS[i + 1]}>
+                          {value}
+                        </td>
+                      ))}
                     </tr>
                   ))}
                 </tbody>
@@ -177,10 +183,10 @@ export function FleetPage() {
                   explicit roles keep it a table to assistive technology whatever the CSS display. */}
               <table
                 data-testid="fleet-hosts"
-                className="fleet-hosts"
+                className="fleet-hosts stack-narrow"
                 role="table"
                 aria-labelledby="fleet-hosts-h"
-                style={{ '--fleet-figures': doc.columns.length } as CSSProperties}
+                style={hostColumnWidths(doc)}
               >
                 <thead role="rowgroup">
                   <tr role="row">
@@ -237,4 +243,21 @@ export function FleetPage() {
       ) : null}
     </>
   );
+}
+
+/**
+ * The hosts table's column widths, from its longest texts. Each row is a grid of its own (no
+ * table layout measures every cell: styles.css, "Every host"), so the columns cannot grow to
+ * their content: a fixed least width let "175,958 IOPS" run into the next cell's figure and
+ * "nvme0n1" into "SSD". The longest text of each column that must stay on one line, counted in
+ * characters here (no layout needed, whatever the number of hosts), gives its least width.
+ */
+function hostColumnWidths(doc: NonNullable<ReturnType<typeof buildFleetReport>>): CSSProperties {
+  const longest = (texts: readonly string[]) => texts.reduce((most, t) => Math.max(most, t.length), 0);
+  return {
+    '--fleet-figures': doc.columns.length,
+    '--fleet-host-ch': longest(doc.hosts.map((r) => r.host)),
+    '--fleet-device-ch': longest(doc.hosts.map((r) => r.device)),
+    '--fleet-figure-ch': longest(doc.hosts.flatMap((r) => r.figures)),
+  } as CSSProperties;
 }

@@ -17,6 +17,7 @@ import {
 } from '../../../electron/shared/analysis/working-set.ts';
 
 const NO_SUGGESTIONS: string[] = [];
+const HISTORY_COLUMNS = ['run', 'folder', 'scanned', 'stored', `touched within ${VERDICT_DAYS}\u00a0days`] as const;
 
 export function WorkingSetPage() {
   const stores = useStoresApi();
@@ -114,26 +115,37 @@ export function WorkingSetPage() {
       {scans.length > 1 ? (
         <section aria-labelledby="ws-history">
           <h2 id="ws-history">Kept scans</h2>
-          <table className="working-set-history" data-testid="working-set-history">
-            <thead>
-              <tr>
-                <th scope="col">run</th>
-                <th scope="col">folder</th>
-                <th scope="col">scanned</th>
-                <th scope="col">stored</th>
-                <th scope="col">touched within {VERDICT_DAYS} days</th>
+          {/* Explicit roles: at a phone's width its rows are blocks (.stack-narrow) and still a table. */}
+          <table className="working-set-history stack-narrow" data-testid="working-set-history" role="table" aria-labelledby="ws-history">
+            <thead role="rowgroup">
+              <tr role="row">
+                {HISTORY_COLUMNS.map((heading) => (
+                  <th key={heading} scope="col" role="columnheader">
+                    {heading}
+                  </th>
+                ))}
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {scans.map((r) => {
                 const s = summaryOfResult(r.results.find((x) => x.test === WORKING_SET_TEST)!);
                 return (
-                  <tr key={r.id}>
-                    <td>#{r.id}</td>
-                    <td>{r.target.path}</td>
-                    <td>{formatDate(r.createdAt)}</td>
-                    <td className="num">{s ? formatDiskSize(s.totalBytes) : '—'}</td>
-                    <td className="num">{s ? formatDiskSize(windowOf(s, VERDICT_DAYS).touchedBytes) : '—'}</td>
+                  <tr key={r.id} role="row">
+                    <th scope="row" role="rowheader">
+                      #{r.id}
+                    </th>
+                    <td role="cell" data-label={HISTORY_COLUMNS[1]}>
+                      <code>{r.target.path}</code>
+                    </td>
+                    <td role="cell" data-label={HISTORY_COLUMNS[2]}>
+                      {formatDate(r.createdAt)}
+                    </td>
+                    <td role="cell" className="num" data-label={HISTORY_COLUMNS[3]}>
+                      {s ? formatDiskSize(s.totalBytes) : '—'}
+                    </td>
+                    <td role="cell" className="num" data-label={HISTORY_COLUMNS[4]}>
+                      {s ? formatDiskSize(windowOf(s, VERDICT_DAYS).touchedBytes) : '—'}
+                    </td>
                   </tr>
                 );
               })}

@@ -10,6 +10,8 @@ export interface TrimCell {
   basis: 'seen' | 'tables' | 'unknown';
   /** How to find out (or look again). */
   hint: string;
+  /** The command in the hint, shown as one unbroken piece of code. */
+  command: string;
 }
 
 export function trimCell(m: Mount): TrimCell {
@@ -23,12 +25,13 @@ export function trimCell(m: Mount): TrimCell {
       : seen.reachedBottom
         ? `seen reaching ${seen.deepestReached} on ${day}`
         : `seen reaching ${seen.deepestReached} on ${day}, ${stops ? stops.replace('TRIM stops', 'stops') : `stopped below ${seen.stoppedAt ?? 'it'}`}`;
-    return { text, basis: 'seen', hint: `counted by the kernel's discard counters; ${audit} looks again` };
+    return { text, basis: 'seen', hint: `counted by the kernel's discard counters; ${audit} looks again`, command: audit };
   }
-  if (m.trimReachesDisk === null) return { text: 'unknown', basis: 'unknown', hint: `to see: ${audit} (as root)` };
+  if (m.trimReachesDisk === null) return { text: 'unknown', basis: 'unknown', hint: `to see: ${audit} (as root)`, command: audit };
   return {
     text: `${m.trimReachesDisk ? 'yes' : 'no'}, by the tables`,
     basis: 'tables',
     hint: `not yet seen: ${audit} (as root) counts what a delete and fstrim reach`,
+    command: audit,
   };
 }

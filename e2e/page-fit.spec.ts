@@ -1,0 +1,198 @@
+// What a new user saw at a phone's width and on a desktop (issue #43): Overview, Working set and
+// Fleet filled with data, at 390 and 1280 px, light and dark. Fails on a page wider than a 390 px
+// window (sideways scroll), on table cells whose text runs into the next cell's ("175,958
+// IOPS115,533 IOPS"), and on a word or a figure broken over lines inside a table cell
+// ("aes-xts-plain64", "542 MB"). The fleets are two real fio --client files and one SYNTHETIC file
+// (scripts/fleet-client-fio.ts) of ten tests a host at six-digit IOPS, as an NVMe drive or a RAM
+// disk measures: its figures are there to be laid out, nothing here judges them. The Fleet page printed by Chromium (page.pdf(), what the
+// browser's Print makes) holds every host row, not only those that were in view.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { fleetClientFio } from '../scripts/fleet-client-fio.ts';
+import { expect, fullPageScreenshot, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
+
+const FIXTURES = join(import.meta.dirname, '..', 'electron', 'core', 'formats', 'fixtures');
+const FLEET_FILES = ['fio-3.33-client-5-throttled-hosts.json', 'fio-3.33-client-2-hosts.json'].map((f) => join(FIXTURES, f));
+const FAST_HOSTS = 12;
+const FLEET_ROWS = 7 + FAST_HOSTS;
+const FLEET_HOSTS = ['198.18.245.2:8765', '198.18.245.6:8765', '198.18.245.10:8765', '198.18.245.14:8765', '198.18.245.18:8765'];
+
+// The probes run in the page: written as JavaScript text (this folder's TypeScript has no DOM
+// types), as the other specs' page.evaluate calls are.
+
+/** How far the page reaches past the window's right edge, in CSS px (0: no sideways scroll), and the outermost elements past it. */
+const pastTheEdge = (page: Page) =>
+  page.evaluate(`(() => {
+    const width = document.documentElement.clientWidth;
+    const past = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > width + 0.5);
+    const outermost = past.filter((e) => !past.includes(e.parentElement) && !e.parentElement.closest('.table-scroll'));
+    return {
+      extra: document.documentElement.scrollWidth - width,
+      where: outermost.slice(0, 4).map((e) => e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ').join('.') : '')),
+    };
+  })()`) as Promise<{ extra: number; where: string[] }>;
+
+/**
+ * Table cells whose text boxes touch or overlap the next cell's on the same line (less than a
+ * 4 px gap), and table words or figures broken over lines. Measured on the text itself (a Range
+ * over each cell's contents), not on the cells' boxes: a cell's text can spill past its box.
+ */
+const tableTextProblems = (page: Page) =>
+  page.evaluate(`(() => {
+    const MIN_GAP = 4;
+    const problems = [];
+    const textBox = (cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+      if (rects.length === 0) return null;
+      return {
+        left: Math.min(...rects.map((r) => r.left)),
+        right: Math.max(...rects.map((r) => r.right)),
+        top: Math.min(...rects.map((r) => r.top)),
+        bottom: Math.max(...rects.map((r) => r.bottom)),
+      };
+    };
+    // A closed <details>' content still answers getClientRects: it is not on the screen.
+    const visible = (e) =>
+      e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('details:not([open]) > :not(summary)');
+    for (const row of document.querySelectorAll('main tr')) {
+      if (!visible(row)) continue;
+      const boxes = [...row.children]
+        .filter(visible)
+        .map((cell) => ({ cell, box: textBox(cell) }))
+        .filter((c) => c.box !== null)
+        .sort((a, b) => a.box.left - b.box.left);
+      for (let i = 1; i < boxes.length; i++) {
+        const [a, b] = [boxes[i - 1], boxes[i]];
+        const sameLine = a.box.top < b.box.bottom && b.box.top < a.box.bottom;
+        if (sameLine && b.box.left - a.box.right < MIN_GAP)
+          problems.push('cells touch (' + (b.box.left - a.box.right).toFixed(1) + ' px apart): "' + a.cell.textContent + '" | "' + b.cell.textContent + '"');
+      }
+      // A token with no space in it (a cipher's name, a path) or a figure with its unit ("542 MB",
+      // "12,345 IOPS") drawn on two lines, where it would fit on one: within the box the table
+      // scrolls in, or the page's main column (a path longer than that may break).
+      for (const cell of row.children) {
+        if (!visible(cell)) continue;
+        const room = (cell.closest('.table-scroll') ?? document.querySelector('main')).clientWidth - 24;
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? '';
+          for (const m of text.matchAll(/[\\d.,]+\\s(?:[kMGTP]i?B(?:\\/s)?|B|IOPS|%|s|ms|µs|bit|days?)(?!\\w)|[^\\s]+/gu)) {
+            const range = document.createRange();
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+            const tops = new Set(rects.map((r) => Math.round(r.top)));
+            const width = rects.reduce((sum, r) => sum + r.width, 0);
+            if (tops.size > 1 && width <= room) problems.push('"' + m[0] + '" broken over ' + tops.size + ' lines in "' + cell.textContent + '"');
+          }
+        }
+      }
+    }
+    return problems;
+  })()`) as Promise<string[]>;
+
+async function fillThePages(page: Page, url: string, home: string, fastFleet: string) {
+  // Overview: the cipher ceilings measured (the table that broke "aes-xts-plain64").
+  await page.goto(`${url}#/`);
+  const ciphers = page.getByTestId('cipher-ceilings');
+  await ciphers.getByRole('button', { name: 'Measure cipher ceilings' }).click();
+  await expect(ciphers.getByTestId('cipher-table')).toBeVisible({ timeout: 60_000 });
+  // Working set: two scans, so the kept scans' table is shown too.
+  await page.goto(`${url}#/working-set`);
+  for (const folder of [home, join(home, 'Projects')]) {
+    await page.getByLabel('Folder to scan').fill(folder);
+    await page.getByRole('button', { name: 'Scan' }).click();
+    await expect(page.getByTestId('working-set-verdict')).toContainText(folder, { timeout: 60_000 });
+  }
+  await expect(page.getByTestId('working-set-history').locator('tbody tr')).toHaveCount(2);
+  // Fleet: the fleet lab's five hosts, two loopback servers and twelve fast hosts of ten tests each.
+  await page.goto(`${url}#/fleet`);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import fio --client JSON…' }).click();
+  await (await chooser).setFiles([...FLEET_FILES, fastFleet]);
+  await expect(page.getByTestId('fleet-hosts').locator('tbody tr')).toHaveCount(FLEET_ROWS);
+}
+
+const PAGES = [
+  { name: 'overview', hash: '#/', ready: (page: Page) => expect(page.getByTestId('cipher-table')).toBeVisible() },
+  { name: 'working-set', hash: '#/working-set', ready: (page: Page) => expect(page.getByTestId('working-set-history')).toBeVisible() },
+  {
+    name: 'fleet',
+    hash: '#/fleet',
+    ready: (page: Page) => expect(page.getByTestId('fleet-hosts').locator('tbody tr')).toHaveCount(FLEET_ROWS),
+  },
+] as const;
+
+test('Overview, Working set and Fleet at 390 and 1280 px, light and dark: no sideways scroll at 390, no table text touching or broken', async ({
+  page,
+  app,
+}) => {
+  test.setTimeout(240_000);
+  const home = join(app.targetDir, 'home');
+  plantAgedFiles(home, [
+    ['Projects/today.bin', 4_096_000, 0.2],
+    ['Music/album.bin', 8_192_000, 20.5],
+    ['Archive/old.bin', 12_288_000, 730.5],
+  ]);
+  const fastFleet = join(app.targetDir, '..', 'fast-fleet.json');
+  writeFileSync(fastFleet, fleetClientFio(FAST_HOSTS, 180_000));
+  await fillThePages(page, app.url, home, fastFleet);
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const failures: string[] = [];
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const { name, hash, ready } of PAGES) {
+        await page.evaluate(`window.location.hash = '${hash}'`);
+        await ready(page);
+        const where = `${name} ${width} ${scheme}`;
+        // No table's box needs to scroll sideways: at 1280 px (Fleet's hosts: four figure columns
+        // of six-digit IOPS, the verdict in view), and at 390 px, where a wide table is a block a
+        // row and a narrow one fits.
+        {
+          const scrolling = (await page.evaluate(`[...document.querySelectorAll('main .table-scroll')]
+            .filter((box) => box.getClientRects().length > 0 && !box.closest('details:not([open])') && box.scrollWidth > box.clientWidth + 1)
+            .map((box) => box.getAttribute('aria-label') + ': ' + (box.scrollWidth - box.clientWidth) + ' px')`)) as string[];
+          for (const box of scrolling) failures.push(`${where}: a table scrolls sideways (${box})`);
+        }
+        if (width === 390) {
+          const { extra, where: past } = await pastTheEdge(page);
+          if (extra > 0) failures.push(`${where}: the page is ${extra} px wider than the window (${past.join(', ')})`);
+        }
+        // Rows out of view are painted (and so measured) only once scrolled near: paint them all.
+        const paintAll = await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
+        for (const line of await tableTextProblems(page)) failures.push(`${where}: ${line}`);
+        await paintAll.evaluate((style) => style.parentNode?.removeChild(style));
+        await fullPageScreenshot(page, join(SCREENSHOT_DIR, `page-fit-${name}-${width}-${scheme}.png`));
+      }
+    }
+  }
+  expect([...new Set(failures)], [...new Set(failures)].join('\n')).toEqual([]);
+});
+
+test('Fleet printed by the browser: every host row is in the PDF, not only those that were in view', async ({ page, app }) => {
+  await page.setViewportSize({ width: 1280, height: 500 });
+  await page.goto(`${app.url}#/fleet`);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import fio --client JSON…' }).click();
+  await (await chooser).setFiles(FLEET_FILES.slice(0, 1));
+  await expect(page.getByTestId('fleet-hosts').locator('tbody tr')).toHaveCount(5);
+  // page.pdf() is Chromium's own print of the page, as its Print dialog makes it.
+  const pdf = join(app.targetDir, '..', 'fleet-page.pdf');
+  await page.pdf({ path: pdf, format: 'A4', printBackground: true });
+  const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const old of readdirSync(SCREENSHOT_DIR).filter((f) => f.startsWith('page-fit-fleet-print'))) rmSync(join(SCREENSHOT_DIR, old));
+  execFileSync('pdftoppm', ['-png', '-r', '50', pdf, join(SCREENSHOT_DIR, 'page-fit-fleet-print')]);
+  const missing = FLEET_HOSTS.filter((host) => !text.includes(host));
+  expect(missing, `hosts missing from the printed page:\n${text}`).toEqual([]);
+  // Each row whole, its verdict too (the last column, the first to fall off a page too narrow).
+  const flat = text.replace(/\s+/g, ' ');
+  expect(flat.match(/on an SSD already: no upgrade needed for speed/g), flat).toHaveLength(4);
+  expect(flat).toContain("on a hard disk: an SSD like the fleet's would give ×4.9 sequential and ×5.4 random reads");
+});
