@@ -88,8 +88,7 @@ function* figuresOf(run: RunRecord): Generator<[string, FigureKind, number | nul
       yield [`${at}, run ${m.run}: the rate`, 'rate', m.bytesPerSec];
       yield [`${at}, run ${m.run}: the IOPS`, 'iops', m.iops];
       yield [`${at}, run ${m.run}: the bytes moved`, 'size', m.bytes];
-      for (const [key, ns] of Object.entries(m.latencyNs))
-        yield [`${at}, run ${m.run}: the ${key} latency`, 'latency', ns];
+      for (const [key, ns] of Object.entries(m.latencyNs)) yield [`${at}, run ${m.run}: the ${key} latency`, 'latency', ns];
       for (const sample of m.samples) {
         yield [`${at}, run ${m.run}: a sample's rate`, 'rate', sample.bytesPerSec];
         yield [`${at}, run ${m.run}: a sample's IOPS`, 'iops', sample.iops];
