@@ -32,6 +32,7 @@ import { labUnavailable, setUpThrottledLab, type ThrottledLab } from './throttle
 import { measureUntilWithin, missOf } from './judge-against-cap.ts';
 import { holdMachineLock } from './machine-lock.ts';
 import { ownProcess, signalOwn, type OwnProcess } from '../scripts/own-process.ts';
+import { cannotReachCheckout } from '../scripts/other-user.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'bin', 'diskdelta.js');
@@ -57,7 +58,8 @@ function unavailable(): string | null {
     if (!existsSync(path!)) return `needs ${path} (Debian package ${pkg})`;
   }
   if (!(statSync('/usr/bin/pkexec').mode & 0o4000)) return '/usr/bin/pkexec is not setuid root';
-  return null;
+  // The lab runs this checkout's CLI as nobody, as a user would run their own install.
+  return cannotReachCheckout(CLI) || null;
 }
 
 let reason = unavailable();

@@ -38,6 +38,7 @@ import assert from 'node:assert/strict';
 import { curveSizes, parseTrace, traceCurve } from '../../electron/shared/analysis/access-trace.ts';
 import { scratchExt4, scratchUnavailable } from '../../electron/node/bench/trim/fixtures/scratch-ext4.ts';
 import { parseStdout, WORKER, type Outcome } from './worker-harness.ts';
+import { reachableCopy } from '../../scripts/other-user.ts';
 import type { WorkerMessage } from '../../electron/node/bench/worker-protocol.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
@@ -153,7 +154,10 @@ type After = { after: (fn: () => void) => void };
 
 /** A recorder that a failed assertion does not leave running (it would keep the test alive). */
 function startRecorder(t: After, args: string[], as: { uid?: number; gid?: number; env?: NodeJS.ProcessEnv } = {}) {
-  const child = spawn(WORKER, ['record', ...args], {
+  // Another user runs a staged copy when the checkout's folder is closed to it (scripts/other-user.ts).
+  const worker =
+    as.uid !== undefined && as.uid !== process.getuid?.() ? reachableCopy(WORKER, { uid: as.uid, gid: as.gid ?? as.uid }) : WORKER;
+  const child = spawn(worker, ['record', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     uid: as.uid,
     gid: as.gid,

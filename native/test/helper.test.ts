@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { reachableCopy } from '../../scripts/other-user.ts';
 
 const NATIVE = fileURLToPath(new URL('..', import.meta.url));
 const HELPER = process.env.DISKDELTA_HELPER ?? join(NATIVE, 'build', 'diskdelta-helper');
@@ -308,7 +309,8 @@ describe('the helper refuses, with a message and nothing opened', () => {
 
   test('not started as root: refuses before looking at argv', async (t) => {
     if (!isRoot || !loop) return t.skip('needs root (to run the helper as nobody)');
-    const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', HELPER, 'open-ro', loop], { encoding: 'utf8' });
+    const helper = reachableCopy(HELPER); // a checkout in a folder nobody may not enter: a staged copy
+    const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', helper, 'open-ro', loop], { encoding: 'utf8' });
     assert.equal(r.status, HX.notRoot);
     assert.match(r.stderr, /must run as root, started through pkexec/);
   });
