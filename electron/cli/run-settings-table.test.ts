@@ -147,7 +147,7 @@ describe('a setting whose 0 means "none" (#38 item 12: --rated-endurance 1B was 
   test('a recovery stream of a few bytes is refused; 0 is no recovery stream', () => {
     assert.throws(
       () => spec({ 'sustained-recovery': '1B' }),
-      /--sustained-recovery '1B' is too small: use 64 MiB to 1 PiB, or 0 \(no recovery stream\)/,
+      /--sustained-recovery '1B' is too small: use 16 MiB to 1 PiB, or 0 \(no recovery stream\)/,
     );
     assert.equal(spec({ 'sustained-recovery': '0' }).sustainedRecoveryBytes, 0);
     assert.equal(spec({ 'sustained-recovery': '4GiB' }).sustainedRecoveryBytes, 4 * 2 ** 30);
