@@ -111,7 +111,7 @@ describe('assessments that no longer fit', () => {
     // The CLI: list exits 0 with every row; show and report exit 1 with the remedy; delete removes the row.
     const cliList = await runCli(['assess', 'list', '--db', path]);
     assert.equal(cliList.code, 0, cliList.stderr);
-    assert.match(cliList.stdout, new RegExp(`^ +${good.id} {2}the good one {2}\\(2 of 5 steps\\)$`, 'm'));
+    assert.match(cliList.stdout, new RegExp(`^ +${good.id} {2}the good one {2}\\(2 of 5 steps done, then the report\\)$`, 'm'));
     assert.match(
       cliList.stdout,
       new RegExp(`^ +${bad[0]!.id} {2}broken: emptied is not JSON {2}\\(cannot be read: its emptied column is not JSON`, 'm'),
