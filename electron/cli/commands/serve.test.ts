@@ -117,7 +117,7 @@ test('the renderer build: missing, then built into place, then fresh; a newer so
   const stale = rendererState(dist);
   assert.equal(stale.state, 'stale');
   assert.ok(
-    stale.state === 'stale' && /\/(renderer\/|electron\/core\/|vite\.config\.ts$)/.test(stale.newest),
+    stale.state === 'stale' && /\/(renderer\/|electron\/shared\/|vite\.config\.ts$)/.test(stale.newest),
     stale.state === 'stale' ? stale.newest : '',
   );
 });
