@@ -60,13 +60,19 @@ function watchNpmAncestors() {
   for (let pid = process.ppid; pid > 1 && watched.length < 4;) {
     const facts = processFacts(pid);
     if (!facts) return;
-    watched.push({ pid, start: facts.start });
+    watched.push({ pid, start: facts.start, argv0: facts.argv[0] ?? '' });
     // npm's own process, the last one to watch: it runs its CLI script (npm_execpath), and
     // names itself "npm exec diskdelta …" (process.title rewrites its whole command line).
     if ((npm && facts.argv.includes(npm)) || /^npm( |$)/.test(facts.argv[0] ?? '')) break;
     pid = facts.parent;
     if (watched.length === 4) return;
   }
+  // Only npm's own shell and npm itself: DiskDelta started by another program that runs under
+  // `npm exec` (Playwright's workers under `npx playwright`, a user's script) belongs to that
+  // program, which wakes all the time and ends its children itself. Watching it stopped every
+  // `diskdelta serve` the e2e specs start that way.
+  if (watched.length > 2) return;
+  if (watched.length === 2 && !/(^|\/)(sh|dash|bash|zsh|ksh)$/.test(watched[0].argv0)) return;
   const shell = watched.length > 1 ? watched[0].pid : null;
   let slept = shell ? sleeps(shell) : null;
   // Our own stop and continuation woke the shell (SIGCHLD): count from after it.

@@ -13,7 +13,7 @@ import type { Page } from '@playwright/test';
 import { fleetClientFio } from '../scripts/fleet-client-fio.ts';
 import { expect, fullPageScreenshot, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
 
-const FIXTURES = join(import.meta.dirname, '..', 'electron', 'core', 'formats', 'fixtures');
+const FIXTURES = join(import.meta.dirname, '..', 'electron', 'node', 'formats', 'fixtures');
 const FLEET_FILES = ['fio-3.33-client-5-throttled-hosts.json', 'fio-3.33-client-2-hosts.json'].map((f) => join(FIXTURES, f));
 const FAST_HOSTS = 12;
 const FLEET_ROWS = 7 + FAST_HOSTS;

@@ -105,3 +105,19 @@ describe('signals through npx', { skip: npxMissing ?? false }, () => {
     );
   }
 });
+
+describe('a DiskDelta another program starts under npx', { skip: npxMissing ?? false }, () => {
+  it('is that program’s child, not npm’s: the ancestor watch leaves it alone (every serve under `npx playwright` was stopped)', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'dd-npx-child-')), 'library.sqlite');
+    // npx runs node, which runs `diskdelta serve` and reports after 3 s whether it still runs;
+    // meanwhile it wakes every 50 ms, as a busy parent does (Playwright's worker).
+    const script = `const { spawn } = require('node:child_process');
+      const serve = spawn(process.execPath, [${JSON.stringify(join(ROOT, 'bin', 'diskdelta.js'))}, 'serve', '--db', ${JSON.stringify(db)}], { stdio: 'ignore' });
+      let ended = null; serve.on('exit', (code, signal) => (ended = signal ?? code));
+      const busy = setInterval(() => {}, 50);
+      setTimeout(() => { console.log(ended === null ? 'running' : 'ended ' + ended); serve.kill('SIGTERM'); clearInterval(busy); }, 3000);`;
+    const r = spawnSync('npx', ['--no-install', 'node', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    rmSync(join(db, '..'), { recursive: true, force: true });
+    assert.equal(r.stdout.trim(), 'running', r.stderr);
+  });
+});
