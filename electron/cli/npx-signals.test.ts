@@ -107,10 +107,10 @@ describe('signals through npx', { skip: npxMissing ?? false }, () => {
 });
 
 describe('a DiskDelta another program starts under npx', { skip: npxMissing ?? false }, () => {
-  it('is that program’s child, not npm’s: the ancestor watch leaves it alone (every serve under `npx playwright` was stopped)', async () => {
+  it('is that program’s child, not npm’s: the ancestor watch leaves it alone (every serve a test runner’s worker started under npx was stopped)', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'dd-npx-child-')), 'library.sqlite');
     // npx runs node, which runs `diskdelta serve` and reports after 3 s whether it still runs;
-    // meanwhile it wakes every 50 ms, as a busy parent does (Playwright's worker).
+    // meanwhile it wakes every 50 ms, as a busy parent does (a test runner's worker).
     const script = `const { spawn } = require('node:child_process');
       const serve = spawn(process.execPath, [${JSON.stringify(join(ROOT, 'bin', 'diskdelta.js'))}, 'serve', '--db', ${JSON.stringify(db)}], { stdio: 'ignore' });
       let ended = null; serve.on('exit', (code, signal) => (ended = signal ?? code));
