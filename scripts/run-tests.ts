@@ -11,7 +11,7 @@
 // `--file-timeout S` (or DISKDELTA_TEST_FILE_TIMEOUT=S) gives every test file one time limit in
 // seconds in place of test-manifest.ts's (past it the file's process group is killed and it fails).
 // Anything else is handed to `node --test` (e.g. --test-name-pattern=…).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isSharedDisk } from './disk-lock-watch.ts';
@@ -100,10 +100,15 @@ function runs(step: Step): boolean {
 
 const bin = (path: string) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
 
+/** The steps' children (tsc, ESLint, Prettier, Playwright), ended with this runner when it is stopped. */
+const stepChildren = new Set<ChildProcess>();
+
 /** Runs a child to its end; output is inherited, so concurrent steps interleave by line. */
 function run(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: 'inherit', env: env ?? process.env });
+    stepChildren.add(child);
+    child.on('exit', () => stepChildren.delete(child));
     child.on('error', (error) => (console.error(`run-tests: ${command}: ${error.message}`), resolve(1)));
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
@@ -235,6 +240,8 @@ function playwright(): Promise<number> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => {
     killRunningFiles();
+    // A `kill` of this runner alone (not a terminal's Ctrl-C to the group) left its tsc running.
+    for (const child of stepChildren) child.kill('SIGKILL');
     process.exit(signal === 'SIGINT' ? 130 : 143);
   });
 
