@@ -65,7 +65,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/commands/serve-import.test.ts': [],
   'electron/cli/commands/serve.test.ts': [],
   'electron/cli/commands/unwritable-library.test.ts': ['root', 'mount'],
-  'electron/cli/input-fifo.test.ts': [],
+  'electron/cli/input-fifo.test.ts': ['disk'],
   'electron/cli/main.test.ts': [],
   'electron/cli/npx-signals.test.ts': ['disk'],
   'electron/cli/run-settings-table.test.ts': [],
