@@ -6,6 +6,7 @@ import { resultWithoutRuns } from '../../node/formats/common.ts';
 import { syntheticRun } from '../../node/store/fixtures/synthetic-run.ts';
 import type { RunRecord, TestResult } from './results.ts';
 import { runEncrypted, runKind, runKinds } from './run-kind.ts';
+import { fitsRole, roleProblem } from './assessment-roles.ts';
 
 const reference = (file: string) =>
   parseDiskDeltaJson(readFileSync(new URL(`../../../assets/reference/${file}`, import.meta.url), 'utf8'), file);
@@ -58,5 +59,33 @@ describe('run kinds', () => {
     assert.equal(runEncrypted({ target: { ...run.target, stack: [{ ...layer, kind: 'disk' }] } }), false);
     assert.equal(runEncrypted({ target: { ...run.target, stack: [{ ...layer, kind: 'dm-crypt' }] } }), true);
     assert.equal(runEncrypted({ target: { path: '/x', kind: 'folder' } }), null);
+  });
+});
+
+describe('assessment roles', () => {
+  const [hdd, ssd, ssdCrypt] = reference('2011-thinkpad-x201i-bonnie.json');
+  const [discardOff] = reference('2013-intel-525-discard.json');
+  const scan = withResults([figuresOnly('working-set')]);
+  const measuredCrypt = { ...ssdCrypt!, source: 'measured' as const };
+
+  it('takes disks for before and after, whatever their source, and nothing else', () => {
+    assert.equal(roleProblem('before', hdd!), null);
+    assert.equal(roleProblem('after', ssd!), null);
+    assert.match(roleProblem('after', scan)!, /it is a working-set scan; the new disk \(after\) takes a disk/);
+    assert.match(roleProblem('before', discardOff!)!, /it is a discard-cost experiment/);
+  });
+
+  it("takes for encryption only this machine's own dm-crypt measurement", () => {
+    assert.match(roleProblem('encrypted', ssdCrypt!)!, /a published reference, not measured on this machine/);
+    assert.match(roleProblem('encrypted', { ...ssd!, source: 'measured' })!, /nothing in it says it was measured through dm-crypt/);
+    assert.equal(roleProblem('encrypted', measuredCrypt), null);
+  });
+
+  it('takes discard-cost runs for TRIM and a scan or a recording for the size', () => {
+    assert.equal(fitsRole('discardOff', discardOff!), true);
+    assert.equal(fitsRole('discardOn', ssd!), false);
+    assert.equal(fitsRole('workingSet', scan), true);
+    assert.equal(fitsRole('workingSet', withResults([figuresOnly('access-curve')])), true);
+    assert.equal(fitsRole('workingSet', hdd!), false);
   });
 });
