@@ -61,6 +61,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/commands/import-memory.test.ts': [],
   'electron/cli/commands/library-commands.test.ts': ['root'],
   'electron/cli/commands/out-fifo.test.ts': [],
+  'electron/cli/commands/forecast.test.ts': [],
   'electron/cli/commands/report.test.ts': ['chromium'],
   'electron/cli/commands/serve-import.test.ts': [],
   'electron/cli/commands/serve.test.ts': [],
