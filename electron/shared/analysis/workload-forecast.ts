@@ -5,19 +5,24 @@
 //
 //   A phase moves B bytes (the tree's or the big file's bytes written, the programs' bytes read):
 //   that part streams at the disk's sequential rate. Whatever the phase took beyond it, measured
-//   today, is the rest: small I/O (metadata, journal, small files, seeks) or CPU work.
-//       today:     T = B / seq_today + rest
-//       candidate: T' = stream' + rest × small_today / small_candidate      (rest is small I/O)
-//              or  T' = stream' + rest                                      (rest is CPU)
-//   The forecast is the first (a disk-bound phase); the second bounds it, and the range also
-//   spans the measured passes' fastest and slowest. stream' writes the first cacheBytes at the
-//   sequential write and the rest at the speed past the cache, when the candidate says so.
-//   small is the 4K random figure the phase's small I/O resembles: writes and deletes are queued
-//   by the kernel's writeback and syncfs (4K write at QD32), programs starting read at QD1.
+//   today, is the rest: small I/O (metadata, journal, small files, seeks) or CPU work. Today the
+//   two are taken to add (an HDD's one head does one thing at a time; this also counts the most
+//   small I/O the rest can hold):
+//       today:      T = B / seq_today + rest,    small I/O = rest × small_today (bytes of 4K I/O)
+//   A candidate works on several requests at once (the kernel's writeback and readahead, several
+//   programs), so its streaming and small I/O overlap and the slower sets the pace:
+//       forecast:   T' = max(stream', rest × small_today / small_candidate)
+//   The range: the fastest and the slowest measured pass, each also with the two adding instead
+//   of overlapping, and with the rest as CPU time no disk shortens (stream' + rest).
+//   stream' writes the first cacheBytes at the sequential write and the rest at the speed past the
+//   cache, when the candidate says so. small is the 4K random figure the phase's small I/O
+//   resembles: writes and deletes are queued by the kernel's writeback and syncfs (4K write at
+//   QD32), programs starting read in turn (4K read at QD1).
 //
 //   Assumes: the workload ran on today's disk (the same file system and mount options on the
 //   candidate); today's rates are those of the same disk (the current-disk run); the phase's I/O
 //   is either streaming or small (no third kind), and its small I/O scales with the 4K figure.
+//   Checked in the lab (e2e/forecast-lab.test.ts): programs starting on a throttled loop device.
 //
 // Pure: the renderer may bundle it.
 import type { RunRecord } from '../model/results.ts';
@@ -143,13 +148,18 @@ function forecastPhase(
     stream = streamSeconds(bytes, seqThere, c, model.stream === 'seqWrite');
   } else if (model.stream && bytes === null) return none(`the ${phase} phase does not say how many bytes it moved`);
   // Per pass: its streaming part (at most the whole pass: the page cache may have run ahead of the disk) and its rest.
-  const forecastOf = (t: number, restScales: boolean) => {
+  type Case = 'overlap' | 'add' | 'cpu';
+  const forecastOf = (t: number, how: Case) => {
     const s = Math.min(streamToday, t);
     const rest = t - s;
-    return stream.seconds * (streamToday > 0 ? s / streamToday : 1) + (restScales ? (rest * smallToday) / smallThere : rest);
+    const streamed = stream.seconds * (streamToday > 0 ? s / streamToday : 1);
+    const small = (rest * smallToday) / smallThere;
+    return how === 'overlap' ? Math.max(streamed, small) : how === 'add' ? streamed + small : streamed + rest;
   };
-  const seconds = forecastOf(todaySeconds, true);
-  const ends = [Math.min(...passes), Math.max(...passes)].flatMap((t) => [forecastOf(t, true), forecastOf(t, false)]);
+  const seconds = forecastOf(todaySeconds, 'overlap');
+  const ends = [Math.min(...passes), Math.max(...passes)].flatMap((t) =>
+    (['overlap', 'add', 'cpu'] as const).map((how) => forecastOf(t, how)),
+  );
   return {
     test,
     phase,
@@ -161,6 +171,6 @@ function forecastPhase(
     bytes,
     overrun: stream.overrun,
     why: null,
-    basis: `${model.stream && bytes ? `${Math.round(bytes / 1e6)} MB at ${model.stream === 'seqWrite' ? 'sequential write' : 'sequential read'}, ` : ''}the rest of today's time scaled by ${model.smallWords}; range: that rest as CPU time instead, over the measured passes`,
+    basis: `${model.stream && bytes ? `${Math.round(bytes / 1e6)} MB at ${model.stream === 'seqWrite' ? 'sequential write' : 'sequential read'}, ` : ''}overlapping the rest of today's time scaled by ${model.smallWords}; range: the measured passes, the two adding, the rest as CPU time`,
   };
 }
