@@ -54,6 +54,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/machine-lock.test.ts': [],
   'e2e/polkit-lab.test.ts': ['root', 'loop', 'blkio', 'polkit'],
   'e2e/workload-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
+  'e2e/forecast-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/sweep-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'electron/cli/args.test.ts': [],
   'electron/cli/blocking-sensor.test.ts': ['root', 'mount', 'disk'],

@@ -86,7 +86,7 @@ describe('diskdelta forecast', () => {
     assert.match(out.stdout, /an NVMe drive: this machine's disk sits on SATA/);
     assert.match(out.stdout, /3\. Old HDD: imported \(kdiskmark\) run \d+ "a friend's Crucial MX500": measured elsewhere/);
     assert.match(out.stdout, /bigfile write +12\.0 +\d\.\d+ \(\d\.\d+–\d\.\d+\) ×\d+\.\d/);
-    assert.match(out.stdout, /Every figure above is estimated, not measured; model accuracy: not yet measured/);
+    assert.match(out.stdout, /Every figure above is estimated, not measured; model accuracy, measured in the lab/);
 
     const json = await runCli(['forecast', '--candidate', sata, '--json', '--db', db]);
     assert.equal(json.code, 0, json.stderr);
