@@ -111,4 +111,30 @@ describe('a candidate from runs', () => {
     assert.ok('refused' in refused);
     assert.match(refused.refused, /run 4 .* is not a disk measured by the rate tests/);
   });
+
+  it('a run held by its own link says the drive may be faster; one measured through dm-crypt gets no second cipher cap', () => {
+    const held = currentDiskRun({ id: 5 });
+    held.results = held.results.map((r) => (r.test === 'seq1m-q8t1-read' ? { ...r, bytesPerSec: 275e6 } : r));
+    const c = candidateFromRun(held);
+    assert.ok(!('refused' in c));
+    assert.match(
+      c.notes.join(' '),
+      /its sequential read came within 15 % of what its own link carries \(SATA 3\.0 Gb\/s\): the drive may be faster/,
+    );
+    assert.deepEqual((candidateFromRun(currentDiskRun({ id: 6 })) as Candidate).notes, []);
+
+    const encrypted = currentDiskRun({ id: 7 });
+    encrypted.target = { ...encrypted.target, stack: [{ kind: 'dm-crypt', name: 'luks', details: {}, encrypted: true }] };
+    const e = candidateFromRun(encrypted);
+    assert.ok(!('refused' in e));
+    const capped = capCandidate(e, { link: SATA2, cipher: fixedCipherRates(10e6, 1) });
+    assert.equal(capped.figures.seqRead.here, 100e6, 'its measured 100 MB/s stands: no second cipher');
+    assert.match(capped.notes.join(' '), /measured through dm-crypt.*not applied again/);
+    // The same drive unencrypted is capped by this CPU's 10 MB/s cipher.
+    assert.equal(
+      capCandidate(candidateFromRun(currentDiskRun({ id: 8 })) as Candidate, { link: SATA2, cipher: fixedCipherRates(10e6, 1) }).figures
+        .seqRead.here,
+      10e6,
+    );
+  });
 });

@@ -12,7 +12,7 @@
 import type { CandidateSpec } from '../model/candidate.ts';
 import { RANDOM_BLOCK_BYTES } from '../model/candidate.ts';
 import type { RunRecord, TestParams, TestResult } from '../model/results.ts';
-import { runKind } from '../model/run-kind.ts';
+import { runEncrypted, runKind } from '../model/run-kind.ts';
 import type { RunSource } from '../model/figure-terms.ts';
 import { forecastTest, type CipherRates } from './encryption.ts';
 
@@ -65,6 +65,10 @@ export interface Candidate {
   cacheBytes: number | null;
   pastCacheBytesPerSec: number | null;
   enduranceTbw: number | null;
+  /** Measured through dm-crypt: its figures already carry a cipher's ceiling (never applied twice). */
+  encrypted: boolean;
+  /** Said beside its figures (a run held by its own link). */
+  notes: string[];
 }
 
 export function candidateFromSpec(spec: CandidateSpec, file: string): Candidate {
@@ -87,6 +91,8 @@ export function candidateFromSpec(spec: CandidateSpec, file: string): Candidate 
     cacheBytes: spec.fastCache.sizeGB * 1e9,
     pastCacheBytesPerSec: mb(spec.fastCache.writeMBpsPastCache),
     enduranceTbw: spec.enduranceTBW,
+    encrypted: false,
+    notes: [],
   };
 }
 
@@ -131,6 +137,17 @@ export function candidateFromRun(run: RunRecord): Candidate | { refused: string 
   const iface = device
     ? (INTERFACE_OF_CLASS[device.class] ?? (transport === 'sata' || transport === 'nvme' || transport === 'usb' ? transport : null))
     : null;
+  const notes: string[] = [];
+  // A run can show no more than its own link carried: the drive itself may be faster.
+  const ownLink = device?.linkCeilingBytesPerSec ?? null;
+  const held = ownLink ? FIGURE_KEYS.filter((k) => (figures[k] ?? 0) >= 0.85 * ownLink * LINK_EFFICIENCY) : [];
+  if (held.length)
+    notes.push(
+      `its ${held.map((k) => FIGURES[k].words).join(', ')} came within 15 % of what its own link carries (${device?.linkDescription ?? `${Math.round(ownLink! / 1e6)} MB/s`}): the drive may be faster than this run shows`,
+    );
+  const encrypted = runEncrypted(run) === true;
+  if (encrypted)
+    notes.push("it was measured through dm-crypt: its figures carry that machine's cipher, and this CPU's is not applied again");
   const how =
     run.source === 'measured'
       ? 'measured'
@@ -147,6 +164,8 @@ export function candidateFromRun(run: RunRecord): Candidate | { refused: string 
     cacheBytes: null,
     pastCacheBytesPerSec: null,
     enduranceTbw: null,
+    encrypted,
+    notes,
   };
 }
 
@@ -212,8 +231,10 @@ function applicableLink(c: Candidate, link: MachineLink | null, notes: string[])
 
 /** A candidate's figures as they would be here: capped by the link, then (encrypting) by dm-crypt on this CPU. */
 export function capCandidate(c: Candidate, limits: MachineLimits): CappedCandidate {
-  const notes: string[] = [];
+  const notes: string[] = [...c.notes];
   const usable = applicableLink(c, limits.link, notes);
+  // A run measured through dm-crypt already carries a cipher's ceiling.
+  const cipher = c.encrypted ? null : limits.cipher;
   const figures = {} as Record<FigureKey, CappedFigure>;
   for (const key of FIGURE_KEYS) {
     const def = FIGURES[key];
@@ -229,7 +250,7 @@ export function capCandidate(c: Candidate, limits: MachineLimits): CappedCandida
       here = usable;
       limit = 'bus';
     }
-    if (limits.cipher) {
+    if (cipher) {
       const asResult: TestResult = {
         test: key,
         params: def.params,
@@ -244,7 +265,7 @@ export function capCandidate(c: Candidate, limits: MachineLimits): CappedCandida
         underResolved: false,
         warnings: [],
       };
-      const encrypted = forecastTest(asResult, limits.cipher);
+      const encrypted = forecastTest(asResult, cipher);
       if (encrypted && encrypted.estimatedBytesPerSec < here * 0.99) {
         here = encrypted.estimatedBytesPerSec;
         limit = 'cipher';
