@@ -69,6 +69,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./write-volume.ts')).writeVolumeCommand,
   },
   {
+    name: 'forecast',
+    synopsis: 'forecast --candidate FILE|RUN… [--json] | forecast --example',
+    summary: 'before you buy: candidate drives forecast on this machine for your own work, side by side',
+    load: async () => (await import('./forecast.ts')).forecastCommand,
+  },
+  {
     name: 'assess',
     synopsis: 'assess start|set|show|list|report …',
     summary: 'an upgrade assessment kept across days: before, after, encryption, TRIM, then its report',
