@@ -10,6 +10,7 @@ import { ReportChartView, Swatch } from './report-chart.ts';
 import { counted } from '../model/display.ts';
 import { WorkingSetTables } from './working-set-view.ts';
 import { EncryptionSection } from './report-encryption.ts';
+import { FirstPageView, FIRST_PAGE_CSS } from './first-page.ts';
 
 const SPREAD_TEXT = { yes: 'beyond spread', no: 'within spread', unknown: 'spread unknown' } as const;
 const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'no better side' } as const;
@@ -213,6 +214,7 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
         `Generated ${reportDate(doc.generatedAt)} by DiskDelta${doc.appVersion ? ` ${doc.appVersion}` : ''} · ${counted(doc.runs.length, 'run')} · run #1 is the baseline`,
       ),
     ),
+    doc.firstPage ? h(Fragment, null, h('style', null, FIRST_PAGE_CSS), h(FirstPageView, { page: doc.firstPage })) : null,
     doc.summary.length > 0
       ? h(
           Section,
