@@ -249,12 +249,13 @@ export function costVerdict(settings: DiscardSetting[], fstrim: DiscardCostResul
   );
   const head = discardCostHead(judgement, treeWords(files));
   const secs = discardSeconds;
-  return (
-    `${head}; a fstrim after ${runs + 1} such trees took ${secs(fstrim.seconds)}. ` +
-    `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
-    `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`
-  );
+  return `${head}; a fstrim after ${runs + 1} such trees took ${secs(fstrim.seconds)}. ${SEED_DISCARD_SENTENCE}`;
 }
+
+/** The seed's figures, said beside every measured discard cost. */
+export const SEED_DISCARD_SENTENCE =
+  `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
+  `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`;
 
 export async function runDiscardCost(
   folder: string,
