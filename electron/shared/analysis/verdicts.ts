@@ -24,12 +24,24 @@ import { discardCostHead, judgeDiscardCost, treeWords, type DiscardCostJudgement
 
 /** The figures page 1 shows, in order; each slot takes the first of its tests both runs have. */
 export const HEADLINE_SLOTS = [
-  { id: 'seq-read', title: 'Sequential read', tests: ['seq1m-q8t1-read', 'seq1m-q1t1-read'], metric: 'bytesPerSec' },
-  { id: 'seq-write', title: 'Sequential write', tests: ['seq1m-q8t1-write', 'seq1m-q1t1-write'], metric: 'bytesPerSec' },
-  { id: 'rnd-read', title: 'Random 4K read, QD1', tests: ['rnd4k-q1t1-read'], metric: 'iops' },
-  { id: 'rnd-write', title: 'Random 4K write, QD1', tests: ['rnd4k-q1t1-write'], metric: 'iops' },
-  { id: 'seeks', title: 'Seeks', tests: ['seeks'], metric: 'iops' },
-] as const satisfies ReadonlyArray<{ id: string; title: string; tests: readonly string[]; metric: RateMetric }>;
+  {
+    id: 'seq-read',
+    title: 'Sequential read',
+    words: 'sequential read',
+    tests: ['seq1m-q8t1-read', 'seq1m-q1t1-read'],
+    metric: 'bytesPerSec',
+  },
+  {
+    id: 'seq-write',
+    title: 'Sequential write',
+    words: 'sequential write',
+    tests: ['seq1m-q8t1-write', 'seq1m-q1t1-write'],
+    metric: 'bytesPerSec',
+  },
+  { id: 'rnd-read', title: 'Random 4K read, QD1', words: 'random 4K reads at QD1', tests: ['rnd4k-q1t1-read'], metric: 'iops' },
+  { id: 'rnd-write', title: 'Random 4K write, QD1', words: 'random 4K writes at QD1', tests: ['rnd4k-q1t1-write'], metric: 'iops' },
+  { id: 'seeks', title: 'Seeks', words: 'seeks', tests: ['seeks'], metric: 'iops' },
+] as const satisfies ReadonlyArray<{ id: string; title: string; words: string; tests: readonly string[]; metric: RateMetric }>;
 export type SlotId = (typeof HEADLINE_SLOTS)[number]['id'];
 
 /** The warning codes that make a figure less than it claims: page 1 marks the figure, the CLI and the app too. */
@@ -59,6 +71,8 @@ export interface VerdictFigure {
 export interface SpeedUpRow {
   slot: SlotId;
   title: string;
+  /** The slot in a sentence: "random 4K reads at QD1". */
+  words: string;
   before: VerdictFigure;
   after: VerdictFigure;
   /** compare.ts's delta: ratio, its text, better/worse and the one significance rule. */
@@ -205,6 +219,7 @@ export function speedUpVerdict(before: RunRecord | null, after: RunRecord | null
     rows.push({
       slot: slot.id,
       title: slot.title,
+      words: slot.words,
       before: figure(before, test, slot.metric),
       after: figure(after, test, slot.metric),
       delta: row?.cells[1]?.vsBaseline ?? null,
@@ -226,11 +241,11 @@ function speedUpSentence(rows: SpeedUpRow[]): string {
   // Programs start by reading many small files: random reads at QD1 (or seeks) say it; else sequential read.
   const start = rows.find((r) => r.slot === 'rnd-read') ?? rows.find((r) => r.slot === 'seeks') ?? rows.find((r) => r.slot === 'seq-read');
   const lead = start?.delta
-    ? `Programs will start ${startWords(start.delta)}: ${start.title.toLowerCase()} ${start.before.display} → ${start.after.display}, ${changeWords(start.delta)}.`
+    ? `Programs will start ${startWords(start.delta)}: ${start.words} ${start.before.display} → ${start.after.display}, ${changeWords(start.delta)}.`
     : '';
   const others = rows
     .filter((r) => r !== start && r.delta)
-    .map((r) => `${r.title.toLowerCase()} ${r.before.display} → ${r.after.display}, ${changeWords(r.delta!)}`);
+    .map((r) => `${r.words} ${r.before.display} → ${r.after.display}, ${changeWords(r.delta!)}`);
   const unknown = rows.some((r) => r.delta?.beyondSpread === 'unknown')
     ? ' Where the spread is unknown (one figure a side, as published or imported), the ratio cannot be told from noise.'
     : '';
