@@ -393,7 +393,8 @@ export function encryptionCost(
         .find(Boolean) ?? forecasts[0];
     if (!head) return { ...none, column, sentence: `What encryption costs: ${theDisk} has no throughput figure to forecast from.` };
     const cores = head.cipherThreads === 1 ? 'on one core' : `on ${head.cipherThreads} cores`;
-    const ceilingText = `this CPU's cipher ${cores}, ${mb(head.cipherBytesPerSec)} (all cores ${mb(allCpuCeiling(rates, !head.test.endsWith('read')))})`;
+    const all = allCpuCeiling(rates, !head.test.endsWith('read'));
+    const ceilingText = `this CPU's cipher ${cores}, ${mb(head.cipherBytesPerSec)}${head.cipherThreads < rates.cpus ? ` (all ${rates.cpus} cores ${mb(all)})` : ''}`;
     const what = head.test.includes('write') ? 'sequential write' : 'sequential read';
     return {
       ...none,
