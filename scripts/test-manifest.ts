@@ -56,6 +56,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/workload-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/forecast-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/sweep-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
+  'e2e/verdicts-everywhere.test.ts': [],
   'electron/cli/args.test.ts': [],
   'electron/cli/blocking-sensor.test.ts': ['root', 'mount', 'disk'],
   'electron/cli/commands/import-export.test.ts': ['disk'],

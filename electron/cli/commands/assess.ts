@@ -1,12 +1,11 @@
 // `diskdelta assess …`: an upgrade assessment, kept in the library (model/assessment.ts) so that
 // its steps can be days and a hardware swap apart: start it with the current disk's run, set the
 // new disk's after the swap, add encryption and TRIM, then write its report, whose first section
-// tells the whole story (analysis/assessment-story.ts).
+// decides on its first page (analysis/verdicts.ts, report/first-page.ts).
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, withLibrary } from '../library-cli.ts';
 import {
   assessmentProgress,
-  assessmentRunIds,
   assessmentSteps,
   isUnreadableAssessment,
   type Assessment,
@@ -15,6 +14,9 @@ import {
   type StepMachine,
 } from '../../shared/model/assessment.ts';
 import { deviceMapperMissing } from '../../node/crypto/throwaway-held.ts';
+import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
+import { assessmentReportIds, assessmentReportRuns } from '../../node/report/assessment-runs.ts';
+import { assessmentVerdicts, verdictLines, type AssessmentVerdicts } from '../../shared/analysis/verdicts.ts';
 import type { Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
@@ -90,15 +92,22 @@ export function assessmentListLine(a: AssessmentListItem): string {
   return `${head}  (${assessmentProgress(assessmentSteps(a)).text})`;
 }
 
-/** The assessment's steps, done or with what to do next. */
-export function assessmentText(a: Assessment, machine: StepMachine = {}): string {
+/** The assessment's steps, done or with what to do next; then its verdicts (analysis/verdicts.ts) when given. */
+export function assessmentText(a: Assessment, machine: StepMachine = {}, verdicts: AssessmentVerdicts | null = null): string {
   const steps = assessmentSteps(a, machine);
   const { next, text: progress } = assessmentProgress(steps);
   return [
     `Assessment ${a.id}: ${a.label} (started ${a.createdAt.slice(0, 10)}, last changed ${a.updatedAt.slice(0, 10)}): ${progress}`,
     ...steps.map((s) => `  ${s.done ? '✔' : s === next ? '→' : ' '} ${s.title}: ${s.text}`),
+    ...(verdicts ? ['', 'Verdicts (as page 1 of the report says them):', ...verdictLines(verdicts).map((l) => `  ${l}`)] : []),
     '',
   ].join('\n');
+}
+
+/** The verdicts as JSON: the data without the runs' whole records (their ids instead). */
+function verdictsJson(v: AssessmentVerdicts) {
+  const { roles, ...rest } = v;
+  return { ...rest, roles: Object.fromEntries(Object.entries(roles).map(([field, run]) => [field, run.id ?? null])) };
 }
 
 export const assessCommand: CliCommand = {
@@ -127,15 +136,17 @@ export const assessCommand: CliCommand = {
       });
       const a = got.a;
       if (found !== 0 || !a) return found;
-      const ids = assessmentRunIds(a);
       if (a.before === null || a.after === null)
         throw new UsageError(
           `assessment ${id} has no ${a.before === null ? 'before' : 'after'} run yet: diskdelta assess show ${id} says what to do`,
         );
+      let ids: number[] = [];
+      await withLibrary('assess', values.db, (library) => ((ids = assessmentReportIds(library, a)), 0), { readOnly: true });
       return writeReport(ids, values, { assessment: a, name: `diskdelta-assessment-${id}` });
     }
     // Step 3 says whether this kernel can measure encryption, as New run does (read once, before the library opens).
     const machine = verb === 'list' ? {} : { encryptionUnavailable: await deviceMapperMissing() };
+    const cpu = verb === 'show' ? await thisCpu() : null;
     return withLibrary('assess', values.db, (library) => {
       if (verb === 'start') {
         const label = positionals.join(' ').trim();
@@ -158,10 +169,13 @@ export const assessCommand: CliCommand = {
       if (verb === 'show') {
         const a = requireAssessment(library, parseAssessmentId(positionals[0]));
         const steps = assessmentSteps(a, machine);
+        // The same verdicts the report's page 1 and the app render (analysis/verdicts.ts).
+        const records = assessmentReportRuns(library, a);
+        const verdicts = assessmentVerdicts(a, records, library.latestCipherCeilings(cpu ?? undefined));
         writeOut(
           values.json
-            ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text }, null, 2)}\n`
-            : assessmentText(a, machine),
+            ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, verdicts: verdictsJson(verdicts) }, null, 2)}\n`
+            : assessmentText(a, machine, verdicts),
         );
         return 0;
       }

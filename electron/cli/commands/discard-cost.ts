@@ -3,7 +3,13 @@
 // like the seed's 2013 references (bench/trim/discard-runs.ts), printed in the seed's 2×2 table.
 import { EXIT_FAILURE, parseFlags, parseSize, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP } from '../library-cli.ts';
-import { checkDiscardCostTarget, runDiscardCost, type DiscardCostResult } from '../../node/bench/trim/discard-cost.ts';
+import {
+  checkDiscardCostTarget,
+  runDiscardCost,
+  SEED_DISCARD_SENTENCE,
+  type DiscardCostResult,
+} from '../../node/bench/trim/discard-cost.ts';
+import { trimCostVerdict } from '../../shared/analysis/verdicts.ts';
 import { discardCostRuns } from '../../node/bench/trim/discard-runs.ts';
 import { runDiscardCostRemount } from '../../node/bench/trim/discard-remount.ts';
 import { SEED_TREE } from '../../node/bench/kinds/workload.ts';
@@ -114,8 +120,15 @@ export const discardCostCommand: CliCommand = {
   },
 };
 
-/** The seed's table of this measurement, the discard counters, warnings, and where the runs went. */
+/**
+ * The seed's table of this measurement, the verdict (the same data an assessment's page 1 renders:
+ * analysis/verdicts.ts trimCostVerdict), the discard counters, warnings, and where the runs went.
+ */
 export function discardCostText(r: DiscardCostResult, records: RunRecord[]): string {
+  const off = records.find((x) => x.sourceMeta['mount option'] === 'no discard') ?? null;
+  const on = records.find((x) => x.sourceMeta['mount option'] === 'discard') ?? null;
+  // The table's notes would say the verdict again: it is printed once, below, from the verdict's data.
+  const table = records.map((x, i) => ({ ...x, id: x.id ?? i + 1, sourceMeta: { ...x.sourceMeta, verdict: '' } }));
   const counted = r.settings
     .map((s) => `${s.option}: ${s.discards === null ? `no counters on ${s.countedOn}` : `${s.discards} discards reached ${s.countedOn}`}`)
     .join('; ');
@@ -124,7 +137,8 @@ export function discardCostText(r: DiscardCostResult, records: RunRecord[]): str
     ? `Kept as runs ${ids.join(' and ')}. Beside the seed's Intel 525: diskdelta import --reference, then diskdelta compare with the references' ids (diskdelta list --source reference) and ${ids.join(' ')}.`
     : 'Not kept in the library (--no-save).';
   return [
-    discardTableText(discardTable(records.map((x, i) => ({ ...x, id: x.id ?? i + 1 })))).trimEnd(),
+    discardTableText(discardTable(table)).trimEnd(),
+    `Verdict: ${trimCostVerdict(off, on).sentence} ${SEED_DISCARD_SENTENCE}`,
     `  ${counted}`,
     ...r.warnings.map((w) => `warning: ${w.message}`),
     kept,

@@ -43,9 +43,9 @@ describe('diskdelta report: the PDF', { skip: noPdf }, () => {
     assert.match(result.stderr, /Wrote the report of 3 runs to .*r\.pdf \(PDF, A4\)/);
   });
 
-  it('says ×3.29, ×0.53 and ×69.5 and names every run (pdftotext)', () => {
+  it('says ×3.29, ×1.73 and ×69.5 (each run against #1) and names every run (pdftotext)', () => {
     const text = execFileSync('pdftotext', [out, '-'], { encoding: 'utf8' });
-    for (const figure of ['×3.29', '×0.53', '×69.5']) assert.ok(text.includes(figure), `${figure} in the PDF text`);
+    for (const figure of ['×3.29', '×1.73', '×69.5']) assert.ok(text.includes(figure), `${figure} in the PDF text`);
     // Labels may wrap in table cells: compare with whitespace collapsed.
     const flat = text.replace(/\s+/g, ' ');
     for (const label of LABELS) assert.ok(flat.includes(label), `label "${label}" in the PDF text`);
@@ -99,6 +99,24 @@ describe('diskdelta report --html', () => {
     assert.equal(html.match(/<svg /g)?.length, 2);
     assert.doesNotMatch(html, /<script|\bsrc=|\bhref=/i);
   });
+
+  it('compares each run with the baseline chosen (--baseline), says so, and numbers the runs once (#39)', async () => {
+    const out = join(dir, 'baseline.html');
+    const result = await runCli(['report', '1', '2', '3', '--baseline', '2', '--html', '--out', out, '--db', db]);
+    assert.equal(result.code, 0, result.stderr);
+    const html = readFileSync(out, 'utf8');
+    assert.match(html, /3 runs · each run against #1 Intel 320 SSD, ThinkPad X201i \(2011\), the baseline/);
+    assert.match(
+      html,
+      /#2 Laptop hard disk, ThinkPad X201i \(2011\) against #1 Intel 320 SSD, ThinkPad X201i \(2011\): Sequential read ×0\.30 \(70 % slower\)/,
+    );
+    assert.match(html, /#3 Intel 320 SSD \+ dm-crypt [^:]* against #1 Intel 320 SSD, ThinkPad X201i \(2011\): Sequential read ×0\.53/);
+    // No run against its neighbour in the order given: nothing says "From #… to #…" or "vs #2".
+    assert.doesNotMatch(html, /From #\d|vs #[2-9]/);
+    // The encrypted run is set against the same drive unencrypted, not the run picked before it (the hard disk).
+    assert.match(html, /The SSD&#x27;s sequential read fell from 135\.9 MB\/s to 71\.5 MB\/s \(−47 %\) under dm-crypt/);
+    assert.doesNotMatch(html, /from 41\.3 MB\/s to 71\.5 MB\/s/);
+  });
 });
 
 describe('diskdelta report: bad input', () => {
@@ -113,6 +131,12 @@ describe('diskdelta report: bad input', () => {
       message: /at most 6 runs side by side; 7 were given/,
     },
     { name: 'not an id', args: ['one'], code: 2, message: /'one' is not a run id/ },
+    {
+      name: 'a baseline not among the runs',
+      args: ['1', '2', '--baseline', '3'],
+      code: 2,
+      message: /--baseline 3 is not among the runs given \(1 2\): name one of them, e\.g\. --baseline 1/,
+    },
     { name: 'unknown ids', args: ['1', '98', '99'], code: 1, message: /no runs 98, 99 in the library/ },
     { name: 'a bad paper size', args: ['1', '--paper', 'a3'], code: 2, message: /--paper 'a3' is not a paper size: use a4 or letter/ },
     {

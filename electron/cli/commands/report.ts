@@ -18,14 +18,16 @@ import type { Assessment } from '../../shared/model/assessment.ts';
 import { sayFailure } from '../failure-out.ts';
 import { writeVolumeLines } from '../../shared/analysis/write-volume.ts';
 
-const HELP = `Usage: diskdelta report ID... [--out FILE] [--paper a4|letter] [--html] [--force]
+const HELP = `Usage: diskdelta report ID... [--baseline ID] [--out FILE] [--paper a4|letter] [--html] [--force]
                         [--unit MB|MiB|KB] [--db FILE]
 
-Writes an assessment report of 1 to ${MAX_REPORT_RUNS} runs (run #1 is the baseline): what changed in plain
+Writes an assessment report of 1 to ${MAX_REPORT_RUNS} runs, each against the baseline: what changed in plain
 words, the machine and each run's disk and storage stack, vector charts, every figure with
 units, ratios and spreads, every warning, and how the runs were measured. Reference and
 imported runs are marked as such.
 
+  --baseline ID  the run every other is compared with (default: the first given); it is
+                 #1 on every page, the others follow in the order given
   --out FILE     where to write (default: diskdelta-report-ID-ID….pdf, or .html)
   --paper P      a4 (default) or letter
   --html         one self-contained HTML file (styles and charts inline, no network)
@@ -53,6 +55,7 @@ export const reportCommand: CliCommand = {
         html: { type: 'boolean' },
         force: { type: 'boolean' },
         unit: { type: 'string' },
+        baseline: { type: 'string' },
         db: { type: 'string' },
       },
       true,
@@ -62,9 +65,23 @@ export const reportCommand: CliCommand = {
     const ids = positionals.map(parseRunId);
     if (ids.length > MAX_REPORT_RUNS)
       throw new UsageError(`a report lays out at most ${MAX_REPORT_RUNS} runs side by side; ${ids.length} were given`);
-    return writeReport(ids, values);
+    return writeReport(baselineFirst(ids, values.baseline), values);
   },
 };
+
+/**
+ * The runs with the chosen baseline first: every comparison of the report is against #1, so the
+ * baseline is #1 and the page says so (never neighbours in the order they were picked, #39).
+ */
+export function baselineFirst(ids: number[], baseline: string | undefined): number[] {
+  if (baseline === undefined) return ids;
+  const id = parseRunId(baseline);
+  if (!ids.includes(id))
+    throw new UsageError(
+      `--baseline ${baseline} is not among the runs given (${ids.join(' ')}): name one of them, e.g. --baseline ${ids[0]}`,
+    );
+  return [id, ...ids.filter((x) => x !== id)];
+}
 
 export interface ReportFlags {
   out?: string | undefined;

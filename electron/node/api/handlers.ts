@@ -14,7 +14,8 @@ import { ReportPrintError, type ReportHtml, type ReportPrinter } from '../../sha
 import { ReportInputError } from '../../shared/report/report-model.ts';
 import { fleetGroups, fleetRunsOf } from '../../shared/analysis/fleet-runs.ts';
 import { compareFleet } from '../../shared/analysis/fleet-compare.ts';
-import { assessmentRunIds, type Assessment, type AssessmentField } from '../../shared/model/assessment.ts';
+import type { Assessment, AssessmentField } from '../../shared/model/assessment.ts';
+import { assessmentReportIds } from '../report/assessment-runs.ts';
 import type { RenderOptions } from '../../shared/report/print.ts';
 
 type Awaitable<T> = T | Promise<T>;
@@ -159,7 +160,8 @@ export function createHandlers(backend: Backend): Handlers {
           'BAD_INPUT',
           `assessment ${id} has no ${assessment.before === null ? 'before' : 'after'} run yet: set that step first, then save the report`,
         );
-      const records = await Promise.all(assessmentRunIds(assessment).map((runId) => getOrFail(library, runId)));
+      // The same runs as `diskdelta assess report`: the assessment's, then a reference after run's published partner.
+      const records = await Promise.all(assessmentReportIds(library, assessment).map((runId) => getOrFail(library, runId)));
       const file = await renderFile(backend, records, { format, paper, unit, assessment });
       // The runs' ids make the report's name elsewhere; an assessment's is named after it.
       return { ...file, fileName: file.fileName.replace(/^diskdelta-report-[^.]*/, `diskdelta-assessment-${id}`) };

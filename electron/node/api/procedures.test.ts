@@ -391,9 +391,9 @@ test('assessments: started on a shipped reference (kept in the library once), st
   assert.ok(report.ok, JSON.stringify(report));
   assert.equal(report.data.fileName, `diskdelta-assessment-${started.data.id}.html`);
   const html = Buffer.from(report.data.contentBase64, 'base64').toString('utf8');
-  const story = html.indexOf('data-testid="summary-assessment"');
-  assert.ok(story > 0 && story < html.indexOf('data-testid="summary-upgrade"'), 'the story comes first');
-  assert.match(html.slice(story, html.indexOf('</div>', story)), /The new disk against the old: [^<]*×3\.29/);
+  const page = html.indexOf('data-testid="report-first-page"');
+  assert.ok(page > 0 && page < html.indexOf('data-testid="report-summary"'), 'page 1 comes first');
+  assert.match(html.slice(page, html.indexOf('</section>', page)), /Sequential read 41\.27 MB\/s → 135\.9 MB\/s, ×3\.29 faster/);
 
   assert.deepEqual(await call('library.delete', { id: set.data.after }), { ok: true, data: { deleted: true } });
   const listed = await call<any[]>('assessments.list', {});

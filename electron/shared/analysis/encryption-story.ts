@@ -128,12 +128,16 @@ export function encryptionStory(
       ceiling: forecast?.ceiling ?? null,
     };
   });
-  // Measured pairs: each encrypted run against the nearest unencrypted run before it.
+  // Measured pairs: each encrypted run against the same drive unencrypted (by its model), never
+  // merely the run picked before it (#39: "--baseline 2" put the 2011 hard disk there, and the
+  // SSD's cost read "+73 %"); without a model on either side, the nearest unencrypted run before it.
+  const modelOf = (i: number) => records[i]!.target.device?.model ?? null;
   for (const col of columns.filter((c) => c.encrypted && c.measured !== null)) {
-    const raw = columns
-      .slice(0, col.runIndex)
-      .reverse()
-      .find((c) => !c.encrypted && c.measured !== null);
+    const unencrypted = columns.filter((c) => !c.encrypted && c.measured !== null);
+    const model = modelOf(col.runIndex);
+    const raw =
+      (model !== null ? unencrypted.find((c) => modelOf(c.runIndex) === model) : undefined) ??
+      unencrypted.filter((c) => c.runIndex < col.runIndex && (model === null || modelOf(c.runIndex) === null)).reverse()[0];
     if (!raw) continue;
     const drop = 1 - col.measured! / raw.measured!;
     const [from, to] = rates([raw.measured!, col.measured!]);

@@ -43,17 +43,33 @@ function measuredRun(label: string, seqRead: number, cv: number, stack?: StackLa
 }
 
 describe('upgradeSummary', () => {
-  it('tells the seed story step by step: ×3.29 and seeks ×69.5 HDD → SSD, then ×0.53 through dm-crypt', () => {
+  it('tells each run against the baseline: ×3.29 and seeks ×69.5 HDD → SSD, ×1.73 for the SSD through dm-crypt', () => {
     const section = upgradeSummary(input(reference));
     assert.ok(section);
     assert.equal(section.paragraphs.length, 2);
     const [first, second] = section.paragraphs as [string, string];
-    assert.match(first, /^From #1 Laptop hard disk.* to #2 Intel 320 SSD/);
+    assert.match(first, /^#2 Intel 320 SSD.* against #1 Laptop hard disk/);
     assert.match(first, /Sequential read ×3\.29 faster \(41\.27 MB\/s → 135\.9 MB\/s\)/);
     assert.match(first, /Random seeks ×69\.5 faster \(151\.4 seeks\/s → 10,524 seeks\/s \(under-resolved\)\)/);
     assert.match(first, /many small files .* will start much faster/);
-    assert.match(second, /Sequential read ×0\.53 \(47 % slower\)/);
+    assert.match(
+      second,
+      /^#3 Intel 320 SSD \+ dm-crypt.* against #1 Laptop hard disk.*: Sequential read ×1\.73 faster \(41\.27 MB\/s → 71\.48 MB\/s\)/,
+    );
     assert.doesNotMatch(second, /start much faster/);
+  });
+
+  it('never compares neighbours in the order of picking: each run against #1, the baseline chosen (#39)', () => {
+    // `report 2 3 10`: the new SSD picked first, the 2011 hard disk second, a second SSD third.
+    const ssd = measuredRun('new SSD (zram)', 2000e6, 0.01);
+    const hdd = reference[0]!;
+    const section = upgradeSummary(
+      input([ssd, { ...hdd, results: [{ ...hdd.results[0]!, test: 'seq1m-q8t1-read' }] }, measuredRun('other SSD', 1900e6, 0.01)]),
+    );
+    const [second, third] = section!.paragraphs as [string, string];
+    assert.match(second, /^#2 Laptop hard disk.* against #1 new SSD \(zram\): Sequential read 48\.5× lower/);
+    assert.match(third, /^#3 other SSD against #1 new SSD \(zram\): Sequential read ×0\.95/);
+    assert.doesNotMatch(section!.paragraphs.join(' '), /From #|to #3|later setup/);
   });
 
   it('calls a change inside the runs’ spread what it is', () => {

@@ -32,7 +32,12 @@ export type SummaryAnalysis = (input: SummaryInput) => SummarySection | null;
 const FELT_RANDOM_RATIO = 10;
 const FELT_SEQUENTIAL_RATIO = 2;
 
-/** What changed from each run to the next: the headline figures and what they mean in use. */
+/**
+ * What changed in each run against the baseline (#1, the run the user chose: `report --baseline`):
+ * the headline figures and what they mean in use. Never run against run in the order they were
+ * picked: "from #2 new SSD to #3 the 2011 hard disk … the later setup is slower" compared two
+ * runs nobody meant to compare (#39).
+ */
 export function upgradeSummary({ comparison }: SummaryInput): SummarySection | null {
   const runs = comparison.runs;
   if (runs.length < 2) return null;
@@ -62,21 +67,19 @@ const HEADLINES: Array<{ name: string; match: (row: CompareRow) => boolean; rand
 ];
 
 function stepSentence(comparison: Comparison, i: number): string | null {
-  // With two runs the step is the baseline comparison; in a chain each run is compared to
-  // the one before it (the same ratios the comparison table shows as "vs #N").
-  const deltaOf = (row: CompareRow) => (i === 1 ? row.cells[1]?.vsBaseline : row.cells[i]?.vsPrevious) ?? null;
+  const deltaOf = (row: CompareRow) => row.cells[i]?.vsBaseline ?? null;
   const found: Array<Headline & { name: string; random: boolean; reads: boolean }> = [];
   for (const headline of HEADLINES) {
     const row = comparison.rows.find((r) => headline.match(r) && deltaOf(r) !== null);
     if (!row) continue;
-    found.push({ ...headline, row, delta: deltaOf(row)!, from: row.cells[i - 1]!.display, to: row.cells[i]!.display });
+    found.push({ ...headline, row, delta: deltaOf(row)!, from: row.cells[0]!.display, to: row.cells[i]!.display });
   }
   if (found.length === 0) return null;
-  const from = comparison.runs[i - 1]!;
-  const to = comparison.runs[i]!;
+  const baseline = comparison.runs[0]!;
+  const run = comparison.runs[i]!;
   const figures = found.map((h) => `${capitalise(h.name)} ${changeText(h.delta)} (${h.from} → ${h.to})`);
   const meaning = meaningOf(found);
-  return `From #${i} ${from.label} to #${i + 1} ${to.label}: ${figures.join('; ')}.${meaning ? ` ${meaning}` : ''}`;
+  return `#${i + 1} ${run.label} against #1 ${baseline.label}: ${figures.join('; ')}.${meaning ? ` ${meaning}` : ''}`;
 }
 
 function changeText(delta: Delta): string {
@@ -96,7 +99,7 @@ function meaningOf(found: Array<{ delta: Delta; random: boolean; reads: boolean 
   if (randomUp)
     sentences.push('Programs that read many small files (starting applications, booting, searching a source tree) will start much faster.');
   if (sequentialUp) sentences.push('Large files copy and load in a fraction of the time.');
-  if (down) sentences.push('Some figures went down: the later setup is slower at them.');
+  if (down) sentences.push('Some figures are lower than the baseline’s: this run is slower at them.');
   return sentences.join(' ');
 }
 

@@ -16,7 +16,8 @@ import { counted } from '../model/display.ts';
 import type { ChartModel } from '../charts/chart-model.ts';
 import { CHARTS } from '../charts/charts.ts';
 import { summaryOfResult, WORKING_SET_TEST, type WorkingSetSummary } from '../analysis/working-set.ts';
-import { assessmentStory } from '../analysis/assessment-story.ts';
+import { assessmentVerdicts } from '../analysis/verdicts.ts';
+import { firstPage, type FirstPage } from './first-page.ts';
 import type { Assessment } from '../model/assessment.ts';
 import { temperatureText } from '../model/temperature-text.ts';
 import { provenanceText } from '../model/provenance.ts';
@@ -77,6 +78,8 @@ export interface ReportDocument {
   comparison: Comparison;
   runs: ReportRun[];
   summary: SummarySection[];
+  /** An assessment's page 1 (first-page.ts): its verdicts, decided in analysis/verdicts.ts; null for a plain report. */
+  firstPage: FirstPage | null;
   /** HDD / SSD / SSD + dm-crypt, measured or forecast on this CPU; null when no run is encrypted and no ceilings are known. */
   encryption: EncryptionStory | null;
   /** The chart registry's charts that print (charts/charts.ts), drawn by charts/chart-svg.ts (the app's drawing) in report-chart.ts. */
@@ -98,7 +101,7 @@ export interface ReportOptions {
   analyses?: SummaryAnalysis[];
   /** This CPU's stored cipher ceilings (the library's newest): the encryption forecasts. */
   ceilings?: CipherCeilings | null;
-  /** An assessment's story: the report's first section, before the summary of the figures. */
+  /** An assessment: its verdicts make page 1. Its runs are `records` in report order (a published partner after them). */
   assessment?: Assessment;
   /** This machine's write volume, this month beside last (analysis/write-volume.ts monthsVerdict), one line a disk. */
   writeVolume?: string[];
@@ -120,8 +123,18 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
     paper: options.paper ?? 'a4',
     comparison,
     runs: records.map((record, i) => describeRun(record, i)),
+    firstPage: options.assessment
+      ? firstPage(
+          options.assessment.label,
+          assessmentVerdicts(options.assessment, records, options.ceilings ?? null),
+          // The report's one numbering: a run's tag is its place among the report's runs.
+          (id) => {
+            const i = id == null ? -1 : records.findIndex((r) => r.id === id);
+            return i < 0 ? null : `#${i + 1}`;
+          },
+        )
+      : null,
     summary: [
-      ...(options.assessment ? [assessmentStory(options.assessment, records, comparison)] : []),
       ...summarize({ records, comparison, encryption }, options.analyses),
       ...(options.writeVolume?.length ? [{ id: 'write-volume', title: 'Write volume', paragraphs: options.writeVolume }] : []),
     ],

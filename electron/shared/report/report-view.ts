@@ -10,6 +10,7 @@ import { ReportChartView, Swatch } from './report-chart.ts';
 import { counted } from '../model/display.ts';
 import { WorkingSetTables } from './working-set-view.ts';
 import { EncryptionSection } from './report-encryption.ts';
+import { FirstPageView, FIRST_PAGE_CSS } from './first-page.ts';
 
 const SPREAD_TEXT = { yes: 'beyond spread', no: 'within spread', unknown: 'spread unknown' } as const;
 const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'no better side' } as const;
@@ -115,7 +116,6 @@ function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
               h('span', { className: 'value' }, cell.display),
               i === 0 ? h('span', { className: 'muted block' }, 'baseline') : null,
               cell.vsBaseline ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsBaseline, against: '#1' })) : null,
-              cell.vsPrevious ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsPrevious, against: `#${i}` })) : null,
               doc.spreads[r]?.[i] ? h('span', { className: 'muted block' }, doc.spreads[r][i]) : null,
             ),
           ),
@@ -158,7 +158,7 @@ function Method({ doc }: { doc: ReportDocument }): ReactElement {
       'p',
       null,
       `Throughput in ${doc.comparison.unitDescription}; IOPS are I/O operations per second; latency in ns, µs or ms as labelled. ` +
-        'Ratios are to run #1 (×2.00 = twice its figure); with three or more runs each is also compared to the run before it. ' +
+        'Ratios are to run #1, the baseline (×2.00 = twice its figure); no run is compared with its neighbour in the order picked. ' +
         'A difference is "beyond spread" when the ratio exceeds twice the runs’ combined spread measured as factors (on a log scale), ' +
         'so one stalled run cannot turn a large gain into noise.',
     ),
@@ -210,9 +210,11 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
       h(
         'p',
         { className: 'muted' },
-        `Generated ${reportDate(doc.generatedAt)} by DiskDelta${doc.appVersion ? ` ${doc.appVersion}` : ''} · ${counted(doc.runs.length, 'run')} · run #1 is the baseline`,
+        `Generated ${reportDate(doc.generatedAt)} by DiskDelta${doc.appVersion ? ` ${doc.appVersion}` : ''} · ${counted(doc.runs.length, 'run')}` +
+          (doc.runs.length > 1 ? ` · each run against #1 ${doc.runs[0]!.label}, the baseline` : ''),
       ),
     ),
+    doc.firstPage ? h(Fragment, null, h('style', null, FIRST_PAGE_CSS), h(FirstPageView, { page: doc.firstPage })) : null,
     doc.summary.length > 0
       ? h(
           Section,

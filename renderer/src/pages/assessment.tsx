@@ -6,13 +6,16 @@
 import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
 import {
   assessmentProgress,
+  assessmentRunIds,
   assessmentSteps,
   emptiedText,
   type AssessmentField,
   type AssessmentStep,
 } from '../../../electron/shared/model/assessment.ts';
 import type { AssessmentData, RunRef } from '../../../electron/shared/contract/contract.ts';
-import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../../electron/shared/analysis/working-set.ts';
+import { WORKING_SET_TEST } from '../../../electron/shared/analysis/working-set.ts';
+import { assessmentVerdictsView, type VerdictsView } from '../view/assessment-verdicts.ts';
+import type { VerdictFigure } from '../../../electron/shared/analysis/verdicts.ts';
 import type { Paper } from '../../../electron/shared/report/paper.ts';
 import { SaveControls } from '../components/save-report.tsx';
 import { ErrorNote, formatDate, PageHeader } from '../components/common.tsx';
@@ -139,6 +142,7 @@ export function AssessmentFlow({ id }: { id: number }) {
             <strong>{a.label}</strong> · started {formatDate(a.createdAt)} · last changed {formatDate(a.updatedAt)}. Each step is kept in
             the library as you set it: close the app, swap the disk, and come back here.
           </p>
+          <Verdicts assessment={a} />
           <ol className="assess-steps">
             {assessmentSteps(a, { encryptionUnavailable }).map((step) => (
               <StepCard key={step.id} step={step} assessment={a} />
@@ -179,7 +183,6 @@ function StepCard({ step, assessment }: { step: AssessmentStep; assessment: Asse
               <RunLine key={f} field={f} runId={assessment[f]} />
             ))}
           </dl>
-          {step.id === 'working-set' && assessment.workingSet !== null ? <WorkingSetVerdict assessment={assessment} /> : null}
           <StepHelp step={step} />
           <StepControls step={step} assessment={assessment} />
         </>
@@ -241,25 +244,75 @@ function RunLine({ field, runId }: { field: AssessmentField; runId: number | nul
   );
 }
 
-/** The scan's answer on its card, said against the new disk's size when its run knows it (as the report's story says it). */
-function WorkingSetVerdict({ assessment }: { assessment: AssessmentData }) {
+/** The assessment's verdicts, as the report's page 1 and `assess show` say them (view/assessment-verdicts.ts). */
+function Verdicts({ assessment }: { assessment: AssessmentData }) {
   const stores = useStoresApi();
-  const scan = useAssessment((s) => (assessment.workingSet === null ? undefined : s.records[assessment.workingSet]));
-  const after = useAssessment((s) => (assessment.after === null ? undefined : s.records[assessment.after]));
+  const records = useAssessment((s) => s.records);
+  const references = useAssessment((s) => s.referenceRecords);
+  const ceilings = useSystem((s) => s.ciphers);
+  const ids = assessmentRunIds(assessment).join(',');
   useEffect(() => {
-    for (const id of [assessment.workingSet, assessment.after]) if (id !== null) void stores.assessment.getState().loadRecord(id);
-  }, [stores, assessment.workingSet, assessment.after]);
-  const result = scan?.results.find((r) => r.test === WORKING_SET_TEST);
-  const summary = result ? summaryOfResult(result) : null;
-  if (!summary) return null;
-  const size = after?.target.device?.sizeBytes ?? undefined;
+    for (const id of ids ? ids.split(',').map(Number) : []) void stores.assessment.getState().loadRecord(id);
+  }, [stores, ids]);
+  const view = assessmentVerdictsView(assessment, records, references, ceilings);
+  if (!view) return <p aria-live="polite">Reading the assessment's runs…</p>;
+  return <VerdictsPanel view={view} />;
+}
+
+function FigureCell({ figure }: { figure: VerdictFigure | null }) {
+  if (!figure) return <td className="muted">—</td>;
   return (
-    <p className="verdict" data-testid="step-working-set-verdict">
-      {workingSetVerdict(summary, size)}
-      {size === undefined ? (
-        <span className="muted"> The new disk’s run does not say its size, so the scan is not set against it.</span>
+    <td className={figure.estimated ? 'estimated' : undefined} data-flags={figure.flags.join(' ') || undefined}>
+      {figure.display}
+      {figure.flags.length ? (
+        <span className="flag" title={`trust flag: ${figure.flags.join(', ')}`}>
+          {' '}
+          ⚑
+        </span>
       ) : null}
-    </p>
+    </td>
+  );
+}
+
+export function VerdictsPanel({ view }: { view: VerdictsView }) {
+  return (
+    <section className="card assess-verdicts" aria-labelledby="verdicts-h" data-testid="assessment-verdicts">
+      <h3 id="verdicts-h">The verdict</h3>
+      {view.rows.length ? (
+        <table className="verdict-figures">
+          <thead>
+            <tr>
+              <th scope="col" />
+              <th scope="col">Before</th>
+              <th scope="col">After</th>
+              <th scope="col">{view.cryptHeading}</th>
+              <th scope="col">Speed-up</th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.rows.map((r) => (
+              <tr key={r.title}>
+                <th scope="row">{r.title}</th>
+                <FigureCell figure={r.before} />
+                <FigureCell figure={r.after} />
+                <FigureCell figure={r.crypt} />
+                <td>{r.change ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {view.cards.map((c) => (
+        <p key={c.id} className="verdict" data-testid={`verdict-${c.id}`}>
+          <strong>{c.title}:</strong> {c.sentence}
+        </p>
+      ))}
+      {view.ignored.map((t) => (
+        <p key={t} className="banner warn" role="status">
+          {t}
+        </p>
+      ))}
+    </section>
   );
 }
 

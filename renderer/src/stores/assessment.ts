@@ -23,6 +23,8 @@ export interface AssessmentState {
   loaded: boolean;
   /** The shipped reference runs a step can pick (kept in the library when picked). */
   references: Array<{ key: string; label: string; createdAt: string }>;
+  /** The shipped references' records: the published story beside a reference's after run (analysis/verdicts.ts). */
+  referenceRecords: RunRecord[];
   error: ApiError | null;
   /** The assessment the flow shows. */
   current: AssessmentData | null;
@@ -62,6 +64,7 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
       list: [],
       loaded: false,
       references: [],
+      referenceRecords: [],
       error: null,
       current: null,
       busy: null,
@@ -83,7 +86,11 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
       async loadReferences() {
         if (get().references.length > 0) return;
         const result = await client.call('references.list', {});
-        if (result.ok) set({ references: result.data.map((r) => ({ key: r.key, label: r.record.label, createdAt: r.record.createdAt })) });
+        if (result.ok)
+          set({
+            references: result.data.map((r) => ({ key: r.key, label: r.record.label, createdAt: r.record.createdAt })),
+            referenceRecords: result.data.map((r) => r.record),
+          });
       },
       async open(id) {
         // Another assessment's step errors and report error are not this one's.

@@ -8,7 +8,6 @@
 import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { counted } from '../../../shared/model/display.ts';
 import type { Figure, Warning } from '../../../shared/model/results.ts';
 import { blockLayers, readDiscardCounters, type BlockLayer } from '../../system/discard-audit.ts';
 import { isRunning, listLoopDevices, ownerPid } from '../../system/leftovers.ts';
@@ -24,6 +23,7 @@ import { locateWorker, runWorker } from '../worker-client.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import { stderrTail, withStderr } from '../../../shared/model/stderr-tail.ts';
 import { checkTarget } from '../target-check.ts';
+import { discardCostHead, discardSeconds, judgeDiscardCost, treeWords } from '../../../shared/analysis/discard-judgement.ts';
 
 /** The seed's Intel 525 (ext4 on LVM on LUKS, 2013): tree delete + sync without and with discard, a weekly fstrim. */
 export const SEED_DISCARD = { deleteOff: 0.71, deleteOn: 2.697, fstrimAbout: 60 } as const;
@@ -241,32 +241,21 @@ export async function timeFstrim(mountpoint: string): Promise<DiscardCostResult[
  * (a negative "cost" was); with one run each there is no range, and the sentence says that.
  */
 export function costVerdict(settings: DiscardSetting[], fstrim: DiscardCostResult['fstrim'], files: number, runs: number): string {
-  const off = settings.find((s) => s.option === 'nodiscard');
-  const on = settings.find((s) => s.option === 'discard');
-  const without = off ? deleteSeconds(off) : null;
-  const withIt = on ? deleteSeconds(on) : null;
-  const cost = without !== null && withIt !== null ? withIt - without : null;
-  const tree = files >= 1000 ? `${Math.round(files / 1000)}k-file delete` : `${files}-file delete`;
-  // Two decimals read 0.00 s for what a small tree (a --size look) takes: below 0.1 s, milliseconds.
-  const secs = (v: number | null) => (v === null ? 'not timed' : `${v.toFixed(Math.abs(v) < 0.1 ? 3 : 2)} s`);
-  const both = `${secs(without)} without, ${secs(withIt)} with`;
-  const range = (s: DiscardSetting | undefined) =>
-    s && s.deleteRuns.length > 1 ? { min: Math.min(...s.deleteRuns), max: Math.max(...s.deleteRuns) } : null;
-  const [a, b] = [range(off), range(on)];
-  const overlap = a && b ? a.min <= b.max && b.min <= a.max : null;
-  let head: string;
-  if (cost === null) head = `what online discard costs per ${tree} here is not known: a delete was not timed (${both})`;
-  else if (overlap)
-    head = `online discard costs nothing measurable per ${tree} here (${both}: within each other's range over ${counted(runs, 'run')})`;
-  else if (cost <= 0) head = `online discard costs nothing per ${tree} here (${both}: ${secs(-cost)} less with it)`;
-  else head = `online discard costs ${secs(cost)} per ${tree} here (${both})`;
-  const oneRun = overlap === null && cost !== null ? '; one run each: no range to tell a cost from noise (--runs 3)' : '';
-  return (
-    `${head}${oneRun}; a fstrim after ${runs + 1} such trees took ${secs(fstrim.seconds)}. ` +
-    `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
-    `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`
+  const phase = (s: DiscardSetting | undefined) => ({ seconds: s ? deleteSeconds(s) : null, passes: s?.deleteRuns ?? [] });
+  // The one judgement (shared/analysis/discard-judgement.ts): the assessment's verdict says it again from the stored runs.
+  const judgement = judgeDiscardCost(
+    phase(settings.find((s) => s.option === 'nodiscard')),
+    phase(settings.find((s) => s.option === 'discard')),
   );
+  const head = discardCostHead(judgement, treeWords(files));
+  const secs = discardSeconds;
+  return `${head}; a fstrim after ${runs + 1} such trees took ${secs(fstrim.seconds)}. ${SEED_DISCARD_SENTENCE}`;
 }
+
+/** The seed's figures, said beside every measured discard cost. */
+export const SEED_DISCARD_SENTENCE =
+  `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
+  `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`;
 
 export async function runDiscardCost(
   folder: string,

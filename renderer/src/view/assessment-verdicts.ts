@@ -1,0 +1,87 @@
+// The assessment page's verdicts (and Overview's, which shows the open assessment): the same
+// data the report's page 1 and `diskdelta assess show` render (shared/analysis/verdicts.ts),
+// laid out as cards. Nothing is judged here: a sentence or a figure that is not in the verdicts
+// does not appear.
+import {
+  assessmentVerdicts,
+  HEADLINE_SLOTS,
+  type AssessmentVerdicts,
+  type VerdictFigure,
+} from '../../../electron/shared/analysis/verdicts.ts';
+import { assessmentRunIds, type Assessment } from '../../../electron/shared/model/assessment.ts';
+import type { CipherCeilings } from '../../../electron/shared/model/cipher-types.ts';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
+
+export interface VerdictCard {
+  id: 'speed' | 'encryption' | 'published' | 'trim' | 'size';
+  title: string;
+  sentence: string;
+}
+
+export interface VerdictFigureRow {
+  title: string;
+  before: VerdictFigure | null;
+  after: VerdictFigure | null;
+  /** Under dm-crypt: measured, estimated (forecast) or the published story's. */
+  crypt: VerdictFigure | null;
+  change: string | null;
+}
+
+export interface VerdictsView {
+  cards: VerdictCard[];
+  rows: VerdictFigureRow[];
+  /** The third column's heading: what it is (measured, forecast, published). */
+  cryptHeading: string;
+  /** Steps holding a run that does not fit them: left out of every verdict. */
+  ignored: string[];
+}
+
+/**
+ * The verdicts of `a` from the runs the app has read (`records`, by id) and the shipped
+ * references (the published story beside a reference's after run); null until every run of
+ * the assessment is read.
+ */
+export function assessmentVerdictsView(
+  a: Assessment,
+  records: Readonly<Record<number, RunRecord>>,
+  references: readonly RunRecord[],
+  ceilings: CipherCeilings | null,
+): VerdictsView | null {
+  const ids = assessmentRunIds(a);
+  const runs = ids.map((id) => records[id]);
+  if (runs.some((r) => r === undefined)) return null;
+  const mine = runs as RunRecord[];
+  return verdictsView(assessmentVerdicts(a, mine, ceilings, [...mine, ...references]));
+}
+
+export function verdictsView(v: AssessmentVerdicts): VerdictsView {
+  const enc = v.encryption;
+  const third = enc.basis === 'none' ? (enc.published?.column ?? {}) : enc.column;
+  const rows = HEADLINE_SLOTS.flatMap((slot): VerdictFigureRow[] => {
+    const speed = v.speedUp.rows.find((r) => r.slot === slot.id);
+    const crypt = third[slot.id] ?? null;
+    if (!speed && !crypt) return [];
+    return [
+      { title: slot.title, before: speed?.before ?? null, after: speed?.after ?? null, crypt, change: speed?.delta?.ratioText ?? null },
+    ];
+  });
+  return {
+    cards: [
+      { id: 'speed', title: 'How much faster', sentence: v.speedUp.sentence },
+      { id: 'encryption', title: 'What encryption costs', sentence: enc.sentence },
+      ...(enc.published ? [{ id: 'published' as const, title: 'The published story', sentence: enc.published.sentence }] : []),
+      { id: 'trim', title: 'What online discard costs', sentence: v.trim.sentence },
+      { id: 'size', title: 'Whether your data fits', sentence: v.size.sentence },
+    ],
+    rows,
+    cryptHeading:
+      enc.basis === 'measured'
+        ? 'Under dm-crypt (measured)'
+        : enc.basis === 'forecast'
+          ? 'Under dm-crypt (forecast, estimated)'
+          : enc.published
+            ? 'Under dm-crypt (the published story, another machine)'
+            : 'Under dm-crypt (not known)',
+    ignored: v.ignored.map((i) => `Run ${i.runId} is set as ${i.field} but does not fit that step: left out of every verdict.`),
+  };
+}
