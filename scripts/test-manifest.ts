@@ -136,6 +136,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/node/formats/bonnie-csv.test.ts': [],
   'electron/shared/model/cipher-types.test.ts': [],
   'electron/shared/catalog/presets.test.ts': [],
+  'electron/cli/measure-now-preset.test.ts': [],
   'electron/shared/model/failure-wording.test.ts': [],
   'electron/node/bench/keep-finished.test.ts': ['disk'],
   'electron/node/bench/scan-lock.test.ts': ['disk'],
