@@ -208,6 +208,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'renderer/src/charts/sustained-chart.test.ts': [],
   'renderer/src/charts/encryption-chart.test.ts': [],
   'electron/shared/report/long-labels.test.ts': ['chromium'],
+  'electron/shared/report/report-pages.test.ts': ['chromium'],
   'electron/shared/report/report-chart.test.ts': [],
   'renderer/src/components/lazy-page.test.ts': [],
   'renderer/src/stores/assessment.test.ts': [],
