@@ -19,6 +19,7 @@ import type { RunRecord, TestResult, Warning } from '../model/results.ts';
 import { WINDOW_DAYS, WORKING_SET_TEST, workingSetFigures } from '../analysis/working-set.ts';
 import type { Assessment } from '../model/assessment.ts';
 import { buildReport } from './report-model.ts';
+import { buildCompareView } from '../charts/compare-view.ts';
 import { renderReportHtml } from './report-html.ts';
 
 const skip = !findChromium()
@@ -170,6 +171,16 @@ describe('the assessment report, by kind', () => {
     assert.equal(doc.warningCount, '1 warning on 2 runs');
     const html = renderReportHtml(doc);
     assert.equal(html.match(/size-below-ram/g)?.length, 1, 'said once in the whole report');
+  });
+
+  it("Compare's warnings: the same groups, per run, a scan without machine-busy", async () => {
+    const { records } = await library();
+    const view = buildCompareView(records, 'MB');
+    assert.deepEqual(
+      view.warnings[0]!.warnings.map((w) => [w.code, w.test]),
+      [['size-below-ram', '6 tests (seq1m-q8t1-read, seq1m-q1t1-read, rnd4k-q32t1-read, rnd4k-q1t1-read, seeks, mix70-rnd4k-q8t1)']],
+    );
+    assert.deepEqual(view.warnings[5]!.warnings, [], 'the scan: a busy CPU cannot lower a byte count');
   });
 
   it('fits in 6 pages when printed', { skip }, async (t) => {
