@@ -63,6 +63,13 @@ test('size below RAM only where a cache can serve the test (buffered, tmpfs, ZFS
     ['size-below-ram'],
   );
   assert.deepEqual(resultWarnings({ ...base, sizeBytes: 16 * GiB, stack: [mount('tmpfs')] }), []);
+  // A write ends with fsync inside its timed window: the page cache cannot serve it (#39 item 6).
+  assert.deepEqual(resultWarnings({ ...base, write: true, stack: [mount('tmpfs')] }), []);
+  assert.deepEqual(
+    resultWarnings({ ...base, write: true, writeOnly: false, stack: [mount('tmpfs')] }).map((w) => w.code),
+    ['size-below-ram'],
+    'a 70/30 mix still reads',
+  );
 });
 
 test('write cache: an ESTIMATE per class, checked only for results marked as writes', () => {

@@ -17,6 +17,8 @@ export interface ResultWarningInput {
   write?: boolean;
   /** The run used buffered I/O (no O_DIRECT): the page cache is in play whatever the filesystem. */
   buffered?: boolean;
+  /** The test only writes (no reads for the page cache to serve): size-below-ram cannot apply. Absent: `write`. */
+  writeOnly?: boolean;
 }
 
 /**
@@ -69,7 +71,15 @@ export function resultWarnings(input: ResultWarningInput): Warning[] {
     });
   }
   const cacheCanServe = input.buffered === true || (input.stack !== undefined && !directIoTrusted(input.stack));
-  if (input.sizeBytes && input.memoryBytes && input.sizeBytes < input.memoryBytes && cacheCanServe) {
+  // Reads only: the page cache can serve a read, while a write ends with fsync inside its timed
+  // window (model/warning-scope.ts says the same of stored runs).
+  if (
+    (input.writeOnly ?? input.write) !== true &&
+    input.sizeBytes &&
+    input.memoryBytes &&
+    input.sizeBytes < input.memoryBytes &&
+    cacheCanServe
+  ) {
     warnings.push({
       code: 'size-below-ram',
       message: `The test size ${formatBytes(input.sizeBytes)} fits in RAM (${formatBytes(input.memoryBytes)}) and the page cache can serve this target: use a test size above RAM, or O_DIRECT on a filesystem that honours it.`,

@@ -321,7 +321,7 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
     d && misleads ? { ...d, verdict: null, beyondSpread: 'unknown', spreadReason: misleads, notJudged: misleads } : d;
   const cells = sides.map((side, i): CompareCell => ({
     value: side.value,
-    display: results[i] ? displayValue(metric, results[i], side.value, unit, seeks) : '— (test not in this run)',
+    display: results[i] ? displayValue(metric, results[i], side.value, unit, seeks) : NOT_IN_RUN,
     underResolved: side.underResolved,
     inRun: results[i] !== null,
     estimated: false,
@@ -371,7 +371,7 @@ function figureRows(test: string, results: Array<TestResult | null>, unit: Throu
       direction,
       cells: found.map((f, i): CompareCell => ({
         value: f?.value ?? null,
-        display: results[i] ? displayFigure(f, unit) : '— (test not in this run)',
+        display: results[i] ? displayFigure(f, unit) : NOT_IN_RUN,
         underResolved: false,
         inRun: results[i] !== null,
         estimated: f?.provenance === 'estimated',
@@ -383,9 +383,16 @@ function figureRows(test: string, results: Array<TestResult | null>, unit: Throu
   });
 }
 
+/**
+ * A cell of a run that does not have the test: a bare dash. It once said "— (test not in this
+ * run)", and a report of disks beside a discard-cost experiment and a scan printed rows of it
+ * (#39); the report, Compare and the charts leave such runs out, and what remains says nothing.
+ */
+export const NOT_IN_RUN = '—';
+
 /** A figure with its unit, and "(estimated)" when it comes from a model: never passed off as measured. */
 export function displayFigure(f: Figure | null, unit: ThroughputUnit = 'MB'): string {
-  if (!f) return '— (not in this run)';
+  if (!f) return NOT_IN_RUN;
   const mark = f.provenance === 'estimated' ? ' (estimated)' : '';
   if (f.value == null) return `— (${f.basis ?? 'not obtained'})${mark}`;
   if (f.unit === 'bytes/s') return formatThroughput(f.value, unit) + mark;
@@ -431,7 +438,7 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
 }
 
 function displayExtra(extra: ExtraMetric | null): string {
-  if (!extra) return '— (not in this run)';
+  if (!extra) return NOT_IN_RUN;
   if (extra.value == null) return `— (${extra.note ?? 'not reported'})`;
   return `${formatNumber(extra.value)} ${extra.unit}`;
 }

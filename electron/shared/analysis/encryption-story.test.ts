@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parseDiskDeltaJson } from '../../node/formats/diskdelta-json.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
-import { encryptionStory } from './encryption-story.ts';
+import { encryptionStory, sharedSequentialTest } from './encryption-story.ts';
+import type { RunRecord } from '../model/results.ts';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { EncryptionSection } from '../report/report-encryption.ts';
+import { buildEncryptionView } from '../../../renderer/src/view/encryption-view.ts';
 
 const seed = () => {
   const text = readFileSync(new URL('../../../assets/reference/2011-thinkpad-x201i-bonnie.json', import.meta.url), 'utf8');
@@ -90,5 +95,67 @@ describe("a device's kind in the story", () => {
       ['virtual disk', 'RAM disk', 'RAM disk + dm-crypt'],
     );
     assert.match(story.sentences[0]!, /^The RAM disk's sequential read fell from/);
+  });
+});
+
+describe('the story is told on the sequential test the compared runs share (#39 item 7)', () => {
+  /** A run of this machine's grid: Q8T1 and Q1T1 both, as `standard` and `full` store them. */
+  const measuredGrid = (): RunRecord => {
+    const ssd = seed()[1]!;
+    const result = ssd.results.find((r) => r.test === 'seq1m-q1t1-read')!;
+    return {
+      ...ssd,
+      label: 'new SSD',
+      source: 'measured',
+      results: [
+        { ...result, test: 'seq1m-q8t1-read', bytesPerSec: 520e6 },
+        { ...result, test: 'seq1m-q1t1-read', bytesPerSec: 310e6 },
+      ],
+    };
+  };
+  const discardCost = () => {
+    const text = readFileSync(new URL('../../../assets/reference/2013-intel-525-discard.json', import.meta.url), 'utf8');
+    return parseDiskDeltaJson(text, '2013-intel-525-discard.json');
+  };
+
+  it("bonnie++'s one-stream block read (Q1T1) beside a measured grid: the 2011 figures are the published columns", () => {
+    const records = [measuredGrid(), ...seed(), ...discardCost()];
+    assert.equal(sharedSequentialTest(records), 'seq1m-q1t1-read');
+    const story = encryptionStory(records, ceilings(1100, 2200))!;
+    assert.equal(story.test, 'seq1m-q1t1-read');
+    assert.deepEqual(
+      story.columns.map((c) => [c.runIndex, c.measured === null ? null : Math.round(c.measured / 1e5) / 10]),
+      [
+        [0, 310],
+        [1, 41.3],
+        [2, 135.9],
+        [3, 71.5],
+      ],
+      'no column for the discard-cost runs (#5, #6): they have no sequential read',
+    );
+    assert.ok(story.sentences.some((s) => s.includes('from 135.9 MB/s to 71.5 MB/s')));
+    const html = renderToStaticMarkup(createElement(EncryptionSection, { story }));
+    assert.match(html, /135\.9 MB\/s published/);
+    assert.match(html, /71\.5 MB\/s published with dm-crypt/);
+    assert.doesNotMatch(html, /not in this run/);
+  });
+
+  it("Compare's encryption chart picks the same test and draws no empty bar pair", () => {
+    const records = [measuredGrid(), ...seed(), ...discardCost()];
+    const view = buildEncryptionView(records, ceilings(1100, 2200), 'MB')!;
+    assert.equal(view.test, 'seq1m-q1t1-read');
+    assert.deepEqual(
+      view.rows.map((r) => [r.runIndex, r.measured === null ? null : Math.round(r.measured * 10) / 10]),
+      [
+        [0, 310],
+        [1, 41.3],
+        [2, 135.9],
+        [3, 71.5],
+      ],
+    );
+  });
+
+  it('a tie goes to Q8T1, as before: measured grids alone keep their queue-depth-8 story', () => {
+    assert.equal(sharedSequentialTest([measuredGrid(), measuredGrid()]), 'seq1m-q8t1-read');
   });
 });

@@ -8,8 +8,26 @@ import type { RunRecord } from '../model/results.ts';
 import { deviceKindWord } from '../model/machine.ts';
 import { allCpuCeiling, cipherRates, forecastRun, type CipherRates, type TestForecast } from './encryption.ts';
 
-/** The tests the story is told on, first one present wins (the seed's was sequential read). */
+/** The tests the story can be told on, in the order a tie is broken (the seed's was sequential read). */
 const SEQUENTIAL = ['seq1m-q8t1-read', 'seq1m-q1t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-write'] as const;
+
+const hasFigure = (r: RunRecord, test: string) => r.results.some((x) => x.test === test && x.bytesPerSec !== null);
+
+/**
+ * The sequential test the compared runs share: the one most of them hold, a tie going to
+ * SEQUENTIAL's order. bonnie++'s block read is one stream and is stored as seq1m-q1t1-read, so
+ * the 2011 references share Q1T1 with a measured run (which has both), never Q8T1: taking the
+ * first test any run has left their columns empty (#39 item 7). Compare's chart reads it too.
+ */
+export function sharedSequentialTest(records: readonly RunRecord[]): string | null {
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const test of SEQUENTIAL) {
+    const count = records.filter((r) => hasFigure(r, test)).length;
+    if (count > bestCount) [best, bestCount] = [test, count];
+  }
+  return best;
+}
 /** A measured drop under dm-crypt above this is the cipher's doing; below, the disk still set the pace. */
 const CIPHER_BOUND_DROP = 0.1;
 
@@ -107,26 +125,31 @@ export function encryptionStory(
 ): EncryptionStory | null {
   const anyEncrypted = records.some(isEncryptedRun);
   if (!anyEncrypted && !ceilings) return null;
-  const test = SEQUENTIAL.find((t) => records.some((r) => r.results.some((x) => x.test === t && x.bytesPerSec !== null)));
+  const test = sharedSequentialTest(records);
   if (!test) return null;
   const write = test.endsWith('write');
   const r8 = ceilings ? cipherRates(ceilings, cipher, keyBits) : null;
   const figureOf = (r: RunRecord) => r.results.find((x) => x.test === test)?.bytesPerSec ?? null;
   const sentences: string[] = [];
-  const columns = records.map((r, runIndex): StoryColumn => {
+  // A column per run that holds the test: a discard-cost experiment or a scan has no figure to
+  // show here, and a run measured on another test is not given an empty column (#39 item 2).
+  const columns = records.flatMap((r, runIndex): StoryColumn[] => {
+    if (figureOf(r) === null) return [];
     const encrypted = isEncryptedRun(r);
     const word = diskWord(r);
     const forecast = !encrypted && r8 ? (forecastRun(r, r8).find((f) => f.test === test) ?? null) : null;
-    return {
-      runIndex,
-      label: r.label || `run ${runIndex + 1}`,
-      heading: encrypted ? `${word} + dm-crypt` : word,
-      encrypted,
-      source: r.source,
-      measured: figureOf(r),
-      forecast,
-      ceiling: forecast?.ceiling ?? null,
-    };
+    return [
+      {
+        runIndex,
+        label: r.label || `run ${runIndex + 1}`,
+        heading: encrypted ? `${word} + dm-crypt` : word,
+        encrypted,
+        source: r.source,
+        measured: figureOf(r),
+        forecast,
+        ceiling: forecast?.ceiling ?? null,
+      },
+    ];
   });
   // Measured pairs: each encrypted run against the same drive unencrypted (by its model), never
   // merely the run picked before it (#39: "--baseline 2" put the 2011 hard disk there, and the
@@ -135,8 +158,12 @@ export function encryptionStory(
   for (const col of columns.filter((c) => c.encrypted && c.measured !== null)) {
     const unencrypted = columns.filter((c) => !c.encrypted && c.measured !== null);
     const model = modelOf(col.runIndex);
+    // Among the same drive's runs, one of the same origin first (a published encrypted run beside
+    // its own write-up's plain run, not beside this machine's measurement of that model).
+    const sameDrive = model !== null ? unencrypted.filter((c) => modelOf(c.runIndex) === model) : [];
     const raw =
-      (model !== null ? unencrypted.find((c) => modelOf(c.runIndex) === model) : undefined) ??
+      sameDrive.find((c) => c.source === col.source) ??
+      sameDrive[0] ??
       unencrypted.filter((c) => c.runIndex < col.runIndex && (model === null || modelOf(c.runIndex) === null)).reverse()[0];
     if (!raw) continue;
     const drop = 1 - col.measured! / raw.measured!;
@@ -208,7 +235,7 @@ export function encryptionStoryText(story: EncryptionStory): string {
   const mb = (bps: number) => `${(bps / 1e6).toFixed(1)} MB/s`;
   for (const c of story.columns) {
     const how = c.source === 'reference' ? 'published (reference)' : c.source === 'imported' ? 'imported' : 'measured';
-    const measured = c.measured === null ? '— (not in this run)' : `${mb(c.measured)} ${how}${c.encrypted ? ' with dm-crypt' : ''}`;
+    const measured = c.measured === null ? '—' : `${mb(c.measured)} ${how}${c.encrypted ? ' with dm-crypt' : ''}`;
     const forecast = c.forecast
       ? `; under dm-crypt on this CPU ${mb(c.forecast.estimatedBytesPerSec)} (estimated), ceiling: ${c.forecast.ceiling}`
       : c.encrypted && c.ceiling

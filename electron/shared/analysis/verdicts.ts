@@ -250,7 +250,8 @@ function speedUpSentence(rows: SpeedUpRow[]): string {
     ? ' Where the spread is unknown (one figure a side, as published or imported), the ratio cannot be told from noise.'
     : '';
   const flags = [...new Set(rows.flatMap((r) => [...r.before.flags, ...r.after.flags]))];
-  const flagged = flags.length ? ` A figure flagged ${flags.join(', ')} may be less than it claims: read it as rough.` : '';
+  // The flag's name and reason are said once, where the warnings are (#39 item 6); here, the mark.
+  const flagged = flags.length ? ' A figure marked ⚑ carries a trust flag and may be less than it claims: read it as rough.' : '';
   return `${lead}${others.length ? ` ${capital(others.join('; '))}.` : ''}${unknown}${flagged}`.trim();
 }
 

@@ -215,3 +215,51 @@ export const PRESETS: Record<PresetName, Preset> = {
     statistic: 'single',
   },
 };
+
+/**
+ * The rate presets the assessment's "Measure now" offers. It sends the preset's name and nothing
+ * else (appMeasureSpec), so the run is exactly the CLI's `--preset NAME`: it once added `runs: 1`,
+ * which turned `full` into one 0.2 s window per test, every figure under-resolved (#39).
+ */
+export const MEASURE_NOW_PRESETS = ['quick', 'standard', 'full'] as const satisfies readonly PresetName[];
+export type MeasureNowPreset = (typeof MEASURE_NOW_PRESETS)[number];
+
+/** The spec "Measure now" starts: the preset's own timing, size and tests, as `diskdelta run --preset NAME`. */
+export function appMeasureSpec(
+  target: string,
+  preset: MeasureNowPreset,
+  label: string,
+): { target: string; preset: PresetName; label: string } {
+  return { target, preset, label };
+}
+
+/** "~1 min": a duration said roughly, as a person plans around it. */
+function roughly(seconds: number): string {
+  if (seconds < 90) return `~${Math.max(5, Math.round(seconds / 5) * 5)} s`;
+  return `~${Math.round(seconds / 60)} min`;
+}
+
+/**
+ * A rate preset's timing, said before it starts: runs × seconds per test, the tests, and roughly
+ * how long (the test file's fill comes on top and depends on the disk). From the table itself, so
+ * the card and the CLI's preset can never tell two timings. Null for presets without timed windows.
+ */
+export function presetTiming(name: PresetName): string | null {
+  const p = PRESETS[name];
+  if (p.durationSec === 0) return null;
+  const tests = p.tests.length;
+  const perTestMax = p.warmupSec + (p.precision > 0 ? p.maxTimeSec : p.runs * p.durationSec) + (p.pauseSec ?? 0);
+  const perTestMin = p.warmupSec + p.runs * p.durationSec + (p.pauseSec ?? 0);
+  const runs =
+    p.precision > 0
+      ? `at least ${p.runs} runs × ${p.durationSec} s per test, more until the median is within ±${(p.precision * 100).toFixed(0)} % (at most ${p.maxTimeSec} s)`
+      : `${p.runs} ${p.runs === 1 ? 'run' : 'runs'} × ${p.durationSec} s per test`;
+  const lo = roughly(tests * perTestMin);
+  const hi = roughly(tests * perTestMax);
+  const time = lo === hi ? lo : `${lo}–${hi.replace(/^~/, '')}`;
+  return `${runs}, after a ${p.warmupSec} s warm-up${p.pauseSec ? ` and ${p.pauseSec} s idle` : ''}; ${tests} ${tests === 1 ? 'test' : 'tests'}; ${time} plus writing the ${formatSizeMiB(p.sizeBytes)} test file`;
+}
+
+function formatSizeMiB(bytes: number): string {
+  return bytes >= 1024 * MiB ? `${bytes / (1024 * MiB)} GiB` : `${bytes / MiB} MiB`;
+}

@@ -8,16 +8,20 @@ import type { ChartType } from './chart-registry.ts';
 
 /** A comparison row as bars, its values turned into the chart's unit by `toValue`. */
 export function rowBars(row: CompareRow, toValue: (raw: number) => number, text: (value: number) => string = formatNumber): ChartBar[] {
-  return row.cells.map((cell, runIndex) => {
+  // No bar for a run that does not have the test (a scan beside two disks): nothing to draw or say.
+  return row.cells.flatMap((cell, runIndex) => {
+    if (!cell.inRun) return [];
     const value = cell.value == null ? null : toValue(cell.value);
-    return {
-      runIndex,
-      value,
-      valueText: value === null ? null : text(value),
-      display: cell.display,
-      ratioText: cell.vsBaseline?.ratioText ?? null,
-      ...(cell.basis ? { basis: cell.basis } : {}),
-    };
+    return [
+      {
+        runIndex,
+        value,
+        valueText: value === null ? null : text(value),
+        display: cell.display,
+        ratioText: cell.vsBaseline?.ratioText ?? null,
+        ...(cell.basis ? { basis: cell.basis } : {}),
+      },
+    ];
   });
 }
 

@@ -6,6 +6,7 @@ import { compareRuns, testTitle, type Comparison, type CompareRow } from '../ana
 import type { ThroughputUnit } from '../analysis/units.ts';
 import type { BarChartModel, ChartModel } from './chart-model.ts';
 import { CHARTS } from './charts.ts';
+import { groupWarnings } from '../model/warning-scope.ts';
 import { logDomain } from './chart-scale.ts';
 import type { RunRecord, Warning } from '../model/results.ts';
 
@@ -74,10 +75,9 @@ export function buildCompareView(records: RunRecord[], unit: ThroughputUnit): Co
     warnings: records.map((record, runIndex) => ({
       runIndex,
       label: record.label,
-      warnings: [
-        ...record.warnings.map((w) => ({ ...w, test: null })),
-        ...record.results.flatMap((t) => t.warnings.map((w) => ({ ...w, test: t.test }))),
-      ],
+      // Those that can affect this run's figures, a warning its tests share said once ("all 10
+      // tests"), as the report says them (model/warning-scope.ts, #39 item 6).
+      warnings: groupWarnings([record]).map((g) => ({ code: g.code, message: g.message, test: g.where.replace(/^on /, '') || null })),
     })),
   };
 }

@@ -99,7 +99,7 @@ export function firstPage(label: string, v: AssessmentVerdicts, tagOf: (runId: n
       { id: 'size', text: v.size.sentence },
     ],
     flagNote: flagged.length
-      ? `⚑ marks a figure that carries a trust flag (${[...new Set(flagged)].join(', ')}): it may be less than it claims; the warnings section says why.`
+      ? '⚑ marks a figure that carries a trust flag: it may be less than it claims; the notes and warnings section names each flag and why.'
       : null,
     ignored: v.ignored.map((i) => `run ${i.runId} was set as ${i.field} but does not fit that step: left out`),
   };

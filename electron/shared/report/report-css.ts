@@ -94,7 +94,8 @@ export const REPORT_CSS = `
 .report table.chart-table tr:last-child th, .report table.chart-table tr:last-child td { font-weight: bold; }
 .report ul.notes, .report ul.warnings, .report ul.tests { margin: 0 0 2mm; padding-left: 5mm; }
 .report ul.warnings li, .report ul.notes li { break-inside: avoid; margin-bottom: 0.8mm; }
-.report ul.tests { font-size: 8pt; }
+.report ul.tests, .report p.tests { font-size: 8pt; }
+.report p.tests { margin-top: 1mm; }
 .report .method-run { margin-bottom: 2mm; }
 /* The report is a light page even inside the dark app: no table takes the app theme's colours (styles.css). */
 .report table { background: transparent; color: inherit; border: 0; border-radius: 0; }

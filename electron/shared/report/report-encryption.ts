@@ -49,9 +49,7 @@ export function EncryptionSection({ story }: { story: EncryptionStory }): ReactE
             h(
               'td',
               { key: c.runIndex, className: 'value' },
-              c.measured === null
-                ? '— (not in this run)'
-                : `${mb(c.measured)} ${SOURCE_WORD[c.source]}${c.encrypted ? ' with dm-crypt' : ''}`,
+              c.measured === null ? '—' : `${mb(c.measured)} ${SOURCE_WORD[c.source]}${c.encrypted ? ' with dm-crypt' : ''}`,
             ),
           ),
         ),

@@ -155,8 +155,8 @@ describe('buildReport', () => {
   it('lists a warning several runs share once, with every run that has it', () => {
     const doc = buildReport([measured('old'), measured('new')], { generatedAt: at });
     assert.deepEqual(
-      doc.warnings.map((w) => [w.code, w.test, w.runIndexes]),
-      [['noisy', 'seq1m-q8t1-read', [0, 1]]],
+      doc.warnings.map((w) => [w.code, w.tests, w.runIndexes]),
+      [['noisy', ['seq1m-q8t1-read'], [0, 1]]],
     );
   });
 });
@@ -271,7 +271,7 @@ describe('what was measured, as it ran', () => {
       'preset quick, 0.5 s warm-up, 5 timed windows of 0.2 s asked for, as run: 3–5 runs, 2.1–5.9 s per test, median shown',
     );
     assert.equal(doc.runs[0]!.method.tests[0]!.ran, '5 runs, 5.9 s, stopped: fixed count');
-    assert.match(renderReportHtml(doc), /<li><code>seq1m-q8t1-read<\/code> [^<]*— 5 runs, 5\.9 s, stopped: fixed count<\/li>/);
+    assert.match(renderReportHtml(doc), /<code>seq1m-q8t1-read<\/code> [^<]*\(5 runs, 5\.9 s, stopped: fixed count\)/);
   });
 });
 

@@ -8,17 +8,18 @@ export type { EncryptionStory, StoryColumn } from '../analysis/encryption-story.
 export { isEncryptedRun } from '../analysis/encryption-story.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import { formatBytes, formatPercent, type ThroughputUnit } from '../analysis/units.ts';
-import type { RunRecord, RunSource, TestParams, TestResult, Warning } from '../model/results.ts';
+import type { RunRecord, RunSource, TestParams, TestResult } from '../model/results.ts';
 import { layerLine, throttleText } from './stack-text.ts';
 import { measuredDeviceText } from '../model/run-text.ts';
 import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
 import { counted } from '../model/display.ts';
 import type { ChartModel } from '../charts/chart-model.ts';
-import { CHARTS } from '../charts/charts.ts';
+import { partFigures, type ReportFigures } from './report-sections.ts';
+import { groupWarnings, warningCountText, type WarningGroup } from '../model/warning-scope.ts';
 import { summaryOfResult, WORKING_SET_TEST, type WorkingSetSummary } from '../analysis/working-set.ts';
 import { assessmentVerdicts } from '../analysis/verdicts.ts';
 import { firstPage, type FirstPage } from './first-page.ts';
-import type { Assessment } from '../model/assessment.ts';
+import { ASSESSMENT_FIELDS, type Assessment, type AssessmentField } from '../model/assessment.ts';
 import { temperatureText } from '../model/temperature-text.ts';
 import { provenanceText } from '../model/provenance.ts';
 import { maxOf, minOf } from '../model/extremes.ts';
@@ -48,6 +49,8 @@ export interface ReportMethod {
 
 export interface ReportRun {
   tag: string; // "#1"
+  /** Its part in the assessment ("Before", "After", "Under dm-crypt", "TRIM: with discard", "Size"); null outside one. */
+  role: string | null;
   label: string;
   source: RunSource;
   /** "measured", "imported from a bonnie++ file", "reference: published figures". */
@@ -65,11 +68,8 @@ export interface ReportRun {
   temperature: string | null;
 }
 
-export interface ReportWarning extends Warning {
-  /** The runs that carry this same warning (bonnie++'s "nearest test" note is on every import). */
-  runIndexes: number[];
-  test: string | null;
-}
+/** A warning as the report says it: once for every run and test that share it (model/warning-scope.ts). */
+export type ReportWarning = WarningGroup;
 
 export interface ReportDocument {
   title: string;
@@ -82,11 +82,23 @@ export interface ReportDocument {
   firstPage: FirstPage | null;
   /** HDD / SSD / SSD + dm-crypt, measured or forecast on this CPU; null when no run is encrypted and no ceilings are known. */
   encryption: EncryptionStory | null;
-  /** The chart registry's charts that print (charts/charts.ts), drawn by charts/chart-svg.ts (the app's drawing) in report-chart.ts. */
+  /**
+   * The disks, workloads and sustained writes (report-sections.ts): their own comparison (the
+   * "Every figure" table, cell i is run figures.runIndexes[i]) and the registry's charts that
+   * print, drawn by charts/chart-svg.ts (the app's drawing) in report-chart.ts.
+   */
+  figures: ReportFigures;
+  /** figures.charts: the charts of the figures section. */
   charts: ChartModel[];
-  /** Per comparison row, per run: the spread of that figure ("CV 2.1 %"), or null. */
+  /** The TRIM section's: the discard-cost experiments' table, those runs only. */
+  trimCharts: ChartModel[];
+  /** The size section's: the file-access recordings' cache curves, those runs only. */
+  sizeCharts: ChartModel[];
+  /** Per figures.comparison row, per figures run: the spread of that figure ("CV 2.1 %"), or null. */
   spreads: Array<Array<string | null>>;
   warnings: ReportWarning[];
+  /** The one line page 1 shows for them ("3 warnings on 2 runs"), the details in the warnings section; null: none. */
+  warningCount: string | null;
   /** The working-set runs' windows and largest folders (their verdicts are in the summary). */
   workingSets: Array<{ runIndex: number; summary: WorkingSetSummary }>;
   appVersion: string;
@@ -107,6 +119,9 @@ export interface ReportOptions {
   writeVolume?: string[];
 }
 
+/** The summary sections whose verdicts an assessment's page 1 gives (first-page.ts). */
+const PAGE_ONE_DECIDES: ReadonlySet<string> = new Set(['upgrade', 'encryption', 'trim', 'working-set']);
+
 export function buildReport(records: RunRecord[], options: ReportOptions): ReportDocument {
   if (records.length === 0) throw new ReportInputError('a report needs at least one run');
   if (records.length > MAX_REPORT_RUNS) {
@@ -117,12 +132,15 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
   const unit = options.unit ?? 'MB';
   const comparison = compareRuns(records, { unit });
   const encryption = encryptionStory(records, options.ceilings ?? null);
+  const figures = partFigures(records, 'figures', unit);
+  const warnings = collectWarnings(records);
+  const roles = options.assessment ? assessmentRoles(options.assessment, records.length) : null;
   return {
     title: options.title ?? (options.assessment ? `Upgrade assessment: ${options.assessment.label}` : defaultTitle(records)),
     generatedAt: options.generatedAt.toISOString(),
     paper: options.paper ?? 'a4',
     comparison,
-    runs: records.map((record, i) => describeRun(record, i)),
+    runs: records.map((record, i) => ({ ...describeRun(record, i), role: roles?.[i] ?? null })),
     firstPage: options.assessment
       ? firstPage(
           options.assessment.label,
@@ -135,13 +153,21 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
         )
       : null,
     summary: [
-      ...summarize({ records, comparison, encryption }, options.analyses),
+      // An assessment's page 1 already decides the speed-up, encryption, TRIM and size: the
+      // summary keeps only what page 1 does not say (one judgement, said once: #39 item 3).
+      ...summarize({ records, comparison, encryption }, options.analyses).filter(
+        (section) => !options.assessment || !PAGE_ONE_DECIDES.has(section.id),
+      ),
       ...(options.writeVolume?.length ? [{ id: 'write-volume', title: 'Write volume', paragraphs: options.writeVolume }] : []),
     ],
     encryption,
-    charts: CHARTS.build({ records, comparison, unit }, 'report'),
-    spreads: comparison.rows.map((row) => records.map((record) => spreadText(record, row.test, row.kind))),
-    warnings: collectWarnings(records),
+    figures,
+    charts: figures.charts,
+    trimCharts: partFigures(records, 'trim', unit, ['discard-table']).charts,
+    sizeCharts: partFigures(records, 'size', unit, ['cache-curve']).charts,
+    spreads: (figures.comparison?.rows ?? []).map((row) => figures.runIndexes.map((i) => spreadText(records[i]!, row.test, row.kind))),
+    warnings,
+    warningCount: warningCountText(warnings),
     workingSets: records.flatMap((record, runIndex) => {
       const result = record.results.find((r) => r.test === WORKING_SET_TEST);
       const summary = result ? summaryOfResult(result) : null;
@@ -151,26 +177,35 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
   };
 }
 
+/** The words of each assessment field, as the title names the runs (never as stages of one chain). */
+const ROLE_WORDS: Readonly<Record<AssessmentField, string>> = {
+  before: 'Before',
+  after: 'After',
+  encrypted: 'Under dm-crypt',
+  discardOff: 'TRIM: without discard',
+  discardOn: 'TRIM: with discard',
+  workingSet: 'Size',
+};
+
+/**
+ * Each record's role, in the order assessmentRunIds lists an assessment's runs (the order the
+ * CLI and the app load them in); null when the records are not that list.
+ */
+function assessmentRoles(a: Assessment, count: number): string[] | null {
+  const fields = ASSESSMENT_FIELDS.filter((f) => a[f] !== null);
+  return fields.length === count ? fields.map((f) => ROLE_WORDS[f]) : null;
+}
+
 function defaultTitle(records: RunRecord[]): string {
   return records.length === 1 ? 'Disk assessment' : 'Disk upgrade assessment';
 }
 
-/** Every warning of every run, run-level first; one entry for a warning several runs share. */
+/**
+ * The warnings that can affect the figures they are on, one entry for a warning several runs or
+ * tests share ("size-below-ram on all 10 tests"), never once per test (model/warning-scope.ts).
+ */
 export function collectWarnings(records: RunRecord[]): ReportWarning[] {
-  const all = records.flatMap((record, runIndex) => [
-    ...record.warnings.map((w) => ({ ...w, runIndex, test: null as string | null })),
-    ...record.results.flatMap((t) => t.warnings.map((w) => ({ ...w, runIndex, test: t.test }))),
-  ]);
-  const grouped: ReportWarning[] = [];
-  for (const { runIndex, ...w } of all) {
-    const same = grouped.find((g) => g.code === w.code && g.message === w.message && g.test === w.test);
-    if (same) {
-      if (!same.runIndexes.includes(runIndex)) same.runIndexes.push(runIndex);
-    } else {
-      grouped.push({ ...w, runIndexes: [runIndex] });
-    }
-  }
-  return grouped;
+  return groupWarnings(records);
 }
 
 /**
@@ -196,7 +231,7 @@ export function measuredText(record: RunRecord): string {
   return [`${measured}${facts.length ? ` (${facts.join(', ')})` : ''}`, ...throttles].join('; ');
 }
 
-function describeRun(record: RunRecord, i: number): ReportRun {
+function describeRun(record: RunRecord, i: number): Omit<ReportRun, 'role'> {
   const disk = measuredText(record);
   return {
     tag: `#${i + 1}`,

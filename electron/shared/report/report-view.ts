@@ -69,19 +69,30 @@ function RunCard({ run, index }: { run: ReportRun; index: number }): ReactElemen
   );
 }
 
+/**
+ * "×13.0 better vs #1", and the spread only where it changes the reading ("within spread", "spread
+ * unknown"): the percentage said the ratio twice and a cell took five lines (#39: 6 pages).
+ */
 function DeltaText({ delta, against }: { delta: Delta; against: string }): ReactElement {
+  const spread = delta.notJudged ?? (delta.beyondSpread === 'yes' ? null : SPREAD_TEXT[delta.beyondSpread]);
   return h(
     'span',
-    { className: `delta ${delta.verdict ?? 'none'} spread-${delta.beyondSpread}` },
+    {
+      className: `delta ${delta.verdict ?? 'none'} spread-${delta.beyondSpread}`,
+      title: `${delta.percentText}, ${SPREAD_TEXT[delta.beyondSpread]}`,
+    },
     h('strong', null, delta.ratioText),
-    ` ${delta.percentText}`,
     delta.verdict ? ` ${delta.verdict}` : '',
-    ` vs ${against}, ${delta.notJudged ?? SPREAD_TEXT[delta.beyondSpread]}`,
+    ` vs ${against}`,
+    spread ? `, ${spread}` : '',
   );
 }
 
-function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
-  const { comparison } = doc;
+/** The figures of the disks, workloads and sustained writes: a column per such run, nothing for the others (report-sections.ts). */
+function FullTable({ doc }: { doc: ReportDocument }): ReactElement | null {
+  const { comparison, runIndexes } = doc.figures;
+  if (!comparison) return null;
+  const tag = (i: number) => `#${(runIndexes[i] ?? i) + 1}`;
   return h(
     'table',
     { className: 'figures', 'data-testid': 'report-table' },
@@ -92,7 +103,7 @@ function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
         'tr',
         null,
         h('th', { scope: 'col' }, 'Test · figure'),
-        ...comparison.runs.map((run, i) => h('th', { scope: 'col', key: i }, h(Swatch, { index: i }), ' ', run.label)),
+        ...comparison.runs.map((run, i) => h('th', { scope: 'col', key: i }, h(Swatch, { index: runIndexes[i] ?? i }), ' ', run.label)),
       ),
     ),
     h(
@@ -114,9 +125,9 @@ function FullTable({ doc }: { doc: ReportDocument }): ReactElement {
               'td',
               { key: i },
               h('span', { className: 'value' }, cell.display),
-              i === 0 ? h('span', { className: 'muted block' }, 'baseline') : null,
-              cell.vsBaseline ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsBaseline, against: '#1' })) : null,
-              doc.spreads[r]?.[i] ? h('span', { className: 'muted block' }, doc.spreads[r][i]) : null,
+              i === 0 ? h('span', { className: 'muted' }, ' · baseline') : null,
+              doc.spreads[r]?.[i] ? h('span', { className: 'muted' }, ` · ${doc.spreads[r][i]}`) : null,
+              cell.vsBaseline ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsBaseline, against: tag(0) })) : null,
             ),
           ),
         ),
@@ -141,7 +152,7 @@ function Warnings({ doc }: { doc: ReportDocument }): ReactElement {
               'li',
               { key: i },
               ...w.runIndexes.map((r) => h(Fragment, { key: r }, h(Swatch, { index: r }), ' ')),
-              w.test ? h('span', { className: 'muted' }, `${w.test}: `) : null,
+              w.where ? h('span', { className: 'muted' }, `${w.where}: `) : null,
               w.message,
               h('span', { className: 'code' }, ` (${w.code})`),
             ),
@@ -162,34 +173,52 @@ function Method({ doc }: { doc: ReportDocument }): ReactElement {
         'A difference is "beyond spread" when the ratio exceeds twice the runs’ combined spread measured as factors (on a log scale), ' +
         'so one stalled run cannot turn a large gain into noise.',
     ),
-    ...doc.runs.map((run, i) =>
-      h(
-        'div',
-        { className: 'method-run', key: i },
-        h('h3', null, h(Swatch, { index: i }), ' ', run.label, ' ', h(SourceBadge, { run })),
+    // Two cards a row, as the runs' cards above: one column gave a page of its own to five short cards.
+    h(
+      'div',
+      { className: 'run-cards' },
+      ...doc.runs.map((run, i) =>
         h(
-          'dl',
-          null,
-          h('dt', null, 'Engine'),
-          h('dd', null, run.method.engine),
-          h('dt', null, 'I/O'),
-          h('dd', null, run.method.io),
-          h('dt', null, 'Size'),
-          h('dd', null, run.method.sizes),
-          h('dt', null, 'Timing'),
-          h('dd', null, run.method.timing),
-          h('dt', null, 'Date'),
-          h('dd', null, reportDate(run.method.measuredAt)),
-        ),
-        h(
-          'ul',
-          { className: 'tests' },
-          ...run.method.tests.map((t) =>
-            h('li', { key: t.id }, h('code', null, t.id), ` ${t.title}: ${t.params}${t.ran ? ` — ${t.ran}` : ''}`),
+          'div',
+          { className: 'method-run', key: i },
+          h('h3', null, h(Swatch, { index: i }), ' ', run.label, ' ', h(SourceBadge, { run })),
+          h(
+            'dl',
+            null,
+            h('dt', null, 'Engine'),
+            h('dd', null, run.method.engine),
+            h('dt', null, 'I/O'),
+            h('dd', null, run.method.io),
+            h('dt', null, 'Size'),
+            h('dd', null, run.method.sizes),
+            h('dt', null, 'Timing'),
+            h('dd', null, run.method.timing),
+            h('dt', null, 'Date'),
+            h('dd', null, reportDate(run.method.measuredAt)),
           ),
+          h(TestsRan, { runs: doc.runs, index: i }),
         ),
       ),
     ),
+  );
+}
+
+const testsKey = (run: ReportRun) => JSON.stringify(run.method.tests);
+
+/** A run's tests as one paragraph; "as #1" when an earlier run ran the very same (three disks of `full` printed 30 lines). */
+function TestsRan({ runs, index }: { runs: ReportRun[]; index: number }): ReactElement {
+  const run = runs[index]!;
+  const same = runs.slice(0, index).findIndex((r) => testsKey(r) === testsKey(run));
+  if (same >= 0) return h('p', { className: 'tests' }, `Tests: the same as ${runs[same]!.tag}, run the same way.`);
+  return h(
+    'p',
+    { className: 'tests' },
+    'Tests: ',
+    ...run.method.tests.flatMap((t, k) => [
+      k > 0 ? '; ' : null,
+      h('code', { key: t.id }, t.id),
+      ` ${t.params}${t.ran ? ` (${t.ran})` : ''}`,
+    ]),
   );
 }
 
@@ -205,7 +234,14 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
       h(
         'p',
         { className: 'run-line' },
-        ...doc.runs.flatMap((run, i) => [i > 0 ? ' → ' : null, h(Swatch, { index: i, key: `s${i}` }), ` ${run.label}`]),
+        // Each run by its role (Before, After, …), never chained with arrows as if a discard-cost
+        // experiment or a scan were a stage of the upgrade (#39).
+        ...doc.runs.flatMap((run, i) => [
+          i > 0 ? ' · ' : null,
+          run.role ? h('strong', { key: `r${i}` }, `${run.role}: `) : null,
+          h(Swatch, { index: i, key: `s${i}` }),
+          ` ${run.label}`,
+        ]),
       ),
       h(
         'p',
@@ -235,10 +271,18 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
       { id: 'runs', title: 'Runs, disks and machines' },
       h('div', { className: 'run-cards' }, ...doc.runs.map((run, i) => h(RunCard, { run, index: i, key: i }))),
     ),
-    doc.workingSets.length > 0
+    doc.trimCharts.length > 0
+      ? h(
+          Section,
+          { id: 'trim', title: 'TRIM: the cost of online discard' },
+          ...doc.trimCharts.map((chart) => h(ReportChartView, { chart, labels, key: chart.id })),
+        )
+      : null,
+    doc.workingSets.length > 0 || doc.sizeCharts.length > 0
       ? h(
           Section,
           { id: 'working-set', title: 'Working set' },
+          ...doc.sizeCharts.map((chart) => h(ReportChartView, { chart, labels, key: chart.id })),
           ...doc.workingSets.map((w) =>
             h(WorkingSetTables, {
               key: w.runIndex,
@@ -255,7 +299,7 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
           h('div', { className: 'charts' }, ...doc.charts.map((chart) => h(ReportChartView, { chart, labels, key: chart.id }))),
         )
       : null,
-    h(Section, { id: 'figures', title: 'Every figure' }, h(FullTable, { doc })),
+    doc.figures.comparison ? h(Section, { id: 'figures', title: 'Every figure' }, h(FullTable, { doc })) : null,
     h(Warnings, { doc }),
     h(Method, { doc }),
   );

@@ -78,10 +78,12 @@ test('access-curve runs: one cache curve, a line per run, in Compare and in the 
     await app.unmount();
   }
   const doc = buildReport(records, { generatedAt: new Date('2026-12-01T10:00:00Z') });
+  // A recording is shown in the size section only (report-sections.ts), never among the disks' charts.
   assert.deepEqual(
-    doc.charts.map((c) => c.type),
+    doc.sizeCharts.map((c) => c.type),
     ['cache-curve'],
   );
+  assert.deepEqual(doc.charts, []);
   const html = renderReportHtml(doc);
   const figure = html.slice(html.indexOf('data-chart-type="cache-curve"'));
   assert.equal(figure.slice(0, figure.indexOf('</figure>')).match(/data-testid="series-line"/g)?.length, 2, 'the report prints both lines');

@@ -23,6 +23,7 @@ import { downloadFile } from '../components/download.ts';
 import { useAssessment, useLibrary, useRuns, useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import type { ReportFormat } from '../stores/report.ts';
+import { appMeasureSpec, MEASURE_NOW_PRESETS, presetTiming, type MeasureNowPreset } from '../../../electron/shared/catalog/presets.ts';
 
 const ROUTE = /^#\/overview\/assess\/(\d{1,15})(?:[/?]|$)/;
 
@@ -465,8 +466,6 @@ function RunPicker({ step, assessment }: { step: AssessmentStep; assessment: Ass
   );
 }
 
-const RATE_PRESETS = ['quick', 'standard', 'full'] as const;
-
 /** Measure the step now: the rates of a folder's disk, or a working-set scan; the run is the step's when it is done. */
 function MeasureForm({ step, assessment }: { step: AssessmentStep; assessment: AssessmentData }) {
   const stores = useStoresApi();
@@ -475,7 +474,7 @@ function MeasureForm({ step, assessment }: { step: AssessmentStep; assessment: A
   const live = useRuns((s) => (pending ? s.runs[pending.runId] : undefined));
   const suggested = useSystem((s) => s.overview?.suggestedTargets[0] ?? '');
   const [folder, setFolder] = useState('');
-  const [preset, setPreset] = useState<(typeof RATE_PRESETS)[number]>('quick');
+  const [preset, setPreset] = useState<MeasureNowPreset>('quick');
   const ids = { folder: useId(), preset: useId() };
   const scan = step.id === 'working-set';
   const running = pending && pending.assessmentId === assessment.id ? pending : null;
@@ -486,7 +485,7 @@ function MeasureForm({ step, assessment }: { step: AssessmentStep; assessment: A
     const label = scan ? `working set of ${target}` : `${assessment.label}: ${step.id === 'before' ? 'before' : 'after'}`;
     await stores.assessment
       .getState()
-      .measure(field, scan ? { target, tests: [WORKING_SET_TEST], label } : { target, preset, runs: 1, label });
+      .measure(field, scan ? { target, tests: [WORKING_SET_TEST], label } : appMeasureSpec(target, preset, label));
   };
   const where = step.id === 'before' ? 'Folder on the current disk' : step.id === 'after' ? 'Folder on the new disk' : 'Folder to scan';
   return (
@@ -505,7 +504,7 @@ function MeasureForm({ step, assessment }: { step: AssessmentStep; assessment: A
               Preset
             </label>
             <select id={ids.preset} value={preset} onChange={(e) => setPreset(e.target.value as typeof preset)}>
-              {RATE_PRESETS.map((p) => (
+              {MEASURE_NOW_PRESETS.map((p) => (
                 <option key={p} value={p}>
                   {p}
                 </option>
@@ -517,6 +516,11 @@ function MeasureForm({ step, assessment }: { step: AssessmentStep; assessment: A
           {scan ? 'Scan now' : 'Measure now'}
         </button>
       </div>
+      {scan ? null : (
+        <p className="hint" data-testid="preset-timing">
+          {preset}: {presetTiming(preset)}
+        </p>
+      )}
       {running ? (
         <p role="status" data-testid="step-measuring">
           {scan ? 'Scanning' : 'Measuring'}

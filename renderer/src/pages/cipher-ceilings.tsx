@@ -46,11 +46,18 @@ export function CipherCeilingsSection() {
             {cipherMeasurementText(ciphers)} Kept in the library: forecasts and reports use it until you measure again.
           </p>
           {ciphers.warnings.length > 0 ? (
-            <ul className="warnings" data-testid="cipher-warnings">
-              {ciphers.warnings.map((w) => (
-                <li key={w}>{w}</li>
-              ))}
-            </ul>
+            // One line above the table, the details a click away: eight bullets pushed the table off the screen (#39).
+            <details className="warn-details" data-testid="cipher-warnings">
+              <summary className="warn-count">
+                <span aria-hidden="true">⚠ </span>
+                {ciphers.warnings.length} {ciphers.warnings.length === 1 ? 'warning' : 'warnings'} on this measurement
+              </summary>
+              <ul className="warnings">
+                {ciphers.warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+            </details>
           ) : null}
           <TableScroll label="Cipher ceilings">
             {/* Explicit roles: at a phone's width its rows are blocks (.stack-narrow) and still a table. */}

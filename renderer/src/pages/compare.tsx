@@ -274,7 +274,7 @@ const BelowCharts = memo(function BelowCharts({ view, records, unit, scale, labe
                 </span>{' '}
                 {w.label}
               </h3>
-              <WarningList warnings={w.warnings} />
+              <WarningDetails warnings={w.warnings} />
             </div>
           ))}
       </section>

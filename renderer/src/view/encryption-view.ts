@@ -8,8 +8,8 @@ import type { RunRecord } from '../../../electron/shared/model/results.ts';
 // One test of "is this run encrypted" for Compare, compare and the report (analysis/encryption-story.ts).
 import { isEncryptedRun } from '../../../electron/shared/report/report-model.ts';
 
-/** The tests the section charts, first one present wins. */
-const SEQUENTIAL = ['seq1m-q8t1-read', 'seq1m-q1t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-write'] as const;
+// The sequential test the runs share, chosen as the report's encryption section chooses it.
+import { sharedSequentialTest } from '../../../electron/shared/analysis/encryption-story.ts';
 
 export interface EncryptionRow {
   label: string;
@@ -38,16 +38,18 @@ export function buildEncryptionView(
   cipher = 'aes-xts-plain64',
   keyBits = 512,
 ): EncryptionView | null {
-  const test = SEQUENTIAL.find((t) => records.some((r) => r.results.some((x) => x.test === t && x.bytesPerSec !== null)));
+  const test = sharedSequentialTest(records);
   if (!test) return null;
   const write = test.endsWith('write');
   const rates = ceilings ? cipherRates(ceilings, cipher, keyBits) : null;
   const to = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bytesPerSecTo(bps, unit));
-  const rows = records.map((r, runIndex): EncryptionRow => {
+  // A bar pair per run that holds the test: none left empty for a run without it (#39).
+  const rows = records.flatMap((r, runIndex): EncryptionRow[] => {
     const encrypted = isEncryptedRun(r);
     const measured = r.results.find((x) => x.test === test)?.bytesPerSec ?? null;
+    if (measured === null) return [];
     const forecast = !encrypted && rates ? (forecastRun(r, rates).find((f) => f.test === test)?.estimatedBytesPerSec ?? null) : null;
-    return { label: r.label || `run ${runIndex + 1}`, runIndex, encrypted, measured: to(measured), forecast: to(forecast) };
+    return [{ label: r.label || `run ${runIndex + 1}`, runIndex, encrypted, measured: to(measured), forecast: to(forecast) }];
   });
   return {
     test,

@@ -3,7 +3,7 @@
 import { benchSpecSchema, benchSpecSchemaFor, type BenchSpec, type PresetName } from '../../../electron/shared/model/spec.ts';
 import { resolveSettings, RUN_SETTINGS, settingRange, type RunSettingDef } from '../../../electron/shared/model/run-settings.ts';
 import { WORKER_OPTIONS, type WorkerOption } from '../../../electron/shared/model/worker-options.ts';
-import { PRESETS, presetKinds, presetStoryGap } from '../../../electron/shared/catalog/presets.ts';
+import { PRESETS, presetKinds, presetStoryGap, presetTiming } from '../../../electron/shared/catalog/presets.ts';
 import { formatBytes } from '../../../electron/shared/analysis/units.ts';
 import { sustainedCostText, type SustainedCostSettings } from '../../../electron/shared/analysis/sustained-write.ts';
 
@@ -68,7 +68,7 @@ export function describePreset(name: PresetName): string {
   if (p.durationSec === 0)
     return `${p.description}: ${p.tests.length} workloads, each a warm-up pass + ${p.runs} timed passes; the big file is ${formatBytes(p.sizeBytes)} or what fits.`;
   const gap = presetStoryGap(name);
-  return `${p.description}: ${p.tests.length} ${p.tests.length === 1 ? 'test' : 'tests'}; defaults ${formatBytes(p.sizeBytes)} test file, ${p.warmupSec} s warm-up + ${p.runs} × ${p.durationSec} s per test${gap ? `; ${gap}` : ''}.`;
+  return `${p.description}: ${presetTiming(name) ?? ''}${gap ? `; ${gap}` : ''}.`;
 }
 
 /** A field of the form: a run setting with a `form` entry (model/run-settings.ts). */

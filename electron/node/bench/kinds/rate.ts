@@ -7,6 +7,7 @@ import { formatBytes } from '../../../shared/analysis/units.ts';
 import { BenchError } from '../errors.ts';
 import { STATISTICS, type Sample, type TestResult } from '../../../shared/model/results.ts';
 import { aggregateTest } from '../aggregate.ts';
+import { warningApplies } from '../../../shared/model/warning-scope.ts';
 import { ProgressTracker } from '../progress.ts';
 import { resultWarnings } from '../result-warnings.ts';
 import { runArgv, type WorkerPlan } from '../worker-argv.ts';
@@ -83,6 +84,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
               sizeBytes: hello?.size ?? plan.sizeBytes,
               memoryBytes: context.system.memoryBytes,
               write: testWrites(t),
+              writeOnly: !warningApplies('size-below-ram', 'disk', t),
               buffered: plan.buffered,
             }),
           );
