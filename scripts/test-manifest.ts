@@ -97,6 +97,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/node/bench/aggregate.test.ts': [],
   'electron/node/bench/trim/discard-cost.test.ts': [],
   'electron/node/bench/trim/discard-cost-kept.test.ts': ['root', 'loop', 'ext4', 'fstrim'],
+  'electron/node/bench/trim/discard-bigfile.test.ts': ['root', 'loop', 'ext4', 'fstrim'],
   'electron/shared/analysis/discard-table.test.ts': [],
   'electron/cli/commands/discard-cost.test.ts': [],
   'electron/cli/commands/fleet.test.ts': [],
