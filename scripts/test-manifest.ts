@@ -204,6 +204,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'renderer/src/charts/cache-curve-chart.test.ts': [],
   'renderer/src/charts/live-chart-view.test.ts': [],
   'renderer/src/charts/chart-registry.test.ts': [],
+  'renderer/src/view/forecast-accuracy.test.ts': [],
   'renderer/src/stores/live-follow.test.ts': [],
   'renderer/src/charts/sustained-chart.test.ts': [],
   'renderer/src/charts/encryption-chart.test.ts': [],
