@@ -23,6 +23,7 @@ import { assessmentVerdictsView, type VerdictsView } from '../renderer/src/view/
 import { trimCostVerdict } from '../electron/shared/analysis/verdicts.ts';
 import { costVerdict, type DiscardCostResult } from '../electron/node/bench/trim/discard-cost.ts';
 import { discardCostRuns } from '../electron/node/bench/trim/discard-runs.ts';
+import { deleteCostHead } from '../electron/node/bench/trim/discard-timing.ts';
 import { SEED_TREE } from '../electron/node/bench/kinds/workload.ts';
 import { discardCostText } from '../electron/cli/commands/discard-cost.ts';
 
@@ -386,6 +387,14 @@ test('discard-cost says the same verdict as page 1 on the runs it keeps: the iss
     settings,
     fstrim,
     verdict: costVerdict(settings, fstrim, SEED_TREE.files, 3),
+    // The seed's second case (#40 item 10), kept in the same two runs: its own verdict line.
+    bigfile: {
+      askedBytes: 3e9,
+      bytes: 3e9,
+      scaled: null,
+      settings: settings.map((s) => ({ ...s, discards: s.option === 'discard' ? 6 : 0 })),
+      verdict: deleteCostHead(settings, '3,000 MB file delete'),
+    },
     cleaned: [],
     where: { mode: 'scratch', device: '/dev/loop7', image: '/tmp/x.img', directIo: true },
     warnings: [],

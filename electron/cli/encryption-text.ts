@@ -1,6 +1,7 @@
 // The encryption report as text, for `diskdelta encryption`: measured figures and forecasts
 // in separate, labelled columns — a forecast is never printed in a measurement's place.
 import { formatNumber } from '../shared/analysis/units.ts';
+import { FORECAST_ACCURACY_SENTENCE } from '../shared/analysis/encryption.ts';
 import type { EncryptionReport } from '../node/crypto/encryption-run.ts';
 
 const mbs = (bps: number | null | undefined) => (bps === null || bps === undefined ? '—' : `${formatNumber(bps / 1e6)} MB/s`);
@@ -43,6 +44,7 @@ export function formatEncryptionReport(r: EncryptionReport): string {
       .join('  ')
       .trimEnd();
   out.push('', fmt(header), ...rows.map(fmt), '');
+  if (r.forecast.length > 0) out.push(FORECAST_ACCURACY_SENTENCE, '');
   for (const v of r.verdict) out.push(`- ${v.sentence[0]!.toUpperCase()}${v.sentence.slice(1)}`);
   if (r.raw.id !== undefined) {
     const writes = r.encryptedWrites?.id;

@@ -12,7 +12,8 @@ import {
 import { trimCostVerdict } from '../../shared/analysis/verdicts.ts';
 import { discardCostRuns } from '../../node/bench/trim/discard-runs.ts';
 import { runDiscardCostRemount } from '../../node/bench/trim/discard-remount.ts';
-import { SEED_TREE } from '../../node/bench/kinds/workload.ts';
+import { BIGFILE_BYTES, SEED_TREE } from '../../node/bench/kinds/workload.ts';
+import { MIN_BIGFILE_BYTES } from '../../node/bench/trim/discard-bigfile.ts';
 import { discardTable, discardTableText } from '../../shared/analysis/discard-table.ts';
 import { describeTarget } from '../../node/system/index.ts';
 import { appVersion } from '../../node/app-version.ts';
@@ -25,13 +26,14 @@ import { writeErr, writeOut } from '../terminal.ts';
 /** The smallest tree --size takes: the worker's least --tree-bytes. */
 const MIN_TREE_BYTES = 2 ** 20;
 
-const HELP = `Usage: diskdelta discard-cost FOLDER [--remount] [--runs N] [--size BYTES] [--json] [--no-save] [--db FILE]
+const HELP = `Usage: diskdelta discard-cost FOLDER [--remount] [--runs N] [--size BYTES] [--bigfile-size BYTES] [--json] [--no-save] [--db FILE]
 
 As root: makes a scratch ext4 in a loop file in FOLDER (attached with direct I/O, so nothing is
 timed against the page cache), writes and deletes a source tree the size of the seed's Linux
 3.9.1 (45,168 files, 592 MB) with the filesystem mounted without and then with the discard
 option (a warm-up pass and N timed passes each, default 3), reads the loop device's discard
-counters around each, and times fstrim. Your own mount is left as it is; the scratch
+counters around each, and times fstrim. Then the seed's second case: one big file (3 GB) written
+and deleted under each setting (N timed passes). Your own mount is left as it is; the scratch
 filesystem's discards become holes punched in its file, so the cost below is your filesystem's.
 Everything it makes is removed on success, error and Ctrl-C; what a killed run left (pid gone)
 is removed by the next run, which says so.
@@ -47,6 +49,10 @@ ids sets the seed's table and yours side by side.
   --size BYTES  the tree's total size (e.g. 100M), its file count scaled with it, for a disk
                 with little room or a quick look (default: the seed's 592 MB). A tree of
                 another size is kept as "tree-scaled", never compared as the seed's tree
+  --bigfile-size BYTES
+                the big file's size (e.g. 500M; default the seed's 3 GB). Where the folder has
+                too little free space it is scaled down (5 % of the free space, 256 MiB at least,
+                stays free), and the output and the kept runs say the size and why
   --json        machine-readable output
   --no-save     do not keep the runs in the library
 ${DB_HELP}`;
@@ -60,6 +66,15 @@ export function treeOfSize(size: string | undefined): { files: number; bytes: nu
   return { bytes, files: Math.max(1, Math.round((SEED_TREE.files * bytes) / SEED_TREE.bytes)) };
 }
 
+/** The big file's size: the seed's 3 GB, or --bigfile-size. */
+export function bigFileOfSize(size: string | undefined): number {
+  if (size === undefined) return BIGFILE_BYTES;
+  const bytes = parseSize(size, '--bigfile-size');
+  if (bytes < MIN_BIGFILE_BYTES) throw new UsageError(`--bigfile-size '${size}' is too small: the big file needs 16MiB at least`);
+  if (bytes > 2 ** 44) throw new UsageError(`--bigfile-size '${size}' is too large: use at most 16TiB`);
+  return bytes;
+}
+
 export const discardCostCommand: CliCommand = {
   help: HELP,
   async run(argv) {
@@ -70,6 +85,7 @@ export const discardCostCommand: CliCommand = {
         runs: { type: 'string' },
         remount: { type: 'boolean' },
         size: { type: 'string' },
+        'bigfile-size': { type: 'string' },
         'no-save': { type: 'boolean' },
         db: { type: 'string' },
       },
@@ -80,6 +96,7 @@ export const discardCostCommand: CliCommand = {
     if (!Number.isInteger(runs) || runs < 1 || runs > 20)
       throw new UsageError(`--runs '${values.runs}' must be a whole number from 1 to 20`);
     const tree = treeOfSize(values.size);
+    const bigfileBytes = bigFileOfSize(values['bigfile-size']);
     // The folder first (a wrong one is said as such), then the library, before minutes of measuring.
     await checkDiscardCostTarget(positionals[0]!);
     const { library, failure } = openLibraryToSave('discard-cost', values.db, values['no-save'] === true);
@@ -99,6 +116,7 @@ export const discardCostCommand: CliCommand = {
       const r = await measure(folder, {
         runs,
         ...tree,
+        bigfileBytes,
         signal: controller.signal,
         onCleaned: (line) => writeErr(`cleaned up: ${line}\n`),
       });
@@ -129,9 +147,11 @@ export function discardCostText(r: DiscardCostResult, records: RunRecord[]): str
   const on = records.find((x) => x.sourceMeta['mount option'] === 'discard') ?? null;
   // The table's notes would say the verdict again: it is printed once, below, from the verdict's data.
   const table = records.map((x, i) => ({ ...x, id: x.id ?? i + 1, sourceMeta: { ...x.sourceMeta, verdict: '' } }));
-  const counted = r.settings
-    .map((s) => `${s.option}: ${s.discards === null ? `no counters on ${s.countedOn}` : `${s.discards} discards reached ${s.countedOn}`}`)
-    .join('; ');
+  const countedIn = (settings: DiscardCostResult['settings']) =>
+    settings
+      .map((s) => `${s.option}: ${s.discards === null ? `no counters on ${s.countedOn}` : `${s.discards} discards reached ${s.countedOn}`}`)
+      .join('; ');
+  const counted = `tree ${countedIn(r.settings)}; big file ${countedIn(r.bigfile.settings)}`;
   const ids = records.map((x) => x.id).filter((id): id is number => id !== undefined);
   const kept = ids.length
     ? `Kept as runs ${ids.join(' and ')}. Beside the seed's Intel 525: diskdelta import --reference, then diskdelta compare with the references' ids (diskdelta list --source reference) and ${ids.join(' ')}.`
@@ -139,6 +159,7 @@ export function discardCostText(r: DiscardCostResult, records: RunRecord[]): str
   return [
     discardTableText(discardTable(table)).trimEnd(),
     `Verdict: ${trimCostVerdict(off, on).sentence} ${SEED_DISCARD_SENTENCE}`,
+    `Big file: ${r.bigfile.verdict}`,
     `  ${counted}`,
     ...r.warnings.map((w) => `warning: ${w.message}`),
     kept,

@@ -5,7 +5,7 @@
 // references and `discard-cost`'s stored runs are (bench/trim/discard-runs.ts). One table, read
 // by the CLI's compare, the chart registry (Compare and the report) alike.
 import { testById } from '../model/catalog.ts';
-import type { Figure, RunRecord, RunSource } from '../model/results.ts';
+import type { Figure, RunRecord, RunSource, Warning } from '../model/results.ts';
 import { formatBytes, formatNumber, formatRatio } from './units.ts';
 
 export interface DiscardCell {
@@ -31,6 +31,8 @@ export interface DiscardPair {
   /** The workload test the phases come from (the seed's tree, a scaled one). */
   test: string;
   testTitle: string;
+  /** The phases across: the tree is extracted, the big file written; both deleted. */
+  phases: [string, string];
   rows: DiscardRow[];
   /** With − without, per phase; null without both. */
   cost: { extract: DiscardCell; delete: DiscardCell };
@@ -41,10 +43,26 @@ export interface DiscardPair {
 
 const PHASES = { extract: ['write', 'extract', 'unpack'], delete: ['delete'] } as const;
 
-function treeFigures(run: RunRecord): { test: string; figures: Figure[] } | null {
-  const result = run.results.find((r) => r.figures?.some((f) => f.metric === 'phaseSeconds' && f.subject === 'delete'));
-  return result ? { test: result.test, figures: result.figures ?? [] } : null;
+interface DiscardCase {
+  test: string;
+  figures: Figure[];
+  warnings: Warning[];
 }
+
+/** A run's timed deletes, in its order: the tree first, then the seed's second case (the big file) where it has one. */
+function deleteCases(run: RunRecord): DiscardCase[] {
+  return run.results
+    .filter((r) => r.figures?.some((f) => f.metric === 'phaseSeconds' && f.subject === 'delete'))
+    .map((r) => ({ test: r.test, figures: r.figures ?? [], warnings: r.warnings }));
+}
+
+/**
+ * What a case other than the run's first says of itself, by test: the sourceMeta keys of its
+ * title (the big file's size, when it is not the catalog's 3 GB) and of its verdict.
+ */
+const CASE_META: Record<string, { title: string; verdict: string; seedTitle: string }> = {
+  bigfile: { title: 'big file', verdict: 'big file verdict', seedTitle: "one file of 3,000 MB, the seed's size" },
+};
 
 // Milliseconds, as the seed printed them (7.368 s against 7.373 s): three significant digits would hide the difference.
 const seconds = (v: number) => (Math.abs(v) >= 1000 ? `${formatNumber(v)} s` : `${v.toFixed(3)} s`);
@@ -67,66 +85,101 @@ const option = (run: RunRecord): DiscardRow['option'] | null => {
   return o === 'no discard' || o === 'discard' ? o : null;
 };
 
-/** The discard pairs among compared runs, in their order; runs without a mount option are left out. */
+/**
+ * The discard pairs among compared runs, in their order; runs without a mount option are left
+ * out. A pair of runs gives one table per timed delete they share (the tree; the big file), the
+ * tree's first: the seed's two cases, each beside the other pair's same case.
+ */
 export function discardTable(runs: RunRecord[]): DiscardPair[] {
   const pairs: DiscardPair[] = [];
-  const marked = runs.map((run, index) => ({ run, index, option: option(run), tree: treeFigures(run) })).filter((m) => m.option && m.tree);
+  const marked = runs
+    .map((run, index) => ({ run, index, option: option(run), cases: deleteCases(run) }))
+    .filter((m) => m.option && m.cases.length > 0);
   for (let i = 0; i < marked.length; i++) {
     const first = marked[i]!;
     const next = marked[i + 1];
-    const paired = first.option === 'no discard' && next?.option === 'discard' && next.tree!.test === first.tree!.test ? next : null;
+    const paired =
+      first.option === 'no discard' && next?.option === 'discard' && next.cases[0]!.test === first.cases[0]!.test ? next : null;
     const members = paired ? [first, paired] : [first];
     if (paired) i++;
-    const rows: DiscardRow[] = members.map((m) => ({
-      option: m.option!,
-      runIndex: m.index,
-      extract: phaseCell(m.tree!.figures, PHASES.extract),
-      delete: phaseCell(m.tree!.figures, PHASES.delete),
-    }));
-    const off = rows.find((r) => r.option === 'no discard');
-    const on = rows.find((r) => r.option === 'discard');
-    const none: DiscardCell = { value: null, display: '— (needs both settings)' };
-    const offRun = members.find((m) => m.option === 'no discard');
-    const trimFigure = (metric: string) => offRun?.tree!.figures.find((f) => f.metric === metric && f.subject === 'fstrim') ?? null;
-    const trimSeconds = trimFigure('phaseSeconds');
-    const trimmed = trimFigure('trimmedBytes');
-    const run = first.run;
-    const notes = [
-      ...new Set(
-        members.flatMap((m) => [
-          ...(m.run.sourceMeta.verdict ? [m.run.sourceMeta.verdict] : []),
-          ...(m.run.sourceMeta.where ? [`Measured ${m.run.sourceMeta.where}.`] : []),
-          ...(m.run.sourceMeta.fstrim ? [`fstrim: ${m.run.sourceMeta.fstrim}.`] : []),
-          ...m.run.warnings.map((w) => `${w.message}.`),
-        ]),
-      ),
-    ];
-    if (!paired)
-      notes.push(`Only the run ${first.option === 'discard' ? 'with' : 'without'} discard is compared: add its other half for the cost.`);
-    pairs.push({
-      title: `#${run.id ?? first.index + 1} ${pairName(run)}${run.source === 'measured' ? '' : ` (${run.source})`}`,
-      source: run.source,
-      test: first.tree!.test,
-      // A tree of another size than the catalog's says its own size (sourceMeta.tree).
-      testTitle: testById(first.tree!.test)?.label ?? run.sourceMeta.tree ?? first.tree!.test,
-      rows,
-      cost: { extract: off && on ? costCell(off.extract, on.extract) : none, delete: off && on ? costCell(off.delete, on.delete) : none },
-      fstrim: trimSeconds
-        ? {
-            seconds:
-              trimSeconds.value === null
-                ? { value: null, display: '— (not timed)' }
-                : { value: trimSeconds.value, display: seconds(trimSeconds.value) },
-            trimmed:
-              trimmed?.value == null
-                ? { value: null, display: '— (fstrim did not say)' }
-                : { value: trimmed.value, display: formatBytes(trimmed.value) },
-          }
-        : null,
-      notes,
-    });
+    first.cases.forEach((c, k) => pairs.push(pairOf(members, c.test, k === 0, paired !== null)));
   }
   return pairs;
+}
+
+type Member = { run: RunRecord; index: number; option: DiscardRow['option'] | null; cases: DiscardCase[] };
+
+/** One case's table of a pair (or a lone half): rows, cost, fstrim where its figures have it, notes. */
+function pairOf(all: Member[], test: string, firstCase: boolean, paired: boolean): DiscardPair {
+  const members = all.flatMap((m) => {
+    const c = m.cases.find((x) => x.test === test);
+    return c ? [{ ...m, option: m.option!, c }] : [];
+  });
+  const rows: DiscardRow[] = members.map((m) => ({
+    option: m.option,
+    runIndex: m.index,
+    extract: phaseCell(m.c.figures, PHASES.extract),
+    delete: phaseCell(m.c.figures, PHASES.delete),
+  }));
+  const off = rows.find((r) => r.option === 'no discard');
+  const on = rows.find((r) => r.option === 'discard');
+  const none: DiscardCell = { value: null, display: '— (needs both settings)' };
+  const offCase = members.find((m) => m.option === 'no discard')?.c;
+  const trimFigure = (metric: string) => offCase?.figures.find((f) => f.metric === metric && f.subject === 'fstrim') ?? null;
+  const trimSeconds = trimFigure('phaseSeconds');
+  const trimmed = trimFigure('trimmedBytes');
+  const head = all[0]!;
+  const run = head.run;
+  const meta = CASE_META[test];
+  // The run's own sentences under its first case; a later case says only what is its own.
+  const notes = [
+    ...new Set(
+      members.flatMap((m) =>
+        firstCase
+          ? [
+              ...(m.run.sourceMeta.verdict ? [m.run.sourceMeta.verdict] : []),
+              ...(m.run.sourceMeta.where ? [`Measured ${m.run.sourceMeta.where}.`] : []),
+              ...(m.run.sourceMeta.fstrim ? [`fstrim: ${m.run.sourceMeta.fstrim}.`] : []),
+              ...m.run.warnings.map((w) => `${w.message}.`),
+            ]
+          : [
+              ...(meta && m.run.sourceMeta[meta.verdict] ? [m.run.sourceMeta[meta.verdict]!] : []),
+              ...m.c.warnings.filter((w) => !m.run.warnings.some((r) => r.message === w.message)).map((w) => `${w.message}.`),
+            ],
+      ),
+    ),
+  ];
+  if (!paired)
+    notes.push(`Only the run ${head.option === 'discard' ? 'with' : 'without'} discard is compared: add its other half for the cost.`);
+  // A big file of another size than the catalog's 3 GB says its own size (sourceMeta['big file']).
+  const ownTitle = meta ? run.sourceMeta[meta.title] : undefined;
+  const catalogTitle = testById(test)?.label;
+  return {
+    title: `#${run.id ?? head.index + 1} ${pairName(run)}${run.source === 'measured' ? '' : ` (${run.source})`}`,
+    source: run.source,
+    test,
+    // A tree of another size than the catalog's says its own size (sourceMeta.tree).
+    phases: [test === 'bigfile' ? 'write + sync' : 'extract + sync', 'delete + sync'],
+    testTitle:
+      ownTitle && ownTitle !== meta?.seedTitle && catalogTitle
+        ? `${catalogTitle.replace(/\s*\(.*\)$/, '')}: ${ownTitle}`
+        : (catalogTitle ?? run.sourceMeta.tree ?? test),
+    rows,
+    cost: { extract: off && on ? costCell(off.extract, on.extract) : none, delete: off && on ? costCell(off.delete, on.delete) : none },
+    fstrim: trimSeconds
+      ? {
+          seconds:
+            trimSeconds.value === null
+              ? { value: null, display: '— (not timed)' }
+              : { value: trimSeconds.value, display: seconds(trimSeconds.value) },
+          trimmed:
+            trimmed?.value == null
+              ? { value: null, display: '— (fstrim did not say)' }
+              : { value: trimmed.value, display: formatBytes(trimmed.value) },
+        }
+      : null,
+    notes,
+  };
 }
 
 /** A pair's name: the run's label without the part that names its setting. */
@@ -144,7 +197,7 @@ export function discardTableText(pairs: DiscardPair[]): string {
   for (const p of pairs) {
     out.push('', `  ${p.title} — ${p.testTitle}`);
     const rows: string[][] = [
-      ['mount option', 'extract + sync', 'delete + sync'],
+      ['mount option', ...p.phases],
       ...p.rows.map((r) => [r.option, r.extract.display, r.delete.display]),
       ['discard costs', p.cost.extract.display, p.cost.delete.display],
     ];

@@ -6,7 +6,7 @@
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { RunRecord } from '../model/results.ts';
 import { deviceKindWord } from '../model/machine.ts';
-import { allCpuCeiling, cipherRates, forecastRun, type CipherRates, type TestForecast } from './encryption.ts';
+import { allCpuCeiling, cipherRates, FORECAST_ACCURACY_SENTENCE, forecastRun, type CipherRates, type TestForecast } from './encryption.ts';
 
 /** The tests the story can be told on, in the order a tie is broken (the seed's was sequential read). */
 const SEQUENTIAL = ['seq1m-q8t1-read', 'seq1m-q1t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-write'] as const;
@@ -198,6 +198,8 @@ export function encryptionStory(
         : `On this CPU dm-crypt would hold ${who} (#${col.runIndex + 1}) to about ${e} (estimated, ${pct(-f.costPercent)}): the cipher runs at ${c} ${cores}, slower than the disk's ${d}.`,
     );
   }
+  // How close such a forecast came in the lab, said once wherever the story is told (compare, report, app).
+  if (columns.some((c) => c.forecast)) sentences.push(FORECAST_ACCURACY_SENTENCE);
   if (storyCipher && storyCipher.warnings.length > 0) {
     sentences.push(`The cipher ceiling behind the forecasts is flagged (${flagCodes(storyCipher.warnings)}): read them as rough.`);
   }

@@ -7,6 +7,7 @@ import { createElement as h, type ReactElement } from 'react';
 import type { EncryptionStory, StoryColumn } from './report-model.ts';
 import { Swatch } from './report-chart.ts';
 import type { RunSource } from '../model/figure-terms.ts';
+import { FORECAST_ACCURACY_SENTENCE } from '../analysis/encryption.ts';
 
 // Made once: Chromium's toLocaleString builds a formatter on every call (analysis/units.ts, formatNumber).
 const ONE_DECIMAL = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
@@ -90,7 +91,7 @@ export function EncryptionSection({ story }: { story: EncryptionStory }): ReactE
     h(
       'p',
       { className: 'muted' },
-      'Hatched, dashed cells are estimated from the cipher ceiling (the forecast model of dm-crypt), never measured.',
+      `Hatched, dashed cells are estimated from the cipher ceiling (the forecast model of dm-crypt), never measured.${story.columns.some((c) => c.forecast) ? ` ${FORECAST_ACCURACY_SENTENCE}` : ''}`,
     ),
   );
 }

@@ -175,6 +175,10 @@ test('the discard experiment’s runs: the seed’s 2×2 as a table in the app a
       ['no discard', '7.368 s', '0.710 s'],
       ['discard', '7.373 s', '2.697 s'],
       ['discard costs', '+0.005 s (×1.00)', '+1.987 s (×3.80)'],
+      // The seed's second case: one 3 GB file deleted (published "about"; its write not timed).
+      ['no discard', '— (not timed)', '0.430 s'],
+      ['discard', '— (not timed)', '1.650 s'],
+      ['discard costs', '— (needs both settings)', '+1.220 s (×3.84)'],
     ]);
   } finally {
     await app.unmount();
@@ -185,6 +189,11 @@ test('the discard experiment’s runs: the seed’s 2×2 as a table in the app a
   assert.match(
     figure.slice(0, figure.indexOf('</figure>')),
     /<th scope="row">discard costs<\/th><td>\+0\.005 s \(×1\.00\)<\/td><td>\+1\.987 s \(×3\.80\)<\/td>/,
+  );
+  assert.match(
+    figure.slice(0, figure.indexOf('</figure>')),
+    /Big file \(3 GB\)[^]*<th scope="row">discard costs<\/th><td>— \(needs both settings\)<\/td><td>\+1\.220 s \(×3\.84\)<\/td>/,
+    "the report prints the big file's block too",
   );
 });
 

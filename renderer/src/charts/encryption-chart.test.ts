@@ -21,6 +21,7 @@ const view: EncryptionView = {
   cipherLine: 2128,
   cipherLineOneCore: 2126,
   sourceLabel: null,
+  accuracy: null,
 };
 
 test('a 200-character run name under its bars stays in its band, in two lines; bars and the ceiling drawn', async () => {

@@ -28,6 +28,22 @@ function nameLines(name: string, widthPx: number): string[] {
   return wrapTickLabel(pieces.join(' '), widthPx, TICK_CHAR_PX, LABEL_LINES);
 }
 
+/** What the bars are: measured, estimated (with how close the forecast came in the lab), the cipher's line. */
+export function EncryptionLegend({ view }: { view: EncryptionView }): ReactElement {
+  return h(
+    'p',
+    { className: 'muted', 'data-testid': 'enc-legend' },
+    'Solid bars are measured. ',
+    h('span', { className: 'forecast-key', 'aria-hidden': 'true' }),
+    ' Hatched, outlined bars are ',
+    h('strong', null, 'estimated'),
+    ': each unencrypted run forecast under dm-crypt (aes-xts-plain64, 512-bit key) on this CPU. ',
+    h('span', { className: 'ceiling-key', 'aria-hidden': 'true' }),
+    " The dashed line is the cipher's ceiling on all cores.",
+    view.accuracy ? ` ${view.accuracy}` : null,
+  );
+}
+
 export const EncryptionChart = memo(function EncryptionChart({
   view,
   unitLabel,

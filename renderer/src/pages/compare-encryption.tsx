@@ -6,7 +6,7 @@ import { useEffect, useMemo } from 'react';
 import { formatNumber, throughputLabel, type ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import { SERIES_COLORS, TableScroll } from '../components/common.tsx';
-import { EncryptionChart } from '../charts/encryption-chart.ts';
+import { EncryptionChart, EncryptionLegend } from '../charts/encryption-chart.ts';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { buildEncryptionView } from '../view/encryption-view.ts';
@@ -32,11 +32,7 @@ export function CompareEncryption({ records, unit, scale }: { records: RunRecord
           ({u}, {choice.note})
         </span>
       </h2>
-      <p className="muted">
-        Solid bars are measured. <span className="forecast-key" aria-hidden="true" /> Hatched, outlined bars are <strong>estimated</strong>:
-        each unencrypted run forecast under dm-crypt (aes-xts-plain64, 512-bit key) on this CPU.{' '}
-        <span className="ceiling-key" aria-hidden="true" /> The dashed line is the cipher's ceiling on all cores.
-      </p>
+      <EncryptionLegend view={view} />
       {ciphers ? (
         <p className={ciphers.source === 'user-space-estimate' ? 'warning-note' : 'muted'} data-testid="enc-source">
           Cipher ceiling{' '}

@@ -1,7 +1,7 @@
 // Compare's encryption section and Overview's cipher table, computed from the runs and the
 // cipher ceilings with the one model in shared/analysis/encryption.ts: measured bars, a forecast
 // bar (estimated) for every unencrypted run, and the cipher ceiling as a line.
-import { allCpuCeiling, cipherRates, forecastRun } from '../../../electron/shared/analysis/encryption.ts';
+import { allCpuCeiling, cipherRates, FORECAST_ACCURACY_SENTENCE, forecastRun } from '../../../electron/shared/analysis/encryption.ts';
 import { bytesPerSecTo, type ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
 import type { CipherCeilings } from '../../../electron/shared/model/cipher-types.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
@@ -29,6 +29,8 @@ export interface EncryptionView {
   cipherLine: number | null;
   cipherLineOneCore: number | null;
   sourceLabel: string | null;
+  /** How close the forecast came in the lab (FORECAST_ACCURACY_SENTENCE) when a forecast is drawn; else null. */
+  accuracy: string | null;
 }
 
 export function buildEncryptionView(
@@ -59,6 +61,7 @@ export function buildEncryptionView(
     cipherLine: rates ? to(allCpuCeiling(rates, write)) : null,
     cipherLineOneCore: rates ? to(write ? rates.encrypt1 : rates.decrypt1) : null,
     sourceLabel: ceilings?.sourceLabel ?? null,
+    accuracy: rows.some((r) => r.forecast !== null) ? FORECAST_ACCURACY_SENTENCE : null,
   };
 }
 

@@ -50,7 +50,7 @@ describe('discard-cost on a loop-mounted ext4', { skip: scratchUnavailable ?? fa
     const db = join(dir, 'library.sqlite');
     const refs = await runCli(['import', '--reference', '--db', db]);
     assert.equal(refs.code, 0, refs.stderr);
-    const measured = await runCli(['discard-cost', folder, '--size', '4M', '--runs', '1', '--db', db]);
+    const measured = await runCli(['discard-cost', folder, '--size', '4M', '--bigfile-size', '16M', '--runs', '1', '--db', db]);
     assert.equal(measured.code, 0, measured.stderr);
     assert.match(measured.stdout, /Kept as runs 6 and 7\./);
     assert.match(measured.stdout, /mount option +extract \+ sync +delete \+ sync/);
@@ -68,11 +68,20 @@ describe('discard-cost on a loop-mounted ext4', { skip: scratchUnavailable ?? fa
     assert.match(table, /per 320-file delete here/);
     assert.match(table, /fstrim afterwards: \d+(\.\d+)? s, [\d.]+ [KMG]?i?B trimmed/);
     assert.match(table, /Measured a scratch ext4 on \/dev\/loop\d+ \(direct I\/O\)/);
+    // The seed's second case: the big file of each pair, the measured one beside the published 3 GB.
+    assert.match(
+      table,
+      /#4 Intel 525, ext4 on LVM on LUKS \(2013\) \(reference\) — Big file \(3 GB\)\n +mount option +write \+ sync +delete \+ sync\n +no discard +— \(not timed\) +0\.430 s\n +discard +— \(not timed\) +1\.650 s/,
+    );
+    assert.match(
+      table,
+      /#6 discard-cost on \S+ — Big file: one file of 17 MB\n +mount option +write \+ sync +delete \+ sync\n +no discard +\d+\.\d{3} s +\d+\.\d{3} s\n +discard +\d+\.\d{3} s +\d+\.\d{3} s/,
+    );
     const json = await runCli(['compare', '4', '5', '6', '7', '--json', '--db', db]);
     const parsed = JSON.parse(json.stdout) as { discard: Array<{ rows: unknown[]; fstrim: unknown }> };
-    assert.equal(parsed.discard.length, 2);
-    assert.equal(parsed.discard[1]!.rows.length, 2);
-    assert.ok(parsed.discard[1]!.fstrim);
+    assert.equal(parsed.discard.length, 4, 'two pairs, each with the tree and the big file');
+    assert.equal(parsed.discard[2]!.rows.length, 2);
+    assert.ok(parsed.discard[2]!.fstrim);
     console.log(`# ${table.replace(/\n/g, '\n# ')}`);
   });
 });

@@ -9,21 +9,29 @@ import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Figure, Warning } from '../../../shared/model/results.ts';
-import { blockLayers, readDiscardCounters, type BlockLayer } from '../../system/discard-audit.ts';
+import { blockLayers, type BlockLayer } from '../../system/discard-audit.ts';
 import { isRunning, listLoopDevices, ownerPid } from '../../system/leftovers.ts';
 import { readMountinfo } from '../../system/mountinfo.ts';
 import { readText } from '../../system/sysfs.ts';
 import { BenchError } from '../errors.ts';
-import { phaseFigures, SEED_TREE } from '../kinds/workload.ts';
+import { BIGFILE_BYTES, SEED_TREE } from '../kinds/workload.ts';
 import { must, runCommand as run } from './run-command.ts';
 import { parseFstrimBytes } from './trim-audit.ts';
 import { sweepRemounts } from './remount-record.ts';
 import { treeArgv } from '../worker-argv.ts';
-import { locateWorker, runWorker } from '../worker-client.ts';
-import type { WorkerMessage } from '../worker-protocol.ts';
-import { stderrTail, withStderr } from '../../../shared/model/stderr-tail.ts';
+import { stderrTail } from '../../../shared/model/stderr-tail.ts';
+import { deleteCostHead, secs, timeWorkerUnder } from './discard-timing.ts';
+import {
+  bigFileImageBytes,
+  bigFileSize,
+  freeBytes,
+  keptFree,
+  measureBigFile,
+  timeBigFileUnder,
+  type BigFileCase,
+} from './discard-bigfile.ts';
 import { checkTarget } from '../target-check.ts';
-import { discardCostHead, discardSeconds, judgeDiscardCost, treeWords } from '../../../shared/analysis/discard-judgement.ts';
+import { treeWords } from '../../../shared/analysis/discard-judgement.ts';
 
 /** The seed's Intel 525 (ext4 on LVM on LUKS, 2013): tree delete + sync without and with discard, a weekly fstrim. */
 export const SEED_DISCARD = { deleteOff: 0.71, deleteOn: 2.697, fstrimAbout: 60 } as const;
@@ -44,6 +52,8 @@ export interface DiscardCostResult {
   settings: DiscardSetting[];
   fstrim: { seconds: number; bytes: number | null };
   verdict: string;
+  /** The seed's second case: one big file deleted under each setting, after the tree. */
+  bigfile: BigFileCase;
   /** What killed runs had left and this run removed first, a sentence each. */
   cleaned: string[];
   /** Where the tree was written: a scratch ext4 in a loop file, or the user's filesystem remounted. */
@@ -170,8 +180,6 @@ export async function sweepDiscardImages(folder: string, onSaid: (line: string) 
   return said;
 }
 
-const deleteSeconds = (s: DiscardSetting) => s.figures.find((f) => f.subject === 'delete')?.value ?? null;
-
 export interface TreeOptions {
   files: number;
   bytes: number;
@@ -192,40 +200,8 @@ export async function timeTreeUnder(
   layers: BlockLayer[],
   o: TreeOptions,
 ): Promise<DiscardSetting> {
-  const deepest = layers.slice(-1);
-  const before = await readDiscardCounters(deepest);
-  const passes: Array<Extract<WorkerMessage, { type: 'phase' }>> = [];
-  let info: Extract<WorkerMessage, { type: 'workload' }> | null = null;
   const args = treeArgv({ target: folder, runs: o.runs, warmupPasses: 1, files: o.files, bytes: o.bytes });
-  const exit = await runWorker(args, {
-    workerPath: o.workerPath ?? locateWorker(),
-    ...(o.signal ? { signal: o.signal } : {}),
-    onMessage: (m) => {
-      if (m.type === 'phase') passes.push(m);
-      else if (m.type === 'workload') info = m;
-    },
-    onInvalid: () => {},
-  });
-  if (o.signal?.aborted) throw new BenchError('interrupted', o.stopped);
-  if (exit.code !== 0)
-    throw BenchError.fromWorker(
-      undefined,
-      withStderr(`the tree workload failed (worker exit ${exit.code ?? exit.signal})`, exit.stderr),
-      exit.code,
-    );
-  // Discards a filesystem issues online are sent when its journal commits: wait for that.
-  await run('sync', []);
-  const after = await readDiscardCounters(deepest);
-  const b = before[0]?.counters;
-  const a = after[0]?.counters;
-  const on = deepest[0];
-  return {
-    option,
-    figures: phaseFigures(passes, info),
-    deleteRuns: passes.filter((p) => !p.warmup && p.phase === 'delete').map((p) => p.seconds),
-    discards: a && b ? a.ios - b.ios : null,
-    countedOn: on ? `${on.kind} ${on.name}` : 'no block device',
-  };
+  return (await timeWorkerUnder(option, layers, args, 'the tree workload', o)).setting;
 }
 
 /** fstrim's wall time on a mounted filesystem and what it reported trimmed. */
@@ -241,14 +217,9 @@ export async function timeFstrim(mountpoint: string): Promise<DiscardCostResult[
  * (a negative "cost" was); with one run each there is no range, and the sentence says that.
  */
 export function costVerdict(settings: DiscardSetting[], fstrim: DiscardCostResult['fstrim'], files: number, runs: number): string {
-  const phase = (s: DiscardSetting | undefined) => ({ seconds: s ? deleteSeconds(s) : null, passes: s?.deleteRuns ?? [] });
-  // The one judgement (shared/analysis/discard-judgement.ts): the assessment's verdict says it again from the stored runs.
-  const judgement = judgeDiscardCost(
-    phase(settings.find((s) => s.option === 'nodiscard')),
-    phase(settings.find((s) => s.option === 'discard')),
-  );
-  const head = discardCostHead(judgement, treeWords(files));
-  const secs = discardSeconds;
+  // The one judgement (shared/analysis/discard-judgement.ts, through discard-timing.ts): the
+  // assessment's verdict says it again from the stored runs, by the same rule.
+  const head = deleteCostHead(settings, treeWords(files));
   return `${head}; a fstrim after ${runs + 1} such trees took ${secs(fstrim.seconds)}. ${SEED_DISCARD_SENTENCE}`;
 }
 
@@ -257,11 +228,38 @@ export const SEED_DISCARD_SENTENCE =
   `The seed's Intel 525 (2013): ${(SEED_DISCARD.deleteOn - SEED_DISCARD.deleteOff).toFixed(2)} s per 45k-file delete ` +
   `(${SEED_DISCARD.deleteOff} s without, ${SEED_DISCARD.deleteOn} s with); a weekly fstrim about a minute.`;
 
+/**
+ * The scratch image: room for the tree (twice its size, 512 MiB at least, plus its inodes) and
+ * for the big file, within what `folder` has free less what is kept for the user (keptFree). An
+ * image no larger than that room can never fill the folder, however its blocks are reused. The
+ * tree is never cut (it gets what it strictly needs); the big file is, and `shortOfSpace` says
+ * why (the worker then writes what fits in the scratch filesystem, and warns).
+ */
+export async function scratchImageSize(
+  folder: string,
+  treeBytes: number,
+  files: number,
+  bigfileBytes: number,
+): Promise<{ bytes: number; shortOfSpace: string | null }> {
+  const tree = Math.max(2 * treeBytes, 512 * 2 ** 20) + files * 8192;
+  const wanted = Math.max(tree, bigFileImageBytes(bigfileBytes));
+  const free = await freeBytes(folder);
+  const room = free - keptFree(free);
+  if (wanted <= room) return { bytes: wanted, shortOfSpace: null };
+  const bytes = Math.max(2 * treeBytes + files * 8192 + 64 * 2 ** 20, room);
+  return {
+    bytes,
+    shortOfSpace: `${folder} had ${bigFileSize(free)} free, so the scratch filesystem was made ${bigFileSize(bytes)} (keeping ${bigFileSize(keptFree(free))} free for you)`,
+  };
+}
+
 export async function runDiscardCost(
   folder: string,
   options: {
     files?: number;
     bytes?: number;
+    /** The big file's size (default the seed's 3 GB); scaled down to what the folder has room for. */
+    bigfileBytes?: number;
     runs?: number;
     workerPath?: string;
     signal?: AbortSignal;
@@ -275,6 +273,7 @@ export async function runDiscardCost(
   const files = options.files ?? SEED_TREE.files;
   const bytes = options.bytes ?? SEED_TREE.bytes;
   const runs = options.runs ?? 3;
+  const bigfileBytes = options.bigfileBytes ?? BIGFILE_BYTES;
   const cleaned = [
     ...(await sweepDiscardLeftovers(undefined, options.onCleaned)),
     ...(await sweepDiscardImages(folder, options.onCleaned)),
@@ -287,13 +286,15 @@ export async function runDiscardCost(
   let device: string | null = null;
   let mountpoint: string | null = null;
   try {
-    await must('truncate', ['-s', String(Math.max(2 * bytes, 512 * 2 ** 20) + files * 8192), image]);
+    const size = await scratchImageSize(folder, bytes, files, bigfileBytes);
+    await must('truncate', ['-s', String(size.bytes), image]);
     // Direct I/O: without it the loop reads and writes its file through the page cache, so the
     // tree's syncs end in RAM and a delete's discards are timed against cached pages (the same
     // tree took 18.65 s / 3.64 s in the folder and 5.25 s / 1.36 s in a buffered loop).
     device = (await must('losetup', ['--direct-io=on', '-f', '--show', image])).trim();
     const where: ScratchWhere = { mode: 'scratch', device, image, directIo: await loopDirectIo(device) };
-    await must('mkfs.ext4', ['-q', '-E', 'nodiscard', device]);
+    // -m 0: no blocks kept for root; the worker sizes the big file by what is free (f_bavail).
+    await must('mkfs.ext4', ['-q', '-m', '0', '-E', 'nodiscard', device]);
     await options.onScratch?.(where);
     mountpoint = await mkdtemp(join(tmpdir(), `${MOUNT_PREFIX}${process.pid}-`));
     const loop = blockLayers([{ kind: 'loop', name: basename(device), details: {} }]);
@@ -307,6 +308,14 @@ export async function runDiscardCost(
       if (option === 'nodiscard') fstrim = await timeFstrim(mountpoint);
       await must('umount', [mountpoint]);
     }
+    const mnt = mountpoint;
+    const bigfile = await measureBigFile(bigfileBytes, runs, size.shortOfSpace, async (option) => {
+      stopIfAsked();
+      await must('mount', ['-o', option, device!, mnt]);
+      const timed = await timeBigFileUnder(option, mnt, loop, { sizeBytes: bigfileBytes, runs, ...options, stopped });
+      await must('umount', [mnt]);
+      return timed;
+    });
     const verdict = costVerdict(settings, fstrim, files, runs);
     const warnings: Warning[] =
       where.directIo === true
@@ -317,7 +326,7 @@ export async function runDiscardCost(
               message: `the scratch loop device could not do direct I/O on the filesystem of ${folder} (sysfs loop/dio ${where.directIo === false ? 'is 0' : 'says nothing'}): its writes and syncs may end in RAM, so these seconds can be shorter than the disk's`,
             },
           ];
-    return { files, bytes, settings, fstrim, verdict, cleaned, where, warnings };
+    return { files, bytes, settings, fstrim, verdict, bigfile, cleaned, where, warnings };
   } finally {
     // Each step on its own: one failing must not leave the others behind.
     if (mountpoint) {

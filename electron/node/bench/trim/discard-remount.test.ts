@@ -140,6 +140,14 @@ describe('discard-cost --remount', { skip: scratchUnavailable ?? false }, () => 
       new RegExp(`Measured on ${fs.mountpoint} itself \\(${fs.device}\\), remounted nodiscard and put back to discard\\.$`),
     );
     assert.deepEqual(readdirSync(fs.folder), [], 'the trees are gone');
+    // The seed's second case on the user's own filesystem: the big file under each setting, scaled
+    // down to the room the folder has (the seed's 3 GB by default) and said so.
+    const [bigOff, bigOn] = r.bigfile.settings;
+    assert.deepEqual([bigOff?.option, bigOn?.option], ['nodiscard', 'discard'], 'told without, then with');
+    for (const s of [bigOff!, bigOn!]) assert.ok((s.figures.find((f) => f.subject === 'delete')?.value ?? 0) > 0, `${s.option}: timed`);
+    assert.equal(bigOff!.discards, 0, 'the big file: no discard while remounted nodiscard');
+    assert.ok(bigOn!.discards! > 0, `the big file: ${bigOn!.discards} discards as mounted (discard)`);
+    assert.match(r.bigfile.scaled ?? '', new RegExp(`scaled down from the 3,000 MB asked: ${fs.mountpoint} had [\\d,]+ MB free`));
   });
 
   it('refuses a filesystem it cannot remount that way (tmpfs), saying what works instead', async () => {

@@ -19,7 +19,8 @@ import {
   type DiscardSetting,
 } from './discard-cost.ts';
 import { BenchError } from '../errors.ts';
-import { SEED_TREE } from '../kinds/workload.ts';
+import { BIGFILE_BYTES, SEED_TREE } from '../kinds/workload.ts';
+import { bigFileSize, freeBytes, keptFree, measureBigFile, MIN_BIGFILE_BYTES, timeBigFileUnder } from './discard-bigfile.ts';
 import { mountOf, openMount, recordPath, remount, REMOUNT_RECORDS, settingOf, type RemountRecord } from './remount-record.ts';
 import { checkTarget } from '../target-check.ts';
 import type { MountEntry } from '../../system/mountinfo.ts';
@@ -28,6 +29,8 @@ import type { MountHandle } from './remount-record.ts';
 export interface RemountOptions {
   files?: number;
   bytes?: number;
+  /** The big file's size (default the seed's 3 GB); scaled down to what the folder has room for. */
+  bigfileBytes?: number;
   runs?: number;
   workerPath?: string;
   signal?: AbortSignal;
@@ -77,10 +80,22 @@ async function measureRemounted(
   const stopped = `stopped: ${mount.mountPoint} is mounted ${original} again, as it was`;
   const settings: DiscardSetting[] = [];
   let fstrim: DiscardCostResult['fstrim'] = { seconds: 0, bytes: null };
+  // The big file in the user's own folder: never more than leaves them keptFree.
+  const asked = options.bigfileBytes ?? BIGFILE_BYTES;
+  const free = await freeBytes(path);
+  const room = free - keptFree(free);
+  const bigBytes = Math.max(Math.min(asked, room), MIN_BIGFILE_BYTES);
+  const shortOfSpace =
+    asked > room
+      ? `${mount.mountPoint} had ${bigFileSize(free)} free, and ${bigFileSize(keptFree(free))} of it is kept free for you`
+      : null;
+  const bigTimed = new Map<DiscardSetting['option'], Awaited<ReturnType<typeof timeBigFileUnder>>>();
   const measure = async (option: DiscardSetting['option']) => {
     settings.push(await timeTreeUnder(option, path, layers, { ...tree, ...options, stopped }));
-    // The passes without discard left their blocks for fstrim: time it then.
+    // The passes without discard left their blocks for fstrim: time it then, before the big file.
     if (option === 'nodiscard') fstrim = await timeFstrim(mount.mountPoint);
+    if (options.signal?.aborted) throw new BenchError('interrupted', stopped);
+    bigTimed.set(option, await timeBigFileUnder(option, path, layers, { sizeBytes: bigBytes, runs: tree.runs, ...options, stopped }));
   };
   await measure(original);
   if (options.signal?.aborted) throw new BenchError('interrupted', stopped);
@@ -121,5 +136,7 @@ async function measureRemounted(
   const countedOn = settings[0]?.countedOn ?? 'no block device';
   const warnings = countedOn === 'no block device' ? [] : [sharedCountersWarning(countedOn)];
   const where = { mode: 'remount' as const, mountPoint: mount.mountPoint, source: mount.source, original };
-  return { files: tree.files, bytes: tree.bytes, settings, fstrim, verdict, cleaned, where, warnings };
+  // Measured in the order the mount allowed (its own setting first); told without, then with.
+  const bigfile = await measureBigFile(asked, tree.runs, shortOfSpace, async (option) => bigTimed.get(option)!);
+  return { files: tree.files, bytes: tree.bytes, settings, fstrim, verdict, bigfile, cleaned, where, warnings };
 }

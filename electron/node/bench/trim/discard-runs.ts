@@ -9,6 +9,7 @@ import type { StackLayer, SystemFacts } from '../../../shared/model/machine.ts';
 import { resultWithoutRuns } from '../../formats/common.ts';
 import { phaseTrustWarnings, SEED_TREE } from '../kinds/workload.ts';
 import type { DiscardCostResult, DiscardSetting } from './discard-cost.ts';
+import { bigFileSize, SEED_BIGFILE_DISCARD } from './discard-bigfile.ts';
 
 /** The workload test the runs carry: the seed's tree when it was that size, else a scaled one (never compared as the seed's). */
 export function discardTreeTest(files: number, bytes: number): string {
@@ -26,26 +27,50 @@ export interface DiscardRunContext {
   label?: string;
 }
 
+/** The discard requests a setting's passes sent, as a figure of its delete. */
+function discardFigure(s: DiscardSetting, passes: string): Figure {
+  return {
+    metric: 'discardRequests',
+    subject: 'delete',
+    value: s.discards,
+    unit: 'count',
+    provenance: 'measured',
+    basis: s.discards === null ? `${s.countedOn} has no discard counters` : `discard requests ${s.countedOn} completed during ${passes}`,
+  };
+}
+
+/** The big file's result in a run: the seed's 'bigfile' test, so it lines up with the 2013 reference's. */
+function bigFileResult(r: DiscardCostResult, option: DiscardSetting['option'], warnings: Warning[]) {
+  const s = r.bigfile.settings.find((x) => x.option === option);
+  if (!s) return [];
+  const figures: Figure[] = [...s.figures, discardFigure(s, 'the timed passes (no warm-up)')];
+  const scaled: Warning[] = r.bigfile.scaled ? [{ code: 'bigfile-shrunk', message: r.bigfile.scaled }] : [];
+  return [
+    resultWithoutRuns({
+      test: 'bigfile',
+      params: null,
+      bytesPerSec: null,
+      iops: null,
+      warnings: [...warnings, ...scaled, ...phaseTrustWarnings(figures)],
+      figures,
+    }),
+  ];
+}
+
+/** The big file as the run names it (the discard table's title for it): its size, the seed's or scaled down. */
+export function bigFileMeta(r: DiscardCostResult): string {
+  const b = r.bigfile;
+  if (b.bytes < b.askedBytes) return `one file of ${bigFileSize(b.bytes)}, scaled down from the ${bigFileSize(b.askedBytes)} asked`;
+  return `one file of ${bigFileSize(b.bytes)}${b.bytes === SEED_BIGFILE_DISCARD.bytes ? ", the seed's size" : ''}`;
+}
+
 export function discardCostRuns(r: DiscardCostResult, ctx: DiscardRunContext): RunRecord[] {
   const test = discardTreeTest(r.files, r.bytes);
   const mb = Math.round(r.bytes / 1e6);
   const tree = `${r.files.toLocaleString('en-US')} files, ${mb.toLocaleString('en-US')} MB`;
   const base = ctx.label ?? `discard-cost on ${ctx.target.device?.name ?? ctx.target.path}`;
   return r.settings.map((s): RunRecord => {
-    const figures: Figure[] = [
-      ...s.figures,
-      {
-        metric: 'discardRequests',
-        subject: 'delete',
-        value: s.discards,
-        unit: 'count',
-        provenance: 'measured',
-        basis:
-          s.discards === null
-            ? `${s.countedOn} has no discard counters`
-            : `discard requests ${s.countedOn} completed during the warm-up and timed passes`,
-      },
-    ];
+    const figures: Figure[] = [...s.figures, discardFigure(s, 'the warm-up and timed passes')];
     if (s.option === 'nodiscard')
       figures.push(
         {
@@ -79,6 +104,8 @@ export function discardCostRuns(r: DiscardCostResult, ctx: DiscardRunContext): R
             ? `source tree of the seed's size (${tree})`
             : `source tree of ${tree}, scaled from the seed's 45,168 files, 592 MB`,
         'mount option': MOUNT_OPTION_WORDS[s.option],
+        'big file': bigFileMeta(r),
+        'big file verdict': r.bigfile.verdict,
         workload: `a source tree of ${tree} written then synced, deleted then synced; a warm-up pass, then the median of the timed passes`,
         where: whereText(r.where),
       },
@@ -96,6 +123,7 @@ export function discardCostRuns(r: DiscardCostResult, ctx: DiscardRunContext): R
           warnings: [...warnings, ...phaseTrustWarnings(figures)],
           figures,
         }),
+        ...bigFileResult(r, s.option, warnings),
       ],
       extras: [],
       warnings,
