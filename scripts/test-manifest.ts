@@ -52,6 +52,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/latency-mean-lab.test.ts': ['root', 'loop', 'blkio', 'fio'],
   'e2e/lab-node-death.test.ts': [],
   'e2e/machine-lock.test.ts': [],
+  'e2e/record-growing-lab.test.ts': ['root', 'loop', 'ext4'],
   'e2e/polkit-lab.test.ts': ['root', 'loop', 'blkio', 'polkit'],
   'e2e/workload-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/sweep-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
