@@ -24,49 +24,55 @@ const CHUNK = 64 * 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('record: files written during the recording (issue 40 item 1)', () => {
-  it('distinct bytes equal the bytes written (±1 block per file), and the curve counts them', { skip: scratchUnavailable ?? false, timeout: 60_000 }, async (t) => {
-    const scratch = scratchExt4(t, 256 * MiB, 'dd-corners-');
-    scratch.mount('rw');
-    const home = folderIn(scratch);
-    const dir = mkdtempSync(join(tmpdir(), 'dd-corners-record-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const trace = join(dir, 'trace.ndjson');
-    const child = spawn(process.execPath, ['bin/diskdelta.js', 'record', home, '--for', '8s', '--trace', trace, '--json', '--no-save'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    t.after(() => child.kill('SIGKILL'));
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    // The recorder is watching once its session line is in the trace (bounded: 15 s).
-    for (let i = 0; i < 150 && !(existsSync(trace) && readFileSync(trace, 'utf8').includes('"type":"session"')); i++) await sleep(100);
-    assert.ok(existsSync(trace) && readFileSync(trace, 'utf8').includes('"type":"session"'), `the recorder never started: ${stderr}`);
+  it(
+    'distinct bytes equal the bytes written (±1 block per file), and the curve counts them',
+    { skip: scratchUnavailable ?? false, timeout: 60_000 },
+    async (t) => {
+      const scratch = scratchExt4(t, 256 * MiB, 'dd-corners-');
+      scratch.mount('rw');
+      const home = folderIn(scratch);
+      const dir = mkdtempSync(join(tmpdir(), 'dd-corners-record-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      const trace = join(dir, 'trace.ndjson');
+      const child = spawn(process.execPath, ['bin/diskdelta.js', 'record', home, '--for', '8s', '--trace', trace, '--json', '--no-save'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      t.after(() => child.kill('SIGKILL'));
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      // The recorder is watching once its session line is in the trace (bounded: 15 s).
+      for (let i = 0; i < 150 && !(existsSync(trace) && readFileSync(trace, 'utf8').includes('"type":"session"')); i++) await sleep(100);
+      assert.ok(existsSync(trace) && readFileSync(trace, 'utf8').includes('"type":"session"'), `the recorder never started: ${stderr}`);
 
-    // Each file in 64 KiB writes over ~200 ms: many writes, one merged touch.
-    const chunk = Buffer.alloc(CHUNK, 0x5a);
-    for (let f = 0; f < FILES; f++) {
-      const fd = openSync(join(home, `grown-${f}`), 'w');
-      for (let at = 0; at < FILE_BYTES; at += CHUNK) {
-        writeSync(fd, chunk);
-        if (at % (16 * CHUNK) === 0) await sleep(10);
+      // Each file in 64 KiB writes over ~200 ms: many writes, one merged touch.
+      const chunk = Buffer.alloc(CHUNK, 0x5a);
+      for (let f = 0; f < FILES; f++) {
+        const fd = openSync(join(home, `grown-${f}`), 'w');
+        for (let at = 0; at < FILE_BYTES; at += CHUNK) {
+          writeSync(fd, chunk);
+          if (at % (16 * CHUNK) === 0) await sleep(10);
+        }
+        fsyncSync(fd);
+        closeSync(fd);
       }
-      fsyncSync(fd);
-      closeSync(fd);
-    }
-    const code = await Promise.race([exited, sleep(30_000).then(() => 'hung' as const)]);
-    assert.equal(code, 0, `record ended with ${code}: ${stderr}`);
-    const out = JSON.parse(stdout) as { curve: { distinctBytes: number; accessedBytes: number; curve: { points: Array<{ cacheBytes: number; hitRatio: number }> } } };
-    const written = FILES * FILE_BYTES;
-    const { distinctBytes, accessedBytes } = out.curve;
-    assert.ok(
-      Math.abs(distinctBytes - written) <= FILES * BLOCK,
-      `distinct bytes ${distinctBytes.toLocaleString('en')} for ${written.toLocaleString('en')} written (±${FILES * BLOCK} allowed)`,
-    );
-    assert.ok(accessedBytes >= written - FILES * BLOCK, `accessed bytes ${accessedBytes} count every byte written (${written})`);
-    const largest = out.curve.curve.points.at(-1)!;
-    assert.ok(largest.cacheBytes >= distinctBytes, `the curve's largest cache, ${largest.cacheBytes} bytes, holds every distinct byte`);
-  });
+      const code = await Promise.race([exited, sleep(30_000).then(() => 'hung' as const)]);
+      assert.equal(code, 0, `record ended with ${code}: ${stderr}`);
+      const out = JSON.parse(stdout) as {
+        curve: { distinctBytes: number; accessedBytes: number; curve: { points: Array<{ cacheBytes: number; hitRatio: number }> } };
+      };
+      const written = FILES * FILE_BYTES;
+      const { distinctBytes, accessedBytes } = out.curve;
+      assert.ok(
+        Math.abs(distinctBytes - written) <= FILES * BLOCK,
+        `distinct bytes ${distinctBytes.toLocaleString('en')} for ${written.toLocaleString('en')} written (±${FILES * BLOCK} allowed)`,
+      );
+      assert.ok(accessedBytes >= written - FILES * BLOCK, `accessed bytes ${accessedBytes} count every byte written (${written})`);
+      const largest = out.curve.curve.points.at(-1)!;
+      assert.ok(largest.cacheBytes >= distinctBytes, `the curve's largest cache, ${largest.cacheBytes} bytes, holds every distinct byte`);
+    },
+  );
 });
