@@ -40,6 +40,7 @@ export const LAB_NEEDS: readonly Need[] = ['blkio', 'qemu', 'polkit', 'chromium'
 
 /** Test files by path; the id of a test file is its path without `.test.ts`. */
 export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
+  'e2e/blkio-two-groups-lab.test.ts': ['root', 'loop', 'blkio'],
   'e2e/cryptsetup-rounds.test.ts': [],
   'e2e/device-lab.test.ts': ['root', 'loop', 'ext4', 'blkio', 'bonnie'],
   'e2e/fleet-lab.test.ts': ['root', 'loop', 'ext4', 'blkio', 'fio', 'netns'],
