@@ -57,6 +57,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/record-growing-lab.test.ts': ['root', 'loop', 'ext4'],
   'e2e/polkit-lab.test.ts': ['root', 'loop', 'blkio', 'polkit'],
   'e2e/workload-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
+  'e2e/trim-zram-lab.test.ts': ['root', 'ext4', 'fstrim', 'zram'],
   'e2e/sweep-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'electron/cli/args.test.ts': [],
   'electron/cli/blocking-sensor.test.ts': ['root', 'mount', 'disk'],
