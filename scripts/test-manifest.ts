@@ -40,6 +40,7 @@ export const LAB_NEEDS: readonly Need[] = ['blkio', 'qemu', 'polkit', 'chromium'
 
 /** Test files by path; the id of a test file is its path without `.test.ts`. */
 export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
+  'e2e/blkio-two-groups-lab.test.ts': ['root', 'loop', 'blkio'],
   'e2e/cryptsetup-rounds.test.ts': [],
   'e2e/device-lab.test.ts': ['root', 'loop', 'ext4', 'blkio', 'bonnie'],
   'e2e/fleet-lab.test.ts': ['root', 'loop', 'ext4', 'blkio', 'fio', 'netns'],
@@ -47,14 +48,17 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/forecast-rounds.test.ts': [],
   'e2e/sustained-write-lab.test.ts': ['root', 'qemu', 'ext4'],
   'e2e/sustained-write-truth.test.ts': [],
+  'e2e/sustained-flat-busy-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/judge-against-cap.test.ts': [],
   'e2e/judge-rounds.test.ts': [],
   'e2e/latency-mean-lab.test.ts': ['root', 'loop', 'blkio', 'fio'],
   'e2e/lab-node-death.test.ts': [],
   'e2e/machine-lock.test.ts': [],
+  'e2e/record-growing-lab.test.ts': ['root', 'loop', 'ext4'],
   'e2e/polkit-lab.test.ts': ['root', 'loop', 'blkio', 'polkit'],
   'e2e/workload-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/forecast-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
+  'e2e/trim-zram-lab.test.ts': ['root', 'ext4', 'fstrim', 'zram'],
   'e2e/sweep-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/verdicts-everywhere.test.ts': [],
   'electron/cli/args.test.ts': [],

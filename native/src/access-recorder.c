@@ -7,6 +7,7 @@
 //   {"v":1,"type":"trace","fsid":…,"fs":…,"key":…,"created_ms":…}   once, first
 //   {"type":"session","t":…,"merge_ms":…,"group":…}               each start (group: descriptors, or helper)
 //   {"t":…,"f":"<16 hex>","s":BYTES,"k":"or"}                     a touch
+//   {"t":…,"f":"<16 hex>","s":BYTES,"k":"s"}                      the file's last touch, seen later at this size
 //   {"type":"lost","t":…}                                         the kernel's queue overflowed (how many is not said)
 //   {"type":"end","t":…,"why":"signal"|"time-limit",…}            each clean stop
 // The hash is SipHash-2-4 of the filesystem's id and the file's handle (which carries the inode's
@@ -62,6 +63,11 @@ static const char KIND_LETTER[KINDS] = {'o', 'r', 'w'};
 typedef struct {
   uint64_t hash;  // 0: empty slot (a real hash of 0 is stored as 1)
   int64_t last_ms[KINDS];
+  // The file's bytes in its last line in the trace, and at the last event seen of it (-1: not
+  // known). They differ when a file grew (or shrank) under touches merged into that line: a
+  // file written in a thousand write()s is one touch, but its size is the last write's, not
+  // the first's (issue 40 item 1: ten 10 MiB files were kept at 450,560 bytes each).
+  int64_t written_bytes, seen_bytes;
 } seen_t;
 
 typedef struct {
@@ -89,6 +95,7 @@ static seen_t *seen_find(seen_table_t *t, uint64_t hash) {
   if (!t->slots[j].hash) {
     t->slots[j].hash = hash;
     for (int k = 0; k < KINDS; k++) t->slots[j].last_ms[k] = INT64_MIN / 2;
+    t->slots[j].written_bytes = t->slots[j].seen_bytes = -1;
     t->used++;
   }
   return &t->slots[j];
@@ -163,15 +170,31 @@ static void record_touch(recorder_t *r, uint64_t hash, int64_t bytes, uint64_t m
     kinds[n++] = KIND_LETTER[k];
   }
   kinds[n] = 0;
+  if (seen && bytes >= 0) seen->seen_bytes = bytes;
   if (!n) {
     r->merged++;
     return;
   }
+  if (seen) seen->written_bytes = bytes;
   r->records++;
   char size[24] = "null";
   if (bytes >= 0) snprintf(size, sizeof size, "%lld", (long long)bytes);
   else if (strpbrk(kinds, "rw")) r->unsized++;  // a touch the curve cannot count (an open alone is none)
   out_line(r, "{\"t\":%lld,\"f\":\"%016llx\",\"s\":%s,\"k\":\"%s\"}\n", (long long)now, (unsigned long long)hash, size, kinds);
+}
+
+// The sizes seen since each file's last line, where they differ from it: one "s" line per such
+// file, `{"t":…,"f":…,"s":BYTES,"k":"s"}`, which amends that line (the same touch, seen later at
+// this size; no new access). Written every minute and at the stop, so a killed session loses at
+// most a minute's growth.
+static void record_sizes(recorder_t *r, int64_t now) {
+  for (size_t i = 0; i < r->seen.cap; i++) {
+    seen_t *s = &r->seen.slots[i];
+    if (!s->hash || s->written_bytes < 0 || s->seen_bytes < 0 || s->seen_bytes == s->written_bytes) continue;
+    out_line(r, "{\"t\":%lld,\"f\":\"%016llx\",\"s\":%lld,\"k\":\"s\"}\n", (long long)now, (unsigned long long)s->hash,
+             (long long)s->seen_bytes);
+    s->written_bytes = s->seen_bytes;
+  }
 }
 
 static void record_lost(recorder_t *r, int64_t now) {
@@ -504,6 +527,11 @@ int access_record(const record_opts_t *o) {
     }
     if (now - last_sync >= SYNC_NS) {
       last_sync = now;
+      record_sizes(&r, wall_ms());
+      if (out_flush(&r) != 0) {
+        failed = errno ? errno : EIO;
+        break;
+      }
       fdatasync(r.trace);
     }
   }
@@ -515,12 +543,13 @@ int access_record(const record_opts_t *o) {
   char helper_why[512] = "";
   int helper_failed = r.via_helper && elevate_end_records(&r.feed, helper_why, sizeof helper_why) != 0;
   double seconds = (double)(now_ns() - t0) / 1e9;
+  if (!failed) record_sizes(&r, wall_ms());  // a helper that quit still leaves the sizes seen
   if (!failed && !helper_quit) {
     out_line(&r, "{\"type\":\"end\",\"t\":%lld,\"why\":\"%s\",\"events\":%llu,\"records\":%llu,\"unopenable\":%llu,\"lost\":%llu}\n",
              (long long)wall_ms(), why, (unsigned long long)r.events, (unsigned long long)r.records,
              (unsigned long long)r.unopenable, (unsigned long long)r.lost);
-    if (out_flush(&r) != 0) failed = errno ? errno : EIO;
   }
+  if (!failed && out_flush(&r) != 0) failed = errno ? errno : EIO;
   fdatasync(r.trace);
   if (!r.via_helper) close(r.fan);  // the helper's feed: closed by elevate_end_records
   close(r.trace);

@@ -1,5 +1,6 @@
 #include "sustained.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -100,7 +101,37 @@ static void emit_progress(uint64_t done, uint64_t total) {
   jb_end_emit(&b);
 }
 
-static void emit_sample(const char *phase, uint64_t t_ns, uint64_t bytes, uint64_t interval_bytes, uint64_t interval_ns) {
+// The time this worker's threads spent runnable but waiting for a CPU, ns (the second field of
+// each /proc/self/task/TID/schedstat); -1 when the kernel does not keep it (no CONFIG_SCHED_INFO).
+// Per interval it tells whether other processes took the CPU from the writer: a fall of the
+// speed that coincides with it may be the machine's, not the drive's (issue 40 item 2).
+static int64_t cpu_wait_ns(void) {
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return -1;
+  int64_t sum = 0;
+  int found = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%.20s/schedstat", e->d_name);
+    FILE *f = fopen(path, "re");
+    if (!f) continue;  // a thread that ended meanwhile
+    unsigned long long run, wait;
+    if (fscanf(f, "%llu %llu", &run, &wait) == 2) {
+      sum += (int64_t)wait;
+      found = 1;
+    }
+    fclose(f);
+  }
+  closedir(d);
+  return found ? sum : -1;
+}
+
+static void emit_sample(const char *phase, uint64_t t_ns, uint64_t bytes, uint64_t interval_bytes, uint64_t interval_ns, int64_t *wait_last) {
+  int64_t wait = cpu_wait_ns();
+  int64_t waited = wait >= 0 && *wait_last >= 0 && wait >= *wait_last ? wait - *wait_last : -1;
+  *wait_last = wait;
   jbuf_t b;
   jb_begin(&b, "sustained-sample");
   jb_str(&b, "phase", phase);
@@ -108,6 +139,7 @@ static void emit_sample(const char *phase, uint64_t t_ns, uint64_t bytes, uint64
   jb_u64(&b, "bytes", bytes);
   jb_u64(&b, "interval_bytes", interval_bytes);
   jb_u64(&b, "interval_ns", interval_ns);
+  if (waited >= 0) jb_u64(&b, "cpu_wait_ns", (uint64_t)waited);
   jb_end_emit(&b);
 }
 
@@ -135,6 +167,7 @@ static int run_stream(const sustained_opts_t *o, target_t *t, void **bufs, const
   }
   if (started == 0) return emit_failure(FAIL_INTERNAL, "sustained: cannot start a writer thread: %s", strerror(errno));
   uint64_t last_t = t0, last_bytes = 0;
+  int64_t wait_last = cpu_wait_ns();
   unsigned tick = o->sample_ms ? o->sample_ms : 500;
   for (;;) {
     sleep_ms(tick < 50 ? tick : 50);
@@ -143,7 +176,7 @@ static int run_stream(const sustained_opts_t *o, target_t *t, void **bufs, const
     int finished = done >= len || atomic_load(&s.err) != 0 || g_stop;
     if (!finished && now - last_t < (uint64_t)tick * 1000000ull) continue;
     if (finished) break;
-    if (o->sample_ms) emit_sample(phase, now - t0, done, done - last_bytes, now - last_t);
+    if (o->sample_ms) emit_sample(phase, now - t0, done, done - last_bytes, now - last_t, &wait_last);
     emit_progress(before + done, total);
     last_t = now;
     last_bytes = done;
@@ -154,7 +187,7 @@ static int run_stream(const sustained_opts_t *o, target_t *t, void **bufs, const
   int sync_err = fdatasync(t->fd) != 0 ? errno : 0;
   uint64_t end = now_ns();
   uint64_t done = atomic_load(&s.done);
-  if (o->sample_ms && end > last_t) emit_sample(phase, end - t0, done, done - last_bytes, end - last_t);
+  if (o->sample_ms && end > last_t) emit_sample(phase, end - t0, done, done - last_bytes, end - last_t, &wait_last);
   uint64_t ios = atomic_load(&s.ios);
   uint64_t user1, sys1;
   cpu_ns(&user1, &sys1);

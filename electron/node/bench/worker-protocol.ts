@@ -227,6 +227,8 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     bytes: z.number(),
     interval_bytes: z.number(),
     interval_ns: z.number(),
+    /** ns the worker's threads waited, runnable, for a CPU over the interval (absent: the kernel keeps no schedstat, or an older worker). */
+    cpu_wait_ns: z.number().optional(),
   }),
   z.object({
     v: z.literal(PROTOCOL_VERSION),

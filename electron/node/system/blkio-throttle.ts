@@ -1,8 +1,11 @@
 // The cgroup v1 blkio throttles set on a block device (blkio.throttle.{read,write}_{bps,iops}_device
 // of any group under /sys/fs/cgroup/blkio): a device capped at 40 MB/s and 150 IOPS measures as
 // that cap, not as its disk, so a run on it must say so (the device lab's "HDD" is such a loop).
-// Which group the measuring process was in is not known here: every cap set on the device is
-// listed with its group, and a reader sees that one exists.
+// A throttle caps only the processes in its group (and the groups below it): the caps named as
+// the run's are those of the measuring process's group (this process's; its worker inherits it)
+// or a group above it; another group's caps are named as another group's, never as the run's
+// (issue 40 item 4: "throttled: read 100 MB/s (blkio group /B)" on a run in /A that measured
+// 5,425 MB/s).
 import { readdir } from 'node:fs/promises';
 import { inRoot, readText } from './sysfs.ts';
 
@@ -51,16 +54,48 @@ export async function blkioThrottles(root: string, majMin: string): Promise<Blki
   return found;
 }
 
-/** A layer's details for the caps on its device (the first group's; how many groups cap it), {} when none. */
-export function throttleDetails(throttles: BlkioThrottle[]): Record<string, string | number | null> {
-  const t = throttles[0];
-  if (!t) return {};
+/**
+ * The blkio group of a process, from /proc/PID/cgroup's v1 line whose controllers include blkio
+ * ("4:blkio:/A", "7:blkio,io:/A"); null where there is none (cgroup v2 only, no /proc).
+ */
+export async function blkioGroupOf(root: string, pid: number | 'self' = 'self'): Promise<string | null> {
+  const text = (await readText(root, `/proc/${pid}/cgroup`)).value ?? '';
+  for (const line of text.split('\n')) {
+    const [, controllers, path] = line.split(/:(.*?):/);
+    if (controllers !== undefined && path !== undefined && controllers.split(',').includes('blkio')) return path || '/';
+  }
+  return null;
+}
+
+/** Whether a group's throttle caps a process in `measuredIn`: its own group or one above it (v1 throttles are hierarchical). */
+export function throttleApplies(group: string, measuredIn: string): boolean {
+  return group === measuredIn || group === '/' || measuredIn.startsWith(`${group}/`);
+}
+
+const capsOf = (prefix: string, t: BlkioThrottle) => ({
+  [`${prefix}Group`]: t.group,
+  [`${prefix}ReadBps`]: t.readBps,
+  [`${prefix}WriteBps`]: t.writeBps,
+  [`${prefix}ReadIops`]: t.readIops,
+  [`${prefix}WriteIops`]: t.writeIops,
+});
+
+/**
+ * A layer's details for the caps on its device, {} when none: the caps that apply to a process in
+ * `measuredIn` (its group's, else the nearest group above it) as `throttle*`, how many groups
+ * cap it as `throttleGroups`; the first other group's as `otherThrottle*`, and how many others.
+ * `throttleMeasuredIn` says where the run measured (null: not known, then every group is "other"
+ * and the text says it cannot tell whose caps apply).
+ */
+export function throttleDetails(throttles: BlkioThrottle[], measuredIn: string | null): Record<string, string | number | null> {
+  if (throttles.length === 0) return {};
+  const applying = measuredIn === null ? [] : throttles.filter((t) => throttleApplies(t.group, measuredIn));
+  // The nearest group first: the measuring group's own caps, then its parent's.
+  applying.sort((a, b) => b.group.length - a.group.length);
+  const others = throttles.filter((t) => !applying.includes(t));
   return {
-    throttleGroup: t.group,
-    throttleReadBps: t.readBps,
-    throttleWriteBps: t.writeBps,
-    throttleReadIops: t.readIops,
-    throttleWriteIops: t.writeIops,
-    throttleGroups: throttles.length,
+    throttleMeasuredIn: measuredIn,
+    ...(applying[0] ? { ...capsOf('throttle', applying[0]), throttleGroups: applying.length } : {}),
+    ...(others[0] ? { ...capsOf('otherThrottle', others[0]), otherThrottleGroups: others.length } : {}),
   };
 }

@@ -104,4 +104,36 @@ describe('discard audit', () => {
     );
     assert.ok(wrong.mismatches.some((m) => /no allow_discards for luks-1, yet it received 3 discards/.test(m)));
   });
+
+  it('a driver that counts no discards: "cannot tell", with fstrim\'s bytes; known ones (zram, md) even without fstrim', () => {
+    // A dm target on an md array: fstrim trimmed 1 GB through the dm device, whose stat counted none.
+    const stack: StackLayer[] = [
+      { kind: 'dm', name: 'vg-data', details: { device: 'dm-3' }, discardPasses: true },
+      { kind: 'other', name: 'md0', details: {}, discardPasses: true },
+    ];
+    const layers = blockLayers(stack);
+    const zero = layers.map(() => reading(0, 0));
+    const audit = judgeAudit(layers, zero, zero, 1_000_000_000);
+    assert.equal(audit.deepestReached, null);
+    assert.deepEqual(
+      audit.layers.map((l) => l.reached),
+      [null, null],
+    );
+    assert.equal(audit.cannotTell?.layer, 'dm vg-data (dm-3)');
+    assert.match(audit.cannotTell!.why, /fstrim trimmed 1,000,000,000 bytes through it, yet its \/sys\/block stat counted no discard/);
+    assert.deepEqual(audit.cannotTell!.evidence, ['fstrim reported 1,000,000,000 bytes trimmed']);
+    assert.match(audit.layers[1]!.uncounted!, /^md counts no discards/);
+    // Without fstrim's word, only a driver known not to count is blind: md0 still is; a plain disk's 0 is a 0.
+    const noTrim = judgeAudit(layers, zero, zero, null);
+    assert.equal(noTrim.layers[0]!.reached, false);
+    assert.equal(noTrim.cannotTell?.layer, 'other md0');
+    // A queue that refuses discards (limit 0) is no blind driver: its 0 is the truth.
+    const refusing = judgeAudit(
+      layers,
+      zero,
+      layers.map(() => reading(0, 0, 0)),
+      1_000_000_000,
+    );
+    assert.equal(refusing.cannotTell, null);
+  });
 });

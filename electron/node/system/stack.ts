@@ -1,7 +1,7 @@
 // The storage stack under a path: file → mount → device-mapper layers (dm-crypt, LVM) or a
 // loop device (and, below it, the stack of its backing file) → partition → disk. Every layer
 // says whether discards pass it; the disks carry their link ceilings.
-import { blkioThrottles, throttleDetails } from './blkio-throttle.ts';
+import { blkioGroupOf, blkioThrottles, throttleDetails } from './blkio-throttle.ts';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readBlockDevice } from './block-devices.ts';
@@ -258,10 +258,14 @@ async function descend(ctx: Context, name: string, depth: number): Promise<void>
   }
 }
 
-/** The blkio caps set on /sys/block/NAME's device number, as layer details ({} when none). */
+/**
+ * The blkio caps set on /sys/block/NAME's device number, as layer details ({} when none): those
+ * of this process's group (the worker that measures is its child, in the same group) as the
+ * run's, the others as other groups'.
+ */
 async function deviceThrottle(root: string, name: string): Promise<Record<string, string | number | null>> {
   const majMin = (await readText(root, `/sys/block/${name}/dev`)).value;
-  return majMin ? throttleDetails(await blkioThrottles(root, majMin.trim())) : {};
+  return majMin ? throttleDetails(await blkioThrottles(root, majMin.trim()), await blkioGroupOf(root)) : {};
 }
 
 function diskLayer(info: BlockDeviceInfo): StackLayer {

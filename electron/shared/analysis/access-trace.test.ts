@@ -74,6 +74,31 @@ describe('the access trace', () => {
     assert.deepEqual(curveSizes(12 * KiB), [4 * KiB, 8 * KiB, 16 * KiB], 'powers of two up to the first that holds every distinct byte');
   });
 
+  it('a file that grew under merged writes counts at the size the recorder saw last ("s" line), not at its first write', () => {
+    // w written in one go: the touch caught it at 4 KiB, the merged writes took it to 40 KiB; then
+    // x read, then w read again (a hit in a cache that holds 40 + 8 KiB, not in one of 16 KiB).
+    const trace = [
+      JSON.stringify({ v: 1, type: 'trace', fsid: 'abcd', fs: 'ext2/3/4', key: '00'.repeat(16), created_ms: 1000 }),
+      JSON.stringify({ type: 'session', t: 1000, merge_ms: 1000, group: 'descriptors' }),
+      touch(2000, 'w', 4 * KiB, 'ow'),
+      touch(2500, 'x', 8 * KiB, 'r'),
+      touch(9000, 'w', 40 * KiB, 's'),
+      touch(10_000, 'w', 40 * KiB, 'r'),
+      touch(10_500, 'q', null, 's'),
+      JSON.stringify({ type: 'end', t: 11_000, why: 'signal' }),
+    ].join('\n');
+    const s = parseTrace(trace);
+    assert.ok(!('reason' in s));
+    assert.equal(s.distinctBytes, 48 * KiB, 'w at its last size, 40 KiB, plus x');
+    assert.equal(s.touches, 3, 'the size line is no new touch');
+    const curve = traceCurve(s);
+    assert.equal(curve.distinctBytes, 48 * KiB);
+    assert.equal(curve.accessedBytes, 40 * KiB + 8 * KiB + 40 * KiB, 'the write of 40 KiB, the read of x, the read of w');
+    const at = (bytes: number) => curve.points.find((p) => p.cacheBytes === bytes)?.hitRatio;
+    assert.equal(at(16 * KiB), 0, 'w, held at 40 KiB, does not fit 16 KiB');
+    assert.equal(at(64 * KiB), 40 / 88);
+  });
+
   it('a file that is not a trace says so', () => {
     assert.deepEqual(parseTrace('{"v":1,"type":"hello"}\n'), { reason: 'its first line is not a DiskDelta trace header' });
     assert.deepEqual(parseTrace(''), { reason: 'it is empty' });

@@ -4,7 +4,8 @@
 // bytes read in these 9 days". A touch is a record whose kinds include a read (r) or a write
 // (w); an open alone moved no data, so it is no access. A touch kept without a size (recorded
 // by an older DiskDelta through the helper, which sized files through the folders it could walk)
-// is counted and left out of the curve, and said.
+// is counted and left out of the curve, and said. An "s" line amends a file's last touch: the
+// size the recorder saw it reach under the writes merged into that touch.
 //
 // Pure: the renderer bundles the reading-back half (curveOfResult).
 import type { Figure, TestResult } from '../model/results.ts';
@@ -101,6 +102,16 @@ export function summarizeTrace(
       closeSession(t);
     } else if (line.type === 'lost') summary.lost += 1;
     else if (typeof line.f === 'string' && typeof line.k === 'string' && Number.isFinite(t)) {
+      if (line.k === 's') {
+        // The file's last touch, seen later at this size (a file that grew under merged writes).
+        const before = lastSize.get(line.f);
+        if (typeof line.s === 'number' && before !== undefined) {
+          summary.distinctBytes += line.s - before;
+          lastSize.set(line.f, line.s);
+          onAccess({ key: line.f, bytes: line.s, t, amends: true });
+        }
+        continue;
+      }
       if (!/[rw]/.test(line.k)) continue;
       if (typeof line.s === 'number') {
         summary.touches += 1;
@@ -138,7 +149,7 @@ export function streamTraceCurve(lines: () => Iterable<string>): { summary: Trac
   return { summary, curve: builder.result() };
 }
 
-/** Each step where the distinct bytes grew: [ms since the first access, distinct bytes so far]. */
+/** Each step where the distinct bytes changed: [ms since the first access, distinct bytes so far]. */
 export function distinctBytesOverTime(accesses: readonly TimedAccess[]): Array<{ tMs: number; bytes: number }> {
   const size = new Map<string, number>();
   let total = 0;

@@ -15,6 +15,12 @@ export interface Access {
   /** The file's identity (the recorder keeps a hash of it, never its path). */
   key: string;
   bytes: number;
+  /**
+   * Not a new access: the file's last one, seen later at this size (the recorder's "s" line: a
+   * file that grew under the writes merged into one touch). Its place in the stack stays; bytes
+   * it grew by were written by that touch, so they count as accessed, and miss.
+   */
+  amends?: boolean;
 }
 
 export interface CurvePoint {
@@ -93,6 +99,10 @@ export class LruCurveBuilder {
   }
 
   add(access: Access): void {
+    if (access.amends) {
+      this.amend(access);
+      return;
+    }
     if (this.next === this.tree.size) this.renumber();
     const t = this.next++;
     const before = this.last.get(access.key);
@@ -108,6 +118,14 @@ export class LruCurveBuilder {
     this.tree.add(t, access.bytes);
     this.accesses += 1;
     this.accessedBytes += access.bytes;
+  }
+
+  private amend(access: Access): void {
+    const before = this.last.get(access.key);
+    if (!before) return; // its touch was not sized: it is not in the curve either
+    this.tree.add(before.at, access.bytes - before.bytes);
+    this.accessedBytes += Math.max(0, access.bytes - before.bytes);
+    before.bytes = access.bytes;
   }
 
   result(): LruCurve {

@@ -264,3 +264,83 @@ test('the cost said before it starts: bytes, the time at 500 and 50 MB/s, and th
   assert.match(app, /what share of it is not known .*Rated endurance/);
   assert.doesNotMatch(app, /(^|[\s(`'"])--[a-z]/);
 });
+
+/** A stream from its interval rates (MiB/s, one per 500 ms), with the writer's wait for a CPU per interval where given. */
+function fromRates(rates: readonly number[], cpuWait?: (i: number) => number): SustainedStream {
+  const MiB = 2 ** 20;
+  let bytes = 0;
+  const intervals = rates.map((r, i) => {
+    bytes += r * MiB * 0.5;
+    return { bytes, intervalBytes: r * MiB * 0.5, intervalNs: 0.5e9, ...(cpuWait ? { cpuWait: cpuWait(i) } : {}) };
+  });
+  return { bytes, elapsedNs: rates.length * 0.5e9, restNs: 0, complete: true, intervals };
+}
+
+/** ±6 % of `mean` per interval, the same sequence every run (a throttled loop device's 500 ms jitter). */
+function jittered(mean: number, n: number, seed = 11): number[] {
+  return Array.from({ length: n }, () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return mean * (0.94 + 0.12 * (seed / 2 ** 31));
+  });
+}
+
+test('issue 40 item 2: a flat stream that slows for its last 2 intervals has no cache; the fall is set aside as too short', () => {
+  // The issue's run: ~38 MiB/s for 935 MiB, then 2 intervals at 30.84 MB/s (29.4 MiB/s) at load ~10.
+  const a = analyzeSustained(fromRates([...jittered(38, 49), 29.4, 29.4]));
+  assert.equal(a.cacheBytes, null, 'no cache');
+  assert.equal(a.cliffs.length, 0);
+  assert.deepEqual(
+    a.setAside.map((f) => [f.why, f.lastedIntervals]),
+    [['short', 2]],
+  );
+  assert.match(buyerSentence(a, 1e9), /no cache ran out/);
+});
+
+test('a dip while other processes take the CPU, the speed coming back after it, is no cache; the CPU use during it is told', () => {
+  // Flat 40 MiB/s; intervals 20–39 at 20 MiB/s while the writer waited for a CPU half the time, then 40 again.
+  const rates = [...jittered(40, 20), ...jittered(20, 20, 3), ...jittered(40, 10, 5)];
+  const a = analyzeSustained(fromRates(rates, (i) => (i >= 20 && i < 40 ? 0.5 : 0.02)));
+  assert.equal(a.cacheBytes, null);
+  assert.equal(a.setAside.length, 1);
+  const [dip] = a.setAside;
+  assert.equal(dip!.why, 'dip');
+  assert.ok(dip!.cpuWait!.during > 0.45 && dip!.cpuWait!.before < 0.05, JSON.stringify(dip!.cpuWait));
+});
+
+test('a fall within the stream’s own noise is no cache: a 1.3× step where the intervals swing ±40 %', () => {
+  let seed = 5;
+  const swing = (mean: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return mean * (0.6 + 0.8 * (seed / 2 ** 31));
+  };
+  const rates = [...Array.from({ length: 30 }, () => swing(40)), ...Array.from({ length: 30 }, () => swing(30))];
+  const a = analyzeSustained(fromRates(rates));
+  assert.equal(a.cacheBytes, null);
+  assert.ok(
+    a.setAside.every((f) => f.why === 'noise' || f.why === 'short'),
+    JSON.stringify(a.setAside.map((f) => f.why)),
+  );
+});
+
+test('a real fall that lasts keeps its CPU context: the other processes’ use before and during it', () => {
+  const rates = [...jittered(48, 12), ...jittered(3, 14)];
+  const a = analyzeSustained(fromRates(rates, () => 0.2));
+  assert.equal(a.cliffs.length, 1);
+  assert.equal(a.setAside.length, 0);
+  assert.equal(a.cliffs[0]!.lastedIntervals, 14);
+  assert.ok(Math.abs(a.cliffs[0]!.cpuWait!.during - 0.2) < 1e-9);
+});
+
+test('a fall that lasts to the end while the writer waited for a CPU is not called a cache; with the CPU free the same fall is one', () => {
+  // Flat 40 MiB/s; from interval 30 to the end 20 MiB/s while the writer waited for a CPU half the time (2 % before).
+  const rates = [...jittered(40, 30), ...jittered(20, 10, 3)];
+  const busy = analyzeSustained(fromRates(rates, (i) => (i >= 30 ? 0.5 : 0.02)));
+  assert.equal(busy.cacheBytes, null);
+  assert.deepEqual(
+    busy.setAside.map((f) => f.why),
+    ['busy'],
+  );
+  const quiet = analyzeSustained(fromRates(rates, () => 0.02));
+  assert.equal(quiet.cliffs.length, 1, 'the same fall with the CPUs free');
+  assert.equal(quiet.setAside.length, 0);
+});

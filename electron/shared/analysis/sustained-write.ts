@@ -22,6 +22,11 @@ export interface SustainedInterval {
   bytes: number;
   intervalBytes: number;
   intervalNs: number;
+  /**
+   * The share of the interval the writer waited, runnable, for a CPU (its threads' schedstat
+   * wait over the interval's time: 0.3 = 30 %); absent where not logged.
+   */
+  cpuWait?: number;
 }
 
 export interface SustainedStream {
@@ -39,6 +44,18 @@ export interface SustainedCliff {
   atBytes: number;
   beforeBytesPerSec: number;
   afterBytesPerSec: number;
+  /** Intervals and seconds the slow stretch lasted (to the next change of speed or the end). */
+  lastedIntervals: number;
+  lastedSec: number;
+  /** The share of the time the writer waited for a CPU before the fall and while it lasted; null where not logged. */
+  cpuWait: { before: number; during: number } | null;
+}
+
+/** Why a fall of the speed was not called a cache. */
+export type FallSetAside = 'short' | 'noise' | 'dip' | 'busy';
+
+export interface SetAsideFall extends SustainedCliff {
+  why: FallSetAside;
 }
 
 export interface SegmentSpeed {
@@ -50,6 +67,8 @@ export interface SegmentSpeed {
 
 export interface SustainedAnalysis {
   cliffs: SustainedCliff[];
+  /** Falls that were not called a cache: too short, within the stream's own noise, or the speed came back. */
+  setAside: SetAsideFall[];
   /** The first cliff's bytes; null when the speed never fell by DROP_RATIO. */
   cacheBytes: number | null;
   /** The speed up to the first cliff (the whole stream's when there is none). */
@@ -71,6 +90,15 @@ export interface SustainedRecovery {
 export const DROP_RATIO = 1.25;
 /** The fewest intervals on each side of a cliff. */
 const MIN_SIDE = 2;
+/**
+ * A fall is a cache running out only when the slow speed lasts: at least this many intervals
+ * and seconds (a drive past its cache stays slow; issue 40 item 2: a flat throttled stream at
+ * load 10 slowed for 2 intervals at its end and was called a 935 MiB cache).
+ */
+export const MIN_FALL_INTERVALS = 4;
+export const MIN_FALL_SEC = 2;
+/** And it stands out of the stream's own noise: the fall is at least this many of the intervals' standard deviations, either side's. */
+export const FALL_NOISE_SIGMAS = 3;
 
 const rateOf = (xs: readonly SustainedInterval[]) => {
   const ns = xs.reduce((n, x) => n + x.intervalNs, 0);
@@ -168,26 +196,92 @@ function realCuts(xs: readonly SustainedInterval[], cuts: readonly number[]): nu
   }
 }
 
+/** The writer's wait for a CPU over intervals, time-weighted; null when not logged. */
+function cpuWaitOver(xs: readonly SustainedInterval[]): number | null {
+  const logged = xs.filter((x) => x.cpuWait !== undefined && x.intervalNs > 0);
+  const ns = logged.reduce((n, x) => n + x.intervalNs, 0);
+  return logged.length > 0 && ns > 0 ? logged.reduce((n, x) => n + x.cpuWait! * x.intervalNs, 0) / ns : null;
+}
+
+/**
+ * Other processes took the CPU from the writer while the speed was down: it waited for a CPU a
+ * fifth of the time more than before the fall. A writer that loses a fifth of its time writes a
+ * fifth less, which alone is a fall of DROP_RATIO (1/1.25 = 0.8): the fall may be the machine's,
+ * not the drive's. (The machine's load cannot tell: on a shared machine it is high all along.)
+ */
+export const FALL_CPU_WAIT = 0.2;
+
+export function fallWhileBusy(fall: Pick<SustainedCliff, 'cpuWait'>): boolean {
+  const wait = fall.cpuWait;
+  return wait !== null && wait.during - wait.before >= FALL_CPU_WAIT;
+}
+
+/** Each fall of the speed between the segments `cuts` make, with why it is no cache (null: it is one). */
+function fallsOf(
+  xs: readonly SustainedInterval[],
+  cuts: readonly number[],
+): Array<{ cut: number; fall: SustainedCliff; why: FallSetAside | null }> {
+  const segments = segmentsOf(xs, cuts);
+  const speeds = segmentSpeeds(segments);
+  const out: Array<{ cut: number; fall: SustainedCliff; why: FallSetAside | null }> = [];
+  cuts.forEach((k, i) => {
+    const before = speeds[i]!;
+    const after = speeds[i + 1]!;
+    if (after.bytesPerSec * DROP_RATIO > before.bytesPerSec) return; // a rise (the drive caught up), not a fall
+    const slow = segments[i + 1]!;
+    const lastedSec = slow.reduce((n, x) => n + x.intervalNs, 0) / 1e9;
+    const sd = (v: SegmentSpeed) => (v.spread ?? 0) * v.bytesPerSec;
+    const next = speeds[i + 2];
+    const waitBefore = cpuWaitOver(segments[i]!);
+    const waitDuring = cpuWaitOver(slow);
+    const fall: SustainedCliff = {
+      atBytes: cliffBytes(xs, k, before.bytesPerSec, after.bytesPerSec),
+      beforeBytesPerSec: before.bytesPerSec,
+      afterBytesPerSec: after.bytesPerSec,
+      lastedIntervals: slow.length,
+      lastedSec,
+      cpuWait: waitBefore !== null && waitDuring !== null ? { before: waitBefore, during: waitDuring } : null,
+    };
+    const why: FallSetAside | null =
+      slow.length < MIN_FALL_INTERVALS || lastedSec < MIN_FALL_SEC
+        ? 'short'
+        : before.bytesPerSec - after.bytesPerSec < FALL_NOISE_SIGMAS * Math.max(sd(before), sd(after))
+          ? 'noise'
+          : next && next.bytesPerSec * DROP_RATIO > before.bytesPerSec
+            ? 'dip'
+            : fallWhileBusy(fall)
+              ? 'busy'
+              : null;
+    out.push({ cut: k, fall, why });
+  });
+  return out;
+}
+
 /** The cliffs, the cache size and the speeds of a fill stream; the recovery from the stream after the rest. */
 export function analyzeSustained(fill: SustainedStream, recovery?: SustainedStream | null): SustainedAnalysis {
   const xs = fill.intervals.filter((x) => x.intervalNs > 0);
-  const cuts = realCuts(xs, splits(xs));
-  const speeds = segmentSpeeds(segmentsOf(xs, cuts));
-  const cliffs: SustainedCliff[] = [];
-  let firstCut = -1;
-  cuts.forEach((k, i) => {
-    const before = speeds[i]!.bytesPerSec;
-    const after = speeds[i + 1]!.bytesPerSec;
-    if (after * DROP_RATIO > before) return; // a rise (the drive caught up), not a cliff
-    if (firstCut < 0) firstCut = k;
-    cliffs.push({ atBytes: cliffBytes(xs, k, before, after), beforeBytesPerSec: before, afterBytesPerSec: after });
-  });
+  // A fall that is no cache is set aside and its cut dropped (the first such at a time), so the
+  // speeds either side are taken over the stretches it had split.
+  const setAside: SetAsideFall[] = [];
+  let cuts = realCuts(xs, splits(xs));
+  let falls = fallsOf(xs, cuts);
+  for (let rejected = falls.find((f) => f.why); rejected; rejected = falls.find((f) => f.why)) {
+    setAside.push({ ...rejected.fall, why: rejected.why! });
+    cuts = realCuts(
+      xs,
+      cuts.filter((k) => k !== rejected.cut),
+    );
+    falls = fallsOf(xs, cuts);
+  }
+  const cliffs = falls.map((f) => f.fall);
+  const firstCut = falls[0]?.cut ?? -1;
   const first = cliffs[0];
   const nextCut = cuts.find((k) => k > firstCut) ?? xs.length;
   const before = first ? pureSpeed(xs.slice(0, firstCut), true, true) : pureSpeed(xs, true, false);
   const after = first ? pureSpeed(xs.slice(firstCut + 1, nextCut), false, nextCut < xs.length) : null;
   return {
     cliffs,
+    setAside,
     cacheBytes: first?.atBytes ?? null,
     before,
     after,

@@ -104,6 +104,8 @@ export const mountSchema = z.object({
       refusedBy: z.string().nullable(),
       /** The bottom layer of the stack (the disk) counted discards. */
       reachedBottom: z.boolean(),
+      /** A layer's driver counts no discards: the audit's "cannot tell on this driver …" sentence, with its evidence; null otherwise. */
+      cannotTell: z.string().nullable().optional(),
     })
     .nullable(),
   diskClass: deviceFingerprintSchema.shape.class.nullable(),

@@ -34,6 +34,19 @@ export const layerAuditSchema = blockLayerSchema.extend({
   reached: z.boolean().nullable(),
   /** Tables and counters disagree: the sentence that says how. */
   mismatch: z.string().nullable(),
+  /**
+   * Why this layer's counters cannot tell whether a discard reached it (a bio-based driver such
+   * as zram counts none in its stat); then `reached` is null. Absent in audits kept before.
+   */
+  uncounted: z.string().nullable().optional(),
+});
+
+/** A layer whose driver counts no discards, and the evidence there is instead (fstrim's bytes, zram's mm_stat). */
+export const cannotTellSchema = z.strictObject({
+  /** "zram zram1". */
+  layer: z.string(),
+  why: z.string(),
+  evidence: z.array(z.string()),
 });
 
 export const discardAuditSchema = z.strictObject({
@@ -48,6 +61,8 @@ export const discardAuditSchema = z.strictObject({
    * whatever the counters saw. Null when every layer takes them. Absent in audits kept before.
    */
   refusedBy: z.string().nullable().optional(),
+  /** The first layer whose counters cannot tell (its driver counts no discards), or null. Absent in audits kept before. */
+  cannotTell: cannotTellSchema.nullable().optional(),
   mismatches: z.array(z.string()),
 });
 
@@ -72,4 +87,5 @@ export type DiscardCounters = z.infer<typeof discardCountersSchema>;
 export type BlockLayer = z.infer<typeof blockLayerSchema>;
 export type LayerAudit = z.infer<typeof layerAuditSchema>;
 export type DiscardAudit = z.infer<typeof discardAuditSchema>;
+export type CannotTell = z.infer<typeof cannotTellSchema>;
 export type TrimAuditResult = z.infer<typeof trimAuditSchema>;

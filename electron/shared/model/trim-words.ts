@@ -22,3 +22,13 @@ export function fstrimTimerWords(timer: FstrimTimerFacts | null | undefined): st
   // Its reason is already the sentence ("fstrim.timer is masked", "… is not installed (util-linux ships it)").
   return timer.reason ?? 'fstrim.timer is not enabled';
 }
+
+/**
+ * The audit's answer where a layer's driver counts no discards (zram, md, network disks keep no
+ * discard counts in /sys/block/X/stat): "cannot tell on this driver", with the evidence there is,
+ * never "no layer saw a discard". One sentence for `trim-audit`, the Overview and the report.
+ */
+export function cannotTellWords(c: { layer: string; why: string; evidence: readonly string[] }): string {
+  const evidence = c.evidence.length > 0 ? `; the evidence there is: ${c.evidence.join('; ')}` : '; there is no other evidence';
+  return `cannot tell on this driver whether TRIM reached ${c.layer}: ${c.why}${evidence}`;
+}

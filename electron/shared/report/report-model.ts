@@ -9,7 +9,7 @@ export { isEncryptedRun } from '../analysis/encryption-story.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import { formatBytes, formatPercent, type ThroughputUnit } from '../analysis/units.ts';
 import type { RunRecord, RunSource, TestParams, TestResult } from '../model/results.ts';
-import { layerLine, throttleText } from './stack-text.ts';
+import { layerLine, otherThrottleText, throttleText } from './stack-text.ts';
 import { measuredDeviceText } from '../model/run-text.ts';
 import { MAX_REPORT_RUNS, type Paper } from './paper.ts';
 import { counted } from '../model/display.ts';
@@ -226,7 +226,8 @@ export function measuredText(record: RunRecord): string {
   if (!measured) return 'unknown (the run carries no device facts)';
   const throttles = (record.target.stack ?? []).flatMap((l) => {
     const t = throttleText(l.details);
-    return t ? [`${l.name} throttled: ${t}`] : [];
+    const other = otherThrottleText(l.details);
+    return [...(t ? [`${l.name} throttled: ${t}`] : []), ...(other ? [`${l.name}, another group's throttle: ${other}`] : [])];
   });
   return [`${measured}${facts.length ? ` (${facts.join(', ')})` : ''}`, ...throttles].join('; ');
 }

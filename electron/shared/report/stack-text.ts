@@ -21,27 +21,59 @@ export function ceiling(bytesPerSec: number | null | undefined): string {
   return bytesPerSec ? `ceiling ~${formatThroughput(bytesPerSec)}` : 'no known ceiling';
 }
 
-/**
- * The blkio throttle system/ found on a layer's device ("read 40 MB/s, 150 IOPS; write … (blkio
- * group /hdd)"), or null: a capped device measures as its cap, so every view of it says so.
- */
-export function throttleText(details: StackLayer['details']): string | null {
-  if (details.throttleGroup === undefined || details.throttleGroup === null) return null;
+type Details = StackLayer['details'];
+
+/** "read 40 MB/s, 150 IOPS; write 40 MB/s" from the caps under `prefix` (throttle, otherThrottle). */
+function capsText(details: Details, prefix: string): string {
   const num = (key: string) => {
-    const value = details[key];
+    const value = details[`${prefix}${key}`];
     return typeof value === 'number' ? value : null;
   };
   const side = (bps: number | null, iops: number | null) =>
     [bps ? formatThroughput(bps) : null, iops ? formatIops(iops) : null].filter(Boolean).join(', ');
-  const read = side(num('throttleReadBps'), num('throttleReadIops'));
-  const write = side(num('throttleWriteBps'), num('throttleWriteIops'));
-  const more = (num('throttleGroups') ?? 1) > 1 ? `, and ${(num('throttleGroups') ?? 1) - 1} more groups` : '';
-  return `${[read ? `read ${read}` : null, write ? `write ${write}` : null].filter(Boolean).join('; ')} (blkio group ${String(details.throttleGroup)}${more})`;
+  const read = side(num('ReadBps'), num('ReadIops'));
+  const write = side(num('WriteBps'), num('WriteIops'));
+  return [read ? `read ${read}` : null, write ? `write ${write}` : null].filter(Boolean).join('; ');
 }
 
-const throttled = (details: StackLayer['details']) => {
+const count = (details: Details, key: string) => (typeof details[key] === 'number' ? details[key] : 1);
+
+/**
+ * The blkio throttle that capped this run on a layer's device ("read 40 MB/s, 150 IOPS; write …
+ * (blkio group /hdd, the run's)"), or null: a capped device measures as its cap, so every view of
+ * it says so. Only the measuring process's group's caps (or a group's above it) are the run's;
+ * a run stored before the group was known (no throttleMeasuredIn) names the group it had.
+ */
+export function throttleText(details: Details): string | null {
+  if (details.throttleGroup === undefined || details.throttleGroup === null) return null;
+  const group = String(details.throttleGroup);
+  const measuredIn = details.throttleMeasuredIn;
+  const more = count(details, 'throttleGroups') > 1 ? `, and ${count(details, 'throttleGroups') - 1} more groups above it` : '';
+  const whose = measuredIn === undefined ? '' : measuredIn === group ? ", the run's" : `, above the run's group ${String(measuredIn)}`;
+  return `${capsText(details, 'throttle')} (blkio group ${group}${whose}${more})`;
+}
+
+/**
+ * Another blkio group's caps on a layer's device, which did not cap this run ("blkio group /B:
+ * read 100 MB/s, 2,000 IOPS; the run measured in /A"), or null. Where the run's group is not
+ * known, whose caps applied cannot be told, and that is said.
+ */
+export function otherThrottleText(details: Details): string | null {
+  if (details.otherThrottleGroup === undefined || details.otherThrottleGroup === null) return null;
+  const measuredIn = details.throttleMeasuredIn;
+  const n = count(details, 'otherThrottleGroups');
+  const more = n > 1 ? ` (and ${n - 1} more groups)` : '';
+  const run =
+    typeof measuredIn === 'string'
+      ? `not the run's: it measured in blkio group ${measuredIn}`
+      : 'the group the run measured in is not known, so whether it capped the run cannot be told';
+  return `blkio group ${String(details.otherThrottleGroup)}: ${capsText(details, 'otherThrottle')}${more}; ${run}`;
+}
+
+const throttled = (details: Details) => {
   const t = throttleText(details);
-  return t ? `  throttled: ${t}` : '';
+  const other = otherThrottleText(details);
+  return `${t ? `  throttled: ${t}` : ''}${other ? `  another group's throttle: ${other}` : ''}`;
 };
 
 const size = (bytes: unknown) => (bytes ? formatBytes(Number(bytes)) : 'size unknown');

@@ -20,8 +20,9 @@ export function trimCell(m: Mount): TrimCell {
   if (seen) {
     const day = seen.at.slice(0, 10);
     const stops = seen.refusedBy ? `TRIM stops at ${seen.refusedBy}, which takes no discards` : null;
+    // A driver that counts no discards (zram) cannot show one: the audit's own sentence, never "no layer saw a discard".
     const text = !seen.deepestReached
-      ? `${stops ?? 'no layer saw a discard'} (audit ${day})`
+      ? `${stops ?? seen.cannotTell ?? 'no layer saw a discard'} (audit ${day})`
       : seen.reachedBottom
         ? `seen reaching ${seen.deepestReached} on ${day}`
         : `seen reaching ${seen.deepestReached} on ${day}, ${stops ? stops.replace('TRIM stops', 'stops') : `stopped below ${seen.stoppedAt ?? 'it'}`}`;

@@ -11,7 +11,10 @@ import {
   decimalBytes,
   durationWords,
   sustainedCostText,
+  fallWhileBusy,
+  type SustainedCliff,
   type SustainedInterval,
+  type SetAsideFall,
   type SustainedStream,
 } from '../../../shared/analysis/sustained-write.ts';
 import type { FailureSurface } from '../../../shared/model/failures.ts';
@@ -121,6 +124,29 @@ function measurement(run: number, line: PhaseLine, xs: readonly SustainedInterva
 
 const pct = (x: number | null) => (x === null ? 'unknown' : `${(x * 100).toFixed(1)} %`);
 
+function cpuWords(fall: SustainedCliff): string {
+  const wait = fall.cpuWait!;
+  const pct = (x: number) => `${Math.round(x * 100)} %`;
+  return `other processes took the CPU: the writer waited for one ${pct(wait.during)} of the time while it lasted (${pct(wait.before)} before it)`;
+}
+
+const SET_ASIDE_WHY: Record<SetAsideFall['why'], string> = {
+  short: 'it did not last (a drive past its cache stays slow): not called a cache; write more to see whether it holds',
+  noise: "it stood within the stream's own noise: not called a cache",
+  dip: 'the speed came back after it: a dip, not a cache running out',
+  busy: "it came with the writer waiting for a CPU, so it may be the machine's, not the drive's: not called a cache; measure again when the machine is idle",
+};
+
+/** The falls the analysis set aside, said with why, and the other processes' CPU use where it came with them. */
+export function fallWarnings(setAside: readonly SetAsideFall[]): Warning[] {
+  const where = (f: SustainedCliff) =>
+    `the speed fell from ${formatThroughput(f.beforeBytesPerSec)} to ${formatThroughput(f.afterBytesPerSec)} at ${decimalBytes(f.atBytes)} written, for ${counted(f.lastedIntervals, 'interval')} (${f.lastedSec.toFixed(1)} s)`;
+  return setAside.map((f) => ({
+    code: 'sustained-fall-set-aside',
+    message: `${where(f)}: ${SET_ASIDE_WHY[f.why]}${fallWhileBusy(f) ? `; ${cpuWords(f)}` : ''}`,
+  }));
+}
+
 /** The result of a sustained write from the worker's stream lines and intervals. */
 export function sustainedResult(
   plan: SustainedPlan,
@@ -191,7 +217,7 @@ export function sustainedResult(
         ? `${a.recovery.atLeast ? 'at least (the stream after the rest never slowed down): ' : ''}bytes written at the cache's speed after ${durationWords(a.recovery.restSec)} idle, from the stream's time and the two speeds`
         : 'not found: the first stream showed no fall, so there is no speed past the cache to tell the two apart',
     });
-  const warnings: Warning[] = [];
+  const warnings: Warning[] = fallWarnings(a.setAside);
   if (!fillLine.complete)
     warnings.push({
       code: 'sustained-stopped',
@@ -253,7 +279,12 @@ export const sustainedWriteKind: MeasurementKind<SustainedPlan> = {
         if (m.type === 'sustained-sample') {
           const list = intervals.get(m.phase) ?? [];
           intervals.set(m.phase, list);
-          list.push({ bytes: m.bytes, intervalBytes: m.interval_bytes, intervalNs: m.interval_ns });
+          list.push({
+            bytes: m.bytes,
+            intervalBytes: m.interval_bytes,
+            intervalNs: m.interval_ns,
+            ...(m.cpu_wait_ns !== undefined && m.interval_ns > 0 ? { cpuWait: m.cpu_wait_ns / m.interval_ns } : {}),
+          });
           const bytesPerSec = m.interval_ns > 0 ? (m.interval_bytes * 1e9) / m.interval_ns : 0;
           context.emit({
             type: 'sample',

@@ -10,6 +10,7 @@ import { bigfileArgv } from '../worker-argv.ts';
 import { locateWorker, runWorker } from '../worker-client.ts';
 import { stderrTail, withStderr } from '../../../shared/model/stderr-tail.ts';
 import { checkTarget } from '../target-check.ts';
+import { cannotTellWords } from '../../../shared/model/trim-words.ts';
 
 export interface TrimAuditOptions {
   /** Run fstrim after the delete (root; default true). */
@@ -52,6 +53,8 @@ export async function runTrimAudit(target: string, options: TrimAuditOptions = {
       withStderr(`the audit's delete failed (worker exit ${exit.code ?? exit.signal})`, exit.stderr),
       exit.code,
     );
+  // zram's mm_stat just before fstrim: what fstrim then frees is its evidence where counters are blind.
+  const beforeTrim = await readDiscardCounters(layers);
   let fstrim: TrimAuditResult['fstrim'];
   if (options.fstrim === false) fstrim = { skipped: 'not asked' };
   else if (process.getuid?.() !== 0) fstrim = { skipped: 'fstrim needs root: run the audit as root to see what a periodic TRIM reaches' };
@@ -78,14 +81,18 @@ export async function runTrimAudit(target: string, options: TrimAuditOptions = {
       : {}),
     deletedBytes: sizeBytes,
     fstrim,
-    audit: judgeAudit(layers, before, after),
+    audit: judgeAudit(layers, before, after, 'bytes' in fstrim ? fstrim.bytes : null, beforeTrim),
   };
 }
 
 /** The audit in lines, for the CLI: each layer's discards beside what its tables say. */
 export function trimAuditText(r: TrimAuditResult): string {
   const rows = r.audit.layers.map((l) => {
-    const seen = l.discards === null ? 'unknown (no counters)' : `${l.discards} discards, ${((l.bytes ?? 0) / 2 ** 20).toFixed(1)} MiB`;
+    const seen = l.uncounted
+      ? `cannot tell on this driver (${l.uncounted})`
+      : l.discards === null
+        ? 'unknown (no counters)'
+        : `${l.discards} discards, ${((l.bytes ?? 0) / 2 ** 20).toFixed(1)} MiB`;
     const tables = [
       `discard_max_bytes ${l.discardMaxBytes ?? 'unknown'}`,
       ...(l.kind === 'dm-crypt' ? [`allow_discards ${l.allowDiscards === null ? 'unknown' : l.allowDiscards ? 'yes' : 'no'}`] : []),
@@ -99,9 +106,10 @@ export function trimAuditText(r: TrimAuditResult): string {
   const refused = r.audit.layers.find((l) => r.audit.refusedBy?.startsWith(`${l.kind} ${l.name}`));
   const why = refused?.kind === 'dm-crypt' && refused.allowDiscards === false ? 'no allow_discards in its table' : 'discard_max_bytes 0';
   const stops = r.audit.refusedBy ? `; TRIM stops at ${r.audit.refusedBy}, which takes no discards (${why})` : '';
+  const blind = r.audit.cannotTell ? cannotTellWords(r.audit.cannotTell) : null;
   const verdict = r.audit.deepestReached
-    ? `TRIM seen reaching ${r.audit.deepestReached} on ${r.at.slice(0, 10)}${r.audit.stoppedAt ? `; it stopped below ${r.audit.stoppedAt}` : ''}${stops}`
-    : `no layer saw a discard${stops}`;
+    ? `TRIM seen reaching ${r.audit.deepestReached} on ${r.at.slice(0, 10)}${r.audit.stoppedAt ? `; it stopped below ${r.audit.stoppedAt}` : ''}${stops}${blind ? `; below it, ${blind}` : ''}`
+    : (blind ?? `no layer saw a discard${stops}`);
   return [
     `TRIM audit of ${r.target} (online discard: ${r.onlineDiscard ?? 'unknown'}${r.onlineDiscardNote ? `: ${r.onlineDiscardNote}` : ''}); deleted ${(r.deletedBytes / 2 ** 20).toFixed(0)} MiB, then ${trim}`,
     ...rows,
