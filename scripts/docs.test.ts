@@ -3,7 +3,7 @@
 // orchestrator names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NODE_LAYERS, SHARED_LAYERS } from '../eslint-rules/layers.js';
 import { TEST_IDS } from '../electron/shared/model/catalog.ts';
@@ -117,11 +117,32 @@ test('the terminal-text modules live in the CLI (electron/cli/), as the README s
   assert.ok(readme.includes('`electron/cli/` is the command (and all terminal text)'));
 });
 
-test('the renderer makes its number and date formatters once (docs/app.md): no toLocaleString call', async () => {
-  const { readdirSync } = await import('node:fs');
-  const files = (readdirSync(`${ROOT}renderer/src`, { recursive: true }) as string[]).filter(
-    (f) => /\.tsx?$/.test(f) && !f.includes('.test.'),
+/** The TypeScript sources under dir, tests left out; symlinks not followed (the sysfs fixtures loop). */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(`${ROOT}${dir}`, { withFileTypes: true }).flatMap((e) => {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory()) return e.name === 'fixtures' ? [] : sourceFiles(path);
+    return e.isFile() && /\.tsx?$/.test(e.name) && !e.name.includes('.test.') ? [path] : [];
+  });
+}
+
+test("the page's code makes its number and date formatters once (docs/app.md): no toLocaleString call in renderer/src or electron/shared", () => {
+  const calls = [...sourceFiles('renderer/src'), ...sourceFiles('electron/shared')].filter((f) =>
+    /\.toLocale(String|DateString|TimeString)\(/.test(read(f)),
   );
-  const calls = files.filter((f) => /\.toLocale(String|DateString|TimeString)\(/.test(read(`renderer/src/${f}`)));
-  assert.deepEqual(calls, [], 'each builds an Intl formatter per call in Chromium: use formatNumber, formatCount or formatDate');
+  assert.deepEqual(
+    calls,
+    [],
+    'each builds an Intl formatter per call in Chromium: use formatNumber, formatCount, groupedFormat or formatDate',
+  );
+});
+
+test('no rate or size is printed by hand ("(x / 1e6).toFixed(1) MB/s" has no thousands separator: "2345.6 MB/s"): units.ts formats them', () => {
+  const byHand = /\/ (?:1e\d+|2 \*\* \d+)\)\.toFixed\(/;
+  const found = [...sourceFiles('renderer/src'), ...sourceFiles('electron')].flatMap((f) =>
+    read(f)
+      .split('\n')
+      .flatMap((line, i) => (byHand.test(line) ? [`${f}:${i + 1}`] : [])),
+  );
+  assert.deepEqual(found, [], 'use formatThroughput, formatCount or groupedDecimals (electron/shared/analysis/units.ts)');
 });
