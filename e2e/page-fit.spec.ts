@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { PAGES as ROUTES } from '../renderer/src/view/route.ts';
 import { fleetClientFio } from '../scripts/fleet-client-fio.ts';
 import { expect, fullPageScreenshot, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
 
@@ -189,10 +190,32 @@ test('Fleet printed by the browser: every host row is in the PDF, not only those
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   for (const old of readdirSync(SCREENSHOT_DIR).filter((f) => f.startsWith('page-fit-fleet-print'))) rmSync(join(SCREENSHOT_DIR, old));
   execFileSync('pdftoppm', ['-png', '-r', '50', pdf, join(SCREENSHOT_DIR, 'page-fit-fleet-print')]);
+  expect(text.trimStart(), 'the printed page starts with its title').toMatch(/^Fleet\b/);
   const missing = FLEET_HOSTS.filter((host) => !text.includes(host));
   expect(missing, `hosts missing from the printed page:\n${text}`).toEqual([]);
   // Each row whole, its verdict too (the last column, the first to fall off a page too narrow).
   const flat = text.replace(/\s+/g, ' ');
   expect(flat.match(/on an SSD already: no upgrade needed for speed/g), flat).toHaveLength(4);
   expect(flat).toContain("on a hard disk: an SSD like the fleet's would give ×4.9 sequential and ×5.4 random reads");
+});
+
+test("every page printed by the browser's own Print keeps its title; the Report route prints the report alone", async ({ page, app }) => {
+  await page.goto(`${app.url}#/`);
+  await page.emulateMedia({ media: 'print' });
+  const untitled: string[] = [];
+  for (const { id, title } of ROUTES) {
+    await page.evaluate(`window.location.hash = '#/${id}'`);
+    const heading = page.locator('main h1').first();
+    await expect(heading).toHaveText(title);
+    if (id === 'report') {
+      // The report's own first page is its title: the app's header (and its Back link) would print above it.
+      await expect(page.locator('main .page-header')).toBeHidden();
+      continue;
+    }
+    if (!(await heading.isVisible())) untitled.push(`${title} (#/${id})`);
+    // The header's buttons are for the screen: paper cannot press them.
+    const actions = page.locator('main .page-header .actions');
+    if ((await actions.count()) > 0) await expect(actions).toBeHidden();
+  }
+  expect(untitled, 'pages printed without their title').toEqual([]);
 });
