@@ -40,7 +40,7 @@ const pastTheEdge = (page: Page) =>
  * 4 px gap), and table words or figures broken over lines. Measured on the text itself (a Range
  * over each cell's contents), not on the cells' boxes: a cell's text can spill past its box.
  */
-const tableTextProblems = (page: Page) =>
+const tableTextProblems = (page: Page, within = 'main') =>
   page.evaluate(`(() => {
     const MIN_GAP = 4;
     const problems = [];
@@ -59,7 +59,7 @@ const tableTextProblems = (page: Page) =>
     // A closed <details>' content still answers getClientRects: it is not on the screen.
     const visible = (e) =>
       e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('details:not([open]) > :not(summary)');
-    for (const row of document.querySelectorAll('main tr')) {
+    for (const row of document.querySelectorAll('${within} tr')) {
       if (!visible(row)) continue;
       const boxes = [...row.children]
         .filter(visible)
@@ -218,4 +218,31 @@ test("every page printed by the browser's own Print keeps its title; the Report 
     if ((await actions.count()) > 0) await expect(actions).toBeHidden();
   }
   expect(untitled, 'pages printed without their title').toEqual([]);
+});
+
+test('Compare at 390 px: every chart\'s "Figures as a table", opened, fits the window and no text in it touches or breaks', async ({
+  page,
+  app,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${app.url}#/compare`);
+  for (const name of ['Laptop hard disk', 'Intel 320 SSD, ThinkPad', 'Intel 320 SSD + dm-crypt'])
+    await page.getByRole('checkbox', { name: new RegExp(`^${name.replace(/[+]/g, '\\+')}`) }).check();
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+  const figures = page.locator('details.chart-figures');
+  expect(await figures.count()).toBeGreaterThan(0);
+  for (const details of await figures.all()) await details.evaluate((d) => d.setAttribute('open', ''));
+  const failures: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const scrolling = (await page.evaluate(`[...document.querySelectorAll('details.chart-figures .table-scroll')]
+      .filter((box) => box.scrollWidth > box.clientWidth + 1)
+      .map((box) => box.closest('section').getAttribute('data-chart-id') + ': ' + (box.scrollWidth - box.clientWidth) + ' px')`)) as string[];
+    for (const box of scrolling) failures.push(`${scheme}: a chart's figures scroll sideways (${box})`);
+    const { extra, where } = await pastTheEdge(page);
+    if (extra > 0) failures.push(`${scheme}: the page is ${extra} px wider than the window (${where.join(', ')})`);
+    for (const line of await tableTextProblems(page, 'details.chart-figures')) failures.push(`${scheme}: ${line}`);
+    await fullPageScreenshot(page, join(SCREENSHOT_DIR, `page-fit-compare-figures-390-${scheme}.png`));
+  }
+  expect([...new Set(failures)], [...new Set(failures)].join('\n')).toEqual([]);
 });
