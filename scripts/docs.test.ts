@@ -146,3 +146,13 @@ test('no rate or size is printed by hand ("(x / 1e6).toFixed(1) MB/s" has no tho
   );
   assert.deepEqual(found, [], 'use formatThroughput, formatCount or groupedDecimals (electron/shared/analysis/units.ts)');
 });
+
+test("docs/cli.md names every preset of catalog/presets.ts, and the sweep's count of block sizes", async () => {
+  const { PRESETS, SWEEP_BLOCK_SIZES } = await import('../electron/shared/catalog/presets.ts');
+  const { formatBytes } = await import('../electron/shared/analysis/units.ts');
+  const cli = flat(read('docs/cli.md'));
+  const unnamed = Object.keys(PRESETS).filter((name) => !cli.includes(`\`${name}\``));
+  assert.deepEqual(unnamed, [], 'presets docs/cli.md does not name');
+  const sweep = `${formatBytes(SWEEP_BLOCK_SIZES[0]!)}, ${formatBytes(SWEEP_BLOCK_SIZES[1]!)} … ${formatBytes(SWEEP_BLOCK_SIZES.at(-1)!)} (${SWEEP_BLOCK_SIZES.length} powers of two)`;
+  assert.ok(cli.includes(sweep), `docs/cli.md's sweep row should say: ${sweep}`);
+});
