@@ -156,3 +156,19 @@ test("docs/cli.md names every preset of catalog/presets.ts, and the sweep's coun
   const sweep = `${formatBytes(SWEEP_BLOCK_SIZES[0]!)}, ${formatBytes(SWEEP_BLOCK_SIZES[1]!)} … ${formatBytes(SWEEP_BLOCK_SIZES.at(-1)!)} (${SWEEP_BLOCK_SIZES.length} powers of two)`;
   assert.ok(cli.includes(sweep), `docs/cli.md's sweep row should say: ${sweep}`);
 });
+
+test('docs/benchmarks.md lists every bench: and soak: script of package.json, and names no script that is not there', () => {
+  const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
+  const page = read('docs/benchmarks.md');
+  const listed = [...page.matchAll(/`npm run ([\w:-]+)/g)].map((m) => m[1]!);
+  assert.deepEqual(
+    scripts.filter((s) => /^(bench|soak):/.test(s) && !listed.includes(s)),
+    [],
+    'benchmarks docs/benchmarks.md does not list',
+  );
+  assert.deepEqual(
+    listed.filter((s) => !scripts.includes(s)),
+    [],
+    'npm scripts docs/benchmarks.md names that package.json lacks',
+  );
+});
