@@ -78,15 +78,41 @@ const tableTextProblems = (page: Page, within = 'main') =>
       for (const cell of row.children) {
         if (!visible(cell)) continue;
         const room = (cell.closest('.table-scroll') ?? document.querySelector('main')).clientWidth - 24;
+        // The cell's text as one string over its text nodes: React writes {bits} bit as two
+        // nodes ("256", " bit"), and a figure so split was never matched whole.
+        const nodes = [];
         const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          const text = node.textContent ?? '';
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+        // A box of its own (a line under the cell's first, a <code> that is inline-block) starts a
+        // new word: "tables" and the "not yet seen" below it are not one token.
+        const boxOf = (node) => {
+          let e = node.parentElement;
+          while (e !== cell && ['inline', 'contents'].includes(getComputedStyle(e).display)) e = e.parentElement;
+          return e;
+        };
+        const starts = [];
+        let text = '';
+        let box = null;
+        for (const node of nodes) {
+          if (box !== null && boxOf(node) !== box) text += '\\n';
+          box = boxOf(node);
+          starts.push(text.length);
+          text += node.textContent ?? '';
+        }
+        const at = (offset) => {
+          let i = nodes.length - 1;
+          while (i > 0 && starts[i] > offset) i--;
+          return [nodes[i], Math.min(offset - starts[i], (nodes[i].textContent ?? '').length)];
+        };
+        {
           for (const m of text.matchAll(/[\\d.,]+\\s(?:[kMGTP]i?B(?:\\/s)?|B|IOPS|%|s|ms|µs|bit|days?)(?!\\w)|[^\\s]+/gu)) {
             const range = document.createRange();
-            range.setStart(node, m.index);
-            range.setEnd(node, m.index + m[0].length);
+            range.setStart(...at(m.index));
+            range.setEnd(...at(m.index + m[0].length));
             const rects = [...range.getClientRects()].filter((r) => r.width > 0);
-            const tops = new Set(rects.map((r) => Math.round(r.top)));
+            // Lines, not tops: a token over two fonts (a <code> and its comma) sits a pixel apart on one line.
+            const half = Math.min(...rects.map((r) => r.height)) / 2;
+            const tops = new Set(rects.map((r) => Math.round(r.top / half)));
             const width = rects.reduce((sum, r) => sum + r.width, 0);
             if (tops.size > 1 && width <= room) problems.push('"' + m[0] + '" broken over ' + tops.size + ' lines in "' + cell.textContent + '"');
           }
