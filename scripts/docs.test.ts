@@ -172,3 +172,14 @@ test('docs/benchmarks.md lists every bench: and soak: script of package.json, an
     'npm scripts docs/benchmarks.md names that package.json lacks',
   );
 });
+
+test('every file path the README and the docs name in backticks exists (a test id: its .test.ts)', () => {
+  const pages = ['README.md', 'e2e/README.md', ...readdirSync(`${ROOT}docs`).map((f) => `docs/${f}`)];
+  const missing: string[] = [];
+  for (const page of pages) {
+    for (const [, path] of read(page).matchAll(/`((?:electron|renderer|scripts|native|e2e|docs|bin|assets)\/[\w./-]+)`/g)) {
+      if (!existsSync(`${ROOT}${path}`) && !existsSync(`${ROOT}${path}.test.ts`)) missing.push(`${page}: ${path}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
