@@ -183,3 +183,15 @@ test('every file path the README and the docs name in backticks exists (a test i
   }
   assert.deepEqual(missing, []);
 });
+
+test("docs/cli.md's tree workload figures are the shape file's (assets/workloads/linux-6.1.192.tree-shape.json)", async () => {
+  const { formatCount } = await import('../electron/shared/analysis/units.ts');
+  const shape = JSON.parse(read('assets/workloads/linux-6.1.192.tree-shape.json')) as {
+    files: number;
+    bytes: number;
+    dirs: number;
+    depths: unknown[];
+  };
+  const said = `${formatCount(shape.files)} files, ${formatCount(shape.bytes)} bytes, ${formatCount(shape.dirs)} folders, ${shape.depths.length} levels`;
+  assert.ok(flat(read('docs/cli.md')).includes(said), `docs/cli.md should say: ${said}`);
+});
