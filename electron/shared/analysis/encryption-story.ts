@@ -7,7 +7,7 @@ import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { RunRecord } from '../model/results.ts';
 import { deviceKindWord } from '../model/machine.ts';
 import { allCpuCeiling, cipherRates, forecastRun, type CipherRates, type TestForecast } from './encryption.ts';
-import { formatThroughput, groupedDecimals } from './units.ts';
+import { groupedDecimals } from './units.ts';
 
 /** The tests the story is told on, first one present wins (the seed's was sequential read). */
 const SEQUENTIAL = ['seq1m-q8t1-read', 'seq1m-q1t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-write'] as const;
@@ -202,7 +202,7 @@ function describeCipher(c: CipherCeilings, r: CipherRates, write: boolean): Stor
 /** The story as `compare` prints it: one line per column, the ceiling, then the sentences. */
 export function encryptionStoryText(story: EncryptionStory): string {
   const out = [`Encryption (${story.testWords}, dm-crypt aes-xts-plain64 512 bit):`];
-  const mb = (bps: number) => formatThroughput(bps);
+  const mb = (bps: number) => `${groupedDecimals(bps / 1e6, 1)} MB/s`;
   for (const c of story.columns) {
     const how = c.source === 'reference' ? 'published (reference)' : c.source === 'imported' ? 'imported' : 'measured';
     const measured = c.measured === null ? '— (not in this run)' : `${mb(c.measured)} ${how}${c.encrypted ? ' with dm-crypt' : ''}`;
