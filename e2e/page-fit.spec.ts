@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { PAGES as ROUTES } from '../renderer/src/view/route.ts';
 import { fleetClientFio } from '../scripts/fleet-client-fio.ts';
 import { expect, fullPageScreenshot, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
 
@@ -39,7 +40,7 @@ const pastTheEdge = (page: Page) =>
  * 4 px gap), and table words or figures broken over lines. Measured on the text itself (a Range
  * over each cell's contents), not on the cells' boxes: a cell's text can spill past its box.
  */
-const tableTextProblems = (page: Page) =>
+const tableTextProblems = (page: Page, within = 'main') =>
   page.evaluate(`(() => {
     const MIN_GAP = 4;
     const problems = [];
@@ -58,7 +59,7 @@ const tableTextProblems = (page: Page) =>
     // A closed <details>' content still answers getClientRects: it is not on the screen.
     const visible = (e) =>
       e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('details:not([open]) > :not(summary)');
-    for (const row of document.querySelectorAll('main tr')) {
+    for (const row of document.querySelectorAll('${within} tr')) {
       if (!visible(row)) continue;
       const boxes = [...row.children]
         .filter(visible)
@@ -77,15 +78,41 @@ const tableTextProblems = (page: Page) =>
       for (const cell of row.children) {
         if (!visible(cell)) continue;
         const room = (cell.closest('.table-scroll') ?? document.querySelector('main')).clientWidth - 24;
+        // The cell's text as one string over its text nodes: React writes {bits} bit as two
+        // nodes ("256", " bit"), and a figure so split was never matched whole.
+        const nodes = [];
         const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          const text = node.textContent ?? '';
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+        // A box of its own (a line under the cell's first, a <code> that is inline-block) starts a
+        // new word: "tables" and the "not yet seen" below it are not one token.
+        const boxOf = (node) => {
+          let e = node.parentElement;
+          while (e !== cell && ['inline', 'contents'].includes(getComputedStyle(e).display)) e = e.parentElement;
+          return e;
+        };
+        const starts = [];
+        let text = '';
+        let box = null;
+        for (const node of nodes) {
+          if (box !== null && boxOf(node) !== box) text += '\\n';
+          box = boxOf(node);
+          starts.push(text.length);
+          text += node.textContent ?? '';
+        }
+        const at = (offset) => {
+          let i = nodes.length - 1;
+          while (i > 0 && starts[i] > offset) i--;
+          return [nodes[i], Math.min(offset - starts[i], (nodes[i].textContent ?? '').length)];
+        };
+        {
           for (const m of text.matchAll(/[\\d.,]+\\s(?:[kMGTP]i?B(?:\\/s)?|B|IOPS|%|s|ms|µs|bit|days?)(?!\\w)|[^\\s]+/gu)) {
             const range = document.createRange();
-            range.setStart(node, m.index);
-            range.setEnd(node, m.index + m[0].length);
+            range.setStart(...at(m.index));
+            range.setEnd(...at(m.index + m[0].length));
             const rects = [...range.getClientRects()].filter((r) => r.width > 0);
-            const tops = new Set(rects.map((r) => Math.round(r.top)));
+            // Lines, not tops: a token over two fonts (a <code> and its comma) sits a pixel apart on one line.
+            const half = Math.min(...rects.map((r) => r.height)) / 2;
+            const tops = new Set(rects.map((r) => Math.round(r.top / half)));
             const width = rects.reduce((sum, r) => sum + r.width, 0);
             if (tops.size > 1 && width <= room) problems.push('"' + m[0] + '" broken over ' + tops.size + ' lines in "' + cell.textContent + '"');
           }
@@ -189,10 +216,59 @@ test('Fleet printed by the browser: every host row is in the PDF, not only those
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   for (const old of readdirSync(SCREENSHOT_DIR).filter((f) => f.startsWith('page-fit-fleet-print'))) rmSync(join(SCREENSHOT_DIR, old));
   execFileSync('pdftoppm', ['-png', '-r', '50', pdf, join(SCREENSHOT_DIR, 'page-fit-fleet-print')]);
+  expect(text.trimStart(), 'the printed page starts with its title').toMatch(/^Fleet\b/);
   const missing = FLEET_HOSTS.filter((host) => !text.includes(host));
   expect(missing, `hosts missing from the printed page:\n${text}`).toEqual([]);
   // Each row whole, its verdict too (the last column, the first to fall off a page too narrow).
   const flat = text.replace(/\s+/g, ' ');
   expect(flat.match(/on an SSD already: no upgrade needed for speed/g), flat).toHaveLength(4);
   expect(flat).toContain("on a hard disk: an SSD like the fleet's would give ×4.9 sequential and ×5.4 random reads");
+});
+
+test("every page printed by the browser's own Print keeps its title; the Report route prints the report alone", async ({ page, app }) => {
+  await page.goto(`${app.url}#/`);
+  await page.emulateMedia({ media: 'print' });
+  const untitled: string[] = [];
+  for (const { id, title } of ROUTES) {
+    await page.evaluate(`window.location.hash = '#/${id}'`);
+    const heading = page.locator('main h1').first();
+    await expect(heading).toHaveText(title);
+    if (id === 'report') {
+      // The report's own first page is its title: the app's header (and its Back link) would print above it.
+      await expect(page.locator('main .page-header')).toBeHidden();
+      continue;
+    }
+    if (!(await heading.isVisible())) untitled.push(`${title} (#/${id})`);
+    // The header's buttons are for the screen: paper cannot press them.
+    const actions = page.locator('main .page-header .actions');
+    if ((await actions.count()) > 0) await expect(actions).toBeHidden();
+  }
+  expect(untitled, 'pages printed without their title').toEqual([]);
+});
+
+test('Compare at 390 px: every chart\'s "Figures as a table", opened, fits the window and no text in it touches or breaks', async ({
+  page,
+  app,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${app.url}#/compare`);
+  for (const name of ['Laptop hard disk', 'Intel 320 SSD, ThinkPad', 'Intel 320 SSD + dm-crypt'])
+    await page.getByRole('checkbox', { name: new RegExp(`^${name.replace(/[+]/g, '\\+')}`) }).check();
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+  const figures = page.locator('details.chart-figures');
+  expect(await figures.count()).toBeGreaterThan(0);
+  for (const details of await figures.all()) await details.evaluate((d) => d.setAttribute('open', ''));
+  const failures: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const scrolling = (await page.evaluate(`[...document.querySelectorAll('details.chart-figures .table-scroll')]
+      .filter((box) => box.scrollWidth > box.clientWidth + 1)
+      .map((box) => box.closest('section').getAttribute('data-chart-id') + ': ' + (box.scrollWidth - box.clientWidth) + ' px')`)) as string[];
+    for (const box of scrolling) failures.push(`${scheme}: a chart's figures scroll sideways (${box})`);
+    const { extra, where } = await pastTheEdge(page);
+    if (extra > 0) failures.push(`${scheme}: the page is ${extra} px wider than the window (${where.join(', ')})`);
+    for (const line of await tableTextProblems(page, 'details.chart-figures')) failures.push(`${scheme}: ${line}`);
+    await fullPageScreenshot(page, join(SCREENSHOT_DIR, `page-fit-compare-figures-390-${scheme}.png`));
+  }
+  expect([...new Set(failures)], [...new Set(failures)].join('\n')).toEqual([]);
 });

@@ -3,7 +3,7 @@
 // orchestrator names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NODE_LAYERS, SHARED_LAYERS } from '../eslint-rules/layers.js';
 import { TEST_IDS } from '../electron/shared/model/catalog.ts';
@@ -117,11 +117,81 @@ test('the terminal-text modules live in the CLI (electron/cli/), as the README s
   assert.ok(readme.includes('`electron/cli/` is the command (and all terminal text)'));
 });
 
-test('the renderer makes its number and date formatters once (docs/app.md): no toLocaleString call', async () => {
-  const { readdirSync } = await import('node:fs');
-  const files = (readdirSync(`${ROOT}renderer/src`, { recursive: true }) as string[]).filter(
-    (f) => /\.tsx?$/.test(f) && !f.includes('.test.'),
+/** The TypeScript sources under dir, tests left out; symlinks not followed (the sysfs fixtures loop). */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(`${ROOT}${dir}`, { withFileTypes: true }).flatMap((e) => {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory()) return e.name === 'fixtures' ? [] : sourceFiles(path);
+    return e.isFile() && /\.tsx?$/.test(e.name) && !e.name.includes('.test.') ? [path] : [];
+  });
+}
+
+test("the page's code makes its number and date formatters once (docs/app.md): no toLocaleString call in renderer/src or electron/shared", () => {
+  const calls = [...sourceFiles('renderer/src'), ...sourceFiles('electron/shared')].filter((f) =>
+    /\.toLocale(String|DateString|TimeString)\(/.test(read(f)),
   );
-  const calls = files.filter((f) => /\.toLocale(String|DateString|TimeString)\(/.test(read(`renderer/src/${f}`)));
-  assert.deepEqual(calls, [], 'each builds an Intl formatter per call in Chromium: use formatNumber, formatCount or formatDate');
+  assert.deepEqual(
+    calls,
+    [],
+    'each builds an Intl formatter per call in Chromium: use formatNumber, formatCount, groupedFormat or formatDate',
+  );
+});
+
+test('no rate or size is printed by hand ("(x / 1e6).toFixed(1) MB/s" has no thousands separator: "2345.6 MB/s"): units.ts formats them', () => {
+  const byHand = /\/ (?:1e\d+|2 \*\* \d+)\)\.toFixed\(/;
+  const found = [...sourceFiles('renderer/src'), ...sourceFiles('electron')].flatMap((f) =>
+    read(f)
+      .split('\n')
+      .flatMap((line, i) => (byHand.test(line) ? [`${f}:${i + 1}`] : [])),
+  );
+  assert.deepEqual(found, [], 'use formatThroughput, formatCount or groupedDecimals (electron/shared/analysis/units.ts)');
+});
+
+test("docs/cli.md names every preset of catalog/presets.ts, and the sweep's count of block sizes", async () => {
+  const { PRESETS, SWEEP_BLOCK_SIZES } = await import('../electron/shared/catalog/presets.ts');
+  const { formatBytes } = await import('../electron/shared/analysis/units.ts');
+  const cli = flat(read('docs/cli.md'));
+  const unnamed = Object.keys(PRESETS).filter((name) => !cli.includes(`\`${name}\``));
+  assert.deepEqual(unnamed, [], 'presets docs/cli.md does not name');
+  const sweep = `${formatBytes(SWEEP_BLOCK_SIZES[0]!)}, ${formatBytes(SWEEP_BLOCK_SIZES[1]!)} … ${formatBytes(SWEEP_BLOCK_SIZES.at(-1)!)} (${SWEEP_BLOCK_SIZES.length} powers of two)`;
+  assert.ok(cli.includes(sweep), `docs/cli.md's sweep row should say: ${sweep}`);
+});
+
+test('docs/benchmarks.md lists every bench: and soak: script of package.json, and names no script that is not there', () => {
+  const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
+  const page = read('docs/benchmarks.md');
+  const listed = [...page.matchAll(/`npm run ([\w:-]+)/g)].map((m) => m[1]!);
+  assert.deepEqual(
+    scripts.filter((s) => /^(bench|soak):/.test(s) && !listed.includes(s)),
+    [],
+    'benchmarks docs/benchmarks.md does not list',
+  );
+  assert.deepEqual(
+    listed.filter((s) => !scripts.includes(s)),
+    [],
+    'npm scripts docs/benchmarks.md names that package.json lacks',
+  );
+});
+
+test('every file path the README and the docs name in backticks exists (a test id: its .test.ts)', () => {
+  const pages = ['README.md', 'e2e/README.md', ...readdirSync(`${ROOT}docs`).map((f) => `docs/${f}`)];
+  const missing: string[] = [];
+  for (const page of pages) {
+    for (const [, path] of read(page).matchAll(/`((?:electron|renderer|scripts|native|e2e|docs|bin|assets)\/[\w./-]+)`/g)) {
+      if (!existsSync(`${ROOT}${path}`) && !existsSync(`${ROOT}${path}.test.ts`)) missing.push(`${page}: ${path}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
+test("docs/cli.md's tree workload figures are the shape file's (assets/workloads/linux-6.1.192.tree-shape.json)", async () => {
+  const { formatCount } = await import('../electron/shared/analysis/units.ts');
+  const shape = JSON.parse(read('assets/workloads/linux-6.1.192.tree-shape.json')) as {
+    files: number;
+    bytes: number;
+    dirs: number;
+    depths: unknown[];
+  };
+  const said = `${formatCount(shape.files)} files, ${formatCount(shape.bytes)} bytes, ${formatCount(shape.dirs)} folders, ${shape.depths.length} levels`;
+  assert.ok(flat(read('docs/cli.md')).includes(said), `docs/cli.md should say: ${said}`);
 });

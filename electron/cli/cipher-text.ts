@@ -3,6 +3,7 @@
 import type { CipherCeilings } from '../shared/model/cipher-types.ts';
 import { cipherFigureText, cipherMeasurementText } from '../shared/analysis/encryption.ts';
 import { counted } from '../shared/model/display.ts';
+import { formatCount } from '../shared/analysis/units.ts';
 
 export function formatCipherCeilings(c: CipherCeilings): string {
   const out: string[] = [];
@@ -22,7 +23,7 @@ export function formatCipherCeilings(c: CipherCeilings): string {
         const f = c.figures.find((x) => x.cipher === k.cipher && x.keyBits === k.keyBits && x.sectorBytes === s && x.threads === t);
         return f ? cipherFigureText(f) : '—';
       });
-      rows.push([k.cipher, `${k.keyBits} bit`, `${s} B`, ...cells]);
+      rows.push([k.cipher, `${k.keyBits} bit`, `${formatCount(s)} B`, ...cells]);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

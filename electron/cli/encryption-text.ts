@@ -1,6 +1,6 @@
 // The encryption report as text, for `diskdelta encryption`: measured figures and forecasts
 // in separate, labelled columns — a forecast is never printed in a measurement's place.
-import { formatNumber } from '../shared/analysis/units.ts';
+import { formatCount, formatNumber } from '../shared/analysis/units.ts';
 import { FORECAST_ACCURACY_SENTENCE } from '../shared/analysis/encryption.ts';
 import type { EncryptionReport } from '../node/crypto/encryption-run.ts';
 
@@ -13,7 +13,7 @@ export function formatEncryptionReport(r: EncryptionReport): string {
   out.push(
     `Mode: ${r.mode === 'throwaway' ? 'throwaway plain mapping over a DiskDelta test file (removed)' : 'existing dm-crypt mapping and the device beneath, read-only; writes only through a DiskDelta test file on its filesystem'}`,
   );
-  out.push(`dm-crypt: ${s.cipher}, ${s.keyBits}-bit key, ${s.sectorBytes} B sectors, flags: ${s.flags.join(' ') || 'none'}`);
+  out.push(`dm-crypt: ${s.cipher}, ${s.keyBits}-bit key, ${formatCount(s.sectorBytes)} B sectors, flags: ${s.flags.join(' ') || 'none'}`);
   if (r.rates) {
     const tag = r.rates.source === 'kernel' ? '' : ' — user-space estimate';
     out.push(

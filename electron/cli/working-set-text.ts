@@ -5,14 +5,14 @@
 // of its own that could pass for one of ours.
 import type { RunRecord } from '../shared/model/results.ts';
 import { formatDiskSize, summaryOfResult, VERDICT_DAYS, workingSetVerdict, WORKING_SET_TEST } from '../shared/analysis/working-set.ts';
-import { terminalField } from '../shared/model/display.ts';
+import { counted, terminalField } from '../shared/model/display.ts';
 
 export function workingSetText(record: RunRecord, ssdBytes?: number): string {
   const result = record.results.find((r) => r.test === WORKING_SET_TEST);
   const summary = result ? summaryOfResult(result) : null;
   if (!result || !summary) return `${terminalField(record.target.path)}: no working-set result\n`;
   const lines = [`Working set of ${terminalField(record.target.path)}${record.id ? ` (run #${record.id})` : ''}`];
-  lines.push(`  ${summary.files.toLocaleString('en')} files, ${formatDiskSize(summary.totalBytes)} allocated`);
+  lines.push(`  ${counted(summary.files, 'file')}, ${formatDiskSize(summary.totalBytes)} allocated`);
   lines.push('', `  ${'within'.padEnd(10)} ${'read or written'.padStart(16)} ${'written'.padStart(12)}`);
   for (const w of summary.windows)
     lines.push(

@@ -27,6 +27,7 @@ import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { confirm, writeOut, writeErr } from '../terminal.ts';
 import { sayFailure } from '../failure-out.ts';
 import { warningLines } from '../warning-lines.ts';
+import { formatCount } from '../../shared/analysis/units.ts';
 
 /** The command's --help over a table of run settings (the real one, or a throwaway one in tests). */
 export function runHelp(settings: readonly RunSettingDef[] = RUN_SETTINGS): string {
@@ -264,7 +265,7 @@ export function formatRecord(record: RunRecord): string {
         : `\n${counted(s.runs ?? 0, 'run')} × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
     (rates.length === 0
       ? ''
-      : ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? 'not reported'}`) +
+      : ` ${formatCount((s.sizeBytes ?? 0) / 2 ** 20)} MiB, I/O engine ${record.engine.ioEngine ?? 'not reported'}`) +
     (s.sustainedSpanBytes === undefined ? '' : `\n${sustainedSettingsText(s)}`) +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';

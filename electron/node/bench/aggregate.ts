@@ -4,6 +4,7 @@ import type { RunMeasurement, Sample, Statistic, TestResult, Warning } from '../
 import { rateParams } from './worker-argv.ts';
 import { coefficientOfVariation, combineLatency, median, medianInterval, TRUST } from '../../shared/analysis/statistics.ts';
 import type { WorkerResult } from './worker-protocol.ts';
+import { formatCount } from '../../shared/analysis/units.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
@@ -115,12 +116,12 @@ function resolve(runs: RunMeasurement[], ciRelative: number | null): string | nu
   const totalSec = runs.reduce((a, r) => a + r.elapsedNs, 0) / 1e9;
   if (runs.length >= 3 && ciRelative !== null) {
     if (totalIos < TRUST.minTotalIos || totalSec < TRUST.minWindowSec) {
-      return `too little was measured to trust this figure (${totalIos} I/Os in ${totalSec.toFixed(2)} s over ${runs.length} runs; want ≥ ${TRUST.minTotalIos} I/Os and ≥ ${TRUST.minWindowSec} s): give each test more time (most seconds per test)`;
+      return `too little was measured to trust this figure (${formatCount(totalIos)} I/Os in ${totalSec.toFixed(2)} s over ${runs.length} runs; want ≥ ${formatCount(TRUST.minTotalIos)} I/Os and ≥ ${TRUST.minWindowSec} s): give each test more time (most seconds per test)`;
     }
     return null;
   }
   const fewest = Math.min(...runs.map((r) => r.ios));
   const shortest = Math.min(...runs.map((r) => r.elapsedNs)) / 1e9;
   if (fewest >= TRUST.minIos && shortest >= TRUST.minWindowSec) return null;
-  return `too little was measured to trust this figure (${fewest} I/Os in ${shortest.toFixed(2)} s; want ≥ ${TRUST.minIos} I/Os and ≥ ${TRUST.minWindowSec} s per run, or 3 runs or more): measure each run for longer (seconds per test), or with more runs`;
+  return `too little was measured to trust this figure (${formatCount(fewest)} I/Os in ${shortest.toFixed(2)} s; want ≥ ${formatCount(TRUST.minIos)} I/Os and ≥ ${TRUST.minWindowSec} s per run, or 3 runs or more): measure each run for longer (seconds per test), or with more runs`;
 }

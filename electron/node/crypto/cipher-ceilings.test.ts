@@ -149,7 +149,9 @@ test('rounds: each figure the median of its windows with its interval; wide wind
   assert.equal(busy.figures[0]!.noisy, true);
   assert.equal(busy.figures[1]!.slowerThanOneThread, true);
   assert.ok(busy.warnings.some((w) => /^noisy: 2 of 2 figures/.test(w)));
-  assert.ok(busy.warnings.some((w) => /^slower-than-one-thread: aes-xts-plain64 512 bit, 65536 B sectors ran slower on 2 threads/.test(w)));
+  assert.ok(
+    busy.warnings.some((w) => /^slower-than-one-thread: aes-xts-plain64 512 bit, 65,536 B sectors ran slower on 2 threads/.test(w)),
+  );
   assert.match(formatCipherCeilings(busy), /\[noisy, slower than 1 thread\]/);
   // Combining again (before and after a mapping) judges the pooled windows afresh, once.
   const again = combineRounds([busy, quiet]);

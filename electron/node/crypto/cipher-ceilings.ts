@@ -29,6 +29,7 @@ import {
   type CipherUnavailable,
 } from '../../shared/model/cipher-types.ts';
 import { appendTail, withStderr } from '../../shared/model/stderr-tail.ts';
+import { formatCount } from '../../shared/analysis/units.ts';
 
 const line = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), verb: z.literal('ciphers'), backend: z.enum(['af_alg', 'openssl']), cpus: z.number() }).loose(),
@@ -210,7 +211,7 @@ export function combineRounds(measurements: CipherCeilings[]): CipherCeilings {
   }
   for (const f of flagged.filter((x) => x.slowerThanOneThread)) {
     warnings.push(
-      `slower-than-one-thread: ${f.cipher} ${f.keyBits} bit, ${f.sectorBytes} B sectors ran slower on ${f.threads} threads than on one: other work took the CPUs; forecasts use one thread's figure where it is higher`,
+      `slower-than-one-thread: ${f.cipher} ${f.keyBits} bit, ${formatCount(f.sectorBytes)} B sectors ran slower on ${f.threads} threads than on one: other work took the CPUs; forecasts use one thread's figure where it is higher`,
     );
   }
   return { ...first, figures: flagged, warnings, rounds: measurements.reduce((n, m) => n + (m.rounds ?? 1), 0) };

@@ -41,6 +41,7 @@ import {
   type DmCryptFlag,
   type Throwaway,
 } from './throwaway.ts';
+import { formatCount } from '../../shared/analysis/units.ts';
 
 export interface EncryptionSpec {
   /** A folder on the disk to assess. */
@@ -272,7 +273,7 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
       encrypted = await bench(
         t.mapping,
         'encrypted',
-        `dm-crypt ${setup.cipher} ${setup.keyBits} bit, ${setup.sectorBytes} B sectors${setup.flags.length ? `, ${setup.flags.join(' ')}` : ''}${held ? ', read-only (made by the helper)' : ''}`,
+        `dm-crypt ${setup.cipher} ${setup.keyBits} bit, ${formatCount(setup.sectorBytes)} B sectors${setup.flags.length ? `, ${setup.flags.join(' ')}` : ''}${held ? ', read-only (made by the helper)' : ''}`,
         tests,
         held?.socket,
       );

@@ -3,6 +3,7 @@
 // reading of a tool's units shows itself (KDiskMark's "MB/s" is fio's KiB/s ÷ 1000, not
 // 10^6 bytes/s; fio reads bs=4KiB as 4000 bytes), so every importer checks it.
 import type { TestResult, Warning } from '../../shared/model/results.ts';
+import { formatCount, formatNumber, groupedDecimals } from '../../shared/analysis/units.ts';
 
 export interface RateAndIops {
   bytesPerSec: number;
@@ -34,8 +35,8 @@ export function rateIopsWarning(tool: string, c: RateAndIops): Warning | null {
   return {
     code: 'rate-iops-mismatch',
     message:
-      `${tool} gives ${(c.bytesPerSec / 1e6).toFixed(3)} MB/s but its IOPS × block size (${c.iops} × ${c.blockSize} B) ` +
-      `is ${(fromIops / 1e6).toFixed(3)} MB/s (${percent} %), more than rounding explains: one of the two is not what it ` +
+      `${tool} gives ${groupedDecimals(c.bytesPerSec / 1e6, 3)} MB/s but its IOPS × block size (${formatNumber(c.iops)} × ${formatCount(c.blockSize)} B) ` +
+      `is ${groupedDecimals(fromIops / 1e6, 3)} MB/s (${percent} %), more than rounding explains: one of the two is not what it ` +
       'says. The rate is kept as the file states it.',
   };
 }

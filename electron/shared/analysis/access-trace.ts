@@ -10,6 +10,7 @@
 // Pure: the renderer bundles the reading-back half (curveOfResult).
 import type { Figure, TestResult } from '../model/results.ts';
 import { lruCurve, LruCurveBuilder, type Access, type LruCurve } from './lru-curve.ts';
+import { formatCount } from './units.ts';
 
 export const ACCESS_CURVE_TEST = 'access-curve';
 
@@ -255,7 +256,7 @@ export function curveVerdict(kept: KeptCurve, size: (bytes: number) => string): 
   const pct = (r: number) => `${(r * 100).toFixed(r >= 0.995 || r < 0.01 ? 1 : 0)} %`;
   const enough = curve.points.find((p) => p.hitRatio >= 0.95);
   const best = curve.points.at(-1);
-  const head = `In these ${span(kept.recordedSeconds)} you read or wrote ${size(kept.distinctBytes)} of distinct files (${size(kept.accessedBytes)} in all, ${kept.touches.toLocaleString('en')} touches)`;
+  const head = `In these ${span(kept.recordedSeconds)} you read or wrote ${size(kept.distinctBytes)} of distinct files (${size(kept.accessedBytes)} in all, ${formatCount(kept.touches)} touches)`;
   // The largest size told holds every distinct byte: what it misses are first touches, which miss at any size.
   const served = enough
     ? `a ${size(enough.cacheBytes)} cache would have served ${pct(enough.hitRatio)} of those bytes`
@@ -266,7 +267,7 @@ export function curveVerdict(kept: KeptCurve, size: (bytes: number) => string): 
     kept.unsized === 1
       ? ' 1 touch kept without a size is not counted.'
       : kept.unsized > 1
-        ? ` ${kept.unsized.toLocaleString('en')} touches kept without a size are not counted.`
+        ? ` ${formatCount(kept.unsized)} touches kept without a size are not counted.`
         : '';
   return `${head}; ${served}.${unsized}`;
 }

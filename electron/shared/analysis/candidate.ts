@@ -15,6 +15,7 @@ import type { RunRecord, TestParams, TestResult } from '../model/results.ts';
 import { runEncrypted, runKind } from '../model/run-kind.ts';
 import type { RunSource } from '../model/figure-terms.ts';
 import { forecastTest, type CipherRates } from './encryption.ts';
+import { formatCount } from './units.ts';
 
 /** Share of a link's ceiling that transfers reach (see THE LINK MODEL). */
 export const LINK_EFFICIENCY = 0.93;
@@ -205,7 +206,7 @@ export interface CappedCandidate {
   notes: string[];
 }
 
-const mbText = (bps: number) => `${Math.round(bps / 1e6).toLocaleString('en')} MB/s`;
+const mbText = (bps: number) => `${formatCount(Math.round(bps / 1e6))} MB/s`;
 
 /** The link that applies to this candidate, or null with the reason in notes. */
 function applicableLink(c: Candidate, link: MachineLink | null, notes: string[]): number | null {

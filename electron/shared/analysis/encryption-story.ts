@@ -7,6 +7,7 @@ import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { RunRecord } from '../model/results.ts';
 import { deviceKindWord } from '../model/machine.ts';
 import { allCpuCeiling, cipherRates, FORECAST_ACCURACY_SENTENCE, forecastRun, type CipherRates, type TestForecast } from './encryption.ts';
+import { groupedDecimals } from './units.ts';
 
 /** The tests the story can be told on, in the order a tie is broken (the seed's was sequential read). */
 const SEQUENTIAL = ['seq1m-q8t1-read', 'seq1m-q1t1-read', 'seq1m-q8t1-write', 'seq1m-q1t1-write'] as const;
@@ -95,7 +96,7 @@ const possessive = (w: string) => (w === 'HDD' ? "the hard disk's" : `the ${w}'s
 /** "71.5 MB/s"; all in GB/s when one reaches it and none is under half of one (so "0.78 GB/s", never "0.04 GB/s"). */
 function rates(values: number[]): string[] {
   const gb = values.some((v) => v >= 1e9) && values.every((v) => v >= 0.5e9);
-  return values.map((v) => (gb || v >= 1e9 ? `${(v / 1e9).toFixed(2)} GB/s` : `${(v / 1e6).toFixed(1)} MB/s`));
+  return values.map((v) => (gb || v >= 1e9 ? `${groupedDecimals(v / 1e9, 2)} GB/s` : `${groupedDecimals(v / 1e6, 1)} MB/s`));
 }
 
 /** "noisy, machine-busy": the codes of a measurement's trust warnings, each once. */
@@ -234,7 +235,7 @@ function describeCipher(c: CipherCeilings, r: CipherRates, write: boolean): Stor
 /** The story as `compare` prints it: one line per column, the ceiling, then the sentences. */
 export function encryptionStoryText(story: EncryptionStory): string {
   const out = [`Encryption (${story.testWords}, dm-crypt aes-xts-plain64 512 bit):`];
-  const mb = (bps: number) => `${(bps / 1e6).toFixed(1)} MB/s`;
+  const mb = (bps: number) => `${groupedDecimals(bps / 1e6, 1)} MB/s`;
   for (const c of story.columns) {
     const how = c.source === 'reference' ? 'published (reference)' : c.source === 'imported' ? 'imported' : 'measured';
     const measured = c.measured === null ? '—' : `${mb(c.measured)} ${how}${c.encrypted ? ' with dm-crypt' : ''}`;

@@ -120,7 +120,7 @@ test('verdict: cipher-bound, disk-bound and bus-bound pairs, each with the numbe
   assert.equal(Math.round(cipherBound!.costPercent), 35);
   assert.match(
     cipherBound!.sentence,
-    /encryption costs you 35 % on sequential read here: the cipher \(4000\.0 MB\/s\) is the ceiling, not the disk \(6000\.0 MB\/s\)/,
+    /encryption costs you 35 % on sequential read here: the cipher \(4,000\.0 MB\/s\) is the ceiling, not the disk \(6,000\.0 MB\/s\)/,
   );
   const [diskBound] = encryptionVerdict(
     run([result('seq1m-q8t1-read', 'read', 1 << 20, 8, 40e6)]),
@@ -176,6 +176,6 @@ test('a write beneath an existing mapping: the raw read of the same shape stands
   assert.equal(verdict?.rawStandIn, 'seq1m-q8t1-read');
   assert.match(
     verdict!.sentence,
-    /encryption costs you 42 % on sequential write here: the cipher \(3600\.0 MB\/s\) is the ceiling, not the disk \(6000\.0 MB\/s read; the device beneath is never written\)/,
+    /encryption costs you 42 % on sequential write here: the cipher \(3,600\.0 MB\/s\) is the ceiling, not the disk \(6,000\.0 MB\/s read; the device beneath is never written\)/,
   );
 });

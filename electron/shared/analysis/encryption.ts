@@ -32,7 +32,7 @@
 //   (KiB-based) MB/s raw with a one-core ~70 MB/s cipher gives min(132.7, 70) = 70 against the
 //   published 69.8.
 import type { CipherCeilings, CipherFigure } from '../model/cipher-types.ts';
-import { formatNumber } from './units.ts';
+import { formatNumber, groupedDecimals } from './units.ts';
 import type { RunRecord, TestParams, TestResult } from '../model/results.ts';
 
 /**
@@ -242,7 +242,7 @@ const TEST_WORDS: Record<string, string> = {
   'rnd4k-q1t1-write': 'random 4K write at QD1',
 };
 
-const mb = (bps: number) => `${(bps / 1e6).toFixed(1)} MB/s`;
+const mb = (bps: number) => `${groupedDecimals(bps / 1e6, 1)} MB/s`;
 
 /**
  * The verdict on a measured pair: the same test on the raw device (or loop device) and on the

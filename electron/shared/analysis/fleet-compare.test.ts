@@ -66,6 +66,17 @@ describe('fleet compare', () => {
     assert.ok(fleet.rows.every((r) => r.flags.some((f) => /no run-to-run spread/.test(f))));
   });
 
+  it('a gain of a thousand or more is printed with its thousands separator, as every figure is (#43: "×1599")', () => {
+    const fleet = compareFleet([
+      hostRun('a:8765', 3_000, 240_000),
+      hostRun('b:8765', 3_100, 240_000),
+      hostRun('c:8765', 2_900, 240_000),
+      hostRun('d:8765', 100, 150),
+    ]);
+    assert.match(fleet.rows[3]?.verdict ?? '', /×30 sequential and ×1,600 random/);
+    assert.match(fleet.summary, /×30 sequential and ×1,600 random reads \(median\)/);
+  });
+
   it('names a host far from the rest on a log scale, and only that one', () => {
     const runs = [500, 510, 490, 520, 505, 495].map((mb, i) => hostRun(`ssd${i}`, mb, 20_000 + i * 500));
     runs.push(hostRun('tired', 50, 19_000));

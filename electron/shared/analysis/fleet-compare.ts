@@ -13,7 +13,7 @@
 //    HDD in a fleet of SSDs would be "low" and no fast SSD ever "high".
 //  - fio gives one mean per job: no figure here has a run-to-run spread, and each row says so.
 import type { RunRecord, TestResult } from '../model/results.ts';
-import { fixedDecimals } from './units.ts';
+import { groupedDecimals } from './units.ts';
 
 export const FLEET_FIGURES = [
   { id: 'seqRead', label: 'sequential read', test: 'seq1m-q8t1-read', metric: 'bytesPerSec' },
@@ -74,8 +74,9 @@ function hostOf(run: RunRecord): string {
   return run.sourceMeta['fio.host'] ?? run.label;
 }
 
+/** Coarser than formatRatio (a fleet's single fio means): "×4.9", "×133", "×1,600". */
 function ratioText(x: number): string {
-  return `×${fixedDecimals(x, x >= 10 ? 0 : 1)}`;
+  return `×${groupedDecimals(x, x >= 10 ? 0 : 1)}`;
 }
 
 export function compareFleet(runs: readonly RunRecord[]): FleetComparison {

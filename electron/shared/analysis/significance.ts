@@ -21,7 +21,7 @@
 // A rank test was the alternative; with the 3 to 6 runs a result has it can never reach
 // significance for three runs a side (the smallest two-sided p is 0.1) and would call every
 // short comparison noise. Ties (the same value on both sides) give ln 1 = 0: never beyond.
-import { fixedDecimals, significantDigits } from './units.ts';
+import { formatRatio } from './units.ts';
 
 /** How many combined (log-scale) standard deviations a change must reach to count as real. */
 export const SPREAD_FACTOR = 2;
@@ -57,7 +57,7 @@ export function judgeChange(a: SpreadSample, b: SpreadSample): SpreadJudgement |
   const change = Math.abs(Math.log(b.value / a.value));
   const noise = SPREAD_FACTOR * Math.sqrt(a.logSd ** 2 + b.logSd ** 2);
   const beyond = change > noise;
-  const factor = (x: number) => `×${Math.exp(x) < 10 ? fixedDecimals(Math.exp(x), 2) : significantDigits(Math.exp(x), 3)}`;
+  const factor = (x: number) => formatRatio(Math.exp(x));
   return {
     beyond,
     reason:

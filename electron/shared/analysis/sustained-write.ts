@@ -11,7 +11,7 @@
 // Pure functions: the report and the renderer read them too.
 import type { FailureSurface } from '../model/failures.ts';
 import type { RunSettings, Sample, TestResult } from '../model/results.ts';
-import { formatBytes } from './units.ts';
+import { formatBytes, groupedDecimals, groupedFormat } from './units.ts';
 
 /** The catalog's test id (model/catalog.ts). */
 export const SUSTAINED_TEST = 'sustained-write';
@@ -304,9 +304,9 @@ export function recoveryOf(stream: SustainedStream, fast: number, slow: number):
 
 /** "4.1 GB", "812 MB": decimal units, as a drive's box and a file manager's copy dialog say them. */
 export function decimalBytes(bytes: number): string {
-  if (bytes >= 1e12) return `${(bytes / 1e12).toFixed(bytes >= 1e13 ? 0 : 1)} TB`;
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(bytes >= 1e10 ? 0 : 1)} GB`;
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(0)} MB`;
+  if (bytes >= 1e12) return `${groupedDecimals(bytes / 1e12, bytes >= 1e13 ? 0 : 1)} TB`;
+  if (bytes >= 1e9) return `${groupedDecimals(bytes / 1e9, bytes >= 1e10 ? 0 : 1)} GB`;
+  if (bytes >= 1e6) return `${groupedDecimals(bytes / 1e6, 0)} MB`;
   return `${Math.round(bytes / 1e3)} kB`;
 }
 
@@ -321,8 +321,7 @@ export function durationWords(sec: number): string {
 
 /** A speed in MB/s to three significant digits, as a sentence says it: "40 MB/s", "152 MB/s", "1,770 MB/s". */
 function speedWords(bytesPerSec: number): string {
-  const mb = Number((bytesPerSec / 1e6).toPrecision(3));
-  return `${mb.toLocaleString('en-US', { maximumFractionDigits: 3 })} MB/s`;
+  return `${groupedFormat(bytesPerSec / 1e6, { maximumSignificantDigits: 3 })} MB/s`;
 }
 
 /** A copy about ten times the cache, in a round figure (1, 2 or 5 × a power of ten). */
@@ -518,7 +517,7 @@ export function sustainedCost(s: SustainedCostSettings): SustainedCost {
 function shareWords(share: number): string {
   const pct = share * 100;
   const digits = pct >= 1 ? { maximumFractionDigits: 1 } : { maximumSignificantDigits: 2 };
-  return `${pct.toLocaleString('en-US', digits)} %`;
+  return `${groupedFormat(pct, digits)} %`;
 }
 
 /** How to give the rating where it is not known, in the words of the place the text is shown (the app names no CLI flag). */

@@ -56,7 +56,7 @@ test('SEQ1M Q8T1 write falling from 3000 to 1400 MB/s while the PM981 goes 72 �
   assert.equal(flag?.code, 'thermal-throttling');
   assert.match(
     flag!.message,
-    /fell from 3000 to 1400 MB\/s while nvme0n1 warmed from 72 °C to 82 °C, near its warning temperature, 81\.85 °C/,
+    /fell from 3,000 MB\/s to 1,400 MB\/s while nvme0n1 warmed from 72 °C to 82 °C, near its warning temperature, 81\.85 °C/,
   );
   assert.deepEqual(
     w.run.map((x) => x.code),

@@ -6,6 +6,7 @@
 import type { DriveTemperature, TestResult, Warning } from '../model/results.ts';
 import { celsiusText as deg } from '../model/temperature-text.ts';
 import { maxOf } from '../model/extremes.ts';
+import { formatThroughput } from './units.ts';
 
 /**
  * Where DiskDelta assumes a drive starts to throttle when it reports no warning temperature:
@@ -57,7 +58,7 @@ export function thermalWarnings(results: readonly TestResult[], t: DriveTemperat
       byTest.set(r.test, {
         code: 'thermal-throttling',
         message:
-          `its runs fell from ${(first / 1e6).toFixed(0)} to ${(last / 1e6).toFixed(0)} MB/s while ${t.disk} warmed from ${deg(readings[0]!.celsius)} to ${deg(readings.at(-1)!.celsius)}, ` +
+          `its runs fell from ${formatThroughput(first)} to ${formatThroughput(last)} while ${t.disk} warmed from ${deg(readings[0]!.celsius)} to ${deg(readings.at(-1)!.celsius)}, ` +
           `near ${hot.basis}: the drive slowed itself down to cool. The figure is its speed when hot; let it cool and run again for its speed when cool`,
       });
     }

@@ -95,8 +95,15 @@ test('no figure, ratio or percent is ever printed in exponent notation, however 
     ])
       assert.doesNotMatch(text, exponent, `${x}: ${text}`);
   }
-  assert.equal(formatRatio(3.0145556583998014e21), '×3014555658399801400000');
+  assert.equal(formatRatio(3.0145556583998014e21), '×3,014,555,658,399,801,400,000');
   assert.equal(formatNumber(1.234e-7), '0.000000123');
   assert.equal(formatNumber(1e-30), '<0.000000000001');
-  assert.match(judgeChange({ value: 1, logSd: 0.01 }, { value: 12345, logSd: 0.01 })!.reason, /the change \(×12300\)/);
+  assert.match(judgeChange({ value: 1, logSd: 0.01 }, { value: 12345, logSd: 0.01 })!.reason, /the change \(×12,345\)/);
+});
+
+test('a ratio of a thousand or more has its thousands separators, as every figure printed has (#43: "×1599")', () => {
+  assert.equal(formatRatio(1599), '×1,599');
+  assert.equal(formatRatio(1 / 1599), '1,599× lower');
+  assert.equal(formatRatio(999.4), '×999');
+  assert.match(judgeChange({ value: 1, logSd: 0.01 }, { value: 1599, logSd: 0.01 })!.reason, /the change \(×1,599\)/);
 });

@@ -82,6 +82,17 @@ export function significantDigits(x: number, digits: number): string {
   return plainFormat({ minimumSignificantDigits: digits, maximumSignificantDigits: digits }).format(x);
 }
 
+/** x with fixed decimals and thousands separators ("1,599", "12,345.6"), never in exponent notation. */
+export function groupedDecimals(x: number, decimals: number): string {
+  if (!Number.isFinite(x)) return x.toFixed(decimals);
+  return plainFormat({ useGrouping: true, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(x);
+}
+
+/** x as Intl options say, with thousands separators, on a formatter made once: "1,770", "15.2", "0.0029". */
+export function groupedFormat(x: number, options: Intl.NumberFormatOptions): string {
+  return plainFormat({ useGrouping: true, ...options }).format(x);
+}
+
 /** A count with thousands separators (12,345 files), on the one formatter. */
 export function formatCount(value: number): string {
   return GROUPED.format(Math.round(value));
@@ -143,7 +154,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * "×3.29", "×0.53", "×69.5", "×123": about three significant digits, two decimals below 10.
+ * "×3.29", "×0.53", "×69.5", "×123", "×1,599": about three significant digits, two decimals below 10.
  * A fall is said as a factor when it is what counts: for a lower-is-better figure (latency
  * 98 ms → 461 µs is "213× lower") and for any ratio under 0.1, which "×0.00" would hide.
  */
@@ -155,7 +166,7 @@ export function formatRatio(ratio: number, direction: 'higher' | 'lower' | 'none
 
 function threeDigits(x: number): string {
   const abs = Math.abs(x);
-  return fixedDecimals(x, abs >= 100 ? 0 : abs >= 10 ? 1 : 2);
+  return groupedDecimals(x, abs >= 100 ? 0 : abs >= 10 ? 1 : 2);
 }
 
 /** "+229.2 %", "-47.4 %", "±0.0 %". */

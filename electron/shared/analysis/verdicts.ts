@@ -17,7 +17,7 @@ import { deviceKindWord } from '../model/machine.ts';
 import { compareRuns, type Delta } from './compare.ts';
 import { allCpuCeiling, cipherRates, encryptionVerdict, forecastRun, type Ceiling } from './encryption.ts';
 import { rateFigureText, type RateMetric } from './figure-text.ts';
-import { formatIops, formatThroughput } from './units.ts';
+import { formatIops, formatThroughput, groupedDecimals } from './units.ts';
 import { formatDiskSize, summaryOfResult, VERDICT_DAYS, windowOf, workingSetVerdict, WORKING_SET_TEST } from './working-set.ts';
 import { curveOfResult, curveVerdict, ACCESS_CURVE_TEST } from './access-trace.ts';
 import { discardCostHead, judgeDiscardCost, treeWords, type DiscardCostJudgement } from './discard-judgement.ts';
@@ -263,10 +263,12 @@ function startWords(delta: Delta): string {
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** "71.5 MB/s", "1.21 GB/s": the encryption story's figures, as its published write-up rounded them. */
-const mb = (bps: number) => (bps >= 1e9 ? `${(bps / 1e9).toFixed(2)} GB/s` : `${(bps / 1e6).toFixed(1)} MB/s`);
+const mb = (bps: number) => (bps >= 1e9 ? `${groupedDecimals(bps / 1e9, 2)} GB/s` : `${groupedDecimals(bps / 1e6, 1)} MB/s`);
 /** "~70 MB/s": a cipher's rate read off a measured pair is known roughly, and said so. */
 const about = (bps: number) =>
-  bps >= 1e9 ? `~${(bps / 1e9).toFixed(1)} GB/s` : `~${bps < 1e8 ? Math.round(bps / 1e7) * 10 : Number((bps / 1e6).toPrecision(2))} MB/s`;
+  bps >= 1e9
+    ? `~${groupedDecimals(bps / 1e9, 1)} GB/s`
+    : `~${bps < 1e8 ? Math.round(bps / 1e7) * 10 : Number((bps / 1e6).toPrecision(2))} MB/s`;
 const pct = (p: number) => `${p < 0 ? '+' : '−'}${Math.abs(Math.round(p))} %`;
 
 /** A published encrypted run from the same write-up and the same drive as `after` (the 2011 story's third run). */

@@ -48,18 +48,28 @@ export function chartFrame(
       h(
         'div',
         { className: 'table-scroll' },
+        // At a phone's width a row is a block of labelled lines (.stack-narrow): a column per run
+        // scrolled sideways at 390 px. The explicit roles keep it a table whatever the display.
         h(
           'table',
-          null,
-          h('thead', null, h('tr', null, ...text.head.map((cell, i) => h('th', { key: i, scope: 'col' }, cell)))),
+          { className: 'stack-narrow', role: 'table', 'aria-label': `${model.title}: figures` },
+          h(
+            'thead',
+            { role: 'rowgroup' },
+            h('tr', { role: 'row' }, ...text.head.map((cell, i) => h('th', { key: i, scope: 'col', role: 'columnheader' }, cell))),
+          ),
           h(
             'tbody',
-            null,
+            { role: 'rowgroup' },
             ...text.rows.map((row, r) =>
               h(
                 'tr',
-                { key: r },
-                ...row.map((cell, i) => (i === 0 ? h('th', { key: i, scope: 'row' }, cell) : h('td', { key: i, className: 'num' }, cell))),
+                { key: r, role: 'row' },
+                ...row.map((cell, i) =>
+                  i === 0
+                    ? h('th', { key: i, scope: 'row', role: 'rowheader' }, cell)
+                    : h('td', { key: i, className: 'num', role: 'cell', 'data-label': text.head[i] || undefined }, cell),
+                ),
               ),
             ),
           ),

@@ -9,6 +9,7 @@
 //
 // Pure: the renderer may bundle it (the app's candidate form validates with the same schema).
 import { z } from 'zod';
+import { groupedInteger } from './display.ts';
 
 export const CANDIDATE_FORMAT = 'diskdelta-candidate';
 export const CANDIDATE_VERSION = 1;
@@ -31,11 +32,11 @@ export const RANDOM_BLOCK_BYTES = 4096;
 const mbps = z
   .number({ error: (i) => (i.input === undefined ? 'missing' : 'must be a number of MB/s') })
   .positive('must be above 0 MB/s')
-  .max(MAX_MBPS, `is absurd: over ${MAX_MBPS.toLocaleString('en')} MB/s (100 GB/s), faster than any drive; check the unit is MB/s`);
+  .max(MAX_MBPS, `is absurd: over ${groupedInteger(MAX_MBPS)} MB/s (100 GB/s), faster than any drive; check the unit is MB/s`);
 const iops = z
   .number({ error: (i) => (i.input === undefined ? 'missing' : 'must be a number of IOPS') })
   .positive('must be above 0 IOPS')
-  .max(MAX_IOPS, `is absurd: over ${MAX_IOPS.toLocaleString('en')} IOPS of 4 KiB (100 GB/s); check it is IOPS, not bytes`);
+  .max(MAX_IOPS, `is absurd: over ${groupedInteger(MAX_IOPS)} IOPS of 4 KiB (100 GB/s); check it is IOPS, not bytes`);
 const readWrite = <T extends z.ZodType>(figure: T) => z.strictObject({ read: figure, write: figure });
 
 export const candidateSpecSchema = z
@@ -82,7 +83,7 @@ export const candidateSpecSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['sequentialMBps', dir],
-            message: `is slower than 4K random ${dir} at ${qd.toUpperCase()} (${s.random4kIops[qd][dir].toLocaleString('en')} IOPS = ${random.toFixed(0)} MB/s): sequential ${dir} is always the faster; check the figures and their units`,
+            message: `is slower than 4K random ${dir} at ${qd.toUpperCase()} (${groupedInteger(s.random4kIops[qd][dir])} IOPS = ${random.toFixed(0)} MB/s): sequential ${dir} is always the faster; check the figures and their units`,
           });
       }
     }

@@ -42,6 +42,15 @@ export function shortPath(path: string): string {
 }
 
 /** "1 run", "3 runs": a count with its noun, singular or plural ("pass" → "passes"). */
+// Made once: Chromium builds a formatter on every toLocaleString call. analysis/units.ts's
+// formatCount is the same rule, in a layer above this one.
+const GROUPED_COUNT = new Intl.NumberFormat('en-US');
+
+/** "12,345": an integer grouped as formatCount does, for modules below analysis/ (schemas' messages). */
+export function groupedInteger(n: number): string {
+  return GROUPED_COUNT.format(Math.round(n));
+}
+
 export function counted(n: number, noun: string): string {
-  return `${n} ${n === 1 ? noun : /(s|sh|ch|x)$/.test(noun) ? `${noun}es` : `${noun}s`}`;
+  return `${Number.isInteger(n) ? GROUPED_COUNT.format(n) : n} ${n === 1 ? noun : /(s|sh|ch|x)$/.test(noun) ? `${noun}es` : `${noun}s`}`;
 }

@@ -8,10 +8,9 @@ import type { EncryptionStory, StoryColumn } from './report-model.ts';
 import { Swatch } from './report-chart.ts';
 import type { RunSource } from '../model/figure-terms.ts';
 import { FORECAST_ACCURACY_SENTENCE } from '../analysis/encryption.ts';
+import { groupedDecimals } from '../analysis/units.ts';
 
-// Made once: Chromium's toLocaleString builds a formatter on every call (analysis/units.ts, formatNumber).
-const ONE_DECIMAL = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
-const mb = (bps: number) => `${ONE_DECIMAL.format(bps / 1e6)} MB/s`;
+const mb = (bps: number) => `${groupedDecimals(bps / 1e6, 1)} MB/s`;
 // One word per run source (figure-terms.ts RUN_SOURCES): a source added there fails the type check here.
 const SOURCE_WORD: Readonly<Record<RunSource, string>> = { measured: 'measured', imported: 'imported', reference: 'published' };
 

@@ -3,7 +3,7 @@
 // createElement, not JSX, so that Node renders the report's copy too.
 import { createElement as h, type ReactElement } from 'react';
 import { formatDiskSize, VERDICT_DAYS, type WorkingSetSummary } from '../analysis/working-set.ts';
-import { formatCount } from '../analysis/units.ts';
+import { counted } from '../model/display.ts';
 
 export function WorkingSetTables({ summary, caption }: { summary: WorkingSetSummary; caption: string }): ReactElement {
   const reads = summary.readsSeen ? 'read or written' : 'written (reads not seen)';
@@ -13,7 +13,7 @@ export function WorkingSetTables({ summary, caption }: { summary: WorkingSetSumm
     h(
       'table',
       { className: 'working-set-windows' },
-      h('caption', null, `${caption}: ${formatCount(summary.files)} files, ${formatDiskSize(summary.totalBytes)} allocated`),
+      h('caption', null, `${caption}: ${counted(summary.files, 'file')}, ${formatDiskSize(summary.totalBytes)} allocated`),
       h(
         'thead',
         null,

@@ -40,9 +40,10 @@ export function EmptyState({ title, children }: { title: string; children: React
   );
 }
 
-export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+/** The page's title and its buttons; `className` adds to `page-header` (print rules key on it). */
+export function PageHeader({ title, children, className }: { title: string; children?: ReactNode; className?: string }) {
   return (
-    <header className="page-header">
+    <header className={className ? `page-header ${className}` : 'page-header'}>
       <h1>{title}</h1>
       {children ? <div className="actions">{children}</div> : null}
     </header>

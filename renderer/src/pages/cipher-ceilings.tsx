@@ -3,6 +3,7 @@
 // on request (some seconds); a user-space estimate says so.
 import { useEffect } from 'react';
 import { cipherFigureText, cipherMeasurementText } from '../../../electron/shared/analysis/encryption.ts';
+import { formatCount } from '../../../electron/shared/analysis/units.ts';
 import { ErrorNote, TableScroll } from '../components/common.tsx';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
@@ -77,11 +78,20 @@ export function CipherCeilingsSection() {
                     <th scope="row" role="rowheader">
                       <code>{r.cipher}</code>
                     </th>
+                    {/* "256 bit" and "4,096 B" are figures with their unit: one line each ("256" over "bit" at 1280 px). */}
                     <td role="cell" data-label={columns[1]}>
-                      {r.keyBits} bit
+                      <span className="nowrap">{`${r.keyBits} bit`}</span>
                     </td>
                     <td role="cell" data-label={columns[2]}>
-                      {r.sectorBytes === 65536 ? '64 KiB (bulk)' : `${r.sectorBytes} B sector`}
+                      {r.sectorBytes === 65536 ? (
+                        <>
+                          <span className="nowrap">64 KiB</span> (bulk)
+                        </>
+                      ) : (
+                        <>
+                          <span className="nowrap">{`${formatCount(r.sectorBytes)} B`}</span> sector
+                        </>
+                      )}
                     </td>
                     {r.cells.map((f, i) => (
                       <td

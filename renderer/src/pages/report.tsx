@@ -28,7 +28,7 @@ export function ReportPage() {
   }, [records, paper, unit, ciphers]);
   return (
     <>
-      <PageHeader title="Report">
+      <PageHeader title="Report" className="report-route">
         <a href="#/compare">Back to Compare</a>
       </PageHeader>
       {doc ? (

@@ -1,6 +1,6 @@
 // The Live run page's figures, derived from the runs slice.
 import { testTitle } from '../../../electron/shared/model/catalog.ts';
-import { formatNumber } from '../../../electron/shared/analysis/units.ts';
+import { formatNumber, groupedDecimals } from '../../../electron/shared/analysis/units.ts';
 import type { LiveRun, LiveSample } from '../stores/runs.ts';
 import { AUTO_LOG_SPREAD } from '../../../electron/shared/charts/chart-scale.ts';
 import { SERIES_COLORS } from '../../../electron/shared/charts/colors.ts';
@@ -90,7 +90,7 @@ export function runAnnouncement(run: LiveRun): string {
 export function liveChartName(series: LiveChartSeries[]): string {
   const lines = series.map((s) => {
     const last = s.points.at(-1);
-    return last ? `${s.title}: ${last.mbps.toFixed(1)} MB/s at ${last.tSec} s` : s.title;
+    return last ? `${s.title}: ${groupedDecimals(last.mbps, 1)} MB/s at ${last.tSec} s` : s.title;
   });
   return `Throughput over time, one line per test. ${lines.join('; ')}`;
 }

@@ -12,6 +12,7 @@ import { counted } from '../../../shared/model/display.ts';
 import { planSettingsShape } from '../../../shared/model/run-settings.ts';
 import { appStartArgv, bigfileArgv, treeArgv } from '../worker-argv.ts';
 import { maxOf, minOf } from '../../../shared/model/extremes.ts';
+import { formatCount } from '../../../shared/analysis/units.ts';
 
 type Phase = Extract<WorkerMessage, { type: 'phase' }>;
 type WorkloadInfo = Extract<WorkerMessage, { type: 'workload' }>;
@@ -71,11 +72,11 @@ const seconds = (s: number) => `${s >= 10 ? s.toFixed(1) : s >= 0.1 ? s.toFixed(
 /** What was written or read, in words, for a figure's basis. */
 function describeWork(info: WorkloadInfo | null): string {
   if (!info) return '';
-  const mb = `${(info.bytes / 1e6).toFixed(0)} MB`;
+  const mb = `${formatCount(info.bytes / 1e6)} MB`;
   if (info.workload === 'tree' && info.source === 'tarball')
-    return `${info.shape ?? 'the tarball'} extracted by tar: ${info.files.toLocaleString('en')} files, ${mb}`;
+    return `${info.shape ?? 'the tarball'} extracted by tar: ${formatCount(info.files)} files, ${mb}`;
   if (info.workload === 'tree')
-    return `${info.scaled ? 'scaled ' : ''}${info.shape ?? 'release'} tree: ${info.files.toLocaleString('en')} files, ${mb}`;
+    return `${info.scaled ? 'scaled ' : ''}${info.shape ?? 'release'} tree: ${formatCount(info.files)} files, ${mb}`;
   if (info.workload === 'app-start')
     return `${info.readers ?? 'an unreported number of'} programs (${info.mix} mix): ${info.files} files, ${mb}`;
   return `one file of ${mb}`;

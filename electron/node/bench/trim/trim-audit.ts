@@ -11,6 +11,7 @@ import { locateWorker, runWorker } from '../worker-client.ts';
 import { stderrTail, withStderr } from '../../../shared/model/stderr-tail.ts';
 import { checkTarget } from '../target-check.ts';
 import { cannotTellWords } from '../../../shared/model/trim-words.ts';
+import { formatCount, groupedDecimals } from '../../../shared/analysis/units.ts';
 
 export interface TrimAuditOptions {
   /** Run fstrim after the delete (root; default true). */
@@ -92,7 +93,7 @@ export function trimAuditText(r: TrimAuditResult): string {
       ? `cannot tell on this driver (${l.uncounted})`
       : l.discards === null
         ? 'unknown (no counters)'
-        : `${l.discards} discards, ${((l.bytes ?? 0) / 2 ** 20).toFixed(1)} MiB`;
+        : `${formatCount(l.discards)} discards, ${groupedDecimals((l.bytes ?? 0) / 2 ** 20, 1)} MiB`;
     const tables = [
       `discard_max_bytes ${l.discardMaxBytes ?? 'unknown'}`,
       ...(l.kind === 'dm-crypt' ? [`allow_discards ${l.allowDiscards === null ? 'unknown' : l.allowDiscards ? 'yes' : 'no'}`] : []),
@@ -102,7 +103,7 @@ export function trimAuditText(r: TrimAuditResult): string {
   const trim =
     'skipped' in r.fstrim
       ? `no fstrim (${r.fstrim.skipped})`
-      : `fstrim ${r.mountPoint}: ${r.fstrim.seconds.toFixed(2)} s, ${r.fstrim.bytes === null ? 'an unreported number of' : r.fstrim.bytes} bytes trimmed`;
+      : `fstrim ${r.mountPoint}: ${r.fstrim.seconds.toFixed(2)} s, ${r.fstrim.bytes === null ? 'an unreported number of' : formatCount(r.fstrim.bytes)} bytes trimmed`;
   const refused = r.audit.layers.find((l) => r.audit.refusedBy?.startsWith(`${l.kind} ${l.name}`));
   const why = refused?.kind === 'dm-crypt' && refused.allowDiscards === false ? 'no allow_discards in its table' : 'discard_max_bytes 0';
   const stops = r.audit.refusedBy ? `; TRIM stops at ${r.audit.refusedBy}, which takes no discards (${why})` : '';
@@ -111,7 +112,7 @@ export function trimAuditText(r: TrimAuditResult): string {
     ? `TRIM seen reaching ${r.audit.deepestReached} on ${r.at.slice(0, 10)}${r.audit.stoppedAt ? `; it stopped below ${r.audit.stoppedAt}` : ''}${stops}${blind ? `; below it, ${blind}` : ''}`
     : (blind ?? `no layer saw a discard${stops}`);
   return [
-    `TRIM audit of ${r.target} (online discard: ${r.onlineDiscard ?? 'unknown'}${r.onlineDiscardNote ? `: ${r.onlineDiscardNote}` : ''}); deleted ${(r.deletedBytes / 2 ** 20).toFixed(0)} MiB, then ${trim}`,
+    `TRIM audit of ${r.target} (online discard: ${r.onlineDiscard ?? 'unknown'}${r.onlineDiscardNote ? `: ${r.onlineDiscardNote}` : ''}); deleted ${formatCount(r.deletedBytes / 2 ** 20)} MiB, then ${trim}`,
     ...rows,
     verdict,
     ...(r.audit.mismatches.length ? [`${r.audit.mismatches.length} mismatch(es) between the tables and the counters: see above`] : []),
