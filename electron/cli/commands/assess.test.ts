@@ -87,6 +87,16 @@ test('an assessment is started with the before run, waits in the library for the
       new RegExp(`it cannot be measured here: ${missing.replace(/[()]/g, '\\$&')}\\. On a kernel with device-mapper: diskdelta encryption`),
     );
   else assert.match(shown.stdout, /; to measure, diskdelta encryption --target DIR/);
-  assert.equal((await runCli(['assess', 'set', '1', '--encrypted', '2', '--db', db])).code, 0);
+  // A run that is not the new disk under dm-crypt is refused for the step (#39), and the step stays as it was.
+  const plain = await runCli(['assess', 'set', '1', '--encrypted', '2', '--db', db]);
+  assert.equal(plain.code, 2);
+  assert.match(
+    plain.stderr,
+    /run 2 "Intel 320 SSD[^"]*" cannot be the new disk under dm-crypt: nothing in it says it was measured through dm-crypt/,
+  );
+  assert.match((await runCli(['assess', 'show', '1', '--db', db])).stdout, /deleted/);
+  // The published story's encrypted run, kept again, sets the step again: the deletion is no longer said.
+  assert.equal((await runCli(['import', '--reference', '--db', db])).code, 0);
+  assert.equal((await runCli(['assess', 'set', '1', '--encrypted', '6', '--db', db])).code, 0);
   assert.doesNotMatch((await runCli(['assess', 'show', '1', '--db', db])).stdout, /deleted/);
 });

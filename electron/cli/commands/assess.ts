@@ -15,7 +15,7 @@ import {
   type StepMachine,
 } from '../../shared/model/assessment.ts';
 import { deviceMapperMissing } from '../../node/crypto/throwaway-held.ts';
-import type { Library } from '../../node/store/library.ts';
+import { LibraryError, type Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
 
@@ -67,6 +67,19 @@ export function stepsFromFlags(values: StepValues): Partial<Record<AssessmentFie
     else [steps.discardOff, steps.discardOn] = [id(parts[0]!), id(parts[1]!)];
   }
   return steps;
+}
+
+/**
+ * Sets steps through the library, whose one check refuses a run that does not fit its step
+ * (model/assessment-check.ts): a wrong run is the user's mistake, said as bad usage (exit 2).
+ */
+function setSteps<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof LibraryError && error.code === 'wrong-role') throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function parseAssessmentId(text: string | undefined): number {
@@ -140,7 +153,7 @@ export const assessCommand: CliCommand = {
       if (verb === 'start') {
         const label = positionals.join(' ').trim();
         if (!label) throw new UsageError('name the assessment: diskdelta assess start "laptop HDD → SSD" --before RUN');
-        const a = library.createAssessment(label, stepsFromFlags(values));
+        const a = setSteps(() => library.createAssessment(label, stepsFromFlags(values)));
         writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine));
         return 0;
       }
@@ -150,7 +163,7 @@ export const assessCommand: CliCommand = {
         if (Object.keys(steps).length === 0)
           throw new UsageError('set which step? --before, --after, --encrypted, --discard or --working-set');
         requireAssessment(library, id);
-        library.updateAssessment(id, steps);
+        setSteps(() => library.updateAssessment(id, steps));
         const a = requireAssessment(library, id);
         writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine));
         return 0;

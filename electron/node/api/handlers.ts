@@ -27,6 +27,7 @@ export type LibraryPort = Pick<
   | 'getRuns'
   | 'readRuns'
   | 'listRuns'
+  | 'listRunItems'
   | 'relabel'
   | 'deleteRun'
   | 'latestTrimAudits'
@@ -106,7 +107,7 @@ export function createHandlers(backend: Backend): Handlers {
     'runs.cancel': async ({ runId }) => need(backend, 'runs').cancel(runId),
     'runs.active': async () => (backend.runs ? backend.runs.list() : []),
 
-    'library.list': async (filter) => need(backend, 'library').listRuns({ ...filter, limit: filter.limit ?? DEFAULT_LIST_PAGE }),
+    'library.list': async (filter) => need(backend, 'library').listRunItems({ ...filter, limit: filter.limit ?? DEFAULT_LIST_PAGE }),
     'library.get': async ({ id }) => getOrFail(need(backend, 'library'), id),
     'library.relabel': async ({ id, label }) => {
       if (!need(backend, 'library').relabel(id, label)) throw new ApiFailure('NOT_FOUND', `no run with id ${id}`);
@@ -222,12 +223,16 @@ function getAssessmentOrFail(library: LibraryPort, id: number): Assessment {
   return assessment;
 }
 
-/** A library refusal (a run id that is not there, a read-only file) is the user's to fix: said as it is, not as INTERNAL. */
+/**
+ * A library refusal (a run id that is not there, a run that does not fit its assessment step, a
+ * read-only file) is the user's to fix: said as it is, not as INTERNAL.
+ */
 function libraryCall<T>(call: () => T): T {
   try {
     return call();
   } catch (error) {
-    if (error instanceof LibraryError) throw new ApiFailure(error.code === 'invalid' ? 'BAD_INPUT' : 'FAILED', error.message);
+    if (error instanceof LibraryError)
+      throw new ApiFailure(error.code === 'invalid' || error.code === 'wrong-role' ? 'BAD_INPUT' : 'FAILED', error.message);
     throw error;
   }
 }
