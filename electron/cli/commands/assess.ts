@@ -14,6 +14,7 @@ import {
   type AssessmentListItem,
   type StepMachine,
 } from '../../shared/model/assessment.ts';
+import { usableAssessment, type UsableAssessment } from '../../shared/model/assessment-usable.ts';
 import { deviceMapperMissing } from '../../node/crypto/throwaway-held.ts';
 import { LibraryError, type Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
@@ -94,18 +95,27 @@ function requireAssessment(library: Library, id: number): Assessment {
   return a;
 }
 
+/** The assessment as it may be used: a step whose stored run no longer fits (or cannot be read) is said, never used. */
+export function checkedAssessment(library: Pick<Library, 'readRuns'>, a: Assessment): UsableAssessment {
+  const ids = assessmentRunIds(a);
+  const { runs } = library.readRuns(ids);
+  return usableAssessment(a, new Map(ids.map((id, i) => [id, runs[i] ?? null])));
+}
+
 /** One line of `assess list`: the steps done, or, for a row the library can no longer read, what is wrong. */
-export function assessmentListLine(a: AssessmentListItem): string {
+export function assessmentListLine(a: AssessmentListItem, check?: UsableAssessment): string {
   const head = `${String(a.id).padStart(4)}  ${a.label}`;
   if (isUnreadableAssessment(a))
     return `${head}  (cannot be read: ${a.unreadable}; 'diskdelta assess delete ${a.id}' removes it, its runs stay)`;
   // One count for the app and the CLI (assessmentProgress): the measuring steps, then the report.
-  return `${head}  (${assessmentProgress(assessmentSteps(a)).text})`;
+  const progress = assessmentProgress(assessmentSteps(check?.assessment ?? a, {}, check)).text;
+  const unused = Object.keys(check?.problems ?? {}).length;
+  return `${head}  (${progress}${unused > 0 ? `; ${unused === 1 ? 'a step holds a run' : `${unused} steps hold runs`} not used: diskdelta assess show ${a.id} says why` : ''})`;
 }
 
-/** The assessment's steps, done or with what to do next. */
-export function assessmentText(a: Assessment, machine: StepMachine = {}): string {
-  const steps = assessmentSteps(a, machine);
+/** The assessment's steps, done or with what to do next; `check`: what usableAssessment found. */
+export function assessmentText(a: Assessment, machine: StepMachine = {}, check?: UsableAssessment): string {
+  const steps = assessmentSteps(check?.assessment ?? a, machine, check);
   const { next, text: progress } = assessmentProgress(steps);
   return [
     `Assessment ${a.id}: ${a.label} (started ${a.createdAt.slice(0, 10)}, last changed ${a.updatedAt.slice(0, 10)}): ${progress}`,
@@ -135,9 +145,13 @@ export const assessCommand: CliCommand = {
       const id = parseAssessmentId(positionals[0]);
       // Read (and the library closed) before the report opens it again.
       const got: { a?: Assessment } = {};
-      const found = await withLibrary('assess', values.db, (library) => ((got.a = requireAssessment(library, id)), 0), {
-        readOnly: true,
-      });
+      // A step whose run no longer fits is never used: the report reads the assessment as it may be used.
+      const found = await withLibrary(
+        'assess',
+        values.db,
+        (library) => ((got.a = checkedAssessment(library, requireAssessment(library, id)).assessment), 0),
+        { readOnly: true },
+      );
       const a = got.a;
       if (found !== 0 || !a) return found;
       const ids = assessmentRunIds(a);
@@ -154,7 +168,7 @@ export const assessCommand: CliCommand = {
         const label = positionals.join(' ').trim();
         if (!label) throw new UsageError('name the assessment: diskdelta assess start "laptop HDD → SSD" --before RUN');
         const a = setSteps(() => library.createAssessment(label, stepsFromFlags(values)));
-        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine));
+        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine, checkedAssessment(library, a)));
         return 0;
       }
       if (verb === 'set') {
@@ -165,16 +179,17 @@ export const assessCommand: CliCommand = {
         requireAssessment(library, id);
         setSteps(() => library.updateAssessment(id, steps));
         const a = requireAssessment(library, id);
-        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine));
+        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine, checkedAssessment(library, a)));
         return 0;
       }
       if (verb === 'show') {
         const a = requireAssessment(library, parseAssessmentId(positionals[0]));
-        const steps = assessmentSteps(a, machine);
+        const check = checkedAssessment(library, a);
+        const steps = assessmentSteps(check.assessment, machine, check);
         writeOut(
           values.json
-            ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text }, null, 2)}\n`
-            : assessmentText(a, machine),
+            ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, problems: check.problems }, null, 2)}\n`
+            : assessmentText(a, machine, check),
         );
         return 0;
       }
@@ -185,7 +200,8 @@ export const assessCommand: CliCommand = {
             ? `${JSON.stringify(all, null, 2)}\n`
             : all.length === 0
               ? 'No assessments yet: diskdelta assess start LABEL --before RUN starts one.\n'
-              : all.map(assessmentListLine).join('\n') + '\n',
+              : all.map((a) => assessmentListLine(a, isUnreadableAssessment(a) ? undefined : checkedAssessment(library, a))).join('\n') +
+                '\n',
         );
         return 0;
       }

@@ -16,6 +16,7 @@ import { fleetGroups, fleetRunsOf } from '../../shared/analysis/fleet-runs.ts';
 import { compareFleet } from '../../shared/analysis/fleet-compare.ts';
 import { assessmentRunIds, type Assessment, type AssessmentField } from '../../shared/model/assessment.ts';
 import type { RenderOptions } from '../../shared/report/print.ts';
+import { usableAssessment } from '../../shared/model/assessment-usable.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -154,7 +155,11 @@ export function createHandlers(backend: Backend): Handlers {
     },
     'assessments.report': async ({ id, format, paper, unit }) => {
       const library = need(backend, 'library');
-      const assessment = getAssessmentOrFail(library, id);
+      // A step whose stored run no longer fits its role (or cannot be read) is never used (#39).
+      const stored = getAssessmentOrFail(library, id);
+      const storedIds = assessmentRunIds(stored);
+      const { runs } = library.readRuns(storedIds);
+      const { assessment } = usableAssessment(stored, new Map(storedIds.map((runId, i) => [runId, runs[i] ?? null])));
       if (assessment.before === null || assessment.after === null)
         throw new ApiFailure(
           'BAD_INPUT',
