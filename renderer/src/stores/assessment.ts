@@ -6,6 +6,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiError, AssessmentData, AssessmentListData, ProcedureInput, RunRef } from '../../../electron/shared/contract/contract.ts';
 import type { AssessmentField } from '../../../electron/shared/model/assessment.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
+import { runFacts, type RunFacts } from '../../../electron/shared/model/assessment-roles.ts';
 import type { Paper } from '../../../electron/shared/report/paper.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { RunsState } from './runs.ts';
@@ -22,7 +23,7 @@ export interface AssessmentState {
   list: AssessmentListData[];
   loaded: boolean;
   /** The shipped reference runs a step can pick (kept in the library when picked). */
-  references: Array<{ key: string; label: string; createdAt: string }>;
+  references: Array<{ key: string; label: string; createdAt: string; facts: RunFacts }>;
   error: ApiError | null;
   /** The assessment the flow shows. */
   current: AssessmentData | null;
@@ -83,7 +84,16 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
       async loadReferences() {
         if (get().references.length > 0) return;
         const result = await client.call('references.list', {});
-        if (result.ok) set({ references: result.data.map((r) => ({ key: r.key, label: r.record.label, createdAt: r.record.createdAt })) });
+        if (result.ok)
+          set({
+            // Its facts (kind, source, dm-crypt, publication): a step's picker offers it only where it fits (#39).
+            references: result.data.map((r) => ({
+              key: r.key,
+              label: r.record.label,
+              createdAt: r.record.createdAt,
+              facts: runFacts(r.record),
+            })),
+          });
       },
       async open(id) {
         // Another assessment's step errors and report error are not this one's.
