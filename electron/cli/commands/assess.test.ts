@@ -40,7 +40,7 @@ test('an assessment is started with the before run, waits in the library for the
   assert.equal(set.code, 0, set.stderr);
   assert.match(
     set.stdout,
-    /✔ 3\. The cost of encryption: measured: run 3\n +✔ 4\. TRIM \(audit and discard cost\): discard cost: runs 4 and 5\n +→ 5\. How big an SSD \(working set\): not scanned: diskdelta working-set DIR, then diskdelta assess set 1 --working-set RUN\n +6\. The report: diskdelta assess report 1 --out assessment\.pdf/,
+    /✔ 3\. The cost of encryption: the published story: run 3, a reference's encrypted run beside the same reference as after \(another machine's, never this machine's cost\)\n +✔ 4\. TRIM \(audit and discard cost\): discard cost: runs 4 and 5\n +→ 5\. How big an SSD \(working set\): not scanned: diskdelta working-set DIR, then diskdelta assess set 1 --working-set RUN\n +6\. The report: diskdelta assess report 1 --out assessment\.pdf/,
   );
 
   const bad = await runCli(['assess', 'set', '1', '--after', '99', '--db', db]);

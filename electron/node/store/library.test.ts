@@ -496,7 +496,10 @@ describe('migrations', () => {
     const lib = openLibrary({ dbPath: path });
     const hdd = lib.saveRun(syntheticRun(1));
     const ssd = lib.saveRun({ ...syntheticRun(2), label: 'SSD after the swap' });
-    const scan = lib.saveRun(syntheticRun(3));
+    // A working-set scan: the step takes nothing else (#39).
+    const scanRun = syntheticRun(3, { tests: 1 });
+    scanRun.results[0]!.test = 'working-set';
+    const scan = lib.saveRun(scanRun);
     const a = lib.createAssessment('laptop HDD → SSD', { before: hdd, after: ssd, workingSet: scan });
     assert.deepEqual([a.before, a.after, a.workingSet, a.emptied], [hdd, ssd, scan, {}]);
     assert.equal(lib.deleteRun(ssd), true);
