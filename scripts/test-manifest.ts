@@ -181,6 +181,8 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/shared/report/report-model.test.ts': [],
   'electron/node/store/library.test.ts': [],
   'electron/node/store/stored-row.test.ts': [],
+  'electron/node/store/assessment-kinds.test.ts': [],
+  'electron/node/store/run-list-row.test.ts': [],
   'electron/node/store/unsaved.test.ts': [],
   'electron/node/system/cpu-load.test.ts': [],
   'electron/node/system/degrade.test.ts': [],

@@ -40,7 +40,7 @@ test('an assessment is started with the before run, waits in the library for the
   assert.equal(set.code, 0, set.stderr);
   assert.match(
     set.stdout,
-    /✔ 3\. The cost of encryption: measured: run 3\n +✔ 4\. TRIM \(audit and discard cost\): discard cost: runs 4 and 5\n +→ 5\. How big an SSD \(working set\): not scanned: diskdelta working-set DIR, then diskdelta assess set 1 --working-set RUN\n +6\. The report: diskdelta assess report 1 --out assessment\.pdf/,
+    /✔ 3\. The cost of encryption: the published story: run 3, a reference's encrypted run beside the same reference as after \(another machine's, never this machine's cost\)\n +✔ 4\. TRIM \(audit and discard cost\): discard cost: runs 4 and 5\n +→ 5\. How big an SSD \(working set\): not scanned: diskdelta working-set DIR, then diskdelta assess set 1 --working-set RUN\n +6\. The report: diskdelta assess report 1 --out assessment\.pdf/,
   );
 
   const bad = await runCli(['assess', 'set', '1', '--after', '99', '--db', db]);
@@ -61,8 +61,10 @@ test('an assessment is started with the before run, waits in the library for the
   const page = html.slice(first, html.indexOf('</section>', first));
   assert.match(page, /#1 Laptop hard disk[^<]*\(published reference\)/);
   assert.match(page, /Programs will start many times faster: seeks 151\.4 seeks\/s → 10,524 seeks\/s \(under-resolved\), ×69\.5 faster/);
-  // Run 3 is a published encrypted run: never this machine's cost, shown as the published story beside.
-  assert.match(page, /run 3 was set as encrypted but does not fit that step: left out/);
+  // Run 3 is a published encrypted run beside its own write-up's SSD: never this machine's cost,
+  // shown as the published story beside.
+  assert.match(page, /Under dm-crypt: the published story/);
+  assert.doesNotMatch(page, /left out/);
   assert.match(
     page,
     /The published story \(2011, another machine\): the same drive&#x27;s sequential read fell from 135\.9 MB\/s to 71\.5 MB\/s/,
@@ -93,6 +95,16 @@ test('an assessment is started with the before run, waits in the library for the
       new RegExp(`it cannot be measured here: ${missing.replace(/[()]/g, '\\$&')}\\. On a kernel with device-mapper: diskdelta encryption`),
     );
   else assert.match(shown.stdout, /; to measure, diskdelta encryption --target DIR/);
-  assert.equal((await runCli(['assess', 'set', '1', '--encrypted', '2', '--db', db])).code, 0);
+  // A run that is not the new disk under dm-crypt is refused for the step (#39), and the step stays as it was.
+  const plain = await runCli(['assess', 'set', '1', '--encrypted', '2', '--db', db]);
+  assert.equal(plain.code, 2);
+  assert.match(
+    plain.stderr,
+    /run 2 "Intel 320 SSD[^"]*" cannot be the new disk under dm-crypt: nothing in it says it was measured through dm-crypt/,
+  );
+  assert.match((await runCli(['assess', 'show', '1', '--db', db])).stdout, /deleted/);
+  // The published story's encrypted run, kept again, sets the step again: the deletion is no longer said.
+  assert.equal((await runCli(['import', '--reference', '--db', db])).code, 0);
+  assert.equal((await runCli(['assess', 'set', '1', '--encrypted', '6', '--db', db])).code, 0);
   assert.doesNotMatch((await runCli(['assess', 'show', '1', '--db', db])).stdout, /deleted/);
 });

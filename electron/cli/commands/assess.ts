@@ -6,6 +6,7 @@ import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, withLibrary } from '../library-cli.ts';
 import {
   assessmentProgress,
+  assessmentRunIds,
   assessmentSteps,
   isUnreadableAssessment,
   type Assessment,
@@ -13,11 +14,12 @@ import {
   type AssessmentListItem,
   type StepMachine,
 } from '../../shared/model/assessment.ts';
+import { usableAssessment, type UsableAssessment } from '../../shared/model/assessment-usable.ts';
 import { deviceMapperMissing } from '../../node/crypto/throwaway-held.ts';
 import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
 import { assessmentReportIds, assessmentReportRuns } from '../../node/report/assessment-runs.ts';
 import { assessmentVerdicts, verdictLines, type AssessmentVerdicts } from '../../shared/analysis/verdicts.ts';
-import type { Library } from '../../node/store/library.ts';
+import { LibraryError, type Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
 
@@ -71,6 +73,19 @@ export function stepsFromFlags(values: StepValues): Partial<Record<AssessmentFie
   return steps;
 }
 
+/**
+ * Sets steps through the library, whose one check refuses a run that does not fit its step
+ * (model/assessment-check.ts): a wrong run is the user's mistake, said as bad usage (exit 2).
+ */
+function setSteps<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof LibraryError && error.code === 'wrong-role') throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 function parseAssessmentId(text: string | undefined): number {
   const match = text === undefined ? null : /^#?(\d{1,15})$/.exec(text.trim());
   if (!match || !(Number(match[1]) > 0)) throw new UsageError(`which assessment? give its number ('diskdelta assess list' shows them)`);
@@ -83,18 +98,35 @@ function requireAssessment(library: Library, id: number): Assessment {
   return a;
 }
 
+/** The assessment as it may be used: a step whose stored run no longer fits (or cannot be read) is said, never used. */
+export function checkedAssessment(library: Pick<Library, 'readRuns'>, a: Assessment): UsableAssessment {
+  const ids = assessmentRunIds(a);
+  const { runs } = library.readRuns(ids);
+  return usableAssessment(a, new Map(ids.map((id, i) => [id, runs[i] ?? null])));
+}
+
 /** One line of `assess list`: the steps done, or, for a row the library can no longer read, what is wrong. */
-export function assessmentListLine(a: AssessmentListItem): string {
+export function assessmentListLine(a: AssessmentListItem, check?: UsableAssessment): string {
   const head = `${String(a.id).padStart(4)}  ${a.label}`;
   if (isUnreadableAssessment(a))
     return `${head}  (cannot be read: ${a.unreadable}; 'diskdelta assess delete ${a.id}' removes it, its runs stay)`;
   // One count for the app and the CLI (assessmentProgress): the measuring steps, then the report.
-  return `${head}  (${assessmentProgress(assessmentSteps(a)).text})`;
+  const progress = assessmentProgress(assessmentSteps(check?.assessment ?? a, {}, check)).text;
+  const unused = Object.keys(check?.problems ?? {}).length;
+  return `${head}  (${progress}${unused > 0 ? `; ${unused === 1 ? 'a step holds a run' : `${unused} steps hold runs`} not used: diskdelta assess show ${a.id} says why` : ''})`;
 }
 
-/** The assessment's steps, done or with what to do next; then its verdicts (analysis/verdicts.ts) when given. */
-export function assessmentText(a: Assessment, machine: StepMachine = {}, verdicts: AssessmentVerdicts | null = null): string {
-  const steps = assessmentSteps(a, machine);
+/**
+ * The assessment's steps, done or with what to do next (`check`: what usableAssessment found);
+ * then its verdicts (analysis/verdicts.ts) when given.
+ */
+export function assessmentText(
+  a: Assessment,
+  machine: StepMachine = {},
+  check?: UsableAssessment,
+  verdicts: AssessmentVerdicts | null = null,
+): string {
+  const steps = assessmentSteps(check?.assessment ?? a, machine, check);
   const { next, text: progress } = assessmentProgress(steps);
   return [
     `Assessment ${a.id}: ${a.label} (started ${a.createdAt.slice(0, 10)}, last changed ${a.updatedAt.slice(0, 10)}): ${progress}`,
@@ -131,9 +163,13 @@ export const assessCommand: CliCommand = {
       const id = parseAssessmentId(positionals[0]);
       // Read (and the library closed) before the report opens it again.
       const got: { a?: Assessment } = {};
-      const found = await withLibrary('assess', values.db, (library) => ((got.a = requireAssessment(library, id)), 0), {
-        readOnly: true,
-      });
+      // A step whose run no longer fits is never used: the report reads the assessment as it may be used.
+      const found = await withLibrary(
+        'assess',
+        values.db,
+        (library) => ((got.a = checkedAssessment(library, requireAssessment(library, id)).assessment), 0),
+        { readOnly: true },
+      );
       const a = got.a;
       if (found !== 0 || !a) return found;
       if (a.before === null || a.after === null)
@@ -151,8 +187,8 @@ export const assessCommand: CliCommand = {
       if (verb === 'start') {
         const label = positionals.join(' ').trim();
         if (!label) throw new UsageError('name the assessment: diskdelta assess start "laptop HDD → SSD" --before RUN');
-        const a = library.createAssessment(label, stepsFromFlags(values));
-        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine));
+        const a = setSteps(() => library.createAssessment(label, stepsFromFlags(values)));
+        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine, checkedAssessment(library, a)));
         return 0;
       }
       if (verb === 'set') {
@@ -161,21 +197,24 @@ export const assessCommand: CliCommand = {
         if (Object.keys(steps).length === 0)
           throw new UsageError('set which step? --before, --after, --encrypted, --discard or --working-set');
         requireAssessment(library, id);
-        library.updateAssessment(id, steps);
+        setSteps(() => library.updateAssessment(id, steps));
         const a = requireAssessment(library, id);
-        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine));
+        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine, checkedAssessment(library, a)));
         return 0;
       }
       if (verb === 'show') {
         const a = requireAssessment(library, parseAssessmentId(positionals[0]));
-        const steps = assessmentSteps(a, machine);
+        const check = checkedAssessment(library, a);
+        const steps = assessmentSteps(check.assessment, machine, check);
         // The same verdicts the report's page 1 and the app render (analysis/verdicts.ts).
-        const records = assessmentReportRuns(library, a);
-        const verdicts = assessmentVerdicts(a, records, library.latestCipherCeilings(cpu ?? undefined));
+        // A step that is not used is said by its step (check.problems); the verdicts, as the
+        // report's, are made of the used runs only, so an unreadable run never breaks them.
+        const records = assessmentReportRuns(library, check.assessment);
+        const verdicts = assessmentVerdicts(check.assessment, records, library.latestCipherCeilings(cpu ?? undefined));
         writeOut(
           values.json
-            ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, verdicts: verdictsJson(verdicts) }, null, 2)}\n`
-            : assessmentText(a, machine, verdicts),
+            ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, problems: check.problems, verdicts: verdictsJson(verdicts) }, null, 2)}\n`
+            : assessmentText(a, machine, check, verdicts),
         );
         return 0;
       }
@@ -186,7 +225,8 @@ export const assessCommand: CliCommand = {
             ? `${JSON.stringify(all, null, 2)}\n`
             : all.length === 0
               ? 'No assessments yet: diskdelta assess start LABEL --before RUN starts one.\n'
-              : all.map(assessmentListLine).join('\n') + '\n',
+              : all.map((a) => assessmentListLine(a, isUnreadableAssessment(a) ? undefined : checkedAssessment(library, a))).join('\n') +
+                '\n',
         );
         return 0;
       }

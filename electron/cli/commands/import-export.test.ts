@@ -142,7 +142,7 @@ describe('diskdelta import', () => {
     const fio = fileURLToPath(new URL('../../node/formats/fixtures/fio-3.33-json.json', import.meta.url));
     assert.equal((await runCli(['import', fio, '--db', db])).code, 0);
     const row = (await runCli(['list', '--db', db])).stdout.split('\n')[1]!;
-    assert.match(row, /^1 +\S+ \S+ +\[imported\] fio +— +\d+ /);
+    assert.match(row, /^1 +\S+ \S+( \(saved \S+\))? +disk +\[imported\] fio +— +\d+ /);
     assert.doesNotMatch(row, /\/tmp\/fmt-fio\/testfile/);
     assert.match((await runCli(['show', '1', '--db', db])).stdout, /target +\/tmp\/fmt-fio\/testfile/);
   });

@@ -35,7 +35,7 @@ describe('library commands', () => {
     const text = await runCli(['list', '--db', db]);
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.trimEnd().split('\n');
-    assert.match(lines[0]!, /^ID +DATE +SOURCE +DEVICE +TESTS +WARNINGS +LABEL$/);
+    assert.match(lines[0]!, /^ID +DATE +KIND +SOURCE +DEVICE +TESTS +WARNINGS +LABEL$/);
     assert.equal(lines.length, 4);
     assert.match(lines[2]!, /^2 .*\[reference\] diskdelta .*the 2011 laptop disk$/);
     const json = await runCli(['list', '--json', '--db', db]);
@@ -376,7 +376,7 @@ describe('list of a large library', () => {
     assert.match(lines.at(-2)!, new RegExp(`^${RUNS} `));
     assert.equal(
       lines.at(-1),
-      `${LIST_PAGE} of ${RUNS} runs shown, the newest: --limit N shows N, --all every one, filters narrow the list.`,
+      `${LIST_PAGE} of ${RUNS} runs shown, the most recently saved: --limit N shows N, --all every one, filters narrow the list.`,
     );
     const all = await runCli(['list', '--all', '--db', db]);
     assert.equal(all.stdout.trimEnd().split('\n').length, 1 + RUNS, 'every run, no note');

@@ -6,25 +6,32 @@
 import { parseCount, parseDate, parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { DB_HELP, formatTable, withLibrary } from '../library-cli.ts';
 import { RUN_SOURCES, type RunSource } from '../../shared/model/figure-terms.ts';
-import type { Library, RunFilter, RunSummary } from '../../node/store/library.ts';
+import type { Library, RunFilter, RunListItem } from '../../node/store/library.ts';
+import { isUnreadableRun, readableRuns } from '../../shared/model/run-summary.ts';
+import { RUN_KINDS, type RunKind } from '../../shared/model/run-kind.ts';
+import { unreadableRunsText } from '../../node/store/stored-row.ts';
 import { writeOut } from '../terminal.ts';
 
 /** How many runs the text list shows without --limit or --all: the newest, a screenful or two. */
 export const LIST_PAGE = 100;
 
-const HELP = `Usage: diskdelta list [--source measured|imported|reference] [--label TEXT] [--device TEXT]
+const HELP = `Usage: diskdelta list [--source measured|imported|reference] [--kind K[,K…]] [--label TEXT] [--device TEXT]
                      [--since YYYY-MM-DD] [--limit N | --all] [--json] [--db FILE]
 
-Lists the runs in the results library: id, date, where they come from (measured here,
-imported from another tool's file, or reference data shipped with DiskDelta), label, device.
-Filters combine (all must match); text filters ignore case. The text list shows the newest
-${LIST_PAGE} matching runs and says how many more there are; --json lists every match.
+Lists the runs in the results library: id, date, what it is (its kind), where it comes from
+(measured here, imported from another tool's file, or reference data shipped with DiskDelta),
+device, label. DATE is when the run was measured, or for an import or a reference the date its
+source gives (a 2013 reference is dated 2013); where the run entered this library another day,
+that day follows ("saved …"). Filters combine (all must match); text filters ignore case. The
+text list shows the ${LIST_PAGE} most recently saved matching runs and says how many more there
+are; --json lists every match.
 
   --source S       only runs measured here, imported, or reference data
+  --kind K         only runs of this kind (or of any of several, comma-separated): ${RUN_KINDS.join(', ')}
   --label TEXT     only runs whose label contains TEXT
   --device TEXT    only runs whose device model (or kernel name) or class contains TEXT
   --since DATE     only runs created on or after DATE (YYYY-MM-DD, UTC)
-  --limit N        only the N newest of the matching runs
+  --limit N        only the N most recently saved of the matching runs (whatever date they carry)
   --all            every matching run (the text list otherwise stops at ${LIST_PAGE})
   --json           print the list as JSON (an array of run summaries)
 ${DB_HELP}`;
@@ -35,6 +42,15 @@ function parseSource(text: string): RunSource {
   return source;
 }
 
+function parseKinds(text: string): RunKind[] {
+  const kinds = text.split(',').map((part) => {
+    const kind = RUN_KINDS.find((k) => k === part.trim().toLowerCase());
+    if (!kind) throw new UsageError(`--kind '${part.trim()}' is not a kind of run: use ${RUN_KINDS.join(', ')}`);
+    return kind;
+  });
+  return [...new Set(kinds)];
+}
+
 function parseText(text: string, flag: string): string {
   const trimmed = text.trim();
   if (trimmed === '') throw new UsageError(`${flag} is empty`);
@@ -42,10 +58,18 @@ function parseText(text: string, flag: string): string {
   return trimmed;
 }
 
-export function formatRunList(runs: RunSummary[]): string {
-  const rows = runs.map((r) => [
+/** The run's dates: when it was measured (or published), and the day it was saved when that is another day. */
+function datesText(createdAt: string, savedAt: string): string {
+  const created = createdAt.slice(0, 16).replace('T', ' ');
+  return savedAt.slice(0, 10) === createdAt.slice(0, 10) ? created : `${created} (saved ${savedAt.slice(0, 10)})`;
+}
+
+/** The list as terminal text; rows the library can no longer read are named below it, with what to do. */
+export function formatRunList(items: RunListItem[]): string {
+  const rows = readableRuns(items).map((r) => [
     String(r.id),
-    r.createdAt.slice(0, 16).replace('T', ' '),
+    datesText(r.createdAt, r.savedAt),
+    r.encrypted ? `${r.kind} (dm-crypt)` : r.kind,
     r.source === 'measured' ? 'measured' : `[${r.source}] ${r.sourceFormat}`,
     // A path is not a device (a fio import names its test file): unknown is a dash.
     r.deviceModel ?? '—',
@@ -53,23 +77,25 @@ export function formatRunList(runs: RunSummary[]): string {
     r.warningCount > 0 ? String(r.warningCount) : '',
     r.label,
   ]);
-  return formatTable(['ID', 'DATE', 'SOURCE', 'DEVICE', 'TESTS', 'WARNINGS', 'LABEL'], rows);
+  const unreadable = items.filter(isUnreadableRun).map((r) => ({ id: r.id, label: r.label, problem: r.unreadable }));
+  const table = rows.length > 0 ? formatTable(['ID', 'DATE', 'KIND', 'SOURCE', 'DEVICE', 'TESTS', 'WARNINGS', 'LABEL'], rows) : '';
+  return table + (unreadable.length > 0 ? `${unreadableRunsText(unreadable)}.\n` : '');
 }
 
-/** What `diskdelta list` prints: a page of the newest matches (or all), and how many match. */
-export function listPage(library: Library, filter: RunFilter, all: boolean): { runs: RunSummary[]; total: number } {
+/** What `diskdelta list` prints: a page of the most recently saved matches (or all), and how many match. */
+export function listPage(library: Library, filter: RunFilter, all: boolean): { runs: RunListItem[]; total: number } {
   if (all || filter.limit !== undefined) {
-    const runs = library.listRuns(filter);
+    const runs = library.listRunItems(filter);
     return { runs, total: filter.limit !== undefined && runs.length === filter.limit ? library.countRuns(filter) : runs.length };
   }
-  const runs = library.listRuns({ ...filter, limit: LIST_PAGE });
+  const runs = library.listRunItems({ ...filter, limit: LIST_PAGE });
   return { runs, total: runs.length < LIST_PAGE ? runs.length : library.countRuns(filter) };
 }
 
 /** Under a page that leaves runs out: how many, and how to see them. */
 export function moreText(shown: number, total: number): string {
   return shown < total
-    ? `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} runs shown, the newest: --limit N shows N, --all every one, filters narrow the list.\n`
+    ? `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} runs shown, the most recently saved: --limit N shows N, --all every one, filters narrow the list.\n`
     : '';
 }
 
@@ -80,6 +106,7 @@ export const listCommand: CliCommand = {
       argv,
       {
         source: { type: 'string' },
+        kind: { type: 'string' },
         label: { type: 'string' },
         device: { type: 'string' },
         since: { type: 'string' },
@@ -93,6 +120,7 @@ export const listCommand: CliCommand = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const filter: RunFilter = {};
     if (values.source !== undefined) filter.source = parseSource(values.source);
+    if (values.kind !== undefined) filter.kind = parseKinds(values.kind);
     if (values.label !== undefined) filter.label = parseText(values.label, '--label');
     if (values.device !== undefined) filter.device = parseText(values.device, '--device');
     if (values.since !== undefined) filter.since = parseDate(values.since, '--since');
@@ -104,7 +132,7 @@ export const listCommand: CliCommand = {
       values.db,
       (library) => {
         if (values.json) {
-          writeOut(`${JSON.stringify(library.listRuns(filter), null, 2)}\n`);
+          writeOut(`${JSON.stringify(library.listRunItems(filter), null, 2)}\n`);
           return 0;
         }
         const { runs, total } = listPage(library, filter, values.all === true);

@@ -14,9 +14,10 @@ import { ReportPrintError, type ReportHtml, type ReportPrinter } from '../../sha
 import { ReportInputError } from '../../shared/report/report-model.ts';
 import { fleetGroups, fleetRunsOf } from '../../shared/analysis/fleet-runs.ts';
 import { compareFleet } from '../../shared/analysis/fleet-compare.ts';
-import type { Assessment, AssessmentField } from '../../shared/model/assessment.ts';
+import { assessmentRunIds, type Assessment, type AssessmentField } from '../../shared/model/assessment.ts';
 import { assessmentReportIds } from '../report/assessment-runs.ts';
 import type { RenderOptions } from '../../shared/report/print.ts';
+import { usableAssessment } from '../../shared/model/assessment-usable.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -28,6 +29,7 @@ export type LibraryPort = Pick<
   | 'getRuns'
   | 'readRuns'
   | 'listRuns'
+  | 'listRunItems'
   | 'relabel'
   | 'deleteRun'
   | 'latestTrimAudits'
@@ -107,7 +109,7 @@ export function createHandlers(backend: Backend): Handlers {
     'runs.cancel': async ({ runId }) => need(backend, 'runs').cancel(runId),
     'runs.active': async () => (backend.runs ? backend.runs.list() : []),
 
-    'library.list': async (filter) => need(backend, 'library').listRuns({ ...filter, limit: filter.limit ?? DEFAULT_LIST_PAGE }),
+    'library.list': async (filter) => need(backend, 'library').listRunItems({ ...filter, limit: filter.limit ?? DEFAULT_LIST_PAGE }),
     'library.get': async ({ id }) => getOrFail(need(backend, 'library'), id),
     'library.relabel': async ({ id, label }) => {
       if (!need(backend, 'library').relabel(id, label)) throw new ApiFailure('NOT_FOUND', `no run with id ${id}`);
@@ -154,7 +156,11 @@ export function createHandlers(backend: Backend): Handlers {
     },
     'assessments.report': async ({ id, format, paper, unit }) => {
       const library = need(backend, 'library');
-      const assessment = getAssessmentOrFail(library, id);
+      // A step whose stored run no longer fits its role (or cannot be read) is never used (#39).
+      const stored = getAssessmentOrFail(library, id);
+      const storedIds = assessmentRunIds(stored);
+      const { runs } = library.readRuns(storedIds);
+      const { assessment } = usableAssessment(stored, new Map(storedIds.map((runId, i) => [runId, runs[i] ?? null])));
       if (assessment.before === null || assessment.after === null)
         throw new ApiFailure(
           'BAD_INPUT',
@@ -224,12 +230,16 @@ function getAssessmentOrFail(library: LibraryPort, id: number): Assessment {
   return assessment;
 }
 
-/** A library refusal (a run id that is not there, a read-only file) is the user's to fix: said as it is, not as INTERNAL. */
+/**
+ * A library refusal (a run id that is not there, a run that does not fit its assessment step, a
+ * read-only file) is the user's to fix: said as it is, not as INTERNAL.
+ */
 function libraryCall<T>(call: () => T): T {
   try {
     return call();
   } catch (error) {
-    if (error instanceof LibraryError) throw new ApiFailure(error.code === 'invalid' ? 'BAD_INPUT' : 'FAILED', error.message);
+    if (error instanceof LibraryError)
+      throw new ApiFailure(error.code === 'invalid' || error.code === 'wrong-role' ? 'BAD_INPUT' : 'FAILED', error.message);
     throw error;
   }
 }

@@ -33,6 +33,8 @@ test('diskdelta list and library.list answer every filter alike, from SQL', asyn
     [{ since: '2026-01-01' }, ['--since', '2026-01-01']],
     [{ source: 'reference' }, ['--source', 'reference']],
     [{ limit: 2 }, ['--limit', '2']],
+    [{ kind: 'disk' }, ['--kind', 'disk']],
+    [{ kind: ['working-set', 'discard-cost'] }, ['--kind', 'working-set,discard-cost']],
   ];
   for (const [filter, flags] of filters) {
     const app = await invoke(handlers, 'library.list', filter);

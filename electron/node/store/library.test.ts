@@ -11,7 +11,7 @@ import { parseImport } from '../formats/index.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
 import type { TrimAuditResult } from '../system/discard-audit.ts';
 import { importFingerprints, importItems, LibraryError, openLibrary, resolveDbPath } from './library.ts';
-import { migrate, SCHEMA_VERSION, userVersion } from './migrations.ts';
+import { migrate, MIGRATIONS, SCHEMA_VERSION, userVersion } from './migrations.ts';
 import type { CipherCeilings } from '../../shared/model/cipher-types.ts';
 import { syntheticRun } from './fixtures/synthetic-run.ts';
 import { RUN_SOURCES } from '../../shared/model/figure-terms.ts';
@@ -313,9 +313,11 @@ describe('import fingerprints', () => {
     ]);
     lib.close();
     // A library of schema 15 kept fleet fingerprints without the host: 16 clears them, and the
-    // next import fingerprints them the new way.
+    // next import fingerprints them the new way. (Migration 16's own SQL, run on this file: going
+    // back to user_version 15 would run 17's column additions a second time.)
     const raw = new DatabaseSync(path);
-    raw.exec("UPDATE runs SET run_fingerprint = 'sha256:without-host'; PRAGMA user_version = 15");
+    raw.exec("UPDATE runs SET run_fingerprint = 'sha256:without-host'");
+    raw.exec(MIGRATIONS.find((m) => m.version === 16)!.sql);
     raw.close();
     const upgraded = openLibrary({ dbPath: path });
     assert.deepEqual(upgraded.importRuns(importItems([host('10.0.0.1:8765')], file('first host again'))), [
@@ -494,7 +496,10 @@ describe('migrations', () => {
     const lib = openLibrary({ dbPath: path });
     const hdd = lib.saveRun(syntheticRun(1));
     const ssd = lib.saveRun({ ...syntheticRun(2), label: 'SSD after the swap' });
-    const scan = lib.saveRun(syntheticRun(3));
+    // A working-set scan: the step takes nothing else (#39).
+    const scanRun = syntheticRun(3, { tests: 1 });
+    scanRun.results[0]!.test = 'working-set';
+    const scan = lib.saveRun(scanRun);
     const a = lib.createAssessment('laptop HDD → SSD', { before: hdd, after: ssd, workingSet: scan });
     assert.deepEqual([a.before, a.after, a.workingSet, a.emptied], [hdd, ssd, scan, {}]);
     assert.equal(lib.deleteRun(ssd), true);

@@ -10,22 +10,14 @@ import { pathToFileURL } from 'node:url';
 import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import type {
-  ExtraMetric,
-  Figure,
-  LatencyNs,
-  RunMeasurement,
-  RunRecord,
-  RunSource,
-  SourceFormat,
-  TestResult,
-  Warning,
-} from '../../shared/model/results.ts';
-import type { DeviceClass } from '../../shared/model/machine.ts';
+import type { ExtraMetric, Figure, LatencyNs, RunMeasurement, RunRecord, TestResult, Warning } from '../../shared/model/results.ts';
 import type { TrimAuditResult } from '../system/discard-audit.ts';
 import type { CipherCeilings } from '../../shared/model/cipher-types.ts';
 import type { WriteSample } from '../../shared/analysis/write-volume.ts';
-import type { RunFilter, RunSummary } from '../../shared/model/run-summary.ts';
+import { readableRuns, type RunFilter, type RunListItem, type RunSummary } from '../../shared/model/run-summary.ts';
+import { runEncrypted, runKind } from '../../shared/model/run-kind.ts';
+import { LIST_COLUMNS, runListItem } from './run-list-row.ts';
+import { stepsRefusal } from '../../shared/model/assessment-check.ts';
 import { makeFolderSync } from '../files/make-folder.ts';
 import { runFingerprint } from './run-fingerprint.ts';
 import { trimAuditSchema } from '../../shared/model/trim-audit-schema.ts';
@@ -82,14 +74,16 @@ export class LibraryError extends Error {
   override name = 'LibraryError';
   /** read-only: this user may not write the file or its folder, or the filesystem is read-only; disk-full: no space for the WAL index or a page. */
   /** unreadable: a row of the file no longer fits the model (stored-row.ts); the message names it and says what to do. */
-  readonly code: 'open-failed' | 'newer-schema' | 'busy' | 'write-failed' | 'read-only' | 'disk-full' | 'invalid' | 'unreadable';
+  /** wrong-role: a run whose kind does not fit the assessment step it was given for (model/assessment-roles.ts); the message says what fits. */
+  readonly code:
+    'open-failed' | 'newer-schema' | 'busy' | 'write-failed' | 'read-only' | 'disk-full' | 'invalid' | 'unreadable' | 'wrong-role';
   constructor(code: LibraryError['code'], message: string, options?: ErrorOptions) {
     super(message, options);
     this.code = code;
   }
 }
 
-export type { RunFilter, RunSummary };
+export type { RunFilter, RunListItem, RunSummary };
 
 /** An imported run and what identifies it: see importFingerprints(). */
 export interface ImportItem {
@@ -161,7 +155,10 @@ export interface Library {
   getRuns(ids: readonly number[]): Array<RunRecord | null>;
   /** As getRuns, for lists: a run that no longer fits is null and named in `unreadable`, the others read. */
   readRuns(ids: readonly number[]): { runs: Array<RunRecord | null>; unreadable: UnreadableRow[] };
+  /** The runs that can be read; a row whose columns no longer fit is left out here and said by listRunItems. */
   listRuns(filter?: RunFilter): RunSummary[];
+  /** Every matching row: a row whose columns no longer fit is listed as unreadable (run-list-row.ts), never breaking the others. */
+  listRunItems(filter?: RunFilter): RunListItem[];
   /** How many runs match (all of them without a filter): what a page of listRuns leaves out. */
   countRuns(filter?: Omit<RunFilter, 'limit'>): number;
   relabel(id: number, label: string): boolean;
@@ -359,6 +356,11 @@ function filterSql(filter: Omit<RunFilter, 'limit'>): { where: string[]; params:
     where.push('created_at <= ?');
     params.push(filter.until);
   }
+  if (filter.kind !== undefined) {
+    const kinds = typeof filter.kind === 'string' ? [filter.kind] : filter.kind;
+    where.push(`kind IN (${kinds.map(() => '?').join(', ')})`);
+    params.push(...kinds);
+  }
   if (filter.test) {
     where.push('EXISTS (SELECT 1 FROM results WHERE results.run_id = runs.id AND results.test = ?)');
     params.push(filter.test);
@@ -367,25 +369,6 @@ function filterSql(filter: Omit<RunFilter, 'limit'>): { where: string[]; params:
 }
 
 const LATENCY_KEYS = ['mean', 'p50', 'p90', 'p99', 'p999', 'max'] as const;
-
-const LIST_COLUMNS =
-  'id, label, created_at, source, source_format, target_path, device_model, device_class, preset, engine_name, engine_version, result_count, warning_count';
-/** One row of LIST_COLUMNS, as SQLite returns it (the CHECKs and NOT NULLs guarantee the types). */
-type ListRow = [
-  number,
-  string,
-  string,
-  RunSource,
-  SourceFormat,
-  string,
-  string | null,
-  DeviceClass | null,
-  string | null,
-  string,
-  string,
-  number,
-  number,
-];
 
 class SqliteLibrary implements Library {
   readonly path: string;
@@ -434,6 +417,7 @@ class SqliteLibrary implements Library {
       // WAL's fsync at checkpoints keeps the file safe; NORMAL avoids one fsync per commit.
       this.#db.exec('PRAGMA synchronous = NORMAL');
       migrate(this.#db);
+      this.#classifyOldRuns();
     } catch (error) {
       this.#db.close();
       if (error instanceof NewerSchemaError) throw new LibraryError('newer-schema', `the library ${shortPath(path)}: ${error.message}`);
@@ -547,6 +531,31 @@ class SqliteLibrary implements Library {
     });
   }
 
+  /**
+   * Runs saved before schema 17 have no kind: each is classified from its stored record
+   * (run-kind.ts, the same call as on save), a batch at a time so that a library of big runs
+   * is not read into memory at once. A row that cannot be read (stored-row.ts) is 'unknown':
+   * it is listed as unreadable anyway, and 'unknown' fits no assessment step. Its saved_at
+   * needs nothing: every row has kept one since schema 1. Runs at every open (cheap: one
+   * lookup in the covering index when all are classified), so an open that died half-way is
+   * finished by the next.
+   */
+  #classifyOldRuns(): void {
+    const BATCH = 50;
+    const unclassified = () =>
+      (this.#stmt('SELECT id FROM runs WHERE kind IS NULL ORDER BY id LIMIT ?').all(BATCH) as Row[]).map((r) => Number(r.id));
+    const update = this.#stmt('UPDATE runs SET kind = ?, encrypted = ? WHERE id = ?');
+    for (let ids = unclassified(); ids.length > 0; ids = unclassified()) {
+      this.transaction(() => {
+        const { runs } = this.readRuns(ids);
+        ids.forEach((id, i) => {
+          const run = runs[i];
+          update.run(run ? runKind(run) : 'unknown', run ? encryptedColumn(runEncrypted(run)) : null, id);
+        });
+      });
+    }
+  }
+
   /** Runs saved before schema 13 have no run fingerprint: the first import gives them one (once). */
   #fingerprintOldRuns(): void {
     const ids = this.#stmt('SELECT id FROM runs WHERE run_fingerprint IS NULL').all() as Row[];
@@ -566,8 +575,8 @@ class SqliteLibrary implements Library {
       `INSERT INTO runs (label, notes, created_at, saved_at, source, source_format, source_meta,
          target_path, target_kind, device, stack, system, settings, preset,
          engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count, import_fingerprint, temperature,
-         run_fingerprint)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         run_fingerprint, kind, encrypted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       run.label,
       run.notes,
@@ -595,6 +604,8 @@ class SqliteLibrary implements Library {
       importFingerprint,
       jsonOrNull(run.temperature),
       (runKey === undefined ? runFingerprint(run) : runKey) ?? NO_RUN_FINGERPRINT,
+      runKind(run),
+      encryptedColumn(runEncrypted(run)),
     );
     const runId = Number(inserted.lastInsertRowid);
     run.results.forEach((result, seq) => this.#insertResult(runId, seq, result));
@@ -871,9 +882,15 @@ class SqliteLibrary implements Library {
   }
 
   listRuns(filter: RunFilter = {}): RunSummary[] {
+    return readableRuns(this.listRunItems(filter));
+  }
+
+  listRunItems(filter: RunFilter = {}): RunListItem[] {
     const { where, params } = filterSql(filter);
-    // The column list matches the covering index runs_list (migration 3), and rows come back
-    // as arrays: both matter with thousands of runs (see scripts/bench-library.ts).
+    // The column list matches the covering index runs_list (migration 17), and rows come back
+    // as arrays: both matter with thousands of runs (see scripts/bench-library.ts). Ids are
+    // given in the order runs enter the library, so the highest are the most recently saved,
+    // whatever date their source carries (a 2013 reference imported today is among them).
     let sql = `SELECT ${LIST_COLUMNS} FROM runs` + (where.length ? ` WHERE ${where.join(' AND ')}` : '');
     if (filter.limit !== undefined) {
       sql = `SELECT * FROM (${sql} ORDER BY id DESC LIMIT ?)`;
@@ -882,36 +899,7 @@ class SqliteLibrary implements Library {
     sql += ' ORDER BY id';
     const statement = this.#stmt(sql);
     statement.setReturnArrays(true);
-    return (statement.all(...params) as unknown as ListRow[]).map(
-      ([
-        id,
-        label,
-        createdAt,
-        source,
-        sourceFormat,
-        targetPath,
-        deviceModel,
-        deviceClass,
-        preset,
-        engineName,
-        engineVersion,
-        resultCount,
-        warningCount,
-      ]) => ({
-        id,
-        label,
-        createdAt,
-        source,
-        sourceFormat,
-        targetPath,
-        deviceModel,
-        deviceClass,
-        preset,
-        engine: engineVersion ? `${engineName} ${engineVersion}` : engineName,
-        resultCount,
-        warningCount,
-      }),
-    );
+    return (statement.all(...params) as unknown as SQLInputValue[][]).map(runListItem);
   }
 
   countRuns(filter: Omit<RunFilter, 'limit'> = {}): number {
@@ -1045,7 +1033,8 @@ class SqliteLibrary implements Library {
 
   updateAssessment(id: number, steps: Partial<Record<AssessmentField, number | null>>): boolean {
     return this.transaction(() => {
-      if (!this.getAssessment(id)) return false;
+      const current = this.getAssessment(id);
+      if (!current) return false;
       for (const [field, runId] of Object.entries(steps) as Array<[AssessmentField, number | null | undefined]>) {
         if (runId === undefined) continue;
         if (!Object.hasOwn(ASSESSMENT_COLUMNS, field))
@@ -1055,6 +1044,17 @@ class SqliteLibrary implements Library {
           );
         if (runId !== null && !this.#stmt('SELECT 1 FROM runs WHERE id = ?').get(runId))
           throw new LibraryError('invalid', `no run ${runId} in the library for the ${field} step ('diskdelta list' shows the ids)`);
+      }
+      // Every step takes only runs of its kind (#39): the one check, for the CLI and the API alike.
+      const refusal = stepsRefusal(
+        current,
+        steps,
+        (ids) => this.readRuns(ids),
+        () => this.listRuns(),
+      );
+      if (refusal) throw new LibraryError('wrong-role', refusal);
+      for (const [field, runId] of Object.entries(steps) as Array<[AssessmentField, number | null | undefined]>) {
+        if (runId === undefined) continue;
         // A step set again no longer says that its earlier run was deleted.
         this.#stmt(
           `UPDATE assessments SET ${ASSESSMENT_COLUMNS[field]} = ?, emptied = json_remove(emptied, '$.${field}'), updated_at = ? WHERE id = ?`,
@@ -1098,6 +1098,11 @@ function readLatency(row: Row): LatencyNs {
 }
 
 /** A LIKE pattern matching `text` anywhere, its wildcards taken literally. */
+/** runEncrypted as the encrypted column keeps it: 1, 0, or NULL (nobody can say). */
+function encryptedColumn(encrypted: boolean | null): number | null {
+  return encrypted === null ? null : encrypted ? 1 : 0;
+}
+
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

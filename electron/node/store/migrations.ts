@@ -317,6 +317,22 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE runs SET run_fingerprint = NULL WHERE json_extract(source_meta, '$."fio.host"') IS NOT NULL;
     `,
   },
+  {
+    version: 17,
+    why: "each run's kind (a disk, a workload, a discard-cost experiment, a scan, …) and whether it was measured under dm-crypt, so the list, the assessment's steps and their pickers tell runs apart without reading their JSON",
+    // NULL here: the kind is decided by run-kind.ts (TypeScript, from the whole record), so the
+    // rows already stored are classified right after this migration, on the first open that can
+    // write (store/library.ts, #classifyOldRuns); a row that cannot be read gets 'unknown'.
+    // saved_at (when a run entered the library) has been kept since version 1: the list's limit
+    // and its dates read it now. The list's covering index grows by the three columns.
+    sql: `
+      ALTER TABLE runs ADD COLUMN kind TEXT;
+      ALTER TABLE runs ADD COLUMN encrypted INTEGER CHECK (encrypted IS NULL OR encrypted IN (0, 1));
+      DROP INDEX runs_list;
+      CREATE INDEX runs_list ON runs (id, label, created_at, saved_at, source, source_format, target_path, device_model,
+        device_class, preset, engine_name, engine_version, result_count, warning_count, kind, encrypted);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

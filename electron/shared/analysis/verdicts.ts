@@ -11,7 +11,8 @@
 import type { Assessment, AssessmentField } from '../model/assessment.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
-import { fitsRole } from '../model/assessment-roles.ts';
+import { ASSESSMENT_FIELDS } from '../model/assessment-fields.ts';
+import { usableAssessment } from '../model/assessment-usable.ts';
 import { runEncrypted } from '../model/run-kind.ts';
 import { deviceKindWord } from '../model/machine.ts';
 import { compareRuns, type Delta } from './compare.ts';
@@ -132,7 +133,8 @@ export interface SizeVerdict {
 export interface AssessmentVerdicts {
   /** The runs by role, after the roles' check; a field that does not fit is in `ignored`, never used. */
   roles: Partial<Record<AssessmentField, RunRecord>>;
-  ignored: Array<{ field: AssessmentField; runId: number }>;
+  /** A field set but not used, and why ("run 4 is not used as the new disk (after): it is a working-set scan; …"). */
+  ignored: Array<{ field: AssessmentField; runId: number; text: string }>;
   speedUp: SpeedUpVerdict;
   encryption: EncryptionCostVerdict;
   trim: TrimCostVerdict;
@@ -140,21 +142,33 @@ export interface AssessmentVerdicts {
 }
 
 /**
- * The assessment's runs by role, each checked against its role (assessment-roles.ts): a stored
- * field that no longer fits is dropped, never used. The ONE place to swap for the model's
- * `usableAssessment` once it is there.
+ * The assessment's runs by role, through the model's one check (model/assessment-usable.ts): a
+ * stored field that no longer fits (or whose run is not among `records`) is dropped with the
+ * reason in words, never used. A published encrypted run accepted beside its own write-up's
+ * after run is no role here: the encryption verdict tells it beside, as the published story.
  */
 export function runsByRole(a: Assessment, records: readonly RunRecord[]): Pick<AssessmentVerdicts, 'roles' | 'ignored'> {
+  // A run not among `records` is not judged here (the report is given the checked assessment's
+  // runs only): it simply has no role.
+  const byId = new Map<number, RunRecord | null>(records.flatMap((r) => (r.id === undefined ? [] : [[r.id, r] as const])));
+  const check = usableAssessment(a, byId);
   const roles: AssessmentVerdicts['roles'] = {};
-  const ignored: AssessmentVerdicts['ignored'] = [];
-  for (const field of ['before', 'after', 'encrypted', 'discardOff', 'discardOn', 'workingSet'] as const) {
-    const id = a[field];
-    if (id === null) continue;
-    const run = records.find((r) => r.id === id);
-    if (run && fitsRole(field, run)) roles[field] = run;
-    else ignored.push({ field, runId: id });
+  for (const field of ASSESSMENT_FIELDS) {
+    const id = check.assessment[field];
+    const run = id === null ? undefined : byId.get(id);
+    if (!run || (field === 'encrypted' && check.encryptedIsReference)) continue;
+    roles[field] = run;
   }
+  const ignored = ASSESSMENT_FIELDS.flatMap((field) => {
+    const text = check.problems[field];
+    return text && !(field === 'discardOn' && check.problems.discardOff === text) ? [{ field, runId: a[field]!, text }] : [];
+  });
   return { roles, ignored };
+}
+
+/** A field set but not used, as the CLI, the app and page 1 all say it. */
+export function ignoredSentence(i: AssessmentVerdicts['ignored'][number]): string {
+  return `${i.text.charAt(0).toUpperCase()}${i.text.slice(1)}; it is left out of every verdict.`;
 }
 
 /** Every verdict of the assessment; `library` is searched for the published story beside a reference's after run. */
@@ -490,6 +504,6 @@ export function verdictLines(v: AssessmentVerdicts): string[] {
     ...(v.encryption.published ? [v.encryption.published.sentence] : []),
     v.trim.sentence,
     v.size.sentence,
-    ...v.ignored.map((i) => `Run ${i.runId} is set as ${i.field} but does not fit that step: left out of every verdict.`),
+    ...v.ignored.map(ignoredSentence),
   ].map((line) => `- ${line}`);
 }

@@ -9,7 +9,7 @@ import { FAILURE_CODES } from '../model/failures.ts';
 import { MAX_IMPORT_BYTES } from '../model/import-limits.ts';
 import { progressEventSchema, sampleEventSchema, warningEventSchema } from '../model/bench-events.ts';
 import { MAX_LIST_PAGE } from '../model/list-page.ts';
-import { runFilterSchema, runSummarySchema, type RunSummary } from '../model/run-summary.ts';
+import { runFilterSchema, runSummarySchema, unreadableRunSummarySchema, type RunSummary } from '../model/run-summary.ts';
 import { THROUGHPUT_UNITS } from '../analysis/units.ts';
 import { MAX_REPORT_RUNS, PAPERS } from '../report/paper.ts';
 import {
@@ -172,7 +172,8 @@ export const procedures = {
   // the library holds.
   'library.list': {
     input: runFilterSchema.extend({ limit: z.number().int().min(1).max(MAX_LIST_PAGE).optional() }),
-    output: z.array(runSummarySchema).max(MAX_LIST_PAGE),
+    // A row whose columns no longer fit is listed as unreadable (id, label, what is wrong), never breaking the others.
+    output: z.array(z.union([runSummarySchema, unreadableRunSummarySchema])).max(MAX_LIST_PAGE),
   },
   'library.get': { input: z.object({ id: libraryId }).strict(), output: runRecordSchema },
   'library.relabel': {

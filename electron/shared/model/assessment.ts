@@ -45,6 +45,8 @@ export interface AssessmentStep {
   emptied: EmptiedStep[];
   /** What it holds (run ids), or what to do: in words, with the command that does it. */
   text: string;
+  /** Why a run the step held is not used (it no longer fits the step, or cannot be read): said, never used. */
+  problems: string[];
 }
 
 export { ASSESSMENT_FIELDS };
@@ -68,7 +70,7 @@ export interface StepMachine {
  * open (the report forecasts, or says so). Step 3 tells the user to measure encryption only where
  * the kernel can (New run reads the same fact).
  */
-export function assessmentSteps(a: Assessment, machine: StepMachine = {}): AssessmentStep[] {
+export function assessmentSteps(a: Assessment, machine: StepMachine = {}, check: AssessmentCheck = NO_CHECK): AssessmentStep[] {
   const id = a.id;
   const lost = (...fields: AssessmentField[]) => fields.flatMap((f) => (a.emptied[f] && a[f] === null ? [a.emptied[f]] : []));
   /** The step's text, led by what a deletion emptied. */
@@ -85,7 +87,11 @@ export function assessmentSteps(a: Assessment, machine: StepMachine = {}): Asses
     todo: string,
   ): AssessmentStep => {
     const emptied = lost(...fields);
-    return { id: stepId, title, fields, done, emptied, text: done ? doneText : said(emptied, todo) };
+    // A stored run that no longer fits (usableAssessment set its field to null): not done, and why.
+    const problems = [...new Set(fields.flatMap((f) => (check.problems[f] ? [check.problems[f]] : [])))];
+    const isDone = done && problems.length === 0;
+    const text = isDone ? doneText : said(emptied, problems.length > 0 ? `${problems.join('; ')}; ${todo}` : todo);
+    return { id: stepId, title, fields, done: isDone, emptied, text, problems };
   };
   return [
     step(
@@ -109,7 +115,9 @@ export function assessmentSteps(a: Assessment, machine: StepMachine = {}): Asses
       '3. The cost of encryption',
       ['encrypted'],
       a.encrypted !== null,
-      `measured: run ${a.encrypted}`,
+      check.encryptedIsReference
+        ? `the published story: run ${a.encrypted}, a reference's encrypted run beside the same reference as after (another machine's, never this machine's cost)`
+        : `measured: run ${a.encrypted}`,
       machine.encryptionUnavailable
         ? `not measured: the report forecasts it from this CPU's cipher ceilings (estimated); it cannot be measured here: ${machine.encryptionUnavailable}. On a kernel with device-mapper: diskdelta encryption --target DIR, then diskdelta assess set ${id} --encrypted RUN`
         : `not measured: the report forecasts it from this CPU's cipher ceilings (estimated); to measure, diskdelta encryption --target DIR, then diskdelta assess set ${id} --encrypted RUN`,
@@ -136,6 +144,7 @@ export function assessmentSteps(a: Assessment, machine: StepMachine = {}): Asses
       done: false,
       fields: [],
       emptied: [],
+      problems: [],
       text:
         a.before !== null && a.after !== null
           ? `diskdelta assess report ${id} --out assessment.pdf`
@@ -143,6 +152,15 @@ export function assessmentSteps(a: Assessment, machine: StepMachine = {}): Asses
     },
   ];
 }
+
+/** What usableAssessment found: the steps whose stored run is not used, and why; whether step 3 holds the published story. */
+export interface AssessmentCheck {
+  problems: Partial<Record<AssessmentField, string>>;
+  /** Step 3 holds a reference's encrypted run (fitting only beside the same reference as after). */
+  encryptedIsReference: boolean;
+}
+
+const NO_CHECK: AssessmentCheck = { problems: {}, encryptedIsReference: false };
 
 /** The runs of an assessment in report order: before, after, encrypted, the discard pair, then the working set. */
 export function assessmentRunIds(a: Assessment): number[] {

@@ -76,7 +76,10 @@ describe('assessment roles', () => {
   });
 
   it("takes for encryption only this machine's own dm-crypt measurement", () => {
-    assert.match(roleProblem('encrypted', ssdCrypt!)!, /a published reference, not measured on this machine/);
+    assert.match(
+      roleProblem('encrypted', ssdCrypt!)!,
+      /a reference's encrypted run is another machine's story; it is shown beside, never as this machine's cost/,
+    );
     assert.match(roleProblem('encrypted', { ...ssd!, source: 'measured' })!, /nothing in it says it was measured through dm-crypt/);
     assert.equal(roleProblem('encrypted', measuredCrypt), null);
   });

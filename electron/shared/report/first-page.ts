@@ -6,7 +6,7 @@
 // run cards); a published run outside the assessment is named by its label.
 import { createElement as h, type ReactElement } from 'react';
 import type { RunRecord } from '../model/results.ts';
-import { HEADLINE_SLOTS, type AssessmentVerdicts, type SlotId, type VerdictFigure } from '../analysis/verdicts.ts';
+import { HEADLINE_SLOTS, ignoredSentence, type AssessmentVerdicts, type SlotId, type VerdictFigure } from '../analysis/verdicts.ts';
 
 export type FirstPageColumnKind = 'measured' | 'imported' | 'published' | 'forecast' | 'missing';
 
@@ -101,7 +101,7 @@ export function firstPage(label: string, v: AssessmentVerdicts, tagOf: (runId: n
     flagNote: flagged.length
       ? '⚑ marks a figure that carries a trust flag: it may be less than it claims; the notes and warnings section names each flag and why.'
       : null,
-    ignored: v.ignored.map((i) => `run ${i.runId} was set as ${i.field} but does not fit that step: left out`),
+    ignored: v.ignored.map(ignoredSentence),
   };
 }
 

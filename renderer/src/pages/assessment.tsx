@@ -12,7 +12,16 @@ import {
   type AssessmentField,
   type AssessmentStep,
 } from '../../../electron/shared/model/assessment.ts';
-import type { AssessmentData, RunRef } from '../../../electron/shared/contract/contract.ts';
+import type { AssessmentData, RunRef, RunSummary } from '../../../electron/shared/contract/contract.ts';
+import {
+  ASSESSMENT_ROLES,
+  factsProblem,
+  runFacts,
+  summaryFitsRole,
+  type RunFacts,
+} from '../../../electron/shared/model/assessment-roles.ts';
+import type { RunSource } from '../../../electron/shared/model/figure-terms.ts';
+import { usableAssessment } from '../../../electron/shared/model/assessment-usable.ts';
 import { WORKING_SET_TEST } from '../../../electron/shared/analysis/working-set.ts';
 import { assessmentVerdictsView, type VerdictsView } from '../view/assessment-verdicts.ts';
 import type { VerdictFigure } from '../../../electron/shared/analysis/verdicts.ts';
@@ -129,6 +138,12 @@ export function AssessmentFlow({ id }: { id: number }) {
     void stores.system.getState().loadCiphers(false);
   }, [stores, id]);
   const a = current?.id === id ? current : null;
+  // A step whose stored run no longer fits its role is shown not done, with why, never used (usableAssessment).
+  const records = useAssessment((s) => s.records);
+  useEffect(() => {
+    if (a) for (const runId of assessmentRunIds(a)) void stores.assessment.getState().loadRecord(runId);
+  }, [a, stores]);
+  const check = a ? usableAssessment(a, new Map(Object.entries(records).map(([runId, run]) => [Number(runId), run]))) : null;
   return (
     <>
       <PageHeader title="Assess an upgrade">
@@ -145,7 +160,7 @@ export function AssessmentFlow({ id }: { id: number }) {
           </p>
           <Verdicts assessment={a} />
           <ol className="assess-steps">
-            {assessmentSteps(a, { encryptionUnavailable }).map((step) => (
+            {assessmentSteps(check?.assessment ?? a, { encryptionUnavailable }, check ?? undefined).map((step) => (
               <StepCard key={step.id} step={step} assessment={a} />
             ))}
           </ol>
@@ -383,33 +398,54 @@ function parseRefValue(value: string): RunRef | null {
   return null;
 }
 
-function RunOptions() {
+/** Where a run came from, as the picker groups them. */
+const SOURCE_GROUPS: Array<[RunSource, string]> = [
+  ['measured', 'Measured here'],
+  ['imported', 'Imported'],
+  ['reference', 'Published references'],
+];
+
+/**
+ * The runs that fit the field's role (model/assessment-roles.ts), grouped by where they came
+ * from: a working-set scan is never offered as the new disk, nor a reference's encrypted run as
+ * this machine's cost (#39).
+ */
+function RunOptions({ field, after }: { field: AssessmentField; after: RunFacts | null }) {
   const runs = useLibrary((s) => s.runs);
   const references = useAssessment((s) => s.references);
-  // A reference already in the library is listed once, as the library's run.
+  // A reference already in the library is listed once, as the library's run, with the shipped record's facts.
+  const shipped = new Map(references.map((r) => [r.label, r.facts]));
   const kept = new Set(runs.filter((r) => r.source === 'reference').map((r) => r.label));
-  const newestFirst = [...runs].reverse();
+  const context = { after };
+  const fits = (r: RunSummary) => {
+    const facts = r.source === 'reference' ? shipped.get(r.label) : undefined;
+    return facts ? factsProblem(field, facts, context) === null : summaryFitsRole(field, r, context);
+  };
+  const newestFirst = [...runs].reverse().filter(fits);
+  const freshReferences = references.filter((r) => !kept.has(r.label) && factsProblem(field, r.facts, context) === null);
+  const none = newestFirst.length === 0 && freshReferences.length === 0;
   return (
     <>
-      <option value="">Choose a run…</option>
-      {newestFirst.length > 0 ? (
-        <optgroup label="In the library">
-          {newestFirst.map((r) => (
-            <option key={r.id} value={refValue({ kind: 'run', id: r.id })}>
-              {r.id}: {r.label} ({r.source === 'measured' ? 'measured' : r.source}, {r.createdAt.slice(0, 10)})
-            </option>
-          ))}
-        </optgroup>
-      ) : null}
-      <optgroup label="Published references">
-        {references
-          .filter((r) => !kept.has(r.label))
-          .map((r) => (
-            <option key={r.key} value={refValue({ kind: 'reference', key: r.key })}>
-              {r.label}
-            </option>
-          ))}
-      </optgroup>
+      <option value="">{none ? `No run fits: ${ASSESSMENT_ROLES[field].makes} makes one` : 'Choose a run…'}</option>
+      {SOURCE_GROUPS.map(([source, title]) => {
+        const group = newestFirst.filter((r) => r.source === source);
+        const shippedHere = source === 'reference' ? freshReferences : [];
+        if (group.length === 0 && shippedHere.length === 0) return null;
+        return (
+          <optgroup key={source} label={title}>
+            {group.map((r) => (
+              <option key={r.id} value={refValue({ kind: 'run', id: r.id })}>
+                {r.id}: {r.label} ({r.kind}, {r.createdAt.slice(0, 10)})
+              </option>
+            ))}
+            {shippedHere.map((r) => (
+              <option key={r.key} value={refValue({ kind: 'reference', key: r.key })}>
+                {r.label}
+              </option>
+            ))}
+          </optgroup>
+        );
+      })}
     </>
   );
 }
@@ -434,6 +470,11 @@ function RunPicker({ step, assessment }: { step: AssessmentStep; assessment: Ass
     }
   };
   const held = step.fields.some((f) => assessment[f] !== null);
+  // The encryption step's published story is checked against the new disk's run.
+  const after = useAssessment((s) => (assessment.after === null ? undefined : s.records[assessment.after]));
+  useEffect(() => {
+    if (assessment.after !== null) void stores.assessment.getState().loadRecord(assessment.after);
+  }, [assessment.after, stores]);
   return (
     <form
       className="form assess-pick"
@@ -444,8 +485,14 @@ function RunPicker({ step, assessment }: { step: AssessmentStep; assessment: Ass
         <div key={f}>
           <label htmlFor={ids[f]}>{FIELD_LABELS[f]}</label>
           <select id={ids[f]} value={picked[f] ?? ''} onChange={(e) => setPicked((p) => ({ ...p, [f]: e.target.value }))}>
-            <RunOptions />
+            <RunOptions field={f} after={after ? runFacts(after) : null} />
           </select>
+          {f === 'encrypted' ? (
+            <p className="muted">
+              References are offered here only beside the same reference as the new disk: a reference&apos;s encrypted run is another
+              machine&apos;s story; it is shown beside, never as this machine&apos;s cost.
+            </p>
+          ) : null}
         </div>
       ))}
       <div className="row">

@@ -217,7 +217,12 @@ export function LibraryPage() {
                       <strong>{r.label || <span className="muted">(no label)</span>}</strong>
                     )}
                   </td>
-                  <td>{formatDate(r.createdAt)}</td>
+                  <td>
+                    {formatDate(r.createdAt)}
+                    {r.savedAt.slice(0, 10) !== r.createdAt.slice(0, 10) ? (
+                      <span className="muted"> (saved {formatDate(r.savedAt)})</span>
+                    ) : null}
+                  </td>
                   <td>
                     {r.deviceModel ?? '—'}{' '}
                     {r.deviceClass ? (
@@ -226,7 +231,12 @@ export function LibraryPage() {
                   </td>
                   <td>
                     {r.source}
-                    {r.source !== 'measured' ? <span className="muted"> ({r.sourceFormat})</span> : null}
+                    {r.source !== 'measured' ? <span className="muted"> ({r.sourceFormat})</span> : null}{' '}
+                    {/* What the run is (model/run-kind.ts): a disk, a discard-cost experiment, a scan… */}
+                    <span className="badge" data-testid="run-kind">
+                      {r.kind}
+                      {r.encrypted ? ' · dm-crypt' : ''}
+                    </span>
                   </td>
                   <td>
                     <code>{r.targetPath}</code>

@@ -6,6 +6,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiError, AssessmentData, AssessmentListData, ProcedureInput, RunRef } from '../../../electron/shared/contract/contract.ts';
 import type { AssessmentField } from '../../../electron/shared/model/assessment.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
+import { runFacts, type RunFacts } from '../../../electron/shared/model/assessment-roles.ts';
 import type { Paper } from '../../../electron/shared/report/paper.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { RunsState } from './runs.ts';
@@ -22,7 +23,7 @@ export interface AssessmentState {
   list: AssessmentListData[];
   loaded: boolean;
   /** The shipped reference runs a step can pick (kept in the library when picked). */
-  references: Array<{ key: string; label: string; createdAt: string }>;
+  references: Array<{ key: string; label: string; createdAt: string; facts: RunFacts }>;
   /** The shipped references' records: the published story beside a reference's after run (analysis/verdicts.ts). */
   referenceRecords: RunRecord[];
   error: ApiError | null;
@@ -88,7 +89,13 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
         const result = await client.call('references.list', {});
         if (result.ok)
           set({
-            references: result.data.map((r) => ({ key: r.key, label: r.record.label, createdAt: r.record.createdAt })),
+            // Its facts (kind, source, dm-crypt, publication): a step's picker offers it only where it fits (#39).
+            references: result.data.map((r) => ({
+              key: r.key,
+              label: r.record.label,
+              createdAt: r.record.createdAt,
+              facts: runFacts(r.record),
+            })),
             referenceRecords: result.data.map((r) => r.record),
           });
       },

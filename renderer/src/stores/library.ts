@@ -3,6 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ApiError, ProcedureInput, RunSummary } from '../../../electron/shared/contract/contract.ts';
 import { DEFAULT_LIST_PAGE, MAX_LIST_PAGE } from '../../../electron/shared/model/list-page.ts';
 import type { Warning } from '../../../electron/shared/model/results.ts';
+import { isUnreadableRun, readableRuns, type UnreadableRunSummary } from '../../../electron/shared/model/run-summary.ts';
 import type { ApiClient } from '../api/client.ts';
 import { latestCall } from './latest-call.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/shared/model/import-limits.ts';
@@ -29,6 +30,8 @@ export interface ImportOutcome {
 export interface LibraryState {
   /** Newest first. */
   runs: RunSummary[];
+  /** Rows of the page the library can no longer read (run-list-row.ts): named with what is wrong, never used. */
+  unreadable: UnreadableRunSummary[];
   /** How many of the newest runs are asked for; showMore() raises it. */
   pageSize: number;
   /** Older runs exist beyond the page. */
@@ -59,6 +62,7 @@ export function createLibraryStore(client: ApiClient) {
   const loadTicket = latestCall();
   return createStore<LibraryState>()((set, get) => ({
     runs: [],
+    unreadable: [],
     pageSize: DEFAULT_LIST_PAGE,
     more: false,
     filter: {},
@@ -78,9 +82,11 @@ export function createLibraryStore(client: ApiClient) {
         const more = result.data.length > pageSize;
         // The API lists a page oldest first (a terminal's list ends at the prompt); the Library
         // shows newest first, so the run just measured or imported is at the top, not the bottom of 500.
-        const runs = (more ? result.data.slice(result.data.length - pageSize) : result.data).toReversed();
+        const page = (more ? result.data.slice(result.data.length - pageSize) : result.data).toReversed();
+        const runs = readableRuns(page);
+        const unreadable = page.filter(isUnreadableRun);
         const ids = new Set(runs.map((r) => r.id));
-        set({ runs, more, loading: false, loaded: true, error: null, selected: get().selected.filter((id) => ids.has(id)) });
+        set({ runs, unreadable, more, loading: false, loaded: true, error: null, selected: get().selected.filter((id) => ids.has(id)) });
       } else {
         set({ loading: false, loaded: true, error: result.error });
       }
@@ -115,7 +121,12 @@ export function createLibraryStore(client: ApiClient) {
         set({ error: result.error });
         return false;
       }
-      set({ runs: get().runs.filter((r) => r.id !== id), selected: get().selected.filter((x) => x !== id), error: null });
+      set({
+        runs: get().runs.filter((r) => r.id !== id),
+        unreadable: get().unreadable.filter((r) => r.id !== id),
+        selected: get().selected.filter((x) => x !== id),
+        error: null,
+      });
       return result.data.deleted;
     },
     async importFiles(files) {

@@ -1,6 +1,7 @@
 // The Working set page's slice: the kept scans (runs holding a working-set result, whatever
 // their label), newest first, and the SSD size the verdict is said against.
 import { createStore } from 'zustand/vanilla';
+import { readableRuns } from '../../../electron/shared/model/run-summary.ts';
 import type { ApiError } from '../../../electron/shared/contract/contract.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import { WORKING_SET_TEST } from '../../../electron/shared/analysis/working-set.ts';
@@ -35,7 +36,8 @@ export function createWorkingSetStore(client: ApiClient) {
       if (!isNewest()) return;
       if (!list.ok) return set({ loading: false, error: list.error });
       const records: RunRecord[] = [];
-      for (const summary of [...list.data].reverse()) {
+      // A row the library can no longer read is named on the Library page; the scans are the others.
+      for (const summary of readableRuns(list.data).reverse()) {
         const got = await client.call('library.get', { id: summary.id });
         if (!isNewest()) return;
         if (!got.ok) return set({ loading: false, error: got.error });

@@ -5,6 +5,7 @@
 import {
   assessmentVerdicts,
   HEADLINE_SLOTS,
+  ignoredSentence,
   type AssessmentVerdicts,
   type VerdictFigure,
 } from '../../../electron/shared/analysis/verdicts.ts';
@@ -82,6 +83,6 @@ export function verdictsView(v: AssessmentVerdicts): VerdictsView {
           : enc.published
             ? 'Under dm-crypt (the published story, another machine)'
             : 'Under dm-crypt (not known)',
-    ignored: v.ignored.map((i) => `Run ${i.runId} is set as ${i.field} but does not fit that step: left out of every verdict.`),
+    ignored: v.ignored.map(ignoredSentence),
   };
 }
