@@ -174,6 +174,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/node/system/degrade.test.ts': [],
   'electron/node/system/discard-audit.test.ts': [],
   'electron/node/system/drive-temperature.test.ts': [],
+  'electron/node/system/fill-level.test.ts': ['root', 'loop', 'ext4'],
   'electron/node/system/blkio-throttle.test.ts': [],
   'electron/node/system/fixtures.test.ts': [],
   'electron/node/system/link.test.ts': [],

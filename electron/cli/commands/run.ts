@@ -6,6 +6,7 @@ import { sustainedSettingsText } from '../../shared/analysis/sustained-write.ts'
 import { needsElevation } from '../../node/bench/privilege/elevation.ts';
 import { measuredDeviceText } from '../../shared/model/run-text.ts';
 import { temperatureText } from '../../shared/model/temperature-text.ts';
+import { fillText } from '../../shared/analysis/fill-level.ts';
 import { CUT_SHORT, runBenchmark } from '../../node/bench/orchestrator.ts';
 import { DEFAULT_PRESET, PRESETS, presetStoryGap } from '../../shared/catalog/presets.ts';
 import { isRunnableTest, testLabel, TESTS } from '../../shared/model/catalog.ts';
@@ -222,6 +223,7 @@ function toJson(record: RunRecord) {
     })),
     warnings: record.warnings,
     ...(record.temperature ? { temperature: record.temperature } : {}),
+    ...(record.fill ? { fill: record.fill } : {}),
   };
 }
 
@@ -292,10 +294,12 @@ export function formatRecord(record: RunRecord): string {
   if (codes.has('noisy') || codes.has('under-resolved'))
     notes.push('more runs and more time per test: --runs N, --duration SEC, or with --precision, --max-time SEC');
   const temperature = record.temperature ? `\nDrive temperature: ${temperatureText(record.temperature)}\n` : '';
+  const fill = record.fill ? `${temperature ? '' : '\n'}Fill level: ${fillText(record.fill)}\n` : '';
   return (
     head +
     body +
     temperature +
+    fill +
     (figures.length ? `${rows.length ? '\n' : ''}${rows.length ? 'Other figures' : 'Figures'}:\n${figures.join('\n')}\n` : '') +
     (notes.length ? `\nWarnings:\n${notes.map((line) => `  - ${line}`).join('\n')}\n` : '')
   );

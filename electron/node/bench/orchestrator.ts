@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { kindOfTest } from '../../shared/model/catalog.ts';
 import type { DriveTemperature, RunRecord, RunSettings, TestResult, Warning } from '../../shared/model/results.ts';
-import { describeTarget, watchOtherCpu } from '../system/index.ts';
+import { describeTarget, readFillLevel, watchOtherCpu } from '../system/index.ts';
 import { machineBusyWarning } from './result-warnings.ts';
 import { BenchError } from './errors.ts';
 import { kindById } from './kinds/index.ts';
@@ -231,6 +231,8 @@ async function measure(
   const settings: RunSettings = { preset: spec.preset ?? (spec.tests ? undefined : 'standard') };
   let hello: WorkerHello | null = null;
   let before = 0;
+  // Before the first test makes its test file: the level the user's disk was at, not ours.
+  const fill = await readFillLevel(spec.target, context.target.kind);
   // The drive's temperature, each reading tagged with the test the progress says is running.
   // The run's stop reaches the watch: a sensor that does not answer never holds a cancel.
   const thermal = await watchTemperature(context.target.device?.name, { ...options.temperature, signal: options.signal });
@@ -344,6 +346,7 @@ async function measure(
     extras: [],
     warnings,
     temperature,
+    fill,
   };
 }
 

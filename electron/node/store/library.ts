@@ -44,6 +44,7 @@ import {
   cipherCeilingsSchema,
   deviceFingerprintSchema,
   driveTemperatureSchema,
+  fillLevelSchema,
   figureSchema,
   resultPrecisionSchema,
   runRecordSchema,
@@ -566,8 +567,8 @@ class SqliteLibrary implements Library {
       `INSERT INTO runs (label, notes, created_at, saved_at, source, source_format, source_meta,
          target_path, target_kind, device, stack, system, settings, preset,
          engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count, import_fingerprint, temperature,
-         run_fingerprint)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         run_fingerprint, fill)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       run.label,
       run.notes,
@@ -595,6 +596,7 @@ class SqliteLibrary implements Library {
       importFingerprint,
       jsonOrNull(run.temperature),
       (runKey === undefined ? runFingerprint(run) : runKey) ?? NO_RUN_FINGERPRINT,
+      jsonOrNull(run.fill),
     );
     const runId = Number(inserted.lastInsertRowid);
     run.results.forEach((result, seq) => this.#insertResult(runId, seq, result));
@@ -865,6 +867,7 @@ class SqliteLibrary implements Library {
       };
       if (row.system != null) run.system = storedJson('system facts', row.system, systemFactsSchema);
       if (row.temperature != null) run.temperature = storedJson('drive temperature', row.temperature, driveTemperatureSchema);
+      if (row.fill != null) run.fill = storedJson('fill level', row.fill, fillLevelSchema);
       runs.set(id, run);
     }
     return runs;

@@ -317,6 +317,13 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE runs SET run_fingerprint = NULL WHERE json_extract(source_meta, '$."fio.host"') IS NOT NULL;
     `,
   },
+  {
+    version: 17,
+    why: 'how full the file system under the target was when a measured run began (statfs): SSDs slow as they fill',
+    sql: `
+      ALTER TABLE runs ADD COLUMN fill TEXT CHECK (fill IS NULL OR json_valid(fill));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

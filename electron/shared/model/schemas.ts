@@ -295,6 +295,24 @@ export const driveTemperatureSchema = z.union([
 ]);
 export type DriveTemperature = z.infer<typeof driveTemperatureSchema>;
 
+/**
+ * How full the file system under the target was when the run began (statfs, system/fill-level.ts):
+ * SSDs slow as they fill, so reviewers measure at 25/50/75 %; DiskDelta notes it and never fills a
+ * disk. Used is what df calls Used (blocks − free), size df's Size; `availableBytes` is what an
+ * unprivileged user may still write (free less the root reserve). Null-like: `reason` says why not.
+ */
+export const fillLevelSchema = z.union([
+  z.strictObject({
+    /** The folder statfs was asked about. */
+    path: text,
+    sizeBytes: count,
+    usedBytes: count,
+    availableBytes: count,
+  }),
+  z.strictObject({ path: text, reason: text }),
+]);
+export type FillLevel = z.infer<typeof fillLevelSchema>;
+
 /** A benchmark run as measured, imported or shipped as reference. */
 export const runRecordSchema = z.strictObject({
   id: z.number().int().positive().optional(),
@@ -315,6 +333,8 @@ export const runRecordSchema = z.strictObject({
   warnings: z.array(warningSchema),
   /** The drive's temperature before, during and after (measured runs; absent elsewhere). */
   temperature: driveTemperatureSchema.optional(),
+  /** How full the target's file system was when the run began (measured runs; absent elsewhere). */
+  fill: fillLevelSchema.optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -19,6 +19,7 @@ import { summaryOfResult, WORKING_SET_TEST, type WorkingSetSummary } from '../an
 import { assessmentStory } from '../analysis/assessment-story.ts';
 import type { Assessment } from '../model/assessment.ts';
 import { temperatureText } from '../model/temperature-text.ts';
+import { fillText } from '../analysis/fill-level.ts';
 import { provenanceText } from '../model/provenance.ts';
 import { maxOf, minOf } from '../model/extremes.ts';
 
@@ -62,6 +63,8 @@ export interface ReportRun {
   notes: string;
   /** The drive's temperature before, at most and after (or why it was not read); null: the run has none (imports). */
   temperature: string | null;
+  /** How full the target's file system was when the run began (or why not read); null: the run has none (imports). */
+  fill: string | null;
 }
 
 export interface ReportWarning extends Warning {
@@ -198,6 +201,7 @@ function describeRun(record: RunRecord, i: number): ReportRun {
     method: methodOf(record),
     notes: record.notes,
     temperature: record.temperature ? temperatureText(record.temperature) : null,
+    fill: record.fill ? fillText(record.fill) : null,
   };
 }
 
