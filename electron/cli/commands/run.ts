@@ -7,6 +7,7 @@ import { needsElevation } from '../../node/bench/privilege/elevation.ts';
 import { measuredDeviceText } from '../../shared/model/run-text.ts';
 import { temperatureText } from '../../shared/model/temperature-text.ts';
 import { fillText } from '../../shared/analysis/fill-level.ts';
+import { driveWrittenText } from '../../shared/analysis/drive-health.ts';
 import { CUT_SHORT, runBenchmark } from '../../node/bench/orchestrator.ts';
 import { DEFAULT_PRESET, PRESETS, presetStoryGap } from '../../shared/catalog/presets.ts';
 import { isRunnableTest, testLabel, TESTS } from '../../shared/model/catalog.ts';
@@ -48,6 +49,8 @@ ${settingsHelp(settings)}
   --elevate            a block device you cannot read: ask once (polkit, pkexec) for the
                        privileged helper to open it read-only; the measuring stays yours.
                        Without it a terminal asks first; as root no helper is used.
+                       On an NVMe disk: the helper also reads the drive's SMART log before
+                       and after (as root always; without --elevate the run says why not).
                        With app-start: the helper drops the page cache before each pass
   --tarball FILE       the 'tarball' workload: extract your own tarball with tar (decompression
                        included, as the seed timed it) + sync, delete it + sync
@@ -224,6 +227,7 @@ function toJson(record: RunRecord) {
     warnings: record.warnings,
     ...(record.temperature ? { temperature: record.temperature } : {}),
     ...(record.fill ? { fill: record.fill } : {}),
+    ...(record.drive ? { drive: record.drive } : {}),
   };
 }
 
@@ -295,11 +299,13 @@ export function formatRecord(record: RunRecord): string {
     notes.push('more runs and more time per test: --runs N, --duration SEC, or with --precision, --max-time SEC');
   const temperature = record.temperature ? `\nDrive temperature: ${temperatureText(record.temperature)}\n` : '';
   const fill = record.fill ? `${temperature ? '' : '\n'}Fill level: ${fillText(record.fill)}\n` : '';
+  const drive = record.drive ? `Drive's counters: ${driveWrittenText(record.drive)}\n` : '';
   return (
     head +
     body +
     temperature +
     fill +
+    drive +
     (figures.length ? `${rows.length ? '\n' : ''}${rows.length ? 'Other figures' : 'Figures'}:\n${figures.join('\n')}\n` : '') +
     (notes.length ? `\nWarnings:\n${notes.map((line) => `  - ${line}`).join('\n')}\n` : '')
   );

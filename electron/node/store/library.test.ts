@@ -316,7 +316,9 @@ describe('import fingerprints', () => {
     // next import fingerprints them the new way.
     const raw = new DatabaseSync(path);
     // Later migrations are undone too: a real schema-15 file has none of their columns.
-    raw.exec("UPDATE runs SET run_fingerprint = 'sha256:without-host'; ALTER TABLE runs DROP COLUMN fill; PRAGMA user_version = 15");
+    raw.exec(
+      "UPDATE runs SET run_fingerprint = 'sha256:without-host'; ALTER TABLE runs DROP COLUMN fill; ALTER TABLE runs DROP COLUMN drive; PRAGMA user_version = 15",
+    );
     raw.close();
     const upgraded = openLibrary({ dbPath: path });
     assert.deepEqual(upgraded.importRuns(importItems([host('10.0.0.1:8765')], file('first host again'))), [

@@ -43,6 +43,7 @@ import {
   assessmentSchema,
   cipherCeilingsSchema,
   deviceFingerprintSchema,
+  driveCountersSchema,
   driveTemperatureSchema,
   fillLevelSchema,
   figureSchema,
@@ -567,8 +568,8 @@ class SqliteLibrary implements Library {
       `INSERT INTO runs (label, notes, created_at, saved_at, source, source_format, source_meta,
          target_path, target_kind, device, stack, system, settings, preset,
          engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count, import_fingerprint, temperature,
-         run_fingerprint, fill)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         run_fingerprint, fill, drive)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       run.label,
       run.notes,
@@ -597,6 +598,7 @@ class SqliteLibrary implements Library {
       jsonOrNull(run.temperature),
       (runKey === undefined ? runFingerprint(run) : runKey) ?? NO_RUN_FINGERPRINT,
       jsonOrNull(run.fill),
+      jsonOrNull(run.drive),
     );
     const runId = Number(inserted.lastInsertRowid);
     run.results.forEach((result, seq) => this.#insertResult(runId, seq, result));
@@ -868,6 +870,7 @@ class SqliteLibrary implements Library {
       if (row.system != null) run.system = storedJson('system facts', row.system, systemFactsSchema);
       if (row.temperature != null) run.temperature = storedJson('drive temperature', row.temperature, driveTemperatureSchema);
       if (row.fill != null) run.fill = storedJson('fill level', row.fill, fillLevelSchema);
+      if (row.drive != null) run.drive = storedJson("drive's counters", row.drive, driveCountersSchema);
       runs.set(id, run);
     }
     return runs;

@@ -324,6 +324,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN fill TEXT CHECK (fill IS NULL OR json_valid(fill));
     `,
   },
+  {
+    version: 18,
+    why: "the drive's own counters (NVMe SMART / health log) before and after a measured run, beside the host's bytes written",
+    sql: `
+      ALTER TABLE runs ADD COLUMN drive TEXT CHECK (drive IS NULL OR json_valid(drive));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -313,6 +313,52 @@ export const fillLevelSchema = z.union([
 ]);
 export type FillLevel = z.infer<typeof fillLevelSchema>;
 
+/**
+ * A drive's own counters as it reports them (system/drive-health.ts): NVMe's SMART / health log
+ * (Get Log Page 02h, through the helper's smart-log verb), or why they were not read. Data units
+ * are the log's own: 1,000 × 512 bytes each, rounded up by the drive.
+ */
+export const driveHealthSchema = z.union([
+  z.strictObject({
+    disk: shortText,
+    protocol: z.literal('nvme'),
+    /** The Critical Warning bits: 0 when all is well (spare, temperature, reliability, read-only, backup). */
+    criticalWarning: z.number().int().min(0).max(255),
+    /** The Composite Temperature, °C (the log's kelvin − 273.15); null where the drive reports 0. */
+    temperatureC: celsius.nullable(),
+    availableSparePercent: count,
+    availableSpareThresholdPercent: count,
+    /** The drive's own estimate of its rated endurance used, % (may pass 100). */
+    percentageUsed: count,
+    dataUnitsRead: count,
+    dataUnitsWritten: count,
+    hostReadCommands: count,
+    hostWriteCommands: count,
+    powerOnHours: count,
+    powerCycles: count,
+    unsafeShutdowns: count,
+    mediaErrors: count,
+    errorLogEntries: count,
+    /** Minutes at or above the drive's warning / critical composite temperature. */
+    warningTemperatureMinutes: count,
+    criticalTemperatureMinutes: count,
+    /** Thermal management temperature 1 and 2: transitions and seconds spent (0 where the drive does not count them). */
+    thermalTransitions: z.tuple([count, count]),
+    thermalSeconds: z.tuple([count, count]),
+  }),
+  z.strictObject({ disk: shortText.nullable(), protocol: z.null(), reason: text }),
+]);
+export type DriveHealth = z.infer<typeof driveHealthSchema>;
+
+/** A measured run's drive counters before and after it, beside what the host sent the disk. */
+export const driveCountersSchema = z.strictObject({
+  before: driveHealthSchema,
+  after: driveHealthSchema.nullable(),
+  /** Bytes the kernel wrote to the whole disk during the run (/proc/diskstats), or null. */
+  hostBytesWritten: nullableCount,
+});
+export type DriveCounters = z.infer<typeof driveCountersSchema>;
+
 /** A benchmark run as measured, imported or shipped as reference. */
 export const runRecordSchema = z.strictObject({
   id: z.number().int().positive().optional(),
@@ -335,6 +381,8 @@ export const runRecordSchema = z.strictObject({
   temperature: driveTemperatureSchema.optional(),
   /** How full the target's file system was when the run began (measured runs; absent elsewhere). */
   fill: fillLevelSchema.optional(),
+  /** The drive's own counters before and after (measured runs; absent elsewhere). */
+  drive: driveCountersSchema.optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -20,6 +20,7 @@ import { assessmentStory } from '../analysis/assessment-story.ts';
 import type { Assessment } from '../model/assessment.ts';
 import { temperatureText } from '../model/temperature-text.ts';
 import { fillText } from '../analysis/fill-level.ts';
+import { driveWrittenText } from '../analysis/drive-health.ts';
 import { provenanceText } from '../model/provenance.ts';
 import { maxOf, minOf } from '../model/extremes.ts';
 
@@ -65,6 +66,8 @@ export interface ReportRun {
   temperature: string | null;
   /** How full the target's file system was when the run began (or why not read); null: the run has none (imports). */
   fill: string | null;
+  /** What the drive counted as written during the run beside the host's count (or why not); null: none kept. */
+  driveWrote: string | null;
 }
 
 export interface ReportWarning extends Warning {
@@ -202,6 +205,7 @@ function describeRun(record: RunRecord, i: number): ReportRun {
     notes: record.notes,
     temperature: record.temperature ? temperatureText(record.temperature) : null,
     fill: record.fill ? fillText(record.fill) : null,
+    driveWrote: record.drive ? driveWrittenText(record.drive) : null,
   };
 }
 
