@@ -17,7 +17,8 @@ import { RUN_SETTINGS, type RunSettingDef } from '../../shared/model/run-setting
 import { WORKER_OPTIONS, type WorkerOption } from '../../shared/model/worker-options.ts';
 import { settingFlags, settingsFromFlags, settingsHelp } from '../run-setting-flags.ts';
 import { JOB_HELP, jobTests } from '../job-flag.ts';
-import type { RunRecord, TestResult } from '../../shared/model/results.ts';
+import type { RunRecord, Statistic, TestResult } from '../../shared/model/results.ts';
+import { STEADY_MAX_ROUNDS } from '../../shared/analysis/steady-state.ts';
 import { table } from '../system-format.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
@@ -197,6 +198,8 @@ export function specFromFlags(
   return spec;
 }
 
+const STATISTIC_HEADER: Record<Statistic, string> = { median: 'median', best: 'best run', mean: 'mean', single: 'single run' };
+
 /** The documented --json document: the issue's fields first, everything else after. */
 function toJson(record: RunRecord) {
   return {
@@ -265,23 +268,29 @@ export function formatRecord(record: RunRecord): string {
       ? s.runs === undefined
         ? ''
         : `\n${counted(s.runs ?? 0, 'timed pass')} per workload after a warm-up pass`
-      : s.precision
-        ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
-        : `\n${counted(s.runs ?? 0, 'run')} × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
+      : s.preset === 'steady'
+        ? `\nrounds of ${s.durationSec} s after ${s.warmupSec} s warm-up, from ${s.runs} until 5 in a row are steady (SNIA PTS) or ${STEADY_MAX_ROUNDS} have run; test file`
+        : s.precision
+          ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
+          : `\n${counted(s.runs ?? 0, 'run')} × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
     (rates.length === 0
       ? ''
       : ` ${((s.sizeBytes ?? 0) / 2 ** 20).toFixed(0)} MiB, I/O engine ${record.engine.ioEngine ?? 'not reported'}`) +
     (s.sustainedSpanBytes === undefined ? '' : `\n${sustainedSettingsText(s)}`) +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
+  // How the figures combine their runs, said in the header (a best-of-3 preset's are no medians).
+  const statistics = new Set(rates.map((r) => r.statistic ?? 'median'));
+  const combined =
+    s.preset === 'steady' ? "steady rounds' mean" : statistics.size === 1 ? STATISTIC_HEADER[[...statistics][0]!] : 'see each test';
   const body =
     rows.length === 0
       ? ''
       : table(
           [
             'test',
-            'throughput (median)',
-            'IOPS (median)',
+            `throughput (${combined})`,
+            `IOPS (${combined})`,
             'latency p50',
             'latency mean',
             'latency p99',

@@ -161,8 +161,8 @@ export const resultPrecisionSchema = z.strictObject({
   target: count,
   /** Seconds the test took, its warm-up included. */
   seconds: count,
-  /** Why the runs stopped: the interval was reached, the test's time was up, or the fixed count was done. */
-  stoppedBy: z.enum(['precision', 'max-time', 'runs']),
+  /** Why the runs stopped: the interval was reached, the test's time was up, the fixed count was done, or the rounds were steady (SNIA PTS). */
+  stoppedBy: z.enum(['precision', 'max-time', 'runs', 'steady']),
 });
 export type ResultPrecision = z.infer<typeof resultPrecisionSchema>;
 

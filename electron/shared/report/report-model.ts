@@ -294,7 +294,9 @@ function testRan(r: TestResult): string | null {
   const n = r.runs.length;
   const secs = r.precision?.seconds;
   if (n === 0 && secs === undefined) return null;
-  const why = r.precision ? { precision: 'interval reached', 'max-time': 'time was up', runs: 'fixed count' }[r.precision.stoppedBy] : null;
+  const why = r.precision
+    ? { precision: 'interval reached', 'max-time': 'time was up', runs: 'fixed count', steady: 'steady (SNIA)' }[r.precision.stoppedBy]
+    : null;
   return [n ? counted(n, 'run') : null, secs !== undefined ? `${secs.toFixed(1)} s` : null, why ? `stopped: ${why}` : null]
     .filter(Boolean)
     .join(', ');
