@@ -232,7 +232,8 @@ export const PRESETS: Record<PresetName, Preset> = {
     warmupSec: 5,
     runs: 5,
     precision: 0,
-    maxTimeSec: 0,
+    // Not sent (steady state stops on its own rule): the 25 rounds' time, for the settings' range.
+    maxTimeSec: 125,
     statistic: 'mean',
     steady: true,
   },
