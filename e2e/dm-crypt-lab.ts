@@ -227,6 +227,12 @@ export interface GuestRun {
    * of diskImage/diskBytes/throttleBps/secondDisk: a throttle with bursts per disk, for example.
    */
   disks?: Array<{ bytes: number; options: string }>;
+  /**
+   * QEMU-emulated NVMe controllers, each with one namespace over a sparse file of `bytes`
+   * (/dev/nvme0n1, …, once the guest loads `nvme`); `properties` are -device nvme's own
+   * (smart_critical_warning=N, say).
+   */
+  nvme?: Array<{ bytes: number; serial: string; properties?: string }>;
   memoryMiB?: number;
   timeoutMs?: number;
 }
@@ -273,6 +279,13 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     if (i > 0) writeFileSync(file, '');
     run('truncate', ['-s', String(d.bytes), file]);
     drives.push('-drive', `file=${file},if=virtio,format=raw,cache=none${d.options ? `,${d.options}` : ''}`);
+  }
+  for (const [i, n] of (opts.nvme ?? []).entries()) {
+    const file = join(share, `nvme${i}.img`);
+    writeFileSync(file, '');
+    run('truncate', ['-s', String(n.bytes), file]);
+    drives.push('-drive', `file=${file},if=none,id=nvm${i},format=raw,cache=none`);
+    drives.push('-device', `nvme,serial=${n.serial},drive=nvm${i}${n.properties ? `,${n.properties}` : ''}`);
   }
   if (opts.secondDisk) {
     const second = join(share, 'disk2.img');

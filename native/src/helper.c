@@ -34,6 +34,7 @@
 #include "fdpass.h"
 #include "fs-kinds.h"
 #include "helper-protocol.h"
+#include "nvme-smart.h"
 #include "testfile-name.h"
 
 #define HELPER_NAME "diskdelta-helper"
@@ -120,6 +121,42 @@ static int verb_open_ro(char **operands) {
 }
 
 // drop-caches: sync, then drop the page cache, dentries and inodes (cold-start workloads).
+// smart-log DEVICE: the NVMe drive's own SMART / health log as one JSON line on stdout. The
+// device is opened read-only without following links, must be an NVMe controller or whole
+// namespace by its major:minor (nvme-smart.c), and gets the one fixed admin command Get Log
+// Page 02h: nothing of the caller's reaches the drive but the device's name.
+static int verb_smart_log(char **operands) {
+  const char *device = operands[0];
+  if (!valid_device_path(device))
+    return say(HX_REFUSED, "refusing '%s': a device is named /dev/NAME (no links, no '..', no sub-folders); nothing was read", device);
+  // O_PATH first: nothing is opened for I/O until it is known to be an NVMe device (opening
+  // some other character device can itself act: a tape rewinds, a terminal becomes ours).
+  int node = open(device, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (node < 0) {
+    int e = errno;
+    return say(e == ENOENT ? HX_VANISHED : e == ELOOP ? HX_REFUSED : HX_FAILED, "cannot open %s: %s; nothing was read", device,
+               e == ELOOP ? "a symbolic link" : strerror(e));
+  }
+  char why[256];
+  struct stat before, after;
+  if (nvme_smart_check_fd(node, why, sizeof why) != 0 || fstat(node, &before) != 0) {
+    close(node);
+    return say(HX_REFUSED, "refusing %s: %s; nothing was read", device, why);
+  }
+  char again[64];
+  snprintf(again, sizeof again, "/proc/self/fd/%d", node);
+  int fd = open(again, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  close(node);
+  if (fd < 0) return say(HX_FAILED, "cannot open %s: %s; nothing was read", device, strerror(errno));
+  if (fstat(fd, &after) != 0 || after.st_rdev != before.st_rdev || after.st_ino != before.st_ino) {
+    close(fd);
+    return say(HX_REFUSED, "refusing %s: it changed while being opened; nothing was read", device);
+  }
+  int rc = nvme_smart_print(fd, device, stdout, why, sizeof why);
+  close(fd);
+  return rc == 0 ? HX_OK : say(HX_FAILED, "cannot read the SMART log of %s: %s", device, why);
+}
+
 static int verb_drop_caches(char **operands) {
   (void)operands;
   sync();
@@ -523,6 +560,9 @@ static const verb_t VERBS[] = {
     {.name = "crypt-setup", .operands = "FILE CIPHER KEY_BITS SECTOR_BYTES FLAGS", .operand_count = 5, .run = verb_crypt_setup,
      .help = "a read-only loop over DiskDelta's own test FILE and a read-only plain dm-crypt mapping on it with a\n"
              "      random key; both passed back over stdout, and removed by the kernel once the caller closes them"},
+    {.name = "smart-log", .operands = "DEVICE", .operand_count = 1, .run = verb_smart_log,
+     .help = "print the NVMe drive's own SMART / health log (Get Log Page 02h, read only) of the controller\n"
+             "      /dev/nvmeN or the whole namespace /dev/nvmeNnM as one JSON line on stdout"},
     {.name = "record-accesses", .operands = "FOLDER", .operand_count = 1, .run = verb_record_accesses,
      .help = "record the opens, reads and writes of files on the whole filesystem of FOLDER, until the caller\n"
              "      ends it: over stdout only (hash, bytes, time, kinds) records of the files the caller may look up\n"

@@ -39,6 +39,7 @@ typedef struct {
   unsigned runs;
   unsigned max_runs;
   double precision;
+  int steady;
   double max_time;
   unsigned min_ios;
   unsigned min_window_ios;
@@ -272,7 +273,8 @@ static int parse_options(options_t *o, worker_verb_t verb, int argc, char **argv
     }
   }
   if (!o->target) return usage_error("--target is required");
-  if (o->precision > 0 && o->max_runs < o->runs) return usage_error("--max-runs must be at least --runs");
+  if ((o->precision > 0 || o->steady) && o->max_runs < o->runs) return usage_error("--max-runs must be at least --runs");
+  if (o->precision > 0 && o->steady) return usage_error("--steady and --precision are two stopping rules: give one");
   if (o->sample_ms && o->sample_ms < 50) return usage_error("--sample-ms must be 0 or at least 50");
   return 0;
 }
@@ -427,8 +429,8 @@ static int cmd_run(options_t *o, int prepare_only) {
                      .min_window_ios = o->min_window_ios,
                      .seed = o->seed, .job_index = j, .job_count = o->njobs,
                      .stop = {.precision = o->precision, .min_runs = o->runs,
-                              .max_runs = o->precision > 0 ? o->max_runs : o->runs, .max_time_s = o->max_time,
-                              .min_ios = o->min_ios, .min_seconds = o->min_time}};
+                              .max_runs = o->precision > 0 || o->steady ? o->max_runs : o->runs, .max_time_s = o->max_time,
+                              .min_ios = o->min_ios, .min_seconds = o->min_time, .steady = o->steady}};
     rc = run_job(&o->jobs[j], &t, &jo);
   }
   return finish(&t, rc);

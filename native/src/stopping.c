@@ -31,11 +31,33 @@ double median_ci_relative(const double *values, unsigned n) {
   return t975(n - 1) * sqrt(M_PI / 2) * sd / sqrt((double)n) / med;
 }
 
+int pts_steady(const double *values, unsigned n) {
+  if (n < 2) return 0;
+  double mean = 0, lo = values[0], hi = values[0];
+  for (unsigned i = 0; i < n; i++) {
+    mean += values[i];
+    lo = values[i] < lo ? values[i] : lo;
+    hi = values[i] > hi ? values[i] : hi;
+  }
+  mean /= n;
+  if (mean <= 0) return 0;
+  // Least squares over x = 0 … n-1: slope = Σ (x − x̄)(y − ȳ) / Σ (x − x̄)².
+  double xbar = (n - 1) / 2.0, sxy = 0, sxx = 0;
+  for (unsigned i = 0; i < n; i++) {
+    sxy += (i - xbar) * (values[i] - mean);
+    sxx += (i - xbar) * (i - xbar);
+  }
+  double rise = fabs(sxy / sxx) * (n - 1);
+  return hi - lo <= STEADY_RANGE * mean && rise <= STEADY_SLOPE * mean;
+}
+
 const char *stop_after_run(const stop_rule_t *rule, stop_state_t *s, double bytes_per_sec, uint64_t ios,
                            uint64_t elapsed_ns, double next_run_s) {
   if (s->n < sizeof s->values / sizeof s->values[0]) s->values[s->n++] = bytes_per_sec;
   s->ios += ios;
   s->measured_ns += elapsed_ns;
+  if (rule->steady && s->n >= rule->min_runs && s->n >= STEADY_WINDOW && pts_steady(s->values + s->n - STEADY_WINDOW, STEADY_WINDOW))
+    return "steady";
   if (s->n >= rule->max_runs) return "runs";
   if (rule->precision <= 0) return NULL;
   if (s->n >= rule->min_runs) {

@@ -14,7 +14,19 @@ typedef struct {
   double max_time_s;       // timed seconds per job (warm-up excluded); 0: no limit
   uint64_t min_ios;        // resolution: I/Os over all runs
   double min_seconds;      // resolution: timed seconds over all runs
+  int steady;              // SNIA PTS steady state: stop at the first window of STEADY_WINDOW runs that holds
 } stop_rule_t;
+
+// SNIA Solid State Storage PTS (Enterprise 1.1, 2.1.24): over a measurement window of 5 rounds the
+// range of the values is within 20 % of their mean, and the range of their least-squares line
+// (its slope × 4 rounds) within 10 % of it. The TypeScript side (electron/shared/analysis/
+// steady-state.ts) holds the same rule; native/test checks that the two agree.
+#define STEADY_WINDOW 5
+#define STEADY_RANGE 0.20
+#define STEADY_SLOPE 0.10
+
+// 1 when the n values (a window) are steady by that rule, else 0.
+int pts_steady(const double *values, unsigned n);
 
 typedef struct {
   double values[100];      // bytes/s of each run (--max-runs ≤ 100)
@@ -27,7 +39,7 @@ typedef struct {
 // Student's t for the small n the runs have.
 double median_ci_relative(const double *values, unsigned n);
 
-// After a run: NULL to go on, else why the job stops ("precision", "max-time", "runs").
+// After a run: NULL to go on, else why the job stops ("steady", "precision", "max-time", "runs").
 const char *stop_after_run(const stop_rule_t *rule, stop_state_t *s, double bytes_per_sec, uint64_t ios,
                            uint64_t elapsed_ns, double next_run_s);
 

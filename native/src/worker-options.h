@@ -45,6 +45,7 @@ typedef enum {
   X(rest, "--rest", "SECONDS", OPT_NUMBER, 0.0, 600.0, 0.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_SUSTAINED), "idle seconds between one job and the next, or before sustained's recovery (no I/O; a stop signal ends the wait) (default 0)") \
   X(runs, "--runs", "N", OPT_COUNT, 1.0, 100.0, 1.0, 1, VERB_BIT(VERB_RUN) | VERB_BIT(VERB_TREE) | VERB_BIT(VERB_BIGFILE) | VERB_BIT(VERB_APP_START), "timed runs per job (workloads: timed passes); with --precision the fewest (default 1)") \
   X(precision, "--precision", "FRACTION", OPT_NUMBER, 0.0, 0.5, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: add runs until the median's 95 % interval is within ±FRACTION (0.02: ±2 %)\n                        and --min-ios/--min-time are met, or until --max-time/--max-runs; 0: --runs fixed (default 0)") \
+  X(steady, "--steady", NULL, OPT_FLAG, 0.0, 0.0, 0.0, 0, VERB_BIT(VERB_RUN), "steady state, SNIA PTS: add runs (rounds) until the last 5 lie within 20 % of their mean and their\n                        fitted line's rise within 10 % of it, or until --max-runs (at least --runs)") \
   X(max_runs, "--max-runs", "N", OPT_COUNT, 1.0, 100.0, 100.0, 1, VERB_BIT(VERB_RUN), "adaptive: most timed runs per job (default 100)") \
   X(max_time, "--max-time", "SECONDS", OPT_NUMBER, 0.0, 36000.0, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: most timed seconds per job, warm-up excluded; 0: none (default 0)") \
   X(min_ios, "--min-ios", "N", OPT_COUNT, 0.0, 1000000.0, 0.0, 1, VERB_BIT(VERB_RUN), "adaptive: fewest I/Os over a job's runs before it may stop (default 0)") \

@@ -116,6 +116,37 @@ describe('the helper refuses, with a message and nothing opened', () => {
     { name: 'a write request (extra operand)', args: () => ['open-ro', loop, 'rw'], code: HX.usage, message: /takes exactly 1 operand/ },
     { name: 'a write request (flag)', args: () => ['--write', 'open-ro', loop], code: HX.usage, message: /opens nothing writable/ },
     { name: 'argv it does not know', args: () => ['frobnicate', loop], code: HX.usage, message: /unknown verb 'frobnicate'/ },
+    // smart-log sends an NVMe admin command: no other device may receive that ioctl number.
+    {
+      name: 'smart-log of a block device that is not NVMe (a loop)',
+      args: () => ['smart-log', loop],
+      code: HX.refused,
+      message: /is not an NVMe namespace/,
+      path: () => loop,
+    },
+    {
+      name: 'smart-log of a character device that is not NVMe',
+      args: () => ['smart-log', '/dev/null'],
+      code: HX.refused,
+      message: /is not an NVMe controller \(its class is 'mem'\)/,
+      path: () => '/dev/null',
+    },
+    {
+      name: 'smart-log of a symlink',
+      args: () => ['smart-log', devLink],
+      code: HX.refused,
+      message: /neither an NVMe/,
+      path: () => devLink,
+    },
+    {
+      name: 'smart-log of a regular file under /dev',
+      args: () => ['smart-log', devFile],
+      code: HX.refused,
+      message: /neither an NVMe/,
+      path: () => devFile,
+    },
+    { name: 'smart-log with .. tricks', args: () => ['smart-log', '/dev/../etc/passwd'], code: HX.refused, message: /no '\.\.'/ },
+    { name: 'smart-log with two operands', args: () => ['smart-log', loop, 'x'], code: HX.usage, message: /takes exactly 1 operand/ },
     { name: 'no verb', args: () => [], code: HX.usage, message: /Usage: pkexec/ },
     {
       name: 'a file not created by DiskDelta',
@@ -298,7 +329,7 @@ describe('the helper refuses, with a message and nothing opened', () => {
       const out = await runHelper(r.args(), r.env?.());
       assert.equal(out.code, r.code, `exit code; stderr: ${out.stderr}`);
       assert.match(out.stderr, r.message);
-      assert.match(out.stderr, /nothing was (opened|done)|Usage/, 'says that nothing was opened');
+      assert.match(out.stderr, /nothing was (opened|done|read)|Usage/, 'says that nothing was opened');
       assert.equal(out.stdout, '', 'nothing passed back on the socket');
       if (!hasStrace) return t.diagnostic('strace missing: opens not traced');
       for (const p of [r.path?.(), loop, ...r.args().filter((a) => a.startsWith('/'))].filter((x): x is string => !!x)) {

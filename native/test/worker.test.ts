@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { histogramQuantile, median, medianInterval } from '../../electron/shared/analysis/statistics.ts';
+import { checkWindow, steadyOf, steadyWords } from '../../electron/shared/analysis/steady-state.ts';
 import type { WorkerMessage } from '../../electron/node/bench/worker-protocol.ts';
 import { EXIT_CODES, exitCodeOf, FAILURE_CODES, type FailureCode } from '../../electron/shared/model/failures.ts';
 import { WORKER_OPTIONS, WORKER_VERBS } from '../../electron/shared/model/worker-options.ts';
@@ -450,6 +451,61 @@ function printedIntervalTolerance(printed: number[], interval: number): number {
   const tolerance = (c * sdShift) / (m - halfUnit) + (interval * halfUnit) / (m - halfUnit) + 5e-6 * interval;
   return tolerance * 1.01 + 1e-12;
 }
+
+describe('steady state (--steady, SNIA PTS)', () => {
+  test("rounds stop at the first steady window, which is the app's own steadyOf of the printed rounds; else at --max-runs", async () => {
+    const o = await runWorker([
+      'run',
+      '--target',
+      scratch('steady'),
+      ...SMALL,
+      '--duration',
+      '0.2',
+      '--runs',
+      '5',
+      '--steady',
+      '--max-runs',
+      '12',
+      '--job',
+      'name=s,rw=randwrite,bs=4096,qd=8,threads=1',
+    ]);
+    assert.equal(o.code, EXIT.ok, o.stderr);
+    const runs = o.messages.filter((m) => m.type === 'result') as Array<Extract<WorkerMessage, { type: 'result' }>>;
+    const values = runs.map((r) => r.bytes_per_sec);
+    const verdict = steadyOf(values, 12);
+    const last = runs.at(-1)!;
+    assert.ok(runs.length >= 5 && runs.length <= 12, `between --runs and --max-runs rounds (${runs.length})`);
+    if (last.stop === 'steady') {
+      assert.ok(
+        verdict.steady && verdict.rounds === runs.length,
+        `the worker stopped steady at round ${runs.length}; the app: ${steadyWords(verdict)}`,
+      );
+    } else {
+      assert.equal(last.stop, 'runs');
+      assert.equal(runs.length, 12);
+      assert.equal(verdict.steady, false, `the worker went on to --max-runs; the app: ${steadyWords(verdict)}`);
+    }
+    // And no earlier window was steady by the app's rule either (the worker would have stopped there).
+    for (let end = 5; end < runs.length; end++)
+      assert.equal(checkWindow(values.slice(end - 5, end)).steady, false, `rounds ${end - 4}–${end}`);
+  });
+
+  test('--steady with --precision is refused: two stopping rules', async () => {
+    const o = await runWorker([
+      'run',
+      '--target',
+      scratch('steady-both'),
+      ...SMALL,
+      '--steady',
+      '--precision',
+      '0.02',
+      '--job',
+      'name=x,rw=read,bs=4096,qd=1,threads=1',
+    ]);
+    assert.equal(o.code, EXIT.usage);
+    assert.match(o.stderr, /--steady and --precision are two stopping rules/);
+  });
+});
 
 describe('adaptive stopping (--precision)', () => {
   test("each result carries the interval so far, which is the app's own medianInterval; the last says why it stopped", async () => {

@@ -39,6 +39,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./inspect.ts')).inspectCommand,
   },
   {
+    name: 'health',
+    synopsis: 'health [DEVICE|PATH] [--json]',
+    summary: "the drive's own counters: NVMe SMART / health log (written, used, hours, errors, temperature)",
+    load: async () => (await import('./health.ts')).healthCommand,
+  },
+  {
     name: 'trim-audit',
     synopsis: 'trim-audit FOLDER [--no-fstrim] [--json] [--no-save]',
     summary: 'see which layers a TRIM reaches (discard counters before and after a delete + fstrim)',

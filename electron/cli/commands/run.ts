@@ -6,6 +6,8 @@ import { sustainedSettingsText } from '../../shared/analysis/sustained-write.ts'
 import { needsElevation } from '../../node/bench/privilege/elevation.ts';
 import { measuredDeviceText } from '../../shared/model/run-text.ts';
 import { temperatureText } from '../../shared/model/temperature-text.ts';
+import { fillText } from '../../shared/analysis/fill-level.ts';
+import { driveWrittenText } from '../../shared/analysis/drive-health.ts';
 import { CUT_SHORT, runBenchmark } from '../../node/bench/orchestrator.ts';
 import { DEFAULT_PRESET, PRESETS, presetStoryGap } from '../../shared/catalog/presets.ts';
 import { isRunnableTest, testLabel, TESTS } from '../../shared/model/catalog.ts';
@@ -15,7 +17,8 @@ import { RUN_SETTINGS, type RunSettingDef } from '../../shared/model/run-setting
 import { WORKER_OPTIONS, type WorkerOption } from '../../shared/model/worker-options.ts';
 import { settingFlags, settingsFromFlags, settingsHelp } from '../run-setting-flags.ts';
 import { JOB_HELP, jobTests } from '../job-flag.ts';
-import type { RunRecord, TestResult } from '../../shared/model/results.ts';
+import type { RunRecord, Statistic, TestResult } from '../../shared/model/results.ts';
+import { STEADY_MAX_ROUNDS } from '../../shared/analysis/steady-state.ts';
 import { table } from '../system-format.ts';
 import { EXIT_FAILURE, UsageError, parseFlags, type CliCommand } from '../args.ts';
 import { ProgressBar } from '../progress-bar.ts';
@@ -48,6 +51,8 @@ ${settingsHelp(settings)}
   --elevate            a block device you cannot read: ask once (polkit, pkexec) for the
                        privileged helper to open it read-only; the measuring stays yours.
                        Without it a terminal asks first; as root no helper is used.
+                       On an NVMe disk: the helper also reads the drive's SMART log before
+                       and after (as root always; without --elevate the run says why not).
                        With app-start: the helper drops the page cache before each pass
   --tarball FILE       the 'tarball' workload: extract your own tarball with tar (decompression
                        included, as the seed timed it) + sync, delete it + sync
@@ -194,6 +199,8 @@ export function specFromFlags(
   return spec;
 }
 
+const STATISTIC_HEADER: Record<Statistic, string> = { median: 'median', best: 'best run', mean: 'mean', single: 'single run' };
+
 /** The documented --json document: the issue's fields first, everything else after. */
 function toJson(record: RunRecord) {
   return {
@@ -223,6 +230,8 @@ function toJson(record: RunRecord) {
     })),
     warnings: record.warnings,
     ...(record.temperature ? { temperature: record.temperature } : {}),
+    ...(record.fill ? { fill: record.fill } : {}),
+    ...(record.drive ? { drive: record.drive } : {}),
   };
 }
 
@@ -260,23 +269,29 @@ export function formatRecord(record: RunRecord): string {
       ? s.runs === undefined
         ? ''
         : `\n${counted(s.runs ?? 0, 'timed pass')} per workload after a warm-up pass`
-      : s.precision
-        ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
-        : `\n${counted(s.runs ?? 0, 'run')} × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
+      : s.preset === 'steady'
+        ? `\nrounds of ${s.durationSec} s after ${s.warmupSec} s warm-up, from ${s.runs} until 5 in a row are steady (SNIA PTS) or ${STEADY_MAX_ROUNDS} have run; test file`
+        : s.precision
+          ? `\nruns of ${s.durationSec} s per test after ${s.warmupSec} s warm-up, at least ${s.runs}, until the median is known within ±${(s.precision * 100).toFixed(1)} % (95 %) or ${s.maxTimeSec} s; test file`
+          : `\n${counted(s.runs ?? 0, 'run')} × ${s.durationSec} s per test after ${s.warmupSec} s warm-up, test file`) +
     (rates.length === 0
       ? ''
       : ` ${formatCount((s.sizeBytes ?? 0) / 2 ** 20)} MiB, I/O engine ${record.engine.ioEngine ?? 'not reported'}`) +
     (s.sustainedSpanBytes === undefined ? '' : `\n${sustainedSettingsText(s)}`) +
     (record.id !== undefined ? `, saved as run #${record.id}` : '') +
     '\n\n';
+  // How the figures combine their runs, said in the header (a best-of-3 preset's are no medians).
+  const statistics = new Set(rates.map((r) => r.statistic ?? 'median'));
+  const combined =
+    s.preset === 'steady' ? "steady rounds' mean" : statistics.size === 1 ? STATISTIC_HEADER[[...statistics][0]!] : 'see each test';
   const body =
     rows.length === 0
       ? ''
       : table(
           [
             'test',
-            'throughput (median)',
-            'IOPS (median)',
+            `throughput (${combined})`,
+            `IOPS (${combined})`,
             'latency p50',
             'latency mean',
             'latency p99',
@@ -293,10 +308,14 @@ export function formatRecord(record: RunRecord): string {
   if (codes.has('noisy') || codes.has('under-resolved'))
     notes.push('more runs and more time per test: --runs N, --duration SEC, or with --precision, --max-time SEC');
   const temperature = record.temperature ? `\nDrive temperature: ${temperatureText(record.temperature)}\n` : '';
+  const fill = record.fill ? `${temperature ? '' : '\n'}Fill level: ${fillText(record.fill)}\n` : '';
+  const drive = record.drive ? `Drive's counters: ${driveWrittenText(record.drive)}\n` : '';
   return (
     head +
     body +
     temperature +
+    fill +
+    drive +
     (figures.length ? `${rows.length ? '\n' : ''}${rows.length ? 'Other figures' : 'Figures'}:\n${figures.join('\n')}\n` : '') +
     (notes.length ? `\nWarnings:\n${notes.map((line) => `  - ${line}`).join('\n')}\n` : '')
   );

@@ -5,6 +5,8 @@ import { DB_HELP, formatTable, parseRunId, parseUnitFlag, requireRuns, withLibra
 import { isFailedResult, type RunRecord, type TestResult } from '../../shared/model/results.ts';
 import { engineText, measuredDeviceText } from '../../shared/model/run-text.ts';
 import { temperatureText } from '../../shared/model/temperature-text.ts';
+import { fillText } from '../../shared/analysis/fill-level.ts';
+import { driveWrittenText } from '../../shared/analysis/drive-health.ts';
 import type { DeviceFingerprint } from '../../shared/model/machine.ts';
 import { counted } from '../../shared/model/display.ts';
 import { formatStack } from '../system-format.ts';
@@ -95,6 +97,9 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   if (run.target.stack?.some((l) => l.kind === 'loop'))
     field('measured', measuredDeviceText(run.target, { withFile: true }) ?? 'unknown (the run carries no device facts)');
   if (run.temperature) field('drive temp', temperatureText(run.temperature));
+  // SSDs slow as they fill: the level the run found, beside its figures.
+  if (run.fill) field('fill level', fillText(run.fill));
+  if (run.drive) field('drive wrote', driveWrittenText(run.drive));
   if (run.target.stack?.length) {
     // The same stack view as `diskdelta inspect`: facts in words, never the model's keys.
     field('stack', 'from the file down to the disk:');

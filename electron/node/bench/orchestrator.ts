@@ -5,7 +5,11 @@
 import { stat } from 'node:fs/promises';
 import { kindOfTest } from '../../shared/model/catalog.ts';
 import type { DriveTemperature, RunRecord, RunSettings, TestResult, Warning } from '../../shared/model/results.ts';
-import { describeTarget, watchOtherCpu } from '../system/index.ts';
+import type { DriveCounters } from '../../shared/model/schemas.ts';
+import { describeTarget, readFillLevel, watchOtherCpu } from '../system/index.ts';
+import { readDriveHealth } from './privilege/drive-health-read.ts';
+import { readWriteCounters } from '../system/write-counters.ts';
+import { driveWarnings } from '../../shared/analysis/drive-health.ts';
 import { machineBusyWarning } from './result-warnings.ts';
 import { BenchError } from './errors.ts';
 import { kindById } from './kinds/index.ts';
@@ -231,6 +235,13 @@ async function measure(
   const settings: RunSettings = { preset: spec.preset ?? (spec.tests ? undefined : 'standard') };
   let hello: WorkerHello | null = null;
   let before = 0;
+  // Before the first test makes its test file: the level the user's disk was at, not ours.
+  const fill = await readFillLevel(spec.target, context.target.kind);
+  // The drive's own counters and the host's, before and after: what the run cost the drive.
+  const disk = context.target.device?.name ?? null;
+  const healthOptions = { deviceClass: context.target.device?.class ?? null, elevate: spec.elevate === true, signal: options.signal };
+  const healthBefore = await readDriveHealth(disk, healthOptions);
+  const hostBefore = await hostBytesWritten(disk);
   // The drive's temperature, each reading tagged with the test the progress says is running.
   // The run's stop reaches the watch: a sensor that does not answer never holds a cancel.
   const thermal = await watchTemperature(context.target.device?.name, { ...options.temperature, signal: options.signal });
@@ -316,6 +327,17 @@ async function measure(
   } finally {
     temperature = await thermal.stop();
   }
+  const drive: DriveCounters = {
+    before: healthBefore,
+    after: healthBefore.protocol === null ? null : await readDriveHealth(disk, healthOptions),
+    hostBytesWritten: null,
+  };
+  const hostAfter = await hostBytesWritten(disk);
+  if (hostBefore !== null && hostAfter !== null && hostAfter >= hostBefore) drive.hostBytesWritten = hostAfter - hostBefore;
+  for (const w of driveWarnings(drive)) {
+    warnings.push(w);
+    emit({ type: 'warning', ...w });
+  }
   for (const w of thermal.warnings()) {
     warnings.push(w);
     emit({ type: 'warning', ...w });
@@ -345,7 +367,17 @@ async function measure(
     extras: [],
     warnings,
     temperature,
+    fill,
+    drive,
   };
+}
+
+/** Bytes the kernel has written to the whole disk since boot (/proc/diskstats), or null. */
+async function hostBytesWritten(disk: string | null): Promise<number | null> {
+  if (disk === null) return null;
+  const counters = await readWriteCounters();
+  if ('reason' in counters) return null;
+  return counters.disks.find((d) => d.name === disk)?.bytesWritten ?? null;
 }
 
 interface WorkerStepOptions {

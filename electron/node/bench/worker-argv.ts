@@ -6,6 +6,7 @@ import type { Statistic, TestParams } from '../../shared/model/results.ts';
 import { RUN_SETTINGS, settingsOfKind, type KindSettingValues, type RunSettingDef } from '../../shared/model/run-settings.ts';
 import { workerOption, WORKER_OPTIONS, type WorkerOption, type WorkerVerb } from '../../shared/model/worker-options.ts';
 import { TRUST } from '../../shared/analysis/statistics.ts';
+import { STEADY_MAX_ROUNDS } from '../../shared/analysis/steady-state.ts';
 
 /**
  * The rate kind's plan: the run settings the table says it takes (model/run-settings.ts: size,
@@ -20,6 +21,8 @@ export interface WorkerPlan extends KindSettingValues<'rate'> {
   statistic: Statistic;
   /** Harness only: reuse a file made by `diskdelta-worker prepare`. */
   reuseFile?: string;
+  /** SNIA steady state (the steady preset): runs are rounds, stopped by the worker's PTS rule. */
+  steady?: boolean;
 }
 
 /** The worker job's parameters of a rate test: the catalog's, or those its id names (test-params.ts). */
@@ -77,7 +80,7 @@ export function runArgv(
 ): string[] {
   const fromSettings = settingOptions(plan, 'rate', tables.settings);
   // A fixed count of runs (precision 0) has no interval to reach and no time limit to send.
-  const adaptive = plan.precision > 0;
+  const adaptive = plan.precision > 0 && !plan.steady;
   if (!adaptive) {
     delete fromSettings.precision;
     delete fromSettings['max-time'];
@@ -90,6 +93,8 @@ export function runArgv(
       'sample-ms': plan.sampleMs,
       // A test stops once precise and resolved (TRUST), or at its time limit.
       ...(adaptive ? { 'min-ios': TRUST.minTotalIos, 'min-time': TRUST.minWindowSec, 'min-window-ios': TRUST.minWindowIos } : {}),
+      // Rounds from --runs (the fewest) until steady or STEADY_MAX_ROUNDS.
+      ...(plan.steady ? { steady: true, 'max-runs': Math.max(STEADY_MAX_ROUNDS, plan.runs) } : {}),
       file: plan.reuseFile,
       job: plan.tests.map((id) => jobSpec(id)),
     },

@@ -98,7 +98,7 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     /** The job's seconds so far, warm-up included, in ns. */
     job_ns: z.number(),
     /** On the job's last run: why it stopped. */
-    stop: z.enum(['precision', 'max-time', 'runs']).optional(),
+    stop: z.enum(['precision', 'max-time', 'runs', 'steady']).optional(),
   }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('warning'), code: z.string(), message: z.string() }),
   z.object({ v: z.literal(PROTOCOL_VERSION), type: z.literal('error'), code: z.string(), message: z.string() }),

@@ -35,7 +35,9 @@ import {
   assessmentSchema,
   cipherCeilingsSchema,
   deviceFingerprintSchema,
+  driveCountersSchema,
   driveTemperatureSchema,
+  fillLevelSchema,
   figureSchema,
   resultPrecisionSchema,
   runRecordSchema,
@@ -575,8 +577,8 @@ class SqliteLibrary implements Library {
       `INSERT INTO runs (label, notes, created_at, saved_at, source, source_format, source_meta,
          target_path, target_kind, device, stack, system, settings, preset,
          engine_name, engine_version, io_engine, device_model, device_class, result_count, warning_count, import_fingerprint, temperature,
-         run_fingerprint, kind, encrypted)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         run_fingerprint, kind, encrypted, fill, drive)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       run.label,
       run.notes,
@@ -606,6 +608,8 @@ class SqliteLibrary implements Library {
       (runKey === undefined ? runFingerprint(run) : runKey) ?? NO_RUN_FINGERPRINT,
       runKind(run),
       encryptedColumn(runEncrypted(run)),
+      jsonOrNull(run.fill),
+      jsonOrNull(run.drive),
     );
     const runId = Number(inserted.lastInsertRowid);
     run.results.forEach((result, seq) => this.#insertResult(runId, seq, result));
@@ -876,6 +880,8 @@ class SqliteLibrary implements Library {
       };
       if (row.system != null) run.system = storedJson('system facts', row.system, systemFactsSchema);
       if (row.temperature != null) run.temperature = storedJson('drive temperature', row.temperature, driveTemperatureSchema);
+      if (row.fill != null) run.fill = storedJson('fill level', row.fill, fillLevelSchema);
+      if (row.drive != null) run.drive = storedJson("drive's counters", row.drive, driveCountersSchema);
       runs.set(id, run);
     }
     return runs;

@@ -333,6 +333,20 @@ export const MIGRATIONS: readonly Migration[] = [
         device_class, preset, engine_name, engine_version, result_count, warning_count, kind, encrypted);
     `,
   },
+  {
+    version: 18,
+    why: 'how full the file system under the target was when a measured run began (statfs): SSDs slow as they fill',
+    sql: `
+      ALTER TABLE runs ADD COLUMN fill TEXT CHECK (fill IS NULL OR json_valid(fill));
+    `,
+  },
+  {
+    version: 19,
+    why: "the drive's own counters (NVMe SMART / health log) before and after a measured run, beside the host's bytes written",
+    sql: `
+      ALTER TABLE runs ADD COLUMN drive TEXT CHECK (drive IS NULL OR json_valid(drive));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,3 +9,4 @@ export { readSystemFacts } from './cpu-memory.ts';
 export { stackWarnings, directIoTrusted } from './fs-warnings.ts';
 export type { RootOptions } from './sysfs.ts';
 export { watchOtherCpu, type OtherCpuUse } from './cpu-load.ts';
+export { readFillLevel } from './fill-level.ts';

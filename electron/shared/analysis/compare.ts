@@ -18,6 +18,7 @@ import {
 import { engineText, measuredDeviceText } from '../model/run-text.ts';
 import { measuredByDiskDelta } from '../model/provenance.ts';
 import { rateFigureText } from './figure-text.ts';
+import { fillPercent } from './fill-level.ts';
 import { judgeChange, logSpreadOfCv, logSpreadOfValues } from './significance.ts';
 import {
   describeThroughputUnit,
@@ -486,6 +487,17 @@ function statisticSides(results: Array<TestResult | null>): string | null {
   return present.map(({ r, i }) => `${statisticWords(r)} in #${i + 1}`).join(', ');
 }
 
+/**
+ * How full each run's file system was, where any run noted it: an SSD slows as it fills, so two
+ * runs of one disk at 10 % and 80 % can differ for that alone.
+ */
+function fillNote(runs: RunRecord[]): string | null {
+  const percents = runs.map((r) => (r.fill ? fillPercent(r.fill) : null));
+  if (percents.every((p) => p === null)) return null;
+  const each = percents.map((p, i) => `#${i + 1} ${p === null ? 'not noted' : `${p.toFixed(1)} %`}`);
+  return `Fill level of the file system under each target when it ran: ${each.join(', ')} (an SSD slows as it fills).`;
+}
+
 function notesFor(runs: RunRecord[]): string[] {
   const notes: string[] = [];
   const tag = (i: number) => `#${i + 1}`;
@@ -508,6 +520,8 @@ function notesFor(runs: RunRecord[]): string[] {
   if (engines.size > 1) {
     notes.push(`The runs come from different engines (${[...engines].join(', ')}): tests with the same name are alike, not identical.`);
   }
+  const fill = fillNote(runs);
+  if (fill) notes.push(fill);
   const statistics = new Map<string, string[]>();
   for (const test of testsInOrder(runs)) {
     const params = runs.map((r) => r.results.find((x) => x.test === test)?.params ?? null);

@@ -29,6 +29,11 @@ export interface Preset {
   pauseSec?: number;
   /** How each test's runs become its figure, recorded on every result. */
   statistic: Statistic;
+  /**
+   * SNIA steady state (analysis/steady-state.ts): each run is a round, repeated from `runs` until
+   * the last 5 are steady or 25 have run; the figure is the steady window's mean.
+   */
+  steady?: true;
 }
 
 /**
@@ -213,6 +218,24 @@ export const PRESETS: Record<PresetName, Preset> = {
     precision: 0,
     maxTimeSec: 0,
     statistic: 'single',
+  },
+  // SNIA PTS steady state without wiping the drive: on the test file (its size the user's), the
+  // worker's fill writes it whole once and the warm-up runs the test's own pattern untimed (the
+  // preconditioning), then rounds of 5 s until the last 5 are steady, at most 25.
+  steady: {
+    name: 'steady',
+    description:
+      'steady state the SNIA way: RND4K Q32T1 write on the test file, precondition (the file written whole, 5 s of the pattern), then rounds of 5 s until 5 in a row are steady (within 20 % of their mean, fitted line within 10 %), at most 25; the steady figure beside the fresh one (the first round)',
+    tests: ['rnd4k-q32t1-write'],
+    sizeBytes: 1024 * MiB,
+    durationSec: 5,
+    warmupSec: 5,
+    runs: 5,
+    precision: 0,
+    // Not sent (steady state stops on its own rule): the 25 rounds' time, for the settings' range.
+    maxTimeSec: 125,
+    statistic: 'mean',
+    steady: true,
   },
 };
 

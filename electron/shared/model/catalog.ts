@@ -72,6 +72,10 @@ export const METRICS = {
   cacheBytes: { id: 'cacheBytes', label: 'written before the speed fell', unit: 'bytes', direction: 'higher' },
   sustainedBytesPerSec: { id: 'sustainedBytesPerSec', label: 'write speed', unit: 'bytes/s', direction: 'higher' },
   recoveredBytes: { id: 'recoveredBytes', label: 'written fast again after the rest', unit: 'bytes', direction: 'higher' },
+  // Steady state (analysis/steady-state.ts): the steady window's mean, the first round, the rounds it took.
+  steadyBytesPerSec: { id: 'steadyBytesPerSec', label: 'steady-state speed (SNIA)', unit: 'bytes/s', direction: 'higher' },
+  freshBytesPerSec: { id: 'freshBytesPerSec', label: 'fresh speed (first round)', unit: 'bytes/s', direction: 'higher' },
+  steadyRounds: { id: 'steadyRounds', label: 'rounds to steady state', unit: 'count', direction: 'lower' },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricId = keyof typeof METRICS;

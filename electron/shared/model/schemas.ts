@@ -161,8 +161,8 @@ export const resultPrecisionSchema = z.strictObject({
   target: count,
   /** Seconds the test took, its warm-up included. */
   seconds: count,
-  /** Why the runs stopped: the interval was reached, the test's time was up, or the fixed count was done. */
-  stoppedBy: z.enum(['precision', 'max-time', 'runs']),
+  /** Why the runs stopped: the interval was reached, the test's time was up, the fixed count was done, or the rounds were steady (SNIA PTS). */
+  stoppedBy: z.enum(['precision', 'max-time', 'runs', 'steady']),
 });
 export type ResultPrecision = z.infer<typeof resultPrecisionSchema>;
 
@@ -295,6 +295,70 @@ export const driveTemperatureSchema = z.union([
 ]);
 export type DriveTemperature = z.infer<typeof driveTemperatureSchema>;
 
+/**
+ * How full the file system under the target was when the run began (statfs, system/fill-level.ts):
+ * SSDs slow as they fill, so reviewers measure at 25/50/75 %; DiskDelta notes it and never fills a
+ * disk. Used is what df calls Used (blocks − free), size df's Size; `availableBytes` is what an
+ * unprivileged user may still write (free less the root reserve). Null-like: `reason` says why not.
+ */
+export const fillLevelSchema = z.union([
+  z.strictObject({
+    /** The folder statfs was asked about. */
+    path: text,
+    sizeBytes: count,
+    usedBytes: count,
+    availableBytes: count,
+  }),
+  z.strictObject({ path: text, reason: text }),
+]);
+export type FillLevel = z.infer<typeof fillLevelSchema>;
+
+/**
+ * A drive's own counters as it reports them (system/drive-health.ts): NVMe's SMART / health log
+ * (Get Log Page 02h, through the helper's smart-log verb), or why they were not read. Data units
+ * are the log's own: 1,000 × 512 bytes each, rounded up by the drive.
+ */
+export const driveHealthSchema = z.union([
+  z.strictObject({
+    disk: shortText,
+    protocol: z.literal('nvme'),
+    /** The Critical Warning bits: 0 when all is well (spare, temperature, reliability, read-only, backup). */
+    criticalWarning: z.number().int().min(0).max(255),
+    /** The Composite Temperature, °C (the log's kelvin − 273.15); null where the drive reports 0. */
+    temperatureC: celsius.nullable(),
+    availableSparePercent: count,
+    availableSpareThresholdPercent: count,
+    /** The drive's own estimate of its rated endurance used, % (may pass 100). */
+    percentageUsed: count,
+    dataUnitsRead: count,
+    dataUnitsWritten: count,
+    hostReadCommands: count,
+    hostWriteCommands: count,
+    powerOnHours: count,
+    powerCycles: count,
+    unsafeShutdowns: count,
+    mediaErrors: count,
+    errorLogEntries: count,
+    /** Minutes at or above the drive's warning / critical composite temperature. */
+    warningTemperatureMinutes: count,
+    criticalTemperatureMinutes: count,
+    /** Thermal management temperature 1 and 2: transitions and seconds spent (0 where the drive does not count them). */
+    thermalTransitions: z.tuple([count, count]),
+    thermalSeconds: z.tuple([count, count]),
+  }),
+  z.strictObject({ disk: shortText.nullable(), protocol: z.null(), reason: text }),
+]);
+export type DriveHealth = z.infer<typeof driveHealthSchema>;
+
+/** A measured run's drive counters before and after it, beside what the host sent the disk. */
+export const driveCountersSchema = z.strictObject({
+  before: driveHealthSchema,
+  after: driveHealthSchema.nullable(),
+  /** Bytes the kernel wrote to the whole disk during the run (/proc/diskstats), or null. */
+  hostBytesWritten: nullableCount,
+});
+export type DriveCounters = z.infer<typeof driveCountersSchema>;
+
 /** A benchmark run as measured, imported or shipped as reference. */
 export const runRecordSchema = z.strictObject({
   id: z.number().int().positive().optional(),
@@ -315,6 +379,10 @@ export const runRecordSchema = z.strictObject({
   warnings: z.array(warningSchema),
   /** The drive's temperature before, during and after (measured runs; absent elsewhere). */
   temperature: driveTemperatureSchema.optional(),
+  /** How full the target's file system was when the run began (measured runs; absent elsewhere). */
+  fill: fillLevelSchema.optional(),
+  /** The drive's own counters before and after (measured runs; absent elsewhere). */
+  drive: driveCountersSchema.optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -24,6 +24,7 @@ export const PRESET_NAMES = [
   'flash',
   'sweep',
   'sustained',
+  'steady',
 ] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 

@@ -177,6 +177,19 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
       '                        and --min-ios/--min-time are met, or until --max-time/--max-runs; 0: --runs fixed',
   },
   {
+    name: 'steady',
+    field: 'steady',
+    arg: null,
+    kind: 'flag',
+    min: 0,
+    max: 0,
+    default: null,
+    verbs: ['run'],
+    help:
+      'steady state, SNIA PTS: add runs (rounds) until the last 5 lie within 20 % of their mean and their\n' +
+      "                        fitted line's rise within 10 % of it, or until --max-runs (at least --runs)",
+  },
+  {
     name: 'max-runs',
     field: 'max_runs',
     arg: 'N',

@@ -21,6 +21,8 @@ import { assessmentVerdicts } from '../analysis/verdicts.ts';
 import { firstPage, type FirstPage } from './first-page.ts';
 import { ASSESSMENT_FIELDS, type Assessment, type AssessmentField } from '../model/assessment.ts';
 import { temperatureText } from '../model/temperature-text.ts';
+import { fillText } from '../analysis/fill-level.ts';
+import { driveWrittenText } from '../analysis/drive-health.ts';
 import { provenanceText } from '../model/provenance.ts';
 import { maxOf, minOf } from '../model/extremes.ts';
 
@@ -66,6 +68,10 @@ export interface ReportRun {
   notes: string;
   /** The drive's temperature before, at most and after (or why it was not read); null: the run has none (imports). */
   temperature: string | null;
+  /** How full the target's file system was when the run began (or why not read); null: the run has none (imports). */
+  fill: string | null;
+  /** What the drive counted as written during the run beside the host's count (or why not); null: none kept. */
+  driveWrote: string | null;
 }
 
 /** A warning as the report says it: once for every run and test that share it (model/warning-scope.ts). */
@@ -247,6 +253,8 @@ function describeRun(record: RunRecord, i: number): Omit<ReportRun, 'role'> {
     method: methodOf(record),
     notes: record.notes,
     temperature: record.temperature ? temperatureText(record.temperature) : null,
+    fill: record.fill ? fillText(record.fill) : null,
+    driveWrote: record.drive ? driveWrittenText(record.drive) : null,
   };
 }
 
@@ -335,7 +343,9 @@ function testRan(r: TestResult): string | null {
   const n = r.runs.length;
   const secs = r.precision?.seconds;
   if (n === 0 && secs === undefined) return null;
-  const why = r.precision ? { precision: 'interval reached', 'max-time': 'time was up', runs: 'fixed count' }[r.precision.stoppedBy] : null;
+  const why = r.precision
+    ? { precision: 'interval reached', 'max-time': 'time was up', runs: 'fixed count', steady: 'steady (SNIA)' }[r.precision.stoppedBy]
+    : null;
   return [n ? counted(n, 'run') : null, secs !== undefined ? `${secs.toFixed(1)} s` : null, why ? `stopped: ${why}` : null]
     .filter(Boolean)
     .join(', ');

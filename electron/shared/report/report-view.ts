@@ -52,6 +52,8 @@ function RunCard({ run, index }: { run: ReportRun; index: number }): ReactElemen
     rows.push(['Machine', run.machineNote ?? 'not recorded with this run']);
   }
   if (run.temperature) rows.push(['Drive temperature', run.temperature]);
+  if (run.fill) rows.push(['Fill level', run.fill]);
+  if (run.driveWrote) rows.push(['Drive wrote', run.driveWrote]);
   if (run.notes) rows.push(['Notes', run.notes]);
   return h(
     'article',

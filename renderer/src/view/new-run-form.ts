@@ -6,6 +6,7 @@ import { WORKER_OPTIONS, type WorkerOption } from '../../../electron/shared/mode
 import { PRESETS, presetKinds, presetStoryGap, presetTiming } from '../../../electron/shared/catalog/presets.ts';
 import { formatBytes } from '../../../electron/shared/analysis/units.ts';
 import { sustainedCostText, type SustainedCostSettings } from '../../../electron/shared/analysis/sustained-write.ts';
+import { steadyCostText } from '../../../electron/shared/analysis/steady-state.ts';
 
 export interface RunForm {
   target: string;
@@ -119,9 +120,19 @@ export function costPreview(
   settings: readonly RunSettingDef[] = RUN_SETTINGS,
   options: readonly WorkerOption[] = WORKER_OPTIONS,
 ): string | null {
-  if (!presetKinds(form.preset).includes('sustained-write')) return null;
+  const steady = PRESETS[form.preset].steady === true;
+  if (!steady && !presetKinds(form.preset).includes('sustained-write')) return null;
   const typed = typedValues(form, settings, options);
   if (typed instanceof FormProblem) return null;
+  if (steady) {
+    const v = resolveSettings('rate', typed, { ...PRESETS[form.preset] }, settings);
+    return steadyCostText({
+      sizeBytes: Number(v.sizeBytes),
+      durationSec: Number(v.durationSec),
+      warmupSec: Number(v.warmupSec),
+      tests: PRESETS[form.preset].tests,
+    });
+  }
   const values = resolveSettings('sustained-write', typed, { ...PRESETS[form.preset] }, settings);
   return sustainedCostText(values as unknown as SustainedCostSettings, 'app');
 }

@@ -210,6 +210,11 @@ test('new run form, the sustained preset: its own fields, the cost before it sta
   );
   assert.equal(costPreview({ ...typed, fields: { sustainedSpanBytes: '8' } }), null, 'no cost of a span the form refuses');
   assert.equal(costPreview({ ...base, preset: 'quick' }), null);
+  // Steady state says what it writes too: the file, then at most 25 rounds, at the preset's timing or the typed one.
+  assert.match(
+    costPreview({ ...base, preset: 'steady', fields: {} })!,
+    /^steady state writes the 1\.1 GB test file whole, then up to 25 rounds of 5 s after 5 s of warm-up per test/,
+  );
   assert.deepEqual(buildSpec(typed), {
     target: '/mnt/ssd',
     preset: 'sustained',

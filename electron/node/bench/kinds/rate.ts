@@ -8,6 +8,7 @@ import { BenchError } from '../errors.ts';
 import { STATISTICS, type Sample, type TestResult } from '../../../shared/model/results.ts';
 import { aggregateTest } from '../aggregate.ts';
 import { warningApplies } from '../../../shared/model/warning-scope.ts';
+import { STEADY_WINDOW, steadyCostText, steadyOf, steadyWords } from '../../../shared/analysis/steady-state.ts';
 import { ProgressTracker } from '../progress.ts';
 import { resultWarnings } from '../result-warnings.ts';
 import { runArgv, type WorkerPlan } from '../worker-argv.ts';
@@ -23,6 +24,7 @@ const planSchema: z.ZodType<WorkerPlan> = z.strictObject({
   sampleMs: z.number().int().min(50).max(10_000),
   statistic: z.enum(STATISTICS),
   reuseFile: z.string().optional(),
+  steady: z.boolean().optional(),
 });
 
 /**
@@ -40,6 +42,36 @@ function refuseSpansBeyondSize(tests: readonly string[], sizeBytes: number): voi
   }
 }
 
+/**
+ * A steady-state result: its figure becomes the steady window's mean (SNIA reports the window's
+ * average), with the fresh first round and the rounds it took beside it; not steady after the
+ * last round is a result too, said in a figure's basis and a warning, the last 5 rounds' mean kept.
+ */
+function applySteadyState(result: TestResult): void {
+  const verdict = steadyOf(result.runs.map((r) => r.bytesPerSec));
+  const window = verdict.steady ? result.runs.slice(verdict.windowStart - 1, verdict.rounds) : result.runs.slice(-STEADY_WINDOW);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  result.bytesPerSec = mean(window.map((r) => r.bytesPerSec));
+  result.iops = mean(window.map((r) => r.iops));
+  result.statistic = 'mean';
+  const words = steadyWords(verdict);
+  const figure = (metric: string, value: number | null, unit: 'bytes/s' | 'count', basis: string) => ({
+    metric,
+    subject: '',
+    value,
+    unit,
+    provenance: 'measured' as const,
+    basis,
+  });
+  result.figures = [
+    figure('steadyBytesPerSec', verdict.steady ? verdict.steadyValue : null, 'bytes/s', words),
+    figure('freshBytesPerSec', verdict.freshValue, 'bytes/s', 'the first round, after the preconditioning'),
+    figure('steadyRounds', verdict.steady ? verdict.rounds : null, 'count', words),
+  ];
+  if (!verdict.steady)
+    result.warnings.push({ code: 'not-steady', message: `${words}: the figure is the last 5 rounds' mean, not a steady state` });
+}
+
 export const rateKind: MeasurementKind<WorkerPlan> = {
   id: 'rate',
   title: 'I/O rate (throughput, IOPS, latency)',
@@ -54,7 +86,9 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
       target: spec.target,
       tests,
       // An explicit --runs asks for that many (CrystalDiskMark's 5 × 5 s), unless a precision is asked too.
-      precision: spec.precision ?? (spec.runs !== undefined ? 0 : preset.precision),
+      // Steady state has its own stopping rule: no interval.
+      precision: preset.steady ? 0 : (spec.precision ?? (spec.runs !== undefined ? 0 : preset.precision)),
+      ...(preset.steady ? { steady: true } : {}),
       // Longer runs than the preset's (--duration 5) still get their fewest runs.
       maxTimeSec: spec.maxTimeSec ?? Math.max(preset.maxTimeSec, values.runs * values.durationSec),
       sampleMs: 100,
@@ -67,6 +101,8 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
     const results = new Map<string, WorkerResult[]>();
     const samples = new Map<string, Map<number, Sample[]>>();
     const progress = new ProgressTracker(plan, context.emit);
+    // What steady state writes, said before the worker starts (the sustained write's way).
+    if (plan.steady) context.emit({ type: 'warning', code: 'steady-cost', message: steadyCostText(plan) });
     let finished = false;
     // The furthest test the worker has reached: the ones before it are finished (it runs them in order).
     let reached = -1;
@@ -76,6 +112,7 @@ export const rateKind: MeasurementKind<WorkerPlan> = {
         .filter((t) => results.has(t))
         .map((t) => {
           const result = aggregateTest(t, results.get(t)!, samples.get(t) ?? new Map<number, Sample[]>(), plan);
+          if (plan.steady) applySteadyState(result);
           result.warnings.push(
             ...resultWarnings({
               bytesPerSec: result.bytesPerSec,

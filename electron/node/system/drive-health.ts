@@ -1,0 +1,67 @@
+// A drive's own counters: the NVMe SMART / health log as the privileged helper's smart-log verb
+// prints it (native/src/nvme-smart.c), parsed into the model, and which disks have one. Reading
+// needs root (an NVMe admin command); bench/privilege/drive-health-read.ts runs the helper.
+import type { DriveHealth } from '../../shared/model/schemas.ts';
+
+/** The SMART log's Data Unit: 1,000 units of 512 bytes (NVMe base specification, figure 194). */
+export const NVME_DATA_UNIT_BYTES = 512_000;
+
+/** An NVMe namespace or controller by kernel name: nvme0n1, nvme0 (not a partition nvme0n1p1). */
+export const NVME_DISK = /^nvme\d+(n\d+)?$/;
+
+const COUNTERS = [
+  ['data_units_read', 'dataUnitsRead'],
+  ['data_units_written', 'dataUnitsWritten'],
+  ['host_read_commands', 'hostReadCommands'],
+  ['host_write_commands', 'hostWriteCommands'],
+  ['power_on_hours', 'powerOnHours'],
+  ['power_cycles', 'powerCycles'],
+  ['unsafe_shutdowns', 'unsafeShutdowns'],
+  ['media_errors', 'mediaErrors'],
+  ['error_log_entries', 'errorLogEntries'],
+] as const;
+
+function whole(value: unknown, what: string): number {
+  // The helper prints 128-bit counters as decimal strings; the rest as JSON numbers.
+  if (typeof value === 'string' && /^\d{1,40}$/.test(value)) return Number(BigInt(value));
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  throw new Error(`the SMART log's ${what} is ${JSON.stringify(value)}, not a count`);
+}
+
+function pair(value: unknown, what: string): [number, number] {
+  if (!Array.isArray(value) || value.length !== 2) throw new Error(`the SMART log's ${what} is not two counts`);
+  return [whole(value[0], what), whole(value[1], what)];
+}
+
+/** The helper's one JSON line, as the model; throws with what is wrong in it. */
+export function parseSmartLog(disk: string, line: string): DriveHealth {
+  const raw = JSON.parse(line) as Record<string, unknown>;
+  const kelvin = whole(raw.composite_temperature_k, 'composite temperature');
+  const counters = Object.fromEntries(COUNTERS.map(([from, to]) => [to, whole(raw[from], from)])) as Record<
+    (typeof COUNTERS)[number][1],
+    number
+  >;
+  return {
+    disk,
+    protocol: 'nvme',
+    criticalWarning: whole(raw.critical_warning, 'critical warning'),
+    // A drive that reports no temperature says 0 K.
+    temperatureC: kelvin === 0 ? null : Number((kelvin - 273.15).toFixed(2)),
+    availableSparePercent: whole(raw.available_spare, 'available spare'),
+    availableSpareThresholdPercent: whole(raw.available_spare_threshold, 'available spare threshold'),
+    percentageUsed: whole(raw.percentage_used, 'percentage used'),
+    ...counters,
+    warningTemperatureMinutes: whole(raw.warning_temperature_minutes, 'warning temperature time'),
+    criticalTemperatureMinutes: whole(raw.critical_temperature_minutes, 'critical temperature time'),
+    thermalTransitions: pair(raw.thermal_transitions, 'thermal management transitions'),
+    thermalSeconds: pair(raw.thermal_seconds, 'thermal management time'),
+  };
+}
+
+/** Why a disk that is not NVMe has no counters read (SATA: smartctl is not used yet). */
+export function noCountersReason(disk: string | null, deviceClass: string | null): string {
+  if (disk === null) return 'no disk was found under the target';
+  if (/^(sd|hd)[a-z]+$/.test(disk))
+    return `${disk} is a SATA/SCSI disk: its SMART attributes are not read by this version (NVMe drives only)`;
+  return `${disk}${deviceClass ? ` (${deviceClass})` : ''} is not an NVMe drive: it keeps no SMART / health log DiskDelta reads`;
+}

@@ -1,0 +1,94 @@
+// A drive's own counters in words, the same in `diskdelta health`, `show`, the run's output and
+// the report: what the drive says it wrote beside what the host sent it.
+import type { DriveCounters, DriveHealth } from '../model/schemas.ts';
+
+/** The SMART log's Data Unit: 1,000 units of 512 bytes, rounded up by the drive. */
+export const DATA_UNIT_BYTES = 512_000;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The Critical Warning bits in words (NVMe base specification, figure 194, byte 0). */
+export function criticalWarningWords(bits: number): string[] {
+  const words = [
+    'available spare below its threshold',
+    'temperature past a threshold',
+    'reliability degraded (media or internal errors)',
+    'media placed in read-only mode',
+    'volatile memory backup failed',
+    'persistent memory region read-only or unreliable',
+  ];
+  return words.filter((_, i) => bits & (1 << i)).concat(bits >= 64 ? [`reserved bits 0x${(bits & 0xc0).toString(16)}`] : []);
+}
+
+/** The drive's counters, one "name  value" line each; or why they were not read. */
+export function healthLines(h: DriveHealth): Array<[string, string]> {
+  if (h.protocol === null) return [['not read', h.reason]];
+  const units = (n: number) => `${count(n)} (× 512,000 B = ${count(n * DATA_UNIT_BYTES)} B)`;
+  return [
+    [
+      'critical warning',
+      h.criticalWarning === 0 ? 'none' : `0x${h.criticalWarning.toString(16)}: ${criticalWarningWords(h.criticalWarning).join('; ')}`,
+    ],
+    ['temperature', h.temperatureC === null ? 'not reported' : `${h.temperatureC} °C (Composite)`],
+    ['percentage used', `${h.percentageUsed} % of its rated endurance, by the drive's own estimate`],
+    ['available spare', `${h.availableSparePercent} % (threshold ${h.availableSpareThresholdPercent} %)`],
+    ['data units read', units(h.dataUnitsRead)],
+    ['data units written', units(h.dataUnitsWritten)],
+    ['host read commands', count(h.hostReadCommands)],
+    ['host write commands', count(h.hostWriteCommands)],
+    ['power-on hours', count(h.powerOnHours)],
+    ['power cycles', count(h.powerCycles)],
+    ['unsafe shutdowns', count(h.unsafeShutdowns)],
+    ['media errors', count(h.mediaErrors)],
+    ['error log entries', count(h.errorLogEntries)],
+    [
+      'time hot',
+      `${count(h.warningTemperatureMinutes)} min at or past its warning temperature, ${count(h.criticalTemperatureMinutes)} min past critical`,
+    ],
+    [
+      'thermal throttling',
+      `${count(h.thermalTransitions[0])} + ${count(h.thermalTransitions[1])} transitions, ${count(h.thermalSeconds[0])} + ${count(h.thermalSeconds[1])} s (management temperatures 1 + 2; 0 where the drive does not count them)`,
+    ],
+  ];
+}
+
+/** Data units the drive counted as written during a run, or null where before or after is missing. */
+export function unitsWrittenDuring(c: DriveCounters): number | null {
+  if (c.before.protocol === null || !c.after || c.after.protocol === null) return null;
+  return c.after.dataUnitsWritten - c.before.dataUnitsWritten;
+}
+
+/**
+ * "written by the drive's own count: 20 data units (≤ 10,240,000 B), beside the host's 10,002,432 B
+ * (/proc/diskstats); write amplification: not reported by this drive …", or why not.
+ */
+export function driveWrittenText(c: DriveCounters): string {
+  if (c.before.protocol === null) return `the drive's counters were not read: ${c.before.reason}`;
+  if (!c.after || c.after.protocol === null)
+    return `the drive's counters were read before the run but not after${c.after ? `: ${c.after.reason}` : ''}`;
+  const units = unitsWrittenDuring(c)!;
+  const host =
+    c.hostBytesWritten === null
+      ? 'the host count was not read'
+      : `the host sent ${count(c.hostBytesWritten)} B to the disk (/proc/diskstats)`;
+  // The SMART log counts what the host asked to write; the NAND's own writes (and so write
+  // amplification) are only in the endurance-group log or a vendor page such as OCP C0h.
+  // The drive rounds its running total up to a unit, so a difference is good to one unit.
+  return (
+    `written by the drive's own count: ${count(units)} data unit${units === 1 ? '' : 's'} of 512,000 B ` +
+    `(${count(units * DATA_UNIT_BYTES)} B, to within one unit); ${host}; ` +
+    "write amplification: not reported by this drive (its SMART log counts the host's writes, not the flash's own)"
+  );
+}
+
+/** A drive that raised its Critical Warning before or after the run: said on the run. */
+export function driveWarnings(c: DriveCounters): Array<{ code: string; message: string }> {
+  const latest = c.after && c.after.protocol !== null ? c.after : c.before;
+  if (latest.protocol === null || latest.criticalWarning === 0) return [];
+  return [
+    {
+      code: 'drive-critical-warning',
+      message: `${latest.disk} reports a critical warning (0x${latest.criticalWarning.toString(16)}: ${criticalWarningWords(latest.criticalWarning).join('; ')}): its figures may be those of a failing or throttled drive; back up its data`,
+    },
+  ];
+}
