@@ -31,7 +31,7 @@ const setting = (
 /** The big file's case: the seed's 3 GB, or `bytes` scaled down from it with `scaled` saying why. */
 function bigfile(bytes = 3_000_000_000, scaled: string | null = null): BigFileCase {
   const settings = [setting('nodiscard', 9.1, 0.31, 0), setting('discard', 9.2, 0.97, 734)];
-  return { askedBytes: 3_000_000_000, bytes, scaled, settings, verdict: bigFileVerdict(settings, bytes, 3) };
+  return { askedBytes: 3_000_000_000, bytes, scaled, settings, verdict: bigFileVerdict(settings, bytes) };
 }
 
 function measuredPair(over: Partial<DiscardCostResult> = {}): RunRecord[] {

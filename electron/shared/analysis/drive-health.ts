@@ -1,11 +1,12 @@
 // A drive's own counters in words, the same in `diskdelta health`, `show`, the run's output and
 // the report: what the drive says it wrote beside what the host sent it.
 import type { DriveCounters, DriveHealth } from '../model/schemas.ts';
+import { formatCount } from './units.ts';
 
 /** The SMART log's Data Unit: 1,000 units of 512 bytes, rounded up by the drive. */
 export const DATA_UNIT_BYTES = 512_000;
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = formatCount;
 
 /** The Critical Warning bits in words (NVMe base specification, figure 194, byte 0). */
 export function criticalWarningWords(bits: number): string[] {

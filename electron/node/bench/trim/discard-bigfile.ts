@@ -73,7 +73,7 @@ export async function timeBigFileUnder(
 }
 
 /** The big file's sentence: what discard costs per delete of it here, beside the seed's 3 GB. */
-export function bigFileVerdict(settings: DiscardSetting[], bytes: number, runs: number): string {
+export function bigFileVerdict(settings: DiscardSetting[], bytes: number): string {
   const seed = SEED_BIGFILE_DISCARD;
   const scale =
     bytes === seed.bytes
@@ -108,5 +108,5 @@ export async function measureBigFile(
   // Both settings write into the same emptied filesystem; the smaller is what both could hold.
   const bytes = written.length ? Math.min(...written) : askedBytes;
   const why = shortOfSpace ?? said[0] ?? 'that is what fitted';
-  return { askedBytes, bytes, scaled: scaledSentence(askedBytes, bytes, why), settings, verdict: bigFileVerdict(settings, bytes, runs) };
+  return { askedBytes, bytes, scaled: scaledSentence(askedBytes, bytes, why), settings, verdict: bigFileVerdict(settings, bytes) };
 }
