@@ -62,6 +62,7 @@ describe('units', () => {
     assert.equal(formatPercent(229.21), '+229.2 %');
     assert.equal(formatPercent(-47.38), '-47.4 %');
     assert.equal(formatPercent(0.01), '±0.0 %');
+    assert.equal(formatPercent(6851.12), '+6,851.1 %', 'grouped, as every other figure');
   });
 
   it('parses the unit names people type', () => {

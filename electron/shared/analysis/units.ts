@@ -172,7 +172,8 @@ function threeDigits(x: number): string {
 /** "+229.2 %", "-47.4 %", "±0.0 %". */
 export function formatPercent(percent: number): string {
   if (!Number.isFinite(percent)) return percent > 0 ? '+∞ %' : '-∞ %';
-  const text = fixedDecimals(Math.abs(percent), 1);
+  // Grouped as every other figure: "+6,851.1 %", never "+6851.1 %" (#43).
+  const text = groupedDecimals(Math.abs(percent), 1);
   if (text === '0.0') return '±0.0 %';
   return `${percent > 0 ? '+' : '-'}${text} %`;
 }
