@@ -8,7 +8,7 @@ import { SaveReport } from '../components/save-report.tsx';
 import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CompareEncryption } from './compare-encryption.tsx';
-import { MAX_COMPARED, pickerColumns, sameRef } from '../stores/compare.ts';
+import { MAX_COMPARED, pickerColumns, runsByKind, sameRef } from '../stores/compare.ts';
 import { buildCompareView, type CompareView } from '../../../electron/shared/charts/compare-view.ts';
 import { AUTO_LOG_SPREAD, type ScaleMode } from '../../../electron/shared/charts/chart-scale.ts';
 
@@ -48,16 +48,30 @@ export function ComparePage() {
                 None yet: <a href="#/new">measure</a> or <a href="#/library">import</a> some.
               </p>
             ) : null}
-            {columns.own.map((r) => {
-              const ref = { kind: 'run' as const, id: r.id };
-              const index = refs.findIndex((x) => sameRef(x, ref));
+            {/* Comparable runs together (#39): disks with disks, each kind of experiment with its own. */}
+            {runsByKind(columns.own).map(({ kind, title, runs: ofKind }) => {
               return (
-                <PickBox key={r.id} index={index} full={refs.length >= MAX_COMPARED} onToggle={() => c().toggle(ref)} testId="pick-run">
-                  {r.label || `run ${r.id}`}{' '}
-                  <span className="muted">
-                    · {formatDate(r.createdAt)} · {r.source}
-                  </span>
-                </PickBox>
+                <div key={kind} className="pick-group" data-testid={`pick-group-${kind}`}>
+                  <h3 className="muted">{title}</h3>
+                  {ofKind.map((r) => {
+                    const ref = { kind: 'run' as const, id: r.id };
+                    const index = refs.findIndex((x) => sameRef(x, ref));
+                    return (
+                      <PickBox
+                        key={r.id}
+                        index={index}
+                        full={refs.length >= MAX_COMPARED}
+                        onToggle={() => c().toggle(ref)}
+                        testId="pick-run"
+                      >
+                        {r.label || `run ${r.id}`}{' '}
+                        <span className="muted">
+                          · {formatDate(r.createdAt)} · {r.source}
+                        </span>
+                      </PickBox>
+                    );
+                  })}
+                </div>
               );
             })}
           </fieldset>

@@ -1,5 +1,6 @@
 // The Compare page's choice of runs (2–6, library runs or references) and display options.
 import { createStore } from 'zustand/vanilla';
+import { RUN_KINDS, RUN_KIND_WORDS, type RunKind } from '../../../electron/shared/model/run-kind.ts';
 import type { ApiError, RunRef, RunSummary } from '../../../electron/shared/contract/contract.ts';
 import type { ThroughputUnit } from '../../../electron/shared/analysis/units.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
@@ -49,7 +50,7 @@ export interface ReferenceChoice {
  * still listed there.
  */
 export function pickerColumns(
-  runs: Array<Pick<RunSummary, 'id' | 'label' | 'createdAt' | 'source'>>,
+  runs: Array<Pick<RunSummary, 'id' | 'label' | 'createdAt' | 'source' | 'kind'>>,
   references: Array<{ key: string; label: string; createdAt: string }>,
 ): { own: typeof runs; references: ReferenceChoice[] } {
   const copies = runs.filter((r) => r.source === 'reference');
@@ -64,6 +65,15 @@ export function pickerColumns(
     .filter((r) => !twinned.has(r.id))
     .map((r): ReferenceChoice => ({ label: r.label, refs: [{ kind: 'run', id: r.id }] }));
   return { own: runs.filter((r) => r.source !== 'reference'), references: [...shipped, ...orphans] };
+}
+
+/** Your runs by kind, in RUN_KINDS order (disks first), each group titled: comparable runs together (#39). */
+export function runsByKind<R extends Pick<RunSummary, 'kind'>>(runs: readonly R[]): Array<{ kind: RunKind; title: string; runs: R[] }> {
+  return RUN_KINDS.flatMap((kind) => {
+    const ofKind = runs.filter((r) => r.kind === kind);
+    const plural = RUN_KIND_WORDS[kind].plural;
+    return ofKind.length ? [{ kind, title: `${plural.charAt(0).toUpperCase()}${plural.slice(1)}`, runs: ofKind }] : [];
+  });
 }
 
 export function sameRef(a: RunRef, b: RunRef): boolean {

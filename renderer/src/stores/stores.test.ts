@@ -1,10 +1,11 @@
+import type { RunKind } from '../../../electron/shared/model/run-kind.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiClient } from '../api/client.ts';
 import { createRunsStore, MAX_LIVE_SAMPLES } from './runs.ts';
 import { cleanFilter, createLibraryStore } from './library.ts';
 import { MAX_IMPORT_BYTES } from '../../../electron/node/formats/import-error.ts';
-import { createCompareStore, MAX_COMPARED, pickerColumns } from './compare.ts';
+import { createCompareStore, MAX_COMPARED, pickerColumns, runsByKind } from './compare.ts';
 import { createWorkingSetStore } from './working-set.ts';
 import { createFleetStore } from './fleet.ts';
 
@@ -228,9 +229,15 @@ test('compare: ticking one more run fetches only that run; an outside selection 
 
 test('compare picker: a reference imported into the library is listed once, and either copy ticks it', async () => {
   const runs = [
-    { id: 1, label: 'my SSD', createdAt: '2026-01-01T00:00:00Z', source: 'measured' as const },
-    { id: 2, label: 'Laptop hard disk (2011)', createdAt: '2011-01-01T00:00:00.000Z', source: 'reference' as const },
-    { id: 3, label: 'a reference no longer shipped', createdAt: '2010-01-01T00:00:00Z', source: 'reference' as const },
+    { id: 1, label: 'my SSD', createdAt: '2026-01-01T00:00:00Z', source: 'measured' as const, kind: 'disk' as const },
+    { id: 2, label: 'Laptop hard disk (2011)', createdAt: '2011-01-01T00:00:00.000Z', source: 'reference' as const, kind: 'disk' as const },
+    {
+      id: 3,
+      label: 'a reference no longer shipped',
+      createdAt: '2010-01-01T00:00:00Z',
+      source: 'reference' as const,
+      kind: 'disk' as const,
+    },
   ];
   const shipped = [{ key: 'hdd-2011', label: 'Laptop hard disk (2011)', createdAt: '2011-01-01T00:00:00Z' }];
   const columns = pickerColumns(runs, shipped);
@@ -356,4 +363,23 @@ test('a run that ends before its runs.start is answered (a tiny scan) is shown e
   assert.equal(run.recordId, 6);
   assert.equal(run.spec.target, '/home/me');
   assert.deepEqual(finished, ['r9']);
+});
+
+test('compare picker: your runs grouped by kind, disks first, so comparable runs sit together (#39)', () => {
+  const run = (id: number, kind: RunKind) => ({
+    id,
+    label: `run ${id}`,
+    createdAt: '2026-01-01T00:00:00Z',
+    source: 'measured' as const,
+    kind,
+  });
+  const groups = runsByKind([run(1, 'working-set'), run(2, 'disk'), run(3, 'discard-cost'), run(4, 'disk')]);
+  assert.deepEqual(
+    groups.map((g) => [g.kind, g.title, g.runs.map((r) => r.id)]),
+    [
+      ['disk', 'Disk measurements', [2, 4]],
+      ['discard-cost', 'Discard-cost experiments', [3]],
+      ['working-set', 'Working-set scans', [1]],
+    ],
+  );
 });
