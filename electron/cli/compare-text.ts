@@ -54,7 +54,6 @@ export function formatComparisonText(c: Comparison): string {
       if (i === 0) parts.push('baseline');
       else if (cell.vsBaseline) parts.push(deltaText(cell.vsBaseline));
       else parts.push('no ratio');
-      if (cell.vsPrevious) parts.push(`| vs ${tags[i - 1]}: ${deltaText(cell.vsPrevious)}`);
       out.push(parts.join('  ').trimEnd());
     });
   }

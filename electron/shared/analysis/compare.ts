@@ -69,8 +69,6 @@ export interface CompareCell {
   estimated: boolean;
   /** null for the baseline, or when either value is missing or the baseline is zero. */
   vsBaseline: Delta | null;
-  /** Against the previous run; only with three or more runs. */
-  vsPrevious: Delta | null;
   /** A figure's basis as stored: how it was obtained, e.g. a workload's passes and their range. */
   basis?: string;
 }
@@ -327,7 +325,6 @@ function buildRow(test: string, metric: Metric, results: Array<TestResult | null
     inRun: results[i] !== null,
     estimated: false,
     vsBaseline: i === 0 ? null : judged(delta(sides[0]!, side, metric.direction)),
-    vsPrevious: i >= 2 ? judged(delta(sides[i - 1]!, side, metric.direction)) : null,
   }));
   const params = paramsOf(test, results);
   return {
@@ -377,7 +374,6 @@ function figureRows(test: string, results: Array<TestResult | null>, unit: Throu
         inRun: results[i] !== null,
         estimated: f?.provenance === 'estimated',
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
-        vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
         ...(f?.basis ? { basis: f.basis } : {}),
       })),
     };
@@ -432,7 +428,6 @@ function extraRows(runs: RunRecord[]): CompareRow[] {
         inRun: e !== null,
         estimated: false,
         vsBaseline: i === 0 ? null : delta(sides[0]!, sides[i]!, direction),
-        vsPrevious: i >= 2 ? delta(sides[i - 1]!, sides[i]!, direction) : null,
       })),
     };
   });
