@@ -106,7 +106,7 @@ export function createHandlers(backend: Backend): Handlers {
       return { path: await backend.dialogs.pickFolder() };
     },
     'runs.start': async (spec) => need(backend, 'runs').start(spec),
-    'runs.cancel': async ({ runId }) => need(backend, 'runs').cancel(runId),
+    'runs.cancel': async ({ runId, keepFinished }) => need(backend, 'runs').cancel(runId, keepFinished === true),
     'runs.active': async () => (backend.runs ? backend.runs.list() : []),
 
     'library.list': async (filter) => need(backend, 'library').listRunItems({ ...filter, limit: filter.limit ?? DEFAULT_LIST_PAGE }),

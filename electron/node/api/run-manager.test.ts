@@ -371,3 +371,44 @@ test("a run saved through the app's run manager takes a write-volume sample, as 
     [{ bootId: 'boot-a', uptimeSeconds: 86_400, disk: 'sda', bytesWritten: 100e9 }],
   );
 });
+
+test('Stop, keep finished tests: the choice made at the stop reaches the orchestrator, and the cut-short run is saved (#40 item 6)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-rm-keep-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const events: Array<[string, any]> = [];
+  const saved: RunRecord[] = [];
+  // As the real orchestrator: it reads keepFinished when the stop arrives, not when the run starts.
+  const run: RunBenchmark = (spec, options) =>
+    new Promise<RunRecord>((resolve, reject) => {
+      options.signal?.addEventListener('abort', () => {
+        if (!options.keepFinished) return reject(new BenchError('interrupted', 'cancelled'));
+        resolve({ ...emptyRecord(spec.target), warnings: [{ code: 'cut-short', message: 'cut short: kept 1 test' }] });
+      });
+    });
+  const manager = new RunManager({
+    sample: () => {},
+    runBenchmark: run,
+    library: store((r) => (saved.push(r), 7)),
+    emit: (e, p) => events.push([e, p]),
+  });
+
+  const kept = await manager.start({ target: dir, label: 'kept' });
+  assert.deepEqual(await manager.cancel(kept.runId, true), { cancelled: true });
+  await settled(manager);
+  assert.deepEqual(events.find(([e, p]) => e === 'run.finished' && p.runId === kept.runId)![1], {
+    runId: kept.runId,
+    status: 'done',
+    recordId: 7,
+    error: null,
+  });
+  assert.deepEqual(
+    saved.map((r) => r.warnings.map((w) => w.code)),
+    [['cut-short']],
+  );
+
+  const dropped = await manager.start({ target: dir, label: 'dropped' });
+  await manager.cancel(dropped.runId);
+  await settled(manager);
+  assert.equal(events.find(([e, p]) => e === 'run.finished' && p.runId === dropped.runId)![1].status, 'cancelled');
+  assert.equal(saved.length, 1, 'a plain Cancel keeps nothing');
+});

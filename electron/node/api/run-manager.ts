@@ -14,7 +14,10 @@ import { whereKeptText } from '../store/unsaved.ts';
 import { saveMeasuredRuns, type MeasuredRunStore } from '../store/save-measured.ts';
 import type { RootOptions } from '../system/sysfs.ts';
 
-export type RunBenchmark = (spec: BenchSpec, opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal }) => Promise<RunRecord>;
+export type RunBenchmark = (
+  spec: BenchSpec,
+  opts: { onEvent?: (e: BenchEvent) => void; signal?: AbortSignal; readonly keepFinished?: boolean },
+) => Promise<RunRecord>;
 
 export interface RunManagerDeps {
   runBenchmark: RunBenchmark;
@@ -66,6 +69,8 @@ interface ActiveRun {
   measuring: boolean;
   startedAt: string;
   controller: AbortController;
+  /** Set by a Stop that keeps the finished tests (#40 item 6): read by the orchestrator when it stops. */
+  keepFinished: boolean;
   done: Promise<void>;
   soFar: RunSoFar;
 }
@@ -118,6 +123,7 @@ export class RunManager {
       measuring,
       startedAt: new Date().toISOString(),
       controller,
+      keepFinished: false,
       done: Promise.resolve(),
       soFar: { progress: null, tests: [], samples: [], warnings: [] },
     };
@@ -156,7 +162,14 @@ export class RunManager {
       }
     };
     try {
-      const opts = { onEvent, signal: entry.controller.signal };
+      // keepFinished is read when the stop arrives, so a getter: cancel() decides it, not start().
+      const opts = {
+        onEvent,
+        signal: entry.controller.signal,
+        get keepFinished() {
+          return entry.keepFinished;
+        },
+      };
       let records: RunRecord[];
       if (entry.spec.encryption) {
         if (!runEncryption) throw new Error('measuring the cost of encryption is not available in this build');
@@ -211,10 +224,15 @@ export class RunManager {
     }));
   }
 
-  /** Asks the run to stop; resolves once it has (the orchestrator removes the test file). */
-  async cancel(runId: string): Promise<{ cancelled: boolean }> {
+  /**
+   * Asks the run to stop; resolves once it has (the orchestrator removes the test file).
+   * keepFinished: the tests that had finished are saved, the run marked as cut short (as
+   * `diskdelta run --keep-finished`); without any finished, it is cancelled whole.
+   */
+  async cancel(runId: string, keepFinished = false): Promise<{ cancelled: boolean }> {
     const run = this.#active.get(runId);
     if (!run) return { cancelled: false };
+    run.keepFinished = keepFinished;
     run.controller.abort();
     await run.done;
     return { cancelled: true };

@@ -165,7 +165,11 @@ export const procedures = {
   /** Electron only: the native folder dialog. Browser mode answers UNAVAILABLE (type a path). */
   'dialog.pickFolder': { input: empty, output: z.object({ path: z.string().nullable() }) },
   'runs.start': { input: benchSpecSchema, output: z.object({ runId }) },
-  'runs.cancel': { input: z.object({ runId }).strict(), output: z.object({ cancelled: z.boolean() }) },
+  /** keepFinished: save the tests that had finished, the run marked as cut short (#40 item 6). */
+  'runs.cancel': {
+    input: z.object({ runId, keepFinished: z.boolean().optional() }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
+  },
   'runs.active': { input: empty, output: z.array(activeRunSchema) },
   // The same filter as `diskdelta list`, answered by the same SQL (store/library.ts); the app
   // gets at most a page of the newest runs (handlers.ts), so the reply stays small whatever

@@ -59,20 +59,31 @@ export function LiveRunPage() {
   const stopped = stoppedText(run);
   // A test that keeps what it measured when stopped (the sustained write) ends "done" after a
   // Cancel: saved, with the orchestrator's `stopped` warning. Said as stopped, not finished.
-  const keptStopped = run.status === 'done' && run.warnings.some((w) => w.code === 'stopped');
+  const keptStopped = run.status === 'done' && run.warnings.some((w) => w.code === 'stopped' || w.code === 'cut-short');
   const percent = run.status === 'done' && !keptStopped ? 100 : Math.round((p?.fraction ?? 0) * 100);
   const last = latestSample(run);
   return (
     <>
       <PageHeader title="Live run">
         {active ? (
-          <button
-            className="danger"
-            aria-disabled={run.status === 'cancelling'}
-            onClick={() => run.status === 'running' && void stores.runs.getState().cancel(run.runId)}
-          >
-            {run.status === 'cancelling' ? 'Cancelling…' : 'Cancel'}
-          </button>
+          <>
+            {/* As `run --keep-finished`: the finished tests saved, the run marked as cut short (#40 item 6). */}
+            <button
+              aria-disabled={run.status === 'cancelling'}
+              data-testid="stop-keep"
+              title="Stop now and save the tests that have finished, marked as cut short"
+              onClick={() => run.status === 'running' && void stores.runs.getState().cancel(run.runId, true)}
+            >
+              Stop, keep finished tests
+            </button>
+            <button
+              className="danger"
+              aria-disabled={run.status === 'cancelling'}
+              onClick={() => run.status === 'running' && void stores.runs.getState().cancel(run.runId)}
+            >
+              {run.status === 'cancelling' ? 'Cancelling…' : 'Cancel'}
+            </button>
+          </>
         ) : null}
       </PageHeader>
       <p className="lead" data-testid="run-lead">

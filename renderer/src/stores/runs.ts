@@ -28,7 +28,8 @@ export interface RunsState {
   startError: ApiError | null;
   starting: boolean;
   start(spec: ProcedureInput<'runs.start'>): Promise<string | null>;
-  cancel(runId: string): Promise<void>;
+  /** keepFinished: keep the tests that had finished, marked as cut short. */
+  cancel(runId: string, keepFinished?: boolean): Promise<void>;
   loadActive(): Promise<void>;
 }
 
@@ -64,9 +65,9 @@ export function createRunsStore(client: ApiClient, hooks: { onFinished?: (runId:
       });
       return runId;
     },
-    async cancel(runId) {
+    async cancel(runId, keepFinished = false) {
       update(runId, (r) => (r.status === 'running' ? { ...r, status: 'cancelling' } : r));
-      const result = await client.call('runs.cancel', { runId });
+      const result = await client.call('runs.cancel', keepFinished ? { runId, keepFinished } : { runId });
       if (!result.ok) update(runId, (r) => ({ ...r, error: result.error }));
     },
     async loadActive() {
