@@ -170,16 +170,17 @@ test('assess an upgrade from Overview: each step measured or picked, kept across
     const story = first.indexOf('The verdict');
     expect(story).toBeGreaterThan(-1);
     const told = first.slice(story);
-    expect(told).toContain('sequential read 41.27 MB/s → 135.9 MB/s, ×3.29 faster');
+    expect(told).toContain('Sequential read 41.27 MB/s → 135.9 MB/s, ×3.29 faster');
     // Run 3 is the published encrypted run: never this machine's cost, shown as the published story beside.
     expect(told).toContain(
       "The published story (2011, another machine): the same drive's sequential read fell from 135.9 MB/s to 71.5 MB/s",
     );
     expect(told).toMatch(/Online discard costs 1\.99 s per tree delete on the published 2013 machine/);
     expect(told).toMatch(/Your 90-day working set is 4\.1 MB;/);
-    // Page 1 comes before the summary of the figures.
+    // Page 1 comes before every figure.
     const whole = execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-    expect(whole.indexOf('The verdict')).toBeLessThan(whole.indexOf('What encryption costs'));
+    expect(whole.indexOf('Every figure')).toBeGreaterThan(-1);
+    expect(whole.indexOf('The verdict')).toBeLessThan(whole.indexOf('Every figure'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -136,7 +136,7 @@ test('desktop app: report PDF printed by Electron’s printToPDF from a hidden w
     const pdf = join(dir, 'report.pdf');
     writeFileSync(pdf, Buffer.from(contentBase64, 'base64'));
     const text = execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-    for (const needle of ['×3.29', '×0.53', '×69.5', 'Laptop hard disk, ThinkPad X201i (2011)', 'Intel 320 SSD, ThinkPad X201i (2011)'])
+    for (const needle of ['×3.29', '×1.73', '×69.5', 'Laptop hard disk, ThinkPad X201i (2011)', 'Intel 320 SSD, ThinkPad X201i (2011)'])
       expect(text).toContain(needle);
     expect(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' })).toMatch(/pts \(letter\)/);
     expect(execFileSync('pdfimages', ['-list', pdf], { encoding: 'utf8' }).trim().split('\n')).toHaveLength(2);

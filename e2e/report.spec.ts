@@ -42,7 +42,7 @@ test('browser mode: Save PDF on Compare downloads a PDF with the runs’ labels;
     expect(readFileSync(pdfPath).subarray(0, 5).toString()).toBe('%PDF-');
     const text = execFileSync('pdftotext', [pdfPath, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
     for (const label of SEED) expect(text).toContain(label);
-    for (const figure of ['×3.29', '×0.53', '×69.5']) expect(text).toContain(figure);
+    for (const figure of ['×3.29', '×1.73', '×69.5']) expect(text).toContain(figure);
 
     // One drawing: Compare's seeks chart (151 beside 10,524 a second, ×69.5) and the PDF's are
     // the same bars on the same log axis. Compare in both themes; the PDF's chart page as a

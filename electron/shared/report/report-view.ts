@@ -79,11 +79,10 @@ function DeltaText({ delta, against }: { delta: Delta; against: string }): React
   const spread = delta.notJudged ?? (delta.beyondSpread === 'yes' ? null : SPREAD_TEXT[delta.beyondSpread]);
   return h(
     'span',
-    {
-      className: `delta ${delta.verdict ?? 'none'} spread-${delta.beyondSpread}`,
-      title: `${delta.percentText}, ${SPREAD_TEXT[delta.beyondSpread]}`,
-    },
+    // Everything as text, nothing only in a tooltip (a printed page has none): the percent too.
+    { className: `delta ${delta.verdict ?? 'none'} spread-${delta.beyondSpread}` },
     h('strong', null, delta.ratioText),
+    ` (${delta.percentText})`,
     delta.verdict ? ` ${delta.verdict}` : '',
     ` vs ${against}`,
     spread ? `, ${spread}` : '',

@@ -275,10 +275,16 @@ function Verdicts({ assessment }: { assessment: AssessmentData }) {
   return <VerdictsPanel view={view} />;
 }
 
-function FigureCell({ figure }: { figure: VerdictFigure | null }) {
-  if (!figure) return <td className="muted">—</td>;
+/** `label`: the column's heading, said before the figure when the table stacks at a phone's width. */
+function FigureCell({ figure, label }: { figure: VerdictFigure | null; label: string }) {
+  if (!figure)
+    return (
+      <td className="muted" data-label={label}>
+        —
+      </td>
+    );
   return (
-    <td className={figure.estimated ? 'estimated' : undefined} data-flags={figure.flags.join(' ') || undefined}>
+    <td className={figure.estimated ? 'estimated' : undefined} data-label={label} data-flags={figure.flags.join(' ') || undefined}>
       {figure.display}
       {figure.flags.length ? (
         <span className="flag" title={`trust flag: ${figure.flags.join(', ')}`}>
@@ -295,7 +301,8 @@ export function VerdictsPanel({ view }: { view: VerdictsView }) {
     <section className="card assess-verdicts" aria-labelledby="verdicts-h" data-testid="assessment-verdicts">
       <h3 id="verdicts-h">The verdict</h3>
       {view.rows.length ? (
-        <table className="verdict-figures">
+        // One block per row at a phone's width, each figure after its column's name (styles.css).
+        <table className="verdict-figures stack-narrow">
           <thead>
             <tr>
               <th scope="col" />
@@ -309,10 +316,10 @@ export function VerdictsPanel({ view }: { view: VerdictsView }) {
             {view.rows.map((r) => (
               <tr key={r.title}>
                 <th scope="row">{r.title}</th>
-                <FigureCell figure={r.before} />
-                <FigureCell figure={r.after} />
-                <FigureCell figure={r.crypt} />
-                <td>{r.change ?? '—'}</td>
+                <FigureCell figure={r.before} label="Before" />
+                <FigureCell figure={r.after} label="After" />
+                <FigureCell figure={r.crypt} label={view.cryptHeading} />
+                <td data-label="Speed-up">{r.change ?? '—'}</td>
               </tr>
             ))}
           </tbody>
