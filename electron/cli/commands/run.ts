@@ -221,6 +221,8 @@ function toJson(record: RunRecord) {
       warnings: r.warnings,
       best: r.best,
       underResolved: r.underResolved,
+      // How the runs were combined (median, best, a steady window's mean): a figure says what it is.
+      ...(r.statistic ? { statistic: r.statistic } : {}),
       precision: r.precision,
       params: r.params,
       cpu: r.cpu,
