@@ -19,11 +19,13 @@ import { buildReport } from '../electron/shared/report/report-model.ts';
 import { workingSetFigures, WORKING_SET_TEST } from '../electron/shared/analysis/working-set.ts';
 import type { Assessment, AssessmentField } from '../electron/shared/model/assessment.ts';
 import type { CipherCeilings } from '../electron/shared/model/cipher-types.ts';
+import { syntheticCeilings } from '../electron/shared/model/cipher-fixtures.ts';
 import type { RunRecord, TestResult } from '../electron/shared/model/results.ts';
 import { assessmentVerdictsView, type VerdictsView } from '../renderer/src/view/assessment-verdicts.ts';
 import { trimCostVerdict } from '../electron/shared/analysis/verdicts.ts';
 import { costVerdict, type DiscardCostResult } from '../electron/node/bench/trim/discard-cost.ts';
 import { discardCostRuns } from '../electron/node/bench/trim/discard-runs.ts';
+import { resultWithoutRuns } from '../electron/shared/model/result-builders.ts';
 import { deleteCostHead } from '../electron/node/bench/trim/discard-timing.ts';
 import { SEED_TREE } from '../electron/node/bench/kinds/workload.ts';
 import { discardCostText } from '../electron/cli/commands/discard-cost.ts';
@@ -50,19 +52,10 @@ function rate(
     samples: [],
   }));
   return {
-    test,
-    params: { rw, blockSize: bs, queueDepth: qd, threads: 1 },
-    bytesPerSec: bps,
-    iops: bps / bs,
-    latencyNs: null,
-    best: null,
+    ...resultWithoutRuns({ test, params: { rw, blockSize: bs, queueDepth: qd, threads: 1 }, bytesPerSec: bps, iops: bps / bs }),
     cv: spread,
     runs,
-    histogram: [],
-    cpu: null,
-    underResolved: false,
-    warnings: [],
-  } as unknown as TestResult;
+  };
 }
 
 function disk(label: string, o: { seq: number; rnd: number; size: number; cls: 'HDD' | 'SATA SSD'; encrypted?: boolean }): RunRecord {
@@ -102,7 +95,7 @@ function disk(label: string, o: { seq: number; rnd: number; size: number; cls: '
     ],
     extras: [],
     warnings: [],
-  } as unknown as RunRecord;
+  };
 }
 
 /** A discard-cost run as bench/trim/discard-runs.ts keeps it: the delete phase's median and passes. */
@@ -117,21 +110,13 @@ function discardRun(option: 'no discard' | 'discard', passes: number[]): RunReco
     }),
     sourceMeta: { experiment: 'discard-cost', 'mount option': option, tree: "source tree of the seed's size (45,168 files, 592 MB)" },
     results: [
-      {
+      resultWithoutRuns({
         test: 'tree-3.9.1',
         params: null,
         bytesPerSec: null,
         iops: null,
-        latencyNs: null,
-        best: null,
-        cv: null,
-        runs: [],
-        histogram: [],
-        cpu: null,
-        underResolved: false,
-        warnings: [],
         figures: [{ metric: 'phaseSeconds', subject: 'delete', value: sorted[1]!, unit: 's', provenance: 'measured', passes }],
-      } as unknown as TestResult,
+      }),
     ],
   };
 }
@@ -151,48 +136,20 @@ function scanRun(recentBytes: number): RunRecord {
   return {
     ...disk('working set of /home', { seq: 1, rnd: 1, size: 1, cls: 'SATA SSD' }),
     results: [
-      {
+      resultWithoutRuns({
         test: WORKING_SET_TEST,
         params: null,
         bytesPerSec: null,
         iops: null,
-        latencyNs: null,
-        best: null,
-        cv: null,
-        runs: [],
-        histogram: [],
-        cpu: null,
-        underResolved: false,
-        warnings: [],
         figures: workingSetFigures(summary, 'a scan of /home'),
-      } as unknown as TestResult,
+      }),
     ],
   };
 }
 
+/** Ceilings as if measured on this CPU (the library keeps them by its model): one core at `oneCore` bytes/s. */
 async function ceilingsOfThisCpu(oneCore: number): Promise<CipherCeilings> {
-  const cpu = await thisCpu();
-  return {
-    source: 'kernel',
-    sourceLabel: 'kernel crypto API (AF_ALG), the code dm-crypt runs',
-    backend: 'af_alg',
-    cpus: 2,
-    cpu: { model: cpu.model, aesNi: true, vaes: false, flags: ['aes'] },
-    figures: [1, 2].map((threads) => ({
-      cipher: 'aes-xts-plain64',
-      keyBits: 512,
-      kernelName: 'xts(aes)',
-      sectorBytes: 65536,
-      threads,
-      encryptBps: threads * oneCore,
-      decryptBps: threads * oneCore,
-    })),
-    unavailable: [],
-    warnings: [],
-    measuredAt: '2026-12-01T09:00:00.000Z',
-    windowSeconds: 0.2,
-    rounds: 5,
-  } as unknown as CipherCeilings;
+  return syntheticCeilings({ oneCoreBps: oneCore, cpuModel: (await thisCpu()).model });
 }
 
 /** React escapes these in text: the HTML read back as the reader sees it. */

@@ -1,6 +1,5 @@
 // Helpers shared by the importers: exact decimal parsing and result building. Test ids come
 // from the catalog (model/catalog.ts testIdFor), re-exported here for the importers.
-import type { Figure, LatencyNs, Statistic, TestParams, TestResult, Warning } from '../../shared/model/results.ts';
 import { ImportError } from './import-error.ts';
 
 /**
@@ -23,50 +22,8 @@ export function scaleDecimal(text: string, shift: number): number | null {
 
 export { blockSizeLabel, testIdFor } from '../../shared/model/catalog.ts';
 
-export function emptyLatency(): LatencyNs {
-  return { mean: null, p50: null, p90: null, p99: null, p999: null, max: null };
-}
-
-export function hasLatency(l: LatencyNs): boolean {
-  return Object.values(l).some((v) => v !== null);
-}
-
-/**
- * A TestResult with no per-run detail, no spread and no samples: an imported figure, or a kind
- * whose result is figures only (the workloads' seconds per phase).
- */
-export function resultWithoutRuns(fields: {
-  test: string;
-  params: TestParams | null;
-  bytesPerSec: number | null;
-  iops: number | null;
-  latencyNs?: LatencyNs | null;
-  histogram?: Array<[number, number]>;
-  cpu?: TestResult['cpu'];
-  underResolved?: boolean;
-  /** How the source combined its runs into this figure (results.ts Statistic). */
-  statistic?: Statistic;
-  warnings?: Warning[];
-  figures?: Figure[];
-}): TestResult {
-  const latency = fields.latencyNs && hasLatency(fields.latencyNs) ? fields.latencyNs : null;
-  return {
-    test: fields.test,
-    params: fields.params,
-    bytesPerSec: fields.bytesPerSec,
-    iops: fields.iops,
-    latencyNs: latency,
-    best: null,
-    cv: null,
-    runs: [],
-    histogram: fields.histogram ?? [],
-    cpu: fields.cpu ?? null,
-    underResolved: fields.underResolved ?? false,
-    ...(fields.statistic ? { statistic: fields.statistic } : {}),
-    warnings: fields.warnings ?? [],
-    ...(fields.figures ? { figures: fields.figures } : {}),
-  };
-}
+// Result builders live in shared/model (pure: the forecast builds results from spec sheets too).
+export { emptyLatency, hasLatency, resultWithoutRuns } from '../../shared/model/result-builders.ts';
 
 /**
  * Unique test names within one run: a second result with the same name gets the source's own

@@ -15,6 +15,7 @@ import type { RunRecord, TestParams, TestResult } from '../model/results.ts';
 import { runEncrypted, runKind } from '../model/run-kind.ts';
 import type { RunSource } from '../model/figure-terms.ts';
 import { forecastTest, type CipherRates } from './encryption.ts';
+import { resultWithoutRuns } from '../model/result-builders.ts';
 import { formatCount } from './units.ts';
 
 /** Share of a link's ceiling that transfers reach (see THE LINK MODEL). */
@@ -252,21 +253,7 @@ export function capCandidate(c: Candidate, limits: MachineLimits): CappedCandida
       limit = 'bus';
     }
     if (cipher) {
-      const asResult: TestResult = {
-        test: key,
-        params: def.params,
-        bytesPerSec: here,
-        iops: null,
-        latencyNs: null,
-        best: null,
-        cv: null,
-        runs: [],
-        histogram: [],
-        cpu: null,
-        underResolved: false,
-        warnings: [],
-      };
-      const encrypted = forecastTest(asResult, cipher);
+      const encrypted = forecastTest(resultWithoutRuns({ test: key, params: def.params, bytesPerSec: here, iops: null }), cipher);
       if (encrypted && encrypted.estimatedBytesPerSec < here * 0.99) {
         here = encrypted.estimatedBytesPerSec;
         limit = 'cipher';

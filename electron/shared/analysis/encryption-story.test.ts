@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parseDiskDeltaJson } from '../../node/formats/diskdelta-json.ts';
 import type { CipherCeilings } from '../model/cipher-types.ts';
+import { syntheticCeilings } from '../model/cipher-fixtures.ts';
 import { encryptionStory, sharedSequentialTest } from './encryption-story.ts';
 import type { RunRecord } from '../model/results.ts';
 import { createElement } from 'react';
@@ -15,28 +16,8 @@ const seed = () => {
   return parseDiskDeltaJson(text, '2011-thinkpad-x201i-bonnie.json');
 };
 
-const ceilings = (oneMBps: number, allMBps: number, warnings: string[] = []): CipherCeilings => ({
-  source: 'kernel',
-  sourceLabel: 'kernel crypto API (AF_ALG), the code dm-crypt runs',
-  backend: 'af_alg',
-  cpus: 2,
-  cpu: { model: 'Test CPU', aesNi: true, vaes: false, flags: ['aes'] },
-  figures: [1, 2].map((threads) => ({
-    cipher: 'aes-xts-plain64',
-    keyBits: 512,
-    kernelName: 'xts(aes)',
-    sectorBytes: 65536,
-    threads,
-    encryptBps: (threads === 1 ? oneMBps : allMBps) * 1e6,
-    decryptBps: (threads === 1 ? oneMBps : allMBps) * 1e6,
-  })),
-  unavailable: [],
-  warnings,
-  measuredAt: '2026-12-01T14:00:00.000Z',
-  windowSeconds: 0.2,
-  rounds: 5,
-  kernel: '6.1.0',
-});
+const ceilings = (oneMBps: number, allMBps: number, warnings: string[] = []): CipherCeilings =>
+  syntheticCeilings({ oneCoreBps: oneMBps * 1e6, allCoresBps: allMBps * 1e6, warnings });
 
 describe('the encryption story', () => {
   it('tells the 2011 story: the SSD fell under dm-crypt and one core decrypting was the ceiling', () => {

@@ -3,22 +3,10 @@
 // make the expected forecasts computable by hand in each test.
 import type { Figure, RunRecord, TestResult } from '../model/results.ts';
 import { rateTestParams } from '../model/catalog.ts';
+import { resultWithoutRuns } from '../model/result-builders.ts';
 
-const result = (test: string, bytesPerSec: number | null, figures?: Figure[]): TestResult => ({
-  test,
-  params: rateTestParams(test),
-  bytesPerSec,
-  iops: null,
-  latencyNs: null,
-  best: null,
-  cv: null,
-  runs: [],
-  histogram: [],
-  cpu: null,
-  underResolved: false,
-  warnings: [],
-  ...(figures ? { figures } : {}),
-});
+const result = (test: string, bytesPerSec: number | null, figures?: Figure[]): TestResult =>
+  resultWithoutRuns({ test, params: rateTestParams(test), bytesPerSec, iops: null, ...(figures ? { figures } : {}) });
 
 const MB = 1e6;
 

@@ -17,7 +17,7 @@ import {
   forecastRun,
 } from '../../../electron/shared/analysis/encryption.ts';
 import { encryptionStory, encryptionStoryText } from '../../../electron/shared/analysis/encryption-story.ts';
-import type { CipherCeilings } from '../../../electron/shared/model/cipher-types.ts';
+import { syntheticCeilings } from '../../../electron/shared/model/cipher-fixtures.ts';
 import { EncryptionSection } from '../../../electron/shared/report/report-encryption.ts';
 import { EncryptionLegend } from '../charts/encryption-chart.ts';
 import { buildEncryptionView } from './encryption-view.ts';
@@ -28,28 +28,7 @@ const seed = () =>
     '2011-thinkpad-x201i-bonnie.json',
   );
 
-const ceilings: CipherCeilings = {
-  source: 'kernel',
-  sourceLabel: 'kernel crypto API (AF_ALG), the code dm-crypt runs',
-  backend: 'af_alg',
-  cpus: 2,
-  cpu: { model: 'Test CPU', aesNi: true, vaes: false, flags: ['aes'] },
-  figures: [1, 2].map((threads) => ({
-    cipher: 'aes-xts-plain64',
-    keyBits: 512,
-    kernelName: 'xts(aes)',
-    sectorBytes: 65536,
-    threads,
-    encryptBps: threads * 60e6,
-    decryptBps: threads * 60e6,
-  })),
-  unavailable: [],
-  warnings: [],
-  measuredAt: '2026-12-01T14:00:00.000Z',
-  windowSeconds: 0.2,
-  rounds: 5,
-  kernel: '6.1.0',
-};
+const ceilings = syntheticCeilings({ oneCoreBps: 60e6 });
 
 test(`the sentence says the lab's measured accuracy: within ±${FORECAST_LAB_ACCURACY_PERCENT} %`, () => {
   assert.match(FORECAST_ACCURACY_SENTENCE, new RegExp(`within ±${FORECAST_LAB_ACCURACY_PERCENT} % in the lab \\(npm run bench:dm-crypt`));
