@@ -9,7 +9,7 @@ import { runCli } from '../electron/cli/run-cli-in-process.ts';
 import { folderIn, scratchExt4, scratchUnavailable } from '../electron/node/bench/trim/fixtures/scratch-ext4.ts';
 import type { RunRecord } from '../electron/shared/model/schemas.ts';
 
-describe('steady preset on an unthrottled loop', { skip: scratchUnavailable ?? false }, () => {
+describe('steady preset on an unthrottled loop', { skip: scratchUnavailable ?? false, timeout: 300_000 }, () => {
   it('is steady within the minimum 5 rounds; the steady and fresh figures beside each other', async (t) => {
     const s = scratchExt4(t, 256 * 2 ** 20);
     s.mount('nodiscard');

@@ -29,7 +29,7 @@ function fillWith(folder: string, name: string, bytes: number): void {
   assert.equal(spawnSync('sync', ['-f', folder]).status, 0);
 }
 
-describe('fill level', { skip: scratchUnavailable ?? false }, () => {
+describe('fill level', { skip: scratchUnavailable ?? false, timeout: 120_000 }, () => {
   it('equals df on an ext4 filled to known levels, and grows by what was written', async (t) => {
     const s = scratchExt4(t, 64 * 2 ** 20);
     s.mount('nodiscard');

@@ -21,7 +21,7 @@ const context = {
   createdAt: '2026-12-05T00:00:00.000Z',
 };
 
-describe('discard-cost: the big file', { skip: scratchUnavailable ?? false }, () => {
+describe('discard-cost: the big file', { skip: scratchUnavailable ?? false, timeout: 300_000 }, () => {
   it('is written and deleted with and without discard, each delete timed; discards reach the loop only with the option', async (t) => {
     const disk = scratchExt4(t, 1024 * 2 ** 20);
     disk.mount('nodiscard');
