@@ -1,6 +1,6 @@
 // The sustained write's cliff finder on streams of known shape: a drive modelled as speeds over
 // bytes written, logged in intervals as the worker logs them (sustained.c).
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   analyzeSustained,
@@ -13,6 +13,8 @@ import {
   sustainedCost,
   sustainedCostText,
   sustainedPerSpan,
+  SUSTAINED_NOISE_CEILING,
+  NOT_JUDGED,
   type SustainedStream,
 } from './sustained-write.ts';
 
@@ -343,4 +345,45 @@ test('a fall that lasts to the end while the writer waited for a CPU is not call
   const quiet = analyzeSustained(fromRates(rates, () => 0.02));
   assert.equal(quiet.cliffs.length, 1, 'the same fall with the CPUs free');
   assert.equal(quiet.setAside.length, 0);
+});
+
+describe('the noise rule has a ceiling (a tolerance that grows with the noise it measured)', () => {
+  // ±40 % between intervals, and a real fall from 400 to 150 MB/s at 2 GB: 3σ of 400 MB/s at ±40 % is
+  // 480 MB/s, more than the fall; the rule alone would set it aside and the stream read "never fell".
+  const wild = (i: number) => [1.4, 0.6, 1.25, 0.75, 1.4, 0.6, 1.0, 1.3, 0.7][i % 9]!;
+  const noisy = analyzeSustained(
+    stream(
+      6e9,
+      [
+        [2e9, 400 * MB],
+        [Infinity, 150 * MB],
+      ],
+      0.5,
+      wild,
+    ),
+  );
+
+  it('past ±25 % a fall set aside as noise leaves the stream not judged, saying why', () => {
+    assert.equal(noisy.cacheBytes, null);
+    assert.ok(noisy.setAside.some((f) => f.why === 'noise' && f.spread! > SUSTAINED_NOISE_CEILING));
+    assert.match(noisy.notJudged ?? '', /^not judged: the write speed varied ±\d+ % between intervals, past the ±25 %/);
+  });
+
+  it('a quiet stream is judged: a flat one never fell, a real fall is a cache', () => {
+    assert.equal(analyzeSustained(stream(4e9, [[Infinity, 500 * MB]])).notJudged, null);
+    const fell = analyzeSustained(
+      stream(6e9, [
+        [2e9, 400 * MB],
+        [Infinity, 150 * MB],
+      ]),
+    );
+    assert.equal(fell.notJudged, null);
+    within(fell.cacheBytes!, 2e9, 0.05, 'the cache');
+  });
+});
+
+test("a not-judged stream's buyer sentence says so, never 'no cache ran out'", () => {
+  const speed = { bytesPerSec: 400 * MB, spread: 0.4, intervals: 20 };
+  const sentence = buyerSentence({ cacheBytes: null, before: speed, after: null, notJudged: `${NOT_JUDGED}too noisy` }, 6e9);
+  assert.equal(sentence, "this drive's fast cache is not judged: too noisy");
 });

@@ -56,6 +56,8 @@ export type FallSetAside = 'short' | 'noise' | 'dip' | 'busy';
 
 export interface SetAsideFall extends SustainedCliff {
   why: FallSetAside;
+  /** The larger relative spread of the intervals either side (0.05: ±5 %); null when unknown. */
+  spread: number | null;
 }
 
 export interface SegmentSpeed {
@@ -76,6 +78,8 @@ export interface SustainedAnalysis {
   /** The speed between the first cliff and the next (null without a cliff). */
   after: SegmentSpeed | null;
   recovery: SustainedRecovery | null;
+  /** Why no cache can be told from this stream (its noise is past SUSTAINED_NOISE_CEILING); null: judged. */
+  notJudged: string | null;
 }
 
 export interface SustainedRecovery {
@@ -99,6 +103,14 @@ export const MIN_FALL_INTERVALS = 4;
 export const MIN_FALL_SEC = 2;
 /** And it stands out of the stream's own noise: the fall is at least this many of the intervals' standard deviations, either side's. */
 export const FALL_NOISE_SIGMAS = 3;
+/**
+ * The noise rule widens with the noise it measured, so it has a ceiling: past intervals varying
+ * ±25 % (a fall would have to be ¾ of the speed to stand out), a fall set aside as noise leaves
+ * the stream "not judged", never "never fell": a cache may well be there, hidden.
+ */
+export const SUSTAINED_NOISE_CEILING = 0.25;
+/** How a not-judged stream's verdict begins, stored as the cache figure's basis and read back by the charts. */
+export const NOT_JUDGED = 'not judged: ';
 
 const rateOf = (xs: readonly SustainedInterval[]) => {
   const ns = xs.reduce((n, x) => n + x.intervalNs, 0);
@@ -220,10 +232,10 @@ export function fallWhileBusy(fall: Pick<SustainedCliff, 'cpuWait'>): boolean {
 function fallsOf(
   xs: readonly SustainedInterval[],
   cuts: readonly number[],
-): Array<{ cut: number; fall: SustainedCliff; why: FallSetAside | null }> {
+): Array<{ cut: number; fall: SustainedCliff; why: FallSetAside | null; spread: number | null }> {
   const segments = segmentsOf(xs, cuts);
   const speeds = segmentSpeeds(segments);
-  const out: Array<{ cut: number; fall: SustainedCliff; why: FallSetAside | null }> = [];
+  const out: Array<{ cut: number; fall: SustainedCliff; why: FallSetAside | null; spread: number | null }> = [];
   cuts.forEach((k, i) => {
     const before = speeds[i]!;
     const after = speeds[i + 1]!;
@@ -252,7 +264,8 @@ function fallsOf(
             : fallWhileBusy(fall)
               ? 'busy'
               : null;
-    out.push({ cut: k, fall, why });
+    const spreads = [before.spread, after.spread].filter((x): x is number => x !== null);
+    out.push({ cut: k, fall, why, spread: spreads.length ? Math.max(...spreads) : null });
   });
   return out;
 }
@@ -266,7 +279,7 @@ export function analyzeSustained(fill: SustainedStream, recovery?: SustainedStre
   let cuts = realCuts(xs, splits(xs));
   let falls = fallsOf(xs, cuts);
   for (let rejected = falls.find((f) => f.why); rejected; rejected = falls.find((f) => f.why)) {
-    setAside.push({ ...rejected.fall, why: rejected.why! });
+    setAside.push({ ...rejected.fall, why: rejected.why!, spread: rejected.spread });
     cuts = realCuts(
       xs,
       cuts.filter((k) => k !== rejected.cut),
@@ -279,7 +292,11 @@ export function analyzeSustained(fill: SustainedStream, recovery?: SustainedStre
   const nextCut = cuts.find((k) => k > firstCut) ?? xs.length;
   const before = first ? pureSpeed(xs.slice(0, firstCut), true, true) : pureSpeed(xs, true, false);
   const after = first ? pureSpeed(xs.slice(firstCut + 1, nextCut), false, nextCut < xs.length) : null;
+  const hidden = first ? undefined : setAside.find((f) => f.why === 'noise' && (f.spread ?? 0) > SUSTAINED_NOISE_CEILING);
   return {
+    notJudged: hidden
+      ? `${NOT_JUDGED}the write speed varied ±${Math.round(hidden.spread! * 100)} % between intervals, past the ±${SUSTAINED_NOISE_CEILING * 100} % within which a cache can be told from noise; measure again on an idle machine`
+      : null,
     cliffs,
     setAside,
     cacheBytes: first?.atBytes ?? null,
@@ -335,7 +352,12 @@ function copySize(cache: number): number {
  * What the figures mean to a buyer: "after 4.1 GB this drive writes at 152 MB/s: a 40 GB copy
  * would take 4 min 20 s, not 80 s".
  */
-export function buyerSentence(a: Pick<SustainedAnalysis, 'cacheBytes' | 'before' | 'after'>, writtenBytes: number): string {
+export function buyerSentence(
+  a: Pick<SustainedAnalysis, 'cacheBytes' | 'before' | 'after'> & { notJudged?: string | null },
+  writtenBytes: number,
+): string {
+  // Too noisy to tell (SUSTAINED_NOISE_CEILING): never "no cache ran out".
+  if (a.notJudged) return `this drive's fast cache is ${a.notJudged}`;
   const fast = a.before.bytesPerSec;
   if (a.cacheBytes === null || !a.after) {
     return `over ${decimalBytes(writtenBytes)} written this drive kept ${speedWords(fast)}: no cache ran out within the span`;

@@ -2,7 +2,7 @@
 // cliff where each drive's fast cache ran out is where its line falls. A second chart shows the
 // stream after the rest (how much cache came back) when a run has one. Under each, the buyer's
 // sentence per run (analysis/sustained-write.ts).
-import { buyerSentence, sustainedSeries, SUSTAINED_TEST, type SustainedPoint } from '../analysis/sustained-write.ts';
+import { buyerSentence, NOT_JUDGED, sustainedSeries, SUSTAINED_TEST, type SustainedPoint } from '../analysis/sustained-write.ts';
 import { bytesPerSecTo, throughputLabel } from '../analysis/units.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
 import type { ChartInput, SeriesChartModel } from './chart-model.ts';
@@ -26,7 +26,16 @@ function sentenceOf(result: TestResult): string | null {
   const after = figure('sustainedBytesPerSec', 'past the cache');
   const written = result.runs[0]?.bytes ?? 0;
   const speed = (bytesPerSec: number) => ({ bytesPerSec, spread: null, intervals: 0 });
-  return buyerSentence({ cacheBytes: figure('cacheBytes'), before: speed(before), after: after === null ? null : speed(after) }, written);
+  const cacheBasis = result.figures?.find((f) => f.metric === 'cacheBytes' && f.subject === '')?.basis ?? '';
+  return buyerSentence(
+    {
+      cacheBytes: figure('cacheBytes'),
+      before: speed(before),
+      after: after === null ? null : speed(after),
+      notJudged: cacheBasis.startsWith(NOT_JUDGED) ? cacheBasis : null,
+    },
+    written,
+  );
 }
 
 export const sustainedWriteChart: ChartType = {

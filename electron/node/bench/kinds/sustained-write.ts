@@ -174,9 +174,13 @@ export function sustainedResult(
       unit: 'bytes',
       provenance: 'measured',
       basis:
-        a.cacheBytes === null
-          ? `the speed never fell to 1/1.25 or below within ${decimalBytes(fillLine.bytes)} written`
-          : `bytes written when the speed first fell (interpolated inside its ${interval} interval), of ${decimalBytes(fillLine.bytes)} in one stream of ${shape}`,
+        a.notJudged !== null
+          ? a.notJudged
+          : a.cacheBytes === null && a.setAside.length > 0
+            ? `no fall was called a cache within ${decimalBytes(fillLine.bytes)} written (${counted(a.setAside.length, 'fall')} set aside: the warnings say why)`
+            : a.cacheBytes === null
+              ? `the speed never fell to 1/1.25 or below within ${decimalBytes(fillLine.bytes)} written`
+              : `bytes written when the speed first fell (interpolated inside its ${interval} interval), of ${decimalBytes(fillLine.bytes)} in one stream of ${shape}`,
     },
     {
       metric: 'sustainedBytesPerSec',
@@ -223,7 +227,8 @@ export function sustainedResult(
       code: 'sustained-stopped',
       message: `stopped after ${decimalBytes(fillLine.bytes)} of ${decimalBytes(fillLine.planned_bytes)}: the figures are of what was written`,
     });
-  if (a.cacheBytes === null)
+  if (a.notJudged !== null) warnings.push({ code: 'sustained-not-judged', message: `the drive's fast cache is ${a.notJudged}` });
+  else if (a.cacheBytes === null && a.setAside.length === 0)
     warnings.push({
       code: 'sustained-no-fall',
       message: `the write speed never fell within ${decimalBytes(fillLine.bytes)}: the drive's fast cache is larger (or it has none); write more to find it`,
