@@ -2,8 +2,9 @@
 // figure marked estimated, each cap with its reason, each workload time with its range.
 import { FIGURE_KEYS, FIGURES } from '../shared/analysis/candidate.ts';
 import type { Forecast } from '../shared/analysis/candidate-forecast.ts';
+import { ROUGH_RANGE } from '../shared/analysis/workload-forecast.ts';
 import { table } from './system-format.ts';
-import { formatCount, significantDigits } from '../shared/analysis/units.ts';
+import { formatCount, formatRatio, significantDigits } from '../shared/analysis/units.ts';
 
 // Whole MB/s from 100 up (the bus's 279), three figures below (an HDD's 4K read of 0.400).
 const mb = (bps: number | null) => (bps === null ? '–' : bps >= 100e6 ? formatCount(bps / 1e6) : significantDigits(bps / 1e6, 3));
@@ -47,7 +48,7 @@ export function formatForecastText(f: Forecast): string {
             const w = c.workloads[i]!;
             if (w.seconds === null) return `– (${w.why})`;
             const over = w.overrun ? ' cache overrun' : '';
-            return `${sec(w.seconds)} (${sec(w.low!)}–${sec(w.high!)}) ×${w.gain!.toFixed(1)}${over}`;
+            return `${sec(w.seconds)} (${sec(w.low!)}–${sec(w.high!)}) ${formatRatio(w.gain!)}${w.rough ? ' rough' : ''}${over}`;
           }),
         ]),
       ),
@@ -67,6 +68,11 @@ export function formatForecastText(f: Forecast): string {
         );
     out.push(`  - endurance: ${c.endurance.sentence}.`, `  - write bursts: ${c.bursts.sentence}.`, `  - fits: ${c.fits.sentence}.`);
   });
+  if (f.candidates.some((c) => c.workloads.some((w) => w.rough)))
+    out.push(
+      '',
+      `"rough": that forecast's range spans more than ×${ROUGH_RANGE}: one measurement of today's disk cannot tell its disk time from its CPU time, so read it as a rough guide.`,
+    );
   out.push('', `Every figure above is estimated, not measured; ${f.accuracyText}. The model: docs/forecast.md.`);
   return out.join('\n') + '\n';
 }

@@ -46,6 +46,9 @@ describe('workload forecast model', () => {
     // A delete moves no bulk data: all of it scales by the 4K write.
     close(del!.seconds, 0.5 / 200, 'delete');
     close(del!.high, 0.5, 'delete as CPU');
+    // A range past ×3 is flagged rough: the delete's spans ×200 (all disk, or all CPU), the write's ×1.6.
+    assert.equal(write!.rough, false);
+    assert.equal(del!.rough, true);
   });
 
   it('a write larger than the fast cache: the cache at the sequential write, the rest at the speed past it', () => {

@@ -56,6 +56,9 @@ export interface CacheOverrun {
   pastSeconds: number;
 }
 
+/** Past this ratio of its range's ends a forecast is flagged rough (an HDD's tree write spanned ×14). */
+export const ROUGH_RANGE = 3;
+
 export interface PhaseForecast {
   test: string;
   phase: string;
@@ -64,6 +67,11 @@ export interface PhaseForecast {
   seconds: number | null;
   low: number | null;
   high: number | null;
+  /**
+   * The range spans more than ROUGH_RANGE (high ÷ low): one disk's measurement cannot tell this
+   * phase's disk time from its CPU time, so the forecast is a rough guide and is flagged so.
+   */
+  rough: boolean;
   /** today ÷ forecast: ×3.2 faster; under 1: slower. */
   gain: number | null;
   bytes: number | null;
@@ -126,6 +134,7 @@ function forecastPhase(
     seconds: null,
     low: null,
     high: null,
+    rough: false,
     gain: null,
     bytes,
     overrun: null,
@@ -160,13 +169,16 @@ function forecastPhase(
   const ends = [Math.min(...passes), Math.max(...passes)].flatMap((t) =>
     (['overlap', 'add', 'cpu'] as const).map((how) => forecastOf(t, how)),
   );
+  const low = Math.min(...ends, seconds);
+  const high = Math.max(...ends, seconds);
   return {
     test,
     phase,
     todaySeconds,
     seconds,
-    low: Math.min(...ends, seconds),
-    high: Math.max(...ends, seconds),
+    low,
+    high,
+    rough: low > 0 ? high / low > ROUGH_RANGE : true,
     gain: seconds > 0 ? todaySeconds / seconds : null,
     bytes,
     overrun: stream.overrun,
