@@ -3,9 +3,6 @@
 // needs root (an NVMe admin command); bench/privilege/drive-health-read.ts runs the helper.
 import type { DriveHealth } from '../../shared/model/schemas.ts';
 
-/** The SMART log's Data Unit: 1,000 units of 512 bytes (NVMe base specification, figure 194). */
-export const NVME_DATA_UNIT_BYTES = 512_000;
-
 /** An NVMe namespace or controller by kernel name: nvme0n1, nvme0 (not a partition nvme0n1p1). */
 export const NVME_DISK = /^nvme\d+(n\d+)?$/;
 
