@@ -73,13 +73,15 @@ async function isFile(path: string): Promise<boolean> {
   );
 }
 
-/** Newest first, read and classified by run-kind.ts; at most `limit` of them. */
+/**
+ * The newest `limit` runs the filter selects, newest first: the library answers the filter (its
+ * kind column says what each run is) and only those runs are read.
+ */
 function newestRuns(library: Library, filter: Parameters<Library['listRuns']>[0], limit: number): RunRecord[] {
   const ids = library
-    .listRuns(filter)
+    .listRuns({ ...filter, limit })
     .map((s) => s.id)
-    .reverse()
-    .slice(0, limit);
+    .reverse();
   return library.getRuns(ids).filter((r): r is RunRecord => r !== null);
 }
 
@@ -96,7 +98,7 @@ function sameDisk(a: RunRecord, b: RunRecord): boolean {
 function newestWorkloads(library: Library, current: RunRecord): RunRecord[] {
   const found = new Map<number, RunRecord>();
   for (const t of testsOfKind('workload')) {
-    const run = newestRuns(library, { source: 'measured', test: t.id }, 50).find((r) => runKind(r) === 'workload' && sameDisk(r, current));
+    const run = newestRuns(library, { source: 'measured', test: t.id, kind: 'workload' }, 50).find((r) => sameDisk(r, current));
     if (run?.id !== undefined) found.set(run.id, run);
   }
   return [...found.values()];
@@ -151,7 +153,7 @@ export const forecastCommand: CliCommand = {
         });
         const current = values.current
           ? requireRuns(library, [parseRunId(values.current)])[0]!
-          : newestRuns(library, { source: 'measured' }, 200).find((r) => runKind(r) === 'disk');
+          : newestRuns(library, { source: 'measured', kind: 'disk' }, 1)[0];
         if (!current)
           throw new CliFailure(
             'no measured disk run in the library to forecast from: measure the disk in use today first (diskdelta run --target ~/)',
