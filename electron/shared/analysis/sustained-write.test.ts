@@ -347,6 +347,24 @@ test('a fall that lasts to the end while the writer waited for a CPU is not call
   assert.equal(quiet.setAside.length, 0);
 });
 
+test('intervals in which other processes took the CPU are counted even when they make no fall (the busy lab, CI on fca55f4)', () => {
+  // The lab's stream: 20 MiB/s flat; the hogs came at interval 16 and starved every other interval
+  // (7, 17, 9.5, 13 MiB/s between 21s): no stretch slow enough to cut, yet a fifth of the speed gone.
+  const rates = [...jittered(20, 16), 7.2, 20.9, 17.2, 20.9, 9.5, 20.9, 13.4, 16.2];
+  const wait = [0.65, 0, 0.56, 0, 0.93, 0, 0.92, 0];
+  const busy = analyzeSustained(fromRates(rates, (i) => (i >= 16 ? wait[i - 16]! : 0.01)));
+  assert.equal(busy.cacheBytes, null);
+  assert.equal(busy.starved?.count, 4);
+  assert.equal(busy.starved?.of, rates.length);
+  const MiB = 2 ** 20;
+  assert.ok(Math.abs(busy.starved!.bytesPerSec / MiB - (7.2 + 17.2 + 9.5 + 13.4) / 4) < 1e-9, String(busy.starved!.bytesPerSec));
+  assert.ok(busy.starved!.elsewhereBytesPerSec! > 1.2 * busy.starved!.bytesPerSec);
+  assert.ok(Math.abs(busy.starved!.wait - (0.65 + 0.56 + 0.93 + 0.92) / 4) < 1e-9);
+  // The same stream with the CPUs free, or with no wait logged: nothing starved.
+  assert.equal(analyzeSustained(fromRates(rates, () => 0.02)).starved, null);
+  assert.equal(analyzeSustained(fromRates(rates)).starved, null);
+});
+
 describe('the noise rule has a ceiling (a tolerance that grows with the noise it measured)', () => {
   // ±40 % between intervals, and a real fall from 400 to 150 MB/s at 2 GB: 3σ of 400 MB/s at ±40 % is
   // 480 MB/s, more than the fall; the rule alone would set it aside and the stream read "never fell".

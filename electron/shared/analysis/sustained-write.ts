@@ -80,6 +80,27 @@ export interface SustainedAnalysis {
   recovery: SustainedRecovery | null;
   /** Why no cache can be told from this stream (its noise is past SUSTAINED_NOISE_CEILING); null: judged. */
   notJudged: string | null;
+  /** The intervals in which other processes took the CPU from the writer; null when none did or it was not logged. */
+  starved: StarvedIntervals | null;
+}
+
+/**
+ * The intervals in which the writer waited for a CPU FALL_CPU_WAIT of the time or more, wherever
+ * they fell: the machine, not the drive, may have set their speed. Said even when no fall was
+ * found (the slow intervals can alternate with fast ones, so no stretch is slow enough to cut:
+ * the busy lab's 7.2, 20.9, 17.2, 20.9, 9.5 MB/s).
+ */
+export interface StarvedIntervals {
+  count: number;
+  of: number;
+  /** Bytes written at the start of the first such interval and the end of the last. */
+  fromBytes: number;
+  toBytes: number;
+  /** The writer's wait for a CPU over them (time-weighted share). */
+  wait: number;
+  /** The speed over them and over the other intervals (null when there are none). */
+  bytesPerSec: number;
+  elsewhereBytesPerSec: number | null;
 }
 
 export interface SustainedRecovery {
@@ -228,6 +249,23 @@ export function fallWhileBusy(fall: Pick<SustainedCliff, 'cpuWait'>): boolean {
   return wait !== null && wait.during - wait.before >= FALL_CPU_WAIT;
 }
 
+function starvedOf(xs: readonly SustainedInterval[]): StarvedIntervals | null {
+  const isStarved = (x: SustainedInterval) => x.cpuWait !== undefined && x.cpuWait >= FALL_CPU_WAIT;
+  const starved = xs.filter(isStarved);
+  if (starved.length === 0) return null;
+  const first = xs.indexOf(starved[0]!);
+  const others = xs.filter((x) => !isStarved(x));
+  return {
+    count: starved.length,
+    of: xs.length,
+    fromBytes: first > 0 ? xs[first - 1]!.bytes : 0,
+    toBytes: starved.at(-1)!.bytes,
+    wait: cpuWaitOver(starved)!,
+    bytesPerSec: rateOf(starved),
+    elsewhereBytesPerSec: others.length > 0 ? rateOf(others) : null,
+  };
+}
+
 /** Each fall of the speed between the segments `cuts` make, with why it is no cache (null: it is one). */
 function fallsOf(
   xs: readonly SustainedInterval[],
@@ -299,6 +337,7 @@ export function analyzeSustained(fill: SustainedStream, recovery?: SustainedStre
       : null,
     cliffs,
     setAside,
+    starved: starvedOf(xs),
     cacheBytes: first?.atBytes ?? null,
     before,
     after,

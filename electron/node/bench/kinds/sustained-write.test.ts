@@ -21,7 +21,7 @@ import { PRESETS } from '../../../shared/catalog/presets.ts';
 import { runBenchmark } from '../orchestrator.ts';
 import { sustainedArgv } from '../worker-argv.ts';
 import { samplePlan, workerStreams } from './fixtures/sustained-drive.ts';
-import { costWarning, mergeIntervals, refuseSpanBeyondFree, sustainedResult, sustainedWriteKind } from './sustained-write.ts';
+import { costWarning, mergeIntervals, refuseSpanBeyondFree, starvedWarning, sustainedResult, sustainedWriteKind } from './sustained-write.ts';
 
 const MB = 1e6;
 const MiB = 2 ** 20;
@@ -279,4 +279,15 @@ test('the CLI: `--preset sustained` runs it, the cost before it names the share 
     /what share of it is not known .*: give the TBW of the drive's data sheet with --rated-endurance, e.g\. --rated-endurance 600TB/,
   );
   assert.deepEqual(readdirSync(dir), [], 'the test file is gone');
+});
+
+test('the writer starved of a CPU is said with its intervals, bytes and speeds, once: not again beside a fall already set aside as busy', () => {
+  const starved = { count: 4, of: 24, fromBytes: 168e6, toBytes: 231e6, wait: 0.765, bytesPerSec: 12.3e6, elsewhereBytesPerSec: 20.2e6 };
+  assert.equal(
+    starvedWarning({ starved, setAside: [] })?.message,
+    'other processes took the CPU: in 4 of 24 intervals (between 168 MB and 231 MB written) the writer waited for one 77 % of the time, and wrote 12.30 MB/s against 20.20 MB/s in the others: those intervals may show the machine, not the drive; measure again when the machine is idle',
+  );
+  const busyFall = { atBytes: 1, beforeBytesPerSec: 2, afterBytesPerSec: 1, lastedIntervals: 9, lastedSec: 4.5, cpuWait: { before: 0, during: 0.5 }, why: 'busy' as const, spread: 0.05 };
+  assert.equal(starvedWarning({ starved, setAside: [busyFall] }), null);
+  assert.equal(starvedWarning({ starved: null, setAside: [] }), null);
 });

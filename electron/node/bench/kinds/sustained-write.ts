@@ -15,6 +15,7 @@ import {
   type SustainedCliff,
   type SustainedInterval,
   type SetAsideFall,
+  type SustainedAnalysis,
   type SustainedStream,
 } from '../../../shared/analysis/sustained-write.ts';
 import type { FailureSurface } from '../../../shared/model/failures.ts';
@@ -147,6 +148,23 @@ export function fallWarnings(setAside: readonly SetAsideFall[]): Warning[] {
   }));
 }
 
+/**
+ * Other processes took the CPU from the writer in some intervals; said unless a fall set aside
+ * as the machine's already says it (fallWarnings).
+ */
+export function starvedWarning(a: Pick<SustainedAnalysis, 'starved' | 'setAside'>): Warning | null {
+  const s = a.starved;
+  if (!s || a.setAside.some(fallWhileBusy)) return null;
+  const elsewhere = s.elsewhereBytesPerSec === null ? '' : ` against ${formatThroughput(s.elsewhereBytesPerSec)} in the others`;
+  return {
+    code: 'sustained-writer-busy',
+    message:
+      `other processes took the CPU: in ${s.count} of ${counted(s.of, 'interval')} (between ${decimalBytes(s.fromBytes)} and ${decimalBytes(s.toBytes)} written) ` +
+      `the writer waited for one ${Math.round(s.wait * 100)} % of the time, and wrote ${formatThroughput(s.bytesPerSec)}${elsewhere}: ` +
+      `those intervals may show the machine, not the drive; measure again when the machine is idle`,
+  };
+}
+
 /** The result of a sustained write from the worker's stream lines and intervals. */
 export function sustainedResult(
   plan: SustainedPlan,
@@ -222,6 +240,8 @@ export function sustainedResult(
         : 'not found: the first stream showed no fall, so there is no speed past the cache to tell the two apart',
     });
   const warnings: Warning[] = fallWarnings(a.setAside);
+  const starved = starvedWarning(a);
+  if (starved) warnings.push(starved);
   if (!fillLine.complete)
     warnings.push({
       code: 'sustained-stopped',
