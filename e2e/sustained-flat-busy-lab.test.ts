@@ -96,7 +96,9 @@ describe('sustained write on a flat throttled disk with a CPU hog beside it (iss
         assert.ok(
           // Set aside as a fall, or (the slow intervals alternating with fast ones: no stretch to cut) said of the intervals.
           result.warnings.some(
-            (w) => (w.code === 'sustained-fall-set-aside' || w.code === 'sustained-writer-busy') && /other processes took the CPU/.test(w.message),
+            (w) =>
+              (w.code === 'sustained-fall-set-aside' || w.code === 'sustained-writer-busy') &&
+              /other processes took the CPU/.test(w.message),
           ),
           `the fall with the hogs is not said:\n${said}`,
         );

@@ -21,7 +21,14 @@ import { PRESETS } from '../../../shared/catalog/presets.ts';
 import { runBenchmark } from '../orchestrator.ts';
 import { sustainedArgv } from '../worker-argv.ts';
 import { samplePlan, workerStreams } from './fixtures/sustained-drive.ts';
-import { costWarning, mergeIntervals, refuseSpanBeyondFree, starvedWarning, sustainedResult, sustainedWriteKind } from './sustained-write.ts';
+import {
+  costWarning,
+  mergeIntervals,
+  refuseSpanBeyondFree,
+  starvedWarning,
+  sustainedResult,
+  sustainedWriteKind,
+} from './sustained-write.ts';
 
 const MB = 1e6;
 const MiB = 2 ** 20;
@@ -287,7 +294,16 @@ test('the writer starved of a CPU is said with its intervals, bytes and speeds, 
     starvedWarning({ starved, setAside: [] })?.message,
     'other processes took the CPU: in 4 of 24 intervals (between 168 MB and 231 MB written) the writer waited for one 77 % of the time, and wrote 12.30 MB/s against 20.20 MB/s in the others: those intervals may show the machine, not the drive; measure again when the machine is idle',
   );
-  const busyFall = { atBytes: 1, beforeBytesPerSec: 2, afterBytesPerSec: 1, lastedIntervals: 9, lastedSec: 4.5, cpuWait: { before: 0, during: 0.5 }, why: 'busy' as const, spread: 0.05 };
+  const busyFall = {
+    atBytes: 1,
+    beforeBytesPerSec: 2,
+    afterBytesPerSec: 1,
+    lastedIntervals: 9,
+    lastedSec: 4.5,
+    cpuWait: { before: 0, during: 0.5 },
+    why: 'busy' as const,
+    spread: 0.05,
+  };
   assert.equal(starvedWarning({ starved, setAside: [busyFall] }), null);
   assert.equal(starvedWarning({ starved: null, setAside: [] }), null);
 });
