@@ -1,0 +1,235 @@
+// The surface of a disk (issue 41 item 3): how fast it reads from its first byte (an HDD's outer
+// tracks) to its last (the inner ones), as GNOME Disks and HD Tune draw it. The worker's
+// `surface` verb reads a few MiB at evenly spread offsets; this turns those reads into the curve
+// (offset → bytes/s, with the spread of its reads), cuts the curve into zones where its level
+// steps, and names the slowest zone with its range of offsets. Pure: the renderer bundles it.
+//
+// Zones: binary segmentation (split where the sum of squared deviations falls most, keep the
+// split when the two sides' medians differ by at least ZONE_STEP), the classic change-point
+// method. A boundary is placed inside the gap between the last sample of one zone and the first
+// of the next, or, when a sample straddles it (its rate lies between the two zones'), solved
+// from that sample's time: x bytes at the one zone's rate and the rest at the other's.
+import { median } from './statistics.ts';
+import type { Figure, TestResult } from '../model/results.ts';
+
+export const SURFACE_TEST = 'surface';
+/** Two neighbouring levels closer than this (relative) are one zone: an HDD's noise is a few %. */
+export const ZONE_STEP = 0.1;
+/**
+ * The fewest samples a zone holds: one odd sample is noise, not a zone, and a sample straddling
+ * a boundary beside one pure sample must not make a zone of its own (their median is the mean).
+ */
+export const MIN_ZONE_SAMPLES = 3;
+
+/** One offset's reads, as the worker reports them. */
+export interface SurfaceRead {
+  offset: number;
+  bytes: number;
+  /** Each read's time in order, ns; their bytes are bytes / readNs.length each. */
+  readNs: number[];
+}
+
+export interface SurfacePoint {
+  offset: number;
+  bytes: number;
+  /** The sample's bytes over its reads' whole time. */
+  bytesPerSec: number;
+  /** The slowest and fastest of its reads. */
+  low: number;
+  high: number;
+}
+
+export interface SurfaceZone {
+  /** Byte range the zone covers (boundaries estimated between samples). */
+  start: number;
+  end: number;
+  /** The median of its samples' rates, and their range. */
+  bytesPerSec: number;
+  low: number;
+  high: number;
+  samples: number;
+}
+
+export interface SurfaceAnalysis {
+  deviceBytes: number;
+  points: SurfacePoint[];
+  zones: SurfaceZone[];
+  /** Index into zones of the slowest; null when there are no points. */
+  slowest: number | null;
+  /** The access time: the median and 90th percentile of the random 4 KiB reads, ns; null without any. */
+  accessNs: { median: number; p90: number; count: number } | null;
+}
+
+/** The curve: one point per sample, in offset order. */
+export function surfaceCurve(reads: readonly SurfaceRead[]): SurfacePoint[] {
+  return [...reads]
+    .sort((a, b) => a.offset - b.offset)
+    .map((r) => {
+      const each = r.bytes / r.readNs.length;
+      const rates = r.readNs.map((ns) => (each * 1e9) / ns);
+      const total = r.readNs.reduce((a, b) => a + b, 0);
+      return { offset: r.offset, bytes: r.bytes, bytesPerSec: (r.bytes * 1e9) / total, low: Math.min(...rates), high: Math.max(...rates) };
+    });
+}
+
+/** Where the rates step: indices that start a new zone (besides 0), ascending. */
+export function changePoints(rates: readonly number[], step = ZONE_STEP, minZone = MIN_ZONE_SAMPLES): number[] {
+  const cuts: number[] = [];
+  // Prefix sums: a segment's sum of squared deviations in O(1), so 10,000 samples stay quick.
+  const sum = [0];
+  const squares = [0];
+  for (const r of rates) {
+    sum.push(sum.at(-1)! + r);
+    squares.push(squares.at(-1)! + r * r);
+  }
+  const sse = (lo: number, hi: number) => squares[hi]! - squares[lo]! - (sum[hi]! - sum[lo]!) ** 2 / (hi - lo);
+  const split = (lo: number, hi: number) => {
+    if (hi - lo < 2 * minZone) return;
+    let best = -1;
+    let bestCost = Infinity;
+    for (let k = lo + minZone; k <= hi - minZone; k++) {
+      const cost = sse(lo, k) + sse(k, hi);
+      if (cost < bestCost) [best, bestCost] = [k, cost];
+    }
+    if (best < 0) return;
+    const a = median(rates.slice(lo, best));
+    const b = median(rates.slice(best, hi));
+    if (Math.abs(a - b) / Math.max(a, b) < step) return;
+    cuts.push(best);
+    split(lo, best);
+    split(best, hi);
+  };
+  split(0, rates.length);
+  return cuts.sort((a, b) => a - b);
+}
+
+/**
+ * Where the boundary between two zones lies. `before` is the last sample of the zone with rate
+ * ra, `after` the first of the one with rate rb. A sample whose rate lies clearly between the two
+ * straddles the boundary: solved from its time (x/ra + (bytes−x)/rb = its time). Otherwise the
+ * middle of the unread gap between the two samples.
+ */
+function boundaryBetween(before: SurfacePoint, after: SurfacePoint, ra: number, rb: number): number {
+  const between = (p: SurfacePoint) => {
+    const lo = Math.min(ra, rb);
+    const hi = Math.max(ra, rb);
+    // Clearly between: a quarter of the step away from either level.
+    const margin = (hi - lo) / 4;
+    return p.bytesPerSec > lo + margin && p.bytesPerSec < hi - margin;
+  };
+  for (const p of [before, after]) {
+    if (!between(p)) continue;
+    const time = p.bytes / p.bytesPerSec;
+    const x = (time - p.bytes / rb) / (1 / ra - 1 / rb);
+    return p.offset + Math.min(p.bytes, Math.max(0, x));
+  }
+  return (before.offset + before.bytes + after.offset) / 2;
+}
+
+/** The zones of a curve, each with its byte range and level. */
+export function surfaceZones(points: readonly SurfacePoint[], deviceBytes: number, step = ZONE_STEP): SurfaceZone[] {
+  if (points.length === 0) return [];
+  const rates = points.map((p) => p.bytesPerSec);
+  const starts = [0, ...changePoints(rates, step), points.length];
+  const groups = starts.slice(0, -1).map((s, i) => points.slice(s, starts[i + 1]));
+  // A sample straddling a boundary is kept out of its zone's level (it is neither zone's speed).
+  const levels = groups.map((g) => median(g.map((p) => p.bytesPerSec)));
+  const edges = [0];
+  for (let i = 1; i < groups.length; i++) edges.push(boundaryBetween(groups[i - 1]!.at(-1)!, groups[i]![0]!, levels[i - 1]!, levels[i]!));
+  edges.push(deviceBytes);
+  return groups.map((g, i) => {
+    const pure = g.filter((p) => p.offset >= edges[i]! && p.offset + p.bytes <= edges[i + 1]!);
+    const kept = pure.length ? pure : g;
+    const r = kept.map((p) => p.bytesPerSec);
+    return {
+      start: edges[i]!,
+      end: edges[i + 1]!,
+      bytesPerSec: median(r),
+      low: Math.min(...r),
+      high: Math.max(...r),
+      samples: g.length,
+    };
+  });
+}
+
+function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+export function analyzeSurface(reads: readonly SurfaceRead[], accessNs: readonly number[], deviceBytes: number): SurfaceAnalysis {
+  const points = surfaceCurve(reads);
+  const zones = surfaceZones(points, deviceBytes);
+  let slowest: number | null = null;
+  zones.forEach((z, i) => {
+    if (slowest === null || z.bytesPerSec < zones[slowest]!.bytesPerSec) slowest = i;
+  });
+  const sorted = [...accessNs].sort((a, b) => a - b);
+  return {
+    deviceBytes,
+    points,
+    zones,
+    slowest,
+    accessNs: sorted.length ? { median: median(sorted), p90: percentile(sorted, 0.9), count: sorted.length } : null,
+  };
+}
+
+// ---- Stored as figures (the library, JSON and CSV carry them, compare shows them). ----
+
+/** A point's subject: "OFFSET+BYTES", so the curve comes back from the stored figures alone. */
+const subjectOf = (r: SurfaceRead) => `${r.offset}+${r.bytes}`;
+
+/** The result's figures: the device's span, one per sample (each read's rate as passes), the access times, the slowest zone. */
+export function surfaceFigures(reads: readonly SurfaceRead[], accessNs: readonly number[], deviceBytes: number): Figure[] {
+  const analysis = analyzeSurface(reads, accessNs, deviceBytes);
+  const figures: Figure[] = [
+    { metric: 'surfaceDeviceBytes', subject: '', value: deviceBytes, unit: 'bytes', provenance: 'measured' },
+    ...reads.map((r): Figure => ({
+      metric: 'surfaceBytesPerSec',
+      subject: subjectOf(r),
+      value: (r.bytes * 1e9) / r.readNs.reduce((a, b) => a + b, 0),
+      unit: 'bytes/s',
+      provenance: 'measured',
+      passes: r.readNs.map((ns) => (r.bytes / r.readNs.length / ns) * 1e9),
+    })),
+  ];
+  if (analysis.accessNs)
+    figures.push({
+      metric: 'accessTimeNs',
+      subject: '',
+      value: analysis.accessNs.median,
+      unit: 'ns',
+      provenance: 'measured',
+      basis: `median of ${accessNs.length} random 4 KiB reads, one at a time`,
+      passes: [...accessNs],
+    });
+  const slow = analysis.slowest === null ? null : analysis.zones[analysis.slowest]!;
+  if (slow)
+    figures.push({
+      metric: 'slowestZoneBytesPerSec',
+      subject: '',
+      value: slow.bytesPerSec,
+      unit: 'bytes/s',
+      provenance: 'measured',
+      basis: `bytes ${Math.round(slow.start)}–${Math.round(slow.end)} of ${deviceBytes}`,
+    });
+  return figures;
+}
+
+/** The analysis of a stored surface result (from its figures); null when it is not one. */
+export function surfaceOfResult(result: Pick<TestResult, 'test' | 'figures'>): SurfaceAnalysis | null {
+  if (result.test !== SURFACE_TEST || !result.figures) return null;
+  const device = result.figures.find((f) => f.metric === 'surfaceDeviceBytes')?.value;
+  if (device === undefined || device === null) return null;
+  const reads: SurfaceRead[] = [];
+  for (const f of result.figures) {
+    if (f.metric !== 'surfaceBytesPerSec' || f.value === null) continue;
+    const m = /^(\d+)\+(\d+)$/.exec(f.subject);
+    if (!m) continue;
+    const bytes = Number(m[2]);
+    // Each read's time back from its rate; a figure without passes is one read.
+    const rates = f.passes?.length ? f.passes : [f.value];
+    reads.push({ offset: Number(m[1]), bytes, readNs: rates.map((r) => (bytes / rates.length / r) * 1e9) });
+  }
+  const access = result.figures.find((f) => f.metric === 'accessTimeNs')?.passes ?? [];
+  return analyzeSurface(reads, access, device);
+}
