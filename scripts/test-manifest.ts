@@ -217,6 +217,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'native/test/workload.test.ts': ['root', 'mount'],
   'native/test/sustained.test.ts': [],
   'native/test/surface.test.ts': ['root', 'loop'],
+  'electron/cli/commands/surface.test.ts': ['root', 'loop'],
   'renderer/src/api/new-test-events.test.ts': [],
   'renderer/src/api/ws-reconnect.test.ts': [],
   'electron/shared/charts/bar-layout.test.ts': [],

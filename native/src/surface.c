@@ -111,7 +111,8 @@ int surface_scan(const surface_opts_t *o) {
   uint64_t len = o->sample_bytes < t.size ? o->sample_bytes : t.size - t.size % o->block;
   if (len < o->block) {
     target_close(&t);
-    return emit_end(emit_failure(FAIL_TARGET_UNUSABLE, "surface: %s is smaller than one read of --block bytes", o->target), 0,
+    return emit_end(emit_failure(FAIL_TARGET_UNUSABLE, "surface: %s is smaller than one read (%llu bytes)", o->target,
+                                 (unsigned long long)o->block), 0,
                     "nothing was read");
   }
   emit_hello(o, &t);
