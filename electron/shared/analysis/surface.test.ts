@@ -139,3 +139,21 @@ test('stored as figures and read back: the same curve, zones and access time', (
   assert.ok(slowest && Math.abs(slowest.value! / (8 * MiB) - 1) < 0.05);
   assert.equal(surfaceOfResult({ test: 'seq-read', figures }), null, 'another test is not a surface');
 });
+
+test("a sample's first read is not its rate: a burst after the pause (a throttle's bucket) or a seek does not move the curve", () => {
+  // QEMU's throttle lets a tenth of a second's bytes through at once after a pause, so the first
+  // read of each sample is near-instant; on an HDD the first read carries the seek instead.
+  const device = 128 * MiB;
+  const speed = (x: number) => (x < 48 * MiB ? 8 * MiB : 16 * MiB);
+  for (const factor of [0.1, 5]) {
+    const reads = sampled(device, 40, 4 * MiB, MiB, speed).map((r) => ({
+      ...r,
+      readNs: r.readNs.map((ns, i) => (i === 0 ? ns * factor : ns)),
+    }));
+    const a = analyzeSurface(reads, [], device);
+    assert.equal(a.zones.length, 2, `first read ×${factor}`);
+    assert.ok(Math.abs(a.zones[0]!.bytesPerSec / (8 * MiB) - 1) < 1e-6, `first read ×${factor}: ${a.zones[0]!.bytesPerSec / MiB}`);
+    assert.ok(Math.abs(a.zones[1]!.bytesPerSec / (16 * MiB) - 1) < 1e-6);
+    assert.ok(Math.abs(a.zones[0]!.end - 48 * MiB) <= 0.02 * 48 * MiB);
+  }
+});

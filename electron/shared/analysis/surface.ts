@@ -32,7 +32,15 @@ export interface SurfaceRead {
 export interface SurfacePoint {
   offset: number;
   bytes: number;
-  /** The sample's bytes over its reads' whole time. */
+  /**
+   * The bytes the rate is of: the sample's reads after its first. The first read carries the
+   * positioning (an HDD's seek to the offset, which the access time measures on its own) and
+   * whatever a device let through at once after the pause between samples (a drive's read-ahead,
+   * a throttle's burst): the transfer rate is the stream that follows. A one-read sample is all of it.
+   */
+  timedFrom: number;
+  timedTo: number;
+  /** The timed bytes over their reads' time. */
   bytesPerSec: number;
   /** The slowest and fastest of its reads. */
   low: number;
@@ -66,9 +74,19 @@ export function surfaceCurve(reads: readonly SurfaceRead[]): SurfacePoint[] {
     .sort((a, b) => a.offset - b.offset)
     .map((r) => {
       const each = r.bytes / r.readNs.length;
-      const rates = r.readNs.map((ns) => (each * 1e9) / ns);
-      const total = r.readNs.reduce((a, b) => a + b, 0);
-      return { offset: r.offset, bytes: r.bytes, bytesPerSec: (r.bytes * 1e9) / total, low: Math.min(...rates), high: Math.max(...rates) };
+      const timed = r.readNs.length > 1 ? r.readNs.slice(1) : r.readNs;
+      const rates = timed.map((ns) => (each * 1e9) / ns);
+      const total = timed.reduce((a, b) => a + b, 0);
+      const timedFrom = r.offset + r.bytes - each * timed.length;
+      return {
+        offset: r.offset,
+        bytes: r.bytes,
+        timedFrom,
+        timedTo: r.offset + r.bytes,
+        bytesPerSec: (each * timed.length * 1e9) / total,
+        low: Math.min(...rates),
+        high: Math.max(...rates),
+      };
     });
 }
 
@@ -105,7 +123,7 @@ export function changePoints(rates: readonly number[], step = ZONE_STEP, minZone
 
 /**
  * Where the boundary between two zones lies. `before` is the last sample of the zone with rate
- * ra, `after` the first of the one with rate rb. A sample whose rate lies clearly between the two
+ * ra, `after` the first of the one with rate rb. A sample whose rate lies between the two
  * straddles the boundary: solved from its time (x/ra + (bytes−x)/rb = its time). Otherwise the
  * middle of the unread gap between the two samples.
  */
@@ -113,17 +131,19 @@ function boundaryBetween(before: SurfacePoint, after: SurfacePoint, ra: number, 
   const between = (p: SurfacePoint) => {
     const lo = Math.min(ra, rb);
     const hi = Math.max(ra, rb);
-    // Clearly between: a quarter of the step away from either level.
-    const margin = (hi - lo) / 4;
+    // Between, by more than a twentieth of the step from either level: a pure sample's noise
+    // stays within that, while a boundary a fifth of the way into a sample moves it a fifth.
+    const margin = (hi - lo) / 20;
     return p.bytesPerSec > lo + margin && p.bytesPerSec < hi - margin;
   };
   for (const p of [before, after]) {
     if (!between(p)) continue;
-    const time = p.bytes / p.bytesPerSec;
-    const x = (time - p.bytes / rb) / (1 / ra - 1 / rb);
-    return p.offset + Math.min(p.bytes, Math.max(0, x));
+    const bytes = p.timedTo - p.timedFrom;
+    const time = bytes / p.bytesPerSec;
+    const x = (time - bytes / rb) / (1 / ra - 1 / rb);
+    return p.timedFrom + Math.min(bytes, Math.max(0, x));
   }
-  return (before.offset + before.bytes + after.offset) / 2;
+  return (before.timedTo + after.timedFrom) / 2;
 }
 
 /** The zones of a curve, each with its byte range and level. */
@@ -138,7 +158,7 @@ export function surfaceZones(points: readonly SurfacePoint[], deviceBytes: numbe
   for (let i = 1; i < groups.length; i++) edges.push(boundaryBetween(groups[i - 1]!.at(-1)!, groups[i]![0]!, levels[i - 1]!, levels[i]!));
   edges.push(deviceBytes);
   return groups.map((g, i) => {
-    const pure = g.filter((p) => p.offset >= edges[i]! && p.offset + p.bytes <= edges[i + 1]!);
+    const pure = g.filter((p) => p.timedFrom >= edges[i]! && p.timedTo <= edges[i + 1]!);
     const kept = pure.length ? pure : g;
     const r = kept.map((p) => p.bytesPerSec);
     return {
