@@ -5,8 +5,8 @@
 // steps, and names the slowest zone with its range of offsets. Pure: the renderer bundles it.
 //
 // Zones: binary segmentation (split where the sum of squared deviations falls most, keep the
-// split when the two sides' medians differ by at least ZONE_STEP), the classic change-point
-// method. A boundary is placed inside the gap between the last sample of one zone and the first
+// split when the two sides' medians differ by at least ZONE_STEP and by more than their scatter
+// explains), the classic change-point method. A boundary is placed inside the gap between the last sample of one zone and the first
 // of the next, or, when a sample straddles it (its rate lies between the two zones'), solved
 // from that sample's time: x bytes at the one zone's rate and the rest at the other's.
 import { median } from './statistics.ts';
@@ -90,6 +90,15 @@ export function surfaceCurve(reads: readonly SurfaceRead[]): SurfacePoint[] {
     });
 }
 
+/** Standard errors of the medians' difference a step must exceed to be one. */
+const SIGNIFICANT_ERRORS = 3;
+
+/** The standard error of a median, from the median absolute deviation (normal scatter assumed). */
+function medianError(values: number[], mid: number): number {
+  const mad = median(values.map((v) => Math.abs(v - mid)));
+  return (1.4826 * mad * 1.2533) / Math.sqrt(values.length);
+}
+
 /** Where the rates step: indices that start a new zone (besides 0), ascending. */
 export function changePoints(rates: readonly number[], step = ZONE_STEP, minZone = MIN_ZONE_SAMPLES): number[] {
   const cuts: number[] = [];
@@ -110,9 +119,15 @@ export function changePoints(rates: readonly number[], step = ZONE_STEP, minZone
       if (cost < bestCost) [best, bestCost] = [k, cost];
     }
     if (best < 0) return;
-    const a = median(rates.slice(lo, best));
-    const b = median(rates.slice(best, hi));
+    const left = rates.slice(lo, best);
+    const right = rates.slice(best, hi);
+    const a = median(left);
+    const b = median(right);
     if (Math.abs(a - b) / Math.max(a, b) < step) return;
+    // And more than the samples' own scatter could make: three standard errors of the two
+    // medians apart (robust: from the median absolute deviation). A few noisy samples at a
+    // disk's edge (a guest's vCPU held up mid-read) are not a zone.
+    if (Math.abs(a - b) < SIGNIFICANT_ERRORS * Math.hypot(medianError(left, a), medianError(right, b))) return;
     cuts.push(best);
     split(lo, best);
     split(best, hi);
