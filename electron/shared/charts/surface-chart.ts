@@ -1,5 +1,5 @@
 // A disk's surface (issue 41 item 3): its read speed along the disk, outer tracks (0 %) to inner
-// (100 %), one line per run, the slowest zone of each shaded in its colour. x is the share of
+// (100 %), one line per run, the slowest zone of each shaded in its colour (a disk of one speed: none). x is the share of
 // each disk's bytes, so the old disk's curve lies beside the new one's whatever their sizes; the
 // note names each run's slowest zone in bytes.
 import { surfaceOfResult, SURFACE_TEST, type SurfaceAnalysis } from '../analysis/surface.ts';
@@ -33,10 +33,16 @@ export const surfaceChart: ChartType = {
       if (!a || a.slowest === null) return;
       const z = a.zones[a.slowest]!;
       const speed = formatThroughput(z.bytesPerSec, unit);
-      spans.push({ runIndex, from: percentOf(z.start, a), to: percentOf(z.end, a), label: `#${runIndex + 1} slowest zone: ${speed}` });
       const label = records[runIndex]!.label;
+      const who = `#${runIndex + 1}${label ? ` ${label}` : ''}`;
+      // A disk of one zone has no slowest stretch to mark: shading all of it would hide the rest.
+      if (a.zones.length === 1) {
+        notes.push(`${who}: one speed across the disk, ${speed}`);
+        return;
+      }
+      spans.push({ runIndex, from: percentOf(z.start, a), to: percentOf(z.end, a), label: `#${runIndex + 1} slowest zone: ${speed}` });
       notes.push(
-        `#${runIndex + 1}${label ? ` ${label}` : ''}: slowest ${speed} from ${formatBytes(z.start)} to ${formatBytes(z.end)} (${percentOf(z.start, a).toFixed(0)}–${percentOf(z.end, a).toFixed(0)} %)`,
+        `${who}: slowest ${speed} from ${formatBytes(z.start)} to ${formatBytes(z.end)} (${percentOf(z.start, a).toFixed(0)}–${percentOf(z.end, a).toFixed(0)} %)`,
       );
     });
     return [
