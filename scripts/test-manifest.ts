@@ -231,6 +231,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'renderer/src/charts/sustained-chart.test.ts': [],
   'renderer/src/charts/surface-chart.test.ts': [],
   'electron/shared/analysis/surface.test.ts': [],
+  'electron/node/bench/kinds/surface.test.ts': [],
   'renderer/src/charts/encryption-chart.test.ts': [],
   'electron/shared/report/long-labels.test.ts': ['chromium'],
   'electron/shared/report/report-pages.test.ts': ['chromium'],

@@ -26,9 +26,15 @@ const planSchema: z.ZodType<SurfaceKindPlan> = z.strictObject({
   accesses: z.number().int().min(0),
 });
 
-/** The read size: 1 MiB where the sample is whole MiB, else 4 KiB (every sample is a whole number of reads). */
+/**
+ * The read size: at most 1 MiB, a whole number of reads per sample, and at least two of them,
+ * since a sample's rate is its reads after the first (analysis/surface.ts: the first carries
+ * the seek). A 4 KiB sample is one read and says what it can.
+ */
 export function surfaceBlock(sampleBytes: number): number {
-  return sampleBytes % MiB === 0 ? MiB : 4096;
+  if (sampleBytes >= 2 * MiB && sampleBytes % MiB === 0) return MiB;
+  const half = sampleBytes / 2;
+  return half % 4096 === 0 && half <= MiB ? half : 4096;
 }
 
 export const surfaceKind: MeasurementKind<SurfaceKindPlan> = {
