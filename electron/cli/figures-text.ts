@@ -8,10 +8,13 @@ import type { TestResult } from '../shared/model/results.ts';
 
 export function figureLines(results: TestResult[], unit: ThroughputUnit = 'MB'): string[] {
   return results.flatMap((r) =>
-    (r.figures ?? []).map((f) => {
-      const what = [metricById(f.metric)?.label ?? f.metric, f.subject].filter(Boolean).join(' · ');
-      return `  ${testTitle(r.test, r.params)}: ${what}: ${displayFigure(f, unit)}${f.basis && f.value != null ? ` — ${f.basis}` : ''}`;
-    }),
+    // A curve's points (a surface's offsets) are listed by their own lines (surface-text.ts), not one each here.
+    (r.figures ?? [])
+      .filter((f) => !metricById(f.metric)?.curvePoint)
+      .map((f) => {
+        const what = [metricById(f.metric)?.label ?? f.metric, f.subject].filter(Boolean).join(' · ');
+        return `  ${testTitle(r.test, r.params)}: ${what}: ${displayFigure(f, unit)}${f.basis && f.value != null ? ` — ${f.basis}` : ''}`;
+      }),
   );
 }
 

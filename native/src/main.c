@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "ndjson.h"
 #include "phase.h"
+#include "surface.h"
 #include "sustained.h"
 #include "target.h"
 #include "worker-options.h"
@@ -68,6 +69,9 @@ typedef struct {
   uint64_t block;
   unsigned depth;
   uint64_t recovery_size;
+  unsigned samples;
+  uint64_t sample_bytes;
+  unsigned accesses;
   job_t jobs[MAX_JOBS];
   unsigned njobs;
 } options_t;
@@ -131,6 +135,7 @@ static int cmd_tree(options_t *o);
 static int cmd_bigfile(options_t *o);
 static int cmd_app_start(options_t *o);
 static int cmd_sustained(options_t *o);
+static int cmd_surface(options_t *o);
 
 static void print_help(FILE *out) {
   fprintf(out, "Usage: " WORKER_NAME " VERB [OPTIONS]\n\nVerbs:\n");
@@ -516,6 +521,13 @@ static int cmd_sustained(options_t *o) {
   return sustained_write(&so);
 }
 
+static int cmd_surface(options_t *o) {
+  surface_opts_t so = {.target = o->target, .samples = o->samples, .sample_bytes = o->sample_bytes, .block = o->block,
+                       .accesses = o->accesses, .seed = o->seed,
+                       .access = {.fd = (int)o->fd, .helper = o->helper, .fd_from = o->fd_from}};
+  return surface_scan(&so);
+}
+
 static int cmd_cleanup(options_t *o) {
   int n = sweep_stale_files(o->target);
   jbuf_t b;
@@ -542,6 +554,7 @@ static int run_verb(options_t *o, worker_verb_t verb) {
     case VERB_WORKING_SET: return working_set_scan(o->target);
     case VERB_RECORD: return cmd_record(o);
     case VERB_SUSTAINED: return cmd_sustained(o);
+    case VERB_SURFACE: return cmd_surface(o);
     case VERB_COUNT: break;
   }
   return EXIT_INTERNAL;

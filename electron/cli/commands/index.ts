@@ -63,6 +63,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./working-set.ts')).workingSetCommand,
   },
   {
+    name: 'surface',
+    synopsis: 'surface DEVICE [--samples N] [--elevate] [--json]',
+    summary: "an HDD's read speed from its outer to its inner tracks, the slowest zone named (read-only)",
+    load: async () => (await import('./surface.ts')).surfaceCommand,
+  },
+  {
     name: 'record',
     synopsis: 'record [PATH] [--for DURATION] [--trace FILE] [--json]',
     summary: 'record file accesses for hours or days: how big an SSD cache would serve what you use (fanotify)',

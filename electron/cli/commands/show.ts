@@ -12,6 +12,7 @@ import { counted } from '../../shared/model/display.ts';
 import { formatStack } from '../system-format.ts';
 import { testTitle } from '../../shared/analysis/compare.ts';
 import { figureLines, perGiBLines } from '../figures-text.ts';
+import { surfaceResultLines } from '../surface-text.ts';
 import { sustainedSettingsText } from '../../shared/analysis/sustained-write.ts';
 import {
   describeThroughputUnit,
@@ -150,6 +151,8 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
   }
   const figures = figureLines(run.results, unit);
   if (figures.length) out.push('', 'Other figures of the tests', ...figures);
+  const surface = surfaceResultLines(run.results, unit);
+  if (surface.length) out.push('', `Surface: the zones of the read speed (throughput in ${describeThroughputUnit(unit)})`, ...surface);
   const perGiB = perGiBLines(run.results, unit);
   if (perGiB.length)
     out.push('', `Sustained write: the write speed along the bytes written (throughput in ${describeThroughputUnit(unit)})`, ...perGiB);

@@ -171,3 +171,23 @@ export interface SustainedPlan extends KindSettingValues<'sustained-write'> {
 export function sustainedArgv(plan: SustainedPlan): string[] {
   return workerCommand('sustained', { target: plan.target, ...settingOptions(plan, 'sustained-write'), 'sample-ms': plan.sampleMs });
 }
+
+/** The surface kind's plan: the device, how many offsets, the bytes at each and per read, the random reads. */
+export interface SurfacePlan {
+  target: string;
+  samples: number;
+  sampleBytes: number;
+  block: number;
+  accesses: number;
+}
+
+/** `surface`: read-only samples spread over the whole device, then the access time's random reads. */
+export function surfaceArgv(plan: SurfacePlan): string[] {
+  return workerCommand('surface', {
+    target: plan.target,
+    samples: plan.samples,
+    'sample-bytes': plan.sampleBytes,
+    block: plan.block,
+    accesses: plan.accesses,
+  });
+}

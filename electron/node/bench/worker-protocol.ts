@@ -249,6 +249,24 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
     sys_ns: z.number(),
     complete: z.boolean(),
   }),
+  // `surface` (native/src/surface.c): one line per offset, with the time of each --block read
+  // in order, and one per random 4 KiB read (the access time).
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('surface-sample'),
+    index: z.number().int().min(0),
+    offset: z.number().min(0),
+    bytes: z.number().positive(),
+    ns: z.number().positive(),
+    read_ns: z.array(z.number().positive()).min(1),
+  }),
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('surface-access'),
+    offset: z.number().min(0),
+    bytes: z.number().positive(),
+    ns: z.number().positive(),
+  }),
 ]);
 
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

@@ -344,6 +344,8 @@ function figureRows(test: string, results: Array<TestResult | null>, unit: Throu
   const keys: Array<{ metric: string; subject: string }> = [];
   for (const r of results) {
     for (const f of r?.figures ?? []) {
+      // A curve's points are its chart's (a surface's offsets), not rows: see MetricDef.curvePoint.
+      if (metricById(f.metric)?.curvePoint) continue;
       if (!keys.some((k) => k.metric === f.metric && k.subject === f.subject)) keys.push({ metric: f.metric, subject: f.subject });
     }
   }

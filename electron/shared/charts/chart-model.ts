@@ -89,6 +89,16 @@ export interface SeriesChartModel extends ChartBase {
   lines: SeriesLine[];
   /** A line under the chart, in the app and the report: what each line covers, when that needs saying. */
   note?: string;
+  /** Stretches of x marked on a run's line (a disk's slowest zone), shaded in its colour, in x's units. */
+  spans?: SeriesSpan[];
+}
+
+export interface SeriesSpan {
+  runIndex: number;
+  from: number;
+  to: number;
+  /** What the stretch is, as its hover title: "#1 slowest zone: 8.4 MB/s". */
+  label: string;
 }
 
 /** One cell of a table chart: its text with unit, and how it was obtained when stored. */

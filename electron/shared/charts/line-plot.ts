@@ -20,6 +20,17 @@ export interface PlotLine {
   attrs: Record<string, string | number>;
 }
 
+/** A stretch of x shaded behind the lines (a disk's slowest zone), in axis positions. */
+export interface PlotSpan {
+  key: string | number;
+  from: number;
+  to: number;
+  fill: string;
+  /** Its hover title. */
+  name: string;
+  attrs: Record<string, string | number>;
+}
+
 export interface PlotAxes {
   /** Along x: the span and the ticks, in axis positions, and how a position reads. */
   x: { domain: [number, number]; ticks: readonly number[]; label: (position: number) => string; title?: string };
@@ -55,12 +66,14 @@ export function LinePlot({
   plotHeight,
   axes,
   lines,
+  spans = [],
   className,
 }: {
   width: number;
   plotHeight: number;
   axes: PlotAxes;
   lines: readonly PlotLine[];
+  spans?: readonly PlotSpan[];
   className: string;
 }): ReactElement {
   const { x, y } = axes;
@@ -91,6 +104,24 @@ export function LinePlot({
           { x: left - 6, y: r1(py(t) + 4), fontSize: FONT, fill: 'var(--muted)', textAnchor: 'end', 'data-testid': 'y-tick' },
           yLabels[i],
         ),
+      ),
+    ),
+    // Behind the axes and lines: shaded, so the line over it stays readable.
+    ...spans.map((span) =>
+      h(
+        'rect',
+        {
+          key: `span${span.key}`,
+          x: r1(px(Math.max(xLo, span.from))),
+          y: MARGIN.top,
+          width: Math.max(1, r1(px(Math.min(xHi, span.to)) - px(Math.max(xLo, span.from)))),
+          height: plotHeight,
+          fill: span.fill,
+          fillOpacity: 0.15,
+          className: 'plot-span',
+          ...span.attrs,
+        },
+        h('title', null, span.name),
       ),
     ),
     h('line', { key: 'y-axis', x1: left, x2: left, y1: MARGIN.top, y2: bottom, stroke: 'var(--muted)', 'data-testid': 'y-axis' }),

@@ -49,6 +49,14 @@ export function SeriesSvg({
     plotHeight: PLOT_HEIGHT,
     axes,
     className: 'series-chart',
+    spans: (chart.spans ?? []).map((span, i) => ({
+      key: i,
+      from: axisPosition(x.scale, span.from),
+      to: axisPosition(x.scale, span.to),
+      fill: SERIES_COLORS[span.runIndex % SERIES_COLORS.length]!,
+      name: span.label,
+      attrs: { 'data-testid': 'series-span', 'data-run': span.runIndex },
+    })),
     lines: lines.map((l) => ({
       key: l.runIndex,
       points: l.points,

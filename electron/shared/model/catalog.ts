@@ -24,6 +24,11 @@ export interface MetricDef {
   label: string;
   unit: RawUnit;
   direction: Direction;
+  /**
+   * A point of a curve (a disk's surface: one per offset): drawn by its chart, not a row of
+   * Compare's and the report's tables, where a hundred offsets of two disks would not line up.
+   */
+  curvePoint?: true;
 }
 
 /**
@@ -76,6 +81,12 @@ export const METRICS = {
   steadyBytesPerSec: { id: 'steadyBytesPerSec', label: 'steady-state speed (SNIA)', unit: 'bytes/s', direction: 'higher' },
   freshBytesPerSec: { id: 'freshBytesPerSec', label: 'fresh speed (first round)', unit: 'bytes/s', direction: 'higher' },
   steadyRounds: { id: 'steadyRounds', label: 'rounds to steady state', unit: 'count', direction: 'lower' },
+  // The surface of a disk (analysis/surface.ts): the read speed at each offset, the access time,
+  // the slowest zone's speed; the device's span, which the offsets are of.
+  surfaceBytesPerSec: { id: 'surfaceBytesPerSec', label: 'read speed at offset', unit: 'bytes/s', direction: 'higher', curvePoint: true },
+  slowestZoneBytesPerSec: { id: 'slowestZoneBytesPerSec', label: 'read speed of the slowest zone', unit: 'bytes/s', direction: 'higher' },
+  accessTimeNs: { id: 'accessTimeNs', label: 'access time (random 4 KiB read)', unit: 'ns', direction: 'lower' },
+  surfaceDeviceBytes: { id: 'surfaceDeviceBytes', label: 'bytes of the device', unit: 'bytes', direction: 'none', curvePoint: true },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricId = keyof typeof METRICS;
@@ -280,6 +291,17 @@ export const TESTS: readonly TestDef[] = [
     params: null,
     writes: true,
     primary: 'bytesPerSec',
+    names: {},
+  },
+  {
+    // GNOME Disks' and HD Tune's curve: an HDD's read speed from its outer to its inner tracks.
+    id: 'surface',
+    kind: 'surface',
+    label: 'Surface (read speed across the disk)',
+    title: 'read speed across the whole device, outer to inner tracks',
+    params: null,
+    writes: false,
+    primary: 'slowestZoneBytesPerSec',
     names: {},
   },
 ];

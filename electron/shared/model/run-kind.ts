@@ -1,5 +1,5 @@
 // What a stored run IS, decided once from its record: a disk measured by the rate tests, a
-// workload, a discard-cost experiment, a sustained write, a working-set scan, a file-access
+// workload, a discard-cost experiment, a sustained write, a disk's surface, a working-set scan, a file-access
 // recording, a fleet host; and whether it was measured under dm-crypt, on this machine or
 // elsewhere. The assessment's steps (assessment-roles.ts), the pickers of the app, Compare,
 // Library and the report all read a run's kind from here, never from its label or position,
@@ -16,6 +16,7 @@ export const RUN_KINDS = [
   'discard-cost',
   'workload',
   'sustained-write',
+  'surface',
   'working-set',
   'access-recording',
   'unknown',
@@ -29,6 +30,7 @@ export const RUN_KIND_WORDS: Readonly<Record<RunKind, { noun: string; plural: st
   'discard-cost': { noun: 'a discard-cost experiment', plural: 'discard-cost experiments' },
   workload: { noun: 'a workload (seconds per phase)', plural: 'workloads' },
   'sustained-write': { noun: 'a sustained write past the cache', plural: 'sustained writes' },
+  surface: { noun: "a disk's surface (read speed from outer to inner tracks)", plural: 'surface scans' },
   'working-set': { noun: 'a working-set scan', plural: 'working-set scans' },
   'access-recording': { noun: 'a file-access recording', plural: 'file-access recordings' },
   unknown: { noun: 'a run of no known kind', plural: 'runs of no known kind' },
@@ -43,6 +45,8 @@ function resultKind(result: TestResult): RunKind {
       return 'workload';
     case 'sustained-write':
       return 'sustained-write';
+    case 'surface':
+      return 'surface';
     case 'working-set':
       return 'working-set';
     case 'access-recorder':

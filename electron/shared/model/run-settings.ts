@@ -261,6 +261,47 @@ export const RUN_SETTINGS = [
     arg: 'SIZE',
     form: { label: 'Rated endurance (TB)', scale: 1e12, placeholder: 'not known, e.g. 600' },
   },
+  // The surface of a disk (issue 41 item 3): GNOME Disks reads 100 offsets; the whole device is
+  // read at each offset for sampleBytes, so the cost is samples × sampleBytes, never the disk.
+  {
+    key: 'surfaceSamples',
+    label: 'Surface: offsets read',
+    help: 'surface: offsets read, evenly spread from the first byte to the last (default 100)',
+    unit: 'count',
+    integer: true,
+    worker: 'samples',
+    // 6: the fewest that can hold two zones of three samples each.
+    min: 6,
+    narrower: 'fewer than 6 offsets cannot show two zones of three samples each',
+    default: 100,
+    kinds: ['surface'],
+    flag: 'samples',
+    arg: 'N',
+  },
+  {
+    key: 'surfaceSampleBytes',
+    label: 'Surface: bytes read at each offset',
+    help: 'surface: bytes read sequentially at each offset, a multiple of 4 KiB, e.g. 4MiB (default 4 MiB)',
+    unit: 'bytes',
+    integer: true,
+    worker: 'sample-bytes',
+    default: 4 * MiB,
+    kinds: ['surface'],
+    flag: 'sample-bytes',
+    arg: 'SIZE',
+  },
+  {
+    key: 'surfaceAccesses',
+    label: 'Surface: random reads for the access time',
+    help: 'surface: random 4 KiB reads timed one at a time for the access time; 0: none (default 100)',
+    unit: 'count',
+    integer: true,
+    worker: 'accesses',
+    default: 100,
+    kinds: ['surface'],
+    flag: 'accesses',
+    arg: 'N',
+  },
 ] as const satisfies readonly RunSettingDef[];
 
 type Defs = typeof RUN_SETTINGS;

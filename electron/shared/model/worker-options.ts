@@ -44,6 +44,12 @@ export const WORKER_VERBS = [
       'write --size bytes sequentially into a new test file in the folder --target (--block, --depth),\n' +
       '             the rate every --sample-ms; then, after --rest idle seconds, --recovery-size bytes again; file removed',
   },
+  {
+    name: 'surface',
+    help:
+      'read the block device --target at --samples offsets spread from its start to its end, --sample-bytes\n' +
+      '             each in --block reads (O_DIRECT, read-only), then --accesses random 4 KiB reads for the access time',
+  },
 ] as const;
 
 export type WorkerVerb = (typeof WORKER_VERBS)[number]['name'];
@@ -307,7 +313,7 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 3,
     max: 2 ** 20,
     default: null,
-    verbs: [...DEVICE, 'record'],
+    verbs: [...DEVICE, 'record', 'surface'],
     help: "block device: measure on this inherited read-only descriptor of --target; record: an inherited fanotify group (root's, reporting descriptors)",
   },
   {
@@ -318,7 +324,7 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 0,
     max: 0,
     default: null,
-    verbs: [...DEVICE, 'crypt-hold', 'app-start', 'record'],
+    verbs: [...DEVICE, 'crypt-hold', 'app-start', 'record', 'surface'],
     help:
       'block device: have `pkexec PATH open-ro` open --target and pass it back; app-start: drop the page cache through it;\n' +
       '                        record: have `pkexec PATH record-accesses` record and pass back only records of files you may look up',
@@ -331,7 +337,7 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 0,
     max: 0,
     default: null,
-    verbs: MEASURE,
+    verbs: [...MEASURE, 'surface'],
     help: "block device: fetch the descriptor from a `hold` process's socket",
   },
   {
@@ -364,7 +370,7 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 0,
     max: 0,
     default: null,
-    verbs: MEASURE,
+    verbs: [...MEASURE, 'surface'],
     help: 'random seed (default: from the kernel)',
   },
   {
@@ -499,8 +505,43 @@ export const WORKER_OPTIONS: readonly WorkerOption[] = [
     min: 4096,
     max: 64 * 2 ** 20,
     default: 2 ** 20,
-    verbs: ['sustained'],
-    help: 'sustained: bytes per write, a multiple of 4096',
+    verbs: ['sustained', 'surface'],
+    help: 'sustained: bytes per write; surface: bytes per read; a multiple of 4096',
+  },
+  // The surface of a disk (issue 41 item 3), as GNOME Disks samples it: many short sequential
+  // reads spread over the whole device, then random small reads for the access time.
+  {
+    name: 'samples',
+    field: 'samples',
+    arg: 'N',
+    kind: 'count',
+    min: 2,
+    max: 10_000,
+    default: 100,
+    verbs: ['surface'],
+    help: 'surface: offsets read, evenly spread from the first to the last byte',
+  },
+  {
+    name: 'sample-bytes',
+    field: 'sample_bytes',
+    arg: 'BYTES',
+    kind: 'bytes',
+    min: 4096,
+    max: 2 ** 30,
+    default: 4 * 2 ** 20,
+    verbs: ['surface'],
+    help: 'surface: bytes read sequentially at each offset, a multiple of --block',
+  },
+  {
+    name: 'accesses',
+    field: 'accesses',
+    arg: 'N',
+    kind: 'count',
+    min: 0,
+    max: 100_000,
+    default: 100,
+    verbs: ['surface'],
+    help: 'surface: random 4 KiB reads timed one at a time (the access time); 0: none',
   },
   {
     name: 'depth',

@@ -18,6 +18,7 @@ const PART_OF_KIND: Readonly<Record<RunKind, ReportPart>> = {
   'fleet-host': 'figures',
   workload: 'figures',
   'sustained-write': 'figures',
+  surface: 'figures',
   unknown: 'figures',
   'discard-cost': 'trim',
   'working-set': 'size',

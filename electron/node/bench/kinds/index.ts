@@ -10,6 +10,7 @@ import { workloadKind } from './workload.ts';
 import { workingSetKind } from './working-set.ts';
 import { accessRecorderKind } from './access-recorder.ts';
 import { sustainedWriteKind } from './sustained-write.ts';
+import { surfaceKind } from './surface.ts';
 
 export const KINDS: ReadonlyArray<MeasurementKind<unknown>> = [
   rateKind,
@@ -17,6 +18,7 @@ export const KINDS: ReadonlyArray<MeasurementKind<unknown>> = [
   workingSetKind,
   accessRecorderKind,
   sustainedWriteKind,
+  surfaceKind,
 ];
 
 export function kindById(id: string): MeasurementKind<unknown> | undefined {

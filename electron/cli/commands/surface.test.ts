@@ -1,0 +1,100 @@
+// `diskdelta surface`: on a loop device over a small file, the run is measured, kept as a run of
+// the surface kind and shown by `show`; bad input (a missing path, a folder, a regular file, a
+// device the user may not read without --elevate, a sample size off 4 KiB) is exit 2 with what
+// to do, and nothing is kept. Speeds are not asserted here: the lab (e2e/surface-lab.test.ts)
+// does that on devices of known speed.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../run-cli-in-process.ts';
+import { cannotReachCheckout, reachableCopy } from '../../../scripts/other-user.ts';
+
+const CLI = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
+const MiB = 2 ** 20;
+const isRoot = process.getuid?.() === 0;
+const runuser = ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((p) => existsSync(p));
+let dir = '';
+let loop = '';
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dd-surface-cli-'));
+  if (!isRoot) return;
+  writeFileSync(join(dir, 'disk.img'), Buffer.alloc(32 * MiB, 0x5a));
+  const l = spawnSync('losetup', ['-f', '--show', '-r', join(dir, 'disk.img')], { encoding: 'utf8' });
+  if (l.status === 0) loop = l.stdout.trim();
+});
+after(() => {
+  if (loop) spawnSync('losetup', ['-d', loop]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('bad input is exit 2 with what to do, and keeps nothing', async () => {
+  const db = join(dir, 'bad.sqlite');
+  writeFileSync(join(dir, 'file'), 'x');
+  const cases: Array<[string[], RegExp]> = [
+    [['surface', join(dir, 'missing')], /does not exist: give a disk's block device/],
+    [['surface', dir], /is not a block device: the surface is read from a whole disk/],
+    [['surface', join(dir, 'file')], /is not a block device/],
+    [['surface'], /give one DEVICE/],
+    [['surface', '/dev/null', '--sample-bytes', '5000'], /multiple of 4 KiB/],
+    [['surface', '/dev/null', '--samples', '2'], /--samples/],
+  ];
+  for (const [args, says] of cases) {
+    const r = await runCli([...args, '--db', db]);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, says, args.join(' '));
+  }
+  assert.equal(existsSync(db), false, 'no library made for refused input');
+});
+
+test(
+  'a device this user may not read, without --elevate: exit 2 naming --elevate (run as nobody)',
+  {
+    skip: !isRoot ? 'needs root (to run as nobody)' : !runuser ? 'no runuser here' : cannotReachCheckout(CLI),
+  },
+  (t) => {
+    if (!loop) return t.skip('losetup -f -r failed: no free loop device');
+    const r = spawnSync(runuser!, ['-u', 'nobody', '--', reachableCopy(process.execPath), CLI, 'surface', loop, '--no-save'], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: '/nonexistent' },
+      timeout: 60_000,
+    });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /you may not read .*add --elevate/);
+  },
+);
+
+test('on a loop device: measured read-only, kept as a surface run, shown with its zones', async (t) => {
+  if (!isRoot || !loop) return t.skip('needs root and a loop device (losetup -f -r over a 32 MiB file)');
+  const db = join(dir, 'lib.sqlite');
+  const r = await runCli(['surface', loop, '--samples', '12', '--sample-bytes', '1MiB', '--accesses', '8', '--json', '--db', db]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as {
+    id: number;
+    deviceBytes: number;
+    points: Array<{ offset: number; bytes: number }>;
+    zones: Array<{ start: number; end: number }>;
+    slowest: number;
+    accessNs: { count: number };
+  };
+  assert.equal(out.deviceBytes, 32 * MiB);
+  assert.equal(out.points.length, 12);
+  assert.equal(out.points[0]!.offset, 0);
+  assert.equal(out.points.at(-1)!.offset + out.points.at(-1)!.bytes, 32 * MiB);
+  assert.equal(out.zones[0]!.start, 0);
+  assert.equal(out.zones.at(-1)!.end, 32 * MiB);
+  assert.ok(out.slowest >= 0 && out.slowest < out.zones.length);
+  assert.equal(out.accessNs.count, 8);
+  const list = await runCli(['list', '--db', db]);
+  assert.match(list.stdout, /\bsurface\b.*surface of/);
+  const shown = await runCli(['show', String(out.id), '--db', db]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /Surface: the zones of the read speed/);
+  assert.match(shown.stdout, /slowest: zone \d+ of \d+, bytes/);
+  assert.match(shown.stdout, /access time: .* \(8 random 4 KiB reads\)/);
+  assert.doesNotMatch(shown.stdout, /read speed at offset/, 'the curve points are not listed one by one');
+});

@@ -1,0 +1,140 @@
+// `diskdelta surface DEVICE [--samples N] [--sample-bytes SIZE] [--accesses N] [--elevate] [--json]
+// [--no-save] [--db PATH]`: an HDD's read speed from its outer to its inner tracks (issue 41 item
+// 3), as GNOME Disks draws it, read-only. Kept as a run of its own kind (model/run-kind.ts), so
+// `compare` and `report` show the old disk's curve beside the new one's.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { runBenchmark } from '../../node/bench/orchestrator.ts';
+import { BenchError } from '../../node/bench/errors.ts';
+import { needsElevation } from '../../node/bench/privilege/elevation.ts';
+import { exitCodeOf } from '../../shared/model/failures.ts';
+import type { RunRecord } from '../../shared/model/results.ts';
+import { RUN_SETTINGS } from '../../shared/model/run-settings.ts';
+import { surfaceOfResult, SURFACE_TEST } from '../../shared/analysis/surface.ts';
+import { ProgressBar } from '../progress-bar.ts';
+import { settingFlags, settingsFromFlags, settingsHelp } from '../run-setting-flags.ts';
+import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
+import { STOP_SIGNALS } from '../signals.ts';
+import { writeErr, writeOut } from '../terminal.ts';
+import { terminalField } from '../../shared/model/display.ts';
+import { surfaceLines } from '../surface-text.ts';
+
+const SETTINGS = RUN_SETTINGS.filter((d) => (d.kinds as readonly string[]).includes('surface'));
+
+const HELP = `Usage: diskdelta surface DEVICE [--samples N] [--sample-bytes SIZE] [--accesses N] [--elevate] [--json] [--no-save] [--db PATH]
+
+A disk's read speed across its whole surface, from the outer tracks (byte 0) to the inner ones,
+as GNOME Disks draws it: a few MiB read at offsets spread evenly over DEVICE (read-only, O_DIRECT,
+never a write), then random 4 KiB reads for the access time. Names the zones where the speed
+steps and the slowest of them. An HDD falls to about half its speed inward; an SSD is flat.
+Kept as a run in the results library: compare or report it beside the new disk.
+${settingsHelp(SETTINGS)}
+  --elevate   a device you cannot read: ask once (polkit) for the helper to open it read-only
+  --json      machine-readable output (bytes, bytes/s, ns)
+  --no-save   do not keep the run in the library
+  --db PATH   results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
+`;
+
+/** Said before anything starts (exit 2): a missing path, a file or folder, a device this user cannot read. */
+async function checkDevice(device: string, elevate: boolean): Promise<void> {
+  const info = await stat(device).catch(() => null);
+  if (!info) throw new UsageError(`${device} does not exist: give a disk's block device, e.g. /dev/sdb (see diskdelta devices)`);
+  if (!info.isBlockDevice())
+    throw new UsageError(
+      `${device} is not a block device: the surface is read from a whole disk, e.g. /dev/sdb (see diskdelta devices); a folder's speed is diskdelta run`,
+    );
+  if (!elevate && (await needsElevation(device)))
+    throw new UsageError(
+      `you may not read ${device}: add --elevate (DiskDelta asks once through polkit; only opening the device is privileged, the device is opened read-only), or run as root`,
+    );
+}
+
+function jsonOf(record: RunRecord) {
+  const result = record.results.find((r) => r.test === SURFACE_TEST);
+  const surface = result ? surfaceOfResult(result) : null;
+  return {
+    id: record.id ?? null,
+    device: record.target.path,
+    createdAt: record.createdAt,
+    deviceBytes: surface?.deviceBytes ?? null,
+    points: surface?.points ?? [],
+    zones: surface?.zones ?? [],
+    slowest: surface?.slowest ?? null,
+    accessNs: surface?.accessNs ?? null,
+    warnings: [...(result?.warnings ?? []), ...record.warnings],
+  };
+}
+
+function textOf(record: RunRecord): string {
+  const result = record.results.find((r) => r.test === SURFACE_TEST);
+  const surface = result ? surfaceOfResult(result) : null;
+  const head = `${record.target.path}${record.target.device?.model ? ` (${record.target.device.model})` : ''}`;
+  return `${head}\n${surface ? surfaceLines(surface).join('\n') : '  (nothing measured)'}\n`;
+}
+
+export const surfaceCommand: CliCommand = {
+  help: HELP,
+  async run(argv) {
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        ...settingFlags(SETTINGS),
+        elevate: { type: 'boolean' },
+        json: { type: 'boolean' },
+        'no-save': { type: 'boolean' },
+        db: { type: 'string' },
+      },
+      true,
+    );
+    if (positionals.length !== 1) throw new UsageError('give one DEVICE, e.g. diskdelta surface /dev/sdb');
+    const device = resolve(positionals[0]!);
+    const settings = settingsFromFlags(values, SETTINGS);
+    if (settings.surfaceSampleBytes !== undefined && Number(settings.surfaceSampleBytes) % 4096 !== 0)
+      throw new UsageError(`--sample-bytes must be a multiple of 4 KiB (the device's direct reads), e.g. 4MiB`);
+    const elevate = values.elevate === true;
+    await checkDevice(device, elevate);
+    const json = values.json === true;
+    const { library, failure } = openLibraryToSave('surface', values.db, values['no-save'] === true);
+    if (failure !== null) {
+      writeErr(failure);
+      return exitCodeOf('internal');
+    }
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    const bar = !json && process.stdout.isTTY ? new ProgressBar() : null;
+    try {
+      const record = await runBenchmark(
+        { target: device, tests: [SURFACE_TEST], label: `surface of ${device}`, elevate, ...settings },
+        {
+          signal: controller.signal,
+          surface: 'cli',
+          onEvent: (event) => {
+            if (event.type === 'progress') bar?.update(event);
+            else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
+              bar?.clear();
+              writeErr(`warning: ${terminalField(event.message)}\n`);
+            }
+          },
+        },
+      );
+      bar?.clear();
+      const outcome = await saveMeasured(library, [record]);
+      writeOut(json ? `${JSON.stringify(jsonOf(record), null, 2)}\n` : textOf(record));
+      if (outcome === null || outcome.saved) return 0;
+      writeErr(notSavedLine('surface', outcome));
+      return exitCodeOf('not-saved');
+    } catch (error) {
+      bar?.clear();
+      if (error instanceof BenchError) {
+        writeErr(`diskdelta surface: ${terminalField(error.message)}\n`);
+        return error.exitCode;
+      }
+      throw error;
+    } finally {
+      library?.close();
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    }
+  },
+};

@@ -1,0 +1,106 @@
+// The surface kind (issue 41 item 3): an HDD's read speed from its outer to its inner tracks,
+// as GNOME Disks draws it. The worker's `surface` verb reads a few MiB at offsets spread over the
+// whole block device (read-only, O_DIRECT; through the helper's descriptor where the user cannot
+// open the device: the orchestrator adds --helper or --fd-from to every worker step), then times
+// random 4 KiB reads; analysis/surface.ts makes the curve, its zones and the slowest one.
+import { z } from 'zod';
+import { resultWithoutRuns } from '../../formats/common.ts';
+import { surfaceFigures, SURFACE_TEST, type SurfaceRead } from '../../../shared/analysis/surface.ts';
+import { planSettingsShape, resolveSettings, settingsOfKind } from '../../../shared/model/run-settings.ts';
+import { BenchError } from '../errors.ts';
+import { surfaceArgv, type SurfacePlan } from '../worker-argv.ts';
+import type { MeasurementKind } from './kind.ts';
+
+export { SURFACE_TEST } from '../../../shared/analysis/surface.ts';
+
+const MiB = 2 ** 20;
+
+export type SurfaceKindPlan = SurfacePlan & { surfaceSamples: number; surfaceSampleBytes: number; surfaceAccesses: number };
+
+const planSchema: z.ZodType<SurfaceKindPlan> = z.strictObject({
+  target: z.string().min(1),
+  ...planSettingsShape('surface'),
+  samples: z.number().int().min(2),
+  sampleBytes: z.number().int().positive(),
+  block: z.number().int().positive(),
+  accesses: z.number().int().min(0),
+});
+
+/**
+ * The read size: at most 1 MiB, a whole number of reads per sample, and at least two of them,
+ * since a sample's rate is its reads after the first (analysis/surface.ts: the first carries
+ * the seek). A 4 KiB sample is one read and says what it can.
+ */
+export function surfaceBlock(sampleBytes: number): number {
+  if (sampleBytes >= 2 * MiB && sampleBytes % MiB === 0) return MiB;
+  const half = sampleBytes / 2;
+  return half % 4096 === 0 && half <= MiB ? half : 4096;
+}
+
+export const surfaceKind: MeasurementKind<SurfaceKindPlan> = {
+  id: 'surface',
+  title: 'Surface (read speed across the disk)',
+  // It times the disk: two measurements at once would measure each other.
+  measuresDisk: true,
+  stepPerTest: true,
+  readsOnly: true,
+  planSchema,
+  plan(spec, preset) {
+    const values = resolveSettings('surface', spec, { ...preset });
+    if (values.surfaceSampleBytes % 4096 !== 0)
+      throw new BenchError('usage', `the bytes read at each offset (${values.surfaceSampleBytes}) must be a multiple of 4 KiB, e.g. 4MiB`);
+    return {
+      ...values,
+      target: spec.target,
+      samples: values.surfaceSamples,
+      sampleBytes: values.surfaceSampleBytes,
+      block: surfaceBlock(values.surfaceSampleBytes),
+      accesses: values.surfaceAccesses,
+    };
+  },
+  writes: () => false,
+  start(plan, context) {
+    const reads: SurfaceRead[] = [];
+    const accessNs: number[] = [];
+    let deviceBytes: number | null = null;
+    const startedMs = Date.now();
+    return {
+      argv: surfaceArgv(plan),
+      read(m) {
+        if (m.type === 'surface-sample') reads.push({ offset: m.offset, bytes: m.bytes, readNs: m.read_ns });
+        else if (m.type === 'surface-access') accessNs.push(m.ns);
+        else if (m.type === 'progress') {
+          const done = m.done_bytes ?? 0;
+          const total = m.total_bytes ?? 1;
+          const elapsed = (Date.now() - startedMs) / 1000;
+          context.emit({
+            type: 'progress',
+            test: SURFACE_TEST,
+            testIndex: 0,
+            testCount: 1,
+            phase: 'measure',
+            run: 1,
+            runs: 1,
+            fraction: Math.min(1, done / total),
+            etaSec: done > 0 ? (elapsed * (total - done)) / done : null,
+          });
+        }
+      },
+      results(hello) {
+        deviceBytes = hello?.size ?? null;
+        if (deviceBytes === null || reads.length === 0) return [];
+        return [
+          resultWithoutRuns({
+            test: SURFACE_TEST,
+            params: null,
+            bytesPerSec: null,
+            iops: null,
+            warnings: [],
+            figures: surfaceFigures(reads, accessNs, deviceBytes),
+          }),
+        ];
+      },
+      settings: () => Object.fromEntries(settingsOfKind('surface').map((d) => [d.key, plan[d.key]])),
+    };
+  },
+};
