@@ -49,6 +49,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/sustained-write-lab.test.ts': ['root', 'qemu', 'ext4'],
   'e2e/drive-health-lab.test.ts': ['root', 'qemu', 'ext4'],
   'e2e/steady-state-lab.test.ts': ['root', 'loop', 'ext4'],
+  'e2e/steady-burst-lab.test.ts': ['root', 'qemu', 'ext4'],
   'e2e/sustained-write-truth.test.ts': [],
   'e2e/sustained-flat-busy-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/judge-against-cap.test.ts': [],

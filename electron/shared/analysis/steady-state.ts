@@ -20,11 +20,10 @@ export interface SteadyWindowCheck {
   steady: boolean;
 }
 
-/** The rule on one window of round values (any length ≥ 2; SNIA's is 5). */
-export function checkWindow(values: readonly number[]): SteadyWindowCheck {
+/** The least-squares line through the values at x = 0, 1, …: its value at x = 0 and its slope per round. */
+export function fittedLine(values: readonly number[]): { at0: number; slope: number } {
   const n = values.length;
   const mean = values.reduce((a, b) => a + b, 0) / n;
-  if (n < 2 || !(mean > 0)) return { mean, rangeShare: Infinity, slopeShare: Infinity, steady: false };
   const xbar = (n - 1) / 2;
   let sxy = 0;
   let sxx = 0;
@@ -32,8 +31,17 @@ export function checkWindow(values: readonly number[]): SteadyWindowCheck {
     sxy += (x - xbar) * (y - mean);
     sxx += (x - xbar) ** 2;
   });
+  const slope = sxx > 0 ? sxy / sxx : 0;
+  return { at0: mean - slope * xbar, slope };
+}
+
+/** The rule on one window of round values (any length ≥ 2; SNIA's is 5). */
+export function checkWindow(values: readonly number[]): SteadyWindowCheck {
+  const n = values.length;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n < 2 || !(mean > 0)) return { mean, rangeShare: Infinity, slopeShare: Infinity, steady: false };
   const rangeShare = (Math.max(...values) - Math.min(...values)) / mean;
-  const slopeShare = (Math.abs(sxy / sxx) * (n - 1)) / mean;
+  const slopeShare = (Math.abs(fittedLine(values).slope) * (n - 1)) / mean;
   // The same comparisons as the C side (≤ on the shares), so a window on the edge is judged alike.
   return { mean, rangeShare, slopeShare, steady: rangeShare <= STEADY_RANGE && slopeShare <= STEADY_SLOPE };
 }

@@ -79,6 +79,26 @@ export interface SeriesAxis {
   domain?: [number, number];
 }
 
+/**
+ * A stretch of one line marked on the chart (a steady-state window): where it lies along x, the
+ * band of values it was judged against, its least-squares line, and what it is in words.
+ */
+export interface SeriesWindow {
+  runIndex: number;
+  /** From … to along x (axis values, not positions). */
+  x: [number, number];
+  /** Low … high, in the chart's unit. */
+  band: [number, number];
+  /** The fitted line's ends, at x[0] and x[1]. */
+  fit: [number, number];
+  /** Met the rule (false: the stretch that was judged last and failed). */
+  met: boolean;
+  /** Short, drawn over the band: "steady: rounds 3–7". */
+  tag: string;
+  /** Whole, as its hover title and in the figures table. */
+  label: string;
+}
+
 /** Lines over a parameter (block size), over time, over bytes written, over cache size. */
 export interface SeriesChartModel extends ChartBase {
   shape: 'series';
@@ -89,6 +109,8 @@ export interface SeriesChartModel extends ChartBase {
   lines: SeriesLine[];
   /** A line under the chart, in the app and the report: what each line covers, when that needs saying. */
   note?: string;
+  /** Stretches of lines marked under them (steady-state windows). */
+  windows?: SeriesWindow[];
 }
 
 /** One cell of a table chart: its text with unit, and how it was obtained when stored. */

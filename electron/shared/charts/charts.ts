@@ -6,12 +6,14 @@ import { ChartRegistry } from './chart-registry.ts';
 import { blockSizeSweep, timeSeries } from './series-charts.ts';
 import { discardTableChart } from './table-charts.ts';
 import { sustainedWriteChart } from './sustained-charts.ts';
+import { steadyRoundsChart } from './steady-charts.ts';
 
 export const CHARTS = new ChartRegistry([
   throughputBars,
   iopsBars,
   blockSizeSweep,
   sustainedWriteChart,
+  steadyRoundsChart,
   workloadBars,
   discardTableChart,
   cacheCurveChart,
