@@ -160,7 +160,13 @@ export function LinePlot({
         // Over the band, or under it where the band reaches the plot's top.
         h(
           'text',
-          { x: x0 + 3, y: top - 3 >= MARGIN.top + FONT ? top - 3 : low + FONT + 1, fontSize: FONT - 1, fill: 'var(--text)', 'data-testid': 'region-tag' },
+          {
+            x: x0 + 3,
+            y: top - 3 >= MARGIN.top + FONT ? top - 3 : low + FONT + 1,
+            fontSize: FONT - 1,
+            fill: 'var(--text)',
+            'data-testid': 'region-tag',
+          },
           r.tag,
         ),
       );

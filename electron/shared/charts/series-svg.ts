@@ -30,7 +30,10 @@ export function SeriesSvg({
   const lines = chart.lines.map((l) => ({ ...l, points: l.points.map((p) => ({ x: axisPosition(x.scale, p.x), y: p.y })) }));
   // A marked window's band counts as points too: the axis holds it whole.
   const windows = chart.windows ?? [];
-  const points = [...lines.flatMap((l) => l.points), ...windows.flatMap((w) => w.band.map((y) => ({ x: axisPosition(x.scale, w.x[0]), y })))];
+  const points = [
+    ...lines.flatMap((l) => l.points),
+    ...windows.flatMap((w) => w.band.map((y) => ({ x: axisPosition(x.scale, w.x[0]), y }))),
+  ];
   const yDomain: [number, number] = log ? logDomain(points, ['y']) : [0, niceTicks(Math.max(0, ...points.map((p) => p.y))).at(-1)!];
   const yTicks = log ? logTicks(...yDomain) : niceTicks(yDomain[1]);
   const yLabel = seriesValueText(chart);

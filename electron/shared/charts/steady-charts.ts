@@ -63,7 +63,13 @@ export const steadyRoundsChart: ChartType = {
         result ? [{ runIndex, points: result.runs.map((r, i) => ({ x: i + 1, y: bytesPerSecTo(r.bytesPerSec, unit) })) }] : [],
       );
       const windows = ofRuns.flatMap((result, runIndex) => {
-        const w = result ? steadyWindow(result.runs.map((r) => r.bytesPerSec), runIndex, unit) : null;
+        const w = result
+          ? steadyWindow(
+              result.runs.map((r) => r.bytesPerSec),
+              runIndex,
+              unit,
+            )
+          : null;
         return w ? [w] : [];
       });
       const last = Math.max(STEADY_WINDOW, ...lines.map((l) => l.points.length));

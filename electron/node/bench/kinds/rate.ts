@@ -47,7 +47,7 @@ function refuseSpansBeyondSize(tests: readonly string[], sizeBytes: number): voi
  * average), with the fresh first round and the rounds it took beside it; not steady after the
  * last round is a result too, said in a figure's basis and a warning, the last 5 rounds' mean kept.
  */
-function applySteadyState(result: TestResult): void {
+export function applySteadyState(result: TestResult): void {
   const verdict = steadyOf(result.runs.map((r) => r.bytesPerSec));
   const window = verdict.steady ? result.runs.slice(verdict.windowStart - 1, verdict.rounds) : result.runs.slice(-STEADY_WINDOW);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
