@@ -226,6 +226,8 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'renderer/src/view/forecast-accuracy.test.ts': [],
   'renderer/src/stores/live-follow.test.ts': [],
   'renderer/src/charts/sustained-chart.test.ts': [],
+  'renderer/src/charts/steady-chart.test.ts': [],
+  'renderer/src/charts/drive-counters-chart.test.ts': [],
   'renderer/src/charts/encryption-chart.test.ts': [],
   'electron/shared/report/long-labels.test.ts': ['chromium'],
   'electron/shared/report/report-pages.test.ts': ['chromium'],

@@ -7,6 +7,7 @@ import { blockSizeSweep, timeSeries } from './series-charts.ts';
 import { discardTableChart } from './table-charts.ts';
 import { sustainedWriteChart } from './sustained-charts.ts';
 import { steadyRoundsChart } from './steady-charts.ts';
+import { driveCountersChart } from './drive-counters-chart.ts';
 
 export const CHARTS = new ChartRegistry([
   throughputBars,
@@ -16,6 +17,7 @@ export const CHARTS = new ChartRegistry([
   steadyRoundsChart,
   workloadBars,
   discardTableChart,
+  driveCountersChart,
   cacheCurveChart,
   latencyPercentileBars,
   timeSeries,
