@@ -3,7 +3,7 @@
 // bps-write-max × -max-length of burst over the bps-write average). The preconditioning and the
 // first round spend the burst; the rounds after it run at the average rate, so the steady figure
 // (the SNIA window's mean) must be the average rate within the issue's ±5 %, and the stored
-// rounds are what the report's rounds chart draws. The pattern is 128 KiB sequential writes at
+// rounds are what the report's rounds chart draws (checked on the report's model). The pattern is 128 KiB sequential writes at
 // QD1 (the throttle counts bytes, not requests, and a guest under TCG emulation keeps up with 32
 // of them a second where 4 KiB at QD32 would need a thousand).
 //
@@ -16,11 +16,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunRecord } from '../electron/shared/model/schemas.ts';
+import { runRecordSchema, type RunRecord } from '../electron/shared/model/schemas.ts';
 import { steadyOf, STEADY_WINDOW } from '../electron/shared/analysis/steady-state.ts';
 import { labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import { throttleOptions, type ThrottleShape } from './sustained-write-lab.ts';
+import { buildReport } from '../electron/shared/report/report-model.ts';
+import type { SeriesChartModel } from '../electron/shared/charts/chart-model.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DD = guestDiskdelta(REPO);
@@ -91,6 +93,23 @@ step done
     assert.ok(rounds.length >= STEADY_WINDOW, `at least ${STEADY_WINDOW} rounds stored (${rounds.length})`);
     assert.equal(figure('freshBytesPerSec')?.value, rounds[0], 'the fresh figure is the first stored round');
     const verdict = steadyOf(rounds);
+    // The report shows the rounds: its rounds chart has one point per stored round and the window marked.
+    // As the library holds a measured run: `run --json` leaves out the fields that are the same for
+    // every measured run (no notes, no extras); the schema checks the rest.
+    const { id: _unsaved, ...measured } = JSON.parse(read('steady.json')) as Record<string, unknown>;
+    const stored = runRecordSchema.parse({
+      notes: '',
+      source: 'measured',
+      sourceFormat: 'diskdelta',
+      sourceMeta: {},
+      extras: [],
+      ...measured,
+    });
+    const chart = buildReport([stored], { generatedAt: new Date() }).charts.find((c) => c.type === 'steady-rounds') as
+      SeriesChartModel | undefined;
+    assert.ok(chart, "the report's rounds chart");
+    assert.equal(chart.lines[0]?.points.length, rounds.length, 'a point per round');
+    assert.deepEqual(chart.windows?.[0]?.x, verdict.steady ? [verdict.windowStart, verdict.rounds] : [rounds.length - 4, rounds.length]);
     const lines = [
       `guest: boot ${g.bootMs === null ? '?' : (g.bootMs / 1000).toFixed(0)} s, in all ${(g.totalMs / 1000).toFixed(0)} s (host load average ${loadavg()[0]!.toFixed(1)})`,
       `rounds (MiB/s): ${rounds.map((r) => (r / MiB).toFixed(2)).join(' ')}`,
