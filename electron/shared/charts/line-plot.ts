@@ -157,11 +157,12 @@ export function LinePlot({
           strokeWidth: 1.5,
           'data-testid': 'region-fit',
         }),
-        // Over the band, or under it where the band reaches the plot's top.
+        // Over the band, or under it where the band reaches the plot's top; from its start, or
+        // ending at its end where it would run past the plot's right edge (the last rounds' window).
         h(
           'text',
           {
-            x: x0 + 3,
+            ...(x0 + 3 + r.tag.length * TICK_CHAR_PX > right ? { x: x1, textAnchor: 'end' } : { x: x0 + 3 }),
             y: top - 3 >= MARGIN.top + FONT ? top - 3 : low + FONT + 1,
             fontSize: FONT - 1,
             fill: 'var(--text)',

@@ -12,6 +12,7 @@ import { buildCompareView } from '../../../electron/shared/charts/compare-view.t
 import { buildReport } from '../../../electron/shared/report/report-model.ts';
 import { renderReportHtml } from '../../../electron/shared/report/report-html.ts';
 import { applySteadyState } from '../../../electron/node/bench/kinds/rate.ts';
+import { rateFlagText } from '../../../electron/shared/analysis/figure-text.ts';
 import { ChartGrid } from './chart-view.ts';
 import { draw } from './dom.ts';
 
@@ -26,7 +27,6 @@ function steadyRun(label: string, roundsMB: number[]): RunRecord {
     iops: null,
     latencyNs: null,
     best: null,
-    cv: null,
     runs: roundsMB.map((mb, i) => ({
       run: i + 1,
       bytesPerSec: mb * MB,
@@ -41,7 +41,10 @@ function steadyRun(label: string, roundsMB: number[]): RunRecord {
     histogram: null,
     cpu: null,
     underResolved: false,
-    warnings: [],
+    // What the aggregate says of all rounds together (aggregate.ts): their CV, the median's interval, noisy.
+    cv: 0.8,
+    precision: { ciRelative: 1.56, target: 0, seconds: roundsMB.length * 5, stoppedBy: 'steady' },
+    warnings: [{ code: 'noisy', message: 'runs differ by 80 % (coefficient of variation, over all rounds)' }],
   } as unknown as TestResult;
   applySteadyState(result);
   return {
@@ -117,6 +120,10 @@ test('the app draws the rounds with each window, the report prints the same', as
       ['steady: rounds 3–7', 'not steady: rounds 21–25'],
     );
     assert.match(section.textContent ?? '', /not steady after 25 rounds/);
+    // The last rounds' tag ends at the window's end: from its start it ran past the plot (the report cut it).
+    const tags = regions.map((r) => r.querySelector('[data-testid="region-tag"]')!);
+    assert.equal(tags[1]!.getAttribute('text-anchor'), 'end');
+    assert.equal(tags[0]!.getAttribute('text-anchor'), null);
   } finally {
     await app.unmount();
   }
@@ -145,4 +152,19 @@ test('a single steady run is charted too (its report), and a run without the pre
     }).length,
     0,
   );
+});
+
+test("the steady figure's spread is its window's: a spent burst before it is not noise, a window that varies is", () => {
+  // 900 then ~400 MB/s: all rounds' CV is 35 %, the window's 1 %; the report printed "402 MB/s ±156 % (noisy)".
+  const result = settling.results[0]!;
+  assert.ok(result.cv !== null && result.cv < 0.02, `the window's CV (${result.cv})`);
+  assert.equal(result.precision?.ciRelative, null, "no median's interval of all rounds");
+  assert.equal(rateFlagText(result), '', 'not flagged');
+  // Never steady, its last 5 rounds wide apart: flagged, by their own CV.
+  const wide = steadyRun(
+    'wide',
+    Array.from({ length: 25 }, (_, i) => (i % 2 ? 140 : 60)),
+  ).results[0]!;
+  assert.match(rateFlagText(wide), /^ \(noisy, CV 47\.6 %\)$/);
+  assert.match(wide.warnings.find((w) => w.code === 'noisy')!.message, /the 5 rounds judged last differ by 47\.6 %/);
 });
