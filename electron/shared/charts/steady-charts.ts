@@ -88,7 +88,8 @@ export const steadyRoundsChart: ChartType = {
         x: { label: 'round', format: 'number', scale: 'linear', domain: [1, last], ticks: Array.from({ length: last }, (_, i) => i + 1) },
         lines,
         windows,
-        note: `${sentences.join('; ')}. Marked: the rounds judged, the band 90–110 % of their mean (SNIA PTS's plot), their fitted line.`,
+        // A line per run (the note keeps its line breaks in the app and the report).
+        note: `${sentences.join('\n')}\nMarked on each line: the 5 rounds judged, a band of 90–110 % of their mean (as SNIA PTS plots it), their fitted line.`,
       };
     });
   },

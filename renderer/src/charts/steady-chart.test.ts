@@ -100,6 +100,11 @@ test('the rounds chart: a line per run over its rounds, the steady window placed
   assert.equal(notSteady!.tag, 'not steady: rounds 21–25');
   assert.match(chart.note!, /#2 QLC: not steady after 25 rounds; the last 5: range/);
   assert.doesNotMatch(chart.note!, /#2 QLC: [^;]*steady \d/, 'no steady figure for a run that never was');
+  // A line per run, then what is marked (the note keeps its breaks: one paragraph was hard to read).
+  assert.deepEqual(
+    chart.note!.split('\n').map((l) => l.slice(0, 8)),
+    ['#1 TLC: ', '#2 QLC: ', 'Marked o'],
+  );
 });
 
 test('the app draws the rounds with each window, the report prints the same', async () => {
