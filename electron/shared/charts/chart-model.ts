@@ -123,7 +123,8 @@ export interface TableCell {
 export interface TableGroup {
   key: string;
   title: string;
-  rows: Array<{ key: string; title: string; cells: TableCell[] }>;
+  /** emphasis: a row that sums up the others (what discard costs), set in bold. */
+  rows: Array<{ key: string; title: string; cells: TableCell[]; emphasis?: boolean }>;
   /** Lines under the block (fstrim's time, the verdict, warnings). */
   notes: string[];
 }
@@ -133,6 +134,8 @@ export interface TableChartModel extends ChartBase {
   shape: 'table';
   /** Headings across: the first heads the row titles. */
   columns: string[];
+  /** Beside the title, what kind of table it is; undefined: "a table: the published shape". */
+  captionNote?: string;
   groups: TableGroup[];
 }
 

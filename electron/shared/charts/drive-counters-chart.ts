@@ -48,8 +48,10 @@ export const driveCountersChart: ChartType = {
       const title = `#${i + 1}${record.label ? ` ${record.label}` : ''}`;
       const read = bothReadings(record);
       if (!read) {
-        const why = cell(missingText(record));
-        return { key: `run-${i}`, title, cells: [why, cell('—'), cell('—'), cell('—')] };
+        // The host's count is the kernel's, read for any disk: only the drive's own is missing.
+        const host = record.drive?.hostBytesWritten ?? null;
+        const hostCell = host === null ? cell('not read') : cell(megabytes(host), `${formatCount(host)} B: ${HOST_BASIS}`);
+        return { key: `run-${i}`, title, cells: [hostCell, cell(missingText(record)), cell('—'), cell('—')] };
       }
       const units = read.units;
       return {
@@ -78,6 +80,8 @@ export const driveCountersChart: ChartType = {
       title: "What each run wrote, by the drive's own count",
       unitLabel: 'bytes, decimal',
       direction: 'none',
+      wide: true,
+      captionNote: "a table: each run's counts from before and after it",
       columns: ['run', 'the host sent', 'the drive counted written', 'write amplification', 'endurance used'],
       groups: [
         {

@@ -91,7 +91,7 @@ export const REPORT_CSS = `
 .report .delta.worse.spread-yes strong, .report .delta.worse.spread-unknown strong { color: #b91c1c; }
 .report table.chart-table { width: auto; min-width: 60%; margin-bottom: 1mm; }
 .report table.chart-table caption { text-align: left; font-size: 8pt; font-weight: bold; padding-bottom: 0.5mm; }
-.report table.chart-table tr:last-child th, .report table.chart-table tr:last-child td { font-weight: bold; }
+.report table.chart-table tr.emphasis th, .report table.chart-table tr.emphasis td { font-weight: bold; }
 .report ul.notes, .report ul.warnings, .report ul.tests { margin: 0 0 2mm; padding-left: 5mm; }
 .report ul.warnings li, .report ul.notes li { break-inside: avoid; margin-bottom: 0.8mm; }
 .report ul.tests, .report p.tests { font-size: 8pt; }

@@ -79,7 +79,15 @@ test("the table: the drive's count beside the host's, write amplification said a
   );
   assert.equal(ssd!.title, '#2 new NVMe');
   assert.match(ssd!.cells[1]!.basis!, /512,000,000 B: the drive's SMART \/ health log, Data Units Written after the run minus before/);
-  assert.equal(sata!.cells[0]!.display, 'not read: sda is a SATA disk: its attributes are not read yet');
+  // The host's count is the kernel's, kept for any disk; only the drive's own is missing, and why.
+  assert.deepEqual(
+    sata!.cells.map((c) => c.display),
+    ['1.0 MB', 'not read: sda is a SATA disk: its attributes are not read yet', '—', '—'],
+  );
+  assert.ok(
+    chart.groups[0]!.rows.every((r) => !r.emphasis),
+    'no row sums up the others: none in bold',
+  );
   assert.ok(chart.groups[0]!.notes.some((n) => /^Write amplification: not reported by this drive/.test(n)));
   // Runs with no counters from before and after: no table.
   assert.equal(tableOf(buildCompareView([sataRun, run('imported', undefined)], 'MB').charts), undefined);
@@ -91,6 +99,8 @@ test('the app shows the table and the report prints it', async () => {
   try {
     const section = app.container.querySelector('[data-chart-id="drive-counters"]');
     assert.ok(section, 'the app draws it');
+    assert.match(section.querySelector('h2')?.textContent ?? '', /a table: each run's counts from before and after it/);
+    assert.equal(section.querySelectorAll('tr.emphasis').length, 0);
     const row = section.querySelector('tr[data-row="#2 new NVMe"]');
     assert.match(row?.textContent ?? '', /511\.7 MB.*512\.0 MB \(1,000 units\).*not reported by this drive/);
   } finally {
