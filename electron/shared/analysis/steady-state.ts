@@ -5,6 +5,7 @@
 // rule (native/src/stopping.c pts_steady); native/test checks that the two agree.
 
 import { decimalBytes, durationWords } from './sustained-write.ts';
+import type { TestResult } from '../model/results.ts';
 
 export const STEADY_WINDOW = 5;
 export const STEADY_RANGE = 0.2;
@@ -87,6 +88,12 @@ export function steadyWords(v: SteadyVerdict): string {
   const last = v.check ? `; the last 5: range ${pct(v.check.rangeShare)}, rise ${pct(v.check.slopeShare)}` : '';
   return `not steady after ${v.rounds} round${v.rounds === 1 ? '' : 's'}${last} (SNIA's limits 20 % and 10 %)`;
 }
+
+/** A result of the steady preset: it carries the fresh figure beside the steady one (node/bench/kinds/rate.ts). */
+export const isSteadyResult = (r: TestResult): boolean => r.figures?.some((f) => f.metric === 'freshBytesPerSec') ?? false;
+
+/** The rounds a steady result's figure and spread are of: its window's (the last ones, at most 5). */
+export const steadyWindowRounds = (r: TestResult): number => Math.min(STEADY_WINDOW, r.runs.length);
 
 /** The speeds the cost is given at: a SATA SSD's, and a slow drive's once its cache is spent. */
 const COST_SPEEDS = [500e6, 50e6] as const;

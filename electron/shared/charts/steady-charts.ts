@@ -5,7 +5,7 @@
 // A run never steady has its last 5 rounds marked as judged and failed, and says so under the
 // chart: not steady after 25 rounds is a result. The verdict is analysis/steady-state.ts's, on
 // the stored rounds, the same call that made the run's figures (node/bench/kinds/rate.ts).
-import { fittedLine, STEADY_WINDOW, steadyOf, steadyWords } from '../analysis/steady-state.ts';
+import { fittedLine, isSteadyResult, STEADY_WINDOW, steadyOf, steadyWords } from '../analysis/steady-state.ts';
 import { bytesPerSecTo, formatThroughput, throughputLabel, type ThroughputUnit } from '../analysis/units.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
 import type { ChartInput, SeriesChartModel, SeriesWindow } from './chart-model.ts';
@@ -14,9 +14,6 @@ import { testTitle } from '../model/catalog.ts';
 
 /** SNIA PTS's plot lines around the window's mean. */
 const BAND = [0.9, 1.1] as const;
-
-/** A result of the steady preset: it carries the fresh figure beside the steady one. */
-export const isSteadyResult = (r: TestResult): boolean => r.figures?.some((f) => f.metric === 'freshBytesPerSec') ?? false;
 
 /** The window marked on one run's rounds: the steady one, or the last 5 judged and failed; none under 5 rounds. */
 export function steadyWindow(rounds: readonly number[], runIndex: number, unit: ThroughputUnit): SeriesWindow | null {

@@ -141,6 +141,9 @@ test('the app draws the rounds with each window, the report prints the same', as
   assert.equal(figure.match(/data-testid="plot-region"/g)?.length, 2);
   assert.match(figure, /steady: rounds 3–7/);
   assert.match(figure, /not steady after 25 rounds/);
+  // Every figure: the steady figure's spread is its window's, said so (it said "over 8 runs").
+  assert.match(html, /CV [\d.]+ % over the 5 rounds judged/);
+  assert.doesNotMatch(html, /CV [\d.]+ % over (8|25) runs/);
 });
 
 test('a single steady run is charted too (its report), and a run without the preset is not', () => {
