@@ -76,6 +76,7 @@ export const REPORT_CSS = `
 .report ol.chart-legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.5mm 4mm; font-size: 8pt; }
 .report ol.chart-legend li { min-width: 0; }
 .report figure.chart .chart-note { font-size: 8pt; color: #4b5563; margin: 1mm 0 0; white-space: pre-line; }
+.report figure.chart .chart-table-group ul.notes { font-size: 8pt; color: #4b5563; }
 .report table.figures { width: 100%; border-collapse: collapse; font-size: 7.5pt; }
 .report table.figures thead { display: table-header-group; }
 .report table.figures th, .report table.figures td { border-bottom: 1px solid #e5e7eb; padding: 1mm 1.2mm; text-align: left; vertical-align: top; }

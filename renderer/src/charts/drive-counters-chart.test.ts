@@ -112,4 +112,6 @@ test('the app shows the table and the report prints it', async () => {
   const figure = html.slice(at, html.indexOf('</figure>', at));
   assert.match(figure, /512\.0 MB \(1,000 units\)/);
   assert.match(figure, /not reported by this drive/);
+  // Its notes in the size of a chart's note, not the body's (they printed larger than the table).
+  assert.match(html, /\.report figure\.chart \.chart-table-group ul\.notes \{ font-size: 8pt;/);
 });
