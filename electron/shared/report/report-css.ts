@@ -80,7 +80,7 @@ export const REPORT_CSS = `
 .report table.figures { width: 100%; border-collapse: collapse; font-size: 7.5pt; }
 .report table.figures thead { display: table-header-group; }
 .report table.figures th, .report table.figures td { border-bottom: 1px solid #e5e7eb; padding: 1mm 1.2mm; text-align: left; vertical-align: top; }
-.report table.figures thead th { border-bottom: 1.5px solid #9ca3af; }
+.report table.figures thead th { border-bottom: 1.5px solid #9ca3af; font-size: inherit; }
 .report table.figures tr { break-inside: avoid; }
 .report table.figures .value { font-weight: bold; }
 .report .working-set-tables { display: flex; gap: 6mm; align-items: flex-start; margin-bottom: 4mm; break-inside: avoid; }

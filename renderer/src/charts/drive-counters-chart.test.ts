@@ -112,6 +112,9 @@ test('the app shows the table and the report prints it', async () => {
   const figure = html.slice(at, html.indexOf('</figure>', at));
   assert.match(figure, /512\.0 MB \(1,000 units\)/);
   assert.match(figure, /not reported by this drive/);
+  // Its headings in the table's size inside the app's report route too (the app's thead th is 0.85rem:
+  // "write amplification" broke into "amplificatio / n" there).
+  assert.match(html, /\.report table\.figures thead th \{[^}]*font-size: inherit;/);
   // Its notes in the size of a chart's note, not the body's (they printed larger than the table).
   assert.match(html, /\.report figure\.chart \.chart-table-group ul\.notes \{ font-size: 8pt;/);
 });
