@@ -75,14 +75,14 @@ test("the table: the drive's count beside the host's, write amplification said a
   const [sata, ssd] = chart.groups[0]!.rows;
   assert.deepEqual(
     ssd!.cells.map((c) => c.display),
-    ['511.7 MB', '512.0 MB (1,000 units)', 'not reported by this drive', '3 % → 4 %'],
+    ['511.7\u00a0MB', '512.0\u00a0MB (1,000 units)', 'not reported by this drive', '3 % → 4 %'],
   );
   assert.equal(ssd!.title, '#2 new NVMe');
   assert.match(ssd!.cells[1]!.basis!, /512,000,000 B: the drive's SMART \/ health log, Data Units Written after the run minus before/);
   // The host's count is the kernel's, kept for any disk; only the drive's own is missing, and why.
   assert.deepEqual(
     sata!.cells.map((c) => c.display),
-    ['1.0 MB', 'not read: sda is a SATA disk: its attributes are not read yet', '—', '—'],
+    ['1.0\u00a0MB', 'not read: sda is a SATA disk: its attributes are not read yet', '—', '—'],
   );
   assert.ok(
     chart.groups[0]!.rows.every((r) => !r.emphasis),
@@ -102,7 +102,7 @@ test('the app shows the table and the report prints it', async () => {
     assert.match(section.querySelector('h2')?.textContent ?? '', /a table: each run's counts from before and after it/);
     assert.equal(section.querySelectorAll('tr.emphasis').length, 0);
     const row = section.querySelector('tr[data-row="#2 new NVMe"]');
-    assert.match(row?.textContent ?? '', /511\.7 MB.*512\.0 MB \(1,000 units\).*not reported by this drive/);
+    assert.match(row?.textContent ?? '', /511\.7\u00a0MB.*512\.0\u00a0MB \(1,000 units\).*not reported by this drive/);
   } finally {
     await app.unmount();
   }
@@ -110,7 +110,7 @@ test('the app shows the table and the report prints it', async () => {
   const at = html.indexOf('data-chart-type="drive-counters"');
   assert.ok(at >= 0, 'the report prints it for a single run');
   const figure = html.slice(at, html.indexOf('</figure>', at));
-  assert.match(figure, /512\.0 MB \(1,000 units\)/);
+  assert.match(figure, /512\.0\u00a0MB \(1,000 units\)/);
   assert.match(figure, /not reported by this drive/);
   // Its headings in the table's size inside the app's report route too (the app's thead th is 0.85rem:
   // "write amplification" broke into "amplificatio / n" there).
