@@ -5,7 +5,7 @@
 // much of its rated endurance it says it has used. Drawn only when some run has the drive's
 // counters from before and after; a run beside it without them says why.
 import { DATA_UNIT_BYTES, unitsWrittenDuring } from '../analysis/drive-health.ts';
-import { formatCount } from '../analysis/units.ts';
+import { formatCount, groupedFormat } from '../analysis/units.ts';
 import type { RunRecord } from '../model/results.ts';
 import type { ChartType } from './chart-registry.ts';
 import type { TableCell, TableChartModel } from './chart-model.ts';
@@ -17,8 +17,7 @@ const WA_NOT_REPORTED =
   "its SMART / health log counts the host's writes, not the flash's own; those are in the endurance-group log or a vendor page such as OCP C0h, which this drive does not offer to DiskDelta";
 
 /** Decimal megabytes to 0.1 MB, the unit held to its number (a cell wrapped "19,437.2 / MB"), the same for both counts, so that they read side by side (decimalBytes rounds 511.7 and 512 alike). */
-const megabytes = (bytes: number) =>
-  `${(bytes / 1e6).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}\u00a0MB`;
+const megabytes = (bytes: number) => `${groupedFormat(bytes / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}\u00a0MB`;
 
 /** The counters read before and after, or null. */
 function bothReadings(record: RunRecord) {
