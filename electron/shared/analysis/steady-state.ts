@@ -5,6 +5,7 @@
 // rule (native/src/stopping.c pts_steady); native/test checks that the two agree.
 
 import { decimalBytes, durationWords } from './sustained-write.ts';
+import type { TestResult } from '../model/results.ts';
 
 export const STEADY_WINDOW = 5;
 export const STEADY_RANGE = 0.2;
@@ -20,11 +21,10 @@ export interface SteadyWindowCheck {
   steady: boolean;
 }
 
-/** The rule on one window of round values (any length ≥ 2; SNIA's is 5). */
-export function checkWindow(values: readonly number[]): SteadyWindowCheck {
+/** The least-squares line through the values at x = 0, 1, …: its value at x = 0 and its slope per round. */
+export function fittedLine(values: readonly number[]): { at0: number; slope: number } {
   const n = values.length;
   const mean = values.reduce((a, b) => a + b, 0) / n;
-  if (n < 2 || !(mean > 0)) return { mean, rangeShare: Infinity, slopeShare: Infinity, steady: false };
   const xbar = (n - 1) / 2;
   let sxy = 0;
   let sxx = 0;
@@ -32,8 +32,17 @@ export function checkWindow(values: readonly number[]): SteadyWindowCheck {
     sxy += (x - xbar) * (y - mean);
     sxx += (x - xbar) ** 2;
   });
+  const slope = sxx > 0 ? sxy / sxx : 0;
+  return { at0: mean - slope * xbar, slope };
+}
+
+/** The rule on one window of round values (any length ≥ 2; SNIA's is 5). */
+export function checkWindow(values: readonly number[]): SteadyWindowCheck {
+  const n = values.length;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n < 2 || !(mean > 0)) return { mean, rangeShare: Infinity, slopeShare: Infinity, steady: false };
   const rangeShare = (Math.max(...values) - Math.min(...values)) / mean;
-  const slopeShare = (Math.abs(sxy / sxx) * (n - 1)) / mean;
+  const slopeShare = (Math.abs(fittedLine(values).slope) * (n - 1)) / mean;
   // The same comparisons as the C side (≤ on the shares), so a window on the edge is judged alike.
   return { mean, rangeShare, slopeShare, steady: rangeShare <= STEADY_RANGE && slopeShare <= STEADY_SLOPE };
 }
@@ -79,6 +88,12 @@ export function steadyWords(v: SteadyVerdict): string {
   const last = v.check ? `; the last 5: range ${pct(v.check.rangeShare)}, rise ${pct(v.check.slopeShare)}` : '';
   return `not steady after ${v.rounds} round${v.rounds === 1 ? '' : 's'}${last} (SNIA's limits 20 % and 10 %)`;
 }
+
+/** A result of the steady preset: it carries the fresh figure beside the steady one (node/bench/kinds/rate.ts). */
+export const isSteadyResult = (r: TestResult): boolean => r.figures?.some((f) => f.metric === 'freshBytesPerSec') ?? false;
+
+/** The rounds a steady result's figure and spread are of: its window's (the last ones, at most 5). */
+export const steadyWindowRounds = (r: TestResult): number => Math.min(STEADY_WINDOW, r.runs.length);
 
 /** The speeds the cost is given at: a SATA SSD's, and a slow drive's once its cache is spent. */
 const COST_SPEEDS = [500e6, 50e6] as const;

@@ -79,6 +79,26 @@ export interface SeriesAxis {
   domain?: [number, number];
 }
 
+/**
+ * A stretch of one line marked on the chart (a steady-state window): where it lies along x, the
+ * band of values it was judged against, its least-squares line, and what it is in words.
+ */
+export interface SeriesWindow {
+  runIndex: number;
+  /** From … to along x (axis values, not positions). */
+  x: [number, number];
+  /** Low … high, in the chart's unit. */
+  band: [number, number];
+  /** The fitted line's ends, at x[0] and x[1]. */
+  fit: [number, number];
+  /** Met the rule (false: the stretch that was judged last and failed). */
+  met: boolean;
+  /** Short, drawn over the band: "steady: rounds 3–7". */
+  tag: string;
+  /** Whole, as its hover title and in the figures table. */
+  label: string;
+}
+
 /** Lines over a parameter (block size), over time, over bytes written, over cache size. */
 export interface SeriesChartModel extends ChartBase {
   shape: 'series';
@@ -91,6 +111,8 @@ export interface SeriesChartModel extends ChartBase {
   note?: string;
   /** Stretches of x marked on a run's line (a disk's slowest zone), shaded in its colour, in x's units. */
   spans?: SeriesSpan[];
+  /** Stretches of lines marked under them (steady-state windows). */
+  windows?: SeriesWindow[];
 }
 
 export interface SeriesSpan {
@@ -111,7 +133,8 @@ export interface TableCell {
 export interface TableGroup {
   key: string;
   title: string;
-  rows: Array<{ key: string; title: string; cells: TableCell[] }>;
+  /** emphasis: a row that sums up the others (what discard costs), set in bold. */
+  rows: Array<{ key: string; title: string; cells: TableCell[]; emphasis?: boolean }>;
   /** Lines under the block (fstrim's time, the verdict, warnings). */
   notes: string[];
 }
@@ -121,6 +144,8 @@ export interface TableChartModel extends ChartBase {
   shape: 'table';
   /** Headings across: the first heads the row titles. */
   columns: string[];
+  /** Beside the title, what kind of table it is; undefined: "a table: the published shape". */
+  captionNote?: string;
   groups: TableGroup[];
 }
 

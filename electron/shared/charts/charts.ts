@@ -7,6 +7,8 @@ import { blockSizeSweep, timeSeries } from './series-charts.ts';
 import { discardTableChart } from './table-charts.ts';
 import { sustainedWriteChart } from './sustained-charts.ts';
 import { surfaceChart } from './surface-chart.ts';
+import { steadyRoundsChart } from './steady-charts.ts';
+import { driveCountersChart } from './drive-counters-chart.ts';
 
 export const CHARTS = new ChartRegistry([
   throughputBars,
@@ -14,8 +16,10 @@ export const CHARTS = new ChartRegistry([
   blockSizeSweep,
   sustainedWriteChart,
   surfaceChart,
+  steadyRoundsChart,
   workloadBars,
   discardTableChart,
+  driveCountersChart,
   cacheCurveChart,
   latencyPercentileBars,
   timeSeries,

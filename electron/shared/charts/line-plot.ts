@@ -31,6 +31,23 @@ export interface PlotSpan {
   attrs: Record<string, string | number>;
 }
 
+/** A stretch marked under the lines: a band of values over an x span, and a fitted line across it. */
+export interface PlotRegion {
+  key: string | number;
+  /** In axis positions. */
+  x: [number, number];
+  band: [number, number];
+  /** The fitted line's values at x[0] and x[1]. */
+  fit: [number, number];
+  stroke: string;
+  /** Met its rule: a filled band; not met: its outline alone, dashed. */
+  met: boolean;
+  /** Short, over the band. */
+  tag: string;
+  /** Whole, as the band's hover title. */
+  label: string;
+}
+
 export interface PlotAxes {
   /** Along x: the span and the ticks, in axis positions, and how a position reads. */
   x: { domain: [number, number]; ticks: readonly number[]; label: (position: number) => string; title?: string };
@@ -67,6 +84,7 @@ export function LinePlot({
   axes,
   lines,
   spans = [],
+  regions = [],
   className,
 }: {
   width: number;
@@ -74,6 +92,7 @@ export function LinePlot({
   axes: PlotAxes;
   lines: readonly PlotLine[];
   spans?: readonly PlotSpan[];
+  regions?: readonly PlotRegion[];
   className: string;
 }): ReactElement {
   const { x, y } = axes;
@@ -140,6 +159,50 @@ export function LinePlot({
           x.title,
         )
       : null,
+    // Under the lines: each marked stretch's band, its edges, its fitted line and its tag.
+    ...regions.map((r) => {
+      const [x0, x1] = [r1(px(r.x[0])), r1(px(r.x[1]))];
+      const [top, low] = [r1(py(r.band[1])), r1(py(r.band[0]))];
+      return h(
+        'g',
+        { key: `region-${r.key}`, 'data-testid': 'plot-region', 'data-met': r.met ? 'yes' : 'no' },
+        h('title', null, r.label),
+        h('rect', {
+          x: x0,
+          y: top,
+          width: Math.max(1, x1 - x0),
+          height: Math.max(1, low - top),
+          fill: r.met ? r.stroke : 'none',
+          fillOpacity: r.met ? 0.14 : undefined,
+          stroke: r.stroke,
+          strokeOpacity: 0.7,
+          strokeDasharray: r.met ? undefined : '4 3',
+          'data-testid': 'region-band',
+        }),
+        h('line', {
+          x1: x0,
+          x2: x1,
+          y1: r1(py(r.fit[0])),
+          y2: r1(py(r.fit[1])),
+          stroke: 'var(--text)',
+          strokeWidth: 1.5,
+          'data-testid': 'region-fit',
+        }),
+        // Over the band, or under it where the band reaches the plot's top; from its start, or
+        // ending at its end where it would run past the plot's right edge (the last rounds' window).
+        h(
+          'text',
+          {
+            ...(x0 + 3 + r.tag.length * TICK_CHAR_PX > right ? { x: x1, textAnchor: 'end' } : { x: x0 + 3 }),
+            y: top - 3 >= MARGIN.top + FONT ? top - 3 : low + FONT + 1,
+            fontSize: FONT - 1,
+            fill: 'var(--text)',
+            'data-testid': 'region-tag',
+          },
+          r.tag,
+        ),
+      );
+    }),
     ...lines.map((line) =>
       h(
         'g',

@@ -28,7 +28,12 @@ export function SeriesSvg({
 }): ReactElement {
   const { x } = chart;
   const lines = chart.lines.map((l) => ({ ...l, points: l.points.map((p) => ({ x: axisPosition(x.scale, p.x), y: p.y })) }));
-  const points = lines.flatMap((l) => l.points);
+  // A marked window's band counts as points too: the axis holds it whole.
+  const windows = chart.windows ?? [];
+  const points = [
+    ...lines.flatMap((l) => l.points),
+    ...windows.flatMap((w) => w.band.map((y) => ({ x: axisPosition(x.scale, w.x[0]), y }))),
+  ];
   const yDomain: [number, number] = log ? logDomain(points, ['y']) : [0, niceTicks(Math.max(0, ...points.map((p) => p.y))).at(-1)!];
   const yTicks = log ? logTicks(...yDomain) : niceTicks(yDomain[1]);
   const yLabel = seriesValueText(chart);
@@ -56,6 +61,16 @@ export function SeriesSvg({
       fill: SERIES_COLORS[span.runIndex % SERIES_COLORS.length]!,
       name: span.label,
       attrs: { 'data-testid': 'series-span', 'data-run': span.runIndex },
+    })),
+    regions: windows.map((w, i) => ({
+      key: i,
+      x: [axisPosition(x.scale, w.x[0]), axisPosition(x.scale, w.x[1])] as [number, number],
+      band: w.band,
+      fit: w.fit,
+      stroke: SERIES_COLORS[w.runIndex % SERIES_COLORS.length]!,
+      met: w.met,
+      tag: w.tag,
+      label: w.label,
     })),
     lines: lines.map((l) => ({
       key: l.runIndex,

@@ -23,7 +23,7 @@ export function chartTables(chart: TableChartModel, className: string): ReactEle
           ...group.rows.map((row) =>
             h(
               'tr',
-              { key: row.key, 'data-row': row.title },
+              { key: row.key, 'data-row': row.title, ...(row.emphasis ? { className: 'emphasis' } : {}) },
               h('th', { scope: 'row' }, row.title),
               ...row.cells.map((cell, i) => h('td', { key: i, ...(cell.basis ? { title: cell.basis } : {}) }, cell.display)),
             ),
@@ -45,7 +45,13 @@ export function TableChartView({ chart, heading = 'h2' }: { chart: TableChartMod
       'data-testid': `table-${chart.type}`,
       'data-chart-id': chart.id,
     },
-    h(heading, { id: headingId }, chart.title, ' ', h('span', { className: 'muted' }, chartCaption(chart, 'a table: the published shape'))),
+    h(
+      heading,
+      { id: headingId },
+      chart.title,
+      ' ',
+      h('span', { className: 'muted' }, chartCaption(chart, chart.captionNote ?? 'a table: the published shape')),
+    ),
     ...chartTables(chart, 'chart-table'),
   );
 }

@@ -32,7 +32,7 @@ export const discardTableChart: ChartType = {
         title: `${p.title} — ${p.testTitle}`,
         rows: [
           ...p.rows.map((r) => ({ key: `run-${r.runIndex}`, title: r.option, cells: [r.extract, r.delete] })),
-          { key: 'cost', title: 'discard costs', cells: [p.cost.extract, p.cost.delete] },
+          { key: 'cost', title: 'discard costs', cells: [p.cost.extract, p.cost.delete], emphasis: true },
         ],
         notes: [...(p.fstrim ? [`fstrim afterwards: ${p.fstrim.seconds.display}, ${p.fstrim.trimmed.display} trimmed.`] : []), ...p.notes],
       })),

@@ -75,11 +75,12 @@ export const REPORT_CSS = `
 @media print { .report figure.chart .chart-drawing > svg { min-width: 0; } .report figure.chart .chart-drawing { overflow: visible; } }
 .report ol.chart-legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.5mm 4mm; font-size: 8pt; }
 .report ol.chart-legend li { min-width: 0; }
-.report figure.chart .chart-note { font-size: 8pt; color: #4b5563; margin: 1mm 0 0; }
+.report figure.chart .chart-note { font-size: 8pt; color: #4b5563; margin: 1mm 0 0; white-space: pre-line; }
+.report figure.chart .chart-table-group ul.notes { font-size: 8pt; color: #4b5563; }
 .report table.figures { width: 100%; border-collapse: collapse; font-size: 7.5pt; }
 .report table.figures thead { display: table-header-group; }
 .report table.figures th, .report table.figures td { border-bottom: 1px solid #e5e7eb; padding: 1mm 1.2mm; text-align: left; vertical-align: top; }
-.report table.figures thead th { border-bottom: 1.5px solid #9ca3af; }
+.report table.figures thead th { border-bottom: 1.5px solid #9ca3af; font-size: inherit; }
 .report table.figures tr { break-inside: avoid; }
 .report table.figures .value { font-weight: bold; }
 .report .working-set-tables { display: flex; gap: 6mm; align-items: flex-start; margin-bottom: 4mm; break-inside: avoid; }
@@ -91,7 +92,7 @@ export const REPORT_CSS = `
 .report .delta.worse.spread-yes strong, .report .delta.worse.spread-unknown strong { color: #b91c1c; }
 .report table.chart-table { width: auto; min-width: 60%; margin-bottom: 1mm; }
 .report table.chart-table caption { text-align: left; font-size: 8pt; font-weight: bold; padding-bottom: 0.5mm; }
-.report table.chart-table tr:last-child th, .report table.chart-table tr:last-child td { font-weight: bold; }
+.report table.chart-table tr.emphasis th, .report table.chart-table tr.emphasis td { font-weight: bold; }
 .report ul.notes, .report ul.warnings, .report ul.tests { margin: 0 0 2mm; padding-left: 5mm; }
 .report ul.warnings li, .report ul.notes li { break-inside: avoid; margin-bottom: 0.8mm; }
 .report ul.tests, .report p.tests { font-size: 8pt; }

@@ -23,6 +23,7 @@ import { ASSESSMENT_FIELDS, type Assessment, type AssessmentField } from '../mod
 import { temperatureText } from '../model/temperature-text.ts';
 import { fillText } from '../analysis/fill-level.ts';
 import { driveWrittenText } from '../analysis/drive-health.ts';
+import { isSteadyResult, steadyWindowRounds } from '../analysis/steady-state.ts';
 import { provenanceText } from '../model/provenance.ts';
 import { maxOf, minOf } from '../model/extremes.ts';
 
@@ -374,6 +375,9 @@ function spreadText(record: RunRecord, test: string, kind: string): string | nul
   if (!result) return null;
   if (result.underResolved) return 'under-resolved';
   if (result.cv === null) return null;
+  // A steady figure's spread is its window's (rate.ts): said so, not "over 25 runs".
+  if (isSteadyResult(result))
+    return `CV ${formatPercent(result.cv * 100).replace(/^\+/, '')} over the ${steadyWindowRounds(result)} rounds judged`;
   const n = result.runs.length;
   return `CV ${formatPercent(result.cv * 100).replace(/^\+/, '')}${n > 1 ? ` over ${n} runs` : ''}`;
 }

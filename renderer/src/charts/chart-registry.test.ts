@@ -186,6 +186,9 @@ test('the discard experiment’s runs: the seed’s 2×2 as a table in the app a
   const html = renderReportHtml(buildReport(records, { generatedAt }));
   const figure = html.slice(html.indexOf('data-chart-type="discard-table"'));
   assert.ok(html.includes('data-chart-type="discard-table"'), 'the report prints it');
+  // What discard costs sums up the rows above it: that row alone in bold (the rule was any last row's).
+  assert.match(figure, /<tr data-row="discard costs" class="emphasis">/);
+  assert.doesNotMatch(figure.slice(0, figure.indexOf('</figure>')), /<tr data-row="(without|with) discard[^"]*" class="emphasis">/);
   assert.match(
     figure.slice(0, figure.indexOf('</figure>')),
     /<th scope="row">discard costs<\/th><td>\+0\.005 s \(×1\.00\)<\/td><td>\+1\.987 s \(×3\.80\)<\/td>/,

@@ -9,6 +9,8 @@ import { STATISTICS, type Sample, type TestResult } from '../../../shared/model/
 import { aggregateTest } from '../aggregate.ts';
 import { warningApplies } from '../../../shared/model/warning-scope.ts';
 import { STEADY_WINDOW, steadyCostText, steadyOf, steadyWords } from '../../../shared/analysis/steady-state.ts';
+import { coefficientOfVariation, TRUST } from '../../../shared/analysis/statistics.ts';
+import { NOISY } from '../../../shared/analysis/figure-text.ts';
 import { ProgressTracker } from '../progress.ts';
 import { resultWarnings } from '../result-warnings.ts';
 import { runArgv, type WorkerPlan } from '../worker-argv.ts';
@@ -47,7 +49,7 @@ function refuseSpansBeyondSize(tests: readonly string[], sizeBytes: number): voi
  * average), with the fresh first round and the rounds it took beside it; not steady after the
  * last round is a result too, said in a figure's basis and a warning, the last 5 rounds' mean kept.
  */
-function applySteadyState(result: TestResult): void {
+export function applySteadyState(result: TestResult): void {
   const verdict = steadyOf(result.runs.map((r) => r.bytesPerSec));
   const window = verdict.steady ? result.runs.slice(verdict.windowStart - 1, verdict.rounds) : result.runs.slice(-STEADY_WINDOW);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -70,6 +72,18 @@ function applySteadyState(result: TestResult): void {
   ];
   if (!verdict.steady)
     result.warnings.push({ code: 'not-steady', message: `${words}: the figure is the last 5 rounds' mean, not a steady state` });
+  // The figure is the window's mean, so its spread is the window's: the rounds before it differ on
+  // purpose (a burst being spent), and judging all rounds called a settled 4.17 MB/s "±156 % (noisy)".
+  // The aggregate's interval is the median's of all rounds: none is kept, the window's CV says it.
+  const windowRates = window.map((r) => r.bytesPerSec);
+  result.cv = coefficientOfVariation(windowRates);
+  if (result.precision) result.precision.ciRelative = null;
+  result.warnings = result.warnings.filter((w) => w.code !== NOISY);
+  if (result.cv !== null && result.cv > TRUST.maxCv)
+    result.warnings.push({
+      code: NOISY,
+      message: `the ${window.length} rounds ${verdict.steady ? 'judged steady' : 'judged last'} differ by ${(result.cv * 100).toFixed(1)} % (coefficient of variation): something else is using the disk or the CPU, or the drive has not settled`,
+    });
 }
 
 export const rateKind: MeasurementKind<WorkerPlan> = {

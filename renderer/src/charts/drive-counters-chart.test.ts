@@ -1,0 +1,120 @@
+// The drive's own count of what a run wrote (#41 item 1) in Compare and the report: a run with
+// the NVMe counters read before and after shows the bytes the drive counted beside the host's,
+// and says write amplification is not reported by this drive; a run beside it without them says
+// why; runs without any counters get no table at all.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createElement as h } from 'react';
+import type { RunRecord } from '../../../electron/shared/model/results.ts';
+import type { DriveHealth } from '../../../electron/shared/model/schemas.ts';
+import type { TableChartModel } from '../../../electron/shared/charts/chart-model.ts';
+import { CHARTS } from '../../../electron/shared/charts/charts.ts';
+import { buildCompareView } from '../../../electron/shared/charts/compare-view.ts';
+import { buildReport } from '../../../electron/shared/report/report-model.ts';
+import { renderReportHtml } from '../../../electron/shared/report/report-html.ts';
+import { ChartGrid } from './chart-view.ts';
+import { draw } from './dom.ts';
+
+function nvme(written: number, percentageUsed: number): DriveHealth {
+  return {
+    disk: 'nvme0n1',
+    protocol: 'nvme',
+    criticalWarning: 0,
+    temperatureC: 50,
+    availableSparePercent: 100,
+    availableSpareThresholdPercent: 10,
+    percentageUsed,
+    dataUnitsRead: 10,
+    dataUnitsWritten: written,
+    hostReadCommands: 1,
+    hostWriteCommands: 1,
+    powerOnHours: 1,
+    powerCycles: 1,
+    unsafeShutdowns: 0,
+    mediaErrors: 0,
+    errorLogEntries: 0,
+    warningTemperatureMinutes: 0,
+    criticalTemperatureMinutes: 0,
+    thermalTransitions: [0, 0],
+    thermalSeconds: [0, 0],
+  };
+}
+
+function run(label: string, drive: RunRecord['drive']): RunRecord {
+  return {
+    label,
+    notes: '',
+    createdAt: '2026-12-01T10:00:00.000Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: '/mnt/x', kind: 'folder' },
+    settings: {},
+    engine: { name: 'diskdelta', version: '0' },
+    results: [],
+    extras: [],
+    warnings: [],
+    ...(drive ? { drive } : {}),
+  } as unknown as RunRecord;
+}
+
+// 1,000 units (512 MB) counted by the drive for 511,705,088 B the host sent; the old SATA disk's were not read.
+const nvmeRun = run('new NVMe', { before: nvme(20, 3), after: nvme(1020, 4), hostBytesWritten: 511_705_088 });
+const sataRun = run('old SATA', {
+  before: { disk: 'sda', protocol: null, reason: 'sda is a SATA disk: its attributes are not read yet' },
+  after: null,
+  hostBytesWritten: 1_000_000,
+});
+const generatedAt = new Date('2026-12-01T10:00:00Z');
+
+const tableOf = (charts: Array<{ id: string }>) => charts.find((c) => c.id === 'drive-counters') as TableChartModel | undefined;
+
+test("the table: the drive's count beside the host's, write amplification said as not reported, a run without counters says why", () => {
+  const chart = tableOf(buildCompareView([sataRun, nvmeRun], 'MB').charts);
+  assert.ok(chart, 'Compare has the table');
+  const [sata, ssd] = chart.groups[0]!.rows;
+  assert.deepEqual(
+    ssd!.cells.map((c) => c.display),
+    ['511.7\u00a0MB', '512.0\u00a0MB (1,000 units)', 'not reported by this drive', '3 % → 4 %'],
+  );
+  assert.equal(ssd!.title, '#2 new NVMe');
+  assert.match(ssd!.cells[1]!.basis!, /512,000,000 B: the drive's SMART \/ health log, Data Units Written after the run minus before/);
+  // The host's count is the kernel's, kept for any disk; only the drive's own is missing, and why.
+  assert.deepEqual(
+    sata!.cells.map((c) => c.display),
+    ['1.0\u00a0MB', 'not read: sda is a SATA disk: its attributes are not read yet', '—', '—'],
+  );
+  assert.ok(
+    chart.groups[0]!.rows.every((r) => !r.emphasis),
+    'no row sums up the others: none in bold',
+  );
+  assert.ok(chart.groups[0]!.notes.some((n) => /^Write amplification: not reported by this drive/.test(n)));
+  // Runs with no counters from before and after: no table.
+  assert.equal(tableOf(buildCompareView([sataRun, run('imported', undefined)], 'MB').charts), undefined);
+});
+
+test('the app shows the table and the report prints it', async () => {
+  const view = buildCompareView([sataRun, nvmeRun], 'MB');
+  const app = await draw(h(ChartGrid, { registry: CHARTS, charts: view.charts, labels: ['old SATA', 'new NVMe'], scale: 'auto' }));
+  try {
+    const section = app.container.querySelector('[data-chart-id="drive-counters"]');
+    assert.ok(section, 'the app draws it');
+    assert.match(section.querySelector('h2')?.textContent ?? '', /a table: each run's counts from before and after it/);
+    assert.equal(section.querySelectorAll('tr.emphasis').length, 0);
+    const row = section.querySelector('tr[data-row="#2 new NVMe"]');
+    assert.match(row?.textContent ?? '', /511\.7\u00a0MB.*512\.0\u00a0MB \(1,000 units\).*not reported by this drive/);
+  } finally {
+    await app.unmount();
+  }
+  const html = renderReportHtml(buildReport([nvmeRun], { generatedAt }));
+  const at = html.indexOf('data-chart-type="drive-counters"');
+  assert.ok(at >= 0, 'the report prints it for a single run');
+  const figure = html.slice(at, html.indexOf('</figure>', at));
+  assert.match(figure, /512\.0\u00a0MB \(1,000 units\)/);
+  assert.match(figure, /not reported by this drive/);
+  // Its headings in the table's size inside the app's report route too (the app's thead th is 0.85rem:
+  // "write amplification" broke into "amplificatio / n" there).
+  assert.match(html, /\.report table\.figures thead th \{[^}]*font-size: inherit;/);
+  // Its notes in the size of a chart's note, not the body's (they printed larger than the table).
+  assert.match(html, /\.report figure\.chart \.chart-table-group ul\.notes \{ font-size: 8pt;/);
+});
