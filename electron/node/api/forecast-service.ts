@@ -4,7 +4,7 @@
 // only ever show the same figures. It picks the inputs from the library (the disk in use today,
 // its workloads, the write counters, the working set, this CPU's cipher ceilings) and hands them
 // to the pure model (shared/analysis/candidate-forecast.ts).
-import { parseCandidateSpec } from '../../shared/model/candidate.ts';
+import { MAX_CANDIDATES, parseCandidateSpec } from '../../shared/model/candidate.ts';
 import { candidateFromRun, candidateFromSpec, type Candidate, type MachineLimits } from '../../shared/analysis/candidate.ts';
 import { forecastCandidates, type Forecast } from '../../shared/analysis/candidate-forecast.ts';
 import { cipherRates } from '../../shared/analysis/encryption.ts';
@@ -15,7 +15,7 @@ import type { RunRecord } from '../../shared/model/results.ts';
 import type { Library } from '../store/library.ts';
 import { lowestCeiling } from '../system/ceiling.ts';
 
-export const MAX_CANDIDATES = 4;
+export { MAX_CANDIDATES };
 
 /** What the forecast reads of the library. */
 export type ForecastLibrary = Pick<Library, 'listRuns' | 'getRuns' | 'writeSamples' | 'latestCipherCeilings'>;

@@ -18,6 +18,8 @@ import { assessmentRunIds, type Assessment, type AssessmentField } from '../../s
 import { assessmentReportIds } from '../report/assessment-runs.ts';
 import type { RenderOptions } from '../../shared/report/print.ts';
 import { usableAssessment } from '../../shared/model/assessment-usable.ts';
+import { ForecastError, forecastFromLibrary, type CandidateInput } from './forecast-service.ts';
+import { thisCpu } from '../crypto/cipher-ceilings.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -37,6 +39,8 @@ export type LibraryPort = Pick<
   | 'getAssessment'
   | 'listAssessments'
   | 'updateAssessment'
+  | 'writeSamples'
+  | 'latestCipherCeilings'
 >;
 
 export interface FormatsPort {
@@ -172,6 +176,14 @@ export function createHandlers(backend: Backend): Handlers {
       // The runs' ids make the report's name elsewhere; an assessment's is named after it.
       return { ...file, fileName: file.fileName.replace(/^diskdelta-report-[^.]*/, `diskdelta-assessment-${id}`) };
     },
+    'forecast.candidates': async ({ candidates, current, encrypt }) => {
+      const given = candidates.map((c, i): CandidateInput =>
+        c.kind === 'spec' ? { kind: 'spec', spec: c.spec, source: `entered in the app (candidate ${i + 1})` } : c,
+      );
+      return forecastCall(async () =>
+        forecastFromLibrary(need(backend, 'library'), { candidates: given, current, encrypt }, await thisCpu()),
+      );
+    },
     'fleet.compare': async ({ runIds }) => fleetOf(backend, runIds),
     'fleet.report': async ({ runIds, format, paper, unit }) => {
       const { fleet } = fleetOf(backend, runIds);
@@ -220,6 +232,17 @@ async function renderFile(
     if (error instanceof ReportInputError) throw new ApiFailure('BAD_INPUT', error.message);
     if (error instanceof ReportPrintError) throw new ApiFailure('FAILED', error.message);
     throw error;
+  }
+}
+
+/** The forecast's refusals as the app's codes: a refused spec sheet or run is BAD_INPUT, each field named. */
+async function forecastCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ForecastError)) throw error;
+    const message = error.about ? `${error.about.as} run ${error.about.id}: ${error.message}` : error.message;
+    throw new ApiFailure(error.kind === 'input' ? 'BAD_INPUT' : error.kind === 'missing' ? 'NOT_FOUND' : 'FAILED', message);
   }
 }
 

@@ -24,6 +24,7 @@ import {
 } from '../model/schemas.ts';
 import { EVENT_NAMES, PROCEDURE_NAMES, type EventName, type ProcedureName } from './contract-names.ts';
 import { fleetProcedures } from './fleet-schemas.ts';
+import { forecastProcedures } from './forecast-schemas.ts';
 import { ASSESSMENT_FIELDS } from '../model/assessment.ts';
 
 export {
@@ -249,6 +250,7 @@ export const procedures = {
     input: z.object({ id: libraryId, format: z.enum(['pdf', 'html']), paper: z.enum(PAPERS), unit: z.enum(THROUGHPUT_UNITS) }).strict(),
     output: z.object({ fileName: z.string(), mimeType: z.string(), contentBase64: z.string() }),
   },
+  ...forecastProcedures,
 } as const satisfies Record<ProcedureName, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
