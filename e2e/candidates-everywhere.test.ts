@@ -15,6 +15,7 @@ import { currentDiskRun, workloadRun } from '../electron/shared/analysis/forecas
 import { EXAMPLE_CANDIDATE } from '../electron/shared/model/candidate.ts';
 import type { Forecast } from '../electron/shared/analysis/candidate-forecast.ts';
 import { candidatesTable } from '../electron/shared/report/candidates-model.ts';
+import { renderReportHtml } from '../electron/shared/report/report-html.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dd-candidates-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,6 +92,45 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.ok(table.rates.some((r) => r.cells.some((c) => c.limit === 'bus')));
     assert.ok(table.workloads.length > 0 && table.workloads.every((w) => w.cells.every((c) => c.detail !== null)));
     assert.match(table.accuracy, /estimated, not measured; model accuracy, measured in the lab/);
+  });
+
+  it('report.render with candidates: the Candidates section, the same table', async () => {
+    const handlers = createHandlers({ library, formats: null, system: null, runs: null, reportHtml: renderReportHtml, missing: {} });
+    const candidates = [
+      { kind: 'spec', spec: EXAMPLE_CANDIDATE },
+      { kind: 'run', id: imported },
+    ];
+    const report = await invoke(handlers, 'report.render', {
+      runs: [{ kind: 'run', id: 1 }],
+      format: 'html',
+      paper: 'a4',
+      unit: 'MB',
+      candidates,
+    });
+    assert.ok(report.ok, JSON.stringify(report));
+    const html = Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8');
+    assert.match(html, /data-testid="report-candidates"/);
+    const app = await invoke(handlers, 'forecast.candidates', { candidates });
+    assert.ok(app.ok);
+    const table = candidatesTable((app.data as { forecast: Forecast }).forecast);
+    for (const row of table.rates) assert.ok(html.includes(`>${row.figure}<`), row.figure);
+    assert.ok(html.includes(table.accuracy.replace(/&/g, '&amp;')));
+    const plain = await invoke(handlers, 'report.render', { runs: [{ kind: 'run', id: 1 }], format: 'html', paper: 'a4', unit: 'MB' });
+    assert.ok(plain.ok);
+    assert.doesNotMatch(
+      Buffer.from((plain.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8'),
+      /report-candidates/,
+    );
+    const refused = await invoke(handlers, 'report.render', {
+      runs: [{ kind: 'run', id: 1 }],
+      format: 'html',
+      paper: 'a4',
+      unit: 'MB',
+      candidates: [{ kind: 'spec', spec: { ...EXAMPLE_CANDIDATE, capacityGB: -1 } }],
+    });
+    assert.ok(!refused.ok);
+    assert.equal(refused.error.code, 'BAD_INPUT');
+    assert.match(refused.error.message, /capacityGB: must be above 0 GB/);
   });
 
   it('a malformed call is BAD_INPUT, a refused spec sheet names each field as the CLI does', async () => {

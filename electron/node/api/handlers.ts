@@ -20,6 +20,7 @@ import type { RenderOptions } from '../../shared/report/print.ts';
 import { usableAssessment } from '../../shared/model/assessment-usable.ts';
 import { ForecastError, forecastFromLibrary, type CandidateInput } from './forecast-service.ts';
 import { thisCpu } from '../crypto/cipher-ceilings.ts';
+import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -137,12 +138,11 @@ export function createHandlers(backend: Backend): Handlers {
     'references.list': async () => need(backend, 'formats').references(),
     'crypto.ciphers': async ({ measure }) => ({ ceilings: await need(backend, 'crypto').ciphers(measure === true) }),
     'compare.load': async ({ runs }) => ({ runs: await loadRefs(backend, runs) }),
-    'report.render': async ({ runs, format, paper, unit }) =>
-      renderFile(
-        backend,
-        (await loadRefs(backend, runs)).map((l) => l.record),
-        { format, paper, unit },
-      ),
+    'report.render': async ({ runs, format, paper, unit, candidates }) => {
+      const records = (await loadRefs(backend, runs)).map((l) => l.record);
+      const forecast = candidates ? (await appForecast(backend, candidates)).forecast : null;
+      return renderFile(backend, records, { format, paper, unit, forecast });
+    },
 
     'assessments.list': async () => need(backend, 'library').listAssessments().slice(0, MAX_LIST_PAGE),
     'assessments.get': async ({ id }) => getAssessmentOrFail(need(backend, 'library'), id),
@@ -176,14 +176,7 @@ export function createHandlers(backend: Backend): Handlers {
       // The runs' ids make the report's name elsewhere; an assessment's is named after it.
       return { ...file, fileName: file.fileName.replace(/^diskdelta-report-[^.]*/, `diskdelta-assessment-${id}`) };
     },
-    'forecast.candidates': async ({ candidates, current, encrypt }) => {
-      const given = candidates.map((c, i): CandidateInput =>
-        c.kind === 'spec' ? { kind: 'spec', spec: c.spec, source: `entered in the app (candidate ${i + 1})` } : c,
-      );
-      return forecastCall(async () =>
-        forecastFromLibrary(need(backend, 'library'), { candidates: given, current, encrypt }, await thisCpu()),
-      );
-    },
+    'forecast.candidates': async ({ candidates, current, encrypt }) => appForecast(backend, candidates, { current, encrypt }),
     'fleet.compare': async ({ runIds }) => fleetOf(backend, runIds),
     'fleet.report': async ({ runIds, format, paper, unit }) => {
       const { fleet } = fleetOf(backend, runIds);
@@ -218,7 +211,7 @@ function fleetOf(backend: Backend, runIds: number[] | undefined): ProcedureOutpu
 async function renderFile(
   backend: Backend,
   records: RunRecord[],
-  options: Pick<RenderOptions, 'format' | 'paper' | 'unit' | 'assessment'>,
+  options: Pick<RenderOptions, 'format' | 'paper' | 'unit' | 'assessment' | 'forecast'>,
 ): Promise<ProcedureOutput<'report.render'>> {
   const html = need(backend, 'reportHtml');
   const printer = options.format === 'pdf' ? need(backend, 'printer') : null;
@@ -233,6 +226,18 @@ async function renderFile(
     if (error instanceof ReportPrintError) throw new ApiFailure('FAILED', error.message);
     throw error;
   }
+}
+
+/** The forecast of candidates the app sends (spec sheets' fields, or runs), as forecast.candidates and the reports compute it. */
+async function appForecast(
+  backend: Backend,
+  candidates: ReadonlyArray<{ kind: 'spec'; spec: unknown } | { kind: 'run'; id: number }>,
+  options: { current?: number | undefined; encrypt?: boolean | undefined } = {},
+): Promise<{ forecast: Forecast; notes: string[] }> {
+  const given = candidates.map((c, i): CandidateInput =>
+    c.kind === 'spec' ? { kind: 'spec', spec: c.spec, source: `entered in the app (candidate ${i + 1})` } : c,
+  );
+  return forecastCall(async () => forecastFromLibrary(need(backend, 'library'), { candidates: given, ...options }, await thisCpu()));
 }
 
 /** The forecast's refusals as the app's codes: a refused spec sheet or run is BAD_INPUT, each field named. */

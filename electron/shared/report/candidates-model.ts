@@ -4,7 +4,7 @@
 // estimated: the table says so in its caption, each workload time carries its range, a range
 // wider than ROUGH_RANGE is marked rough, a capped rate says what capped it and why.
 import { FIGURE_KEYS, FIGURES } from '../analysis/candidate.ts';
-import type { Forecast } from '../analysis/candidate-forecast.ts';
+import type { CandidateForecast, Forecast } from '../analysis/candidate-forecast.ts';
 import { ROUGH_RANGE } from '../analysis/workload-forecast.ts';
 import { formatCount, formatRatio, significantDigits } from '../analysis/units.ts';
 
@@ -45,11 +45,27 @@ export interface CandidatesTable {
 
 const emptyCell: Omit<ForecastCell, 'text'> = { detail: null, gain: null, limit: null, rough: false, overrun: false };
 
+/**
+ * What holds a candidate back here, one line per limit naming each figure it caps ("the bus (SATA
+ * 3.0 Gb/s, 300 MB/s) is the limit: sequential read 560 → 279 MB/s, …"): the figure-by-figure
+ * sentences of analysis/candidate.ts said once, so four capped figures are not four paragraphs.
+ */
+function limitReasons(capped: CandidateForecast['capped'], link: string | null): string[] {
+  const lines: string[] = [];
+  for (const limit of ['bus', 'cipher'] as const) {
+    const figs = FIGURE_KEYS.map((k) => capped.figures[k]).filter((x) => x.limit === limit);
+    if (figs.length === 0) continue;
+    const what = limit === 'bus' ? `the bus (${link ?? 'its link'}) is the limit` : "dm-crypt's cipher on this CPU is the limit";
+    lines.push(`${what}: ${figs.map((x) => `${FIGURES[x.key].words} ${forecastMb(x.drive)} → ${forecastMb(x.here)} MB/s`).join(', ')}`);
+  }
+  return lines;
+}
+
 export function candidatesTable(f: Forecast): CandidatesTable {
   const link = f.limits.link;
   const phases = f.candidates[0]?.workloads ?? [];
   return {
-    today: `the disk in use today: ${f.current.name}, run ${f.current.runId ?? '?'} "${f.current.label}"`,
+    today: `the disk in use today: ${f.current.name}, ${f.current.runId === null ? '' : `run ${f.current.runId} `}"${f.current.label}"`,
     machine: `${link ? `the new disk would sit on ${link.description}` : 'the link is not known'}; ${
       f.limits.encrypted ? `encrypted with dm-crypt (${f.limits.cipher}, this CPU's measured ceiling)` : 'not encrypted'
     }`,
@@ -86,7 +102,7 @@ export function candidatesTable(f: Forecast): CandidatesTable {
       { what: 'fits', cells: f.candidates.map((c) => c.fits.sentence) },
     ],
     reasons: f.candidates.map((c) => [
-      ...FIGURE_KEYS.flatMap((k) => c.capped.figures[k].sentence ?? []),
+      ...limitReasons(c.capped, link?.description ?? null),
       ...c.capped.notes,
       ...c.workloads.flatMap((w) =>
         w.overrun

@@ -7,37 +7,61 @@ import { createElement as h, type ReactElement, type ReactNode } from 'react';
 import type { CandidatesTable, ForecastCell } from './candidates-model.ts';
 
 function cell(c: ForecastCell, key: number): ReactElement {
-  const tags: ReactNode[] = [];
-  if (c.limit) tags.push(h('span', { key: 'limit', className: `fc-tag fc-${c.limit}` }, c.limit === 'bus' ? 'bus limit' : 'cipher limit'));
-  if (c.rough) tags.push(h('span', { key: 'rough', className: 'fc-tag fc-rough' }, 'rough'));
-  if (c.overrun) tags.push(h('span', { key: 'overrun', className: 'fc-tag fc-overrun' }, 'cache overrun'));
+  // The range (or the drive's own figure) and what flags it, on one small line under the forecast.
+  const tags = [
+    c.limit === 'bus' ? 'bus limit' : c.limit === 'cipher' ? 'cipher limit' : null,
+    c.rough ? 'rough' : null,
+    c.overrun ? 'cache overrun' : null,
+  ].filter((t): t is string => t !== null);
   return h(
     'td',
     { key, className: 'num estimated' },
     h('span', { className: 'fc-main' }, c.text),
     c.gain ? h('span', { className: 'fc-gain' }, ` ${c.gain}`) : null,
-    c.detail ? h('span', { className: 'fc-detail' }, c.detail) : null,
-    ...tags,
+    c.detail || tags.length
+      ? h(
+          'span',
+          { className: 'fc-detail' },
+          c.detail ?? '',
+          ...tags.map((t) => h('span', { key: t, className: 'fc-tag' }, c.detail || t !== tags[0] ? ` · ${t}` : t)),
+        )
+      : null,
   );
+}
+
+/** A sentence per candidate, or one across them all when they all say the same (nothing judged yet, say). */
+function sentenceCells(cells: string[]): ReactNode[] {
+  if (cells.length > 1 && cells.every((c) => c === cells[0]))
+    return [h('td', { key: 'all', className: 'fc-sentence estimated', colSpan: cells.length }, `All: ${cells[0]}`)];
+  return cells.map((text, i) => h('td', { key: i, className: 'fc-sentence estimated' }, text));
 }
 
 function section(title: string, span: number): ReactElement {
   return h('tr', { className: 'fc-section' }, h('th', { scope: 'colgroup', colSpan: span }, title));
 }
 
-export function CandidatesTableView({ table, headingLevel = 'h3' }: { table: CandidatesTable; headingLevel?: 'h2' | 'h3' }): ReactElement {
+export function CandidatesTableView({ table }: { table: CandidatesTable }): ReactElement {
   const span = table.candidates.length + 2;
   return h(
     'div',
     { className: 'candidates-forecast', 'data-testid': 'candidates-forecast' },
-    h('p', { className: 'fc-machine' }, `Forecast for ${table.today}. This machine: ${table.machine}.`),
     h(
       'div',
       { className: 'table-scroll' },
       h(
         'table',
         { className: 'candidates-table' },
-        h('caption', null, 'Estimated on this machine, for your work: a model over your measurements, never measured on the candidates'),
+        // In the caption, not a paragraph above: a table kept whole on its page keeps what it is of with it.
+        h(
+          'caption',
+          null,
+          h('span', { className: 'fc-machine' }, `Forecast for ${table.today}. This machine: ${table.machine}.`),
+          h(
+            'span',
+            { className: 'fc-estimated' },
+            'Estimated for your work: a model over your measurements, never measured on the candidates.',
+          ),
+        ),
         h(
           'thead',
           null,
@@ -74,13 +98,7 @@ export function CandidatesTableView({ table, headingLevel = 'h3' }: { table: Can
           ),
           section('Your write volume and data', span),
           ...table.verdicts.map((v) =>
-            h(
-              'tr',
-              { key: v.what },
-              h('th', { scope: 'row' }, v.what),
-              h('td', null, '–'),
-              ...v.cells.map((text, i) => h('td', { key: i, className: 'fc-sentence estimated' }, text)),
-            ),
+            h('tr', { key: v.what }, h('th', { scope: 'row' }, v.what), h('td', null, '–'), ...sentenceCells(v.cells)),
           ),
         ),
       ),
@@ -93,8 +111,9 @@ export function CandidatesTableView({ table, headingLevel = 'h3' }: { table: Can
         h(
           'li',
           { key: i },
-          h(headingLevel, null, c.name),
-          h('p', { className: 'fc-origin' }, c.origin),
+          h('strong', null, c.name),
+          ': ',
+          h('span', { className: 'fc-origin' }, c.origin),
           table.reasons[i]!.length ? h('ul', null, ...table.reasons[i]!.map((r, j) => h('li', { key: j }, r))) : null,
         ),
       ),
