@@ -47,7 +47,8 @@ export function CandidatesTableView({ table }: { table: CandidatesTable }): Reac
     { className: 'candidates-forecast', 'data-testid': 'candidates-forecast' },
     h(
       'div',
-      { className: 'table-scroll' },
+      // Scrolls sideways inside its own box on a narrow window, reachable by keyboard (as common.tsx TableScroll).
+      { className: 'table-scroll', role: 'region', 'aria-label': 'Candidates side by side', tabIndex: 0 },
       h(
         'table',
         { className: 'candidates-table' },
