@@ -3,7 +3,7 @@
 // give the same forecast, so the page's table (report/candidates-model.ts, the report's too) is
 // the same cell for cell. A malformed call gets BAD_INPUT naming the field, as the CLI does.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -158,5 +158,58 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.match(notDisk.error.message, /^candidate run 2: /);
     const missing = await invoke(handlers, 'forecast.candidates', { candidates: [{ kind: 'run', id: 999 }] });
     assert.equal(missing.ok ? 'ok' : missing.error.code, 'NOT_FOUND');
+  });
+
+  it('an assessment keeps its candidates, forecasts them from its before run, and sets each beside the after run once measured', async () => {
+    const adb = join(dir, 'assess.sqlite');
+    const lib = openLibrary({ dbPath: adb });
+    const before = lib.saveRun(currentDiskRun());
+    const after = lib.saveRun({
+      ...currentDiskRun({ label: 'the new SSD' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 2.6 })),
+    });
+    lib.close();
+    const sata = join(dir, 'assess-sata.json');
+    writeFileSync(sata, JSON.stringify(EXAMPLE_CANDIDATE));
+    const bad = join(dir, 'assess-bad.json');
+    writeFileSync(bad, JSON.stringify({ ...EXAMPLE_CANDIDATE, enduranceTBW: -1 }));
+    const cli = (...args: string[]) => runCli([...args, '--db', adb]);
+    assert.equal((await cli('assess', 'start', 'laptop', '--before', String(before))).code, 0);
+
+    const refused = await cli('assess', 'set', '1', '--candidate', bad);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /enduranceTBW: must be above 0/);
+    const set = await cli('assess', 'set', '1', '--candidate', sata, '--json');
+    assert.equal(set.code, 0, set.stderr);
+    assert.deepEqual((JSON.parse(set.stdout) as { candidates: unknown[] }).candidates, [
+      { kind: 'spec', source: sata, spec: EXAMPLE_CANDIDATE },
+    ]);
+
+    const waiting = await cli('assess', 'show', '1');
+    assert.equal(waiting.code, 0, waiting.stderr);
+    assert.match(waiting.stdout, /Candidates \(estimated from the before run/);
+    assert.match(waiting.stdout, /the bus \(SATA 3\.0 Gb\/s, 300 MB\/s\) is the limit: sequential read 560 → 279 MB\/s/);
+    assert.match(waiting.stdout, /Once the after run is measured/);
+
+    assert.equal((await cli('assess', 'set', '1', '--after', String(after))).code, 0);
+    const judged = await cli('assess', 'show', '1');
+    assert.match(judged.stdout, /sequential read: forecast ×2\.79, measured ×2\.60/);
+    const json = JSON.parse((await cli('assess', 'show', '1', '--json')).stdout) as {
+      candidatesForecast: {
+        forecast: Forecast;
+        judged: Array<{ figures: Array<{ key: string; forecastGain: number; measuredGain: number }> }>;
+      };
+    };
+    // Both kept: the forecast made from the before run, and the measured gain beside it.
+    assert.equal(json.candidatesForecast.forecast.current.runId, before);
+    const seq = json.candidatesForecast.judged[0]!.figures.find((f) => f.key === 'seqRead')!;
+    assert.ok(Math.abs(seq.measuredGain - 2.6) < 1e-9 && Math.abs(seq.forecastGain - 2.79) < 1e-9);
+    // The report's Candidates section, from the same forecast.
+    const out = join(dir, 'assess.html');
+    const report = await cli('assess', 'report', '1', '--html', '--out', out);
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(readFileSync(out, 'utf8'), /data-testid="report-candidates"/);
+    assert.equal((await cli('assess', 'set', '1', '--candidate', 'none')).code, 0);
+    assert.doesNotMatch((await cli('assess', 'show', '1')).stdout, /Candidates \(/);
   });
 });

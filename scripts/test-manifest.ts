@@ -64,6 +64,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/sweep-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/verdicts-everywhere.test.ts': [],
   'e2e/candidates-everywhere.test.ts': [],
+  'electron/shared/analysis/candidate-judged.test.ts': [],
   'electron/cli/args.test.ts': [],
   'electron/cli/blocking-sensor.test.ts': ['root', 'mount', 'disk'],
   'electron/cli/commands/import-export.test.ts': ['disk'],

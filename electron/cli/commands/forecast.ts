@@ -41,7 +41,7 @@ Exit codes: 0 ok; 2 bad usage or a spec sheet refused (each problem names its fi
  * Reads one spec sheet and checks it (the one validator, forecast-service.ts); a problem is a
  * UsageError naming the file and each field.
  */
-async function specInput(path: string): Promise<CandidateInput> {
+export async function specInput(path: string): Promise<CandidateInput & { kind: 'spec' }> {
   let text: string;
   try {
     text = (await readRegularFile(path, { maxBytes: MAX_SPEC_BYTES })).toString('utf8');
@@ -59,7 +59,7 @@ async function specInput(path: string): Promise<CandidateInput> {
 }
 
 /** A ForecastError as the CLI says it: the caller's mistake is bad usage (exit 2), the rest exit 1. */
-function asCliError<T>(call: () => T): T {
+export function asCliError<T>(call: () => T): T {
   try {
     return call();
   } catch (error) {

@@ -13,6 +13,8 @@ import { testsOfKind } from '../../shared/model/catalog.ts';
 import { WORKING_SET_TEST } from '../../shared/analysis/working-set.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
 import type { Library } from '../store/library.ts';
+import type { Assessment } from '../../shared/model/assessment.ts';
+import { forecastBesideMeasured, type JudgedCandidate } from '../../shared/analysis/candidate-judged.ts';
 import { lowestCeiling } from '../system/ceiling.ts';
 
 export { MAX_CANDIDATES };
@@ -165,4 +167,22 @@ export function forecastFromLibrary(
   const workingSet = newestRuns(library, { test: WORKING_SET_TEST }, 1)[0] ?? null;
   const forecast = forecastCandidates({ current, candidates, limits, workloads, writeSamples: library.writeSamples(), workingSet });
   return { forecast, notes };
+}
+
+/**
+ * An assessment's candidates forecast from its before run (the disk it replaces), and once its
+ * after run is measured, each forecast set beside that measurement; null: no candidates or no
+ * before run yet. The same forecast `assess show`, `assess report` and the app's report give.
+ */
+export function assessmentForecast(
+  library: ForecastLibrary,
+  assessment: Assessment,
+  cpu: { model: string | null; cpus: number },
+): { forecast: Forecast; notes: string[]; judged: JudgedCandidate[] | null } | null {
+  const stored = assessment.candidates ?? [];
+  if (stored.length === 0 || assessment.before === null) return null;
+  const { forecast, notes } = forecastFromLibrary(library, { candidates: stored, current: assessment.before }, cpu);
+  const [before, after] = assessment.after === null ? [null, null] : library.getRuns([assessment.before, assessment.after]);
+  const judged = before && after ? forecastBesideMeasured(forecast, before, after) : null;
+  return { forecast, notes, judged };
 }

@@ -18,7 +18,7 @@ import { assessmentRunIds, type Assessment, type AssessmentField } from '../../s
 import { assessmentReportIds } from '../report/assessment-runs.ts';
 import type { RenderOptions } from '../../shared/report/print.ts';
 import { usableAssessment } from '../../shared/model/assessment-usable.ts';
-import { ForecastError, forecastFromLibrary, type CandidateInput } from './forecast-service.ts';
+import { assessmentForecast, ForecastError, forecastFromLibrary, type CandidateInput } from './forecast-service.ts';
 import { thisCpu } from '../crypto/cipher-ceilings.ts';
 import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
 
@@ -172,7 +172,10 @@ export function createHandlers(backend: Backend): Handlers {
         );
       // The same runs as `diskdelta assess report`: the assessment's, then a reference after run's published partner.
       const records = await Promise.all(assessmentReportIds(library, assessment).map((runId) => getOrFail(library, runId)));
-      const file = await renderFile(backend, records, { format, paper, unit, assessment });
+      // The candidates it weighs (assess set --candidate): the Candidates section, forecast from its before run.
+      const cpu = await thisCpu();
+      const forecast = (await forecastCall(async () => assessmentForecast(library, assessment, cpu)))?.forecast ?? null;
+      const file = await renderFile(backend, records, { format, paper, unit, assessment, forecast });
       // The runs' ids make the report's name elsewhere; an assessment's is named after it.
       return { ...file, fileName: file.fileName.replace(/^diskdelta-report-[^.]*/, `diskdelta-assessment-${id}`) };
     },
