@@ -4,11 +4,12 @@ import { FIGURE_KEYS, FIGURES } from '../shared/analysis/candidate.ts';
 import type { Forecast } from '../shared/analysis/candidate-forecast.ts';
 import { ROUGH_RANGE } from '../shared/analysis/workload-forecast.ts';
 import { table } from './system-format.ts';
-import { formatCount, formatRatio, significantDigits } from '../shared/analysis/units.ts';
+import { formatRatio } from '../shared/analysis/units.ts';
+import { forecastMb, forecastSeconds } from '../shared/report/candidates-model.ts';
 
-// Whole MB/s from 100 up (the bus's 279), three figures below (an HDD's 4K read of 0.400).
-const mb = (bps: number | null) => (bps === null ? '–' : bps >= 100e6 ? formatCount(bps / 1e6) : significantDigits(bps / 1e6, 3));
-const sec = (s: number) => (s >= 10 ? s.toFixed(1) : s >= 0.1 ? s.toFixed(2) : s.toPrecision(2));
+// The same figures as the app's and the report's table (report/candidates-model.ts).
+const mb = forecastMb;
+const sec = forecastSeconds;
 
 export function formatForecastText(f: Forecast): string {
   const out: string[] = [];

@@ -20,6 +20,8 @@ const LAZY_PAGES = {
   live: lazyPage(() => import('./pages/live-run.tsx').then((m) => m.LiveRunPage)),
   compare: lazyPage(() => import('./pages/compare.tsx').then((m) => m.ComparePage)),
   fleet: lazyPage(() => import('./pages/fleet.tsx').then((m) => m.FleetPage)),
+  // The spec sheet's schema (zod) and the candidates' table.
+  candidates: lazyPage(() => import('./pages/candidates.tsx').then((m) => m.CandidatesPage)),
   // The report view brings react-dom/server's sibling code paths and the report model.
   report: lazyPage(() => import('./pages/report.tsx').then((m) => m.ReportPage)),
 } satisfies Partial<Record<PageId, LazyPage>>;
@@ -30,6 +32,7 @@ const PAGE_COMPONENTS: Record<PageId, ComponentType> = {
   live: LAZY_PAGES.live.Page,
   library: LibraryPage,
   'working-set': WorkingSetPage,
+  candidates: LAZY_PAGES.candidates.Page,
   compare: LAZY_PAGES.compare.Page,
   fleet: LAZY_PAGES.fleet.Page,
   report: LAZY_PAGES.report.Page,

@@ -22,9 +22,16 @@ import { assessmentVerdicts, verdictLines, type AssessmentVerdicts } from '../..
 import { LibraryError, type Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
+import { asCliError, specInput } from './forecast.ts';
+import { assessmentForecast } from '../../node/api/forecast-service.ts';
+import { candidateSpecSchema, MAX_CANDIDATES } from '../../shared/model/candidate.ts';
+import type { StoredCandidate } from '../../shared/model/assessment.ts';
+import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
+import { candidatesTable } from '../../shared/report/candidates-model.ts';
 
 const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
        diskdelta assess set A [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
+       diskdelta assess set A --candidate FILE|RUN [--candidate …]   (--candidate none: no candidates)
        diskdelta assess show A [--json]
        diskdelta assess list [--json]
        diskdelta assess delete A
@@ -38,6 +45,10 @@ an SSD (a working-set scan), 6. the report. It is kept in the library, so step 2
   --before ID, --after ID, --encrypted ID   a run of the library for that step ('none' empties it)
   --discard OFF,ON                          discard-cost's runs without and with discard
   --working-set ID                          a working-set scan (diskdelta working-set DIR)
+  --candidate FILE|RUN                      a drive you consider buying: a spec sheet (diskdelta forecast
+                                            --example prints one; kept whole with the assessment) or a disk
+                                            run; 1 to 4, replacing those kept. Forecast from the before run,
+                                            and once the after run is measured, set beside it
 A step whose run was deleted from the library is empty again, and \`assess show\` says which run went.
 \`assess delete\` removes an assessment (its runs stay in the library); \`assess list\` marks one the
 library can no longer read (a file changed outside DiskDelta) and says what is wrong with it.
@@ -136,6 +147,44 @@ export function assessmentText(
   ].join('\n');
 }
 
+/** `--candidate` values as the assessment keeps them: spec sheets read whole, run ids; 'none' alone: no candidates. */
+async function storedCandidates(given: string[]): Promise<StoredCandidate[]> {
+  if (given.length === 1 && given[0]!.trim().toLowerCase() === 'none') return [];
+  if (given.length > MAX_CANDIDATES) throw new UsageError(`at most ${MAX_CANDIDATES} candidates (${given.length} given)`);
+  const out: StoredCandidate[] = [];
+  for (const arg of given) {
+    if (/^#?\d+$/.test(arg) && !(await isFile(arg))) out.push({ kind: 'run', id: parseRunId(arg) });
+    else {
+      const s = await specInput(arg);
+      out.push({ kind: 'spec', source: s.source, spec: candidateSpecSchema.parse(s.spec) });
+    }
+  }
+  return out;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  const { stat } = await import('node:fs/promises');
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The candidates' forecast in a few lines, and once bought and measured, each beside the measurement. */
+function candidatesText(f: NonNullable<ReturnType<typeof assessmentForecast>>): string {
+  const lines = ['Candidates (estimated from the before run; diskdelta forecast shows the whole forecast):'];
+  const table = candidatesTable(f.forecast);
+  table.candidates.forEach((c, i) => {
+    lines.push(`  ${i + 1}. ${c.name}: ${c.origin}`);
+    for (const r of table.reasons[i]!) lines.push(`     - ${r}`);
+    const judged = f.judged?.[i];
+    if (judged) for (const j of judged.figures) lines.push(`     ${j.line}`);
+  });
+  if (!f.judged) lines.push('  Once the after run is measured, each forecast is set beside it here.');
+  for (const n of f.notes) lines.push(`  note: ${n}`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** The verdicts as JSON: the data without the runs' whole records (their ids instead). */
 function verdictsJson(v: AssessmentVerdicts) {
   const { roles, ...rest } = v;
@@ -150,6 +199,7 @@ export const assessCommand: CliCommand = {
       rest,
       {
         ...STEP_FLAGS,
+        candidate: { type: 'string', multiple: true },
         json: { type: 'boolean' },
         out: { type: 'string' },
         html: { type: 'boolean' },
@@ -177,12 +227,26 @@ export const assessCommand: CliCommand = {
           `assessment ${id} has no ${a.before === null ? 'before' : 'after'} run yet: diskdelta assess show ${id} says what to do`,
         );
       let ids: number[] = [];
-      await withLibrary('assess', values.db, (library) => ((ids = assessmentReportIds(library, a)), 0), { readOnly: true });
-      return writeReport(ids, values, { assessment: a, name: `diskdelta-assessment-${id}` });
+      let forecast: Forecast | null = null;
+      const cpu = await thisCpu();
+      await withLibrary(
+        'assess',
+        values.db,
+        (library) => {
+          ids = assessmentReportIds(library, a);
+          // The candidates' section: the forecast `assess show` gives, from the before run.
+          forecast = asCliError(() => assessmentForecast(library, a, cpu))?.forecast ?? null;
+          return 0;
+        },
+        { readOnly: true },
+      );
+      return writeReport(ids, values, { assessment: a, name: `diskdelta-assessment-${id}`, forecast });
     }
     // Step 3 says whether this kernel can measure encryption, as New run does (read once, before the library opens).
     const machine = verb === 'list' ? {} : { encryptionUnavailable: await deviceMapperMissing() };
     const cpu = verb === 'show' ? await thisCpu() : null;
+    // Spec sheets are read and checked before the library opens: a refused one changes nothing.
+    const candidates = values.candidate && verb === 'set' ? await storedCandidates(values.candidate) : null;
     return withLibrary('assess', values.db, (library) => {
       if (verb === 'start') {
         const label = positionals.join(' ').trim();
@@ -194,10 +258,11 @@ export const assessCommand: CliCommand = {
       if (verb === 'set') {
         const id = parseAssessmentId(positionals[0]);
         const steps = stepsFromFlags(values);
-        if (Object.keys(steps).length === 0)
-          throw new UsageError('set which step? --before, --after, --encrypted, --discard or --working-set');
+        if (Object.keys(steps).length === 0 && candidates === null)
+          throw new UsageError('set which step? --before, --after, --encrypted, --discard, --working-set or --candidate');
         requireAssessment(library, id);
-        setSteps(() => library.updateAssessment(id, steps));
+        if (Object.keys(steps).length > 0) setSteps(() => library.updateAssessment(id, steps));
+        if (candidates !== null) setSteps(() => library.setAssessmentCandidates(id, candidates));
         const a = requireAssessment(library, id);
         writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine, checkedAssessment(library, a)));
         return 0;
@@ -211,10 +276,11 @@ export const assessCommand: CliCommand = {
         // report's, are made of the used runs only, so an unreadable run never breaks them.
         const records = assessmentReportRuns(library, check.assessment);
         const verdicts = assessmentVerdicts(check.assessment, records, library.latestCipherCeilings(cpu ?? undefined));
+        const forecast = asCliError(() => assessmentForecast(library, check.assessment, cpu!));
         writeOut(
           values.json
-            ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, problems: check.problems, verdicts: verdictsJson(verdicts) }, null, 2)}\n`
-            : assessmentText(a, machine, check, verdicts),
+            ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, problems: check.problems, verdicts: verdictsJson(verdicts), candidatesForecast: forecast }, null, 2)}\n`
+            : assessmentText(a, machine, check, verdicts) + (forecast ? candidatesText(forecast) : ''),
         );
         return 0;
       }

@@ -3,23 +3,15 @@
 // forecast for the user's own workloads, write volume and working set
 // (shared/analysis/candidate-forecast.ts), side by side with the disk in use today.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { CliFailure, DB_HELP, parseRunId, requireRuns, withLibrary } from '../library-cli.ts';
-import { candidateProblems, EXAMPLE_CANDIDATE, parseCandidateSpec } from '../../shared/model/candidate.ts';
-import { candidateFromRun, candidateFromSpec, type Candidate, type MachineLimits } from '../../shared/analysis/candidate.ts';
-import { forecastCandidates } from '../../shared/analysis/candidate-forecast.ts';
-import { cipherRates } from '../../shared/analysis/encryption.ts';
-import { runEncrypted, runKind } from '../../shared/model/run-kind.ts';
-import { testsOfKind } from '../../shared/model/catalog.ts';
-import { WORKING_SET_TEST } from '../../shared/analysis/working-set.ts';
-import type { RunRecord } from '../../shared/model/results.ts';
-import type { Library } from '../../node/store/library.ts';
-import { lowestCeiling } from '../../node/system/ceiling.ts';
+import { CliFailure, DB_HELP, parseRunId, withLibrary } from '../library-cli.ts';
+import { candidateProblems, EXAMPLE_CANDIDATE } from '../../shared/model/candidate.ts';
+import { ForecastError, forecastFromLibrary, MAX_CANDIDATES, specCandidate, type CandidateInput } from '../../node/api/forecast-service.ts';
 import { readRegularFile } from '../../node/files/read-bounded.ts';
 import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
 import { formatForecastText } from '../forecast-text.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
-export const MAX_CANDIDATES = 4;
+export { MAX_CANDIDATES };
 /** A spec sheet is a few hundred bytes: anything past this is not one. */
 const MAX_SPEC_BYTES = 64 * 1024;
 
@@ -45,8 +37,11 @@ ${DB_HELP}
 Exit codes: 0 ok; 2 bad usage or a spec sheet refused (each problem names its field); 1 other.
 `;
 
-/** Reads and checks one spec sheet; a problem is a UsageError naming the file and each field. */
-async function specCandidate(path: string): Promise<Candidate> {
+/**
+ * Reads one spec sheet and checks it (the one validator, forecast-service.ts); a problem is a
+ * UsageError naming the file and each field.
+ */
+export async function specInput(path: string): Promise<CandidateInput & { kind: 'spec' }> {
   let text: string;
   try {
     text = (await readRegularFile(path, { maxBytes: MAX_SPEC_BYTES })).toString('utf8');
@@ -59,10 +54,21 @@ async function specCandidate(path: string): Promise<Candidate> {
   } catch (error) {
     throw new UsageError(`${path} is not JSON (${(error as Error).message}): diskdelta forecast --example prints a spec sheet to fill in`);
   }
-  const parsed = parseCandidateSpec(json);
-  if (!parsed.ok)
-    throw new UsageError(`the spec sheet ${path} is refused; fix each field and try again:\n  ${parsed.problems.join('\n  ')}`);
-  return candidateFromSpec(parsed.spec, path);
+  asCliError(() => specCandidate(json, path));
+  return { kind: 'spec', spec: json, source: path };
+}
+
+/** A ForecastError as the CLI says it: the caller's mistake is bad usage (exit 2), the rest exit 1. */
+export function asCliError<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof ForecastError) {
+      const message = error.about ? `--${error.about.as} ${error.about.id}: ${error.message}` : error.message;
+      throw error.kind === 'input' ? new UsageError(message) : new CliFailure(message);
+    }
+    throw error;
+  }
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -71,37 +77,6 @@ async function isFile(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/**
- * The newest `limit` runs the filter selects, newest first: the library answers the filter (its
- * kind column says what each run is) and only those runs are read.
- */
-function newestRuns(library: Library, filter: Parameters<Library['listRuns']>[0], limit: number): RunRecord[] {
-  const ids = library
-    .listRuns({ ...filter, limit })
-    .map((s) => s.id)
-    .reverse();
-  return library.getRuns(ids).filter((r): r is RunRecord => r !== null);
-}
-
-/** Two runs on the same disk: the same kernel name and model, and serial where both know one. */
-function sameDisk(a: RunRecord, b: RunRecord): boolean {
-  const x = a.target.device;
-  const y = b.target.device;
-  if (!x || !y) return false;
-  if (x.serial && y.serial) return x.serial === y.serial;
-  return x.name === y.name && x.model === y.model;
-}
-
-/** The newest measured run of each workload on the current disk, each run once (one run may hold several workloads). */
-function newestWorkloads(library: Library, current: RunRecord): RunRecord[] {
-  const found = new Map<number, RunRecord>();
-  for (const t of testsOfKind('workload')) {
-    const run = newestRuns(library, { source: 'measured', test: t.id, kind: 'workload' }, 50).find((r) => sameDisk(r, current));
-    if (run?.id !== undefined) found.set(run.id, run);
-  }
-  return [...found.values()];
 }
 
 export const forecastCommand: CliCommand = {
@@ -131,10 +106,10 @@ export const forecastCommand: CliCommand = {
     if (given.length > MAX_CANDIDATES) throw new UsageError(`at most ${MAX_CANDIDATES} candidates side by side (${given.length} given)`);
     if (values.encrypt && values.plain) throw new UsageError('--encrypt and --plain contradict each other: give one');
     // Spec sheets are checked before the library is opened: a refused sheet loses nothing.
-    const slots: Array<Candidate | number> = [];
+    const candidates: CandidateInput[] = [];
     for (const arg of given) {
-      if (await isFile(arg)) slots.push(await specCandidate(arg));
-      else if (/^#?\d+$/.test(arg)) slots.push(parseRunId(arg));
+      if (await isFile(arg)) candidates.push(await specInput(arg));
+      else if (/^#?\d+$/.test(arg)) candidates.push({ kind: 'run', id: parseRunId(arg) });
       else
         throw new UsageError(
           `--candidate '${arg}' is neither a file nor a run id: give a spec sheet's path or a run id from diskdelta list`,
@@ -145,48 +120,19 @@ export const forecastCommand: CliCommand = {
       'forecast',
       values.db,
       (library) => {
-        const candidates = slots.map((slot) => {
-          if (typeof slot !== 'number') return slot;
-          const c = candidateFromRun(requireRuns(library, [slot])[0]!);
-          if ('refused' in c) throw new UsageError(`--candidate ${slot}: ${c.refused}`);
-          return c;
-        });
-        const current = values.current
-          ? requireRuns(library, [parseRunId(values.current)])[0]!
-          : newestRuns(library, { source: 'measured', kind: 'disk' }, 1)[0];
-        if (!current)
-          throw new CliFailure(
-            'no measured disk run in the library to forecast from: measure the disk in use today first (diskdelta run --target ~/)',
-          );
-        if (runKind(current) !== 'disk')
-          throw new UsageError(`--current ${current.id}: "${current.label}" is not a disk measured by the rate tests`);
-        const workloads = values.workload
-          ? requireRuns(library, values.workload.map(parseRunId)).map((r) => {
-              if (runKind(r) !== 'workload') throw new UsageError(`--workload ${r.id}: "${r.label}" is not a workload run`);
-              return r;
-            })
-          : newestWorkloads(library, current);
-        const encrypt = values.encrypt === true || (values.plain !== true && runEncrypted(current) === true);
-        const ceilings = encrypt ? library.latestCipherCeilings(cpu) : null;
-        const rates = ceilings ? cipherRates(ceilings) : null;
-        if (encrypt && !rates) {
-          const why = 'no cipher ceilings of this CPU in the library (aes-xts-plain64, 512-bit): run diskdelta ciphers first';
-          if (values.encrypt) throw new CliFailure(`cannot forecast encrypted: ${why}`);
-          writeErr(`note: the current disk is encrypted, but ${why}; forecasting without dm-crypt's ceiling\n`);
-        }
-        const ceiling = lowestCeiling(current.target.device, current.target.stack);
-        const limits: MachineLimits = {
-          link: ceiling
-            ? {
-                ceilingBytesPerSec: ceiling.bytesPerSec,
-                description: `${current.target.device?.linkDescription ?? ceiling.where}, ${Math.round(ceiling.bytesPerSec / 1e6)} MB/s`,
-                transport: current.target.device?.transport ?? null,
-              }
-            : null,
-          cipher: rates,
-        };
-        const workingSet = newestRuns(library, { test: WORKING_SET_TEST }, 1)[0] ?? null;
-        const forecast = forecastCandidates({ current, candidates, limits, workloads, writeSamples: library.writeSamples(), workingSet });
+        const { forecast, notes } = asCliError(() =>
+          forecastFromLibrary(
+            library,
+            {
+              candidates,
+              current: values.current ? parseRunId(values.current) : undefined,
+              workloads: values.workload?.map(parseRunId),
+              encrypt: values.encrypt ? true : values.plain ? false : undefined,
+            },
+            cpu,
+          ),
+        );
+        for (const note of notes) writeErr(`note: ${note}\n`);
         writeOut(values.json ? `${JSON.stringify(forecast, null, 2)}\n` : formatForecastText(forecast));
         return 0;
       },

@@ -14,6 +14,7 @@ import { openUserOutput, UserFileError, type UserOutput } from '../../node/files
 import { renderReportHtmlLazily } from '../../shared/report/report-html-lazy.ts';
 import { counted } from '../../shared/model/display.ts';
 import { writeErr } from '../terminal.ts';
+import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
 import type { Assessment } from '../../shared/model/assessment.ts';
 import { sayFailure } from '../failure-out.ts';
 import { writeVolumeLines } from '../../shared/analysis/write-volume.ts';
@@ -96,7 +97,7 @@ export interface ReportFlags {
 export async function writeReport(
   ids: number[],
   values: ReportFlags,
-  extra: { assessment?: Assessment; name?: string } = {},
+  extra: { assessment?: Assessment; name?: string; forecast?: Forecast | null } = {},
 ): Promise<number> {
   const paper = parsePaper(values.paper);
   const unit = parseUnitFlag(values.unit);
@@ -138,6 +139,7 @@ export async function writeReport(
             ceilings: library.latestCipherCeilings(await thisCpu()),
             writeVolume: writeVolumeLines(library.writeSamples(), new Date()),
             ...(extra.assessment ? { assessment: extra.assessment } : {}),
+            forecast: extra.forecast ?? null,
           },
           { html: renderReportHtmlLazily, printer },
         );

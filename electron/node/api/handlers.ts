@@ -18,6 +18,9 @@ import { assessmentRunIds, type Assessment, type AssessmentField } from '../../s
 import { assessmentReportIds } from '../report/assessment-runs.ts';
 import type { RenderOptions } from '../../shared/report/print.ts';
 import { usableAssessment } from '../../shared/model/assessment-usable.ts';
+import { assessmentForecast, ForecastError, forecastFromLibrary, type CandidateInput } from './forecast-service.ts';
+import { thisCpu } from '../crypto/cipher-ceilings.ts';
+import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -37,6 +40,8 @@ export type LibraryPort = Pick<
   | 'getAssessment'
   | 'listAssessments'
   | 'updateAssessment'
+  | 'writeSamples'
+  | 'latestCipherCeilings'
 >;
 
 export interface FormatsPort {
@@ -133,12 +138,11 @@ export function createHandlers(backend: Backend): Handlers {
     'references.list': async () => need(backend, 'formats').references(),
     'crypto.ciphers': async ({ measure }) => ({ ceilings: await need(backend, 'crypto').ciphers(measure === true) }),
     'compare.load': async ({ runs }) => ({ runs: await loadRefs(backend, runs) }),
-    'report.render': async ({ runs, format, paper, unit }) =>
-      renderFile(
-        backend,
-        (await loadRefs(backend, runs)).map((l) => l.record),
-        { format, paper, unit },
-      ),
+    'report.render': async ({ runs, format, paper, unit, candidates }) => {
+      const records = (await loadRefs(backend, runs)).map((l) => l.record);
+      const forecast = candidates ? (await appForecast(backend, candidates)).forecast : null;
+      return renderFile(backend, records, { format, paper, unit, forecast });
+    },
 
     'assessments.list': async () => need(backend, 'library').listAssessments().slice(0, MAX_LIST_PAGE),
     'assessments.get': async ({ id }) => getAssessmentOrFail(need(backend, 'library'), id),
@@ -168,10 +172,14 @@ export function createHandlers(backend: Backend): Handlers {
         );
       // The same runs as `diskdelta assess report`: the assessment's, then a reference after run's published partner.
       const records = await Promise.all(assessmentReportIds(library, assessment).map((runId) => getOrFail(library, runId)));
-      const file = await renderFile(backend, records, { format, paper, unit, assessment });
+      // The candidates it weighs (assess set --candidate): the Candidates section, forecast from its before run.
+      const cpu = await thisCpu();
+      const forecast = (await forecastCall(async () => assessmentForecast(library, assessment, cpu)))?.forecast ?? null;
+      const file = await renderFile(backend, records, { format, paper, unit, assessment, forecast });
       // The runs' ids make the report's name elsewhere; an assessment's is named after it.
       return { ...file, fileName: file.fileName.replace(/^diskdelta-report-[^.]*/, `diskdelta-assessment-${id}`) };
     },
+    'forecast.candidates': async ({ candidates, current, encrypt }) => appForecast(backend, candidates, { current, encrypt }),
     'fleet.compare': async ({ runIds }) => fleetOf(backend, runIds),
     'fleet.report': async ({ runIds, format, paper, unit }) => {
       const { fleet } = fleetOf(backend, runIds);
@@ -206,7 +214,7 @@ function fleetOf(backend: Backend, runIds: number[] | undefined): ProcedureOutpu
 async function renderFile(
   backend: Backend,
   records: RunRecord[],
-  options: Pick<RenderOptions, 'format' | 'paper' | 'unit' | 'assessment'>,
+  options: Pick<RenderOptions, 'format' | 'paper' | 'unit' | 'assessment' | 'forecast'>,
 ): Promise<ProcedureOutput<'report.render'>> {
   const html = need(backend, 'reportHtml');
   const printer = options.format === 'pdf' ? need(backend, 'printer') : null;
@@ -220,6 +228,29 @@ async function renderFile(
     if (error instanceof ReportInputError) throw new ApiFailure('BAD_INPUT', error.message);
     if (error instanceof ReportPrintError) throw new ApiFailure('FAILED', error.message);
     throw error;
+  }
+}
+
+/** The forecast of candidates the app sends (spec sheets' fields, or runs), as forecast.candidates and the reports compute it. */
+async function appForecast(
+  backend: Backend,
+  candidates: ReadonlyArray<{ kind: 'spec'; spec: unknown } | { kind: 'run'; id: number }>,
+  options: { current?: number | undefined; encrypt?: boolean | undefined } = {},
+): Promise<{ forecast: Forecast; notes: string[] }> {
+  const given = candidates.map((c, i): CandidateInput =>
+    c.kind === 'spec' ? { kind: 'spec', spec: c.spec, source: `entered in the app (candidate ${i + 1})` } : c,
+  );
+  return forecastCall(async () => forecastFromLibrary(need(backend, 'library'), { candidates: given, ...options }, await thisCpu()));
+}
+
+/** The forecast's refusals as the app's codes: a refused spec sheet or run is BAD_INPUT, each field named. */
+async function forecastCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ForecastError)) throw error;
+    const message = error.about ? `${error.about.as} run ${error.about.id}: ${error.message}` : error.message;
+    throw new ApiFailure(error.kind === 'input' ? 'BAD_INPUT' : error.kind === 'missing' ? 'NOT_FOUND' : 'FAILED', message);
   }
 }
 

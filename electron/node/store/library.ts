@@ -31,6 +31,7 @@ import {
   type AssessmentField,
   type AssessmentListItem,
 } from '../../shared/model/assessment.ts';
+import type { StoredCandidate } from '../../shared/model/assessment.ts';
 import {
   assessmentSchema,
   cipherCeilingsSchema,
@@ -186,6 +187,8 @@ export interface Library {
   deleteAssessment(id: number): boolean;
   /** Sets the steps given (a run id, or null to empty one); false: no such assessment. Every run id must exist. */
   updateAssessment(id: number, steps: Partial<Record<AssessmentField, number | null>>): boolean;
+  /** Replaces the candidate drives the assessment weighs (spec sheets checked, run ids that exist); false: no such assessment. */
+  setAssessmentCandidates(id: number, candidates: StoredCandidate[]): boolean;
   /** Runs fn inside one write transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] for a healthy file. */
@@ -1037,6 +1040,26 @@ class SqliteLibrary implements Library {
     return this.transaction(() => this.#stmt('DELETE FROM assessments WHERE id = ?').run(id).changes > 0);
   }
 
+  setAssessmentCandidates(id: number, candidates: StoredCandidate[]): boolean {
+    const parsed = assessmentSchema.shape.candidates.safeParse(candidates);
+    if (!parsed.success)
+      throw new LibraryError(
+        'invalid',
+        `candidates refused: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
+    return this.transaction(() => {
+      for (const c of candidates)
+        if (c.kind === 'run' && this.getRuns([c.id])[0] === null) throw new LibraryError('invalid', `no run ${c.id} in the library`);
+      return (
+        this.#stmt('UPDATE assessments SET candidates = ?, updated_at = ? WHERE id = ?').run(
+          JSON.stringify(candidates),
+          new Date().toISOString(),
+          id,
+        ).changes > 0
+      );
+    });
+  }
+
   updateAssessment(id: number, steps: Partial<Record<AssessmentField, number | null>>): boolean {
     return this.transaction(() => {
       const current = this.getAssessment(id);
@@ -1145,6 +1168,7 @@ function assessmentOf(row: Row): AssessmentListItem {
         workingSet: row.working_set_run,
         emptied: storedJson('emptied', row.emptied, assessmentSchema.shape.emptied),
         notes: row.notes,
+        candidates: storedJson('candidates', row.candidates, assessmentSchema.shape.candidates),
       } satisfies Record<keyof Assessment, unknown>,
       assessmentSchema,
     ),

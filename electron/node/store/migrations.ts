@@ -347,6 +347,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN drive TEXT CHECK (drive IS NULL OR json_valid(drive));
     `,
   },
+  {
+    version: 20,
+    why: 'the candidate drives an assessment weighs before buying (spec sheets kept whole, or runs), so once the new disk is measured the forecast is set beside it',
+    sql: `
+      ALTER TABLE assessments ADD COLUMN candidates TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(candidates));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -58,7 +58,7 @@ export interface Forecast {
   limits: { link: MachineLimits['link']; encrypted: boolean; cipher: string | null };
   candidates: CandidateForecast[];
   /** The model's accuracy measured in the lab, and what it does not cover (said in accuracyText). */
-  accuracy: typeof LAB_ACCURACY;
+  accuracy: LabAccuracy;
   accuracyText: string;
 }
 
@@ -86,12 +86,19 @@ export interface ForecastInputs {
  * 0.821 (load ~50: outside ±15 %, the CPU's share grows), 1.036 and 1.032 (the two CI runs of
  * 2026-12-05, one test file at a time). Re-measure: `npm test -- --only e2e/forecast-lab`.
  */
-export const LAB_ACCURACY = {
+export interface LabAccuracy {
+  measuredAt: string;
+  checked: string;
+  forecastOverMeasured: number[];
+  notChecked: string;
+}
+
+export const LAB_ACCURACY: Readonly<LabAccuracy> = {
   measuredAt: '2026-12-05',
   checked: 'programs starting (app-start), 40 MB/s + 150 IOPS → 120 MB/s + 1,000 IOPS',
   forecastOverMeasured: [0.893, 0.869, 0.821, 1.036, 1.032],
   notChecked: 'write and delete phases (the throttle does not slow buffered writeback)',
-} as const;
+};
 
 const ratios = LAB_ACCURACY.forecastOverMeasured;
 export const ACCURACY_TEXT = `model accuracy, measured in the lab (${LAB_ACCURACY.measuredAt}): forecast ÷ measured ${Math.min(...ratios)} to ${Math.max(...ratios)} over ${ratios.length} runs for ${LAB_ACCURACY.checked}; not measured for ${LAB_ACCURACY.notChecked}`;

@@ -27,6 +27,7 @@ export const PROCEDURE_NAMES = [
   'assessments.start',
   'assessments.set',
   'assessments.report',
+  'forecast.candidates',
 ] as const;
 export type ProcedureName = (typeof PROCEDURE_NAMES)[number];
 

@@ -4,11 +4,21 @@
 // listed as such, never used (#38).
 import { z } from 'zod';
 import { ASSESSMENT_FIELDS } from './assessment-fields.ts';
+import { candidateSpecSchema, MAX_CANDIDATES } from './candidate.ts';
 
 const libraryId = z.number().int().positive();
 
 /** The run a step held before it was deleted: its id, its label, when it was deleted (ISO). */
 export const emptiedStepSchema = z.object({ run: libraryId, label: z.string(), at: z.string() });
+
+/**
+ * A candidate drive the assessment weighs before buying (issue #42): a spec sheet's contents
+ * (kept whole: the file may be gone by the time the new disk is measured) or a disk run.
+ */
+export const storedCandidateSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('spec'), source: z.string().max(1000), spec: candidateSpecSchema }),
+  z.object({ kind: z.literal('run'), id: libraryId }),
+]);
 
 /**
  * An upgrade assessment: run ids per step, and what deletions emptied. The fields: before (the
@@ -29,6 +39,8 @@ export const assessmentSchema = z.object({
   >),
   emptied: z.partialRecord(z.enum(ASSESSMENT_FIELDS), emptiedStepSchema),
   notes: z.string(),
+  /** Candidate drives (migration 20); absent in an assessment read before it. */
+  candidates: z.array(storedCandidateSchema).max(MAX_CANDIDATES).optional(),
 });
 
 /** A stored assessment that no longer fits: listed with its id (any integer: the row's own), its name and what is wrong. */

@@ -3,10 +3,12 @@
 // with the new disk in. It holds run ids only; the runs stay ordinary runs of the library.
 // Pure: the CLI, the app and the report read the steps from here.
 import type { z } from 'zod';
-import type { assessmentSchema, emptiedStepSchema, unreadableAssessmentSchema } from './assessment-schema.ts';
+import type { assessmentSchema, emptiedStepSchema, storedCandidateSchema, unreadableAssessmentSchema } from './assessment-schema.ts';
 import { ASSESSMENT_FIELDS } from './assessment-fields.ts';
 
 export type Assessment = z.infer<typeof assessmentSchema>;
+/** A candidate drive kept with an assessment: a spec sheet's contents, or a disk run. */
+export type StoredCandidate = z.infer<typeof storedCandidateSchema>;
 
 /**
  * An assessment row of the library that no longer fits this model (edited outside DiskDelta, a

@@ -12,6 +12,8 @@ import { z } from 'zod';
 import { groupedInteger } from './display.ts';
 
 export const CANDIDATE_FORMAT = 'diskdelta-candidate';
+/** Candidates compared side by side (CLI, app, report): more would not fit a page's columns. */
+export const MAX_CANDIDATES = 4;
 export const CANDIDATE_VERSION = 1;
 
 /** Interfaces a candidate may name; the link it would sit on is this machine's (analysis/candidate.ts). */

@@ -10,6 +10,7 @@ import type { Paper } from './paper.ts';
 import { isPdf, ReportPrintError, type ReportHtml, type ReportPrinter } from './printer.ts';
 import type { FleetComparison } from '../analysis/fleet-compare.ts';
 import { buildFleetReport } from './fleet-report-model.ts';
+import type { Forecast } from '../analysis/candidate-forecast.ts';
 
 export type ReportFormat = 'pdf' | 'html';
 
@@ -25,6 +26,8 @@ export interface RenderOptions {
   assessment?: Assessment;
   /** This machine's write volume, a line a disk (report-model.ts ReportOptions.writeVolume). */
   writeVolume?: string[];
+  /** Candidate drives forecast beside the disk in use today: the Candidates section. */
+  forecast?: Forecast | null;
 }
 
 export interface RenderedReport {
@@ -53,6 +56,7 @@ export async function renderReport(
     ceilings: options.ceilings ?? null,
     ...(options.assessment ? { assessment: options.assessment } : {}),
     ...(options.writeVolume ? { writeVolume: options.writeVolume } : {}),
+    forecast: options.forecast ?? null,
   });
   const base = `diskdelta-report-${records.map((r, i) => (r.id ? String(r.id) : `r${i + 1}`)).join('-')}`;
   return printed(await renderHtml(doc), base, options.format, printer);
@@ -61,7 +65,7 @@ export async function renderReport(
 /** A fleet compare → the fleet report file's bytes, through the same HTML and printer. */
 export async function renderFleetReport(
   fleet: FleetComparison,
-  options: Omit<RenderOptions, 'ceilings' | 'assessment'>,
+  options: Omit<RenderOptions, 'ceilings' | 'assessment' | 'forecast'>,
   { html: renderHtml, printer }: ReportTools,
 ): Promise<RenderedReport> {
   const doc = buildFleetReport(fleet, {

@@ -106,5 +106,26 @@ export const REPORT_CSS = `
 .report table.encryption td.forecast em { font-style: italic; color: #4b5563; }
 .report .flagged { color: #b45309; }
 .report ul.warnings.flagged { font-size: 7.5pt; }
+/* Candidates (candidates-view.ts, the app's table too): every forecast cell italic (estimated), its range and limit in small type below. */
+.report .candidates-forecast { font-size: 8pt; }
+/* The table whole, its heading and the machine's line kept with it (never orphaned at the foot of a page). */
+.report table.candidates-table { break-inside: avoid; }
+.report table.candidates-table { border-collapse: collapse; width: 100%; font-size: 8pt; margin-bottom: 2mm; }
+.report table.candidates-table caption { text-align: left; color: #4b5563; padding-bottom: 1mm; }
+.report table.candidates-table th, .report table.candidates-table td { border-bottom: 1px solid #e5e7eb; padding: 0.8mm 1.5mm; text-align: left; vertical-align: top; }
+.report table.candidates-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.report table.candidates-table td.estimated .fc-main, .report table.candidates-table td.fc-sentence { font-style: italic; }
+.report table.candidates-table td.fc-sentence { font-size: 7pt; }
+.report table.candidates-table tr.fc-section th, .report table.candidates-table tr.fc-section td { font-weight: bold; color: #4b5563; padding-top: 2mm; }
+.report table.candidates-table th[scope='row'] { overflow-wrap: normal; width: 26mm; }
+.report table.candidates-table td.num { width: 30mm; }
+.report .fc-detail { display: block; font-size: 7pt; color: #4b5563; }
+.report .fc-tag { color: #b45309; font-weight: bold; }
+.report ol.fc-reasons { padding-left: 5mm; margin: 1mm 0; }
+.report ol.fc-reasons > li { margin-bottom: 1mm; }
+.report ol.fc-reasons ul { margin: 0; padding-left: 4mm; }
+.report .fc-origin, .report .fc-note, .report .fc-accuracy { color: #4b5563; margin: 0.5mm 0; }
+.report table.candidates-table caption .fc-machine { display: block; color: #111827; }
+.report table.candidates-table caption .fc-estimated { display: block; }
 @media print { .report { max-width: none; } }
 `;

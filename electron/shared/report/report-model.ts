@@ -26,6 +26,8 @@ import { driveWrittenText } from '../analysis/drive-health.ts';
 import { isSteadyResult, steadyWindowRounds } from '../analysis/steady-state.ts';
 import { provenanceText } from '../model/provenance.ts';
 import { maxOf, minOf } from '../model/extremes.ts';
+import type { Forecast } from '../analysis/candidate-forecast.ts';
+import { candidatesTable, type CandidatesTable } from './candidates-model.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -108,6 +110,8 @@ export interface ReportDocument {
   warningCount: string | null;
   /** The working-set runs' windows and largest folders (their verdicts are in the summary). */
   workingSets: Array<{ runIndex: number; summary: WorkingSetSummary }>;
+  /** Candidate drives forecast beside the disk in use today (issue #42): the app's Candidates table; null: none given. */
+  candidates: CandidatesTable | null;
   appVersion: string;
 }
 
@@ -124,6 +128,8 @@ export interface ReportOptions {
   assessment?: Assessment;
   /** This machine's write volume, this month beside last (analysis/write-volume.ts monthsVerdict), one line a disk. */
   writeVolume?: string[];
+  /** The candidates' forecast (node/api/forecast-service.ts, the one the CLI and the app show). */
+  forecast?: Forecast | null;
 }
 
 /** The summary sections whose verdicts an assessment's page 1 gives (first-page.ts). */
@@ -180,6 +186,7 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
       const summary = result ? summaryOfResult(result) : null;
       return summary ? [{ runIndex, summary }] : [];
     }),
+    candidates: options.forecast?.candidates.length ? candidatesTable(options.forecast) : null,
     appVersion: options.appVersion ?? '',
   };
 }

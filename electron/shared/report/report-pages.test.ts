@@ -21,6 +21,10 @@ import type { Assessment } from '../model/assessment.ts';
 import { buildReport } from './report-model.ts';
 import { buildCompareView } from '../charts/compare-view.ts';
 import { renderReportHtml } from './report-html.ts';
+import { forecastCandidates, type Forecast } from '../analysis/candidate-forecast.ts';
+import { candidateFromSpec } from '../analysis/candidate.ts';
+import { currentDiskRun, workloadRun } from '../analysis/forecast-fixtures.ts';
+import { EXAMPLE_CANDIDATE, MAX_CANDIDATES } from '../model/candidate.ts';
 
 const skip = !findChromium()
   ? 'no Chromium here (Debian package "chromium"): the PDF cannot be printed'
@@ -125,6 +129,21 @@ async function library(): Promise<{ records: RunRecord[]; assessment: Assessment
   return { records, assessment };
 }
 
+/** The most candidates a report holds, beside a disk on SATA 2 with its workloads: the widest Candidates section. */
+function forecast(): Forecast {
+  const candidates = Array.from({ length: MAX_CANDIDATES }, (_, i) =>
+    candidateFromSpec({ ...EXAMPLE_CANDIDATE, name: `Candidate SSD ${i + 1} 1 TB` }, `ssd-${i + 1}.json`),
+  );
+  return forecastCandidates({
+    current: currentDiskRun(),
+    candidates,
+    limits: { link: { ceilingBytesPerSec: 300e6, description: 'SATA 3.0 Gb/s, 300 MB/s', transport: 'sata' }, cipher: null },
+    workloads: [workloadRun()],
+    writeSamples: [],
+    workingSet: null,
+  });
+}
+
 describe('the assessment report, by kind', () => {
   it('shows no row, column or bar for a test a run does not have, and names runs by role', async () => {
     const { records, assessment } = await library();
@@ -185,16 +204,36 @@ describe('the assessment report, by kind', () => {
     assert.deepEqual(view.warnings[5]!.warnings, [], 'the scan: a busy CPU cannot lower a byte count');
   });
 
-  it('fits in 6 pages when printed', { skip }, async (t) => {
+  it("has a Candidates section with the Candidates page's table when the assessment has candidates", async () => {
     const { records, assessment } = await library();
-    const html = renderReportHtml(buildReport(records, { generatedAt: at, assessment }));
+    const html = renderReportHtml(buildReport(records, { generatedAt: at, assessment, forecast: forecast() }));
+    assert.match(html, /data-testid="report-candidates"/);
+    assert.match(html, /Candidate SSD 4 1 TB/);
+    assert.match(html, /bus limit/);
+    assert.match(html, /model accuracy, measured in the lab/);
+    assert.doesNotMatch(renderReportHtml(buildReport(records, { generatedAt: at, assessment })), /data-testid="report-candidates"/);
+  });
+
+  it('fits in 6 pages when printed; the most candidates add one page at most', { skip }, async (t) => {
+    const { records, assessment } = await library();
     const dir = mkdtempSync(join(tmpdir(), 'dd-report-pages-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const pdf = join(dir, 'r.pdf');
-    writeFileSync(pdf, await chromiumPrinter().print(html));
-    if (process.env.DISKDELTA_KEEP_REPORT) writeFileSync(process.env.DISKDELTA_KEEP_REPORT, await chromiumPrinter().print(html));
-    const info = spawnSync('pdfinfo', [pdf], { encoding: 'utf8', timeout: 30_000 });
-    const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1]);
-    assert.ok(pages >= 1 && pages <= 6, `${pages} pages`);
+    const pagesOf = async (html: string, keep: string | undefined): Promise<number> => {
+      const pdf = join(dir, 'r.pdf');
+      const bytes = await chromiumPrinter().print(html);
+      writeFileSync(pdf, bytes);
+      if (keep) writeFileSync(keep, bytes);
+      const info = spawnSync('pdfinfo', [pdf], { encoding: 'utf8', timeout: 30_000 });
+      return Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1]);
+    };
+    const plain = await pagesOf(renderReportHtml(buildReport(records, { generatedAt: at, assessment })), process.env.DISKDELTA_KEEP_REPORT);
+    assert.ok(plain >= 1 && plain <= 6, `${plain} pages`);
+    // Four candidates side by side, each capped by the bus, with the workloads: the widest section, a page of its own at most.
+    const keep = process.env.DISKDELTA_KEEP_REPORT?.replace(/\.pdf$/, '-candidates.pdf');
+    const withCandidates = await pagesOf(
+      renderReportHtml(buildReport(records, { generatedAt: at, assessment, forecast: forecast() })),
+      keep,
+    );
+    assert.ok(withCandidates <= plain + 1, `${withCandidates} pages with candidates, ${plain} without`);
   });
 });

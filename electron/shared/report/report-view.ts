@@ -9,6 +9,7 @@ import type { ReportDocument, ReportRun } from './report-model.ts';
 import { ReportChartView, Swatch } from './report-chart.ts';
 import { counted } from '../model/display.ts';
 import { WorkingSetTables } from './working-set-view.ts';
+import { CandidatesTableView } from './candidates-view.ts';
 import { EncryptionSection } from './report-encryption.ts';
 import { FirstPageView, FIRST_PAGE_CSS } from './first-page.ts';
 
@@ -292,6 +293,9 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
             }),
           ),
         )
+      : null,
+    doc.candidates
+      ? h(Section, { id: 'candidates', title: 'Candidates: before you buy' }, h(CandidatesTableView, { table: doc.candidates }))
       : null,
     doc.charts.length > 0
       ? h(

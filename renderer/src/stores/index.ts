@@ -11,6 +11,7 @@ import { createSystemStore, type SystemState } from './system.ts';
 import { createWorkingSetStore, type WorkingSetState } from './working-set.ts';
 import { createFleetStore, type FleetState } from './fleet.ts';
 import { createAssessmentStore, type AssessmentState } from './assessment.ts';
+import { createCandidatesStore, type CandidatesState } from './candidates.ts';
 
 export interface Stores {
   client: Pick<ApiClient, 'kind'>;
@@ -22,6 +23,7 @@ export interface Stores {
   workingSet: StoreApi<WorkingSetState>;
   fleet: StoreApi<FleetState>;
   assessment: StoreApi<AssessmentState>;
+  candidates: StoreApi<CandidatesState>;
 }
 
 export function createStores(client: ApiClient): Stores {
@@ -44,6 +46,7 @@ export function createStores(client: ApiClient): Stores {
     workingSet,
     fleet: createFleetStore(client),
     assessment: createAssessmentStore(client, runs),
+    candidates: createCandidatesStore(client),
   };
 }
 
@@ -63,4 +66,5 @@ export const useReport = <T>(select: (s: ReportState) => T): T => useStore(useSt
 export const useWorkingSet = <T>(select: (s: WorkingSetState) => T): T => useStore(useStores().workingSet, select);
 export const useFleet = <T>(select: (s: FleetState) => T): T => useStore(useStores().fleet, select);
 export const useAssessment = <T>(select: (s: AssessmentState) => T): T => useStore(useStores().assessment, select);
+export const useCandidates = <T>(select: (s: CandidatesState) => T): T => useStore(useStores().candidates, select);
 export const useTransportKind = (): 'electron' | 'browser' => useStores().client.kind;

@@ -8,6 +8,7 @@ export const PAGES = [
   { id: 'library', title: 'Library' },
   { id: 'compare', title: 'Compare' },
   { id: 'working-set', title: 'Working set' },
+  { id: 'candidates', title: 'Candidates' },
   { id: 'fleet', title: 'Fleet' },
   { id: 'report', title: 'Report' },
 ] as const;

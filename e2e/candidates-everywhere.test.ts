@@ -1,0 +1,215 @@
+// One forecast of candidate drives, rendered everywhere (#42): `diskdelta forecast --json` and the
+// app's API (forecast.candidates, what the Candidates page draws) read the same library and must
+// give the same forecast, so the page's table (report/candidates-model.ts, the report's too) is
+// the same cell for cell. A malformed call gets BAD_INPUT naming the field, as the CLI does.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runCli } from '../electron/cli/run-cli-in-process.ts';
+import { openLibrary, type Library } from '../electron/node/store/library.ts';
+import { invoke } from '../electron/node/api/dispatch.ts';
+import { createHandlers } from '../electron/node/api/handlers.ts';
+import { currentDiskRun, workloadRun } from '../electron/shared/analysis/forecast-fixtures.ts';
+import { EXAMPLE_CANDIDATE } from '../electron/shared/model/candidate.ts';
+import type { Forecast } from '../electron/shared/analysis/candidate-forecast.ts';
+import { candidatesTable } from '../electron/shared/report/candidates-model.ts';
+import { renderReportHtml } from '../electron/shared/report/report-html.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'dd-candidates-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The spec sheet's origin names where it was given (a file, the app's form): everything else must agree. */
+function withoutSpecSource(f: Forecast): Forecast {
+  const copy = structuredClone(f);
+  for (const c of copy.candidates)
+    if (c.capped.candidate.origin === 'spec sheet')
+      c.capped.candidate.originText = c.capped.candidate.originText.replace(
+        /^spec sheet (entered in the app \(candidate \d\)|\S+\.json)/,
+        'spec sheet',
+      );
+  return copy;
+}
+
+describe('the CLI and the app forecast candidates alike', () => {
+  const db = join(dir, 'library.sqlite');
+  let library: Library;
+  let imported = 0;
+  const nvme = structuredClone(EXAMPLE_CANDIDATE);
+  nvme.name = 'NVMe 3500';
+  nvme.interface = 'nvme';
+  nvme.sequentialMBps = { read: 3500, write: 3000 };
+  nvme.fastCache.writeMBpsPastCache = 1500;
+  before(() => {
+    library = openLibrary({ dbPath: db });
+    library.saveRun(currentDiskRun());
+    library.saveRun(workloadRun());
+    imported = library.saveRun({
+      ...currentDiskRun({ label: "a friend's Crucial MX500", source: 'imported', sourceFormat: 'kdiskmark' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
+    });
+  });
+  after(() => library.close());
+
+  it('--json and forecast.candidates give one forecast, and the page draws the same table', async () => {
+    const sata = join(dir, 'sata.json');
+    const other = join(dir, 'nvme.json');
+    writeFileSync(sata, JSON.stringify(EXAMPLE_CANDIDATE));
+    writeFileSync(other, JSON.stringify(nvme));
+    const cli = await runCli([
+      'forecast',
+      '--candidate',
+      sata,
+      '--candidate',
+      other,
+      '--candidate',
+      String(imported),
+      '--json',
+      '--db',
+      db,
+    ]);
+    assert.equal(cli.code, 0, cli.stderr);
+    const fromCli = JSON.parse(cli.stdout) as Forecast;
+
+    const handlers = createHandlers({ library, formats: null, system: null, runs: null, missing: {} });
+    const app = await invoke(handlers, 'forecast.candidates', {
+      candidates: [
+        { kind: 'spec', spec: EXAMPLE_CANDIDATE },
+        { kind: 'spec', spec: nvme },
+        { kind: 'run', id: imported },
+      ],
+    });
+    assert.ok(app.ok, JSON.stringify(app));
+    const fromApp = (app.data as { forecast: Forecast }).forecast;
+    assert.match(fromApp.candidates[0]!.capped.candidate.originText, /^spec sheet entered in the app \(candidate 1\)/);
+    assert.match(fromCli.candidates[0]!.capped.candidate.originText, /^spec sheet .*sata\.json/);
+    assert.deepEqual(withoutSpecSource(fromApp), withoutSpecSource(fromCli));
+    assert.deepEqual(candidatesTable(withoutSpecSource(fromApp)), candidatesTable(withoutSpecSource(fromCli)));
+    // Not an empty agreement: the table carries the bus cap, the workloads and the lab's accuracy line.
+    const table = candidatesTable(fromApp);
+    assert.equal(table.candidates.length, 3);
+    assert.ok(table.rates.some((r) => r.cells.some((c) => c.limit === 'bus')));
+    assert.ok(table.workloads.length > 0 && table.workloads.every((w) => w.cells.every((c) => c.detail !== null)));
+    assert.match(table.accuracy, /estimated, not measured; model accuracy, measured in the lab/);
+  });
+
+  it('report.render with candidates: the Candidates section, the same table', async () => {
+    const handlers = createHandlers({ library, formats: null, system: null, runs: null, reportHtml: renderReportHtml, missing: {} });
+    const candidates = [
+      { kind: 'spec', spec: EXAMPLE_CANDIDATE },
+      { kind: 'run', id: imported },
+    ];
+    const report = await invoke(handlers, 'report.render', {
+      runs: [{ kind: 'run', id: 1 }],
+      format: 'html',
+      paper: 'a4',
+      unit: 'MB',
+      candidates,
+    });
+    assert.ok(report.ok, JSON.stringify(report));
+    const html = Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8');
+    assert.match(html, /data-testid="report-candidates"/);
+    const app = await invoke(handlers, 'forecast.candidates', { candidates });
+    assert.ok(app.ok);
+    const table = candidatesTable((app.data as { forecast: Forecast }).forecast);
+    for (const row of table.rates) assert.ok(html.includes(`>${row.figure}<`), row.figure);
+    assert.ok(html.includes(table.accuracy.replace(/&/g, '&amp;')));
+    const plain = await invoke(handlers, 'report.render', { runs: [{ kind: 'run', id: 1 }], format: 'html', paper: 'a4', unit: 'MB' });
+    assert.ok(plain.ok);
+    assert.doesNotMatch(
+      Buffer.from((plain.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8'),
+      /report-candidates/,
+    );
+    const refused = await invoke(handlers, 'report.render', {
+      runs: [{ kind: 'run', id: 1 }],
+      format: 'html',
+      paper: 'a4',
+      unit: 'MB',
+      candidates: [{ kind: 'spec', spec: { ...EXAMPLE_CANDIDATE, capacityGB: -1 } }],
+    });
+    assert.ok(!refused.ok);
+    assert.equal(refused.error.code, 'BAD_INPUT');
+    assert.match(refused.error.message, /capacityGB: must be above 0 GB/);
+  });
+
+  it('a malformed call is BAD_INPUT, a refused spec sheet names each field as the CLI does', async () => {
+    const handlers = createHandlers({ library, formats: null, system: null, runs: null, missing: {} });
+    const none = await invoke(handlers, 'forecast.candidates', { candidates: [] });
+    assert.equal(none.ok ? 'ok' : none.error.code, 'BAD_INPUT');
+    const five = await invoke(handlers, 'forecast.candidates', { candidates: Array(5).fill({ kind: 'run', id: imported }) });
+    assert.equal(five.ok ? 'ok' : five.error.code, 'BAD_INPUT');
+    const bad = structuredClone(EXAMPLE_CANDIDATE) as Record<string, any>;
+    delete bad.sequentialMBps.write;
+    bad.enduranceTBW = -5;
+    const refused = await invoke(handlers, 'forecast.candidates', { candidates: [{ kind: 'spec', spec: bad }] });
+    assert.ok(!refused.ok);
+    assert.equal(refused.error.code, 'BAD_INPUT');
+    assert.match(refused.error.message, /sequentialMBps\.write: missing/);
+    assert.match(refused.error.message, /enduranceTBW: must be above 0/);
+    const path = join(dir, 'bad.json');
+    writeFileSync(path, JSON.stringify(bad));
+    const cli = await runCli(['forecast', '--candidate', path, '--db', db]);
+    assert.equal(cli.code, 2);
+    for (const line of refused.error.message.split('\n').slice(1)) assert.ok(cli.stderr.includes(line.trim()), line);
+    const notDisk = await invoke(handlers, 'forecast.candidates', { candidates: [{ kind: 'run', id: 2 }] });
+    assert.ok(!notDisk.ok);
+    assert.equal(notDisk.error.code, 'BAD_INPUT');
+    assert.match(notDisk.error.message, /^candidate run 2: /);
+    const missing = await invoke(handlers, 'forecast.candidates', { candidates: [{ kind: 'run', id: 999 }] });
+    assert.equal(missing.ok ? 'ok' : missing.error.code, 'NOT_FOUND');
+  });
+
+  it('an assessment keeps its candidates, forecasts them from its before run, and sets each beside the after run once measured', async () => {
+    const adb = join(dir, 'assess.sqlite');
+    const lib = openLibrary({ dbPath: adb });
+    const before = lib.saveRun(currentDiskRun());
+    const after = lib.saveRun({
+      ...currentDiskRun({ label: 'the new SSD' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 2.6 })),
+    });
+    lib.close();
+    const sata = join(dir, 'assess-sata.json');
+    writeFileSync(sata, JSON.stringify(EXAMPLE_CANDIDATE));
+    const bad = join(dir, 'assess-bad.json');
+    writeFileSync(bad, JSON.stringify({ ...EXAMPLE_CANDIDATE, enduranceTBW: -1 }));
+    const cli = (...args: string[]) => runCli([...args, '--db', adb]);
+    assert.equal((await cli('assess', 'start', 'laptop', '--before', String(before))).code, 0);
+
+    const refused = await cli('assess', 'set', '1', '--candidate', bad);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /enduranceTBW: must be above 0/);
+    const set = await cli('assess', 'set', '1', '--candidate', sata, '--json');
+    assert.equal(set.code, 0, set.stderr);
+    assert.deepEqual((JSON.parse(set.stdout) as { candidates: unknown[] }).candidates, [
+      { kind: 'spec', source: sata, spec: EXAMPLE_CANDIDATE },
+    ]);
+
+    const waiting = await cli('assess', 'show', '1');
+    assert.equal(waiting.code, 0, waiting.stderr);
+    assert.match(waiting.stdout, /Candidates \(estimated from the before run/);
+    assert.match(waiting.stdout, /the bus \(SATA 3\.0 Gb\/s, 300 MB\/s\) is the limit: sequential read 560 → 279 MB\/s/);
+    assert.match(waiting.stdout, /Once the after run is measured/);
+
+    assert.equal((await cli('assess', 'set', '1', '--after', String(after))).code, 0);
+    const judged = await cli('assess', 'show', '1');
+    assert.match(judged.stdout, /sequential read: forecast ×2\.79, measured ×2\.60/);
+    const json = JSON.parse((await cli('assess', 'show', '1', '--json')).stdout) as {
+      candidatesForecast: {
+        forecast: Forecast;
+        judged: Array<{ figures: Array<{ key: string; forecastGain: number; measuredGain: number }> }>;
+      };
+    };
+    // Both kept: the forecast made from the before run, and the measured gain beside it.
+    assert.equal(json.candidatesForecast.forecast.current.runId, before);
+    const seq = json.candidatesForecast.judged[0]!.figures.find((f) => f.key === 'seqRead')!;
+    assert.ok(Math.abs(seq.measuredGain - 2.6) < 1e-9 && Math.abs(seq.forecastGain - 2.79) < 1e-9);
+    // The report's Candidates section, from the same forecast.
+    const out = join(dir, 'assess.html');
+    const report = await cli('assess', 'report', '1', '--html', '--out', out);
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(readFileSync(out, 'utf8'), /data-testid="report-candidates"/);
+    assert.equal((await cli('assess', 'set', '1', '--candidate', 'none')).code, 0);
+    assert.doesNotMatch((await cli('assess', 'show', '1')).stdout, /Candidates \(/);
+  });
+});

@@ -1,0 +1,76 @@
+// The Candidates page as a user meets it (#42): a library holding the disk in use today (on SATA
+// 2) and its workloads, and a friend's drive imported; a spec sheet typed in with a figure left
+// out and one contradicting another is refused naming each field (the CLI's words), then fixed;
+// a second candidate picked from the library; the two side by side with today's disk, the bus
+// cap said, the workloads with their ranges, the lab's accuracy line. Screenshots light and dark
+// at 1280 and 390 px wide.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { openLibrary } from '../electron/node/store/library.ts';
+import { currentDiskRun, workloadRun } from '../electron/shared/analysis/forecast-fixtures.ts';
+import { expect, fullPageScreenshot, SCREENSHOT_DIR, test } from './fixtures.ts';
+
+test('two candidates side by side: a bad spec sheet refused naming its fields, then a spec sheet and a run', async ({ page, app }) => {
+  const library = openLibrary({ dbPath: app.dbPath });
+  library.saveRun(currentDiskRun());
+  library.saveRun(workloadRun());
+  const friend = library.saveRun({
+    ...currentDiskRun({ label: "a friend's Crucial MX500", source: 'imported', sourceFormat: 'kdiskmark' }),
+    results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
+  });
+  library.close();
+
+  await page.goto(`${app.url}#/candidates`);
+  await expect(page.getByRole('heading', { name: 'Candidates', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Fill in the example' }).click();
+  await page.getByLabel('Name').fill('Crucial BX500 1 TB');
+  await page.getByLabel('Sequential write (MB/s)').fill('');
+  await page.getByLabel('Fast (SLC) cache (GB)').fill('4000');
+  await page.getByRole('button', { name: 'Add this drive' }).click();
+  const refused = page.getByTestId('spec-refused');
+  await expect(refused).toContainText('sequentialMBps.write: missing');
+  await expect(page.getByLabel('Sequential write (MB/s)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('candidate-list')).toHaveCount(0);
+  // Fixed the missing one: the contradiction (a cache larger than the drive) is said next, naming its field.
+  await page.getByLabel('Sequential write (MB/s)').fill('530');
+  await page.getByRole('button', { name: 'Add this drive' }).click();
+  await expect(refused).toContainText('fastCache.sizeGB: is larger than the drive (4000 GB cache on 1000 GB)');
+  await expect(page.getByLabel('Fast (SLC) cache (GB)')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Fast (SLC) cache (GB)').fill('12');
+  await page.getByRole('button', { name: 'Add this drive' }).click();
+  await expect(refused).toHaveCount(0);
+
+  await page.getByLabel('Disk run').selectOption(String(friend));
+  await page.getByRole('button', { name: 'Add this run' }).click();
+  await expect(page.getByTestId('candidate-list').getByRole('listitem')).toHaveCount(2);
+
+  const side = page.getByTestId('candidates-side-by-side');
+  await expect(side.locator('thead th')).toHaveText([
+    'figure',
+    'today (measured)',
+    '1. Crucial BX500 1 TB',
+    // A run is named by its device's model; where it came from is said below the table.
+    '2. Old HDD',
+  ]);
+  await expect(side.getByRole('row', { name: /^sequential read/ })).toContainText('279');
+  await expect(side.getByRole('row', { name: /^sequential read/ })).toContainText('drive 560 · bus limit');
+  await expect(side).toContainText('the bus (SATA 3.0 Gb/s, 300 MB/s) is the limit: sequential read 560 → 279 MB/s');
+  await expect(side.getByRole('row', { name: /^bigfile write/ })).toContainText(/s ×[\d.]+/);
+  await expect(side).toContainText(`run ${friend} "a friend's Crucial MX500"`);
+  await expect(side.getByTestId('forecast-accuracy')).toContainText('estimated, not measured; model accuracy, measured in the lab');
+
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    // Nothing scrolls sideways but the table, inside its own box.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await fullPageScreenshot(page, join(SCREENSHOT_DIR, `candidates-${width}-${scheme}.png`));
+    }
+  }
+});

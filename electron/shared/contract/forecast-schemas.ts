@@ -1,0 +1,105 @@
+// The candidates' forecast procedure (issue #42): what `forecast.candidates` answers is the
+// forecast itself (analysis/candidate-forecast.ts), the one `diskdelta forecast --json` prints.
+// Kept beside contract.ts, which lists the procedures.
+import { z } from 'zod';
+import { FIGURE_KEYS, type FigureKey } from '../analysis/candidate.ts';
+import type { Forecast } from '../analysis/candidate-forecast.ts';
+import { RUN_SOURCES } from '../model/figure-terms.ts';
+import { CANDIDATE_INTERFACES, MAX_CANDIDATES } from '../model/candidate.ts';
+
+const libraryId = z.number().int().positive();
+const n = z.number().nullable();
+const figures = z.object(Object.fromEntries(FIGURE_KEYS.map((k) => [k, n])) as Record<FigureKey, typeof n>);
+const cappedFigure = z.object({
+  key: z.enum(FIGURE_KEYS),
+  drive: n,
+  here: n,
+  limit: z.enum(['drive', 'bus', 'cipher']),
+  sentence: z.string().nullable(),
+});
+const link = z.object({ ceilingBytesPerSec: z.number(), description: z.string(), transport: z.string().nullable() });
+
+export const forecastSchema = z.object({
+  provenance: z.literal('estimated'),
+  current: z.object({ runId: n, label: z.string(), name: z.string(), figures, capacityBytes: n }),
+  limits: z.object({ link: link.nullable(), encrypted: z.boolean(), cipher: z.string().nullable() }),
+  candidates: z.array(
+    z.object({
+      capped: z.object({
+        candidate: z.object({
+          name: z.string(),
+          origin: z.enum(['spec sheet', ...RUN_SOURCES]),
+          originText: z.string(),
+          interface: z.enum(CANDIDATE_INTERFACES).nullable(),
+          capacityBytes: n,
+          figures,
+          cacheBytes: n,
+          pastCacheBytesPerSec: n,
+          enduranceTbw: n,
+          encrypted: z.boolean(),
+          notes: z.array(z.string()),
+        }),
+        figures: z.object(Object.fromEntries(FIGURE_KEYS.map((k) => [k, cappedFigure])) as Record<FigureKey, typeof cappedFigure>),
+        usableLinkBytesPerSec: n,
+        notes: z.array(z.string()),
+      }),
+      workloads: z.array(
+        z.object({
+          test: z.string(),
+          phase: z.string(),
+          todaySeconds: z.number(),
+          seconds: n,
+          low: n,
+          high: n,
+          rough: z.boolean(),
+          gain: n,
+          bytes: n,
+          overrun: z.object({ bytes: z.number(), cacheBytes: z.number(), pastSeconds: z.number() }).nullable(),
+          why: z.string().nullable(),
+          basis: z.string(),
+        }),
+      ),
+      endurance: z.union([
+        z.object({ tbw: z.number(), bytesPerDay: z.number(), daysCounted: z.number(), years: z.number(), sentence: z.string() }),
+        z.object({ sentence: z.string() }),
+      ]),
+      bursts: z.union([
+        z.object({ intervals: z.number(), overrunning: z.number(), sentence: z.string() }),
+        z.object({ sentence: z.string() }),
+      ]),
+      fits: z.object({ fits: z.boolean().nullable(), sentence: z.string() }),
+    }),
+  ),
+  accuracy: z.object({
+    measuredAt: z.string(),
+    checked: z.string(),
+    forecastOverMeasured: z.array(z.number()),
+    notChecked: z.string(),
+  }),
+  accuracyText: z.string(),
+}) satisfies z.ZodType<Forecast>;
+
+/** A candidate as the app sends it: a spec sheet's fields (checked by the one validator, model/candidate.ts, in the handler) or a library run. */
+export const candidateInputSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('spec'), spec: z.unknown() }).strict(),
+  z.object({ kind: z.literal('run'), id: libraryId }).strict(),
+]);
+
+export const forecastProcedures = {
+  /**
+   * 1 to MAX_CANDIDATES candidates forecast on this machine for this person's work, beside the
+   * disk in use today (`current`, default the newest measured disk run); `encrypt` as
+   * `--encrypt`/`--plain` (default: as the current disk is). A refused spec sheet: BAD_INPUT,
+   * each problem naming its field as the CLI says it.
+   */
+  'forecast.candidates': {
+    input: z
+      .object({
+        candidates: z.array(candidateInputSchema).min(1).max(MAX_CANDIDATES),
+        current: libraryId.optional(),
+        encrypt: z.boolean().optional(),
+      })
+      .strict(),
+    output: z.object({ forecast: forecastSchema, notes: z.array(z.string()) }),
+  },
+} as const;

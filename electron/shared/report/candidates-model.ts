@@ -1,0 +1,120 @@
+// The candidates side by side (issue #42) as cells of text: what the app's Candidates page and
+// the report's Candidates section both draw (candidates-view.ts), from the one forecast computed
+// in core (node/api/forecast-service.ts) that `diskdelta forecast` prints too. Every figure is
+// estimated: the table says so in its caption, each workload time carries its range, a range
+// wider than ROUGH_RANGE is marked rough, a capped rate says what capped it and why.
+import { FIGURE_KEYS, FIGURES } from '../analysis/candidate.ts';
+import type { CandidateForecast, Forecast } from '../analysis/candidate-forecast.ts';
+import { ROUGH_RANGE } from '../analysis/workload-forecast.ts';
+import { formatCount, formatRatio, significantDigits } from '../analysis/units.ts';
+
+/** Whole MB/s from 100 up (the bus's 279), three figures below (an HDD's 4K read of 0.400). */
+export const forecastMb = (bps: number | null): string =>
+  bps === null ? '–' : bps >= 100e6 ? formatCount(bps / 1e6) : significantDigits(bps / 1e6, 3);
+/** Seconds with the precision a forecast's range deserves. */
+export const forecastSeconds = (s: number): string => (s >= 10 ? s.toFixed(1) : s >= 0.1 ? s.toFixed(2) : s.toPrecision(2));
+
+export interface ForecastCell {
+  /** The forecast ("279", "1.23 s"). */
+  text: string;
+  /** Its range or the drive's own figure ("1.23–4.36 s", "drive 560"); null: none. */
+  detail: string | null;
+  /** The gain over today ("×5.5"); null: none. */
+  gain: string | null;
+  /** What holds it: the bus or the cipher; null: the drive itself. */
+  limit: 'bus' | 'cipher' | null;
+  rough: boolean;
+  overrun: boolean;
+}
+
+export interface CandidatesTable {
+  /** "the disk in use today: sda (run 3 "…")". */
+  today: string;
+  machine: string;
+  candidates: Array<{ name: string; origin: string }>;
+  rates: Array<{ figure: string; today: string; cells: ForecastCell[] }>;
+  workloads: Array<{ workload: string; today: string; cells: ForecastCell[] }>;
+  /** Endurance, write bursts and fit, one sentence per candidate. */
+  verdicts: Array<{ what: string; cells: string[] }>;
+  /** Per candidate: each cap's reason, its notes, each cache overrun said whole. */
+  reasons: string[][];
+  /** Said once under the table when a cell is rough. */
+  roughNote: string | null;
+  accuracy: string;
+}
+
+const emptyCell: Omit<ForecastCell, 'text'> = { detail: null, gain: null, limit: null, rough: false, overrun: false };
+
+/**
+ * What holds a candidate back here, one line per limit naming each figure it caps ("the bus (SATA
+ * 3.0 Gb/s, 300 MB/s) is the limit: sequential read 560 → 279 MB/s, …"): the figure-by-figure
+ * sentences of analysis/candidate.ts said once, so four capped figures are not four paragraphs.
+ */
+function limitReasons(capped: CandidateForecast['capped'], link: string | null): string[] {
+  const lines: string[] = [];
+  for (const limit of ['bus', 'cipher'] as const) {
+    const figs = FIGURE_KEYS.map((k) => capped.figures[k]).filter((x) => x.limit === limit);
+    if (figs.length === 0) continue;
+    const what = limit === 'bus' ? `the bus (${link ?? 'its link'}) is the limit` : "dm-crypt's cipher on this CPU is the limit";
+    lines.push(`${what}: ${figs.map((x) => `${FIGURES[x.key].words} ${forecastMb(x.drive)} → ${forecastMb(x.here)} MB/s`).join(', ')}`);
+  }
+  return lines;
+}
+
+export function candidatesTable(f: Forecast): CandidatesTable {
+  const link = f.limits.link;
+  const phases = f.candidates[0]?.workloads ?? [];
+  return {
+    today: `the disk in use today: ${f.current.name}, ${f.current.runId === null ? '' : `run ${f.current.runId} `}"${f.current.label}"`,
+    machine: `${link ? `the new disk would sit on ${link.description}` : 'the link is not known'}; ${
+      f.limits.encrypted ? `encrypted with dm-crypt (${f.limits.cipher}, this CPU's measured ceiling)` : 'not encrypted'
+    }`,
+    candidates: f.candidates.map((c) => ({ name: c.capped.candidate.name, origin: c.capped.candidate.originText })),
+    rates: FIGURE_KEYS.map((k) => ({
+      figure: FIGURES[k].words,
+      today: forecastMb(f.current.figures[k]),
+      cells: f.candidates.map((c) => {
+        const x = c.capped.figures[k];
+        return x.limit === 'drive'
+          ? { ...emptyCell, text: forecastMb(x.here) }
+          : { ...emptyCell, text: forecastMb(x.here), detail: `drive ${forecastMb(x.drive)}`, limit: x.limit };
+      }),
+    })),
+    workloads: phases.map((p, i) => ({
+      workload: `${p.test} ${p.phase}`,
+      today: `${forecastSeconds(p.todaySeconds)} s`,
+      cells: f.candidates.map((c): ForecastCell => {
+        const w = c.workloads[i]!;
+        if (w.seconds === null) return { ...emptyCell, text: '–', detail: w.why };
+        return {
+          ...emptyCell,
+          text: `${forecastSeconds(w.seconds)} s`,
+          detail: `${forecastSeconds(w.low!)}–${forecastSeconds(w.high!)} s`,
+          gain: formatRatio(w.gain!),
+          rough: w.rough,
+          overrun: w.overrun !== null,
+        };
+      }),
+    })),
+    verdicts: [
+      { what: 'endurance', cells: f.candidates.map((c) => c.endurance.sentence) },
+      { what: 'write bursts', cells: f.candidates.map((c) => c.bursts.sentence) },
+      { what: 'fits', cells: f.candidates.map((c) => c.fits.sentence) },
+    ],
+    reasons: f.candidates.map((c) => [
+      ...limitReasons(c.capped, link?.description ?? null),
+      ...c.capped.notes,
+      ...c.workloads.flatMap((w) =>
+        w.overrun
+          ? [
+              `${w.test} ${w.phase}: its ${Math.round(w.bytes! / 1e6)} MB overrun the ${Math.round(w.overrun.cacheBytes / 1e6)} MB fast cache; the part past it takes ${forecastSeconds(w.overrun.pastSeconds)} s`,
+            ]
+          : [],
+      ),
+    ]),
+    roughNote: f.candidates.some((c) => c.workloads.some((w) => w.rough))
+      ? `rough: that forecast's range spans more than ×${ROUGH_RANGE}; one measurement of today's disk cannot tell its disk time from its CPU time, so read it as a rough guide`
+      : null,
+    accuracy: `Every figure is estimated, not measured; ${f.accuracyText}.`,
+  };
+}

@@ -1,0 +1,124 @@
+// The candidates side by side with the disk in use today: the table of candidates-model.ts,
+// drawn by the app's Candidates page and the report's Candidates section alike; createElement,
+// not JSX, so that Node renders the report's copy too. Every forecast cell is estimated (the
+// caption says it, the cells are italic), a capped rate says "bus" or "cipher" beside the drive's
+// own figure, a workload time its range and gain, a wide range "rough".
+import { createElement as h, type ReactElement, type ReactNode } from 'react';
+import type { CandidatesTable, ForecastCell } from './candidates-model.ts';
+
+function cell(c: ForecastCell, key: number): ReactElement {
+  // The range (or the drive's own figure) and what flags it, on one small line under the forecast.
+  const tags = [
+    c.limit === 'bus' ? 'bus limit' : c.limit === 'cipher' ? 'cipher limit' : null,
+    c.rough ? 'rough' : null,
+    c.overrun ? 'cache overrun' : null,
+  ].filter((t): t is string => t !== null);
+  return h(
+    'td',
+    { key, className: 'num estimated' },
+    h('span', { className: 'fc-main' }, c.text),
+    c.gain ? h('span', { className: 'fc-gain' }, ` ${c.gain}`) : null,
+    c.detail || tags.length
+      ? h(
+          'span',
+          { className: 'fc-detail' },
+          c.detail ?? '',
+          ...tags.map((t) => h('span', { key: t, className: 'fc-tag' }, c.detail || t !== tags[0] ? ` · ${t}` : t)),
+        )
+      : null,
+  );
+}
+
+/** A sentence per candidate, or one across them all when they all say the same (nothing judged yet, say). */
+function sentenceCells(cells: string[]): ReactNode[] {
+  if (cells.length > 1 && cells.every((c) => c === cells[0]))
+    return [h('td', { key: 'all', className: 'fc-sentence estimated', colSpan: cells.length }, `All: ${cells[0]}`)];
+  return cells.map((text, i) => h('td', { key: i, className: 'fc-sentence estimated' }, text));
+}
+
+function section(title: string, span: number): ReactElement {
+  return h('tr', { className: 'fc-section' }, h('th', { scope: 'colgroup', colSpan: span }, title));
+}
+
+export function CandidatesTableView({ table }: { table: CandidatesTable }): ReactElement {
+  const span = table.candidates.length + 2;
+  return h(
+    'div',
+    { className: 'candidates-forecast', 'data-testid': 'candidates-forecast' },
+    h(
+      'div',
+      // Scrolls sideways inside its own box on a narrow window, reachable by keyboard (as common.tsx TableScroll).
+      { className: 'table-scroll', role: 'region', 'aria-label': 'Candidates side by side', tabIndex: 0 },
+      h(
+        'table',
+        { className: 'candidates-table' },
+        // In the caption, not a paragraph above: a table kept whole on its page keeps what it is of with it.
+        h(
+          'caption',
+          null,
+          h('span', { className: 'fc-machine' }, `Forecast for ${table.today}. This machine: ${table.machine}.`),
+          h(
+            'span',
+            { className: 'fc-estimated' },
+            'Estimated for your work: a model over your measurements, never measured on the candidates.',
+          ),
+        ),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, 'figure'),
+            h('th', { scope: 'col' }, 'today (measured)'),
+            ...table.candidates.map((c, i) => h('th', { key: i, scope: 'col' }, `${i + 1}. ${c.name}`)),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          section('Rates here, MB/s (4K figures as MB/s)', span),
+          ...table.rates.map((r) =>
+            h('tr', { key: r.figure }, h('th', { scope: 'row' }, r.figure), h('td', { className: 'num' }, r.today), ...r.cells.map(cell)),
+          ),
+          table.workloads.length
+            ? section('Your workloads: forecast, its range, the gain over today', span)
+            : h(
+                'tr',
+                { className: 'fc-section' },
+                h('td', { colSpan: span }, 'Your workloads: none measured on this disk in the library (diskdelta run --preset workloads).'),
+              ),
+          ...table.workloads.map((w) =>
+            h(
+              'tr',
+              { key: w.workload },
+              h('th', { scope: 'row' }, w.workload),
+              h('td', { className: 'num' }, w.today),
+              ...w.cells.map(cell),
+            ),
+          ),
+          section('Your write volume and data', span),
+          ...table.verdicts.map((v) =>
+            h('tr', { key: v.what }, h('th', { scope: 'row' }, v.what), h('td', null, '–'), ...sentenceCells(v.cells)),
+          ),
+        ),
+      ),
+    ),
+    table.roughNote ? h('p', { className: 'fc-note' }, table.roughNote) : null,
+    h(
+      'ol',
+      { className: 'fc-reasons' },
+      ...table.candidates.map((c, i) =>
+        h(
+          'li',
+          { key: i },
+          h('strong', null, c.name),
+          ': ',
+          h('span', { className: 'fc-origin' }, c.origin),
+          table.reasons[i]!.length ? h('ul', null, ...table.reasons[i]!.map((r, j) => h('li', { key: j }, r))) : null,
+        ),
+      ),
+    ),
+    h('p', { className: 'fc-accuracy', 'data-testid': 'forecast-accuracy' }, table.accuracy),
+  );
+}
