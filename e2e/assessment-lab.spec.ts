@@ -155,6 +155,7 @@ test('two measured disks: the assessment made with the CLI and in the app give t
       await expect(cells.nth(1)).toHaveText(r.after.display + (r.after.flags.length ? ' ⚑' : ''));
       await expect(cells.nth(3)).toHaveText(r.delta?.ratioText ?? '—');
     }
+    await expect(panel.locator('.figure').first()).toHaveCSS('white-space', 'nowrap');
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await panel.screenshot({ path: join(SCREENSHOT_DIR, `assessment-lab-verdicts-${scheme}.png`) });
@@ -165,6 +166,11 @@ test('two measured disks: the assessment made with the CLI and in the app give t
     for (const sentence of [v.speedUp.sentence, v.encryption.sentence, v.trim.sentence, v.size.sentence])
       expect(cliPage1).toContain(oneLine(sentence));
     for (const r of v.speedUp.rows) for (const f of [r.before, r.after]) expect(cliPage1).toContain(f.display);
+    // No unit begins a line of page 1: each figure stays whole with its unit (report/kept-figures.ts).
+    const orphans = execFileSync('pdftotext', ['-f', '1', '-l', '1', cliPdf, '-'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => /^(%|[kMGT]?B\/s|[kMGT]?i?B|IOPS|seeks\/s|s)(\s|[),;.]|$)/u.test(line.trim()));
+    expect(orphans, 'lines of page 1 that begin with a unit').toEqual([]);
     const shots: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
