@@ -16,13 +16,14 @@ import { thisCpu } from '../electron/node/crypto/cipher-ceilings.ts';
 import { assessmentReportRuns } from '../electron/node/report/assessment-runs.ts';
 import { loadReferenceRuns } from '../electron/node/formats/reference.ts';
 import { buildReport } from '../electron/shared/report/report-model.ts';
+import { figureSpansAsText } from '../electron/shared/report/kept-figures.ts';
 import { workingSetFigures, WORKING_SET_TEST } from '../electron/shared/analysis/working-set.ts';
 import type { Assessment, AssessmentField } from '../electron/shared/model/assessment.ts';
 import type { CipherCeilings } from '../electron/shared/model/cipher-types.ts';
 import { syntheticCeilings } from '../electron/shared/model/cipher-fixtures.ts';
 import type { RunRecord, TestResult } from '../electron/shared/model/results.ts';
 import { assessmentVerdictsView, type VerdictsView } from '../renderer/src/view/assessment-verdicts.ts';
-import { trimCostVerdict } from '../electron/shared/analysis/verdicts.ts';
+import { speedUpVerdict, trimCostVerdict } from '../electron/shared/analysis/verdicts.ts';
 import { costVerdict, type DiscardCostResult } from '../electron/node/bench/trim/discard-cost.ts';
 import { discardCostRuns } from '../electron/node/bench/trim/discard-runs.ts';
 import { resultWithoutRuns } from '../electron/shared/model/result-builders.ts';
@@ -195,7 +196,7 @@ async function renderAll(lib: Library): Promise<{ cli: string; report: string; v
   const html = unescape(readFileSync(out, 'utf8'));
   const first = html.indexOf('data-testid="report-first-page"');
   assert.ok(first > 0, 'the report has page 1');
-  const report = html.slice(first, html.indexOf('</section>', first));
+  const report = figureSpansAsText(html.slice(first, html.indexOf('</section>', first)));
   // The app: the runs as library.get gives them, the shipped references, this CPU's stored ceilings.
   const library = openLibrary({ dbPath: lib.db });
   try {
@@ -374,4 +375,18 @@ test('discard-cost says the same verdict as page 1 on the runs it keeps: the iss
   // What discard-cost stores with the runs (sourceMeta.verdict) opens with the same judgement.
   assert.ok(result.verdict.startsWith(verdict.sentence.replace(/^O/, 'o').replace(/; a fstrim afterwards.*$/, '')), result.verdict);
   assert.doesNotMatch(text, /Verdict: [^\n]*0\.467/);
+});
+
+test('a new disk within the old one’s spread: programs will not start measurably faster, said as English', () => {
+  const before = disk('old', { seq: 40e6, rnd: 150 * 4096, size: 500 * GB, cls: 'HDD' });
+  const after = disk('new', { seq: 2e9, rnd: 150 * 4096, size: 250 * GB, cls: 'SATA SSD' });
+  // The lab's loaded run: 642 IOPS ±10,405 % against 148.8 IOPS read "Programs will start no measurably faster".
+  after.results[2] = rate('rnd4k-q1t1-read', 'randread', 4096, 1, 600 * 4096, 0.95);
+  const sentence = speedUpVerdict(before, after).sentence;
+  assert.match(sentence, /^Programs will not start measurably faster: random 4K reads at QD1 150(\.0)? IOPS → /);
+  assert.match(sentence, /no measurable change, ×4\.\d+ within the runs' spread/);
+  after.results[2] = rate('rnd4k-q1t1-read', 'randread', 4096, 1, 15000 * 4096);
+  assert.match(speedUpVerdict(before, after).sentence, /^Programs will start many times faster: /);
+  after.results[2] = rate('rnd4k-q1t1-read', 'randread', 4096, 1, 50 * 4096);
+  assert.match(speedUpVerdict(before, after).sentence, /^Programs will start slower: /);
 });

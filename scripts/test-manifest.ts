@@ -241,6 +241,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/shared/report/long-labels.test.ts': ['chromium'],
   'electron/shared/report/report-pages.test.ts': ['chromium'],
   'electron/shared/report/report-chart.test.ts': [],
+  'electron/shared/report/kept-figures.test.ts': [],
   'renderer/src/components/lazy-page.test.ts': [],
   'renderer/src/stores/assessment.test.ts': [],
   'renderer/src/stores/stores.test.ts': [],

@@ -255,7 +255,7 @@ function speedUpSentence(rows: SpeedUpRow[]): string {
   // Programs start by reading many small files: random reads at QD1 (or seeks) say it; else sequential read.
   const start = rows.find((r) => r.slot === 'rnd-read') ?? rows.find((r) => r.slot === 'seeks') ?? rows.find((r) => r.slot === 'seq-read');
   const lead = start?.delta
-    ? `Programs will start ${startWords(start.delta)}: ${start.words} ${start.before.display} → ${start.after.display}, ${changeWords(start.delta)}.`
+    ? `Programs will ${startWords(start.delta)}: ${start.words} ${start.before.display} → ${start.after.display}, ${changeWords(start.delta)}.`
     : '';
   const others = rows
     .filter((r) => r !== start && r.delta)
@@ -269,10 +269,11 @@ function speedUpSentence(rows: SpeedUpRow[]): string {
   return `${lead}${others.length ? ` ${capital(others.join('; '))}.` : ''}${unknown}${flagged}`.trim();
 }
 
+/** What programs will do: "start many times faster", "not start measurably faster" (within the runs' spread). */
 function startWords(delta: Delta): string {
-  if (delta.beyondSpread === 'no' || delta.verdict === 'same') return 'no measurably faster';
-  if (delta.ratio < 1) return 'slower';
-  return delta.ratio >= 10 ? 'many times faster' : delta.ratio >= 2 ? 'noticeably faster' : 'slightly faster';
+  if (delta.beyondSpread === 'no' || delta.verdict === 'same') return 'not start measurably faster';
+  if (delta.ratio < 1) return 'start slower';
+  return `start ${delta.ratio >= 10 ? 'many times faster' : delta.ratio >= 2 ? 'noticeably faster' : 'slightly faster'}`;
 }
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

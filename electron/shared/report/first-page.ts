@@ -7,6 +7,7 @@
 import { createElement as h, type ReactElement } from 'react';
 import type { RunRecord } from '../model/results.ts';
 import { HEADLINE_SLOTS, ignoredSentence, type AssessmentVerdicts, type SlotId, type VerdictFigure } from '../analysis/verdicts.ts';
+import { keepFiguresTogether } from './kept-figures.ts';
 
 export type FirstPageColumnKind = 'measured' | 'imported' | 'published' | 'forecast' | 'missing';
 
@@ -107,8 +108,14 @@ export function firstPage(label: string, v: AssessmentVerdicts, tagOf: (runId: n
 
 function Cell({ cell, kind }: { cell: VerdictFigure | null; kind: FirstPageColumnKind }): ReactElement {
   if (!cell) return h('td', { className: 'muted' }, '—');
-  const mark = cell.flags.length ? h('span', { className: 'flag', title: cell.flags.join(', ') }, ' ⚑') : null;
-  return h('td', { className: `value first-${kind}`, 'data-flags': cell.flags.join(' ') || undefined }, cell.display, mark);
+  // A no-break space: the mark stays with its figure, never alone on the cell's next line.
+  const mark = cell.flags.length ? h('span', { className: 'flag', title: cell.flags.join(', ') }, '\u00a0⚑') : null;
+  return h(
+    'td',
+    { className: `value first-${kind}`, 'data-flags': cell.flags.join(' ') || undefined },
+    ...keepFiguresTogether(cell.display),
+    mark,
+  );
 }
 
 export function FirstPageView({ page }: { page: FirstPage }): ReactElement {
@@ -150,7 +157,9 @@ export function FirstPageView({ page }: { page: FirstPage }): ReactElement {
     h(
       'div',
       { className: 'verdicts' },
-      ...page.sentences.map((s) => h('p', { key: s.id, 'data-testid': `verdict-${s.id}`, className: `verdict-${s.id}` }, s.text)),
+      ...page.sentences.map((s) =>
+        h('p', { key: s.id, 'data-testid': `verdict-${s.id}`, className: `verdict-${s.id}` }, ...keepFiguresTogether(s.text)),
+      ),
     ),
     page.ignored.length ? h('ul', { className: 'warnings' }, ...page.ignored.map((t, i) => h('li', { key: i }, t))) : null,
   );
@@ -165,4 +174,5 @@ export const FIRST_PAGE_CSS = `
 .report .first-page-table td.first-published, .report .first-page-table th.first-published { border-left: 2px solid #7c3aed; }
 .report .first-page .flag { color: #b45309; font-weight: bold; }
 .report .first-page .verdicts p { font-size: 10.5pt; margin: 0 0 2.5mm; }
+.report .first-page .figure { white-space: nowrap; }
 `;

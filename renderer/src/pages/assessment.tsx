@@ -33,6 +33,7 @@ import { useAssessment, useLibrary, useRuns, useSystem } from '../stores/index.t
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import type { ReportFormat } from '../stores/report.ts';
 import { appMeasureSpec, MEASURE_NOW_PRESETS, presetTiming, type MeasureNowPreset } from '../../../electron/shared/catalog/presets.ts';
+import { keepFiguresTogether } from '../../../electron/shared/report/kept-figures.ts';
 
 const ROUTE = /^#\/overview\/assess\/(\d{1,15})(?:[/?]|$)/;
 
@@ -285,11 +286,10 @@ function FigureCell({ figure, label }: { figure: VerdictFigure | null; label: st
     );
   return (
     <td className={figure.estimated ? 'estimated' : undefined} data-label={label} data-flags={figure.flags.join(' ') || undefined}>
-      {figure.display}
+      {keepFiguresTogether(figure.display)}
       {figure.flags.length ? (
         <span className="flag" title={`trust flag: ${figure.flags.join(', ')}`}>
-          {' '}
-          ⚑
+          {'\u00a0'}⚑
         </span>
       ) : null}
     </td>
@@ -327,7 +327,7 @@ export function VerdictsPanel({ view }: { view: VerdictsView }) {
       ) : null}
       {view.cards.map((c) => (
         <p key={c.id} className="verdict" data-testid={`verdict-${c.id}`}>
-          <strong>{c.title}:</strong> {c.sentence}
+          <strong>{c.title}:</strong> {keepFiguresTogether(c.sentence)}
         </p>
       ))}
       {view.ignored.map((t) => (
