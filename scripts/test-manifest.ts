@@ -172,6 +172,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/layers.test.ts': [],
   'electron/shared/model/catalog.test.ts': [],
   'electron/shared/model/run-kind.test.ts': [],
+  'electron/shared/model/machine.test.ts': [],
   'electron/shared/model/display.test.ts': [],
   'electron/shared/model/failures.test.ts': ['disk'],
   'electron/shared/model/figures.test.ts': [],

@@ -49,6 +49,8 @@ test('inspect /dev/shm: tmpfs, no disk, and the O_DIRECT warning', (t) => {
   assert.ok(warning, JSON.stringify(report.warnings));
   assert.match(warning.message, /O_DIRECT/);
   assert.equal(report.target.device, undefined);
+  // Named as zram is on the Disks card: RAM, not "unknown".
+  assert.equal(report.deviceClass, 'RAM');
   // The human form says the same.
   const text = diskdelta('inspect', '/dev/shm');
   assert.match(text.stdout, /tmpfs/);
@@ -198,6 +200,9 @@ describe('loop-mounted ext4', () => {
     const report = JSON.parse(r.stdout) as InspectReport;
     assert.equal(report.trim.onlineDiscard, 'off');
     assert.equal(report.target.stack!.find((l) => l.kind === 'mount')!.details.onlineDiscard, 'off');
+    // The class `devices` gives the loop device (and Overview's Disks card), not the disk under its file.
+    assert.equal(report.deviceClass, 'loop');
+    assert.match(diskdelta('inspect', path.join(mountPoint, 'folder')).stdout, /^Class +loop$/m);
     assert.ok(report.target.stack!.some((l) => l.kind === 'loop' && l.details.backingFile === image));
   });
 });
