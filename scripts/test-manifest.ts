@@ -173,6 +173,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/shared/model/catalog.test.ts': [],
   'electron/shared/model/run-kind.test.ts': [],
   'electron/shared/model/machine.test.ts': [],
+  'electron/shared/model/whole-tokens.test.ts': [],
   'electron/shared/model/display.test.ts': [],
   'electron/shared/model/failures.test.ts': ['disk'],
   'electron/shared/model/figures.test.ts': [],
