@@ -3,6 +3,7 @@
 // can come after a reboot, ending in the report whose first page tells it. The steps and their
 // words are the core's (model/assessment.ts), as `diskdelta assess show` prints them; this page
 // adds the ways to fill a step: pick a run (the library's or a shipped reference) or measure now.
+import { wholeText } from '../../../electron/shared/report/whole-text.ts';
 import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
 import {
   assessmentProgress,
@@ -327,7 +328,7 @@ export function VerdictsPanel({ view }: { view: VerdictsView }) {
       ) : null}
       {view.cards.map((c) => (
         <p key={c.id} className="verdict" data-testid={`verdict-${c.id}`}>
-          <strong>{c.title}:</strong> {c.sentence}
+          <strong>{c.title}:</strong> {wholeText(c.sentence)}
         </p>
       ))}
       {view.ignored.map((t) => (
