@@ -166,7 +166,7 @@ test('two measured disks: the assessment made with the CLI and in the app give t
     for (const sentence of [v.speedUp.sentence, v.encryption.sentence, v.trim.sentence, v.size.sentence])
       expect(cliPage1).toContain(oneLine(sentence));
     for (const r of v.speedUp.rows) for (const f of [r.before, r.after]) expect(cliPage1).toContain(f.display);
-    // No unit begins a line of page 1: each figure stays whole with its unit (report/kept-figures.ts).
+    // No unit begins a line of page 1: each figure stays whole with its unit (report/whole-text.ts).
     const orphans = execFileSync('pdftotext', ['-f', '1', '-l', '1', cliPdf, '-'], { encoding: 'utf8' })
       .split('\n')
       .filter((line) => /^(%|[kMGT]?B\/s|[kMGT]?i?B|IOPS|seeks\/s|s)(\s|[),;.]|$)/u.test(line.trim()));

@@ -1,5 +1,7 @@
-// What a new user saw at a phone's width and on a desktop (issue #43): Overview, Working set and
-// Fleet filled with data, at 390 and 1280 px, light and dark. Fails on a page wider than a 390 px
+// What a new user saw at a phone's width and on a desktop (issue #43): every page of the app
+// (Overview and its cipher ceilings, New run, Live run, Library, Compare and its encryption and
+// speed-up tables, an assessment, Working set, Fleet, Report) filled with data, at 390 and 1280
+// px, light and dark. Fails on a page wider than a 390 px
 // window (sideways scroll), on table cells whose text runs into the next cell's ("175,958
 // IOPS115,533 IOPS"), and on a word or a figure broken over lines inside a table cell
 // ("aes-xts-plain64", "542 MB"). The fleets are two real fio --client files and one SYNTHETIC file
@@ -12,7 +14,8 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { PAGES as ROUTES } from '../renderer/src/view/route.ts';
 import { fleetClientFio } from '../scripts/fleet-client-fio.ts';
-import { expect, fullPageScreenshot, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { CLI, expect, fullPageScreenshot, NODE, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { startRun } from './flows.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'electron', 'node', 'formats', 'fixtures');
 const FLEET_FILES = ['fio-3.33-client-5-throttled-hosts.json', 'fio-3.33-client-2-hosts.json'].map((f) => join(FIXTURES, f));
@@ -44,10 +47,18 @@ const tableTextProblems = (page: Page, within = 'main') =>
   page.evaluate(`(() => {
     const MIN_GAP = 4;
     const problems = [];
+    // Text on the screen: not a closed <details>' content (it still answers getClientRects), not
+    // a label for screen readers only (.sr-only, clipped to a pixel: its text's boxes are not).
+    const shown = (node) => !node.parentElement.closest('details:not([open]) > :not(summary), .sr-only');
     const textBox = (cell) => {
-      const range = document.createRange();
-      range.selectNodeContents(cell);
-      const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+      const rects = [];
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!shown(node)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        rects.push(...[...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0));
+      }
       if (rects.length === 0) return null;
       return {
         left: Math.min(...rects.map((r) => r.left)),
@@ -80,9 +91,20 @@ const tableTextProblems = (page: Page, within = 'main') =>
         const room = (cell.closest('.table-scroll') ?? document.querySelector('main')).clientWidth - 24;
         // The cell's text as one string over its text nodes: React writes {bits} bit as two
         // nodes ("256", " bit"), and a figure so split was never matched whole.
+        // A closed <details>' content (a warning's text under its summary) is not on the screen
+        // and is left out; a <br> ends a word as a space does.
         const nodes = [];
-        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+        const afterBr = new Set();
+        let br = false;
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (node.nodeType === Node.ELEMENT_NODE) br ||= node.tagName === 'BR';
+          else if (shown(node)) {
+            if (br) afterBr.add(node);
+            br = false;
+            nodes.push(node);
+          }
+        }
         // A box of its own (a line under the cell's first, a <code> that is inline-block) starts a
         // new word: "tables" and the "not yet seen" below it are not one token.
         const boxOf = (node) => {
@@ -94,7 +116,7 @@ const tableTextProblems = (page: Page, within = 'main') =>
         let text = '';
         let box = null;
         for (const node of nodes) {
-          if (box !== null && boxOf(node) !== box) text += '\\n';
+          if (box !== null && (boxOf(node) !== box || afterBr.has(node))) text += '\\n';
           box = boxOf(node);
           starts.push(text.length);
           text += node.textContent ?? '';
@@ -105,7 +127,7 @@ const tableTextProblems = (page: Page, within = 'main') =>
           return [nodes[i], Math.min(offset - starts[i], (nodes[i].textContent ?? '').length)];
         };
         {
-          for (const m of text.matchAll(/[\\d.,]+\\s(?:[kMGTP]i?B(?:\\/s)?|B|IOPS|%|s|ms|µs|bit|days?)(?!\\w)|[^\\s]+/gu)) {
+          for (const m of text.matchAll(/[\\d.,]+\\s(?:[kMGTP]i?B(?:\\/s)?|B|IOPS|seeks\\/s|%|s|ms|µs|bit|days?)(?!\\w)|[^\\s]+/gu)) {
             const range = document.createRange();
             range.setStart(...at(m.index));
             range.setEnd(...at(m.index + m[0].length));
@@ -114,6 +136,24 @@ const tableTextProblems = (page: Page, within = 'main') =>
             const half = Math.min(...rects.map((r) => r.height)) / 2;
             const tops = new Set(rects.map((r) => Math.round(r.top / half)));
             const width = rects.reduce((sum, r) => sum + r.width, 0);
+            // A path may break after a slash, and only there: each line of it after the first starts
+            // right after a "/" ("/tmp/…/home/" over "Projects").
+            const lineStarts = () => {
+              const starts = [];
+              let last = null;
+              for (let i = 0; i < m[0].length; i++) {
+                const char = document.createRange();
+                char.setStart(...at(m.index + i));
+                char.setEnd(...at(m.index + i + 1));
+                const box = [...char.getClientRects()].find((r) => r.width > 0);
+                if (!box) continue;
+                const line = Math.round(box.top / half);
+                if (last !== null && line !== last) starts.push(i);
+                last = line;
+              }
+              return starts;
+            };
+            if (tops.size > 1 && m[0].includes('/') && lineStarts().every((i) => m[0][i - 1] === '/')) continue;
             if (tops.size > 1 && width <= room) problems.push('"' + m[0] + '" broken over ' + tops.size + ' lines in "' + cell.textContent + '"');
           }
         }
@@ -122,44 +162,97 @@ const tableTextProblems = (page: Page, within = 'main') =>
     return problems;
   })()`) as Promise<string[]>;
 
-async function fillThePages(page: Page, url: string, home: string, fastFleet: string) {
+const QUICK_RUN = 'quick run on the test folder, 390 px wide';
+const REFERENCES = ['Laptop hard disk', 'Intel 320 SSD, ThinkPad', 'Intel 320 SSD + dm-crypt'];
+
+/** The CLI on the test's own library, as a person adds to it before opening the app. */
+const cli = (dbPath: string, ...args: string[]) => execFileSync(NODE, [CLI, ...args, '--db', dbPath], { encoding: 'utf8' });
+
+/**
+ * Every page with data on it: the published references (`diskdelta import --reference`), two
+ * working-set scans, an assessment over the references and a scan, a measured run (New run's
+ * form, then Live run), the cipher ceilings measured, the fleets imported, three runs picked on
+ * Compare (its speed-up and encryption tables) and so the Report.
+ */
+async function fillThePages(page: Page, app: { url: string; dbPath: string; targetDir: string }, home: string, fastFleet: string) {
+  cli(app.dbPath, 'import', '--reference');
+  const scan = (JSON.parse(cli(app.dbPath, 'working-set', home, '--json')) as { id: number }[])[0]!.id;
+  cli(app.dbPath, 'working-set', join(home, 'Projects'), '--json');
+  const started = cli(app.dbPath, 'assess', 'start', '2011 laptop: HDD → SSD', '--before', '1', '--after', '2', '--encrypted', '3');
+  const assessment = /\d+/.exec(started)![0];
+  cli(app.dbPath, 'assess', 'set', assessment, '--discard', '4,5', '--working-set', String(scan));
+  // A run measured here: Live run shows it, Library and Compare list it beside the references.
+  await startRun(
+    page,
+    async (p, route) => {
+      await p.goto(`${app.url}#/${route}`);
+    },
+    app.targetDir,
+    QUICK_RUN,
+  );
+  await expect(page.getByTestId('run-saved')).toBeVisible({ timeout: 90_000 });
   // Overview: the cipher ceilings measured (the table that broke "aes-xts-plain64").
-  await page.goto(`${url}#/`);
+  await page.goto(`${app.url}#/`);
   const ciphers = page.getByTestId('cipher-ceilings');
   await ciphers.getByRole('button', { name: 'Measure cipher ceilings' }).click();
   await expect(ciphers.getByTestId('cipher-table')).toBeVisible({ timeout: 60_000 });
-  // Working set: two scans, so the kept scans' table is shown too.
-  await page.goto(`${url}#/working-set`);
-  for (const folder of [home, join(home, 'Projects')]) {
-    await page.getByLabel('Folder to scan').fill(folder);
-    await page.getByRole('button', { name: 'Scan' }).click();
-    await expect(page.getByTestId('working-set-verdict')).toContainText(folder, { timeout: 60_000 });
-  }
-  await expect(page.getByTestId('working-set-history').locator('tbody tr')).toHaveCount(2);
   // Fleet: the fleet lab's five hosts, two loopback servers and twelve fast hosts of ten tests each.
-  await page.goto(`${url}#/fleet`);
+  await page.goto(`${app.url}#/fleet`);
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Import fio --client JSON…' }).click();
   await (await chooser).setFiles([...FLEET_FILES, fastFleet]);
   await expect(page.getByTestId('fleet-hosts').locator('tbody tr')).toHaveCount(FLEET_ROWS);
+  // Compare: the hard disk, the SSD and the SSD under dm-crypt (speed-ups, the encryption table).
+  await page.goto(`${app.url}#/compare`);
+  for (const name of REFERENCES)
+    await page
+      .getByRole('checkbox', { name: new RegExp(`^${name.replace(/[+]/g, '\\+')}`) })
+      .first()
+      .check();
+  await expect(page.getByTestId('speedup-table')).toBeVisible();
+  await expect(page.getByTestId('enc-table')).toBeVisible({ timeout: 60_000 });
+  return assessment;
 }
 
-const PAGES = [
-  { name: 'overview', hash: '#/', ready: (page: Page) => expect(page.getByTestId('cipher-table')).toBeVisible() },
-  { name: 'working-set', hash: '#/working-set', ready: (page: Page) => expect(page.getByTestId('working-set-history')).toBeVisible() },
-  {
-    name: 'fleet',
-    hash: '#/fleet',
-    ready: (page: Page) => expect(page.getByTestId('fleet-hosts').locator('tbody tr')).toHaveCount(FLEET_ROWS),
-  },
-] as const;
+/** Each page of the app and what shows it has its data; Compare (encryption) and Cipher ceilings are sections of Compare and Overview. */
+const pages = (assessment: string) =>
+  [
+    { name: 'overview', hash: '#/', ready: (page: Page) => expect(page.getByTestId('cipher-table')).toBeVisible() },
+    { name: 'new-run', hash: '#/new', ready: (page: Page) => expect(page.getByLabel('Target folder')).toBeVisible() },
+    { name: 'live-run', hash: '#/live', ready: (page: Page) => expect(page.getByTestId('current-figures')).toBeVisible() },
+    {
+      name: 'library',
+      hash: '#/library',
+      ready: (page: Page) => expect(page.getByTestId('library-row').filter({ hasText: QUICK_RUN })).toBeVisible(),
+    },
+    {
+      name: 'compare',
+      hash: '#/compare',
+      ready: async (page: Page) => {
+        await expect(page.getByTestId('speedup-table')).toBeVisible();
+        await expect(page.getByTestId('enc-table')).toBeVisible();
+      },
+    },
+    {
+      name: 'assessment',
+      hash: `#/overview/assess/${assessment}`,
+      ready: (page: Page) => expect(page.getByTestId('assessment-label')).toBeVisible(),
+    },
+    { name: 'working-set', hash: '#/working-set', ready: (page: Page) => expect(page.getByTestId('working-set-history')).toBeVisible() },
+    {
+      name: 'fleet',
+      hash: '#/fleet',
+      ready: (page: Page) => expect(page.getByTestId('fleet-hosts').locator('tbody tr')).toHaveCount(FLEET_ROWS),
+    },
+    { name: 'report', hash: '#/report', ready: (page: Page) => expect(page.getByTestId('report-preview')).toBeVisible() },
+  ] as const;
 
-test('Overview, Working set and Fleet at 390 and 1280 px, light and dark: no sideways scroll at 390, no table text touching or broken', async ({
+test('every page at 390 and 1280 px, light and dark: no sideways scroll at 390, no table text touching or broken', async ({
   page,
   app,
 }) => {
-  test.setTimeout(240_000);
-  const home = join(app.targetDir, 'home');
+  test.setTimeout(480_000);
+  const home = join(app.targetDir, '..', 'home');
   plantAgedFiles(home, [
     ['Projects/today.bin', 4_096_000, 0.2],
     ['Music/album.bin', 8_192_000, 20.5],
@@ -167,14 +260,14 @@ test('Overview, Working set and Fleet at 390 and 1280 px, light and dark: no sid
   ]);
   const fastFleet = join(app.targetDir, '..', 'fast-fleet.json');
   writeFileSync(fastFleet, fleetClientFio(FAST_HOSTS, 180_000));
-  await fillThePages(page, app.url, home, fastFleet);
+  const assessment = await fillThePages(page, app, home, fastFleet);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const failures: string[] = [];
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 844 });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      for (const { name, hash, ready } of PAGES) {
+      for (const { name, hash, ready } of pages(assessment)) {
         await page.evaluate(`window.location.hash = '${hash}'`);
         await ready(page);
         const where = `${name} ${width} ${scheme}`;

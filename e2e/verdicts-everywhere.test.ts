@@ -16,7 +16,7 @@ import { thisCpu } from '../electron/node/crypto/cipher-ceilings.ts';
 import { assessmentReportRuns } from '../electron/node/report/assessment-runs.ts';
 import { loadReferenceRuns } from '../electron/node/formats/reference.ts';
 import { buildReport } from '../electron/shared/report/report-model.ts';
-import { figureSpansAsText } from '../electron/shared/report/kept-figures.ts';
+import { wholeSpansAsText } from '../electron/shared/report/whole-text.ts';
 import { workingSetFigures, WORKING_SET_TEST } from '../electron/shared/analysis/working-set.ts';
 import type { Assessment, AssessmentField } from '../electron/shared/model/assessment.ts';
 import type { CipherCeilings } from '../electron/shared/model/cipher-types.ts';
@@ -196,7 +196,7 @@ async function renderAll(lib: Library): Promise<{ cli: string; report: string; v
   const html = unescape(readFileSync(out, 'utf8'));
   const first = html.indexOf('data-testid="report-first-page"');
   assert.ok(first > 0, 'the report has page 1');
-  const report = figureSpansAsText(html.slice(first, html.indexOf('</section>', first)));
+  const report = wholeSpansAsText(html.slice(first, html.indexOf('</section>', first)));
   // The app: the runs as library.get gives them, the shipped references, this CPU's stored ceilings.
   const library = openLibrary({ dbPath: lib.db });
   try {

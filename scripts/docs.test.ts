@@ -3,6 +3,7 @@
 // orchestrator names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NODE_LAYERS, SHARED_LAYERS } from '../eslint-rules/layers.js';
@@ -194,4 +195,91 @@ test("docs/cli.md's tree workload figures are the shape file's (assets/workloads
   };
   const said = `${formatCount(shape.files)} files, ${formatCount(shape.bytes)} bytes, ${formatCount(shape.dirs)} folders, ${shape.depths.length} levels`;
   assert.ok(flat(read('docs/cli.md')).includes(said), `docs/cli.md should say: ${said}`);
+});
+
+// Issue #43: the numbers the prose of these pages gives, each against the constant that makes it
+// true (a constant not exported is read from its source, as the worker's C is).
+const constant = (path: string, name: string): string => {
+  const match = new RegExp(`(?:const|#define)\\s+${name}\\b\\s*=?\\s*([^;\\n]+)`).exec(read(path));
+  assert.ok(match, `${path} no longer defines ${name}: the page that cites it needs a look`);
+  return match[1]!.trim();
+};
+
+test("docs/worker.md's limits are the worker's: 64 jobs, the sweep's count, 1 GiB of buffers, 400 day bins", async () => {
+  const page = flat(read('docs/worker.md'));
+  const { PRESETS } = await import('../electron/shared/catalog/presets.ts');
+  assert.equal(constant('native/src/main.c', 'MAX_JOBS'), '64');
+  assert.ok(page.includes(`At most 64 \`--job\`s (the sweep is ${PRESETS.sweep.tests.length})`), 'the sweep count');
+  assert.equal(constant('native/src/job.h', 'JOB_MAX_BUFFER_BYTES'), '(1ull << 30)');
+  assert.ok(page.includes('capped at 1 GiB'));
+  assert.equal(constant('native/src/working-set.h', 'WS_DAYS'), '400');
+  assert.ok(page.includes('the last of 400 bins'));
+});
+
+test('docs/run-settings.md: the --job help it quotes is `diskdelta run --help`, the presets file it names exists', () => {
+  const page = read('docs/run-settings.md');
+  const quoted = page
+    .split('## `diskdelta run --job`')[1]!
+    .split('```')[1]!
+    .replace(/^\n|\n$/g, '');
+  const help = spawnSync(process.execPath, [`${ROOT}bin/diskdelta.js`, 'run', '--help'], { encoding: 'utf8', timeout: 30_000 });
+  assert.ok(help.stdout.includes(quoted), 'the --job block differs from `diskdelta run --help`: paste the new text');
+  assert.ok(flat(page).includes('its field in `electron/shared/catalog/presets.ts`'));
+});
+
+test('docs/terminal-output-and-signals.md: the signals it lists are bin/signals.js, the stderr tail is 8 lines of 300', async () => {
+  const page = flat(read('docs/terminal-output-and-signals.md'));
+  const { STOP_SIGNALS } = (await import('../bin/signals.js')) as { STOP_SIGNALS: string[] };
+  const listed = `${STOP_SIGNALS.slice(0, -1).join(', ')} and ${STOP_SIGNALS.at(-1)} (\`bin/signals.js\`)`;
+  assert.ok(page.includes(listed), `should list: ${listed}`);
+  assert.equal(constant('electron/shared/model/stderr-tail.ts', 'MAX_LINES'), '8');
+  assert.equal(constant('electron/shared/model/stderr-tail.ts', 'MAX_LINE_CHARS'), '300');
+  assert.ok(page.includes('(at most 8, each cut at 300 characters, escaped)'));
+});
+
+test("docs/drive-temperature.md's interval, bound, plausible range and thermal thresholds are the code's", async () => {
+  const page = flat(read('docs/drive-temperature.md'));
+  const { TEMPERATURE_INTERVAL_MS } = await import('../electron/node/bench/temperature-watch.ts');
+  const { READ_BOUND_MS } = await import('../electron/node/files/read-bounded.ts');
+  const { PLAUSIBLE_C } = await import('../electron/node/system/drive-temperature.ts');
+  const { ASSUMED_HOT_C } = await import('../electron/shared/analysis/thermal.ts');
+  assert.ok(page.includes(`every ${TEMPERATURE_INTERVAL_MS / 1000} s while the worker measures`));
+  assert.ok(page.includes(`killed after ${READ_BOUND_MS / 1000} s`));
+  assert.ok(page.includes(`outside −${-PLAUSIBLE_C.min} °C to ${PLAUSIBLE_C.max} °C`));
+  assert.ok(page.includes(`or ${ASSUMED_HOT_C} °C when it reports none`));
+  const thermal = 'electron/shared/analysis/thermal.ts';
+  const fall = Math.round(Number(constant(thermal, 'FALL')) * 100);
+  assert.ok(
+    page.includes(`fell by ${fall} % or more`) &&
+      page.includes(`warmed by ${constant(thermal, 'RISE_C')} °C or more, within ${constant(thermal, 'NEAR_C')} °C of that mark`),
+  );
+});
+
+test("docs/recorder.md: --merge-ms's default and the helper's record size are the worker's", async () => {
+  const page = flat(read('docs/recorder.md'));
+  const { WORKER_OPTIONS } = await import('../electron/shared/model/worker-options.ts');
+  const merge = WORKER_OPTIONS.find((o) => o.name === 'merge-ms');
+  assert.ok(page.includes(`(\`--merge-ms\` of the worker, ${merge?.default} by default)`));
+  assert.match(read('native/src/access-feed.h'), /sizeof\(access_feed_record_t\) == 32\b/);
+  assert.ok(page.includes('fixed 32-byte records'));
+});
+
+test("docs/charts.md's log threshold, report width and least column are chart code's; the README's time limits are the manifest's", async () => {
+  const page = flat(read('docs/charts.md'));
+  const { AUTO_LOG_SPREAD } = await import('../electron/shared/charts/chart-scale.ts');
+  const { REPORT_CHART_WIDTH } = await import('../electron/shared/report/report-chart.ts');
+  assert.ok(page.includes(`×${AUTO_LOG_SPREAD} (\`AUTO_LOG_SPREAD\`)`));
+  assert.ok(page.includes(`The report draws at ${REPORT_CHART_WIDTH} px`));
+  assert.ok(page.includes(`every column is ≥ ${constant('electron/shared/charts/bar-layout.ts', 'MIN_COLUMN_PX')} px wide`));
+  const { timeLimitSeconds } = await import('./test-manifest.ts');
+  const said = `300 s, 900 s for a lab, 1,800 s for a QEMU guest`;
+  assert.ok(flat(readme).includes(said));
+  assert.deepEqual(
+    [
+      timeLimitSeconds('electron/shared/model/display.test.ts'),
+      timeLimitSeconds('e2e/fleet-lab.test.ts'),
+      timeLimitSeconds('e2e/dm-crypt-lab.test.ts'),
+    ],
+    [300, 900, 1800],
+  );
 });

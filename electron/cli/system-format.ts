@@ -140,6 +140,8 @@ export function formatStack(stack: StackLayer[], indent = '  '): string[] {
 export function formatInspect(r: InspectReport): string {
   const lines: string[] = [];
   lines.push(`Target     ${r.target.path} (${r.target.kind})`);
+  // The same class word as `diskdelta devices` and Overview's mounts table (stackDeviceClass).
+  lines.push(`Class      ${r.deviceClass ?? 'unknown (no device found under the path)'}`);
   lines.push('', 'Stack, from the file down to the disk:');
   lines.push(...formatStack(r.target.stack ?? []));
   lines.push('');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../run-cli-in-process.ts';
-import { figureSpansAsText } from '../../shared/report/kept-figures.ts';
+import { wholeSpansAsText } from '../../shared/report/whole-text.ts';
 import { openLibrary } from '../../node/store/library.ts';
 import { deviceMapperMissing } from '../../node/crypto/throwaway-held.ts';
 
@@ -59,7 +59,7 @@ test('an assessment is started with the before run, waits in the library for the
   const first = html.indexOf('data-testid="report-first-page"');
   assert.ok(first > 0, 'page 1 is there');
   assert.equal(html.lastIndexOf('<section', first), html.indexOf('<section'), 'page 1 is the first section');
-  const page = figureSpansAsText(html.slice(first, html.indexOf('</section>', first)));
+  const page = wholeSpansAsText(html.slice(first, html.indexOf('</section>', first)));
   assert.match(page, /#1 Laptop hard disk[^<]*\(published reference\)/);
   assert.match(page, /Programs will start many times faster: seeks 151\.4 seeks\/s → 10,524 seeks\/s \(under-resolved\), ×69\.5 faster/);
   // Run 3 is a published encrypted run beside its own write-up's SSD: never this machine's cost,

@@ -2,7 +2,7 @@
 // the same dispatch the transports use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { figureSpansAsText } from '../../shared/report/kept-figures.ts';
+import { wholeSpansAsText } from '../../shared/report/whole-text.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -397,7 +397,7 @@ test('assessments: started on a shipped reference (kept in the library once), st
   assert.ok(page > 0, 'page 1 is there');
   assert.equal(html.lastIndexOf('<section', page), html.indexOf('<section'), 'page 1 comes first');
   assert.match(
-    figureSpansAsText(html.slice(page, html.indexOf('</section>', page))),
+    wholeSpansAsText(html.slice(page, html.indexOf('</section>', page))),
     /Sequential read 41\.27 MB\/s → 135\.9 MB\/s, ×3\.29 faster/,
   );
 

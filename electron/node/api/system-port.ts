@@ -67,7 +67,7 @@ export async function systemOverview(): Promise<SystemOverview> {
         onlineDiscard: report ? report.trim.onlineDiscard : null,
         trimReachesDisk: report ? report.trim.reachesDisk : null,
         trimSeen: null,
-        diskClass: report?.target.device?.class ?? null,
+        diskClass: report?.deviceClass ?? null,
       };
     }),
   );

@@ -8,13 +8,21 @@ import { lowestCeiling } from './ceiling.ts';
 import { buildStack } from './stack.ts';
 import { trimVerdict, type TrimVerdict } from '../../shared/analysis/trim-verdict.ts';
 import type { RootOptions } from './sysfs.ts';
-import type { BlockDeviceInfo, DeviceFingerprint, SystemFacts } from '../../shared/model/machine.ts';
+import {
+  stackDeviceClass,
+  type BlockDeviceInfo,
+  type DeviceClass,
+  type DeviceFingerprint,
+  type SystemFacts,
+} from '../../shared/model/machine.ts';
 
 export interface InspectReport {
   target: TargetInfo;
   system: SystemFacts;
   warnings: Warning[];
   disks: BlockDeviceInfo[];
+  /** What the path's data sits on, named as `diskdelta devices` and Overview's Disks card name it. */
+  deviceClass: DeviceClass | null;
   encryptedLayers: string[];
   lowestCeiling: { bytesPerSec: number; where: string } | null;
   trim: TrimVerdict;
@@ -38,6 +46,7 @@ export async function inspectPath(targetPath: string, opts?: RootOptions): Promi
     system,
     warnings,
     disks: stack.disks,
+    deviceClass: stackDeviceClass(stack.layers, device),
     encryptedLayers: stack.layers
       .filter((l) => l.encrypted)
       .map((l) => `${l.name} (${l.kind}${l.details.cipher ? `, ${String(l.details.cipher)}` : ''})`),

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { InspectReport } from './describe.ts';
+import { systemOverview } from '../api/system-port.ts';
 import type { BlockDeviceInfo } from '../../shared/model/machine.ts';
 
 const CLI = fileURLToPath(new URL('../../../bin/diskdelta.js', import.meta.url));
@@ -49,6 +50,8 @@ test('inspect /dev/shm: tmpfs, no disk, and the O_DIRECT warning', (t) => {
   assert.ok(warning, JSON.stringify(report.warnings));
   assert.match(warning.message, /O_DIRECT/);
   assert.equal(report.target.device, undefined);
+  // Named as zram is on the Disks card: RAM, not "unknown".
+  assert.equal(report.deviceClass, 'RAM');
   // The human form says the same.
   const text = diskdelta('inspect', '/dev/shm');
   assert.match(text.stdout, /tmpfs/);
@@ -198,6 +201,23 @@ describe('loop-mounted ext4', () => {
     const report = JSON.parse(r.stdout) as InspectReport;
     assert.equal(report.trim.onlineDiscard, 'off');
     assert.equal(report.target.stack!.find((l) => l.kind === 'mount')!.details.onlineDiscard, 'off');
+    // The class `devices` gives the loop device (and Overview's Disks card), not the disk under its file.
+    assert.equal(report.deviceClass, 'loop');
+    assert.match(diskdelta('inspect', path.join(mountPoint, 'folder')).stdout, /^Class +loop$/m);
     assert.ok(report.target.stack!.some((l) => l.kind === 'loop' && l.details.backingFile === image));
+  });
+
+  // Overview's mounts table said "unknown" for a filesystem on a loop device beside a Disks card
+  // saying "loop": both come from the same naming now.
+  test("Overview's mounts table names the loop mount's class as its Disks card names the loop device", async (t) => {
+    if (loopSkip) return t.skip(loopSkip);
+    mountWith([]);
+    const overview = await systemOverview();
+    const row = overview.mounts.find((m) => m.path === mountPoint);
+    if (!row && overview.mounts.length >= 24) return t.skip('the table shows 24 mounts and this machine has more: ours is not among them');
+    assert.ok(row, `${mountPoint} is not among the mounts the table shows`);
+    assert.equal(row.diskClass, 'loop');
+    const card = (JSON.parse(diskdelta('devices', '--json').stdout) as BlockDeviceInfo[]).find((d) => d.name === path.basename(loop!));
+    assert.equal(card?.class, row.diskClass);
   });
 });

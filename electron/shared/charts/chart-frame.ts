@@ -2,6 +2,7 @@
 // title, the unit, "lower is better" where it is, and why this axis), the box whose measured
 // width the chart takes, and what follows the chart. One frame, so that the bar and the series
 // views stay alike for tests (data-testid, data-chart-id, data-scale) and screen readers.
+import { unbrokenLabel } from '../model/whole-tokens.ts';
 import { createElement as h, type ReactNode, type RefObject } from 'react';
 import type { ChartModel } from './chart-model.ts';
 import { chartText } from './chart-text.ts';
@@ -68,7 +69,11 @@ export function chartFrame(
                 ...row.map((cell, i) =>
                   i === 0
                     ? h('th', { key: i, scope: 'row', role: 'rowheader' }, cell)
-                    : h('td', { key: i, className: 'num', role: 'cell', 'data-label': text.head[i] || undefined }, cell),
+                    : h(
+                        'td',
+                        { key: i, className: 'num', role: 'cell', 'data-label': text.head[i] ? unbrokenLabel(text.head[i]) : undefined },
+                        cell,
+                      ),
                 ),
               ),
             ),

@@ -4,7 +4,7 @@
 // rest, which no run stores, are here. Unknown facts are null with a reason rather than guessed.
 
 export type { DeviceClass, DeviceFingerprint, FstrimTimerFacts, StackLayer, SystemFacts } from './schemas.ts';
-import type { DeviceClass, DeviceFingerprint } from './schemas.ts';
+import type { DeviceClass, DeviceFingerprint, StackLayer } from './schemas.ts';
 
 const KIND_WORDS: Record<DeviceClass, string> = {
   HDD: 'HDD',
@@ -28,6 +28,26 @@ export function deviceKindWord(device: { class: DeviceClass; rotational: boolean
   if (!device) return 'disk';
   if (device.class === 'unknown' && device.rotational === true) return 'HDD';
   return KIND_WORDS[device.class];
+}
+
+/** Filesystems that keep their files in memory: no block device under them. */
+const IN_MEMORY_FS = new Set(['tmpfs', 'ramfs']);
+
+/**
+ * The class of the device a path's data sits on, in the words the Disks card uses for that
+ * device (`diskdelta devices`' CLASS): a filesystem on /dev/loop0 is on a "loop" device, whatever
+ * holds its backing file (a tmpfs left no disk to name, and the mounts table said "unknown"
+ * beside a card saying "loop"); a tmpfs is "RAM", as zram is; otherwise the disk's own class.
+ * Null only where nothing under the path could be read.
+ */
+export function stackDeviceClass(stack: readonly StackLayer[], device: { class: DeviceClass } | null | undefined): DeviceClass | null {
+  // The first layer with a device of its own decides: a loop above the disk that holds its file.
+  const first = stack.find((layer) => layer.kind === 'loop' || layer.kind === 'disk');
+  if (first?.kind === 'loop') return 'loop';
+  if (device) return device.class;
+  const mount = stack.find((layer) => layer.kind === 'mount');
+  if (mount && IN_MEMORY_FS.has(String(mount.details.fsType))) return 'RAM';
+  return null;
 }
 
 /** Why a field is null, keyed by field name (e.g. { serial: "no vpd_pg80 in sysfs" }). */

@@ -7,7 +7,7 @@
 import { createElement as h, type ReactElement } from 'react';
 import type { RunRecord } from '../model/results.ts';
 import { HEADLINE_SLOTS, ignoredSentence, type AssessmentVerdicts, type SlotId, type VerdictFigure } from '../analysis/verdicts.ts';
-import { keepFiguresTogether } from './kept-figures.ts';
+import { wholeText } from './whole-text.ts';
 
 export type FirstPageColumnKind = 'measured' | 'imported' | 'published' | 'forecast' | 'missing';
 
@@ -110,12 +110,7 @@ function Cell({ cell, kind }: { cell: VerdictFigure | null; kind: FirstPageColum
   if (!cell) return h('td', { className: 'muted' }, '—');
   // A no-break space: the mark stays with its figure, never alone on the cell's next line.
   const mark = cell.flags.length ? h('span', { className: 'flag', title: cell.flags.join(', ') }, '\u00a0⚑') : null;
-  return h(
-    'td',
-    { className: `value first-${kind}`, 'data-flags': cell.flags.join(' ') || undefined },
-    ...keepFiguresTogether(cell.display),
-    mark,
-  );
+  return h('td', { className: `value first-${kind}`, 'data-flags': cell.flags.join(' ') || undefined }, wholeText(cell.display), mark);
 }
 
 export function FirstPageView({ page }: { page: FirstPage }): ReactElement {
@@ -158,7 +153,7 @@ export function FirstPageView({ page }: { page: FirstPage }): ReactElement {
       'div',
       { className: 'verdicts' },
       ...page.sentences.map((s) =>
-        h('p', { key: s.id, 'data-testid': `verdict-${s.id}`, className: `verdict-${s.id}` }, ...keepFiguresTogether(s.text)),
+        h('p', { key: s.id, 'data-testid': `verdict-${s.id}`, className: `verdict-${s.id}` }, wholeText(s.text)),
       ),
     ),
     page.ignored.length ? h('ul', { className: 'warnings' }, ...page.ignored.map((t, i) => h('li', { key: i }, t))) : null,
@@ -174,5 +169,4 @@ export const FIRST_PAGE_CSS = `
 .report .first-page-table td.first-published, .report .first-page-table th.first-published { border-left: 2px solid #7c3aed; }
 .report .first-page .flag { color: #b45309; font-weight: bold; }
 .report .first-page .verdicts p { font-size: 10.5pt; margin: 0 0 2.5mm; }
-.report .first-page .figure { white-space: nowrap; }
 `;

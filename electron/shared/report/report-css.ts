@@ -104,6 +104,16 @@ export const REPORT_CSS = `
 .report table.encryption { font-size: 8.5pt; margin-bottom: 2mm; }
 .report table.encryption td.forecast { border: 1.5px dashed #6b7280; background: repeating-linear-gradient(135deg, #f3f4f6 0 2mm, #fff 2mm 4mm); }
 .report table.encryption td.forecast em { font-style: italic; color: #4b5563; }
+/* A phone's width (the app's Report page at 390 px): a table of a column per run is laid out a row
+   per block, each figure under its run's name, where four columns squeezed "sequential" over five
+   lines. The roles on the tables keep them tables to a screen reader. Paper is wider: untouched. */
+@media screen and (max-width: 760px) {
+  .report table.figures, .report table.figures tbody, .report table.figures tr, .report table.figures th, .report table.figures td { display: block; }
+  .report table.figures thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  .report table.figures tr { padding: 1mm 0; border-bottom: 1px solid #e5e7eb; }
+  .report table.figures th, .report table.figures td { border: 0; }
+  .report table.figures td[data-label]::before { content: attr(data-label); display: block; color: #6b7280; font-weight: normal; }
+}
 .report .flagged { color: #b45309; }
 .report ul.warnings.flagged { font-size: 7.5pt; }
 /* Candidates (candidates-view.ts, the app's table too): every forecast cell italic (estimated), its range and limit in small type below. */

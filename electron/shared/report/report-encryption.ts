@@ -3,7 +3,9 @@
 // CPU, the forecast drawn hatched, dashed and labelled "estimated" so it can never be read as a
 // measurement; the ceiling that holds under each; the cipher measurement it rests on, with its
 // flags. Its sentences (analysis/encryption-story.ts, as `compare` prints them) open the summary.
+import { unbrokenLabel } from '../model/whole-tokens.ts';
 import { createElement as h, type ReactElement } from 'react';
+import { wholeText } from './whole-text.ts';
 import type { EncryptionStory, StoryColumn } from './report-model.ts';
 import { Swatch } from './report-chart.ts';
 import type { RunSource } from '../model/figure-terms.ts';
@@ -21,58 +23,67 @@ function ceilingText(c: StoryColumn): string {
 
 export function EncryptionSection({ story }: { story: EncryptionStory }): ReactElement {
   const k = story.cipher;
+  // Each figure's run, above it where the table is laid out a row per block (a phone's width: report-css.ts).
+  const label = (c: EncryptionStory['columns'][number]) => unbrokenLabel(`#${c.runIndex + 1} ${c.heading}`);
   return h(
     'section',
     { className: 'report-section section-encryption', 'aria-labelledby': 'encryption-h', 'data-testid': 'report-encryption' },
     h('h2', { id: 'encryption-h' }, `Encryption: ${story.testWords} under dm-crypt`),
     h(
       'table',
-      { className: 'figures encryption' },
+      { className: 'figures encryption', role: 'table' },
       h(
         'thead',
-        null,
+        { role: 'rowgroup' },
         h(
           'tr',
-          null,
-          h('th', { scope: 'col' }, ''),
-          ...story.columns.map((c) => h('th', { scope: 'col', key: c.runIndex }, h(Swatch, { index: c.runIndex }), ` ${c.heading}`)),
+          { role: 'row' },
+          h('th', { scope: 'col', role: 'columnheader' }, ''),
+          ...story.columns.map((c) =>
+            h('th', { scope: 'col', role: 'columnheader', key: c.runIndex }, h(Swatch, { index: c.runIndex }), ` ${c.heading}`),
+          ),
         ),
       ),
       h(
         'tbody',
-        null,
+        { role: 'rowgroup' },
         h(
           'tr',
-          null,
-          h('th', { scope: 'row' }, 'As run'),
+          { role: 'row' },
+          h('th', { scope: 'row', role: 'rowheader' }, 'As run'),
           ...story.columns.map((c) =>
             h(
               'td',
-              { key: c.runIndex, className: 'value' },
-              c.measured === null ? '—' : `${mb(c.measured)} ${SOURCE_WORD[c.source]}${c.encrypted ? ' with dm-crypt' : ''}`,
+              { key: c.runIndex, className: 'value', role: 'cell', 'data-label': label(c) },
+              c.measured === null ? '—' : wholeText(`${mb(c.measured)} ${SOURCE_WORD[c.source]}${c.encrypted ? ' with dm-crypt' : ''}`),
             ),
           ),
         ),
         h(
           'tr',
-          null,
-          h('th', { scope: 'row' }, 'Under dm-crypt on this CPU'),
+          { role: 'row' },
+          h('th', { scope: 'row', role: 'rowheader' }, wholeText('Under dm-crypt on this CPU')),
           ...story.columns.map((c) =>
             c.forecast
               ? h(
                   'td',
-                  { key: c.runIndex, className: 'forecast', 'data-testid': 'enc-forecast' },
-                  `${mb(c.forecast.estimatedBytesPerSec)} `,
+                  { key: c.runIndex, className: 'forecast', 'data-testid': 'enc-forecast', role: 'cell', 'data-label': label(c) },
+                  wholeText(mb(c.forecast.estimatedBytesPerSec)),
+                  ' ',
                   h('em', null, 'estimated'),
                 )
-              : h('td', { key: c.runIndex, className: 'muted' }, c.encrypted ? 'measured above' : k ? '—' : 'no cipher ceiling kept'),
+              : h(
+                  'td',
+                  { key: c.runIndex, className: 'muted', role: 'cell', 'data-label': label(c) },
+                  c.encrypted ? 'measured above' : k ? '—' : 'no cipher ceiling kept',
+                ),
           ),
         ),
         h(
           'tr',
-          null,
-          h('th', { scope: 'row' }, 'Ceiling that holds'),
-          ...story.columns.map((c) => h('td', { key: c.runIndex }, ceilingText(c))),
+          { role: 'row' },
+          h('th', { scope: 'row', role: 'rowheader' }, 'Ceiling that holds'),
+          ...story.columns.map((c) => h('td', { key: c.runIndex, role: 'cell', 'data-label': label(c) }, ceilingText(c))),
         ),
       ),
     ),

@@ -3,11 +3,13 @@
 // not compile JSX) renders the very same components to the static HTML file and the PDF;
 // the app's report route renders them live. Light theme and print rules: report-css.ts.
 // Nothing here is hidden until scrolled to (no content-visibility): every section prints.
+import { unbrokenLabel } from '../model/whole-tokens.ts';
 import { createElement as h, Fragment, type ReactElement, type ReactNode } from 'react';
 import type { Delta } from '../analysis/compare.ts';
 import type { ReportDocument, ReportRun } from './report-model.ts';
 import { ReportChartView, Swatch } from './report-chart.ts';
 import { counted } from '../model/display.ts';
+import { wholeText } from './whole-text.ts';
 import { WorkingSetTables } from './working-set-view.ts';
 import { CandidatesTableView } from './candidates-view.ts';
 import { EncryptionSection } from './report-encryption.ts';
@@ -97,36 +99,38 @@ function FullTable({ doc }: { doc: ReportDocument }): ReactElement | null {
   const tag = (i: number) => `#${(runIndexes[i] ?? i) + 1}`;
   return h(
     'table',
-    { className: 'figures', 'data-testid': 'report-table' },
+    { className: 'figures', 'data-testid': 'report-table', role: 'table' },
     h(
       'thead',
-      null,
+      { role: 'rowgroup' },
       h(
         'tr',
-        null,
-        h('th', { scope: 'col' }, 'Test · figure'),
-        ...comparison.runs.map((run, i) => h('th', { scope: 'col', key: i }, h(Swatch, { index: runIndexes[i] ?? i }), ' ', run.label)),
+        { role: 'row' },
+        h('th', { scope: 'col', role: 'columnheader' }, 'Test · figure'),
+        ...comparison.runs.map((run, i) =>
+          h('th', { scope: 'col', role: 'columnheader', key: i }, h(Swatch, { index: runIndexes[i] ?? i }), ' ', wholeText(run.label)),
+        ),
       ),
     ),
     h(
       'tbody',
-      null,
+      { role: 'rowgroup' },
       ...comparison.rows.map((row, r) =>
         h(
           'tr',
-          { key: `${row.test}:${row.metric}` },
+          { role: 'row', key: `${row.test}:${row.metric}` },
           h(
             'th',
-            { scope: 'row' },
-            row.testTitle,
+            { scope: 'row', role: 'rowheader' },
+            wholeText(row.testTitle),
             h('br'),
-            h('span', { className: 'muted' }, `${row.metricLabel}, ${DIRECTION_TEXT[row.direction]}`),
+            h('span', { className: 'muted' }, wholeText(`${row.metricLabel}, ${DIRECTION_TEXT[row.direction]}`)),
           ),
           ...row.cells.map((cell, i) =>
             h(
               'td',
-              { key: i },
-              h('span', { className: 'value' }, cell.display),
+              { key: i, role: 'cell', 'data-label': unbrokenLabel(`${tag(i)} ${comparison.runs[i]?.label ?? ''}`) },
+              h('span', { className: 'value' }, wholeText(cell.display)),
               i === 0 ? h('span', { className: 'muted' }, ' · baseline') : null,
               doc.spreads[r]?.[i] ? h('span', { className: 'muted' }, ` · ${doc.spreads[r][i]}`) : null,
               cell.vsBaseline ? h('span', { className: 'block' }, h(DeltaText, { delta: cell.vsBaseline, against: tag(0) })) : null,

@@ -3,6 +3,7 @@
 // can come after a reboot, ending in the report whose first page tells it. The steps and their
 // words are the core's (model/assessment.ts), as `diskdelta assess show` prints them; this page
 // adds the ways to fill a step: pick a run (the library's or a shipped reference) or measure now.
+import { wholeText } from '../../../electron/shared/report/whole-text.ts';
 import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
 import {
   assessmentProgress,
@@ -33,7 +34,6 @@ import { useAssessment, useLibrary, useRuns, useSystem } from '../stores/index.t
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import type { ReportFormat } from '../stores/report.ts';
 import { appMeasureSpec, MEASURE_NOW_PRESETS, presetTiming, type MeasureNowPreset } from '../../../electron/shared/catalog/presets.ts';
-import { keepFiguresTogether } from '../../../electron/shared/report/kept-figures.ts';
 
 const ROUTE = /^#\/overview\/assess\/(\d{1,15})(?:[/?]|$)/;
 
@@ -286,7 +286,7 @@ function FigureCell({ figure, label }: { figure: VerdictFigure | null; label: st
     );
   return (
     <td className={figure.estimated ? 'estimated' : undefined} data-label={label} data-flags={figure.flags.join(' ') || undefined}>
-      {keepFiguresTogether(figure.display)}
+      {wholeText(figure.display)}
       {figure.flags.length ? (
         <span className="flag" title={`trust flag: ${figure.flags.join(', ')}`}>
           {'\u00a0'}⚑
@@ -327,7 +327,7 @@ export function VerdictsPanel({ view }: { view: VerdictsView }) {
       ) : null}
       {view.cards.map((c) => (
         <p key={c.id} className="verdict" data-testid={`verdict-${c.id}`}>
-          <strong>{c.title}:</strong> {keepFiguresTogether(c.sentence)}
+          <strong>{c.title}:</strong> {wholeText(c.sentence)}
         </p>
       ))}
       {view.ignored.map((t) => (

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { cipherFigureText, cipherMeasurementText } from '../../../electron/shared/analysis/encryption.ts';
 import { formatCount } from '../../../electron/shared/analysis/units.ts';
 import { ErrorNote, TableScroll } from '../components/common.tsx';
+import { wholeText } from '../../../electron/shared/report/whole-text.ts';
 import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { cipherTableRows } from '../view/encryption-view.ts';
@@ -55,7 +56,7 @@ export function CipherCeilingsSection() {
               </summary>
               <ul className="warnings">
                 {ciphers.warnings.map((w) => (
-                  <li key={w}>{w}</li>
+                  <li key={w}>{wholeText(w)}</li>
                 ))}
               </ul>
             </details>
@@ -118,7 +119,8 @@ export function CipherCeilingsSection() {
             <ul className="notes">
               {ciphers.unavailable.map((u) => (
                 <li key={`${u.cipher}:${u.keyBits}`}>
-                  <code>{u.cipher}</code> {u.keyBits} bit: {u.reason}
+                  {/* The cipher's name whole on a line ("xchacha12,aes-adiantum-plain64" broke at a hyphen at 390 px). */}
+                  <code className="nowrap">{u.cipher}</code> <span className="nowrap">{u.keyBits} bit</span>: {wholeText(u.reason)}
                 </li>
               ))}
             </ul>

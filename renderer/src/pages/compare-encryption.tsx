@@ -11,6 +11,7 @@ import { useSystem } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { buildEncryptionView } from '../view/encryption-view.ts';
 import { testTitle } from '../../../electron/shared/charts/compare-view.ts';
+import { wholeText } from '../../../electron/shared/report/whole-text.ts';
 import { chooseScale, type ScaleMode } from '../../../electron/shared/charts/chart-scale.ts';
 
 export function CompareEncryption({ records, unit, scale }: { records: RunRecord[]; unit: ThroughputUnit; scale: ScaleMode }) {
@@ -65,7 +66,7 @@ export function CompareEncryption({ records, unit, scale }: { records: RunRecord
             <tr>
               <th scope="col">Run</th>
               <th scope="col">Measured</th>
-              <th scope="col">Under dm-crypt here (estimated)</th>
+              <th scope="col">{wholeText('Under dm-crypt here (estimated)')}</th>
             </tr>
           </thead>
           <tbody>
@@ -75,11 +76,16 @@ export function CompareEncryption({ records, unit, scale }: { records: RunRecord
                   <span className="swatch" style={{ background: SERIES_COLORS[r.runIndex] }}>
                     #{r.runIndex + 1}
                   </span>{' '}
-                  {r.label}
-                  {r.encrypted ? ' (encrypted)' : ''}
+                  {wholeText(r.label + (r.encrypted ? ' (encrypted)' : ''))}
                 </th>
-                <td>{r.measured !== null ? `${formatNumber(r.measured)} ${u}` : '—'}</td>
-                <td>{r.forecast !== null ? `${formatNumber(r.forecast)} ${u} (estimated)` : r.encrypted ? 'measured encrypted' : '—'}</td>
+                <td>{r.measured !== null ? wholeText(`${formatNumber(r.measured)} ${u}`) : '—'}</td>
+                <td>
+                  {r.forecast !== null
+                    ? wholeText(`${formatNumber(r.forecast)} ${u} (estimated)`)
+                    : r.encrypted
+                      ? 'measured encrypted'
+                      : '—'}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -8,6 +8,8 @@ import { SaveReport } from '../components/save-report.tsx';
 import { useCompare, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { CompareEncryption } from './compare-encryption.tsx';
+import { wholeText } from '../../../electron/shared/report/whole-text.ts';
+import { unbrokenLabel } from '../../../electron/shared/model/whole-tokens.ts';
 import { MAX_COMPARED, pickerColumns, runsByKind, sameRef } from '../stores/compare.ts';
 import { buildCompareView, type CompareView } from '../../../electron/shared/charts/compare-view.ts';
 import { AUTO_LOG_SPREAD, type ScaleMode } from '../../../electron/shared/charts/chart-scale.ts';
@@ -235,32 +237,41 @@ const BelowCharts = memo(function BelowCharts({ view, records, unit, scale, labe
       <section aria-labelledby="speedup-h" className="below-fold">
         <h2 id="speedup-h">Speed-up against #1 ({runs[0]?.label || 'baseline'})</h2>
         <TableScroll label="Speed-ups">
-          <table className="speedups" data-testid="speedup-table">
-            <thead>
-              <tr>
-                <th scope="col">Test</th>
+          {/* A column per run: at a phone's width a row per block, each figure under its run's name
+              (.stack-narrow), where three runs' columns scrolled sideways. */}
+          <table className="speedups stack-narrow" data-testid="speedup-table" role="table" aria-label="Speed-ups">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Test
+                </th>
                 {runs.map((r, i) => (
-                  <th scope="col" key={i}>
+                  <th scope="col" role="columnheader" key={i}>
                     <span className="swatch" style={{ background: SERIES_COLORS[i] }}>
                       #{i + 1}
                     </span>{' '}
-                    {r.label}
+                    {wholeText(r.label)}
                   </th>
                 ))}
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {view.speedups.map((row) => (
-                <tr key={`${row.test}:${row.metric}`}>
-                  <th scope="row">
-                    {row.testTitle}
-                    <span className="muted"> · {row.metricLabel}</span>
+                <tr key={`${row.test}:${row.metric}`} role="row">
+                  <th scope="row" role="rowheader">
+                    {wholeText(row.testTitle)}
+                    <span className="muted"> · {wholeText(row.metricLabel)}</span>
                   </th>
                   {row.cells.map((cell, i) => {
                     const warnings = view.warnings[i]!.warnings.filter((w) => w.test === row.test);
                     return (
-                      <td key={i} className={deltaClass(cell.vsBaseline)}>
-                        <span className="value">{cell.display}</span>
+                      <td
+                        key={i}
+                        role="cell"
+                        data-label={unbrokenLabel(`#${i + 1} ${runs[i]?.label ?? ''}`)}
+                        className={deltaClass(cell.vsBaseline)}
+                      >
+                        <span className="value">{wholeText(cell.display)}</span>
                         {cell.vsBaseline ? <DeltaDetails delta={cell.vsBaseline} /> : null}
                         {warnings.length > 0 ? <WarningDetails warnings={warnings} /> : null}
                       </td>

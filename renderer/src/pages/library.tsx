@@ -4,6 +4,7 @@ import { downloadFile } from '../components/download.ts';
 import { useLibrary, useTransportKind } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 import { navigate } from '../view/route.ts';
+import { pathText, wholeText } from '../../../electron/shared/report/whole-text.ts';
 import { bytesToBase64 } from '../view/base64.ts';
 import { dayBoundary } from '../view/date-filter.ts';
 import type { RunSummary } from '../../../electron/shared/contract/contract.ts';
@@ -14,6 +15,9 @@ const IMPORTABLE = wordList(
   SOURCE_FORMATS.map((f) => SOURCE_FORMAT_WORDS[f].file),
   'or',
 );
+
+/** The columns between a row's checkbox and its buttons; each cell's label at a phone's width. */
+const LIBRARY_COLUMNS = ['Label', 'Date', 'Device', 'Source', 'Target', 'Tests', 'Warnings'] as const;
 
 export function LibraryPage() {
   const stores = useStoresApi();
@@ -172,28 +176,27 @@ export function LibraryPage() {
       ) : null}
       {runs.length > 0 ? (
         <TableScroll label="Runs in the library">
-          <table className="runs" data-testid="library-table">
-            <thead>
-              <tr>
-                <th scope="col">
+          {/* At a phone's width a run per block of labelled lines (.stack-narrow): nine columns scrolled sideways. */}
+          <table className="runs stack-narrow" data-testid="library-table" role="table" aria-label="Runs in the library">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
                   <span className="sr-only">Select</span>
                 </th>
-                <th scope="col">Label</th>
-                <th scope="col">Date</th>
-                <th scope="col">Device</th>
-                <th scope="col">Source</th>
-                <th scope="col">Target</th>
-                <th scope="col">Tests</th>
-                <th scope="col">Warnings</th>
-                <th scope="col">
+                {LIBRARY_COLUMNS.map((heading) => (
+                  <th scope="col" role="columnheader" key={heading}>
+                    {heading}
+                  </th>
+                ))}
+                <th scope="col" role="columnheader">
                   <span className="sr-only">Actions</span>
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {runs.map((r) => (
-                <tr key={r.id} data-testid="library-row" data-run-id={r.id}>
-                  <td>
+                <tr key={r.id} data-testid="library-row" data-run-id={r.id} role="row">
+                  <td role="cell">
                     <input
                       type="checkbox"
                       aria-label={`Select ${r.label || `run ${r.id}`}`}
@@ -201,7 +204,7 @@ export function LibraryPage() {
                       onChange={() => lib().toggleSelected(r.id)}
                     />
                   </td>
-                  <td>
+                  <td role="cell" data-label="Label">
                     {editing === r.id ? (
                       <RelabelForm
                         initial={r.label}
@@ -214,35 +217,36 @@ export function LibraryPage() {
                         }
                       />
                     ) : (
-                      <strong>{r.label || <span className="muted">(no label)</span>}</strong>
+                      <strong>{r.label ? wholeText(r.label) : <span className="muted">(no label)</span>}</strong>
                     )}
                   </td>
-                  <td>
+                  <td role="cell" data-label="Date">
                     {formatDate(r.createdAt)}
                     {r.savedAt.slice(0, 10) !== r.createdAt.slice(0, 10) ? (
                       <span className="muted"> (saved {formatDate(r.savedAt)})</span>
                     ) : null}
                   </td>
-                  <td>
+                  <td role="cell" data-label="Device">
                     {r.deviceModel ?? '—'}{' '}
                     {r.deviceClass ? (
                       <span className={`badge class-${r.deviceClass.replace(/\s+/g, '-').toLowerCase()}`}>{r.deviceClass}</span>
                     ) : null}
                   </td>
-                  <td>
+                  <td role="cell" data-label="Source">
                     {r.source}
                     {r.source !== 'measured' ? <span className="muted"> ({r.sourceFormat})</span> : null}{' '}
                     {/* What the run is (model/run-kind.ts): a disk, a discard-cost experiment, a scan… */}
                     <span className="badge" data-testid="run-kind">
-                      {r.kind}
-                      {r.encrypted ? ' · dm-crypt' : ''}
+                      {wholeText(r.kind + (r.encrypted ? ' · dm-crypt' : ''))}
                     </span>
                   </td>
-                  <td>
-                    <code>{r.targetPath}</code>
+                  <td role="cell" data-label="Target">
+                    {pathText(r.targetPath)}
                   </td>
-                  <td>{r.resultCount}</td>
-                  <td>
+                  <td role="cell" data-label="Tests">
+                    {r.resultCount}
+                  </td>
+                  <td role="cell" data-label="Warnings">
                     {r.warningCount > 0 ? (
                       // The column's header says what the number counts (a title tooltip said it again, to a mouse only).
                       <span className="warn-count">
@@ -253,7 +257,7 @@ export function LibraryPage() {
                       '—'
                     )}
                   </td>
-                  <td>
+                  <td role="cell">
                     <div className="row-actions">
                       <button onClick={() => setEditing(r.id)} aria-label={`Relabel ${r.label || `run ${r.id}`}`} data-focus="relabel">
                         Relabel

@@ -8,6 +8,7 @@ import { trimCell } from '../view/trim-cell.ts';
 import { fstrimTimerWords, onlineDiscardWords } from '../../../electron/shared/model/trim-words.ts';
 import type { SystemOverview } from '../../../electron/shared/contract/contract.ts';
 import { AssessmentFlow, AssessOffer, useAssessmentRoute } from './assessment.tsx';
+import { pathText } from '../../../electron/shared/report/whole-text.ts';
 
 export function OverviewPage() {
   const stores = useStoresApi();
@@ -183,7 +184,7 @@ function TrimReachesCell({ mount }: { mount: SystemOverview['mounts'][number] })
       {/* Shown, not a title tooltip: a keyboard, a touch screen and a screen reader reach it too. */}
       <div className="muted cell-note">
         {before}
-        <code>{cell.command}</code>
+        {pathText(cell.command)}
         {after}
       </div>
     </td>
