@@ -83,11 +83,12 @@ try {
 }
 
 if (options.list) {
-  for (const [file, needs] of Object.entries(TEST_FILES)) {
-    console.log(`${testId(file).padEnd(48)} ${isLab(file) ? 'lab ' : 'fast'}  ${needs.join(', ')}`);
-  }
-  console.log(`\nsteps: ${STEPS.join(', ')}\nlab: a file needing any of ${LAB_NEEDS.join(', ')}`);
-  for (const [need, what] of Object.entries(NEEDS)) console.log(`  ${need.padEnd(10)} ${what}`);
+  const lines = Object.entries(TEST_FILES).map(([file, needs]) => `${testId(file).padEnd(48)} ${isLab(file) ? 'lab ' : 'fast'}  ${needs.join(', ')}`);
+  lines.push('', `steps: ${STEPS.join(', ')}`, `lab: a file needing any of ${LAB_NEEDS.join(', ')}`);
+  for (const [need, what] of Object.entries(NEEDS)) lines.push(`  ${need.padEnd(10)} ${what}`);
+  // Exit once the list is written: process.exit() right after console.log may drop what a full
+  // pipe had not yet taken (the manifest test once read 172 of 231 lines).
+  await new Promise((written) => process.stdout.write(`${lines.join('\n')}\n`, written));
   process.exit(0);
 }
 
