@@ -83,7 +83,9 @@ try {
 }
 
 if (options.list) {
-  const lines = Object.entries(TEST_FILES).map(([file, needs]) => `${testId(file).padEnd(48)} ${isLab(file) ? 'lab ' : 'fast'}  ${needs.join(', ')}`);
+  const lines = Object.entries(TEST_FILES).map(
+    ([file, needs]) => `${testId(file).padEnd(48)} ${isLab(file) ? 'lab ' : 'fast'}  ${needs.join(', ')}`,
+  );
   lines.push('', `steps: ${STEPS.join(', ')}`, `lab: a file needing any of ${LAB_NEEDS.join(', ')}`);
   for (const [need, what] of Object.entries(NEEDS)) lines.push(`  ${need.padEnd(10)} ${what}`);
   // Exit once the list is written: process.exit() right after console.log may drop what a full

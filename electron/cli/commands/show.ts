@@ -133,12 +133,15 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
     for (const [key, value] of meta) field(key, value);
   }
 
-  out.push('', `Results (throughput in ${describeThroughputUnit(unit)}; median over runs, CV = spread)`);
+  // A test with no rate of its own (a surface: its curve and zones are said below) has no row of dashes here.
+  const rated = run.results.filter((r) => r.bytesPerSec !== null || r.iops !== null || r.latencyNs !== null || r.runs.length > 0);
+  if (rated.length > 0 || run.results.length === 0)
+    out.push('', `Results (throughput in ${describeThroughputUnit(unit)}; median over runs, CV = spread)`);
   if (run.results.length === 0) out.push('  (none)');
-  else {
+  else if (rated.length > 0) {
     const table = formatTable(
       ['TEST', 'PARAMETERS', 'THROUGHPUT', 'IOPS', 'LAT P50', 'LAT MEAN', 'LAT P99', 'CV', 'RUNS', 'FLAGS'],
-      run.results.map((r) => resultRow(r, unit)),
+      rated.map((r) => resultRow(r, unit)),
     );
     out.push(
       ...table
@@ -146,7 +149,7 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
         .split('\n')
         .map((line) => `  ${line}`),
     );
-    const named = run.results.filter((r) => testTitle(r.test) !== r.test);
+    const named = rated.filter((r) => testTitle(r.test) !== r.test);
     if (named.length) out.push('  ' + named.map((r) => `${r.test} = ${testTitle(r.test)}`).join('; '));
   }
   const figures = figureLines(run.results, unit);

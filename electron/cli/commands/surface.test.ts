@@ -97,4 +97,7 @@ test('on a loop device: measured read-only, kept as a surface run, shown with it
   assert.match(shown.stdout, /slowest: zone \d+ of \d+, bytes/);
   assert.match(shown.stdout, /access time: .* \(8 random 4 KiB reads\)/);
   assert.doesNotMatch(shown.stdout, /read speed at offset/, 'the curve points are not listed one by one');
+  // The surface has no rate of its own: no row of dashes in a rate table, and its slowest zone's bytes in units.
+  assert.doesNotMatch(shown.stdout, /^\s*surface\s+—/m, shown.stdout);
+  assert.match(shown.stdout, /read speed of the slowest zone: .* — \d[\d.,]* [KMG]?i?B to \d[\d.,]* [KMG]?i?B of \d[\d.,]* [KMG]?i?B/);
 });

@@ -10,6 +10,7 @@
 // of the next, or, when a sample straddles it (its rate lies between the two zones'), solved
 // from that sample's time: x bytes at the one zone's rate and the rest at the other's.
 import { median } from './statistics.ts';
+import { formatBytes } from './units.ts';
 import type { Figure, TestResult } from '../model/results.ts';
 
 export const SURFACE_TEST = 'surface';
@@ -245,7 +246,7 @@ export function surfaceFigures(reads: readonly SurfaceRead[], accessNs: readonly
       value: slow.bytesPerSec,
       unit: 'bytes/s',
       provenance: 'measured',
-      basis: `bytes ${Math.round(slow.start)}–${Math.round(slow.end)} of ${deviceBytes}`,
+      basis: `${formatBytes(slow.start)} to ${formatBytes(slow.end)} of ${formatBytes(deviceBytes)}, from the disk's start (its outer tracks)`,
     });
   return figures;
 }
