@@ -283,3 +283,89 @@ test("docs/charts.md's log threshold, report width and least column are chart co
     [300, 900, 1800],
   );
 });
+
+// Issue #43 item 6, the second half of the pages: docs/cli.md, forecast.md, sustained-write.md,
+// app.md, benchmarks.md and own-files.md against the code they describe.
+const cliHelp = (args: string[]): string => {
+  const run = spawnSync(process.execPath, [`${ROOT}bin/diskdelta.js`, ...args, '--help'], { encoding: 'utf8', timeout: 30_000 });
+  return `${run.stdout}${run.stderr}`;
+};
+
+test('docs/cli.md has every command of `diskdelta --help`, each as `diskdelta COMMAND`', () => {
+  const commands = cliHelp([])
+    .split('Commands:\n')[1]!
+    .split('\n\n')[0]!
+    .split('\n')
+    .map((line) => line.trim().split(' ')[0]!);
+  assert.ok(commands.length >= 20 && commands.includes('surface'), commands.join(' '));
+  const page = read('docs/cli.md');
+  const missing = commands.filter((c) => !new RegExp(`diskdelta ${c}\\b|\\| ${c} `).test(page));
+  assert.deepEqual(missing, [], 'commands docs/cli.md does not show');
+});
+
+test("every --flag on a `diskdelta COMMAND …` line of the docs is in that command's --help", () => {
+  const withSub: Record<string, string[]> = {
+    assess: ['start', 'set', 'show', 'list', 'report', 'delete'],
+    fleet: ['run', 'compare'],
+    helper: ['install', 'uninstall', 'status'],
+  };
+  const helps = new Map<string, string>();
+  const unknown: string[] = [];
+  for (const page of ['docs/cli.md', 'docs/forecast.md', 'docs/sustained-write.md', 'docs/app.md', 'docs/own-files.md']) {
+    for (const m of read(page).matchAll(/diskdelta ([a-z-]+)(?: ([a-z]+))?([^`\n]*)/g)) {
+      const [, command, sub, rest] = m;
+      const args = sub && withSub[command!]?.includes(sub) ? [command!, sub] : [command!];
+      const flags = [...rest!.matchAll(/(--[a-z][a-z0-9-]*)/g)].map((f) => f[1]!).filter((f) => f !== '--help');
+      if (flags.length === 0) continue;
+      const key = args.join(' ');
+      if (!helps.has(key)) helps.set(key, cliHelp(args));
+      for (const flag of flags) if (!new RegExp(`${flag}\\b`).test(helps.get(key)!)) unknown.push(`${page}: diskdelta ${key} ${flag}`);
+    }
+  }
+  assert.ok(helps.size >= 10, `${helps.size} commands checked`);
+  assert.deepEqual(unknown, []);
+});
+
+test("docs/cli.md's exit 10 names every command that returns not-saved", () => {
+  const dir = 'electron/cli/commands';
+  const saving = readdirSync(`${ROOT}${dir}`)
+    .filter((f) => f.endsWith('.ts') && !f.includes('.test.') && read(`${dir}/${f}`).includes("exitCodeOf('not-saved')"))
+    .map((f) => f.replace(/\.ts$/, ''));
+  assert.ok(saving.includes('run') && saving.includes('surface'), saving.join(' '));
+  const sentence = flat(read('docs/cli.md')).split('10 (every command that measures and saves: ')[1]?.split(';')[0] ?? '';
+  assert.deepEqual(
+    saving.filter((c) => !sentence.includes(`\`${c}\``)),
+    [],
+    `the exit-10 sentence should name: ${saving.join(', ')}`,
+  );
+});
+
+test("docs/own-files.md's sweeping verbs are the worker's: each calls sweep_stale_files(), no other does", () => {
+  const main = read('native/src/main.c');
+  // run_verb()'s switch: each verb and the function it calls (VERB_CRYPT_HOLD → crypt-hold).
+  const calls = new Map(
+    [...main.matchAll(/case VERB_(\w+): return (\w+)\(/g)].map((m) => [m[1]!.toLowerCase().replace(/_/g, '-'), m[2]!] as const),
+  );
+  assert.ok(calls.has('surface') && calls.has('crypt-hold') && calls.size >= 12, [...calls.keys()].join(' '));
+  const bodyOf = (fn: string) => {
+    const start = main.search(new RegExp(`static int ${fn}\\(options_t \\*o[^)]*\\) \\{`));
+    if (start < 0) return '';
+    const line = main.slice(start, main.indexOf('\n', start));
+    return line.endsWith('}') ? line : main.slice(start, main.indexOf('\n}\n', start));
+  };
+  const sweeps = (fn: string): boolean => {
+    const body = bodyOf(fn);
+    if (/sweep_stale_files|workload_opts\(/.test(body)) return true;
+    if (/return cmd_run\(/.test(body)) return sweeps('cmd_run');
+    // sustained hands over to sustained.c, which sweeps first.
+    return fn === 'cmd_sustained' && /sweep_stale_files\(o->target\)/.test(read('native/src/sustained.c'));
+  };
+  const sweeping = [...calls].filter(([verb, fn]) => verb !== 'cleanup' && sweeps(fn)).map(([verb]) => verb);
+  const said = flat(read('docs/own-files.md'))
+    .split('Every verb that makes files in `--target` (')[1]!
+    .split(')')[0]!
+    .split(', ')
+    .map((v) => v.replace(/`/g, ''));
+  assert.deepEqual(said.toSorted(), sweeping.toSorted());
+  assert.ok(sweeps(calls.get('cleanup')!));
+});
