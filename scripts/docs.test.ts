@@ -521,3 +521,23 @@ test("docs/benchmarks.md's sizes and targets are the scripts'", () => {
   assert.ok(/target ≤ 500 ms/.test(read('scripts/bench-app.ts')) && page.includes('first load to interactive (target ≤ 500 ms)'));
   assert.ok(/median\(compareLoads\) <= 100/.test(read('scripts/bench-app.ts')) && page.includes('painted (target ≤ 100 ms)'));
 });
+
+test("docs/charts.md's table of types is the registry's: every id in its order, the report column its inReport", async () => {
+  const { CHARTS } = await import('../electron/shared/charts/charts.ts');
+  const table = read('docs/charts.md').split('## The types today')[1]!.split('\n\n')[1]!;
+  const rows = table
+    .split('\n')
+    .filter((line) => /^\| `/.test(line))
+    .map((line) => {
+      const cells = line.split(' | ');
+      return { id: /`([\w-]+)`/.exec(cells[0]!)![1]!, report: cells.at(-1)!.replace(/\s*\|\s*$/, '') };
+    });
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    CHARTS.types.map((t) => t.id),
+  );
+  assert.deepEqual(
+    rows.map((r) => r.report),
+    CHARTS.types.map((t) => (t.inReport ? 'yes' : 'no')),
+  );
+});
