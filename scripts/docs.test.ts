@@ -541,3 +541,14 @@ test("docs/charts.md's table of types is the registry's: every id in its order, 
     CHARTS.types.map((t) => (t.inReport ? 'yes' : 'no')),
   );
 });
+
+test('every `npm run SCRIPT` the README and the docs name is a script of package.json', () => {
+  const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
+  const pages = ['README.md', 'e2e/README.md', ...readdirSync(`${ROOT}docs`).map((f) => `docs/${f}`)];
+  const named = pages.flatMap((page) => [...read(page).matchAll(/npm run ([\w:-]+)/g)].map((m) => `${page}: ${m[1]!}`));
+  assert.ok(named.length >= 20, `${named.length} named`);
+  assert.deepEqual(
+    named.filter((n) => !scripts.includes(n.split(': ')[1]!)),
+    [],
+  );
+});
