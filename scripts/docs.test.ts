@@ -200,7 +200,7 @@ test("docs/cli.md's tree workload figures are the shape file's (assets/workloads
 // Issue #43: the numbers the prose of these pages gives, each against the constant that makes it
 // true (a constant not exported is read from its source, as the worker's C is).
 const constant = (path: string, name: string): string => {
-  const match = new RegExp(`(?:const|#define)\\s+${name}\\b\\s*=?\\s*([^;\\n]+)`).exec(read(path));
+  const match = new RegExp(`(?:const|let|#define)\\s+${name}\\b\\s*=?\\s*([^;\\n]+)`).exec(read(path));
   assert.ok(match, `${path} no longer defines ${name}: the page that cites it needs a look`);
   return match[1]!.trim();
 };
@@ -281,5 +281,274 @@ test("docs/charts.md's log threshold, report width and least column are chart co
       timeLimitSeconds('e2e/dm-crypt-lab.test.ts'),
     ],
     [300, 900, 1800],
+  );
+});
+
+// Issue #43 item 6, the second half of the pages: docs/cli.md, forecast.md, sustained-write.md,
+// app.md, benchmarks.md and own-files.md against the code they describe.
+const cliHelp = (args: string[]): string => {
+  const run = spawnSync(process.execPath, [`${ROOT}bin/diskdelta.js`, ...args, '--help'], { encoding: 'utf8', timeout: 30_000 });
+  return `${run.stdout}${run.stderr}`;
+};
+
+test('docs/cli.md has every command of `diskdelta --help`, each as `diskdelta COMMAND`', () => {
+  const commands = cliHelp([])
+    .split('Commands:\n')[1]!
+    .split('\n\n')[0]!
+    .split('\n')
+    .map((line) => line.trim().split(' ')[0]!);
+  assert.ok(commands.length >= 20 && commands.includes('surface'), commands.join(' '));
+  const page = read('docs/cli.md');
+  const missing = commands.filter((c) => !new RegExp(`diskdelta ${c}\\b|\\| ${c} `).test(page));
+  assert.deepEqual(missing, [], 'commands docs/cli.md does not show');
+});
+
+test("every --flag on a `diskdelta COMMAND …` line of the docs is in that command's --help", () => {
+  const withSub: Record<string, string[]> = {
+    assess: ['start', 'set', 'show', 'list', 'report', 'delete'],
+    fleet: ['run', 'compare'],
+    helper: ['install', 'uninstall', 'status'],
+  };
+  const helps = new Map<string, string>();
+  const unknown: string[] = [];
+  for (const page of ['docs/cli.md', 'docs/forecast.md', 'docs/sustained-write.md', 'docs/app.md', 'docs/own-files.md']) {
+    for (const m of read(page).matchAll(/diskdelta ([a-z-]+)(?: ([a-z]+))?([^`\n]*)/g)) {
+      const [, command, sub, rest] = m;
+      const args = sub && withSub[command!]?.includes(sub) ? [command!, sub] : [command!];
+      const flags = [...rest!.matchAll(/(--[a-z][a-z0-9-]*)/g)].map((f) => f[1]!).filter((f) => f !== '--help');
+      if (flags.length === 0) continue;
+      const key = args.join(' ');
+      if (!helps.has(key)) helps.set(key, cliHelp(args));
+      for (const flag of flags) if (!new RegExp(`${flag}\\b`).test(helps.get(key)!)) unknown.push(`${page}: diskdelta ${key} ${flag}`);
+    }
+  }
+  assert.ok(helps.size >= 10, `${helps.size} commands checked`);
+  assert.deepEqual(unknown, []);
+});
+
+test("docs/cli.md's exit 10 names every command that returns not-saved", () => {
+  const dir = 'electron/cli/commands';
+  const saving = readdirSync(`${ROOT}${dir}`)
+    .filter((f) => f.endsWith('.ts') && !f.includes('.test.') && read(`${dir}/${f}`).includes("exitCodeOf('not-saved')"))
+    .map((f) => f.replace(/\.ts$/, ''));
+  assert.ok(saving.includes('run') && saving.includes('surface'), saving.join(' '));
+  const sentence = flat(read('docs/cli.md')).split('10 (every command that measures and saves: ')[1]?.split(';')[0] ?? '';
+  assert.deepEqual(
+    saving.filter((c) => !sentence.includes(`\`${c}\``)),
+    [],
+    `the exit-10 sentence should name: ${saving.join(', ')}`,
+  );
+});
+
+test("docs/own-files.md's sweeping verbs are the worker's: each calls sweep_stale_files(), no other does", () => {
+  const main = read('native/src/main.c');
+  // run_verb()'s switch: each verb and the function it calls (VERB_CRYPT_HOLD → crypt-hold).
+  const calls = new Map(
+    [...main.matchAll(/case VERB_(\w+): return (\w+)\(/g)].map((m) => [m[1]!.toLowerCase().replace(/_/g, '-'), m[2]!] as const),
+  );
+  assert.ok(calls.has('surface') && calls.has('crypt-hold') && calls.size >= 12, [...calls.keys()].join(' '));
+  const bodyOf = (fn: string) => {
+    const start = main.search(new RegExp(`static int ${fn}\\(options_t \\*o[^)]*\\) \\{`));
+    if (start < 0) return '';
+    const line = main.slice(start, main.indexOf('\n', start));
+    return line.endsWith('}') ? line : main.slice(start, main.indexOf('\n}\n', start));
+  };
+  const sweeps = (fn: string): boolean => {
+    const body = bodyOf(fn);
+    if (/sweep_stale_files|workload_opts\(/.test(body)) return true;
+    if (/return cmd_run\(/.test(body)) return sweeps('cmd_run');
+    // sustained hands over to sustained.c, which sweeps first.
+    return fn === 'cmd_sustained' && /sweep_stale_files\(o->target\)/.test(read('native/src/sustained.c'));
+  };
+  const sweeping = [...calls].filter(([verb, fn]) => verb !== 'cleanup' && sweeps(fn)).map(([verb]) => verb);
+  const said = flat(read('docs/own-files.md'))
+    .split('Every verb that makes files in `--target` (')[1]!
+    .split(')')[0]!
+    .split(', ')
+    .map((v) => v.replace(/`/g, ''));
+  assert.deepEqual(said.toSorted(), sweeping.toSorted());
+  assert.ok(sweeps(calls.get('cleanup')!));
+});
+
+/** A run setting's default and least value (model/run-settings.ts). */
+async function setting(key: string): Promise<{ default: number; min: number }> {
+  const { RUN_SETTINGS } = await import('../electron/shared/model/run-settings.ts');
+  const found = RUN_SETTINGS.find((d) => d.key === key) as { default?: number; min?: number } | undefined;
+  assert.ok(found && typeof found.default === 'number', `no run setting ${key} with a default`);
+  return { default: found.default!, min: found.min ?? 0 };
+}
+
+test("docs/sustained-write.md's defaults, thresholds and cost sentence are the code's", async () => {
+  const page = flat(read('docs/sustained-write.md'));
+  const a = await import('../electron/shared/analysis/sustained-write.ts');
+  const { SUSTAINED_SAMPLE_MS } = await import('../electron/node/bench/kinds/sustained-write.ts');
+  const { formatBytes } = await import('../electron/shared/analysis/units.ts');
+  const span = await setting('sustainedSpanBytes');
+  const rest = await setting('sustainedRestSec');
+  const recovery = await setting('sustainedRecoveryBytes');
+  assert.ok(page.includes(`(default ${formatBytes(span.default)}) into a new test file`));
+  assert.ok(page.includes(`for \`--sustained-rest\` seconds (default ${rest.default})`));
+  assert.ok(page.includes(`bytes (default ${formatBytes(recovery.default)}, at most the span)`));
+  assert.ok(page.includes(`any other value is ${formatBytes(recovery.min)} at least`));
+  assert.ok(page.includes(`(every ${SUSTAINED_SAMPLE_MS} ms)`));
+  assert.ok(page.includes(`differ by ${a.DROP_RATIO}× or more`));
+  assert.ok(page.includes(`holds for ${a.MIN_FALL_INTERVALS} intervals and ${a.MIN_FALL_SEC} s at least`));
+  assert.ok(page.includes(`at least ${a.FALL_NOISE_SIGMAS} standard deviations`));
+  assert.ok(page.includes(`(\`SUSTAINED_NOISE_CEILING\`, ±${a.SUSTAINED_NOISE_CEILING * 100} %)`));
+  assert.ok(page.includes(`(${a.FALL_CPU_WAIT * 100} points, \`FALL_CPU_WAIT\`)`));
+  assert.ok(page.includes(`until ${a.LISTING_ROWS} lines or fewer remain`));
+  // The cost sentence quoted for the defaults and a 600 TB rating, as the CLI words it.
+  const cost = a.sustainedCostText(
+    {
+      sustainedSpanBytes: span.default,
+      sustainedRecoveryBytes: recovery.default,
+      sustainedRestSec: rest.default,
+      ratedEnduranceBytes: 600e12,
+    },
+    'cli',
+  );
+  const quoted = cost.split('. Stopping')[0]!;
+  assert.ok(page.includes(`"${quoted}"`), `docs/sustained-write.md should quote: "${quoted}"`);
+});
+
+test("docs/forecast.md's bounds, link efficiency, rough range and lab accuracy are the code's", async () => {
+  const page = flat(read('docs/forecast.md'));
+  const c = await import('../electron/shared/model/candidate.ts');
+  const { LINK_EFFICIENCY } = await import('../electron/shared/analysis/candidate.ts');
+  const { ROUGH_RANGE } = await import('../electron/shared/analysis/workload-forecast.ts');
+  const { LAB_ACCURACY } = await import('../electron/shared/analysis/candidate-forecast.ts');
+  const { VERDICT_DAYS } = await import('../electron/shared/analysis/working-set.ts');
+  const { formatCount } = await import('../electron/shared/analysis/units.ts');
+  assert.ok(
+    page.includes(`1 to ${c.MAX_CANDIDATES}.`) &&
+      page.includes(`takes one to ${['', 'one', 'two', 'three', 'four', 'five'][c.MAX_CANDIDATES]} candidate drives`),
+  );
+  assert.ok(page.includes(`over ${c.MAX_MBPS / 1000} GB/s (${formatCount(c.MAX_MBPS)} MB/s`));
+  assert.equal(c.MAX_CAPACITY_GB, 1e6);
+  assert.ok(page.includes('over 1 PB'));
+  assert.ok(page.includes(`over ${formatCount(c.MAX_TBW)} TBW`));
+  assert.ok(page.includes(`at ${Math.round(LINK_EFFICIENCY * 100)} % of it (\`LINK_EFFICIENCY\`)`));
+  assert.ok(page.includes(`SATA 2 (300 MB/s) at ${Math.floor(300 * LINK_EFFICIENCY)} MB/s`));
+  assert.ok(page.includes(`by more than ×${ROUGH_RANGE} (\`ROUGH_RANGE\`)`));
+  const ratios = LAB_ACCURACY.forecastOverMeasured;
+  assert.ok(
+    page.includes(`the ${['', '', '', '', '', 'five', 'six'][ratios.length]} runs span ${Math.min(...ratios)}–${Math.max(...ratios)}`),
+  );
+  assert.ok(page.includes(`scan's ${VERDICT_DAYS}-day working set`));
+});
+
+test("docs/cli.md's limits, defaults and thresholds are the code's", async () => {
+  const page = flat(read('docs/cli.md'));
+  const limits = await import('../electron/shared/model/import-limits.ts');
+  const { MAX_TEXT_LINES } = await import('../electron/node/formats/common.ts');
+  const { formatCount } = await import('../electron/shared/analysis/units.ts');
+  assert.equal(limits.MAX_IMPORT_BYTES, 50 * 2 ** 20);
+  assert.ok(
+    page.includes(
+      `Limits: 50 MiB per file; JSON at most ${formatCount(limits.MAX_JSON_VALUES)} values and ${formatCount(limits.MAX_JSON_CONTAINERS)} objects/arrays, ${limits.MAX_JSON_DEPTH} levels deep; KDiskMark/CrystalDiskMark text at most ${formatCount(MAX_TEXT_LINES)} lines; bonnie++ at most ${formatCount(limits.MAX_RUNS_PER_IMPORT)} rows.`,
+    ),
+  );
+  assert.ok(page.includes(`One file imports at most ${formatCount(limits.MAX_RUNS_PER_IMPORT)} runs`));
+  const { LIST_PAGE } = await import('../electron/cli/commands/list.ts');
+  const { DEFAULT_LIST_PAGE } = await import('../electron/shared/model/list-page.ts');
+  assert.ok(page.includes(`shows the newest ${LIST_PAGE} matching runs`));
+  assert.ok(page.includes(`asks for the newest ${DEFAULT_LIST_PAGE} at a time`));
+  const { CONNECT_AT_ONCE, PROBES_AT_ONCE } = await import('../electron/node/bench/fleet/probe.ts');
+  const { HDD_MAX_IOPS } = await import('../electron/shared/analysis/fleet-compare.ts');
+  assert.ok(page.includes(`${CONNECT_AT_ONCE} hosts at a time`) && page.includes(`client, ${PROBES_AT_ONCE} at a time`));
+  assert.ok(page.includes(`(under ${HDD_MAX_IOPS} IOPS is a hard disk`));
+  const { MAX_REPORT_RUNS } = await import('../electron/shared/report/paper.ts');
+  assert.ok(
+    page.includes(`An assessment report of 1–${MAX_REPORT_RUNS} runs`) && page.includes(`more than ${MAX_REPORT_RUNS}, a bad flag`),
+  );
+  // Adaptive stopping: the preset's timing and the trust thresholds.
+  const { PRESETS } = await import('../electron/shared/catalog/presets.ts');
+  const { TRUST } = await import('../electron/shared/analysis/statistics.ts');
+  const s = PRESETS.standard;
+  assert.ok(
+    page.includes(
+      `runs of ${s.durationSec} s — longer on a slow device, so that each holds ${TRUST.minWindowIos} I/Os, judged late in the warm-up — are added, at least ${s.runs}, until the median is known within ±${s.precision * 100} % and the figure is resolved, or ${s.maxTimeSec} s of runs have passed`,
+    ),
+  );
+  assert.ok(page.includes(`fewer than ${TRUST.minTotalIos} I/Os or ${TRUST.minWindowSec} s over all of them`));
+  assert.ok(page.includes(`under ${TRUST.minIos} I/Os or ${TRUST.minWindowSec} s in a run`));
+  assert.ok(page.includes(`(CV over ${TRUST.maxCv * 100} %, or the median known only within more than ±${TRUST.maxCiRelative * 100} %`));
+  assert.ok(page.includes(`cores over ${TRUST.cpuBoundShare * 100} % busy`));
+  assert.equal(constant('native/src/phase.c', 'MAX_WINDOW_NS'), '2000000000ull');
+  assert.ok(page.includes("the worker's longest windows (2 s)"));
+  // The surface: its defaults and the zones' rule.
+  const { ZONE_STEP, MIN_ZONE_SAMPLES } = await import('../electron/shared/analysis/surface.ts');
+  const samples = await setting('surfaceSamples');
+  const { formatBytes } = await import('../electron/shared/analysis/units.ts');
+  assert.ok(page.includes(`\`--sample-bytes\` (default ${formatBytes((await setting('surfaceSampleBytes')).default)})`));
+  assert.ok(page.includes(`\`--samples\` offsets (default ${samples.default}, at least ${samples.min})`));
+  assert.ok(page.includes(`4 KiB reads (default ${(await setting('surfaceAccesses')).default})`));
+  assert.ok(page.includes(`steps by ${ZONE_STEP * 100} % or more (\`ZONE_STEP\`), a zone holding ${MIN_ZONE_SAMPLES} samples at least`));
+});
+
+test("docs/app.md names every page of the nav bar, and Compare's and the preload's numbers", async () => {
+  const page = flat(read('docs/app.md'));
+  const { PAGES } = await import('../renderer/src/view/route.ts');
+  assert.deepEqual(
+    PAGES.filter((p) => !page.includes(`**${p.title}**`)).map((p) => p.title),
+    [],
+    'pages docs/app.md does not describe',
+  );
+  assert.equal(constant('renderer/src/stores/compare.ts', 'MAX_COMPARED'), '6');
+  assert.ok(page.includes('**Compare** (2–6 runs or references'));
+  assert.equal(constant('renderer/src/app.tsx', 'PRELOAD_OTHERS_AFTER_MS'), '3000');
+  assert.ok(page.includes("the other pages' 3 s after the app started"));
+});
+
+test("docs/benchmarks.md's sizes and targets are the scripts'", () => {
+  const page = flat(read('docs/benchmarks.md'));
+  const pins: Array<[string, string, string, string]> = [
+    // [script, constant, its value, what the page says]
+    ['scripts/bench-library.ts', 'RUNS', '100_000', 'a library of 100,000 synthetic runs'],
+    ['scripts/bench-library.ts', 'TARGET_MS', '100', '(target ≤ 100 ms) |'],
+    ['scripts/bench-import.ts', 'JOBS', '200_000', 'fio JSON file of 200,000 jobs'],
+    ['scripts/bench-import.ts', 'TARGET_S', '10', '(target ≤ 10 s in all)'],
+    ['scripts/bench-fleet.ts', 'HOSTS', '1000', '`fleet compare` on 1,000 synthetic hosts'],
+    ['scripts/bench-fleet.ts', 'REPEAT', '7', 'median and min–max of 7'],
+    ['scripts/bench-fleet-page.ts', 'ROUNDS', '5', '1,000 synthetic hosts × 10 tests, 5 rounds'],
+    ['scripts/bench-app.ts', 'ROUNDS', '5', 'browser mode, 5 rounds on synthetic runs'],
+    ['scripts/bench-seeks-cv.ts', 'TARGET_CV', '0.05', '(target ≤ 5 %)'],
+    ['scripts/bench-standard-time.ts', 'TARGET_SEC', '20', '(target ≤ 20 s)'],
+    ['scripts/bench-working-set.ts', 'NOISE_CEILING', '0.25', 'past ±25 % is "not judged"'],
+  ];
+  const wrong = pins.filter(([script, name, value, said]) => constant(script, name) !== value || !page.includes(said));
+  assert.deepEqual(wrong, []);
+  assert.ok(/target ≤ 500 ms/.test(read('scripts/bench-app.ts')) && page.includes('first load to interactive (target ≤ 500 ms)'));
+  assert.ok(/median\(compareLoads\) <= 100/.test(read('scripts/bench-app.ts')) && page.includes('painted (target ≤ 100 ms)'));
+});
+
+test("docs/charts.md's table of types is the registry's: every id in its order, the report column its inReport", async () => {
+  const { CHARTS } = await import('../electron/shared/charts/charts.ts');
+  const table = read('docs/charts.md').split('## The types today')[1]!.split('\n\n')[1]!;
+  const rows = table
+    .split('\n')
+    .filter((line) => /^\| `/.test(line))
+    .map((line) => {
+      const cells = line.split(' | ');
+      return { id: /`([\w-]+)`/.exec(cells[0]!)![1]!, report: cells.at(-1)!.replace(/\s*\|\s*$/, '') };
+    });
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    CHARTS.types.map((t) => t.id),
+  );
+  assert.deepEqual(
+    rows.map((r) => r.report),
+    CHARTS.types.map((t) => (t.inReport ? 'yes' : 'no')),
+  );
+});
+
+test('every `npm run SCRIPT` the README and the docs name is a script of package.json', () => {
+  const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
+  const pages = ['README.md', 'e2e/README.md', ...readdirSync(`${ROOT}docs`).map((f) => `docs/${f}`)];
+  const named = pages.flatMap((page) => [...read(page).matchAll(/npm run ([\w:-]+)/g)].map((m) => `${page}: ${m[1]!}`));
+  assert.ok(named.length >= 20, `${named.length} named`);
+  assert.deepEqual(
+    named.filter((n) => !scripts.includes(n.split(': ')[1]!)),
+    [],
   );
 });
