@@ -625,7 +625,8 @@ typedef struct {
 } app_part_t;
 
 // A program's start-up, by what it reads: its binary, its shared libraries, many small
-// resources (icons, locale, configuration). About 30 MB a program.
+// resources (icons, locale, configuration). About 34 MiB (35.7 MB) a program on average, each size
+// uniform over its range: 8 + 30 × 0.78 + 160 × 0.016 MiB.
 static const app_part_t PROGRAM_MIX[] = {
     {1, 4u << 20, 12u << 20},    // the binary
     {30, 64u << 10, 1536u << 10},  // libraries

@@ -101,7 +101,7 @@ export function medianInterval(values: number[]): number | null {
 /** Thresholds for the trust verdicts, in one place so the README can quote them. */
 export const TRUST = {
   /**
-   * Adaptive stopping (presets standard, full, seeks): a test adds runs until the median's
+   * Adaptive stopping (the presets spread from ADAPTIVE in catalog/presets.ts: standard, full, sweep, nvme): a test adds runs until the median's
    * 95 % interval is within ±2 %, and is resolved (below), or its time is up.
    */
   precision: 0.02,
