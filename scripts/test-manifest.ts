@@ -48,6 +48,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/forecast-rounds.test.ts': [],
   'e2e/sustained-write-lab.test.ts': ['root', 'qemu', 'ext4'],
   'e2e/drive-health-lab.test.ts': ['root', 'qemu', 'ext4'],
+  'e2e/sata-health-lab.test.ts': ['root', 'qemu', 'ext4'],
   'e2e/steady-state-lab.test.ts': ['root', 'loop', 'ext4'],
   'e2e/surface-lab.test.ts': ['root', 'qemu'],
   'e2e/surface-blkio-lab.test.ts': ['root', 'loop', 'blkio'],
