@@ -233,6 +233,11 @@ export interface GuestRun {
    * (smart_critical_warning=N, say).
    */
   nvme?: Array<{ bytes: number; serial: string; properties?: string }>;
+  /**
+   * QEMU-emulated SATA disks on one AHCI controller, each over a sparse file of `bytes` (/dev/sda,
+   * … once the guest loads `ahci` and `sd_mod`); QEMU's ATA emulation answers SMART (hw/ide/core.c).
+   */
+  sata?: Array<{ bytes: number; serial: string }>;
   memoryMiB?: number;
   timeoutMs?: number;
 }
@@ -286,6 +291,14 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
     run('truncate', ['-s', String(n.bytes), file]);
     drives.push('-drive', `file=${file},if=none,id=nvm${i},format=raw,cache=none`);
     drives.push('-device', `nvme,serial=${n.serial},drive=nvm${i}${n.properties ? `,${n.properties}` : ''}`);
+  }
+  if (opts.sata?.length) drives.push('-device', 'ahci,id=ahci');
+  for (const [i, d] of (opts.sata ?? []).entries()) {
+    const file = join(share, `sata${i}.img`);
+    writeFileSync(file, '');
+    run('truncate', ['-s', String(d.bytes), file]);
+    drives.push('-drive', `file=${file},if=none,id=sata${i},format=raw,cache=none`);
+    drives.push('-device', `ide-hd,drive=sata${i},bus=ahci.${i},serial=${d.serial}`);
   }
   if (opts.secondDisk) {
     const second = join(share, 'disk2.img');

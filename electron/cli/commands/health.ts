@@ -1,5 +1,6 @@
-// `diskdelta health [DEVICE|PATH] [--json]`: the drive's own counters (NVMe SMART / health log),
-// read through the privileged helper's read-only smart-log verb.
+// `diskdelta health [DEVICE|PATH] [--json]`: the drive's own counters (NVMe SMART / health log,
+// read through the privileged helper's read-only smart-log verb; a SATA disk's SMART attributes
+// through smartctl).
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
@@ -15,7 +16,9 @@ commands, percentage used, power-on hours, unsafe shutdowns, media errors, tempe
 hot, thermal-management transitions). DEVICE is a disk (/dev/nvme0n1) or controller (/dev/nvme0);
 PATH a folder, whose disk is read (default: the current folder). Reading the log is an NVMe admin
 command: as root directly, otherwise through the helper and pkexec (a password prompt).
-A disk that keeps no log DiskDelta reads (SATA, virtio, loop) is said, with exit code 0.
+A SATA disk (/dev/sda): its SMART attributes through smartctl (smartmontools), as root, or
+through pkexec smartctl (a password prompt); a missing smartctl is said. A disk that keeps no
+counters DiskDelta reads (virtio, loop) is said, with exit code 0.
   --json  machine-readable output (counts as the drive gives them; °C)
 `;
 
@@ -44,7 +47,7 @@ export const healthCommand: CliCommand = {
     const lines = healthLines(health);
     const width = Math.max(...lines.map(([k]) => k.length));
     writeOut(
-      `${health.disk ?? arg}${health.protocol ? ': NVMe SMART / health log' : ''}\n` +
+      `${health.disk ?? arg}${health.protocol === 'nvme' ? ': NVMe SMART / health log' : health.protocol === 'ata' ? ': SATA SMART attributes (smartctl)' : ''}\n` +
         lines.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n') +
         '\n',
     );

@@ -1,6 +1,7 @@
 // A drive's own counters: the NVMe SMART / health log as the privileged helper's smart-log verb
 // prints it (native/src/nvme-smart.c), parsed into the model, and which disks have one. Reading
-// needs root (an NVMe admin command); bench/privilege/drive-health-read.ts runs the helper.
+// needs root (an NVMe admin command); bench/privilege/drive-health-read.ts runs the helper. SATA
+// disks' attributes come from smartctl (system/smartctl.ts).
 import type { DriveHealth } from '../../shared/model/schemas.ts';
 
 /** An NVMe namespace or controller by kernel name: nvme0n1, nvme0 (not a partition nvme0n1p1). */
@@ -55,10 +56,11 @@ export function parseSmartLog(disk: string, line: string): DriveHealth {
   };
 }
 
-/** Why a disk that is not NVMe has no counters read (SATA: smartctl is not used yet). */
+/** A SATA/SCSI (or old IDE) whole disk by kernel name: sda, sdab, hda (not a partition sda1); read with smartctl. */
+export const ATA_DISK = /^(sd|hd)[a-z]{1,4}$/;
+
+/** Why a disk that is neither NVMe nor SATA/SCSI has no counters read. */
 export function noCountersReason(disk: string | null, deviceClass: string | null): string {
   if (disk === null) return 'no disk was found under the target';
-  if (/^(sd|hd)[a-z]+$/.test(disk))
-    return `${disk} is a SATA/SCSI disk: its SMART attributes are not read by this version (NVMe drives only)`;
   return `${disk}${deviceClass ? ` (${deviceClass})` : ''} is not an NVMe drive: it keeps no SMART / health log DiskDelta reads`;
 }

@@ -24,6 +24,7 @@ export function criticalWarningWords(bits: number): string[] {
 /** The drive's counters, one "name  value" line each; or why they were not read. */
 export function healthLines(h: DriveHealth): Array<[string, string]> {
   if (h.protocol === null) return [['not read', h.reason]];
+  if (h.protocol === 'ata') return ataLines(h);
   const units = (n: number) => `${count(n)} (× 512,000 B = ${count(n * DATA_UNIT_BYTES)} B)`;
   return [
     [
@@ -53,9 +54,61 @@ export function healthLines(h: DriveHealth): Array<[string, string]> {
   ];
 }
 
+type AtaHealth = Extract<DriveHealth, { protocol: 'ata' }>;
+
+const NOT_REPORTED = 'not reported by this drive';
+const orNot = (n: number | null, say: (n: number) => string = count) => (n === null ? NOT_REPORTED : say(n));
+
+/** A SATA drive's attributes: the fields that map first (each "not reported" where absent), then every attribute. */
+function ataLines(h: AtaHealth): Array<[string, string]> {
+  const bytes = (n: number) => `${count(n)} B`;
+  return [
+    ['model', h.model ?? NOT_REPORTED],
+    [
+      'overall health',
+      h.smartPassed === null
+        ? NOT_REPORTED
+        : h.smartPassed
+          ? "PASSED (the drive's own self-assessment)"
+          : "FAILED (the drive's own self-assessment): back up its data",
+    ],
+    ['temperature', orNot(h.temperatureC, (t) => `${t} °C`)],
+    [
+      'percentage used',
+      orNot(h.percentageUsed, (p) => `${p} % of its rated endurance (100 − attribute ${h.wearAttribute}'s normalized value)`),
+    ],
+    ['bytes read', orNot(h.bytesRead, bytes)],
+    ['bytes written', orNot(h.bytesWritten, (b) => `${bytes(b)} (counted in units of ${count(h.writeUnitBytes ?? 0)} B)`)],
+    ['power-on hours', orNot(h.powerOnHours)],
+    ['power cycles', orNot(h.powerCycles)],
+    ['media errors', orNot(h.mediaErrors, (n) => `${count(n)} (187 Reported_Uncorrect)`)],
+    ['reallocated sectors', orNot(h.reallocatedSectors)],
+    ['pending sectors', orNot(h.pendingSectors)],
+    ['offline uncorrectable', orNot(h.offlineUncorrectable)],
+    ...h.attributes.map((a): [string, string] => [
+      `${a.id} ${a.name}`,
+      `value ${a.value}, worst ${a.worst}, threshold ${a.thresh}, raw ${a.raw}`,
+    ]),
+  ];
+}
+
+/**
+ * Bytes the drive counted as written during a run and the unit it counts in (a difference is good
+ * to one unit), or null where before or after is missing or the drive keeps no write counter.
+ */
+export function bytesWrittenDuring(c: DriveCounters): { bytes: number; unitBytes: number } | null {
+  const [before, after] = [c.before, c.after];
+  if (!after) return null;
+  if (before.protocol === 'nvme' && after.protocol === 'nvme')
+    return { bytes: (after.dataUnitsWritten - before.dataUnitsWritten) * DATA_UNIT_BYTES, unitBytes: DATA_UNIT_BYTES };
+  if (before.protocol === 'ata' && after.protocol === 'ata' && before.bytesWritten !== null && after.bytesWritten !== null)
+    return { bytes: after.bytesWritten - before.bytesWritten, unitBytes: after.writeUnitBytes ?? 0 };
+  return null;
+}
+
 /** Data units the drive counted as written during a run, or null where before or after is missing. */
 export function unitsWrittenDuring(c: DriveCounters): number | null {
-  if (c.before.protocol === null || !c.after || c.after.protocol === null) return null;
+  if (c.before.protocol !== 'nvme' || !c.after || c.after.protocol !== 'nvme') return null;
   return c.after.dataUnitsWritten - c.before.dataUnitsWritten;
 }
 
@@ -67,7 +120,6 @@ export function driveWrittenText(c: DriveCounters): string {
   if (c.before.protocol === null) return `the drive's counters were not read: ${c.before.reason}`;
   if (!c.after || c.after.protocol === null)
     return `the drive's counters were read before the run but not after${c.after ? `: ${c.after.reason}` : ''}`;
-  const units = unitsWrittenDuring(c)!;
   const host =
     c.hostBytesWritten === null
       ? 'the host count was not read'
@@ -75,6 +127,16 @@ export function driveWrittenText(c: DriveCounters): string {
   // The SMART log counts what the host asked to write; the NAND's own writes (and so write
   // amplification) are only in the endurance-group log or a vendor page such as OCP C0h.
   // The drive rounds its running total up to a unit, so a difference is good to one unit.
+  if (c.before.protocol === 'ata') {
+    const during = bytesWrittenDuring(c);
+    if (during === null)
+      return `the drive's counters were read, but this drive keeps no write counter DiskDelta knows (attribute 241 Total_LBAs_Written or Host_Writes_*); ${host}`;
+    return (
+      `written by the drive's own count: ${count(during.bytes)} B (attribute 241, in units of ${count(during.unitBytes)} B: to within one unit); ${host}; ` +
+      "write amplification: not reported (attribute 241 counts the host's writes, not the flash's own)"
+    );
+  }
+  const units = unitsWrittenDuring(c)!;
   return (
     `written by the drive's own count: ${count(units)} data unit${units === 1 ? '' : 's'} of 512,000 B ` +
     `(${count(units * DATA_UNIT_BYTES)} B, to within one unit); ${host}; ` +
@@ -85,6 +147,15 @@ export function driveWrittenText(c: DriveCounters): string {
 /** A drive that raised its Critical Warning before or after the run: said on the run. */
 export function driveWarnings(c: DriveCounters): Array<{ code: string; message: string }> {
   const latest = c.after && c.after.protocol !== null ? c.after : c.before;
+  if (latest.protocol === 'ata')
+    return latest.smartPassed === false
+      ? [
+          {
+            code: 'drive-critical-warning',
+            message: `${latest.disk} fails its own SMART overall-health self-assessment: its figures may be those of a failing drive; back up its data`,
+          },
+        ]
+      : [];
   if (latest.protocol === null || latest.criticalWarning === 0) return [];
   return [
     {

@@ -4,7 +4,7 @@
 // amplification where the drive reports it (none of the logs read today does: said so), and how
 // much of its rated endurance it says it has used. Drawn only when some run has the drive's
 // counters from before and after; a run beside it without them says why.
-import { DATA_UNIT_BYTES, unitsWrittenDuring } from '../analysis/drive-health.ts';
+import { bytesWrittenDuring } from '../analysis/drive-health.ts';
 import { formatCount, groupedFormat } from '../analysis/units.ts';
 import type { RunRecord } from '../model/results.ts';
 import type { ChartType } from './chart-registry.ts';
@@ -13,6 +13,8 @@ import type { TableCell, TableChartModel } from './chart-model.ts';
 const HOST_BASIS = "the kernel's count of bytes written to the whole disk during the run (/proc/diskstats): everything the host sent it";
 const DRIVE_BASIS =
   "the drive's SMART / health log, Data Units Written after the run minus before; the drive counts in units of 512,000 B, rounded up, so this is good to one unit";
+const ATA_BASIS =
+  "the drive's SMART attribute 241 (Total_LBAs_Written or Host_Writes_*) after the run minus before, times its unit; good to one unit";
 const WA_NOT_REPORTED =
   "its SMART / health log counts the host's writes, not the flash's own; those are in the endurance-group log or a vendor page such as OCP C0h, which this drive does not offer to DiskDelta";
 
@@ -22,8 +24,9 @@ const megabytes = (bytes: number) => `${groupedFormat(bytes / 1e6, { minimumFrac
 /** The counters read before and after, or null. */
 function bothReadings(record: RunRecord) {
   const c = record.drive;
-  if (!c || c.before.protocol === null || !c.after || c.after.protocol === null) return null;
-  return { before: c.before, after: c.after, units: unitsWrittenDuring(c)!, host: c.hostBytesWritten };
+  const during = c ? bytesWrittenDuring(c) : null;
+  if (!c || !c.after || c.before.protocol === null || c.after.protocol === null || during === null) return null;
+  return { before: c.before, after: c.after, ...during, host: c.hostBytesWritten };
 }
 
 /** Why a run beside the others has no drive count. */
@@ -31,6 +34,8 @@ function missingText(record: RunRecord): string {
   const c = record.drive;
   if (!c) return 'not read (a run imported, or from before DiskDelta read them)';
   if (c.before.protocol === null) return `not read: ${c.before.reason}`;
+  if (c.before.protocol === 'ata' && c.before.bytesWritten === null)
+    return 'read, but this drive keeps no write counter (SMART attribute 241)';
   return c.after
     ? `read before the run, not after${c.after.protocol === null ? `: ${c.after.reason}` : ''}`
     : 'read before the run, not after';
@@ -53,21 +58,20 @@ export const driveCountersChart: ChartType = {
         const hostCell = host === null ? cell('not read') : cell(megabytes(host), `${formatCount(host)} B: ${HOST_BASIS}`);
         return { key: `run-${i}`, title, cells: [hostCell, cell(missingText(record)), cell('—'), cell('—')] };
       }
-      const units = read.units;
+      const { bytes, unitBytes } = read;
+      const used = (h: typeof read.before) => (h.percentageUsed === null ? 'not reported' : `${h.percentageUsed} %`);
       return {
         key: `run-${i}`,
         title,
         cells: [
           read.host === null ? cell('not read', HOST_BASIS) : cell(megabytes(read.host), `${formatCount(read.host)} B: ${HOST_BASIS}`),
           cell(
-            `${megabytes(units * DATA_UNIT_BYTES)} (${formatCount(units)} unit${units === 1 ? '' : 's'})`,
-            `${formatCount(units * DATA_UNIT_BYTES)} B: ${DRIVE_BASIS}`,
+            `${megabytes(bytes)} (${formatCount(bytes / unitBytes)} unit${bytes === unitBytes ? '' : 's'}${read.before.protocol === 'ata' ? ` of ${formatCount(unitBytes)} B` : ''})`,
+            `${formatCount(bytes)} B: ${read.before.protocol === 'ata' ? ATA_BASIS : DRIVE_BASIS}`,
           ),
           cell('not reported by this drive', WA_NOT_REPORTED),
           cell(
-            read.before.percentageUsed === read.after.percentageUsed
-              ? `${read.after.percentageUsed} %`
-              : `${read.before.percentageUsed} % → ${read.after.percentageUsed} %`,
+            used(read.before) === used(read.after) ? used(read.after) : `${used(read.before)} → ${used(read.after)}`,
             "percentage used: the drive's own estimate of its rated endurance used, before and after",
           ),
         ],
@@ -89,7 +93,7 @@ export const driveCountersChart: ChartType = {
           title: "Bytes written during each run: the host's count and the drive's",
           rows,
           notes: [
-            `The drive counts in data units of 512,000 B, rounded up: its figure is good to one unit. The host's count is the whole disk's, so other writes to it during the run are in it.`,
+            `The drive counts in units (NVMe: data units of 512,000 B, rounded up; SATA: attribute 241's LBAs or MiB): its figure is good to one unit. The host's count is the whole disk's, so other writes to it during the run are in it.`,
             `Write amplification: not reported by ${records.filter((r) => bothReadings(r)).length === 1 ? 'this drive' : 'these drives'} (${WA_NOT_REPORTED}).`,
           ],
         },

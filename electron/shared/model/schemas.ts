@@ -346,6 +346,47 @@ export const driveHealthSchema = z.union([
     thermalTransitions: z.tuple([count, count]),
     thermalSeconds: z.tuple([count, count]),
   }),
+  /**
+   * A SATA/ATA drive's SMART attributes as smartctl -j reports them (system/smartctl.ts). A field
+   * is null where the drive has no attribute for it: nothing is inferred from another attribute.
+   */
+  z.strictObject({
+    disk: shortText,
+    protocol: z.literal('ata'),
+    model: shortText.nullable(),
+    /** The drive's overall-health self-assessment (SMART RETURN STATUS): null where not reported. */
+    smartPassed: z.boolean().nullable(),
+    temperatureC: celsius.nullable(),
+    powerOnHours: nullableCount,
+    powerCycles: nullableCount,
+    /** Attribute 241 (242) times its unit: LBAs × the logical block size, or the 32 MiB / GiB units its name says. */
+    bytesWritten: nullableCount,
+    bytesRead: nullableCount,
+    /** The unit 241 counts in, bytes: a difference of two readings is good to one unit. */
+    writeUnitBytes: nullableCount,
+    /** 100 − the normalized value of a wear attribute (177, 231, 233), and which one. */
+    percentageUsed: nullableCount,
+    wearAttribute: shortText.nullable(),
+    /** 187 Reported_Uncorrect: errors the drive could not correct (NVMe's media errors). */
+    mediaErrors: nullableCount,
+    /** 5 Reallocated_Sector_Ct, 197 Current_Pending_Sector, 198 Offline_Uncorrectable. */
+    reallocatedSectors: nullableCount,
+    pendingSectors: nullableCount,
+    offlineUncorrectable: nullableCount,
+    /** Every attribute as the drive gives it: its normalized value, worst, threshold and smartctl's raw text. */
+    attributes: z
+      .array(
+        z.strictObject({
+          id: z.number().int().min(0).max(255),
+          name: shortText,
+          value: count,
+          worst: count,
+          thresh: count,
+          raw: shortText,
+        }),
+      )
+      .max(256),
+  }),
   z.strictObject({ disk: shortText.nullable(), protocol: z.null(), reason: text }),
 ]);
 export type DriveHealth = z.infer<typeof driveHealthSchema>;

@@ -2,10 +2,11 @@
 // directly by root, through pkexec for anyone else (one prompt, remembered by auth_admin_keep).
 // A failure is a reason kept with the run, never a failed run: the counters are context.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DriveHealth } from '../../../shared/model/schemas.ts';
-import { NVME_DISK, noCountersReason, parseSmartLog } from '../../system/drive-health.ts';
+import { ATA_DISK, NVME_DISK, noCountersReason, parseSmartLog } from '../../system/drive-health.ts';
+import { parseSmartctl, SMARTCTL_ARGS } from '../../system/smartctl.ts';
 import { locateWorker } from '../worker-client.ts';
 import { locateHelper } from './elevation.ts';
 
@@ -42,6 +43,7 @@ export async function readDriveHealth(
   disk: string | null,
   options: { deviceClass?: string | null; elevate?: boolean; signal?: AbortSignal } = {},
 ): Promise<DriveHealth> {
+  if (disk !== null && ATA_DISK.test(disk)) return readAtaHealth(disk, options);
   if (disk === null || !NVME_DISK.test(disk)) return { disk, protocol: null, reason: noCountersReason(disk, options.deviceClass ?? null) };
   const device = `/dev/${disk}`;
   let command: string;
@@ -74,5 +76,65 @@ export async function readDriveHealth(
     return parseSmartLog(disk, line);
   } catch (error) {
     return { disk, protocol: null, reason: `the SMART log of ${device} could not be understood: ${(error as Error).message}` };
+  }
+}
+
+/** Where smartctl is looked for: system folders only (not the caller's PATH), as it may run as root. */
+const SMARTCTL_PATHS = ['/usr/sbin/smartctl', '/sbin/smartctl', '/usr/local/sbin/smartctl', '/usr/bin/smartctl'];
+
+/** smartctl's absolute path, or null: DISKDELTA_SMARTCTL when set (tests), else the first system one. */
+function locateSmartctl(): string | null {
+  const override = process.env.DISKDELTA_SMARTCTL;
+  if (override !== undefined) return override.startsWith('/') && existsSync(override) ? override : null;
+  return SMARTCTL_PATHS.find((p) => existsSync(p)) ?? null;
+}
+
+const isBlockDevice = (path: string) => {
+  try {
+    return statSync(path).isBlockDevice();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A SATA/SCSI disk (`sda`): `smartctl -j -A -H -i /dev/sda`, a fixed argv on a path checked to be
+ * a block device. smartctl opens the disk, which needs root (or the disk group): it is run as the
+ * caller first, and only where that is refused and `elevate` allows, through pkexec (smartctl
+ * itself, as root, after the admin's password; DiskDelta's own helper is not involved).
+ */
+async function readAtaHealth(disk: string, options: { elevate?: boolean; signal?: AbortSignal }): Promise<DriveHealth> {
+  const smartctl = locateSmartctl();
+  if (!smartctl) return { disk, protocol: null, reason: 'drive counters not read: smartctl (smartmontools) is not installed' };
+  const device = `/dev/${disk}`;
+  if (!isBlockDevice(device))
+    return { disk, protocol: null, reason: `${device} is not a block device: its SMART attributes were not read` };
+  const args = [...SMARTCTL_ARGS, device];
+  let r = await runHelper(smartctl, args, options.signal);
+  let health = healthFromSmartctl(disk, r);
+  const refused = health.protocol === null && /permission denied|operation not permitted/i.test(health.reason);
+  if (refused && process.getuid?.() !== 0) {
+    if (options.elevate !== true)
+      return {
+        disk,
+        protocol: null,
+        reason: `reading ${device}'s SMART attributes needs root (smartctl opens the disk): run as root, or with --elevate`,
+      };
+    r = await runHelper('pkexec', [smartctl, ...args], options.signal);
+    health = healthFromSmartctl(disk, r);
+  }
+  return health;
+}
+
+/** smartctl's output as the model: its JSON (exit status is a bit mask: the JSON says what failed). */
+function healthFromSmartctl(disk: string, r: { code: number | null; stdout: string; stderr: string }): DriveHealth {
+  if (!r.stdout.trimStart().startsWith('{')) {
+    const why = r.stderr.trim().split('\n').at(-1) || `smartctl exited ${r.code ?? 'on a signal'}`;
+    return { disk, protocol: null, reason: `the SMART attributes of /dev/${disk} were not read: ${why}` };
+  }
+  try {
+    return parseSmartctl(disk, r.stdout);
+  } catch (error) {
+    return { disk, protocol: null, reason: `smartctl's output for /dev/${disk} could not be understood: ${(error as Error).message}` };
   }
 }
