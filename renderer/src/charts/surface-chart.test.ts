@@ -145,3 +145,11 @@ test('overlapping slowest zones are told apart: each tagged with its run, in its
   );
   assert.ok(bars[0]!.includes(`data-run="0"`) && bars[1]!.includes(`data-run="1"`));
 });
+
+test('the position axis is ticked every 10 % of the disk, so a zone named "0–40 %" is found on it', () => {
+  const html = renderReportHtml(buildReport(records, { generatedAt }));
+  const figure = html.slice(html.indexOf('data-chart-type="surface"'));
+  const chart = figure.slice(0, figure.indexOf('</figure>'));
+  const ticks = [...chart.matchAll(/<text[^>]*data-testid="x-tick"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.deepEqual(ticks, ['0', '10', '20', '30', '40', '50', '60', '70', '80', '90', '100']);
+});
