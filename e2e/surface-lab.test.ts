@@ -7,7 +7,7 @@
 // the first disk's size. The worker's own `surface` runs first (C, seconds): a Node start costs
 // minutes under TCG on a loaded host, and its curve is kept beside the CLI's.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
@@ -133,8 +133,10 @@ step done
     // The kept run, exported on the host from the guest's library (a second Node start in the
     // guest costs minutes under TCG): test-results/lab/surface-export.json, a DiskDelta export
     // that `diskdelta import` reads, for looking at the real two-part curve in the app.
-    for (const name of readdirSync(g.share).filter((n) => n.startsWith('surface-lib.sqlite')))
-      copyFileSync(join(g.share, name), join(LAB_OUT, name));
+    // An earlier run's journal beside this run's library would be replayed into it: gone first.
+    const libraryFiles = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('surface-lib.sqlite'));
+    for (const name of libraryFiles(LAB_OUT)) rmSync(join(LAB_OUT, name));
+    for (const name of libraryFiles(g.share)) copyFileSync(join(g.share, name), join(LAB_OUT, name));
     const exported = spawnSync(
       process.execPath,
       [
