@@ -6,7 +6,8 @@
 // speed (±5 %) over its own offsets, and the boundary between the zones must lie within 2 % of
 // the first disk's size. The worker's own `surface` runs first (C, seconds): a Node start costs
 // minutes under TCG on a loaded host, and its curve is kept beside the CLI's.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
@@ -40,6 +41,7 @@ after(() => {
 });
 
 interface SurfaceJson {
+  id: number;
   deviceBytes: number;
   zones: Array<{ start: number; end: number; bytesPerSec: number }>;
   slowest: number | null;
@@ -90,8 +92,11 @@ echo $? > worker.rc
 # Kept on the guest's tmpfs while it reads: a line written over 9p under TCG is a pause between samples.
 cp /tmp/worker.ndjson worker.ndjson
 step cli
-again_if_node_died $DD surface /dev/mapper/two-part --samples ${SAMPLES} --sample-bytes 8MiB --accesses 10 --json --no-save > cli.json 2> cli.err
+# Kept in a library on the guest's tmpfs (not over 9p), copied out for the host to export: the
+# real two-part run is what the surface chart's screenshots and e2e/data/ fixture are made from.
+again_if_node_died $DD surface /dev/mapper/two-part --samples ${SAMPLES} --sample-bytes 8MiB --accesses 10 --json --db /tmp/lib.sqlite > cli.json 2> cli.err
 echo $? > cli.rc
+for f in /tmp/lib.sqlite*; do cp "$f" "surface-$(basename "$f")"; done
 step done
 `;
     const g = await runInGuest(kernel, {
@@ -124,5 +129,28 @@ step done
     const cli = JSON.parse(read('cli.json')) as SurfaceJson;
     assert.equal(cli.deviceBytes, PARTS[0].bytes + PARTS[1].bytes);
     judge('diskdelta surface', cli.zones, cli.slowest);
+
+    // The kept run, exported on the host from the guest's library (a second Node start in the
+    // guest costs minutes under TCG): test-results/lab/surface-export.json, a DiskDelta export
+    // that `diskdelta import` reads, for looking at the real two-part curve in the app.
+    // An earlier run's journal beside this run's library would be replayed into it: gone first.
+    const libraryFiles = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('surface-lib.sqlite'));
+    for (const name of libraryFiles(LAB_OUT)) rmSync(join(LAB_OUT, name));
+    for (const name of libraryFiles(g.share)) copyFileSync(join(g.share, name), join(LAB_OUT, name));
+    const exported = spawnSync(
+      process.execPath,
+      [
+        join(REPO, 'bin', 'diskdelta.js'),
+        'export',
+        String(cli.id),
+        '--db',
+        join(LAB_OUT, 'surface-lib.sqlite'),
+        '--out',
+        join(LAB_OUT, 'surface-export.json'),
+        '--force',
+      ],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    assert.equal(exported.status, 0, `export of the kept run: ${exported.stderr}`);
   },
 );

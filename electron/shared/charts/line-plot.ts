@@ -20,13 +20,17 @@ export interface PlotLine {
   attrs: Record<string, string | number>;
 }
 
-/** A stretch of x shaded behind the lines (a disk's slowest zone), in axis positions. */
+/**
+ * A stretch of x shaded behind the lines (a disk's slowest zone), in axis positions, and marked
+ * above the plot by a bar of its colour tagged with its name: where two runs' stretches overlap,
+ * the shades mix into one muddy colour, and only the bars tell which run's stretch is which.
+ */
 export interface PlotSpan {
   key: string | number;
   from: number;
   to: number;
   fill: string;
-  /** Its hover title. */
+  /** Its hover title, and the tag beside its bar above the plot: "#1 slowest zone: 8.39 MB/s". */
   name: string;
   attrs: Record<string, string | number>;
 }
@@ -61,6 +65,11 @@ const MARGIN = { top: 10, right: 24, bottom: 8 };
 /** Under the plot: the tick labels, then the axis title. */
 const X_TICKS_PX = 20;
 const X_TITLE_PX = 14;
+/** Above the plot, one lane per shaded stretch: its bar and its tag. */
+const SPAN_LANE_PX = 16;
+const SPAN_BAR_PX = 3;
+/** Between the last lane and the plot, so the last bar is not read as the plot's top edge. */
+const SPAN_GAP_PX = 6;
 
 /** The plot's left edge: room for the longest value label. */
 export function plotLeft(yLabels: readonly string[]): number {
@@ -100,7 +109,8 @@ export function LinePlot({
   const left = plotLeft(yLabels);
   const lastX = x.ticks.length ? x.label(x.ticks.at(-1)!).length * TICK_CHAR_PX : 0;
   const right = left + plotWidth(width, yLabels) - Math.max(0, Math.ceil(lastX / 2) + 2 - MARGIN.right);
-  const bottom = MARGIN.top + plotHeight;
+  const top = MARGIN.top + (spans.length ? spans.length * SPAN_LANE_PX + SPAN_GAP_PX : 0);
+  const bottom = top + plotHeight;
   const height = bottom + X_TICKS_PX + (x.title ? X_TITLE_PX : 0) + MARGIN.bottom;
   const [xLo, xHi] = x.domain;
   const px = (p: number) => left + ((p - xLo) / (xHi - xLo || 1)) * (right - left);
@@ -132,7 +142,7 @@ export function LinePlot({
         {
           key: `span${span.key}`,
           x: r1(px(Math.max(xLo, span.from))),
-          y: MARGIN.top,
+          y: top,
           width: Math.max(1, r1(px(Math.min(xHi, span.to)) - px(Math.max(xLo, span.from)))),
           height: plotHeight,
           fill: span.fill,
@@ -143,7 +153,8 @@ export function LinePlot({
         h('title', null, span.name),
       ),
     ),
-    h('line', { key: 'y-axis', x1: left, x2: left, y1: MARGIN.top, y2: bottom, stroke: 'var(--muted)', 'data-testid': 'y-axis' }),
+    ...spans.map((span, lane) => spanBar(span, lane, px, [xLo, xHi], right)),
+    h('line', { key: 'y-axis', x1: left, x2: left, y1: top, y2: bottom, stroke: 'var(--muted)', 'data-testid': 'y-axis' }),
     h('line', { key: 'x-axis', x1: left, x2: right, y1: bottom, y2: bottom, stroke: 'var(--muted)', 'data-testid': 'x-axis' }),
     ...x.ticks.map((t) =>
       h(
@@ -162,16 +173,16 @@ export function LinePlot({
     // Under the lines: each marked stretch's band, its edges, its fitted line and its tag.
     ...regions.map((r) => {
       const [x0, x1] = [r1(px(r.x[0])), r1(px(r.x[1]))];
-      const [top, low] = [r1(py(r.band[1])), r1(py(r.band[0]))];
+      const [bandTop, low] = [r1(py(r.band[1])), r1(py(r.band[0]))];
       return h(
         'g',
         { key: `region-${r.key}`, 'data-testid': 'plot-region', 'data-met': r.met ? 'yes' : 'no' },
         h('title', null, r.label),
         h('rect', {
           x: x0,
-          y: top,
+          y: bandTop,
           width: Math.max(1, x1 - x0),
-          height: Math.max(1, low - top),
+          height: Math.max(1, low - bandTop),
           fill: r.met ? r.stroke : 'none',
           fillOpacity: r.met ? 0.14 : undefined,
           stroke: r.stroke,
@@ -194,7 +205,7 @@ export function LinePlot({
           'text',
           {
             ...(x0 + 3 + r.tag.length * TICK_CHAR_PX > right ? { x: x1, textAnchor: 'end' } : { x: x0 + 3 }),
-            y: top - 3 >= MARGIN.top + FONT ? top - 3 : low + FONT + 1,
+            y: bandTop - 3 >= top + FONT ? bandTop - 3 : low + FONT + 1,
             fontSize: FONT - 1,
             fill: 'var(--text)',
             'data-testid': 'region-tag',
@@ -241,5 +252,30 @@ export function LinePlot({
           : []),
       ),
     ),
+  );
+}
+
+/**
+ * A shaded stretch's bar along the foot of its lane above the plot, in its colour, and its tag
+ * over the bar: from the bar's start, or ending at the plot's right edge where it would run past.
+ */
+function spanBar(span: PlotSpan, lane: number, px: (p: number) => number, [xLo, xHi]: [number, number], right: number): ReactElement {
+  const r1 = (v: number) => Math.round(v * 10) / 10;
+  const [x0, x1] = [r1(px(Math.max(xLo, span.from))), r1(px(Math.min(xHi, span.to)))];
+  const laneTop = MARGIN.top + lane * SPAN_LANE_PX;
+  const place = x0 + span.name.length * TICK_CHAR_PX <= right ? { x: x0, textAnchor: 'start' } : { x: right, textAnchor: 'end' };
+  return h(
+    'g',
+    { key: `span-bar${span.key}` },
+    h('rect', {
+      x: x0,
+      y: laneTop + SPAN_LANE_PX - SPAN_BAR_PX - 1,
+      width: Math.max(1, r1(x1 - x0)),
+      height: SPAN_BAR_PX,
+      fill: span.fill,
+      ...span.attrs,
+      'data-testid': 'span-bar',
+    }),
+    h('text', { ...place, y: laneTop + FONT - 1, fontSize: FONT - 1, fill: 'var(--text)', 'data-testid': 'span-tag' }, span.name),
   );
 }

@@ -56,7 +56,14 @@ export const surfaceChart: ChartType = {
         valueFormat: 'number',
         markers: false,
         wide: true,
-        x: { label: 'position on the disk (% of its bytes, outer → inner)', format: 'number', scale: 'linear', domain: [0, 100] },
+        // Every 10 %: the note names each slowest zone in % of the disk ("0–40 %"), found on it.
+        x: {
+          label: 'position on the disk (% of its bytes, outer → inner)',
+          format: 'number',
+          scale: 'linear',
+          domain: [0, 100],
+          ticks: Array.from({ length: 11 }, (_, i) => i * 10),
+        },
         lines,
         spans,
         ...(notes.length ? { note: notes.join('; ') } : {}),

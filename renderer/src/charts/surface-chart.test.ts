@@ -116,3 +116,40 @@ test("the report prints the surface chart beside the new disk, the old disk's sl
   assert.equal(chart.match(/data-testid="series-span"/g)?.length, 1);
   assert.match(chart, /slowest 90\.00 MB\/s/);
 });
+
+test('overlapping slowest zones are told apart: each tagged with its run, in its colour, in a lane of its own above the plot', () => {
+  // Two old HDDs, both slow on their inner part (from 60 % and from 50 %): the shading overlaps.
+  const two = [
+    run('old HDD', 1000 * GB, (x) => (x < 600 * GB ? 180 * MB : 90 * MB)),
+    run('older HDD', 500 * GB, (x) => (x < 250 * GB ? 120 * MB : 60 * MB)),
+  ];
+  const html = renderReportHtml(buildReport(two, { generatedAt }));
+  const figure = html.slice(html.indexOf('data-chart-type="surface"'));
+  const chart = figure.slice(0, figure.indexOf('</figure>'));
+  const plotTop = Number(
+    /data-testid="y-axis"[^>]*y1="([\d.]+)"|y1="([\d.]+)"[^>]*data-testid="y-axis"/.exec(chart)!.slice(1).find(Boolean),
+  );
+  const tags = [...chart.matchAll(/<text[^>]*data-testid="span-tag"[^>]*>([^<]*)<\/text>/g)];
+  assert.deepEqual(
+    tags.map((t) => t[1]!.replace(/:.*/, '')),
+    ['#1 slowest zone', '#2 slowest zone'],
+    'each shaded zone names its run',
+  );
+  const bars = [...chart.matchAll(/<rect[^>]*data-testid="span-bar"[^>]*>/g)].map((m) => m[0]);
+  assert.equal(bars.length, 2, 'a bar per zone, in its run’s colour');
+  const ys = bars.map((b) => Number(/ y="([\d.]+)"/.exec(b)![1]));
+  assert.notEqual(ys[0], ys[1], 'in lanes of their own');
+  assert.ok(
+    ys.every((y) => y < plotTop),
+    `above the plot (bars at ${ys.join(', ')}, plot from ${plotTop})`,
+  );
+  assert.ok(bars[0]!.includes(`data-run="0"`) && bars[1]!.includes(`data-run="1"`));
+});
+
+test('the position axis is ticked every 10 % of the disk, so a zone named "0–40 %" is found on it', () => {
+  const html = renderReportHtml(buildReport(records, { generatedAt }));
+  const figure = html.slice(html.indexOf('data-chart-type="surface"'));
+  const chart = figure.slice(0, figure.indexOf('</figure>'));
+  const ticks = [...chart.matchAll(/<text[^>]*data-testid="x-tick"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.deepEqual(ticks, ['0', '10', '20', '30', '40', '50', '60', '70', '80', '90', '100']);
+});
