@@ -16,8 +16,10 @@ test('a second holder waits, told once, until the first releases', async () => {
   assert.equal(secondHeld, false, 'the second holder got the lock while the first held it');
   assert.equal(told.length, 1);
   assert.match(told[0]!, new RegExp(`waiting for /run/lock/diskdelta-${NAME}\\.lock: another test suite on this machine holds it`));
-  releaseFirst();
-  (await second)();
+  await releaseFirst();
+  await (
+    await second
+  )();
   assert.equal(secondHeld, true);
 });
 
@@ -36,5 +38,5 @@ test('a process that ends without releasing exits at once and frees the lock', a
   assert.equal(child.status, 0, child.stderr);
   assert.equal(child.stdout.trim(), 'held');
   const release = await holdMachineLock(NAME, () => assert.fail('the lock of the ended process was still held'));
-  release();
+  await release();
 });

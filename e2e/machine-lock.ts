@@ -5,8 +5,12 @@
 // ends however it ends, the pipe closes and the lock goes with it — never a stale lock.
 import { spawn } from 'node:child_process';
 
-/** Waits for the lock, telling `onWait` once if another suite holds it; resolves to its release. */
-export function holdMachineLock(name: string, onWait: (message: string) => void): Promise<() => void> {
+/**
+ * Waits for the lock, telling `onWait` once if another suite holds it; resolves to its release,
+ * which resolves in turn when flock has ended (a caller that awaits it leaves no process behind:
+ * the test runner kills, and reports, what a file leaves in its group).
+ */
+export function holdMachineLock(name: string, onWait: (message: string) => void): Promise<() => Promise<void>> {
   const path = `/run/lock/diskdelta-${name}.lock`;
   return new Promise((resolve, reject) => {
     const holder = spawn('flock', ['--verbose', path, 'sh', '-c', 'echo held; read _'], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -19,7 +23,14 @@ export function holdMachineLock(name: string, onWait: (message: string) => void)
       holder.unref();
       for (const pipe of [holder.stdin, holder.stdout, holder.stderr]) (pipe as unknown as { unref(): void }).unref();
       // destroy closes the pipe at once (end() would wait for the event loop, which a spawnSync blocks).
-      resolve(() => holder.stdin.destroy());
+      const ended = new Promise<void>((done) =>
+        holder.exitCode !== null || holder.signalCode !== null ? done() : holder.once('exit', () => done()),
+      );
+      resolve(() => {
+        holder.ref(); // until flock has ended: released, this process may wait for it
+        holder.stdin.destroy();
+        return ended;
+      });
     });
     holder.on('error', (error) => {
       clearTimeout(waiting);

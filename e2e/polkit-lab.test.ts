@@ -159,7 +159,7 @@ async function setRule(result: 'YES' | 'NO' | 'SLOW-YES' | null, expect: (r: Run
 }
 const authorised = (r: Run) => r.code !== null && r.code < 126;
 
-let releaseLab: (() => void) | null = null;
+let releaseLab: (() => Promise<void>) | null = null;
 
 before(async () => {
   if (reason) return;
@@ -211,7 +211,7 @@ before(async () => {
   await setRule('YES', authorised, 'allow');
 });
 
-after(() => {
+after(async () => {
   // Each step on its own, so one failure leaves nothing else behind: on a shared machine another
   // engineer's lab may have uninstalled the helper meanwhile, and a restore that threw used to
   // leave this lab's polkitd, bus, loop device and cgroup running.
@@ -237,7 +237,7 @@ after(() => {
   if (busPid) rmSync('/run/dbus/pid', { force: true });
   step('destroying the lab', () => lab?.tearDown());
   // Last: the next suite's lab starts only once this one is gone.
-  releaseLab?.();
+  await releaseLab?.();
 });
 
 interface JsonRun {

@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTestFile, specCounts } from './test-file-runner.ts';
+import { spawn } from 'node:child_process';
+import { groupHasLiveProcess, runTestFile, specCounts } from './test-file-runner.ts';
 import { isSharedDisk } from './disk-lock-watch.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-runner-'));
@@ -108,4 +109,23 @@ test('holds a lock', async () => {
   assert.equal(isSharedDisk(name), true, 'a disk name, not a loop device or disk-lock’s own test-… names');
   assert.equal(isSharedDisk('loop7'), false);
   assert.equal(isSharedDisk('test-0a1b2c'), false);
+});
+
+test('a group left with only an exited process (a zombie waiting for init) is not a leftover; a live one is', async (t) => {
+  // `setsid` in the background puts the short-lived child in a group of its own; its parent
+  // becomes `sleep`, which never reaps it: a zombie whose group has nothing alive.
+  const parent = spawn('sh', ['-c', 'setsid sh -c "exit 0" & echo $!; exec sleep 30'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
+  });
+  t.after(() => parent.kill('SIGKILL'));
+  const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+  let state = '';
+  for (let i = 0; i < 100 && state !== 'Z'; i++) {
+    await sleep(20);
+    state = readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]!.split(' ')[0]!;
+  }
+  assert.equal(state, 'Z', 'the planted child did not become a zombie within 2 s');
+  assert.equal(groupHasLiveProcess(zombie), false);
+  assert.equal(groupHasLiveProcess(parent.pid!), true, 'the sleeping parent is alive in its group');
 });
