@@ -17,6 +17,9 @@ const ATA_BASIS =
   "the drive's SMART attribute 241 (Total_LBAs_Written or Host_Writes_*) after the run minus before, times its unit; good to one unit";
 const WA_NOT_REPORTED =
   "its SMART / health log counts the host's writes, not the flash's own; those are in the endurance-group log or a vendor page such as OCP C0h, which this drive does not offer to DiskDelta";
+/** A SATA drive's attributes: 241 is what the host wrote; the flash's own writes are a vendor attribute DiskDelta does not read. */
+const WA_NOT_REPORTED_ATA =
+  "its SMART attribute 241 counts the host's writes, not the flash's own; those are in a vendor-specific attribute (often 249 or 233), whose meaning differs by maker, so DiskDelta does not read it";
 
 /** Decimal megabytes to 0.1 MB, the unit held to its number (a cell wrapped "19,437.2 / MB"), the same for both counts, so that they read side by side (decimalBytes rounds 511.7 and 512 alike). */
 const megabytes = (bytes: number) => `${groupedFormat(bytes / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}\u00a0MB`;
@@ -41,10 +44,21 @@ function missingText(record: RunRecord): string {
     : 'read before the run, not after';
 }
 
+/** Why no write amplification, once per kind of log the counted runs have (NVMe, SATA). */
+function waNotes(records: readonly RunRecord[]): string[] {
+  const counted = records.map(bothReadings).filter((r) => r !== null);
+  return (['nvme', 'ata'] as const).flatMap((protocol) => {
+    const n = counted.filter((r) => (protocol === 'ata') === (r.before.protocol === 'ata')).length;
+    if (n === 0) return [];
+    const whose = `${protocol === 'ata' ? 'SATA' : 'NVMe'} ${n === 1 ? 'drive' : 'drives'}`;
+    return [`Write amplification, not reported by the ${whose}: ${protocol === 'ata' ? WA_NOT_REPORTED_ATA : WA_NOT_REPORTED}.`];
+  });
+}
+
 export const driveCountersChart: ChartType = {
   id: 'drive-counters',
   draws:
-    "a table of runs whose drive's own counters (NVMe SMART / health log) were read before and after: bytes the host sent beside bytes the drive counted as written, write amplification where reported (said when not), rated endurance used",
+    "a table of runs whose drive's own counters (NVMe SMART / health log, SATA attributes through smartctl) were read before and after: bytes the host sent beside bytes the drive counted as written, write amplification where reported (said when not), rated endurance used",
   inReport: true,
   build({ records }) {
     if (!records.some((r) => bothReadings(r) !== null)) return [];
@@ -69,7 +83,7 @@ export const driveCountersChart: ChartType = {
             `${megabytes(bytes)} (${formatCount(bytes / unitBytes)} unit${bytes === unitBytes ? '' : 's'}${read.before.protocol === 'ata' ? ` of ${formatCount(unitBytes)} B` : ''})`,
             `${formatCount(bytes)} B: ${read.before.protocol === 'ata' ? ATA_BASIS : DRIVE_BASIS}`,
           ),
-          cell('not reported by this drive', WA_NOT_REPORTED),
+          cell('not reported by this drive', read.before.protocol === 'ata' ? WA_NOT_REPORTED_ATA : WA_NOT_REPORTED),
           cell(
             used(read.before) === used(read.after) ? used(read.after) : `${used(read.before)} → ${used(read.after)}`,
             "percentage used: the drive's own estimate of its rated endurance used, before and after",
@@ -94,7 +108,7 @@ export const driveCountersChart: ChartType = {
           rows,
           notes: [
             `The drive counts in units (NVMe: data units of 512,000 B, rounded up; SATA: attribute 241's LBAs or MiB): its figure is good to one unit. The host's count is the whole disk's, so other writes to it during the run are in it.`,
-            `Write amplification: not reported by ${records.filter((r) => bothReadings(r)).length === 1 ? 'this drive' : 'these drives'} (${WA_NOT_REPORTED}).`,
+            ...waNotes(records),
           ],
         },
       ],

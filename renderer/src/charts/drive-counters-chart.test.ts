@@ -88,7 +88,10 @@ test("the table: the drive's count beside the host's, write amplification said a
     chart.groups[0]!.rows.every((r) => !r.emphasis),
     'no row sums up the others: none in bold',
   );
-  assert.ok(chart.groups[0]!.notes.some((n) => /^Write amplification: not reported by this drive/.test(n)));
+  assert.ok(
+    chart.groups[0]!.notes.some((n) => /^Write amplification, not reported by the NVMe drive: its SMART \/ health log/.test(n)),
+    chart.groups[0]!.notes.join('\n'),
+  );
   // Runs with no counters from before and after: no table.
   assert.equal(tableOf(buildCompareView([sataRun, run('imported', undefined)], 'MB').charts), undefined);
 });
@@ -117,4 +120,34 @@ test('the app shows the table and the report prints it', async () => {
   assert.match(html, /\.report table\.figures thead th \{[^}]*font-size: inherit;/);
   // Its notes in the size of a chart's note, not the body's (they printed larger than the table).
   assert.match(html, /\.report figure\.chart \.chart-table-group ul\.notes \{ font-size: 8pt;/);
+});
+
+test("a SATA drive's row: attribute 241's count with its unit, and write amplification said in SATA's terms, not NVMe's", () => {
+  const ata = (lbas: number): DriveHealth => ({
+    disk: 'sdb',
+    protocol: 'ata',
+    model: 'an SSD',
+    smartPassed: true,
+    temperatureC: 30,
+    powerOnHours: 1,
+    powerCycles: 1,
+    bytesWritten: lbas * 512,
+    bytesRead: 0,
+    writeUnitBytes: 512,
+    percentageUsed: 2,
+    wearAttribute: '177 Wear_Leveling_Count',
+    mediaErrors: 0,
+    reallocatedSectors: 0,
+    pendingSectors: 0,
+    offlineUncorrectable: 0,
+    attributes: [],
+  });
+  const sataSsd = run('SATA SSD', { before: ata(1000), after: ata(33_768), hostBytesWritten: 16_777_216 });
+  const chart = tableOf(buildCompareView([sataSsd, nvmeRun], 'MB').charts)!;
+  const [sata] = chart.groups[0]!.rows;
+  assert.equal(sata!.cells[1]!.display, '16.8\u00a0MB (32,768 units of 512 B)');
+  assert.match(sata!.cells[2]!.basis ?? '', /attribute 241 counts the host's writes/);
+  const notes = chart.groups[0]!.notes.join('\n');
+  assert.match(notes, /^Write amplification, not reported by the SATA drive: its SMART attribute 241/m, notes);
+  assert.match(notes, /^Write amplification, not reported by the NVMe drive: its SMART \/ health log/m, notes);
 });
