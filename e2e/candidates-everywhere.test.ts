@@ -285,6 +285,17 @@ describe('the CLI and the app forecast candidates alike', () => {
     for (const line of refusedFirst.error.message.split('\n').slice(1)) assert.ok(cliRefused.stderr.includes(line.trim()), line);
     assert.equal(lib.getAssessment(id)!.candidates!.length, 2);
 
+    // A sheet kept from a file by the CLI, sent back as the app lists it, keeps where it came from.
+    const good = join(dir, 'assess-app-good.json');
+    writeFileSync(good, JSON.stringify(EXAMPLE_CANDIDATE));
+    assert.equal((await runCli(['assess', 'set', String(id), '--candidate', good, '--db', adb])).code, 0);
+    const resent = await invoke(handlers, 'assessments.setCandidates', { id, candidates });
+    assert.ok(resent.ok);
+    assert.deepEqual((resent.data as { candidates: unknown }).candidates, [
+      { kind: 'spec', source: good, spec: EXAMPLE_CANDIDATE },
+      { kind: 'run', id: friend },
+    ]);
+
     // Before the after run: the forecast, nothing judged yet; then beside the measurement, as `assess show --json`.
     const waiting = await invoke(handlers, 'assessments.candidates', { id });
     assert.ok(waiting.ok, JSON.stringify(waiting));

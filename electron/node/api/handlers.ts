@@ -185,9 +185,13 @@ export function createHandlers(backend: Backend): Handlers {
     'forecast.candidates': async ({ candidates, current, encrypt }) => appForecast(backend, candidates, { current, encrypt }),
     'assessments.setCandidates': async ({ id, candidates }) => {
       const library = need(backend, 'library');
-      getAssessmentOrFail(library, id);
+      const kept = getAssessmentOrFail(library, id).candidates ?? [];
+      // A spec sheet already kept (sent back as the app lists it) keeps where it came from (`assess set --candidate FILE`).
+      const sourceOf = (spec: unknown) =>
+        kept.flatMap((k) => (k.kind === 'spec' && JSON.stringify(k.spec) === JSON.stringify(spec) ? [k.source] : []))[0] ??
+        'entered in the app';
       const given = candidates.map((c): CandidateInput =>
-        c.kind === 'spec' ? { kind: 'spec', spec: c.spec, source: 'entered in the app' } : c,
+        c.kind === 'spec' ? { kind: 'spec', spec: c.spec, source: sourceOf(c.spec) } : c,
       );
       // The one path of `assess set --candidate`: all checked before anything is kept.
       await forecastCall(async () => libraryCall(() => keepAssessmentCandidates(library, id, given)));
