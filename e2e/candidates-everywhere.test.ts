@@ -16,6 +16,8 @@ import { EXAMPLE_CANDIDATE } from '../electron/shared/model/candidate.ts';
 import type { Forecast } from '../electron/shared/analysis/candidate-forecast.ts';
 import { candidatesTable } from '../electron/shared/report/candidates-model.ts';
 import { renderReportHtml } from '../electron/shared/report/report-html.ts';
+import type { JudgedCandidate } from '../electron/shared/analysis/candidate-judged.ts';
+import { judgedTable } from '../renderer/src/view/judged-table.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dd-candidates-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -306,8 +308,17 @@ describe('the CLI and the app forecast candidates alike', () => {
     const show = await runCli(['assess', 'show', String(id), '--json', '--db', adb]);
     assert.equal(show.code, 0, show.stderr);
     assert.deepEqual(app.data, JSON.parse(show.stdout).candidatesForecast);
-    const judged = (app.data as { judged: Array<{ figures: Array<{ line: string }> }> }).judged;
-    assert.ok(judged[0]!.figures.some((f) => f.line === 'sequential read: forecast ×2.79, measured ×2.60'));
+    // The page's table (view/judged-table.ts) says each of `assess show`'s lines, cell by cell.
+    const cliJudged = (JSON.parse(show.stdout) as { candidatesForecast: { judged: JudgedCandidate[] } }).candidatesForecast.judged;
+    const table = judgedTable((app.data as { judged: JudgedCandidate[] }).judged);
+    const said = table.candidates.map((_, i) =>
+      table.rows.flatMap((r) => (r.forecasts[i] ? [`${r.figure}: forecast ${r.forecasts[i]}, measured ${r.measured}`] : [])),
+    );
+    assert.deepEqual(
+      said,
+      cliJudged.map((c) => c.figures.map((f) => f.line)),
+    );
+    assert.ok(said[0]!.includes('sequential read: forecast ×2.79, measured ×2.60'));
 
     // The app's assessment report carries the Candidates section, as `assess report` does.
     const report = await invoke(handlers, 'assessments.report', { id, format: 'html', paper: 'a4', unit: 'MB' });
