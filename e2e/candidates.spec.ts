@@ -4,7 +4,9 @@
 // a second candidate picked from the library; the two side by side with today's disk, the bus
 // cap said, the workloads with their ranges, the lab's accuracy line. Screenshots light and dark
 // at 1280 and 390 px wide.
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { openLibrary } from '../electron/node/store/library.ts';
@@ -146,6 +148,22 @@ test('an assessment keeps its candidates and, once the new disk is measured, set
   // "sequential read: forecast ×2.79, measured ×2.60", as `assess show` says it.
   await expect(judged.getByRole('row', { name: /^sequential read/ }).getByRole('cell')).toHaveText(['×2.60', '×2.79', '×2.79']);
   await expect(judged.getByRole('row', { name: /^4K random read at QD1\b/ }).getByRole('cell')).toHaveText(['×2.60', '×113', '×5.00']);
+
+  // The assessment's PDF saved from the app has the Candidates section, as `assess report` does.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('step-report').getByRole('button', { name: 'Save PDF' }).click();
+  const pdf = await download;
+  const dir = mkdtempSync(join(tmpdir(), 'diskdelta-e2e-assess-candidates-'));
+  try {
+    const path = join(dir, pdf.suggestedFilename());
+    await pdf.saveAs(path);
+    const text = execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    expect(text).toContain('Candidates: before you buy');
+    expect(text).toContain('1. Example SATA SSD 1 TB');
+    expect(text).toContain('the bus (SATA 3.0 Gb/s, 300 MB/s) is the limit: sequential read 560 → 279 MB/s');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 
   const axe = await new AxeBuilder({ page })
     .include('[data-testid="step-candidates"]')
