@@ -104,7 +104,7 @@ test('an assessment keeps its candidates and, once the new disk is measured, set
   await page.evaluate((href) => (window.location.hash = href), `#/overview/assess/${id}`);
   const step = page.getByTestId('step-candidates');
   await expect(step.getByRole('heading', { name: /Before buying: the candidates/ })).toBeVisible();
-  await step.getByRole('button', { name: 'Use the 1 from the Candidates page' }).click();
+  await step.getByRole('button', { name: "Use the Candidates page's drive (replaces those kept)" }).click();
   const kept = step.getByTestId('assessment-candidate-list').getByRole('listitem');
   await expect(kept).toHaveCount(1);
   await expect(kept.first()).toContainText('spec sheet, entered in the app');
@@ -127,8 +127,11 @@ test('an assessment keeps its candidates and, once the new disk is measured, set
   await expect(kept).toHaveCount(2);
   await expect(refused).toHaveCount(0);
   const forecast = step.getByTestId('assessment-candidates-forecast');
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await expect(forecast).toContainText('the bus (SATA 3.0 Gb/s, 300 MB/s) is the limit: sequential read 560 → 279 MB/s');
   await expect(forecast).toContainText('Once the new disk’s run is set');
+
+  await step.screenshot({ path: join(SCREENSHOT_DIR, 'assessment-candidates-waiting-1280-light.png') });
 
   // Kept in the library: a reload shows them.
   await page.reload();

@@ -105,7 +105,7 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
         {fromPage.length ? (
           <p className="row">
             <button type="button" aria-disabled={busy} onClick={() => void keep(fromPage)}>
-              Use the {fromPage.length} from the Candidates page
+              Use the Candidates page&apos;s {fromPage.length === 1 ? 'drive' : `${fromPage.length} drives`} (replaces those kept)
             </button>
           </p>
         ) : (
