@@ -114,8 +114,9 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
           </p>
         )}
         <form className="form assess-pick" onSubmit={(e) => void addRun(e)} aria-label="Add a disk run as a candidate">
-          <label htmlFor={ids.run}>A drive measured elsewhere (disk run)</label>
-          <div className="row">
+          {/* As the steps' run pickers: the select on its own line, as wide as the card allows (a long run label never widens the page). */}
+          <div>
+            <label htmlFor={ids.run}>A drive measured elsewhere (disk run)</label>
             <select id={ids.run} value={runPick} onChange={(e) => setRunPick(e.target.value)}>
               <option value="">Choose a run…</option>
               {[...diskRuns].reverse().map((r) => (
@@ -124,6 +125,8 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
                 </option>
               ))}
             </select>
+          </div>
+          <div className="row">
             <button type="submit" aria-disabled={full || busy || runPick === ''}>
               Add this run
             </button>
