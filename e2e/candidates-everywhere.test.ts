@@ -16,6 +16,8 @@ import { EXAMPLE_CANDIDATE } from '../electron/shared/model/candidate.ts';
 import type { Forecast } from '../electron/shared/analysis/candidate-forecast.ts';
 import { candidatesTable } from '../electron/shared/report/candidates-model.ts';
 import { renderReportHtml } from '../electron/shared/report/report-html.ts';
+import type { JudgedCandidate } from '../electron/shared/analysis/candidate-judged.ts';
+import { judgedTable } from '../renderer/src/view/judged-table.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dd-candidates-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -211,5 +213,126 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.match(readFileSync(out, 'utf8'), /data-testid="report-candidates"/);
     assert.equal((await cli('assess', 'set', '1', '--candidate', 'none')).code, 0);
     assert.doesNotMatch((await cli('assess', 'show', '1')).stdout, /Candidates \(/);
+  });
+
+  it("the app keeps an assessment's candidates as `assess set` does, and forecasts them as `assess show --json` does", async () => {
+    const adb = join(dir, 'assess-app.sqlite');
+    const lib = openLibrary({ dbPath: adb });
+    const before = lib.saveRun(currentDiskRun());
+    const friend = lib.saveRun({
+      ...currentDiskRun({ label: "a friend's Crucial MX500", source: 'imported', sourceFormat: 'kdiskmark' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
+    });
+    const workload = lib.saveRun(workloadRun());
+    const after = lib.saveRun({
+      ...currentDiskRun({ label: 'the new SSD' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 2.6 })),
+    });
+    const handlers = createHandlers({ library: lib, formats: null, system: null, runs: null, reportHtml: renderReportHtml, missing: {} });
+    const started = await invoke(handlers, 'assessments.start', { label: 'laptop', steps: { before: { kind: 'run', id: before } } });
+    assert.ok(started.ok, JSON.stringify(started));
+    const id = (started.data as { id: number }).id;
+    const candidates = [
+      { kind: 'spec', spec: EXAMPLE_CANDIDATE },
+      { kind: 'run', id: friend },
+    ];
+    const set = await invoke(handlers, 'assessments.setCandidates', { id, candidates });
+    assert.ok(set.ok, JSON.stringify(set));
+    assert.deepEqual((set.data as { candidates: unknown }).candidates, [
+      { kind: 'spec', source: 'entered in the app', spec: EXAMPLE_CANDIDATE },
+      { kind: 'run', id: friend },
+    ]);
+
+    // Refused, whatever is wrong, and the kept candidates stay as they were.
+    const bad = structuredClone(EXAMPLE_CANDIDATE) as Record<string, any>;
+    delete bad.sequentialMBps.write;
+    bad.enduranceTBW = -5;
+    const refusals: Array<[unknown, RegExp, string]> = [
+      [
+        { id, candidates: [{ kind: 'spec', spec: bad }] },
+        /sequentialMBps\.write: missing[\s\S]*enduranceTBW: must be above 0/,
+        'BAD_INPUT',
+      ],
+      [
+        {
+          id,
+          candidates: [
+            { kind: 'run', id: friend },
+            { kind: 'run', id: workload },
+          ],
+        },
+        new RegExp(`^candidate run ${workload}: `),
+        'BAD_INPUT',
+      ],
+      [{ id, candidates: [{ kind: 'run', id: 999 }] }, /no run 999/, 'NOT_FOUND'],
+      [{ id, candidates: Array(5).fill({ kind: 'run', id: friend }) }, /candidates/, 'BAD_INPUT'],
+      [{ id, candidates: [{ kind: 'spec' }], extra: 1 }, /extra|spec/, 'BAD_INPUT'],
+      [{ id: 77, candidates: [] }, /no assessment 77/, 'NOT_FOUND'],
+    ];
+    for (const [input, message, code] of refusals) {
+      const refused = await invoke(handlers, 'assessments.setCandidates', input);
+      assert.ok(!refused.ok, JSON.stringify(input));
+      assert.equal(refused.error.code, code, refused.error.message);
+      assert.match(refused.error.message, message);
+    }
+    assert.equal(lib.getAssessment(id)!.candidates!.length, 2);
+
+    // The CLI refuses the same sheet with the same words, and keeps nothing either.
+    const path = join(dir, 'assess-app-bad.json');
+    writeFileSync(path, JSON.stringify(bad));
+    const refusedFirst = await invoke(handlers, 'assessments.setCandidates', { id, candidates: [{ kind: 'spec', spec: bad }] });
+    assert.ok(!refusedFirst.ok);
+    const cliRefused = await runCli(['assess', 'set', String(id), '--candidate', path, '--db', adb]);
+    assert.equal(cliRefused.code, 2);
+    for (const line of refusedFirst.error.message.split('\n').slice(1)) assert.ok(cliRefused.stderr.includes(line.trim()), line);
+    assert.equal(lib.getAssessment(id)!.candidates!.length, 2);
+
+    // A sheet kept from a file by the CLI, sent back as the app lists it, keeps where it came from.
+    const good = join(dir, 'assess-app-good.json');
+    writeFileSync(good, JSON.stringify(EXAMPLE_CANDIDATE));
+    assert.equal((await runCli(['assess', 'set', String(id), '--candidate', good, '--db', adb])).code, 0);
+    const resent = await invoke(handlers, 'assessments.setCandidates', { id, candidates });
+    assert.ok(resent.ok);
+    assert.deepEqual((resent.data as { candidates: unknown }).candidates, [
+      { kind: 'spec', source: good, spec: EXAMPLE_CANDIDATE },
+      { kind: 'run', id: friend },
+    ]);
+
+    // Before the after run: the forecast, nothing judged yet; then beside the measurement, as `assess show --json`.
+    const waiting = await invoke(handlers, 'assessments.candidates', { id });
+    assert.ok(waiting.ok, JSON.stringify(waiting));
+    assert.equal((waiting.data as { judged: unknown }).judged, null);
+    assert.ok((await invoke(handlers, 'assessments.set', { id, steps: { after: { kind: 'run', id: after } } })).ok);
+    const app = await invoke(handlers, 'assessments.candidates', { id });
+    assert.ok(app.ok, JSON.stringify(app));
+    const show = await runCli(['assess', 'show', String(id), '--json', '--db', adb]);
+    assert.equal(show.code, 0, show.stderr);
+    assert.deepEqual(app.data, JSON.parse(show.stdout).candidatesForecast);
+    // The page's table (view/judged-table.ts) says each of `assess show`'s lines, cell by cell.
+    const cliJudged = (JSON.parse(show.stdout) as { candidatesForecast: { judged: JudgedCandidate[] } }).candidatesForecast.judged;
+    const table = judgedTable((app.data as { judged: JudgedCandidate[] }).judged);
+    const said = table.candidates.map((_, i) =>
+      table.rows.flatMap((r) => (r.forecasts[i] ? [`${r.figure}: forecast ${r.forecasts[i]}, measured ${r.measured}`] : [])),
+    );
+    assert.deepEqual(
+      said,
+      cliJudged.map((c) => c.figures.map((f) => f.line)),
+    );
+    assert.ok(said[0]!.includes('sequential read: forecast ×2.79, measured ×2.60'));
+
+    // The app's assessment report carries the Candidates section, as `assess report` does.
+    const report = await invoke(handlers, 'assessments.report', { id, format: 'html', paper: 'a4', unit: 'MB' });
+    assert.ok(report.ok, JSON.stringify(report));
+    assert.match(
+      Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8'),
+      /data-testid="report-candidates"/,
+    );
+
+    // None: the assessment weighs no candidate, and has no forecast.
+    assert.ok((await invoke(handlers, 'assessments.setCandidates', { id, candidates: [] })).ok);
+    const none = await invoke(handlers, 'assessments.candidates', { id });
+    assert.ok(none.ok);
+    assert.equal(none.data, null);
+    lib.close();
   });
 });

@@ -23,9 +23,8 @@ import { LibraryError, type Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
 import { asCliError, specInput } from './forecast.ts';
-import { assessmentForecast } from '../../node/api/forecast-service.ts';
-import { candidateSpecSchema, MAX_CANDIDATES } from '../../shared/model/candidate.ts';
-import type { StoredCandidate } from '../../shared/model/assessment.ts';
+import { assessmentForecast, keepAssessmentCandidates, type CandidateInput } from '../../node/api/forecast-service.ts';
+import { MAX_CANDIDATES } from '../../shared/model/candidate.ts';
 import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
 import { candidatesTable } from '../../shared/report/candidates-model.ts';
 
@@ -147,18 +146,13 @@ export function assessmentText(
   ].join('\n');
 }
 
-/** `--candidate` values as the assessment keeps them: spec sheets read whole, run ids; 'none' alone: no candidates. */
-async function storedCandidates(given: string[]): Promise<StoredCandidate[]> {
+/** `--candidate` values as given: spec sheets read whole (checked again where they are kept), run ids; 'none' alone: no candidates. */
+async function candidateInputs(given: string[]): Promise<CandidateInput[]> {
   if (given.length === 1 && given[0]!.trim().toLowerCase() === 'none') return [];
   if (given.length > MAX_CANDIDATES) throw new UsageError(`at most ${MAX_CANDIDATES} candidates (${given.length} given)`);
-  const out: StoredCandidate[] = [];
-  for (const arg of given) {
-    if (/^#?\d+$/.test(arg) && !(await isFile(arg))) out.push({ kind: 'run', id: parseRunId(arg) });
-    else {
-      const s = await specInput(arg);
-      out.push({ kind: 'spec', source: s.source, spec: candidateSpecSchema.parse(s.spec) });
-    }
-  }
+  const out: CandidateInput[] = [];
+  for (const arg of given)
+    out.push(/^#?\d+$/.test(arg) && !(await isFile(arg)) ? { kind: 'run', id: parseRunId(arg) } : await specInput(arg));
   return out;
 }
 
@@ -246,7 +240,7 @@ export const assessCommand: CliCommand = {
     const machine = verb === 'list' ? {} : { encryptionUnavailable: await deviceMapperMissing() };
     const cpu = verb === 'show' ? await thisCpu() : null;
     // Spec sheets are read and checked before the library opens: a refused one changes nothing.
-    const candidates = values.candidate && verb === 'set' ? await storedCandidates(values.candidate) : null;
+    const candidates = values.candidate && verb === 'set' ? await candidateInputs(values.candidate) : null;
     return withLibrary('assess', values.db, (library) => {
       if (verb === 'start') {
         const label = positionals.join(' ').trim();
@@ -262,7 +256,8 @@ export const assessCommand: CliCommand = {
           throw new UsageError('set which step? --before, --after, --encrypted, --discard, --working-set or --candidate');
         requireAssessment(library, id);
         if (Object.keys(steps).length > 0) setSteps(() => library.updateAssessment(id, steps));
-        if (candidates !== null) setSteps(() => library.setAssessmentCandidates(id, candidates));
+        // The app's assessments.setCandidates keeps them the same way (forecast-service.ts).
+        if (candidates !== null) asCliError(() => keepAssessmentCandidates(library, id, candidates));
         const a = requireAssessment(library, id);
         writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine, checkedAssessment(library, a)));
         return 0;

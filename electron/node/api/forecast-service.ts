@@ -4,7 +4,7 @@
 // only ever show the same figures. It picks the inputs from the library (the disk in use today,
 // its workloads, the write counters, the working set, this CPU's cipher ceilings) and hands them
 // to the pure model (shared/analysis/candidate-forecast.ts).
-import { MAX_CANDIDATES, parseCandidateSpec } from '../../shared/model/candidate.ts';
+import { MAX_CANDIDATES, parseCandidateSpec, type CandidateSpec } from '../../shared/model/candidate.ts';
 import { candidateFromRun, candidateFromSpec, type Candidate, type MachineLimits } from '../../shared/analysis/candidate.ts';
 import { forecastCandidates, type Forecast } from '../../shared/analysis/candidate-forecast.ts';
 import { cipherRates } from '../../shared/analysis/encryption.ts';
@@ -13,7 +13,7 @@ import { testsOfKind } from '../../shared/model/catalog.ts';
 import { WORKING_SET_TEST } from '../../shared/analysis/working-set.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
 import type { Library } from '../store/library.ts';
-import type { Assessment } from '../../shared/model/assessment.ts';
+import type { Assessment, StoredCandidate } from '../../shared/model/assessment.ts';
 import { forecastBesideMeasured, type JudgedCandidate } from '../../shared/analysis/candidate-judged.ts';
 import { lowestCeiling } from '../system/ceiling.ts';
 
@@ -54,16 +54,21 @@ export class ForecastError extends Error {
 
 /** A spec sheet's JSON as a candidate, or a ForecastError whose lines each name a field. */
 export function specCandidate(json: unknown, source: string): Candidate {
+  return candidateFromSpec(checkedSpec(json, source), source);
+}
+
+/** A spec sheet's JSON checked by the one validator, or a ForecastError whose lines each name a field. */
+function checkedSpec(json: unknown, source: string): CandidateSpec {
   const parsed = parseCandidateSpec(json);
   if (!parsed.ok)
     throw new ForecastError(
       'input',
       `the spec sheet ${source} is refused; fix each field and try again:\n  ${parsed.problems.join('\n  ')}`,
     );
-  return candidateFromSpec(parsed.spec, source);
+  return parsed.spec;
 }
 
-function runsOrFail(library: ForecastLibrary, ids: readonly number[]): RunRecord[] {
+function runsOrFail(library: Pick<Library, 'getRuns'>, ids: readonly number[]): RunRecord[] {
   const runs = library.getRuns(ids);
   const missing = ids.filter((_, i) => runs[i] === null);
   if (missing.length > 0)
@@ -185,4 +190,29 @@ export function assessmentForecast(
   const [before, after] = assessment.after === null ? [null, null] : library.getRuns([assessment.before, assessment.after]);
   const judged = before && after ? forecastBesideMeasured(forecast, before, after) : null;
   return { forecast, notes, judged };
+}
+
+/**
+ * Keeps these candidates with assessment `id` (none: it weighs none): the one path of
+ * `assess set --candidate` and the app's assessments.setCandidates. Everything is checked before
+ * the library is written (each spec sheet by the one validator, each run as a candidate), so a
+ * refused one changes nothing; false: no such assessment.
+ */
+export function keepAssessmentCandidates(
+  library: Pick<Library, 'getRuns' | 'setAssessmentCandidates'>,
+  id: number,
+  given: readonly CandidateInput[],
+): boolean {
+  if (given.length > MAX_CANDIDATES)
+    throw new ForecastError('input', `at most ${MAX_CANDIDATES} candidates side by side (${given.length} given)`);
+  const stored = given.map((g): StoredCandidate => {
+    if (g.kind === 'run') return { kind: 'run', id: g.id };
+    return { kind: 'spec', source: g.source, spec: checkedSpec(g.spec, g.source) };
+  });
+  for (const g of given)
+    if (g.kind === 'run') {
+      const c = candidateFromRun(runsOrFail(library, [g.id])[0]!);
+      if ('refused' in c) throw new ForecastError('input', c.refused, { as: 'candidate', id: g.id });
+    }
+  return library.setAssessmentCandidates(id, stored);
 }

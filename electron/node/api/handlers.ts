@@ -18,7 +18,13 @@ import { assessmentRunIds, type Assessment, type AssessmentField } from '../../s
 import { assessmentReportIds } from '../report/assessment-runs.ts';
 import type { RenderOptions } from '../../shared/report/print.ts';
 import { usableAssessment } from '../../shared/model/assessment-usable.ts';
-import { assessmentForecast, ForecastError, forecastFromLibrary, type CandidateInput } from './forecast-service.ts';
+import {
+  assessmentForecast,
+  ForecastError,
+  forecastFromLibrary,
+  keepAssessmentCandidates,
+  type CandidateInput,
+} from './forecast-service.ts';
 import { thisCpu } from '../crypto/cipher-ceilings.ts';
 import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
 
@@ -40,6 +46,7 @@ export type LibraryPort = Pick<
   | 'getAssessment'
   | 'listAssessments'
   | 'updateAssessment'
+  | 'setAssessmentCandidates'
   | 'writeSamples'
   | 'latestCipherCeilings'
 >;
@@ -160,11 +167,7 @@ export function createHandlers(backend: Backend): Handlers {
     },
     'assessments.report': async ({ id, format, paper, unit }) => {
       const library = need(backend, 'library');
-      // A step whose stored run no longer fits its role (or cannot be read) is never used (#39).
-      const stored = getAssessmentOrFail(library, id);
-      const storedIds = assessmentRunIds(stored);
-      const { runs } = library.readRuns(storedIds);
-      const { assessment } = usableAssessment(stored, new Map(storedIds.map((runId, i) => [runId, runs[i] ?? null])));
+      const assessment = usableAssessmentOf(library, id);
       if (assessment.before === null || assessment.after === null)
         throw new ApiFailure(
           'BAD_INPUT',
@@ -180,6 +183,27 @@ export function createHandlers(backend: Backend): Handlers {
       return { ...file, fileName: file.fileName.replace(/^diskdelta-report-[^.]*/, `diskdelta-assessment-${id}`) };
     },
     'forecast.candidates': async ({ candidates, current, encrypt }) => appForecast(backend, candidates, { current, encrypt }),
+    'assessments.setCandidates': async ({ id, candidates }) => {
+      const library = need(backend, 'library');
+      const kept = getAssessmentOrFail(library, id).candidates ?? [];
+      // A spec sheet already kept (sent back as the app lists it) keeps where it came from (`assess set --candidate FILE`).
+      const sourceOf = (spec: unknown) =>
+        kept.flatMap((k) => (k.kind === 'spec' && JSON.stringify(k.spec) === JSON.stringify(spec) ? [k.source] : []))[0] ??
+        'entered in the app';
+      const given = candidates.map((c): CandidateInput =>
+        c.kind === 'spec' ? { kind: 'spec', spec: c.spec, source: sourceOf(c.spec) } : c,
+      );
+      // The one path of `assess set --candidate`: all checked before anything is kept.
+      await forecastCall(async () => libraryCall(() => keepAssessmentCandidates(library, id, given)));
+      return getAssessmentOrFail(library, id);
+    },
+    'assessments.candidates': async ({ id }) => {
+      const library = need(backend, 'library');
+      const assessment = usableAssessmentOf(library, id);
+      const cpu = await thisCpu();
+      // What `assess show --json` prints as candidatesForecast.
+      return forecastCall(async () => assessmentForecast(library, assessment, cpu));
+    },
     'fleet.compare': async ({ runIds }) => fleetOf(backend, runIds),
     'fleet.report': async ({ runIds, format, paper, unit }) => {
       const { fleet } = fleetOf(backend, runIds);
@@ -252,6 +276,14 @@ async function forecastCall<T>(call: () => Promise<T>): Promise<T> {
     const message = error.about ? `${error.about.as} run ${error.about.id}: ${error.message}` : error.message;
     throw new ApiFailure(error.kind === 'input' ? 'BAD_INPUT' : error.kind === 'missing' ? 'NOT_FOUND' : 'FAILED', message);
   }
+}
+
+/** The assessment as it may be used: a step whose stored run no longer fits its role (or cannot be read) is never used (#39). */
+function usableAssessmentOf(library: LibraryPort, id: number): Assessment {
+  const stored = getAssessmentOrFail(library, id);
+  const storedIds = assessmentRunIds(stored);
+  const { runs } = library.readRuns(storedIds);
+  return usableAssessment(stored, new Map(storedIds.map((runId, i) => [runId, runs[i] ?? null]))).assessment;
 }
 
 function getAssessmentOrFail(library: LibraryPort, id: number): Assessment {

@@ -28,6 +28,8 @@ export const PROCEDURE_NAMES = [
   'assessments.set',
   'assessments.report',
   'forecast.candidates',
+  'assessments.setCandidates',
+  'assessments.candidates',
 ] as const;
 export type ProcedureName = (typeof PROCEDURE_NAMES)[number];
 

@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { FIGURE_KEYS, type FigureKey } from '../analysis/candidate.ts';
 import type { Forecast } from '../analysis/candidate-forecast.ts';
+import type { JudgedCandidate } from '../analysis/candidate-judged.ts';
+import { assessmentSchema } from '../model/assessment-schema.ts';
 import { RUN_SOURCES } from '../model/figure-terms.ts';
 import { CANDIDATE_INTERFACES, MAX_CANDIDATES } from '../model/candidate.ts';
 
@@ -85,6 +87,15 @@ export const candidateInputSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('run'), id: libraryId }).strict(),
 ]);
 
+/** Each candidate's forecast beside the measurement of the new disk (analysis/candidate-judged.ts). */
+const judgedSchema = z.array(
+  z.object({
+    name: z.string(),
+    origin: z.string(),
+    figures: z.array(z.object({ key: z.enum(FIGURE_KEYS), forecastGain: z.number(), measuredGain: z.number(), line: z.string() })),
+  }),
+) satisfies z.ZodType<JudgedCandidate[]>;
+
 export const forecastProcedures = {
   /**
    * 1 to MAX_CANDIDATES candidates forecast on this machine for this person's work, beside the
@@ -101,5 +112,23 @@ export const forecastProcedures = {
       })
       .strict(),
     output: z.object({ forecast: forecastSchema, notes: z.array(z.string()) }),
+  },
+  /**
+   * The candidates an assessment weighs (none: an empty list), kept as `assess set --candidate`
+   * keeps them: every one checked first (a refused spec sheet is BAD_INPUT naming each field, and
+   * changes nothing). A spec sheet is kept whole, as "entered in the app".
+   */
+  'assessments.setCandidates': {
+    input: z.object({ id: libraryId, candidates: z.array(candidateInputSchema).max(MAX_CANDIDATES) }).strict(),
+    output: assessmentSchema,
+  },
+  /**
+   * What `assess show --json` prints as candidatesForecast: the candidates forecast from the
+   * assessment's before run and, once its after run is set, each beside the measurement; null
+   * while it has no candidates or no before run.
+   */
+  'assessments.candidates': {
+    input: z.object({ id: libraryId }).strict(),
+    output: z.object({ forecast: forecastSchema, notes: z.array(z.string()), judged: judgedSchema.nullable() }).nullable(),
   },
 } as const;

@@ -4,7 +4,8 @@
 // words are the core's (model/assessment.ts), as `diskdelta assess show` prints them; this page
 // adds the ways to fill a step: pick a run (the library's or a shipped reference) or measure now.
 import { wholeText } from '../../../electron/shared/report/whole-text.ts';
-import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { Fragment, useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { CandidatesStep } from './assessment-candidates.tsx';
 import {
   assessmentProgress,
   assessmentRunIds,
@@ -162,7 +163,11 @@ export function AssessmentFlow({ id }: { id: number }) {
           <Verdicts assessment={a} />
           <ol className="assess-steps">
             {assessmentSteps(check?.assessment ?? a, { encryptionUnavailable }, check ?? undefined).map((step) => (
-              <StepCard key={step.id} step={step} assessment={a} />
+              <Fragment key={step.id}>
+                <StepCard step={step} assessment={a} />
+                {/* Chosen before buying: between the current disk and the new one. */}
+                {step.id === 'before' ? <CandidatesStep assessment={a} /> : null}
+              </Fragment>
             ))}
           </ol>
         </>

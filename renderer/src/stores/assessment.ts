@@ -3,7 +3,14 @@
 // measuring now. State that must outlive a reload is the library's (assessments.* procedures);
 // only a run started from a step and not yet finished is held here, and attached when it ends.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiError, AssessmentData, AssessmentListData, ProcedureInput, RunRef } from '../../../electron/shared/contract/contract.ts';
+import type {
+  ApiError,
+  AssessmentData,
+  AssessmentListData,
+  ProcedureInput,
+  ProcedureOutput,
+  RunRef,
+} from '../../../electron/shared/contract/contract.ts';
 import type { AssessmentField } from '../../../electron/shared/model/assessment.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import { runFacts, type RunFacts } from '../../../electron/shared/model/assessment-roles.ts';
@@ -50,6 +57,14 @@ export interface AssessmentState {
   /** Starts a run for a step through the runs slice (so Live run shows it); its record is the step's when it is done. */
   measure(field: AssessmentField, spec: ProcedureInput<'runs.start'>): Promise<string | null>;
   saveReport(format: ReportFormat, paper: Paper): Promise<SavedReport | null>;
+  /** The open assessment's candidates forecast (and judged once the after run is set), as `assess show --json` says it. */
+  candidates: { id: number; updatedAt: string; data: ProcedureOutput<'assessments.candidates'> } | null;
+  candidatesBusy: boolean;
+  candidatesError: ApiError | null;
+  /** Asks core for the open assessment's candidates forecast (again once the assessment changed). */
+  loadCandidates(): Promise<void>;
+  /** Keeps these candidates with the open assessment (all of them: the list replaces the kept one); false if refused. */
+  setCandidates(candidates: ProcedureInput<'assessments.setCandidates'>['candidates']): Promise<boolean>;
 }
 
 export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsState>) {
@@ -74,6 +89,37 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
       saving: null,
       reportError: null,
       records: {},
+      candidates: null,
+      candidatesBusy: false,
+      candidatesError: null,
+      async loadCandidates() {
+        const current = get().current;
+        if (!current) return;
+        const have = get().candidates;
+        if (have && have.id === current.id && have.updatedAt === current.updatedAt) return;
+        const result = await client.call('assessments.candidates', { id: current.id });
+        // An answer for an assessment no longer shown (or since changed) is dropped.
+        if (get().current?.id !== current.id || get().current?.updatedAt !== current.updatedAt) return;
+        if (result.ok) set({ candidates: { id: current.id, updatedAt: current.updatedAt, data: result.data }, candidatesError: null });
+        else set({ candidates: null, candidatesError: result.error });
+      },
+      async setCandidates(candidates) {
+        const current = get().current;
+        if (!current || get().candidatesBusy) return false;
+        set({ candidatesBusy: true, candidatesError: null });
+        const result = await client.call('assessments.setCandidates', { id: current.id, candidates });
+        if (!result.ok) {
+          set({ candidatesBusy: false, candidatesError: result.error });
+          return false;
+        }
+        set((s) => ({
+          candidatesBusy: false,
+          current: s.current?.id === result.data.id ? result.data : s.current,
+          list: replaced(s.list, result.data),
+        }));
+        await get().loadCandidates();
+        return true;
+      },
       async load() {
         const result = await client.call('assessments.list', {});
         if (result.ok) set({ list: result.data, loaded: true, error: null });
@@ -101,7 +147,7 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
       },
       async open(id) {
         // Another assessment's step errors and report error are not this one's.
-        if (get().current?.id !== id) set({ current: null, stepErrors: {}, reportError: null });
+        if (get().current?.id !== id) set({ current: null, stepErrors: {}, reportError: null, candidates: null, candidatesError: null });
         const result = await client.call('assessments.get', { id });
         if (result.ok) set({ current: result.data, error: null });
         else set({ current: null, error: result.error });
