@@ -187,6 +187,15 @@ describe('the CLI and the app forecast candidates alike', () => {
       { kind: 'spec', source: sata, spec: EXAMPLE_CANDIDATE },
     ]);
 
+    const said = await cli('assess', 'set', '1', '--candidate', sata);
+    assert.match(
+      said.stdout,
+      new RegExp(
+        `^ {2}Candidates kept: Example SATA SSD 1 TB \\(from ${sata.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\)\\. diskdelta assess show 1 gives their forecast\\.$`,
+        'm',
+      ),
+      said.stdout,
+    );
     const waiting = await cli('assess', 'show', '1');
     assert.equal(waiting.code, 0, waiting.stderr);
     assert.match(waiting.stdout, /Candidates \(estimated from the before run/);
@@ -211,7 +220,9 @@ describe('the CLI and the app forecast candidates alike', () => {
     const report = await cli('assess', 'report', '1', '--html', '--out', out);
     assert.equal(report.code, 0, report.stderr);
     assert.match(readFileSync(out, 'utf8'), /data-testid="report-candidates"/);
-    assert.equal((await cli('assess', 'set', '1', '--candidate', 'none')).code, 0);
+    const cleared = await cli('assess', 'set', '1', '--candidate', 'none');
+    assert.equal(cleared.code, 0);
+    assert.match(cleared.stdout, /^ {2}Candidates: none kept\.$/m, 'set says what it kept');
     assert.doesNotMatch((await cli('assess', 'show', '1')).stdout, /Candidates \(/);
   });
 

@@ -15,6 +15,7 @@ import {
   type StepMachine,
 } from '../../shared/model/assessment.ts';
 import { usableAssessment, type UsableAssessment } from '../../shared/model/assessment-usable.ts';
+import type { StoredCandidate } from '../../shared/model/assessment.ts';
 import { deviceMapperMissing } from '../../node/crypto/throwaway-held.ts';
 import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
 import { assessmentReportIds, assessmentReportRuns } from '../../node/report/assessment-runs.ts';
@@ -164,6 +165,13 @@ async function isFile(path: string): Promise<boolean> {
   );
 }
 
+/** What `set --candidate` kept, said: the steps above do not show the candidates. */
+function keptCandidatesText(id: number, kept: readonly StoredCandidate[]): string {
+  if (kept.length === 0) return '  Candidates: none kept.\n';
+  const names = kept.map((c) => (c.kind === 'spec' ? `${c.spec.name} (from ${c.source})` : `run ${c.id}`));
+  return `  Candidates kept: ${names.join('; ')}. diskdelta assess show ${id} gives their forecast.\n`;
+}
+
 /** The candidates' forecast in a few lines, and once bought and measured, each beside the measurement. */
 function candidatesText(f: NonNullable<ReturnType<typeof assessmentForecast>>): string {
   const lines = ['Candidates (estimated from the before run; diskdelta forecast shows the whole forecast):'];
@@ -259,7 +267,12 @@ export const assessCommand: CliCommand = {
         // The app's assessments.setCandidates keeps them the same way (forecast-service.ts).
         if (candidates !== null) asCliError(() => keepAssessmentCandidates(library, id, candidates));
         const a = requireAssessment(library, id);
-        writeOut(values.json ? `${JSON.stringify(a, null, 2)}\n` : assessmentText(a, machine, checkedAssessment(library, a)));
+        writeOut(
+          values.json
+            ? `${JSON.stringify(a, null, 2)}\n`
+            : assessmentText(a, machine, checkedAssessment(library, a)) +
+                (candidates !== null ? keptCandidatesText(id, a.candidates ?? []) : ''),
+        );
         return 0;
       }
       if (verb === 'show') {
