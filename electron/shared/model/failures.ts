@@ -26,7 +26,8 @@ export const EXIT_CODES = [
   {
     exit: 10,
     name: 'NOT_SAVED',
-    meaning: 'measured and printed (--json too), but the library could not save the results (every command that saves a measurement: run, surface, encryption, ciphers, discard-cost, trim-audit, working-set, record)',
+    meaning:
+      'measured and printed (--json too), but the library could not save the results (every command that saves a measurement: run, surface, encryption, ciphers, discard-cost, trim-audit, working-set, record)',
   },
 ] as const;
 
