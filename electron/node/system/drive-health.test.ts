@@ -68,7 +68,7 @@ test('the critical warning bits in words, and as a warning on a run', () => {
   assert.equal(lines['data units written'], '20 (× 512,000 B = 10,240,000 B)');
 });
 
-test("a run's writes by the drive's count beside the host's; write amplification said not reported", () => {
+test("a run's writes by the drive's count beside the host's; write amplification said as not read", () => {
   const before = parseSmartLog('nvme0n1', line({ data_units_written: '20' }));
   const after = parseSmartLog('nvme0n1', line({ data_units_written: '53' }));
   const text = driveWrittenText({ before, after, hostBytesWritten: 16_781_312 });
@@ -76,7 +76,7 @@ test("a run's writes by the drive's count beside the host's; write amplification
     text,
     /^written by the drive's own count: 33 data units of 512,000 B \(16,896,000 B, to within one unit\); the host sent 16,781,312 B/,
   );
-  assert.match(text, /write amplification: not reported by this drive/);
+  assert.match(text, /write amplification: not read \(its SMART log counts the host's writes/);
   assert.match(
     driveWrittenText({ before: { disk: 'vda', protocol: null, reason: 'vda is virtual' }, after: null, hostBytesWritten: null }),
     /not read: vda is virtual/,

@@ -114,7 +114,7 @@ export function unitsWrittenDuring(c: DriveCounters): number | null {
 
 /**
  * "written by the drive's own count: 20 data units (≤ 10,240,000 B), beside the host's 10,002,432 B
- * (/proc/diskstats); write amplification: not reported by this drive …", or why not.
+ * (/proc/diskstats); write amplification: not read …", or why not.
  */
 export function driveWrittenText(c: DriveCounters): string {
   if (c.before.protocol === null) return `the drive's counters were not read: ${c.before.reason}`;
@@ -133,14 +133,14 @@ export function driveWrittenText(c: DriveCounters): string {
       return `the drive's counters were read, but this drive keeps no write counter DiskDelta knows (attribute 241 Total_LBAs_Written or Host_Writes_*); ${host}`;
     return (
       `written by the drive's own count: ${count(during.bytes)} B (attribute 241, in units of ${count(during.unitBytes)} B: to within one unit); ${host}; ` +
-      "write amplification: not reported (attribute 241 counts the host's writes, not the flash's own)"
+      "write amplification: not read (attribute 241 counts the host's writes, not the flash's own; its vendor attribute for those is not read)"
     );
   }
   const units = unitsWrittenDuring(c)!;
   return (
     `written by the drive's own count: ${count(units)} data unit${units === 1 ? '' : 's'} of 512,000 B ` +
     `(${count(units * DATA_UNIT_BYTES)} B, to within one unit); ${host}; ` +
-    "write amplification: not reported by this drive (its SMART log counts the host's writes, not the flash's own)"
+    "write amplification: not read (its SMART log counts the host's writes, not the flash's own; the endurance-group log and OCP C0h, which hold those, are not read yet)"
   );
 }
 

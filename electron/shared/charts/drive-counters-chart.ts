@@ -16,7 +16,7 @@ const DRIVE_BASIS =
 const ATA_BASIS =
   "the drive's SMART attribute 241 (Total_LBAs_Written or Host_Writes_*) after the run minus before, times its unit; good to one unit";
 const WA_NOT_REPORTED =
-  "its SMART / health log counts the host's writes, not the flash's own; those are in the endurance-group log or a vendor page such as OCP C0h, which this drive does not offer to DiskDelta";
+  "its SMART / health log counts the host's writes, not the flash's own; those are in the endurance-group log (09h) or a vendor page such as OCP C0h, which DiskDelta does not read yet";
 /** A SATA drive's attributes: 241 is what the host wrote; the flash's own writes are a vendor attribute DiskDelta does not read. */
 const WA_NOT_REPORTED_ATA =
   "its SMART attribute 241 counts the host's writes, not the flash's own; those are in a vendor-specific attribute (often 249 or 233), whose meaning differs by maker, so DiskDelta does not read it";
@@ -51,7 +51,7 @@ function waNotes(records: readonly RunRecord[]): string[] {
     const n = counted.filter((r) => (protocol === 'ata') === (r.before.protocol === 'ata')).length;
     if (n === 0) return [];
     const whose = `${protocol === 'ata' ? 'SATA' : 'NVMe'} ${n === 1 ? 'drive' : 'drives'}`;
-    return [`Write amplification, not reported by the ${whose}: ${protocol === 'ata' ? WA_NOT_REPORTED_ATA : WA_NOT_REPORTED}.`];
+    return [`Write amplification, not read for the ${whose}: ${protocol === 'ata' ? WA_NOT_REPORTED_ATA : WA_NOT_REPORTED}.`];
   });
 }
 
@@ -83,7 +83,7 @@ export const driveCountersChart: ChartType = {
             `${megabytes(bytes)} (${formatCount(bytes / unitBytes)} unit${bytes === unitBytes ? '' : 's'}${read.before.protocol === 'ata' ? ` of ${formatCount(unitBytes)} B` : ''})`,
             `${formatCount(bytes)} B: ${read.before.protocol === 'ata' ? ATA_BASIS : DRIVE_BASIS}`,
           ),
-          cell('not reported by this drive', read.before.protocol === 'ata' ? WA_NOT_REPORTED_ATA : WA_NOT_REPORTED),
+          cell('not read', read.before.protocol === 'ata' ? WA_NOT_REPORTED_ATA : WA_NOT_REPORTED),
           cell(
             used(read.before) === used(read.after) ? used(read.after) : `${used(read.before)} → ${used(read.after)}`,
             "percentage used: the drive's own estimate of its rated endurance used, before and after",

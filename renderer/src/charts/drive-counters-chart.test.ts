@@ -1,6 +1,6 @@
 // The drive's own count of what a run wrote (#41 item 1) in Compare and the report: a run with
 // the NVMe counters read before and after shows the bytes the drive counted beside the host's,
-// and says write amplification is not reported by this drive; a run beside it without them says
+// and says write amplification is not read (no media-write log is read yet); a run beside it without them says
 // why; runs without any counters get no table at all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,13 +69,13 @@ const generatedAt = new Date('2026-12-01T10:00:00Z');
 
 const tableOf = (charts: Array<{ id: string }>) => charts.find((c) => c.id === 'drive-counters') as TableChartModel | undefined;
 
-test("the table: the drive's count beside the host's, write amplification said as not reported, a run without counters says why", () => {
+test("the table: the drive's count beside the host's, write amplification said as not read, a run without counters says why", () => {
   const chart = tableOf(buildCompareView([sataRun, nvmeRun], 'MB').charts);
   assert.ok(chart, 'Compare has the table');
   const [sata, ssd] = chart.groups[0]!.rows;
   assert.deepEqual(
     ssd!.cells.map((c) => c.display),
-    ['511.7\u00a0MB', '512.0\u00a0MB (1,000 units)', 'not reported by this drive', '3 % → 4 %'],
+    ['511.7\u00a0MB', '512.0\u00a0MB (1,000 units)', 'not read', '3 % → 4 %'],
   );
   assert.equal(ssd!.title, '#2 new NVMe');
   assert.match(ssd!.cells[1]!.basis!, /512,000,000 B: the drive's SMART \/ health log, Data Units Written after the run minus before/);
@@ -89,7 +89,7 @@ test("the table: the drive's count beside the host's, write amplification said a
     'no row sums up the others: none in bold',
   );
   assert.ok(
-    chart.groups[0]!.notes.some((n) => /^Write amplification, not reported by the NVMe drive: its SMART \/ health log/.test(n)),
+    chart.groups[0]!.notes.some((n) => /^Write amplification, not read for the NVMe drive: its SMART \/ health log/.test(n)),
     chart.groups[0]!.notes.join('\n'),
   );
   // Runs with no counters from before and after: no table.
@@ -105,7 +105,7 @@ test('the app shows the table and the report prints it', async () => {
     assert.match(section.querySelector('h2')?.textContent ?? '', /a table: each run's counts from before and after it/);
     assert.equal(section.querySelectorAll('tr.emphasis').length, 0);
     const row = section.querySelector('tr[data-row="#2 new NVMe"]');
-    assert.match(row?.textContent ?? '', /511\.7\u00a0MB.*512\.0\u00a0MB \(1,000 units\).*not reported by this drive/);
+    assert.match(row?.textContent ?? '', /511\.7\u00a0MB.*512\.0\u00a0MB \(1,000 units\).*not read/);
   } finally {
     await app.unmount();
   }
@@ -114,7 +114,7 @@ test('the app shows the table and the report prints it', async () => {
   assert.ok(at >= 0, 'the report prints it for a single run');
   const figure = html.slice(at, html.indexOf('</figure>', at));
   assert.match(figure, /512\.0\u00a0MB \(1,000 units\)/);
-  assert.match(figure, /not reported by this drive/);
+  assert.match(figure, /Write amplification, not read for the NVMe drive/);
   // Its headings in the table's size inside the app's report route too (the app's thead th is 0.85rem:
   // "write amplification" broke into "amplificatio / n" there).
   assert.match(html, /\.report table\.figures thead th \{[^}]*font-size: inherit;/);
@@ -148,6 +148,6 @@ test("a SATA drive's row: attribute 241's count with its unit, and write amplifi
   assert.equal(sata!.cells[1]!.display, '16.8\u00a0MB (32,768 units of 512 B)');
   assert.match(sata!.cells[2]!.basis ?? '', /attribute 241 counts the host's writes/);
   const notes = chart.groups[0]!.notes.join('\n');
-  assert.match(notes, /^Write amplification, not reported by the SATA drive: its SMART attribute 241/m, notes);
-  assert.match(notes, /^Write amplification, not reported by the NVMe drive: its SMART \/ health log/m, notes);
+  assert.match(notes, /^Write amplification, not read for the SATA drive: its SMART attribute 241/m, notes);
+  assert.match(notes, /^Write amplification, not read for the NVMe drive: its SMART \/ health log/m, notes);
 });
