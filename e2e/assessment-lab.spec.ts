@@ -155,7 +155,8 @@ test('two measured disks: the assessment made with the CLI and in the app give t
       await expect(cells.nth(1)).toHaveText(r.after.display + (r.after.flags.length ? ' ⚑' : ''));
       await expect(cells.nth(3)).toHaveText(r.delta?.ratioText ?? '—');
     }
-    await expect(panel.locator('.figure').first()).toHaveCSS('white-space', 'nowrap');
+    // Each figure is held whole with its unit (report/whole-text.ts's no-wrap spans).
+    await expect(panel.locator('span[style*="nowrap"]').first()).toHaveCSS('white-space', 'nowrap');
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await panel.screenshot({ path: join(SCREENSHOT_DIR, `assessment-lab-verdicts-${scheme}.png`) });
