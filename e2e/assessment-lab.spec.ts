@@ -44,7 +44,7 @@ function missing(): string | null {
   if (lab) return lab;
   if (!existsSync(CHROMIUM_PATH)) return `needs Chromium at ${CHROMIUM_PATH}`;
   for (const tool of ['mkfs.ext4', 'pdftotext', 'pdftoppm'])
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `needs ${tool}`;
+    if (spawnSync('sh', ['-c', `command -v ${tool}`], { timeout: 10_000 }).status !== 0) return `needs ${tool}`;
   return null;
 }
 
@@ -55,7 +55,7 @@ function measure(lab: ThrottledLab, label: string, capped: boolean, db: string):
     .join(' ');
   const r = spawnSync('sh', ['-c', capped ? lab.joinGroup(command) : `exec ${command}`], { encoding: 'utf8', timeout: 150_000 });
   if (r.status !== 0) throw new Error(`diskdelta run (${label}) exited ${r.status ?? r.signal}:\n${r.stderr}`);
-  const listed = JSON.parse(execFileSync(NODE, [CLI, 'list', '--json', '--db', db], { encoding: 'utf8' })) as Array<{
+  const listed = JSON.parse(execFileSync(NODE, [CLI, 'list', '--json', '--db', db], { encoding: 'utf8', timeout: 60_000 })) as Array<{
     id: number;
     label: string;
   }>;
@@ -66,7 +66,8 @@ function measure(lab: ThrottledLab, label: string, capped: boolean, db: string):
 
 const cli = (db: string, ...args: string[]) => execFileSync(NODE, [CLI, ...args, '--db', db], { encoding: 'utf8', timeout: 60_000 });
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
-const pageOne = (pdf: string) => oneLine(execFileSync('pdftotext', ['-f', '1', '-l', '1', pdf, '-'], { encoding: 'utf8' }));
+const pageOne = (pdf: string) =>
+  oneLine(execFileSync('pdftotext', ['-f', '1', '-l', '1', pdf, '-'], { encoding: 'utf8', timeout: 30_000 }));
 
 /** Page 1 from "The verdict" on: what decides, without the title (the two assessments' labels and ids differ). */
 function verdictPart(page1: string): string {
@@ -168,7 +169,7 @@ test('two measured disks: the assessment made with the CLI and in the app give t
       expect(cliPage1).toContain(oneLine(sentence));
     for (const r of v.speedUp.rows) for (const f of [r.before, r.after]) expect(cliPage1).toContain(f.display);
     // No unit begins a line of page 1: each figure stays whole with its unit (report/whole-text.ts).
-    const orphans = execFileSync('pdftotext', ['-f', '1', '-l', '1', cliPdf, '-'], { encoding: 'utf8' })
+    const orphans = execFileSync('pdftotext', ['-f', '1', '-l', '1', cliPdf, '-'], { encoding: 'utf8', timeout: 30_000 })
       .split('\n')
       .filter((line) => /^(%|[kMGT]?B\/s|[kMGT]?i?B|IOPS|seeks\/s|s)(\s|[),;.]|$)/u.test(line.trim()));
     expect(orphans, 'lines of page 1 that begin with a unit').toEqual([]);

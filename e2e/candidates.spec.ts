@@ -160,7 +160,7 @@ test('an assessment keeps its candidates and, once the new disk is measured, set
   try {
     const path = join(dir, pdf.suggestedFilename());
     await pdf.saveAs(path);
-    const text = execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    const text = execFileSync('pdftotext', [path, '-'], { encoding: 'utf8', timeout: 30_000 }).replace(/\s+/g, ' ');
     expect(text).toContain('Candidates: before you buy');
     expect(text).toContain('1. Example SATA SSD 1 TB');
     expect(text).toContain('the bus (SATA 3.0 Gb/s, 300 MB/s) is the limit: sequential read 560 → 279 MB/s');

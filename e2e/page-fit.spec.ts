@@ -166,7 +166,8 @@ const QUICK_RUN = 'quick run on the test folder, 390 px wide';
 const REFERENCES = ['Laptop hard disk', 'Intel 320 SSD, ThinkPad', 'Intel 320 SSD + dm-crypt'];
 
 /** The CLI on the test's own library, as a person adds to it before opening the app. */
-const cli = (dbPath: string, ...args: string[]) => execFileSync(NODE, [CLI, ...args, '--db', dbPath], { encoding: 'utf8' });
+const cli = (dbPath: string, ...args: string[]) =>
+  execFileSync(NODE, [CLI, ...args, '--db', dbPath], { encoding: 'utf8', timeout: 120_000 });
 
 /**
  * Every page with data on it: the published references (`diskdelta import --reference`), two

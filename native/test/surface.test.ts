@@ -30,12 +30,12 @@ before(() => {
   for (let i = 0; i < bytes.length; i += 4) bytes.writeUInt32LE((i ^ 0x9e3779b9) >>> 0, i);
   writeFileSync(image, bytes);
   // Read-only loop: a write would fail in the kernel, not only by the worker's rule.
-  const l = spawnSync('losetup', ['-f', '--show', '-r', image], { encoding: 'utf8' });
+  const l = spawnSync('losetup', ['-f', '--show', '-r', image], { encoding: 'utf8', timeout: 30_000 });
   if (l.status === 0) loop = l.stdout.trim();
 });
 
 after(() => {
-  if (loop) spawnSync('losetup', ['-d', loop]);
+  if (loop) spawnSync('losetup', ['-d', loop], { timeout: 30_000 });
   rmSync(dir, { recursive: true, force: true });
 });
 

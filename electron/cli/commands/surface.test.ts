@@ -24,11 +24,11 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'dd-surface-cli-'));
   if (!isRoot) return;
   writeFileSync(join(dir, 'disk.img'), Buffer.alloc(32 * MiB, 0x5a));
-  const l = spawnSync('losetup', ['-f', '--show', '-r', join(dir, 'disk.img')], { encoding: 'utf8' });
+  const l = spawnSync('losetup', ['-f', '--show', '-r', join(dir, 'disk.img')], { encoding: 'utf8', timeout: 30_000 });
   if (l.status === 0) loop = l.stdout.trim();
 });
 after(() => {
-  if (loop) spawnSync('losetup', ['-d', loop]);
+  if (loop) spawnSync('losetup', ['-d', loop], { timeout: 30_000 });
   rmSync(dir, { recursive: true, force: true });
 });
 
