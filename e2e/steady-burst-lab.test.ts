@@ -109,7 +109,7 @@ step done
       SeriesChartModel | undefined;
     assert.ok(chart, "the report's rounds chart");
     assert.equal(chart.lines[0]?.points.length, rounds.length, 'a point per round');
-    assert.deepEqual(chart.windows?.[0]?.x, verdict.steady ? [verdict.windowStart, verdict.rounds] : [rounds.length - 4, rounds.length]);
+    assert.deepEqual(chart.marks?.[0]?.x, verdict.steady ? [verdict.windowStart, verdict.rounds] : [rounds.length - 4, rounds.length]);
     const lines = [
       `guest: boot ${g.bootMs === null ? '?' : (g.bootMs / 1000).toFixed(0)} s, in all ${(g.totalMs / 1000).toFixed(0)} s (host load average ${loadavg()[0]!.toFixed(1)})`,
       `rounds (MiB/s): ${rounds.map((r) => (r / MiB).toFixed(2)).join(' ')}`,

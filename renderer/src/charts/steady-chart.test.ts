@@ -84,13 +84,13 @@ test('the rounds chart: a line per run over its rounds, the steady window placed
     [8, 25],
   );
   assert.deepEqual(chart.lines[0]!.points[0], { x: 1, y: 900 }, 'round 1 at x = 1, in MB/s');
-  const [steady, notSteady] = chart.windows!;
+  const [steady, notSteady] = chart.marks!;
   assert.deepEqual(steady!.x, [3, 7], 'the window is the first 5 rounds that pass');
   assert.equal(steady!.met, true);
   const mean = (410 + 400 + 395 + 405 + 400) / 5;
-  assert.ok(Math.abs(steady!.band[0] - 0.9 * mean) < 1e-9 && Math.abs(steady!.band[1] - 1.1 * mean) < 1e-9, 'band 90–110 % of the mean');
+  assert.ok(Math.abs(steady!.band![0] - 0.9 * mean) < 1e-9 && Math.abs(steady!.band![1] - 1.1 * mean) < 1e-9, 'band 90–110 % of the mean');
   // The least-squares line of 410 400 395 405 400: slope −1.5 per round, through the mean at round 5.
-  assert.ok(Math.abs(steady!.fit[0] - (mean + 3)) < 1e-9 && Math.abs(steady!.fit[1] - (mean - 3)) < 1e-9, `fit ${steady!.fit}`);
+  assert.ok(Math.abs(steady!.fit![0] - (mean + 3)) < 1e-9 && Math.abs(steady!.fit![1] - (mean - 3)) < 1e-9, `fit ${steady!.fit}`);
   assert.equal(steady!.tag, 'steady: rounds 3–7');
   assert.match(chart.note!, /#1 TLC: steady after 7 rounds \(rounds 3–7/);
   assert.match(chart.note!, /steady 402 MB\/s, fresh 900 MB\/s/);
@@ -121,14 +121,22 @@ test('the app draws the rounds with each window, the report prints the same', as
       ['yes', 'no'],
     );
     assert.deepEqual(
-      regions.map((r) => r.querySelector('[data-testid="region-tag"]')?.textContent),
+      regions.map((r) => r.querySelector('[data-testid="span-tag"]')?.textContent),
       ['steady: rounds 3–7', 'not steady: rounds 21–25'],
     );
     assert.match(section.textContent ?? '', /not steady after 25 rounds/);
-    // The last rounds' tag ends at the window's end: from its start it ran past the plot (the report cut it).
-    const tags = regions.map((r) => r.querySelector('[data-testid="region-tag"]')!);
+    // The last rounds' tag ends at the plot's end: from its start it ran past the plot (the report cut it).
+    const tags = regions.map((r) => r.querySelector('[data-testid="span-tag"]')!);
     assert.equal(tags[1]!.getAttribute('text-anchor'), 'end');
-    assert.equal(tags[0]!.getAttribute('text-anchor'), null);
+    assert.equal(tags[0]!.getAttribute('text-anchor'), 'start');
+    // Each window in a lane of its own above the plot, in its run's colour: two runs' windows that
+    // overlap in rounds are told apart by their bars.
+    const bars = regions.map((r) => r.querySelector('[data-testid="span-bar"]')!);
+    assert.deepEqual(
+      bars.map((b) => b.getAttribute('data-run')),
+      ['0', '1'],
+    );
+    assert.notEqual(bars[0]!.getAttribute('y'), bars[1]!.getAttribute('y'), 'in lanes of their own');
   } finally {
     await app.unmount();
   }

@@ -76,10 +76,12 @@ test('Compare: a line per disk over its share of bytes, the slowest zone shaded 
     'the new disk is flat',
   );
   // The old disk's slowest zone shaded; the flat new disk, of one zone, has none to mark.
-  assert.equal(chart.spans?.length, 1);
-  const [oldSpan] = chart.spans!;
+  assert.equal(chart.marks?.length, 1);
+  const [oldSpan] = chart.marks!;
   assert.equal(oldSpan!.runIndex, 0);
-  assert.ok(Math.abs(oldSpan!.from - 60) < 2 && oldSpan!.to === 100, `old disk's slowest zone ${oldSpan!.from}–${oldSpan!.to} %`);
+  const [from, to] = oldSpan!.x;
+  assert.ok(Math.abs(from - 60) < 2 && to === 100, `old disk's slowest zone ${from}–${to} %`);
+  assert.equal(oldSpan!.band, undefined, 'shaded full height');
   assert.match(
     chart.note ?? '',
     /#1 old HDD: slowest 90\.00 MB\/s from .* to 931 GiB \(6\d–100 %\); #2 new SSD: one speed across the disk, 500 MB\/s/,
