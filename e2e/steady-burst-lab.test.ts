@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runRecordSchema, type RunRecord } from '../electron/shared/model/schemas.ts';
-import { steadyOf, STEADY_WINDOW } from '../electron/shared/analysis/steady-state.ts';
+import { steadyOf, steadyWindowOf, STEADY_WINDOW } from '../electron/shared/analysis/steady-state.ts';
 import { labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import { throttleOptions, type ThrottleShape } from './sustained-write-lab.ts';
@@ -109,13 +109,14 @@ step done
       SeriesChartModel | undefined;
     assert.ok(chart, "the report's rounds chart");
     assert.equal(chart.lines[0]?.points.length, rounds.length, 'a point per round');
-    assert.deepEqual(chart.marks?.[0]?.x, verdict.steady ? [verdict.windowStart, verdict.rounds] : [rounds.length - 4, rounds.length]);
+    const { start, end } = steadyWindowOf(verdict);
+    assert.deepEqual(chart.marks?.[0]?.x, [start, end]);
     const lines = [
       `guest: boot ${g.bootMs === null ? '?' : (g.bootMs / 1000).toFixed(0)} s, in all ${(g.totalMs / 1000).toFixed(0)} s (host load average ${loadavg()[0]!.toFixed(1)})`,
       `rounds (MiB/s): ${rounds.map((r) => (r / MiB).toFixed(2)).join(' ')}`,
       `throttle: bps-write ${SHAPE.avg / MiB} MiB/s, max ${SHAPE.max / MiB} MiB/s × ${SHAPE.lengthSec} s; ${figure('steadyRounds')?.basis ?? ''}`,
     ];
-    const window = verdict.steady ? rounds.slice(verdict.windowStart - 1, verdict.rounds) : rounds.slice(-STEADY_WINDOW);
+    const window = rounds.slice(start - 1, end);
     const mean = window.reduce((a, b) => a + b, 0) / window.length;
     const sd = Math.sqrt(window.reduce((a, b) => a + (b - mean) ** 2, 0) / (window.length - 1));
     const noise = (2 * sd) / mean / Math.sqrt(window.length);

@@ -5,7 +5,7 @@
 // A run never steady has its last 5 rounds marked as judged and failed, and says so under the
 // chart: not steady after 25 rounds is a result. The verdict is analysis/steady-state.ts's, on
 // the stored rounds, the same call that made the run's figures (node/bench/kinds/rate.ts).
-import { fittedLine, isSteadyResult, STEADY_WINDOW, steadyOf, steadyWords } from '../analysis/steady-state.ts';
+import { fittedLine, isSteadyResult, STEADY_WINDOW, steadyOf, steadyWindowOf, steadyWords } from '../analysis/steady-state.ts';
 import { bytesPerSecTo, formatThroughput, throughputLabel, type ThroughputUnit } from '../analysis/units.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
 import type { ChartInput, SeriesChartModel, SeriesMark } from './chart-model.ts';
@@ -19,8 +19,7 @@ const BAND = [0.9, 1.1] as const;
 export function steadyWindow(rounds: readonly number[], runIndex: number, unit: ThroughputUnit): SeriesMark | null {
   const verdict = steadyOf(rounds);
   if (!verdict.steady && verdict.check === null) return null;
-  const end = verdict.rounds;
-  const start = verdict.steady ? verdict.windowStart : end - STEADY_WINDOW + 1;
+  const { start, end } = steadyWindowOf(verdict);
   const window = rounds.slice(start - 1, end);
   const mean = window.reduce((a, b) => a + b, 0) / window.length;
   const line = fittedLine(window);
