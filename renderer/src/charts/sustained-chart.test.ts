@@ -112,3 +112,13 @@ test('the report prints both sustained-write charts with their lines and the sen
   for (const tick of ['10 MB/s', '100 MB/s', '1,000 MB/s', '0', '1.0 GB', '2.0 GB', '3.0 GB'])
     assert.ok(texts.includes(tick), `tick ${tick} in ${texts.join(' | ')}`);
 });
+
+test("a run not judged says so from its warning, whatever its cache figure's basis begins with", () => {
+  const flat = run('busy', [[Infinity, 900 * MB]], [[Infinity, 900 * MB]]);
+  const result = flat.results[0]!;
+  const cache = result.figures!.find((f) => f.metric === 'cacheBytes' && f.subject === '')!;
+  cache.basis = 'too noisy to tell: the write speed varied ±40 % between intervals';
+  result.warnings.push({ code: 'sustained-not-judged', message: "the drive's fast cache is too noisy to tell" });
+  const chart = buildCompareView([flat, records[0]!], 'MB').charts.find((c) => c.type === 'sustained-write') as SeriesChartModel;
+  assert.match(chart.note ?? '', /#1 busy[^\n]*this drive's fast cache is too noisy to tell: the write speed varied ±40 %/);
+});
