@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
+import { measuredRecord, roundMeasurement } from '../../../electron/shared/model/result-builders.ts';
 import type { RunRecord, TestResult } from '../../../electron/shared/model/results.ts';
 import type { SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import { CHARTS } from '../../../electron/shared/charts/charts.ts';
@@ -27,17 +28,7 @@ function steadyRun(label: string, roundsMB: number[]): RunRecord {
     iops: null,
     latencyNs: null,
     best: null,
-    runs: roundsMB.map((mb, i) => ({
-      run: i + 1,
-      bytesPerSec: mb * MB,
-      iops: (mb * MB) / 4096,
-      latencyNs: { mean: 1e5, p50: 1e5, p90: 1e5, p99: 1e5, p999: 1e5, max: 1e5 },
-      elapsedNs: 5e9,
-      ios: Math.round((mb * MB * 5) / 4096),
-      bytes: mb * MB * 5,
-      cpu: { userSec: 0.1, sysSec: 0.1 },
-      samples: [],
-    })),
+    runs: roundsMB.map((mb, i) => roundMeasurement(i + 1, mb * MB, 5)),
     histogram: null,
     cpu: null,
     underResolved: false,
@@ -47,20 +38,7 @@ function steadyRun(label: string, roundsMB: number[]): RunRecord {
     warnings: [{ code: 'noisy', message: 'runs differ by 80 % (coefficient of variation, over all rounds)' }],
   } as unknown as TestResult;
   applySteadyState(result);
-  return {
-    label,
-    notes: '',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
-    target: { path: '/mnt/ssd', kind: 'folder' },
-    settings: { preset: 'steady' },
-    engine: { name: 'diskdelta', version: '0' },
-    results: [result],
-    extras: [],
-    warnings: [],
-  } as unknown as RunRecord;
+  return measuredRecord({ label, target: { path: '/mnt/ssd', kind: 'folder' }, settings: { preset: 'steady' }, results: [result] });
 }
 
 // A burst that falls, then settles: rounds 3–7 are the first 5 within the rule (round 2's 450

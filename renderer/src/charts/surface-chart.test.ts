@@ -10,7 +10,7 @@ import { CHARTS } from '../../../electron/shared/charts/charts.ts';
 import { buildReport } from '../../../electron/shared/report/report-model.ts';
 import { renderReportHtml } from '../../../electron/shared/report/report-html.ts';
 import { buildCompareView } from '../../../electron/shared/charts/compare-view.ts';
-import { resultWithoutRuns } from '../../../electron/shared/model/result-builders.ts';
+import { resultWithoutRuns, measuredRecord } from '../../../electron/shared/model/result-builders.ts';
 import { surfaceFigures, SURFACE_TEST, type SurfaceRead } from '../../../electron/shared/analysis/surface.ts';
 import { runKind } from '../../../electron/shared/model/run-kind.ts';
 import { ChartGrid } from './chart-view.ts';
@@ -29,16 +29,9 @@ function reads(device: number, speedAt: (x: number) => number): SurfaceRead[] {
 }
 
 function run(label: string, device: number, speedAt: (x: number) => number): RunRecord {
-  return {
+  return measuredRecord({
     label,
-    notes: '',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
     target: { path: '/dev/sdb', kind: 'block-device' },
-    settings: {},
-    engine: { name: 'diskdelta', version: '0' },
     results: [
       resultWithoutRuns({
         test: SURFACE_TEST,
@@ -49,9 +42,7 @@ function run(label: string, device: number, speedAt: (x: number) => number): Run
         figures: surfaceFigures(reads(device, speedAt), [8e6, 9e6, 12e6], device),
       }),
     ],
-    extras: [],
-    warnings: [],
-  };
+  });
 }
 
 // The old HDD: 180 MB/s over its outer 60 %, 90 MB/s inward; the new disk flat at 500 MB/s, 4× larger.

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
+import { measuredRecord } from '../../../electron/shared/model/result-builders.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import type { SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import { CHARTS } from '../../../electron/shared/charts/charts.ts';
@@ -20,20 +21,7 @@ const MB = 1e6;
 function run(label: string, fill: Array<[number, number]>, recovery: Array<[number, number]>): RunRecord {
   const plan = samplePlan();
   const { lines, intervals } = workerStreams(plan, { levels: fill }, { levels: recovery });
-  return {
-    label,
-    notes: '',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
-    target: { path: '/mnt/ssd', kind: 'folder' },
-    settings: {},
-    engine: { name: 'diskdelta', version: '0' },
-    results: [sustainedResult(plan, lines, intervals)!],
-    extras: [],
-    warnings: [],
-  };
+  return measuredRecord({ label, target: { path: '/mnt/ssd', kind: 'folder' }, results: [sustainedResult(plan, lines, intervals)!] });
 }
 
 // A QLC drive (2 GB at 400 MB/s, then 40) and a TLC drive whose larger cache outlasts the span.
