@@ -10,7 +10,7 @@
 // The ±5 % is never widened: the window's own noise (two standard errors of its 5 rounds) must be
 // under NOISE_CEILING for the figure to say anything; past it (a loaded host starves the guest),
 // the figure is printed "not judged" with that noise, and the test skips saying so. One boot.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runRecordSchema, type RunRecord } from '../electron/shared/model/schemas.ts';
 import { steadyOf, steadyWindowOf, STEADY_WINDOW } from '../electron/shared/analysis/steady-state.ts';
-import { labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
+import { guestFiles, labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import { throttleOptions, type ThrottleShape } from './sustained-write-lab.ts';
 import { buildReport } from '../electron/shared/report/report-model.ts';
@@ -73,7 +73,7 @@ step done
       script,
     });
     guests.push(g);
-    const read = (name: string) => (existsSync(join(g.share, name)) ? readFileSync(join(g.share, name), 'utf8') : '');
+    const { read } = guestFiles(g);
     assert.equal(
       g.status,
       0,
