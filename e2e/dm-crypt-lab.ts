@@ -16,8 +16,10 @@ import {
   renameSync,
   rmSync,
   statSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
+import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -258,6 +260,27 @@ export interface GuestResult {
   dispose: () => void;
 }
 
+/**
+ * What a guest left in its share, read by name ('' when it wrote no such file), and what to quote
+ * when it failed: the tail of its console and of its output, its steps and any node deaths.
+ */
+export function guestFiles(g: GuestResult): { read: (name: string) => string; context: string } {
+  const read = (name: string) => (existsSync(join(g.share, name)) ? readFileSync(join(g.share, name), 'utf8') : '');
+  const context = `console:\n${g.console.slice(-2000)}\noutput:\n${g.output.slice(-2000)}\nsteps:\n${read('steps.txt')}\n${read('node-deaths.txt')}`;
+  return { read, context };
+}
+
+/**
+ * The guest ran its script to the end and each step's exit status (`<step>.rc`) is 0, a failed
+ * one quoted with its `<step>.err`. Returns the share's reader for what comes next.
+ */
+export function assertStepsOk(g: GuestResult, steps: readonly string[]): (name: string) => string {
+  const { read, context } = guestFiles(g);
+  assert.equal(g.status, 0, `the guest ran the script to the end; ${context}`);
+  for (const step of steps) assert.equal(read(`${step}.rc`).trim(), '0', `${step}: exit status; stderr:\n${read(`${step}.err`)}`);
+  return read;
+}
+
 /** The shell lines that load the lab kernel's modules inside the guest. */
 export function labModprobe(kernel: LabKernel, modules: string[] = CRYPT_MODULES): string {
   return modules.map((m) => `modprobe -d ${kernel.dir} -S ${kernel.version} ${m} 2>/dev/null || echo "LAB: no module ${m}" >&2`).join('\n');
@@ -273,37 +296,32 @@ export async function runInGuest(kernel: LabKernel, opts: GuestRun): Promise<Gue
   const project = `mkdir -p '${PROJECT_ROOT}' && mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 project '${PROJECT_ROOT}' || { echo "LAB: cannot mount the project at ${PROJECT_ROOT}"; exit 97; }`;
   writeFileSync(join(share, 'command.sh'), `set -u\n: > booted\n${project}\n${opts.script}\n`);
   const disk = opts.diskImage ?? join(share, 'disk.img');
-  if (!opts.diskImage) {
-    writeFileSync(disk, '');
-    run('truncate', ['-s', String(opts.diskBytes ?? 512 * 1024 * 1024), disk]);
-  }
+  // A disk image of `bytes`, sparse: it costs the host no space until the guest writes it.
+  const sparse = (file: string, bytes: number) => {
+    writeFileSync(file, '');
+    truncateSync(file, bytes);
+    return file;
+  };
+  if (!opts.diskImage) sparse(disk, opts.diskBytes ?? 512 * 1024 * 1024);
   const throttle = `${opts.throttleBps ? `,throttling.bps-total=${opts.throttleBps}` : ''}${opts.discard ? ',discard=unmap' : ''}`;
   const drives = opts.disks ? [] : ['-drive', `file=${disk},if=virtio,format=raw,cache=none${throttle}`];
   for (const [i, d] of (opts.disks ?? []).entries()) {
-    const file = i === 0 ? disk : join(share, `disk${i + 1}.img`);
-    if (i > 0) writeFileSync(file, '');
-    run('truncate', ['-s', String(d.bytes), file]);
+    const file = sparse(i === 0 ? disk : join(share, `disk${i + 1}.img`), d.bytes);
     drives.push('-drive', `file=${file},if=virtio,format=raw,cache=none${d.options ? `,${d.options}` : ''}`);
   }
   for (const [i, n] of (opts.nvme ?? []).entries()) {
-    const file = join(share, `nvme${i}.img`);
-    writeFileSync(file, '');
-    run('truncate', ['-s', String(n.bytes), file]);
+    const file = sparse(join(share, `nvme${i}.img`), n.bytes);
     drives.push('-drive', `file=${file},if=none,id=nvm${i},format=raw,cache=none`);
     drives.push('-device', `nvme,serial=${n.serial},drive=nvm${i}${n.properties ? `,${n.properties}` : ''}`);
   }
   if (opts.sata?.length) drives.push('-device', 'ahci,id=ahci');
   for (const [i, d] of (opts.sata ?? []).entries()) {
-    const file = join(share, `sata${i}.img`);
-    writeFileSync(file, '');
-    run('truncate', ['-s', String(d.bytes), file]);
+    const file = sparse(join(share, `sata${i}.img`), d.bytes);
     drives.push('-drive', `file=${file},if=none,id=sata${i},format=raw,cache=none`);
     drives.push('-device', `ide-hd,drive=sata${i},bus=ahci.${i},serial=${d.serial}`);
   }
   if (opts.secondDisk) {
-    const second = join(share, 'disk2.img');
-    writeFileSync(second, '');
-    run('truncate', ['-s', String(opts.diskBytes ?? 512 * 1024 * 1024), second]);
+    const second = sparse(join(share, 'disk2.img'), opts.diskBytes ?? 512 * 1024 * 1024);
     drives.push('-drive', `file=${second},if=virtio,format=raw,cache=none${throttle}`);
   }
   const args = [

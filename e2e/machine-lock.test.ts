@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { holdMachineLock } from './machine-lock.ts';
 
 const NAME = `lock-test-${process.pid}`;
@@ -39,4 +40,20 @@ test('a process that ends without releasing exits at once and frees the lock', a
   assert.equal(child.stdout.trim(), 'held');
   const release = await holdMachineLock(NAME, () => assert.fail('the lock of the ended process was still held'));
   await release();
+});
+
+test('a released flock that does not end is killed after its bound, and the lock is free', async () => {
+  const release = await holdMachineLock(NAME, () => assert.fail('nothing to wait for'), { releaseMs: 300 });
+  // This process's flock, stopped: it cannot end when its stdin closes.
+  const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+  const flock = children.find((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'flock');
+  assert.ok(flock, `this process's flock among its children (${children.join(' ')})`);
+  process.kill(flock, 'SIGSTOP');
+  const started = Date.now();
+  // The bound of the test itself: without the kill, release never resolves.
+  const released = await Promise.race([release().then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+  assert.equal(released, true, 'release waited for a stopped flock without end');
+  assert.ok(Date.now() - started < 4000);
+  const again = await holdMachineLock(NAME, () => assert.fail('the killed flock still held the lock'));
+  await again();
 });

@@ -5,12 +5,19 @@
 // ends however it ends, the pipe closes and the lock goes with it — never a stale lock.
 import { spawn } from 'node:child_process';
 
+/** How long a released flock gets to end before it is killed. */
+const RELEASE_MS = 10_000;
+
 /**
  * Waits for the lock, telling `onWait` once if another suite holds it; resolves to its release,
  * which resolves in turn when flock has ended (a caller that awaits it leaves no process behind:
  * the test runner kills, and reports, what a file leaves in its group).
  */
-export function holdMachineLock(name: string, onWait: (message: string) => void): Promise<() => Promise<void>> {
+export function holdMachineLock(
+  name: string,
+  onWait: (message: string) => void,
+  { releaseMs = RELEASE_MS }: { releaseMs?: number } = {},
+): Promise<() => Promise<void>> {
   const path = `/run/lock/diskdelta-${name}.lock`;
   return new Promise((resolve, reject) => {
     const holder = spawn('flock', ['--verbose', path, 'sh', '-c', 'echo held; read _'], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -29,7 +36,10 @@ export function holdMachineLock(name: string, onWait: (message: string) => void)
       resolve(() => {
         holder.ref(); // until flock has ended: released, this process may wait for it
         holder.stdin.destroy();
-        return ended;
+        // A flock that does not end once its stdin closes (stopped, stuck) is killed, not waited
+        // for without end: its lock goes with it all the same.
+        const kill = setTimeout(() => holder.kill('SIGKILL'), releaseMs);
+        return ended.finally(() => clearTimeout(kill));
       });
     });
     holder.on('error', (error) => {

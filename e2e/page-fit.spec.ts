@@ -16,6 +16,7 @@ import { PAGES as ROUTES } from '../renderer/src/view/route.ts';
 import { fleetClientFio } from '../scripts/fleet-client-fio.ts';
 import { CLI, expect, fullPageScreenshot, NODE, plantAgedFiles, SCREENSHOT_DIR, test } from './fixtures.ts';
 import { startRun } from './flows.ts';
+import { WHOLE } from '../electron/shared/model/whole-tokens.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'electron', 'node', 'formats', 'fixtures');
 const FLEET_FILES = ['fio-3.33-client-5-throttled-hosts.json', 'fio-3.33-client-2-hosts.json'].map((f) => join(FIXTURES, f));
@@ -127,7 +128,8 @@ const tableTextProblems = (page: Page, within = 'main') =>
           return [nodes[i], Math.min(offset - starts[i], (nodes[i].textContent ?? '').length)];
         };
         {
-          for (const m of text.matchAll(/[\\d.,]+\\s(?:[kMGTP]i?B(?:\\/s)?|B|IOPS|seeks\\/s|%|s|ms|µs|bit|days?)(?!\\w)|[^\\s]+/gu)) {
+          // A whole token (whole-tokens.ts's, the one the cells are cut by), else any word.
+          for (const m of text.matchAll(new RegExp(${JSON.stringify(`(?:${WHOLE.source})|[^\\s]+`)}, 'gu'))) {
             const range = document.createRange();
             range.setStart(...at(m.index));
             range.setEnd(...at(m.index + m[0].length));

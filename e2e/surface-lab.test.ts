@@ -7,12 +7,12 @@
 // the first disk's size. The worker's own `surface` runs first (C, seconds): a Node start costs
 // minutes under TCG on a loaded host, and its curve is kept beside the CLI's.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
+import { assertStepsOk, labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import { analyzeSurface, type SurfaceRead } from '../electron/shared/analysis/surface.ts';
 import { parseStdout } from '../native/test/worker-harness.ts';
@@ -106,9 +106,7 @@ step done
       script,
     });
     guests.push(g);
-    const read = (name: string) => (existsSync(join(g.share, name)) ? readFileSync(join(g.share, name), 'utf8') : '');
-    const context = `console:\n${g.console.slice(-2000)}\noutput:\n${g.output.slice(-2000)}\nsteps:\n${read('steps.txt')}\n${read('node-deaths.txt')}`;
-    assert.equal(g.status, 0, `the guest ran the script to the end; ${context}`);
+    const read = assertStepsOk(g, []);
     assert.equal(read('dm.rc').trim(), '0', `dmsetup create: ${read('dm.out')}`);
     mkdirSync(LAB_OUT, { recursive: true });
     for (const name of ['worker.ndjson', 'cli.json']) writeFileSync(join(LAB_OUT, `surface-${name}`), read(name));

@@ -8,7 +8,7 @@
 // then cannot write at the burst rate), and so is the shape (a fall, the cache several times
 // faster than past it, less back than the whole cache). Always asserted: each run exits 0, leaves
 // no test file, and has both streams and its figures. One boot.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeSustained, intervalsOfSamples } from '../electron/shared/analysis/sustained-write.ts';
 import type { TestResult } from '../electron/shared/model/results.ts';
-import { labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
+import { guestFiles, labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import { throttleOptions, throttleTruth, toleranceOf, type ThrottleShape } from './sustained-write-lab.ts';
 
@@ -90,7 +90,7 @@ test(
       script: `DD='${DD}'\nstep() { echo "$(cut -d' ' -f1 /proc/uptime) s: $*" >> steps.txt; }\n${AGAIN_IF_NODE_DIED}\n${labModprobe(kernel, ['ext4'])}\n${SHAPES.map(onDisk).join('\n')}`,
     });
     guests.push(g);
-    const read = (name: string) => (existsSync(join(g.share, name)) ? readFileSync(join(g.share, name), 'utf8') : '');
+    const { read } = guestFiles(g);
     assert.equal(
       g.status,
       0,

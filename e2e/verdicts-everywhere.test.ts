@@ -26,7 +26,7 @@ import { assessmentVerdictsView, type VerdictsView } from '../renderer/src/view/
 import { speedUpVerdict, trimCostVerdict } from '../electron/shared/analysis/verdicts.ts';
 import { costVerdict, type DiscardCostResult } from '../electron/node/bench/trim/discard-cost.ts';
 import { discardCostRuns } from '../electron/node/bench/trim/discard-runs.ts';
-import { resultWithoutRuns } from '../electron/shared/model/result-builders.ts';
+import { resultWithoutRuns, measuredRecord } from '../electron/shared/model/result-builders.ts';
 import { deleteCostHead } from '../electron/node/bench/trim/discard-timing.ts';
 import { SEED_TREE } from '../electron/node/bench/kinds/workload.ts';
 import { discardCostText } from '../electron/cli/commands/discard-cost.ts';
@@ -60,13 +60,8 @@ function rate(
 }
 
 function disk(label: string, o: { seq: number; rnd: number; size: number; cls: 'HDD' | 'SATA SSD'; encrypted?: boolean }): RunRecord {
-  return {
+  return measuredRecord({
     label,
-    notes: '',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
     target: {
       path: '/mnt/t',
       kind: 'folder',
@@ -94,9 +89,7 @@ function disk(label: string, o: { seq: number; rnd: number; size: number; cls: '
       rate('rnd4k-q1t1-read', 'randread', 4096, 1, o.rnd),
       rate('rnd4k-q1t1-write', 'randwrite', 4096, 1, o.rnd * 1.5),
     ],
-    extras: [],
-    warnings: [],
-  };
+  });
 }
 
 /** A discard-cost run as bench/trim/discard-runs.ts keeps it: the delete phase's median and passes. */

@@ -222,6 +222,8 @@ test('docs/run-settings.md: the --job help it quotes is `diskdelta run --help`, 
     .split('## `diskdelta run --job`')[1]!
     .split('```')[1]!
     .replace(/^\n|\n$/g, '');
+  // An empty block would be "included" in any help text.
+  assert.ok(quoted.trim().length > 0, 'docs/run-settings.md: the --job block under its heading is empty');
   const help = spawnSync(process.execPath, [`${ROOT}bin/diskdelta.js`, 'run', '--help'], { encoding: 'utf8', timeout: 30_000 });
   assert.ok(help.stdout.includes(quoted), 'the --job block differs from `diskdelta run --help`: paste the new text');
   assert.ok(flat(page).includes('its field in `electron/shared/catalog/presets.ts`'));

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Sample } from '../../shared/model/results.ts';
-import { aggregateTest } from './aggregate.ts';
+import { aggregateTest, noisyWarning } from './aggregate.ts';
 import { TRUST } from '../../shared/analysis/statistics.ts';
 import type { WorkerResult } from './worker-protocol.ts';
 
@@ -192,4 +192,15 @@ describe('aggregateTest', () => {
     assert.equal(r.latencyNs!.p99, 2 ** 20 + 2 ** 13); // not the runs' own (zero) percentiles
     assert.equal(r.latencyNs!.max, 1_060_000);
   });
+});
+
+test("one noisy rule for every figure: a CV past the trust's, or a median's interval past it over 3 runs or more", () => {
+  const words = { runs: 'rounds differ', why: 'why' };
+  assert.equal(noisyWarning({ cv: TRUST.maxCv, ciRelative: null, count: 5, ...words }), null, 'at the limit: not noisy');
+  assert.equal(noisyWarning({ cv: TRUST.maxCv * 2, ciRelative: null, count: 5, ...words })?.code, 'noisy');
+  assert.equal(noisyWarning({ cv: 0, ciRelative: TRUST.maxCiRelative * 2, count: 2, ...words }), null, 'two runs: no interval to judge');
+  assert.match(
+    noisyWarning({ cv: 0, ciRelative: TRUST.maxCiRelative * 2, count: 3, ...words })!.message,
+    /^rounds differ, so the median is known within ±[\d.]+ % \(95 %\): why$/,
+  );
 });

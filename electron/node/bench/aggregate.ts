@@ -5,6 +5,7 @@ import { rateParams } from './worker-argv.ts';
 import { coefficientOfVariation, combineLatency, median, medianInterval, TRUST } from '../../shared/analysis/statistics.ts';
 import type { WorkerResult } from './worker-protocol.ts';
 import { formatCount } from '../../shared/analysis/units.ts';
+import { NOISY } from '../../shared/analysis/figure-text.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
@@ -21,6 +22,25 @@ export function combineRuns(values: number[], statistic: Statistic): number {
   if (statistic === 'mean') return values.reduce((a, b) => a + b, 0) / values.length;
   if (statistic === 'single') return values[0]!;
   return median(values);
+}
+
+/**
+ * The noisy warning of a figure's runs, or none: their CV past TRUST.maxCv, or (3 runs or more)
+ * the median's interval past TRUST.maxCiRelative. `runs` says how they differ, `why` the likely
+ * causes and what to do; the interval is said when there is one. One rule for every figure: the
+ * aggregate's of all runs and a steady figure's of its window (kinds/rate.ts).
+ */
+export function noisyWarning(s: {
+  cv: number | null;
+  ciRelative: number | null;
+  count: number;
+  runs: string;
+  why: string;
+}): Warning | null {
+  const wide = s.count >= 3 && s.ciRelative !== null && s.ciRelative > TRUST.maxCiRelative;
+  if (!(s.cv !== null && s.cv > TRUST.maxCv) && !wide) return null;
+  const interval = s.ciRelative === null ? '' : `, so the median is known within ±${pct(s.ciRelative)} (95 %)`;
+  return { code: NOISY, message: `${s.runs}${interval}: ${s.why}` };
 }
 
 export function aggregateTest(test: string, results: WorkerResult[], samples: Map<number, Sample[]>, plan: AggregatePlan): TestResult {
@@ -48,13 +68,14 @@ export function aggregateTest(test: string, results: WorkerResult[], samples: Ma
   const resolution = resolve(runs, ciRelative);
   if (resolution) warnings.push({ code: 'under-resolved', message: resolution });
   const underResolved = resolution !== null;
-  const wide = runs.length >= 3 && ciRelative !== null && ciRelative > TRUST.maxCiRelative;
-  if ((cv !== null && cv > TRUST.maxCv) || wide) {
-    warnings.push({
-      code: 'noisy',
-      message: `runs differ by ${pct(cv ?? 0)} (coefficient of variation, over ${runs.length} runs)${ciRelative === null ? '' : `, so the median is known within ±${pct(ciRelative)} (95 %)`}: something else is using the disk or the CPU; measure again on a quiet machine, or with more runs and more time per test`,
-    });
-  }
+  const noisy = noisyWarning({
+    cv,
+    ciRelative,
+    count: runs.length,
+    runs: `runs differ by ${pct(cv ?? 0)} (coefficient of variation, over ${runs.length} runs)`,
+    why: 'something else is using the disk or the CPU; measure again on a quiet machine, or with more runs and more time per test',
+  });
+  if (noisy) warnings.push(noisy);
   const elapsedSec = runs.reduce((a, r) => a + r.elapsedNs, 0) / 1e9;
   const params = rateParams(test);
   const threads = params.threads;

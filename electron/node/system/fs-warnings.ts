@@ -2,7 +2,7 @@
 // cache or do not honour O_DIRECT, and loop devices that read through the page cache. Each
 // says where the figure would really come from.
 import type { Warning } from '../../shared/model/results.ts';
-import type { StackLayer } from '../../shared/model/machine.ts';
+import { IN_MEMORY_FS, type StackLayer } from '../../shared/model/machine.ts';
 
 const NETWORK_FS = new Set([
   'nfs',
@@ -21,7 +21,6 @@ const NETWORK_FS = new Set([
   'fuse.s3fs',
   'fuse.glusterfs',
 ]);
-const MEMORY_FS = new Set(['tmpfs', 'ramfs']);
 const COMPRESSED_RO_FS = new Set(['squashfs', 'erofs', 'cramfs']);
 
 /** The warnings of one stack, in file → disk order. */
@@ -45,7 +44,7 @@ export function stackWarnings(layers: StackLayer[]): Warning[] {
 function mountWarnings(layer: StackLayer): Warning[] {
   const fs = String(layer.details.fsType ?? '');
   const at = `${layer.name} (${fs})`;
-  if (MEMORY_FS.has(fs)) {
+  if (IN_MEMORY_FS.has(fs)) {
     return [
       {
         code: 'fs-in-memory',

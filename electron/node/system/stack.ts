@@ -19,7 +19,7 @@ import {
   type Read,
   type RootOptions,
 } from './sysfs.ts';
-import type { BlockDeviceInfo, StackLayer } from '../../shared/model/machine.ts';
+import { IN_MEMORY_FS, type BlockDeviceInfo, type StackLayer } from '../../shared/model/machine.ts';
 import { remountedBy, remountSentence } from './remount-records.ts';
 
 export interface StackReport {
@@ -156,7 +156,7 @@ async function descendFromPath(ctx: Context, resolved: string, depth: number): P
 
 function noDeviceReason(mount: MountEntry): string {
   if (mount.fsType === 'zfs') return `ZFS dataset ${mount.source}: the pool's disks are not in sysfs (see \`zpool status\`)`;
-  if (['tmpfs', 'ramfs', 'devtmpfs'].includes(mount.fsType)) return `${mount.fsType} keeps its files in RAM: there is no disk under it`;
+  if (IN_MEMORY_FS.has(mount.fsType)) return `${mount.fsType} keeps its files in RAM: there is no disk under it`;
   if (mount.fsType === 'overlay') return "overlayfs: files live on the upper and lower directories' filesystems";
   return `${mount.fsType} mount of '${mount.source}' has no block device under it`;
 }
@@ -165,7 +165,7 @@ function noDeviceReason(mount: MountEntry): string {
 export function onlineDiscard(mount: MountEntry): { value: string | null; reason?: string } {
   const options = allOptions(mount);
   if (mount.fsType === 'zfs') return { value: null, reason: 'ZFS trims per pool (the autotrim property), not per mount' };
-  if (['tmpfs', 'ramfs', 'proc', 'sysfs', 'devtmpfs', 'overlay'].includes(mount.fsType))
+  if (IN_MEMORY_FS.has(mount.fsType) || ['proc', 'sysfs', 'overlay'].includes(mount.fsType))
     return { value: null, reason: `${mount.fsType} has no discard option` };
   if (options.includes('nodiscard')) return { value: 'off' };
   const value = optionValue(options, 'discard');

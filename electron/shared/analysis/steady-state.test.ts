@@ -1,7 +1,7 @@
 // The SNIA PTS steady-state rule on series whose answer is worked out by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkWindow, steadyCostText, steadyOf, steadyWords } from './steady-state.ts';
+import { checkWindow, steadyCostText, steadyOf, steadyWindowOf, steadyWords } from './steady-state.ts';
 
 test('a flat series is steady at the fifth round, its figure the window mean, the first round the fresh one', () => {
   const v = steadyOf([100, 100, 100, 100, 100, 100]);
@@ -68,4 +68,11 @@ test('what it writes, said before it starts: the file, then at most 25 rounds af
     /^steady state writes the 1\.1 GB test file whole, then up to 25 rounds of 5 s after 5 s of warm-up per test: at most 2 min 10 s of writing/,
   );
   assert.match(text, /up to 66 GB at 500 MB\/s or 7\.6 GB at 50 MB\/s/);
+});
+
+test("the window a verdict's figure is of: the steady one, else the last 5 judged, else every round under 5", () => {
+  assert.deepEqual(steadyWindowOf(steadyOf([400, 250, 90, 50, 52, 48, 51, 49, 50])), { start: 4, end: 8 });
+  const climbing = Array.from({ length: 25 }, (_, i) => 100 + 8 * i);
+  assert.deepEqual(steadyWindowOf(steadyOf(climbing)), { start: 21, end: 25 });
+  assert.deepEqual(steadyWindowOf(steadyOf([100, 200, 300])), { start: 1, end: 3 });
 });

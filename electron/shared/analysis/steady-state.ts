@@ -92,8 +92,20 @@ export function steadyWords(v: SteadyVerdict): string {
 /** A result of the steady preset: it carries the fresh figure beside the steady one (node/bench/kinds/rate.ts). */
 export const isSteadyResult = (r: TestResult): boolean => r.figures?.some((f) => f.metric === 'freshBytesPerSec') ?? false;
 
-/** The rounds a steady result's figure and spread are of: its window's (the last ones, at most 5). */
-export const steadyWindowRounds = (r: TestResult): number => Math.min(STEADY_WINDOW, r.runs.length);
+/**
+ * The rounds a verdict's figure and spread are of, 1-based and inclusive: the steady window, or
+ * the last 5 judged and failed (all of them under 5 rounds). The one place this is worked out:
+ * the run's figure (kinds/rate.ts), the chart's marked window and the report's CV all read it.
+ */
+export function steadyWindowOf(verdict: SteadyVerdict): { start: number; end: number } {
+  return { start: verdict.steady ? verdict.windowStart : Math.max(1, verdict.rounds - STEADY_WINDOW + 1), end: verdict.rounds };
+}
+
+/** How many rounds a steady result's figure and spread are of: its window's. */
+export function steadyWindowRounds(r: TestResult): number {
+  const { start, end } = steadyWindowOf(steadyOf(r.runs.map((run) => run.bytesPerSec)));
+  return end - start + 1;
+}
 
 /** The speeds the cost is given at: a SATA SSD's, and a slow drive's once its cache is spent. */
 const COST_SPEEDS = [500e6, 50e6] as const;

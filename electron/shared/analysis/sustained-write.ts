@@ -130,8 +130,10 @@ export const FALL_NOISE_SIGMAS = 3;
  * the stream "not judged", never "never fell": a cache may well be there, hidden.
  */
 export const SUSTAINED_NOISE_CEILING = 0.25;
-/** How a not-judged stream's verdict begins, stored as the cache figure's basis and read back by the charts. */
+/** How a not-judged stream's verdict begins, stored as the cache figure's basis. */
 export const NOT_JUDGED = 'not judged: ';
+/** The warning a not-judged stream's result carries: what the charts read, not the basis' words. */
+export const SUSTAINED_NOT_JUDGED = 'sustained-not-judged';
 
 const rateOf = (xs: readonly SustainedInterval[]) => {
   const ns = xs.reduce((n, x) => n + x.intervalNs, 0);

@@ -80,23 +80,24 @@ export interface SeriesAxis {
 }
 
 /**
- * A stretch of one line marked on the chart (a steady-state window): where it lies along x, the
- * band of values it was judged against, its least-squares line, and what it is in words.
+ * A stretch of x marked on a run's line, in its colour: a disk's slowest zone, a steady-state
+ * window. Shaded full height, or over its band alone when it has one (the values a rule judged
+ * it against) with its least-squares line; above the plot a bar in a lane of its own, tagged.
  */
-export interface SeriesWindow {
+export interface SeriesMark {
   runIndex: number;
   /** From … to along x (axis values, not positions). */
   x: [number, number];
-  /** Low … high, in the chart's unit. */
-  band: [number, number];
-  /** The fitted line's ends, at x[0] and x[1]. */
-  fit: [number, number];
-  /** Met the rule (false: the stretch that was judged last and failed). */
-  met: boolean;
-  /** Short, drawn over the band: "steady: rounds 3–7". */
+  /** Short, beside its bar above the plot: "#1 slowest zone: 8.4 MB/s", "steady: rounds 3–7". */
   tag: string;
-  /** Whole, as its hover title and in the figures table. */
+  /** Whole, as its hover title. */
   label: string;
+  /** Low … high, in the chart's unit. */
+  band?: [number, number];
+  /** The fitted line's ends, at x[0] and x[1]. */
+  fit?: [number, number];
+  /** Met the rule (false: the stretch that was judged last and failed); undefined: no rule. */
+  met?: boolean;
 }
 
 /** Lines over a parameter (block size), over time, over bytes written, over cache size. */
@@ -109,18 +110,8 @@ export interface SeriesChartModel extends ChartBase {
   lines: SeriesLine[];
   /** A line under the chart, in the app and the report: what each line covers, when that needs saying. */
   note?: string;
-  /** Stretches of x marked on a run's line (a disk's slowest zone), shaded in its colour, in x's units. */
-  spans?: SeriesSpan[];
-  /** Stretches of lines marked under them (steady-state windows). */
-  windows?: SeriesWindow[];
-}
-
-export interface SeriesSpan {
-  runIndex: number;
-  from: number;
-  to: number;
-  /** What the stretch is, as its hover title: "#1 slowest zone: 8.4 MB/s". */
-  label: string;
+  /** Stretches of x marked on runs' lines (slowest zones, steady-state windows). */
+  marks?: SeriesMark[];
 }
 
 /** One cell of a table chart: its text with unit, and how it was obtained when stored. */

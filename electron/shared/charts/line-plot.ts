@@ -21,35 +21,29 @@ export interface PlotLine {
 }
 
 /**
- * A stretch of x shaded behind the lines (a disk's slowest zone), in axis positions, and marked
- * above the plot by a bar of its colour tagged with its name: where two runs' stretches overlap,
- * the shades mix into one muddy colour, and only the bars tell which run's stretch is which.
+ * A stretch of x marked on a run's line, in axis positions (a disk's slowest zone, a steady-state
+ * window): shaded in its colour, full height, or over its band of values alone when it has one,
+ * with its fitted line across it. Above the plot a bar of its colour in a lane of its own, tagged:
+ * where two runs' stretches overlap, the shades mix into one muddy colour, and only the bars tell
+ * which run's stretch is which.
  */
-export interface PlotSpan {
+export interface PlotMark {
   key: string | number;
   from: number;
   to: number;
   fill: string;
-  /** Its hover title, and the tag beside its bar above the plot: "#1 slowest zone: 8.39 MB/s". */
-  name: string;
-  attrs: Record<string, string | number>;
-}
-
-/** A stretch marked under the lines: a band of values over an x span, and a fitted line across it. */
-export interface PlotRegion {
-  key: string | number;
-  /** In axis positions. */
-  x: [number, number];
-  band: [number, number];
-  /** The fitted line's values at x[0] and x[1]. */
-  fit: [number, number];
-  stroke: string;
-  /** Met its rule: a filled band; not met: its outline alone, dashed. */
-  met: boolean;
-  /** Short, over the band. */
+  /** Beside its bar above the plot: "#1 slowest zone: 8.39 MB/s", "steady: rounds 3–7". */
   tag: string;
-  /** Whole, as the band's hover title. */
-  label: string;
+  /** Whole, as its hover title. */
+  title: string;
+  /** Low … high in the value's unit: the values it was judged against, shaded alone. */
+  band?: [number, number];
+  /** The fitted line's values at `from` and `to`. */
+  fit?: [number, number];
+  /** Met its rule: a filled band; not met: its outline alone, dashed. Undefined: no rule. */
+  met?: boolean;
+  /** Test hooks on its shade and its bar (data-testid, data-run). */
+  attrs: Record<string, string | number>;
 }
 
 export interface PlotAxes {
@@ -65,11 +59,14 @@ const MARGIN = { top: 10, right: 24, bottom: 8 };
 /** Under the plot: the tick labels, then the axis title. */
 const X_TICKS_PX = 20;
 const X_TITLE_PX = 14;
-/** Above the plot, one lane per shaded stretch: its bar and its tag. */
+/** Above the plot, one lane per marked stretch: its bar and its tag. */
 const SPAN_LANE_PX = 16;
 const SPAN_BAR_PX = 3;
 /** Between the last lane and the plot, so the last bar is not read as the plot's top edge. */
 const SPAN_GAP_PX = 6;
+
+/** A pixel position to a tenth: the SVG stays short and the same from run to run. */
+const r1 = (v: number) => Math.round(v * 10) / 10;
 
 /** The plot's left edge: room for the longest value label. */
 export function plotLeft(yLabels: readonly string[]): number {
@@ -92,16 +89,14 @@ export function LinePlot({
   plotHeight,
   axes,
   lines,
-  spans = [],
-  regions = [],
+  marks = [],
   className,
 }: {
   width: number;
   plotHeight: number;
   axes: PlotAxes;
   lines: readonly PlotLine[];
-  spans?: readonly PlotSpan[];
-  regions?: readonly PlotRegion[];
+  marks?: readonly PlotMark[];
   className: string;
 }): ReactElement {
   const { x, y } = axes;
@@ -109,7 +104,7 @@ export function LinePlot({
   const left = plotLeft(yLabels);
   const lastX = x.ticks.length ? x.label(x.ticks.at(-1)!).length * TICK_CHAR_PX : 0;
   const right = left + plotWidth(width, yLabels) - Math.max(0, Math.ceil(lastX / 2) + 2 - MARGIN.right);
-  const top = MARGIN.top + (spans.length ? spans.length * SPAN_LANE_PX + SPAN_GAP_PX : 0);
+  const top = MARGIN.top + (marks.length ? marks.length * SPAN_LANE_PX + SPAN_GAP_PX : 0);
   const bottom = top + plotHeight;
   const height = bottom + X_TICKS_PX + (x.title ? X_TITLE_PX : 0) + MARGIN.bottom;
   const [xLo, xHi] = x.domain;
@@ -119,7 +114,6 @@ export function LinePlot({
     const at = y.log ? Math.log10(Math.max(v, y.domain[0])) : v;
     return bottom - ((at - yLo) / (yHi - yLo || 1)) * plotHeight;
   };
-  const r1 = (v: number) => Math.round(v * 10) / 10;
   return h(
     'svg',
     { width, height, viewBox: `0 0 ${width} ${height}`, className },
@@ -136,24 +130,7 @@ export function LinePlot({
       ),
     ),
     // Behind the axes and lines: shaded, so the line over it stays readable.
-    ...spans.map((span) =>
-      h(
-        'rect',
-        {
-          key: `span${span.key}`,
-          x: r1(px(Math.max(xLo, span.from))),
-          y: top,
-          width: Math.max(1, r1(px(Math.min(xHi, span.to)) - px(Math.max(xLo, span.from)))),
-          height: plotHeight,
-          fill: span.fill,
-          fillOpacity: 0.15,
-          className: 'plot-span',
-          ...span.attrs,
-        },
-        h('title', null, span.name),
-      ),
-    ),
-    ...spans.map((span, lane) => spanBar(span, lane, px, [xLo, xHi], right)),
+    ...marks.map((mark, lane) => plotMark(mark, lane, { px, py, xDomain: [xLo, xHi], top, plotHeight, right })),
     h('line', { key: 'y-axis', x1: left, x2: left, y1: top, y2: bottom, stroke: 'var(--muted)', 'data-testid': 'y-axis' }),
     h('line', { key: 'x-axis', x1: left, x2: right, y1: bottom, y2: bottom, stroke: 'var(--muted)', 'data-testid': 'x-axis' }),
     ...x.ticks.map((t) =>
@@ -170,50 +147,6 @@ export function LinePlot({
           x.title,
         )
       : null,
-    // Under the lines: each marked stretch's band, its edges, its fitted line and its tag.
-    ...regions.map((r) => {
-      const [x0, x1] = [r1(px(r.x[0])), r1(px(r.x[1]))];
-      const [bandTop, low] = [r1(py(r.band[1])), r1(py(r.band[0]))];
-      return h(
-        'g',
-        { key: `region-${r.key}`, 'data-testid': 'plot-region', 'data-met': r.met ? 'yes' : 'no' },
-        h('title', null, r.label),
-        h('rect', {
-          x: x0,
-          y: bandTop,
-          width: Math.max(1, x1 - x0),
-          height: Math.max(1, low - bandTop),
-          fill: r.met ? r.stroke : 'none',
-          fillOpacity: r.met ? 0.14 : undefined,
-          stroke: r.stroke,
-          strokeOpacity: 0.7,
-          strokeDasharray: r.met ? undefined : '4 3',
-          'data-testid': 'region-band',
-        }),
-        h('line', {
-          x1: x0,
-          x2: x1,
-          y1: r1(py(r.fit[0])),
-          y2: r1(py(r.fit[1])),
-          stroke: 'var(--text)',
-          strokeWidth: 1.5,
-          'data-testid': 'region-fit',
-        }),
-        // Over the band, or under it where the band reaches the plot's top; from its start, or
-        // ending at its end where it would run past the plot's right edge (the last rounds' window).
-        h(
-          'text',
-          {
-            ...(x0 + 3 + r.tag.length * TICK_CHAR_PX > right ? { x: x1, textAnchor: 'end' } : { x: x0 + 3 }),
-            y: bandTop - 3 >= top + FONT ? bandTop - 3 : low + FONT + 1,
-            fontSize: FONT - 1,
-            fill: 'var(--text)',
-            'data-testid': 'region-tag',
-          },
-          r.tag,
-        ),
-      );
-    }),
     ...lines.map((line) =>
       h(
         'g',
@@ -255,27 +188,63 @@ export function LinePlot({
   );
 }
 
+interface PlotFrame {
+  px: (p: number) => number;
+  py: (v: number) => number;
+  xDomain: [number, number];
+  top: number;
+  plotHeight: number;
+  right: number;
+}
+
 /**
- * A shaded stretch's bar along the foot of its lane above the plot, in its colour, and its tag
- * over the bar: from the bar's start, or ending at the plot's right edge where it would run past.
+ * A marked stretch: its shade (full height, or its band), its fitted line, and in its lane above
+ * the plot its bar and tag over the bar, from the bar's start, or ending at the plot's right edge
+ * where it would run past (the last rounds' window).
  */
-function spanBar(span: PlotSpan, lane: number, px: (p: number) => number, [xLo, xHi]: [number, number], right: number): ReactElement {
-  const r1 = (v: number) => Math.round(v * 10) / 10;
-  const [x0, x1] = [r1(px(Math.max(xLo, span.from))), r1(px(Math.min(xHi, span.to)))];
+function plotMark(mark: PlotMark, lane: number, { px, py, xDomain: [xLo, xHi], top, plotHeight, right }: PlotFrame): ReactElement {
+  const [x0, x1] = [r1(px(Math.max(xLo, mark.from))), r1(px(Math.min(xHi, mark.to)))];
+  const width = Math.max(1, r1(x1 - x0));
+  const [shadeTop, shadeBottom] = mark.band ? [r1(py(mark.band[1])), r1(py(mark.band[0]))] : [top, top + plotHeight];
+  const outlined = mark.met === false;
   const laneTop = MARGIN.top + lane * SPAN_LANE_PX;
-  const place = x0 + span.name.length * TICK_CHAR_PX <= right ? { x: x0, textAnchor: 'start' } : { x: right, textAnchor: 'end' };
+  const place = x0 + mark.tag.length * TICK_CHAR_PX <= right ? { x: x0, textAnchor: 'start' } : { x: right, textAnchor: 'end' };
   return h(
     'g',
-    { key: `span-bar${span.key}` },
+    { key: `mark${mark.key}`, 'data-testid': 'plot-region', ...(mark.met === undefined ? {} : { 'data-met': mark.met ? 'yes' : 'no' }) },
+    h('title', null, mark.title),
+    h('rect', {
+      x: x0,
+      y: shadeTop,
+      width,
+      height: Math.max(1, r1(shadeBottom - shadeTop)),
+      fill: outlined ? 'none' : mark.fill,
+      fillOpacity: outlined ? undefined : 0.15,
+      // A band is outlined, so its edges read against the line; a failed one by its outline alone, dashed.
+      ...(mark.band ? { stroke: mark.fill, strokeOpacity: 0.7, strokeDasharray: outlined ? '4 3' : undefined } : {}),
+      className: 'plot-span',
+      ...mark.attrs,
+    }),
+    mark.fit
+      ? h('line', {
+          x1: x0,
+          x2: x1,
+          y1: r1(py(mark.fit[0])),
+          y2: r1(py(mark.fit[1])),
+          stroke: 'var(--text)',
+          strokeWidth: 1.5,
+          'data-testid': 'region-fit',
+        })
+      : null,
     h('rect', {
       x: x0,
       y: laneTop + SPAN_LANE_PX - SPAN_BAR_PX - 1,
-      width: Math.max(1, r1(x1 - x0)),
+      width,
       height: SPAN_BAR_PX,
-      fill: span.fill,
-      ...span.attrs,
+      fill: mark.fill,
+      ...mark.attrs,
       'data-testid': 'span-bar',
     }),
-    h('text', { ...place, y: laneTop + FONT - 1, fontSize: FONT - 1, fill: 'var(--text)', 'data-testid': 'span-tag' }, span.name),
+    h('text', { ...place, y: laneTop + FONT - 1, fontSize: FONT - 1, fill: 'var(--text)', 'data-testid': 'span-tag' }, mark.tag),
   );
 }

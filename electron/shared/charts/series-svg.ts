@@ -28,11 +28,11 @@ export function SeriesSvg({
 }): ReactElement {
   const { x } = chart;
   const lines = chart.lines.map((l) => ({ ...l, points: l.points.map((p) => ({ x: axisPosition(x.scale, p.x), y: p.y })) }));
-  // A marked window's band counts as points too: the axis holds it whole.
-  const windows = chart.windows ?? [];
+  // A mark's band counts as points too: the axis holds it whole.
+  const marks = chart.marks ?? [];
   const points = [
     ...lines.flatMap((l) => l.points),
-    ...windows.flatMap((w) => w.band.map((y) => ({ x: axisPosition(x.scale, w.x[0]), y }))),
+    ...marks.flatMap((m) => (m.band ?? []).map((y) => ({ x: axisPosition(x.scale, m.x[0]), y }))),
   ];
   const yDomain: [number, number] = log ? logDomain(points, ['y']) : [0, niceTicks(Math.max(0, ...points.map((p) => p.y))).at(-1)!];
   const yTicks = log ? logTicks(...yDomain) : niceTicks(yDomain[1]);
@@ -54,23 +54,17 @@ export function SeriesSvg({
     plotHeight: PLOT_HEIGHT,
     axes,
     className: 'series-chart',
-    spans: (chart.spans ?? []).map((span, i) => ({
+    marks: marks.map((m, i) => ({
       key: i,
-      from: axisPosition(x.scale, span.from),
-      to: axisPosition(x.scale, span.to),
-      fill: SERIES_COLORS[span.runIndex % SERIES_COLORS.length]!,
-      name: span.label,
-      attrs: { 'data-testid': 'series-span', 'data-run': span.runIndex },
-    })),
-    regions: windows.map((w, i) => ({
-      key: i,
-      x: [axisPosition(x.scale, w.x[0]), axisPosition(x.scale, w.x[1])] as [number, number],
-      band: w.band,
-      fit: w.fit,
-      stroke: SERIES_COLORS[w.runIndex % SERIES_COLORS.length]!,
-      met: w.met,
-      tag: w.tag,
-      label: w.label,
+      from: axisPosition(x.scale, m.x[0]),
+      to: axisPosition(x.scale, m.x[1]),
+      fill: SERIES_COLORS[m.runIndex % SERIES_COLORS.length]!,
+      tag: m.tag,
+      title: m.label,
+      band: m.band,
+      fit: m.fit,
+      met: m.met,
+      attrs: { 'data-testid': 'series-span', 'data-run': m.runIndex },
     })),
     lines: lines.map((l) => ({
       key: l.runIndex,

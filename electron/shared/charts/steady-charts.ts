@@ -5,10 +5,10 @@
 // A run never steady has its last 5 rounds marked as judged and failed, and says so under the
 // chart: not steady after 25 rounds is a result. The verdict is analysis/steady-state.ts's, on
 // the stored rounds, the same call that made the run's figures (node/bench/kinds/rate.ts).
-import { fittedLine, isSteadyResult, STEADY_WINDOW, steadyOf, steadyWords } from '../analysis/steady-state.ts';
+import { fittedLine, isSteadyResult, STEADY_WINDOW, steadyOf, steadyWindowOf, steadyWords } from '../analysis/steady-state.ts';
 import { bytesPerSecTo, formatThroughput, throughputLabel, type ThroughputUnit } from '../analysis/units.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
-import type { ChartInput, SeriesChartModel, SeriesWindow } from './chart-model.ts';
+import type { ChartInput, SeriesChartModel, SeriesMark } from './chart-model.ts';
 import type { ChartType } from './chart-registry.ts';
 import { testTitle } from '../model/catalog.ts';
 
@@ -16,11 +16,10 @@ import { testTitle } from '../model/catalog.ts';
 const BAND = [0.9, 1.1] as const;
 
 /** The window marked on one run's rounds: the steady one, or the last 5 judged and failed; none under 5 rounds. */
-export function steadyWindow(rounds: readonly number[], runIndex: number, unit: ThroughputUnit): SeriesWindow | null {
+export function steadyWindow(rounds: readonly number[], runIndex: number, unit: ThroughputUnit): SeriesMark | null {
   const verdict = steadyOf(rounds);
   if (!verdict.steady && verdict.check === null) return null;
-  const end = verdict.rounds;
-  const start = verdict.steady ? verdict.windowStart : end - STEADY_WINDOW + 1;
+  const { start, end } = steadyWindowOf(verdict);
   const window = rounds.slice(start - 1, end);
   const mean = window.reduce((a, b) => a + b, 0) / window.length;
   const line = fittedLine(window);
@@ -59,7 +58,7 @@ export const steadyRoundsChart: ChartType = {
       const lines = ofRuns.flatMap((result, runIndex) =>
         result ? [{ runIndex, points: result.runs.map((r, i) => ({ x: i + 1, y: bytesPerSecTo(r.bytesPerSec, unit) })) }] : [],
       );
-      const windows = ofRuns.flatMap((result, runIndex) => {
+      const marks = ofRuns.flatMap((result, runIndex) => {
         const w = result
           ? steadyWindow(
               result.runs.map((r) => r.bytesPerSec),
@@ -84,7 +83,7 @@ export const steadyRoundsChart: ChartType = {
         wide: true,
         x: { label: 'round', format: 'number', scale: 'linear', domain: [1, last], ticks: Array.from({ length: last }, (_, i) => i + 1) },
         lines,
-        windows,
+        marks,
         // A line per run (the note keeps its line breaks in the app and the report).
         note: `${sentences.join('\n')}\nMarked on each line: the 5 rounds judged, a band of 90–110 % of their mean (as SNIA PTS plots it), their fitted line.`,
       };

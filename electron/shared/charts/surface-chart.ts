@@ -4,7 +4,7 @@
 // note names each run's slowest zone in bytes.
 import { surfaceOfResult, SURFACE_TEST, type SurfaceAnalysis } from '../analysis/surface.ts';
 import { bytesPerSecTo, formatBytes, formatThroughput, throughputLabel } from '../analysis/units.ts';
-import type { ChartInput, SeriesChartModel, SeriesSpan } from './chart-model.ts';
+import type { ChartInput, SeriesChartModel, SeriesMark } from './chart-model.ts';
 import type { ChartType } from './chart-registry.ts';
 
 const percentOf = (bytes: number, a: SurfaceAnalysis) => (100 * bytes) / a.deviceBytes;
@@ -27,7 +27,7 @@ export const surfaceChart: ChartType = {
         : [],
     );
     if (lines.length === 0) return [];
-    const spans: SeriesSpan[] = [];
+    const marks: SeriesMark[] = [];
     const notes: string[] = [];
     surfaces.forEach((a, runIndex) => {
       if (!a || a.slowest === null) return;
@@ -40,7 +40,8 @@ export const surfaceChart: ChartType = {
         notes.push(`${who}: one speed across the disk, ${speed}`);
         return;
       }
-      spans.push({ runIndex, from: percentOf(z.start, a), to: percentOf(z.end, a), label: `#${runIndex + 1} slowest zone: ${speed}` });
+      const tag = `#${runIndex + 1} slowest zone: ${speed}`;
+      marks.push({ runIndex, x: [percentOf(z.start, a), percentOf(z.end, a)], tag, label: tag });
       notes.push(
         `${who}: slowest ${speed} from ${formatBytes(z.start)} to ${formatBytes(z.end)} (${percentOf(z.start, a).toFixed(0)}–${percentOf(z.end, a).toFixed(0)} %)`,
       );
@@ -65,7 +66,7 @@ export const surfaceChart: ChartType = {
           ticks: Array.from({ length: 11 }, (_, i) => i * 10),
         },
         lines,
-        spans,
+        marks,
         ...(notes.length ? { note: notes.join('; ') } : {}),
       },
     ];

@@ -2,7 +2,7 @@
 // cliff where each drive's fast cache ran out is where its line falls. A second chart shows the
 // stream after the rest (how much cache came back) when a run has one. Under each, the buyer's
 // sentence per run (analysis/sustained-write.ts).
-import { buyerSentence, NOT_JUDGED, sustainedSeries, SUSTAINED_TEST, type SustainedPoint } from '../analysis/sustained-write.ts';
+import { buyerSentence, SUSTAINED_NOT_JUDGED, sustainedSeries, SUSTAINED_TEST, type SustainedPoint } from '../analysis/sustained-write.ts';
 import { bytesPerSecTo, throughputLabel } from '../analysis/units.ts';
 import type { RunRecord, TestResult } from '../model/results.ts';
 import type { ChartInput, SeriesChartModel } from './chart-model.ts';
@@ -32,7 +32,8 @@ function sentenceOf(result: TestResult): string | null {
       cacheBytes: figure('cacheBytes'),
       before: speed(before),
       after: after === null ? null : speed(after),
-      notJudged: cacheBasis.startsWith(NOT_JUDGED) ? cacheBasis : null,
+      // Said by the warning the run carries (its basis' words may change), told in the basis' words.
+      notJudged: result.warnings.some((w) => w.code === SUSTAINED_NOT_JUDGED) ? cacheBasis : null,
     },
     written,
   );

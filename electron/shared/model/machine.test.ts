@@ -35,3 +35,7 @@ test('tmpfs: "RAM", as zram is; nothing readable: null', () => {
   assert.equal(stackDeviceClass([file('/tmp'), mount('/tmp', 'tmpfs')], null), 'RAM');
   assert.equal(stackDeviceClass([file('/srv'), mount('/srv', 'nfs4')], null), null);
 });
+
+test('devtmpfs keeps its files in RAM as tmpfs does: "RAM", not unknown', () => {
+  assert.equal(stackDeviceClass([file('/dev/x'), mount('/dev', 'devtmpfs')], null), 'RAM');
+});

@@ -30,8 +30,12 @@ export function deviceKindWord(device: { class: DeviceClass; rotational: boolean
   return KIND_WORDS[device.class];
 }
 
-/** Filesystems that keep their files in memory: no block device under them. */
-const IN_MEMORY_FS = new Set(['tmpfs', 'ramfs']);
+/**
+ * Filesystems that keep their files in memory: no block device under them. The one list: the
+ * device class (here), the target's warnings (node/system/fs-warnings.ts) and the stack's
+ * reason for no disk (node/system/stack.ts) read it.
+ */
+export const IN_MEMORY_FS: ReadonlySet<string> = new Set(['tmpfs', 'ramfs', 'devtmpfs']);
 
 /**
  * The class of the device a path's data sits on, in the words the Disks card uses for that

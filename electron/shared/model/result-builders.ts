@@ -2,7 +2,7 @@
 // (the workloads' seconds per phase), a spec sheet's figure the forecast runs through the
 // encryption model. Pure: the importers (node/formats/common.ts re-exports these), the forecast
 // and the tests' fixtures build results through here, never by spelling every field again.
-import type { Figure, LatencyNs, Statistic, TestParams, TestResult, Warning } from './results.ts';
+import type { Figure, LatencyNs, RunMeasurement, RunRecord, Statistic, TestParams, TestResult, Warning } from './results.ts';
 
 export function emptyLatency(): LatencyNs {
   return { mean: null, p50: null, p90: null, p99: null, p999: null, max: null };
@@ -46,5 +46,43 @@ export function resultWithoutRuns(fields: {
     ...(fields.statistic ? { statistic: fields.statistic } : {}),
     warnings: fields.warnings ?? [],
     ...(fields.figures ? { figures: fields.figures } : {}),
+  };
+}
+
+/**
+ * A measured run with nothing in it but what `overrides` gives: the tests' fixtures start from
+ * this rather than spelling every field of a RunRecord again (a folder on /mnt/x, no results).
+ */
+export function measuredRecord(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    label: '',
+    notes: '',
+    createdAt: '2026-12-01T10:00:00.000Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: {},
+    target: { path: '/mnt/x', kind: 'folder' },
+    settings: {},
+    engine: { name: 'diskdelta', version: '0' },
+    results: [],
+    extras: [],
+    warnings: [],
+    ...overrides,
+  };
+}
+
+/** One timed round of 4 KiB I/Os at `bytesPerSec` for `sec` seconds: a fixture's run of a result. */
+export function roundMeasurement(run: number, bytesPerSec: number, sec: number): RunMeasurement {
+  const latency = 1e5;
+  return {
+    run,
+    bytesPerSec,
+    iops: bytesPerSec / 4096,
+    latencyNs: { mean: latency, p50: latency, p90: latency, p99: latency, p999: latency, max: latency },
+    elapsedNs: sec * 1e9,
+    ios: Math.round((bytesPerSec * sec) / 4096),
+    bytes: bytesPerSec * sec,
+    cpu: { userNs: 1e8, systemNs: 1e8 },
+    samples: [],
   };
 }

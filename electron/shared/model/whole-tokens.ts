@@ -4,8 +4,11 @@
 // first: the whole tokens go in a no-wrap box (the caller's), the rest wraps as prose does.
 // Browser-safe and pure: the renderer and the report view (also rendered by Node) both use it.
 
-/** A figure and its unit ("41.27 MB/s", "1,051 IOPS", "256 bit", "±16 %", "×1.73"), or a word with a hyphen in it. */
-const WHOLE =
+/**
+ * A figure and its unit ("41.27 MB/s", "1,051 IOPS", "256 bit", "±16 %", "×1.73"), or a word with
+ * a hyphen in it. Exported for the page-fit spec, which checks in the browser that none breaks.
+ */
+export const WHOLE =
   /[±×+−-]?\d[\d.,]*\s(?:[kKMGTP]i?B(?:\/s)?|B|IOPS|seeks\/s|ops\/s|%|s|ms|µs|ns|bit|days?|GT\/s|Gb\/s|Mb\/s)(?![\p{L}\d])|[^\s]*[\p{L}\d][-‐][^\s]*[\p{L}\d][^\s]*/gu;
 
 export interface TextPiece {

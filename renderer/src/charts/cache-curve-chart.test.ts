@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
+import { measuredRecord } from '../../../electron/shared/model/result-builders.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import { resultWithoutRuns } from '../../../electron/node/formats/common.ts';
 import { ACCESS_CURVE_TEST, accessCurveFigures, parseTrace, traceCurve } from '../../../electron/shared/analysis/access-trace.ts';
@@ -28,16 +29,9 @@ function recorded(label: string, files: number, rounds: number): RunRecord {
     for (let f = 0; f < files; f++) lines.push(JSON.stringify({ t: 1000 * (r * files + f + 1), f: `file${f}`, s: 64 * KiB, k: 'r' }));
   const summary = parseTrace(lines.join('\n'));
   assert.ok(!('reason' in summary));
-  return {
+  return measuredRecord({
     label,
-    notes: '',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
     target: { path: '/home', kind: 'folder' },
-    settings: {},
-    engine: { name: 'diskdelta', version: '0' },
     results: [
       resultWithoutRuns({
         test: ACCESS_CURVE_TEST,
@@ -48,9 +42,7 @@ function recorded(label: string, files: number, rounds: number): RunRecord {
         figures: accessCurveFigures(summary, traceCurve(summary), 'test'),
       }),
     ],
-    extras: [],
-    warnings: [],
-  };
+  });
 }
 
 test('access-curve runs: one cache curve, a line per run, in Compare and in the report; no bar chart of the test', async () => {

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
+import { measuredRecord } from '../../../electron/shared/model/result-builders.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import type { DriveHealth } from '../../../electron/shared/model/schemas.ts';
 import type { TableChartModel } from '../../../electron/shared/charts/chart-model.ts';
@@ -41,21 +42,7 @@ function nvme(written: number, percentageUsed: number): DriveHealth {
 }
 
 function run(label: string, drive: RunRecord['drive']): RunRecord {
-  return {
-    label,
-    notes: '',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
-    target: { path: '/mnt/x', kind: 'folder' },
-    settings: {},
-    engine: { name: 'diskdelta', version: '0' },
-    results: [],
-    extras: [],
-    warnings: [],
-    ...(drive ? { drive } : {}),
-  } as unknown as RunRecord;
+  return measuredRecord({ label, ...(drive ? { drive } : {}) });
 }
 
 // 1,000 units (512 MB) counted by the drive for 511,705,088 B the host sent; the old SATA disk's were not read.

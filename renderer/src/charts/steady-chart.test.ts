@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
+import { measuredRecord, roundMeasurement } from '../../../electron/shared/model/result-builders.ts';
 import type { RunRecord, TestResult } from '../../../electron/shared/model/results.ts';
 import type { SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import { CHARTS } from '../../../electron/shared/charts/charts.ts';
@@ -27,17 +28,7 @@ function steadyRun(label: string, roundsMB: number[]): RunRecord {
     iops: null,
     latencyNs: null,
     best: null,
-    runs: roundsMB.map((mb, i) => ({
-      run: i + 1,
-      bytesPerSec: mb * MB,
-      iops: (mb * MB) / 4096,
-      latencyNs: { mean: 1e5, p50: 1e5, p90: 1e5, p99: 1e5, p999: 1e5, max: 1e5 },
-      elapsedNs: 5e9,
-      ios: Math.round((mb * MB * 5) / 4096),
-      bytes: mb * MB * 5,
-      cpu: { userSec: 0.1, sysSec: 0.1 },
-      samples: [],
-    })),
+    runs: roundsMB.map((mb, i) => roundMeasurement(i + 1, mb * MB, 5)),
     histogram: null,
     cpu: null,
     underResolved: false,
@@ -47,20 +38,7 @@ function steadyRun(label: string, roundsMB: number[]): RunRecord {
     warnings: [{ code: 'noisy', message: 'runs differ by 80 % (coefficient of variation, over all rounds)' }],
   } as unknown as TestResult;
   applySteadyState(result);
-  return {
-    label,
-    notes: '',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
-    target: { path: '/mnt/ssd', kind: 'folder' },
-    settings: { preset: 'steady' },
-    engine: { name: 'diskdelta', version: '0' },
-    results: [result],
-    extras: [],
-    warnings: [],
-  } as unknown as RunRecord;
+  return measuredRecord({ label, target: { path: '/mnt/ssd', kind: 'folder' }, settings: { preset: 'steady' }, results: [result] });
 }
 
 // A burst that falls, then settles: rounds 3–7 are the first 5 within the rule (round 2's 450
@@ -84,13 +62,13 @@ test('the rounds chart: a line per run over its rounds, the steady window placed
     [8, 25],
   );
   assert.deepEqual(chart.lines[0]!.points[0], { x: 1, y: 900 }, 'round 1 at x = 1, in MB/s');
-  const [steady, notSteady] = chart.windows!;
+  const [steady, notSteady] = chart.marks!;
   assert.deepEqual(steady!.x, [3, 7], 'the window is the first 5 rounds that pass');
   assert.equal(steady!.met, true);
   const mean = (410 + 400 + 395 + 405 + 400) / 5;
-  assert.ok(Math.abs(steady!.band[0] - 0.9 * mean) < 1e-9 && Math.abs(steady!.band[1] - 1.1 * mean) < 1e-9, 'band 90–110 % of the mean');
+  assert.ok(Math.abs(steady!.band![0] - 0.9 * mean) < 1e-9 && Math.abs(steady!.band![1] - 1.1 * mean) < 1e-9, 'band 90–110 % of the mean');
   // The least-squares line of 410 400 395 405 400: slope −1.5 per round, through the mean at round 5.
-  assert.ok(Math.abs(steady!.fit[0] - (mean + 3)) < 1e-9 && Math.abs(steady!.fit[1] - (mean - 3)) < 1e-9, `fit ${steady!.fit}`);
+  assert.ok(Math.abs(steady!.fit![0] - (mean + 3)) < 1e-9 && Math.abs(steady!.fit![1] - (mean - 3)) < 1e-9, `fit ${steady!.fit}`);
   assert.equal(steady!.tag, 'steady: rounds 3–7');
   assert.match(chart.note!, /#1 TLC: steady after 7 rounds \(rounds 3–7/);
   assert.match(chart.note!, /steady 402 MB\/s, fresh 900 MB\/s/);
@@ -121,14 +99,22 @@ test('the app draws the rounds with each window, the report prints the same', as
       ['yes', 'no'],
     );
     assert.deepEqual(
-      regions.map((r) => r.querySelector('[data-testid="region-tag"]')?.textContent),
+      regions.map((r) => r.querySelector('[data-testid="span-tag"]')?.textContent),
       ['steady: rounds 3–7', 'not steady: rounds 21–25'],
     );
     assert.match(section.textContent ?? '', /not steady after 25 rounds/);
-    // The last rounds' tag ends at the window's end: from its start it ran past the plot (the report cut it).
-    const tags = regions.map((r) => r.querySelector('[data-testid="region-tag"]')!);
+    // The last rounds' tag ends at the plot's end: from its start it ran past the plot (the report cut it).
+    const tags = regions.map((r) => r.querySelector('[data-testid="span-tag"]')!);
     assert.equal(tags[1]!.getAttribute('text-anchor'), 'end');
-    assert.equal(tags[0]!.getAttribute('text-anchor'), null);
+    assert.equal(tags[0]!.getAttribute('text-anchor'), 'start');
+    // Each window in a lane of its own above the plot, in its run's colour: two runs' windows that
+    // overlap in rounds are told apart by their bars.
+    const bars = regions.map((r) => r.querySelector('[data-testid="span-bar"]')!);
+    assert.deepEqual(
+      bars.map((b) => b.getAttribute('data-run')),
+      ['0', '1'],
+    );
+    assert.notEqual(bars[0]!.getAttribute('y'), bars[1]!.getAttribute('y'), 'in lanes of their own');
   } finally {
     await app.unmount();
   }

@@ -10,7 +10,7 @@ import { CHARTS } from '../../../electron/shared/charts/charts.ts';
 import { buildReport } from '../../../electron/shared/report/report-model.ts';
 import { renderReportHtml } from '../../../electron/shared/report/report-html.ts';
 import { buildCompareView } from '../../../electron/shared/charts/compare-view.ts';
-import { resultWithoutRuns } from '../../../electron/shared/model/result-builders.ts';
+import { resultWithoutRuns, measuredRecord } from '../../../electron/shared/model/result-builders.ts';
 import { surfaceFigures, SURFACE_TEST, type SurfaceRead } from '../../../electron/shared/analysis/surface.ts';
 import { runKind } from '../../../electron/shared/model/run-kind.ts';
 import { ChartGrid } from './chart-view.ts';
@@ -29,16 +29,9 @@ function reads(device: number, speedAt: (x: number) => number): SurfaceRead[] {
 }
 
 function run(label: string, device: number, speedAt: (x: number) => number): RunRecord {
-  return {
+  return measuredRecord({
     label,
-    notes: '',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
     target: { path: '/dev/sdb', kind: 'block-device' },
-    settings: {},
-    engine: { name: 'diskdelta', version: '0' },
     results: [
       resultWithoutRuns({
         test: SURFACE_TEST,
@@ -49,9 +42,7 @@ function run(label: string, device: number, speedAt: (x: number) => number): Run
         figures: surfaceFigures(reads(device, speedAt), [8e6, 9e6, 12e6], device),
       }),
     ],
-    extras: [],
-    warnings: [],
-  };
+  });
 }
 
 // The old HDD: 180 MB/s over its outer 60 %, 90 MB/s inward; the new disk flat at 500 MB/s, 4× larger.
@@ -76,10 +67,12 @@ test('Compare: a line per disk over its share of bytes, the slowest zone shaded 
     'the new disk is flat',
   );
   // The old disk's slowest zone shaded; the flat new disk, of one zone, has none to mark.
-  assert.equal(chart.spans?.length, 1);
-  const [oldSpan] = chart.spans!;
+  assert.equal(chart.marks?.length, 1);
+  const [oldSpan] = chart.marks!;
   assert.equal(oldSpan!.runIndex, 0);
-  assert.ok(Math.abs(oldSpan!.from - 60) < 2 && oldSpan!.to === 100, `old disk's slowest zone ${oldSpan!.from}–${oldSpan!.to} %`);
+  const [from, to] = oldSpan!.x;
+  assert.ok(Math.abs(from - 60) < 2 && to === 100, `old disk's slowest zone ${from}–${to} %`);
+  assert.equal(oldSpan!.band, undefined, 'shaded full height');
   assert.match(
     chart.note ?? '',
     /#1 old HDD: slowest 90\.00 MB\/s from .* to 931 GiB \(6\d–100 %\); #2 new SSD: one speed across the disk, 500 MB\/s/,

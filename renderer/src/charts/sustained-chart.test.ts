@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement as h } from 'react';
+import { measuredRecord } from '../../../electron/shared/model/result-builders.ts';
 import type { RunRecord } from '../../../electron/shared/model/results.ts';
 import type { SeriesChartModel } from '../../../electron/shared/charts/chart-model.ts';
 import { CHARTS } from '../../../electron/shared/charts/charts.ts';
@@ -20,20 +21,7 @@ const MB = 1e6;
 function run(label: string, fill: Array<[number, number]>, recovery: Array<[number, number]>): RunRecord {
   const plan = samplePlan();
   const { lines, intervals } = workerStreams(plan, { levels: fill }, { levels: recovery });
-  return {
-    label,
-    notes: '',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: {},
-    target: { path: '/mnt/ssd', kind: 'folder' },
-    settings: {},
-    engine: { name: 'diskdelta', version: '0' },
-    results: [sustainedResult(plan, lines, intervals)!],
-    extras: [],
-    warnings: [],
-  };
+  return measuredRecord({ label, target: { path: '/mnt/ssd', kind: 'folder' }, results: [sustainedResult(plan, lines, intervals)!] });
 }
 
 // A QLC drive (2 GB at 400 MB/s, then 40) and a TLC drive whose larger cache outlasts the span.
@@ -111,4 +99,14 @@ test('the report prints both sustained-write charts with their lines and the sen
   const texts = [...first.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
   for (const tick of ['10 MB/s', '100 MB/s', '1,000 MB/s', '0', '1.0 GB', '2.0 GB', '3.0 GB'])
     assert.ok(texts.includes(tick), `tick ${tick} in ${texts.join(' | ')}`);
+});
+
+test("a run not judged says so from its warning, whatever its cache figure's basis begins with", () => {
+  const flat = run('busy', [[Infinity, 900 * MB]], [[Infinity, 900 * MB]]);
+  const result = flat.results[0]!;
+  const cache = result.figures!.find((f) => f.metric === 'cacheBytes' && f.subject === '')!;
+  cache.basis = 'too noisy to tell: the write speed varied ±40 % between intervals';
+  result.warnings.push({ code: 'sustained-not-judged', message: "the drive's fast cache is too noisy to tell" });
+  const chart = buildCompareView([flat, records[0]!], 'MB').charts.find((c) => c.type === 'sustained-write') as SeriesChartModel;
+  assert.match(chart.note ?? '', /#1 busy[^\n]*this drive's fast cache is too noisy to tell: the write speed varied ±40 %/);
 });

@@ -6,10 +6,10 @@ import { rateTestParams, testWrites } from '../../../shared/model/catalog.ts';
 import { formatBytes } from '../../../shared/analysis/units.ts';
 import { BenchError } from '../errors.ts';
 import { STATISTICS, type Sample, type TestResult } from '../../../shared/model/results.ts';
-import { aggregateTest } from '../aggregate.ts';
+import { aggregateTest, noisyWarning } from '../aggregate.ts';
 import { warningApplies } from '../../../shared/model/warning-scope.ts';
-import { STEADY_WINDOW, steadyCostText, steadyOf, steadyWords } from '../../../shared/analysis/steady-state.ts';
-import { coefficientOfVariation, TRUST } from '../../../shared/analysis/statistics.ts';
+import { steadyCostText, steadyOf, steadyWindowOf, steadyWords } from '../../../shared/analysis/steady-state.ts';
+import { coefficientOfVariation } from '../../../shared/analysis/statistics.ts';
 import { NOISY } from '../../../shared/analysis/figure-text.ts';
 import { ProgressTracker } from '../progress.ts';
 import { resultWarnings } from '../result-warnings.ts';
@@ -51,7 +51,8 @@ function refuseSpansBeyondSize(tests: readonly string[], sizeBytes: number): voi
  */
 export function applySteadyState(result: TestResult): void {
   const verdict = steadyOf(result.runs.map((r) => r.bytesPerSec));
-  const window = verdict.steady ? result.runs.slice(verdict.windowStart - 1, verdict.rounds) : result.runs.slice(-STEADY_WINDOW);
+  const { start, end } = steadyWindowOf(verdict);
+  const window = result.runs.slice(start - 1, end);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   result.bytesPerSec = mean(window.map((r) => r.bytesPerSec));
   result.iops = mean(window.map((r) => r.iops));
@@ -79,11 +80,14 @@ export function applySteadyState(result: TestResult): void {
   result.cv = coefficientOfVariation(windowRates);
   if (result.precision) result.precision.ciRelative = null;
   result.warnings = result.warnings.filter((w) => w.code !== NOISY);
-  if (result.cv !== null && result.cv > TRUST.maxCv)
-    result.warnings.push({
-      code: NOISY,
-      message: `the ${window.length} rounds ${verdict.steady ? 'judged steady' : 'judged last'} differ by ${(result.cv * 100).toFixed(1)} % (coefficient of variation): something else is using the disk or the CPU, or the drive has not settled`,
-    });
+  const noisy = noisyWarning({
+    cv: result.cv,
+    ciRelative: null,
+    count: window.length,
+    runs: `the ${window.length} rounds ${verdict.steady ? 'judged steady' : 'judged last'} differ by ${((result.cv ?? 0) * 100).toFixed(1)} % (coefficient of variation)`,
+    why: 'something else is using the disk or the CPU, or the drive has not settled',
+  });
+  if (noisy) result.warnings.push(noisy);
 }
 
 export const rateKind: MeasurementKind<WorkerPlan> = {

@@ -22,7 +22,7 @@ import type { FailureSurface } from '../../../shared/model/failures.ts';
 import { formatBytes, formatThroughput } from '../../../shared/analysis/units.ts';
 import { counted } from '../../../shared/model/display.ts';
 import type { Figure, RunMeasurement, Sample, TestResult, Warning } from '../../../shared/model/results.ts';
-import { SUSTAINED_TEST } from '../../../shared/analysis/sustained-write.ts';
+import { SUSTAINED_NOT_JUDGED, SUSTAINED_TEST } from '../../../shared/analysis/sustained-write.ts';
 import { planSettingsShape, resolveSettings, settingsOfKind } from '../../../shared/model/run-settings.ts';
 import { BenchError } from '../errors.ts';
 import { sustainedArgv, type SustainedPlan } from '../worker-argv.ts';
@@ -247,7 +247,7 @@ export function sustainedResult(
       code: 'sustained-stopped',
       message: `stopped after ${decimalBytes(fillLine.bytes)} of ${decimalBytes(fillLine.planned_bytes)}: the figures are of what was written`,
     });
-  if (a.notJudged !== null) warnings.push({ code: 'sustained-not-judged', message: `the drive's fast cache is ${a.notJudged}` });
+  if (a.notJudged !== null) warnings.push({ code: SUSTAINED_NOT_JUDGED, message: `the drive's fast cache is ${a.notJudged}` });
   else if (a.cacheBytes === null && a.setAside.length === 0)
     warnings.push({
       code: 'sustained-no-fall',
