@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ndjson.h"
@@ -92,16 +91,10 @@ int surface_scan(const surface_opts_t *o) {
     int rc = emit_failure(FAIL_USAGE, "surface: --block must be a multiple of 4096 and --sample-bytes a multiple of --block");
     return emit_end(rc, 0, "nothing was read");
   }
-  struct stat st;
-  // Refused before target_open, which would make a test file in a folder.
-  if (stat(o->target, &st) != 0)
-    return emit_end(emit_failure(FAIL_TARGET_MISSING, "surface: %s: %s", o->target, strerror(errno)), 0, "nothing was read");
-  if (!S_ISBLK(st.st_mode))
-    return emit_end(emit_failure(FAIL_USAGE, "surface reads a whole disk: %s is not a block device; give one (/dev/sdb)", o->target), 0,
-                    "nothing was read");
   target_request_t req = o->access;
   req.size = UINT64_MAX / 2;  // the whole device (target.c keeps it to whole MiB)
   req.needs_write = 0;
+  req.device_only = 1;  // a folder is refused in target_open, before a test file could be made there
   target_t t;
   int rc = target_open(&t, o->target, &req);
   if (rc) {
