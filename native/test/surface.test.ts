@@ -160,6 +160,28 @@ describe('surface: read-only samples over the whole device', () => {
     }
   });
 
+  test('--fd: refuses a writable descriptor, and one of another device', async (t) => {
+    if (!isRoot || !loop || !other) return t.skip('needs root and two loop devices');
+    const before = hashOf(image);
+    const writable = openSync(loop, 'r+');
+    const elsewhere = openSync(other, 'r');
+    try {
+      const w = await run(['surface', '--target', loop, '--fd', '3', '--samples', '3', '--accesses', '0'], { fd: writable });
+      assert.equal(w.code, 2, w.stderr);
+      const we = w.messages.find((m) => m.type === 'error');
+      assert.ok(we?.type === 'error' && we.code === 'bad-fd' && /not open read-only/.test(we.message), JSON.stringify(we));
+      const o = await run(['surface', '--target', loop, '--fd', '3', '--samples', '3', '--accesses', '0'], { fd: elsewhere });
+      assert.equal(o.code, 2, o.stderr);
+      const oe = o.messages.find((m) => m.type === 'error');
+      assert.ok(oe?.type === 'error' && /it is another device/.test(oe.message), JSON.stringify(oe));
+      assert.equal(samplesOf(w).length + samplesOf(o).length, 0, 'nothing read on a refused descriptor');
+    } finally {
+      closeSync(writable);
+      closeSync(elsewhere);
+    }
+    assert.equal(hashOf(image), before, 'the device holds the same bytes after');
+  });
+
   test('--helper: the helper opens the device read-only and passes it back; the worker reads on it', async (t) => {
     if (!isRoot || !loop) return t.skip('needs root (the helper runs as root) and a loop device');
     const bin = join(dir, 'as-root');
