@@ -140,6 +140,22 @@ test('stored as figures and read back: the same curve, zones and access time', (
   assert.equal(surfaceOfResult({ test: 'seq-read', figures }), null, 'another test is not a surface');
 });
 
+test("each stored sample's rate is its curve point's (the first read left out), not the whole sample's", () => {
+  const device = 64 * MiB;
+  const reads = sampled(device, 12, 4 * MiB, MiB, () => 10 * MiB).map((r) => ({
+    ...r,
+    readNs: r.readNs.map((ns, i) => (i === 0 ? ns * 5 : ns)), // the seek in the first read
+  }));
+  const points = analyzeSurface(reads, [], device).points;
+  const stored = surfaceFigures(reads, [], device).filter((f) => f.metric === 'surfaceBytesPerSec');
+  assert.equal(stored.length, points.length);
+  for (const f of stored) {
+    const point = points.find((p) => `${p.offset}+${p.bytes}` === f.subject)!;
+    assert.ok(Math.abs(f.value! / point.bytesPerSec - 1) < 1e-9, `${f.subject}: stored ${f.value}, drawn ${point.bytesPerSec}`);
+    assert.ok(Math.abs(f.value! / (10 * MiB) - 1) < 1e-6, 'the transfer rate, not dragged down by the seek');
+  }
+});
+
 test("a sample's first read is not its rate: a burst after the pause (a throttle's bucket) or a seek does not move the curve", () => {
   // QEMU's throttle lets a tenth of a second's bytes through at once after a pause, so the first
   // read of each sample is near-instant; on an HDD the first read carries the seek instead.
