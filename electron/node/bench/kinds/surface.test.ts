@@ -18,3 +18,17 @@ test('the read size: a whole number of reads, at least two, at most 1 MiB, a mul
   assert.equal(surfaceBlock(4 * MiB), MiB);
   assert.equal(surfaceBlock(MiB), 512 * KiB, 'a 1 MiB sample: two reads, the second timed');
 });
+
+test('an odd sample size is a few long reads, not a thousand 4 KiB ones (the transfer, not the latency)', () => {
+  // 4 MiB + 4 KiB is 1025 pages = 5 x 5 x 41: the largest divisor up to 256 is 205.
+  assert.equal(surfaceBlock(4 * MiB + 4 * KiB), 205 * 4 * KiB);
+  // 12 KiB: three pages, a prime: only 4 KiB reads split it into two or more.
+  assert.equal(surfaceBlock(12 * KiB), 4 * KiB);
+  assert.equal(surfaceBlock(1.5 * MiB), 768 * KiB);
+  for (let pages = 2; pages <= 2048; pages++) {
+    const sample = pages * 4 * KiB;
+    const block = surfaceBlock(sample);
+    const larger = Array.from({ length: 256 }, (_, i) => (i + 1) * 4 * KiB).filter((b) => b > block && sample % b === 0 && b <= sample / 2);
+    assert.deepEqual(larger, [], `${sample}: ${block} is the largest fitting read`);
+  }
+});

@@ -13,8 +13,6 @@ import type { MeasurementKind } from './kind.ts';
 
 export { SURFACE_TEST } from '../../../shared/analysis/surface.ts';
 
-const MiB = 2 ** 20;
-
 export type SurfaceKindPlan = SurfacePlan & { surfaceSamples: number; surfaceSampleBytes: number; surfaceAccesses: number };
 
 const planSchema: z.ZodType<SurfaceKindPlan> = z.strictObject({
@@ -27,14 +25,17 @@ const planSchema: z.ZodType<SurfaceKindPlan> = z.strictObject({
 });
 
 /**
- * The read size: at most 1 MiB, a whole number of reads per sample, and at least two of them,
- * since a sample's rate is its reads after the first (analysis/surface.ts: the first carries
- * the seek). A 4 KiB sample is one read and says what it can.
+ * The read size: the largest multiple of 4 KiB that divides the sample, at most 1 MiB and at
+ * most half the sample, so a sample is a whole number of reads and at least two of them, since
+ * a sample's rate is its reads after the first (analysis/surface.ts: the first carries the
+ * seek). Largest, so a sample of an odd size (4 MiB + 4 KiB) is a few long reads that time the
+ * transfer, not a thousand 4 KiB ones that time the latency. A 4 KiB sample is one read and
+ * says what it can.
  */
 export function surfaceBlock(sampleBytes: number): number {
-  if (sampleBytes >= 2 * MiB && sampleBytes % MiB === 0) return MiB;
-  const half = sampleBytes / 2;
-  return half % 4096 === 0 && half <= MiB ? half : 4096;
+  const pages = sampleBytes / 4096;
+  for (let d = Math.min(256, Math.floor(pages / 2)); d > 1; d--) if (pages % d === 0) return 4096 * d;
+  return 4096;
 }
 
 export const surfaceKind: MeasurementKind<SurfaceKindPlan> = {
