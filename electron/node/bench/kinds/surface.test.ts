@@ -2,7 +2,9 @@
 // be (a sample's rate is its reads after the first), none over 1 MiB, each a multiple of 4 KiB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { surfaceBlock } from './surface.ts';
+import { surfaceBlock, surfaceKind } from './surface.ts';
+import { surfaceArgv } from '../worker-argv.ts';
+import { DEFAULT_PRESET, PRESETS } from '../../../shared/catalog/presets.ts';
 
 const KiB = 1024;
 const MiB = 2 ** 20;
@@ -31,4 +33,27 @@ test('an odd sample size is a few long reads, not a thousand 4 KiB ones (the tra
     const larger = Array.from({ length: 256 }, (_, i) => (i + 1) * 4 * KiB).filter((b) => b > block && sample % b === 0 && b <= sample / 2);
     assert.deepEqual(larger, [], `${sample}: ${block} is the largest fitting read`);
   }
+});
+
+test("the worker's argv from the run settings table: each setting once, by its worker option", () => {
+  const plan = surfaceKind.plan(
+    { target: '/dev/sdz', surfaceSamples: 7, surfaceSampleBytes: 4 * MiB + 4 * KiB, surfaceAccesses: 3 },
+    PRESETS[DEFAULT_PRESET],
+    ['surface'],
+  );
+  assert.deepEqual(surfaceKind.planSchema.parse(plan), plan);
+  const argv = surfaceArgv(surfaceKind.planSchema.parse(plan));
+  assert.deepEqual(argv, [
+    'surface',
+    '--target',
+    '/dev/sdz',
+    '--samples',
+    '7',
+    '--sample-bytes',
+    String(4 * MiB + 4 * KiB),
+    '--accesses',
+    '3',
+    '--block',
+    String(205 * 4 * KiB),
+  ]);
 });

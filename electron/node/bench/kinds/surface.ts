@@ -13,15 +13,10 @@ import type { MeasurementKind } from './kind.ts';
 
 export { SURFACE_TEST } from '../../../shared/analysis/surface.ts';
 
-export type SurfaceKindPlan = SurfacePlan & { surfaceSamples: number; surfaceSampleBytes: number; surfaceAccesses: number };
-
-const planSchema: z.ZodType<SurfaceKindPlan> = z.strictObject({
+const planSchema: z.ZodType<SurfacePlan> = z.strictObject({
   target: z.string().min(1),
   ...planSettingsShape('surface'),
-  samples: z.number().int().min(2),
-  sampleBytes: z.number().int().positive(),
   block: z.number().int().positive(),
-  accesses: z.number().int().min(0),
 });
 
 /**
@@ -38,7 +33,7 @@ export function surfaceBlock(sampleBytes: number): number {
   return 4096;
 }
 
-export const surfaceKind: MeasurementKind<SurfaceKindPlan> = {
+export const surfaceKind: MeasurementKind<SurfacePlan> = {
   id: 'surface',
   title: 'Surface (read speed across the disk)',
   // It times the disk: two measurements at once would measure each other.
@@ -50,14 +45,7 @@ export const surfaceKind: MeasurementKind<SurfaceKindPlan> = {
     const values = resolveSettings('surface', spec, { ...preset });
     if (values.surfaceSampleBytes % 4096 !== 0)
       throw new BenchError('usage', `the bytes read at each offset (${values.surfaceSampleBytes}) must be a multiple of 4 KiB, e.g. 4MiB`);
-    return {
-      ...values,
-      target: spec.target,
-      samples: values.surfaceSamples,
-      sampleBytes: values.surfaceSampleBytes,
-      block: surfaceBlock(values.surfaceSampleBytes),
-      accesses: values.surfaceAccesses,
-    };
+    return { ...values, target: spec.target, block: surfaceBlock(values.surfaceSampleBytes) };
   },
   writes: () => false,
   start(plan, context) {
