@@ -53,6 +53,14 @@ static uint64_t timed_read(int fd, void *buf, uint64_t len, uint64_t off, int *e
   return t1 > t0 ? t1 - t0 : 1;
 }
 
+// A read that failed: where, why, and what to look at next (a bad sector is the usual cause).
+static int read_failed(const surface_opts_t *o, uint64_t at, int err) {
+  return emit_failure(FAIL_IO_ERROR,
+                      "surface: reading %s at byte %llu failed: %s. The disk may have a bad sector there: "
+                      "diskdelta health %s reads its counters",
+                      o->target, (unsigned long long)at, strerror(err), o->target);
+}
+
 static int read_sample(int fd, void *buf, const surface_opts_t *o, unsigned index, uint64_t off, uint64_t len) {
   unsigned reads = (unsigned)(len / o->block);
   char *times = malloc((size_t)reads * 24 + 3);
@@ -65,8 +73,7 @@ static int read_sample(int fd, void *buf, const surface_opts_t *o, unsigned inde
     uint64_t ns = timed_read(fd, buf, o->block, off + (uint64_t)r * o->block, &err);
     if (!ns) {
       free(times);
-      return emit_failure(FAIL_IO_ERROR, "surface: reading %s at byte %llu failed: %s", o->target,
-                          (unsigned long long)(off + (uint64_t)r * o->block), strerror(err));
+      return read_failed(o, off + (uint64_t)r * o->block, err);
     }
     total += ns;
     n += (size_t)snprintf(times + n, 24, "%s%llu", r ? "," : "", (unsigned long long)ns);
@@ -103,10 +110,14 @@ int surface_scan(const surface_opts_t *o) {
   }
   uint64_t len = o->sample_bytes < t.size ? o->sample_bytes : t.size - t.size % o->block;
   if (len < o->block) {
+    uint64_t size = t.size;
     target_close(&t);
-    return emit_end(emit_failure(FAIL_TARGET_UNUSABLE, "surface: %s is smaller than one read (%llu bytes)", o->target,
-                                 (unsigned long long)o->block), 0,
-                    "nothing was read");
+    // The read size comes from --sample-bytes: a smaller one fits (down to 4 KiB), else another disk.
+    return emit_end(emit_failure(FAIL_USAGE,
+                                 "surface: %s holds %llu bytes, less than one read of %llu: give a smaller --sample-bytes "
+                                 "(a multiple of 4 KiB, at most the device's size), or another disk",
+                                 o->target, (unsigned long long)size, (unsigned long long)o->block),
+                    0, "nothing was read");
   }
   emit_hello(o, &t);
   void *buf = NULL;
@@ -132,7 +143,7 @@ int surface_scan(const surface_opts_t *o) {
     int err = 0;
     uint64_t ns = timed_read(t.fd, buf, access_bytes, off, &err);
     if (!ns) {
-      rc = emit_failure(FAIL_IO_ERROR, "surface: reading %s at byte %llu failed: %s", o->target, (unsigned long long)off, strerror(err));
+      rc = read_failed(o, off, err);
       break;
     }
     jbuf_t b;

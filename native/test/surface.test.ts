@@ -148,6 +148,42 @@ describe('surface: read-only samples over the whole device', () => {
     assert.ok(e?.type === 'error' && /multiple of --block/.test(e.message), JSON.stringify(e));
   });
 
+  test('a device smaller than one read: usage, naming --sample-bytes (not "choose another folder")', async (t) => {
+    if (!isRoot) return t.skip('needs root (losetup)');
+    const small = join(dir, 'small.img');
+    writeFileSync(small, Buffer.alloc(512 * 1024, 3));
+    const l = spawnSync('losetup', ['-f', '--show', '-r', small], { encoding: 'utf8', timeout: 30_000 });
+    if (l.status !== 0) return t.skip(`losetup -f -r failed: ${l.stderr.trim()}`);
+    const dev = l.stdout.trim();
+    try {
+      const o = await run(['surface', '--target', dev, '--samples', '6', '--sample-bytes', String(2 * MiB), '--block', String(MiB)]);
+      assert.equal(o.code, 2, o.stderr);
+      const e = o.messages.find((m) => m.type === 'error');
+      assert.ok(e?.type === 'error' && e.code === 'usage', JSON.stringify(e));
+      assert.match(e.message, /holds 524288 bytes, less than one read of 1048576: give a smaller --sample-bytes/);
+    } finally {
+      spawnSync('losetup', ['-d', dev], { timeout: 30_000 });
+    }
+  });
+
+  test('a read that fails names the byte and the remedy (diskdelta health), io-error', async (t) => {
+    if (!isRoot) return t.skip('needs root (dmsetup)');
+    if (spawnSync('dmsetup', ['version'], { timeout: 10_000 }).status !== 0)
+      return t.skip('no device-mapper in this kernel: an "error" target is what makes a read fail');
+    const name = `dd-surface-error-${process.pid}`;
+    const made = spawnSync('dmsetup', ['create', name, '--table', '0 8192 error'], { encoding: 'utf8', timeout: 30_000 });
+    if (made.status !== 0) return t.skip(`dmsetup create failed: ${made.stderr.trim()}`);
+    try {
+      const o = await run(['surface', '--target', `/dev/mapper/${name}`, '--samples', '6', '--sample-bytes', String(64 * 1024)]);
+      assert.equal(o.code, 6, o.stderr);
+      const e = o.messages.find((m) => m.type === 'error');
+      assert.ok(e?.type === 'error' && e.code === 'io-error', JSON.stringify(e));
+      assert.match(e.message, /at byte 0 failed: .*bad sector there: diskdelta health \/dev\/mapper\//);
+    } finally {
+      spawnSync('dmsetup', ['remove', name], { timeout: 30_000 });
+    }
+  });
+
   test('--fd: measures on an inherited read-only descriptor', async (t) => {
     if (!isRoot || !loop) return t.skip('needs root and a loop device');
     const fd = openSync(loop, 'r');
