@@ -9,7 +9,7 @@
 // explains), the classic change-point method. A boundary is placed inside the gap between the last sample of one zone and the first
 // of the next, or, when a sample straddles it (its rate lies between the two zones'), solved
 // from that sample's time: x bytes at the one zone's rate and the rest at the other's.
-import { median } from './statistics.ts';
+import { median, percentile } from './statistics.ts';
 import { formatBytes } from './units.ts';
 import type { Figure, TestResult } from '../model/results.ts';
 
@@ -186,10 +186,6 @@ export function surfaceZones(points: readonly SurfacePoint[], deviceBytes: numbe
       samples: g.length,
     };
   });
-}
-
-function percentile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
 export function analyzeSurface(reads: readonly SurfaceRead[], accessNs: readonly number[], deviceBytes: number): SurfaceAnalysis {
