@@ -8,6 +8,7 @@ import { resultWithoutRuns } from '../../formats/common.ts';
 import { surfaceFigures, SURFACE_TEST, type SurfaceRead } from '../../../shared/analysis/surface.ts';
 import { planSettingsShape, resolveSettings, settingsOfKind } from '../../../shared/model/run-settings.ts';
 import { BenchError } from '../errors.ts';
+import { byteProgress } from '../progress.ts';
 import { surfaceArgv, type SurfacePlan } from '../worker-argv.ts';
 import type { MeasurementKind } from './kind.ts';
 
@@ -59,9 +60,7 @@ export const surfaceKind: MeasurementKind<SurfacePlan> = {
         if (m.type === 'surface-sample') reads.push({ offset: m.offset, bytes: m.bytes, readNs: m.read_ns });
         else if (m.type === 'surface-access') accessNs.push(m.ns);
         else if (m.type === 'progress') {
-          const done = m.done_bytes ?? 0;
-          const total = m.total_bytes ?? 1;
-          const elapsed = (Date.now() - startedMs) / 1000;
+          const { fraction, etaSec } = byteProgress(m.done_bytes ?? 0, m.total_bytes ?? 1, startedMs);
           context.emit({
             type: 'progress',
             test: SURFACE_TEST,
@@ -70,8 +69,8 @@ export const surfaceKind: MeasurementKind<SurfacePlan> = {
             phase: 'measure',
             run: 1,
             runs: 1,
-            fraction: Math.min(1, done / total),
-            etaSec: done > 0 ? (elapsed * (total - done)) / done : null,
+            fraction,
+            etaSec,
           });
         }
       },
