@@ -2,7 +2,7 @@
 // be (a sample's rate is its reads after the first), none over 1 MiB, each a multiple of 4 KiB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { surfaceBlock, surfaceKind } from './surface.ts';
+import { surfaceBlock, surfaceKind, surfaceReadOf } from './surface.ts';
 import { surfaceArgv } from '../worker-argv.ts';
 import { DEFAULT_PRESET, PRESETS } from '../../../shared/catalog/presets.ts';
 
@@ -56,4 +56,13 @@ test("the worker's argv from the run settings table: each setting once, by its w
     '--block',
     String(205 * 4 * KiB),
   ]);
+});
+
+test("surfaceReadOf: a worker's sample line as the analysis takes it; any other line is not one", () => {
+  assert.deepEqual(surfaceReadOf({ v: 1, type: 'surface-sample', index: 2, offset: 8192, bytes: 8192, ns: 30, read_ns: [10, 20] }), {
+    offset: 8192,
+    bytes: 8192,
+    readNs: [10, 20],
+  });
+  assert.equal(surfaceReadOf({ v: 1, type: 'surface-access', offset: 0, bytes: 4096, ns: 5 }), null);
 });

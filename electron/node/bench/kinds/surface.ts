@@ -11,6 +11,7 @@ import { BenchError } from '../errors.ts';
 import { byteProgress } from '../progress.ts';
 import { surfaceArgv, type SurfacePlan } from '../worker-argv.ts';
 import type { MeasurementKind } from './kind.ts';
+import type { WorkerMessage } from '../worker-protocol.ts';
 
 export { SURFACE_TEST } from '../../../shared/analysis/surface.ts';
 
@@ -32,6 +33,11 @@ export function surfaceBlock(sampleBytes: number): number {
   const pages = sampleBytes / 4096;
   for (let d = Math.min(256, Math.floor(pages / 2)); d > 1; d--) if (pages % d === 0) return 4096 * d;
   return 4096;
+}
+
+/** A worker line's sample as the analysis takes it; null for any other line. */
+export function surfaceReadOf(m: WorkerMessage): SurfaceRead | null {
+  return m.type === 'surface-sample' ? { offset: m.offset, bytes: m.bytes, readNs: m.read_ns } : null;
 }
 
 export const surfaceKind: MeasurementKind<SurfacePlan> = {
@@ -57,7 +63,8 @@ export const surfaceKind: MeasurementKind<SurfacePlan> = {
     return {
       argv: surfaceArgv(plan),
       read(m) {
-        if (m.type === 'surface-sample') reads.push({ offset: m.offset, bytes: m.bytes, readNs: m.read_ns });
+        const sample = surfaceReadOf(m);
+        if (sample) reads.push(sample);
         else if (m.type === 'surface-access') accessNs.push(m.ns);
         else if (m.type === 'progress') {
           const { fraction, etaSec } = byteProgress(m.done_bytes ?? 0, m.total_bytes ?? 1, startedMs);
