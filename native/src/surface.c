@@ -14,16 +14,6 @@
 
 extern volatile sig_atomic_t g_stop;
 
-static void emit_progress(uint64_t done, uint64_t total) {
-  jbuf_t b;
-  jb_begin(&b, "progress");
-  jb_str(&b, "phase", "measure");
-  jb_u64(&b, "jobs", 1);
-  jb_u64(&b, "done_bytes", done);
-  jb_u64(&b, "total_bytes", total);
-  jb_end_emit(&b);
-}
-
 static void emit_hello(const surface_opts_t *o, const target_t *t) {
   jbuf_t b;
   jb_begin(&b, "hello");
@@ -133,7 +123,7 @@ int surface_scan(const surface_opts_t *o) {
     off -= off % o->block;
     rc = read_sample(t.fd, buf, o, i, off, len);
     done += len;
-    emit_progress(done, total);
+    emit_byte_progress("measure", 1, done, total);
   }
   rng_t r;
   rng_seed(&r, o->seed);
@@ -153,7 +143,7 @@ int surface_scan(const surface_opts_t *o) {
     jb_u64(&b, "ns", ns);
     jb_end_emit(&b);
     done += access_bytes;
-    if (i % 16 == 15) emit_progress(done, total);
+    if (i % 16 == 15) emit_byte_progress("measure", 1, done, total);
   }
   free(buf);
   target_close(&t);
