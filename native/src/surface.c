@@ -51,35 +51,32 @@ static int read_failed(const surface_opts_t *o, uint64_t at, int err) {
                       o->target, (unsigned long long)at, strerror(err), o->target);
 }
 
+// One sample's line, built as its reads are timed: each read's time goes straight into it.
 static int read_sample(int fd, void *buf, const surface_opts_t *o, unsigned index, uint64_t off, uint64_t len) {
   unsigned reads = (unsigned)(len / o->block);
-  char *times = malloc((size_t)reads * 24 + 3);
-  if (!times) return emit_failure(FAIL_INTERNAL, "surface: out of memory");
-  size_t n = 0;
-  times[n++] = '[';
-  uint64_t total = 0;
-  for (unsigned r = 0; r < reads; r++) {
-    int err = 0;
-    uint64_t ns = timed_read(fd, buf, o->block, off + (uint64_t)r * o->block, &err);
-    if (!ns) {
-      free(times);
-      return read_failed(o, off + (uint64_t)r * o->block, err);
-    }
-    total += ns;
-    n += (size_t)snprintf(times + n, 24, "%s%llu", r ? "," : "", (unsigned long long)ns);
-  }
-  times[n++] = ']';
-  times[n] = 0;
   jbuf_t b;
   jb_begin(&b, "surface-sample");
   jb_u64(&b, "index", index);
   jb_u64(&b, "offset", off);
   jb_u64(&b, "bytes", len);
-  jb_u64(&b, "ns", total);
   jb_key(&b, "read_ns");
-  jb_raw(&b, times);
+  jb_raw(&b, "[");
+  uint64_t total = 0;
+  for (unsigned r = 0; r < reads; r++) {
+    int err = 0;
+    uint64_t ns = timed_read(fd, buf, o->block, off + (uint64_t)r * o->block, &err);
+    if (!ns) {
+      free(b.buf);  // never emitted
+      return read_failed(o, off + (uint64_t)r * o->block, err);
+    }
+    total += ns;
+    char num[24];
+    snprintf(num, sizeof num, "%s%llu", r ? "," : "", (unsigned long long)ns);
+    jb_raw(&b, num);
+  }
+  jb_raw(&b, "]");
+  jb_u64(&b, "ns", total);
   jb_end_emit(&b);
-  free(times);
   return 0;
 }
 

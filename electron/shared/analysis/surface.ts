@@ -87,7 +87,7 @@ function surfacePoint(r: SurfaceRead): SurfacePoint {
 }
 
 /** The curve: one point per sample, in offset order. */
-export function surfaceCurve(reads: readonly SurfaceRead[]): SurfacePoint[] {
+function surfaceCurve(reads: readonly SurfaceRead[]): SurfacePoint[] {
   return [...reads].sort((a, b) => a.offset - b.offset).map(surfacePoint);
 }
 
@@ -163,7 +163,7 @@ function boundaryBetween(before: SurfacePoint, after: SurfacePoint, ra: number, 
 }
 
 /** The zones of a curve, each with its byte range and level. */
-export function surfaceZones(points: readonly SurfacePoint[], deviceBytes: number, step = ZONE_STEP): SurfaceZone[] {
+function surfaceZones(points: readonly SurfacePoint[], deviceBytes: number, step = ZONE_STEP): SurfaceZone[] {
   if (points.length === 0) return [];
   const rates = points.map((p) => p.bytesPerSec);
   const starts = [0, ...changePoints(rates, step), points.length];

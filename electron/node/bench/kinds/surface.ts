@@ -13,8 +13,6 @@ import { surfaceArgv, type SurfacePlan } from '../worker-argv.ts';
 import type { MeasurementKind } from './kind.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 
-export { SURFACE_TEST } from '../../../shared/analysis/surface.ts';
-
 const planSchema: z.ZodType<SurfacePlan> = z.strictObject({
   target: z.string().min(1),
   ...planSettingsShape('surface'),
