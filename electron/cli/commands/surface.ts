@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { runBenchmark } from '../../node/bench/orchestrator.ts';
+import { planRun, runBenchmark } from '../../node/bench/orchestrator.ts';
 import { sayFailure } from '../failure-out.ts';
 import { exitCodeOf } from '../../shared/model/failures.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
@@ -93,6 +93,10 @@ export const surfaceCommand: CliCommand = {
     const device = resolve(positionals[0]!);
     const settings = settingsFromFlags(values, SETTINGS);
     const elevate = values.elevate === true;
+    const spec = { target: device, tests: [SURFACE_TEST], label: `surface of ${device}`, elevate, ...settings };
+    // The kind's own checks (a sample size off 4 KiB) before the library is opened (made): bad
+    // input keeps nothing. runBenchmark plans again; planning only reads.
+    await planRun(spec);
     await checkDevice(device);
     const json = values.json === true;
     const { library, failure } = openLibraryToSave('surface', values.db, values['no-save'] === true);
@@ -102,20 +106,17 @@ export const surfaceCommand: CliCommand = {
     for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     const bar = !json && process.stdout.isTTY ? new ProgressBar() : null;
     try {
-      const record = await runBenchmark(
-        { target: device, tests: [SURFACE_TEST], label: `surface of ${device}`, elevate, ...settings },
-        {
-          signal: controller.signal,
-          surface: 'cli',
-          onEvent: (event) => {
-            if (event.type === 'progress') bar?.update(event);
-            else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
-              bar?.clear();
-              writeErr(`warning: ${terminalField(event.message)}\n`);
-            }
-          },
+      const record = await runBenchmark(spec, {
+        signal: controller.signal,
+        surface: 'cli',
+        onEvent: (event) => {
+          if (event.type === 'progress') bar?.update(event);
+          else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
+            bar?.clear();
+            writeErr(`warning: ${terminalField(event.message)}\n`);
+          }
         },
-      );
+      });
       bar?.clear();
       const outcome = await saveMeasured(library, [record]);
       writeOut(json ? `${JSON.stringify(jsonOf(record), null, 2)}\n` : textOf(record));
