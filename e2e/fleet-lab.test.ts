@@ -23,7 +23,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FLEET_FILE_PATTERN } from '../electron/node/bench/fleet/fio-job-file.ts';
 import type { FleetComparison, FleetFigureId } from '../electron/shared/analysis/fleet-compare.ts';
-import { percentile } from '../electron/shared/analysis/fleet-compare.ts';
+import { percentile } from '../electron/shared/analysis/statistics.ts';
 import { expectedIops, type LabCaps } from './throttled-lab.ts';
 import { fleetLabUnavailable, leftovers, reachableFrom, setUpFleetLab, type FleetLab, type FleetLabHost } from './fleet-lab.ts';
 

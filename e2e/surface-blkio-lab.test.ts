@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { labUnavailable, setUpThrottledLab } from './throttled-lab.ts';
 import { parseStdout, WORKER } from '../native/test/worker-harness.ts';
 import { analyzeSurface, type SurfaceRead } from '../electron/shared/analysis/surface.ts';
+import { surfaceReadOf } from '../electron/node/bench/kinds/surface.ts';
 
 const MiB = 2 ** 20;
 const CAP = 40_000_000;
@@ -53,9 +54,7 @@ test(
       );
       assert.equal(r.status, 0, r.stderr);
       const messages = parseStdout(r.stdout);
-      const reads: SurfaceRead[] = messages.flatMap((m) =>
-        m.type === 'surface-sample' ? [{ offset: m.offset, bytes: m.bytes, readNs: m.read_ns }] : [],
-      );
+      const reads: SurfaceRead[] = messages.flatMap((m) => surfaceReadOf(m) ?? []);
       const a = analyzeSurface(reads, [], 96 * MiB);
       console.log(
         `surface blkio lab: ${a.zones.map((z) => `${z.start / MiB}–${z.end / MiB} MiB ${(z.bytesPerSec / 1e6).toFixed(1)} MB/s`).join('; ')}; cap ${CAP / 1e6} MB/s`,

@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { assertStepsOk, labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 import { analyzeSurface, type SurfaceRead } from '../electron/shared/analysis/surface.ts';
+import { surfaceReadOf } from '../electron/node/bench/kinds/surface.ts';
 import { parseStdout } from '../native/test/worker-harness.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -116,9 +117,7 @@ step done
     const lines = parseStdout(read('worker.ndjson'));
     const hello = lines.find((m) => m.type === 'hello');
     assert.ok(hello?.type === 'hello' && hello.size === PARTS[0].bytes + PARTS[1].bytes, JSON.stringify(hello));
-    const reads: SurfaceRead[] = lines.flatMap((m) =>
-      m.type === 'surface-sample' ? [{ offset: m.offset, bytes: m.bytes, readNs: m.read_ns }] : [],
-    );
+    const reads: SurfaceRead[] = lines.flatMap((m) => surfaceReadOf(m) ?? []);
     const fromWorker = analyzeSurface(reads, [], hello.size);
     judge('worker', fromWorker.zones, fromWorker.slowest);
 

@@ -8,7 +8,7 @@ import type { TestResult } from '../shared/model/results.ts';
 const share = (bytes: number, device: number) => `${((100 * bytes) / device).toFixed(1)} %`;
 
 /** The slowest zone in one sentence: "bytes 0 B – 96.0 MiB (0.0 % – 37.5 % of the disk): 8.39 MB/s". */
-export function slowestZoneText(a: SurfaceAnalysis, unit: ThroughputUnit = 'MB'): string | null {
+function slowestZoneText(a: SurfaceAnalysis, unit: ThroughputUnit = 'MB'): string | null {
   if (a.slowest === null) return null;
   const z = a.zones[a.slowest]!;
   return `zone ${a.slowest + 1} of ${a.zones.length}, bytes ${formatBytes(z.start)} – ${formatBytes(z.end)} (${share(z.start, a.deviceBytes)} – ${share(z.end, a.deviceBytes)} of the disk): ${formatThroughput(z.bytesPerSec, unit)}`;

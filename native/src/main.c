@@ -341,13 +341,7 @@ static void fill_progress(uint64_t done, uint64_t total) {
   uint64_t now = now_ns();
   if (done < total && now - last < 250000000ull) return;
   last = now;
-  jbuf_t b;
-  jb_begin(&b, "progress");
-  jb_str(&b, "phase", "prepare");
-  jb_u64(&b, "jobs", g_progress_opts ? g_progress_opts->njobs : 0);
-  jb_u64(&b, "done_bytes", done);
-  jb_u64(&b, "total_bytes", total);
-  jb_end_emit(&b);
+  emit_byte_progress("prepare", g_progress_opts ? (uint64_t)g_progress_opts->njobs : 0, done, total);
 }
 
 static const io_engine_t *choose_engine(const options_t *o, int *rc) {

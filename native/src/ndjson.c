@@ -140,6 +140,16 @@ void emit_done(const char *status, int exit_code) {
   jb_end_emit(&b);
 }
 
+void emit_byte_progress(const char *phase, uint64_t jobs, uint64_t done, uint64_t total) {
+  jbuf_t b;
+  jb_begin(&b, "progress");
+  jb_str(&b, "phase", phase);
+  jb_u64(&b, "jobs", jobs);
+  jb_u64(&b, "done_bytes", done);
+  jb_u64(&b, "total_bytes", total);
+  jb_end_emit(&b);
+}
+
 int emit_end(int rc, int stopped, const char *cleaned) {
   if (stopped && rc == 0) rc = EXIT_INTERRUPTED;
   if (rc == EXIT_INTERRUPTED) emit_failure(FAIL_INTERRUPTED, "stopped by a signal; %s", cleaned);

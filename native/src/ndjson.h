@@ -24,6 +24,8 @@ void jb_bool(jbuf_t *b, const char *key, int value);
 void jb_raw(jbuf_t *b, const char *text);     // append verbatim
 void jb_end_emit(jbuf_t *b);                  // } + newline, written atomically, buffer freed
 
+// A byte-progress line: {"type":"progress","phase":…,"jobs":…,"done_bytes":…,"total_bytes":…}.
+void emit_byte_progress(const char *phase, uint64_t jobs, uint64_t done, uint64_t total);
 void emit_warning(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // An error line with the failure's code (failures.h, generated from the one list); returns its exit status.
 int emit_failure(failure_t failure, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -7,23 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ndjson.h"
 #include "util.h"
 
 extern volatile sig_atomic_t g_stop;
-
-static void emit_progress(uint64_t done, uint64_t total) {
-  jbuf_t b;
-  jb_begin(&b, "progress");
-  jb_str(&b, "phase", "measure");
-  jb_u64(&b, "jobs", 1);
-  jb_u64(&b, "done_bytes", done);
-  jb_u64(&b, "total_bytes", total);
-  jb_end_emit(&b);
-}
 
 static void emit_hello(const surface_opts_t *o, const target_t *t) {
   jbuf_t b;
@@ -54,36 +43,40 @@ static uint64_t timed_read(int fd, void *buf, uint64_t len, uint64_t off, int *e
   return t1 > t0 ? t1 - t0 : 1;
 }
 
+// A read that failed: where, why, and what to look at next (a bad sector is the usual cause).
+static int read_failed(const surface_opts_t *o, uint64_t at, int err) {
+  return emit_failure(FAIL_IO_ERROR,
+                      "surface: reading %s at byte %llu failed: %s. The disk may have a bad sector there: "
+                      "diskdelta health %s reads its counters",
+                      o->target, (unsigned long long)at, strerror(err), o->target);
+}
+
+// One sample's line, built as its reads are timed: each read's time goes straight into it.
 static int read_sample(int fd, void *buf, const surface_opts_t *o, unsigned index, uint64_t off, uint64_t len) {
   unsigned reads = (unsigned)(len / o->block);
-  char *times = malloc((size_t)reads * 24 + 3);
-  if (!times) return emit_failure(FAIL_INTERNAL, "surface: out of memory");
-  size_t n = 0;
-  times[n++] = '[';
-  uint64_t total = 0;
-  for (unsigned r = 0; r < reads; r++) {
-    int err = 0;
-    uint64_t ns = timed_read(fd, buf, o->block, off + (uint64_t)r * o->block, &err);
-    if (!ns) {
-      free(times);
-      return emit_failure(FAIL_IO_ERROR, "surface: reading %s at byte %llu failed: %s", o->target,
-                          (unsigned long long)(off + (uint64_t)r * o->block), strerror(err));
-    }
-    total += ns;
-    n += (size_t)snprintf(times + n, 24, "%s%llu", r ? "," : "", (unsigned long long)ns);
-  }
-  times[n++] = ']';
-  times[n] = 0;
   jbuf_t b;
   jb_begin(&b, "surface-sample");
   jb_u64(&b, "index", index);
   jb_u64(&b, "offset", off);
   jb_u64(&b, "bytes", len);
-  jb_u64(&b, "ns", total);
   jb_key(&b, "read_ns");
-  jb_raw(&b, times);
+  jb_raw(&b, "[");
+  uint64_t total = 0;
+  for (unsigned r = 0; r < reads; r++) {
+    int err = 0;
+    uint64_t ns = timed_read(fd, buf, o->block, off + (uint64_t)r * o->block, &err);
+    if (!ns) {
+      free(b.buf);  // never emitted
+      return read_failed(o, off + (uint64_t)r * o->block, err);
+    }
+    total += ns;
+    char num[24];
+    snprintf(num, sizeof num, "%s%llu", r ? "," : "", (unsigned long long)ns);
+    jb_raw(&b, num);
+  }
+  jb_raw(&b, "]");
+  jb_u64(&b, "ns", total);
   jb_end_emit(&b);
-  free(times);
   return 0;
 }
 
@@ -92,16 +85,10 @@ int surface_scan(const surface_opts_t *o) {
     int rc = emit_failure(FAIL_USAGE, "surface: --block must be a multiple of 4096 and --sample-bytes a multiple of --block");
     return emit_end(rc, 0, "nothing was read");
   }
-  struct stat st;
-  // Refused before target_open, which would make a test file in a folder.
-  if (stat(o->target, &st) != 0)
-    return emit_end(emit_failure(FAIL_TARGET_MISSING, "surface: %s: %s", o->target, strerror(errno)), 0, "nothing was read");
-  if (!S_ISBLK(st.st_mode))
-    return emit_end(emit_failure(FAIL_USAGE, "surface reads a whole disk: %s is not a block device; give one (/dev/sdb)", o->target), 0,
-                    "nothing was read");
   target_request_t req = o->access;
   req.size = UINT64_MAX / 2;  // the whole device (target.c keeps it to whole MiB)
   req.needs_write = 0;
+  req.device_only = 1;  // a folder is refused in target_open, before a test file could be made there
   target_t t;
   int rc = target_open(&t, o->target, &req);
   if (rc) {
@@ -110,10 +97,14 @@ int surface_scan(const surface_opts_t *o) {
   }
   uint64_t len = o->sample_bytes < t.size ? o->sample_bytes : t.size - t.size % o->block;
   if (len < o->block) {
+    uint64_t size = t.size;
     target_close(&t);
-    return emit_end(emit_failure(FAIL_TARGET_UNUSABLE, "surface: %s is smaller than one read (%llu bytes)", o->target,
-                                 (unsigned long long)o->block), 0,
-                    "nothing was read");
+    // The read size comes from --sample-bytes: a smaller one fits (down to 4 KiB), else another disk.
+    return emit_end(emit_failure(FAIL_USAGE,
+                                 "surface: %s holds %llu bytes, less than one read of %llu: give a smaller --sample-bytes "
+                                 "(a multiple of 4 KiB, at most the device's size), or another disk",
+                                 o->target, (unsigned long long)size, (unsigned long long)o->block),
+                    0, "nothing was read");
   }
   emit_hello(o, &t);
   void *buf = NULL;
@@ -129,7 +120,7 @@ int surface_scan(const surface_opts_t *o) {
     off -= off % o->block;
     rc = read_sample(t.fd, buf, o, i, off, len);
     done += len;
-    emit_progress(done, total);
+    emit_byte_progress("measure", 1, done, total);
   }
   rng_t r;
   rng_seed(&r, o->seed);
@@ -139,7 +130,7 @@ int surface_scan(const surface_opts_t *o) {
     int err = 0;
     uint64_t ns = timed_read(t.fd, buf, access_bytes, off, &err);
     if (!ns) {
-      rc = emit_failure(FAIL_IO_ERROR, "surface: reading %s at byte %llu failed: %s", o->target, (unsigned long long)off, strerror(err));
+      rc = read_failed(o, off, err);
       break;
     }
     jbuf_t b;
@@ -149,7 +140,7 @@ int surface_scan(const surface_opts_t *o) {
     jb_u64(&b, "ns", ns);
     jb_end_emit(&b);
     done += access_bytes;
-    if (i % 16 == 15) emit_progress(done, total);
+    if (i % 16 == 15) emit_byte_progress("measure", 1, done, total);
   }
   free(buf);
   target_close(&t);

@@ -91,16 +91,6 @@ static void sleep_ms(unsigned ms) {
   nanosleep(&ts, NULL);
 }
 
-static void emit_progress(uint64_t done, uint64_t total) {
-  jbuf_t b;
-  jb_begin(&b, "progress");
-  jb_str(&b, "phase", "measure");
-  jb_u64(&b, "jobs", 1);
-  jb_u64(&b, "done_bytes", done);
-  jb_u64(&b, "total_bytes", total);
-  jb_end_emit(&b);
-}
-
 // The time this worker's threads spent runnable but waiting for a CPU, ns (the second field of
 // each /proc/self/task/TID/schedstat); -1 when the kernel does not keep it (no CONFIG_SCHED_INFO).
 // Per interval it tells whether other processes took the CPU from the writer: a fall of the
@@ -177,7 +167,7 @@ static int run_stream(const sustained_opts_t *o, target_t *t, void **bufs, const
     if (!finished && now - last_t < (uint64_t)tick * 1000000ull) continue;
     if (finished) break;
     if (o->sample_ms) emit_sample(phase, now - t0, done, done - last_bytes, now - last_t, &wait_last);
-    emit_progress(before + done, total);
+    emit_byte_progress("measure", 1, before + done, total);
     last_t = now;
     last_bytes = done;
   }
@@ -207,7 +197,7 @@ static int run_stream(const sustained_opts_t *o, target_t *t, void **bufs, const
   jb_u64(&b, "sys_ns", sys1 - sys0);
   jb_bool(&b, "complete", done >= len);
   jb_end_emit(&b);
-  emit_progress(before + done, total);
+  emit_byte_progress("measure", 1, before + done, total);
   int e = atomic_load(&s.err);
   if (e)
     return emit_failure(e == ENOSPC ? FAIL_SPAN_NO_SPACE : FAIL_IO_ERROR, "sustained: a write at byte %llu failed: %s%s",
@@ -277,7 +267,7 @@ int sustained_write(const sustained_opts_t *o) {
     uint64_t until = idle_from + (uint64_t)(o->rest * 1e9);
     while (!g_stop && now_ns() < until) {
       sleep_ms(100);
-      emit_progress(len, total);
+      emit_byte_progress("measure", 1, len, total);
     }
     if (!g_stop) rc = run_stream(o, &t, bufs, "recovery", recovery, now_ns() - idle_from, len, total);
   }

@@ -326,6 +326,7 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
   memset(t, 0, sizeof *t);
   t->fd = t->dir_fd = -1;
   t->path = path;
+  if (req->device_only && req->reuse) return emit_failure(FAIL_USAGE, "--file is for a folder target; this verb reads a block device only");
   if (req->reuse) return open_reused_file(t, req->reuse, path, req);
 
   struct stat st;
@@ -340,6 +341,10 @@ int target_open(target_t *t, const char *path, const target_request_t *req) {
                         shown_path(path), strerror(e));
   }
   if (S_ISBLK(st.st_mode)) return open_blockdev(t, path, &st, req);
+  // Here, in the one stat the open goes by: a separate stat before target_open would leave a
+  // window in which a folder swapped in gets a test file made in it.
+  if (req->device_only)
+    return emit_failure(FAIL_USAGE, "this verb reads a whole disk: %s is not a block device; give one (/dev/sdb)", shown_path(path));
   if (req->fd || req->helper || req->fd_from)
     return emit_failure(FAIL_USAGE, "--fd, --fd-from and --helper are for a block device target; %s is not one", shown_path(path));
   if (!S_ISDIR(st.st_mode)) {

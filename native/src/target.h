@@ -33,6 +33,7 @@ typedef struct {
   int fd;                // --fd: a read-only descriptor of the block device, 0 if none
   const char *helper;    // --helper: have pkexec + this helper open the block device
   const char *fd_from;   // --fd-from: fetch the descriptor from a `hold` process's socket
+  int device_only;       // a block device or nothing: refused before anything is opened or made
 } target_request_t;
 
 // Opens or creates the target. Returns 0 or an EXIT_* code after emitting an error line.

@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WorkerMessage } from '../../electron/node/bench/worker-protocol.ts';
 import { parseStdout, WORKER } from './worker-harness.ts';
+import { NOBODY, reachableCopy, type User } from '../../scripts/other-user.ts';
 
 const MiB = 2 ** 20;
 const HELPER = join(WORKER, '..', 'diskdelta-helper');
@@ -20,6 +21,7 @@ const isRoot = process.getuid?.() === 0;
 let dir = '';
 let image = '';
 let loop = '';
+let other = '';
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'dd-surface-'));
@@ -29,13 +31,18 @@ before(() => {
   const bytes = Buffer.alloc(24 * MiB);
   for (let i = 0; i < bytes.length; i += 4) bytes.writeUInt32LE((i ^ 0x9e3779b9) >>> 0, i);
   writeFileSync(image, bytes);
-  // Read-only loop: a write would fail in the kernel, not only by the worker's rule.
-  const l = spawnSync('losetup', ['-f', '--show', '-r', image], { encoding: 'utf8', timeout: 30_000 });
+  // A writable loop: the worker's own rule is what keeps the bytes (a read-only loop would
+  // refuse a write in the kernel, and the hash check could not fail on its own).
+  const l = spawnSync('losetup', ['-f', '--show', image], { encoding: 'utf8', timeout: 30_000 });
   if (l.status === 0) loop = l.stdout.trim();
+  writeFileSync(join(dir, 'other.img'), Buffer.alloc(4 * MiB, 7));
+  const o = spawnSync('losetup', ['-f', '--show', '-r', join(dir, 'other.img')], { encoding: 'utf8', timeout: 30_000 });
+  if (o.status === 0) other = o.stdout.trim();
 });
 
 after(() => {
   if (loop) spawnSync('losetup', ['-d', loop], { timeout: 30_000 });
+  if (other) spawnSync('losetup', ['-d', other], { timeout: 30_000 });
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,12 +52,13 @@ interface Outcome {
   messages: WorkerMessage[];
 }
 
-function run(args: string[], opts: { path?: string; fd?: number } = {}): Promise<Outcome> {
+function run(args: string[], opts: { path?: string; fd?: number; as?: User } = {}): Promise<Outcome> {
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
   if (opts.fd !== undefined) stdio.push(opts.fd);
   const env = { ...process.env, PATH: opts.path ? `${opts.path}:/usr/bin:/bin` : process.env.PATH };
   return new Promise((resolve, reject) => {
-    const child = spawn(WORKER, args, { stdio, env });
+    const worker = opts.as ? reachableCopy(WORKER, opts.as) : WORKER;
+    const child = spawn(worker, args, { stdio, env, ...(opts.as ? { uid: opts.as.uid, gid: opts.as.gid } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -72,7 +80,7 @@ const hashOf = (file: string) => createHash('sha256').update(readFileSync(file))
 
 describe('surface: read-only samples over the whole device', () => {
   test('10 offsets from byte 0 to the end, evenly spaced, each read in --block reads; 20 random 4 KiB reads; nothing written', async (t) => {
-    if (!isRoot || !loop) return t.skip('needs root and a loop device (losetup -f -r over a 24 MiB file)');
+    if (!isRoot || !loop) return t.skip('needs root and a loop device (losetup -f over a 24 MiB file)');
     const before = hashOf(image);
     const o = await run([
       'surface',
@@ -122,11 +130,58 @@ describe('surface: read-only samples over the whole device', () => {
     assert.deepEqual(readdirSync(folder), [], 'no test file made');
   });
 
+  test('a target this user may not look at is "permission", not "missing" (run as nobody)', async (t) => {
+    if (!isRoot) return t.skip('needs root (to run as nobody under a folder nobody may not enter)');
+    const locked = join(dir, 'locked');
+    mkdirSync(locked, { recursive: true, mode: 0o700 });
+    chmodSync(locked, 0o700);
+    const o = await run(['surface', '--target', join(locked, 'disk'), '--samples', '4'], { as: NOBODY });
+    assert.equal(o.code, 3, o.stderr);
+    const e = o.messages.find((m) => m.type === 'error');
+    assert.ok(e?.type === 'error' && e.code === 'permission', JSON.stringify(e));
+  });
+
   test('--sample-bytes not a multiple of --block is refused (exit 2)', async () => {
     const o = await run(['surface', '--target', '/dev/null', '--sample-bytes', String(MiB + 4096), '--block', String(MiB)]);
     assert.equal(o.code, 2);
     const e = o.messages.find((m) => m.type === 'error');
     assert.ok(e?.type === 'error' && /multiple of --block/.test(e.message), JSON.stringify(e));
+  });
+
+  test('a device smaller than one read: usage, naming --sample-bytes (not "choose another folder")', async (t) => {
+    if (!isRoot) return t.skip('needs root (losetup)');
+    const small = join(dir, 'small.img');
+    writeFileSync(small, Buffer.alloc(512 * 1024, 3));
+    const l = spawnSync('losetup', ['-f', '--show', '-r', small], { encoding: 'utf8', timeout: 30_000 });
+    if (l.status !== 0) return t.skip(`losetup -f -r failed: ${l.stderr.trim()}`);
+    const dev = l.stdout.trim();
+    try {
+      const o = await run(['surface', '--target', dev, '--samples', '6', '--sample-bytes', String(2 * MiB), '--block', String(MiB)]);
+      assert.equal(o.code, 2, o.stderr);
+      const e = o.messages.find((m) => m.type === 'error');
+      assert.ok(e?.type === 'error' && e.code === 'usage', JSON.stringify(e));
+      assert.match(e.message, /holds 524288 bytes, less than one read of 1048576: give a smaller --sample-bytes/);
+    } finally {
+      spawnSync('losetup', ['-d', dev], { timeout: 30_000 });
+    }
+  });
+
+  test('a read that fails names the byte and the remedy (diskdelta health), io-error', async (t) => {
+    if (!isRoot) return t.skip('needs root (dmsetup)');
+    if (spawnSync('dmsetup', ['version'], { timeout: 10_000 }).status !== 0)
+      return t.skip('no device-mapper in this kernel: an "error" target is what makes a read fail');
+    const name = `dd-surface-error-${process.pid}`;
+    const made = spawnSync('dmsetup', ['create', name, '--table', '0 8192 error'], { encoding: 'utf8', timeout: 30_000 });
+    if (made.status !== 0) return t.skip(`dmsetup create failed: ${made.stderr.trim()}`);
+    try {
+      const o = await run(['surface', '--target', `/dev/mapper/${name}`, '--samples', '6', '--sample-bytes', String(64 * 1024)]);
+      assert.equal(o.code, 6, o.stderr);
+      const e = o.messages.find((m) => m.type === 'error');
+      assert.ok(e?.type === 'error' && e.code === 'io-error', JSON.stringify(e));
+      assert.match(e.message, /at byte 0 failed: .*bad sector there: diskdelta health \/dev\/mapper\//);
+    } finally {
+      spawnSync('dmsetup', ['remove', name], { timeout: 30_000 });
+    }
   });
 
   test('--fd: measures on an inherited read-only descriptor', async (t) => {
@@ -139,6 +194,28 @@ describe('surface: read-only samples over the whole device', () => {
     } finally {
       closeSync(fd);
     }
+  });
+
+  test('--fd: refuses a writable descriptor, and one of another device', async (t) => {
+    if (!isRoot || !loop || !other) return t.skip('needs root and two loop devices');
+    const before = hashOf(image);
+    const writable = openSync(loop, 'r+');
+    const elsewhere = openSync(other, 'r');
+    try {
+      const w = await run(['surface', '--target', loop, '--fd', '3', '--samples', '3', '--accesses', '0'], { fd: writable });
+      assert.equal(w.code, 2, w.stderr);
+      const we = w.messages.find((m) => m.type === 'error');
+      assert.ok(we?.type === 'error' && we.code === 'bad-fd' && /not open read-only/.test(we.message), JSON.stringify(we));
+      const o = await run(['surface', '--target', loop, '--fd', '3', '--samples', '3', '--accesses', '0'], { fd: elsewhere });
+      assert.equal(o.code, 2, o.stderr);
+      const oe = o.messages.find((m) => m.type === 'error');
+      assert.ok(oe?.type === 'error' && /it is another device/.test(oe.message), JSON.stringify(oe));
+      assert.equal(samplesOf(w).length + samplesOf(o).length, 0, 'nothing read on a refused descriptor');
+    } finally {
+      closeSync(writable);
+      closeSync(elsewhere);
+    }
+    assert.equal(hashOf(image), before, 'the device holds the same bytes after');
   });
 
   test('--helper: the helper opens the device read-only and passes it back; the worker reads on it', async (t) => {

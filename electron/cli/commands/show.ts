@@ -13,6 +13,7 @@ import { formatStack } from '../system-format.ts';
 import { testTitle } from '../../shared/analysis/compare.ts';
 import { figureLines, perGiBLines } from '../figures-text.ts';
 import { surfaceResultLines } from '../surface-text.ts';
+import { surfaceOfResult } from '../../shared/analysis/surface.ts';
 import { sustainedSettingsText } from '../../shared/analysis/sustained-write.ts';
 import {
   describeThroughputUnit,
@@ -152,7 +153,11 @@ export function formatRun(run: RunRecord, unit: ThroughputUnit): string {
     const named = rated.filter((r) => testTitle(r.test) !== r.test);
     if (named.length) out.push('  ' + named.map((r) => `${r.test} = ${testTitle(r.test)}`).join('; '));
   }
-  const figures = figureLines(run.results, unit);
+  // A surface's slowest zone and access time are its own lines (surface-text.ts): not twice.
+  const figures = figureLines(
+    run.results.filter((r) => surfaceOfResult(r) === null),
+    unit,
+  );
   if (figures.length) out.push('', 'Other figures of the tests', ...figures);
   const surface = surfaceResultLines(run.results, unit);
   if (surface.length) out.push('', `Surface: the zones of the read speed (throughput in ${describeThroughputUnit(unit)})`, ...surface);

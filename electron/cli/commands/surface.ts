@@ -4,10 +4,9 @@
 // `compare` and `report` show the old disk's curve beside the new one's.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseFlags, UsageError, type CliCommand } from '../args.ts';
-import { runBenchmark } from '../../node/bench/orchestrator.ts';
-import { BenchError } from '../../node/bench/errors.ts';
-import { needsElevation } from '../../node/bench/privilege/elevation.ts';
+import { EXIT_FAILURE, parseFlags, UsageError, type CliCommand } from '../args.ts';
+import { planRun, runBenchmark } from '../../node/bench/orchestrator.ts';
+import { sayFailure } from '../failure-out.ts';
 import { exitCodeOf } from '../../shared/model/failures.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
 import { RUN_SETTINGS } from '../../shared/model/run-settings.ts';
@@ -36,17 +35,20 @@ ${settingsHelp(SETTINGS)}
   --db PATH   results library file (default: $DISKDELTA_DB or ~/.local/share/diskdelta/library.sqlite)
 `;
 
-/** Said before anything starts (exit 2): a missing path, a file or folder, a device this user cannot read. */
-async function checkDevice(device: string, elevate: boolean): Promise<void> {
-  const info = await stat(device).catch(() => null);
-  if (!info) throw new UsageError(`${device} does not exist: give a disk's block device, e.g. /dev/sdb (see diskdelta devices)`);
+/**
+ * Said before anything starts (exit 2): a missing path, a file or folder. A device this user
+ * cannot read goes on: runBenchmark says it (needs-elevation, exit 3, naming --elevate) as for `run`.
+ */
+async function checkDevice(device: string): Promise<void> {
+  const info = await stat(device).catch((error: NodeJS.ErrnoException) => error);
+  if (info instanceof Error) {
+    if (info.code === 'ENOENT')
+      throw new UsageError(`${device} does not exist: give a disk's block device, e.g. /dev/sdb (see diskdelta devices)`);
+    return; // EACCES and the like: runBenchmark's target check says it.
+  }
   if (!info.isBlockDevice())
     throw new UsageError(
       `${device} is not a block device: the surface is read from a whole disk, e.g. /dev/sdb (see diskdelta devices); a folder's speed is diskdelta run`,
-    );
-  if (!elevate && (await needsElevation(device)))
-    throw new UsageError(
-      `you may not read ${device}: add --elevate (DiskDelta asks once through polkit; only opening the device is privileged, the device is opened read-only), or run as root`,
     );
 }
 
@@ -90,35 +92,31 @@ export const surfaceCommand: CliCommand = {
     if (positionals.length !== 1) throw new UsageError('give one DEVICE, e.g. diskdelta surface /dev/sdb');
     const device = resolve(positionals[0]!);
     const settings = settingsFromFlags(values, SETTINGS);
-    if (settings.surfaceSampleBytes !== undefined && Number(settings.surfaceSampleBytes) % 4096 !== 0)
-      throw new UsageError(`--sample-bytes must be a multiple of 4 KiB (the device's direct reads), e.g. 4MiB`);
     const elevate = values.elevate === true;
-    await checkDevice(device, elevate);
+    const spec = { target: device, tests: [SURFACE_TEST], label: `surface of ${device}`, elevate, ...settings };
+    // The kind's own checks (a sample size off 4 KiB) before the library is opened (made): bad
+    // input keeps nothing. runBenchmark plans again; planning only reads.
+    await planRun(spec);
+    await checkDevice(device);
     const json = values.json === true;
     const { library, failure } = openLibraryToSave('surface', values.db, values['no-save'] === true);
-    if (failure !== null) {
-      writeErr(failure);
-      return exitCodeOf('internal');
-    }
+    if (failure !== null) return sayFailure('surface', failure, EXIT_FAILURE);
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     const bar = !json && process.stdout.isTTY ? new ProgressBar() : null;
     try {
-      const record = await runBenchmark(
-        { target: device, tests: [SURFACE_TEST], label: `surface of ${device}`, elevate, ...settings },
-        {
-          signal: controller.signal,
-          surface: 'cli',
-          onEvent: (event) => {
-            if (event.type === 'progress') bar?.update(event);
-            else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
-              bar?.clear();
-              writeErr(`warning: ${terminalField(event.message)}\n`);
-            }
-          },
+      const record = await runBenchmark(spec, {
+        signal: controller.signal,
+        surface: 'cli',
+        onEvent: (event) => {
+          if (event.type === 'progress') bar?.update(event);
+          else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
+            bar?.clear();
+            writeErr(`warning: ${terminalField(event.message)}\n`);
+          }
         },
-      );
+      });
       bar?.clear();
       const outcome = await saveMeasured(library, [record]);
       writeOut(json ? `${JSON.stringify(jsonOf(record), null, 2)}\n` : textOf(record));
@@ -127,10 +125,7 @@ export const surfaceCommand: CliCommand = {
       return exitCodeOf('not-saved');
     } catch (error) {
       bar?.clear();
-      if (error instanceof BenchError) {
-        writeErr(`diskdelta surface: ${terminalField(error.message)}\n`);
-        return error.exitCode;
-      }
+      // main() says a BenchError (failure-out.ts), as for every command: --json gets its error object.
       throw error;
     } finally {
       library?.close();

@@ -9,7 +9,7 @@ import { openBackend } from './backend.ts';
 import { createHandlers } from './handlers.ts';
 import { invoke } from './dispatch.ts';
 import type { ProcedureOutput } from '../../shared/contract/contract.ts';
-import { percentile } from '../../shared/analysis/fleet-compare.ts';
+import { percentile } from '../../shared/analysis/statistics.ts';
 import { formatThroughput } from '../../shared/analysis/units.ts';
 import { renderReportHtml } from '../../shared/report/report-html.ts';
 

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProgressTracker } from './progress.ts';
+import { byteProgress, ProgressTracker } from './progress.ts';
 import type { BenchEvent } from '../../shared/model/spec.ts';
 import type { WorkerPlan } from './worker-argv.ts';
 import type { WorkerMessage } from './worker-protocol.ts';
@@ -105,4 +105,10 @@ describe('ProgressTracker', () => {
     assert.equal(events.at(-1)!.fraction, 1);
     assert.equal(events.at(-1)!.etaSec, 0);
   });
+});
+
+test('byteProgress: the share done and the time left at the speed so far; no estimate before the first byte', () => {
+  assert.deepEqual(byteProgress(25, 100, 0, 10_000), { fraction: 0.25, etaSec: 30, elapsedSec: 10 });
+  assert.deepEqual(byteProgress(0, 100, 0, 10_000), { fraction: 0, etaSec: null, elapsedSec: 10 });
+  assert.equal(byteProgress(120, 100, 0, 1_000).fraction, 1, 'never past the whole');
 });

@@ -7,6 +7,24 @@ import type { WorkerPlan } from './worker-argv.ts';
 
 type ProgressMessage = Extract<WorkerMessage, { type: 'progress' }>;
 
+/**
+ * Progress of a step that moves bytes (a fill, a sustained write, a surface scan): the share
+ * done and the time left at the speed so far (null before the first byte).
+ */
+export function byteProgress(
+  done: number,
+  total: number,
+  startedMs: number,
+  nowMs = Date.now(),
+): { fraction: number; etaSec: number | null; elapsedSec: number } {
+  const elapsedSec = (nowMs - startedMs) / 1000;
+  return {
+    fraction: total > 0 ? Math.min(1, done / total) : 0,
+    etaSec: done > 0 ? (elapsedSec * (total - done)) / done : null,
+    elapsedSec,
+  };
+}
+
 export class ProgressTracker {
   private readonly plan: WorkerPlan;
   private readonly emit: (event: BenchEvent) => void;
@@ -29,12 +47,11 @@ export class ProgressTracker {
     const restSec = this.plan.pauseSec;
     const testsSec = testCount * this.perTestSec + Math.max(0, testCount - 1) * restSec;
     if (m.phase === 'prepare') {
-      const done = m.done_bytes ?? 0;
-      const total = m.total_bytes ?? 1;
-      const elapsed = (Date.now() - this.startedMs) / 1000;
-      const fillLeft = done > 0 ? (elapsed * (total - done)) / done : null;
+      const fill = byteProgress(m.done_bytes ?? 0, m.total_bytes ?? 1, this.startedMs);
+      const elapsed = fill.elapsedSec;
+      const fillLeft = fill.etaSec;
       this.prepareSec = elapsed;
-      const fillFraction = done / total;
+      const fillFraction = fill.fraction;
       this.emit({
         type: 'progress',
         test: null,

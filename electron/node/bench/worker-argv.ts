@@ -172,22 +172,13 @@ export function sustainedArgv(plan: SustainedPlan): string[] {
   return workerCommand('sustained', { target: plan.target, ...settingOptions(plan, 'sustained-write'), 'sample-ms': plan.sampleMs });
 }
 
-/** The surface kind's plan: the device, how many offsets, the bytes at each and per read, the random reads. */
-export interface SurfacePlan {
+/** The surface kind's plan: its run settings (model/run-settings.ts), the device and the read size. */
+export interface SurfacePlan extends KindSettingValues<'surface'> {
   target: string;
-  samples: number;
-  sampleBytes: number;
   block: number;
-  accesses: number;
 }
 
 /** `surface`: read-only samples spread over the whole device, then the access time's random reads. */
 export function surfaceArgv(plan: SurfacePlan): string[] {
-  return workerCommand('surface', {
-    target: plan.target,
-    samples: plan.samples,
-    'sample-bytes': plan.sampleBytes,
-    block: plan.block,
-    accesses: plan.accesses,
-  });
+  return workerCommand('surface', { target: plan.target, ...settingOptions(plan, 'surface'), block: plan.block });
 }

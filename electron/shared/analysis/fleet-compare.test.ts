@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunRecord, TestResult } from '../model/results.ts';
 import { resultWithoutRuns } from '../../node/formats/common.ts';
-import { compareFleet, percentile } from './fleet-compare.ts';
+import { compareFleet } from './fleet-compare.ts';
+import { percentile } from './statistics.ts';
 
 const result = (test: string, bytesPerSec: number, iops: number): TestResult =>
   resultWithoutRuns({ test, params: null, bytesPerSec, iops });

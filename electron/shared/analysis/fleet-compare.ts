@@ -14,6 +14,7 @@
 //  - fio gives one mean per job: no figure here has a run-to-run spread, and each row says so.
 import type { RunRecord, TestResult } from '../model/results.ts';
 import { groupedDecimals } from './units.ts';
+import { percentile } from './statistics.ts';
 
 export const FLEET_FIGURES = [
   { id: 'seqRead', label: 'sequential read', test: 'seq1m-q8t1-read', metric: 'bytesPerSec' },
@@ -54,14 +55,6 @@ export interface FleetComparison {
   summary: string;
   /** Hosts that ran more than once: the newest run is used, the others named. */
   superseded: string[];
-}
-
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const at = (sorted.length - 1) * p;
-  const lo = Math.floor(at);
-  const hi = Math.ceil(at);
-  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (at - lo);
 }
 
 function figureOf(result: TestResult | undefined, metric: 'bytesPerSec' | 'iops' | 'seeks'): number | null {

@@ -9,6 +9,18 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/**
+ * Quantile p (0..1) of sorted values, interpolated between the two nearest ranks (NaN when
+ * empty): the one percentile of a list (fleet statistics, a surface's access time).
+ */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const at = (sorted.length - 1) * p;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
+}
+
 /** Coefficient of variation (sample standard deviation / mean); null below 2 values. */
 export function coefficientOfVariation(values: number[]): number | null {
   if (values.length < 2) return null;

@@ -9,7 +9,7 @@
 // explains), the classic change-point method. A boundary is placed inside the gap between the last sample of one zone and the first
 // of the next, or, when a sample straddles it (its rate lies between the two zones'), solved
 // from that sample's time: x bytes at the one zone's rate and the rest at the other's.
-import { median } from './statistics.ts';
+import { median, percentile } from './statistics.ts';
 import { formatBytes } from './units.ts';
 import type { Figure, TestResult } from '../model/results.ts';
 
@@ -69,26 +69,26 @@ export interface SurfaceAnalysis {
   accessNs: { median: number; p90: number; count: number } | null;
 }
 
+/** One sample's point: its rate is of the reads after its first (SurfacePoint.timedFrom says why). */
+function surfacePoint(r: SurfaceRead): SurfacePoint {
+  const each = r.bytes / r.readNs.length;
+  const timed = r.readNs.length > 1 ? r.readNs.slice(1) : r.readNs;
+  const rates = timed.map((ns) => (each * 1e9) / ns);
+  const total = timed.reduce((a, b) => a + b, 0);
+  return {
+    offset: r.offset,
+    bytes: r.bytes,
+    timedFrom: r.offset + r.bytes - each * timed.length,
+    timedTo: r.offset + r.bytes,
+    bytesPerSec: (each * timed.length * 1e9) / total,
+    low: Math.min(...rates),
+    high: Math.max(...rates),
+  };
+}
+
 /** The curve: one point per sample, in offset order. */
-export function surfaceCurve(reads: readonly SurfaceRead[]): SurfacePoint[] {
-  return [...reads]
-    .sort((a, b) => a.offset - b.offset)
-    .map((r) => {
-      const each = r.bytes / r.readNs.length;
-      const timed = r.readNs.length > 1 ? r.readNs.slice(1) : r.readNs;
-      const rates = timed.map((ns) => (each * 1e9) / ns);
-      const total = timed.reduce((a, b) => a + b, 0);
-      const timedFrom = r.offset + r.bytes - each * timed.length;
-      return {
-        offset: r.offset,
-        bytes: r.bytes,
-        timedFrom,
-        timedTo: r.offset + r.bytes,
-        bytesPerSec: (each * timed.length * 1e9) / total,
-        low: Math.min(...rates),
-        high: Math.max(...rates),
-      };
-    });
+function surfaceCurve(reads: readonly SurfaceRead[]): SurfacePoint[] {
+  return [...reads].sort((a, b) => a.offset - b.offset).map(surfacePoint);
 }
 
 /** Standard errors of the medians' difference a step must exceed to be one. */
@@ -163,7 +163,7 @@ function boundaryBetween(before: SurfacePoint, after: SurfacePoint, ra: number, 
 }
 
 /** The zones of a curve, each with its byte range and level. */
-export function surfaceZones(points: readonly SurfacePoint[], deviceBytes: number, step = ZONE_STEP): SurfaceZone[] {
+function surfaceZones(points: readonly SurfacePoint[], deviceBytes: number, step = ZONE_STEP): SurfaceZone[] {
   if (points.length === 0) return [];
   const rates = points.map((p) => p.bytesPerSec);
   const starts = [0, ...changePoints(rates, step), points.length];
@@ -186,10 +186,6 @@ export function surfaceZones(points: readonly SurfacePoint[], deviceBytes: numbe
       samples: g.length,
     };
   });
-}
-
-function percentile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
 export function analyzeSurface(reads: readonly SurfaceRead[], accessNs: readonly number[], deviceBytes: number): SurfaceAnalysis {
@@ -222,7 +218,8 @@ export function surfaceFigures(reads: readonly SurfaceRead[], accessNs: readonly
     ...reads.map((r): Figure => ({
       metric: 'surfaceBytesPerSec',
       subject: subjectOf(r),
-      value: (r.bytes * 1e9) / r.readNs.reduce((a, b) => a + b, 0),
+      // The curve's rate (the first read left out), so what is stored is what is drawn.
+      value: surfacePoint(r).bytesPerSec,
       unit: 'bytes/s',
       provenance: 'measured',
       passes: r.readNs.map((ns) => (r.bytes / r.readNs.length / ns) * 1e9),

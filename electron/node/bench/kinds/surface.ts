@@ -8,36 +8,37 @@ import { resultWithoutRuns } from '../../formats/common.ts';
 import { surfaceFigures, SURFACE_TEST, type SurfaceRead } from '../../../shared/analysis/surface.ts';
 import { planSettingsShape, resolveSettings, settingsOfKind } from '../../../shared/model/run-settings.ts';
 import { BenchError } from '../errors.ts';
+import { byteProgress } from '../progress.ts';
 import { surfaceArgv, type SurfacePlan } from '../worker-argv.ts';
 import type { MeasurementKind } from './kind.ts';
+import type { WorkerMessage } from '../worker-protocol.ts';
 
-export { SURFACE_TEST } from '../../../shared/analysis/surface.ts';
-
-const MiB = 2 ** 20;
-
-export type SurfaceKindPlan = SurfacePlan & { surfaceSamples: number; surfaceSampleBytes: number; surfaceAccesses: number };
-
-const planSchema: z.ZodType<SurfaceKindPlan> = z.strictObject({
+const planSchema: z.ZodType<SurfacePlan> = z.strictObject({
   target: z.string().min(1),
   ...planSettingsShape('surface'),
-  samples: z.number().int().min(2),
-  sampleBytes: z.number().int().positive(),
   block: z.number().int().positive(),
-  accesses: z.number().int().min(0),
 });
 
 /**
- * The read size: at most 1 MiB, a whole number of reads per sample, and at least two of them,
- * since a sample's rate is its reads after the first (analysis/surface.ts: the first carries
- * the seek). A 4 KiB sample is one read and says what it can.
+ * The read size: the largest multiple of 4 KiB that divides the sample, at most 1 MiB and at
+ * most half the sample, so a sample is a whole number of reads and at least two of them, since
+ * a sample's rate is its reads after the first (analysis/surface.ts: the first carries the
+ * seek). Largest, so a sample of an odd size (4 MiB + 4 KiB) is a few long reads that time the
+ * transfer, not a thousand 4 KiB ones that time the latency. A 4 KiB sample is one read and
+ * says what it can.
  */
 export function surfaceBlock(sampleBytes: number): number {
-  if (sampleBytes >= 2 * MiB && sampleBytes % MiB === 0) return MiB;
-  const half = sampleBytes / 2;
-  return half % 4096 === 0 && half <= MiB ? half : 4096;
+  const pages = sampleBytes / 4096;
+  for (let d = Math.min(256, Math.floor(pages / 2)); d > 1; d--) if (pages % d === 0) return 4096 * d;
+  return 4096;
 }
 
-export const surfaceKind: MeasurementKind<SurfaceKindPlan> = {
+/** A worker line's sample as the analysis takes it; null for any other line. */
+export function surfaceReadOf(m: WorkerMessage): SurfaceRead | null {
+  return m.type === 'surface-sample' ? { offset: m.offset, bytes: m.bytes, readNs: m.read_ns } : null;
+}
+
+export const surfaceKind: MeasurementKind<SurfacePlan> = {
   id: 'surface',
   title: 'Surface (read speed across the disk)',
   // It times the disk: two measurements at once would measure each other.
@@ -49,14 +50,7 @@ export const surfaceKind: MeasurementKind<SurfaceKindPlan> = {
     const values = resolveSettings('surface', spec, { ...preset });
     if (values.surfaceSampleBytes % 4096 !== 0)
       throw new BenchError('usage', `the bytes read at each offset (${values.surfaceSampleBytes}) must be a multiple of 4 KiB, e.g. 4MiB`);
-    return {
-      ...values,
-      target: spec.target,
-      samples: values.surfaceSamples,
-      sampleBytes: values.surfaceSampleBytes,
-      block: surfaceBlock(values.surfaceSampleBytes),
-      accesses: values.surfaceAccesses,
-    };
+    return { ...values, target: spec.target, block: surfaceBlock(values.surfaceSampleBytes) };
   },
   writes: () => false,
   start(plan, context) {
@@ -67,12 +61,11 @@ export const surfaceKind: MeasurementKind<SurfaceKindPlan> = {
     return {
       argv: surfaceArgv(plan),
       read(m) {
-        if (m.type === 'surface-sample') reads.push({ offset: m.offset, bytes: m.bytes, readNs: m.read_ns });
+        const sample = surfaceReadOf(m);
+        if (sample) reads.push(sample);
         else if (m.type === 'surface-access') accessNs.push(m.ns);
         else if (m.type === 'progress') {
-          const done = m.done_bytes ?? 0;
-          const total = m.total_bytes ?? 1;
-          const elapsed = (Date.now() - startedMs) / 1000;
+          const { fraction, etaSec } = byteProgress(m.done_bytes ?? 0, m.total_bytes ?? 1, startedMs);
           context.emit({
             type: 'progress',
             test: SURFACE_TEST,
@@ -81,8 +74,8 @@ export const surfaceKind: MeasurementKind<SurfaceKindPlan> = {
             phase: 'measure',
             run: 1,
             runs: 1,
-            fraction: Math.min(1, done / total),
-            etaSec: done > 0 ? (elapsed * (total - done)) / done : null,
+            fraction,
+            etaSec,
           });
         }
       },

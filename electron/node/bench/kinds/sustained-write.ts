@@ -25,6 +25,7 @@ import type { Figure, RunMeasurement, Sample, TestResult, Warning } from '../../
 import { SUSTAINED_NOT_JUDGED, SUSTAINED_TEST } from '../../../shared/analysis/sustained-write.ts';
 import { planSettingsShape, resolveSettings, settingsOfKind } from '../../../shared/model/run-settings.ts';
 import { BenchError } from '../errors.ts';
+import { byteProgress } from '../progress.ts';
 import { sustainedArgv, type SustainedPlan } from '../worker-argv.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
@@ -321,9 +322,7 @@ export const sustainedWriteKind: MeasurementKind<SustainedPlan> = {
           });
         } else if (m.type === 'sustained-phase') lines.set(m.phase, m);
         else if (m.type === 'progress') {
-          const done = m.done_bytes ?? 0;
-          const total = m.total_bytes ?? 1;
-          const elapsed = (Date.now() - startedMs) / 1000;
+          const { fraction, etaSec } = byteProgress(m.done_bytes ?? 0, m.total_bytes ?? 1, startedMs);
           context.emit({
             type: 'progress',
             test: SUSTAINED_TEST,
@@ -332,9 +331,9 @@ export const sustainedWriteKind: MeasurementKind<SustainedPlan> = {
             phase: 'measure',
             run: lines.has('fill') ? 2 : 1,
             runs: plan.sustainedRecoveryBytes > 0 ? 2 : 1,
-            fraction: Math.min(1, done / total),
+            fraction,
             // At the speed so far; a drive past its cache slows down, so this estimate only grows.
-            etaSec: done > 0 ? (elapsed * (total - done)) / done : null,
+            etaSec,
           });
         }
       },
