@@ -35,14 +35,23 @@ function runHelper(
   });
 }
 
+export interface ReadOptions {
+  deviceClass?: string | null;
+  elevate?: boolean;
+  signal?: AbortSignal;
+  /**
+   * Tests only: the smartctl run as the caller (a stand-in printing canned JSON). A parameter, not
+   * an environment variable, so no command line or inherited environment (`sudo -E`) can name the
+   * program; the elevated read never uses it.
+   */
+  smartctl?: string;
+}
+
 /**
  * The counters of the whole disk `disk` (kernel name), or why not. `deviceClass` words the reason
  * for a disk that keeps none. `elevate` false: a user who is not root is not asked for a password.
  */
-export async function readDriveHealth(
-  disk: string | null,
-  options: { deviceClass?: string | null; elevate?: boolean; signal?: AbortSignal } = {},
-): Promise<DriveHealth> {
+export async function readDriveHealth(disk: string | null, options: ReadOptions = {}): Promise<DriveHealth> {
   if (disk !== null && ATA_DISK.test(disk)) return readAtaHealth(disk, options);
   if (disk === null || !NVME_DISK.test(disk)) return { disk, protocol: null, reason: noCountersReason(disk, options.deviceClass ?? null) };
   const device = `/dev/${disk}`;
@@ -82,10 +91,8 @@ export async function readDriveHealth(
 /** Where smartctl is looked for: system folders only (not the caller's PATH), as it may run as root. */
 const SMARTCTL_PATHS = ['/usr/sbin/smartctl', '/sbin/smartctl', '/usr/local/sbin/smartctl', '/usr/bin/smartctl'];
 
-/** smartctl's absolute path, or null: DISKDELTA_SMARTCTL when set (tests), else the first system one. */
+/** smartctl's absolute path in a system folder, or null. No environment variable moves it: it may run as root. */
 function locateSmartctl(): string | null {
-  const override = process.env.DISKDELTA_SMARTCTL;
-  if (override !== undefined) return override.startsWith('/') && existsSync(override) ? override : null;
   return SMARTCTL_PATHS.find((p) => existsSync(p)) ?? null;
 }
 
@@ -103,8 +110,8 @@ const isBlockDevice = (path: string) => {
  * caller first, and only where that is refused and `elevate` allows, through pkexec (smartctl
  * itself, as root, after the admin's password; DiskDelta's own helper is not involved).
  */
-async function readAtaHealth(disk: string, options: { elevate?: boolean; signal?: AbortSignal }): Promise<DriveHealth> {
-  const smartctl = locateSmartctl();
+async function readAtaHealth(disk: string, options: ReadOptions): Promise<DriveHealth> {
+  const smartctl = options.smartctl !== undefined ? (existsSync(options.smartctl) ? options.smartctl : null) : locateSmartctl();
   if (!smartctl) return { disk, protocol: null, reason: 'drive counters not read: smartctl (smartmontools) is not installed' };
   const device = `/dev/${disk}`;
   if (!isBlockDevice(device))
@@ -120,7 +127,11 @@ async function readAtaHealth(disk: string, options: { elevate?: boolean; signal?
         protocol: null,
         reason: `reading ${device}'s SMART attributes needs root (smartctl opens the disk): run as root, or with --elevate`,
       };
-    r = await runHelper('pkexec', [smartctl, ...args], options.signal);
+    // Elevated, only the system's smartctl: a stand-in (options.smartctl) never runs as root this way.
+    const system = locateSmartctl();
+    if (!system)
+      return { disk, protocol: null, reason: 'drive counters not read: smartctl (smartmontools) is not installed in a system folder' };
+    r = await runHelper('pkexec', [system, ...args], options.signal);
     health = healthFromSmartctl(disk, r);
   }
   return health;
