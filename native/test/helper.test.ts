@@ -349,7 +349,8 @@ describe('the helper refuses, with a message and nothing opened', () => {
     // /dev is root's: these fixtures carry a unique name and go in after().
     // Named like SATA disks (sd + four letters from the pid, so parallel runs do not collide).
     const letters = (n: number) => [0, 1, 2].map((i) => String.fromCharCode(97 + (Math.floor(n / 26 ** i) % 26))).join('');
-    const [sdNodeName, sdLinkName, sdFileName] = ['n', 'l', 'f'].map((k) => `/dev/sd${letters(process.pid)}${k}`);
+    const sdName = (kind: string) => `/dev/sd${letters(process.pid)}${kind}`;
+    const [sdNodeName, sdLinkName, sdFileName] = [sdName('n'), sdName('l'), sdName('f')];
     // A block node of the loop's own major:minor (glibc's dev_t split), given a SATA disk's name.
     const rdev = statSync(loop).rdev;
     const [major, minor] = [Math.floor(rdev / 256) & 0xfff, (rdev & 0xff) | ((rdev >> 12) & ~0xff)];
