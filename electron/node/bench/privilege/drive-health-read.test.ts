@@ -1,7 +1,7 @@
 // readDriveHealth on a SATA/SCSI disk name: smartctl found in system folders (a stand-in is passed
 // as the `smartctl` option here), a missing smartctl said as a reason, never an error.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -60,4 +60,81 @@ test('DISKDELTA_SMARTCTL in the environment is never run, as root or elevated', 
     rmSync(node, { force: true });
   }
   assert.equal(existsSync(fake.mark), false, 'the program named by DISKDELTA_SMARTCTL ran as root');
+});
+
+/** smartctl 7.x's JSON when the caller may not open the disk (exit status bit 1: open failed). */
+const permissionDenied = (device: string) =>
+  JSON.stringify({
+    json_format_version: [1, 0],
+    smartctl: {
+      version: [7, 3],
+      messages: [{ string: `Smartctl open device: ${device} failed: Permission denied`, severity: 'error' }],
+      exit_status: 2,
+    },
+    device: { name: device, info_name: device, type: 'sat', protocol: 'ATA' },
+  });
+
+test('smartctl refused as the user, no elevation: the reason says it needs root and --elevate', async (t) => {
+  const node = sataLikeNode(t);
+  if (!node) return;
+  const fake = fakeSmartctl('denied-smartctl', permissionDenied(node), 2);
+  try {
+    for (const elevate of [false, undefined]) {
+      const h = await readDriveHealth('sdzzzy', { smartctl: fake.path, uid: 1000, ...(elevate === undefined ? {} : { elevate }) });
+      assert.deepEqual(
+        h,
+        {
+          disk: 'sdzzzy',
+          protocol: null,
+          reason: "reading /dev/sdzzzy's SMART attributes needs root (smartctl opens the disk): run as root, or with --elevate",
+        },
+        `elevate ${elevate}`,
+      );
+    }
+  } finally {
+    rmSync(node, { force: true });
+  }
+  assert.ok(existsSync(fake.mark), 'smartctl was tried as the user first');
+});
+
+test("refused and elevated: pkexec runs the helper's smart-ata verb, never the stand-in smartctl", async (t) => {
+  const node = sataLikeNode(t);
+  if (!node) return;
+  const fake = fakeSmartctl('denied-smartctl-2', permissionDenied(node), 2);
+  // A pkexec stand-in first on PATH: it records its argv and answers as smart-ata would fail.
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  const argvFile = join(dir, 'pkexec.argv');
+  writeFileSync(
+    join(bin, 'pkexec'),
+    `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\necho 'diskdelta-helper: refusing ${node}: not a SCSI/ATA disk; nothing was read' >&2\nexit 3\n`,
+  );
+  chmodSync(join(bin, 'pkexec'), 0o755);
+  const saved = { PATH: process.env.PATH, DISKDELTA_HELPER: process.env.DISKDELTA_HELPER };
+  process.env.PATH = `${bin}:${process.env.PATH}`;
+  process.env.DISKDELTA_HELPER = '/opt/diskdelta/diskdelta-helper';
+  let h;
+  try {
+    h = await readDriveHealth('sdzzzy', { smartctl: fake.path, uid: 1000, elevate: true });
+  } finally {
+    process.env.PATH = saved.PATH;
+    if (saved.DISKDELTA_HELPER === undefined) delete process.env.DISKDELTA_HELPER;
+    else process.env.DISKDELTA_HELPER = saved.DISKDELTA_HELPER;
+    rmSync(node, { force: true });
+  }
+  assert.deepEqual(readFileSync(argvFile, 'utf8').trim().split('\n'), ['/opt/diskdelta/diskdelta-helper', 'smart-ata', node]);
+  assert.deepEqual(h, {
+    disk: 'sdzzzy',
+    protocol: null,
+    reason: `the SMART attributes of /dev/sdzzzy were not read: refusing ${node}: not a SCSI/ATA disk; nothing was read`,
+  });
+});
+
+test('NVMe, like SATA: without elevate a user who is not root is not asked for a password', async () => {
+  const h = await readDriveHealth('nvme0n1', { uid: 1000 });
+  assert.deepEqual(h, {
+    disk: 'nvme0n1',
+    protocol: null,
+    reason: "reading the drive's SMART log needs root (an NVMe admin command), and this run was not allowed to ask for a password",
+  });
 });

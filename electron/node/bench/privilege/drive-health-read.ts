@@ -1,5 +1,6 @@
-// Reading a drive's own counters through the privileged helper's read-only smart-log verb: run
-// directly by root, through pkexec for anyone else (one prompt, remembered by auth_admin_keep).
+// Reading a drive's own counters through the privileged helper's read-only smart-log (NVMe) and
+// smart-ata (SATA) verbs: run directly by root, through pkexec for anyone else (one prompt,
+// remembered by auth_admin_keep).
 // A failure is a reason kept with the run, never a failed run: the counters are context.
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -45,7 +46,11 @@ export interface ReadOptions {
    * program; the elevated read never uses it.
    */
   smartctl?: string;
+  /** Tests only: the uid the read is planned for (default the process's), to walk the non-root path as root. */
+  uid?: number;
 }
+
+const isRoot = (options: ReadOptions) => (options.uid ?? process.getuid?.()) === 0;
 
 /**
  * The counters of the whole disk `disk` (kernel name), or why not. `deviceClass` words the reason
@@ -57,12 +62,12 @@ export async function readDriveHealth(disk: string | null, options: ReadOptions 
   const device = `/dev/${disk}`;
   let command: string;
   let args: string[];
-  if (process.getuid?.() === 0) {
+  if (isRoot(options)) {
     const helper = rootHelper();
     if (!helper) return { disk, protocol: null, reason: 'the helper (native/build/diskdelta-helper) is not built: run `make -C native`' };
     [command, args] = [helper, ['smart-log', device]];
   } else {
-    if (options.elevate === false)
+    if (options.elevate !== true)
       return {
         disk,
         protocol: null,
@@ -107,8 +112,9 @@ const isBlockDevice = (path: string) => {
 /**
  * A SATA/SCSI disk (`sda`): `smartctl -j -A -H -i /dev/sda`, a fixed argv on a path checked to be
  * a block device. smartctl opens the disk, which needs root (or the disk group): it is run as the
- * caller first, and only where that is refused and `elevate` allows, through pkexec (smartctl
- * itself, as root, after the admin's password; DiskDelta's own helper is not involved).
+ * caller first, and only where that is refused and `elevate` allows, through the helper's smart-ata
+ * verb (the system's smartctl, as root, under the same remembered authorisation as smart-log: one
+ * password prompt for a run's before and after reads).
  */
 async function readAtaHealth(disk: string, options: ReadOptions): Promise<DriveHealth> {
   const smartctl = options.smartctl !== undefined ? (existsSync(options.smartctl) ? options.smartctl : null) : locateSmartctl();
@@ -120,19 +126,22 @@ async function readAtaHealth(disk: string, options: ReadOptions): Promise<DriveH
   let r = await runHelper(smartctl, args, options.signal);
   let health = healthFromSmartctl(disk, r);
   const refused = health.protocol === null && /permission denied|operation not permitted/i.test(health.reason);
-  if (refused && process.getuid?.() !== 0) {
+  if (refused && !isRoot(options)) {
     if (options.elevate !== true)
       return {
         disk,
         protocol: null,
         reason: `reading ${device}'s SMART attributes needs root (smartctl opens the disk): run as root, or with --elevate`,
       };
-    // Elevated, only the system's smartctl: a stand-in (options.smartctl) never runs as root this way.
-    const system = locateSmartctl();
-    if (!system)
-      return { disk, protocol: null, reason: 'drive counters not read: smartctl (smartmontools) is not installed in a system folder' };
-    r = await runHelper('pkexec', [system, ...args], options.signal);
-    health = healthFromSmartctl(disk, r);
+    // Elevated, the helper runs its own fixed smartctl: a stand-in (options.smartctl) never runs as root.
+    let helper: string;
+    try {
+      helper = (await locateHelper()).path;
+    } catch (error) {
+      return { disk, protocol: null, reason: `reading ${device}'s SMART attributes needs root: ${(error as Error).message}` };
+    }
+    r = await runHelper('pkexec', [helper, 'smart-ata', device], options.signal);
+    health = healthFromSmartctl(disk, { ...r, stderr: r.stderr.replace(/^diskdelta-helper: /gm, '') });
   }
   return health;
 }
