@@ -138,3 +138,23 @@ test('NVMe, like SATA: without elevate a user who is not root is not asked for a
     reason: "reading the drive's SMART log needs root (an NVMe admin command), and this run was not allowed to ask for a password",
   });
 });
+
+test('smartctl JSON the model does not accept is a reason, not a reading (validated where it is parsed)', async (t) => {
+  const node = sataLikeNode(t);
+  if (!node) return;
+  const json = JSON.stringify({
+    smartctl: { version: [7, 3], exit_status: 0 },
+    device: { name: node, protocol: 'ATA' },
+    model_name: 'X'.repeat(5000),
+    ata_smart_attributes: { table: [{ id: 9, name: 'Power_On_Hours', value: 100, worst: 100, thresh: 0, raw: { value: 5, string: '5' } }] },
+  });
+  const fake = fakeSmartctl('long-model-smartctl', json);
+  let h;
+  try {
+    h = await readDriveHealth('sdzzzy', { smartctl: fake.path, uid: 0 });
+  } finally {
+    rmSync(node, { force: true });
+  }
+  assert.equal(h.protocol, null, 'a 5000-character model name is not a reading');
+  if (h.protocol === null) assert.match(h.reason, /^smartctl's output for \/dev\/sdzzzy could not be understood: model: /);
+});

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { DriveHealth } from '../../../shared/model/schemas.ts';
+import { driveHealthSchema, type DriveHealth } from '../../../shared/model/schemas.ts';
 import { ATA_DISK, NVME_DISK, noCountersReason, parseSmartLog } from '../../system/drive-health.ts';
 import { parseSmartctl, SMARTCTL_ARGS } from '../../system/smartctl.ts';
 import { locateWorker } from '../worker-client.ts';
@@ -87,7 +87,7 @@ export async function readDriveHealth(disk: string | null, options: ReadOptions 
     return { disk, protocol: null, reason: `the SMART log of ${device} was not read: ${why.replace(/^diskdelta-helper: /, '')}` };
   }
   try {
-    return parseSmartLog(disk, line);
+    return validated(parseSmartLog(disk, line));
   } catch (error) {
     return { disk, protocol: null, reason: `the SMART log of ${device} could not be understood: ${(error as Error).message}` };
   }
@@ -153,8 +153,20 @@ function healthFromSmartctl(disk: string, r: { code: number | null; stdout: stri
     return { disk, protocol: null, reason: `the SMART attributes of /dev/${disk} were not read: ${why}` };
   }
   try {
-    return parseSmartctl(disk, r.stdout);
+    return validated(parseSmartctl(disk, r.stdout));
   } catch (error) {
     return { disk, protocol: null, reason: `smartctl's output for /dev/${disk} could not be understood: ${(error as Error).message}` };
   }
+}
+
+/**
+ * What a drive (or a root program) printed, as the model only once driveHealthSchema accepts it:
+ * `diskdelta health --json` prints it and a run stores it, so it is checked here, where it is parsed.
+ * Throws (the callers' "could not be understood") with the first field the schema refused.
+ */
+function validated(health: DriveHealth): DriveHealth {
+  const checked = driveHealthSchema.safeParse(health);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0];
+  throw new Error(issue ? `${issue.path.join('.') || 'the reading'}: ${issue.message}` : 'not a drive reading');
 }
