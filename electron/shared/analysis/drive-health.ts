@@ -113,6 +113,16 @@ export function unitsWrittenDuring(c: DriveCounters): number | null {
 }
 
 /**
+ * Why write amplification is not given, per kind of counters: the one wording the run's text and
+ * the drive-counters table share. "Not read": the logs that hold the flash's own writes exist, but
+ * DiskDelta does not read them yet.
+ */
+export const WRITE_AMPLIFICATION_NOT_READ = {
+  nvme: "its SMART / health log counts the host's writes, not the flash's own; those are in the endurance-group log (09h) or a vendor page such as OCP C0h, which DiskDelta does not read yet",
+  ata: "its SMART attribute 241 counts the host's writes, not the flash's own; those are in a vendor-specific attribute (often 249 or 233) whose meaning differs by maker, which DiskDelta does not read yet",
+} as const;
+
+/**
  * "written by the drive's own count: 20 data units (≤ 10,240,000 B), beside the host's 10,002,432 B
  * (/proc/diskstats); write amplification: not read …", or why not.
  */
@@ -133,14 +143,14 @@ export function driveWrittenText(c: DriveCounters): string {
       return `the drive's counters were read, but this drive keeps no write counter DiskDelta knows (attribute 241 Total_LBAs_Written or Host_Writes_*); ${host}`;
     return (
       `written by the drive's own count: ${count(during.bytes)} B (attribute 241, in units of ${count(during.unitBytes)} B: to within one unit); ${host}; ` +
-      "write amplification: not read (attribute 241 counts the host's writes, not the flash's own; its vendor attribute for those is not read)"
+      `write amplification: not read (${WRITE_AMPLIFICATION_NOT_READ.ata})`
     );
   }
   const units = unitsWrittenDuring(c)!;
   return (
     `written by the drive's own count: ${count(units)} data unit${units === 1 ? '' : 's'} of 512,000 B ` +
     `(${count(units * DATA_UNIT_BYTES)} B, to within one unit); ${host}; ` +
-    "write amplification: not read (its SMART log counts the host's writes, not the flash's own; the endurance-group log and OCP C0h, which hold those, are not read yet)"
+    `write amplification: not read (${WRITE_AMPLIFICATION_NOT_READ.nvme})`
   );
 }
 
