@@ -31,7 +31,8 @@ function missingText(record: RunRecord): string {
   const c = record.drive;
   if (!c) return 'not read (a run imported, or from before DiskDelta read them)';
   if (c.before.protocol === null) return `not read: ${c.before.reason}`;
-  if (c.before.protocol === 'ata' && c.before.bytesWritten === null)
+  // Both read as SATA yet no count: a counter missing, or without its unit (bytesWrittenDuring).
+  if (c.before.protocol === 'ata' && (c.after?.protocol === 'ata' || c.before.bytesWritten === null))
     return 'read, but this drive keeps no write counter (SMART attribute 241)';
   return c.after
     ? `read before the run, not after${c.after.protocol === null ? `: ${c.after.reason}` : ''}`
@@ -42,7 +43,7 @@ function missingText(record: RunRecord): string {
 function waNotes(records: readonly RunRecord[]): string[] {
   const counted = records.map(bothReadings).filter((r) => r !== null);
   return (['nvme', 'ata'] as const).flatMap((protocol) => {
-    const n = counted.filter((r) => (protocol === 'ata') === (r.before.protocol === 'ata')).length;
+    const n = counted.filter((r) => r.before.protocol === protocol).length;
     if (n === 0) return [];
     const whose = `${protocol === 'ata' ? 'SATA' : 'NVMe'} ${n === 1 ? 'drive' : 'drives'}`;
     return [`Write amplification, not read for the ${whose}: ${WRITE_AMPLIFICATION_NOT_READ[protocol]}.`];

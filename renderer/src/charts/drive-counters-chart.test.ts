@@ -14,7 +14,7 @@ import { buildReport } from '../../../electron/shared/report/report-model.ts';
 import { renderReportHtml } from '../../../electron/shared/report/report-html.ts';
 import { ChartGrid } from './chart-view.ts';
 import { draw } from './dom.ts';
-import { driveWrittenText } from '../../../electron/shared/analysis/drive-health.ts';
+import { bytesWrittenDuring, driveWrittenText, healthLines } from '../../../electron/shared/analysis/drive-health.ts';
 
 function nvme(written: number, percentageUsed: number): DriveHealth {
   return {
@@ -186,4 +186,43 @@ test('one wording of "write amplification not read" per protocol: the run\'s tex
     assert.ok(inText && note, `${kind}: both say it (${inText} / ${note})`);
     assert.equal(note, inText, kind);
   }
+});
+
+test('a SATA reading whose count has no unit (a stored run): no count from it, not bytes ÷ 0', () => {
+  const reading = (bytes: number, unit: number | null): DriveHealth => ({
+    disk: 'sdb',
+    protocol: 'ata',
+    model: null,
+    smartPassed: true,
+    temperatureC: null,
+    powerOnHours: null,
+    powerCycles: null,
+    bytesWritten: bytes,
+    bytesRead: null,
+    writeUnitBytes: unit,
+    percentageUsed: null,
+    wearAttribute: null,
+    mediaErrors: null,
+    reallocatedSectors: null,
+    pendingSectors: null,
+    offlineUncorrectable: null,
+    attributes: [],
+  });
+  for (const [before, after] of [
+    [reading(512, null), reading(1024, null)],
+    [reading(512, 512), reading(2 ** 25, 2 ** 25)],
+  ] as const) {
+    const drive = { before, after, hostBytesWritten: 512 };
+    assert.equal(bytesWrittenDuring(drive), null, `units ${before.writeUnitBytes} → ${after.writeUnitBytes}`);
+    const chart = tableOf(buildCompareView([run('unitless', drive), nvmeRun], 'MB').charts)!;
+    const row = chart.groups[0]!.rows[0]!;
+    assert.equal(row.cells[1]!.display, 'read, but this drive keeps no write counter (SMART attribute 241)');
+    assert.doesNotMatch(driveWrittenText(drive), /Infinity|NaN|units of 0 B/);
+  }
+  assert.doesNotMatch(
+    healthLines(reading(512, null))
+      .map(([, v]) => v)
+      .join('\n'),
+    /units of 0 B/,
+  );
 });
