@@ -189,7 +189,7 @@ test('one wording of "write amplification not read" per protocol: the run\'s tex
 });
 
 test('a SATA reading whose count has no unit (a stored run): no count from it, not bytes ÷ 0', () => {
-  const reading = (bytes: number, unit: number | null): DriveHealth => ({
+  const reading = (bytes: number, unit: number | null): Extract<DriveHealth, { protocol: 'ata' }> => ({
     disk: 'sdb',
     protocol: 'ata',
     model: null,
