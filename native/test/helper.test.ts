@@ -434,6 +434,16 @@ describe('the helper does its verbs', () => {
     assert.match(writable[0]!, /"\/proc\/sys\/vm\/drop_caches", O_WRONLY/);
   });
 
+  test("smart-ata on a real SATA/SCSI disk: smartctl's JSON for that disk, nothing else", async (t) => {
+    if (!isRoot) return t.skip('needs root');
+    const disk = ['sda', 'sdb', 'sdc'].find((d) => existsSync(`/sys/block/${d}`));
+    if (!disk) return t.skip('no SATA/SCSI disk (/sys/block/sd[abc]) on this machine (e2e/sata-health-lab.test.ts reads one in a guest)');
+    if (!existsSync('/usr/sbin/smartctl')) return t.skip('smartmontools is not installed (/usr/sbin/smartctl)');
+    const out = await runHelper(['smart-ata', `/dev/${disk}`]);
+    const json = JSON.parse(out.stdout) as { device?: { name?: string } };
+    assert.equal(json.device?.name, `/dev/${disk}`, out.stderr);
+  });
+
   test('a device that vanished: exit 4 and says so', async (t) => {
     if (!isRoot) return t.skip('needs root');
     const out = await runHelper(['open-ro', '/dev/loop-diskdelta-gone']);
