@@ -12,12 +12,14 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DriveHealth, RunRecord } from '../electron/shared/model/schemas.ts';
 import { driveWrittenText } from '../electron/shared/analysis/drive-health.ts';
+import { parseSmartctl } from '../electron/node/system/smartctl.ts';
 import { labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DD = guestDiskdelta(REPO);
 const SMARTCTL = '/usr/sbin/smartctl';
+const HELPER = join(REPO, 'native', 'build', 'diskdelta-helper');
 
 const { kernel, reason } = labKernelOrReason();
 const guests: GuestResult[] = [];
@@ -39,6 +41,8 @@ i=0; while [ ! -b /dev/sda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 step mkfs
 mkfs.ext4 -q -F -b 4096 -N 256 -O ^has_journal,^resize_inode -E lazy_itable_init=0,nodiscard /dev/sda
 mkdir -p /run/s0 && mount -o noatime /dev/sda /run/s0 && mkdir /run/s0/t && sync
+step smart-ata
+${HELPER} smart-ata /dev/sda > ata.json 2> ata.err; echo $? > ata.rc
 step health
 again_if_node_died $DD health /dev/sda --json > health.json 2> health.err; echo $? > health.rc
 step run
@@ -74,6 +78,9 @@ step done
     );
     assert.equal(health.bytesWritten, null, 'QEMU keeps no 241: nothing invented');
     assert.equal(health.percentageUsed, null);
+
+    // The helper's smart-ata verb (what a user's --elevate goes through) reads the same disk alike.
+    assert.deepEqual(parseSmartctl('sda', read('ata.json')), health, `smart-ata: exit ${read('ata.rc').trim()}; ${read('ata.err')}`);
 
     const record = JSON.parse(read('run.json')) as RunRecord;
     const drive = record.drive;

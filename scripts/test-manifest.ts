@@ -123,7 +123,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/node/bench/disk-lock.test.ts': ['root'],
   'electron/node/bench/privilege/elevation-session.test.ts': ['root', 'loop', 'disk'],
   'electron/node/bench/privilege/elevation.test.ts': ['root'],
-  'electron/node/bench/privilege/drive-health-read.test.ts': [],
+  'electron/node/bench/privilege/drive-health-read.test.ts': ['root'],
   'electron/node/bench/fleet/fio-job-file.test.ts': ['fio'],
   'electron/node/bench/fleet/fleet-run.test.ts': ['fio'],
   'electron/node/bench/fleet/fleet-symlink.test.ts': ['root', 'fio'],

@@ -157,6 +157,75 @@ static int verb_smart_log(char **operands) {
   return rc == 0 ? HX_OK : say(HX_FAILED, "cannot read the SMART log of %s: %s", device, why);
 }
 
+// smart-ata DEVICE: a SATA/SCSI disk's SMART attributes, by the system's smartctl (a fixed path,
+// a fixed argv, a fixed environment): `smartctl -j -A -H -i /dev/NAME`, its JSON on stdout and its
+// exit status (a bit mask) as the helper's. Before smartctl is started, /dev/NAME must be named
+// like a whole SCSI/ATA disk (sdX, hdX) and be, by its major:minor in sysfs, the kernel's disk of
+// that very name (not a partition, not another driver's node given that name), reached without
+// links. Nothing of the caller's reaches smartctl but the device's name.
+#define SMARTCTL_PATH "/usr/sbin/smartctl"
+
+static void sysfs_link_tail(const char *link, char *out, size_t outlen) {
+  char target[PATH_MAX];
+  ssize_t n = readlink(link, target, sizeof target - 1);
+  out[0] = '\0';
+  if (n <= 0) return;
+  target[n] = '\0';
+  const char *slash = strrchr(target, '/');
+  const char *tail = slash ? slash + 1 : target;
+  if (strlen(tail) < outlen) memcpy(out, tail, strlen(tail) + 1);
+}
+
+static int verb_smart_ata(char **operands) {
+  const char *device = operands[0];
+  if (!valid_device_path(device))
+    return say(HX_REFUSED, "refusing '%s': a device is named /dev/NAME (no links, no '..', no sub-folders); nothing was read", device);
+  const char *name = device + strlen("/dev/");
+  size_t letters = strspn(name + 2, "abcdefghijklmnopqrstuvwxyz");
+  if ((strncmp(name, "sd", 2) != 0 && strncmp(name, "hd", 2) != 0) || letters < 1 || letters > 4 || name[2 + letters] != '\0')
+    return say(HX_REFUSED, "refusing %s: not a whole SATA/SCSI disk's name (sdX, hdX); nothing was read", device);
+  int node = open(device, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (node < 0) {
+    int e = errno;
+    return say(e == ENOENT ? HX_VANISHED : e == ELOOP ? HX_REFUSED : HX_FAILED, "cannot open %s: %s; nothing was read", device,
+               e == ELOOP ? "a symbolic link" : strerror(e));
+  }
+  struct stat st;
+  int ok = fstat(node, &st) == 0;
+  close(node);
+  if (!ok) return say(HX_FAILED, "cannot look at %s: %s; nothing was read", device, strerror(errno));
+  // O_PATH|O_NOFOLLOW opens a link itself rather than failing: it is seen here, never followed.
+  if (S_ISLNK(st.st_mode)) return say(HX_REFUSED, "refusing %s: a symbolic link; nothing was read", device);
+  if (!S_ISBLK(st.st_mode)) return say(HX_REFUSED, "refusing %s: not a block device; nothing was read", device);
+  unsigned maj = major(st.st_rdev), min = minor(st.st_rdev);
+  char path[96], kname[64], subsystem[64];
+  snprintf(path, sizeof path, "/sys/dev/block/%u:%u/partition", maj, min);
+  if (access(path, F_OK) == 0) return say(HX_REFUSED, "refusing %s: a partition, name the whole disk; nothing was read", device);
+  // The node's major:minor must be the kernel's own disk of that name: a node called sdX that is
+  // really a loop, a dm or another driver's device is not handed to smartctl.
+  snprintf(path, sizeof path, "/sys/dev/block/%u:%u", maj, min);
+  sysfs_link_tail(path, kname, sizeof kname);
+  if (strcmp(kname, name) != 0)
+    return say(HX_REFUSED, "refusing %s: block device %u:%u is the kernel's '%s', not %s; nothing was read", device, maj, min,
+               kname[0] ? kname : "unknown", name);
+  snprintf(path, sizeof path, "/sys/dev/block/%u:%u/device/subsystem", maj, min);
+  sysfs_link_tail(path, subsystem, sizeof subsystem);
+  if (strcmp(subsystem, "scsi") != 0 && strcmp(subsystem, "ide") != 0)
+    return say(HX_REFUSED, "refusing %s: not a SCSI/ATA disk (its device's class is '%s'); nothing was read", device,
+               subsystem[0] ? subsystem : "unknown");
+  // smartctl runs as root: only the root-owned one the system installed, not writable by others.
+  struct stat exe;
+  if (stat(SMARTCTL_PATH, &exe) != 0 || !S_ISREG(exe.st_mode))
+    return say(HX_FAILED, "smartctl (smartmontools) is not installed at " SMARTCTL_PATH "; nothing was read");
+  if (exe.st_uid != 0 || (exe.st_mode & (S_IWGRP | S_IWOTH)))
+    return say(HX_REFUSED, SMARTCTL_PATH " is not root's alone (owner or write bits); nothing was read");
+  char *const argv[] = {"smartctl", "-j", "-A", "-H", "-i", (char *)device, NULL};
+  char *const envp[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL};
+  fflush(NULL);
+  execve(SMARTCTL_PATH, argv, envp);
+  return say(HX_FAILED, "cannot start " SMARTCTL_PATH ": %s; nothing was read", strerror(errno));
+}
+
 static int verb_drop_caches(char **operands) {
   (void)operands;
   sync();
@@ -563,6 +632,9 @@ static const verb_t VERBS[] = {
     {.name = "smart-log", .operands = "DEVICE", .operand_count = 1, .run = verb_smart_log,
      .help = "print the NVMe drive's own SMART / health log (Get Log Page 02h, read only) of the controller\n"
              "      /dev/nvmeN or the whole namespace /dev/nvmeNnM as one JSON line on stdout"},
+    {.name = "smart-ata", .operands = "DEVICE", .operand_count = 1, .run = verb_smart_ata,
+     .help = "print the SMART attributes of the whole SATA/SCSI disk /dev/sdX (or /dev/hdX) as " SMARTCTL_PATH "\n"
+             "      -j -A -H -i prints them (read only); the exit status is then smartctl's own"},
     {.name = "record-accesses", .operands = "FOLDER", .operand_count = 1, .run = verb_record_accesses,
      .help = "record the opens, reads and writes of files on the whole filesystem of FOLDER, until the caller\n"
              "      ends it: over stdout only (hash, bytes, time, kinds) records of the files the caller may look up\n"

@@ -12,6 +12,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -147,6 +148,49 @@ describe('the helper refuses, with a message and nothing opened', () => {
     },
     { name: 'smart-log with .. tricks', args: () => ['smart-log', '/dev/../etc/passwd'], code: HX.refused, message: /no '\.\.'/ },
     { name: 'smart-log with two operands', args: () => ['smart-log', loop, 'x'], code: HX.usage, message: /takes exactly 1 operand/ },
+    // smart-ata starts smartctl as root on /dev/NAME: only the kernel's own whole SCSI/ATA disk of that name.
+    {
+      name: 'smart-ata of a block device that is not SATA/SCSI (a loop)',
+      args: () => ['smart-ata', loop],
+      code: HX.refused,
+      message: /not a whole SATA\/SCSI disk's name/,
+      path: () => loop,
+    },
+    {
+      name: 'smart-ata of a loop device given an sd name',
+      args: () => ['smart-ata', sdNode],
+      code: HX.refused,
+      message: /is the kernel's 'loop\d+', not sd/,
+      path: () => sdNode,
+    },
+    {
+      name: 'smart-ata of a symlink named like a disk',
+      args: () => ['smart-ata', sdLink],
+      code: HX.refused,
+      message: /a symbolic link/,
+      path: () => sdLink,
+    },
+    {
+      name: 'smart-ata of a regular file under /dev named like a disk',
+      args: () => ['smart-ata', sdFile],
+      code: HX.refused,
+      message: /not a block device/,
+      path: () => sdFile,
+    },
+    {
+      name: 'smart-ata of a character device',
+      args: () => ['smart-ata', '/dev/null'],
+      code: HX.refused,
+      message: /not a whole SATA\/SCSI disk's name/,
+    },
+    { name: 'smart-ata with .. tricks', args: () => ['smart-ata', '/dev/../etc/passwd'], code: HX.refused, message: /no '\.\.'/ },
+    {
+      name: 'smart-ata with a sub-folder trick',
+      args: () => ['smart-ata', '/dev/sda/../../etc/passwd'],
+      code: HX.refused,
+      message: /no sub-folders/,
+    },
+    { name: 'smart-ata with two operands', args: () => ['smart-ata', sdNode, '-s'], code: HX.usage, message: /takes exactly 1 operand/ },
     { name: 'no verb', args: () => [], code: HX.usage, message: /Usage: pkexec/ },
     {
       name: 'a file not created by DiskDelta',
@@ -284,6 +328,9 @@ describe('the helper refuses, with a message and nothing opened', () => {
   ];
   let devFile = '';
   let devLink = '';
+  let sdNode = '';
+  let sdLink = '';
+  let sdFile = '';
   let ownFile = '';
   let fileLink = '';
   let hardFile = '';
@@ -300,6 +347,19 @@ describe('the helper refuses, with a message and nothing opened', () => {
     writeFileSync(hiddenFile, Buffer.alloc(1 << 20));
     chownSync(hiddenFile, 65534, 65534);
     // /dev is root's: these fixtures carry a unique name and go in after().
+    // Named like SATA disks (sd + four letters from the pid, so parallel runs do not collide).
+    const letters = (n: number) => [0, 1, 2].map((i) => String.fromCharCode(97 + (Math.floor(n / 26 ** i) % 26))).join('');
+    const sdName = (kind: string) => `/dev/sd${letters(process.pid)}${kind}`;
+    const [sdNodeName, sdLinkName, sdFileName] = [sdName('n'), sdName('l'), sdName('f')];
+    // A block node of the loop's own major:minor (glibc's dev_t split), given a SATA disk's name.
+    const rdev = statSync(loop).rdev;
+    const [major, minor] = [Math.floor(rdev / 256) & 0xfff, (rdev & 0xff) | ((rdev >> 12) & ~0xff)];
+    const m = spawnSync('mknod', [sdNodeName, 'b', String(major), String(minor)], { timeout: 10_000 });
+    if (m.status === 0) sdNode = sdNodeName;
+    symlinkSync(loop, sdLinkName);
+    sdLink = sdLinkName;
+    writeFileSync(sdFileName, 'not a device');
+    sdFile = sdFileName;
     devFile = `/dev/diskdelta-test-${process.pid}`;
     devLink = `/dev/diskdelta-test-link-${process.pid}`;
     writeFileSync(devFile, 'not a device');
@@ -321,6 +381,7 @@ describe('the helper refuses, with a message and nothing opened', () => {
   after(() => {
     if (devFile) rmSync(devFile, { force: true });
     if (devLink) rmSync(devLink, { force: true });
+    for (const p of [sdNode, sdLink, sdFile]) if (p) rmSync(p, { force: true });
   });
 
   for (const r of refusals) {
@@ -371,6 +432,16 @@ describe('the helper does its verbs', () => {
     const writable = out.opens.filter((l) => /O_WRONLY|O_RDWR|O_CREAT/.test(l));
     assert.equal(writable.length, 1, writable.join('\n'));
     assert.match(writable[0]!, /"\/proc\/sys\/vm\/drop_caches", O_WRONLY/);
+  });
+
+  test("smart-ata on a real SATA/SCSI disk: smartctl's JSON for that disk, nothing else", async (t) => {
+    if (!isRoot) return t.skip('needs root');
+    const disk = ['sda', 'sdb', 'sdc'].find((d) => existsSync(`/sys/block/${d}`));
+    if (!disk) return t.skip('no SATA/SCSI disk (/sys/block/sd[abc]) on this machine (e2e/sata-health-lab.test.ts reads one in a guest)');
+    if (!existsSync('/usr/sbin/smartctl')) return t.skip('smartmontools is not installed (/usr/sbin/smartctl)');
+    const out = await runHelper(['smart-ata', `/dev/${disk}`]);
+    const json = JSON.parse(out.stdout) as { device?: { name?: string } };
+    assert.equal(json.device?.name, `/dev/${disk}`, out.stderr);
   });
 
   test('a device that vanished: exit 4 and says so', async (t) => {

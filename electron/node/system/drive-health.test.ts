@@ -76,7 +76,7 @@ test("a run's writes by the drive's count beside the host's; write amplification
     text,
     /^written by the drive's own count: 33 data units of 512,000 B \(16,896,000 B, to within one unit\); the host sent 16,781,312 B/,
   );
-  assert.match(text, /write amplification: not read \(its SMART log counts the host's writes/);
+  assert.match(text, /write amplification: not read \(its SMART \/ health log counts the host's writes/);
   assert.match(
     driveWrittenText({ before: { disk: 'vda', protocol: null, reason: 'vda is virtual' }, after: null, hostBytesWritten: null }),
     /not read: vda is virtual/,

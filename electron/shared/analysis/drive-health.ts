@@ -78,7 +78,10 @@ function ataLines(h: AtaHealth): Array<[string, string]> {
       orNot(h.percentageUsed, (p) => `${p} % of its rated endurance (100 − attribute ${h.wearAttribute}'s normalized value)`),
     ],
     ['bytes read', orNot(h.bytesRead, bytes)],
-    ['bytes written', orNot(h.bytesWritten, (b) => `${bytes(b)} (counted in units of ${count(h.writeUnitBytes ?? 0)} B)`)],
+    [
+      'bytes written',
+      orNot(h.bytesWritten, (b) => `${bytes(b)}${h.writeUnitBytes === null ? '' : ` (counted in units of ${count(h.writeUnitBytes)} B)`}`),
+    ],
     ['power-on hours', orNot(h.powerOnHours)],
     ['power cycles', orNot(h.powerCycles)],
     ['media errors', orNot(h.mediaErrors, (n) => `${count(n)} (187 Reported_Uncorrect)`)],
@@ -92,25 +95,38 @@ function ataLines(h: AtaHealth): Array<[string, string]> {
   ];
 }
 
+/** An ATA reading's write counter with the unit it counts in, or null: a count without its unit says nothing. */
+function ataWritten(h: Extract<DriveHealth, { protocol: 'ata' }>): { bytes: number; unitBytes: number } | null {
+  return h.bytesWritten !== null && h.writeUnitBytes !== null && h.writeUnitBytes > 0
+    ? { bytes: h.bytesWritten, unitBytes: h.writeUnitBytes }
+    : null;
+}
+
 /**
  * Bytes the drive counted as written during a run and the unit it counts in (a difference is good
- * to one unit), or null where before or after is missing or the drive keeps no write counter.
+ * to one unit), or null where before or after is missing, the drive keeps no write counter, or a
+ * reading lacks its unit (or the two count in different units).
  */
 export function bytesWrittenDuring(c: DriveCounters): { bytes: number; unitBytes: number } | null {
   const [before, after] = [c.before, c.after];
   if (!after) return null;
   if (before.protocol === 'nvme' && after.protocol === 'nvme')
     return { bytes: (after.dataUnitsWritten - before.dataUnitsWritten) * DATA_UNIT_BYTES, unitBytes: DATA_UNIT_BYTES };
-  if (before.protocol === 'ata' && after.protocol === 'ata' && before.bytesWritten !== null && after.bytesWritten !== null)
-    return { bytes: after.bytesWritten - before.bytesWritten, unitBytes: after.writeUnitBytes ?? 0 };
-  return null;
+  if (before.protocol !== 'ata' || after.protocol !== 'ata') return null;
+  const [from, to] = [ataWritten(before), ataWritten(after)];
+  if (!from || !to || from.unitBytes !== to.unitBytes) return null;
+  return { bytes: to.bytes - from.bytes, unitBytes: to.unitBytes };
 }
 
-/** Data units the drive counted as written during a run, or null where before or after is missing. */
-export function unitsWrittenDuring(c: DriveCounters): number | null {
-  if (c.before.protocol !== 'nvme' || !c.after || c.after.protocol !== 'nvme') return null;
-  return c.after.dataUnitsWritten - c.before.dataUnitsWritten;
-}
+/**
+ * Why write amplification is not given, per kind of counters: the one wording the run's text and
+ * the drive-counters table share. "Not read": the logs that hold the flash's own writes exist, but
+ * DiskDelta does not read them yet.
+ */
+export const WRITE_AMPLIFICATION_NOT_READ = {
+  nvme: "its SMART / health log counts the host's writes, not the flash's own; those are in the endurance-group log (09h) or a vendor page such as OCP C0h, which DiskDelta does not read yet",
+  ata: "its SMART attribute 241 counts the host's writes, not the flash's own; those are in a vendor-specific attribute (often 249 or 233) whose meaning differs by maker, which DiskDelta does not read yet",
+} as const;
 
 /**
  * "written by the drive's own count: 20 data units (≤ 10,240,000 B), beside the host's 10,002,432 B
@@ -133,14 +149,14 @@ export function driveWrittenText(c: DriveCounters): string {
       return `the drive's counters were read, but this drive keeps no write counter DiskDelta knows (attribute 241 Total_LBAs_Written or Host_Writes_*); ${host}`;
     return (
       `written by the drive's own count: ${count(during.bytes)} B (attribute 241, in units of ${count(during.unitBytes)} B: to within one unit); ${host}; ` +
-      "write amplification: not read (attribute 241 counts the host's writes, not the flash's own; its vendor attribute for those is not read)"
+      `write amplification: not read (${WRITE_AMPLIFICATION_NOT_READ.ata})`
     );
   }
-  const units = unitsWrittenDuring(c)!;
+  const units = bytesWrittenDuring(c)!.bytes / DATA_UNIT_BYTES;
   return (
     `written by the drive's own count: ${count(units)} data unit${units === 1 ? '' : 's'} of 512,000 B ` +
     `(${count(units * DATA_UNIT_BYTES)} B, to within one unit); ${host}; ` +
-    "write amplification: not read (its SMART log counts the host's writes, not the flash's own; the endurance-group log and OCP C0h, which hold those, are not read yet)"
+    `write amplification: not read (${WRITE_AMPLIFICATION_NOT_READ.nvme})`
   );
 }
 

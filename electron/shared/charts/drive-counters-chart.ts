@@ -4,7 +4,7 @@
 // amplification where the drive reports it (none of the logs read today does: said so), and how
 // much of its rated endurance it says it has used. Drawn only when some run has the drive's
 // counters from before and after; a run beside it without them says why.
-import { bytesWrittenDuring } from '../analysis/drive-health.ts';
+import { bytesWrittenDuring, WRITE_AMPLIFICATION_NOT_READ } from '../analysis/drive-health.ts';
 import { formatCount, groupedFormat } from '../analysis/units.ts';
 import type { RunRecord } from '../model/results.ts';
 import type { ChartType } from './chart-registry.ts';
@@ -15,12 +15,6 @@ const DRIVE_BASIS =
   "the drive's SMART / health log, Data Units Written after the run minus before; the drive counts in units of 512,000 B, rounded up, so this is good to one unit";
 const ATA_BASIS =
   "the drive's SMART attribute 241 (Total_LBAs_Written or Host_Writes_*) after the run minus before, times its unit; good to one unit";
-const WA_NOT_REPORTED =
-  "its SMART / health log counts the host's writes, not the flash's own; those are in the endurance-group log (09h) or a vendor page such as OCP C0h, which DiskDelta does not read yet";
-/** A SATA drive's attributes: 241 is what the host wrote; the flash's own writes are a vendor attribute DiskDelta does not read. */
-const WA_NOT_REPORTED_ATA =
-  "its SMART attribute 241 counts the host's writes, not the flash's own; those are in a vendor-specific attribute (often 249 or 233), whose meaning differs by maker, so DiskDelta does not read it";
-
 /** Decimal megabytes to 0.1 MB, the unit held to its number (a cell wrapped "19,437.2 / MB"), the same for both counts, so that they read side by side (decimalBytes rounds 511.7 and 512 alike). */
 const megabytes = (bytes: number) => `${groupedFormat(bytes / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}\u00a0MB`;
 
@@ -37,7 +31,8 @@ function missingText(record: RunRecord): string {
   const c = record.drive;
   if (!c) return 'not read (a run imported, or from before DiskDelta read them)';
   if (c.before.protocol === null) return `not read: ${c.before.reason}`;
-  if (c.before.protocol === 'ata' && c.before.bytesWritten === null)
+  // Both read as SATA yet no count: a counter missing, or without its unit (bytesWrittenDuring).
+  if (c.before.protocol === 'ata' && (c.after?.protocol === 'ata' || c.before.bytesWritten === null))
     return 'read, but this drive keeps no write counter (SMART attribute 241)';
   return c.after
     ? `read before the run, not after${c.after.protocol === null ? `: ${c.after.reason}` : ''}`
@@ -48,10 +43,10 @@ function missingText(record: RunRecord): string {
 function waNotes(records: readonly RunRecord[]): string[] {
   const counted = records.map(bothReadings).filter((r) => r !== null);
   return (['nvme', 'ata'] as const).flatMap((protocol) => {
-    const n = counted.filter((r) => (protocol === 'ata') === (r.before.protocol === 'ata')).length;
+    const n = counted.filter((r) => r.before.protocol === protocol).length;
     if (n === 0) return [];
     const whose = `${protocol === 'ata' ? 'SATA' : 'NVMe'} ${n === 1 ? 'drive' : 'drives'}`;
-    return [`Write amplification, not read for the ${whose}: ${protocol === 'ata' ? WA_NOT_REPORTED_ATA : WA_NOT_REPORTED}.`];
+    return [`Write amplification, not read for the ${whose}: ${WRITE_AMPLIFICATION_NOT_READ[protocol]}.`];
   });
 }
 
@@ -83,7 +78,7 @@ export const driveCountersChart: ChartType = {
             `${megabytes(bytes)} (${formatCount(bytes / unitBytes)} unit${bytes === unitBytes ? '' : 's'}${read.before.protocol === 'ata' ? ` of ${formatCount(unitBytes)} B` : ''})`,
             `${formatCount(bytes)} B: ${read.before.protocol === 'ata' ? ATA_BASIS : DRIVE_BASIS}`,
           ),
-          cell('not read', read.before.protocol === 'ata' ? WA_NOT_REPORTED_ATA : WA_NOT_REPORTED),
+          cell('not read', WRITE_AMPLIFICATION_NOT_READ[read.before.protocol]),
           cell(
             used(read.before) === used(read.after) ? used(read.after) : `${used(read.before)} → ${used(read.after)}`,
             "percentage used: the drive's own estimate of its rated endurance used, before and after",

@@ -15,6 +15,7 @@ import { buildReport } from '../../../electron/shared/report/report-model.ts';
 import { renderReportHtml } from '../../../electron/shared/report/report-html.ts';
 import { ChartGrid } from './chart-view.ts';
 import { draw } from './dom.ts';
+import { bytesWrittenDuring, driveWrittenText, healthLines } from '../../../electron/shared/analysis/drive-health.ts';
 
 function nvme(written: number, percentageUsed: number): DriveHealth {
   return {
@@ -137,4 +138,78 @@ test("a SATA drive's row: attribute 241's count with its unit, and write amplifi
   const notes = chart.groups[0]!.notes.join('\n');
   assert.match(notes, /^Write amplification, not read for the SATA drive: its SMART attribute 241/m, notes);
   assert.match(notes, /^Write amplification, not read for the NVMe drive: its SMART \/ health log/m, notes);
+});
+
+test('one wording of "write amplification not read" per protocol: the run\'s text and the table\'s note agree', () => {
+  const ata = (bytes: number): DriveHealth => ({
+    disk: 'sdb',
+    protocol: 'ata',
+    model: null,
+    smartPassed: true,
+    temperatureC: null,
+    powerOnHours: null,
+    powerCycles: null,
+    bytesWritten: bytes,
+    bytesRead: null,
+    writeUnitBytes: 512,
+    percentageUsed: null,
+    wearAttribute: null,
+    mediaErrors: null,
+    reallocatedSectors: null,
+    pendingSectors: null,
+    offlineUncorrectable: null,
+    attributes: [],
+  });
+  const drives = {
+    SATA: { before: ata(512), after: ata(1024), hostBytesWritten: 512 },
+    NVMe: { before: nvme(1, 0), after: nvme(2, 0), hostBytesWritten: 512_000 },
+  };
+  const chart = tableOf(buildCompareView([run('a', drives.SATA), run('b', drives.NVMe)], 'MB').charts)!;
+  for (const [kind, drive] of Object.entries(drives)) {
+    const inText = /write amplification: not read \((.*)\)$/.exec(driveWrittenText(drive))?.[1];
+    const note = chart.groups[0]!.notes.map(
+      (n) => new RegExp(`^Write amplification, not read for the ${kind} drive: (.*)\\.$`).exec(n)?.[1],
+    ).find(Boolean);
+    assert.ok(inText && note, `${kind}: both say it (${inText} / ${note})`);
+    assert.equal(note, inText, kind);
+  }
+});
+
+test('a SATA reading whose count has no unit (a stored run): no count from it, not bytes ÷ 0', () => {
+  const reading = (bytes: number, unit: number | null): Extract<DriveHealth, { protocol: 'ata' }> => ({
+    disk: 'sdb',
+    protocol: 'ata',
+    model: null,
+    smartPassed: true,
+    temperatureC: null,
+    powerOnHours: null,
+    powerCycles: null,
+    bytesWritten: bytes,
+    bytesRead: null,
+    writeUnitBytes: unit,
+    percentageUsed: null,
+    wearAttribute: null,
+    mediaErrors: null,
+    reallocatedSectors: null,
+    pendingSectors: null,
+    offlineUncorrectable: null,
+    attributes: [],
+  });
+  for (const [before, after] of [
+    [reading(512, null), reading(1024, null)],
+    [reading(512, 512), reading(2 ** 25, 2 ** 25)],
+  ] as const) {
+    const drive = { before, after, hostBytesWritten: 512 };
+    assert.equal(bytesWrittenDuring(drive), null, `units ${before.writeUnitBytes} → ${after.writeUnitBytes}`);
+    const chart = tableOf(buildCompareView([run('unitless', drive), nvmeRun], 'MB').charts)!;
+    const row = chart.groups[0]!.rows[0]!;
+    assert.equal(row.cells[1]!.display, 'read, but this drive keeps no write counter (SMART attribute 241)');
+    assert.doesNotMatch(driveWrittenText(drive), /Infinity|NaN|units of 0 B/);
+  }
+  assert.doesNotMatch(
+    healthLines(reading(512, null))
+      .map(([, v]) => v)
+      .join('\n'),
+    /units of 0 B/,
+  );
 });

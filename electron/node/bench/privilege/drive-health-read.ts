@@ -1,10 +1,11 @@
-// Reading a drive's own counters through the privileged helper's read-only smart-log verb: run
-// directly by root, through pkexec for anyone else (one prompt, remembered by auth_admin_keep).
+// Reading a drive's own counters through the privileged helper's read-only smart-log (NVMe) and
+// smart-ata (SATA) verbs: run directly by root, through pkexec for anyone else (one prompt,
+// remembered by auth_admin_keep).
 // A failure is a reason kept with the run, never a failed run: the counters are context.
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { DriveHealth } from '../../../shared/model/schemas.ts';
+import { driveHealthSchema, type DriveHealth } from '../../../shared/model/schemas.ts';
 import { ATA_DISK, NVME_DISK, noCountersReason, parseSmartLog } from '../../system/drive-health.ts';
 import { parseSmartctl, SMARTCTL_ARGS } from '../../system/smartctl.ts';
 import { locateWorker } from '../worker-client.ts';
@@ -35,25 +36,38 @@ function runHelper(
   });
 }
 
+export interface ReadOptions {
+  deviceClass?: string | null;
+  elevate?: boolean;
+  signal?: AbortSignal;
+  /**
+   * Tests only: the smartctl run as the caller (a stand-in printing canned JSON). A parameter, not
+   * an environment variable, so no command line or inherited environment (`sudo -E`) can name the
+   * program; the elevated read never uses it.
+   */
+  smartctl?: string;
+  /** Tests only: the uid the read is planned for (default the process's), to walk the non-root path as root. */
+  uid?: number;
+}
+
+const isRoot = (options: ReadOptions) => (options.uid ?? process.getuid?.()) === 0;
+
 /**
  * The counters of the whole disk `disk` (kernel name), or why not. `deviceClass` words the reason
  * for a disk that keeps none. `elevate` false: a user who is not root is not asked for a password.
  */
-export async function readDriveHealth(
-  disk: string | null,
-  options: { deviceClass?: string | null; elevate?: boolean; signal?: AbortSignal } = {},
-): Promise<DriveHealth> {
+export async function readDriveHealth(disk: string | null, options: ReadOptions = {}): Promise<DriveHealth> {
   if (disk !== null && ATA_DISK.test(disk)) return readAtaHealth(disk, options);
   if (disk === null || !NVME_DISK.test(disk)) return { disk, protocol: null, reason: noCountersReason(disk, options.deviceClass ?? null) };
   const device = `/dev/${disk}`;
   let command: string;
   let args: string[];
-  if (process.getuid?.() === 0) {
+  if (isRoot(options)) {
     const helper = rootHelper();
     if (!helper) return { disk, protocol: null, reason: 'the helper (native/build/diskdelta-helper) is not built: run `make -C native`' };
     [command, args] = [helper, ['smart-log', device]];
   } else {
-    if (options.elevate === false)
+    if (options.elevate !== true)
       return {
         disk,
         protocol: null,
@@ -73,7 +87,7 @@ export async function readDriveHealth(
     return { disk, protocol: null, reason: `the SMART log of ${device} was not read: ${why.replace(/^diskdelta-helper: /, '')}` };
   }
   try {
-    return parseSmartLog(disk, line);
+    return validated(parseSmartLog(disk, line));
   } catch (error) {
     return { disk, protocol: null, reason: `the SMART log of ${device} could not be understood: ${(error as Error).message}` };
   }
@@ -82,10 +96,8 @@ export async function readDriveHealth(
 /** Where smartctl is looked for: system folders only (not the caller's PATH), as it may run as root. */
 const SMARTCTL_PATHS = ['/usr/sbin/smartctl', '/sbin/smartctl', '/usr/local/sbin/smartctl', '/usr/bin/smartctl'];
 
-/** smartctl's absolute path, or null: DISKDELTA_SMARTCTL when set (tests), else the first system one. */
+/** smartctl's absolute path in a system folder, or null. No environment variable moves it: it may run as root. */
 function locateSmartctl(): string | null {
-  const override = process.env.DISKDELTA_SMARTCTL;
-  if (override !== undefined) return override.startsWith('/') && existsSync(override) ? override : null;
   return SMARTCTL_PATHS.find((p) => existsSync(p)) ?? null;
 }
 
@@ -100,11 +112,12 @@ const isBlockDevice = (path: string) => {
 /**
  * A SATA/SCSI disk (`sda`): `smartctl -j -A -H -i /dev/sda`, a fixed argv on a path checked to be
  * a block device. smartctl opens the disk, which needs root (or the disk group): it is run as the
- * caller first, and only where that is refused and `elevate` allows, through pkexec (smartctl
- * itself, as root, after the admin's password; DiskDelta's own helper is not involved).
+ * caller first, and only where that is refused and `elevate` allows, through the helper's smart-ata
+ * verb (the system's smartctl, as root, under the same remembered authorisation as smart-log: one
+ * password prompt for a run's before and after reads).
  */
-async function readAtaHealth(disk: string, options: { elevate?: boolean; signal?: AbortSignal }): Promise<DriveHealth> {
-  const smartctl = locateSmartctl();
+async function readAtaHealth(disk: string, options: ReadOptions): Promise<DriveHealth> {
+  const smartctl = options.smartctl !== undefined ? (existsSync(options.smartctl) ? options.smartctl : null) : locateSmartctl();
   if (!smartctl) return { disk, protocol: null, reason: 'drive counters not read: smartctl (smartmontools) is not installed' };
   const device = `/dev/${disk}`;
   if (!isBlockDevice(device))
@@ -113,15 +126,22 @@ async function readAtaHealth(disk: string, options: { elevate?: boolean; signal?
   let r = await runHelper(smartctl, args, options.signal);
   let health = healthFromSmartctl(disk, r);
   const refused = health.protocol === null && /permission denied|operation not permitted/i.test(health.reason);
-  if (refused && process.getuid?.() !== 0) {
+  if (refused && !isRoot(options)) {
     if (options.elevate !== true)
       return {
         disk,
         protocol: null,
         reason: `reading ${device}'s SMART attributes needs root (smartctl opens the disk): run as root, or with --elevate`,
       };
-    r = await runHelper('pkexec', [smartctl, ...args], options.signal);
-    health = healthFromSmartctl(disk, r);
+    // Elevated, the helper runs its own fixed smartctl: a stand-in (options.smartctl) never runs as root.
+    let helper: string;
+    try {
+      helper = (await locateHelper()).path;
+    } catch (error) {
+      return { disk, protocol: null, reason: `reading ${device}'s SMART attributes needs root: ${(error as Error).message}` };
+    }
+    r = await runHelper('pkexec', [helper, 'smart-ata', device], options.signal);
+    health = healthFromSmartctl(disk, { ...r, stderr: r.stderr.replace(/^diskdelta-helper: /gm, '') });
   }
   return health;
 }
@@ -133,8 +153,20 @@ function healthFromSmartctl(disk: string, r: { code: number | null; stdout: stri
     return { disk, protocol: null, reason: `the SMART attributes of /dev/${disk} were not read: ${why}` };
   }
   try {
-    return parseSmartctl(disk, r.stdout);
+    return validated(parseSmartctl(disk, r.stdout));
   } catch (error) {
     return { disk, protocol: null, reason: `smartctl's output for /dev/${disk} could not be understood: ${(error as Error).message}` };
   }
+}
+
+/**
+ * What a drive (or a root program) printed, as the model only once driveHealthSchema accepts it:
+ * `diskdelta health --json` prints it and a run stores it, so it is checked here, where it is parsed.
+ * Throws (the callers' "could not be understood") with the first field the schema refused.
+ */
+function validated(health: DriveHealth): DriveHealth {
+  const checked = driveHealthSchema.safeParse(health);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0];
+  throw new Error(issue ? `${issue.path.join('.') || 'the reading'}: ${issue.message}` : 'not a drive reading');
 }
