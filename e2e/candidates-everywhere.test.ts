@@ -346,4 +346,56 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.equal(none.data, null);
     lib.close();
   });
+
+  it('a candidate run deleted from the library leaves the candidates, and show, report and the app say which went', async () => {
+    const adb = join(dir, 'assess-deleted.sqlite');
+    const lib = openLibrary({ dbPath: adb });
+    const before = lib.saveRun(currentDiskRun());
+    const friend = lib.saveRun({
+      ...currentDiskRun({ label: "a friend's Crucial MX500", source: 'imported', sourceFormat: 'kdiskmark' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
+    });
+    const after = lib.saveRun({
+      ...currentDiskRun({ label: 'the new SSD' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 2.6 })),
+    });
+    const handlers = createHandlers({ library: lib, formats: null, system: null, runs: null, reportHtml: renderReportHtml, missing: {} });
+    const id = lib.createAssessment('laptop', { before, after }).id;
+    const sata = join(dir, 'deleted-sata.json');
+    writeFileSync(sata, JSON.stringify(EXAMPLE_CANDIDATE));
+    assert.equal((await runCli(['assess', 'set', String(id), '--candidate', sata, '--candidate', String(friend), '--db', adb])).code, 0);
+    assert.ok(lib.deleteRun(friend));
+
+    // The spec sheet stays, the run has gone from the candidates, and which run went is kept.
+    const kept = lib.getAssessment(id)!;
+    assert.deepEqual(kept.candidates, [{ kind: 'spec', source: sata, spec: EXAMPLE_CANDIDATE }]);
+    assert.deepEqual(
+      kept.candidatesEmptied?.map((e) => [e.run, e.label]),
+      [[friend, "a friend's Crucial MX500"]],
+    );
+    const said = `candidate run ${friend} "a friend's Crucial MX500" was deleted from the library on `;
+    const show = await runCli(['assess', 'show', String(id), '--db', adb]);
+    assert.equal(show.code, 0, show.stderr);
+    assert.ok(show.stdout.includes(said), show.stdout);
+    assert.match(show.stdout, new RegExp(`diskdelta assess set ${id} --candidate FILE\\|RUN … .*replaces it`));
+    assert.match(show.stdout, /sequential read: forecast ×2\.79, measured ×2\.60/);
+    const out = join(dir, 'deleted.html');
+    const report = await runCli(['assess', 'report', String(id), '--html', '--out', out, '--db', adb]);
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(readFileSync(out, 'utf8'), /data-testid="report-candidates"/);
+    const app = await invoke(handlers, 'assessments.candidates', { id });
+    assert.ok(app.ok, JSON.stringify(app));
+    assert.equal((app.data as { forecast: Forecast }).forecast.candidates.length, 1);
+    const got = await invoke(handlers, 'assessments.get', { id });
+    assert.ok(got.ok);
+    assert.equal((got.data as { candidatesEmptied: unknown[] }).candidatesEmptied.length, 1);
+    const appReport = await invoke(handlers, 'assessments.report', { id, format: 'html', paper: 'a4', unit: 'MB' });
+    assert.ok(appReport.ok, JSON.stringify(appReport));
+
+    // Keeping the candidates again clears what was said.
+    assert.ok((await invoke(handlers, 'assessments.setCandidates', { id, candidates: [{ kind: 'spec', spec: EXAMPLE_CANDIDATE }] })).ok);
+    assert.deepEqual(lib.getAssessment(id)!.candidatesEmptied, []);
+    assert.ok(!(await runCli(['assess', 'show', String(id), '--db', adb])).stdout.includes('was deleted'));
+    lib.close();
+  });
 });

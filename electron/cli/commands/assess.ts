@@ -8,6 +8,7 @@ import {
   assessmentProgress,
   assessmentRunIds,
   assessmentSteps,
+  candidatesEmptiedLines,
   isUnreadableAssessment,
   type Assessment,
   type AssessmentField,
@@ -288,7 +289,11 @@ export const assessCommand: CliCommand = {
         writeOut(
           values.json
             ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, problems: check.problems, verdicts: verdictsJson(verdicts), candidatesForecast: forecast }, null, 2)}\n`
-            : assessmentText(a, machine, check, verdicts) + (forecast ? candidatesText(forecast) : ''),
+            : assessmentText(a, machine, check, verdicts) +
+                (forecast ? candidatesText(forecast) : '') +
+                candidatesEmptiedLines(a)
+                  .map((l) => `  ${l}\n`)
+                  .join(''),
         );
         return 0;
       }

@@ -455,6 +455,56 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('brings a version-19 assessment forward to candidates: read back weighing none', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close(); // creates the folder
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 19), 19);
+    old.exec(
+      `INSERT INTO assessments (label, created_at, updated_at) VALUES ('kept under v19', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+    );
+    old.close();
+    const lib = openLibrary({ dbPath: path });
+    const a = lib.getAssessment(1)!;
+    assert.equal(a.label, 'kept under v19');
+    assert.deepEqual(a.candidates, []);
+    assert.deepEqual(a.candidatesEmptied, []);
+    lib.close();
+  });
+
+  it('brings a version-20 assessment forward: a candidate run already deleted leaves its candidates, and is said', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close(); // creates the folder
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 20), 20);
+    old.exec(`INSERT INTO runs (label, created_at, saved_at, source, source_format, target_path, target_kind, engine_name, engine_version)
+              VALUES ('kept', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z', 'imported', 'fio', '', 'unknown', 'fio', '3.33')`);
+    // Run 9 was deleted under version 20, which left it among the candidates.
+    old.exec(`INSERT INTO assessments (label, created_at, updated_at, candidates) VALUES ('v20', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z',
+              '[{"kind":"run","id":9},{"kind":"run","id":1}]')`);
+    old.close();
+    const lib = openLibrary({ dbPath: path });
+    const a = lib.getAssessment(1)!;
+    assert.deepEqual(a.candidates, [{ kind: 'run', id: 1 }]);
+    assert.deepEqual(
+      a.candidatesEmptied?.map((e) => e.run),
+      [9],
+    );
+    // From version 21 on, the trigger does it as the run is deleted.
+    assert.ok(lib.deleteRun(1));
+    assert.deepEqual(lib.getAssessment(1)!.candidates, []);
+    assert.deepEqual(
+      lib.getAssessment(1)!.candidatesEmptied?.map((e) => [e.run, e.label]),
+      [
+        [9, ''],
+        [1, 'kept'],
+      ],
+    );
+    lib.close();
+  });
+
   it('brings a version-7 library forward to statistics: measured runs were medians, CrystalDiskMark its best, reference unknown', () => {
     const path = freshPath();
     openLibrary({ dbPath: path }).close(); // creates the folder

@@ -5,7 +5,7 @@
 // `assess show` prints: "sequential read: forecast ×2.79, measured ×2.60").
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { AssessmentData, ProcedureInput, ProcedureOutput } from '../../../electron/shared/contract/contract.ts';
-import type { StoredCandidate } from '../../../electron/shared/model/assessment.ts';
+import { candidatesEmptiedLines, type StoredCandidate } from '../../../electron/shared/model/assessment.ts';
 import { MAX_CANDIDATES } from '../../../electron/shared/model/candidate.ts';
 import { candidatesTable } from '../../../electron/shared/report/candidates-model.ts';
 import { CandidatesTableView } from '../../../electron/shared/report/candidates-view.ts';
@@ -99,6 +99,11 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
           ))}
         </ol>
       ) : null}
+      {candidatesEmptiedLines(assessment).map((line) => (
+        <p key={line} className="banner warn" data-testid="candidate-run-deleted">
+          {line}
+        </p>
+      ))}
       {got ? <CandidatesForecast data={got} /> : null}
       <details className="assess-change" open={kept.length === 0}>
         <summary>{kept.length ? 'Change the candidates' : 'Choose the candidates'}</summary>
