@@ -17,7 +17,7 @@ import type { Forecast } from '../electron/shared/analysis/candidate-forecast.ts
 import { candidatesTable } from '../electron/shared/report/candidates-model.ts';
 import { renderReportHtml } from '../electron/shared/report/report-html.ts';
 import type { JudgedCandidate } from '../electron/shared/analysis/candidate-judged.ts';
-import { judgedTable } from '../renderer/src/view/judged-table.ts';
+import { judgedTable } from '../electron/shared/report/judged-model.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dd-candidates-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,6 +32,29 @@ function withoutSpecSource(f: Forecast): Forecast {
         'spec sheet',
       );
   return copy;
+}
+
+/** The report's Candidates section, alone: a figure's words also name rows of other sections. */
+function candidatesSection(html: string): string {
+  const start = html.indexOf('data-testid="report-candidates"');
+  assert.ok(start >= 0, 'the report has a Candidates section');
+  const end = html.indexOf('</section>', start);
+  return html.slice(start, end);
+}
+
+/** The judged table's rows in the report as `assess show` words them ("sequential read: forecast ×2.79, measured ×2.60"), candidate by candidate. */
+function judgedLinesOfReport(html: string): string[] {
+  const section = candidatesSection(html);
+  const table = /<table class="judged-candidates"[\s\S]*?<\/table>/.exec(section)?.[0];
+  assert.ok(table, 'the Candidates section has the judged table');
+  const cells = (row: string) => [...row.matchAll(/<t[hd][^>]*>([^<]*)<\/t[hd]>/g)].map((m) => m[1]!);
+  const rows = [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].slice(1).map((m) => cells(m[1]!));
+  const count = rows[0]!.length - 2;
+  return Array.from({ length: count }, (_, i) =>
+    rows.flatMap(([figure, measured, ...forecasts]) =>
+      forecasts[i] && forecasts[i] !== '—' ? [`${figure}: forecast ${forecasts[i]}, measured ${measured}`] : [],
+    ),
+  ).flat();
 }
 
 describe('the CLI and the app forecast candidates alike', () => {
@@ -219,7 +242,10 @@ describe('the CLI and the app forecast candidates alike', () => {
     const out = join(dir, 'assess.html');
     const report = await cli('assess', 'report', '1', '--html', '--out', out);
     assert.equal(report.code, 0, report.stderr);
-    assert.match(readFileSync(out, 'utf8'), /data-testid="report-candidates"/);
+    // Its judged table says `assess show`'s lines, read back from the HTML cell by cell.
+    const showLines = judged.stdout.split('\n').flatMap((l) => (/: forecast ×.*, measured ×/.test(l) ? [l.trim()] : []));
+    assert.ok(showLines.includes('sequential read: forecast ×2.79, measured ×2.60'), judged.stdout);
+    assert.deepEqual(judgedLinesOfReport(readFileSync(out, 'utf8')), showLines);
     const cleared = await cli('assess', 'set', '1', '--candidate', 'none');
     assert.equal(cleared.code, 0);
     assert.match(cleared.stdout, /^ {2}Candidates: none kept\.$/m, 'set says what it kept');
@@ -319,7 +345,7 @@ describe('the CLI and the app forecast candidates alike', () => {
     const show = await runCli(['assess', 'show', String(id), '--json', '--db', adb]);
     assert.equal(show.code, 0, show.stderr);
     assert.deepEqual(app.data, JSON.parse(show.stdout).candidatesForecast);
-    // The page's table (view/judged-table.ts) says each of `assess show`'s lines, cell by cell.
+    // The page's table (report/judged-model.ts) says each of `assess show`'s lines, cell by cell.
     const cliJudged = (JSON.parse(show.stdout) as { candidatesForecast: { judged: JudgedCandidate[] } }).candidatesForecast.judged;
     const table = judgedTable((app.data as { judged: JudgedCandidate[] }).judged);
     const said = table.candidates.map((_, i) =>
@@ -334,9 +360,10 @@ describe('the CLI and the app forecast candidates alike', () => {
     // The app's assessment report carries the Candidates section, as `assess report` does.
     const report = await invoke(handlers, 'assessments.report', { id, format: 'html', paper: 'a4', unit: 'MB' });
     assert.ok(report.ok, JSON.stringify(report));
-    assert.match(
-      Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8'),
-      /data-testid="report-candidates"/,
+    const reportHtml = Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8');
+    assert.deepEqual(
+      judgedLinesOfReport(reportHtml),
+      cliJudged.flatMap((c) => c.figures.map((f) => f.line)),
     );
 
     // None: the assessment weighs no candidate, and has no forecast.

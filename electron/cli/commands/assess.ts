@@ -27,7 +27,6 @@ import { writeReport } from './report.ts';
 import { asCliError, specInput } from './forecast.ts';
 import { assessmentForecast, keepAssessmentCandidates, type CandidateInput } from '../../node/api/forecast-service.ts';
 import { MAX_CANDIDATES } from '../../shared/model/candidate.ts';
-import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
 import { candidatesTable } from '../../shared/report/candidates-model.ts';
 
 const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
@@ -230,7 +229,7 @@ export const assessCommand: CliCommand = {
           `assessment ${id} has no ${a.before === null ? 'before' : 'after'} run yet: diskdelta assess show ${id} says what to do`,
         );
       let ids: number[] = [];
-      let forecast: Forecast | null = null;
+      const withCandidates: { forecast?: ReturnType<typeof assessmentForecast> } = {};
       const cpu = await thisCpu();
       await withLibrary(
         'assess',
@@ -238,12 +237,17 @@ export const assessCommand: CliCommand = {
         (library) => {
           ids = assessmentReportIds(library, a);
           // The candidates' section: the forecast `assess show` gives, from the before run.
-          forecast = asCliError(() => assessmentForecast(library, a, cpu))?.forecast ?? null;
+          withCandidates.forecast = asCliError(() => assessmentForecast(library, a, cpu));
           return 0;
         },
         { readOnly: true },
       );
-      return writeReport(ids, values, { assessment: a, name: `diskdelta-assessment-${id}`, forecast });
+      return writeReport(ids, values, {
+        assessment: a,
+        name: `diskdelta-assessment-${id}`,
+        forecast: withCandidates.forecast?.forecast ?? null,
+        judged: withCandidates.forecast?.judged ?? null,
+      });
     }
     // Step 3 says whether this kernel can measure encryption, as New run does (read once, before the library opens).
     const machine = verb === 'list' ? {} : { encryptionUnavailable: await deviceMapperMissing() };

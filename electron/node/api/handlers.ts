@@ -177,8 +177,15 @@ export function createHandlers(backend: Backend): Handlers {
       const records = await Promise.all(assessmentReportIds(library, assessment).map((runId) => getOrFail(library, runId)));
       // The candidates it weighs (assess set --candidate): the Candidates section, forecast from its before run.
       const cpu = await thisCpu();
-      const forecast = (await forecastCall(async () => assessmentForecast(library, assessment, cpu)))?.forecast ?? null;
-      const file = await renderFile(backend, records, { format, paper, unit, assessment, forecast });
+      const candidates = await forecastCall(async () => assessmentForecast(library, assessment, cpu));
+      const file = await renderFile(backend, records, {
+        format,
+        paper,
+        unit,
+        assessment,
+        forecast: candidates?.forecast ?? null,
+        judged: candidates?.judged ?? null,
+      });
       // The runs' ids make the report's name elsewhere; an assessment's is named after it.
       return { ...file, fileName: file.fileName.replace(/^diskdelta-report-[^.]*/, `diskdelta-assessment-${id}`) };
     },
@@ -238,7 +245,7 @@ function fleetOf(backend: Backend, runIds: number[] | undefined): ProcedureOutpu
 async function renderFile(
   backend: Backend,
   records: RunRecord[],
-  options: Pick<RenderOptions, 'format' | 'paper' | 'unit' | 'assessment' | 'forecast'>,
+  options: Pick<RenderOptions, 'format' | 'paper' | 'unit' | 'assessment' | 'forecast' | 'judged'>,
 ): Promise<ProcedureOutput<'report.render'>> {
   const html = need(backend, 'reportHtml');
   const printer = options.format === 'pdf' ? need(backend, 'printer') : null;

@@ -8,9 +8,8 @@ import type { AssessmentData, ProcedureInput, ProcedureOutput } from '../../../e
 import { candidatesEmptiedLines, type StoredCandidate } from '../../../electron/shared/model/assessment.ts';
 import { MAX_CANDIDATES } from '../../../electron/shared/model/candidate.ts';
 import { candidatesTable } from '../../../electron/shared/report/candidates-model.ts';
-import { CandidatesTableView } from '../../../electron/shared/report/candidates-view.ts';
-import { judgedTable } from '../view/judged-table.ts';
-import type { JudgedCandidate } from '../../../electron/shared/analysis/candidate-judged.ts';
+import { CandidatesTableView, JudgedTableView } from '../../../electron/shared/report/candidates-view.ts';
+import { judgedTable } from '../../../electron/shared/report/judged-model.ts';
 import { useAssessment, useCandidates, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 
@@ -176,7 +175,7 @@ function CandidatesForecast({ data }: { data: CandidatesData }) {
       {data.judged ? (
         <>
           <h4>Forecast beside the measurement of the new disk</h4>
-          <JudgedTableView judged={data.judged} />
+          <JudgedTableView table={judgedTable(data.judged)} />
           <details>
             <summary>The whole forecast</summary>
             {table}
@@ -189,48 +188,5 @@ function CandidatesForecast({ data }: { data: CandidatesData }) {
         </>
       )}
     </section>
-  );
-}
-
-/** Gains over the current disk: the new disk's measured once, each candidate's forecast beside it. */
-function JudgedTableView({ judged }: { judged: JudgedCandidate[] }) {
-  const table = judgedTable(judged);
-  if (table.rows.length === 0) return <p className="muted">No figure both the forecast and the two runs carry.</p>;
-  return (
-    <>
-      <div className="table-scroll">
-        <table className="judged-candidates" data-testid="candidates-judged">
-          <caption className="sr-only">Gains over the current disk: measured on the new disk, and each candidate&apos;s forecast</caption>
-          <thead>
-            <tr>
-              <th scope="col">gain over the current disk</th>
-              <th scope="col">measured (new disk)</th>
-              {table.candidates.map((c) => (
-                <th key={c} scope="col">
-                  forecast: {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {table.rows.map((r) => (
-              <tr key={r.key}>
-                <th scope="row">{r.figure}</th>
-                <td className="num">{r.measured}</td>
-                {r.forecasts.map((f, i) => (
-                  <td key={i} className="num estimated">
-                    {f ?? '—'}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <p className="hint">
-        {judged.map((c, i) => `${i + 1}. ${c.name}: ${c.origin}`).join(' · ')}. Forecasts are estimated from the current disk&apos;s run;
-        the measured gain is the new disk&apos;s run over it.
-      </p>
-    </>
   );
 }
