@@ -82,13 +82,9 @@ export function CandidatesTableView({ table }: { table: CandidatesTable }): Reac
           ...table.rates.map((r) =>
             h('tr', { key: r.figure }, h('th', { scope: 'row' }, r.figure), h('td', { className: 'num' }, r.today), ...r.cells.map(cell)),
           ),
-          table.workloads.length
+          table.noWorkloads === null
             ? section('Your workloads: forecast, its range, the gain over today', span)
-            : h(
-                'tr',
-                { className: 'fc-section' },
-                h('td', { colSpan: span }, 'Your workloads: none measured on this disk in the library (diskdelta run --preset workloads).'),
-              ),
+            : h('tr', { className: 'fc-section' }, h('td', { colSpan: span }, table.noWorkloads)),
           ...table.workloads.map((w) =>
             h(
               'tr',
