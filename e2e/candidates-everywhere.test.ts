@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../electron/cli/run-cli-in-process.ts';
+import { formatForecastText } from '../electron/cli/forecast-text.ts';
 import { openLibrary, type Library } from '../electron/node/store/library.ts';
 import { invoke } from '../electron/node/api/dispatch.ts';
 import { createHandlers } from '../electron/node/api/handlers.ts';
@@ -236,6 +237,9 @@ describe('the CLI and the app forecast candidates alike', () => {
     };
     // Both kept: the forecast made from the before run, and the measured gain beside it.
     assert.equal(json.candidatesForecast.forecast.current.runId, before);
+    // The whole forecast is shown, from the before run: `diskdelta forecast` would start from the newest disk run.
+    assert.ok(judged.stdout.includes(formatForecastText(json.candidatesForecast.forecast)), judged.stdout);
+    assert.doesNotMatch(judged.stdout, /diskdelta forecast shows/);
     const seq = json.candidatesForecast.judged[0]!.figures.find((f) => f.key === 'seqRead')!;
     assert.ok(Math.abs(seq.measuredGain - 2.6) < 1e-9 && Math.abs(seq.forecastGain - 2.79) < 1e-9);
     // The report's Candidates section, from the same forecast.

@@ -27,7 +27,7 @@ import { writeReport } from './report.ts';
 import { asCliError, specInput } from './forecast.ts';
 import { assessmentForecast, keepAssessmentCandidates, type CandidateInput } from '../../node/api/forecast-service.ts';
 import { MAX_CANDIDATES } from '../../shared/model/candidate.ts';
-import { candidatesTable } from '../../shared/report/candidates-model.ts';
+import { formatForecastText } from '../forecast-text.ts';
 
 const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
        diskdelta assess set A [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
@@ -172,19 +172,21 @@ function keptCandidatesText(id: number, kept: readonly StoredCandidate[]): strin
   return `  Candidates kept: ${names.join('; ')}. diskdelta assess show ${id} gives their forecast.\n`;
 }
 
-/** The candidates' forecast in a few lines, and once bought and measured, each beside the measurement. */
+/**
+ * The candidates' forecast from the before run, whole (the words of `diskdelta forecast`, which
+ * forecasts from the newest disk run, not this one), led once bought and measured by each
+ * candidate's forecast beside the measurement.
+ */
 function candidatesText(f: NonNullable<ReturnType<typeof assessmentForecast>>): string {
-  const lines = ['Candidates (estimated from the before run; diskdelta forecast shows the whole forecast):'];
-  const table = candidatesTable(f.forecast);
-  table.candidates.forEach((c, i) => {
-    lines.push(`  ${i + 1}. ${c.name}: ${c.origin}`);
-    for (const r of table.reasons[i]!) lines.push(`     - ${r}`);
-    const judged = f.judged?.[i];
-    if (judged) for (const j of judged.figures) lines.push(`     ${j.line}`);
-  });
-  if (!f.judged) lines.push('  Once the after run is measured, each forecast is set beside it here.');
+  const lines = ['', 'Candidates (estimated from the before run):'];
+  if (f.judged)
+    f.judged.forEach((c, i) => {
+      lines.push(`  ${i + 1}. ${c.name}, beside the new disk measured:`);
+      for (const j of c.figures) lines.push(`     ${j.line}`);
+    });
+  else lines.push('  Once the after run is measured, each forecast is set beside it here.');
   for (const n of f.notes) lines.push(`  note: ${n}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.join('\n')}\n\n${formatForecastText(f.forecast)}`;
 }
 
 /** The verdicts as JSON: the data without the runs' whole records (their ids instead). */
