@@ -28,6 +28,7 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
   const got = useAssessment((s) => (s.candidates?.id === assessment.id ? s.candidates.data : undefined));
   const busy = useAssessment((s) => s.candidatesBusy);
   const error = useAssessment((s) => s.candidatesError);
+  const loadError = useAssessment((s) => s.candidatesLoadError);
   const pageEntries = useCandidates((s) => s.entries);
   const runs = useLibrary((s) => s.runs);
   const diskRuns = runs.filter((r) => r.kind === 'disk');
@@ -104,6 +105,12 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
         </p>
       ))}
       {got ? <CandidatesForecast data={got} /> : null}
+      {loadError && kept.length ? (
+        // The kept candidates' forecast failed (the before run unreadable, say): nothing was refused or lost.
+        <p className="banner error" role="alert" data-testid="candidates-forecast-error">
+          The forecast of the kept candidates could not be made: {loadError.message}
+        </p>
+      ) : null}
       <details className="assess-change" open={kept.length === 0}>
         <summary>{kept.length ? 'Change the candidates' : 'Choose the candidates'}</summary>
         {fromPage.length ? (
