@@ -24,7 +24,7 @@ import { assessmentVerdicts, verdictLines, type AssessmentVerdicts } from '../..
 import { LibraryError, type Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
-import { asCliError, specInput } from './forecast.ts';
+import { ASSESSMENT_RUNS, asCliError, specInput } from './forecast.ts';
 import { assessmentForecast, keepAssessmentCandidates, type CandidateInput } from '../../node/api/forecast-service.ts';
 import { MAX_CANDIDATES } from '../../shared/model/candidate.ts';
 import { formatForecastText } from '../forecast-text.ts';
@@ -239,7 +239,7 @@ export const assessCommand: CliCommand = {
         (library) => {
           ids = assessmentReportIds(library, a);
           // The candidates' section: the forecast `assess show` gives, from the before run.
-          withCandidates.forecast = asCliError(() => assessmentForecast(library, a, cpu));
+          withCandidates.forecast = asCliError(() => assessmentForecast(library, a, cpu), ASSESSMENT_RUNS);
           return 0;
         },
         { readOnly: true },
@@ -291,7 +291,7 @@ export const assessCommand: CliCommand = {
         // report's, are made of the used runs only, so an unreadable run never breaks them.
         const records = assessmentReportRuns(library, check.assessment);
         const verdicts = assessmentVerdicts(check.assessment, records, library.latestCipherCeilings(cpu ?? undefined));
-        const forecast = asCliError(() => assessmentForecast(library, check.assessment, cpu!));
+        const forecast = asCliError(() => assessmentForecast(library, check.assessment, cpu!), ASSESSMENT_RUNS);
         writeOut(
           values.json
             ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, problems: check.problems, verdicts: verdictsJson(verdicts), candidatesForecast: forecast }, null, 2)}\n`

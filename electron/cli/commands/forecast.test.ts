@@ -11,6 +11,10 @@ import { openLibrary } from '../../node/store/library.ts';
 import { currentDiskRun, workloadRun } from '../../shared/analysis/forecast-fixtures.ts';
 import { EXAMPLE_CANDIDATE } from '../../shared/model/candidate.ts';
 import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { ForecastError } from '../../node/api/forecast-service.ts';
+import { UsageError } from '../args.ts';
+import { ASSESSMENT_RUNS, asCliError } from './forecast.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dd-forecast-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -117,5 +121,33 @@ describe('diskdelta forecast', () => {
     const neither = await runCli(['forecast', '--candidate', 'no-such-file.json', '--db', db]);
     assert.equal(neither.code, 2);
     assert.match(neither.stderr, /neither a file nor a run id/);
+  });
+
+  it("an unreadable run among the newest is passed over: the newest readable disk run is today's", async () => {
+    const other = join(dir, 'unreadable.sqlite');
+    const library = openLibrary({ dbPath: other });
+    const readable = library.saveRun(currentDiskRun());
+    const broken = library.saveRun(currentDiskRun({ label: 'changed outside DiskDelta' }));
+    library.close();
+    const raw = new DatabaseSync(other);
+    raw.exec(`PRAGMA ignore_check_constraints = ON; UPDATE runs SET device = 'not json' WHERE id = ${broken}`);
+    raw.close();
+    const out = await runCli(['forecast', '--candidate', spec('unreadable.json'), '--json', '--db', other]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal((JSON.parse(out.stdout) as Forecast).current.runId, readable);
+  });
+
+  it("names the run a refusal is about as the command's user gave it: a flag, or the assessment's before run", () => {
+    const refuse = () => {
+      throw new ForecastError('input', '"x" is not a disk measured by the rate tests', { as: 'current', id: 7 });
+    };
+    assert.throws(
+      () => asCliError(refuse),
+      (e: Error) => e instanceof UsageError && e.message.startsWith('--current 7: '),
+    );
+    assert.throws(
+      () => asCliError(refuse, ASSESSMENT_RUNS),
+      (e: Error) => e instanceof UsageError && e.message.startsWith('the before run 7: "x" is not a disk'),
+    );
   });
 });

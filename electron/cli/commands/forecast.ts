@@ -58,13 +58,19 @@ export async function specInput(path: string): Promise<CandidateInput & { kind: 
   return { kind: 'spec', spec: json, source: path };
 }
 
+/** How a command names the run a ForecastError is about: `forecast`'s flags by default. */
+type RunNames = Record<NonNullable<ForecastError['about']>['as'], string>;
+const FORECAST_FLAGS: RunNames = { candidate: '--candidate', current: '--current', workload: '--workload' };
+/** In `assess show` and `assess report` the runs are the assessment's, given by no flag. */
+export const ASSESSMENT_RUNS: RunNames = { candidate: 'candidate run', current: 'the before run', workload: 'workload run' };
+
 /** A ForecastError as the CLI says it: the caller's mistake is bad usage (exit 2), the rest exit 1. */
-export function asCliError<T>(call: () => T): T {
+export function asCliError<T>(call: () => T, names: RunNames = FORECAST_FLAGS): T {
   try {
     return call();
   } catch (error) {
     if (error instanceof ForecastError) {
-      const message = error.about ? `--${error.about.as} ${error.about.id}: ${error.message}` : error.message;
+      const message = error.about ? `${names[error.about.as]} ${error.about.id}: ${error.message}` : error.message;
       throw error.kind === 'input' ? new UsageError(message) : new CliFailure(message);
     }
     throw error;

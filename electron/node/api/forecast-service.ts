@@ -20,7 +20,7 @@ import { lowestCeiling } from '../system/ceiling.ts';
 export { MAX_CANDIDATES };
 
 /** What the forecast reads of the library. */
-export type ForecastLibrary = Pick<Library, 'listRuns' | 'getRuns' | 'writeSamples' | 'latestCipherCeilings'>;
+export type ForecastLibrary = Pick<Library, 'listRuns' | 'getRuns' | 'readRuns' | 'writeSamples' | 'latestCipherCeilings'>;
 
 /** A candidate as given: a spec sheet's JSON (checked here, whoever sent it) or a run of the library. */
 export type CandidateInput = { kind: 'spec'; spec: unknown; source: string } | { kind: 'run'; id: number };
@@ -79,16 +79,29 @@ function runsOrFail(library: Pick<Library, 'getRuns'>, ids: readonly number[]): 
   return runs as RunRecord[];
 }
 
+/** How far back the default picks look: the newest this many runs of the kind. */
+const NEWEST_LOOKED_AT = 50;
+
 /**
- * The newest `limit` runs the filter selects, newest first: the library answers the filter (its
- * kind column says what each run is) and only those runs are read.
+ * The newest run the filter selects that `accept`s, or null: the library answers the filter (its
+ * kind column says what each run is) and runs are read newest first until one fits. A run the
+ * library can no longer read (changed outside DiskDelta) is passed over, as `diskdelta list`
+ * marks it: the default picks are the newest readable ones, never a failure.
  */
-function newestRuns(library: ForecastLibrary, filter: Parameters<Library['listRuns']>[0], limit: number): RunRecord[] {
+function newestRun(
+  library: ForecastLibrary,
+  filter: Parameters<Library['listRuns']>[0],
+  accept: (run: RunRecord) => boolean = () => true,
+): RunRecord | null {
   const ids = library
-    .listRuns({ ...filter, limit })
+    .listRuns({ ...filter, limit: NEWEST_LOOKED_AT })
     .map((s) => s.id)
     .reverse();
-  return library.getRuns(ids).filter((r): r is RunRecord => r !== null);
+  for (const id of ids) {
+    const run = library.readRuns([id]).runs[0];
+    if (run && accept(run)) return run;
+  }
+  return null;
 }
 
 /** Two runs on the same disk: the same kernel name and model, and serial where both know one. */
@@ -104,7 +117,7 @@ function sameDisk(a: RunRecord, b: RunRecord): boolean {
 function newestWorkloads(library: ForecastLibrary, current: RunRecord): RunRecord[] {
   const found = new Map<number, RunRecord>();
   for (const t of testsOfKind('workload')) {
-    const run = newestRuns(library, { source: 'measured', test: t.id, kind: 'workload' }, 50).find((r) => sameDisk(r, current));
+    const run = newestRun(library, { source: 'measured', test: t.id, kind: 'workload' }, (r) => sameDisk(r, current));
     if (run?.id !== undefined) found.set(run.id, run);
   }
   return [...found.values()];
@@ -133,9 +146,7 @@ export function forecastFromLibrary(
   const candidates = candidatesOf(library, request.candidates);
   const notes: string[] = [];
   const current =
-    request.current !== undefined
-      ? runsOrFail(library, [request.current])[0]!
-      : newestRuns(library, { source: 'measured', kind: 'disk' }, 1)[0];
+    request.current !== undefined ? runsOrFail(library, [request.current])[0]! : newestRun(library, { source: 'measured', kind: 'disk' });
   if (!current)
     throw new ForecastError(
       'unavailable',
@@ -169,7 +180,7 @@ export function forecastFromLibrary(
       : null,
     cipher: rates,
   };
-  const workingSet = newestRuns(library, { test: WORKING_SET_TEST }, 1)[0] ?? null;
+  const workingSet = newestRun(library, { test: WORKING_SET_TEST });
   const forecast = forecastCandidates({ current, candidates, limits, workloads, writeSamples: library.writeSamples(), workingSet });
   return { forecast, notes };
 }
