@@ -111,7 +111,12 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.match(fromApp.candidates[0]!.capped.candidate.originText, /^spec sheet entered in the app \(candidate 1\)/);
     assert.match(fromCli.candidates[0]!.capped.candidate.originText, /^spec sheet .*sata\.json/);
     assert.deepEqual(withoutSpecSource(fromApp), withoutSpecSource(fromCli));
-    assert.deepEqual(candidatesTable(withoutSpecSource(fromApp)), candidatesTable(withoutSpecSource(fromCli)));
+    // The CLI's words (forecast without --json) say the app's table: each cap's reason and each rate's cells.
+    const text = await runCli(['forecast', '--candidate', sata, '--candidate', other, '--candidate', String(imported), '--db', db]);
+    assert.equal(text.code, 0, text.stderr);
+    for (const reason of candidatesTable(fromApp).reasons.flat()) assert.ok(text.stdout.includes(`  - ${reason}.`), reason);
+    for (const row of candidatesTable(fromApp).rates)
+      assert.match(text.stdout, new RegExp(`^${row.figure} +${row.today} +${row.cells.map((c) => c.text).join(' .*')}`, 'm'), row.figure);
     // Not an empty agreement: the table carries the bus cap, the workloads and the lab's accuracy line.
     const table = candidatesTable(fromApp);
     assert.equal(table.candidates.length, 3);
@@ -139,8 +144,9 @@ describe('the CLI and the app forecast candidates alike', () => {
     const app = await invoke(handlers, 'forecast.candidates', { candidates });
     assert.ok(app.ok);
     const table = candidatesTable((app.data as { forecast: Forecast }).forecast);
-    for (const row of table.rates) assert.ok(html.includes(`>${row.figure}<`), row.figure);
-    assert.ok(html.includes(table.accuracy.replace(/&/g, '&amp;')));
+    const section = candidatesSection(html);
+    for (const row of table.rates) assert.ok(section.includes(`>${row.figure}<`), row.figure);
+    assert.ok(section.includes(table.accuracy.replace(/&/g, '&amp;')));
     const plain = await invoke(handlers, 'report.render', { runs: [{ kind: 'run', id: 1 }], format: 'html', paper: 'a4', unit: 'MB' });
     assert.ok(plain.ok);
     assert.doesNotMatch(

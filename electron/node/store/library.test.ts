@@ -455,6 +455,28 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('setAssessmentCandidates refuses candidates that do not fit, or a run it does not hold, and keeps what it had', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    const run = lib.saveRun(syntheticRun(1));
+    const id = lib.createAssessment('refusals').id;
+    assert.equal(lib.setAssessmentCandidates(id, [{ kind: 'run', id: run }]), true);
+    const refusals: Array<[unknown[], RegExp]> = [
+      [Array(5).fill({ kind: 'run', id: run }), /candidates refused: .*4/],
+      [[{ kind: 'spec', source: 'x.json', spec: { name: 'not a spec sheet' } }], /candidates refused: 0\.spec/],
+      [[{ kind: 'run', id: 0 }], /candidates refused: 0\.id/],
+      [[{ kind: 'run', id: 999 }], /no run 999 in the library/],
+    ];
+    for (const [candidates, message] of refusals)
+      assert.throws(
+        () => lib.setAssessmentCandidates(id, candidates as never),
+        (e: Error) => e instanceof LibraryError && e.code === 'invalid' && message.test(e.message),
+        JSON.stringify(candidates),
+      );
+    assert.deepEqual(lib.getAssessment(id)!.candidates, [{ kind: 'run', id: run }]);
+    assert.equal(lib.setAssessmentCandidates(77, []), false, 'no such assessment');
+    lib.close();
+  });
+
   it('brings a version-19 assessment forward to candidates: read back weighing none', () => {
     const path = freshPath();
     openLibrary({ dbPath: path }).close(); // creates the folder
