@@ -125,44 +125,14 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.match(table.accuracy, /estimated, not measured; model accuracy, measured in the lab/);
   });
 
-  it('report.render with candidates: the Candidates section, the same table', async () => {
+  it('report.render of runs has no Candidates section: an assessment with candidates brings it', async () => {
     const handlers = createHandlers({ library, formats: null, system: null, runs: null, reportHtml: renderReportHtml, missing: {} });
-    const candidates = [
-      { kind: 'spec', spec: EXAMPLE_CANDIDATE },
-      { kind: 'run', id: imported },
-    ];
-    const report = await invoke(handlers, 'report.render', {
-      runs: [{ kind: 'run', id: 1 }],
-      format: 'html',
-      paper: 'a4',
-      unit: 'MB',
-      candidates,
-    });
-    assert.ok(report.ok, JSON.stringify(report));
-    const html = Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8');
-    assert.match(html, /data-testid="report-candidates"/);
-    const app = await invoke(handlers, 'forecast.candidates', { candidates });
-    assert.ok(app.ok);
-    const table = candidatesTable((app.data as { forecast: Forecast }).forecast);
-    const section = candidatesSection(html);
-    for (const row of table.rates) assert.ok(section.includes(`>${row.figure}<`), row.figure);
-    assert.ok(section.includes(table.accuracy.replace(/&/g, '&amp;')));
     const plain = await invoke(handlers, 'report.render', { runs: [{ kind: 'run', id: 1 }], format: 'html', paper: 'a4', unit: 'MB' });
     assert.ok(plain.ok);
     assert.doesNotMatch(
       Buffer.from((plain.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8'),
       /report-candidates/,
     );
-    const refused = await invoke(handlers, 'report.render', {
-      runs: [{ kind: 'run', id: 1 }],
-      format: 'html',
-      paper: 'a4',
-      unit: 'MB',
-      candidates: [{ kind: 'spec', spec: { ...EXAMPLE_CANDIDATE, capacityGB: -1 } }],
-    });
-    assert.ok(!refused.ok);
-    assert.equal(refused.error.code, 'BAD_INPUT');
-    assert.match(refused.error.message, /capacityGB: must be above 0 GB/);
   });
 
   it('a malformed call is BAD_INPUT, a refused spec sheet names each field as the CLI does', async () => {
@@ -371,6 +341,11 @@ describe('the CLI and the app forecast candidates alike', () => {
     const report = await invoke(handlers, 'assessments.report', { id, format: 'html', paper: 'a4', unit: 'MB' });
     assert.ok(report.ok, JSON.stringify(report));
     const reportHtml = Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8');
+    // The same table as the app's card: each rate's row and the lab's accuracy line, in the Candidates section.
+    const section = candidatesSection(reportHtml);
+    const drawn = candidatesTable((app.data as { forecast: Forecast }).forecast);
+    for (const row of drawn.rates) assert.ok(section.includes(`>${row.figure}<`), row.figure);
+    assert.ok(section.includes(drawn.accuracy.replace(/&/g, '&amp;')));
     assert.deepEqual(
       judgedLinesOfReport(reportHtml),
       cliJudged.flatMap((c) => c.figures.map((f) => f.line)),

@@ -4,14 +4,13 @@
 // (shared/analysis/candidate-forecast.ts), side by side with the disk in use today.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, withLibrary } from '../library-cli.ts';
-import { candidateProblems, EXAMPLE_CANDIDATE } from '../../shared/model/candidate.ts';
-import { ForecastError, forecastFromLibrary, MAX_CANDIDATES, specCandidate, type CandidateInput } from '../../node/api/forecast-service.ts';
+import { candidateProblems, EXAMPLE_CANDIDATE, MAX_CANDIDATES } from '../../shared/model/candidate.ts';
+import { ForecastError, forecastFromLibrary, specCandidate, type CandidateInput } from '../../node/api/forecast-service.ts';
 import { readRegularFile } from '../../node/files/read-bounded.ts';
 import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
 import { formatForecastText } from '../forecast-text.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
-export { MAX_CANDIDATES };
 /** A spec sheet is a few hundred bytes: anything past this is not one. */
 const MAX_SPEC_BYTES = 64 * 1024;
 

@@ -17,8 +17,6 @@ import type { Assessment, StoredCandidate } from '../../shared/model/assessment.
 import { forecastBesideMeasured, type JudgedCandidate } from '../../shared/analysis/candidate-judged.ts';
 import { lowestCeiling } from '../system/ceiling.ts';
 
-export { MAX_CANDIDATES };
-
 /** What the forecast reads of the library. */
 export type ForecastLibrary = Pick<Library, 'listRuns' | 'getRuns' | 'readRuns' | 'writeSamples' | 'latestCipherCeilings'>;
 

@@ -145,10 +145,9 @@ export function createHandlers(backend: Backend): Handlers {
     'references.list': async () => need(backend, 'formats').references(),
     'crypto.ciphers': async ({ measure }) => ({ ceilings: await need(backend, 'crypto').ciphers(measure === true) }),
     'compare.load': async ({ runs }) => ({ runs: await loadRefs(backend, runs) }),
-    'report.render': async ({ runs, format, paper, unit, candidates }) => {
+    'report.render': async ({ runs, format, paper, unit }) => {
       const records = (await loadRefs(backend, runs)).map((l) => l.record);
-      const forecast = candidates ? (await appForecast(backend, candidates)).forecast : null;
-      return renderFile(backend, records, { format, paper, unit, forecast });
+      return renderFile(backend, records, { format, paper, unit });
     },
 
     'assessments.list': async () => need(backend, 'library').listAssessments().slice(0, MAX_LIST_PAGE),
