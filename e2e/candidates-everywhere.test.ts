@@ -178,6 +178,17 @@ describe('the CLI and the app forecast candidates alike', () => {
     const cli = (...args: string[]) => runCli([...args, '--db', adb]);
     assert.equal((await cli('assess', 'start', 'laptop', '--before', String(before))).code, 0);
 
+    // A mistyped path is said as `forecast` says it, with what to give; a sheet past 64 KiB alike.
+    const mistyped = await cli('assess', 'set', '1', '--candidate', join(dir, 'no-such-sheet.json'));
+    assert.equal(mistyped.code, 2);
+    assert.match(mistyped.stderr, /is neither a file nor a run id: give a spec sheet's path or a run id from diskdelta list/);
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, ' '.repeat(70 * 1024));
+    for (const command of [['assess', 'set', '1'], ['forecast']]) {
+      const big = await cli(...command, '--candidate', huge);
+      assert.equal(big.code, 2);
+      assert.match(big.stderr, /huge\.json is not a spec sheet: larger than 64 KiB/);
+    }
     const refused = await cli('assess', 'set', '1', '--candidate', bad);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /enduranceTBW: must be above 0/);

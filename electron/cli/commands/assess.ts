@@ -24,9 +24,8 @@ import { assessmentVerdicts, verdictLines, type AssessmentVerdicts } from '../..
 import { LibraryError, type Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
-import { ASSESSMENT_RUNS, asCliError, specInput } from './forecast.ts';
+import { ASSESSMENT_RUNS, asCliError, candidateArgs } from './forecast.ts';
 import { assessmentForecast, keepAssessmentCandidates, type CandidateInput } from '../../node/api/forecast-service.ts';
-import { MAX_CANDIDATES } from '../../shared/model/candidate.ts';
 import { formatForecastText } from '../forecast-text.ts';
 
 const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
@@ -147,22 +146,10 @@ export function assessmentText(
   ].join('\n');
 }
 
-/** `--candidate` values as given: spec sheets read whole (checked again where they are kept), run ids; 'none' alone: no candidates. */
+/** `--candidate` values as given (forecast.ts's candidateArgs); 'none' alone: no candidates. */
 async function candidateInputs(given: string[]): Promise<CandidateInput[]> {
   if (given.length === 1 && given[0]!.trim().toLowerCase() === 'none') return [];
-  if (given.length > MAX_CANDIDATES) throw new UsageError(`at most ${MAX_CANDIDATES} candidates (${given.length} given)`);
-  const out: CandidateInput[] = [];
-  for (const arg of given)
-    out.push(/^#?\d+$/.test(arg) && !(await isFile(arg)) ? { kind: 'run', id: parseRunId(arg) } : await specInput(arg));
-  return out;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  const { stat } = await import('node:fs/promises');
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+  return candidateArgs(given);
 }
 
 /** What `set --candidate` kept, said: the steps above do not show the candidates. */

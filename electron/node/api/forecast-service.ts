@@ -122,10 +122,15 @@ function newestWorkloads(library: ForecastLibrary, current: RunRecord): RunRecor
 }
 
 /** The candidates given, checked: spec sheets first (a refused one is said before the library is read). */
-function candidatesOf(library: ForecastLibrary, given: readonly CandidateInput[]): Candidate[] {
-  if (given.length === 0) throw new ForecastError('input', 'give a candidate: a spec sheet or a disk run of the library');
+/** The one count check of candidates given (the contract's schemas check the app's calls too). */
+function checkCount(given: readonly CandidateInput[]): void {
   if (given.length > MAX_CANDIDATES)
     throw new ForecastError('input', `at most ${MAX_CANDIDATES} candidates side by side (${given.length} given)`);
+}
+
+function candidatesOf(library: ForecastLibrary, given: readonly CandidateInput[]): Candidate[] {
+  if (given.length === 0) throw new ForecastError('input', 'give a candidate: a spec sheet or a disk run of the library');
+  checkCount(given);
   const specs = given.map((g) => (g.kind === 'spec' ? specCandidate(g.spec, g.source) : null));
   return given.map((g, i) => {
     if (g.kind === 'spec') return specs[i]!;
@@ -212,8 +217,7 @@ export function keepAssessmentCandidates(
   id: number,
   given: readonly CandidateInput[],
 ): boolean {
-  if (given.length > MAX_CANDIDATES)
-    throw new ForecastError('input', `at most ${MAX_CANDIDATES} candidates side by side (${given.length} given)`);
+  checkCount(given);
   const stored = given.map((g): StoredCandidate => {
     if (g.kind === 'run') return { kind: 'run', id: g.id };
     return { kind: 'spec', source: g.source, spec: checkedSpec(g.spec, g.source) };

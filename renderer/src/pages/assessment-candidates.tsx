@@ -6,7 +6,7 @@
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { AssessmentData, ProcedureInput, ProcedureOutput } from '../../../electron/shared/contract/contract.ts';
 import { candidatesEmptiedLines, type StoredCandidate } from '../../../electron/shared/model/assessment.ts';
-import { MAX_CANDIDATES } from '../../../electron/shared/model/candidate.ts';
+import { MAX_CANDIDATES, MAX_SPEC_BYTES, parseSpecText } from '../../../electron/shared/model/candidate.ts';
 import { candidatesTable } from '../../../electron/shared/report/candidates-model.ts';
 import { CandidatesTableView, JudgedTableView } from '../../../electron/shared/report/candidates-view.ts';
 import { judgedTable } from '../../../electron/shared/report/judged-model.ts';
@@ -19,9 +19,6 @@ type CandidatesData = NonNullable<ProcedureOutput<'assessments.candidates'>>;
 /** A kept candidate as it is sent back: the kept list is replaced whole on each change. */
 const asInput = (c: StoredCandidate): CandidateInputs[number] =>
   c.kind === 'spec' ? { kind: 'spec', spec: c.spec } : { kind: 'run', id: c.id };
-
-/** A spec sheet file's size cap: the CLI's is 64 KiB too. */
-const MAX_SPEC_FILE_BYTES = 64 * 1024;
 
 export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
   const stores = useStoresApi();
@@ -53,16 +50,10 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
     input.value = '';
     if (!file || full) return;
     setFileProblem(null);
-    if (file.size > MAX_SPEC_FILE_BYTES) return setFileProblem(`${file.name} is not a spec sheet: larger than 64 KiB`);
-    let spec: unknown;
-    try {
-      spec = JSON.parse(await file.text());
-    } catch (e) {
-      return setFileProblem(
-        `${file.name} is not JSON (${(e as Error).message}): diskdelta forecast --example prints a spec sheet to fill in`,
-      );
-    }
-    await keep([...kept.map(asInput), { kind: 'spec', spec }]);
+    // Never more than one byte past the cap is read: that is enough to refuse it (parseSpecText, as the CLI).
+    const parsed = parseSpecText(await file.slice(0, MAX_SPEC_BYTES + 1).text(), file.name);
+    if (!parsed.ok) return setFileProblem(parsed.problem);
+    await keep([...kept.map(asInput), { kind: 'spec', spec: parsed.json }]);
   };
   const fromPage = pageEntries.map((e): CandidateInputs[number] =>
     e.kind === 'spec' ? { kind: 'spec', spec: e.spec } : { kind: 'run', id: e.id },
