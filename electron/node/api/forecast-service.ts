@@ -201,8 +201,8 @@ export function assessmentForecast(
   const stored = assessment.candidates ?? [];
   if (stored.length === 0 || assessment.before === null) return null;
   const { forecast, notes } = forecastFromLibrary(library, { candidates: stored, current: assessment.before }, cpu);
-  const [before, after] = assessment.after === null ? [null, null] : library.getRuns([assessment.before, assessment.after]);
-  const judged = before && after ? forecastBesideMeasured(forecast, before, after) : null;
+  const after = assessment.after === null ? null : library.getRuns([assessment.after])[0];
+  const judged = after ? forecastBesideMeasured(forecast, after) : null;
   return { forecast, notes, judged };
 }
 

@@ -1048,8 +1048,10 @@ class SqliteLibrary implements Library {
         `candidates refused: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
       );
     return this.transaction(() => {
+      // Whether the run is there, not the run itself: the caller has read it to check it is a disk (forecast-service.ts).
       for (const c of candidates)
-        if (c.kind === 'run' && this.getRuns([c.id])[0] === null) throw new LibraryError('invalid', `no run ${c.id} in the library`);
+        if (c.kind === 'run' && this.#stmt('SELECT 1 FROM runs WHERE id = ?').get(c.id) === undefined)
+          throw new LibraryError('invalid', `no run ${c.id} in the library`);
       return (
         this.#stmt("UPDATE assessments SET candidates = ?, candidates_emptied = '[]', updated_at = ? WHERE id = ?").run(
           JSON.stringify(candidates),
