@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../electron/cli/run-cli-in-process.ts';
+import { formatForecastText } from '../electron/cli/forecast-text.ts';
 import { openLibrary, type Library } from '../electron/node/store/library.ts';
 import { invoke } from '../electron/node/api/dispatch.ts';
 import { createHandlers } from '../electron/node/api/handlers.ts';
@@ -17,7 +18,7 @@ import type { Forecast } from '../electron/shared/analysis/candidate-forecast.ts
 import { candidatesTable } from '../electron/shared/report/candidates-model.ts';
 import { renderReportHtml } from '../electron/shared/report/report-html.ts';
 import type { JudgedCandidate } from '../electron/shared/analysis/candidate-judged.ts';
-import { judgedTable } from '../renderer/src/view/judged-table.ts';
+import { judgedTable } from '../electron/shared/report/judged-model.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dd-candidates-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,6 +33,29 @@ function withoutSpecSource(f: Forecast): Forecast {
         'spec sheet',
       );
   return copy;
+}
+
+/** The report's Candidates section, alone: a figure's words also name rows of other sections. */
+function candidatesSection(html: string): string {
+  const start = html.indexOf('data-testid="report-candidates"');
+  assert.ok(start >= 0, 'the report has a Candidates section');
+  const end = html.indexOf('</section>', start);
+  return html.slice(start, end);
+}
+
+/** The judged table's rows in the report as `assess show` words them ("sequential read: forecast ×2.79, measured ×2.60"), candidate by candidate. */
+function judgedLinesOfReport(html: string): string[] {
+  const section = candidatesSection(html);
+  const table = /<table class="judged-candidates"[\s\S]*?<\/table>/.exec(section)?.[0];
+  assert.ok(table, 'the Candidates section has the judged table');
+  const cells = (row: string) => [...row.matchAll(/<t[hd][^>]*>([^<]*)<\/t[hd]>/g)].map((m) => m[1]!);
+  const rows = [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].slice(1).map((m) => cells(m[1]!));
+  const count = rows[0]!.length - 2;
+  return Array.from({ length: count }, (_, i) =>
+    rows.flatMap(([figure, measured, ...forecasts]) =>
+      forecasts[i] && forecasts[i] !== '—' ? [`${figure}: forecast ${forecasts[i]}, measured ${measured}`] : [],
+    ),
+  ).flat();
 }
 
 describe('the CLI and the app forecast candidates alike', () => {
@@ -87,7 +111,12 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.match(fromApp.candidates[0]!.capped.candidate.originText, /^spec sheet entered in the app \(candidate 1\)/);
     assert.match(fromCli.candidates[0]!.capped.candidate.originText, /^spec sheet .*sata\.json/);
     assert.deepEqual(withoutSpecSource(fromApp), withoutSpecSource(fromCli));
-    assert.deepEqual(candidatesTable(withoutSpecSource(fromApp)), candidatesTable(withoutSpecSource(fromCli)));
+    // The CLI's words (forecast without --json) say the app's table: each cap's reason and each rate's cells.
+    const text = await runCli(['forecast', '--candidate', sata, '--candidate', other, '--candidate', String(imported), '--db', db]);
+    assert.equal(text.code, 0, text.stderr);
+    for (const reason of candidatesTable(fromApp).reasons.flat()) assert.ok(text.stdout.includes(`  - ${reason}.`), reason);
+    for (const row of candidatesTable(fromApp).rates)
+      assert.match(text.stdout, new RegExp(`^${row.figure} +${row.today} +${row.cells.map((c) => c.text).join(' .*')}`, 'm'), row.figure);
     // Not an empty agreement: the table carries the bus cap, the workloads and the lab's accuracy line.
     const table = candidatesTable(fromApp);
     assert.equal(table.candidates.length, 3);
@@ -96,43 +125,14 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.match(table.accuracy, /estimated, not measured; model accuracy, measured in the lab/);
   });
 
-  it('report.render with candidates: the Candidates section, the same table', async () => {
+  it('report.render of runs has no Candidates section: an assessment with candidates brings it', async () => {
     const handlers = createHandlers({ library, formats: null, system: null, runs: null, reportHtml: renderReportHtml, missing: {} });
-    const candidates = [
-      { kind: 'spec', spec: EXAMPLE_CANDIDATE },
-      { kind: 'run', id: imported },
-    ];
-    const report = await invoke(handlers, 'report.render', {
-      runs: [{ kind: 'run', id: 1 }],
-      format: 'html',
-      paper: 'a4',
-      unit: 'MB',
-      candidates,
-    });
-    assert.ok(report.ok, JSON.stringify(report));
-    const html = Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8');
-    assert.match(html, /data-testid="report-candidates"/);
-    const app = await invoke(handlers, 'forecast.candidates', { candidates });
-    assert.ok(app.ok);
-    const table = candidatesTable((app.data as { forecast: Forecast }).forecast);
-    for (const row of table.rates) assert.ok(html.includes(`>${row.figure}<`), row.figure);
-    assert.ok(html.includes(table.accuracy.replace(/&/g, '&amp;')));
     const plain = await invoke(handlers, 'report.render', { runs: [{ kind: 'run', id: 1 }], format: 'html', paper: 'a4', unit: 'MB' });
     assert.ok(plain.ok);
     assert.doesNotMatch(
       Buffer.from((plain.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8'),
       /report-candidates/,
     );
-    const refused = await invoke(handlers, 'report.render', {
-      runs: [{ kind: 'run', id: 1 }],
-      format: 'html',
-      paper: 'a4',
-      unit: 'MB',
-      candidates: [{ kind: 'spec', spec: { ...EXAMPLE_CANDIDATE, capacityGB: -1 } }],
-    });
-    assert.ok(!refused.ok);
-    assert.equal(refused.error.code, 'BAD_INPUT');
-    assert.match(refused.error.message, /capacityGB: must be above 0 GB/);
   });
 
   it('a malformed call is BAD_INPUT, a refused spec sheet names each field as the CLI does', async () => {
@@ -178,6 +178,17 @@ describe('the CLI and the app forecast candidates alike', () => {
     const cli = (...args: string[]) => runCli([...args, '--db', adb]);
     assert.equal((await cli('assess', 'start', 'laptop', '--before', String(before))).code, 0);
 
+    // A mistyped path is said as `forecast` says it, with what to give; a sheet past 64 KiB alike.
+    const mistyped = await cli('assess', 'set', '1', '--candidate', join(dir, 'no-such-sheet.json'));
+    assert.equal(mistyped.code, 2);
+    assert.match(mistyped.stderr, /is neither a file nor a run id: give a spec sheet's path or a run id from diskdelta list/);
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, ' '.repeat(70 * 1024));
+    for (const command of [['assess', 'set', '1'], ['forecast']]) {
+      const big = await cli(...command, '--candidate', huge);
+      assert.equal(big.code, 2);
+      assert.match(big.stderr, /huge\.json is not a spec sheet: larger than 64 KiB/);
+    }
     const refused = await cli('assess', 'set', '1', '--candidate', bad);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /enduranceTBW: must be above 0/);
@@ -213,13 +224,19 @@ describe('the CLI and the app forecast candidates alike', () => {
     };
     // Both kept: the forecast made from the before run, and the measured gain beside it.
     assert.equal(json.candidatesForecast.forecast.current.runId, before);
+    // The whole forecast is shown, from the before run: `diskdelta forecast` would start from the newest disk run.
+    assert.ok(judged.stdout.includes(formatForecastText(json.candidatesForecast.forecast)), judged.stdout);
+    assert.doesNotMatch(judged.stdout, /diskdelta forecast shows/);
     const seq = json.candidatesForecast.judged[0]!.figures.find((f) => f.key === 'seqRead')!;
     assert.ok(Math.abs(seq.measuredGain - 2.6) < 1e-9 && Math.abs(seq.forecastGain - 2.79) < 1e-9);
     // The report's Candidates section, from the same forecast.
     const out = join(dir, 'assess.html');
     const report = await cli('assess', 'report', '1', '--html', '--out', out);
     assert.equal(report.code, 0, report.stderr);
-    assert.match(readFileSync(out, 'utf8'), /data-testid="report-candidates"/);
+    // Its judged table says `assess show`'s lines, read back from the HTML cell by cell.
+    const showLines = judged.stdout.split('\n').flatMap((l) => (/: forecast ×.*, measured ×/.test(l) ? [l.trim()] : []));
+    assert.ok(showLines.includes('sequential read: forecast ×2.79, measured ×2.60'), judged.stdout);
+    assert.deepEqual(judgedLinesOfReport(readFileSync(out, 'utf8')), showLines);
     const cleared = await cli('assess', 'set', '1', '--candidate', 'none');
     assert.equal(cleared.code, 0);
     assert.match(cleared.stdout, /^ {2}Candidates: none kept\.$/m, 'set says what it kept');
@@ -319,7 +336,7 @@ describe('the CLI and the app forecast candidates alike', () => {
     const show = await runCli(['assess', 'show', String(id), '--json', '--db', adb]);
     assert.equal(show.code, 0, show.stderr);
     assert.deepEqual(app.data, JSON.parse(show.stdout).candidatesForecast);
-    // The page's table (view/judged-table.ts) says each of `assess show`'s lines, cell by cell.
+    // The page's table (report/judged-model.ts) says each of `assess show`'s lines, cell by cell.
     const cliJudged = (JSON.parse(show.stdout) as { candidatesForecast: { judged: JudgedCandidate[] } }).candidatesForecast.judged;
     const table = judgedTable((app.data as { judged: JudgedCandidate[] }).judged);
     const said = table.candidates.map((_, i) =>
@@ -334,9 +351,15 @@ describe('the CLI and the app forecast candidates alike', () => {
     // The app's assessment report carries the Candidates section, as `assess report` does.
     const report = await invoke(handlers, 'assessments.report', { id, format: 'html', paper: 'a4', unit: 'MB' });
     assert.ok(report.ok, JSON.stringify(report));
-    assert.match(
-      Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8'),
-      /data-testid="report-candidates"/,
+    const reportHtml = Buffer.from((report.data as { contentBase64: string }).contentBase64, 'base64').toString('utf8');
+    // The same table as the app's card: each rate's row and the lab's accuracy line, in the Candidates section.
+    const section = candidatesSection(reportHtml);
+    const drawn = candidatesTable((app.data as { forecast: Forecast }).forecast);
+    for (const row of drawn.rates) assert.ok(section.includes(`>${row.figure}<`), row.figure);
+    assert.ok(section.includes(drawn.accuracy.replace(/&/g, '&amp;')));
+    assert.deepEqual(
+      judgedLinesOfReport(reportHtml),
+      cliJudged.flatMap((c) => c.figures.map((f) => f.line)),
     );
 
     // None: the assessment weighs no candidate, and has no forecast.
@@ -344,6 +367,58 @@ describe('the CLI and the app forecast candidates alike', () => {
     const none = await invoke(handlers, 'assessments.candidates', { id });
     assert.ok(none.ok);
     assert.equal(none.data, null);
+    lib.close();
+  });
+
+  it('a candidate run deleted from the library leaves the candidates, and show, report and the app say which went', async () => {
+    const adb = join(dir, 'assess-deleted.sqlite');
+    const lib = openLibrary({ dbPath: adb });
+    const before = lib.saveRun(currentDiskRun());
+    const friend = lib.saveRun({
+      ...currentDiskRun({ label: "a friend's Crucial MX500", source: 'imported', sourceFormat: 'kdiskmark' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
+    });
+    const after = lib.saveRun({
+      ...currentDiskRun({ label: 'the new SSD' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 2.6 })),
+    });
+    const handlers = createHandlers({ library: lib, formats: null, system: null, runs: null, reportHtml: renderReportHtml, missing: {} });
+    const id = lib.createAssessment('laptop', { before, after }).id;
+    const sata = join(dir, 'deleted-sata.json');
+    writeFileSync(sata, JSON.stringify(EXAMPLE_CANDIDATE));
+    assert.equal((await runCli(['assess', 'set', String(id), '--candidate', sata, '--candidate', String(friend), '--db', adb])).code, 0);
+    assert.ok(lib.deleteRun(friend));
+
+    // The spec sheet stays, the run has gone from the candidates, and which run went is kept.
+    const kept = lib.getAssessment(id)!;
+    assert.deepEqual(kept.candidates, [{ kind: 'spec', source: sata, spec: EXAMPLE_CANDIDATE }]);
+    assert.deepEqual(
+      kept.candidatesEmptied?.map((e) => [e.run, e.label]),
+      [[friend, "a friend's Crucial MX500"]],
+    );
+    const said = `candidate run ${friend} "a friend's Crucial MX500" was deleted from the library on `;
+    const show = await runCli(['assess', 'show', String(id), '--db', adb]);
+    assert.equal(show.code, 0, show.stderr);
+    assert.ok(show.stdout.includes(said), show.stdout);
+    assert.match(show.stdout, new RegExp(`diskdelta assess set ${id} --candidate FILE\\|RUN … .*replaces it`));
+    assert.match(show.stdout, /sequential read: forecast ×2\.79, measured ×2\.60/);
+    const out = join(dir, 'deleted.html');
+    const report = await runCli(['assess', 'report', String(id), '--html', '--out', out, '--db', adb]);
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(readFileSync(out, 'utf8'), /data-testid="report-candidates"/);
+    const app = await invoke(handlers, 'assessments.candidates', { id });
+    assert.ok(app.ok, JSON.stringify(app));
+    assert.equal((app.data as { forecast: Forecast }).forecast.candidates.length, 1);
+    const got = await invoke(handlers, 'assessments.get', { id });
+    assert.ok(got.ok);
+    assert.equal((got.data as { candidatesEmptied: unknown[] }).candidatesEmptied.length, 1);
+    const appReport = await invoke(handlers, 'assessments.report', { id, format: 'html', paper: 'a4', unit: 'MB' });
+    assert.ok(appReport.ok, JSON.stringify(appReport));
+
+    // Keeping the candidates again clears what was said.
+    assert.ok((await invoke(handlers, 'assessments.setCandidates', { id, candidates: [{ kind: 'spec', spec: EXAMPLE_CANDIDATE }] })).ok);
+    assert.deepEqual(lib.getAssessment(id)!.candidatesEmptied, []);
+    assert.ok(!(await runCli(['assess', 'show', String(id), '--db', adb])).stdout.includes('was deleted'));
     lib.close();
   });
 });

@@ -8,6 +8,7 @@ import {
   assessmentProgress,
   assessmentRunIds,
   assessmentSteps,
+  candidatesEmptiedLines,
   isUnreadableAssessment,
   type Assessment,
   type AssessmentField,
@@ -23,11 +24,9 @@ import { assessmentVerdicts, verdictLines, type AssessmentVerdicts } from '../..
 import { LibraryError, type Library } from '../../node/store/library.ts';
 import { writeOut } from '../terminal.ts';
 import { writeReport } from './report.ts';
-import { asCliError, specInput } from './forecast.ts';
+import { ASSESSMENT_RUNS, asCliError, candidateArgs } from './forecast.ts';
 import { assessmentForecast, keepAssessmentCandidates, type CandidateInput } from '../../node/api/forecast-service.ts';
-import { MAX_CANDIDATES } from '../../shared/model/candidate.ts';
-import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
-import { candidatesTable } from '../../shared/report/candidates-model.ts';
+import { formatForecastText } from '../forecast-text.ts';
 
 const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
        diskdelta assess set A [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
@@ -147,22 +146,10 @@ export function assessmentText(
   ].join('\n');
 }
 
-/** `--candidate` values as given: spec sheets read whole (checked again where they are kept), run ids; 'none' alone: no candidates. */
+/** `--candidate` values as given (forecast.ts's candidateArgs); 'none' alone: no candidates. */
 async function candidateInputs(given: string[]): Promise<CandidateInput[]> {
   if (given.length === 1 && given[0]!.trim().toLowerCase() === 'none') return [];
-  if (given.length > MAX_CANDIDATES) throw new UsageError(`at most ${MAX_CANDIDATES} candidates (${given.length} given)`);
-  const out: CandidateInput[] = [];
-  for (const arg of given)
-    out.push(/^#?\d+$/.test(arg) && !(await isFile(arg)) ? { kind: 'run', id: parseRunId(arg) } : await specInput(arg));
-  return out;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  const { stat } = await import('node:fs/promises');
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+  return candidateArgs(given);
 }
 
 /** What `set --candidate` kept, said: the steps above do not show the candidates. */
@@ -172,19 +159,21 @@ function keptCandidatesText(id: number, kept: readonly StoredCandidate[]): strin
   return `  Candidates kept: ${names.join('; ')}. diskdelta assess show ${id} gives their forecast.\n`;
 }
 
-/** The candidates' forecast in a few lines, and once bought and measured, each beside the measurement. */
+/**
+ * The candidates' forecast from the before run, whole (the words of `diskdelta forecast`, which
+ * forecasts from the newest disk run, not this one), led once bought and measured by each
+ * candidate's forecast beside the measurement.
+ */
 function candidatesText(f: NonNullable<ReturnType<typeof assessmentForecast>>): string {
-  const lines = ['Candidates (estimated from the before run; diskdelta forecast shows the whole forecast):'];
-  const table = candidatesTable(f.forecast);
-  table.candidates.forEach((c, i) => {
-    lines.push(`  ${i + 1}. ${c.name}: ${c.origin}`);
-    for (const r of table.reasons[i]!) lines.push(`     - ${r}`);
-    const judged = f.judged?.[i];
-    if (judged) for (const j of judged.figures) lines.push(`     ${j.line}`);
-  });
-  if (!f.judged) lines.push('  Once the after run is measured, each forecast is set beside it here.');
+  const lines = ['', 'Candidates (estimated from the before run):'];
+  if (f.judged)
+    f.judged.forEach((c, i) => {
+      lines.push(`  ${i + 1}. ${c.name}, beside the new disk measured:`);
+      for (const j of c.figures) lines.push(`     ${j.line}`);
+    });
+  else lines.push('  Once the after run is measured, each forecast is set beside it here.');
   for (const n of f.notes) lines.push(`  note: ${n}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.join('\n')}\n\n${formatForecastText(f.forecast)}`;
 }
 
 /** The verdicts as JSON: the data without the runs' whole records (their ids instead). */
@@ -229,7 +218,7 @@ export const assessCommand: CliCommand = {
           `assessment ${id} has no ${a.before === null ? 'before' : 'after'} run yet: diskdelta assess show ${id} says what to do`,
         );
       let ids: number[] = [];
-      let forecast: Forecast | null = null;
+      const withCandidates: { forecast?: ReturnType<typeof assessmentForecast> } = {};
       const cpu = await thisCpu();
       await withLibrary(
         'assess',
@@ -237,12 +226,17 @@ export const assessCommand: CliCommand = {
         (library) => {
           ids = assessmentReportIds(library, a);
           // The candidates' section: the forecast `assess show` gives, from the before run.
-          forecast = asCliError(() => assessmentForecast(library, a, cpu))?.forecast ?? null;
+          withCandidates.forecast = asCliError(() => assessmentForecast(library, a, cpu), ASSESSMENT_RUNS);
           return 0;
         },
         { readOnly: true },
       );
-      return writeReport(ids, values, { assessment: a, name: `diskdelta-assessment-${id}`, forecast });
+      return writeReport(ids, values, {
+        assessment: a,
+        name: `diskdelta-assessment-${id}`,
+        forecast: withCandidates.forecast?.forecast ?? null,
+        judged: withCandidates.forecast?.judged ?? null,
+      });
     }
     // Step 3 says whether this kernel can measure encryption, as New run does (read once, before the library opens).
     const machine = verb === 'list' ? {} : { encryptionUnavailable: await deviceMapperMissing() };
@@ -284,11 +278,15 @@ export const assessCommand: CliCommand = {
         // report's, are made of the used runs only, so an unreadable run never breaks them.
         const records = assessmentReportRuns(library, check.assessment);
         const verdicts = assessmentVerdicts(check.assessment, records, library.latestCipherCeilings(cpu ?? undefined));
-        const forecast = asCliError(() => assessmentForecast(library, check.assessment, cpu!));
+        const forecast = asCliError(() => assessmentForecast(library, check.assessment, cpu!), ASSESSMENT_RUNS);
         writeOut(
           values.json
             ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, problems: check.problems, verdicts: verdictsJson(verdicts), candidatesForecast: forecast }, null, 2)}\n`
-            : assessmentText(a, machine, check, verdicts) + (forecast ? candidatesText(forecast) : ''),
+            : assessmentText(a, machine, check, verdicts) +
+                (forecast ? candidatesText(forecast) : '') +
+                candidatesEmptiedLines(a)
+                  .map((l) => `  ${l}\n`)
+                  .join(''),
         );
         return 0;
       }

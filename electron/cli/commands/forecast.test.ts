@@ -11,6 +11,10 @@ import { openLibrary } from '../../node/store/library.ts';
 import { currentDiskRun, workloadRun } from '../../shared/analysis/forecast-fixtures.ts';
 import { EXAMPLE_CANDIDATE } from '../../shared/model/candidate.ts';
 import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { ForecastError } from '../../node/api/forecast-service.ts';
+import { UsageError } from '../args.ts';
+import { ASSESSMENT_RUNS, asCliError } from './forecast.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dd-forecast-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,12 +85,12 @@ describe('diskdelta forecast', () => {
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stdout, /^Forecast \(estimated\) for the disk in use today: sda/);
     assert.match(out.stdout, /figure +today +1\. SATA 560 +2\. NVMe 3500 +3\. Old HDD/);
-    assert.match(out.stdout, /sequential read +100 +279 \(560, bus\) +3,500 +279 \(500, bus\)/);
-    assert.match(out.stdout, /this 560 MB\/s drive would read about 279 MB\/s here: the bus \(SATA 3\.0 Gb\/s, 300 MB\/s\) is the limit/);
+    assert.match(out.stdout, /sequential read +100 +279 \(drive 560, bus\) +3,500 +279 \(drive 500, bus\)/);
+    assert.match(out.stdout, /the bus \(SATA 3\.0 Gb\/s, 300 MB\/s\) is the limit: sequential read 560 → 279 MB\/s/);
     assert.match(out.stdout, /an NVMe drive: this machine's disk sits on SATA/);
     assert.match(out.stdout, /3\. Old HDD: imported \(kdiskmark\) run \d+ "a friend's Crucial MX500": measured elsewhere/);
-    assert.match(out.stdout, /bigfile write +12\.0 +\d\.\d+ \(\d\.\d+–\d\.\d+\) ×\d+\.\d/);
-    assert.match(out.stdout, /Every figure above is estimated, not measured; model accuracy, measured in the lab/);
+    assert.match(out.stdout, /bigfile write +12\.0 s +\d\.\d+ s \(\d\.\d+–\d\.\d+ s\) ×\d+\.\d/);
+    assert.match(out.stdout, /Every figure is estimated, not measured; model accuracy, measured in the lab/);
 
     const json = await runCli(['forecast', '--candidate', sata, '--json', '--db', db]);
     assert.equal(json.code, 0, json.stderr);
@@ -117,5 +121,33 @@ describe('diskdelta forecast', () => {
     const neither = await runCli(['forecast', '--candidate', 'no-such-file.json', '--db', db]);
     assert.equal(neither.code, 2);
     assert.match(neither.stderr, /neither a file nor a run id/);
+  });
+
+  it("an unreadable run among the newest is passed over: the newest readable disk run is today's", async () => {
+    const other = join(dir, 'unreadable.sqlite');
+    const library = openLibrary({ dbPath: other });
+    const readable = library.saveRun(currentDiskRun());
+    const broken = library.saveRun(currentDiskRun({ label: 'changed outside DiskDelta' }));
+    library.close();
+    const raw = new DatabaseSync(other);
+    raw.exec(`PRAGMA ignore_check_constraints = ON; UPDATE runs SET device = 'not json' WHERE id = ${broken}`);
+    raw.close();
+    const out = await runCli(['forecast', '--candidate', spec('unreadable.json'), '--json', '--db', other]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal((JSON.parse(out.stdout) as Forecast).current.runId, readable);
+  });
+
+  it("names the run a refusal is about as the command's user gave it: a flag, or the assessment's before run", () => {
+    const refuse = () => {
+      throw new ForecastError('input', '"x" is not a disk measured by the rate tests', { as: 'current', id: 7 });
+    };
+    assert.throws(
+      () => asCliError(refuse),
+      (e: Error) => e instanceof UsageError && e.message.startsWith('--current 7: '),
+    );
+    assert.throws(
+      () => asCliError(refuse, ASSESSMENT_RUNS),
+      (e: Error) => e instanceof UsageError && e.message.startsWith('the before run 7: "x" is not a disk'),
+    );
   });
 });

@@ -4,16 +4,19 @@
 // (shared/analysis/candidate-forecast.ts), side by side with the disk in use today.
 import { parseFlags, UsageError, type CliCommand } from '../args.ts';
 import { CliFailure, DB_HELP, parseRunId, withLibrary } from '../library-cli.ts';
-import { candidateProblems, EXAMPLE_CANDIDATE } from '../../shared/model/candidate.ts';
-import { ForecastError, forecastFromLibrary, MAX_CANDIDATES, specCandidate, type CandidateInput } from '../../node/api/forecast-service.ts';
-import { readRegularFile } from '../../node/files/read-bounded.ts';
+import {
+  candidateProblems,
+  EXAMPLE_CANDIDATE,
+  MAX_CANDIDATES,
+  MAX_SPEC_BYTES,
+  parseSpecText,
+  specTooLarge,
+} from '../../shared/model/candidate.ts';
+import { ForecastError, forecastFromLibrary, specCandidate, type CandidateInput } from '../../node/api/forecast-service.ts';
+import { readRegularFile, UnreadableFileError } from '../../node/files/read-bounded.ts';
 import { thisCpu } from '../../node/crypto/cipher-ceilings.ts';
 import { formatForecastText } from '../forecast-text.ts';
 import { writeErr, writeOut } from '../terminal.ts';
-
-export { MAX_CANDIDATES };
-/** A spec sheet is a few hundred bytes: anything past this is not one. */
-const MAX_SPEC_BYTES = 64 * 1024;
 
 const HELP = `Usage: diskdelta forecast --candidate FILE|RUN [--candidate …] [options]
        diskdelta forecast --example
@@ -46,25 +49,44 @@ export async function specInput(path: string): Promise<CandidateInput & { kind: 
   try {
     text = (await readRegularFile(path, { maxBytes: MAX_SPEC_BYTES })).toString('utf8');
   } catch (error) {
+    if (error instanceof UnreadableFileError && error.code === 'EFBIG') throw new UsageError(specTooLarge(path));
     throw new UsageError(`cannot read the spec sheet ${path}: ${(error as Error).message}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${path} is not JSON (${(error as Error).message}): diskdelta forecast --example prints a spec sheet to fill in`);
-  }
-  asCliError(() => specCandidate(json, path));
-  return { kind: 'spec', spec: json, source: path };
+  const parsed = parseSpecText(text, path);
+  if (!parsed.ok) throw new UsageError(parsed.problem);
+  asCliError(() => specCandidate(parsed.json, path));
+  return { kind: 'spec', spec: parsed.json, source: path };
 }
 
+/**
+ * `--candidate` values, each a spec sheet (a path that exists: read and checked now, before the
+ * library opens, so a refused one loses nothing) or a run id; anything else is said with what to
+ * give. The one reading of `forecast --candidate` and `assess set --candidate`.
+ */
+export async function candidateArgs(given: readonly string[]): Promise<CandidateInput[]> {
+  const candidates: CandidateInput[] = [];
+  for (const arg of given) {
+    if (await isFile(arg)) candidates.push(await specInput(arg));
+    else if (/^#?\d+$/.test(arg)) candidates.push({ kind: 'run', id: parseRunId(arg) });
+    else
+      throw new UsageError(`--candidate '${arg}' is neither a file nor a run id: give a spec sheet's path or a run id from diskdelta list`);
+  }
+  return candidates;
+}
+
+/** How a command names the run a ForecastError is about: `forecast`'s flags by default. */
+type RunNames = Record<NonNullable<ForecastError['about']>['as'], string>;
+const FORECAST_FLAGS: RunNames = { candidate: '--candidate', current: '--current', workload: '--workload' };
+/** In `assess show` and `assess report` the runs are the assessment's, given by no flag. */
+export const ASSESSMENT_RUNS: RunNames = { candidate: 'candidate run', current: 'the before run', workload: 'workload run' };
+
 /** A ForecastError as the CLI says it: the caller's mistake is bad usage (exit 2), the rest exit 1. */
-export function asCliError<T>(call: () => T): T {
+export function asCliError<T>(call: () => T, names: RunNames = FORECAST_FLAGS): T {
   try {
     return call();
   } catch (error) {
     if (error instanceof ForecastError) {
-      const message = error.about ? `--${error.about.as} ${error.about.id}: ${error.message}` : error.message;
+      const message = error.about ? `${names[error.about.as]} ${error.about.id}: ${error.message}` : error.message;
       throw error.kind === 'input' ? new UsageError(message) : new CliFailure(message);
     }
     throw error;
@@ -103,18 +125,9 @@ export const forecastCommand: CliCommand = {
       throw new UsageError(
         'give a candidate: --candidate ssd.json (diskdelta forecast --example prints one to fill in) or --candidate RUN',
       );
-    if (given.length > MAX_CANDIDATES) throw new UsageError(`at most ${MAX_CANDIDATES} candidates side by side (${given.length} given)`);
     if (values.encrypt && values.plain) throw new UsageError('--encrypt and --plain contradict each other: give one');
     // Spec sheets are checked before the library is opened: a refused sheet loses nothing.
-    const candidates: CandidateInput[] = [];
-    for (const arg of given) {
-      if (await isFile(arg)) candidates.push(await specInput(arg));
-      else if (/^#?\d+$/.test(arg)) candidates.push({ kind: 'run', id: parseRunId(arg) });
-      else
-        throw new UsageError(
-          `--candidate '${arg}' is neither a file nor a run id: give a spec sheet's path or a run id from diskdelta list`,
-        );
-    }
+    const candidates = await candidateArgs(given);
     const cpu = await thisCpu();
     return withLibrary(
       'forecast',

@@ -15,6 +15,7 @@ import { renderReportHtmlLazily } from '../../shared/report/report-html-lazy.ts'
 import { counted } from '../../shared/model/display.ts';
 import { writeErr } from '../terminal.ts';
 import type { Forecast } from '../../shared/analysis/candidate-forecast.ts';
+import type { JudgedCandidate } from '../../shared/analysis/candidate-judged.ts';
 import type { Assessment } from '../../shared/model/assessment.ts';
 import { sayFailure } from '../failure-out.ts';
 import { writeVolumeLines } from '../../shared/analysis/write-volume.ts';
@@ -97,7 +98,7 @@ export interface ReportFlags {
 export async function writeReport(
   ids: number[],
   values: ReportFlags,
-  extra: { assessment?: Assessment; name?: string; forecast?: Forecast | null } = {},
+  extra: { assessment?: Assessment; name?: string; forecast?: Forecast | null; judged?: JudgedCandidate[] | null } = {},
 ): Promise<number> {
   const paper = parsePaper(values.paper);
   const unit = parseUnitFlag(values.unit);
@@ -140,6 +141,7 @@ export async function writeReport(
             writeVolume: writeVolumeLines(library.writeSamples(), new Date()),
             ...(extra.assessment ? { assessment: extra.assessment } : {}),
             forecast: extra.forecast ?? null,
+            judged: extra.judged ?? null,
           },
           { html: renderReportHtmlLazily, printer },
         );

@@ -17,10 +17,8 @@ import type { Assessment, StoredCandidate } from '../../shared/model/assessment.
 import { forecastBesideMeasured, type JudgedCandidate } from '../../shared/analysis/candidate-judged.ts';
 import { lowestCeiling } from '../system/ceiling.ts';
 
-export { MAX_CANDIDATES };
-
 /** What the forecast reads of the library. */
-export type ForecastLibrary = Pick<Library, 'listRuns' | 'getRuns' | 'writeSamples' | 'latestCipherCeilings'>;
+export type ForecastLibrary = Pick<Library, 'listRuns' | 'getRuns' | 'readRuns' | 'writeSamples' | 'latestCipherCeilings'>;
 
 /** A candidate as given: a spec sheet's JSON (checked here, whoever sent it) or a run of the library. */
 export type CandidateInput = { kind: 'spec'; spec: unknown; source: string } | { kind: 'run'; id: number };
@@ -79,16 +77,29 @@ function runsOrFail(library: Pick<Library, 'getRuns'>, ids: readonly number[]): 
   return runs as RunRecord[];
 }
 
+/** How far back the default picks look: the newest this many runs of the kind. */
+const NEWEST_LOOKED_AT = 50;
+
 /**
- * The newest `limit` runs the filter selects, newest first: the library answers the filter (its
- * kind column says what each run is) and only those runs are read.
+ * The newest run the filter selects that `accept`s, or null: the library answers the filter (its
+ * kind column says what each run is) and runs are read newest first until one fits. A run the
+ * library can no longer read (changed outside DiskDelta) is passed over, as `diskdelta list`
+ * marks it: the default picks are the newest readable ones, never a failure.
  */
-function newestRuns(library: ForecastLibrary, filter: Parameters<Library['listRuns']>[0], limit: number): RunRecord[] {
+function newestRun(
+  library: ForecastLibrary,
+  filter: Parameters<Library['listRuns']>[0],
+  accept: (run: RunRecord) => boolean = () => true,
+): RunRecord | null {
   const ids = library
-    .listRuns({ ...filter, limit })
+    .listRuns({ ...filter, limit: NEWEST_LOOKED_AT })
     .map((s) => s.id)
     .reverse();
-  return library.getRuns(ids).filter((r): r is RunRecord => r !== null);
+  for (const id of ids) {
+    const run = library.readRuns([id]).runs[0];
+    if (run && accept(run)) return run;
+  }
+  return null;
 }
 
 /** Two runs on the same disk: the same kernel name and model, and serial where both know one. */
@@ -104,17 +115,22 @@ function sameDisk(a: RunRecord, b: RunRecord): boolean {
 function newestWorkloads(library: ForecastLibrary, current: RunRecord): RunRecord[] {
   const found = new Map<number, RunRecord>();
   for (const t of testsOfKind('workload')) {
-    const run = newestRuns(library, { source: 'measured', test: t.id, kind: 'workload' }, 50).find((r) => sameDisk(r, current));
+    const run = newestRun(library, { source: 'measured', test: t.id, kind: 'workload' }, (r) => sameDisk(r, current));
     if (run?.id !== undefined) found.set(run.id, run);
   }
   return [...found.values()];
 }
 
 /** The candidates given, checked: spec sheets first (a refused one is said before the library is read). */
-function candidatesOf(library: ForecastLibrary, given: readonly CandidateInput[]): Candidate[] {
-  if (given.length === 0) throw new ForecastError('input', 'give a candidate: a spec sheet or a disk run of the library');
+/** The one count check of candidates given (the contract's schemas check the app's calls too). */
+function checkCount(given: readonly CandidateInput[]): void {
   if (given.length > MAX_CANDIDATES)
     throw new ForecastError('input', `at most ${MAX_CANDIDATES} candidates side by side (${given.length} given)`);
+}
+
+function candidatesOf(library: ForecastLibrary, given: readonly CandidateInput[]): Candidate[] {
+  if (given.length === 0) throw new ForecastError('input', 'give a candidate: a spec sheet or a disk run of the library');
+  checkCount(given);
   const specs = given.map((g) => (g.kind === 'spec' ? specCandidate(g.spec, g.source) : null));
   return given.map((g, i) => {
     if (g.kind === 'spec') return specs[i]!;
@@ -133,9 +149,7 @@ export function forecastFromLibrary(
   const candidates = candidatesOf(library, request.candidates);
   const notes: string[] = [];
   const current =
-    request.current !== undefined
-      ? runsOrFail(library, [request.current])[0]!
-      : newestRuns(library, { source: 'measured', kind: 'disk' }, 1)[0];
+    request.current !== undefined ? runsOrFail(library, [request.current])[0]! : newestRun(library, { source: 'measured', kind: 'disk' });
   if (!current)
     throw new ForecastError(
       'unavailable',
@@ -169,7 +183,7 @@ export function forecastFromLibrary(
       : null,
     cipher: rates,
   };
-  const workingSet = newestRuns(library, { test: WORKING_SET_TEST }, 1)[0] ?? null;
+  const workingSet = newestRun(library, { test: WORKING_SET_TEST });
   const forecast = forecastCandidates({ current, candidates, limits, workloads, writeSamples: library.writeSamples(), workingSet });
   return { forecast, notes };
 }
@@ -187,8 +201,8 @@ export function assessmentForecast(
   const stored = assessment.candidates ?? [];
   if (stored.length === 0 || assessment.before === null) return null;
   const { forecast, notes } = forecastFromLibrary(library, { candidates: stored, current: assessment.before }, cpu);
-  const [before, after] = assessment.after === null ? [null, null] : library.getRuns([assessment.before, assessment.after]);
-  const judged = before && after ? forecastBesideMeasured(forecast, before, after) : null;
+  const after = assessment.after === null ? null : library.getRuns([assessment.after])[0];
+  const judged = after ? forecastBesideMeasured(forecast, after) : null;
   return { forecast, notes, judged };
 }
 
@@ -203,8 +217,7 @@ export function keepAssessmentCandidates(
   id: number,
   given: readonly CandidateInput[],
 ): boolean {
-  if (given.length > MAX_CANDIDATES)
-    throw new ForecastError('input', `at most ${MAX_CANDIDATES} candidates side by side (${given.length} given)`);
+  checkCount(given);
   const stored = given.map((g): StoredCandidate => {
     if (g.kind === 'run') return { kind: 'run', id: g.id };
     return { kind: 'spec', source: g.source, spec: checkedSpec(g.spec, g.source) };

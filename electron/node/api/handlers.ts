@@ -145,10 +145,9 @@ export function createHandlers(backend: Backend): Handlers {
     'references.list': async () => need(backend, 'formats').references(),
     'crypto.ciphers': async ({ measure }) => ({ ceilings: await need(backend, 'crypto').ciphers(measure === true) }),
     'compare.load': async ({ runs }) => ({ runs: await loadRefs(backend, runs) }),
-    'report.render': async ({ runs, format, paper, unit, candidates }) => {
+    'report.render': async ({ runs, format, paper, unit }) => {
       const records = (await loadRefs(backend, runs)).map((l) => l.record);
-      const forecast = candidates ? (await appForecast(backend, candidates)).forecast : null;
-      return renderFile(backend, records, { format, paper, unit, forecast });
+      return renderFile(backend, records, { format, paper, unit });
     },
 
     'assessments.list': async () => need(backend, 'library').listAssessments().slice(0, MAX_LIST_PAGE),
@@ -177,8 +176,15 @@ export function createHandlers(backend: Backend): Handlers {
       const records = await Promise.all(assessmentReportIds(library, assessment).map((runId) => getOrFail(library, runId)));
       // The candidates it weighs (assess set --candidate): the Candidates section, forecast from its before run.
       const cpu = await thisCpu();
-      const forecast = (await forecastCall(async () => assessmentForecast(library, assessment, cpu)))?.forecast ?? null;
-      const file = await renderFile(backend, records, { format, paper, unit, assessment, forecast });
+      const candidates = await forecastCall(async () => assessmentForecast(library, assessment, cpu));
+      const file = await renderFile(backend, records, {
+        format,
+        paper,
+        unit,
+        assessment,
+        forecast: candidates?.forecast ?? null,
+        judged: candidates?.judged ?? null,
+      });
       // The runs' ids make the report's name elsewhere; an assessment's is named after it.
       return { ...file, fileName: file.fileName.replace(/^diskdelta-report-[^.]*/, `diskdelta-assessment-${id}`) };
     },
@@ -238,7 +244,7 @@ function fleetOf(backend: Backend, runIds: number[] | undefined): ProcedureOutpu
 async function renderFile(
   backend: Backend,
   records: RunRecord[],
-  options: Pick<RenderOptions, 'format' | 'paper' | 'unit' | 'assessment' | 'forecast'>,
+  options: Pick<RenderOptions, 'format' | 'paper' | 'unit' | 'assessment' | 'forecast' | 'judged'>,
 ): Promise<ProcedureOutput<'report.render'>> {
   const html = need(backend, 'reportHtml');
   const printer = options.format === 'pdf' ? need(backend, 'printer') : null;

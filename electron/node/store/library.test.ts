@@ -455,6 +455,78 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('setAssessmentCandidates refuses candidates that do not fit, or a run it does not hold, and keeps what it had', () => {
+    const lib = openLibrary({ dbPath: freshPath() });
+    const run = lib.saveRun(syntheticRun(1));
+    const id = lib.createAssessment('refusals').id;
+    assert.equal(lib.setAssessmentCandidates(id, [{ kind: 'run', id: run }]), true);
+    const refusals: Array<[unknown[], RegExp]> = [
+      [Array(5).fill({ kind: 'run', id: run }), /candidates refused: .*4/],
+      [[{ kind: 'spec', source: 'x.json', spec: { name: 'not a spec sheet' } }], /candidates refused: 0\.spec/],
+      [[{ kind: 'run', id: 0 }], /candidates refused: 0\.id/],
+      [[{ kind: 'run', id: 999 }], /no run 999 in the library/],
+    ];
+    for (const [candidates, message] of refusals)
+      assert.throws(
+        () => lib.setAssessmentCandidates(id, candidates as never),
+        (e: Error) => e instanceof LibraryError && e.code === 'invalid' && message.test(e.message),
+        JSON.stringify(candidates),
+      );
+    assert.deepEqual(lib.getAssessment(id)!.candidates, [{ kind: 'run', id: run }]);
+    assert.equal(lib.setAssessmentCandidates(77, []), false, 'no such assessment');
+    lib.close();
+  });
+
+  it('brings a version-19 assessment forward to candidates: read back weighing none', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close(); // creates the folder
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 19), 19);
+    old.exec(
+      `INSERT INTO assessments (label, created_at, updated_at) VALUES ('kept under v19', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+    );
+    old.close();
+    const lib = openLibrary({ dbPath: path });
+    const a = lib.getAssessment(1)!;
+    assert.equal(a.label, 'kept under v19');
+    assert.deepEqual(a.candidates, []);
+    assert.deepEqual(a.candidatesEmptied, []);
+    lib.close();
+  });
+
+  it('brings a version-20 assessment forward: a candidate run already deleted leaves its candidates, and is said', () => {
+    const path = freshPath();
+    openLibrary({ dbPath: path }).close(); // creates the folder
+    rmSync(path);
+    const old = new DatabaseSync(path);
+    assert.equal(migrate(old, 20), 20);
+    old.exec(`INSERT INTO runs (label, created_at, saved_at, source, source_format, target_path, target_kind, engine_name, engine_version)
+              VALUES ('kept', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z', 'imported', 'fio', '', 'unknown', 'fio', '3.33')`);
+    // Run 9 was deleted under version 20, which left it among the candidates.
+    old.exec(`INSERT INTO assessments (label, created_at, updated_at, candidates) VALUES ('v20', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z',
+              '[{"kind":"run","id":9},{"kind":"run","id":1}]')`);
+    old.close();
+    const lib = openLibrary({ dbPath: path });
+    const a = lib.getAssessment(1)!;
+    assert.deepEqual(a.candidates, [{ kind: 'run', id: 1 }]);
+    assert.deepEqual(
+      a.candidatesEmptied?.map((e) => e.run),
+      [9],
+    );
+    // From version 21 on, the trigger does it as the run is deleted.
+    assert.ok(lib.deleteRun(1));
+    assert.deepEqual(lib.getAssessment(1)!.candidates, []);
+    assert.deepEqual(
+      lib.getAssessment(1)!.candidatesEmptied?.map((e) => [e.run, e.label]),
+      [
+        [9, ''],
+        [1, 'kept'],
+      ],
+    );
+    lib.close();
+  });
+
   it('brings a version-7 library forward to statistics: measured runs were medians, CrystalDiskMark its best, reference unknown', () => {
     const path = freshPath();
     openLibrary({ dbPath: path }).close(); // creates the folder

@@ -1048,10 +1048,12 @@ class SqliteLibrary implements Library {
         `candidates refused: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
       );
     return this.transaction(() => {
+      // Whether the run is there, not the run itself: the caller has read it to check it is a disk (forecast-service.ts).
       for (const c of candidates)
-        if (c.kind === 'run' && this.getRuns([c.id])[0] === null) throw new LibraryError('invalid', `no run ${c.id} in the library`);
+        if (c.kind === 'run' && this.#stmt('SELECT 1 FROM runs WHERE id = ?').get(c.id) === undefined)
+          throw new LibraryError('invalid', `no run ${c.id} in the library`);
       return (
-        this.#stmt('UPDATE assessments SET candidates = ?, updated_at = ? WHERE id = ?').run(
+        this.#stmt("UPDATE assessments SET candidates = ?, candidates_emptied = '[]', updated_at = ? WHERE id = ?").run(
           JSON.stringify(candidates),
           new Date().toISOString(),
           id,
@@ -1169,6 +1171,7 @@ function assessmentOf(row: Row): AssessmentListItem {
         emptied: storedJson('emptied', row.emptied, assessmentSchema.shape.emptied),
         notes: row.notes,
         candidates: storedJson('candidates', row.candidates, assessmentSchema.shape.candidates),
+        candidatesEmptied: storedJson('candidates_emptied', row.candidates_emptied, assessmentSchema.shape.candidatesEmptied),
       } satisfies Record<keyof Assessment, unknown>,
       assessmentSchema,
     ),

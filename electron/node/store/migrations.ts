@@ -354,6 +354,34 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE assessments ADD COLUMN candidates TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(candidates));
     `,
   },
+  {
+    version: 21,
+    why: 'a candidate run deleted from the library left the assessment naming a run that is gone, and its forecast failed: it leaves the candidates, and which run went is kept to be said',
+    // As version 14's trigger for the steps: every way a run leaves the library takes it out of
+    // the candidates it is in (the spec sheets and the other runs stay, in order) and records it
+    // in candidates_emptied; keeping the candidates again clears that (store/library.ts). The
+    // UPDATE before the trigger does the same for a candidate run deleted since version 20.
+    sql: `
+      ALTER TABLE assessments ADD COLUMN candidates_emptied TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(candidates_emptied));
+      UPDATE assessments SET
+        candidates_emptied = (SELECT json_group_array(json_object('run', json_extract(c.value, '$.id'), 'label', '', 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))
+          FROM json_each(assessments.candidates) c
+          WHERE json_extract(c.value, '$.kind') = 'run' AND json_extract(c.value, '$.id') NOT IN (SELECT id FROM runs)),
+        candidates = (SELECT json_group_array(json(c.value)) FROM json_each(assessments.candidates) c
+          WHERE NOT (json_extract(c.value, '$.kind') = 'run' AND json_extract(c.value, '$.id') NOT IN (SELECT id FROM runs)))
+        WHERE EXISTS (SELECT 1 FROM json_each(assessments.candidates) c
+          WHERE json_extract(c.value, '$.kind') = 'run' AND json_extract(c.value, '$.id') NOT IN (SELECT id FROM runs));
+      CREATE TRIGGER assessment_candidate_run_deleted BEFORE DELETE ON runs BEGIN
+        UPDATE assessments SET
+          candidates_emptied = json_insert(candidates_emptied, '$[#]', json_object('run', OLD.id, 'label', OLD.label, 'at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))),
+          candidates = (SELECT json_group_array(json(c.value)) FROM json_each(assessments.candidates) c
+            WHERE NOT (json_extract(c.value, '$.kind') = 'run' AND json_extract(c.value, '$.id') = OLD.id)),
+          updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+          WHERE EXISTS (SELECT 1 FROM json_each(assessments.candidates) c
+            WHERE json_extract(c.value, '$.kind') = 'run' AND json_extract(c.value, '$.id') = OLD.id);
+      END;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -75,16 +75,13 @@ export interface ForecastInputs {
 }
 
 /**
- * The model's accuracy as measured in the lab (e2e/forecast-lab.test.ts, `npm test -- --only
- * e2e/forecast-lab`): forecast ÷ measured for programs starting on a second throttled device
- * described by a spec sheet. Only reading workloads: the blkio throttle cannot play a disk for
- * buffered writes, so the write phases' accuracy is not measured.
- */
-/**
- * forecast ÷ measured for programs starting, every lab run on record (e2e/forecast-lab.test.ts,
- * docs/forecast.md › Accuracy): 0.893 and 0.869 (the default mix and 400 small files, load ~20),
- * 0.821 (load ~50: outside ±15 %, the CPU's share grows), 1.036 and 1.032 (the two CI runs of
- * 2026-12-05, one test file at a time). Re-measure: `npm test -- --only e2e/forecast-lab`.
+ * The model's accuracy as measured in the lab (e2e/forecast-lab.test.ts, docs/forecast.md ›
+ * Accuracy): forecast ÷ measured for programs starting on a second throttled device described by
+ * a spec sheet, every lab run on record: 0.893 and 0.869 (the default mix and 400 small files,
+ * load ~20), 0.821 (load ~50: outside ±15 %, the CPU's share grows), 1.036 and 1.032 (the two CI
+ * runs of 2026-12-05, one test file at a time). Only reading workloads: the blkio throttle cannot
+ * play a disk for buffered writes, so the write phases' accuracy is not measured. Re-measure:
+ * `npm test -- --only e2e/forecast-lab`.
  */
 export interface LabAccuracy {
   measuredAt: string;

@@ -19,7 +19,7 @@ test('each figure: the forecast gain over the before run beside the measured one
   });
   // The new disk measured at 2.6 times the old one's sequential read (the bus held the forecast at 279 MB/s).
   const after = { ...before, results: before.results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 2.6 })) };
-  const [judged] = forecastBesideMeasured(forecast, before, after);
+  const [judged] = forecastBesideMeasured(forecast, after);
   const seq = judged!.figures.find((f) => f.key === 'seqRead')!;
   assert.ok(Math.abs(seq.forecastGain - 279e6 / 100e6) < 1e-9, String(seq.forecastGain));
   assert.ok(Math.abs(seq.measuredGain - 2.6) < 1e-9);

@@ -22,9 +22,13 @@ export interface JudgedCandidate {
   figures: JudgedFigure[];
 }
 
-/** Per candidate, each figure both the forecast and the two runs carry: its forecast gain beside the measured one. */
-export function forecastBesideMeasured(forecast: Forecast, before: RunRecord, after: RunRecord): JudgedCandidate[] {
-  const was = driveFiguresOfRun(before).figures;
+/**
+ * Per candidate, each figure both the forecast and the two runs carry: its forecast gain beside
+ * the measured one. The before run is the forecast's current disk (forecast.current.figures are
+ * its figures), so both gains are over the same measurement.
+ */
+export function forecastBesideMeasured(forecast: Forecast, after: RunRecord): JudgedCandidate[] {
+  const was = forecast.current.figures;
   const now = driveFiguresOfRun(after).figures;
   return forecast.candidates.map((c) => ({
     name: c.capped.candidate.name,

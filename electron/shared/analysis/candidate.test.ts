@@ -17,6 +17,7 @@ import { EXAMPLE_CANDIDATE } from '../model/candidate.ts';
 import { fixedCipherRates } from './encryption.ts';
 import { currentDiskRun, workloadRun } from './forecast-fixtures.ts';
 import type { RunRecord } from '../model/results.ts';
+import { limitReasons } from '../report/candidates-model.ts';
 
 const SATA2: MachineLink = { ceilingBytesPerSec: 300e6, description: 'SATA 3.0 Gb/s, 300 MB/s', transport: 'sata' };
 const example = (edit: (s: typeof EXAMPLE_CANDIDATE) => void = () => {}): Candidate => {
@@ -36,7 +37,10 @@ describe('machine limits on a candidate', () => {
     assert.equal(read.drive, 550e6);
     assert.equal(read.here, 300e6 * LINK_EFFICIENCY);
     assert.ok(read.here! >= 270e6 && read.here! <= 285e6, 'SATA 2 holds SATA SSDs near 270–285 MB/s');
-    assert.equal(read.sentence, 'this 550 MB/s drive would read about 279 MB/s here: the bus (SATA 3.0 Gb/s, 300 MB/s) is the limit');
+    assert.match(
+      limitReasons(capped, SATA2.description).join('\n'),
+      /^the bus \(SATA 3\.0 Gb\/s, 300 MB\/s\) is the limit: sequential read 550 → 279 MB\/s, /,
+    );
   });
 
   it('the bus cap applies exactly when the figure exceeds the link, for every figure', () => {
@@ -50,7 +54,6 @@ describe('machine limits on a candidate', () => {
         const over = mbps * 1e6 > usable;
         assert.equal(f.limit, over ? 'bus' : 'drive', `${k} at ${mbps} MB/s`);
         assert.equal(f.here, over ? usable : mbps * 1e6);
-        assert.equal(f.sentence === null, !over);
       }
     }
   });
@@ -77,7 +80,10 @@ describe('machine limits on a candidate', () => {
     const capped = capCandidate(example(), { link: SATA2, cipher: fixedCipherRates(70e6, 1) });
     assert.equal(capped.figures.seqRead.limit, 'cipher');
     assert.equal(capped.figures.seqRead.here, 70e6);
-    assert.match(capped.figures.seqRead.sentence!, /would read about 70 MB\/s here encrypted: dm-crypt's cipher on this CPU is the limit/);
+    assert.match(
+      limitReasons(capped, SATA2.description).join('\n'),
+      /^dm-crypt's cipher on this CPU is the limit: sequential read 560 → 70\.0 MB\/s/m,
+    );
     // QD1 4K: one request at a time, the times add (encryption.ts): 1/(1/45 MB/s + 1/70 MB/s).
     const q1 = capped.figures.rnd4kQ1Read;
     assert.ok(Math.abs(q1.here! - 1 / (1 / (11_000 * 4096) + 1 / 70e6)) < 1);

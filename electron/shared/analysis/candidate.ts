@@ -196,7 +196,6 @@ export interface CappedFigure {
   /** What it would do here, estimated. */
   here: number | null;
   limit: Limit;
-  sentence: string | null;
 }
 
 export interface CappedCandidate {
@@ -242,7 +241,7 @@ export function capCandidate(c: Candidate, limits: MachineLimits): CappedCandida
     const def = FIGURES[key];
     const drive = c.figures[key];
     if (drive === null) {
-      figures[key] = { key, drive, here: null, limit: 'drive', sentence: null };
+      figures[key] = { key, drive, here: null, limit: 'drive' };
       continue;
     }
     let here = drive;
@@ -259,15 +258,8 @@ export function capCandidate(c: Candidate, limits: MachineLimits): CappedCandida
         limit = 'cipher';
       }
     }
-    const verb = def.write ? 'write' : 'read';
-    const what = key.startsWith('seq') ? verb : `${verb} 4K at QD${def.params.queueDepth}`;
-    const sentence =
-      limit === 'bus'
-        ? `this ${mbText(drive)} drive would ${what} about ${mbText(here)} here: the bus (${limits.link!.description}) is the limit`
-        : limit === 'cipher'
-          ? `this ${mbText(drive)} drive would ${what} about ${mbText(here)} here encrypted: dm-crypt's cipher on this CPU is the limit`
-          : null;
-    figures[key] = { key, drive, here, limit, sentence };
+    // Why, in words, is said once per limit by report/candidates-model.ts (limitReasons).
+    figures[key] = { key, drive, here, limit };
   }
   return { candidate: c, figures, usableLinkBytesPerSec: usable, notes };
 }

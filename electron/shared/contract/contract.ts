@@ -24,8 +24,7 @@ import {
 } from '../model/schemas.ts';
 import { EVENT_NAMES, PROCEDURE_NAMES, type EventName, type ProcedureName } from './contract-names.ts';
 import { fleetProcedures } from './fleet-schemas.ts';
-import { candidateInputSchema, forecastProcedures } from './forecast-schemas.ts';
-import { MAX_CANDIDATES } from '../model/candidate.ts';
+import { forecastProcedures } from './forecast-schemas.ts';
 import { ASSESSMENT_FIELDS } from '../model/assessment.ts';
 
 export {
@@ -224,8 +223,6 @@ export const procedures = {
         format: z.enum(['pdf', 'html']),
         paper: z.enum(PAPERS),
         unit: z.enum(THROUGHPUT_UNITS),
-        /** Candidate drives: the report's Candidates section, the forecast of forecast.candidates. */
-        candidates: z.array(candidateInputSchema).min(1).max(MAX_CANDIDATES).optional(),
       })
       .strict(),
     output: z.object({ fileName: z.string(), mimeType: z.string(), contentBase64: z.string() }),

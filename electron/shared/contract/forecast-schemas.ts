@@ -17,7 +17,6 @@ const cappedFigure = z.object({
   drive: n,
   here: n,
   limit: z.enum(['drive', 'bus', 'cipher']),
-  sentence: z.string().nullable(),
 });
 const link = z.object({ ceilingBytesPerSec: z.number(), description: z.string(), transport: z.string().nullable() });
 

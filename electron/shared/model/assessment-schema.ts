@@ -41,6 +41,8 @@ export const assessmentSchema = z.object({
   notes: z.string(),
   /** Candidate drives (migration 20); absent in an assessment read before it. */
   candidates: z.array(storedCandidateSchema).max(MAX_CANDIDATES).optional(),
+  /** Candidate runs deleted from the library since the candidates were kept (migration 21's trigger); absent before it. */
+  candidatesEmptied: z.array(emptiedStepSchema).optional(),
 });
 
 /** A stored assessment that no longer fits: listed with its id (any integer: the row's own), its name and what is wrong. */

@@ -61,6 +61,19 @@ export function emptiedText(emptied: readonly EmptiedStep[]): string | null {
   return `${runs} ${emptied.length === 1 ? 'was' : 'were'} deleted from the library on ${emptied[0]!.at.slice(0, 10)}, so this step is empty again`;
 }
 
+/**
+ * Candidate runs deleted from the library (migration 21 took them out of the candidates), each
+ * said with what replaces it: "candidate run 12 "SSD" was deleted from the library on
+ * 2026-12-01: diskdelta assess set 3 --candidate FILE|RUN … replaces it"; none: [].
+ */
+export function candidatesEmptiedLines(a: Pick<Assessment, 'id' | 'candidatesEmptied'>): string[] {
+  return (a.candidatesEmptied ?? []).map(
+    (e) =>
+      `candidate run ${e.run}${e.label ? ` "${e.label}"` : ''} was deleted from the library on ${e.at.slice(0, 10)}: ` +
+      `diskdelta assess set ${a.id} --candidate FILE|RUN … (or the app's Change the candidates) replaces it`,
+  );
+}
+
 /** What the machine showing the steps knows that changes what they tell the user to do. */
 export interface StepMachine {
   /** Why this kernel cannot make a dm-crypt mapping (node/crypto/throwaway-held.ts), or null when it may; undefined: not known. */

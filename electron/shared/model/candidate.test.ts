@@ -2,7 +2,14 @@
 // absurd, inconsistent, unknown) is refused with a message that names its field.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { candidateProblems, EXAMPLE_CANDIDATE, parseCandidateSpec, type CandidateSpec } from './candidate.ts';
+import {
+  candidateProblems,
+  EXAMPLE_CANDIDATE,
+  MAX_SPEC_BYTES,
+  parseCandidateSpec,
+  parseSpecText,
+  type CandidateSpec,
+} from './candidate.ts';
 
 /** The example with one change made by `edit`. */
 function edited(edit: (s: Record<string, any>) => void): unknown {
@@ -168,5 +175,18 @@ describe('candidate spec sheet', () => {
       ),
       /sata, nvme, usb/,
     );
+  });
+});
+
+describe('a spec sheet file as text (the CLI and the app read it alike)', () => {
+  it('JSON up to 64 KiB is taken; past it, or not JSON, is refused naming the file and what to do', () => {
+    assert.deepEqual(parseSpecText(JSON.stringify(EXAMPLE_CANDIDATE), 'ssd.json'), { ok: true, json: EXAMPLE_CANDIDATE });
+    assert.deepEqual(parseSpecText(' '.repeat(MAX_SPEC_BYTES + 1), 'big.json'), {
+      ok: false,
+      problem: 'big.json is not a spec sheet: larger than 64 KiB',
+    });
+    const notJson = parseSpecText('{ "name": ', 'half.json');
+    assert.ok(!notJson.ok);
+    assert.match(notJson.problem, /^half\.json is not JSON \(.*\): diskdelta forecast --example prints a spec sheet to fill in$/);
   });
 });

@@ -15,6 +15,27 @@ export const CANDIDATE_FORMAT = 'diskdelta-candidate';
 /** Candidates compared side by side (CLI, app, report): more would not fit a page's columns. */
 export const MAX_CANDIDATES = 4;
 export const CANDIDATE_VERSION = 1;
+/** A spec sheet is a few hundred bytes: a file past this is not one (the CLI and the app refuse it alike). */
+export const MAX_SPEC_BYTES = 64 * 1024;
+
+/** Why a file larger than MAX_SPEC_BYTES is refused. */
+export const specTooLarge = (name: string): string => `${name} is not a spec sheet: larger than 64 KiB`;
+
+/**
+ * A spec sheet file's text as JSON, or why not, in the words the CLI and the app both say; the
+ * JSON is then checked by parseCandidateSpec.
+ */
+export function parseSpecText(text: string, name: string): { ok: true; json: unknown } | { ok: false; problem: string } {
+  if (new TextEncoder().encode(text).length > MAX_SPEC_BYTES) return { ok: false, problem: specTooLarge(name) };
+  try {
+    return { ok: true, json: JSON.parse(text) };
+  } catch (error) {
+    return {
+      ok: false,
+      problem: `${name} is not JSON (${(error as Error).message}): diskdelta forecast --example prints a spec sheet to fill in`,
+    };
+  }
+}
 
 /** Interfaces a candidate may name; the link it would sit on is this machine's (analysis/candidate.ts). */
 export const CANDIDATE_INTERFACES = ['sata', 'nvme', 'usb'] as const;

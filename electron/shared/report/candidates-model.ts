@@ -34,6 +34,8 @@ export interface CandidatesTable {
   candidates: Array<{ name: string; origin: string }>;
   rates: Array<{ figure: string; today: string; cells: ForecastCell[] }>;
   workloads: Array<{ workload: string; today: string; cells: ForecastCell[] }>;
+  /** Said instead of the workloads when none was measured on this disk; null: some were. */
+  noWorkloads: string | null;
   /** Endurance, write bursts and fit, one sentence per candidate. */
   verdicts: Array<{ what: string; cells: string[] }>;
   /** Per candidate: each cap's reason, its notes, each cache overrun said whole. */
@@ -50,7 +52,7 @@ const emptyCell: Omit<ForecastCell, 'text'> = { detail: null, gain: null, limit:
  * 3.0 Gb/s, 300 MB/s) is the limit: sequential read 560 → 279 MB/s, …"): the figure-by-figure
  * sentences of analysis/candidate.ts said once, so four capped figures are not four paragraphs.
  */
-function limitReasons(capped: CandidateForecast['capped'], link: string | null): string[] {
+export function limitReasons(capped: CandidateForecast['capped'], link: string | null): string[] {
   const lines: string[] = [];
   for (const limit of ['bus', 'cipher'] as const) {
     const figs = FIGURE_KEYS.map((k) => capped.figures[k]).filter((x) => x.limit === limit);
@@ -96,6 +98,7 @@ export function candidatesTable(f: Forecast): CandidatesTable {
         };
       }),
     })),
+    noWorkloads: phases.length ? null : 'Your workloads: none measured on this disk in the library (diskdelta run --preset workloads).',
     verdicts: [
       { what: 'endurance', cells: f.candidates.map((c) => c.endurance.sentence) },
       { what: 'write bursts', cells: f.candidates.map((c) => c.bursts.sentence) },

@@ -5,6 +5,7 @@
 // own figure, a workload time its range and gain, a wide range "rough".
 import { createElement as h, type ReactElement, type ReactNode } from 'react';
 import type { CandidatesTable, ForecastCell } from './candidates-model.ts';
+import type { JudgedTable } from './judged-model.ts';
 
 function cell(c: ForecastCell, key: number): ReactElement {
   // The range (or the drive's own figure) and what flags it, on one small line under the forecast.
@@ -81,13 +82,9 @@ export function CandidatesTableView({ table }: { table: CandidatesTable }): Reac
           ...table.rates.map((r) =>
             h('tr', { key: r.figure }, h('th', { scope: 'row' }, r.figure), h('td', { className: 'num' }, r.today), ...r.cells.map(cell)),
           ),
-          table.workloads.length
+          table.noWorkloads === null
             ? section('Your workloads: forecast, its range, the gain over today', span)
-            : h(
-                'tr',
-                { className: 'fc-section' },
-                h('td', { colSpan: span }, 'Your workloads: none measured on this disk in the library (diskdelta run --preset workloads).'),
-              ),
+            : h('tr', { className: 'fc-section' }, h('td', { colSpan: span }, table.noWorkloads)),
           ...table.workloads.map((w) =>
             h(
               'tr',
@@ -120,5 +117,48 @@ export function CandidatesTableView({ table }: { table: CandidatesTable }): Reac
       ),
     ),
     h('p', { className: 'fc-accuracy', 'data-testid': 'forecast-accuracy' }, table.accuracy),
+  );
+}
+
+/** Gains over the current disk: the new disk's measured once, each candidate's forecast beside it (judged-model.ts). */
+export function JudgedTableView({ table }: { table: JudgedTable }): ReactElement {
+  if (table.rows.length === 0) return h('p', { className: 'muted' }, 'No figure both the forecast and the two runs carry.');
+  return h(
+    'div',
+    { className: 'judged-forecast' },
+    h(
+      'div',
+      { className: 'table-scroll' },
+      h(
+        'table',
+        { className: 'judged-candidates', 'data-testid': 'candidates-judged' },
+        h('caption', { className: 'sr-only' }, "Gains over the current disk: measured on the new disk, and each candidate's forecast"),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, 'gain over the current disk'),
+            h('th', { scope: 'col' }, 'measured (new disk)'),
+            ...table.candidates.map((c) => h('th', { key: c, scope: 'col' }, `forecast: ${c}`)),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          ...table.rows.map((r) =>
+            h(
+              'tr',
+              { key: r.key },
+              h('th', { scope: 'row' }, r.figure),
+              h('td', { className: 'num' }, r.measured),
+              ...r.forecasts.map((f, i) => h('td', { key: i, className: 'num estimated' }, f ?? '—')),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h('p', { className: 'hint' }, table.note),
   );
 }

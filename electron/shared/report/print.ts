@@ -11,6 +11,7 @@ import { isPdf, ReportPrintError, type ReportHtml, type ReportPrinter } from './
 import type { FleetComparison } from '../analysis/fleet-compare.ts';
 import { buildFleetReport } from './fleet-report-model.ts';
 import type { Forecast } from '../analysis/candidate-forecast.ts';
+import type { JudgedCandidate } from '../analysis/candidate-judged.ts';
 
 export type ReportFormat = 'pdf' | 'html';
 
@@ -28,6 +29,8 @@ export interface RenderOptions {
   writeVolume?: string[];
   /** Candidate drives forecast beside the disk in use today: the Candidates section. */
   forecast?: Forecast | null;
+  /** Each candidate's forecast beside the measured new disk: the Candidates section's first table. */
+  judged?: JudgedCandidate[] | null;
 }
 
 export interface RenderedReport {
@@ -57,6 +60,7 @@ export async function renderReport(
     ...(options.assessment ? { assessment: options.assessment } : {}),
     ...(options.writeVolume ? { writeVolume: options.writeVolume } : {}),
     forecast: options.forecast ?? null,
+    judged: options.judged ?? null,
   });
   const base = `diskdelta-report-${records.map((r, i) => (r.id ? String(r.id) : `r${i + 1}`)).join('-')}`;
   return printed(await renderHtml(doc), base, options.format, printer);

@@ -135,6 +135,14 @@ export const REPORT_CSS = `
 .report ol.fc-reasons > li { margin-bottom: 1mm; }
 .report ol.fc-reasons ul { margin: 0; padding-left: 4mm; }
 .report .fc-origin, .report .fc-note, .report .fc-accuracy { color: #4b5563; margin: 0.5mm 0; }
+/* The judged table (judged-model.ts): each candidate's forecast gain beside the new disk's measured one. */
+.report .judged-forecast { font-size: 8pt; margin-bottom: 3mm; break-inside: avoid; }
+.report table.judged-candidates { border-collapse: collapse; font-size: 8pt; }
+.report table.judged-candidates caption { text-align: left; color: #4b5563; padding-bottom: 1mm; }
+.report table.judged-candidates th, .report table.judged-candidates td { border-bottom: 1px solid #e5e7eb; padding: 0.8mm 1.5mm; text-align: left; }
+.report table.judged-candidates td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.report table.judged-candidates td.estimated { font-style: italic; }
+.report .judged-forecast .hint { color: #4b5563; margin: 0.5mm 0; }
 .report table.candidates-table caption .fc-machine { display: block; color: #111827; }
 .report table.candidates-table caption .fc-estimated { display: block; }
 @media print { .report { max-width: none; } }

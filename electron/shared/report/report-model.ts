@@ -28,6 +28,8 @@ import { provenanceText } from '../model/provenance.ts';
 import { maxOf, minOf } from '../model/extremes.ts';
 import type { Forecast } from '../analysis/candidate-forecast.ts';
 import { candidatesTable, type CandidatesTable } from './candidates-model.ts';
+import type { JudgedCandidate } from '../analysis/candidate-judged.ts';
+import { judgedTable, type JudgedTable } from './judged-model.ts';
 
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -112,6 +114,8 @@ export interface ReportDocument {
   workingSets: Array<{ runIndex: number; summary: WorkingSetSummary }>;
   /** Candidate drives forecast beside the disk in use today (issue #42): the app's Candidates table; null: none given. */
   candidates: CandidatesTable | null;
+  /** Once the new disk is measured, each candidate's forecast beside it (the app's assessment card's table); null: not yet. */
+  candidatesJudged: JudgedTable | null;
   appVersion: string;
 }
 
@@ -130,6 +134,8 @@ export interface ReportOptions {
   writeVolume?: string[];
   /** The candidates' forecast (node/api/forecast-service.ts, the one the CLI and the app show). */
   forecast?: Forecast | null;
+  /** Each candidate's forecast beside the measured new disk (analysis/candidate-judged.ts), with `forecast`. */
+  judged?: JudgedCandidate[] | null;
 }
 
 /** The summary sections whose verdicts an assessment's page 1 gives (first-page.ts). */
@@ -187,6 +193,7 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
       return summary ? [{ runIndex, summary }] : [];
     }),
     candidates: options.forecast?.candidates.length ? candidatesTable(options.forecast) : null,
+    candidatesJudged: options.forecast?.candidates.length && options.judged ? judgedTable(options.judged) : null,
     appVersion: options.appVersion ?? '',
   };
 }

@@ -11,7 +11,7 @@ import { ReportChartView, Swatch } from './report-chart.ts';
 import { counted } from '../model/display.ts';
 import { wholeText } from './whole-text.ts';
 import { WorkingSetTables } from './working-set-view.ts';
-import { CandidatesTableView } from './candidates-view.ts';
+import { CandidatesTableView, JudgedTableView } from './candidates-view.ts';
 import { EncryptionSection } from './report-encryption.ts';
 import { FirstPageView, FIRST_PAGE_CSS } from './first-page.ts';
 
@@ -299,7 +299,13 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
         )
       : null,
     doc.candidates
-      ? h(Section, { id: 'candidates', title: 'Candidates: before you buy' }, h(CandidatesTableView, { table: doc.candidates }))
+      ? h(
+          Section,
+          { id: 'candidates', title: 'Candidates: before you buy' },
+          doc.candidatesJudged ? h('h3', null, 'Forecast beside the measurement of the new disk') : null,
+          doc.candidatesJudged ? h(JudgedTableView, { table: doc.candidatesJudged }) : null,
+          h(CandidatesTableView, { table: doc.candidates }),
+        )
       : null,
     doc.charts.length > 0
       ? h(

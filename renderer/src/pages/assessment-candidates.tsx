@@ -5,12 +5,11 @@
 // `assess show` prints: "sequential read: forecast ×2.79, measured ×2.60").
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { AssessmentData, ProcedureInput, ProcedureOutput } from '../../../electron/shared/contract/contract.ts';
-import type { StoredCandidate } from '../../../electron/shared/model/assessment.ts';
-import { MAX_CANDIDATES } from '../../../electron/shared/model/candidate.ts';
+import { candidatesEmptiedLines, type StoredCandidate } from '../../../electron/shared/model/assessment.ts';
+import { MAX_CANDIDATES, MAX_SPEC_BYTES, parseSpecText } from '../../../electron/shared/model/candidate.ts';
 import { candidatesTable } from '../../../electron/shared/report/candidates-model.ts';
-import { CandidatesTableView } from '../../../electron/shared/report/candidates-view.ts';
-import { judgedTable } from '../view/judged-table.ts';
-import type { JudgedCandidate } from '../../../electron/shared/analysis/candidate-judged.ts';
+import { CandidatesTableView, JudgedTableView } from '../../../electron/shared/report/candidates-view.ts';
+import { judgedTable } from '../../../electron/shared/report/judged-model.ts';
 import { useAssessment, useCandidates, useLibrary } from '../stores/index.ts';
 import { useStoresApi } from '../stores/use-stores-api.ts';
 
@@ -21,14 +20,12 @@ type CandidatesData = NonNullable<ProcedureOutput<'assessments.candidates'>>;
 const asInput = (c: StoredCandidate): CandidateInputs[number] =>
   c.kind === 'spec' ? { kind: 'spec', spec: c.spec } : { kind: 'run', id: c.id };
 
-/** A spec sheet file's size cap: the CLI's is 64 KiB too. */
-const MAX_SPEC_FILE_BYTES = 64 * 1024;
-
 export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
   const stores = useStoresApi();
   const got = useAssessment((s) => (s.candidates?.id === assessment.id ? s.candidates.data : undefined));
   const busy = useAssessment((s) => s.candidatesBusy);
   const error = useAssessment((s) => s.candidatesError);
+  const loadError = useAssessment((s) => s.candidatesLoadError);
   const pageEntries = useCandidates((s) => s.entries);
   const runs = useLibrary((s) => s.runs);
   const diskRuns = runs.filter((r) => r.kind === 'disk');
@@ -53,16 +50,10 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
     input.value = '';
     if (!file || full) return;
     setFileProblem(null);
-    if (file.size > MAX_SPEC_FILE_BYTES) return setFileProblem(`${file.name} is not a spec sheet: larger than 64 KiB`);
-    let spec: unknown;
-    try {
-      spec = JSON.parse(await file.text());
-    } catch (e) {
-      return setFileProblem(
-        `${file.name} is not JSON (${(e as Error).message}): diskdelta forecast --example prints a spec sheet to fill in`,
-      );
-    }
-    await keep([...kept.map(asInput), { kind: 'spec', spec }]);
+    // Never more than one byte past the cap is read: that is enough to refuse it (parseSpecText, as the CLI).
+    const parsed = parseSpecText(await file.slice(0, MAX_SPEC_BYTES + 1).text(), file.name);
+    if (!parsed.ok) return setFileProblem(parsed.problem);
+    await keep([...kept.map(asInput), { kind: 'spec', spec: parsed.json }]);
   };
   const fromPage = pageEntries.map((e): CandidateInputs[number] =>
     e.kind === 'spec' ? { kind: 'spec', spec: e.spec } : { kind: 'run', id: e.id },
@@ -99,7 +90,18 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
           ))}
         </ol>
       ) : null}
+      {candidatesEmptiedLines(assessment).map((line) => (
+        <p key={line} className="banner warn" data-testid="candidate-run-deleted">
+          {line}
+        </p>
+      ))}
       {got ? <CandidatesForecast data={got} /> : null}
+      {loadError && kept.length ? (
+        // The kept candidates' forecast failed (the before run unreadable, say): nothing was refused or lost.
+        <p className="banner error" role="alert" data-testid="candidates-forecast-error">
+          The forecast of the kept candidates could not be made: {loadError.message}
+        </p>
+      ) : null}
       <details className="assess-change" open={kept.length === 0}>
         <summary>{kept.length ? 'Change the candidates' : 'Choose the candidates'}</summary>
         {fromPage.length ? (
@@ -171,7 +173,7 @@ function CandidatesForecast({ data }: { data: CandidatesData }) {
       {data.judged ? (
         <>
           <h4>Forecast beside the measurement of the new disk</h4>
-          <JudgedTableView judged={data.judged} />
+          <JudgedTableView table={judgedTable(data.judged)} />
           <details>
             <summary>The whole forecast</summary>
             {table}
@@ -184,48 +186,5 @@ function CandidatesForecast({ data }: { data: CandidatesData }) {
         </>
       )}
     </section>
-  );
-}
-
-/** Gains over the current disk: the new disk's measured once, each candidate's forecast beside it. */
-function JudgedTableView({ judged }: { judged: JudgedCandidate[] }) {
-  const table = judgedTable(judged);
-  if (table.rows.length === 0) return <p className="muted">No figure both the forecast and the two runs carry.</p>;
-  return (
-    <>
-      <div className="table-scroll">
-        <table className="judged-candidates" data-testid="candidates-judged">
-          <caption className="sr-only">Gains over the current disk: measured on the new disk, and each candidate&apos;s forecast</caption>
-          <thead>
-            <tr>
-              <th scope="col">gain over the current disk</th>
-              <th scope="col">measured (new disk)</th>
-              {table.candidates.map((c) => (
-                <th key={c} scope="col">
-                  forecast: {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {table.rows.map((r) => (
-              <tr key={r.key}>
-                <th scope="row">{r.figure}</th>
-                <td className="num">{r.measured}</td>
-                {r.forecasts.map((f, i) => (
-                  <td key={i} className="num estimated">
-                    {f ?? '—'}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <p className="hint">
-        {judged.map((c, i) => `${i + 1}. ${c.name}: ${c.origin}`).join(' · ')}. Forecasts are estimated from the current disk&apos;s run;
-        the measured gain is the new disk&apos;s run over it.
-      </p>
-    </>
   );
 }

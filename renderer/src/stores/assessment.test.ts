@@ -100,3 +100,36 @@ test('a cancelled step run leaves the step as it was and says so; a refused pick
   assert.equal(store.getState().current?.after, 7);
   assert.equal(store.getState().list[0]?.id, 1);
 });
+
+test("a failed forecast of the kept candidates is the forecast's error, not a refusal; a change asks for it once", async () => {
+  const { client, calls } = scripted();
+  const withSet: ApiClient = {
+    ...client,
+    async call(procedure, input: any) {
+      if (procedure === 'assessments.setCandidates') {
+        calls.push([procedure, input]);
+        return { ok: true, data: assessment(1, { updatedAt: '2026-12-02T00:00:00.000Z', candidates: input.candidates }) } as never;
+      }
+      // assessments.candidates is not scripted: it fails, as a forecast whose before run cannot be read does.
+      return client.call(procedure, input);
+    },
+  };
+  const store = createAssessmentStore(withSet, createRunsStore(withSet));
+  await store.getState().open(1);
+  await store.getState().loadCandidates();
+  assert.equal(store.getState().candidatesError, null, 'nothing was refused');
+  assert.match(store.getState().candidatesLoadError?.message ?? '', /assessments\.candidates not scripted/);
+
+  // setCandidates asks for the new forecast, and so does the card's effect as the assessment changes: one call.
+  const before = calls.filter(([p]) => p === 'assessments.candidates').length;
+  // The card's effect: on each new version of the open assessment, load its candidates.
+  const effects: Array<Promise<void>> = [];
+  const stop = store.subscribe((s, prev) => {
+    if (s.current?.updatedAt !== prev.current?.updatedAt) effects.push(store.getState().loadCandidates());
+  });
+  assert.equal(await store.getState().setCandidates([{ kind: 'run', id: 3 }]), true);
+  await Promise.all(effects);
+  stop();
+  assert.equal(effects.length, 1);
+  assert.equal(calls.filter(([p]) => p === 'assessments.candidates').length - before, 1);
+});

@@ -60,7 +60,10 @@ export interface AssessmentState {
   /** The open assessment's candidates forecast (and judged once the after run is set), as `assess show --json` says it. */
   candidates: { id: number; updatedAt: string; data: ProcedureOutput<'assessments.candidates'> } | null;
   candidatesBusy: boolean;
+  /** Why the candidates given were not kept (setCandidates refused them). */
   candidatesError: ApiError | null;
+  /** Why the kept candidates' forecast could not be made (loadCandidates failed): nothing was refused. */
+  candidatesLoadError: ApiError | null;
   /** Asks core for the open assessment's candidates forecast (again once the assessment changed). */
   loadCandidates(): Promise<void>;
   /** Keeps these candidates with the open assessment (all of them: the list replaces the kept one); false if refused. */
@@ -68,6 +71,8 @@ export interface AssessmentState {
 }
 
 export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsState>) {
+  /** The assessment and version whose candidates' forecast is being asked for; null: none. */
+  let loadingCandidates: string | null = null;
   const store = createStore<AssessmentState>()((set, get) => {
     const stepFailed = (key: AssessmentField, error: ApiError) =>
       set((s) => ({ busy: null, stepErrors: { ...s.stepErrors, [key]: error } }));
@@ -92,16 +97,23 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
       candidates: null,
       candidatesBusy: false,
       candidatesError: null,
+      candidatesLoadError: null,
       async loadCandidates() {
         const current = get().current;
         if (!current) return;
         const have = get().candidates;
         if (have && have.id === current.id && have.updatedAt === current.updatedAt) return;
-        const result = await client.call('assessments.candidates', { id: current.id });
+        // setCandidates and the card's effect both ask once the assessment changed: one forecast is computed.
+        const key = `${current.id}@${current.updatedAt}`;
+        if (loadingCandidates === key) return;
+        loadingCandidates = key;
+        const result = await client.call('assessments.candidates', { id: current.id }).finally(() => {
+          if (loadingCandidates === key) loadingCandidates = null;
+        });
         // An answer for an assessment no longer shown (or since changed) is dropped.
         if (get().current?.id !== current.id || get().current?.updatedAt !== current.updatedAt) return;
-        if (result.ok) set({ candidates: { id: current.id, updatedAt: current.updatedAt, data: result.data }, candidatesError: null });
-        else set({ candidates: null, candidatesError: result.error });
+        if (result.ok) set({ candidates: { id: current.id, updatedAt: current.updatedAt, data: result.data }, candidatesLoadError: null });
+        else set({ candidates: null, candidatesLoadError: result.error });
       },
       async setCandidates(candidates) {
         const current = get().current;
@@ -147,7 +159,8 @@ export function createAssessmentStore(client: ApiClient, runs: StoreApi<RunsStat
       },
       async open(id) {
         // Another assessment's step errors and report error are not this one's.
-        if (get().current?.id !== id) set({ current: null, stepErrors: {}, reportError: null, candidates: null, candidatesError: null });
+        if (get().current?.id !== id)
+          set({ current: null, stepErrors: {}, reportError: null, candidates: null, candidatesError: null, candidatesLoadError: null });
         const result = await client.call('assessments.get', { id });
         if (result.ok) set({ current: result.data, error: null });
         else set({ current: null, error: result.error });

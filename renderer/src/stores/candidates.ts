@@ -12,7 +12,7 @@ import { latestCall } from './latest-call.ts';
 export type CandidateEntry = { key: number; kind: 'spec'; spec: CandidateSpec } | { key: number; kind: 'run'; id: number; label: string };
 
 /** Disk runs offered as measured candidates: the newest page of them. */
-export const DISK_RUNS_SHOWN = 100;
+const DISK_RUNS_SHOWN = 100;
 
 export interface CandidatesState {
   entries: CandidateEntry[];

@@ -1,15 +1,18 @@
 // The assessment's candidates once the new disk is measured (#42), as one table: a row per figure,
 // the measured gain of the new disk over the current one once (it is the same whichever candidate
 // is read), then each candidate's forecast gain. Made of core's judged figures
-// (analysis/candidate-judged.ts, what `assess show` prints as "forecast ×2.79, measured ×2.60").
-import { FIGURE_KEYS, FIGURES, type FigureKey } from '../../../electron/shared/analysis/candidate.ts';
-import type { JudgedCandidate } from '../../../electron/shared/analysis/candidate-judged.ts';
-import { formatRatio } from '../../../electron/shared/analysis/units.ts';
+// (analysis/candidate-judged.ts, what `assess show` prints as "forecast ×2.79, measured ×2.60");
+// drawn by the app's assessment card and the report's Candidates section alike (candidates-view.ts).
+import { FIGURE_KEYS, FIGURES, type FigureKey } from '../analysis/candidate.ts';
+import type { JudgedCandidate } from '../analysis/candidate-judged.ts';
+import { formatRatio } from '../analysis/units.ts';
 
 export interface JudgedTable {
   /** Each candidate's column heading: "1. Example SATA SSD 1 TB". */
   candidates: string[];
   rows: Array<{ key: FigureKey; figure: string; measured: string; forecasts: Array<string | null> }>;
+  /** Where each candidate comes from, and what the gains are over. */
+  note: string;
 }
 
 export function judgedTable(judged: readonly JudgedCandidate[]): JudgedTable {
@@ -26,5 +29,11 @@ export function judgedTable(judged: readonly JudgedCandidate[]): JudgedTable {
       },
     ];
   });
-  return { candidates: judged.map((c, i) => `${i + 1}. ${c.name}`), rows };
+  return {
+    candidates: judged.map((c, i) => `${i + 1}. ${c.name}`),
+    rows,
+    note:
+      `${judged.map((c, i) => `${i + 1}. ${c.name}: ${c.origin}`).join(' · ')}. ` +
+      "Forecasts are estimated from the current disk's run; the measured gain is the new disk's run over it.",
+  };
 }
