@@ -165,17 +165,6 @@ static int verb_smart_log(char **operands) {
 // links. Nothing of the caller's reaches smartctl but the device's name.
 #define SMARTCTL_PATH "/usr/sbin/smartctl"
 
-static void sysfs_link_tail(const char *link, char *out, size_t outlen) {
-  char target[PATH_MAX];
-  ssize_t n = readlink(link, target, sizeof target - 1);
-  out[0] = '\0';
-  if (n <= 0) return;
-  target[n] = '\0';
-  const char *slash = strrchr(target, '/');
-  const char *tail = slash ? slash + 1 : target;
-  if (strlen(tail) < outlen) memcpy(out, tail, strlen(tail) + 1);
-}
-
 static int verb_smart_ata(char **operands) {
   const char *device = operands[0];
   if (!valid_device_path(device))

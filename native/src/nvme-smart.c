@@ -18,7 +18,7 @@
 #define ADMIN_GET_LOG_PAGE 0x02
 
 // The last component of the link LINK points to ("nvme" for …/class/nvme), or "" when unreadable.
-static void link_tail(const char *link, char *out, size_t outlen) {
+void sysfs_link_tail(const char *link, char *out, size_t outlen) {
   char target[PATH_MAX];
   ssize_t n = readlink(link, target, sizeof target - 1);
   out[0] = '\0';
@@ -38,7 +38,7 @@ int nvme_smart_check_fd(int fd, char *why, size_t whylen) {
   if (S_ISCHR(st.st_mode)) {
     // The controller's character device: its class is nvme.
     snprintf(path, sizeof path, "/sys/dev/char/%u:%u/subsystem", maj, min);
-    link_tail(path, subsystem, sizeof subsystem);
+    sysfs_link_tail(path, subsystem, sizeof subsystem);
     if (strcmp(subsystem, "nvme") != 0)
       return snprintf(why, whylen, "character device %u:%u is not an NVMe controller (its class is '%s')", maj, min, subsystem), -1;
     return 0;
@@ -49,7 +49,7 @@ int nvme_smart_check_fd(int fd, char *why, size_t whylen) {
   // A namespace's device is its controller (class nvme) or, with native multipath, its
   // subsystem (class nvme-subsystem), which routes the command to one of its controllers.
   snprintf(path, sizeof path, "/sys/dev/block/%u:%u/device/subsystem", maj, min);
-  link_tail(path, subsystem, sizeof subsystem);
+  sysfs_link_tail(path, subsystem, sizeof subsystem);
   if (strcmp(subsystem, "nvme") != 0 && strcmp(subsystem, "nvme-subsystem") != 0)
     return snprintf(why, whylen, "block device %u:%u is not an NVMe namespace (its device's class is '%s')", maj, min,
                     subsystem[0] ? subsystem : "unknown"),

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+// The last component of the sysfs link LINK points to ("nvme" for …/class/nvme, "sda" for a
+// disk's …/block/sda) into out, or "" when unreadable or longer than outlen allows. The helper's
+// smart-ata verb uses it too.
+void sysfs_link_tail(const char *link, char *out, size_t outlen);
+
 // Checks that the descriptor is an NVMe controller (/dev/nvmeN, class nvme) or a whole NVMe
 // namespace (/dev/nvmeNnM, not a partition), by its major:minor in sysfs: an admin ioctl number
 // must never reach another driver, which could read it as a command of its own.

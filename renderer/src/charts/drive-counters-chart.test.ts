@@ -17,6 +17,29 @@ import { ChartGrid } from './chart-view.ts';
 import { draw } from './dom.ts';
 import { bytesWrittenDuring, driveWrittenText, healthLines } from '../../../electron/shared/analysis/drive-health.ts';
 
+// A SATA drive's reading: its written count in units of `unit` bytes (null: a stored run whose unit was not kept).
+function ataReading(bytes: number, unit: number | null = 512): Extract<DriveHealth, { protocol: 'ata' }> {
+  return {
+    disk: 'sdb',
+    protocol: 'ata',
+    model: null,
+    smartPassed: true,
+    temperatureC: null,
+    powerOnHours: null,
+    powerCycles: null,
+    bytesWritten: bytes,
+    bytesRead: null,
+    writeUnitBytes: unit,
+    percentageUsed: null,
+    wearAttribute: null,
+    mediaErrors: null,
+    reallocatedSectors: null,
+    pendingSectors: null,
+    offlineUncorrectable: null,
+    attributes: [],
+  };
+}
+
 function nvme(written: number, percentageUsed: number): DriveHealth {
   return {
     disk: 'nvme0n1',
@@ -141,27 +164,8 @@ test("a SATA drive's row: attribute 241's count with its unit, and write amplifi
 });
 
 test('one wording of "write amplification not read" per protocol: the run\'s text and the table\'s note agree', () => {
-  const ata = (bytes: number): DriveHealth => ({
-    disk: 'sdb',
-    protocol: 'ata',
-    model: null,
-    smartPassed: true,
-    temperatureC: null,
-    powerOnHours: null,
-    powerCycles: null,
-    bytesWritten: bytes,
-    bytesRead: null,
-    writeUnitBytes: 512,
-    percentageUsed: null,
-    wearAttribute: null,
-    mediaErrors: null,
-    reallocatedSectors: null,
-    pendingSectors: null,
-    offlineUncorrectable: null,
-    attributes: [],
-  });
   const drives = {
-    SATA: { before: ata(512), after: ata(1024), hostBytesWritten: 512 },
+    SATA: { before: ataReading(512), after: ataReading(1024), hostBytesWritten: 512 },
     NVMe: { before: nvme(1, 0), after: nvme(2, 0), hostBytesWritten: 512_000 },
   };
   const chart = tableOf(buildCompareView([run('a', drives.SATA), run('b', drives.NVMe)], 'MB').charts)!;
@@ -176,28 +180,9 @@ test('one wording of "write amplification not read" per protocol: the run\'s tex
 });
 
 test('a SATA reading whose count has no unit (a stored run): no count from it, not bytes ÷ 0', () => {
-  const reading = (bytes: number, unit: number | null): Extract<DriveHealth, { protocol: 'ata' }> => ({
-    disk: 'sdb',
-    protocol: 'ata',
-    model: null,
-    smartPassed: true,
-    temperatureC: null,
-    powerOnHours: null,
-    powerCycles: null,
-    bytesWritten: bytes,
-    bytesRead: null,
-    writeUnitBytes: unit,
-    percentageUsed: null,
-    wearAttribute: null,
-    mediaErrors: null,
-    reallocatedSectors: null,
-    pendingSectors: null,
-    offlineUncorrectable: null,
-    attributes: [],
-  });
   for (const [before, after] of [
-    [reading(512, null), reading(1024, null)],
-    [reading(512, 512), reading(2 ** 25, 2 ** 25)],
+    [ataReading(512, null), ataReading(1024, null)],
+    [ataReading(512, 512), ataReading(2 ** 25, 2 ** 25)],
   ] as const) {
     const drive = { before, after, hostBytesWritten: 512 };
     assert.equal(bytesWrittenDuring(drive), null, `units ${before.writeUnitBytes} → ${after.writeUnitBytes}`);
@@ -207,7 +192,7 @@ test('a SATA reading whose count has no unit (a stored run): no count from it, n
     assert.doesNotMatch(driveWrittenText(drive), /Infinity|NaN|units of 0 B/);
   }
   assert.doesNotMatch(
-    healthLines(reading(512, null))
+    healthLines(ataReading(512, null))
       .map(([, v]) => v)
       .join('\n'),
     /units of 0 B/,
