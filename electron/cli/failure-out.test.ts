@@ -75,4 +75,13 @@ describe('encryption checks its arguments before the machine', () => {
     assert.equal(ciphers.code, 2, 'ciphers checks the same list before measuring');
     assert.match(errorOf(ciphers.stdout).message, /not one DiskDelta can measure/);
   });
+
+  it('tests that are not rate tests (a surface scan, a workload, the sustained write) are a usage error naming them', async () => {
+    for (const tests of ['surface', 'seq1m-q8t1-read,app-start', 'sustained-write']) {
+      const { code, stdout } = await runCli(['encryption', '--target', tmpdir(), '--tests', tests, '--no-save', '--json']);
+      assert.equal(code, 2, tests);
+      const notRate = tests.split(',').filter((t) => t !== 'seq1m-q8t1-read');
+      assert.match(errorOf(stdout).message, new RegExp(`^${notRate.join(', ')}: what encryption costs is measured with rate tests`), tests);
+    }
+  });
 });

@@ -14,7 +14,7 @@ import type { BenchEvent, BenchSpec } from '../../shared/model/spec.ts';
 import { runBenchmark } from '../bench/orchestrator.ts';
 import { BenchError } from '../bench/errors.ts';
 import { PRESETS } from '../../shared/catalog/presets.ts';
-import { readCounterpart, testById } from '../../shared/model/catalog.ts';
+import { kindOfTest, readCounterpart, testById } from '../../shared/model/catalog.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
 import { inspectPath } from '../system/index.ts';
 import { locateHelper, type LocateOptions } from '../bench/privilege/elevation.ts';
@@ -122,6 +122,14 @@ export async function measureEncryptionCost(spec: EncryptionSpec, opts: Encrypti
   // What was asked is checked before what the machine can do: a missing folder or a mistyped
   // cipher is said as such, not hidden behind "this kernel has no device-mapper".
   await checkTarget(spec.target);
+  // Encryption's cost is the same I/O without and through dm-crypt: rate tests. A workload, the
+  // sustained write or a surface scan measures something else (New run's other presets).
+  const notRate = (spec.tests ?? DEFAULT_TESTS).filter((t) => kindOfTest(t) !== 'rate');
+  if (notRate.length > 0)
+    throw new BenchError(
+      'usage',
+      `${notRate.join(', ')}: what encryption costs is measured with rate tests (sequential and random reads and writes, seeks); measure ${notRate.length > 1 ? 'those' : 'that'} in a run of ${notRate.length > 1 ? 'their' : 'its'} own, without encryption`,
+    );
   if (spec.mode !== 'existing') {
     const problem = cipherChoiceProblem(spec.cipher ?? 'aes-xts-plain64', spec.keyBits ?? 512);
     if (problem) throw new BenchError('usage', problem);

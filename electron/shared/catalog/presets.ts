@@ -237,6 +237,22 @@ export const PRESETS: Record<PresetName, Preset> = {
     statistic: 'mean',
     steady: true,
   },
+  // An HDD's read speed across the whole device (kinds/surface.ts), as `diskdelta surface DEVICE`
+  // measures it: read-only, so the target must be a block device; its offsets, bytes per offset
+  // and access reads are the run settings' (the fields above do not apply: no test file).
+  surface: {
+    name: 'surface',
+    description:
+      'the read speed across a whole block device such as /dev/sdb (never a folder), outer to inner tracks (as GNOME Disks and HD Tune draw it), its slowest zone and access time',
+    tests: ['surface'],
+    sizeBytes: 0,
+    durationSec: 0,
+    warmupSec: 0,
+    runs: 1,
+    precision: 0,
+    maxTimeSec: 0,
+    statistic: 'single',
+  },
 };
 
 /**

@@ -25,6 +25,7 @@ export const PRESET_NAMES = [
   'sweep',
   'sustained',
   'steady',
+  'surface',
 ] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 

@@ -212,6 +212,7 @@ export function NewRunPage() {
             checked={form.encryption === true && !encryptionUnavailable}
             disabled={encryptionUnavailable !== null}
             aria-describedby={encryptionUnavailable ? ids.encryptionWhy : undefined}
+            {...invalid('encryption')}
             onChange={(e) => set({ encryption: e.target.checked })}
           />
           Also measure what encryption (dm-crypt) costs on this disk

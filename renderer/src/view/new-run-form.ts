@@ -66,6 +66,8 @@ export function describePreset(name: PresetName): string {
   const p = PRESETS[name];
   if (presetKinds(name).includes('sustained-write'))
     return `${p.description}. It writes the bytes you choose in one stream (past the fast cache, at most the folder's free space), rests, and writes again.`;
+  if (presetKinds(name).includes('surface'))
+    return `${p.description}. It reads, never writes: many offsets spread from the first byte to the last, then random reads for the access time.`;
   if (p.durationSec === 0)
     return `${p.description}: ${p.tests.length} workloads, each a warm-up pass + ${p.runs} timed passes; the big file is ${formatBytes(p.sizeBytes)} or what fits.`;
   const gap = presetStoryGap(name);
@@ -201,7 +203,15 @@ export function buildSpec(
       spec.tarball = tarball;
     }
   }
-  if (form.encryption) spec.encryption = 'auto';
+  if (form.encryption) {
+    // Its cost is the same I/O without and through dm-crypt: rate tests only (encryption-run.ts says the same).
+    if (presetKinds(form.preset).some((k) => k !== 'rate'))
+      return new FormProblem(
+        'encryption',
+        `Encryption: its cost is measured with rate tests (sequential and random reads and writes); the ${form.preset} preset has none. Choose another preset for it, or leave it off.`,
+      );
+    spec.encryption = 'auto';
+  }
   if (form.readOnly) {
     if (form.encryption)
       return new FormProblem('readOnly', 'Read-only: measuring encryption writes a test file; leave one of the two off.');

@@ -151,6 +151,10 @@ test('new run form: friendly messages for bad fields, a valid spec otherwise', (
   // Read-only: "write nothing" becomes --read-only; with the encryption run (which writes a test file) it is refused.
   assert.deepEqual(buildSpec({ ...base, target: '/dev/sdb', readOnly: true }), { target: '/dev/sdb', preset: 'quick', readOnly: true });
   assert.match(String(buildSpec({ ...base, readOnly: true, encryption: true })), /Read-only: measuring encryption writes a test file/);
+  // Encryption measures rate tests: a preset of workloads, the sustained write or a surface scan is refused naming itself.
+  for (const preset of ['surface', 'workloads', 'sustained'] as const)
+    assert.match(String(buildSpec({ ...base, preset, encryption: true })), new RegExp(`^Encryption: .*the ${preset} preset has none`));
+  assert.equal(buildSpec({ ...base, preset: 'surface', target: '/dev/sdb' }).constructor, Object, 'the surface preset alone is a spec');
   // Workloads one by one: the preset's own pick stays the preset; another pick names its tests; none is refused.
   const w = { ...base, preset: 'workloads' as const };
   assert.deepEqual(buildSpec({ ...w, workloads: ['app-start', 'bigfile', 'tree-3.9.1'] }), { target: '/mnt/ssd', preset: 'workloads' });
