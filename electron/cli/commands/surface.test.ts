@@ -45,6 +45,7 @@ test('bad input is exit 2 with what to do, and keeps nothing', async () => {
     [['surface', join(dir, 'file')], /is not a block device/],
     [['surface'], /give one DEVICE/],
     [['surface', '/dev/null', '--samples', '2'], /--samples/],
+    [['surface', '/dev/null', '--label', 'old\x1bHDD'], /--label holds the control character/],
   ];
   for (const [args, says] of cases) {
     const r = await runCli([...args, '--db', db]);
@@ -89,7 +90,21 @@ test('on a loop device: measured read-only, kept as a surface run, shown with it
   if (!isRoot || !loop) return t.skip('needs root and a loop device (losetup -f over a 32 MiB file)');
   const db = join(dir, 'lib.sqlite');
   const before = hashOf(join(dir, 'disk.img'));
-  const r = await runCli(['surface', loop, '--samples', '12', '--sample-bytes', '1MiB', '--accesses', '8', '--json', '--db', db]);
+  const r = await runCli([
+    'surface',
+    loop,
+    '--samples',
+    '12',
+    '--sample-bytes',
+    '1MiB',
+    '--accesses',
+    '8',
+    '--label',
+    'old HDD',
+    '--json',
+    '--db',
+    db,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout) as {
     id: number;
@@ -109,7 +124,7 @@ test('on a loop device: measured read-only, kept as a surface run, shown with it
   assert.equal(out.accessNs.count, 8);
   assert.equal(hashOf(join(dir, 'disk.img')), before, 'nothing written to the (writable) device');
   const list = await runCli(['list', '--db', db]);
-  assert.match(list.stdout, /\bsurface\b.*surface of/);
+  assert.match(list.stdout, /\bsurface\b.*old HDD/, 'kept under its --label');
   const shown = await runCli(['show', String(out.id), '--db', db]);
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /Surface: the zones of the read speed/);

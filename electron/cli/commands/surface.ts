@@ -14,6 +14,7 @@ import { surfaceOfResult, SURFACE_TEST } from '../../shared/analysis/surface.ts'
 import { ProgressBar } from '../progress-bar.ts';
 import { settingFlags, settingsFromFlags, settingsHelp } from '../run-setting-flags.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
+import { checkLabel } from '../library-cli.ts';
 import { STOP_SIGNALS } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 import { terminalField } from '../../shared/model/display.ts';
@@ -21,7 +22,7 @@ import { surfaceLines } from '../surface-text.ts';
 
 const SETTINGS = RUN_SETTINGS.filter((d) => (d.kinds as readonly string[]).includes('surface'));
 
-const HELP = `Usage: diskdelta surface DEVICE [--samples N] [--sample-bytes SIZE] [--accesses N] [--elevate] [--json] [--no-save] [--db PATH]
+const HELP = `Usage: diskdelta surface DEVICE [--samples N] [--sample-bytes SIZE] [--accesses N] [--label TEXT] [--elevate] [--json] [--no-save] [--db PATH]
 
 A disk's read speed across its whole surface, from the outer tracks (byte 0) to the inner ones,
 as GNOME Disks draws it: a few MiB read at offsets spread evenly over DEVICE (read-only, O_DIRECT,
@@ -29,6 +30,7 @@ never a write), then random 4 KiB reads for the access time. Names the zones whe
 steps and the slowest of them. An HDD falls to about half its speed inward; an SSD is flat.
 Kept as a run in the results library: compare or report it beside the new disk.
 ${settingsHelp(SETTINGS)}
+  --label TEXT         a name for this run, e.g. "old HDD" (default: surface of DEVICE)
   --elevate   a device you cannot read: ask once (polkit) for the helper to open it read-only
   --json      machine-readable output (bytes, bytes/s, ns)
   --no-save   do not keep the run in the library
@@ -82,6 +84,7 @@ export const surfaceCommand: CliCommand = {
       argv,
       {
         ...settingFlags(SETTINGS),
+        label: { type: 'string' },
         elevate: { type: 'boolean' },
         json: { type: 'boolean' },
         'no-save': { type: 'boolean' },
@@ -93,7 +96,13 @@ export const surfaceCommand: CliCommand = {
     const device = resolve(positionals[0]!);
     const settings = settingsFromFlags(values, SETTINGS);
     const elevate = values.elevate === true;
-    const spec = { target: device, tests: [SURFACE_TEST], label: `surface of ${device}`, elevate, ...settings };
+    const spec = {
+      target: device,
+      tests: [SURFACE_TEST],
+      label: values.label === undefined ? `surface of ${device}` : checkLabel(values.label, '--label'),
+      elevate,
+      ...settings,
+    };
     // The kind's own checks (a sample size off 4 KiB) before the library is opened (made): bad
     // input keeps nothing. runBenchmark plans again; planning only reads.
     await planRun(spec);
