@@ -336,6 +336,32 @@ test(
   },
 );
 
+test(
+  "smart-ata through the real pkexec as nobody: its own action, the helper's checks as root, a denying rule stops it first",
+  { timeout: 120_000 },
+  async (t) => {
+    if (reason) return t.skip(`polkit lab: ${reason}`);
+    // No SATA disk on a lab host: what can be shown is the path `health --elevate` takes for
+    // one — nobody → pkexec → polkit's smart-ata action → the helper as root → its checks.
+    await setRule('YES', authorised, 'allow');
+    const smartAta = (device: string) => runAs('nobody', ['pkexec', INSTALLED_HELPER, 'smart-ata', device]);
+    const loop = await smartAta(lab!.device);
+    assert.equal(loop.code, 3, `a loop device is refused by name (HX_REFUSED): ${loop.stderr}`);
+    assert.match(loop.stderr, /not a whole SATA\/SCSI disk's name \(sdX, hdX\); nothing was read/);
+    const missing = await smartAta('/dev/sdzz');
+    assert.equal(missing.code, 4, `no such disk (HX_VANISHED), said by the helper running as root: ${missing.stderr}`);
+    assert.match(missing.stderr, /cannot open \/dev\/sdzz: No such file or directory; nothing was read/);
+    const policy = readFileSync(POLICY_FILE, 'utf8');
+    assert.match(policy, /<action id="org\.diskdelta\.helper\.smart-ata">/, 'the verb has an action of its own in the installed policy');
+    await setRule('NO', (r) => r.code === 127 && /Not authorized/.test(r.stderr), 'deny');
+    const denied = await smartAta('/dev/sdzz');
+    assert.equal(denied.code, 127, 'polkit refuses before the helper runs');
+    assert.match(denied.stderr, /Not authorized/);
+    assert.doesNotMatch(denied.stderr, /sdzz/, 'the helper never saw the operand');
+    await setRule('YES', authorised, 'allow');
+  },
+);
+
 test('expiry cannot kill a run: samples keep arriving after the helper has exited and its pid is gone', { timeout: 60_000 }, async (t) => {
   if (reason) return t.skip(`polkit lab: ${reason}`);
   let helperPid = 0;
