@@ -27,6 +27,7 @@ import { writeReport } from './report.ts';
 import { ASSESSMENT_RUNS, asCliError, candidateArgs } from './forecast.ts';
 import { assessmentForecast, keepAssessmentCandidates, type CandidateInput } from '../../node/api/forecast-service.ts';
 import { formatForecastText } from '../forecast-text.ts';
+import { judgedTable } from '../../shared/report/judged-model.ts';
 
 const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
        diskdelta assess set A [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
@@ -166,12 +167,16 @@ function keptCandidatesText(id: number, kept: readonly StoredCandidate[]): strin
  */
 function candidatesText(f: NonNullable<ReturnType<typeof assessmentForecast>>): string {
   const lines = ['', 'Candidates (estimated from the before run):'];
-  if (f.judged)
+  if (f.judged) {
     f.judged.forEach((c, i) => {
       lines.push(`  ${i + 1}. ${c.name}, beside the new disk measured:`);
-      for (const j of c.figures) lines.push(`     ${j.line}`);
+      for (const j of [...c.figures, ...c.workloads]) lines.push(`     ${j.line}`);
     });
-  else lines.push('  Once the after run is measured, each forecast is set beside it here.');
+    // Said once, as under the app's judged table (report/judged-model.ts).
+    const table = judgedTable(f.judged);
+    if (table.noisyNote) lines.push(`  ${table.noisyNote}`);
+    for (const u of table.unmeasured) lines.push(`  ${u}.`);
+  } else lines.push('  Once the after run is measured, each forecast is set beside it here.');
   for (const n of f.notes) lines.push(`  note: ${n}`);
   return `${lines.join('\n')}\n\n${formatForecastText(f.forecast)}`;
 }
