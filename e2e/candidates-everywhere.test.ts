@@ -71,6 +71,7 @@ describe('the CLI and the app forecast candidates alike', () => {
   const db = join(dir, 'library.sqlite');
   let library: Library;
   let imported = 0;
+  let sameModel = 0;
   const nvme = structuredClone(EXAMPLE_CANDIDATE);
   nvme.name = 'NVMe 3500';
   nvme.interface = 'nvme';
@@ -83,6 +84,11 @@ describe('the CLI and the app forecast candidates alike', () => {
     imported = library.saveRun({
       ...currentDiskRun({ label: "a friend's Crucial MX500", source: 'imported', sourceFormat: 'kdiskmark' }),
       results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
+    });
+    // The same model again, another friend's: told apart by the label each was given.
+    sameModel = library.saveRun({
+      ...currentDiskRun({ label: "Ben's MX500 (2024)", source: 'imported', sourceFormat: 'crystaldiskmark' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 4 })),
     });
   });
   after(() => library.close());
@@ -132,6 +138,31 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.ok(table.rates.some((r) => r.cells.some((c) => c.limit === 'bus')));
     assert.ok(table.workloads.length > 0 && table.workloads.every((w) => w.cells.every((c) => c.detail !== null)));
     assert.match(table.accuracy, /estimated, not measured; model accuracy, measured in the lab/);
+  });
+
+  it('two imported runs of one model are named by their labels, in --json, the CLI text and the page', async () => {
+    const ids = [String(imported), String(sameModel)];
+    const cli = await runCli(['forecast', '--candidate', ids[0]!, '--candidate', ids[1]!, '--json', '--db', db]);
+    assert.equal(cli.code, 0, cli.stderr);
+    const names = ["a friend's Crucial MX500", "Ben's MX500 (2024)"];
+    assert.deepEqual(
+      (JSON.parse(cli.stdout) as Forecast).candidates.map((c) => c.capped.candidate.name),
+      names,
+    );
+    const handlers = createHandlers({ library, formats: null, system: null, runs: null, missing: {} });
+    const app = await invoke(handlers, 'forecast.candidates', {
+      candidates: [
+        { kind: 'run', id: imported },
+        { kind: 'run', id: sameModel },
+      ],
+    });
+    assert.ok(app.ok, JSON.stringify(app));
+    assert.deepEqual(
+      candidatesTable((app.data as { forecast: Forecast }).forecast).candidates.map((c) => c.name),
+      names,
+    );
+    const text = await runCli(['forecast', '--candidate', ids[0]!, '--candidate', ids[1]!, '--db', db]);
+    assert.match(text.stdout, /figure +today +1\. a friend's Crucial MX500 +2\. Ben's MX500 \(2024\)/);
   });
 
   it('report.render of runs has no Candidates section: an assessment with candidates brings it', async () => {
@@ -405,6 +436,9 @@ describe('the CLI and the app forecast candidates alike', () => {
       cliJudged.flatMap((c) => [...c.figures, ...c.workloads].map((f) => f.line)),
     );
     assert.ok(section.includes(table.unmeasured[0]!), 'the report says which command times the rest');
+    // The run candidate is named by its label there too, in the side-by-side table and the judged one.
+    assert.deepEqual(table.candidates, ['1. Example SATA SSD 1 TB', "2. a friend's Crucial MX500"]);
+    assert.ok(section.includes('forecast: 2. a friend&#x27;s Crucial MX500'), 'the judged table heading');
 
     // None: the assessment weighs no candidate, and has no forecast.
     assert.ok((await invoke(handlers, 'assessments.setCandidates', { id, candidates: [] })).ok);
@@ -430,7 +464,9 @@ describe('the CLI and the app forecast candidates alike', () => {
     const id = lib.createAssessment('laptop', { before, after }).id;
     const sata = join(dir, 'deleted-sata.json');
     writeFileSync(sata, JSON.stringify(EXAMPLE_CANDIDATE));
-    assert.equal((await runCli(['assess', 'set', String(id), '--candidate', sata, '--candidate', String(friend), '--db', adb])).code, 0);
+    const setBoth = await runCli(['assess', 'set', String(id), '--candidate', sata, '--candidate', String(friend), '--db', adb]);
+    assert.equal(setBoth.code, 0, setBoth.stderr);
+    assert.ok(setBoth.stdout.includes(`; run ${friend} "a friend's Crucial MX500". diskdelta assess show`), setBoth.stdout);
     assert.ok(lib.deleteRun(friend));
 
     // The spec sheet stays, the run has gone from the candidates, and which run went is kept.

@@ -54,7 +54,7 @@ test('two candidates side by side: a bad spec sheet refused naming its fields, t
     'today (measured)',
     '1. Crucial BX500 1 TB',
     // A run is named by its device's model; where it came from is said below the table.
-    '2. Old HDD',
+    "2. a friend's Crucial MX500",
   ]);
   await expect(side.getByRole('row', { name: /^sequential read/ })).toContainText('279');
   await expect(side.getByRole('row', { name: /^sequential read/ })).toContainText('drive 560 · bus limit');
@@ -146,7 +146,7 @@ test('an assessment keeps its candidates and, once the new disk is measured, set
     'gain over the current disk',
     'measured (new disk)',
     'forecast: 1. Example SATA SSD 1 TB',
-    'forecast: 2. Old HDD',
+    "forecast: 2. a friend's Crucial MX500",
   ]);
   // "sequential read: forecast ×2.79, measured ×2.60", as `assess show` says it.
   await expect(judged.getByRole('row', { name: /^sequential read/ }).getByRole('cell')).toHaveText(['×2.60', '×2.79', '×2.79']);

@@ -154,9 +154,13 @@ async function candidateInputs(given: string[]): Promise<CandidateInput[]> {
 }
 
 /** What `set --candidate` kept, said: the steps above do not show the candidates. */
-function keptCandidatesText(id: number, kept: readonly StoredCandidate[]): string {
+function keptCandidatesText(id: number, kept: readonly StoredCandidate[], library: Pick<Library, 'getRuns'>): string {
   if (kept.length === 0) return '  Candidates: none kept.\n';
-  const names = kept.map((c) => (c.kind === 'spec' ? `${c.spec.name} (from ${c.source})` : `run ${c.id}`));
+  // A run by its id and label, as the forecast names it (two imports of one model stay apart).
+  const label = (run: number) => library.getRuns([run])[0]?.label;
+  const names = kept.map((c) =>
+    c.kind === 'spec' ? `${c.spec.name} (from ${c.source})` : `run ${c.id}${label(c.id) === undefined ? '' : ` "${label(c.id)}"`}`,
+  );
   return `  Candidates kept: ${names.join('; ')}. diskdelta assess show ${id} gives their forecast.\n`;
 }
 
@@ -270,7 +274,7 @@ export const assessCommand: CliCommand = {
           values.json
             ? `${JSON.stringify(a, null, 2)}\n`
             : assessmentText(a, machine, checkedAssessment(library, a)) +
-                (candidates !== null ? keptCandidatesText(id, a.candidates ?? []) : ''),
+                (candidates !== null ? keptCandidatesText(id, a.candidates ?? [], library) : ''),
         );
         return 0;
       }
