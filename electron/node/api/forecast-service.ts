@@ -141,12 +141,12 @@ export function forecastFromLibrary(
   return { forecast, notes };
 }
 
-/** The forecast, its notes, and the workload runs it read (the judged forecast times the same phases on the new disk). */
+/** The forecast, its notes, the workload runs and the current-disk run it read (the judged forecast reads them again on the new disk). */
 function forecastWithWorkloads(
   library: ForecastLibrary,
   request: ForecastRequest,
   cpu: { model: string | null; cpus: number },
-): { forecast: Forecast; notes: string[]; workloads: RunRecord[] } {
+): { forecast: Forecast; notes: string[]; workloads: RunRecord[]; current: RunRecord } {
   const candidates = candidatesOf(library, request.candidates);
   const notes: string[] = [];
   const current =
@@ -186,7 +186,7 @@ function forecastWithWorkloads(
   };
   const workingSet = newestRun(library, { test: WORKING_SET_TEST });
   const forecast = forecastCandidates({ current, candidates, limits, workloads, writeSamples: library.writeSamples(), workingSet });
-  return { forecast, notes, workloads };
+  return { forecast, notes, workloads, current };
 }
 
 /**
@@ -202,10 +202,12 @@ export function assessmentForecast(
 ): { forecast: Forecast; notes: string[]; judged: JudgedCandidate[] | null } | null {
   const stored = assessment.candidates ?? [];
   if (stored.length === 0 || assessment.before === null) return null;
-  const { forecast, notes, workloads } = forecastWithWorkloads(library, { candidates: stored, current: assessment.before }, cpu);
+  const { forecast, notes, workloads, current } = forecastWithWorkloads(library, { candidates: stored, current: assessment.before }, cpu);
   const after = assessment.after === null ? null : library.getRuns([assessment.after])[0];
   // The new disk's workloads are picked as the before disk's are: the newest of each, timed on that disk.
-  const judged = after ? forecastBesideMeasured(forecast, after, { before: workloads, after: newestWorkloads(library, after) }) : null;
+  const judged = after
+    ? forecastBesideMeasured(forecast, after, { before: workloads, after: newestWorkloads(library, after) }, current)
+    : null;
   return { forecast, notes, judged };
 }
 

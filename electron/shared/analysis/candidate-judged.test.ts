@@ -13,6 +13,7 @@ import {
 import { currentDiskRun, workloadRun } from './forecast-fixtures.ts';
 import { EXAMPLE_CANDIDATE } from '../model/candidate.ts';
 import type { RunRecord } from '../model/results.ts';
+import { roundMeasurement } from '../model/result-builders.ts';
 import { formatRatio } from './units.ts';
 import { judgedTable } from '../report/judged-model.ts';
 
@@ -163,4 +164,47 @@ test('an after run of the same disk as the workloads: none judged, and why said'
     Array(3).fill([null, SAME_DISK_WORKLOADS]),
   );
   assert.deepEqual(judgedTable([judged!]).unmeasured, [SAME_DISK_WORKLOADS]);
+});
+
+test('a rate measured in runs carries its runs’ spread, and ⚑ when either result is flagged noisy, as a workload does', () => {
+  const before = currentDiskRun({ id: 1 });
+  const seqRead = (run: RunRecord, rates: number[], noisy: boolean): RunRecord => ({
+    ...run,
+    results: run.results.map((r) =>
+      r.test === 'seq1m-q8t1-read'
+        ? {
+            ...r,
+            runs: rates.map((b, i) => roundMeasurement(i + 1, b, 2)),
+            warnings: noisy ? [{ code: 'noisy', message: 'the runs differ' }] : [],
+          }
+        : r,
+    ),
+  });
+  const forecast = forecastCandidates({
+    current: before,
+    candidates: [candidateFromSpec(EXAMPLE_CANDIDATE, 'ssd.json')],
+    limits: { link: null, cipher: null },
+    workloads: [],
+    writeSamples: [],
+    workingSet: null,
+  });
+  // Before: 90–110 MB/s (median 100); after: 240–280 (median 260): ×2.60, spread 240/110 to 280/90.
+  const was = seqRead(before, [90e6, 100e6, 110e6], false);
+  const after = seqRead(
+    { ...before, id: 2, results: before.results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 2.6 })) },
+    [240e6, 260e6, 280e6],
+    true,
+  );
+  const [judged] = forecastBesideMeasured(forecast, after, { before: [], after: [] }, was);
+  const seq = judged!.figures.find((f) => f.key === 'seqRead')!;
+  assert.ok(Math.abs(seq.low! - 240 / 110) < 1e-12 && Math.abs(seq.high! - 280 / 90) < 1e-12);
+  assert.equal(seq.runs, 3);
+  assert.equal(seq.noisy, true);
+  assert.equal(seq.measuredText, '×2.60 (×2.18–×3.11) ⚑');
+  // A figure without runs kept (an import, these fixtures' other figures) is said bare, as before.
+  const write = judged!.figures.find((f) => f.key === 'seqWrite')!;
+  assert.deepEqual([write.low, write.runs, write.noisy, write.measuredText], [null, 0, false, '×2.60']);
+  const table = judgedTable([judged!]);
+  assert.equal(table.rows.find((r) => r.key === 'seqRead')!.measured, '×2.60 (×2.18–×3.11) ⚑');
+  assert.equal(table.noisyNote, NOISY_GAIN_NOTE);
 });

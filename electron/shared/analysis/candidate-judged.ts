@@ -15,6 +15,7 @@ import type { Forecast } from './candidate-forecast.ts';
 import { driveFiguresOfRun, FIGURE_KEYS, FIGURES, type FigureKey } from './candidate.ts';
 import { passesNoisy } from './statistics.ts';
 import { formatRatio } from './units.ts';
+import { NOISY } from './figure-text.ts';
 
 export interface JudgedFigure {
   key: FigureKey;
@@ -22,6 +23,15 @@ export interface JudgedFigure {
   forecastGain: number;
   /** The after run ÷ the before run (measured). */
   measuredGain: number;
+  /** Its runs' spread: the slowest new-disk run ÷ the fastest before run, and the other way round; null: no runs kept (an import). */
+  low: number | null;
+  high: number | null;
+  /** The fewer runs of the two results (0: none kept, 1: no spread known). */
+  runs: number;
+  /** Either result carries the rates' noisy flag (bench/aggregate.ts): marked ⚑. */
+  noisy: boolean;
+  /** The measured cell's words: "×2.60", "×2.60 (×2.41–×2.83) ⚑". */
+  measuredText: string;
   line: string;
 }
 
@@ -106,8 +116,58 @@ export function measuredGain(before: PhaseTime, after: PhaseTime): MeasuredGain 
 
 /** "×2.90 (×2.70–×3.20)", "×2.90 (one pass: no spread)", with ⚑ when noisy. */
 export function measuredGainText(m: MeasuredGain): string {
-  const spread = m.passes < 2 ? 'one pass: no spread' : `${formatRatio(m.low)}–${formatRatio(m.high)}`;
-  return `${formatRatio(m.gain)} (${spread})${m.noisy ? ' ⚑' : ''}`;
+  return gainText(m.gain, m, m.passes, 'pass', m.noisy);
+}
+
+/** A measured gain, its spread over `count` repeats (0: none kept, said bare), ⚑ when noisy: one wording for rates and workloads. */
+function gainText(
+  gain: number,
+  spread: { low: number | null; high: number | null },
+  count: number,
+  repeat: 'pass' | 'run',
+  noisy: boolean,
+): string {
+  const range =
+    count === 0 || spread.low === null || spread.high === null
+      ? ''
+      : count < 2
+        ? ` (one ${repeat}: no spread)`
+        : ` (${formatRatio(spread.low)}–${formatRatio(spread.high)})`;
+  return `${formatRatio(gain)}${range}${noisy ? ' ⚑' : ''}`;
+}
+
+/** Each run's rate of the result a figure was read from (driveFiguresOfRun's `from`), bytes/s. */
+function rateRuns(run: RunRecord | null, key: FigureKey): { values: number[]; noisy: boolean } {
+  const test = run ? driveFiguresOfRun(run).from[key] : undefined;
+  const result = test ? run!.results.find((r) => r.test === test) : undefined;
+  if (!result) return { values: [], noisy: false };
+  const block = result.params?.blockSize ?? FIGURES[key].params.blockSize;
+  return {
+    values: result.runs.map((m) => (m.bytesPerSec > 0 ? m.bytesPerSec : m.iops * block)).filter((v) => v > 0),
+    noisy: result.warnings.some((w) => w.code === NOISY),
+  };
+}
+
+/** A rate's measured gain with its runs' spread and flag, from the before and the after run. */
+function judgedRate(key: FigureKey, forecastGain: number, measuredGain: number, before: RunRecord | null, after: RunRecord): JudgedFigure {
+  const b = rateRuns(before, key);
+  const a = rateRuns(after, key);
+  const runs = Math.min(b.values.length, a.values.length);
+  const low = runs ? Math.min(...a.values) / Math.max(...b.values) : null;
+  const high = runs ? Math.max(...a.values) / Math.min(...b.values) : null;
+  const noisy = b.noisy || a.noisy;
+  const measuredText = gainText(measuredGain, { low, high }, runs, 'run', noisy);
+  return {
+    key,
+    forecastGain,
+    measuredGain,
+    low,
+    high,
+    runs,
+    noisy,
+    measuredText,
+    line: judgedLine(FIGURES[key].words, formatRatio(forecastGain), measuredText),
+  };
 }
 
 export const NOT_MEASURED_ON_NEW_DISK = 'not measured on the new disk';
@@ -123,7 +183,7 @@ export function judgedLine(what: string, forecast: string, measured: string): st
 
 /** Said once under the judged table when a measured gain is marked. */
 export const NOISY_GAIN_NOTE =
-  "⚑: that workload's passes on the before or the new disk are noisy (they differ by more than 10 %, or their median is known only within more than ±10 %): read its measured gain as rough, and time it again on a quiet machine.";
+  '⚑: the runs or passes behind that gain are noisy on the before or the new disk (they differ by more than 10 %, or their median is known only within more than ±10 %): read the measured gain as rough, and measure again on a quiet machine.';
 
 /** The command that times this workload on the new disk (a folder on it: workloads write files). */
 function measureCommand(test: string, after: RunRecord): string {
@@ -180,6 +240,8 @@ export function forecastBesideMeasured(
   forecast: Forecast,
   after: RunRecord,
   workloads: JudgedWorkloadRuns = { before: [], after: [] },
+  /** The before run whole (the forecast keeps its figures only): its runs give each rate's spread. */
+  before: RunRecord | null = null,
 ): JudgedCandidate[] {
   const was = forecast.current.figures;
   const now = driveFiguresOfRun(after).figures;
@@ -196,16 +258,7 @@ export function forecastBesideMeasured(
       const b = was[key];
       const a = now[key];
       if (here === null || today === null || !today || b === null || !b || a === null) return [];
-      const forecastGain = here / today;
-      const measuredGain = a / b;
-      return [
-        {
-          key,
-          forecastGain,
-          measuredGain,
-          line: judgedLine(FIGURES[key].words, formatRatio(forecastGain), formatRatio(measuredGain)),
-        },
-      ];
+      return [judgedRate(key, here / today, a / b, before, after)];
     }),
   }));
 }

@@ -91,7 +91,19 @@ const judgedSchema = z.array(
   z.object({
     name: z.string(),
     origin: z.string(),
-    figures: z.array(z.object({ key: z.enum(FIGURE_KEYS), forecastGain: z.number(), measuredGain: z.number(), line: z.string() })),
+    figures: z.array(
+      z.object({
+        key: z.enum(FIGURE_KEYS),
+        forecastGain: z.number(),
+        measuredGain: z.number(),
+        low: n,
+        high: n,
+        runs: z.number(),
+        noisy: z.boolean(),
+        measuredText: z.string(),
+        line: z.string(),
+      }),
+    ),
     workloads: z.array(
       z.object({
         test: z.string(),

@@ -31,9 +31,9 @@ export function judgedTable(judged: readonly JudgedCandidate[]): JudgedTable {
       {
         key,
         figure: FIGURES[key].words,
-        measured: formatRatio(any.measuredGain),
+        measured: any.measuredText,
         forecasts: per.map((f) => (f ? formatRatio(f.forecastGain) : null)),
-        noisy: false,
+        noisy: any.noisy,
       },
     ];
   });
@@ -60,6 +60,6 @@ export function judgedTable(judged: readonly JudgedCandidate[]): JudgedTable {
         ? ", and a workload's its time on the current disk over its time on the new one (the passes' range in brackets)."
         : '.'),
     unmeasured: [...new Set(phases.flatMap((w) => (w.why ? [w.why] : [])))],
-    noisyNote: workloads.some((r) => r.noisy) ? NOISY_GAIN_NOTE : null,
+    noisyNote: [...rates, ...workloads].some((r) => r.noisy) ? NOISY_GAIN_NOTE : null,
   };
 }
