@@ -6,6 +6,7 @@ import { candidateFromSpec } from './candidate.ts';
 import {
   forecastBesideMeasured,
   NOISY_GAIN_NOTE,
+  NOT_COMPARABLE,
   NOT_MEASURED_ON_NEW_DISK,
   SAME_DISK_WORKLOADS,
   type JudgedCandidate,
@@ -207,4 +208,25 @@ test('a rate measured in runs carries its runs’ spread, and ⚑ when either re
   const table = judgedTable([judged!]);
   assert.equal(table.rows.find((r) => r.key === 'seqRead')!.measured, '×2.60 (×2.18–×3.11) ⚑');
   assert.equal(table.noisyNote, NOISY_GAIN_NOTE);
+});
+
+test('a phase the new disk timed over another size is not set beside the before disk’s, and why is said', () => {
+  const was = workloadRun({ id: 2 });
+  const now = onNewDisk(workloadRun({ id: 5 }), (p) => p / 4);
+  // The big file written at 3000 MB on the new disk, 800 MB on the before disk.
+  now.results[0]!.figures = now.results[0]!.figures!.map((f) => ({
+    ...f,
+    basis: 'median of 3 runs, syncfs included; one file of 3000 MB',
+  }));
+  const judged = judgedOf({ before: [was], after: [now] });
+  const write = judged.workloads.find((w) => w.test === 'bigfile' && w.phase === 'write')!;
+  assert.equal(write.measured, null);
+  assert.equal(write.measuredText, NOT_COMPARABLE);
+  assert.equal(write.line, `bigfile write: forecast ${formatRatio(write.forecastGain!)}, ${NOT_COMPARABLE}`);
+  assert.equal(
+    write.why,
+    "bigfile write: it moved 3000 MB on the new disk and 800 MB on the before disk, so their times are not comparable; diskdelta run --tests bigfile --target /mnt/new times it there, with the before disk's size",
+  );
+  // The tree moved the same 400 MB on both: set beside.
+  assert.equal(judged.workloads.find((w) => w.test === 'tree')!.measured?.gain, 4);
 });

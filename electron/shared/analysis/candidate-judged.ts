@@ -14,6 +14,7 @@ import { sameDisk } from '../model/run-kind.ts';
 import type { Forecast } from './candidate-forecast.ts';
 import { driveFiguresOfRun, FIGURE_KEYS, FIGURES, type FigureKey } from './candidate.ts';
 import { passesNoisy } from './statistics.ts';
+import { phaseBytes } from './workload-forecast.ts';
 import { formatRatio } from './units.ts';
 import { NOISY } from './figure-text.ts';
 
@@ -83,6 +84,8 @@ interface PhaseTime {
   seconds: number;
   passes: number[];
   runId: number | null;
+  /** The bytes it moved, from its basis ("one file of 800 MB"); null: not said. */
+  bytes: number | null;
 }
 
 /** Each workload phase the runs time, from the first run that times it (the runs as the forecast read them). */
@@ -94,7 +97,7 @@ export function phaseTimes(runs: readonly RunRecord[]): Map<string, PhaseTime> {
         const key = `${result.test} ${f.subject}`;
         if (f.metric !== 'phaseSeconds' || f.value === null || !(f.value > 0) || times.has(key)) continue;
         const passes = (f.passes ?? [f.value]).filter((p) => p > 0);
-        times.set(key, { seconds: f.value, passes: passes.length ? passes : [f.value], runId: run.id ?? null });
+        times.set(key, { seconds: f.value, passes: passes.length ? passes : [f.value], runId: run.id ?? null, bytes: phaseBytes(f.basis) });
       }
   return times;
 }
@@ -178,7 +181,8 @@ export const NOT_MEASURED_ON_NEW_DISK = 'not measured on the new disk';
  * "bigfile delete: forecast ×3.10, not measured on the new disk".
  */
 export function judgedLine(what: string, forecast: string, measured: string): string {
-  return `${what}: forecast ${forecast}, ${measured === NOT_MEASURED_ON_NEW_DISK ? measured : `measured ${measured}`}`;
+  const unmeasured = measured === NOT_MEASURED_ON_NEW_DISK || measured === NOT_COMPARABLE;
+  return `${what}: forecast ${forecast}, ${unmeasured ? measured : `measured ${measured}`}`;
 }
 
 /** Said once under the judged table when a measured gain is marked. */
@@ -186,9 +190,19 @@ export const NOISY_GAIN_NOTE =
   '⚑: the runs or passes behind that gain are noisy on the before or the new disk (they differ by more than 10 %, or their median is known only within more than ±10 %): read the measured gain as rough, and measure again on a quiet machine.';
 
 /** The command that times this workload on the new disk (a folder on it: workloads write files). */
-function measureCommand(test: string, after: RunRecord): string {
+function measureCommand(test: string, after: RunRecord, sameSize = false): string {
   const where = after.target.kind === 'folder' ? after.target.path : 'FOLDER-ON-THE-NEW-DISK';
-  return `${test}: ${NOT_MEASURED_ON_NEW_DISK}; diskdelta run --tests ${test} --target ${where} times it there`;
+  return `diskdelta run --tests ${test} --target ${where} times it there${sameSize ? ", with the before disk's size" : ''}`;
+}
+
+/** Said in the measured cell of a phase the new disk timed over other bytes than the before disk. */
+export const NOT_COMPARABLE = 'not comparable (another size on the new disk)';
+
+/** Why two timings of a phase are not comparable: they moved other bytes (beyond 1 %); null: comparable or not said. */
+function otherBytes(before: PhaseTime, after: PhaseTime): string | null {
+  if (before.bytes === null || after.bytes === null || Math.abs(after.bytes - before.bytes) <= 0.01 * before.bytes) return null;
+  const mb = (b: number) => `${Math.round(b / 1e6)} MB`;
+  return `it moved ${mb(after.bytes)} on the new disk and ${mb(before.bytes)} on the before disk, so their times are not comparable`;
 }
 
 /**
@@ -212,9 +226,12 @@ function judgedWorkloads(
     if (seen.has(key)) return [];
     seen.add(key);
     const was = before.get(key);
-    const now = afterTimes?.get(key);
+    const timed = afterTimes?.get(key);
+    // A phase that moved other bytes on the new disk (another file size) times other work: not set beside.
+    const otherSize = was && timed ? otherBytes(was, timed) : null;
+    const now = otherSize ? undefined : timed;
     const measured = was && now ? measuredGain(was, now) : null;
-    const measuredText = measured ? measuredGainText(measured) : NOT_MEASURED_ON_NEW_DISK;
+    const measuredText = measured ? measuredGainText(measured) : otherSize ? NOT_COMPARABLE : NOT_MEASURED_ON_NEW_DISK;
     const forecastText = w.gain === null ? 'none' : formatRatio(w.gain);
     return [
       {
@@ -223,7 +240,13 @@ function judgedWorkloads(
         forecastGain: w.gain,
         measured,
         measuredText,
-        why: measured ? null : afterTimes ? measureCommand(w.test, after) : SAME_DISK_WORKLOADS,
+        why: measured
+          ? null
+          : otherSize
+            ? `${key}: ${otherSize}; ${measureCommand(w.test, after, true)}`
+            : afterTimes
+              ? `${w.test}: ${NOT_MEASURED_ON_NEW_DISK}; ${measureCommand(w.test, after)}`
+              : SAME_DISK_WORKLOADS,
         line: judgedLine(key, forecastText, measuredText),
       },
     ];
