@@ -17,7 +17,8 @@ import { EXAMPLE_CANDIDATE } from '../electron/shared/model/candidate.ts';
 import type { Forecast } from '../electron/shared/analysis/candidate-forecast.ts';
 import { candidatesTable } from '../electron/shared/report/candidates-model.ts';
 import { renderReportHtml } from '../electron/shared/report/report-html.ts';
-import type { JudgedCandidate } from '../electron/shared/analysis/candidate-judged.ts';
+import { judgedLine, type JudgedCandidate } from '../electron/shared/analysis/candidate-judged.ts';
+import type { Figure } from '../electron/shared/model/results.ts';
 import { judgedTable } from '../electron/shared/report/judged-model.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'dd-candidates-'));
@@ -33,6 +34,14 @@ function withoutSpecSource(f: Forecast): Forecast {
         'spec sheet',
       );
   return copy;
+}
+
+/** The new disk of the assessment tests: another drive in the same slot. SYNTHETIC. */
+const NEW_DISK = { name: 'sdb', model: 'New SSD', serial: 'NEW1', rotational: false, class: 'SATA SSD' as const };
+
+/** A workload phase timed `times` quicker, pass for pass. */
+function timedFaster(f: Figure, times: number): Figure {
+  return { ...f, value: f.value! / times, passes: f.passes!.map((p) => p / times) };
 }
 
 /** The report's Candidates section, alone: a figure's words also name rows of other sections. */
@@ -53,7 +62,7 @@ function judgedLinesOfReport(html: string): string[] {
   const count = rows[0]!.length - 2;
   return Array.from({ length: count }, (_, i) =>
     rows.flatMap(([figure, measured, ...forecasts]) =>
-      forecasts[i] && forecasts[i] !== '—' ? [`${figure}: forecast ${forecasts[i]}, measured ${measured}`] : [],
+      forecasts[i] && forecasts[i] !== '—' ? [judgedLine(figure!, forecasts[i], measured!)] : [],
     ),
   ).flat();
 }
@@ -62,6 +71,7 @@ describe('the CLI and the app forecast candidates alike', () => {
   const db = join(dir, 'library.sqlite');
   let library: Library;
   let imported = 0;
+  let sameModel = 0;
   const nvme = structuredClone(EXAMPLE_CANDIDATE);
   nvme.name = 'NVMe 3500';
   nvme.interface = 'nvme';
@@ -74,6 +84,11 @@ describe('the CLI and the app forecast candidates alike', () => {
     imported = library.saveRun({
       ...currentDiskRun({ label: "a friend's Crucial MX500", source: 'imported', sourceFormat: 'kdiskmark' }),
       results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
+    });
+    // The same model again, another friend's: told apart by the label each was given.
+    sameModel = library.saveRun({
+      ...currentDiskRun({ label: "Ben's MX500 (2024)", source: 'imported', sourceFormat: 'crystaldiskmark' }),
+      results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 4 })),
     });
   });
   after(() => library.close());
@@ -123,6 +138,31 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.ok(table.rates.some((r) => r.cells.some((c) => c.limit === 'bus')));
     assert.ok(table.workloads.length > 0 && table.workloads.every((w) => w.cells.every((c) => c.detail !== null)));
     assert.match(table.accuracy, /estimated, not measured; model accuracy, measured in the lab/);
+  });
+
+  it('two imported runs of one model are named by their labels, in --json, the CLI text and the page', async () => {
+    const ids = [String(imported), String(sameModel)];
+    const cli = await runCli(['forecast', '--candidate', ids[0]!, '--candidate', ids[1]!, '--json', '--db', db]);
+    assert.equal(cli.code, 0, cli.stderr);
+    const names = ["a friend's Crucial MX500", "Ben's MX500 (2024)"];
+    assert.deepEqual(
+      (JSON.parse(cli.stdout) as Forecast).candidates.map((c) => c.capped.candidate.name),
+      names,
+    );
+    const handlers = createHandlers({ library, formats: null, system: null, runs: null, missing: {} });
+    const app = await invoke(handlers, 'forecast.candidates', {
+      candidates: [
+        { kind: 'run', id: imported },
+        { kind: 'run', id: sameModel },
+      ],
+    });
+    assert.ok(app.ok, JSON.stringify(app));
+    assert.deepEqual(
+      candidatesTable((app.data as { forecast: Forecast }).forecast).candidates.map((c) => c.name),
+      names,
+    );
+    const text = await runCli(['forecast', '--candidate', ids[0]!, '--candidate', ids[1]!, '--db', db]);
+    assert.match(text.stdout, /figure +today +1\. a friend's Crucial MX500 +2\. Ben's MX500 \(2024\)/);
   });
 
   it('report.render of runs has no Candidates section: an assessment with candidates brings it', async () => {
@@ -252,9 +292,26 @@ describe('the CLI and the app forecast candidates alike', () => {
       results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
     });
     const workload = lib.saveRun(workloadRun());
+    // The new disk: another drive, its rates and (below) its workloads timed on it.
+    const newDisk = { ...currentDiskRun().target, path: '/mnt/new', device: { ...currentDiskRun().target.device!, ...NEW_DISK } };
     const after = lib.saveRun({
-      ...currentDiskRun({ label: 'the new SSD' }),
+      ...currentDiskRun({ label: 'the new SSD', target: newDisk }),
       results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 2.6 })),
+    });
+    // Timed on the new disk: the big file four times quicker (its delete not timed: its row says so), the tree five.
+    const base = workloadRun();
+    lib.saveRun({
+      ...workloadRun({ label: 'SYNTHETIC workloads on the new disk', target: newDisk }),
+      results: [
+        { ...base.results[0]!, figures: [timedFaster(base.results[0]!.figures![0]!, 4)] },
+        { ...base.results[1]!, figures: [timedFaster(base.results[1]!.figures![0]!, 5)] },
+      ],
+    });
+    // A newer workload run on a third disk: never taken for the new disk's.
+    lib.saveRun({
+      ...workloadRun({ label: 'SYNTHETIC workloads on a USB stick' }),
+      target: { ...newDisk, path: '/media/usb', device: { ...newDisk.device, name: 'sdc', model: 'USB stick', serial: 'USB1' } },
+      results: base.results.map((r) => ({ ...r, figures: r.figures!.map((f) => timedFaster(f, 50)) })),
     });
     const handlers = createHandlers({ library: lib, formats: null, system: null, runs: null, reportHtml: renderReportHtml, missing: {} });
     const started = await invoke(handlers, 'assessments.start', { label: 'laptop', steps: { before: { kind: 'run', id: before } } });
@@ -340,13 +397,30 @@ describe('the CLI and the app forecast candidates alike', () => {
     const cliJudged = (JSON.parse(show.stdout) as { candidatesForecast: { judged: JudgedCandidate[] } }).candidatesForecast.judged;
     const table = judgedTable((app.data as { judged: JudgedCandidate[] }).judged);
     const said = table.candidates.map((_, i) =>
-      table.rows.flatMap((r) => (r.forecasts[i] ? [`${r.figure}: forecast ${r.forecasts[i]}, measured ${r.measured}`] : [])),
+      table.rows.flatMap((r) => (r.forecasts[i] ? [judgedLine(r.figure, r.forecasts[i], r.measured)] : [])),
     );
     assert.deepEqual(
       said,
-      cliJudged.map((c) => c.figures.map((f) => f.line)),
+      cliJudged.map((c) => [...c.figures, ...c.workloads].map((f) => f.line)),
     );
     assert.ok(said[0]!.includes('sequential read: forecast ×2.79, measured ×2.60'));
+    // The workloads: each forecast gain beside its gain measured on the new disk (passes' spread, ⚑ where noisy).
+    const workloadLines = said[0]!.filter((l) => /^(bigfile|tree) /.test(l));
+    assert.deepEqual(
+      workloadLines.map((l) => l.replace(/forecast ×[\d.]+/, 'forecast ×F')),
+      [
+        'bigfile write: forecast ×F, measured ×4.00 (×3.68–×4.35) ⚑',
+        'bigfile delete: forecast ×F, not measured on the new disk',
+        'tree write: forecast ×F, measured ×5.00 (×5.00–×5.00)',
+      ],
+    );
+    assert.deepEqual(table.unmeasured, [
+      'bigfile: not measured on the new disk; diskdelta run --tests bigfile --target /mnt/new times it there',
+    ]);
+    assert.ok(table.noisyNote);
+    // `assess show` says the same lines, and the command and the ⚑ once.
+    const showText = await runCli(['assess', 'show', String(id), '--db', adb]);
+    for (const line of [...said[0]!, `${table.unmeasured[0]}.`, table.noisyNote]) assert.ok(showText.stdout.includes(line), line);
 
     // The app's assessment report carries the Candidates section, as `assess report` does.
     const report = await invoke(handlers, 'assessments.report', { id, format: 'html', paper: 'a4', unit: 'MB' });
@@ -359,8 +433,12 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.ok(section.includes(drawn.accuracy.replace(/&/g, '&amp;')));
     assert.deepEqual(
       judgedLinesOfReport(reportHtml),
-      cliJudged.flatMap((c) => c.figures.map((f) => f.line)),
+      cliJudged.flatMap((c) => [...c.figures, ...c.workloads].map((f) => f.line)),
     );
+    assert.ok(section.includes(table.unmeasured[0]!), 'the report says which command times the rest');
+    // The run candidate is named by its label there too, in the side-by-side table and the judged one.
+    assert.deepEqual(table.candidates, ['1. Example SATA SSD 1 TB', "2. a friend's Crucial MX500"]);
+    assert.ok(section.includes('forecast: 2. a friend&#x27;s Crucial MX500'), 'the judged table heading');
 
     // None: the assessment weighs no candidate, and has no forecast.
     assert.ok((await invoke(handlers, 'assessments.setCandidates', { id, candidates: [] })).ok);
@@ -386,7 +464,9 @@ describe('the CLI and the app forecast candidates alike', () => {
     const id = lib.createAssessment('laptop', { before, after }).id;
     const sata = join(dir, 'deleted-sata.json');
     writeFileSync(sata, JSON.stringify(EXAMPLE_CANDIDATE));
-    assert.equal((await runCli(['assess', 'set', String(id), '--candidate', sata, '--candidate', String(friend), '--db', adb])).code, 0);
+    const setBoth = await runCli(['assess', 'set', String(id), '--candidate', sata, '--candidate', String(friend), '--db', adb]);
+    assert.equal(setBoth.code, 0, setBoth.stderr);
+    assert.ok(setBoth.stdout.includes(`; run ${friend} "a friend's Crucial MX500". diskdelta assess show`), setBoth.stdout);
     assert.ok(lib.deleteRun(friend));
 
     // The spec sheet stays, the run has gone from the candidates, and which run went is kept.

@@ -54,7 +54,7 @@ test('two candidates side by side: a bad spec sheet refused naming its fields, t
     'today (measured)',
     '1. Crucial BX500 1 TB',
     // A run is named by its device's model; where it came from is said below the table.
-    '2. Old HDD',
+    "2. a friend's Crucial MX500",
   ]);
   await expect(side.getByRole('row', { name: /^sequential read/ })).toContainText('279');
   await expect(side.getByRole('row', { name: /^sequential read/ })).toContainText('drive 560 · bus limit');
@@ -89,9 +89,27 @@ test('an assessment keeps its candidates and, once the new disk is measured, set
     ...currentDiskRun({ label: "a friend's Crucial MX500", source: 'imported', sourceFormat: 'kdiskmark' }),
     results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
   });
+  // The new disk (SYNTHETIC): another drive in the same slot, its rates and its tree timed on it (the big file not).
+  const newDisk = {
+    ...currentDiskRun().target,
+    path: '/mnt/new',
+    device: {
+      ...currentDiskRun().target.device!,
+      name: 'sdb',
+      model: 'New SSD',
+      serial: 'NEW1',
+      rotational: false,
+      class: 'SATA SSD' as const,
+    },
+  };
   const after = library.saveRun({
-    ...currentDiskRun({ label: 'the new SSD, measured' }),
+    ...currentDiskRun({ label: 'the new SSD, measured', target: newDisk }),
     results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 2.6 })),
+  });
+  const tree = workloadRun().results[1]!;
+  library.saveRun({
+    ...workloadRun({ label: 'SYNTHETIC tree on the new disk', target: newDisk }),
+    results: [{ ...tree, figures: tree.figures!.map((f) => ({ ...f, value: f.value! / 5, passes: f.passes!.map((p) => p / 5) })) }],
   });
   const { id } = library.createAssessment('laptop HDD → SSD', { before });
   library.close();
@@ -146,11 +164,27 @@ test('an assessment keeps its candidates and, once the new disk is measured, set
     'gain over the current disk',
     'measured (new disk)',
     'forecast: 1. Example SATA SSD 1 TB',
-    'forecast: 2. Old HDD',
+    "forecast: 2. a friend's Crucial MX500",
   ]);
   // "sequential read: forecast ×2.79, measured ×2.60", as `assess show` says it.
   await expect(judged.getByRole('row', { name: /^sequential read/ }).getByRole('cell')).toHaveText(['×2.60', '×2.79', '×2.79']);
   await expect(judged.getByRole('row', { name: /^4K random read at QD1\b/ }).getByRole('cell')).toHaveText(['×2.60', '×113', '×5.00']);
+  // The workloads: the tree timed on both disks beside its forecasts; the big file not timed there, and the command said.
+  await expect(
+    judged
+      .getByRole('row', { name: /^tree write/ })
+      .getByRole('cell')
+      .first(),
+  ).toHaveText('×5.00 (×5.00–×5.00)');
+  await expect(
+    judged
+      .getByRole('row', { name: /^bigfile write/ })
+      .getByRole('cell')
+      .first(),
+  ).toHaveText('not measured on the new disk');
+  await expect(step.getByTestId('candidates-judged-unmeasured')).toHaveText(
+    'bigfile: not measured on the new disk; diskdelta run --tests bigfile --target /mnt/new times it there',
+  );
 
   // The assessment's PDF saved from the app has the Candidates section, as `assess report` does.
   const download = page.waitForEvent('download');

@@ -69,6 +69,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/verdicts-everywhere.test.ts': [],
   'e2e/candidates-everywhere.test.ts': [],
   'electron/shared/analysis/candidate-judged.test.ts': [],
+  'electron/node/api/forecast-service.test.ts': [],
   'electron/cli/args.test.ts': [],
   'electron/cli/blocking-sensor.test.ts': ['root', 'mount', 'disk'],
   'electron/cli/commands/import-export.test.ts': ['disk'],

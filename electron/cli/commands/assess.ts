@@ -27,6 +27,7 @@ import { writeReport } from './report.ts';
 import { ASSESSMENT_RUNS, asCliError, candidateArgs } from './forecast.ts';
 import { assessmentForecast, keepAssessmentCandidates, type CandidateInput } from '../../node/api/forecast-service.ts';
 import { formatForecastText } from '../forecast-text.ts';
+import { judgedTable } from '../../shared/report/judged-model.ts';
 
 const HELP = `Usage: diskdelta assess start LABEL [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
        diskdelta assess set A [--before ID] [--after ID] [--encrypted ID] [--discard OFF,ON] [--working-set ID]
@@ -153,9 +154,13 @@ async function candidateInputs(given: string[]): Promise<CandidateInput[]> {
 }
 
 /** What `set --candidate` kept, said: the steps above do not show the candidates. */
-function keptCandidatesText(id: number, kept: readonly StoredCandidate[]): string {
+function keptCandidatesText(id: number, kept: readonly StoredCandidate[], library: Pick<Library, 'getRuns'>): string {
   if (kept.length === 0) return '  Candidates: none kept.\n';
-  const names = kept.map((c) => (c.kind === 'spec' ? `${c.spec.name} (from ${c.source})` : `run ${c.id}`));
+  // A run by its id and label, as the forecast names it (two imports of one model stay apart).
+  const label = (run: number) => library.getRuns([run])[0]?.label;
+  const names = kept.map((c) =>
+    c.kind === 'spec' ? `${c.spec.name} (from ${c.source})` : `run ${c.id}${label(c.id) === undefined ? '' : ` "${label(c.id)}"`}`,
+  );
   return `  Candidates kept: ${names.join('; ')}. diskdelta assess show ${id} gives their forecast.\n`;
 }
 
@@ -166,12 +171,16 @@ function keptCandidatesText(id: number, kept: readonly StoredCandidate[]): strin
  */
 function candidatesText(f: NonNullable<ReturnType<typeof assessmentForecast>>): string {
   const lines = ['', 'Candidates (estimated from the before run):'];
-  if (f.judged)
+  if (f.judged) {
     f.judged.forEach((c, i) => {
       lines.push(`  ${i + 1}. ${c.name}, beside the new disk measured:`);
-      for (const j of c.figures) lines.push(`     ${j.line}`);
+      for (const j of [...c.figures, ...c.workloads]) lines.push(`     ${j.line}`);
     });
-  else lines.push('  Once the after run is measured, each forecast is set beside it here.');
+    // Said once, as under the app's judged table (report/judged-model.ts).
+    const table = judgedTable(f.judged);
+    if (table.noisyNote) lines.push(`  ${table.noisyNote}`);
+    for (const u of table.unmeasured) lines.push(`  ${u}.`);
+  } else lines.push('  Once the after run is measured, each forecast is set beside it here.');
   for (const n of f.notes) lines.push(`  note: ${n}`);
   return `${lines.join('\n')}\n\n${formatForecastText(f.forecast)}`;
 }
@@ -265,7 +274,7 @@ export const assessCommand: CliCommand = {
           values.json
             ? `${JSON.stringify(a, null, 2)}\n`
             : assessmentText(a, machine, checkedAssessment(library, a)) +
-                (candidates !== null ? keptCandidatesText(id, a.candidates ?? []) : ''),
+                (candidates !== null ? keptCandidatesText(id, a.candidates ?? [], library) : ''),
         );
         return 0;
       }

@@ -84,11 +84,11 @@ describe('diskdelta forecast', () => {
     const out = await runCli(['forecast', '--candidate', sata, '--candidate', nvme, '--candidate', String(ids.imported), '--db', db]);
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stdout, /^Forecast \(estimated\) for the disk in use today: sda/);
-    assert.match(out.stdout, /figure +today +1\. SATA 560 +2\. NVMe 3500 +3\. Old HDD/);
+    assert.match(out.stdout, /figure +today +1\. SATA 560 +2\. NVMe 3500 +3\. a friend's Crucial MX500/);
     assert.match(out.stdout, /sequential read +100 +279 \(drive 560, bus\) +3,500 +279 \(drive 500, bus\)/);
     assert.match(out.stdout, /the bus \(SATA 3\.0 Gb\/s, 300 MB\/s\) is the limit: sequential read 560 → 279 MB\/s/);
     assert.match(out.stdout, /an NVMe drive: this machine's disk sits on SATA/);
-    assert.match(out.stdout, /3\. Old HDD: imported \(kdiskmark\) run \d+ "a friend's Crucial MX500": measured elsewhere/);
+    assert.match(out.stdout, /3\. a friend's Crucial MX500: imported \(kdiskmark\) run \d+ "a friend's Crucial MX500": measured elsewhere/);
     assert.match(out.stdout, /bigfile write +12\.0 s +\d\.\d+ s \(\d\.\d+–\d\.\d+ s\) ×\d+\.\d/);
     assert.match(out.stdout, /Every figure is estimated, not measured; model accuracy, measured in the lab/);
 

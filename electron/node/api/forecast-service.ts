@@ -8,7 +8,7 @@ import { MAX_CANDIDATES, parseCandidateSpec, type CandidateSpec } from '../../sh
 import { candidateFromRun, candidateFromSpec, type Candidate, type MachineLimits } from '../../shared/analysis/candidate.ts';
 import { forecastCandidates, type Forecast } from '../../shared/analysis/candidate-forecast.ts';
 import { cipherRates } from '../../shared/analysis/encryption.ts';
-import { runEncrypted, runKind } from '../../shared/model/run-kind.ts';
+import { runEncrypted, runKind, sameDisk } from '../../shared/model/run-kind.ts';
 import { testsOfKind } from '../../shared/model/catalog.ts';
 import { WORKING_SET_TEST } from '../../shared/analysis/working-set.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
@@ -102,15 +102,6 @@ function newestRun(
   return null;
 }
 
-/** Two runs on the same disk: the same kernel name and model, and serial where both know one. */
-function sameDisk(a: RunRecord, b: RunRecord): boolean {
-  const x = a.target.device;
-  const y = b.target.device;
-  if (!x || !y) return false;
-  if (x.serial && y.serial) return x.serial === y.serial;
-  return x.name === y.name && x.model === y.model;
-}
-
 /** The newest measured run of each workload on the current disk, each run once (one run may hold several workloads). */
 function newestWorkloads(library: ForecastLibrary, current: RunRecord): RunRecord[] {
   const found = new Map<number, RunRecord>();
@@ -146,6 +137,16 @@ export function forecastFromLibrary(
   request: ForecastRequest,
   cpu: { model: string | null; cpus: number },
 ): { forecast: Forecast; notes: string[] } {
+  const { forecast, notes } = forecastWithWorkloads(library, request, cpu);
+  return { forecast, notes };
+}
+
+/** The forecast, its notes, the workload runs and the current-disk run it read (the judged forecast reads them again on the new disk). */
+function forecastWithWorkloads(
+  library: ForecastLibrary,
+  request: ForecastRequest,
+  cpu: { model: string | null; cpus: number },
+): { forecast: Forecast; notes: string[]; workloads: RunRecord[]; current: RunRecord } {
   const candidates = candidatesOf(library, request.candidates);
   const notes: string[] = [];
   const current =
@@ -185,13 +186,14 @@ export function forecastFromLibrary(
   };
   const workingSet = newestRun(library, { test: WORKING_SET_TEST });
   const forecast = forecastCandidates({ current, candidates, limits, workloads, writeSamples: library.writeSamples(), workingSet });
-  return { forecast, notes };
+  return { forecast, notes, workloads, current };
 }
 
 /**
  * An assessment's candidates forecast from its before run (the disk it replaces), and once its
  * after run is measured, each forecast set beside that measurement; null: no candidates or no
  * before run yet. The same forecast `assess show`, `assess report` and the app's report give.
+ * The workloads are judged from the workload runs of each disk (newestWorkloads, by sameDisk).
  */
 export function assessmentForecast(
   library: ForecastLibrary,
@@ -200,9 +202,12 @@ export function assessmentForecast(
 ): { forecast: Forecast; notes: string[]; judged: JudgedCandidate[] | null } | null {
   const stored = assessment.candidates ?? [];
   if (stored.length === 0 || assessment.before === null) return null;
-  const { forecast, notes } = forecastFromLibrary(library, { candidates: stored, current: assessment.before }, cpu);
+  const { forecast, notes, workloads, current } = forecastWithWorkloads(library, { candidates: stored, current: assessment.before }, cpu);
   const after = assessment.after === null ? null : library.getRuns([assessment.after])[0];
-  const judged = after ? forecastBesideMeasured(forecast, after) : null;
+  // The new disk's workloads are picked as the before disk's are: the newest of each, timed on that disk.
+  const judged = after
+    ? forecastBesideMeasured(forecast, after, { before: workloads, after: newestWorkloads(library, after) }, current)
+    : null;
   return { forecast, notes, judged };
 }
 

@@ -107,6 +107,15 @@ describe('a candidate from runs', () => {
     assert.equal(capCandidate(c, { link: SATA2, cipher: null }).figures.seqRead.limit, 'drive');
   });
 
+  it('a run candidate is named by its label: two imports of one model stay apart', () => {
+    const mine = candidateFromRun(currentDiskRun({ id: 3, label: "Anna's MX500, 2024", source: 'imported', sourceFormat: 'kdiskmark' }));
+    const theirs = candidateFromRun(currentDiskRun({ id: 4, label: "Ben's MX500", source: 'imported', sourceFormat: 'kdiskmark' }));
+    assert.ok(!('refused' in mine) && !('refused' in theirs));
+    // Both runs measured an "Old HDD": the model would name them alike.
+    assert.deepEqual([mine.name, theirs.name], ["Anna's MX500, 2024", "Ben's MX500"]);
+    assert.equal(mine.originText, 'imported (kdiskmark) run 3 "Anna\'s MX500, 2024": measured elsewhere, on another machine');
+  });
+
   it('an imported disk run is labelled imported; a workload run is refused as a candidate', () => {
     const imported = candidateFromRun({ ...currentDiskRun(), id: 3, source: 'imported', sourceFormat: 'kdiskmark' });
     assert.ok(!('refused' in imported));

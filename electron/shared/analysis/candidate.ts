@@ -157,7 +157,8 @@ export function candidateFromRun(run: RunRecord): Candidate | { refused: string 
         ? `imported (${run.sourceFormat})`
         : `reference (${run.sourceFormat})`;
   return {
-    name: device?.model ?? run.label,
+    // Its label, as the library and the pickers name it: two imports of one model stay apart, and the name the user gave is kept.
+    name: run.label,
     origin: run.source,
     originText: `${how} run ${run.id ?? '?'} "${run.label}"${run.source === 'measured' ? '' : ': measured elsewhere, on another machine'}`,
     interface: iface,

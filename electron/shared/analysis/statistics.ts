@@ -110,6 +110,18 @@ export function medianInterval(values: number[]): number | null {
   return (t * Math.sqrt(Math.PI / 2) * sd) / Math.sqrt(n) / m;
 }
 
+/**
+ * The rates' trust rule on repeated values (a workload phase's timed passes): noisy when they
+ * differ by more than TRUST.maxCv, or (three or more) their median is known only within more
+ * than ±TRUST.maxCiRelative. One rule for the passes' warning (bench/kinds/workload.ts) and the
+ * ⚑ of a measured gain (candidate-judged.ts).
+ */
+export function passesNoisy(values: number[]): boolean {
+  const cv = coefficientOfVariation(values);
+  const ci = medianInterval(values);
+  return (cv !== null && cv > TRUST.maxCv) || (values.length >= 3 && ci !== null && ci > TRUST.maxCiRelative);
+}
+
 /** Thresholds for the trust verdicts, in one place so the README can quote them. */
 export const TRUST = {
   /**

@@ -91,7 +91,42 @@ const judgedSchema = z.array(
   z.object({
     name: z.string(),
     origin: z.string(),
-    figures: z.array(z.object({ key: z.enum(FIGURE_KEYS), forecastGain: z.number(), measuredGain: z.number(), line: z.string() })),
+    figures: z.array(
+      z.object({
+        key: z.enum(FIGURE_KEYS),
+        forecastGain: z.number(),
+        measuredGain: z.number(),
+        low: n,
+        high: n,
+        runs: z.number(),
+        noisy: z.boolean(),
+        measuredText: z.string(),
+        line: z.string(),
+      }),
+    ),
+    workloads: z.array(
+      z.object({
+        test: z.string(),
+        phase: z.string(),
+        forecastGain: n,
+        measured: z
+          .object({
+            gain: z.number(),
+            low: z.number(),
+            high: z.number(),
+            noisy: z.boolean(),
+            passes: z.number(),
+            beforeSeconds: z.number(),
+            afterSeconds: z.number(),
+            beforeRun: n,
+            afterRun: n,
+          })
+          .nullable(),
+        measuredText: z.string(),
+        why: z.string().nullable(),
+        line: z.string(),
+      }),
+    ),
   }),
 ) satisfies z.ZodType<JudgedCandidate[]>;
 

@@ -90,3 +90,17 @@ export function runEncrypted(run: Pick<RunRecord, 'target'>): boolean | null {
   if (!stack || stack.length === 0) return null;
   return stack.some((l) => l.kind === 'dm-crypt' || l.encrypted === true);
 }
+
+/**
+ * Whether two runs measured the same disk: its serial where both know one, else the same kernel
+ * name and model. The forecast reads the workloads of the disk its rates are of, and the judged
+ * forecast the workloads of the new disk, by this one rule: a workload timed on a third disk is
+ * never taken for either.
+ */
+export function sameDisk(a: Pick<RunRecord, 'target'>, b: Pick<RunRecord, 'target'>): boolean {
+  const x = a.target.device;
+  const y = b.target.device;
+  if (!x || !y) return false;
+  if (x.serial && y.serial) return x.serial === y.serial;
+  return x.name === y.name && x.model === y.model;
+}

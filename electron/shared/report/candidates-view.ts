@@ -160,5 +160,13 @@ export function JudgedTableView({ table }: { table: JudgedTable }): ReactElement
       ),
     ),
     h('p', { className: 'hint' }, table.note),
+    table.noisyNote ? h('p', { className: 'hint' }, table.noisyNote) : null,
+    table.unmeasured.length
+      ? h(
+          'ul',
+          { className: 'hint', 'data-testid': 'candidates-judged-unmeasured' },
+          ...table.unmeasured.map((u) => h('li', { key: u }, u)),
+        )
+      : null,
   );
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Figure, Warning } from '../../../shared/model/results.ts';
 import { resultWithoutRuns } from '../../formats/common.ts';
-import { coefficientOfVariation, median, medianInterval, TRUST } from '../../../shared/analysis/statistics.ts';
+import { coefficientOfVariation, median, medianInterval, passesNoisy } from '../../../shared/analysis/statistics.ts';
 import type { WorkerMessage } from '../worker-protocol.ts';
 import type { MeasurementKind } from './kind.ts';
 import { counted } from '../../../shared/model/display.ts';
@@ -120,10 +120,9 @@ export function phaseTrustWarnings(figures: readonly Figure[]): Warning[] {
   return figures.flatMap((f): Warning[] => {
     const values = f.passes ?? [];
     if (values.length < 2 || f.value === null) return [];
+    if (!passesNoisy(values)) return [];
     const cv = coefficientOfVariation(values);
     const ci = medianInterval(values);
-    const wide = values.length >= 3 && ci !== null && ci > TRUST.maxCiRelative;
-    if (!((cv !== null && cv > TRUST.maxCv) || wide)) return [];
     return [
       {
         code: 'noisy',
