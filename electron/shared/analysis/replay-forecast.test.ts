@@ -3,59 +3,12 @@
 // and 32 GB. SYNTHETIC figures, chosen so each expected time is arithmetic in the comments.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunRecord } from '../model/results.ts';
-import { resultWithoutRuns } from '../model/result-builders.ts';
-import { ACCESS_CURVE_TEST, accessCurveFigures, curveOfResult, type TraceSummary } from './access-trace.ts';
-import type { CurvePoint, LruCurve } from './lru-curve.ts';
+import { curveOfResult } from './access-trace.ts';
 import type { DriveFigures } from './candidate.ts';
 import { forecastReplay, hitAt, RECORD_HINT, REPLAY_ACCURACY, type DiskReplay, type RecordedDay } from './replay-forecast.ts';
-import { currentDiskRun } from './forecast-fixtures.ts';
+import { currentDiskRun, RECORDING_POINTS as POINTS, recordingRun as recording } from './forecast-fixtures.ts';
 
 const GB = 1e9;
-const DAYS = 2;
-
-const POINTS: CurvePoint[] = [
-  { cacheBytes: 8 * GB, hitRatio: 0.5, hitTouches: 100_000 },
-  { cacheBytes: 16 * GB, hitRatio: 0.7, hitTouches: 150_000 },
-  { cacheBytes: 32 * GB, hitRatio: 0.8, hitTouches: 180_000 },
-];
-
-function recording(
-  opts: { seconds?: number; points?: CurvePoint[]; touches?: number; ram?: number | null; distinct?: number } = {},
-): RunRecord {
-  const touches = opts.touches ?? 200_000;
-  const curve: LruCurve = {
-    accesses: touches,
-    accessedBytes: touches === 0 ? 0 : 100 * GB,
-    distinctBytes: opts.distinct ?? 20 * GB,
-    points: opts.points ?? POINTS,
-  };
-  const summary = { unsized: 0, recordedSeconds: opts.seconds ?? DAYS * 86_400 } as TraceSummary;
-  return {
-    id: 7,
-    label: 'SYNTHETIC file accesses on /home',
-    notes: '',
-    createdAt: '2026-12-01T08:00:00.000Z',
-    source: 'measured',
-    sourceFormat: 'diskdelta',
-    sourceMeta: { finishedAt: '2026-12-03T08:00:00.000Z' },
-    target: { path: '/home', kind: 'folder' },
-    ...(opts.ram === null ? {} : { system: { kernel: null, cpuModel: null, cores: 2, cryptoFlags: [], memoryBytes: opts.ram ?? 24 * GB } }),
-    settings: {},
-    engine: { name: 'diskdelta', version: '0' },
-    results: [
-      resultWithoutRuns({
-        test: ACCESS_CURVE_TEST,
-        params: null,
-        bytesPerSec: null,
-        iops: null,
-        figures: accessCurveFigures(summary, curve, 'SYNTHETIC'),
-      }),
-    ],
-    extras: [],
-    warnings: [],
-  };
-}
 
 const figures = (seqRead: number, rnd4kQ1Read: number): DriveFigures => ({
   seqRead,
