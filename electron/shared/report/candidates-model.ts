@@ -73,7 +73,7 @@ export function limitReasons(capped: CandidateForecast['capped'], link: string |
 
 /** The replay's row and its lines (analysis/replay-forecast.ts). */
 function replayRows(r: ReplayForecast): Pick<CandidatesTable, 'replay' | 'replayLines'> {
-  const method = `a day's time = what the page cache would not have served, streamed at the sequential read, plus one 4K read at QD1 per access; range: the two overlapping or adding, and the cache between the RAM and half of it; ${r.accuracy}`;
+  const method = `a day's time: what the page cache would not have served, streamed at the sequential read, and one 4K read at QD1 per access, the two adding on today's disk (one head) and overlapping on a candidate; range: each disk adding or overlapping, and the cache between the RAM and half of it; ${r.accuracy}`;
   if (!('runId' in r.recorded)) return { replay: null, replayLines: [`A recorded day replayed: ${r.recorded.sentence}.`] };
   const seconds = (x: { value: number; low: number; high: number }): Omit<ForecastCell, 'gain'> => ({
     ...emptyCell,
