@@ -117,7 +117,13 @@ export function CandidatesTableView({ table }: { table: CandidatesTable }): Reac
       ),
     ),
     table.roughNote ? h('p', { className: 'fc-note' }, table.roughNote) : null,
-    h('ul', { className: 'fc-replay', 'data-testid': 'forecast-replay' }, ...table.replayLines.map((line, i) => h('li', { key: i }, line))),
+    // What was replayed (or why nothing was), then its assumptions as a list.
+    h(
+      'div',
+      { className: 'fc-replay', 'data-testid': 'forecast-replay' },
+      h('p', null, table.replayLines[0]),
+      table.replayLines.length > 1 ? h('ul', null, ...table.replayLines.slice(1).map((line, i) => h('li', { key: i }, line))) : null,
+    ),
     h(
       'ol',
       { className: 'fc-reasons' },
