@@ -67,7 +67,7 @@ describe('a recorded day replayed', () => {
     // Its disk half is the lab's; its cache half is said not measured in the lab.
     assert.match(
       f.accuracy,
-      /^the replay's disk half measured in the lab \(2026-12-06\): forecast ÷ measured 0\.873 to 0\.894 over 4 runs/,
+      /^the replay's disk half measured in the lab \(2026-12-06\): forecast ÷ measured 0\.873 to 0\.894 over 5 runs/,
     );
     assert.match(f.accuracy, /not measured in the lab: the page cache at this machine's RAM/);
   });
