@@ -12,7 +12,11 @@ import { formatForecastText } from '../electron/cli/forecast-text.ts';
 import { openLibrary, type Library } from '../electron/node/store/library.ts';
 import { invoke } from '../electron/node/api/dispatch.ts';
 import { createHandlers } from '../electron/node/api/handlers.ts';
-import { currentDiskRun, workloadRun } from '../electron/shared/analysis/forecast-fixtures.ts';
+import { currentDiskRun, recordingRun, workloadRun } from '../electron/shared/analysis/forecast-fixtures.ts';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { CandidatesTableView } from '../electron/shared/report/candidates-view.ts';
+import { RECORD_HINT } from '../electron/shared/analysis/replay-forecast.ts';
 import { EXAMPLE_CANDIDATE } from '../electron/shared/model/candidate.ts';
 import type { Forecast } from '../electron/shared/analysis/candidate-forecast.ts';
 import { candidatesTable } from '../electron/shared/report/candidates-model.ts';
@@ -81,6 +85,9 @@ describe('the CLI and the app forecast candidates alike', () => {
     library = openLibrary({ dbPath: db });
     library.saveRun(currentDiskRun());
     library.saveRun(workloadRun());
+    // A recorded day (diskdelta record): the forecast replays it on each disk.
+    const { id: _, ...recording } = recordingRun();
+    library.saveRun(recording);
     imported = library.saveRun({
       ...currentDiskRun({ label: "a friend's Crucial MX500", source: 'imported', sourceFormat: 'kdiskmark' }),
       results: currentDiskRun().results.map((r) => ({ ...r, bytesPerSec: r.bytesPerSec! * 5 })),
@@ -138,6 +145,59 @@ describe('the CLI and the app forecast candidates alike', () => {
     assert.ok(table.rates.some((r) => r.cells.some((c) => c.limit === 'bus')));
     assert.ok(table.workloads.length > 0 && table.workloads.every((w) => w.cells.every((c) => c.detail !== null)));
     assert.match(table.accuracy, /estimated, not measured; model accuracy, measured in the lab/);
+
+    // The recorded day replayed: one row, the same in --json, the CLI's words and the page's table.
+    assert.ok('runId' in fromCli.replay.recorded, JSON.stringify(fromCli.replay.recorded));
+    assert.equal(fromCli.replay.candidates.length, 3);
+    const replay = table.replay;
+    assert.ok(replay, 'the table has the replay row');
+    assert.ok(
+      [replay.today, ...replay.cells].every((c) => /^[\d.]+ s$/.test(c.text) && c.detail !== null),
+      JSON.stringify(replay),
+    );
+    assert.ok(replay.cells.every((c) => c.gain !== null));
+    const cliRow = text.stdout.split('\n').find((l) => l.startsWith(replay.what));
+    assert.ok(cliRow, text.stdout);
+    let at = 0;
+    for (const c of [replay.today, ...replay.cells])
+      for (const part of [c.text, c.detail!, ...(c.gain ? [c.gain] : [])]) {
+        const found = cliRow.indexOf(part, at);
+        assert.ok(found >= at, `${part} in order in ${cliRow}`);
+        at = found + part.length;
+      }
+    for (const line of table.replayLines) assert.ok(text.stdout.includes(line), line);
+    assert.ok(table.replayLines.some((l) => /not measured in the lab/.test(l)));
+    assert.ok(table.replayLines.some((l) => /writes are counted as reads would be/.test(l)));
+    // The page draws that row: each cell's forecast, range and gain, in the candidates' order.
+    const page = renderToStaticMarkup(createElement(CandidatesTableView, { table }));
+    const row = /<tr data-testid="forecast-replay-row">([\s\S]*?)<\/tr>/.exec(page)?.[1];
+    assert.ok(row, 'the page has the replay row');
+    const pageCells = [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
+    assert.deepEqual(
+      pageCells,
+      [replay.today, ...replay.cells].map((c) => `${c.text}${c.gain ? ` ${c.gain}` : ''}${c.detail ?? ''}`),
+    );
+  });
+
+  it('no recorded day in the library: one line saying how to record one, never an error', async () => {
+    const bare = join(dir, 'bare.sqlite');
+    const lib = openLibrary({ dbPath: bare });
+    lib.saveRun(currentDiskRun());
+    lib.close();
+    const sata = join(dir, 'bare-sata.json');
+    writeFileSync(sata, JSON.stringify(EXAMPLE_CANDIDATE));
+    const text = await runCli(['forecast', '--candidate', sata, '--db', bare]);
+    assert.equal(text.code, 0, text.stderr);
+    const said = `A recorded day replayed: not judged: no recorded day of file accesses in the library (record one: ${RECORD_HINT}).`;
+    assert.equal(
+      text.stdout
+        .split('\n')
+        .filter((l) => l.includes('recorded day'))
+        .join('\n'),
+      said,
+    );
+    const json = JSON.parse((await runCli(['forecast', '--candidate', sata, '--json', '--db', bare])).stdout) as Forecast;
+    assert.equal(json.replay.today, null);
   });
 
   it('two imported runs of one model are named by their labels, in --json, the CLI text and the page', async () => {
@@ -431,6 +491,9 @@ describe('the CLI and the app forecast candidates alike', () => {
     const drawn = candidatesTable((app.data as { forecast: Forecast }).forecast);
     for (const row of drawn.rates) assert.ok(section.includes(`>${row.figure}<`), row.figure);
     assert.ok(section.includes(drawn.accuracy.replace(/&/g, '&amp;')));
+    // The replay's line too: no recorded day in this library, and how to record one.
+    assert.match(drawn.replayLines[0]!, /no recorded day of file accesses in the library/);
+    assert.ok(section.includes(drawn.replayLines[0]!), drawn.replayLines[0]);
     assert.deepEqual(
       judgedLinesOfReport(reportHtml),
       cliJudged.flatMap((c) => [...c.figures, ...c.workloads].map((f) => f.line)),

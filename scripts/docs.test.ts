@@ -437,6 +437,12 @@ test("docs/forecast.md's bounds, link efficiency, rough range and lab accuracy a
     page.includes(`the ${['', '', '', '', '', 'five', 'six'][ratios.length]} runs span ${Math.min(...ratios)}–${Math.max(...ratios)}`),
   );
   assert.ok(page.includes(`scan's ${VERDICT_DAYS}-day working set`));
+  // The replay's not-judged line names the command, and its accuracy is said as the output says it.
+  const { RECORD_HINT, REPLAY_ACCURACY, REPLAY_LAB } = await import('../electron/shared/analysis/replay-forecast.ts');
+  assert.ok(page.includes(`record one: ${RECORD_HINT}`));
+  assert.match(REPLAY_ACCURACY, /not measured in the lab/);
+  assert.ok(page.includes('says "not measured in the lab" for it'));
+  assert.ok(page.includes(`measured ${REPLAY_LAB.forecastOverMeasured.join(', ')} (\`REPLAY_LAB\``));
 });
 
 test("docs/cli.md's limits, defaults and thresholds are the code's", async () => {

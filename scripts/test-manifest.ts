@@ -95,6 +95,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/shared/analysis/encryption-story.test.ts': [],
   'electron/shared/analysis/encryption.test.ts': [],
   'electron/shared/analysis/lru-curve.test.ts': [],
+  'electron/shared/analysis/replay-forecast.test.ts': [],
   'electron/shared/analysis/working-set.test.ts': [],
   'electron/shared/analysis/sustained-write.test.ts': [],
   'electron/shared/analysis/write-volume.test.ts': [],

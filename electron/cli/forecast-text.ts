@@ -34,6 +34,15 @@ export function formatForecastText(f: Forecast): string {
       ),
     );
   } else out.push(t.noWorkloads, '');
+  if (t.replay) {
+    out.push(
+      "A recorded day replayed (seconds per recorded day on each disk, today's estimated from its measured rates; the range; the gain over today):",
+    );
+    out.push(table(['', 'today', ...names], [[t.replay.what, cellText(t.replay.today), ...t.replay.cells.map(cellText)]]));
+  }
+  // The first line says what was replayed (or why nothing was); the rest are its assumptions, as a list.
+  t.replayLines.forEach((line, i) => out.push(i === 0 ? line : `  - ${line}`));
+  out.push('');
   t.candidates.forEach((c, i) => {
     out.push(`${names[i]}: ${c.origin}.`);
     for (const r of t.reasons[i]!) out.push(`  - ${r}.`);

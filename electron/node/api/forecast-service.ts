@@ -11,6 +11,7 @@ import { cipherRates } from '../../shared/analysis/encryption.ts';
 import { runEncrypted, runKind, sameDisk } from '../../shared/model/run-kind.ts';
 import { testsOfKind } from '../../shared/model/catalog.ts';
 import { WORKING_SET_TEST } from '../../shared/analysis/working-set.ts';
+import { ACCESS_CURVE_TEST } from '../../shared/analysis/access-trace.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
 import type { Library } from '../store/library.ts';
 import type { Assessment, StoredCandidate } from '../../shared/model/assessment.ts';
@@ -185,7 +186,17 @@ function forecastWithWorkloads(
     cipher: rates,
   };
   const workingSet = newestRun(library, { test: WORKING_SET_TEST });
-  const forecast = forecastCandidates({ current, candidates, limits, workloads, writeSamples: library.writeSamples(), workingSet });
+  // The recorded day to replay: the newest access-curve run, picked as the working set is.
+  const recording = newestRun(library, { test: ACCESS_CURVE_TEST });
+  const forecast = forecastCandidates({
+    current,
+    candidates,
+    limits,
+    workloads,
+    writeSamples: library.writeSamples(),
+    workingSet,
+    recording,
+  });
   return { forecast, notes, workloads, current };
 }
 

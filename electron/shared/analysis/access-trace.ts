@@ -204,6 +204,13 @@ export function accessCurveFigures(summary: TraceSummary, curve: LruCurve, basis
       ...figure('cacheServedBytes', String(p.cacheBytes), p.hitRatio * curve.accessedBytes, 'bytes'),
       provenance: 'estimated' as const,
     })),
+    // The touches each size would have served: the rest went to the disk, one access each (the
+    // replay forecast, analysis/replay-forecast.ts). A run kept before this has only the bytes.
+    ...curve.points.flatMap((p) =>
+      p.hitTouches === undefined
+        ? []
+        : [{ ...figure('cacheServedTouches', String(p.cacheBytes), p.hitTouches, 'count'), provenance: 'estimated' as const }],
+    ),
   ];
 }
 
@@ -222,9 +229,16 @@ export function curveOfResult(result: Pick<TestResult, 'test' | 'figures'>): Kep
   const figures = result.figures;
   const value = (metric: string) => figures.find((f) => f.metric === metric && f.subject === '')?.value ?? 0;
   const accessedBytes = value('accessedBytes');
+  const servedTouches = new Map(
+    figures.filter((f) => f.metric === 'cacheServedTouches' && f.value !== null).map((f) => [f.subject, f.value!] as const),
+  );
   const points = figures
     .filter((f) => f.metric === 'cacheServedBytes' && f.value !== null)
-    .map((f) => ({ cacheBytes: Number(f.subject), hitRatio: accessedBytes > 0 ? f.value! / accessedBytes : 0 }))
+    .map((f) => {
+      const hitTouches = servedTouches.get(f.subject);
+      const hitRatio = accessedBytes > 0 ? f.value! / accessedBytes : 0;
+      return { cacheBytes: Number(f.subject), hitRatio, ...(hitTouches === undefined ? {} : { hitTouches }) };
+    })
     .sort((a, b) => a.cacheBytes - b.cacheBytes);
   return {
     accessedBytes,

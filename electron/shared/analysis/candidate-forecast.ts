@@ -19,6 +19,7 @@ import {
   type MachineLimits,
 } from './candidate.ts';
 import { forecastWorkloads, type PhaseForecast } from './workload-forecast.ts';
+import { forecastReplay, type ReplayForecast } from './replay-forecast.ts';
 import { MIN_DAYS, monthlyWrites, type WriteSample } from './write-volume.ts';
 import { summaryOfResult, windowOf, VERDICT_DAYS, WORKING_SET_TEST, formatDiskSize } from './working-set.ts';
 
@@ -57,6 +58,8 @@ export interface Forecast {
   current: CurrentDisk;
   limits: { link: MachineLimits['link']; encrypted: boolean; cipher: string | null };
   candidates: CandidateForecast[];
+  /** A recorded day replayed on today's disk and on each candidate (in their order); its accuracy is not measured in the lab. */
+  replay: ReplayForecast;
   /** The model's accuracy measured in the lab, and what it does not cover (said in accuracyText). */
   accuracy: LabAccuracy;
   accuracyText: string;
@@ -72,6 +75,8 @@ export interface ForecastInputs {
   writeSamples: readonly WriteSample[];
   /** The newest working-set scan, or null. */
   workingSet: RunRecord | null;
+  /** The newest access-curve run (diskdelta record), or null: none in the library. */
+  recording?: RunRecord | null;
 }
 
 /**
@@ -181,9 +186,11 @@ export function forecastCandidates(inputs: ForecastInputs): Forecast {
     figures,
     capacityBytes: device?.sizeBytes ?? null,
   };
+  const heres: DriveFigures[] = [];
   const candidates = inputs.candidates.map((c): CandidateForecast => {
     const capped = capCandidate(c, inputs.limits);
     const here = Object.fromEntries(FIGURE_KEYS.map((k) => [k, capped.figures[k].here])) as DriveFigures;
+    heres.push(here);
     return {
       capped,
       workloads: forecastWorkloads(inputs.workloads, figures, {
@@ -207,6 +214,7 @@ export function forecastCandidates(inputs: ForecastInputs): Forecast {
         : null,
     },
     candidates,
+    replay: forecastReplay(inputs.recording ?? null, inputs.current, figures, heres),
     accuracy: LAB_ACCURACY,
     accuracyText: ACCURACY_TEXT,
   };

@@ -4,6 +4,8 @@
 import type { Figure, RunRecord, TestResult } from '../model/results.ts';
 import { rateTestParams } from '../model/catalog.ts';
 import { resultWithoutRuns } from '../model/result-builders.ts';
+import { ACCESS_CURVE_TEST, accessCurveFigures, type TraceSummary } from './access-trace.ts';
+import type { CurvePoint, LruCurve } from './lru-curve.ts';
 
 const result = (test: string, bytesPerSec: number | null, figures?: Figure[]): TestResult =>
   resultWithoutRuns({ test, params: rateTestParams(test), bytesPerSec, iops: null, ...(figures ? { figures } : {}) });
@@ -78,5 +80,54 @@ export function workloadRun(overrides: Partial<RunRecord> = {}): RunRecord {
       result('tree', null, [phase('write', [25, 25, 25], 'median of 3 runs, syncfs included; release tree: 10,000 files, 400 MB')]),
     ],
     ...overrides,
+  };
+}
+
+const GB = 1e9;
+
+export const RECORDING_POINTS: CurvePoint[] = [
+  { cacheBytes: 8 * GB, hitRatio: 0.5, hitTouches: 100_000 },
+  { cacheBytes: 16 * GB, hitRatio: 0.7, hitTouches: 150_000 },
+  { cacheBytes: 32 * GB, hitRatio: 0.8, hitTouches: 180_000 },
+];
+
+/**
+ * An access-curve run (diskdelta record): 100 GB read or written in 200,000 touches over 2 days,
+ * 20 GB distinct, the curve told at 8, 16 and 32 GB; 24 GB of RAM unless told.
+ */
+export function recordingRun(
+  opts: { seconds?: number; points?: CurvePoint[]; touches?: number; ram?: number | null; distinct?: number } = {},
+): RunRecord {
+  const touches = opts.touches ?? 200_000;
+  const curve: LruCurve = {
+    accesses: touches,
+    accessedBytes: touches === 0 ? 0 : 100 * GB,
+    distinctBytes: opts.distinct ?? 20 * GB,
+    points: opts.points ?? RECORDING_POINTS,
+  };
+  const summary = { unsized: 0, recordedSeconds: opts.seconds ?? 2 * 86_400 } as TraceSummary;
+  return {
+    id: 7,
+    label: 'SYNTHETIC file accesses on /home',
+    notes: '',
+    createdAt: '2026-12-01T08:00:00.000Z',
+    source: 'measured',
+    sourceFormat: 'diskdelta',
+    sourceMeta: { finishedAt: '2026-12-03T08:00:00.000Z' },
+    target: { path: '/home', kind: 'folder' },
+    ...(opts.ram === null ? {} : { system: { kernel: null, cpuModel: null, cores: 2, cryptoFlags: [], memoryBytes: opts.ram ?? 24 * GB } }),
+    settings: {},
+    engine: { name: 'diskdelta', version: '0' },
+    results: [
+      resultWithoutRuns({
+        test: ACCESS_CURVE_TEST,
+        params: null,
+        bytesPerSec: null,
+        iops: null,
+        figures: accessCurveFigures(summary, curve, 'SYNTHETIC'),
+      }),
+    ],
+    extras: [],
+    warnings: [],
   };
 }

@@ -8,15 +8,24 @@ import { formatDiskSize } from './working-set.ts';
 
 /** Bytes served by an LRU cache of `capacity` bytes, simulated access by access. */
 function simulate(trace: readonly Access[], capacity: number): number {
+  return simulateServed(trace, capacity).bytes;
+}
+
+/** Bytes and accesses an LRU cache of `capacity` bytes would have served. */
+function simulateServed(trace: readonly Access[], capacity: number): { bytes: number; touches: number } {
   let cache: Access[] = []; // most recent first
   let served = 0;
+  let touches = 0;
   for (const access of trace) {
-    if (cache.some((c) => c.key === access.key)) served += access.bytes;
+    if (cache.some((c) => c.key === access.key)) {
+      served += access.bytes;
+      touches += 1;
+    }
     cache = [access, ...cache.filter((c) => c.key !== access.key)];
     let total = cache.reduce((n, c) => n + c.bytes, 0);
     while (total > capacity && cache.length > 0) total -= cache.pop()!.bytes;
   }
-  return served;
+  return { bytes: served, touches };
 }
 
 // A scripted hour: a project's files read over and over, a film read once, a log that grows.
@@ -35,6 +44,9 @@ describe('LRU miss-ratio curve', () => {
     const curve = lruCurve(HOUR, sizes);
     assert.equal(curve.accessedBytes, total);
     for (const point of curve.points) assert.equal(point.hitRatio, simulate(HOUR, point.cacheBytes) / total, `${point.cacheBytes} bytes`);
+    // The accesses each size serves (the replay forecast's accesses that went to the disk are the rest).
+    for (const point of curve.points)
+      assert.equal(point.hitTouches, simulateServed(HOUR, point.cacheBytes).touches, `${point.cacheBytes} bytes: touches`);
     assert.ok(curve.points.at(-1)!.hitRatio > curve.points[1]!.hitRatio, 'a larger cache serves more');
   });
 
@@ -69,7 +81,9 @@ describe('LRU miss-ratio curve', () => {
     });
     const total = trace.reduce((n, a) => n + a.bytes, 0);
     const sizes = [0, 5, 50, 200, 400, 800, 1000];
-    for (const point of lruCurve(trace, sizes).points)
+    for (const point of lruCurve(trace, sizes).points) {
       assert.equal(point.hitRatio, simulate(trace, point.cacheBytes) / total, `${point.cacheBytes} bytes`);
+      assert.equal(point.hitTouches, simulateServed(trace, point.cacheBytes).touches, `${point.cacheBytes} bytes: touches`);
+    }
   });
 });

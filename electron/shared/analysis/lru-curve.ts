@@ -27,6 +27,11 @@ export interface CurvePoint {
   cacheBytes: number;
   /** Share of the accessed bytes a cache of this size would have served, 0..1. */
   hitRatio: number;
+  /**
+   * Accesses (touches) it would have served; the rest went to the disk. Absent from a curve kept
+   * by an older DiskDelta (before the replay forecast, issue #42): only the bytes were kept.
+   */
+  hitTouches?: number;
 }
 
 export interface LruCurve {
@@ -87,6 +92,8 @@ export class LruCurveBuilder {
   private readonly sizes: number[];
   /** Bytes of the accesses whose distance first fits sizes[i]. */
   private readonly servedFrom: Float64Array;
+  /** How many accesses' distance first fits sizes[i]. */
+  private readonly touchesFrom: Float64Array;
   private tree = new Fenwick(1024);
   private next = 0;
   private readonly last = new Map<string, { at: number; bytes: number }>();
@@ -96,6 +103,7 @@ export class LruCurveBuilder {
   constructor(cacheSizes: readonly number[]) {
     this.sizes = [...cacheSizes].sort((a, b) => a - b);
     this.servedFrom = new Float64Array(this.sizes.length);
+    this.touchesFrom = new Float64Array(this.sizes.length);
   }
 
   add(access: Access): void {
@@ -111,7 +119,10 @@ export class LruCurveBuilder {
       const distance = this.tree.prefix(t - 1) - this.tree.prefix(before.at) + before.bytes;
       this.tree.add(before.at, -before.bytes);
       const fits = this.firstSizeAtLeast(distance);
-      if (fits < this.sizes.length) this.servedFrom[fits]! += access.bytes;
+      if (fits < this.sizes.length) {
+        this.servedFrom[fits]! += access.bytes;
+        this.touchesFrom[fits]! += 1;
+      }
       before.at = t;
       before.bytes = access.bytes;
     } else this.last.set(access.key, { at: t, bytes: access.bytes });
@@ -130,9 +141,11 @@ export class LruCurveBuilder {
 
   result(): LruCurve {
     let hit = 0;
+    let hitTouches = 0;
     const points = this.sizes.map((cacheBytes, i) => {
       hit += this.servedFrom[i]!;
-      return { cacheBytes, hitRatio: this.accessedBytes > 0 ? hit / this.accessedBytes : 0 };
+      hitTouches += this.touchesFrom[i]!;
+      return { cacheBytes, hitRatio: this.accessedBytes > 0 ? hit / this.accessedBytes : 0, hitTouches };
     });
     let distinctBytes = 0;
     for (const { bytes } of this.last.values()) distinctBytes += bytes;

@@ -20,6 +20,38 @@ const cappedFigure = z.object({
 });
 const link = z.object({ ceilingBytesPerSec: z.number(), description: z.string(), transport: z.string().nullable() });
 
+const ranged = z.object({ value: z.number(), low: z.number(), high: z.number() });
+const diskReplay = ranged.extend({ streamSeconds: z.number(), accessSeconds: z.number() });
+const why = z.object({ why: z.string() });
+/** A recorded day replayed (analysis/replay-forecast.ts). */
+const replaySchema = z.object({
+  provenance: z.literal('estimated'),
+  recorded: z.union([
+    z.object({
+      runId: n,
+      label: z.string(),
+      from: z.string(),
+      to: z.string().nullable(),
+      recordedSeconds: z.number(),
+      days: z.number(),
+      ramBytes: z.number(),
+      ramFrom: z.string(),
+      accessedBytesPerDay: z.number(),
+      touchesPerDay: z.number(),
+      diskBytesPerDay: ranged,
+      diskTouchesPerDay: ranged,
+      cacheHow: z.string(),
+      touchesEstimated: z.boolean(),
+      notes: z.array(z.string()),
+      sentence: z.string(),
+    }),
+    z.object({ sentence: z.string() }),
+  ]),
+  today: z.union([diskReplay, why]).nullable(),
+  candidates: z.array(z.union([diskReplay.extend({ gain: ranged.nullable() }), why])),
+  accuracy: z.string(),
+});
+
 export const forecastSchema = z.object({
   provenance: z.literal('estimated'),
   current: z.object({ runId: n, label: z.string(), name: z.string(), figures, capacityBytes: n }),
@@ -71,6 +103,7 @@ export const forecastSchema = z.object({
       fits: z.object({ fits: z.boolean().nullable(), sentence: z.string() }),
     }),
   ),
+  replay: replaySchema,
   accuracy: z.object({
     measuredAt: z.string(),
     checked: z.string(),

@@ -72,6 +72,12 @@ export const METRICS = {
     unit: 'bytes',
     direction: 'none',
   },
+  cacheServedTouches: {
+    id: 'cacheServedTouches',
+    label: 'file touches an LRU cache of this size would have served',
+    unit: 'count',
+    direction: 'none',
+  },
   // The sustained write (analysis/sustained-write.ts): where the fast cache ran out, the speeds
   // either side, and how much of the cache an idle rest gave back.
   cacheBytes: { id: 'cacheBytes', label: 'written before the speed fell', unit: 'bytes', direction: 'higher' },

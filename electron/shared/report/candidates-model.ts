@@ -6,6 +6,7 @@
 import { FIGURE_KEYS, FIGURES } from '../analysis/candidate.ts';
 import type { CandidateForecast, Forecast } from '../analysis/candidate-forecast.ts';
 import { ROUGH_RANGE } from '../analysis/workload-forecast.ts';
+import type { ReplayForecast } from '../analysis/replay-forecast.ts';
 import { formatCount, formatRatio, significantDigits } from '../analysis/units.ts';
 
 /** Whole MB/s from 100 up (the bus's 279), three figures below (an HDD's 4K read of 0.400). */
@@ -36,6 +37,13 @@ export interface CandidatesTable {
   workloads: Array<{ workload: string; today: string; cells: ForecastCell[] }>;
   /** Said instead of the workloads when none was measured on this disk; null: some were. */
   noWorkloads: string | null;
+  /**
+   * A recorded day replayed: today's disk and each candidate, seconds per recorded day (estimated,
+   * today's too: a model over its measured rates); null: not judged, `replayLines` says why.
+   */
+  replay: { what: string; today: ForecastCell; cells: ForecastCell[] } | null;
+  /** What was replayed (the run, its dates, the RAM), its assumptions, and that it is not measured in the lab. */
+  replayLines: string[];
   /** Endurance, write bursts and fit, one sentence per candidate. */
   verdicts: Array<{ what: string; cells: string[] }>;
   /** Per candidate: each cap's reason, its notes, each cache overrun said whole. */
@@ -61,6 +69,31 @@ export function limitReasons(capped: CandidateForecast['capped'], link: string |
     lines.push(`${what}: ${figs.map((x) => `${FIGURES[x.key].words} ${forecastMb(x.drive)} → ${forecastMb(x.here)} MB/s`).join(', ')}`);
   }
   return lines;
+}
+
+/** The replay's row and its lines (analysis/replay-forecast.ts). */
+function replayRows(r: ReplayForecast): Pick<CandidatesTable, 'replay' | 'replayLines'> {
+  const method = `a day's time: what the page cache would not have served, streamed at the sequential read, and one 4K read at QD1 per access, the two adding on today's disk (one head) and overlapping on a candidate; range: each disk adding or overlapping, and the cache between the RAM and half of it; ${r.accuracy}`;
+  if (!('runId' in r.recorded)) return { replay: null, replayLines: [`A recorded day replayed: ${r.recorded.sentence}.`] };
+  const seconds = (x: { value: number; low: number; high: number }): Omit<ForecastCell, 'gain'> => ({
+    ...emptyCell,
+    text: `${forecastSeconds(x.value)} s`,
+    detail: `${forecastSeconds(x.low)}–${forecastSeconds(x.high)} s`,
+  });
+  const none = (why: string): ForecastCell => ({ ...emptyCell, text: '–', detail: why });
+  const today = r.today === null ? none('not judged') : 'why' in r.today ? none(r.today.why) : { ...seconds(r.today), gain: null };
+  return {
+    replay: {
+      what: 'a recorded day, per day',
+      today,
+      cells: r.candidates.map((c): ForecastCell => {
+        if ('why' in c) return none(c.why);
+        const gain = c.gain === null ? null : `${formatRatio(c.gain.value)} (${formatRatio(c.gain.low)}–${formatRatio(c.gain.high)})`;
+        return { ...seconds(c), gain };
+      }),
+    },
+    replayLines: [`A recorded day replayed: ${r.recorded.sentence}.`, ...r.recorded.notes.map((n) => `${n}.`), `${method}.`],
+  };
 }
 
 export function candidatesTable(f: Forecast): CandidatesTable {
@@ -99,6 +132,7 @@ export function candidatesTable(f: Forecast): CandidatesTable {
       }),
     })),
     noWorkloads: phases.length ? null : 'Your workloads: none measured on this disk in the library (diskdelta run --preset workloads).',
+    ...replayRows(f.replay),
     verdicts: [
       { what: 'endurance', cells: f.candidates.map((c) => c.endurance.sentence) },
       { what: 'write bursts', cells: f.candidates.map((c) => c.bursts.sentence) },

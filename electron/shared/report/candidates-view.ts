@@ -94,6 +94,21 @@ export function CandidatesTableView({ table }: { table: CandidatesTable }): Reac
               ...w.cells.map(cell),
             ),
           ),
+          table.replay === null
+            ? null
+            : section(
+                "A recorded day replayed: seconds per recorded day (today's estimated from its measured rates), its range, the gain",
+                span,
+              ),
+          table.replay === null
+            ? null
+            : h(
+                'tr',
+                { key: 'replay', 'data-testid': 'forecast-replay-row' },
+                h('th', { scope: 'row' }, table.replay.what),
+                cell(table.replay.today, -1),
+                ...table.replay.cells.map(cell),
+              ),
           section('Your write volume and data', span),
           ...table.verdicts.map((v) =>
             h('tr', { key: v.what }, h('th', { scope: 'row' }, v.what), h('td', null, '–'), ...sentenceCells(v.cells)),
@@ -102,6 +117,13 @@ export function CandidatesTableView({ table }: { table: CandidatesTable }): Reac
       ),
     ),
     table.roughNote ? h('p', { className: 'fc-note' }, table.roughNote) : null,
+    // What was replayed (or why nothing was), then its assumptions as a list.
+    h(
+      'div',
+      { className: 'fc-replay', 'data-testid': 'forecast-replay' },
+      h('p', null, table.replayLines[0]),
+      table.replayLines.length > 1 ? h('ul', null, ...table.replayLines.slice(1).map((line, i) => h('li', { key: i }, line))) : null,
+    ),
     h(
       'ol',
       { className: 'fc-reasons' },

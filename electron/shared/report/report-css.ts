@@ -135,6 +135,9 @@ export const REPORT_CSS = `
 .report ol.fc-reasons > li { margin-bottom: 1mm; }
 .report ol.fc-reasons ul { margin: 0; padding-left: 4mm; }
 .report .fc-origin, .report .fc-note, .report .fc-accuracy { color: #4b5563; margin: 0.5mm 0; }
+.report .fc-replay { color: #4b5563; margin: 0.5mm 0; }
+.report .fc-replay p { margin: 0.5mm 0; }
+.report .fc-replay ul { margin: 0; padding-left: 4mm; }
 /* The judged table (judged-model.ts): each candidate's forecast gain beside the new disk's measured one. */
 .report .judged-forecast { font-size: 8pt; margin-bottom: 3mm; break-inside: avoid; }
 .report table.judged-candidates { border-collapse: collapse; font-size: 8pt; }
