@@ -108,13 +108,13 @@ describe('runArgv', () => {
     });
   });
 
-  test('every preset of rate tests turns into a valid argv (the workloads preset: kinds/workload.test.ts; sustained: kinds/sustained-write.test.ts)', () => {
+  test('every preset of rate tests turns into a valid argv (the workloads preset: kinds/workload.test.ts; sustained: kinds/sustained-write.test.ts; surface: kinds/surface.test.ts)', () => {
     const ratePresets = Object.values(PRESETS).filter((p) => p.tests.every((t) => kindOfTest(t) === 'rate'));
     assert.deepEqual(
       Object.values(PRESETS)
         .filter((p) => !ratePresets.includes(p))
         .map((p) => p.name),
-      ['workloads', 'sustained'],
+      ['workloads', 'sustained', 'surface'],
     );
     for (const preset of ratePresets) {
       const { tests, sizeBytes, durationSec, warmupSec, runs, precision, maxTimeSec } = preset;
