@@ -24,7 +24,9 @@ let dir = '';
 let loop = '';
 
 before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'dd-surface-cli-'));
+  // In RAM where there is /dev/shm: a loop over a file on the machine's disk takes that disk's
+  // machine-wide lock, which the fast loop refuses (another run on it would make this wait).
+  dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'dd-surface-cli-'));
   if (!isRoot) return;
   writeFileSync(join(dir, 'disk.img'), Buffer.alloc(32 * MiB, 0x5a));
   // Writable: what keeps the bytes is DiskDelta's rule, not the kernel's refusal of a read-only loop.
