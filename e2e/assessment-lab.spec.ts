@@ -143,10 +143,15 @@ test('two measured disks: the assessment made with the CLI and in the app give t
 
     // The app's panel renders the CLI's data: every sentence, every figure with its flags, every speed-up.
     const panel = page.getByTestId('assessment-verdicts');
-    await expect(panel.getByTestId('verdict-speed')).toHaveText(`How much faster: ${v.speedUp.sentence}`);
-    await expect(panel.getByTestId('verdict-encryption')).toHaveText(`What encryption costs: ${v.encryption.sentence}`);
-    await expect(panel.getByTestId('verdict-trim')).toHaveText(`What online discard costs: ${v.trim.sentence}`);
-    await expect(panel.getByTestId('verdict-size')).toHaveText(`Whether your data fits: ${v.size.sentence}`);
+    // Each card says the title once: before the sentence, or bold where the sentence opens with it.
+    const cards = {
+      speed: ['How much faster', v.speedUp.sentence],
+      encryption: ['What encryption costs', v.encryption.sentence],
+      trim: ['What online discard costs', v.trim.sentence],
+      size: ['Whether your data fits', v.size.sentence],
+    } as const;
+    for (const [id, [title, sentence]] of Object.entries(cards))
+      await expect(panel.getByTestId(`verdict-${id}`)).toHaveText(sentence.startsWith(title) ? sentence : `${title}: ${sentence}`);
     const rows = panel.locator('table.verdict-figures tbody tr');
     await expect(rows).toHaveCount(v.speedUp.rows.length);
     for (const [i, r] of v.speedUp.rows.entries()) {

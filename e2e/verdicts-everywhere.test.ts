@@ -22,7 +22,7 @@ import type { Assessment, AssessmentField } from '../electron/shared/model/asses
 import type { CipherCeilings } from '../electron/shared/model/cipher-types.ts';
 import { syntheticCeilings } from '../electron/shared/model/cipher-fixtures.ts';
 import type { RunRecord, TestResult } from '../electron/shared/model/results.ts';
-import { assessmentVerdictsView, type VerdictsView } from '../renderer/src/view/assessment-verdicts.ts';
+import { assessmentVerdictsView, verdictCardText, type VerdictsView } from '../renderer/src/view/assessment-verdicts.ts';
 import { speedUpVerdict, trimCostVerdict } from '../electron/shared/analysis/verdicts.ts';
 import { costVerdict, type DiscardCostResult } from '../electron/node/bench/trim/discard-cost.ts';
 import { discardCostRuns } from '../electron/node/bench/trim/discard-runs.ts';
@@ -216,6 +216,11 @@ function assertSame(r: Awaited<ReturnType<typeof renderAll>>): string[] {
   for (const s of sentences) {
     assert.ok(r.cli.includes(s), `assess show says: ${s}\n--- it said:\n${r.cli}`);
     assert.ok(r.report.includes(s), `page 1 says: ${s}`);
+  }
+  // Each card says its title once ("What online discard costs: What online discard costs was not measured" read twice).
+  for (const c of r.view.cards) {
+    const text = verdictCardText(c);
+    assert.ok(text.endsWith(c.sentence) && text.indexOf(c.title) === text.lastIndexOf(c.title), `said once: ${text}`);
   }
   for (const row of r.view.rows)
     for (const cell of [row.before, row.after, row.crypt])

@@ -332,7 +332,16 @@ export function VerdictsPanel({ view }: { view: VerdictsView }) {
       ) : null}
       {view.cards.map((c) => (
         <p key={c.id} className="verdict" data-testid={`verdict-${c.id}`}>
-          <strong>{c.title}:</strong> {wholeText(c.sentence)}
+          {c.titleOpensSentence ? (
+            <>
+              <strong>{wholeText(c.title)}</strong>
+              {wholeText(c.sentence.slice(c.title.length))}
+            </>
+          ) : (
+            <>
+              <strong>{c.title}:</strong> {wholeText(c.sentence)}
+            </>
+          )}
         </p>
       ))}
       {view.ignored.map((t) => (

@@ -17,6 +17,11 @@ export interface VerdictCard {
   id: 'speed' | 'encryption' | 'published' | 'trim' | 'size';
   title: string;
   sentence: string;
+  /**
+   * The sentence already opens with the title ("What online discard costs was not measured …"):
+   * the card bolds those words instead of saying them twice ("What online discard costs: What …").
+   */
+  titleOpensSentence: boolean;
 }
 
 export interface VerdictFigureRow {
@@ -68,11 +73,11 @@ export function verdictsView(v: AssessmentVerdicts): VerdictsView {
   });
   return {
     cards: [
-      { id: 'speed', title: 'How much faster', sentence: v.speedUp.sentence },
-      { id: 'encryption', title: 'What encryption costs', sentence: enc.sentence },
-      ...(enc.published ? [{ id: 'published' as const, title: 'The published story', sentence: enc.published.sentence }] : []),
-      { id: 'trim', title: 'What online discard costs', sentence: v.trim.sentence },
-      { id: 'size', title: 'Whether your data fits', sentence: v.size.sentence },
+      card('speed', 'How much faster', v.speedUp.sentence),
+      card('encryption', 'What encryption costs', enc.sentence),
+      ...(enc.published ? [card('published', 'The published story', enc.published.sentence)] : []),
+      card('trim', 'What online discard costs', v.trim.sentence),
+      card('size', 'Whether your data fits', v.size.sentence),
     ],
     rows,
     cryptHeading:
@@ -85,4 +90,13 @@ export function verdictsView(v: AssessmentVerdicts): VerdictsView {
             : 'Under dm-crypt (not known)',
     ignored: v.ignored.map(ignoredSentence),
   };
+}
+
+function card(id: VerdictCard['id'], title: string, sentence: string): VerdictCard {
+  return { id, title, sentence, titleOpensSentence: sentence.startsWith(title) };
+}
+
+/** A card as the page reads: "Title: sentence", or the sentence alone where it opens with the title. */
+export function verdictCardText(c: VerdictCard): string {
+  return c.titleOpensSentence ? c.sentence : `${c.title}: ${c.sentence}`;
 }
