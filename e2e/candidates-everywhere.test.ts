@@ -470,17 +470,20 @@ describe('the CLI and the app forecast candidates alike', () => {
       workloadLines.map((l) => l.replace(/forecast ×[\d.]+/, 'forecast ×F')),
       [
         'bigfile write: forecast ×F, measured ×4.00 (×3.68–×4.35) ⚑',
-        'bigfile delete: forecast ×F, not measured on the new disk',
-        'tree write: forecast ×F, measured ×5.00 (×5.00–×5.00)',
+        'bigfile delete: forecast ×F (rough), not measured on the new disk',
+        'tree write: forecast ×F (rough), measured ×5.00 (×5.00–×5.00)',
       ],
     );
     assert.deepEqual(table.unmeasured, [
       'bigfile: not measured on the new disk; diskdelta run --tests bigfile --target /mnt/new times it there',
     ]);
     assert.ok(table.noisyNote);
-    // `assess show` says the same lines, and the command and the ⚑ once.
+    // A wide forecast range is marked "(rough)" here as in the forecast's own table, and said once.
+    assert.ok(table.roughNote);
+    // `assess show` says the same lines, and the command, the ⚑ and "rough" once.
     const showText = await runCli(['assess', 'show', String(id), '--db', adb]);
-    for (const line of [...said[0]!, `${table.unmeasured[0]}.`, table.noisyNote]) assert.ok(showText.stdout.includes(line), line);
+    for (const line of [...said[0]!, `${table.unmeasured[0]}.`, table.noisyNote, `${table.roughNote}.`])
+      assert.ok(showText.stdout.includes(line), line);
 
     // The app's assessment report carries the Candidates section, as `assess report` does.
     const report = await invoke(handlers, 'assessments.report', { id, format: 'html', paper: 'a4', unit: 'MB' });

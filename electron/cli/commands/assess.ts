@@ -179,6 +179,7 @@ function candidatesText(f: NonNullable<ReturnType<typeof assessmentForecast>>): 
     // Said once, as under the app's judged table (report/judged-model.ts).
     const table = judgedTable(f.judged);
     if (table.noisyNote) lines.push(`  ${table.noisyNote}`);
+    if (table.roughNote) lines.push(`  ${table.roughNote}.`);
     for (const u of table.unmeasured) lines.push(`  ${u}.`);
   } else lines.push('  Once the after run is measured, each forecast is set beside it here.');
   for (const n of f.notes) lines.push(`  note: ${n}`);

@@ -59,6 +59,8 @@ export interface JudgedWorkload {
   phase: string;
   /** The forecast's gain (the before disk's time ÷ the forecast); null: no forecast (the forecast says why). */
   forecastGain: number | null;
+  /** The forecast's range is wide (workload-forecast.ts ROUGH_RANGE): its gain is a rough guide, said beside it. */
+  forecastRough: boolean;
   measured: MeasuredGain | null;
   /** The measured cell's words: "×2.90 (×2.70–×3.20) ⚑", "not measured on the new disk". */
   measuredText: string;
@@ -115,6 +117,11 @@ export function measuredGain(before: PhaseTime, after: PhaseTime): MeasuredGain 
     beforeRun: before.runId,
     afterRun: after.runId,
   };
+}
+
+/** A forecast gain, "(rough)" beside it when its range is wide: "×279 (rough)". */
+export function roughGainText(gain: number, rough: boolean): string {
+  return `${formatRatio(gain)}${rough ? ' (rough)' : ''}`;
 }
 
 /** "×2.90 (×2.70–×3.20)", "×2.90 (one pass: no spread)", with ⚑ when noisy. */
@@ -232,12 +239,13 @@ function judgedWorkloads(
     const now = otherSize ? undefined : timed;
     const measured = was && now ? measuredGain(was, now) : null;
     const measuredText = measured ? measuredGainText(measured) : otherSize ? NOT_COMPARABLE : NOT_MEASURED_ON_NEW_DISK;
-    const forecastText = w.gain === null ? 'none' : formatRatio(w.gain);
+    const forecastText = w.gain === null ? 'none' : roughGainText(w.gain, w.rough);
     return [
       {
         test: w.test,
         phase: w.phase,
         forecastGain: w.gain,
+        forecastRough: w.rough,
         measured,
         measuredText,
         why: measured

@@ -142,6 +142,7 @@ const judgedSchema = z.array(
         test: z.string(),
         phase: z.string(),
         forecastGain: n,
+        forecastRough: z.boolean(),
         measured: z
           .object({
             gain: z.number(),

@@ -53,6 +53,9 @@ export interface CandidatesTable {
   accuracy: string;
 }
 
+/** Said once under a table with a rough forecast: here, the judged table (judged-model.ts), `forecast` and the report alike. */
+export const ROUGH_NOTE = `rough: that forecast's range spans more than ×${ROUGH_RANGE}; one measurement of today's disk cannot tell its disk time from its CPU time, so read it as a rough guide`;
+
 const emptyCell: Omit<ForecastCell, 'text'> = { detail: null, gain: null, limit: null, rough: false, overrun: false };
 
 /**
@@ -149,9 +152,7 @@ export function candidatesTable(f: Forecast): CandidatesTable {
           : [],
       ),
     ]),
-    roughNote: f.candidates.some((c) => c.workloads.some((w) => w.rough))
-      ? `rough: that forecast's range spans more than ×${ROUGH_RANGE}; one measurement of today's disk cannot tell its disk time from its CPU time, so read it as a rough guide`
-      : null,
+    roughNote: f.candidates.some((c) => c.workloads.some((w) => w.rough)) ? ROUGH_NOTE : null,
     accuracy: `Every figure is estimated, not measured; ${f.accuracyText}.`,
   };
 }

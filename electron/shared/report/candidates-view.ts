@@ -183,6 +183,7 @@ export function JudgedTableView({ table }: { table: JudgedTable }): ReactElement
     ),
     h('p', { className: 'hint' }, table.note),
     table.noisyNote ? h('p', { className: 'hint' }, table.noisyNote) : null,
+    table.roughNote ? h('p', { className: 'hint' }, `${table.roughNote}.`) : null,
     table.unmeasured.length
       ? h(
           'ul',

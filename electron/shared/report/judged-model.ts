@@ -6,7 +6,8 @@
 // as "forecast ×2.79, measured ×2.60"); drawn by the app's assessment card and the report's
 // Candidates section alike (candidates-view.ts).
 import { FIGURE_KEYS, FIGURES } from '../analysis/candidate.ts';
-import { NOISY_GAIN_NOTE, type JudgedCandidate } from '../analysis/candidate-judged.ts';
+import { NOISY_GAIN_NOTE, roughGainText, type JudgedCandidate } from '../analysis/candidate-judged.ts';
+import { ROUGH_NOTE } from './candidates-model.ts';
 import { formatRatio } from '../analysis/units.ts';
 
 export interface JudgedTable {
@@ -20,6 +21,8 @@ export interface JudgedTable {
   unmeasured: string[];
   /** What ⚑ means, when a measured gain carries it; null: none does. */
   noisyNote: string | null;
+  /** What "(rough)" means, when a forecast carries it; null: none does. */
+  roughNote: string | null;
 }
 
 export function judgedTable(judged: readonly JudgedCandidate[]): JudgedTable {
@@ -46,7 +49,7 @@ export function judgedTable(judged: readonly JudgedCandidate[]): JudgedTable {
       key,
       figure: key,
       measured: w.measuredText,
-      forecasts: per.map((x) => (x && x.forecastGain !== null ? formatRatio(x.forecastGain) : null)),
+      forecasts: per.map((x) => (x && x.forecastGain !== null ? roughGainText(x.forecastGain, x.forecastRough) : null)),
       noisy: w.measured?.noisy ?? false,
     };
   });
@@ -61,5 +64,6 @@ export function judgedTable(judged: readonly JudgedCandidate[]): JudgedTable {
         : '.'),
     unmeasured: [...new Set(phases.flatMap((w) => (w.why ? [w.why] : [])))],
     noisyNote: [...rates, ...workloads].some((r) => r.noisy) ? NOISY_GAIN_NOTE : null,
+    roughNote: judged.some((c) => c.workloads.some((w) => w.forecastRough)) ? ROUGH_NOTE : null,
   };
 }
