@@ -436,6 +436,13 @@ test("docs/forecast.md's bounds, link efficiency, rough range and lab accuracy a
   assert.ok(
     page.includes(`the ${['', '', '', '', '', 'five', 'six'][ratios.length]} runs span ${Math.min(...ratios)}–${Math.max(...ratios)}`),
   );
+  // The write phases' lab figures, as LAB_ACCURACY.writes keeps them (bigfile runs, then tree runs).
+  const writes = LAB_ACCURACY.writes.forecastOverMeasured;
+  const span = (r: number[]) => `${Math.min(...r).toFixed(3)}–${Math.max(...r).toFixed(3)}`;
+  assert.ok(
+    page.includes(`| ${span(writes.slice(0, 5))} |`) && page.includes(`| ${span(writes.slice(5))} |`),
+    'the write table is LAB_ACCURACY.writes',
+  );
   assert.ok(page.includes(`scan's ${VERDICT_DAYS}-day working set`));
   // The replay's not-judged line names the command, and its accuracy is said as the output says it.
   const { RECORD_HINT, REPLAY_ACCURACY, REPLAY_LAB } = await import('../electron/shared/analysis/replay-forecast.ts');

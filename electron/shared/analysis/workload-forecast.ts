@@ -22,7 +22,9 @@
 //   Assumes: the workload ran on today's disk (the same file system and mount options on the
 //   candidate); today's rates are those of the same disk (the current-disk run); the phase's I/O
 //   is either streaming or small (no third kind), and its small I/O scales with the 4K figure.
-//   Checked in the lab (e2e/forecast-lab.test.ts): programs starting on a throttled loop device.
+//   Checked in the lab (e2e/forecast-lab.test.ts, LAB_ACCURACY): programs starting on a throttled
+//   loop device, and a big file and a tree written on throttled loops mounted -o sync (the only
+//   way the blkio throttle governs writes); not the deletes, nor writes left to writeback.
 //
 // Pure: the renderer may bundle it.
 import type { RunRecord } from '../model/results.ts';

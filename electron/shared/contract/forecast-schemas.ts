@@ -108,6 +108,7 @@ export const forecastSchema = z.object({
     measuredAt: z.string(),
     checked: z.string(),
     forecastOverMeasured: z.array(z.number()),
+    writes: z.object({ measuredAt: z.string(), checked: z.string(), forecastOverMeasured: z.array(z.number()) }),
     notChecked: z.string(),
   }),
   accuracyText: z.string(),
