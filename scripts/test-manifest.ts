@@ -53,6 +53,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'e2e/surface-lab.test.ts': ['root', 'qemu'],
   'e2e/surface-blkio-lab.test.ts': ['root', 'loop', 'blkio'],
   'e2e/steady-burst-lab.test.ts': ['root', 'qemu', 'ext4'],
+  'e2e/forecast-bursts-lab.test.ts': ['root', 'qemu', 'ext4'],
   'e2e/sustained-write-truth.test.ts': [],
   'e2e/sustained-flat-busy-lab.test.ts': ['root', 'loop', 'ext4', 'blkio'],
   'e2e/judge-against-cap.test.ts': [],
