@@ -130,6 +130,22 @@ describe('a candidate against this person', () => {
     assert.equal(c.workloads.length, 3);
   });
 
+  it("a burst past a small cache is said in seconds a person can read, not rounded to '0 s'", () => {
+    const small = candidateFromSpec({ ...EXAMPLE_CANDIDATE, fastCache: { sizeGB: 0.064, writeMBpsPastCache: 100 } }, 'small.json');
+    const f = forecastCandidates({
+      current: currentDiskRun({ id: 1 }),
+      candidates: [small],
+      limits: { link, cipher: null },
+      workloads: [],
+      writeSamples: samples('sda', 0.1, 3),
+      workingSet: null,
+    });
+    const bursts = f.candidates[0]!.bursts;
+    assert.ok('overrunning' in bursts);
+    // 100 MB a day past a 64 MB cache: its last 36 MB at 100 MB/s.
+    assert.match(bursts.sentence, /would write its last 36 MB at 100 MB\/s, 0\.36 s, if written at once$/);
+  });
+
   it('too few days of counters: endurance not judged; no scan: fits unknown; a bigger set does not fit', () => {
     const f = forecastCandidates({
       current: currentDiskRun({ id: 1 }),

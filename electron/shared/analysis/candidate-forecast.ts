@@ -112,6 +112,9 @@ export const LAB_ACCURACY: Readonly<LabAccuracy> = {
   notChecked: 'delete phases and writes left to the kernel’s writeback (the mount people use): the throttle slows neither',
 };
 
+/** Forecast seconds as every forecast prints them: 12.3, 1.23, 0.012 (never "0 s" for a short one). */
+export const forecastSeconds = (s: number): string => (s >= 10 ? s.toFixed(1) : s >= 0.1 ? s.toFixed(2) : s.toPrecision(2));
+
 const ratios = LAB_ACCURACY.forecastOverMeasured;
 const writeRatios = LAB_ACCURACY.writes.forecastOverMeasured;
 export const ACCURACY_TEXT =
@@ -162,7 +165,7 @@ function bursts(c: Candidate, disk: string, samples: readonly WriteSample[]): Ca
   const biggest = Math.max(...sizes);
   const then =
     over.length && past !== null
-      ? `; the biggest (${formatDiskSize(biggest)}) would write its last ${formatDiskSize(biggest - c.cacheBytes)} at ${Math.round(past / 1e6)} MB/s, ${Math.round((biggest - c.cacheBytes) / past)} s, if written at once`
+      ? `; the biggest (${formatDiskSize(biggest)}) would write its last ${formatDiskSize(biggest - c.cacheBytes)} at ${Math.round(past / 1e6)} MB/s, ${forecastSeconds((biggest - c.cacheBytes) / past)} s, if written at once`
       : '';
   return {
     intervals: sizes.length,

@@ -5,6 +5,7 @@
 // wider than ROUGH_RANGE is marked rough, a capped rate says what capped it and why.
 import { FIGURE_KEYS, FIGURES } from '../analysis/candidate.ts';
 import type { CandidateForecast, Forecast } from '../analysis/candidate-forecast.ts';
+import { forecastSeconds } from '../analysis/candidate-forecast.ts';
 import { ROUGH_RANGE } from '../analysis/workload-forecast.ts';
 import type { ReplayForecast } from '../analysis/replay-forecast.ts';
 import { formatCount, formatRatio, significantDigits } from '../analysis/units.ts';
@@ -13,7 +14,6 @@ import { formatCount, formatRatio, significantDigits } from '../analysis/units.t
 export const forecastMb = (bps: number | null): string =>
   bps === null ? '–' : bps >= 100e6 ? formatCount(bps / 1e6) : significantDigits(bps / 1e6, 3);
 /** Seconds with the precision a forecast's range deserves. */
-export const forecastSeconds = (s: number): string => (s >= 10 ? s.toFixed(1) : s >= 0.1 ? s.toFixed(2) : s.toPrecision(2));
 
 export interface ForecastCell {
   /** The forecast ("279", "1.23 s"). */
