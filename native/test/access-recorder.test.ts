@@ -103,18 +103,22 @@ function scriptedHour(): Step[] {
   return steps;
 }
 
-/** A plain LRU list of whole files, bytes served per cache size: the curve computed by hand. */
-function lruByHand(steps: readonly Step[], sizes: readonly number[]): Array<{ cacheBytes: number; hitRatio: number }> {
+/** A plain LRU list of whole files, bytes and touches served per cache size: the curve computed by hand. */
+function lruByHand(steps: readonly Step[], sizes: readonly number[]): Array<{ cacheBytes: number; hitRatio: number; hitTouches: number }> {
   const total = steps.reduce((n, s) => n + FILES[s.file]!, 0);
   return sizes.map((cacheBytes) => {
     let list: string[] = [];
     let served = 0;
+    let hitTouches = 0;
     for (const { file } of steps) {
-      if (list.includes(file)) served += FILES[file]!;
+      if (list.includes(file)) {
+        served += FILES[file]!;
+        hitTouches++;
+      }
       list = [file, ...list.filter((f) => f !== file)];
       while (list.reduce((n, f) => n + FILES[f]!, 0) > cacheBytes) list.pop();
     }
-    return { cacheBytes, hitRatio: served / total };
+    return { cacheBytes, hitRatio: served / total, hitTouches };
   });
 }
 
