@@ -45,9 +45,11 @@ test('every page the README points to exists', () => {
 test('the README says lint runs before the tests, as scripts/run-tests.ts does', () => {
   const runner = read('scripts/run-tests.ts');
   assert.ok(runner.indexOf('await lint()') > 0);
-  assert.ok(runner.indexOf('await lint()') < runner.indexOf('await nodeTests(files)'));
+  assert.ok(runner.indexOf('await lint()') < runner.indexOf('const quick = await nodeTests('));
+  assert.ok(runner.indexOf('const quick = await nodeTests(') < runner.indexOf('const labs = await nodeTests('));
   const order = readme.slice(readme.indexOf('`npm test` runs, in this order'));
-  assert.ok(order.indexOf('npm run lint') < order.indexOf('every unit and lab test'));
+  assert.ok(order.indexOf('npm run lint') < order.indexOf('every unit test as `npm run test:fast` runs them'));
+  assert.ok(order.indexOf('every unit test') < order.indexOf('then every lab test one file at a time'));
 });
 
 test('every test the orchestrator names is named in docs/measurement-kinds.md and kinds/kind.ts', () => {

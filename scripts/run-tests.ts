@@ -160,34 +160,36 @@ async function format(): Promise<number> {
 
 /**
  * The node tests, each file in its own process group under its time limit (test-file-runner.ts):
- * a file that hangs fails, named, instead of holding the run. The full run takes files one at a
- * time with their output as it comes: device-lab tests use loop devices and the blkio throttle,
- * and one at a time keeps their timings honest on a 2-core machine. The fast loop has no lab, and
- * its tests wait on child processes more than they compute: twice the cores, a line per file, a
- * failing file's whole output.
+ * a file that hangs fails, named, instead of holding the run. Labs (test-manifest.ts) run one at a
+ * time with their output as it comes: they use loop devices, the blkio throttle and QEMU guests,
+ * and one at a time keeps their timings honest on a 2-core machine. The other files (the fast
+ * loop's) wait on child processes more than they compute: `together` runs them twice the cores
+ * at once, each file's output printed whole when it ends (every file's in the full run, a
+ * failing one's in the fast loop), and fails one that took a shared disk's lock.
  */
-async function nodeTests(testFiles: readonly string[], extraEnv?: NodeJS.ProcessEnv): Promise<number> {
+async function nodeTests(testFiles: readonly string[], how: { together: boolean; env?: NodeJS.ProcessEnv }): Promise<number> {
   if (testFiles.length === 0) return 0;
   const start = performance.now();
-  const concurrency = options.fast ? Math.max(2, 2 * availableParallelism()) : 1;
+  const { together, env: extraEnv } = how;
+  const concurrency = together ? Math.max(2, 2 * availableParallelism()) : 1;
   const fileRuns = await runTestFiles(
     testFiles,
     concurrency,
     (file) => ({
       limitSeconds: timeLimitSeconds(file, options.fileTimeout),
       nodeTestArgs: ['--test-reporter=spec', ...options.nodeTestArgs],
-      capture: options.fast,
-      watchDiskLocks: options.fast,
+      capture: together,
+      watchDiskLocks: together,
       env: extraEnv ? { ...process.env, ...extraEnv } : process.env,
     }),
     (run) => {
       // A fast-loop file that took a shared disk's lock fails, whatever its tests said.
-      const shared = options.fast ? run.diskLocks.filter(isSharedDisk) : [];
+      const shared = together ? run.diskLocks.filter(isSharedDisk) : [];
       if (shared.length > 0) run.status = 1;
-      if (options.fast) {
+      if (together) {
         const counts = specCounts(run.output);
         const tally = counts ? `${counts.pass}/${counts.tests} passed${counts.skipped ? `, ${counts.skipped} skipped` : ''}` : '';
-        if (run.status !== 0) process.stdout.write(run.output);
+        if (run.status !== 0 || !options.fast) process.stdout.write(run.output);
         console.log(`${run.status === 0 ? 'ok  ' : 'FAIL'} ${run.file} ${tally} (${run.seconds.toFixed(1)} s)`);
       }
       if (shared.length > 0)
@@ -203,7 +205,7 @@ async function nodeTests(testFiles: readonly string[], extraEnv?: NodeJS.Process
   );
   const failed = fileRuns.filter((r) => r.status !== 0);
   console.log(
-    `node tests (${testFiles.length} files${options.fast ? ', no labs' : ''}): ${failed.length === 0 ? 'ok' : `FAILED: ${failed.map((r) => r.file + (r.timedOut ? ' (time limit)' : '')).join(', ')}`} (${seconds(start)})`,
+    `node tests (${testFiles.length} files${together ? ', no labs, together' : ', one at a time'}): ${failed.length === 0 ? 'ok' : `FAILED: ${failed.map((r) => r.file + (r.timedOut ? ' (time limit)' : '')).join(', ')}`} (${seconds(start)})`,
   );
   return failed.length === 0 ? 0 : 1;
 }
@@ -231,7 +233,10 @@ async function sanitized(): Promise<number> {
     console.log(`worker under ASan + UBSan: skipped, the compiler cannot build it (make -C native sanitize):\n${build.stderr}`);
     return 0;
   }
-  return nodeTests(asanFiles, { DISKDELTA_WORKER: fileURLToPath(new URL('../native/build/diskdelta-worker-asan', import.meta.url)) });
+  return nodeTests(asanFiles, {
+    together: false,
+    env: { DISKDELTA_WORKER: fileURLToPath(new URL('../native/build/diskdelta-worker-asan', import.meta.url)) },
+  });
 }
 
 /** The app end to end: Playwright in Debian's Chromium against `diskdelta serve` (e2e/). */
@@ -257,7 +262,7 @@ if (options.fast) {
     runs('typecheck') ? typecheck() : skipped(),
     runs('lint') ? lint() : skipped(),
     runs('format') ? format() : skipped(),
-    nodeTests(files),
+    nodeTests(files, { together: true }),
   ]);
   exitCode = [tests, types, style, formatted].find((s) => s !== 0) ?? 0;
 } else {
@@ -266,7 +271,13 @@ if (options.fast) {
   const types = runs('typecheck') ? await typecheck() : 0;
   const style = runs('lint') ? await lint() : 0;
   const formatted = runs('format') ? await format() : 0;
-  const tests = await nodeTests(files);
+  // The fast loop's files together (as `npm run test:fast` runs them), then the labs one at a time.
+  const quick = await nodeTests(
+    files.filter((f) => !isLab(f)),
+    { together: true },
+  );
+  const labs = await nodeTests(files.filter(isLab), { together: false });
+  const tests = quick || labs;
   const asan = runs('asan') ? await sanitized() : 0;
   const e2e = runs('playwright') ? await playwright() : 0;
   // The exit status is the tests' first failure, else the type check's, else the style's.
