@@ -76,6 +76,9 @@ const SWEEP = SWEEP_BLOCK_SIZES.flatMap((blockSize) =>
   (['read', 'write'] as const).map((rw) => paramsId({ rw, blockSize, queueDepth: SWEEP_QUEUE_DEPTH, threads: 1 })),
 );
 
+/** A kind that keeps no test file and no timed windows (the sustained write, the surface): one stream or scan, its own settings. */
+const NO_TIMED_WINDOWS = { sizeBytes: 0, durationSec: 0, warmupSec: 0, runs: 1, precision: 0, maxTimeSec: 0, statistic: 'single' } as const;
+
 const ADAPTIVE = { durationSec: 0.2, warmupSec: 0.25, runs: 5, precision: TRUST.precision, maxTimeSec: 1.2 } as const;
 
 /**
@@ -211,13 +214,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     name: 'sustained',
     description: "a sustained write past the drive's fast cache: where the speed falls, before and after, and what comes back after a rest",
     tests: ['sustained-write'],
-    sizeBytes: 0,
-    durationSec: 0,
-    warmupSec: 0,
-    runs: 1,
-    precision: 0,
-    maxTimeSec: 0,
-    statistic: 'single',
+    ...NO_TIMED_WINDOWS,
   },
   // SNIA PTS steady state without wiping the drive: on the test file (its size the user's), the
   // worker's fill writes it whole once and the warm-up runs the test's own pattern untimed (the
@@ -245,13 +242,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     description:
       'the read speed across a whole block device such as /dev/sdb (never a folder), outer to inner tracks (as GNOME Disks and HD Tune draw it), its slowest zone and access time',
     tests: ['surface'],
-    sizeBytes: 0,
-    durationSec: 0,
-    warmupSec: 0,
-    runs: 1,
-    precision: 0,
-    maxTimeSec: 0,
-    statistic: 'single',
+    ...NO_TIMED_WINDOWS,
   },
 };
 
