@@ -1,11 +1,14 @@
 // The per-disk lock: one holder per disk name across processes and users; refusal names the
-// holder; waiting ends when the holder releases or the wait is aborted.
+// holder; waiting ends when the holder releases or the wait is aborted; the key a run locks.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { acquireDiskLock } from './disk-lock.ts';
+import { diskLockKey } from './orchestrator.ts';
 import { BenchError } from './errors.ts';
 import { cannotReachCheckout, reachableCopy } from '../../../scripts/other-user.ts';
 
@@ -82,5 +85,32 @@ test(
     await new Promise((resolve) => child.on('close', resolve));
     assert.match(stdout, new RegExp(`DiskDelta process ${process.pid} \\(measuring /mnt/root-run\\) is already measuring`), stderr);
     await held.release();
+  },
+);
+
+// The key a measuring run locks (orchestrator.ts diskLockKey). A loop device over a file in RAM
+// has no disk beneath it: its lock is named after the device itself ("loop3"), not a bare device
+// number that says nothing (CI saw "dev:1795" and could not tell it was the test's own loop).
+test(
+  "a loop device over a file in RAM is locked by its own name; a folder in RAM by its file system's number",
+  {
+    skip:
+      process.getuid?.() !== 0
+        ? 'needs root to attach a loop device'
+        : !existsSync('/dev/shm')
+          ? 'no /dev/shm to hold the loop device’s file in RAM'
+          : false,
+    timeout: 60_000,
+  },
+  async (t) => {
+    const dir = mkdtempSync('/dev/shm/dd-lock-key-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'disk.img'), Buffer.alloc(4 * 2 ** 20));
+    const attach = spawnSync('losetup', ['-f', '--show', join(dir, 'disk.img')], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(attach.status, 0, `losetup: ${attach.stderr}`);
+    const loop = attach.stdout.trim();
+    t.after(() => spawnSync('losetup', ['-d', loop], { timeout: 30_000 }));
+    assert.equal(await diskLockKey(loop), basename(loop));
+    assert.equal(await diskLockKey(dir), `dev:${statSync(dir).dev}`);
   },
 );

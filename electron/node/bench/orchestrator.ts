@@ -19,6 +19,8 @@ import { benchSpecSchema, type BenchEvent, type BenchSpec } from '../../shared/m
 import { runWorker, locateWorker } from './worker-client.ts';
 import { runCleanup } from './cleanup.ts';
 import { isOwnThrowawayDevice } from '../system/throwaway-devices.ts';
+import { nameFromDevNumber } from '../system/stack.ts';
+import { devNumberOf } from '../system/sysfs.ts';
 import { cacheDropHelper, deviceAccessArgs, locateHelper, needsElevation, type LocateOptions } from './privilege/elevation.ts';
 import { acquireDiskLock } from './disk-lock.ts';
 import { withStderr } from '../../shared/model/stderr-tail.ts';
@@ -211,11 +213,16 @@ export async function diskLockKey(target: string): Promise<string> {
   return diskKey(target, (await describeTarget(target)).target.device?.name);
 }
 
-/** The whole disk under a target: the storage stack's disk, else the device number. */
+/**
+ * The whole disk under a target: the storage stack's disk; for a block device with no disk
+ * beneath it (a loop over a file in RAM), the device's own kernel name, so the lock says which
+ * device it is; else the device number.
+ */
 async function diskKey(target: string, disk: string | null | undefined): Promise<string> {
   if (disk) return disk;
   const info = await stat(target);
-  return `dev:${info.isBlockDevice() ? info.rdev : info.dev}`;
+  if (!info.isBlockDevice()) return `dev:${info.dev}`;
+  return (await nameFromDevNumber('/', devNumberOf(info.rdev))) ?? `dev:${info.rdev}`;
 }
 
 async function measure(

@@ -98,7 +98,8 @@ async function examine(
   }
 }
 
-async function nameFromDevNumber(root: string, devNumber: string): Promise<string | null> {
+/** A block device's kernel name ("loop3", "sda1") from its MAJOR:MINOR, through sysfs; null when sysfs has no entry. */
+export async function nameFromDevNumber(root: string, devNumber: string): Promise<string | null> {
   const real = await resolveInRoot(root, `/sys/dev/block/${devNumber}`);
   return real ? path.posix.basename(real) : null;
 }
