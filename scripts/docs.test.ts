@@ -42,14 +42,29 @@ test('every page the README points to exists', () => {
   );
 });
 
-test('the README says lint runs before the tests, as scripts/run-tests.ts does', () => {
+test('the README says the checks and the unit tests run at once, then the labs, ASan and Playwright, as scripts/run-tests.ts does', () => {
   const runner = read('scripts/run-tests.ts');
-  assert.ok(runner.indexOf('await lint()') > 0);
-  assert.ok(runner.indexOf('await lint()') < runner.indexOf('const quick = await nodeTests('));
-  assert.ok(runner.indexOf('const quick = await nodeTests(') < runner.indexOf('const labs = await nodeTests('));
+  const atOnce = runner.slice(runner.indexOf('await Promise.all(['), runner.indexOf(']);', runner.indexOf('await Promise.all([')));
+  for (const step of ['typecheck()', 'lint()', 'format()', 'nodeTests('])
+    assert.ok(atOnce.includes(step), `${step} is not in the first Promise.all`);
+  const after = ['const labs = await nodeTests(', 'await sanitized()', 'await playwright()'].map((s) => runner.indexOf(s));
+  assert.ok(
+    after.every((i, k) => i > 0 && (k === 0 || i > after[k - 1]!)),
+    `labs, then ASan, then Playwright: ${after.join(', ')}`,
+  );
   const order = readme.slice(readme.indexOf('`npm test` runs, in this order'));
-  assert.ok(order.indexOf('npm run lint') < order.indexOf('every unit test as `npm run test:fast` runs them'));
-  assert.ok(order.indexOf('every unit test') < order.indexOf('then every lab test one file at a time'));
+  const said = [
+    'at once',
+    'npm run lint',
+    'every unit test as `npm run test:fast` runs them',
+    'then every lab test one file at a time',
+    'AddressSanitizer',
+    'Playwright',
+  ].map((s) => order.indexOf(s));
+  assert.ok(
+    said.every((i, k) => i >= 0 && (k === 0 || i > said[k - 1]!)),
+    `the README's order: ${said.join(', ')}`,
+  );
 });
 
 test('every test the orchestrator names is named in docs/measurement-kinds.md and kinds/kind.ts', () => {

@@ -133,10 +133,7 @@ async function typecheck(): Promise<number> {
     console.log(`typecheck ${config}: ${status === 0 ? 'ok' : 'FAILED'} (${seconds(start)})`);
     return status;
   };
-  // One at a time in the full run (its order and output as before); together in the fast one.
-  const statuses = options.fast
-    ? await Promise.all(configs.map(one))
-    : await configs.reduce<Promise<number[]>>(async (acc, c) => [...(await acc), await one(c)], Promise.resolve([]));
+  const statuses = await Promise.all(configs.map(one));
   return statuses.find((s) => s !== 0) ?? 0;
 }
 
@@ -186,12 +183,11 @@ async function nodeTests(testFiles: readonly string[], how: { together: boolean;
       // A fast-loop file that took a shared disk's lock fails, whatever its tests said.
       const shared = together ? run.diskLocks.filter(isSharedDisk) : [];
       if (shared.length > 0) run.status = 1;
-      if (together) {
-        const counts = specCounts(run.output);
-        const tally = counts ? `${counts.pass}/${counts.tests} passed${counts.skipped ? `, ${counts.skipped} skipped` : ''}` : '';
-        if (run.status !== 0 || !options.fast) process.stdout.write(run.output);
-        console.log(`${run.status === 0 ? 'ok  ' : 'FAIL'} ${run.file} ${tally} (${run.seconds.toFixed(1)} s)`);
-      }
+      // Each file's line with its time (a lab's output came as it ran, so its tally is in it).
+      const counts = together ? specCounts(run.output) : null;
+      const tally = counts ? ` ${counts.pass}/${counts.tests} passed${counts.skipped ? `, ${counts.skipped} skipped` : ''}` : '';
+      if (together && (run.status !== 0 || !options.fast)) process.stdout.write(run.output);
+      console.log(`${run.status === 0 ? 'ok  ' : 'FAIL'} ${run.file}${tally} (${run.seconds.toFixed(1)} s)`);
       if (shared.length > 0)
         console.log(
           `run-tests: ${run.file} FAILED: it measured the shared disk ${shared.join(', ')} (held DiskDelta's machine-wide lock on it), so in the fast loop it would wait whenever another DiskDelta process measures that disk: measure a device of the test's own, or give the file the need 'disk' in scripts/test-manifest.ts`,
@@ -233,8 +229,9 @@ async function sanitized(): Promise<number> {
     console.log(`worker under ASan + UBSan: skipped, the compiler cannot build it (make -C native sanitize):\n${build.stderr}`);
     return 0;
   }
+  // Together, as the fast loop runs these files: they measure their own temp files, not a lab's devices.
   return nodeTests(asanFiles, {
-    together: false,
+    together: true,
     env: { DISKDELTA_WORKER: fileURLToPath(new URL('../native/build/diskdelta-worker-asan', import.meta.url)) },
   });
 }
@@ -255,33 +252,22 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 
 const started = performance.now();
 const skipped = async () => 0;
-let exitCode: number;
-if (options.fast) {
-  // Everything at once: the checks are CPU-bound, the tests mostly wait on their children.
-  const [types, style, formatted, tests] = await Promise.all([
-    runs('typecheck') ? typecheck() : skipped(),
-    runs('lint') ? lint() : skipped(),
-    runs('format') ? format() : skipped(),
-    nodeTests(files, { together: true }),
-  ]);
-  exitCode = [tests, types, style, formatted].find((s) => s !== 0) ?? 0;
-} else {
-  // In order: type checks, lint and format first (they fail the run like a type error, after
-  // every test has run), then the node tests, the ASan pass and Playwright, each always run.
-  const types = runs('typecheck') ? await typecheck() : 0;
-  const style = runs('lint') ? await lint() : 0;
-  const formatted = runs('format') ? await format() : 0;
-  // The fast loop's files together (as `npm run test:fast` runs them), then the labs one at a time.
-  const quick = await nodeTests(
+// The checks and the fast loop's files at once (the checks are CPU-bound, the tests mostly wait
+// on their children); then, in the full run, the labs one at a time, the ASan pass and
+// Playwright, each always run. A check's failure fails the run after every test has run.
+const [types, style, formatted, quick] = await Promise.all([
+  runs('typecheck') ? typecheck() : skipped(),
+  runs('lint') ? lint() : skipped(),
+  runs('format') ? format() : skipped(),
+  nodeTests(
     files.filter((f) => !isLab(f)),
     { together: true },
-  );
-  const labs = await nodeTests(files.filter(isLab), { together: false });
-  const tests = quick || labs;
-  const asan = runs('asan') ? await sanitized() : 0;
-  const e2e = runs('playwright') ? await playwright() : 0;
-  // The exit status is the tests' first failure, else the type check's, else the style's.
-  exitCode = [tests, asan, e2e].find((s) => s !== 0) ?? (types || style || formatted);
-}
+  ),
+]);
+const labs = await nodeTests(files.filter(isLab), { together: false });
+const asan = runs('asan') ? await sanitized() : 0;
+const e2e = runs('playwright') ? await playwright() : 0;
+// The exit status is the tests' first failure, else the type check's, else the style's.
+const exitCode = [quick, labs, asan, e2e].find((s) => s !== 0) ?? (types || style || formatted);
 console.log(`run-tests${options.fast ? ' --fast' : ''}: ${exitCode === 0 ? 'ok' : 'FAILED'} in ${seconds(started)}`);
 process.exit(exitCode);
