@@ -47,7 +47,7 @@ test('the README says the checks and the unit tests run at once, then the labs, 
   const atOnce = runner.slice(runner.indexOf('await Promise.all(['), runner.indexOf(']);', runner.indexOf('await Promise.all([')));
   for (const step of ['typecheck()', 'lint()', 'format()', 'nodeTests('])
     assert.ok(atOnce.includes(step), `${step} is not in the first Promise.all`);
-  const after = ['const labs = await nodeTests(', 'await sanitized()', 'await playwright()'].map((s) => runner.indexOf(s));
+  const after = ['const labs = await nodeTests(', 'await sanitized()', 'const e2e = runs('].map((s) => runner.indexOf(s));
   assert.ok(
     after.every((i, k) => i > 0 && (k === 0 || i > after[k - 1]!)),
     `labs, then ASan, then Playwright: ${after.join(', ')}`,

@@ -123,7 +123,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/commands/fleet.test.ts': [],
   'electron/cli/commands/assess.test.ts': [],
   'electron/node/bench/trim/discard-remount.test.ts': ['root', 'loop', 'ext4'],
-  'electron/node/bench/disk-lock.test.ts': ['root'],
+  'electron/node/bench/disk-lock.test.ts': ['root', 'loop'],
   'electron/node/bench/privilege/elevation-session.test.ts': ['root', 'loop', 'disk'],
   'electron/node/bench/privilege/elevation.test.ts': ['root'],
   'electron/node/bench/privilege/drive-health-read.test.ts': ['root'],
