@@ -4,7 +4,9 @@
 // fixed 323 K, and -device nvme,smart_critical_warning=N sets the Critical Warning byte. The real
 // `diskdelta health --json` and `diskdelta run` read it through the helper's smart-log verb (the
 // guest runs them as root); the written units' growth is held to the bytes the guest's kernel
-// wrote to the namespace (/sys/block/nvme0n1/stat), which is what the drive was sent. One boot;
+// wrote to the namespace (/sys/block/nvme0n1/stat), which is what the drive was sent; QEMU 7.2
+// keeps no count of its flash's own writes (neither the endurance-group log nor OCP's C0h), and
+// every reading says so with what the drive answered. One boot;
 // the first read is the helper's own (a Node start costs minutes under TCG on a loaded host).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DriveHealth, RunRecord } from '../electron/shared/model/schemas.ts';
 import { parseSmartLog } from '../electron/node/system/drive-health.ts';
+import { writeAmplificationDuring, writeAmplificationText } from '../electron/shared/analysis/drive-health.ts';
 import { labKernelOrReason, labModprobe, runInGuest, type GuestResult } from './dm-crypt-lab.ts';
 import { AGAIN_IF_NODE_DIED, guestDiskdelta } from './lab-node-death.ts';
 
@@ -107,6 +110,29 @@ step done
     assert.ok(
       record.warnings.some((w) => w.code === 'drive-critical-warning' && /available spare below its threshold/.test(w.message)),
       JSON.stringify(record.warnings),
+    );
+
+    // The flash's own writes: QEMU 7.2's NVMe reports no endurance groups (CTRATT bit 4 clear)
+    // and answers Get Log Page C0h with an error, so each reading says "not reported" with what
+    // the drive answered, and the run's write amplification says so; nothing is made up.
+    for (const [what, h] of [
+      ['the helper', before],
+      ['health --json', afterIt],
+      ['the run, before', drive.before],
+      ['the run, after', drive.after],
+    ] as const) {
+      const m = h.mediaWrites;
+      assert.ok(m && m.source === null, `${what}: ${JSON.stringify(m)}`);
+      assert.match(
+        m.reason,
+        /^C0h: Get Log Page C0h: the drive answered status 0x[0-9a-f]+; 09h: the controller reports no endurance groups \(Identify Controller CTRATT bit 4 clear\)$/,
+        what,
+      );
+    }
+    console.log(`NVMe lab: flash writes ${JSON.stringify(afterIt.mediaWrites)}`);
+    assert.match(
+      writeAmplificationText(writeAmplificationDuring(drive)!),
+      /^write amplification: not reported \(this drive reports no count of its flash's own writes: C0h: /,
     );
   },
 );

@@ -123,8 +123,9 @@ static int verb_open_ro(char **operands) {
 // drop-caches: sync, then drop the page cache, dentries and inodes (cold-start workloads).
 // smart-log DEVICE: the NVMe drive's own SMART / health log as one JSON line on stdout. The
 // device is opened read-only without following links, must be an NVMe controller or whole
-// namespace by its major:minor (nvme-smart.c), and gets the one fixed admin command Get Log
-// Page 02h: nothing of the caller's reaches the drive but the device's name.
+// namespace by its major:minor (nvme-smart.c), and gets fixed read-only admin commands (Get Log
+// Page 02h, Identify, Get Log Page 09h and C0h for the flash's own writes): nothing of the
+// caller's reaches the drive but the device's name.
 static int verb_smart_log(char **operands) {
   const char *device = operands[0];
   if (!valid_device_path(device))

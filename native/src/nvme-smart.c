@@ -1,6 +1,11 @@
 // Get Log Page 02h (SMART / Health Information, NVMe base specification 1.4, figure 194) through
-// NVME_IOCTL_ADMIN_CMD. The command is fixed here: opcode 02h, all namespaces, 512 bytes of the
-// log into our own buffer. It reads the drive's counters and changes nothing on it.
+// NVME_IOCTL_ADMIN_CMD, then the two pages that may hold the flash's own writes (for write
+// amplification): the endurance-group log (09h) of the device's endurance group, and OCP's
+// SMART / Health Information Extended page (C0h). Every command is fixed here (Identify and Get
+// Log Page only, into our own buffers, Retain Asynchronous Event set so no event is cleared):
+// they read the drive's counters and change nothing on it. The two extra pages are printed as
+// hex and decoded by the caller (electron/node/system/drive-health.ts), where their layout is
+// tested: root's code only fetches them.
 #include "nvme-smart.h"
 
 #include <errno.h>
@@ -14,8 +19,16 @@
 #include <unistd.h>
 
 #define SMART_LOG_ID 0x02
-#define SMART_LOG_BYTES 512
+#define ENDURANCE_LOG_ID 0x09
+#define OCP_SMART_EXTENDED_LOG_ID 0xc0
+#define LOG_BYTES 512
+#define IDENTIFY_BYTES 4096
 #define ADMIN_GET_LOG_PAGE 0x02
+#define ADMIN_IDENTIFY 0x06
+#define CNS_NAMESPACE 0x00
+#define CNS_CONTROLLER 0x01
+// Get Log Page CDW10: Retain Asynchronous Event (bit 15), so reading never clears an event.
+#define RAE (1u << 15)
 
 // The last component of the link LINK points to ("nvme" for …/class/nvme), or "" when unreadable.
 void sysfs_link_tail(const char *link, char *out, size_t outlen) {
@@ -75,20 +88,68 @@ static void u128_text(const uint8_t *p, char *out, size_t outlen) {
   out[k] = '\0';
 }
 
-int nvme_smart_print(int fd, const char *device, FILE *out, char *why, size_t whylen) {
-  uint8_t log[SMART_LOG_BYTES];
-  memset(log, 0, sizeof log);
+// One admin command reading LEN bytes into BUF: 0, the drive's status (> 0), or -1 with errno.
+static int admin_read(int fd, uint8_t opcode, uint32_t nsid, uint32_t cdw10, uint32_t cdw11, void *buf, uint32_t len) {
   struct nvme_admin_cmd cmd;
   memset(&cmd, 0, sizeof cmd);
-  cmd.opcode = ADMIN_GET_LOG_PAGE;
-  cmd.nsid = 0xffffffffu;  // the controller as a whole
-  cmd.addr = (uint64_t)(uintptr_t)log;
-  cmd.data_len = sizeof log;
-  // CDW10: number of dwords to read, minus one (bits 31:16), and the log id (bits 7:0).
-  cmd.cdw10 = ((uint32_t)(SMART_LOG_BYTES / 4 - 1) << 16) | SMART_LOG_ID;
-  int rc = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &cmd);
-  if (rc < 0) return snprintf(why, whylen, "Get Log Page 02h: %s", strerror(errno)), -1;
-  if (rc > 0) return snprintf(why, whylen, "Get Log Page 02h: the drive answered status 0x%x", (unsigned)rc), -1;
+  memset(buf, 0, len);
+  cmd.opcode = opcode;
+  cmd.nsid = nsid;
+  cmd.addr = (uint64_t)(uintptr_t)buf;
+  cmd.data_len = len;
+  cmd.cdw10 = cdw10;
+  cmd.cdw11 = cdw11;
+  return ioctl(fd, NVME_IOCTL_ADMIN_CMD, &cmd);
+}
+
+// A 512-byte log page: CDW10 holds the dwords to read minus one (bits 31:16) and the log id.
+static int get_log(int fd, uint8_t log_id, uint32_t nsid, uint16_t log_specific_id, uint8_t *log) {
+  return admin_read(fd, ADMIN_GET_LOG_PAGE, nsid, ((uint32_t)(LOG_BYTES / 4 - 1) << 16) | RAE | log_id,
+                    (uint32_t)log_specific_id << 16, log, LOG_BYTES);
+}
+
+static void say_failed(char *why, size_t whylen, const char *what, int rc) {
+  if (rc < 0) snprintf(why, whylen, "%s: %s", what, strerror(errno));
+  else snprintf(why, whylen, "%s: the drive answered status 0x%x", what, (unsigned)rc);
+}
+
+static void print_hex(FILE *out, const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++) fprintf(out, "%02x", p[i]);
+}
+
+static void print_absent(FILE *out, const char *name, const char *why) {
+  // The reasons are ours (fixed words, numbers, strerror): nothing in them needs escaping.
+  fprintf(out, ",\"%s\":{\"absent\":\"%s\"}", name, why);
+}
+
+// The endurance group the device belongs to, or 0 with why: a namespace names its own
+// (Identify Namespace ENDGID, bytes 103:102); a controller is asked for only when it has one.
+static unsigned endurance_group(int fd, char *why, size_t whylen) {
+  static uint8_t id[IDENTIFY_BYTES];
+  int rc = admin_read(fd, ADMIN_IDENTIFY, 0, CNS_CONTROLLER, 0, id, sizeof id);
+  if (rc != 0) return say_failed(why, whylen, "Identify Controller", rc), 0u;
+  // CTRATT (bytes 99:96) bit 4: endurance groups; ENDGIDMAX (bytes 341:340).
+  if (!(le32(id + 96) & (1u << 4)))
+    return snprintf(why, whylen, "the controller reports no endurance groups (Identify Controller CTRATT bit 4 clear)"), 0u;
+  unsigned most = le16(id + 340);
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode)) {
+    int nsid = ioctl(fd, NVME_IOCTL_ID);
+    if (nsid <= 0) return snprintf(why, whylen, "the namespace's id: %s", strerror(errno)), 0u;
+    rc = admin_read(fd, ADMIN_IDENTIFY, (uint32_t)nsid, CNS_NAMESPACE, 0, id, sizeof id);
+    if (rc != 0) return say_failed(why, whylen, "Identify Namespace", rc), 0u;
+    unsigned group = le16(id + 102);
+    if (group == 0) snprintf(why, whylen, "the namespace names no endurance group (Identify Namespace ENDGID 0)");
+    return group;
+  }
+  if (most == 1) return 1u;
+  return snprintf(why, whylen, "the controller has %u endurance groups: name the namespace (/dev/nvmeNnM) to read its own", most), 0u;
+}
+
+int nvme_smart_print(int fd, const char *device, FILE *out, char *why, size_t whylen) {
+  uint8_t log[LOG_BYTES];
+  int rc = get_log(fd, SMART_LOG_ID, 0xffffffffu, 0, log);  // the controller as a whole
+  if (rc != 0) return say_failed(why, whylen, "Get Log Page 02h", rc), -1;
   static const struct {
     const char *name;
     int offset;
@@ -109,7 +170,34 @@ int nvme_smart_print(int fd, const char *device, FILE *out, char *why, size_t wh
   fprintf(out, ",\"warning_temperature_minutes\":%u,\"critical_temperature_minutes\":%u,\"temperature_sensors_k\":[",
           le32(log + 192), le32(log + 196));
   for (int i = 0; i < 8; i++) fprintf(out, "%s%u", i ? "," : "", le16(log + 200 + 2 * i));
-  fprintf(out, "],\"thermal_transitions\":[%u,%u],\"thermal_seconds\":[%u,%u]}\n", le32(log + 216), le32(log + 220),
+  fprintf(out, "],\"thermal_transitions\":[%u,%u],\"thermal_seconds\":[%u,%u]", le32(log + 216), le32(log + 220),
           le32(log + 224), le32(log + 228));
+
+  // The flash's own writes, where the drive reports them: neither page missing fails the read.
+  char absent[200];
+  unsigned group = endurance_group(fd, absent, sizeof absent);
+  if (group != 0) {
+    rc = get_log(fd, ENDURANCE_LOG_ID, 0, (uint16_t)group, log);
+    if (rc == 0) {
+      fprintf(out, ",\"endurance_log\":{\"group\":%u,\"hex\":\"", group);
+      print_hex(out, log, sizeof log);
+      fputs("\"}", out);
+    } else {
+      say_failed(absent, sizeof absent, "Get Log Page 09h", rc);
+      print_absent(out, "endurance_log", absent);
+    }
+  } else {
+    print_absent(out, "endurance_log", absent);
+  }
+  rc = get_log(fd, OCP_SMART_EXTENDED_LOG_ID, 0xffffffffu, 0, log);
+  if (rc == 0) {
+    fputs(",\"ocp_c0\":{\"hex\":\"", out);
+    print_hex(out, log, sizeof log);
+    fputs("\"}", out);
+  } else {
+    say_failed(absent, sizeof absent, "Get Log Page C0h", rc);
+    print_absent(out, "ocp_c0", absent);
+  }
+  fputs("}\n", out);
   return fflush(out) == 0 ? 0 : (snprintf(why, whylen, "writing the log out: %s", strerror(errno)), -1);
 }

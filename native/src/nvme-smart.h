@@ -18,7 +18,9 @@ void sysfs_link_tail(const char *link, char *out, size_t outlen);
 int nvme_smart_check_fd(int fd, char *why, size_t whylen);
 
 // Reads the controller's SMART / health log (all namespaces) and prints it as one JSON line on
-// out: every field of the log by its NVMe name, 128-bit counters as decimal strings.
+// out: every field of the log by its NVMe name, 128-bit counters as decimal strings; then the
+// device's endurance-group log ("endurance_log": its group and the page as hex) and OCP's C0h
+// page ("ocp_c0": as hex), each {"absent": why} where the drive has none.
 // Returns 0, or -1 with a sentence in why (errno kept in it).
 int nvme_smart_print(int fd, const char *device, FILE *out, char *why, size_t whylen);
 

@@ -1,6 +1,6 @@
 // A drive's own counters in words, the same in `diskdelta health`, `show`, the run's output and
 // the report: what the drive says it wrote beside what the host sent it.
-import type { DriveCounters, DriveHealth } from '../model/schemas.ts';
+import type { DriveCounters, DriveHealth, MediaWrites } from '../model/schemas.ts';
 import { formatCount } from './units.ts';
 
 /** The SMART log's Data Unit: 1,000 units of 512 bytes, rounded up by the drive. */
@@ -36,6 +36,7 @@ export function healthLines(h: DriveHealth): Array<[string, string]> {
     ['available spare', `${h.availableSparePercent} % (threshold ${h.availableSpareThresholdPercent} %)`],
     ['data units read', units(h.dataUnitsRead)],
     ['data units written', units(h.dataUnitsWritten)],
+    ['flash written', flashWrittenText(h.mediaWrites)],
     ['host read commands', count(h.hostReadCommands)],
     ['host write commands', count(h.hostWriteCommands)],
     ['power-on hours', count(h.powerOnHours)],
@@ -52,6 +53,13 @@ export function healthLines(h: DriveHealth): Array<[string, string]> {
       `${count(h.thermalTransitions[0])} + ${count(h.thermalTransitions[1])} transitions, ${count(h.thermalSeconds[0])} + ${count(h.thermalSeconds[1])} s (management temperatures 1 + 2; 0 where the drive does not count them)`,
     ],
   ];
+}
+
+/** The flash's own writes as `health` says them: the count and where it came from, or why not. */
+function flashWrittenText(m: MediaWrites | undefined): string {
+  if (!m) return 'not read (kept before DiskDelta read the endurance-group log 09h and OCP C0h)';
+  if (m.source === null) return `not reported by this drive (${m.reason})`;
+  return `${count(m.bytes)} B, by ${MEDIA_SOURCE[m.source]}, in units of ${count(m.unitBytes)} B: the host's writes and the drive's own`;
 }
 
 type AtaHealth = Extract<DriveHealth, { protocol: 'ata' }>;
@@ -119,14 +127,89 @@ export function bytesWrittenDuring(c: DriveCounters): { bytes: number; unitBytes
 }
 
 /**
- * Why write amplification is not given, per kind of counters: the one wording the run's text and
- * the drive-counters table share. "Not read": the logs that hold the flash's own writes exist, but
- * DiskDelta does not read them yet.
+ * Why a SATA drive's write amplification is not given. "Not read": the attributes that hold the
+ * flash's own writes exist, but their meaning differs by maker.
  */
-export const WRITE_AMPLIFICATION_NOT_READ = {
-  nvme: "its SMART / health log counts the host's writes, not the flash's own; those are in the endurance-group log (09h) or a vendor page such as OCP C0h, which DiskDelta does not read yet",
-  ata: "its SMART attribute 241 counts the host's writes, not the flash's own; those are in a vendor-specific attribute (often 249 or 233) whose meaning differs by maker, which DiskDelta does not read yet",
+export const ATA_WRITE_AMPLIFICATION_NOT_READ =
+  "its SMART attribute 241 counts the host's writes, not the flash's own; those are in a vendor-specific attribute (often 249 or 233) whose meaning differs by maker, which DiskDelta does not read yet";
+
+/** An NVMe run kept before DiskDelta read the flash's own writes. */
+export const NVME_WRITE_AMPLIFICATION_NOT_READ =
+  "this run was kept before DiskDelta read the flash's own writes (the endurance-group log 09h, OCP's C0h page)";
+
+/**
+ * Below this many of the flash counter's units, a run's write amplification is mostly the
+ * counter's rounding (an endurance-group log counts in 1,000,000,000 B), so it is not judged.
+ */
+export const WA_MIN_UNITS = 10;
+
+const MEDIA_SOURCE = {
+  'endurance-group': 'the endurance-group log (09h)',
+  'ocp-c0': "OCP's C0h page",
 } as const;
+
+/**
+ * A run's write amplification: the flash's writes ÷ the writes the drive took from the host, both
+ * by the drive's own counts, with the range their units allow; or, not judged, a short word for a
+ * table cell and why. Null where the drive's counters were not read before and after.
+ */
+export type WriteAmplification =
+  | { judged: true; ratio: number; low: number; high: number; mediaBytes: number; hostBytes: number; basis: string }
+  | { judged: false; short: 'not read' | 'not reported' | 'not judged'; why: string };
+
+export function writeAmplificationDuring(c: DriveCounters): WriteAmplification | null {
+  const [before, after] = [c.before, c.after];
+  if (!after || before.protocol === null || after.protocol === null) return null;
+  if (before.protocol === 'ata' || after.protocol === 'ata')
+    return { judged: false, short: 'not read', why: ATA_WRITE_AMPLIFICATION_NOT_READ };
+  const [from, to] = [before.mediaWrites, after.mediaWrites];
+  if (!from || !to) return { judged: false, short: 'not read', why: NVME_WRITE_AMPLIFICATION_NOT_READ };
+  if (to.source === null)
+    return { judged: false, short: 'not reported', why: `this drive reports no count of its flash's own writes: ${to.reason}` };
+  if (from.source === null)
+    return {
+      judged: false,
+      short: 'not reported',
+      why: `before the run the drive reported no count of its flash's own writes: ${from.reason}`,
+    };
+  if (from.source !== to.source || from.unitBytes !== to.unitBytes)
+    return { judged: false, short: 'not judged', why: 'the readings before and after the run came from different pages' };
+  const host = (after.dataUnitsWritten - before.dataUnitsWritten) * DATA_UNIT_BYTES;
+  const media = to.bytes - from.bytes;
+  const unit = to.unitBytes;
+  const source = `${MEDIA_SOURCE[to.source]}, in units of ${count(unit)} B`;
+  if (host <= 0) return { judged: false, short: 'not judged', why: 'the drive took no writes from the host during the run' };
+  if (host < WA_MIN_UNITS * unit)
+    return {
+      judged: false,
+      short: 'not judged',
+      why: `the drive counts its flash's writes in ${source}, and this run wrote ${count(host)} B, under ${WA_MIN_UNITS} of those units: the ratio would be mostly rounding; a longer write (the sustained write, --preset steady) shows it`,
+    };
+  // Each running total is rounded to its unit, so each difference is good to one unit.
+  const low = Math.max(0, media - unit) / (host + DATA_UNIT_BYTES);
+  const high = (media + unit) / Math.max(DATA_UNIT_BYTES, host - DATA_UNIT_BYTES);
+  return {
+    judged: true,
+    ratio: media / host,
+    low,
+    high,
+    mediaBytes: media,
+    hostBytes: host,
+    basis: `the flash wrote ${count(media)} B by ${source}, for the ${count(host)} B the drive took from the host (its SMART log's data units); each count good to one unit`,
+  };
+}
+
+/** "×1.23 (×1.12–×1.35)" or the short word. */
+export function writeAmplificationShort(wa: WriteAmplification): string {
+  return wa.judged ? `×${wa.ratio.toFixed(2)} (×${wa.low.toFixed(2)}–×${wa.high.toFixed(2)})` : wa.short;
+}
+
+/** The run's sentence: "write amplification ×1.23 (×1.12–×1.35: …)" or "write amplification: not reported (…)". */
+export function writeAmplificationText(wa: WriteAmplification): string {
+  return wa.judged
+    ? `write amplification ×${wa.ratio.toFixed(2)} (×${wa.low.toFixed(2)}–×${wa.high.toFixed(2)}: ${wa.basis})`
+    : `write amplification: ${wa.short} (${wa.why})`;
+}
 
 /**
  * "written by the drive's own count: 20 data units (≤ 10,240,000 B), beside the host's 10,002,432 B
@@ -141,7 +224,7 @@ export function driveWrittenText(c: DriveCounters): string {
       ? 'the host count was not read'
       : `the host sent ${count(c.hostBytesWritten)} B to the disk (/proc/diskstats)`;
   // The SMART log counts what the host asked to write; the NAND's own writes (and so write
-  // amplification) are only in the endurance-group log or a vendor page such as OCP C0h.
+  // amplification) are only in the endurance-group log or OCP's C0h page (writeAmplificationDuring).
   // The drive rounds its running total up to a unit, so a difference is good to one unit.
   if (c.before.protocol === 'ata') {
     const during = bytesWrittenDuring(c);
@@ -149,14 +232,14 @@ export function driveWrittenText(c: DriveCounters): string {
       return `the drive's counters were read, but this drive keeps no write counter DiskDelta knows (attribute 241 Total_LBAs_Written or Host_Writes_*); ${host}`;
     return (
       `written by the drive's own count: ${count(during.bytes)} B (attribute 241, in units of ${count(during.unitBytes)} B: to within one unit); ${host}; ` +
-      `write amplification: not read (${WRITE_AMPLIFICATION_NOT_READ.ata})`
+      writeAmplificationText(writeAmplificationDuring(c)!)
     );
   }
   const units = bytesWrittenDuring(c)!.bytes / DATA_UNIT_BYTES;
   return (
     `written by the drive's own count: ${count(units)} data unit${units === 1 ? '' : 's'} of 512,000 B ` +
     `(${count(units * DATA_UNIT_BYTES)} B, to within one unit); ${host}; ` +
-    `write amplification: not read (${WRITE_AMPLIFICATION_NOT_READ.nvme})`
+    writeAmplificationText(writeAmplificationDuring(c)!)
   );
 }
 

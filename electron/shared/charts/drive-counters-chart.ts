@@ -1,10 +1,16 @@
 // The drive's own count of what each run wrote (#41 item 1), as a small table in Compare and the
 // report: per run, the bytes the host sent the disk (/proc/diskstats) beside the bytes the drive
 // counted as written (its SMART / health log's Data Units Written, after − before), its write
-// amplification where the drive reports it (none of the logs read today does: said so), and how
+// amplification where the drive counts its flash's own writes (NVMe's endurance-group log or
+// OCP's C0h page; not judged, not reported or not read said with why), and how
 // much of its rated endurance it says it has used. Drawn only when some run has the drive's
 // counters from before and after; a run beside it without them says why.
-import { bytesWrittenDuring, WRITE_AMPLIFICATION_NOT_READ } from '../analysis/drive-health.ts';
+import {
+  bytesWrittenDuring,
+  writeAmplificationDuring,
+  writeAmplificationShort,
+  type WriteAmplification,
+} from '../analysis/drive-health.ts';
 import { formatCount, groupedFormat } from '../analysis/units.ts';
 import type { RunRecord } from '../model/results.ts';
 import type { ChartType } from './chart-registry.ts';
@@ -39,16 +45,20 @@ function missingText(record: RunRecord): string {
     : 'read before the run, not after';
 }
 
-/** Why no write amplification, once per kind of log the counted runs have (NVMe, SATA). */
+/** Why a run's write amplification is not given, once per reason, naming the runs ("#1, #3"). */
 function waNotes(records: readonly RunRecord[]): string[] {
-  const counted = records.map(bothReadings).filter((r) => r !== null);
-  return (['nvme', 'ata'] as const).flatMap((protocol) => {
-    const n = counted.filter((r) => r.before.protocol === protocol).length;
-    if (n === 0) return [];
-    const whose = `${protocol === 'ata' ? 'SATA' : 'NVMe'} ${n === 1 ? 'drive' : 'drives'}`;
-    return [`Write amplification, not read for the ${whose}: ${WRITE_AMPLIFICATION_NOT_READ[protocol]}.`];
+  const runsBy = new Map<string, string[]>();
+  records.forEach((record, i) => {
+    const wa = record.drive && bothReadings(record) ? writeAmplificationDuring(record.drive) : null;
+    if (!wa || wa.judged) return;
+    const key = `${wa.short}: ${wa.why}`;
+    runsBy.set(key, [...(runsBy.get(key) ?? []), `#${i + 1}`]);
   });
+  return [...runsBy].map(([why, runs]) => `Write amplification of ${runs.join(', ')}, ${why}.`);
 }
+
+/** A judged ratio with its basis, or the short word with why. */
+const waCell = (wa: WriteAmplification): TableCell => ({ display: writeAmplificationShort(wa), basis: wa.judged ? wa.basis : wa.why });
 
 export const driveCountersChart: ChartType = {
   id: 'drive-counters',
@@ -78,7 +88,7 @@ export const driveCountersChart: ChartType = {
             `${megabytes(bytes)} (${formatCount(bytes / unitBytes)} unit${bytes === unitBytes ? '' : 's'}${read.before.protocol === 'ata' ? ` of ${formatCount(unitBytes)} B` : ''})`,
             `${formatCount(bytes)} B: ${read.before.protocol === 'ata' ? ATA_BASIS : DRIVE_BASIS}`,
           ),
-          cell('not read', WRITE_AMPLIFICATION_NOT_READ[read.before.protocol]),
+          waCell(writeAmplificationDuring(record.drive!)!),
           cell(
             used(read.before) === used(read.after) ? used(read.after) : `${used(read.before)} → ${used(read.after)}`,
             "percentage used: the drive's own estimate of its rated endurance used, before and after",

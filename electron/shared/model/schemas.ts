@@ -314,6 +314,22 @@ export const fillLevelSchema = z.union([
 export type FillLevel = z.infer<typeof fillLevelSchema>;
 
 /**
+ * What an NVMe drive counts as written to its flash (host and its own writes: garbage collection,
+ * wear levelling), for write amplification: from its endurance-group log (09h, in units of
+ * 1,000,000,000 B) or OCP's SMART / Health Information Extended page (C0h, in bytes), or why not.
+ */
+export const mediaWritesSchema = z.union([
+  z.strictObject({
+    source: z.enum(['endurance-group', 'ocp-c0']),
+    /** The running total in bytes (units × unitBytes); a difference is good to one unit. */
+    bytes: count,
+    unitBytes: z.number().positive(),
+  }),
+  z.strictObject({ source: z.null(), reason: text }),
+]);
+export type MediaWrites = z.infer<typeof mediaWritesSchema>;
+
+/**
  * A drive's own counters as it reports them (system/drive-health.ts): NVMe's SMART / health log
  * (Get Log Page 02h, through the helper's smart-log verb), or why they were not read. Data units
  * are the log's own: 1,000 × 512 bytes each, rounded up by the drive.
@@ -345,6 +361,8 @@ export const driveHealthSchema = z.union([
     /** Thermal management temperature 1 and 2: transitions and seconds spent (0 where the drive does not count them). */
     thermalTransitions: z.tuple([count, count]),
     thermalSeconds: z.tuple([count, count]),
+    /** The flash's own writes; absent in runs kept before DiskDelta read them. */
+    mediaWrites: mediaWritesSchema.optional(),
   }),
   /**
    * A SATA/ATA drive's SMART attributes as smartctl -j reports them (system/smartctl.ts). A field
