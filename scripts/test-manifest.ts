@@ -222,6 +222,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'native/test/c-format.test.ts': [],
   'native/test/ciphers.test.ts': [],
   'native/test/elevate.test.ts': ['root', 'loop'],
+  'native/test/nvme-smart.test.ts': ['root', 'loop'],
   'native/test/helper.test.ts': ['root', 'loop', 'strace'],
   'native/test/job-parse-fuzz.test.ts': ['clang'],
   'native/test/worker.test.ts': ['root', 'loop', 'mount', 'strace'],
