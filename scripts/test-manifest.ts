@@ -86,6 +86,7 @@ export const TEST_FILES: Readonly<Record<string, readonly Need[]>> = {
   'electron/cli/main.test.ts': [],
   'electron/cli/npx-signals.test.ts': ['disk'],
   'electron/cli/run-settings-table.test.ts': [],
+  'electron/cli/signals.test.ts': [],
   'electron/cli/run.test.ts': ['root', 'loop', 'disk'],
   'electron/cli/save-runs.test.ts': [],
   'electron/cli/system-format.test.ts': [],

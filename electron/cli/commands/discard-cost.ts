@@ -20,7 +20,7 @@ import { appVersion } from '../../node/app-version.ts';
 import { exitCodeOf } from '../../shared/model/failures.ts';
 import type { RunRecord } from '../../shared/model/results.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
-import { STOP_SIGNALS } from '../signals.ts';
+import { stopOnSignals } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 
 /** The smallest tree --size takes: the worker's least --tree-bytes. */
@@ -105,9 +105,7 @@ export const discardCostCommand: CliCommand = {
       return EXIT_FAILURE;
     }
     // Ctrl-C/SIGTERM/SIGHUP: stop the workload; the run then unmounts and detaches its scratch filesystem.
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    const stop = stopOnSignals();
     try {
       const folder = positionals[0]!;
       const measure = values.remount ? runDiscardCostRemount : runDiscardCost;
@@ -117,7 +115,7 @@ export const discardCostCommand: CliCommand = {
         runs,
         ...tree,
         bigfileBytes,
-        signal: controller.signal,
+        signal: stop.signal,
         onCleaned: (line) => writeErr(`cleaned up: ${line}\n`),
       });
       const { target, system } = await describeTarget(folder);
@@ -133,7 +131,7 @@ export const discardCostCommand: CliCommand = {
       return 0;
     } finally {
       library?.close();
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      stop.release();
     }
   },
 };

@@ -6,7 +6,7 @@ import { measureEncryptionCost, type EncryptionSpec } from '../../node/crypto/en
 import { formatEncryptionReport } from '../encryption-text.ts';
 import { EXIT_FAILURE, UsageError, parseCount, parseFlags, type CliCommand } from '../args.ts';
 import { specFromFlags } from './run.ts';
-import { STOP_SIGNALS } from '../signals.ts';
+import { stopOnSignals } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 import { terminalField } from '../../shared/model/display.ts';
 import { sayFailure } from '../failure-out.ts';
@@ -101,20 +101,14 @@ export const encryptionCommand: CliCommand = {
     // Checked before the mapping is made and minutes are measured, as `run` does.
     const { library, failure } = openLibraryToSave('encryption', values.db, values['no-save'] === true);
     if (failure !== null) return sayFailure('encryption', failure, EXIT_FAILURE);
-    const controller = new AbortController();
+
     let throwaway: Throwaway | null = null;
     // Ctrl-C/SIGTERM: stop the worker (the run then unwinds and tears the mapping down); a
     // second signal tears down at once and exits.
-    let signalled = 0;
-    const onSignal = () => {
-      signalled++;
-      controller.abort();
-      if (signalled > 1) void throwaway?.teardown().finally(() => process.exit(7));
-    };
-    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    const stop = stopOnSignals(() => void throwaway?.teardown().finally(() => process.exit(7)));
     try {
       const report = await measureEncryptionCost(spec, {
-        signal: controller.signal,
+        signal: stop.signal,
         onThrowaway: (t) => (throwaway = t),
         onEvent: (e) => {
           if (e.type === 'warning' && !values.json) writeErr(`warning: ${terminalField(e.message)}\n`);
@@ -135,7 +129,7 @@ export const encryptionCommand: CliCommand = {
       return 0;
     } finally {
       library?.close();
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      stop.release();
     }
   },
 };

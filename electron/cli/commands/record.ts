@@ -19,7 +19,7 @@ import { formatDiskSize } from '../../shared/analysis/working-set.ts';
 import { exitCodeOf } from '../../shared/model/failures.ts';
 import type { RunRecord, Warning } from '../../shared/model/results.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
-import { STOP_SIGNALS } from '../signals.ts';
+import { stopOnSignals } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 import { terminalField } from '../../shared/model/display.ts';
 
@@ -74,9 +74,7 @@ export const recordCommand: CliCommand = {
       writeErr(failure);
       return exitCodeOf('internal');
     }
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    const stop = stopOnSignals();
     try {
       const helper = process.getuid?.() === 0 ? null : (await locateHelper()).path;
       const plan: AccessRecorderPlan = accessRecorderKind.planSchema.parse({ target, trace, seconds, mergeMs: 1000, helper });
@@ -88,7 +86,7 @@ export const recordCommand: CliCommand = {
       const seen: { hello: WorkerHello | null; error: { code: string; message: string } | null } = { hello: null, error: null };
       const startedAt = new Date();
       const exit = await runWorker(step.argv!, {
-        signal: controller.signal,
+        signal: stop.signal,
         onMessage: (m) => {
           if (m.type === 'hello') seen.hello = m;
           else if (m.type === 'error') seen.error ??= { code: m.code, message: m.message };
@@ -141,7 +139,7 @@ export const recordCommand: CliCommand = {
       throw e;
     } finally {
       library?.close();
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      stop.release();
     }
   },
 };

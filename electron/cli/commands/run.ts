@@ -25,7 +25,7 @@ import { ProgressBar } from '../progress-bar.ts';
 import { wrap } from '../wrap.ts';
 import { figureLines } from '../figures-text.ts';
 import { checkLabel } from '../library-cli.ts';
-import { STOP_SIGNALS } from '../signals.ts';
+import { stopOnSignals } from '../signals.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { confirm, writeOut, writeErr } from '../terminal.ts';
 import { sayFailure } from '../failure-out.ts';
@@ -100,14 +100,10 @@ export const runCommand: CliCommand = {
       );
     }
     const bar = !json && process.stdout.isTTY ? new ProgressBar() : null;
-    const controller = new AbortController();
-    // `on`, not `once`: a second signal (Ctrl-C reaches both bin/diskdelta.js and this process,
-    // which then forwards it) must not kill the process before the worker has cleaned up.
-    const onSignal = () => controller.abort();
-    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    const stop = stopOnSignals();
     try {
       const record = await runBenchmark(spec, {
-        signal: controller.signal,
+        signal: stop.signal,
         surface: 'cli',
         keepFinished: values['keep-finished'] === true,
         onEvent: (event: BenchEvent) => {
@@ -135,7 +131,7 @@ export const runCommand: CliCommand = {
       throw error;
     } finally {
       library?.close();
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      stop.release();
     }
   },
 };

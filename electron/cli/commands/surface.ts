@@ -15,7 +15,7 @@ import { ProgressBar } from '../progress-bar.ts';
 import { settingFlags, settingsFromFlags, settingsHelp } from '../run-setting-flags.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
 import { checkLabel } from '../library-cli.ts';
-import { STOP_SIGNALS } from '../signals.ts';
+import { stopOnSignals } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 import { terminalField } from '../../shared/model/display.ts';
 import { surfaceLines } from '../surface-text.ts';
@@ -110,13 +110,11 @@ export const surfaceCommand: CliCommand = {
     const json = values.json === true;
     const { library, failure } = openLibraryToSave('surface', values.db, values['no-save'] === true);
     if (failure !== null) return sayFailure('surface', failure, EXIT_FAILURE);
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    const stop = stopOnSignals();
     const bar = !json && process.stdout.isTTY ? new ProgressBar() : null;
     try {
       const record = await runBenchmark(spec, {
-        signal: controller.signal,
+        signal: stop.signal,
         surface: 'cli',
         onEvent: (event) => {
           if (event.type === 'progress') bar?.update(event);
@@ -138,7 +136,7 @@ export const surfaceCommand: CliCommand = {
       throw error;
     } finally {
       library?.close();
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      stop.release();
     }
   },
 };

@@ -12,7 +12,7 @@ import type { RunRecord } from '../../shared/model/results.ts';
 import { summaryOfResult, workingSetVerdict, WORKING_SET_TEST } from '../../shared/analysis/working-set.ts';
 import { ProgressBar } from '../progress-bar.ts';
 import { notSavedLine, openLibraryToSave, saveMeasured } from '../save-runs.ts';
-import { STOP_SIGNALS } from '../signals.ts';
+import { stopOnSignals } from '../signals.ts';
 import { writeErr, writeOut } from '../terminal.ts';
 import { terminalField } from '../../shared/model/display.ts';
 import { workingSetText } from '../working-set-text.ts';
@@ -72,9 +72,7 @@ export const workingSetCommand: CliCommand = {
       writeErr(failure);
       return exitCodeOf('internal');
     }
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    const stop = stopOnSignals();
     const records: RunRecord[] = [];
     const bar = !json && process.stdout.isTTY ? new ProgressBar() : null;
     try {
@@ -82,7 +80,7 @@ export const workingSetCommand: CliCommand = {
         const record = await runBenchmark(
           { target, tests: [WORKING_SET_TEST], label: `working set of ${target}` },
           {
-            signal: controller.signal,
+            signal: stop.signal,
             onEvent: (event) => {
               if (event.type === 'progress') bar?.update(event);
               else if (event.type === 'warning' && (!json || event.code === 'disk-busy')) {
@@ -122,7 +120,7 @@ export const workingSetCommand: CliCommand = {
       throw error;
     } finally {
       library?.close();
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      stop.release();
     }
   },
 };
