@@ -9,6 +9,7 @@ import {
   assessmentRunIds,
   assessmentSteps,
   candidatesEmptiedLines,
+  candidatesUnreadableLines,
   isUnreadableAssessment,
   type Assessment,
   type AssessmentField,
@@ -294,9 +295,7 @@ export const assessCommand: CliCommand = {
             ? `${JSON.stringify({ ...a, steps, progress: assessmentProgress(steps).text, problems: check.problems, verdicts: verdictsJson(verdicts), candidatesForecast: forecast }, null, 2)}\n`
             : assessmentText(a, machine, check, verdicts) +
                 (forecast ? candidatesText(forecast) : '') +
-                candidatesEmptiedLines(a)
-                  .map((l) => `  ${l}\n`)
-                  .join(''),
+                [...candidatesEmptiedLines(a), ...candidatesUnreadableLines(a)].map((l) => `  ${l}\n`).join(''),
         );
         return 0;
       }

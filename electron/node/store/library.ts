@@ -32,6 +32,10 @@ import {
   type AssessmentListItem,
 } from '../../shared/model/assessment.ts';
 import type { StoredCandidate } from '../../shared/model/assessment.ts';
+import { storedCandidateSchema } from '../../shared/model/assessment-schema.ts';
+import { MAX_CANDIDATES } from '../../shared/model/candidate.ts';
+import { checkSchema, issuesText } from '../../shared/model/schema-check.ts';
+import { z } from 'zod';
 import {
   assessmentSchema,
   cipherCeilingsSchema,
@@ -1151,6 +1155,30 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * The candidates column, each candidate checked on its own: one that no longer fits (a spec sheet
+ * a newer, stricter check refuses) is left out and said in `candidatesUnreadable`, and the
+ * assessment stays readable. A column that is not a JSON array at all is the row's problem.
+ */
+function storedCandidates(value: SQLInputValue | undefined): {
+  candidates: StoredCandidate[];
+  candidatesUnreadable: Assessment['candidatesUnreadable'] | undefined;
+} {
+  const all = storedJson('candidates', value, z.array(z.unknown()).max(MAX_CANDIDATES));
+  const candidates: NonNullable<Assessment['candidates']> = [];
+  const unreadable: NonNullable<Assessment['candidatesUnreadable']> = [];
+  all.forEach((stored, i) => {
+    const result = checkSchema(storedCandidateSchema, stored);
+    if (result.success) candidates.push(result.data);
+    else {
+      const spec = (stored as { spec?: { name?: unknown } } | null)?.spec;
+      const name = typeof spec?.name === 'string' ? spec.name.slice(0, 200) : null;
+      unreadable.push({ position: i + 1, name, problem: issuesText(result.issues) });
+    }
+  });
+  return { candidates, candidatesUnreadable: unreadable.length > 0 ? unreadable : undefined };
+}
+
 /** An assessment row as the model has it, or, when it no longer fits, what is wrong with it. */
 function assessmentOf(row: Row): AssessmentListItem {
   const read = readRow(() =>
@@ -1170,7 +1198,7 @@ function assessmentOf(row: Row): AssessmentListItem {
         workingSet: row.working_set_run,
         emptied: storedJson('emptied', row.emptied, assessmentSchema.shape.emptied),
         notes: row.notes,
-        candidates: storedJson('candidates', row.candidates, assessmentSchema.shape.candidates),
+        ...storedCandidates(row.candidates),
         candidatesEmptied: storedJson('candidates_emptied', row.candidates_emptied, assessmentSchema.shape.candidatesEmptied),
       } satisfies Record<keyof Assessment, unknown>,
       assessmentSchema,

@@ -1,6 +1,7 @@
 // #38 item 5: one row of a real library file that no longer fits the model (its JSON not JSON, the
 // wrong shape, fields missing, values of the wrong type) is listed as such, never used as if
-// valid, and never breaks the list of the others, through the store, the API and the CLI alike.
+// valid, and never breaks the list of the others, through the store, the API and the CLI alike; a
+// stored candidate that no longer fits is left out of its assessment and said, not the whole of it.
 // The rows are corrupted the way an outside program would: straight through SQLite, with the
 // library's CHECKs switched off (ignore_check_constraints) for the JSON that is not JSON.
 import assert from 'node:assert/strict';
@@ -18,6 +19,9 @@ import type { CipherCeilings } from '../../shared/model/cipher-types.ts';
 import type { TrimAuditResult } from '../system/discard-audit.ts';
 import { LibraryError, openLibrary, importItems } from './library.ts';
 import { syntheticRun } from './fixtures/synthetic-run.ts';
+import { EXAMPLE_CANDIDATE } from '../../shared/model/candidate.ts';
+import { buildReport } from '../../shared/report/report-model.ts';
+import { renderReportHtml } from '../../shared/report/report-html.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diskdelta-stored-row-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -129,6 +133,65 @@ describe('assessments that no longer fit', () => {
     assert.equal(afterDelete.listAssessments().length, bad.length);
     assert.ok(afterDelete.getRun(hdd), 'its runs stay');
     afterDelete.close();
+  });
+});
+
+describe('a stored candidate that no longer fits', () => {
+  it('is left out and said, and the rest of the assessment reads: its steps, its other candidates, the API and assess show', async () => {
+    const path = freshPath();
+    const lib = openLibrary({ dbPath: path });
+    const hdd = lib.saveRun(syntheticRun(1));
+    const ssd = lib.saveRun(syntheticRun(2));
+    const a = lib.createAssessment('with candidates', { before: hdd, after: ssd });
+    lib.close();
+    // As a newer, stricter version (or another program) would find them: a spec sheet whose
+    // figure it now refuses, and a run candidate whose id is not one.
+    const stored = [
+      { kind: 'spec', source: 'good.json', spec: EXAMPLE_CANDIDATE },
+      { kind: 'spec', source: 'old.json', spec: { ...EXAMPLE_CANDIDATE, name: 'Old sheet', capacityGB: -5 } },
+      { kind: 'run', id: 'twelve' },
+    ];
+    tamper(path, `UPDATE assessments SET candidates = '${JSON.stringify(stored).replace(/'/g, "''")}' WHERE id = ${a.id}`);
+
+    const reopened = openLibrary({ dbPath: path });
+    const listed = reopened.listAssessments().find((x) => x.id === a.id)!;
+    assert.ok(!('unreadable' in listed), JSON.stringify(listed));
+    const got = reopened.getAssessment(a.id)!;
+    assert.equal(got.before, hdd);
+    assert.deepEqual(got.candidates, [{ kind: 'spec', source: 'good.json', spec: EXAMPLE_CANDIDATE }]);
+    assert.deepEqual(
+      got.candidatesUnreadable?.map((c) => [c.position, c.name]),
+      [
+        [2, 'Old sheet'],
+        [3, null],
+      ],
+    );
+    assert.match(got.candidatesUnreadable![0]!.problem, /capacityGB/);
+    // The saved report says it too, in its Candidates section.
+    const html = renderReportHtml(buildReport(reopened.getRuns([hdd, ssd]), { generatedAt: new Date(), assessment: got }));
+    assert.match(
+      html,
+      /data-testid="candidate-left-out">candidate 2 \(&quot;Old sheet&quot;\) no longer fits this version&#x27;s candidates/,
+    );
+    reopened.close();
+
+    const backend = await openBackend({ dbPath: path, emit: () => {}, sample: () => {} });
+    try {
+      const api = await invoke(createHandlers(backend), 'assessments.get', { id: a.id });
+      assert.ok(api.ok, JSON.stringify(api));
+      assert.equal((api.data as { candidatesUnreadable?: unknown[] }).candidatesUnreadable?.length, 2);
+    } finally {
+      await backend.close();
+    }
+    const show = await runCli(['assess', 'show', String(a.id), '--db', path]);
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(
+      show.stdout,
+      new RegExp(
+        `candidate 2 \\("Old sheet"\\) no longer fits this version's candidates \\(.*capacityGB.*\\): it is left out of the forecast; diskdelta assess set ${a.id} --candidate FILE\\|RUN`,
+      ),
+    );
+    assert.match(show.stdout, /candidate 3 no longer fits this version's candidates/);
   });
 });
 

@@ -20,6 +20,13 @@ export const storedCandidateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('run'), id: libraryId }),
 ]);
 
+/** A stored candidate that no longer fits: its place in the list (from 1), its name where one is readable, what is wrong. */
+export const unreadableCandidateSchema = z.object({
+  position: z.number().int().positive(),
+  name: z.string().nullable(),
+  problem: z.string(),
+});
+
 /**
  * An upgrade assessment: run ids per step, and what deletions emptied. The fields: before (the
  * current disk, measured here or imported); after (the new disk: measured now or later, or picked
@@ -43,6 +50,12 @@ export const assessmentSchema = z.object({
   candidates: z.array(storedCandidateSchema).max(MAX_CANDIDATES).optional(),
   /** Candidate runs deleted from the library since the candidates were kept (migration 21's trigger); absent before it. */
   candidatesEmptied: z.array(emptiedStepSchema).optional(),
+  /**
+   * Stored candidates that no longer fit this version's model (a spec sheet a stricter check
+   * refuses): each left out of `candidates` and said, so one does not make the whole assessment
+   * unreadable. Absent when all fit.
+   */
+  candidatesUnreadable: z.array(unreadableCandidateSchema).optional(),
 });
 
 /** A stored assessment that no longer fits: listed with its id (any integer: the row's own), its name and what is wrong. */

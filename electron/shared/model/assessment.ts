@@ -74,6 +74,19 @@ export function candidatesEmptiedLines(a: Pick<Assessment, 'id' | 'candidatesEmp
   );
 }
 
+/**
+ * Stored candidates that no longer fit this version (library.ts left them out): "candidate 2
+ * ("Samsung 990") no longer fits this version's spec sheet (spec.capacityGB: …): left out of
+ * the forecast; diskdelta assess set 3 --candidate FILE|RUN … replaces the candidates"; none: [].
+ */
+export function candidatesUnreadableLines(a: Pick<Assessment, 'id' | 'candidatesUnreadable'>): string[] {
+  return (a.candidatesUnreadable ?? []).map(
+    (c) =>
+      `candidate ${c.position}${c.name ? ` ("${c.name}")` : ''} no longer fits this version's candidates (${c.problem}): it is left out of the forecast; ` +
+      `diskdelta assess set ${a.id} --candidate FILE|RUN … (or the app's Change the candidates) replaces the candidates`,
+  );
+}
+
 /** What the machine showing the steps knows that changes what they tell the user to do. */
 export interface StepMachine {
   /** Why this kernel cannot make a dm-crypt mapping (node/crypto/throwaway-held.ts), or null when it may; undefined: not known. */

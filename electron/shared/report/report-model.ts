@@ -19,7 +19,13 @@ import { groupWarnings, warningCountText, type WarningGroup } from '../model/war
 import { summaryOfResult, WORKING_SET_TEST, type WorkingSetSummary } from '../analysis/working-set.ts';
 import { assessmentVerdicts } from '../analysis/verdicts.ts';
 import { firstPage, type FirstPage } from './first-page.ts';
-import { ASSESSMENT_FIELDS, type Assessment, type AssessmentField } from '../model/assessment.ts';
+import {
+  ASSESSMENT_FIELDS,
+  candidatesEmptiedLines,
+  candidatesUnreadableLines,
+  type Assessment,
+  type AssessmentField,
+} from '../model/assessment.ts';
 import { temperatureText } from '../model/temperature-text.ts';
 import { fillText } from '../analysis/fill-level.ts';
 import { driveWrittenText } from '../analysis/drive-health.ts';
@@ -116,6 +122,8 @@ export interface ReportDocument {
   candidates: CandidatesTable | null;
   /** Once the new disk is measured, each candidate's forecast beside it (the app's assessment card's table); null: not yet. */
   candidatesJudged: JudgedTable | null;
+  /** An assessment's candidates left out of the forecast, each with why and what replaces it (a run deleted, a spec no longer read). */
+  candidatesLeftOut: string[];
   appVersion: string;
 }
 
@@ -194,6 +202,9 @@ export function buildReport(records: RunRecord[], options: ReportOptions): Repor
     }),
     candidates: options.forecast?.candidates.length ? candidatesTable(options.forecast) : null,
     candidatesJudged: options.forecast?.candidates.length && options.judged ? judgedTable(options.judged) : null,
+    candidatesLeftOut: options.assessment
+      ? [...candidatesEmptiedLines(options.assessment), ...candidatesUnreadableLines(options.assessment)]
+      : [],
     appVersion: options.appVersion ?? '',
   };
 }

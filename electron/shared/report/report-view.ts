@@ -298,13 +298,16 @@ export function ReportView({ doc }: { doc: ReportDocument }): ReactElement {
           ),
         )
       : null,
-    doc.candidates
+    doc.candidates || doc.candidatesLeftOut.length > 0
       ? h(
           Section,
           { id: 'candidates', title: 'Candidates: before you buy' },
           doc.candidatesJudged ? h('h3', null, 'Forecast beside the measurement of the new disk') : null,
           doc.candidatesJudged ? h(JudgedTableView, { table: doc.candidatesJudged }) : null,
-          h(CandidatesTableView, { table: doc.candidates }),
+          doc.candidates ? h(CandidatesTableView, { table: doc.candidates }) : null,
+          ...doc.candidatesLeftOut.map((line) =>
+            h('p', { className: 'fc-note', 'data-testid': 'candidate-left-out', key: line }, `${line}.`),
+          ),
         )
       : null,
     doc.charts.length > 0

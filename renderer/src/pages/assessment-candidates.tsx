@@ -5,7 +5,7 @@
 // `assess show` prints: "sequential read: forecast ×2.79, measured ×2.60").
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { AssessmentData, ProcedureInput, ProcedureOutput } from '../../../electron/shared/contract/contract.ts';
-import { candidatesEmptiedLines, type StoredCandidate } from '../../../electron/shared/model/assessment.ts';
+import { candidatesEmptiedLines, candidatesUnreadableLines, type StoredCandidate } from '../../../electron/shared/model/assessment.ts';
 import { MAX_CANDIDATES, MAX_SPEC_BYTES, parseSpecText } from '../../../electron/shared/model/candidate.ts';
 import { candidatesTable } from '../../../electron/shared/report/candidates-model.ts';
 import { CandidatesTableView, JudgedTableView } from '../../../electron/shared/report/candidates-view.ts';
@@ -92,6 +92,11 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
       ) : null}
       {candidatesEmptiedLines(assessment).map((line) => (
         <p key={line} className="banner warn" data-testid="candidate-run-deleted">
+          {line}
+        </p>
+      ))}
+      {candidatesUnreadableLines(assessment).map((line) => (
+        <p key={line} className="banner warn" data-testid="candidate-unreadable">
           {line}
         </p>
       ))}
