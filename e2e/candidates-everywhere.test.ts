@@ -413,6 +413,12 @@ describe('the CLI and the app forecast candidates alike', () => {
       [{ id, candidates: Array(5).fill({ kind: 'run', id: friend }) }, /candidates/, 'BAD_INPUT'],
       [{ id, candidates: [{ kind: 'spec' }], extra: 1 }, /extra|spec/, 'BAD_INPUT'],
       [{ id: 77, candidates: [] }, /no assessment 77/, 'NOT_FOUND'],
+      // A file name is printed in terminals later (its source): one that could move a terminal is refused.
+      [
+        { id, candidates: [{ kind: 'spec', spec: EXAMPLE_CANDIDATE, file: 'a\u001b[2Jb.json' }] },
+        /without control characters/,
+        'BAD_INPUT',
+      ],
     ];
     for (const [input, message, code] of refusals) {
       const refused = await invoke(handlers, 'assessments.setCandidates', input);
@@ -442,6 +448,19 @@ describe('the CLI and the app forecast candidates alike', () => {
       { kind: 'spec', source: good, spec: EXAMPLE_CANDIDATE },
       { kind: 'run', id: friend },
     ]);
+    // A new sheet the app read from a file is kept as that file, by the name the app gave.
+    const fromFile = { ...EXAMPLE_CANDIDATE, name: 'Read from a file in the app' };
+    const withFile = await invoke(handlers, 'assessments.setCandidates', {
+      id,
+      candidates: [...candidates, { kind: 'spec', spec: fromFile, file: 'samsung-990.json' }],
+    });
+    assert.ok(withFile.ok, JSON.stringify(withFile));
+    assert.deepEqual((withFile.data as { candidates: unknown[] }).candidates[2], {
+      kind: 'spec',
+      source: 'file samsung-990.json chosen in the app',
+      spec: fromFile,
+    });
+    assert.ok((await invoke(handlers, 'assessments.setCandidates', { id, candidates })).ok);
 
     // Before the after run: the forecast, nothing judged yet; then beside the measurement, as `assess show --json`.
     const waiting = await invoke(handlers, 'assessments.candidates', { id });

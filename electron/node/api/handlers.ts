@@ -192,12 +192,13 @@ export function createHandlers(backend: Backend): Handlers {
     'assessments.setCandidates': async ({ id, candidates }) => {
       const library = need(backend, 'library');
       const kept = getAssessmentOrFail(library, id).candidates ?? [];
-      // A spec sheet already kept (sent back as the app lists it) keeps where it came from (`assess set --candidate FILE`).
-      const sourceOf = (spec: unknown) =>
+      // A spec sheet already kept (sent back as the app lists it) keeps where it came from (`assess set --candidate FILE`);
+      // a new one is the file the app read it from, else entered in the app.
+      const sourceOf = (spec: unknown, file: string | undefined) =>
         kept.flatMap((k) => (k.kind === 'spec' && JSON.stringify(k.spec) === JSON.stringify(spec) ? [k.source] : []))[0] ??
-        'entered in the app';
+        (file ? `file ${file} chosen in the app` : 'entered in the app');
       const given = candidates.map((c): CandidateInput =>
-        c.kind === 'spec' ? { kind: 'spec', spec: c.spec, source: sourceOf(c.spec) } : c,
+        c.kind === 'spec' ? { kind: 'spec', spec: c.spec, source: sourceOf(c.spec, c.file) } : c,
       );
       // The one path of `assess set --candidate`: all checked before anything is kept.
       await forecastCall(async () => libraryCall(() => keepAssessmentCandidates(library, id, given)));

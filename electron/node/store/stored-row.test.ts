@@ -168,7 +168,9 @@ describe('a stored candidate that no longer fits', () => {
     );
     assert.match(got.candidatesUnreadable![0]!.problem, /capacityGB/);
     // The saved report says it too, in its Candidates section.
-    const html = renderReportHtml(buildReport(reopened.getRuns([hdd, ssd]), { generatedAt: new Date(), assessment: got }));
+    const html = renderReportHtml(
+      buildReport([reopened.getRun(hdd)!, reopened.getRun(ssd)!], { generatedAt: new Date(), assessment: got }),
+    );
     assert.match(
       html,
       /data-testid="candidate-left-out">candidate 2 \(&quot;Old sheet&quot;\) no longer fits this version&#x27;s candidates/,

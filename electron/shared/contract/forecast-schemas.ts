@@ -116,7 +116,19 @@ export const forecastSchema = z.object({
 
 /** A candidate as the app sends it: a spec sheet's fields (checked by the one validator, model/candidate.ts, in the handler) or a library run. */
 export const candidateInputSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('spec'), spec: z.unknown() }).strict(),
+  z
+    .object({
+      kind: z.literal('spec'),
+      spec: z.unknown(),
+      /** The file the app read it from, by name (kept as where it came from); no control characters: it is printed in terminals. */
+      file: z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[^\p{Cc}]*$/u, 'a file name without control characters')
+        .optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal('run'), id: libraryId }).strict(),
 ]);
 
@@ -185,7 +197,8 @@ export const forecastProcedures = {
   /**
    * The candidates an assessment weighs (none: an empty list), kept as `assess set --candidate`
    * keeps them: every one checked first (a refused spec sheet is BAD_INPUT naming each field, and
-   * changes nothing). A spec sheet is kept whole, as "entered in the app".
+   * changes nothing). A spec sheet is kept whole, as "file NAME chosen in the app" where the app
+   * read it from a file, else "entered in the app".
    */
   'assessments.setCandidates': {
     input: z.object({ id: libraryId, candidates: z.array(candidateInputSchema).max(MAX_CANDIDATES) }).strict(),

@@ -53,7 +53,7 @@ export function CandidatesStep({ assessment }: { assessment: AssessmentData }) {
     // Never more than one byte past the cap is read: that is enough to refuse it (parseSpecText, as the CLI).
     const parsed = parseSpecText(await file.slice(0, MAX_SPEC_BYTES + 1).text(), file.name);
     if (!parsed.ok) return setFileProblem(parsed.problem);
-    await keep([...kept.map(asInput), { kind: 'spec', spec: parsed.json }]);
+    await keep([...kept.map(asInput), { kind: 'spec', spec: parsed.json, file: file.name }]);
   };
   const fromPage = pageEntries.map((e): CandidateInputs[number] =>
     e.kind === 'spec' ? { kind: 'spec', spec: e.spec } : { kind: 'run', id: e.id },
