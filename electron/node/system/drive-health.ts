@@ -59,7 +59,7 @@ function absentReason(value: unknown, name: string): string {
  * page carries OCP's GUID, else the endurance-group log's Media Units Written (bytes 95:80, in
  * units of 1,000,000,000 B); C0h first, since it counts in bytes. Else why neither says.
  */
-export function mediaWritesOf(raw: Record<string, unknown>): MediaWrites {
+function mediaWritesOf(raw: Record<string, unknown>): MediaWrites {
   const reasons: string[] = [];
   const ocp = page((raw.ocp_c0 as { hex?: unknown } | undefined)?.hex);
   if (ocp && ocp.subarray(496, 512).toString('hex') === OCP_C0_GUID_BYTES) return { source: 'ocp-c0', bytes: u128(ocp, 0), unitBytes: 1 };

@@ -130,18 +130,18 @@ export function bytesWrittenDuring(c: DriveCounters): { bytes: number; unitBytes
  * Why a SATA drive's write amplification is not given. "Not read": the attributes that hold the
  * flash's own writes exist, but their meaning differs by maker.
  */
-export const ATA_WRITE_AMPLIFICATION_NOT_READ =
+const ATA_WRITE_AMPLIFICATION_NOT_READ =
   "its SMART attribute 241 counts the host's writes, not the flash's own; those are in a vendor-specific attribute (often 249 or 233) whose meaning differs by maker, which DiskDelta does not read yet";
 
 /** An NVMe run kept before DiskDelta read the flash's own writes. */
-export const NVME_WRITE_AMPLIFICATION_NOT_READ =
+const NVME_WRITE_AMPLIFICATION_NOT_READ =
   "this run was kept before DiskDelta read the flash's own writes (the endurance-group log 09h, OCP's C0h page)";
 
 /**
  * Below this many of the flash counter's units, a run's write amplification is mostly the
  * counter's rounding (an endurance-group log counts in 1,000,000,000 B), so it is not judged.
  */
-export const WA_MIN_UNITS = 10;
+const WA_MIN_UNITS = 10;
 
 const MEDIA_SOURCE = {
   'endurance-group': 'the endurance-group log (09h)',
